@@ -1,0 +1,288 @@
+// The Broker interface on a real Kafka cluster. The only module that imports kafkajs.
+import {
+  Kafka,
+  logLevel as KafkaLogLevel,
+  type Admin,
+  type Producer,
+  type KafkaConfig,
+  type LogEntry,
+  ConfigResourceTypes,
+  KafkaJSError,
+} from "kafkajs";
+import {
+  BrokerError,
+  type Broker,
+  type Bytes,
+  type FetchedRecord,
+  type FetchOptions,
+  type ProduceRecord,
+  type RecordPosition,
+  type TopicDescription,
+  type TopicSpec,
+} from "../broker.ts";
+import { logger as makeLogger, type Logger } from "../../common/log.ts";
+
+export interface KafkaBrokerOptions {
+  bootstrapServers: string[];
+  clientId?: string;
+  /** Passed through to kafkajs (ssl, sasl, timeouts) — built from the `*.security.*` settings. */
+  client?: Partial<KafkaConfig>;
+  requestTimeoutMs?: number;
+  logger?: Logger;
+}
+
+/** The subset of kafkajs' internal Cluster used for partition reads without a consumer group. */
+interface KafkajsCluster {
+  connect(): Promise<void>;
+  disconnect(): Promise<void>;
+  addTargetTopic(topic: string): Promise<void>;
+  refreshMetadata(): Promise<void>;
+  findLeaderForPartitions(topic: string, partitions: number[]): Record<string, number[]>;
+  findBroker(args: { nodeId: string }): Promise<{
+    fetch(args: {
+      maxWaitTime: number;
+      minBytes: number;
+      maxBytes: number;
+      isolationLevel: number;
+      topics: { topic: string; partitions: { partition: number; fetchOffset: string; maxBytes: number }[] }[];
+    }): Promise<{ responses: { topicName: string; partitions: KafkajsPartitionData[] }[] }>;
+  }>;
+}
+interface KafkajsPartitionData {
+  partition: number;
+  errorCode: number;
+  messages: {
+    offset: string;
+    timestamp: string;
+    key: Buffer | null;
+    value: Buffer | null;
+    headers?: Record<string, Buffer | Buffer[] | undefined>;
+    isControlRecord?: boolean;
+  }[];
+}
+
+const CREATE_CLUSTER = "private:Kafka:createCluster";
+const READ_COMMITTED = 1;
+
+export class KafkaBroker implements Broker {
+  readonly kind = "kafka";
+  private readonly kafka: Kafka;
+  private readonly log: Logger;
+  private admin?: Admin;
+  private producer?: Producer;
+  private cluster?: KafkajsCluster;
+  private readonly knownTopics = new Set<string>();
+
+  constructor(private readonly options: KafkaBrokerOptions) {
+    this.log = options.logger ?? makeLogger("kafka");
+    const log = this.log;
+    this.kafka = new Kafka({
+      clientId: options.clientId ?? "sluice",
+      brokers: options.bootstrapServers,
+      requestTimeout: options.requestTimeoutMs ?? 30000,
+      connectionTimeout: 3000,
+      retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2000 },
+      ...options.client,
+      logLevel: KafkaLogLevel.WARN,
+      logCreator: () => (entry: LogEntry) => {
+        const { message, ...rest } = entry.log;
+        // kafkajs logs expected coordinator/leader churn as ERROR; our callers report real failures.
+        log.debug({ ...rest, namespace: entry.namespace }, message);
+      },
+    });
+  }
+
+  async connect(): Promise<void> {
+    await this.guard("connect to Kafka", async () => {
+      this.admin = this.kafka.admin();
+      await this.admin.connect();
+      this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+      await this.producer.connect();
+      const create = (this.kafka as unknown as Record<symbol, (o: object) => KafkajsCluster>)[
+        Object.getOwnPropertySymbols(this.kafka).find((s) => s.description === CREATE_CLUSTER)!
+      ];
+      if (!create) throw new Error("unsupported kafkajs version: no internal cluster factory");
+      this.cluster = create({ allowAutoTopicCreation: false, isolationLevel: READ_COMMITTED });
+      await this.cluster.connect();
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.producer?.disconnect(), this.admin?.disconnect(), this.cluster?.disconnect()]);
+  }
+
+  async createTopic(spec: TopicSpec): Promise<boolean> {
+    return this.guard(`create topic ${spec.name}`, async () => {
+      const admin = this.need(this.admin);
+      const brokers = (await admin.describeCluster()).brokers.length;
+      // As Confluent and Connect do: the requested replication factor, capped by the live brokers.
+      const replicationFactor = Math.min(spec.replicationFactor, Math.max(1, brokers));
+      if (replicationFactor < spec.replicationFactor) {
+        this.log.warn({ topic: spec.name, requested: spec.replicationFactor, brokers }, "replication factor capped by live brokers");
+      }
+      return admin.createTopics({
+        waitForLeaders: true,
+        topics: [
+          {
+            topic: spec.name,
+            numPartitions: spec.partitions,
+            replicationFactor,
+            configEntries: Object.entries(spec.config ?? {}).map(([name, value]) => ({ name, value })),
+          },
+        ],
+      });
+    });
+  }
+
+  async describeTopic(name: string): Promise<TopicDescription | undefined> {
+    return this.guard(`describe topic ${name}`, async () => {
+      const admin = this.need(this.admin);
+      const topics = await admin.listTopics();
+      if (!topics.includes(name)) return undefined;
+      const meta = await admin.fetchTopicMetadata({ topics: [name] });
+      const partitions = meta.topics[0]?.partitions ?? [];
+      const configs = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: [{ type: ConfigResourceTypes.TOPIC, name }],
+      });
+      const config: Record<string, string> = {};
+      for (const entry of configs.resources[0]?.configEntries ?? []) config[entry.configName] = entry.configValue;
+      return {
+        name,
+        partitions: partitions.length,
+        replicationFactor: partitions[0]?.replicas.length ?? 0,
+        config,
+      };
+    });
+  }
+
+  async produce(topic: string, records: ProduceRecord[]): Promise<RecordPosition[]> {
+    return this.guard(`write to ${topic}`, async () => {
+      const result = await this.need(this.producer).send({
+        topic,
+        acks: -1,
+        messages: records.map((r) => ({
+          key: r.key ? Buffer.from(r.key) : null,
+          value: r.value ? Buffer.from(r.value) : null,
+          partition: r.partition,
+          timestamp: r.timestamp === undefined ? undefined : String(r.timestamp),
+          headers: r.headers ? Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, Buffer.from(v)])) : undefined,
+        })),
+      });
+      // kafkajs answers one base offset per partition; records of a partition are contiguous in send order.
+      const next = new Map(result.map((r) => [r.partition, Number(r.baseOffset)]));
+      return records.map((r) => {
+        const partition = r.partition ?? result[0]!.partition;
+        const offset = next.get(partition)!;
+        next.set(partition, offset + 1);
+        return { partition, offset };
+      });
+    });
+  }
+
+  async endOffsets(topic: string): Promise<number[]> {
+    return this.offsets(topic, "high");
+  }
+
+  async startOffsets(topic: string): Promise<number[]> {
+    return this.offsets(topic, "low");
+  }
+
+  private async offsets(topic: string, which: "high" | "low"): Promise<number[]> {
+    return this.guard(`read offsets of ${topic}`, async () => {
+      const offsets = await this.need(this.admin).fetchTopicOffsets(topic);
+      const out: number[] = [];
+      for (const o of offsets) out[o.partition] = Number(o[which]);
+      return out;
+    });
+  }
+
+  async fetch(topic: string, partition: number, offset: number, options: FetchOptions = {}): Promise<FetchedRecord[]> {
+    return this.guard(`read ${topic}`, async () => {
+      const cluster = this.need(this.cluster);
+      if (!this.knownTopics.has(topic)) {
+        await cluster.addTargetTopic(topic);
+        this.knownTopics.add(topic);
+      }
+      const leaders = cluster.findLeaderForPartitions(topic, [partition]);
+      const nodeId = Object.keys(leaders)[0];
+      if (nodeId === undefined) {
+        await cluster.refreshMetadata();
+        throw new BrokerError(`no leader for ${topic}-${partition}`, true);
+      }
+      const broker = await cluster.findBroker({ nodeId });
+      const maxBytes = options.maxBytes ?? 1048576;
+      const response = await broker.fetch({
+        maxWaitTime: options.maxWaitMs ?? 0,
+        minBytes: 1,
+        maxBytes,
+        isolationLevel: READ_COMMITTED,
+        topics: [{ topic, partitions: [{ partition, fetchOffset: String(offset), maxBytes }] }],
+      });
+      const data = response.responses[0]?.partitions.find((p) => p.partition === partition);
+      const records: FetchedRecord[] = [];
+      for (const m of data?.messages ?? []) {
+        const o = Number(m.offset);
+        // Batches may start before the requested offset; transaction markers are not records.
+        if (o < offset || m.isControlRecord) continue;
+        records.push({
+          topic,
+          partition,
+          offset: o,
+          timestamp: Number(m.timestamp),
+          key: m.key ? new Uint8Array(m.key) : null,
+          value: m.value ? new Uint8Array(m.value) : null,
+          headers: headersOf(m.headers),
+        });
+      }
+      return records;
+    });
+  }
+
+  async committedOffsets(group: string, topic: string): Promise<Map<number, number>> {
+    return this.guard(`read offsets of group ${group}`, async () => {
+      const result = await this.need(this.admin).fetchOffsets({ groupId: group, topics: [topic] });
+      const out = new Map<number, number>();
+      for (const p of result[0]?.partitions ?? []) {
+        const o = Number(p.offset);
+        if (o >= 0) out.set(p.partition, o);
+      }
+      return out;
+    });
+  }
+
+  async commitOffsets(group: string, topic: string, offsets: RecordPosition[]): Promise<void> {
+    await this.guard(`commit offsets of group ${group}`, () =>
+      this.need(this.admin).setOffsets({
+        groupId: group,
+        topic,
+        partitions: offsets.map((o) => ({ partition: o.partition, offset: String(o.offset) })),
+      }),
+    );
+  }
+
+  private need<T>(value: T | undefined): T {
+    if (value === undefined) throw new BrokerError("not connected to Kafka", false);
+    return value;
+  }
+
+  private async guard<T>(what: string, action: () => Promise<T>): Promise<T> {
+    try {
+      return await action();
+    } catch (err) {
+      if (err instanceof BrokerError) throw err;
+      const retriable = err instanceof KafkaJSError ? err.retriable : false;
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new BrokerError(`could not ${what} (${this.options.bootstrapServers.join(",")}): ${reason}`, retriable, err);
+    }
+  }
+}
+
+function headersOf(headers: Record<string, Buffer | Buffer[] | undefined> | undefined): Record<string, Bytes> {
+  const out: Record<string, Bytes> = {};
+  for (const [k, v] of Object.entries(headers ?? {})) {
+    const first = Array.isArray(v) ? v[0] : v;
+    if (first) out[k] = new Uint8Array(first);
+  }
+  return out;
+}
