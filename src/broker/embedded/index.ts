@@ -1,0 +1,3 @@
+// Embedded broker: the default Broker when no Kafka is configured.
+export { EmbeddedBroker, type EmbeddedBrokerOptions } from "./embedded-broker.ts";
+export type { CompactionResult } from "./compaction.ts";

@@ -1,0 +1,304 @@
+// One partition: a single append-only file, an in-memory sparse index, group-committed appends and
+// long-poll waiters. Only records that are fsynced are visible to fetch and endOffsets (the "high
+// watermark"), so a consumer never acts on a record that a crash could still take back.
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { Logger } from "../../common/log.ts";
+import { BrokerError } from "../broker.ts";
+import { compactionTempFile, compactSegment, type CompactionResult } from "./compaction.ts";
+import { openReadWrite, writeFully } from "./files.ts";
+import { FrameCorruption, readFrames } from "./frame-reader.ts";
+import { keyId } from "./key-id.ts";
+import { Mutex } from "./mutex.ts";
+import { decodeFrame, encodeFrame, FRAME_HEADER_BYTES, type FrameRecord, summarizeFrame } from "./record-frame.ts";
+import { recoverLog } from "./recovery.ts";
+import { INDEX_INTERVAL_BYTES, SparseIndex } from "./sparse-index.ts";
+import { Segment } from "./segment.ts";
+
+export interface CompactionSettings {
+  /** Tombstones older than this (by record timestamp) are dropped by compaction (`delete.retention.ms`). */
+  deleteRetentionMs: number;
+  /** Compaction starts by itself once this share of records is superseded (`min.cleanable.dirty.ratio`). */
+  minCleanableDirtyRatio: number;
+  /** ...and the log holds at least this many bytes, so small logs are left alone. */
+  minBytes: number;
+}
+
+export interface PartitionLogOptions {
+  dir: string;
+  topic: string;
+  partition: number;
+  /** Present for topics whose cleanup.policy includes "compact". */
+  compaction?: CompactionSettings;
+  log: Logger;
+}
+
+export type AppendRecord = Omit<FrameRecord, "offset">;
+
+/** Latest record per key of a compacted partition: what compaction keeps and how dirty the log is. */
+export interface KeyState {
+  offset: number;
+  tombstone: boolean;
+  timestamp: number;
+}
+
+interface PendingAppend {
+  frames: Uint8Array[];
+  offsets: number[];
+  records: AppendRecord[];
+  resolve: (offsets: number[]) => void;
+  reject: (err: unknown) => void;
+}
+
+export class PartitionLog {
+  readonly file: string;
+  /** Next offset to assign; ahead of highWatermark while a batch is being written. */
+  private nextOffset: number;
+  /** Next offset after the last durable record: what consumers may see. */
+  private highWatermarkOffset: number;
+  private segment: Segment;
+  private readonly keys: Map<string, KeyState> | undefined;
+  private pending: PendingAppend[] = [];
+  private draining: Promise<void> | undefined;
+  /** Held by each write batch and by compaction's final swap, so the swap sees a quiet file. */
+  private readonly writeLock = new Mutex();
+  private compaction: Promise<CompactionResult> | undefined;
+  private readonly waiters = new Set<() => void>();
+  private failure: BrokerError | undefined;
+  private closing = false;
+
+  private constructor(
+    private readonly options: PartitionLogOptions,
+    segment: Segment,
+    nextOffset: number,
+    keys: Map<string, KeyState> | undefined,
+  ) {
+    this.file = join(options.dir, `${options.partition}.log`);
+    this.segment = segment;
+    this.nextOffset = nextOffset;
+    this.highWatermarkOffset = nextOffset;
+    this.keys = keys;
+  }
+
+  /** Opens (or creates) the partition's log, repairing a torn tail and rebuilding the in-memory state. */
+  static async open(options: PartitionLogOptions): Promise<PartitionLog> {
+    const file = join(options.dir, `${options.partition}.log`);
+    // A crash during compaction leaves its temp file; the log itself is whole (old or new), so drop it.
+    await rm(compactionTempFile(file), { force: true });
+    const handle = await openReadWrite(file);
+    try {
+      const index = new SparseIndex();
+      const keys = options.compaction ? new Map<string, KeyState>() : undefined;
+      let records = 0;
+      const { validEnd, lastOffset } = await recoverLog(handle, file, options.log, (frame, offset) => {
+        index.add(offset, frame.position);
+        records++;
+        if (keys) {
+          const s = summarizeFrame(frame.buf, frame.at, frame.bodyLength);
+          if (s.key) keys.set(keyId(s.key), { offset, tombstone: s.tombstone, timestamp: s.timestamp });
+        }
+      });
+      return new PartitionLog(options, new Segment(handle, index, validEnd, records), lastOffset + 1, keys);
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+  }
+
+  get compacted(): boolean {
+    return this.options.compaction !== undefined;
+  }
+
+  get highWatermark(): number {
+    return this.highWatermarkOffset;
+  }
+
+  /** Bytes of durable log: grows with appends, shrinks with compaction. */
+  get sizeBytes(): number {
+    return this.segment.end;
+  }
+
+  /**
+   * Assigns the next contiguous offsets and resolves once the records are on disk (fdatasync). Appends
+   * that arrive while a write is in flight are written and synced together with the next batch.
+   */
+  append(records: AppendRecord[]): Promise<number[]> {
+    if (this.failure) return Promise.reject(this.failure);
+    // Encode first: a record that cannot be encoded must not consume an offset.
+    const base = this.nextOffset;
+    const frames = records.map((r, i) => encodeFrame({ ...r, offset: base + i }));
+    const offsets = records.map((_, i) => base + i);
+    this.nextOffset += records.length;
+    return new Promise<number[]>((resolve, reject) => {
+      this.pending.push({ frames, offsets, records, resolve, reject });
+      this.draining ??= this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0);
+      await this.writeLock.run(() => this.writeBatch(batch));
+    }
+    this.draining = undefined;
+  }
+
+  private async writeBatch(batch: PendingAppend[]): Promise<void> {
+    if (this.failure) {
+      for (const p of batch) p.reject(this.failure);
+      return;
+    }
+    const segment = this.segment;
+    const position = segment.end;
+    const frames = batch.flatMap((p) => p.frames);
+    const data = frames.length === 1 ? frames[0] : Buffer.concat(frames);
+    try {
+      await writeFully(segment.handle, data, position);
+      await segment.handle.datasync();
+    } catch (err) {
+      // After a failed write or fsync the file's state is unknown (and Linux may have dropped the dirty
+      // pages): stop accepting appends; a restart recovers from what is really on disk.
+      this.failure = new BrokerError(`write to ${this.file} failed; partition is read-only until restart`, false, err);
+      this.options.log.error({ err, file: this.file }, "partition log write failed");
+      for (const p of [...batch, ...this.pending.splice(0)]) p.reject(this.failure);
+      return;
+    }
+    let at = position;
+    for (const p of batch) {
+      p.frames.forEach((frame, i) => {
+        segment.index.add(p.offsets[i], at);
+        at += frame.length;
+        const r = p.records[i];
+        if (this.keys && r.key) {
+          this.keys.set(keyId(r.key), { offset: p.offsets[i], tombstone: r.value === null, timestamp: r.timestamp });
+        }
+      });
+    }
+    segment.end = at;
+    segment.records += frames.length;
+    const last = batch[batch.length - 1];
+    this.highWatermarkOffset = last.offsets[last.offsets.length - 1] + 1;
+    for (const p of batch) p.resolve(p.offsets);
+    for (const wake of this.waiters) wake();
+    this.maybeCompactInBackground();
+  }
+
+  /** Durable records with offset ≥ `offset`, at least one if any, then up to about `maxBytes`. */
+  async read(offset: number, maxBytes: number): Promise<FrameRecord[]> {
+    if (offset >= this.highWatermarkOffset) return [];
+    // Pin the segment: compaction may swap in a new file meanwhile; this read finishes on the old one.
+    const segment = this.segment.acquire();
+    const out: FrameRecord[] = [];
+    try {
+      let bytes = 0;
+      const chunk = Math.min(Math.max(maxBytes, 0) + INDEX_INTERVAL_BYTES + 8192, 8 * 1024 * 1024);
+      for await (const frame of readFrames(segment.handle, segment.index.floor(offset), segment.end, chunk)) {
+        const record = decodeFrame(frame.buf, frame.at, frame.bodyLength);
+        if (record.offset < offset) continue;
+        const size = FRAME_HEADER_BYTES + frame.bodyLength;
+        if (out.length > 0 && bytes + size > maxBytes) break;
+        out.push(record);
+        bytes += size;
+      }
+    } catch (err) {
+      if (!(err instanceof FrameCorruption)) throw err;
+      this.options.log.error({ file: this.file, position: err.position, reason: err.message }, "CORRUPTION on read");
+      throw new BrokerError(`corrupt record in ${this.file}: ${err.message}`, false, err);
+    } finally {
+      segment.release();
+    }
+    return out;
+  }
+
+  /** Resolves when a record at or after `offset` becomes visible, after `maxWaitMs`, or on close. */
+  waitForRecords(offset: number, maxWaitMs: number): Promise<void> {
+    if (this.highWatermarkOffset > offset || this.closing || maxWaitMs <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        resolve();
+      };
+      const check = (): void => {
+        if (this.highWatermarkOffset > offset || this.closing) done();
+      };
+      const timer = setTimeout(done, maxWaitMs);
+      this.waiters.add(check);
+    });
+  }
+
+  private dirtyRatio(): number {
+    if (!this.keys || this.segment.records === 0) return 0;
+    return 1 - this.keys.size / this.segment.records;
+  }
+
+  private maybeCompactInBackground(): void {
+    const settings = this.options.compaction;
+    if (!settings || this.compaction || this.closing) return;
+    if (this.segment.end < settings.minBytes || this.dirtyRatio() <= settings.minCleanableDirtyRatio) return;
+    this.compact(Date.now()).catch((err: unknown) => {
+      this.options.log.error({ err, file: this.file }, "background compaction failed; will retry on later appends");
+    });
+  }
+
+  /**
+   * Rewrites the log keeping the latest record per key (and tombstones younger than delete.retention.ms),
+   * then swaps it in atomically. Waits for a compaction already running, then runs its own.
+   */
+  async compact(now: number): Promise<CompactionResult> {
+    const settings = this.options.compaction;
+    if (!settings || !this.keys) return { before: this.segment.records, after: this.segment.records };
+    while (this.compaction) await this.compaction.catch(() => undefined);
+    const run = this.runCompaction(now, settings, this.keys);
+    this.compaction = run;
+    try {
+      return await run;
+    } finally {
+      this.compaction = undefined;
+    }
+  }
+
+  private async runCompaction(
+    now: number,
+    settings: CompactionSettings,
+    keys: Map<string, KeyState>,
+  ): Promise<CompactionResult> {
+    const old = this.segment.acquire();
+    try {
+      const before = old.records;
+      const swapped = await compactSegment({
+        file: this.file,
+        source: old,
+        keys,
+        tombstoneHorizon: now - settings.deleteRetentionMs,
+        log: this.options.log,
+        cancelled: () => this.closing,
+        // The swap must not race a write batch, and must not happen after close() has begun.
+        exclusive: (fn) =>
+          this.writeLock.run(async () => {
+            if (this.closing) return undefined;
+            const tailEnd = this.segment.end;
+            const fresh = await fn(tailEnd);
+            this.segment = fresh;
+            old.retire();
+            return fresh;
+          }),
+      });
+      const after = swapped?.records ?? before;
+      this.options.log.info({ file: this.file, before, after }, "compacted partition log");
+      return { before, after };
+    } finally {
+      old.release();
+    }
+  }
+
+  /** Flushes pending appends, waits for a running compaction, wakes long polls, closes the file. */
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const wake of this.waiters) wake();
+    while (this.draining) await this.draining;
+    if (this.compaction) await this.compaction.catch(() => undefined);
+    this.segment.retire();
+    await this.segment.closed;
+  }
+}

@@ -1,0 +1,174 @@
+// On-disk framing of one record: [u32 bodyLength][u32 crc32(body)][body]. The body is self-describing
+// (it carries its own offset), so frames can be copied between files unchanged, e.g. by compaction.
+//
+// body: u8 version=1 | i64 offset | i64 timestamp | i32 keyLen (-1 = null) | key
+//       | i32 valueLen (-1 = null, tombstone) | value | u32 headerCount | (u32 nameLen, name utf8, u32 len, bytes)*
+import { crc32 } from "node:zlib";
+import type { Bytes } from "../broker.ts";
+
+export const FRAME_HEADER_BYTES = 8;
+const VERSION = 1;
+/** version + offset + timestamp + keyLen + valueLen + headerCount */
+export const MIN_BODY_BYTES = 1 + 8 + 8 + 4 + 4 + 4;
+/** Upper bound for one frame; larger lengths on disk are treated as corruption, larger records are refused. */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
+export interface FrameRecord {
+  offset: number;
+  timestamp: number;
+  key: Bytes | null;
+  value: Bytes | null;
+  headers: Record<string, Bytes>;
+}
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+const TWO_32 = 0x1_0000_0000;
+
+function writeInt64(view: DataView, at: number, n: number): void {
+  const hi = Math.floor(n / TWO_32);
+  view.setInt32(at, hi);
+  view.setUint32(at + 4, n - hi * TWO_32);
+}
+
+function readInt64(view: DataView, at: number): number {
+  return view.getInt32(at) * TWO_32 + view.getUint32(at + 4);
+}
+
+/** Encodes one record as a complete frame (header + body). */
+export function encodeFrame(record: FrameRecord): Uint8Array {
+  const headerEntries = Object.entries(record.headers).map(([name, value]) => [utf8.encode(name), value] as const);
+  let bodyLength = MIN_BODY_BYTES + (record.key?.length ?? 0) + (record.value?.length ?? 0);
+  for (const [name, value] of headerEntries) bodyLength += 8 + name.length + value.length;
+  if (bodyLength > MAX_BODY_BYTES) throw new RangeError(`record of ${bodyLength} bytes exceeds ${MAX_BODY_BYTES}`);
+
+  const frame = new Uint8Array(FRAME_HEADER_BYTES + bodyLength);
+  const view = new DataView(frame.buffer);
+  let at = FRAME_HEADER_BYTES;
+  view.setUint8(at, VERSION);
+  writeInt64(view, at + 1, record.offset);
+  writeInt64(view, at + 9, record.timestamp);
+  at += 17;
+  const putBytes = (bytes: Bytes | null, signed: boolean): void => {
+    if (bytes === null) {
+      view.setInt32(at, -1);
+      at += 4;
+      return;
+    }
+    if (signed) view.setInt32(at, bytes.length);
+    else view.setUint32(at, bytes.length);
+    frame.set(bytes, at + 4);
+    at += 4 + bytes.length;
+  };
+  putBytes(record.key, true);
+  putBytes(record.value, true);
+  view.setUint32(at, headerEntries.length);
+  at += 4;
+  for (const [name, value] of headerEntries) {
+    putBytes(name, false);
+    putBytes(value, false);
+  }
+  view.setUint32(0, bodyLength);
+  view.setUint32(4, crc32(frame.subarray(FRAME_HEADER_BYTES)));
+  return frame;
+}
+
+/** Body length announced by the frame header at `at`, or undefined when it cannot be a frame of ours. */
+export function bodyLengthAt(buf: Uint8Array, at: number): number | undefined {
+  const length = new DataView(buf.buffer, buf.byteOffset + at, 4).getUint32(0);
+  return length >= MIN_BODY_BYTES && length <= MAX_BODY_BYTES ? length : undefined;
+}
+
+/** Whether the frame at `at` (whose body is entirely in `buf`) has our version and a matching CRC. */
+export function frameIsIntact(buf: Uint8Array, at: number, bodyLength: number): boolean {
+  const stored = new DataView(buf.buffer, buf.byteOffset + at + 4, 4).getUint32(0);
+  const body = buf.subarray(at + FRAME_HEADER_BYTES, at + FRAME_HEADER_BYTES + bodyLength);
+  return body[0] === VERSION && stored === crc32(body);
+}
+
+/** Offset stored in the frame at `at` (no checksum check; used to judge resync candidates). */
+export function frameOffset(buf: Uint8Array, at: number): number {
+  return readInt64(new DataView(buf.buffer, buf.byteOffset + at + FRAME_HEADER_BYTES + 1, 8), 0);
+}
+
+/** What compaction and recovery need from a frame, without materialising value and headers. */
+export interface FrameSummary {
+  offset: number;
+  timestamp: number;
+  key: Bytes | null;
+  tombstone: boolean;
+}
+
+/**
+ * Decodes an intact frame. Byte arrays are views into `buf` (no copy). Throws RangeError when the
+ * body's own lengths do not add up, which a matching CRC makes a bug rather than disk damage.
+ */
+export function decodeFrame(buf: Uint8Array, at: number, bodyLength: number): FrameRecord {
+  const fields = new BodyFields(buf, at + FRAME_HEADER_BYTES, bodyLength);
+  const { offset, timestamp, key } = fields;
+  const value = fields.bytes(true);
+  const headers: Record<string, Bytes> = {};
+  const count = fields.uint32();
+  for (let i = 0; i < count; i++) {
+    const name = fromUtf8.decode(fields.bytes(false) ?? new Uint8Array(0));
+    headers[name] = fields.bytes(false) ?? new Uint8Array(0);
+  }
+  fields.expectEnd();
+  return { offset, timestamp, key, value, headers };
+}
+
+export function summarizeFrame(buf: Uint8Array, at: number, bodyLength: number): FrameSummary {
+  const fields = new BodyFields(buf, at + FRAME_HEADER_BYTES, bodyLength);
+  const { offset, timestamp, key } = fields;
+  return { offset, timestamp, key, tombstone: fields.bytes(true) === null };
+}
+
+/** Sequential reader over one body, bounds-checked against the body's length. */
+class BodyFields {
+  readonly offset: number;
+  readonly timestamp: number;
+  readonly key: Bytes | null;
+  private readonly view: DataView;
+  private p: number;
+  private readonly end: number;
+
+  constructor(
+    private readonly buf: Uint8Array,
+    at: number,
+    length: number,
+  ) {
+    this.view = new DataView(buf.buffer, buf.byteOffset);
+    this.end = at + length;
+    this.need(at, MIN_BODY_BYTES);
+    this.offset = readInt64(this.view, at + 1);
+    this.timestamp = readInt64(this.view, at + 9);
+    this.p = at + 17;
+    this.key = this.bytes(true);
+  }
+
+  uint32(): number {
+    this.need(this.p, 4);
+    const n = this.view.getUint32(this.p);
+    this.p += 4;
+    return n;
+  }
+
+  bytes(nullable: boolean): Bytes | null {
+    this.need(this.p, 4);
+    const length = nullable ? this.view.getInt32(this.p) : this.view.getUint32(this.p);
+    this.p += 4;
+    if (length === -1 && nullable) return null;
+    this.need(this.p, length);
+    const bytes = this.buf.subarray(this.p, this.p + length);
+    this.p += length;
+    return bytes;
+  }
+
+  expectEnd(): void {
+    if (this.p !== this.end) throw new RangeError("trailing bytes in record body");
+  }
+
+  private need(at: number, length: number): void {
+    if (length < 0 || at + length > this.end) throw new RangeError("record body shorter than its fields");
+  }
+}

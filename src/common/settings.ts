@@ -1,0 +1,154 @@
+// Every setting is declared once (the Kafka ConfigDef idea): name, type, default, importance, doc,
+// validator. The same declaration validates files/env/flags and generates the configuration reference.
+
+export type SettingType = "string" | "int" | "long" | "boolean" | "list" | "password" | "class";
+export type Importance = "high" | "medium" | "low";
+
+export interface Setting {
+  name: string;
+  type: SettingType;
+  doc: string;
+  importance: Importance;
+  /** undefined = no default (optional unless `required`). */
+  default?: string | number | boolean | string[];
+  required?: boolean;
+  /** Other names accepted for it (Confluent legacy names, the spec's names). */
+  aliases?: string[];
+  /** Allowed values, matched case-insensitively; shown in errors and docs. */
+  oneOf?: string[];
+  min?: number;
+  max?: number;
+  /** Extra check; returns what is allowed when the value is bad. */
+  validate?: (value: SettingValue) => string | undefined;
+}
+
+export type SettingValue = string | number | boolean | string[] | undefined;
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    readonly value: string,
+    readonly allowed: string,
+  ) {
+    super(`Invalid value ${JSON.stringify(value)} for setting ${setting}: ${allowed}`);
+    this.name = "ConfigError";
+  }
+}
+
+export class SettingsDefinition {
+  private readonly byName = new Map<string, Setting>();
+
+  constructor(
+    readonly settings: Setting[],
+    /** Prefixes passed through without warning (e.g. `kafkastore.ssl.` client settings). */
+    readonly passThroughPrefixes: string[] = [],
+  ) {
+    for (const s of settings) {
+      this.byName.set(s.name, s);
+      for (const alias of s.aliases ?? []) this.byName.set(alias, s);
+    }
+  }
+
+  /** Validates raw values (later sources win); returns typed values by canonical name and warnings. */
+  parse(...sources: Record<string, string>[]): { values: ParsedSettings; warnings: string[] } {
+    const raw = new Map<string, { given: string; value: string }>();
+    const extra: Record<string, string> = {};
+    const warnings: string[] = [];
+    for (const source of sources) {
+      for (const [given, value] of Object.entries(source)) {
+        const setting = this.byName.get(given);
+        if (setting) raw.set(setting.name, { given, value });
+        else {
+          extra[given] = value;
+          if (!this.passThroughPrefixes.some((p) => given.startsWith(p))) warnings.push(`Unknown setting ${given} is ignored`);
+        }
+      }
+    }
+    const values = new Map<string, SettingValue>();
+    for (const s of this.settings) {
+      const entry = raw.get(s.name);
+      if (entry === undefined) {
+        if (s.required) throw new ConfigError(s.name, "", "a value is required");
+        values.set(s.name, s.default);
+        continue;
+      }
+      values.set(s.name, convert(s, entry.given, entry.value.trim()));
+    }
+    return { values: new ParsedSettings(values, extra), warnings };
+  }
+}
+
+function convert(s: Setting, given: string, text: string): SettingValue {
+  const fail = (allowed: string): never => {
+    throw new ConfigError(given, s.type === "password" ? "[hidden]" : text, allowed);
+  };
+  let value: SettingValue;
+  switch (s.type) {
+    case "int":
+    case "long": {
+      if (!/^-?\d+$/.test(text)) fail(`an integer is required`);
+      value = Number(text);
+      if (s.min !== undefined && value < s.min) fail(`must be at least ${s.min}`);
+      if (s.max !== undefined && value > s.max) fail(`must be at most ${s.max}`);
+      break;
+    }
+    case "boolean":
+      if (!/^(true|false)$/i.test(text)) fail("expected true or false");
+      value = text.toLowerCase() === "true";
+      break;
+    case "list":
+      value = text === "" ? [] : text.split(",").map((v) => v.trim()).filter(Boolean);
+      break;
+    default:
+      value = text;
+  }
+  if (s.oneOf && typeof value === "string") {
+    const match = s.oneOf.find((o) => o.toLowerCase() === text.toLowerCase());
+    if (!match) fail(`allowed values are ${s.oneOf.join(", ")}`);
+    value = match;
+  }
+  const problem = s.validate?.(value);
+  if (problem) fail(problem);
+  return value;
+}
+
+export class ParsedSettings {
+  constructor(
+    private readonly values: Map<string, SettingValue>,
+    /** Settings not declared (passed-through client settings and unknown ones). */
+    readonly extra: Record<string, string>,
+  ) {}
+  string(name: string): string {
+    const v = this.get(name);
+    return v === undefined ? "" : String(v);
+  }
+  optionalString(name: string): string | undefined {
+    const v = this.get(name);
+    return v === undefined || v === "" ? undefined : String(v);
+  }
+  int(name: string): number {
+    return Number(this.get(name));
+  }
+  boolean(name: string): boolean {
+    return this.get(name) === true;
+  }
+  list(name: string): string[] {
+    const v = this.get(name);
+    return Array.isArray(v) ? v : v === undefined || v === "" ? [] : String(v).split(",").map((s) => s.trim());
+  }
+  private get(name: string): SettingValue {
+    if (!this.values.has(name)) throw new Error(`setting ${name} is not declared`);
+    return this.values.get(name);
+  }
+}
+
+/** Markdown table of a definition, for the README's configuration reference. */
+export function settingsReference(def: SettingsDefinition): string {
+  const rows = def.settings.map((s) => {
+    const names = [s.name, ...(s.aliases ?? [])].map((n) => `\`${n}\``).join("<br>");
+    const dflt = s.default === undefined ? "" : `\`${Array.isArray(s.default) ? s.default.join(",") : String(s.default)}\``;
+    const allowed = s.oneOf ? ` One of: ${s.oneOf.join(", ")}.` : "";
+    return `| ${names} | ${s.type} | ${dflt} | ${s.importance} | ${s.doc}${allowed} |`;
+  });
+  return ["| Setting | Type | Default | Importance | Description |", "|---|---|---|---|---|", ...rows].join("\n");
+}

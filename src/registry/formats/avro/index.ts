@@ -1,0 +1,805 @@
+// Avro behind the SchemaFormat interface. Parsing follows Java Avro 1.12 `Schema.Parser` as Confluent
+// configures it for a schema being registered (AvroSchema with validateAsNew=true: strict ASCII name
+// validation, defaults validated), so that what Sluice accepts, and the strings it stores, match
+// Confluent byte for byte. avsc then re-checks the resolved schema and provides the runtime Type
+// used to encode/decode (and, in tests, as an independent resolver oracle).
+import { Type } from "avsc";
+import {
+  InvalidSchemaError,
+  type Incompatibility,
+  type ParsedSchema,
+  type ResolvedReference,
+  type SchemaFormat,
+} from "../format.ts";
+import {
+  JsonNumber,
+  JsonSyntaxError,
+  canonicalString,
+  fullNameOf,
+  isJsonObject,
+  isNamed,
+  normalizedSource,
+  parseJson,
+  writeJson,
+  type AvroName,
+  type AvroNode,
+  type FieldNode,
+  type FieldOrder,
+  type JsonObject,
+  type JsonValue,
+  type LogicalTypeInfo,
+  type NamedNode,
+  type PrimitiveType,
+  type RecordNode,
+  type UnionNode,
+} from "./canonical.ts";
+import { readProblems, type NewSchemaSide } from "./compatibility.ts";
+
+export type { AvroNode } from "./canonical.ts";
+
+type AvscSchema = Parameters<typeof Type.forSchema>[0];
+
+export class AvroParsedSchema implements ParsedSchema {
+  readonly schemaType = "AVRO" as const;
+  private normalizedCache: string | undefined;
+
+  constructor(
+    /** Resolved schema tree: named types are shared nodes, references resolved to their definitions. */
+    readonly root: AvroNode,
+    readonly canonical: string,
+    /** Top-level full names of the (transitively) referenced schemas; written as name references. */
+    readonly referenceNames: readonly string[],
+    /** avsc runtime type for the schema (named types from references included). */
+    readonly avscType: Type,
+    private readonly referenceTexts: readonly string[],
+  ) {}
+
+  normalized(): string {
+    // Confluent re-parses its normalized text and stores that schema's canonical string.
+    this.normalizedCache ??= parseWithTexts(normalizedSource(this.root, this.referenceNames), this.referenceTexts).canonical;
+    return this.normalizedCache;
+  }
+}
+
+export interface AvroFormat extends SchemaFormat {
+  parse(text: string, references: ResolvedReference[]): AvroParsedSchema;
+  /**
+   * Problems reading `writer` data with `reader`. `newSchema` says which side is the schema being
+   * registered, for Confluent's "new"/"old" wording: "reader" for BACKWARD checks (the default),
+   * "writer" for FORWARD checks; FULL runs both.
+   */
+  readProblems(reader: ParsedSchema, writer: ParsedSchema, newSchema?: NewSchemaSide): Incompatibility[];
+}
+
+export const avroFormat: AvroFormat = {
+  schemaType: "AVRO",
+  parse(text: string, references: ResolvedReference[]): AvroParsedSchema {
+    return parseWithTexts(text, flattenReferences(references));
+  },
+  readProblems(reader: ParsedSchema, writer: ParsedSchema, newSchema: NewSchemaSide = "reader"): Incompatibility[] {
+    if (!(reader instanceof AvroParsedSchema) || !(writer instanceof AvroParsedSchema)) {
+      throw new TypeError("Avro compatibility needs two Avro schemas");
+    }
+    return readProblems(reader.root, writer.root, { newSchema });
+  },
+};
+
+/**
+ * Confluent's reference resolution order (AbstractSchemaProvider.resolveReferences): depth-first,
+ * a reference's own references before it, each reference name once.
+ */
+export function flattenReferences(references: readonly ResolvedReference[]): string[] {
+  const visited = new Set<string>();
+  const texts = new Map<string, string>();
+  const visit = (refs: readonly ResolvedReference[]): void => {
+    for (const ref of refs) {
+      if (visited.has(ref.name)) continue;
+      visited.add(ref.name);
+      if (!texts.has(ref.name)) {
+        visit(ref.references ?? []);
+        texts.set(ref.name, ref.schema);
+      }
+    }
+  };
+  visit(references);
+  return [...texts.values()];
+}
+
+function parseWithTexts(text: string, referenceTexts: readonly string[]): AvroParsedSchema {
+  try {
+    // One parser for references and main schema, as Confluent does: named types of earlier texts
+    // are visible to later ones.
+    const ctx = new ParseContext();
+    const refRoots = referenceTexts.map((t) => ctx.parseText(t));
+    const root = ctx.parseText(text);
+    const referenceNames = refRoots.map(fullNameOf);
+    const canonical = canonicalString(root, referenceNames);
+    const avscType = toAvscType(refRoots, root);
+    return new AvroParsedSchema(root, canonical, referenceNames, avscType, referenceTexts);
+  } catch (e) {
+    if (e instanceof InvalidSchemaError) throw e;
+    throw new InvalidSchemaError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Java Avro 1.12 Schema.parse, with Confluent's settings for new schemas
+
+const PRIMITIVES = new Set<string>(["null", "boolean", "int", "long", "float", "double", "bytes", "string"]);
+const SCHEMA_RESERVED = new Set(["doc", "fields", "items", "name", "namespace", "size", "symbols", "values", "type", "aliases"]);
+const ENUM_RESERVED = new Set([...SCHEMA_RESERVED, "default"]);
+const FIELD_RESERVED = new Set(["default", "doc", "name", "order", "type", "aliases"]);
+const MAX_FIXED_SIZE = 2147483647 - 8; // SystemLimitException.MAX_ARRAY_VM_LIMIT
+
+/** Avro's STRICT_VALIDATOR (what Confluent uses for new schemas); null when valid. */
+function strictNameError(name: string | null): string | null {
+  if (name === null) return "Null name";
+  if (name.length === 0) return "Empty name";
+  if (!/^[A-Za-z_]/.test(name)) return `Illegal initial character: ${name}`;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return `Illegal character in: ${name}`;
+  return null;
+}
+
+function validateName(name: string | null): string {
+  const err = strictNameError(name);
+  if (err !== null) throw new InvalidSchemaError(err);
+  return name as string;
+}
+
+/** Java's Schema.Name constructor: a dotted name carries its own namespace; "" means none. */
+function makeName(name: string, space: string | null): AvroName {
+  const lastDot = name.lastIndexOf(".");
+  let simple = name;
+  if (lastDot >= 0) {
+    space = name.slice(0, lastDot);
+    simple = name.slice(lastDot + 1);
+  }
+  validateName(simple);
+  if (space === "") space = null;
+  return { name: simple, space, full: space === null ? simple : `${space}.${simple}` };
+}
+
+function textOf(v: JsonValue | undefined): string | null {
+  return typeof v === "string" ? v : null;
+}
+
+function requiredText(container: JsonObject, key: string, error: string): string {
+  const t = textOf(container.get(key));
+  if (t === null) throw new InvalidSchemaError(`${error}: ${writeJson(container)}`);
+  return t;
+}
+
+function propsOf(obj: JsonObject, reserved: Set<string>): JsonObject {
+  const props: JsonObject = new Map();
+  for (const [k, v] of obj) if (!reserved.has(k)) props.set(k, v);
+  return props;
+}
+
+function parseAliasList(node: JsonObject): string[] | null {
+  const aliases = node.get("aliases");
+  if (aliases === undefined) return null;
+  if (!Array.isArray(aliases)) throw new InvalidSchemaError(`aliases not an array: ${writeJson(node)}`);
+  const out = new Set<string>();
+  for (const a of aliases) {
+    if (typeof a !== "string") throw new InvalidSchemaError(`alias not a string: ${writeJson(a)}`);
+    out.add(a);
+  }
+  return [...out];
+}
+
+function namedAliases(node: JsonObject, space: string | null): AvroName[] {
+  const out = new Map<string, AvroName>();
+  for (const a of parseAliasList(node) ?? []) {
+    const n = makeName(a, space);
+    if (!out.has(n.full)) out.set(n.full, n);
+  }
+  return [...out.values()];
+}
+
+/** Java's Double.parseDouble for the string defaults Avro accepts on float/double fields. */
+function javaParseDouble(text: string): number {
+  // eslint-disable-next-line no-control-regex
+  const t = text.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "");
+  const m = /^([+-]?)(NaN|Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)[fFdD]?$/.exec(t);
+  const special = m !== null && (m[2] === "NaN" || m[2] === "Infinity");
+  if (m === null || (special && t !== m[1] + m[2])) {
+    throw new InvalidSchemaError(t === "" ? "empty String" : `For input string: "${text}"`);
+  }
+  const v = m[2] === "NaN" ? NaN : m[2] === "Infinity" ? Infinity : Number(m[2]);
+  return m[1] === "-" ? -v : v;
+}
+
+const INCOMPATIBLE_LOGICAL_PROPS = ["avro.java.string", "java-class", "java-key-class", "java-element-class"];
+
+/**
+ * LogicalTypes.fromSchemaIgnoreInvalid: the logical type Java recognises, or null (invalid ones
+ * are ignored and stay plain props). Includes the "map"/"variant" types Confluent registers.
+ */
+function recogniseLogicalType(node: AvroNode): LogicalTypeInfo | null {
+  const name = textOf(node.props.get("logicalType"));
+  if (name === null) return null;
+  if (INCOMPATIBLE_LOGICAL_PROPS.some((p) => textOf(node.props.get(p)) !== null)) return null;
+  const t = node.type;
+  switch (name) {
+    case "date":
+    case "time-millis":
+      return t === "int" ? { name } : null;
+    case "time-micros":
+    case "timestamp-millis":
+    case "timestamp-micros":
+    case "timestamp-nanos":
+    case "local-timestamp-millis":
+    case "local-timestamp-micros":
+    case "local-timestamp-nanos":
+      return t === "long" ? { name } : null;
+    case "uuid":
+      return t === "string" || (node.type === "fixed" && node.size === 16) ? { name } : null;
+    case "duration":
+      return node.type === "fixed" && node.size === 12 ? { name } : null;
+    case "big-decimal":
+      return t === "bytes" ? { name } : null;
+    case "decimal": {
+      const p = node.props.get("precision");
+      const s = node.props.get("scale");
+      const isInt = (v: JsonValue | undefined): v is JsonNumber => v instanceof JsonNumber && v.kind === "int";
+      if (!isInt(p)) return null;
+      if (s !== undefined && !isInt(s)) return null;
+      const precision = p.value;
+      const scale = s === undefined ? 0 : s.value;
+      if (t !== "bytes" && t !== "fixed") return null;
+      const max = node.type === "fixed" ? Math.round(Math.floor(Math.log10(2) * (8 * node.size - 1))) : 2147483647;
+      if (precision <= 0 || precision > max || scale < 0 || scale > precision) return null;
+      return { name, precision, scale };
+    }
+    case "map": // Confluent LogicalMap: array of {key, value} records
+      return node.type === "array" &&
+        node.items.type === "record" &&
+        node.items.fields.length === 2 &&
+        node.items.fields[0].name === "key" &&
+        node.items.fields[1].name === "value"
+        ? { name }
+        : null;
+    case "variant": // Confluent VariantLogicalType: record {metadata: bytes, value: bytes}
+      return node.type === "record" &&
+        node.fields.length === 2 &&
+        node.fields.some((f) => f.name === "metadata" && f.type.type === "bytes") &&
+        node.fields.some((f) => f.name === "value" && f.type.type === "bytes")
+        ? { name }
+        : null;
+    default:
+      return null;
+  }
+}
+
+/** Java's Schema.isValidDefault (1.12: a union default may match any branch). */
+function isValidDefault(schema: AvroNode, v: JsonValue | undefined): boolean {
+  if (v === undefined) return false;
+  switch (schema.type) {
+    case "string":
+    case "bytes":
+    case "enum":
+    case "fixed":
+      return typeof v === "string";
+    case "int":
+      return v instanceof JsonNumber && v.kind === "int";
+    case "long":
+      return v instanceof JsonNumber && (v.kind === "int" || v.kind === "long");
+    case "float":
+    case "double":
+      return v instanceof JsonNumber;
+    case "boolean":
+      return typeof v === "boolean";
+    case "null":
+      return v === null;
+    case "array":
+      return Array.isArray(v) && v.every((e) => isValidDefault(schema.items, e));
+    case "map":
+      return isJsonObject(v) && [...v.values()].every((e) => isValidDefault(schema.values, e));
+    case "union":
+      return schema.branches.some((b) => isValidValue(b, v));
+    case "record":
+      return (
+        isJsonObject(v) &&
+        schema.fields.every((f) => isValidValue(f.type, v.has(f.name) ? v.get(f.name) : f.defaultValue))
+      );
+  }
+}
+
+function isValidValue(schema: AvroNode, v: JsonValue | undefined): boolean {
+  if (v === undefined) return false;
+  if (schema.type === "union") return schema.branches.some((b) => isValidDefault(b, v));
+  return isValidDefault(schema, v);
+}
+
+function validateDefault(name: string, type: AvroNode, value: JsonValue | undefined): void {
+  if (value !== undefined && !isValidDefault(type, value)) {
+    throw new InvalidSchemaError(`Invalid default for field ${name}: ${writeJson(value)} not a ${canonicalString(type)}`);
+  }
+}
+
+function checkNotPrimitive(name: AvroName): void {
+  if (PRIMITIVES.has(name.full)) throw new InvalidSchemaError(`Schemas may not be named after primitives: ${name.full}`);
+}
+
+/** Java Schema equality (used to allow re-defining a name identically): ignores docs and aliases. */
+function schemaEquals(a: AvroNode, b: AvroNode, seen: Set<string>, ids: WeakMap<object, number>): boolean {
+  if (a === b) return true;
+  if (a.type !== b.type || !jsonMapEquals(a.props, b.props)) return false;
+  switch (a.type) {
+    case "record": {
+      const rb = b as RecordNode;
+      if (a.name.full !== rb.name.full || a.fields.length !== rb.fields.length) return false;
+      const key = `${idOf(a, ids)}:${idOf(rb, ids)}`;
+      if (seen.has(key)) return true;
+      seen.add(key);
+      return a.fields.every((f, i) => {
+        const g = rb.fields[i];
+        return (
+          f.name === g.name &&
+          f.order === g.order &&
+          jsonMapEquals(f.props, g.props) &&
+          defaultEquals(f.defaultValue, g.defaultValue) &&
+          schemaEquals(f.type, g.type, seen, ids)
+        );
+      });
+    }
+    case "enum": {
+      const eb = b as typeof a;
+      return (
+        a.name.full === eb.name.full &&
+        a.symbols.length === eb.symbols.length &&
+        a.symbols.every((x, i) => x === eb.symbols[i])
+      );
+    }
+    case "fixed": {
+      const fb = b as typeof a;
+      return a.name.full === fb.name.full && a.size === fb.size;
+    }
+    case "array":
+      return schemaEquals(a.items, (b as typeof a).items, seen, ids);
+    case "map":
+      return schemaEquals(a.values, (b as typeof a).values, seen, ids);
+    case "union": {
+      const ub = b as UnionNode;
+      return a.branches.length === ub.branches.length && a.branches.every((x, i) => schemaEquals(x, ub.branches[i], seen, ids));
+    }
+    default:
+      return true;
+  }
+}
+
+let nextId = 0;
+function idOf(o: object, ids: WeakMap<object, number>): number {
+  let id = ids.get(o);
+  if (id === undefined) {
+    id = nextId++;
+    ids.set(o, id);
+  }
+  return id;
+}
+
+function defaultEquals(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a instanceof JsonNumber && b instanceof JsonNumber && Number.isNaN(a.value) && Number.isNaN(b.value)) return true;
+  return jsonEquals(a, b);
+}
+
+/** Jackson JsonNode.equals: node classes must match (1 ≠ 1.0), objects compare unordered. */
+function jsonEquals(a: JsonValue, b: JsonValue): boolean {
+  if (a === b) return true;
+  if (a instanceof JsonNumber || b instanceof JsonNumber) {
+    return (
+      a instanceof JsonNumber &&
+      b instanceof JsonNumber &&
+      a.kind === b.kind &&
+      (a.integer !== null ? a.integer === b.integer : a.value === b.value)
+    );
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEquals(x, b[i]));
+  }
+  if (isJsonObject(a) && isJsonObject(b)) return jsonMapEquals(a, b);
+  return false;
+}
+
+function jsonMapEquals(a: JsonObject, b: JsonObject): boolean {
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) {
+    const w = b.get(k);
+    if (w === undefined || !jsonEquals(v, w)) return false;
+  }
+  return true;
+}
+
+/**
+ * Java 1.12 ParseContext + Schema.parse. Unknown names become placeholder records (as in Java),
+ * resolved when a text is complete, so forward references work within one text.
+ */
+class ParseContext {
+  private readonly named = new Map<string, NamedNode>();
+  private readonly placeholders = new Map<RecordNode, string>();
+  private placeholderCount = 0;
+
+  parseText(text: string): AvroNode {
+    let json: JsonValue | undefined;
+    try {
+      json = parseJson(text);
+    } catch (e) {
+      if (e instanceof JsonSyntaxError) throw new InvalidSchemaError(e.message);
+      throw e;
+    }
+    if (json === undefined) throw new InvalidSchemaError("Cannot parse <null> schema");
+    return this.resolve(this.parse(json, null));
+  }
+
+  private find(name: string, space: string | null): AvroNode {
+    if (PRIMITIVES.has(name)) return { type: name as PrimitiveType, props: new Map(), logicalType: null };
+    const full = space !== null && !name.includes(".") ? `${space}.${name}` : name;
+    const found = this.named.get(full) ?? this.named.get(name);
+    if (found) return found;
+    const placeholder: RecordNode = {
+      type: "record",
+      isError: false,
+      name: { name: `UnresolvedSchema_${this.placeholderCount}`, space: "org.apache.avro.compiler", full: `org.apache.avro.compiler.UnresolvedSchema_${this.placeholderCount++}` },
+      doc: "unresolved schema",
+      fields: [],
+      aliases: [],
+      props: new Map(),
+      logicalType: null,
+    };
+    this.placeholders.set(placeholder, full);
+    return placeholder;
+  }
+
+  private put(node: NamedNode): void {
+    const parts = node.name.full.split(".");
+    parts.forEach((part, i) => {
+      const err = strictNameError(part);
+      if (err !== null) {
+        throw new InvalidSchemaError(`${i < parts.length - 1 ? "Namespace part" : "Name"} "${part}" is invalid: ${err}`);
+      }
+    });
+    const existing = this.named.get(node.name.full);
+    if (existing === undefined) {
+      this.named.set(node.name.full, node);
+    } else if (!schemaEquals(existing, node, new Set(), new WeakMap())) {
+      throw new InvalidSchemaError(`Can't redefine: ${node.name.full}`);
+    }
+  }
+
+  private parse(json: JsonValue, space: string | null): AvroNode {
+    if (typeof json === "string") return this.find(json, space);
+    if (Array.isArray(json)) return this.parseUnion(json, space);
+    if (!isJsonObject(json)) throw new InvalidSchemaError(`Schema not yet supported: ${writeJson(json)}`);
+    const type = requiredText(json, "type", "No type");
+    if (PRIMITIVES.has(type)) {
+      const node: AvroNode = { type: type as PrimitiveType, props: propsOf(json, SCHEMA_RESERVED), logicalType: null };
+      node.logicalType = recogniseLogicalType(node);
+      return node;
+    }
+    switch (type) {
+      case "record":
+      case "error":
+        return this.parseRecord(json, space, type === "error");
+      case "enum":
+        return this.parseEnum(json, space);
+      case "array": {
+        const items = json.get("items");
+        if (items === undefined) throw new InvalidSchemaError(`Array has no items type: ${writeJson(json)}`);
+        const node: AvroNode = { type: "array", items: this.parse(items, space), props: propsOf(json, SCHEMA_RESERVED), logicalType: null };
+        node.logicalType = recogniseLogicalType(node);
+        return node;
+      }
+      case "map": {
+        const values = json.get("values");
+        if (values === undefined) throw new InvalidSchemaError(`Map has no values type: ${writeJson(json)}`);
+        const node: AvroNode = { type: "map", values: this.parse(values, space), props: propsOf(json, SCHEMA_RESERVED), logicalType: null };
+        node.logicalType = recogniseLogicalType(node);
+        return node;
+      }
+      case "fixed":
+        return this.parseFixed(json, space);
+      default:
+        // Avro 1.12.1 treats {"type": "SomeName"} as a reference to a named type.
+        return this.find(type, space);
+    }
+  }
+
+  /** Name of a named type; Java checks it is not a primitive name when the schema object is built. */
+  private parseName(json: JsonObject, space: string | null): AvroName {
+    const ns = textOf(json.get("namespace")) ?? space;
+    return makeName(requiredText(json, "name", "No name in schema"), ns);
+  }
+
+  private parseRecord(json: JsonObject, space: string | null, isError: boolean): RecordNode {
+    const name = this.parseName(json, space);
+    const doc = textOf(json.get("doc"));
+    checkNotPrimitive(name);
+    const fieldsJson = json.get("fields");
+    if (!Array.isArray(fieldsJson)) throw new InvalidSchemaError(`Record has no fields: ${writeJson(json)}`);
+    const fields: FieldNode[] = [];
+    for (const fj of fieldsJson) fields.push(this.parseField(fj, name.space, fields.length));
+    const byName = new Map<string, FieldNode>();
+    for (const f of fields) {
+      const prev = byName.get(f.name);
+      if (prev) {
+        throw new InvalidSchemaError(
+          `Duplicate field ${f.name} in record ${name.full}: ${fieldString(f)} and ${fieldString(prev)}.`,
+        );
+      }
+      byName.set(f.name, f);
+    }
+    const props = propsOf(json, SCHEMA_RESERVED);
+    const aliases = namedAliases(json, name.space);
+    const node: RecordNode = { type: "record", isError, name, doc, fields, props, logicalType: null, aliases };
+    node.logicalType = recogniseLogicalType(node);
+    this.put(node);
+    return node;
+  }
+
+  private parseField(fj: JsonValue, space: string | null, pos: number): FieldNode {
+    if (!isJsonObject(fj)) throw new InvalidSchemaError(`No field name: ${writeJson(fj)}`);
+    const name = requiredText(fj, "name", "No field name");
+    const doc = textOf(fj.get("doc"));
+    const typeJson = fj.get("type");
+    if (typeJson === undefined) throw new InvalidSchemaError(`No field type: ${writeJson(fj)}`);
+    const type = this.parse(typeJson, space);
+    let order: FieldOrder = "ascending";
+    const orderJson = fj.get("order");
+    if (orderJson !== undefined) {
+      if (typeof orderJson !== "string") throw new InvalidSchemaError(`Invalid field order: ${writeJson(orderJson)}`);
+      const upper = orderJson.toUpperCase();
+      if (upper !== "ASCENDING" && upper !== "DESCENDING" && upper !== "IGNORE") {
+        throw new InvalidSchemaError(`No enum constant org.apache.avro.Schema.Field.Order.${upper}`);
+      }
+      order = upper.toLowerCase() as FieldOrder;
+    }
+    let defaultValue = fj.get("default");
+    if (typeof defaultValue === "string" && (type.type === "float" || type.type === "double")) {
+      defaultValue = JsonNumber.ofDouble(javaParseDouble(defaultValue));
+    }
+    validateName(name);
+    // Java validates here (against placeholders for forward references) and again after resolution.
+    validateDefault(name, type, defaultValue);
+    const props = propsOf(fj, FIELD_RESERVED);
+    const aliases = parseAliasList(fj) ?? [];
+    return { name, pos, type, doc, defaultValue, order, aliases, props };
+  }
+
+  private parseEnum(json: JsonObject, space: string | null): AvroNode {
+    const name = this.parseName(json, space);
+    const doc = textOf(json.get("doc"));
+    const symbolsJson = json.get("symbols");
+    if (!Array.isArray(symbolsJson)) throw new InvalidSchemaError(`Enum has no symbols: ${writeJson(json)}`);
+    const rawSymbols = symbolsJson.map(textOf);
+    const enumDefault = textOf(json.get("default"));
+    checkNotPrimitive(name);
+    const symbols: string[] = [];
+    for (const s of rawSymbols) {
+      const sym = validateName(s);
+      if (symbols.includes(sym)) throw new InvalidSchemaError(`Duplicate enum symbol: ${sym}`);
+      symbols.push(sym);
+    }
+    if (enumDefault !== null && !symbols.includes(enumDefault)) {
+      throw new InvalidSchemaError(`The Enum Default: ${enumDefault} is not in the enum symbol set: [${symbols.join(", ")}]`);
+    }
+    const props = propsOf(json, ENUM_RESERVED);
+    const aliases = namedAliases(json, name.space);
+    const node: AvroNode = { type: "enum", name, doc, symbols, enumDefault, props, logicalType: null, aliases };
+    node.logicalType = recogniseLogicalType(node);
+    this.put(node);
+    return node;
+  }
+
+  private parseFixed(json: JsonObject, space: string | null): AvroNode {
+    const name = this.parseName(json, space);
+    const doc = textOf(json.get("doc"));
+    const size = json.get("size");
+    if (!(size instanceof JsonNumber) || size.kind !== "int") throw new InvalidSchemaError(`Invalid or no size: ${writeJson(json)}`);
+    checkNotPrimitive(name);
+    if (size.value < 0) throw new InvalidSchemaError(`Malformed data. Length is negative: ${size.value}`);
+    if (size.value > MAX_FIXED_SIZE) {
+      throw new InvalidSchemaError(`Cannot read arrays longer than ${MAX_FIXED_SIZE} bytes in Java library`);
+    }
+    const props = propsOf(json, SCHEMA_RESERVED);
+    const aliases = namedAliases(json, name.space);
+    const node: AvroNode = { type: "fixed", name, doc, size: size.value, props, logicalType: null, aliases };
+    node.logicalType = recogniseLogicalType(node);
+    this.put(node);
+    return node;
+  }
+
+  private parseUnion(json: JsonValue[], space: string | null): UnionNode {
+    const node: UnionNode = { type: "union", branches: json.map((b) => this.parse(b, space)), props: new Map(), logicalType: null };
+    checkUnion(node);
+    return node;
+  }
+
+  /** Replaces placeholders by their definitions, then re-checks what Java re-checks on resolution. */
+  private resolve(root: AvroNode): AvroNode {
+    if (this.placeholders.size === 0) return root;
+    const lookup = (n: AvroNode): AvroNode => {
+      if (n.type !== "record") return n;
+      const full = this.placeholders.get(n);
+      if (full === undefined) return n;
+      const target = this.named.get(full);
+      if (target === undefined) throw new InvalidSchemaError(`Undefined schema: ${full}`);
+      return target;
+    };
+    const seen = new Set<AvroNode>();
+    const unions: UnionNode[] = [];
+    const records: RecordNode[] = [];
+    const walk = (n: AvroNode): void => {
+      if (seen.has(n)) return;
+      seen.add(n);
+      switch (n.type) {
+        case "record":
+          records.push(n);
+          for (const f of n.fields) {
+            f.type = lookup(f.type);
+            walk(f.type);
+          }
+          break;
+        case "array":
+          n.items = lookup(n.items);
+          walk(n.items);
+          break;
+        case "map":
+          n.values = lookup(n.values);
+          walk(n.values);
+          break;
+        case "union":
+          unions.push(n);
+          n.branches.forEach((b, i) => {
+            n.branches[i] = lookup(b);
+            walk(n.branches[i]);
+          });
+          break;
+        default:
+          break;
+      }
+    };
+    const resolvedRoot = lookup(root);
+    walk(resolvedRoot);
+    for (const named of this.named.values()) walk(named);
+    this.placeholders.clear();
+    for (const u of unions) checkUnion(u);
+    for (const r of records) for (const f of r.fields) validateDefault(f.name, f.type, f.defaultValue);
+    return resolvedRoot;
+  }
+}
+
+function checkUnion(node: UnionNode): void {
+  const names = new Set<string>();
+  for (const b of node.branches) {
+    if (b.type === "union") throw new InvalidSchemaError(`Nested union: ${canonicalString(node)}`);
+    const name = fullNameOf(b);
+    if (names.has(name)) throw new InvalidSchemaError(`Duplicate in union:${name}`);
+    names.add(name);
+  }
+}
+
+/** Java's Field.toString(), used in its duplicate-field message. */
+function fieldString(f: FieldNode): string {
+  return `${f.name} type:${f.type.type.toUpperCase()} pos:${f.pos}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// avsc: second opinion on validity, and the runtime type. It is fed the resolved tree (named types
+// defined before use, fully qualified references), since avsc lacks some Java behaviours (forward
+// references, null-namespace fallback, identical re-definitions). Defaults that Java accepts but avsc
+// cannot represent (a union default for a later branch, longs beyond 2^53, an enum default outside
+// the symbols, a fixed default of the wrong length) are left out of the avsc type.
+
+const AVSC_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function toAvscType(refRoots: readonly AvroNode[], root: AvroNode): Type {
+  const registry: Record<string, Type> = {};
+  const defined = new Set<string>();
+  try {
+    for (const r of refRoots) {
+      if (isNamed(r) && defined.has(r.name.full)) continue;
+      Type.forSchema(toAvsc(r, defined) as AvscSchema, { registry });
+    }
+    return Type.forSchema(toAvsc(root, defined) as AvscSchema, { registry });
+  } catch (e) {
+    throw new InvalidSchemaError(e instanceof Error ? e.message : String(e));
+  }
+}
+
+function avscRef(n: AvroName): string {
+  return n.space === null ? `.${n.name}` : n.full;
+}
+
+function avscAliases(aliases: readonly AvroName[]): string[] {
+  return aliases.filter((a) => a.full.split(".").every((p) => AVSC_NAME.test(p))).map(avscRef);
+}
+
+function toAvsc(n: AvroNode, defined: Set<string>): unknown {
+  switch (n.type) {
+    case "record":
+    case "enum":
+    case "fixed": {
+      if (defined.has(n.name.full)) return avscRef(n.name);
+      defined.add(n.name.full);
+      const base = { name: n.name.name, namespace: n.name.space ?? "", aliases: avscAliases(n.aliases) };
+      if (n.type === "enum") {
+        return { type: "enum", ...base, symbols: [...n.symbols], ...(n.enumDefault !== null ? { default: n.enumDefault } : {}) };
+      }
+      if (n.type === "fixed") return { type: "fixed", ...base, size: n.size };
+      return {
+        type: n.isError ? "error" : "record",
+        ...base,
+        fields: n.fields.map((f) => {
+          const out: Record<string, unknown> = { name: f.name, type: toAvsc(f.type, defined) };
+          const d = f.defaultValue === undefined ? undefined : avscDefault(f.defaultValue, f.type);
+          if (d !== undefined) out.default = d;
+          if (f.order !== "ascending") out.order = f.order;
+          const aliases = f.aliases.filter((a) => AVSC_NAME.test(a));
+          if (aliases.length > 0) out.aliases = aliases;
+          return out;
+        }),
+      };
+    }
+    case "array":
+      return { type: "array", items: toAvsc(n.items, defined) };
+    case "map":
+      return { type: "map", values: toAvsc(n.values, defined) };
+    case "union":
+      return n.branches.map((b) => toAvsc(b, defined));
+    default:
+      return n.type;
+  }
+}
+
+/** A Java-valid default as avsc wants it, or undefined when avsc cannot represent it. */
+function avscDefault(v: JsonValue, t: AvroNode): unknown {
+  switch (t.type) {
+    case "union":
+      return t.branches.length > 0 ? avscDefault(v, t.branches[0]) : undefined;
+    case "null":
+      return v === null ? null : undefined;
+    case "boolean":
+      return typeof v === "boolean" ? v : undefined;
+    case "int":
+    case "long":
+      return v instanceof JsonNumber && v.integer !== null && Number.isSafeInteger(v.value) ? v.value : undefined;
+    case "float":
+    case "double":
+      return v instanceof JsonNumber ? v.value : undefined;
+    case "string":
+    case "bytes":
+      return typeof v === "string" ? v : undefined;
+    case "enum":
+      return typeof v === "string" && t.symbols.includes(v) ? v : undefined;
+    case "fixed":
+      return typeof v === "string" && v.length === t.size ? v : undefined;
+    case "array": {
+      if (!Array.isArray(v)) return undefined;
+      const out = v.map((e) => avscDefault(e, t.items));
+      return out.every((e) => e !== undefined) ? out : undefined;
+    }
+    case "map": {
+      if (!isJsonObject(v)) return undefined;
+      const out: Record<string, unknown> = {};
+      for (const [k, e] of v) {
+        const c = avscDefault(e, t.values);
+        if (c === undefined) return undefined;
+        Object.defineProperty(out, k, { value: c, enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    }
+    case "record": {
+      if (!isJsonObject(v)) return undefined;
+      const out: Record<string, unknown> = {};
+      for (const f of t.fields) {
+        const raw = v.has(f.name) ? v.get(f.name) : f.defaultValue;
+        if (raw === undefined) return undefined;
+        const c = avscDefault(raw, f.type);
+        if (c === undefined) return undefined;
+        out[f.name] = c;
+      }
+      return out;
+    }
+  }
+}

@@ -1,0 +1,55 @@
+// One interface, one implementation per schema type (avro/, later protobuf/ and jsonschema/).
+// Pure: no HTTP, no broker.
+
+export type SchemaType = "AVRO" | "PROTOBUF" | "JSON";
+
+export interface SchemaReference {
+  name: string;
+  subject: string;
+  version: number;
+}
+
+/** A reference with the referenced schema's text, resolved (recursively) by the registry. */
+export interface ResolvedReference extends SchemaReference {
+  schema: string;
+  schemaType: SchemaType;
+  references: ResolvedReference[];
+}
+
+export interface ParsedSchema {
+  readonly schemaType: SchemaType;
+  /** The form stored, returned and compared for identity (Confluent's canonical string). */
+  readonly canonical: string;
+  /** The form used with `normalize=true` (stored instead of `canonical` then). */
+  normalized(): string;
+}
+
+/** One reason why data written with one schema cannot be read with another. */
+export interface Incompatibility {
+  /** Confluent/Avro difference type, e.g. READER_FIELD_MISSING_DEFAULT_VALUE. */
+  type: string;
+  /** JSON-pointer-like location in the reader schema, e.g. /fields/1/type. */
+  path: string;
+  description: string;
+  /** Short extra detail (field name, missing symbols, ...) as Confluent's additionalInfo. */
+  additionalInfo?: string;
+}
+
+export interface SchemaFormat {
+  readonly schemaType: SchemaType;
+  /** Throws InvalidSchemaError with the parser's reason. */
+  parse(text: string, references: ResolvedReference[]): ParsedSchema;
+  /**
+   * Problems reading data written with `writer` using `reader`; empty when compatible.
+   * `newSchema` names the side being registered, for Confluent's "new"/"old" wording in
+   * descriptions: "reader" (default) for BACKWARD checks, "writer" for FORWARD checks.
+   */
+  readProblems(reader: ParsedSchema, writer: ParsedSchema, newSchema?: "reader" | "writer"): Incompatibility[];
+}
+
+export class InvalidSchemaError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidSchemaError";
+  }
+}

@@ -1,0 +1,10 @@
+// The schema formats this registry serves, by schemaType.
+import { avroFormat } from "./avro/index.ts";
+import type { SchemaFormat, SchemaType } from "./format.ts";
+
+export const formats: ReadonlyMap<SchemaType, SchemaFormat> = new Map([[avroFormat.schemaType, avroFormat]]);
+
+/** GET /schemas/types, in Confluent's order. */
+export function schemaTypes(): SchemaType[] {
+  return (["JSON", "PROTOBUF", "AVRO"] as SchemaType[]).filter((t) => formats.has(t));
+}

@@ -1,0 +1,63 @@
+// Confluent's content types and error bodies. One place maps every error to HTTP.
+import { RegistryError, errors } from "../errors.ts";
+import { logger } from "../../common/log.ts";
+
+const log = logger("registry-http");
+
+export const V1 = "application/vnd.schemaregistry.v1+json";
+const PRODUCES = [V1, "application/vnd.schemaregistry+json", "application/json"];
+const CONSUMES = new Set([...PRODUCES, "application/octet-stream"]);
+
+/** The reply content type: the client's preferred one we produce, else v1 (Confluent's default). */
+export function replyType(accept: string | null): string {
+  if (!accept) return V1;
+  let best = V1;
+  let bestQ = -1;
+  for (const part of accept.split(",")) {
+    const [type, ...params] = part.trim().split(";");
+    const q = Number(params.find((p) => p.trim().startsWith("q="))?.split("=")[1] ?? 1);
+    const t = type!.trim().toLowerCase();
+    const candidate = t === "*/*" || t === "application/*" ? V1 : PRODUCES.find((p) => p === t);
+    // Ties go to the earlier entry of PRODUCES (the server's preference).
+    if (candidate && (q > bestQ || (q === bestQ && PRODUCES.indexOf(candidate) < PRODUCES.indexOf(best)))) {
+      best = candidate;
+      bestQ = q;
+    }
+  }
+  return best;
+}
+
+export function json(body: unknown, status = 200, type = V1): Response {
+  return text(JSON.stringify(body), status, type);
+}
+
+export function text(body: string, status = 200, type = V1): Response {
+  return new Response(body, { status, headers: { "content-type": type } });
+}
+
+export function errorResponse(error: unknown, type = V1): Response {
+  if (error instanceof RegistryError) return json({ error_code: error.errorCode, message: error.message }, error.status, type);
+  log.error({ err: error instanceof Error ? error.stack : String(error) }, "unhandled error");
+  const internal = errors.internal();
+  return json({ error_code: internal.errorCode, message: internal.message }, internal.status, type);
+}
+
+/**
+ * Reads a JSON request body as Confluent's Jersey stack does: the three JSON media types and
+ * octet-stream (also what a missing Content-Type means) are accepted, others get 415; malformed
+ * JSON gets 400 with the parser's message; an empty body 422.
+ */
+export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
+  const contentType = request.headers.get("content-type")?.split(";")[0]!.trim().toLowerCase();
+  if (contentType && !CONSUMES.has(contentType)) throw errors.unsupportedMediaType();
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > limit) throw errors.tooLarge();
+  const body = await request.text();
+  if (Buffer.byteLength(body) > limit) throw errors.tooLarge();
+  if (body.trim() === "") throw new RegistryError(422, 422, "Request body is missing");
+  try {
+    return JSON.parse(body);
+  } catch (err) {
+    throw errors.badRequest(`Unexpected character in request body: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}

@@ -1,0 +1,73 @@
+// Wires a running registry: broker → schema log → service → HTTP listeners.
+import { hostname } from "node:os";
+import type { Server } from "bun";
+import { createBroker } from "../broker/index.ts";
+import type { Broker } from "../broker/broker.ts";
+import { logger } from "../common/log.ts";
+import type { ParsedSettings } from "../common/settings.ts";
+import { parseLevel } from "./compatibility.ts";
+import { registryApp } from "./http/app.ts";
+import { RegistryService } from "./service.ts";
+import { SchemaLog } from "./store/schema-log.ts";
+import { RegistryState } from "./store/state.ts";
+
+const log = logger("registry");
+
+export interface RunningRegistry {
+  service: RegistryService;
+  broker: Broker;
+  urls: string[];
+  stop(): Promise<void>;
+}
+
+export async function startRegistry(settings: ParsedSettings): Promise<RunningRegistry> {
+  const broker = createBroker({
+    bootstrapServers: settings.list("kafkastore.bootstrap.servers"),
+    dataDir: settings.string("data.dir"),
+    clientId: `schema-registry-${settings.optionalString("host.name") ?? hostname()}`,
+  });
+  await broker.connect();
+  const schemaLog = new SchemaLog(broker, new RegistryState(), {
+    topic: settings.string("kafkastore.topic"),
+    replicationFactor: settings.int("kafkastore.topic.replication.factor"),
+    timeoutMs: settings.int("kafkastore.timeout.ms"),
+    initTimeoutMs: settings.int("kafkastore.init.timeout.ms"),
+  });
+  try {
+    await schemaLog.start();
+  } catch (err) {
+    await broker.close();
+    throw err;
+  }
+  const service = new RegistryService(schemaLog, {
+    defaultCompatibility: parseLevel(settings.string("schema.compatibility.level"))!,
+    modeMutability: settings.boolean("mode.mutability"),
+    maxSchemaBytes: 1048576 - 1024,
+  });
+  const maxBodyBytes = settings.int("size.limit.filter.max.request.body.size");
+  const app = registryApp(service, { maxBodyBytes });
+  const servers: Server<unknown>[] = [];
+  for (const listener of settings.list("listeners")) {
+    const url = new URL(listener);
+    const server = Bun.serve({
+      hostname: url.hostname,
+      port: Number(url.port || 8081),
+      // Bun's own hard stop; the app answers 413 in Confluent's shape below this.
+      maxRequestBodySize: maxBodyBytes * 2,
+      fetch: app.fetch,
+    });
+    servers.push(server);
+  }
+  const urls = servers.map((s) => `http://${s.hostname}:${s.port}`);
+  log.info({ urls, broker: broker.kind }, "schema registry ready");
+  return {
+    service,
+    broker,
+    urls,
+    async stop() {
+      for (const s of servers) await s.stop(true);
+      await schemaLog.stop();
+      await broker.close();
+    },
+  };
+}

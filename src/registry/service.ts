@@ -1,0 +1,552 @@
+// The schema registry's rules (register, look up, delete, config, mode, compatibility), as Confluent
+// Schema Registry 7.x applies them. No HTTP and no broker in here: reads come from RegistryState,
+// writes are records handed to the SchemaLog.
+import { checkCompatibility, parseLevel, type CompatibilityLevel, type PreviousVersion } from "./compatibility.ts";
+import { errors, RegistryError } from "./errors.ts";
+import { formats } from "./formats/index.ts";
+import {
+  InvalidSchemaError,
+  type ParsedSchema,
+  type ResolvedReference,
+  type SchemaFormat,
+  type SchemaReference,
+  type SchemaType,
+} from "./formats/format.ts";
+import type { RegistryRecord } from "./store/records.ts";
+import type { SchemaLog } from "./store/schema-log.ts";
+import { compareStrings, type RegistryState, type SchemaVersion } from "./store/state.ts";
+
+export const MODES = ["READWRITE", "READONLY", "READONLY_OVERRIDE", "IMPORT"] as const;
+export type Mode = (typeof MODES)[number];
+
+/** `latest`/-1 or a version number 1..2^31-1, as parsed from a path. */
+export type VersionSpec = number | "latest";
+
+export interface SchemaRequest {
+  schema?: string;
+  schemaType?: string;
+  references?: SchemaReference[];
+  id?: number;
+  version?: number;
+}
+
+export interface RegistryOptions {
+  defaultCompatibility: CompatibilityLevel;
+  modeMutability: boolean;
+  /** Largest schema record the store accepts (Kafka's default max.request.size). */
+  maxSchemaBytes: number;
+}
+
+export interface ListOptions {
+  deleted?: boolean;
+  deletedOnly?: boolean;
+  subjectPrefix?: string;
+  offset?: number;
+  limit?: number;
+}
+
+const MAX_VERSION = 2 ** 31 - 1;
+const PARSE_CACHE_SIZE = 10000;
+
+export function parseVersionSpec(text: string): VersionSpec {
+  const trimmed = text.trim();
+  if (trimmed.toLowerCase() === "latest" || trimmed === "-1") return "latest";
+  if (/^\d+$/.test(trimmed)) {
+    const n = Number(trimmed);
+    if (n >= 1 && n <= MAX_VERSION) return n;
+  }
+  throw errors.invalidVersion(text);
+}
+
+export class RegistryService {
+  private readonly parseCache = new Map<string, ParsedSchema>();
+
+  constructor(
+    private readonly log: SchemaLog,
+    private readonly options: RegistryOptions,
+  ) {}
+
+  get state(): RegistryState {
+    return this.log.state;
+  }
+
+  // ---- schemas by id ----
+
+  schemaById(id: number): SchemaVersion {
+    const holder = this.state.holders(id)[0];
+    if (!holder) throw errors.schemaIdNotFound(id);
+    return holder;
+  }
+
+  versionsOfId(id: number, deleted: boolean): { subject: string; version: number }[] {
+    const holders = this.state.holders(id);
+    if (holders.length === 0) throw errors.schemaIdNotFound(id);
+    return holders.filter((h) => deleted || !h.deleted).map((h) => ({ subject: h.subject, version: h.version }));
+  }
+
+  listSchemas(options: ListOptions & { latestOnly?: boolean }): SchemaVersion[] {
+    const prefix = options.subjectPrefix ?? "";
+    let out = this.state.allVersions().filter((v) => v.subject.startsWith(prefix) && (options.deleted || !v.deleted));
+    if (options.latestOnly) {
+      const latest = new Map<string, SchemaVersion>();
+      for (const v of out) latest.set(v.subject, v);
+      out = [...latest.values()];
+    }
+    return page(out, options);
+  }
+
+  // ---- subjects ----
+
+  listSubjects(options: ListOptions): string[] {
+    const prefix = options.subjectPrefix ?? "";
+    const out: string[] = [];
+    for (const subject of this.state.subjectNames().sort(compareStrings)) {
+      if (!subject.startsWith(prefix)) continue;
+      // A subject counts as deleted only when every version is soft-deleted.
+      const deleted = this.state.versions(subject).every((v) => v.deleted);
+      if (options.deletedOnly ? deleted : options.deleted || !deleted) out.push(subject);
+    }
+    return page(out, options);
+  }
+
+  listVersions(subject: string, options: ListOptions): number[] {
+    const versions = this.state
+      .versions(subject)
+      .filter((v) => (options.deletedOnly ? v.deleted : options.deleted || !v.deleted))
+      .map((v) => v.version);
+    if (versions.length === 0) throw errors.subjectNotFound(subject);
+    return page(versions, options);
+  }
+
+  getVersion(subject: string, spec: VersionSpec, deleted = false): SchemaVersion {
+    const all = this.state.versions(subject);
+    const visible = all.filter((v) => deleted || !v.deleted);
+    if (visible.length === 0) throw errors.subjectNotFound(subject);
+    if (spec === "latest") return visible[visible.length - 1]!;
+    const found = visible.find((v) => v.version === spec);
+    if (!found) throw errors.versionNotFound(spec);
+    return found;
+  }
+
+  referencedBy(subject: string, spec: VersionSpec, deleted = false): number[] {
+    const target = this.getVersion(subject, spec, deleted);
+    return this.referrers(target, deleted).map((v) => v.id);
+  }
+
+  lookup(subject: string, request: SchemaRequest, normalize: boolean, deleted: boolean): SchemaVersion {
+    const candidate = this.parseRequest(request);
+    const versions = this.state.versions(subject).filter((v) => deleted || !v.deleted);
+    if (versions.length === 0) throw errors.subjectNotFound(subject);
+    const form = this.identityForm(candidate, normalize);
+    const found = [...versions]
+      .reverse()
+      .find((v) => this.sameSchema(v, candidate.schemaType, form, request.references ?? [], normalize));
+    if (!found) throw errors.schemaNotFound();
+    return found;
+  }
+
+  // ---- register ----
+
+  async register(subject: string, request: SchemaRequest, normalize: boolean): Promise<number> {
+    validateSubject(subject);
+    const mode = this.effectiveMode(subject);
+    const importing = request.id !== undefined && request.id >= 0;
+    if (mode === "READONLY" || mode === "READONLY_OVERRIDE") throw errors.operationNotPermitted(`Subject ${subject} is in read-only mode`);
+    if (importing && mode !== "IMPORT") throw errors.operationNotPermitted(`Subject ${subject} is not in import mode`);
+    if (!importing && mode === "IMPORT") throw errors.operationNotPermitted(`Subject ${subject} is not in read-write mode`);
+
+    const parsed = this.parseRequest(request);
+    const text = normalize ? parsed.normalized() : parsed.canonical;
+    const references = request.references ?? [];
+    const fastPath = () =>
+      this.state
+        .versions(subject)
+        .find((v) => !v.deleted && this.sameSchema(v, parsed.schemaType, text, references, normalize));
+    const existing = fastPath();
+    if (existing && !importing) return existing.id;
+
+    return this.log.exclusive(async () => {
+      const again = fastPath();
+      if (again && !importing) return { records: [], result: again.id };
+      const all = this.state.versions(subject);
+      const newVersion = (all[all.length - 1]?.version ?? 0) + 1;
+      let version = newVersion;
+      if (request.version !== undefined && request.version > 0) {
+        if (mode !== "IMPORT" && request.version !== newVersion) {
+          throw errors.invalidSchema("Version is not one more than previous version");
+        }
+        version = request.version;
+      }
+      const sameIdentity = this.state
+        .allVersions()
+        .find((v) => this.sameSchema(v, parsed.schemaType, text, references, normalize));
+
+      let id: number;
+      if (importing) {
+        id = request.id!;
+        const holder = this.state.holders(id)[0];
+        if (holder && !this.sameSchema(holder, parsed.schemaType, text, references, normalize)) {
+          throw errors.operationNotPermitted(`Overwrite new schema with id ${id} is not permitted.`);
+        }
+        const inSubject = all.find((v) => this.sameSchema(v, parsed.schemaType, text, references, normalize));
+        if (inSubject && inSubject.id !== id) throw errors.idMismatch();
+        if (this.state.version(subject, version)) {
+          throw errors.operationNotPermitted(`Overwrite new schema with id ${id} is not permitted.`);
+        }
+      } else {
+        const level = this.effectiveLevel(subject);
+        const messages = checkCompatibility(this.formatOf(parsed.schemaType), level, parsed, this.previousVersions(subject));
+        if (messages.length > 0) {
+          throw errors.incompatible(
+            `Schema being registered is incompatible with an earlier schema for subject "${subject}", details: [${messages.join(", ")}]`,
+          );
+        }
+        id = sameIdentity?.id ?? this.state.maxId + 1;
+      }
+
+      const records: RegistryRecord[] = [];
+      // An older soft-deleted version of this subject with the same id is superseded (Confluent does the same).
+      for (const old of all) {
+        if (old.deleted && old.id === id && this.referrers(old, true).length === 0) {
+          records.push({ keytype: "SCHEMA", subject, version: old.version, value: null, rawKey: old.key });
+        }
+      }
+      const schemaType = parsed.schemaType === "AVRO" ? undefined : parsed.schemaType;
+      const value = { subject, version, id, schema: text, schemaType, references, deleted: false };
+      if (JSON.stringify(value).length > this.options.maxSchemaBytes) throw errors.schemaTooLarge();
+      records.push({ keytype: "SCHEMA", subject, version, value });
+      return { records, result: id };
+    });
+  }
+
+  // ---- compatibility test ----
+
+  testCompatibility(subject: string, spec: VersionSpec | undefined, request: SchemaRequest, verbose: boolean): string[] {
+    let parsed: ParsedSchema;
+    try {
+      parsed = this.parseRequest(request);
+    } catch (err) {
+      if (verbose && err instanceof RegistryError && err.errorCode === 42201) return [err.message];
+      throw err;
+    }
+    let previous = this.previousVersions(subject);
+    let level = this.effectiveLevel(subject);
+    if (spec !== undefined) {
+      const live = this.state.versions(subject).filter((v) => !v.deleted);
+      const target = spec === "latest" ? live[live.length - 1] : live.find((v) => v.version === spec);
+      if (!target) {
+        if (spec === "latest") return [];
+        throw errors.versionNotFound(spec);
+      }
+      previous = previous.filter((p) => p.version === target.version);
+      // A single named version is checked as the non-transitive level would check the latest.
+      level = level.replace("_TRANSITIVE", "") as CompatibilityLevel;
+    }
+    return checkCompatibility(this.formatOf(parsed.schemaType), level, parsed, previous);
+  }
+
+  // ---- deletes ----
+
+  async deleteVersion(subject: string, spec: VersionSpec, permanent: boolean): Promise<number> {
+    this.requireWritable(subject);
+    return this.log.exclusive(async () => {
+      const all = this.state.versions(subject);
+      if (all.length === 0 || (!permanent && all.every((v) => v.deleted) && spec === "latest")) {
+        throw errors.subjectNotFound(subject);
+      }
+      const live = all.filter((v) => !v.deleted);
+      const target = spec === "latest" ? (permanent ? all : live)[(permanent ? all : live).length - 1] : all.find((v) => v.version === spec);
+      if (!target) throw errors.versionNotFound(spec === "latest" ? -1 : spec);
+      if (permanent) {
+        if (!target.deleted) throw errors.versionNotSoftDeleted(subject, target.version);
+      } else if (target.deleted) {
+        throw errors.versionSoftDeleted(subject, target.version);
+      }
+      if (this.referrers(target, false).length > 0) throw errors.referenceExists(subject, target.version);
+      const record: RegistryRecord = permanent
+        ? { keytype: "SCHEMA", subject, version: target.version, value: null, rawKey: target.key }
+        : {
+            keytype: "SCHEMA",
+            subject,
+            version: target.version,
+            value: { ...toValue(target), deleted: true },
+          };
+      return { records: [record], result: target.version };
+    });
+  }
+
+  async deleteSubject(subject: string, permanent: boolean): Promise<number[]> {
+    this.requireWritable(subject);
+    return this.log.exclusive(async () => {
+      const all = this.state.versions(subject);
+      if (all.length === 0) throw errors.subjectNotFound(subject);
+      const live = all.filter((v) => !v.deleted);
+      for (const v of all) {
+        if (this.referrers(v, false).length > 0) throw errors.referenceExists(subject, v.version);
+      }
+      if (permanent) {
+        if (live.length > 0) throw errors.subjectNotSoftDeleted(subject);
+        const records: RegistryRecord[] = all.map((v) => ({
+          keytype: "SCHEMA",
+          subject,
+          version: v.version,
+          value: null,
+          rawKey: v.key,
+        }));
+        return { records, result: all.map((v) => v.version) };
+      }
+      if (live.length === 0) throw errors.subjectSoftDeleted(subject);
+      const records: RegistryRecord[] = [
+        { keytype: "DELETE_SUBJECT", subject, value: { subject, version: all[all.length - 1]!.version } },
+        // 7.x drops subject-level config and mode with the subject.
+        ...this.scopedTombstones(subject),
+      ];
+      return { records, result: live.map((v) => v.version) };
+    });
+  }
+
+  // ---- config ----
+
+  getConfig(subject: string | null, defaultToGlobal: boolean): CompatibilityLevel {
+    if (subject === null) return this.globalLevel();
+    const own = parseLevel(this.state.configs.get(subject)?.value.compatibilityLevel);
+    if (own) return own;
+    if (defaultToGlobal) return this.globalLevel();
+    throw errors.subjectConfigNotFound(subject);
+  }
+
+  async setConfig(subject: string | null, level: unknown): Promise<CompatibilityLevel> {
+    const parsed = parseLevel(level);
+    if (!parsed) throw errors.invalidCompatibilityLevel();
+    if (subject !== null) validateSubject(subject);
+    this.requireWritable(subject);
+    return this.log.exclusive(async () => {
+      const current = this.state.configs.get(subject)?.value ?? {};
+      const value = { ...current, compatibilityLevel: parsed };
+      return { records: [{ keytype: "CONFIG", subject, value }], result: parsed };
+    });
+  }
+
+  async deleteConfig(subject: string | null): Promise<CompatibilityLevel> {
+    return this.log.exclusive(async () => {
+      const current = this.state.configs.get(subject);
+      if (subject !== null && !current) throw errors.subjectNotFound(subject);
+      const previous = subject === null ? this.globalLevel() : parseLevel(current?.value.compatibilityLevel) ?? this.globalLevel();
+      const records: RegistryRecord[] = current ? [{ keytype: "CONFIG", subject, value: null, rawKey: current.key }] : [];
+      return { records, result: previous };
+    });
+  }
+
+  // ---- mode ----
+
+  getMode(subject: string | null, defaultToGlobal: boolean): Mode {
+    if (subject === null) return this.globalMode();
+    const own = this.state.modes.get(subject)?.value as Mode | undefined;
+    if (own) return own;
+    if (defaultToGlobal) return this.globalMode();
+    throw errors.subjectModeNotFound(subject);
+  }
+
+  async setMode(subject: string | null, mode: unknown, force: boolean): Promise<Mode> {
+    const parsed = typeof mode === "string" ? (MODES as readonly string[]).find((m) => m === mode.trim().toUpperCase()) : undefined;
+    if (!parsed) throw errors.invalidMode();
+    if (!this.options.modeMutability) throw errors.operationNotPermitted("Mode changes are not allowed");
+    if (subject !== null) validateSubject(subject);
+    return this.log.exclusive(async () => {
+      const records: RegistryRecord[] = [];
+      if (parsed === "IMPORT" && !force) {
+        const scope = subject === null ? this.state.subjectNames() : [subject];
+        if (scope.some((s) => this.state.versions(s).some((v) => !v.deleted))) {
+          throw errors.operationNotPermitted("Cannot import since found existing subjects");
+        }
+      }
+      if (parsed === "IMPORT") {
+        // Leftover soft-deleted versions would collide with imported ones.
+        const scope = subject === null ? this.state.subjectNames() : [subject];
+        for (const s of scope) {
+          if (this.state.versions(s).some((v) => v.deleted)) records.push({ keytype: "CLEAR_SUBJECT", subject: s, value: { subject: s } });
+        }
+      }
+      records.push({ keytype: "MODE", subject, value: { mode: parsed } });
+      return { records, result: parsed as Mode };
+    });
+  }
+
+  async deleteMode(subject: string): Promise<Mode> {
+    return this.log.exclusive(async () => {
+      const current = this.state.modes.get(subject);
+      if (!current) throw errors.subjectNotFound(subject);
+      return {
+        records: [{ keytype: "MODE", subject, value: null, rawKey: current.key }],
+        result: current.value as Mode,
+      };
+    });
+  }
+
+  // ---- helpers ----
+
+  effectiveLevel(subject: string): CompatibilityLevel {
+    return parseLevel(this.state.configs.get(subject)?.value.compatibilityLevel) ?? this.globalLevel();
+  }
+
+  private globalLevel(): CompatibilityLevel {
+    return parseLevel(this.state.configs.get(null)?.value.compatibilityLevel) ?? this.options.defaultCompatibility;
+  }
+
+  private globalMode(): Mode {
+    return (this.state.modes.get(null)?.value as Mode | undefined) ?? "READWRITE";
+  }
+
+  private effectiveMode(subject: string): Mode {
+    const global = this.globalMode();
+    if (global === "READONLY_OVERRIDE") return global;
+    return (this.state.modes.get(subject)?.value as Mode | undefined) ?? global;
+  }
+
+  private requireWritable(subject: string | null): void {
+    const mode = subject === null ? this.globalMode() : this.effectiveMode(subject);
+    if (mode === "READONLY" || mode === "READONLY_OVERRIDE") {
+      throw errors.operationNotPermitted(`Subject ${subject ?? ""} is in read-only mode`);
+    }
+  }
+
+  private scopedTombstones(subject: string): RegistryRecord[] {
+    const out: RegistryRecord[] = [];
+    const config = this.state.configs.get(subject);
+    if (config) out.push({ keytype: "CONFIG", subject, value: null, rawKey: config.key });
+    const mode = this.state.modes.get(subject);
+    if (mode) out.push({ keytype: "MODE", subject, value: null, rawKey: mode.key });
+    return out;
+  }
+
+  private formatOf(type: SchemaType): SchemaFormat {
+    const format = formats.get(type);
+    if (!format) throw errors.invalidSchema(`Invalid schema type ${type}`);
+    return format;
+  }
+
+  /** Parses the request's schema with its references; 42201 with the parser's reason when invalid. */
+  private parseRequest(request: SchemaRequest): ParsedSchema {
+    const type = (request.schemaType ?? "AVRO").toUpperCase() as SchemaType;
+    if (!formats.has(type)) throw errors.invalidSchema(`Invalid schema type ${request.schemaType}`);
+    if (request.schema === undefined || request.schema.trim() === "") throw errors.invalidSchema("Empty schema");
+    const references = this.resolveReferences(request.references ?? [], new Set());
+    return this.parse(type, request.schema, references);
+  }
+
+  private parse(type: SchemaType, text: string, references: ResolvedReference[]): ParsedSchema {
+    const cacheKey = `${type}\u0000${text}\u0000${JSON.stringify(references)}`;
+    const cached = this.parseCache.get(cacheKey);
+    if (cached) return cached;
+    let parsed: ParsedSchema;
+    try {
+      parsed = this.formatOf(type).parse(text, references);
+    } catch (err) {
+      if (err instanceof InvalidSchemaError) throw errors.invalidSchema(`Invalid schema of type ${type}, details: ${err.message}`);
+      throw err;
+    }
+    if (this.parseCache.size >= PARSE_CACHE_SIZE) this.parseCache.delete(this.parseCache.keys().next().value!);
+    this.parseCache.set(cacheKey, parsed);
+    return parsed;
+  }
+
+  private resolveReferences(references: SchemaReference[], seen: Set<string>): ResolvedReference[] {
+    return references.map((ref) => {
+      if (typeof ref?.name !== "string" || typeof ref.subject !== "string" || typeof ref.version !== "number") {
+        throw errors.invalidSchema("Invalid reference: name, subject and version are required");
+      }
+      const key = `${ref.subject}/${ref.version}`;
+      if (seen.has(key)) throw errors.invalidSchema(`Circular reference to ${key}`);
+      const spec: VersionSpec = ref.version === -1 ? "latest" : ref.version;
+      let target: SchemaVersion;
+      try {
+        target = this.getVersion(ref.subject, spec);
+      } catch {
+        throw errors.invalidSchema(`Invalid schema, reference not found: subject ${ref.subject} version ${ref.version}`);
+      }
+      return {
+        name: ref.name,
+        subject: ref.subject,
+        version: target.version,
+        schema: target.schema,
+        schemaType: target.schemaType,
+        references: this.resolveReferences(target.references, new Set([...seen, key])),
+      };
+    });
+  }
+
+  /** The stored schema in the form compared for identity (canonical, or normalized). */
+  private identityForm(parsed: ParsedSchema, normalize: boolean): string {
+    return normalize ? parsed.normalized() : parsed.canonical;
+  }
+
+  private sameSchema(
+    stored: SchemaVersion,
+    type: SchemaType,
+    form: string,
+    references: SchemaReference[],
+    normalize: boolean,
+  ): boolean {
+    if (stored.schemaType !== type || !sameReferences(stored.references, references)) return false;
+    if (stored.schema === form) return true;
+    // Stored text written by another registry may differ in layout: compare parsed forms.
+    try {
+      const parsed = this.parse(stored.schemaType, stored.schema, this.resolveReferences(stored.references, new Set()));
+      return this.identityForm(parsed, normalize) === form;
+    } catch {
+      return false;
+    }
+  }
+
+  private previousVersions(subject: string): PreviousVersion[] {
+    const out: PreviousVersion[] = [];
+    for (const v of this.state.versions(subject)) {
+      if (v.deleted) continue;
+      try {
+        out.push({ version: v.version, schema: v.schema, parsed: this.parse(v.schemaType, v.schema, this.resolveReferences(v.references, new Set())) });
+      } catch {
+        // A stored schema this registry cannot parse cannot be compared; Confluent skips it too.
+      }
+    }
+    return out;
+  }
+
+  /** Live (or all) schemas whose references point at `target`. */
+  private referrers(target: SchemaVersion, includeDeleted: boolean): SchemaVersion[] {
+    return this.state
+      .allVersions()
+      .filter(
+        (v) =>
+          (includeDeleted || !v.deleted) &&
+          v.references.some((r) => r.subject === target.subject && r.version === target.version),
+      );
+  }
+}
+
+function toValue(v: SchemaVersion) {
+  return {
+    subject: v.subject,
+    version: v.version,
+    id: v.id,
+    schema: v.schema,
+    schemaType: v.schemaType === "AVRO" ? undefined : v.schemaType,
+    references: v.references,
+    deleted: v.deleted,
+  };
+}
+
+function sameReferences(a: SchemaReference[], b: SchemaReference[]): boolean {
+  return a.length === b.length && a.every((r, i) => r.name === b[i]!.name && r.subject === b[i]!.subject && r.version === b[i]!.version);
+}
+
+function validateSubject(subject: string): void {
+  // eslint-disable-next-line no-control-regex
+  if (subject === "" || /[\u0000-\u001f\u007f-\u009f]/.test(subject) || subject === "__GLOBAL" || subject === "__EMPTY") {
+    throw errors.invalidSubject(subject);
+  }
+}
+
+function page<T>(items: T[], { offset = 0, limit = -1 }: ListOptions): T[] {
+  const start = Math.max(0, offset);
+  return limit > 0 ? items.slice(start, start + limit) : items.slice(start);
+}

@@ -1,0 +1,124 @@
+// The `_schemas` topic's records, byte-compatible with Confluent Schema Registry (7.x) and Karapace:
+// JSON keys with a fixed field order (compaction compares key bytes), JSON values, null = tombstone.
+import { decoder, encoder, type Bytes } from "../../broker/broker.ts";
+import type { SchemaReference, SchemaType } from "../formats/format.ts";
+
+export interface SchemaValue {
+  subject: string;
+  version: number;
+  id: number;
+  schema: string;
+  /** Omitted for AVRO, as Confluent 7.x writes it. */
+  schemaType?: SchemaType;
+  references?: SchemaReference[];
+  deleted: boolean;
+}
+
+export interface ConfigValue {
+  compatibilityLevel?: string;
+  [extra: string]: unknown;
+}
+
+export type RegistryRecord =
+  | { keytype: "SCHEMA"; subject: string; version: number; value: SchemaValue | null; rawKey?: Bytes }
+  | { keytype: "CONFIG"; subject: string | null; value: ConfigValue | null; rawKey?: Bytes }
+  | { keytype: "MODE"; subject: string | null; value: { mode: string } | null; rawKey?: Bytes }
+  | { keytype: "DELETE_SUBJECT"; subject: string; value: { subject: string; version: number } | null }
+  | { keytype: "CLEAR_SUBJECT"; subject: string; value: { subject: string } | null }
+  | { keytype: "NOOP" };
+
+/** The key bytes Confluent writes for a record (field order matters: tombstones must match). */
+export function encodeKey(record: RegistryRecord): Bytes {
+  // A tombstone reuses the key bytes as read: another writer (e.g. Karapace) may have ordered them differently.
+  if ("rawKey" in record && record.rawKey) return record.rawKey;
+  switch (record.keytype) {
+    case "SCHEMA":
+      return json({ keytype: "SCHEMA", subject: record.subject, version: record.version, magic: 1 });
+    case "NOOP":
+      return json({ keytype: "NOOP", magic: 0 });
+    case "CONFIG":
+    case "MODE":
+      return record.subject === null
+        ? json({ keytype: record.keytype, magic: 0 })
+        : json({ keytype: record.keytype, subject: record.subject, magic: 0 });
+    default:
+      return json({ keytype: record.keytype, subject: record.subject, magic: 0 });
+  }
+}
+
+export function encodeValue(record: RegistryRecord): Bytes | null {
+  if (record.keytype === "NOOP" || record.value === null) return null;
+  if (record.keytype === "SCHEMA") {
+    const v = record.value;
+    // Confluent's value field order; schemaType and references only when present.
+    return json({
+      subject: v.subject,
+      version: v.version,
+      id: v.id,
+      ...(v.schemaType && v.schemaType !== "AVRO" ? { schemaType: v.schemaType } : {}),
+      ...(v.references && v.references.length > 0 ? { references: v.references } : {}),
+      schema: v.schema,
+      deleted: v.deleted,
+    });
+  }
+  if (record.keytype === "MODE") return json(record.subject === null ? record.value : { subject: record.subject, ...record.value });
+  return json(record.value);
+}
+
+/** Parses a record as read from the topic; undefined for keys this registry does not understand. */
+export function decodeRecord(key: Bytes | null, value: Bytes | null): RegistryRecord | undefined {
+  if (key === null) return undefined;
+  const k = parseJson(key) as Record<string, unknown> | undefined;
+  if (!k || typeof k.keytype !== "string") return undefined;
+  const v = value === null ? null : (parseJson(value) as Record<string, unknown> | undefined);
+  if (v === undefined) return undefined;
+  const subject = typeof k.subject === "string" ? k.subject : null;
+  switch (k.keytype) {
+    case "NOOP":
+      return { keytype: "NOOP" };
+    case "SCHEMA": {
+      if (subject === null || typeof k.version !== "number") return undefined;
+      if (v === null) return { keytype: "SCHEMA", subject, version: k.version, value: null };
+      if (typeof v.id !== "number" || typeof v.schema !== "string") return undefined;
+      const schemaType = typeof v.schemaType === "string" ? (v.schemaType.toUpperCase() as SchemaType) : undefined;
+      return {
+        keytype: "SCHEMA",
+        subject,
+        version: k.version,
+        value: {
+          subject,
+          version: k.version,
+          id: v.id,
+          schema: v.schema,
+          schemaType: schemaType === "AVRO" ? undefined : schemaType,
+          references: Array.isArray(v.references) ? (v.references as SchemaReference[]) : undefined,
+          deleted: v.deleted === true,
+        },
+      };
+    }
+    case "CONFIG":
+      return { keytype: "CONFIG", subject, value: v as ConfigValue | null };
+    case "MODE":
+      return { keytype: "MODE", subject, value: v === null ? null : { mode: String(v.mode) } };
+    case "DELETE_SUBJECT":
+      if (subject === null) return undefined;
+      return { keytype: "DELETE_SUBJECT", subject, value: v === null ? null : { subject, version: Number(v.version) } };
+    case "CLEAR_SUBJECT":
+      if (subject === null) return undefined;
+      return { keytype: "CLEAR_SUBJECT", subject, value: v === null ? null : { subject } };
+    default:
+      return undefined;
+  }
+}
+
+function json(value: unknown): Bytes {
+  return encoder.encode(JSON.stringify(value));
+}
+
+function parseJson(bytes: Bytes): unknown {
+  try {
+    return JSON.parse(decoder.decode(bytes));
+  } catch {
+    return undefined;
+  }
+}

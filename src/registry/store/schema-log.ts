@@ -1,0 +1,162 @@
+// The registry's durable log: the `_schemas` topic on the broker, tailed into RegistryState.
+// A write is answered only after the broker acknowledged it AND it was read back into the state
+// (read-your-writes); nothing is applied to the state except by reading the topic.
+import { BrokerError, type Broker } from "../../broker/broker.ts";
+import { logger } from "../../common/log.ts";
+import { errors, RegistryError } from "../errors.ts";
+import { encodeKey, encodeValue, type RegistryRecord } from "./records.ts";
+import type { RegistryState } from "./state.ts";
+
+const log = logger("schema-log");
+
+export interface SchemaLogOptions {
+  topic: string;
+  replicationFactor: number;
+  /** How long a write waits to be read back (Confluent's kafkastore.timeout.ms). */
+  timeoutMs: number;
+  /** How long start-up may take to read the topic to its end (kafkastore.init.timeout.ms). */
+  initTimeoutMs: number;
+}
+
+export class SchemaLog {
+  /** Next offset to apply. */
+  private position = 0;
+  private running = false;
+  private tail?: Promise<void>;
+  private readonly waiters = new Set<{ offset: number; resolve: () => void }>();
+  private writeChain: Promise<unknown> = Promise.resolve();
+  /** Set while the tail loop cannot read; shown by health and logs. */
+  lastReadError?: string;
+
+  constructor(
+    private readonly broker: Broker,
+    readonly state: RegistryState,
+    private readonly options: SchemaLogOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    const { topic } = this.options;
+    const existing = await this.broker.describeTopic(topic);
+    if (!existing) {
+      await this.broker.createTopic({
+        name: topic,
+        partitions: 1,
+        replicationFactor: this.options.replicationFactor,
+        config: { "cleanup.policy": "compact" },
+      });
+      log.info({ topic }, "created the schemas topic");
+    } else {
+      // As Confluent: a multi-partition or non-compacted store would lose or reorder schemas.
+      if (existing.partitions !== 1) throw new Error(`The schema topic ${topic} should have only 1 partition but has ${existing.partitions}`);
+      const policy = existing.config["cleanup.policy"];
+      if (policy !== undefined && policy !== "compact") {
+        throw new Error(`The retention policy of the schema topic ${topic} is incorrect. You must configure the topic to 'compact' cleanup policy to avoid Kafka deleting your schemas after a week. Refer to Kafka documentation for more details on cleanup policies`);
+      }
+    }
+    this.running = true;
+    this.tail = this.tailLoop();
+    const end = (await this.broker.endOffsets(topic))[0] ?? 0;
+    await this.waitFor(end, this.options.initTimeoutMs, "reading the schemas topic at start-up");
+    log.info({ topic, records: end, schemas: this.state.maxId }, "schemas topic read to its end");
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.tail;
+  }
+
+  /** Waits until everything written to the topic so far has been applied (before a leader writes). */
+  async catchUp(): Promise<void> {
+    const end = await this.guard(() => this.broker.endOffsets(this.options.topic));
+    await this.waitFor(end[0] ?? 0, this.options.timeoutMs, "reading the schemas topic");
+  }
+
+  /**
+   * Runs `decide` with the state caught up and no other write in between (the single writer), then
+   * writes the records it returns and waits until they are applied.
+   */
+  exclusive<T>(decide: () => Promise<{ records: RegistryRecord[]; result: T }>): Promise<T> {
+    const run = this.writeChain.then(async () => {
+      await this.catchUp();
+      const { records, result } = await decide();
+      if (records.length > 0) await this.write(records);
+      return result;
+    });
+    this.writeChain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async write(records: RegistryRecord[]): Promise<void> {
+    const positions = await this.guard(() =>
+      this.broker.produce(
+        this.options.topic,
+        records.map((r) => ({ key: encodeKey(r), value: encodeValue(r), partition: 0 })),
+      ),
+    );
+    const last = positions[positions.length - 1]!.offset;
+    await this.waitFor(last + 1, Math.max(this.options.timeoutMs, 500), "reading back a write");
+  }
+
+  private async guard<T>(action: () => Promise<T>): Promise<T> {
+    try {
+      return await action();
+    } catch (err) {
+      if (err instanceof RegistryError) throw err;
+      const reason = err instanceof Error ? err.message : String(err);
+      log.error({ err: reason }, "schemas topic write failed");
+      throw errors.store(`Error while registering the schema in the backend Kafka store: ${reason}`);
+    }
+  }
+
+  private waitFor(offset: number, timeoutMs: number, what: string): Promise<void> {
+    if (this.position >= offset) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        offset,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        const cause = this.lastReadError ? `: ${this.lastReadError}` : "";
+        reject(errors.timeout(`Timed out ${what} up to offset ${offset} (at ${this.position}) in the backend store${cause}`));
+      }, timeoutMs);
+      this.waiters.add(waiter);
+    });
+  }
+
+  private async tailLoop(): Promise<void> {
+    let backoff = 100;
+    while (this.running) {
+      try {
+        const records = await this.broker.fetch(this.options.topic, 0, this.position, { maxWaitMs: 200 });
+        for (const r of records) {
+          this.state.apply(r.key, r.value);
+          this.position = r.offset + 1;
+        }
+        if (records.length === 0) {
+          // Compaction can leave the position inside a gap; skip to the log end when nothing is there.
+          const end = (await this.broker.endOffsets(this.options.topic))[0] ?? 0;
+          const nothingMore = end > this.position && (await this.broker.fetch(this.options.topic, 0, this.position)).length === 0;
+          if (nothingMore) this.position = end;
+        }
+        this.lastReadError = undefined;
+        backoff = 100;
+        for (const w of this.waiters) {
+          if (this.position >= w.offset) {
+            this.waiters.delete(w);
+            w.resolve();
+          }
+        }
+      } catch (err) {
+        const reason = err instanceof Error ? err.message : String(err);
+        if (this.lastReadError !== reason) log.warn({ err: reason, retriable: err instanceof BrokerError && err.retriable }, "cannot read the schemas topic; retrying");
+        this.lastReadError = reason;
+        await Bun.sleep(backoff); // retry back-off while the broker is away
+        backoff = Math.min(backoff * 2, 2000);
+      }
+    }
+  }
+}

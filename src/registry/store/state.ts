@@ -1,0 +1,131 @@
+// The registry's in-memory state, rebuilt by applying `_schemas` records in offset order. Pure: the
+// store feeds it records; the service reads it. Mirrors how Confluent's reader applies each keytype.
+import type { Bytes } from "../../broker/broker.ts";
+import type { SchemaReference, SchemaType } from "../formats/format.ts";
+import { decodeRecord, type ConfigValue } from "./records.ts";
+
+export interface SchemaVersion {
+  subject: string;
+  version: number;
+  id: number;
+  schema: string;
+  schemaType: SchemaType;
+  references: SchemaReference[];
+  deleted: boolean;
+  /** The record's key bytes as read, so a tombstone reproduces them exactly. */
+  key: Bytes;
+}
+
+export interface Scoped<T> {
+  value: T;
+  key: Bytes;
+}
+
+export class RegistryState {
+  private readonly subjects = new Map<string, Map<number, SchemaVersion>>();
+  private readonly byId = new Map<number, Set<SchemaVersion>>();
+  readonly configs = new Map<string | null, Scoped<ConfigValue>>();
+  readonly modes = new Map<string | null, Scoped<string>>();
+  /** Highest id ever seen: the id allocator's state. */
+  maxId = 0;
+  /** Bumped on every applied change, for caches keyed on the state. */
+  generation = 0;
+
+  apply(key: Bytes | null, value: Bytes | null): boolean {
+    const record = decodeRecord(key, value);
+    if (!record || !key) return false;
+    this.generation++;
+    switch (record.keytype) {
+      case "NOOP":
+        return true;
+      case "SCHEMA": {
+        const old = this.subjects.get(record.subject)?.get(record.version);
+        if (old) this.unindex(old);
+        if (record.value === null) {
+          this.subjects.get(record.subject)?.delete(record.version);
+          if (this.subjects.get(record.subject)?.size === 0) this.subjects.delete(record.subject);
+          return true;
+        }
+        const v = record.value;
+        const entry: SchemaVersion = {
+          subject: v.subject,
+          version: v.version,
+          id: v.id,
+          schema: v.schema,
+          schemaType: v.schemaType ?? "AVRO",
+          references: v.references ?? [],
+          deleted: v.deleted,
+          key,
+        };
+        let versions = this.subjects.get(record.subject);
+        if (!versions) this.subjects.set(record.subject, (versions = new Map()));
+        versions.set(record.version, entry);
+        let holders = this.byId.get(v.id);
+        if (!holders) this.byId.set(v.id, (holders = new Set()));
+        holders.add(entry);
+        if (v.id > this.maxId) this.maxId = v.id;
+        return true;
+      }
+      case "CONFIG":
+        if (record.value === null) this.configs.delete(record.subject);
+        else this.configs.set(record.subject, { value: record.value, key });
+        return true;
+      case "MODE":
+        if (record.value === null) this.modes.delete(record.subject);
+        else this.modes.set(record.subject, { value: record.value.mode.toUpperCase(), key });
+        return true;
+      case "DELETE_SUBJECT": {
+        // Soft-delete marker: every version up to the watermark is deleted.
+        if (record.value === null) return true;
+        for (const entry of this.subjects.get(record.subject)?.values() ?? []) {
+          if (entry.version <= record.value.version) entry.deleted = true;
+        }
+        return true;
+      }
+      case "CLEAR_SUBJECT":
+        // Written on a switch to IMPORT: soft-deleted versions of the subject are forgotten.
+        for (const entry of [...(this.subjects.get(record.subject)?.values() ?? [])]) {
+          if (entry.deleted) {
+            this.unindex(entry);
+            this.subjects.get(record.subject)!.delete(entry.version);
+          }
+        }
+        return true;
+    }
+  }
+
+  private unindex(entry: SchemaVersion): void {
+    const holders = this.byId.get(entry.id);
+    holders?.delete(entry);
+    if (holders?.size === 0) this.byId.delete(entry.id);
+  }
+
+  subjectNames(): string[] {
+    return [...this.subjects.keys()];
+  }
+
+  /** Versions of a subject in version order, soft-deleted included. */
+  versions(subject: string): SchemaVersion[] {
+    return [...(this.subjects.get(subject)?.values() ?? [])].sort((a, b) => a.version - b.version);
+  }
+
+  version(subject: string, version: number): SchemaVersion | undefined {
+    return this.subjects.get(subject)?.get(version);
+  }
+
+  /** Subject-versions holding schema `id`, in subject/version order. */
+  holders(id: number): SchemaVersion[] {
+    return [...(this.byId.get(id) ?? [])].sort((a, b) => compareStrings(a.subject, b.subject) || a.version - b.version);
+  }
+
+  allVersions(): SchemaVersion[] {
+    const out: SchemaVersion[] = [];
+    for (const subject of [...this.subjects.keys()].sort(compareStrings)) out.push(...this.versions(subject));
+    return out;
+  }
+}
+
+/** Java's String.compareTo order (UTF-16 code units), which Confluent's sorted listings follow. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

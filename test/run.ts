@@ -1,0 +1,51 @@
+// The whole test suite: installs what the tests need (Kafka jars through mvn; npm packages are
+// installed by the `npm install` before this), then runs every test with bun and prints the summary
+// line `N passed, N failed`. With CI=true a missing dependency fails the run; nothing is skipped.
+import { spawn } from "bun";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { kafkaClasspath } from "./fixtures/kafka.ts";
+
+const root = join(import.meta.dir, "..");
+const reportDir = join(root, "node_modules", ".cache", "sluice");
+const report = join(reportDir, "junit.xml");
+
+function step(what: string, action: () => void): void {
+  const started = Date.now();
+  process.stdout.write(`setup: ${what}... `);
+  action();
+  console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+if (!process.env.KAFKA_BOOTSTRAP_SERVERS) step("Apache Kafka jars (Maven Central, cached in ~/.m2)", () => void kafkaClasspath());
+
+mkdirSync(reportDir, { recursive: true });
+rmSync(report, { force: true });
+const args = process.argv.slice(2);
+const bun = spawn([process.execPath, "test", "--reporter=junit", `--reporter-outfile=${report}`, ...args], {
+  cwd: root,
+  stdout: "inherit",
+  stderr: "inherit",
+  env: { ...process.env, NODE_ENV: "test" },
+});
+const code = await bun.exited;
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+try {
+  const xml = readFileSync(report, "utf8");
+  const suite = /<testsuites[^>]*\btests="(\d+)"[^>]*\bfailures="(\d+)"[^>]*>/.exec(xml) ?? /<testsuites[^>]*>/.exec(xml);
+  const count = (attr: string) => Number(new RegExp(`<testsuites[^>]*\\b${attr}="(\\d+)"`).exec(xml)?.[1] ?? 0);
+  if (suite) {
+    const tests = count("tests");
+    failed = count("failures") + count("errors");
+    skipped = count("skipped");
+    passed = tests - failed - skipped;
+  }
+} catch {
+  failed = Math.max(failed, 1);
+}
+if (code !== 0 && failed === 0) failed = 1;
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+process.exit(code === 0 && failed === 0 ? 0 : 1);
