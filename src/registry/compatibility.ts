@@ -63,13 +63,15 @@ function directionalProblems(
 ): Incompatibility[] {
   const backward = level.startsWith("BACKWARD") || level.startsWith("FULL");
   const forward = level.startsWith("FORWARD") || level.startsWith("FULL");
+  // Confluent lists the forward problems before the backward ones.
   return [
-    ...(backward ? format.readProblems(candidate, old) : []),
-    ...(forward ? format.readProblems(old, candidate) : []),
+    ...(forward ? format.readProblems(old, candidate, "writer") : []),
+    ...(backward ? format.readProblems(candidate, old, "reader") : []),
   ];
 }
 
-function formatProblem(p: Incompatibility): string {
-  const info = p.additionalInfo === undefined ? "" : `, additionalInfo:'${p.additionalInfo}'`;
-  return `{errorType:'${p.type}', description:'${p.description}'${info}}`;
+/** Confluent's rendering of one difference; a checker failure is reported by its message alone. */
+export function formatProblem(p: Incompatibility): string {
+  if (p.type === "UNEXPECTED_EXCEPTION") return p.description;
+  return `{errorType:'${p.type}', description:'${p.description}', additionalInfo:'${p.additionalInfo ?? ""}'}`;
 }

@@ -293,12 +293,3 @@ export function readProblems(reader: AvroNode, writer: AvroNode, options: ReadPr
     return { type: f.type, path, description: describe(f, path, readerLabel, writerLabel), additionalInfo: f.message };
   });
 }
-
-/**
- * The message Confluent puts in its error list for one incompatibility
- * (`{errorType:'…', description:'…', additionalInfo:'…'}`).
- */
-export function confluentMessage(i: Incompatibility): string {
-  if (i.type === "UNEXPECTED_EXCEPTION") return i.description;
-  return `{errorType:'${i.type}', description:'${i.description}', additionalInfo:'${i.additionalInfo ?? ""}'}`;
-}

@@ -117,6 +117,7 @@ function parseWithTexts(text: string, referenceTexts: readonly string[]): AvroPa
     const avscType = toAvscType(refRoots, root);
     return new AvroParsedSchema(root, canonical, referenceNames, avscType, referenceTexts);
   } catch (e) {
+    // Confluent turns any exception of the Avro parser into an invalid-schema error.
     if (e instanceof InvalidSchemaError) throw e;
     throw new InvalidSchemaError(e instanceof Error ? e.message : String(e));
   }
@@ -198,7 +199,6 @@ function namedAliases(node: JsonObject, space: string | null): AvroName[] {
 
 /** Java's Double.parseDouble for the string defaults Avro accepts on float/double fields. */
 function javaParseDouble(text: string): number {
-  // eslint-disable-next-line no-control-regex
   const t = text.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "");
   const m = /^([+-]?)(NaN|Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)[fFdD]?$/.exec(t);
   const special = m !== null && (m[2] === "NaN" || m[2] === "Infinity");
@@ -437,10 +437,12 @@ class ParseContext {
     const full = space !== null && !name.includes(".") ? `${space}.${name}` : name;
     const found = this.named.get(full) ?? this.named.get(name);
     if (found) return found;
+    // Like Java's placeholder: an empty record with a unique name, so it never clashes in a union.
+    const id = `UnresolvedSchema_${this.placeholderCount++}`;
     const placeholder: RecordNode = {
       type: "record",
       isError: false,
-      name: { name: `UnresolvedSchema_${this.placeholderCount}`, space: "org.apache.avro.compiler", full: `org.apache.avro.compiler.UnresolvedSchema_${this.placeholderCount++}` },
+      name: { name: id, space: "org.apache.avro.compiler", full: `org.apache.avro.compiler.${id}` },
       doc: "unresolved schema",
       fields: [],
       aliases: [],

@@ -201,6 +201,25 @@ describe("canonical string (Java Schema.toString)", () => {
     expect(canonical(s)).toBe('{"type":"record","name":"R","namespace":"a","fields":[],"aliases":["Old","Older","b.Other"]}');
   });
 
+  test("a recognised logical type of a record/array/map comes first (Java re-adds it when resolving)", () => {
+    const variant = {
+      type: "record",
+      name: "V",
+      "x-before": 1,
+      logicalType: "variant",
+      fields: [
+        { name: "metadata", type: "bytes" },
+        { name: "value", type: "bytes" },
+      ],
+    };
+    expect(canonical(variant)).toBe(
+      '{"type":"record","name":"V","fields":[{"name":"metadata","type":"bytes"},{"name":"value","type":"bytes"}],' +
+        '"logicalType":"variant","x-before":1}',
+    );
+    // not a valid variant: the prop keeps its place
+    expect(canonical({ ...variant, fields: [] })).toBe('{"type":"record","name":"V","fields":[],"x-before":1,"logicalType":"variant"}');
+  });
+
   test("a type named like a primitive type is always written in full", () => {
     const s = {
       type: "record",
@@ -255,6 +274,13 @@ describe("references", () => {
       '{"type":"record","name":"Main","fields":[{"name":"i","type":{"type":"enum","name":"Inner","symbols":["A"]}},' +
         '{"name":"w","type":"Wrapper"}]}',
     );
+  });
+
+  test("the avsc type of a schema with references encodes and decodes", () => {
+    const main = { type: "record", name: "Person", namespace: "com.acme", fields: [{ name: "home", type: "Address" }] };
+    const parsed = avroFormat.parse(JSON.stringify(main), [ref("address", address)]);
+    const value = { home: { street: "Main St" } };
+    expect(parsed.avscType.fromBuffer(parsed.avscType.toBuffer(value))).toEqual(value);
   });
 
   test("missing reference → invalid schema", () => {
@@ -403,6 +429,11 @@ describe("normalized form (Confluent normalize=true)", () => {
     const b = { p: 2, q: 1, namespace: "a", name: "R", type: "record", fields: [{ p1: 2, p2: 1, type: "int", name: "x" }] };
     expect(canonical(a)).not.toBe(canonical(b));
     expect(normalized(a)).toBe(normalized(b));
+  });
+
+  test("error records become records, field order is written and read back", () => {
+    const s = { type: "error", name: "E", fields: [{ name: "a", type: "int", order: "ignore" }, { name: "b", type: "int" }] };
+    expect(normalized(s)).toBe('{"type":"record","name":"E","fields":[{"name":"a","type":"int","order":"ignore"},{"name":"b","type":"int"}]}');
   });
 
   test("references stay references", () => {

@@ -1,0 +1,104 @@
+// dist/sluice, built by `bun run build`, run from a directory with no node_modules: CLI, settings
+// from file/env/flags, the registry on Kafka and on the embedded default, surviving kill -9.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { spawn, spawnSync, type Subprocess } from "bun";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sharedKafka } from "../../fixtures/kafka.ts";
+import { client } from "../../fixtures/registry.ts";
+import { freePort, waitFor } from "../../fixtures/wait.ts";
+
+const root = join(import.meta.dir, "..", "..", "..");
+let dir: string;
+let bin: string;
+
+beforeAll(() => {
+  const build = spawnSync([process.execPath, "run", "build"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
+  dir = mkdtempSync(join(tmpdir(), "sluice-bin-"));
+  bin = join(dir, "sluice");
+  copyFileSync(join(root, "dist", "sluice"), bin);
+}, 180_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(args: string[], env: Record<string, string> = {}) {
+  return spawnSync([bin, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir, ...env }, stdout: "pipe", stderr: "pipe" });
+}
+
+async function startRegistry(args: string[], env: Record<string, string> = {}): Promise<{ proc: Subprocess; url: string }> {
+  const port = freePort();
+  const proc = spawn([bin, "registry", ...args, "--listeners", `http://127.0.0.1:${port}`], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor("the registry to answer GET /", async () => {
+    if (proc.exitCode !== null) throw new Error(`sluice exited with ${proc.exitCode}: ${await new Response(proc.stderr as ReadableStream).text()}`);
+    return (await fetch(url).then((r) => r.ok, () => false)) || undefined;
+  }, { timeoutMs: 30000 });
+  return { proc, url };
+}
+
+describe("dist/sluice", () => {
+  test("--version, --help, unknown command", () => {
+    expect(run(["--version"]).stdout.toString().trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(run(["--help"]).stdout.toString()).toContain("sluice registry");
+    expect(run(["nonsense"]).exitCode).not.toBe(0);
+  });
+
+  test("an invalid setting exits non-zero naming the setting, the value and what is allowed", () => {
+    const fromFlag = run(["registry", "--kafkastore.topic.replication.factor=three"]);
+    expect(fromFlag.exitCode).not.toBe(0);
+    expect(fromFlag.stderr.toString()).toContain('Invalid value "three" for setting kafkastore.topic.replication.factor: an integer is required');
+    const fromEnv = run(["registry"], { SCHEMA_REGISTRY_SCHEMA_COMPATIBILITY_LEVEL: "sideways" });
+    expect(fromEnv.exitCode).not.toBe(0);
+    expect(fromEnv.stderr.toString()).toContain("schema.compatibility.level");
+    expect(fromEnv.stderr.toString()).toContain("BACKWARD_TRANSITIVE");
+    const file = join(dir, "bad.properties");
+    writeFileSync(file, "listeners = ftp://nowhere\n");
+    const fromFile = run(["registry", file]);
+    expect(fromFile.exitCode).not.toBe(0);
+    expect(fromFile.stderr.toString()).toContain("listeners");
+  });
+
+  test("embedded default: registrations survive kill -9 and restart", async () => {
+    const data = join(dir, "data-embedded");
+    let sr = await startRegistry(["--data-dir", data]);
+    const api = () => client(sr.url);
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await api().register("crash-value", { type: "record", name: "R", fields: [{ name: `f${i}`, type: "int", default: i }] }, {});
+      expect(r.status).toBe(200);
+      ids.push(r.body.id);
+    }
+    await api().put("/config/crash-value", { compatibility: "FULL" });
+    sr.proc.kill("SIGKILL");
+    await sr.proc.exited;
+    sr = await startRegistry(["--data-dir", data]);
+    expect((await api().get("/subjects/crash-value/versions")).body).toEqual([1, 2, 3, 4, 5]);
+    expect((await api().get("/subjects/crash-value/versions/5")).body.id).toBe(ids[4]);
+    expect((await api().get("/config/crash-value")).body).toEqual({ compatibilityLevel: "FULL" });
+    sr.proc.kill("SIGTERM");
+    await sr.proc.exited;
+  }, 60_000);
+
+  test("on Kafka, configured by a properties file and an environment override", async () => {
+    const kafka = await sharedKafka();
+    const topic = `_schemas_bin_${Date.now()}`;
+    const file = join(dir, "schema-registry.properties");
+    writeFileSync(file, `# Confluent-style file\nkafkastore.bootstrap.servers=PLAINTEXT://${kafka.bootstrap}\nkafkastore.topic.replication.factor=1\nkafkastore.topic=wrong\n`);
+    let sr = await startRegistry([file], { SCHEMA_REGISTRY_KAFKASTORE_TOPIC: topic });
+    const r = await client(sr.url).register("bin-value", '"long"');
+    expect(r.status).toBe(200);
+    sr.proc.kill("SIGKILL");
+    await sr.proc.exited;
+    // The spec's names work too, and a restarted instance serves the same id from the topic.
+    sr = await startRegistry([`--brokerstore.bootstrap.servers=${kafka.bootstrap}`, `--brokerstore.topic=${topic}`, "--kafkastore.topic.replication.factor=1"]);
+    expect((await client(sr.url).get("/subjects/bin-value/versions/1")).body.id).toBe(r.body.id);
+    sr.proc.kill("SIGTERM");
+    await sr.proc.exited;
+  }, 60_000);
+});
