@@ -1,0 +1,11 @@
+// The README's configuration reference is generated from the setting declarations; keep it in sync.
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { settingsReference } from "../../src/common/settings.ts";
+import { registrySettingsDefinition } from "../../src/registry/settings.ts";
+
+test("README's registry settings table matches the declarations (npm run docs:config)", () => {
+  const readme = readFileSync(join(import.meta.dir, "..", "..", "README.md"), "utf8");
+  expect(readme).toContain(settingsReference(registrySettingsDefinition));
+});
