@@ -7,7 +7,7 @@ import type { Logger } from "../../common/log.ts";
 import { BrokerError } from "../broker.ts";
 import { fsyncDir, writeFileAtomic } from "./files.ts";
 
-/** Lock files held by this process: our own pid in a lock is only stale if we do not hold it. */
+/** Lock files held (or being taken) by brokers of this process. */
 const heldHere = new Set<string>();
 
 function isRunning(pid: number): boolean {
@@ -28,6 +28,18 @@ export class DataDirLock {
     if (heldHere.has(file)) {
       throw new BrokerError(`data directory ${dataDir} is already in use by another embedded broker in this process`, false);
     }
+    // Reserved before any await, so two brokers of this process racing for the directory cannot both win.
+    heldHere.add(file);
+    try {
+      await DataDirLock.take(file, dataDir, log);
+    } catch (err) {
+      heldHere.delete(file);
+      throw err;
+    }
+    return new DataDirLock(file);
+  }
+
+  private static async take(file: string, dataDir: string, log: Logger): Promise<void> {
     const staged = `${file}.${process.pid}.${Date.now()}`;
     await writeFileAtomic(staged, `${process.pid}\n`);
     try {
@@ -35,12 +47,12 @@ export class DataDirLock {
         try {
           await link(staged, file);
           await fsyncDir(dataDir);
-          heldHere.add(file);
-          return new DataDirLock(file);
+          return;
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
         }
         const owner = Number.parseInt(await readFile(file, "utf8").catch(() => ""), 10);
+        // Our own pid in a lock we do not hold is a previous incarnation (containers reuse pid 1).
         if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isRunning(owner)) {
           throw new BrokerError(
             `data directory ${dataDir} is in use by running process ${owner} (lock file ${file}); ` +

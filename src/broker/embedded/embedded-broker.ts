@@ -89,6 +89,7 @@ export class EmbeddedBroker implements Broker {
     try {
       await mkdir(this.topicsDir, { recursive: true });
       await mkdir(join(this.options.dataDir, "groups"), { recursive: true });
+      await fsyncDir(this.options.dataDir);
       this.lock = await DataDirLock.acquire(this.options.dataDir, this.log);
     } catch (err) {
       this.state = "new";
@@ -139,7 +140,6 @@ export class EmbeddedBroker implements Broker {
   private openPartition(dir: string, meta: TopicDescription, partition: number): Promise<PartitionLog> {
     return PartitionLog.open({
       dir,
-      topic: meta.name,
       partition,
       compaction: this.compactionSettings(meta.config),
       log: this.log,
@@ -260,6 +260,9 @@ export class EmbeddedBroker implements Broker {
         partition = r.partition;
       } else if (r.key !== null) partition = kafkaPartition(r.key, count);
       else partition = sticky;
+      if (r.timestamp !== undefined && !Number.isFinite(r.timestamp)) {
+        throw new BrokerError(`invalid timestamp ${r.timestamp} for a record to ${topicName}`, false);
+      }
       if (compacted && r.key === null) {
         throw new BrokerError(`compacted topic ${topicName} cannot accept a record without a key`, false);
       }
@@ -318,6 +321,10 @@ export class EmbeddedBroker implements Broker {
     if (found.length === 0 && (options.maxWaitMs ?? 0) > 0) {
       await log.waitForRecords(offset, options.maxWaitMs ?? 0);
       if (this.state === "open") found = await this.readPartition(log, topicName, partition, offset, maxBytes);
+    } else if (found.length === 0) {
+      // An empty answer involves no I/O; without a macrotask turn a consumer polling with maxWaitMs 0
+      // would spin on microtasks and starve the producers it is waiting for.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     return found;
   }

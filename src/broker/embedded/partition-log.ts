@@ -10,7 +10,14 @@ import { openReadWrite, writeFully } from "./files.ts";
 import { FrameCorruption, readFrames } from "./frame-reader.ts";
 import { keyId } from "./key-id.ts";
 import { Mutex } from "./mutex.ts";
-import { decodeFrame, encodeFrame, FRAME_HEADER_BYTES, type FrameRecord, summarizeFrame } from "./record-frame.ts";
+import {
+  decodeFrame,
+  encodeFrame,
+  FRAME_HEADER_BYTES,
+  type FrameRecord,
+  frameOffset,
+  summarizeFrame,
+} from "./record-frame.ts";
 import { recoverLog } from "./recovery.ts";
 import { INDEX_INTERVAL_BYTES, SparseIndex } from "./sparse-index.ts";
 import { Segment } from "./segment.ts";
@@ -26,7 +33,6 @@ export interface CompactionSettings {
 
 export interface PartitionLogOptions {
   dir: string;
-  topic: string;
   partition: number;
   /** Present for topics whose cleanup.policy includes "compact". */
   compaction?: CompactionSettings;
@@ -113,17 +119,13 @@ export class PartitionLog {
     return this.highWatermarkOffset;
   }
 
-  /** Bytes of durable log: grows with appends, shrinks with compaction. */
-  get sizeBytes(): number {
-    return this.segment.end;
-  }
-
   /**
    * Assigns the next contiguous offsets and resolves once the records are on disk (fdatasync). Appends
    * that arrive while a write is in flight are written and synced together with the next batch.
    */
   append(records: AppendRecord[]): Promise<number[]> {
     if (this.failure) return Promise.reject(this.failure);
+    if (this.closing) return Promise.reject(new BrokerError(`${this.file} is closed`, false));
     // Encode first: a record that cannot be encoded must not consume an offset.
     const base = this.nextOffset;
     const frames = records.map((r, i) => encodeFrame({ ...r, offset: base + i }));
@@ -193,8 +195,8 @@ export class PartitionLog {
       let bytes = 0;
       const chunk = Math.min(Math.max(maxBytes, 0) + INDEX_INTERVAL_BYTES + 8192, 8 * 1024 * 1024);
       for await (const frame of readFrames(segment.handle, segment.index.floor(offset), segment.end, chunk)) {
+        if (frameOffset(frame.buf, frame.at) < offset) continue;
         const record = decodeFrame(frame.buf, frame.at, frame.bodyLength);
-        if (record.offset < offset) continue;
         const size = FRAME_HEADER_BYTES + frame.bodyLength;
         if (out.length > 0 && bytes + size > maxBytes) break;
         out.push(record);
@@ -254,7 +256,7 @@ export class PartitionLog {
     try {
       return await run;
     } finally {
-      this.compaction = undefined;
+      if (this.compaction === run) this.compaction = undefined;
     }
   }
 
@@ -284,9 +286,9 @@ export class PartitionLog {
             return fresh;
           }),
       });
-      const after = swapped?.records ?? before;
-      this.options.log.info({ file: this.file, before, after }, "compacted partition log");
-      return { before, after };
+      if (swapped === undefined) return { before, after: before };
+      this.options.log.info({ file: this.file, before, after: swapped.records }, "compacted partition log");
+      return { before, after: swapped.records };
     } finally {
       old.release();
     }

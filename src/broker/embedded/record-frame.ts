@@ -49,24 +49,19 @@ export function encodeFrame(record: FrameRecord): Uint8Array {
   writeInt64(view, at + 1, record.offset);
   writeInt64(view, at + 9, record.timestamp);
   at += 17;
-  const putBytes = (bytes: Bytes | null, signed: boolean): void => {
-    if (bytes === null) {
-      view.setInt32(at, -1);
-      at += 4;
-      return;
-    }
-    if (signed) view.setInt32(at, bytes.length);
-    else view.setUint32(at, bytes.length);
-    frame.set(bytes, at + 4);
-    at += 4 + bytes.length;
+  // Lengths stay below MAX_BODY_BYTES, so signed and unsigned 32-bit encodings coincide.
+  const putBytes = (bytes: Bytes | null): void => {
+    view.setInt32(at, bytes === null ? -1 : bytes.length);
+    if (bytes !== null) frame.set(bytes, at + 4);
+    at += 4 + (bytes?.length ?? 0);
   };
-  putBytes(record.key, true);
-  putBytes(record.value, true);
+  putBytes(record.key);
+  putBytes(record.value);
   view.setUint32(at, headerEntries.length);
   at += 4;
   for (const [name, value] of headerEntries) {
-    putBytes(name, false);
-    putBytes(value, false);
+    putBytes(name);
+    putBytes(value);
   }
   view.setUint32(0, bodyLength);
   view.setUint32(4, crc32(frame.subarray(FRAME_HEADER_BYTES)));

@@ -139,6 +139,28 @@ describe("EmbeddedBroker produce/fetch", () => {
     expect(some.map((r) => r.offset)).toEqual(some.map((_, i) => 10 + i));
   });
 
+  test("records larger than a read chunk and seeks through the sparse index", async () => {
+    const dir = await tempDir();
+    const broker = await openBroker(dir);
+    const big = new Uint8Array(3 * 1024 * 1024).map((_, i) => i % 251);
+    await broker.produce("t", [{ key: b("small"), value: b("before") }, { key: b("big"), value: big }]);
+    const records = Array.from({ length: 3000 }, (_, i) => ({ key: b(`k${i}`), value: b(`v${i}`.padEnd(i % 97)) }));
+    await broker.produce("t", records);
+    const check = async (target: EmbeddedBroker) => {
+      const [bigRecord] = await target.fetch("t", 0, 1, { maxBytes: 1 });
+      expect(bigRecord.offset).toBe(1);
+      expect(bigRecord.value).toEqual(big);
+      for (const offset of [0, 2, 3, 57, 1000, 1001, 2047, 2999, 3001]) {
+        const [first] = await target.fetch("t", 0, offset, { maxBytes: 1 });
+        expect(first.offset).toBe(offset);
+        if (offset >= 2) expect(str(first.value)).toBe(`v${offset - 2}`.padEnd((offset - 2) % 97));
+      }
+    };
+    await check(broker);
+    await broker.close();
+    await check(await openBroker(dir));
+  });
+
   test("routes keyed records like Kafka, null keys stick per call, explicit partitions win", async () => {
     const broker = await openBroker(await tempDir());
     await broker.createTopic({ name: "p", partitions: 3, replicationFactor: 1 });
@@ -426,12 +448,14 @@ describe("EmbeddedBroker compaction", () => {
     };
     const readers = [reader(), reader()];
     for (let i = 0; i < 200; i++) await produceRound();
-    await waitFor(async () => lines.some((l) => l.msg === "compacted partition log"), 20_000, "automatic compaction");
+    const compactions = () => lines.filter((l) => l.msg === "compacted partition log").length;
+    await waitFor(async () => compactions() > 0, 20_000, "automatic compaction");
     // More rounds and an explicit compaction racing the readers and writers.
     await Promise.all([Promise.all(Array.from({ length: 50 }, produceRound)), broker.compact("c")]);
     stop = true;
     await Promise.all(readers);
     expect(fetchedBatches).toBeGreaterThan(0);
+    expect(compactions()).toBeGreaterThan(1);
 
     const [final] = await broker.compact("c");
     expect(final.after).toBe(keys);
@@ -444,6 +468,19 @@ describe("EmbeddedBroker compaction", () => {
     expect(await broker.endOffsets("c")).toEqual([250 * keys]);
     expect((await stat(logFile(dir, "c"))).size).toBeLessThan(keys * 400);
     expect(await readdir(join(dir, "topics", "c"))).not.toContain("0.log.compacting");
+  });
+
+  test("a temp file left by a compaction interrupted by a crash is discarded on open", async () => {
+    const dir = await tempDir();
+    const first = new EmbeddedBroker({ dataDir: dir, logger: captureLogger().logger });
+    await first.connect();
+    await first.createTopic({ name: "c", partitions: 1, replicationFactor: 1, config: { "cleanup.policy": "compact" } });
+    await first.produce("c", [{ key: b("k"), value: b("v") }]);
+    await first.close();
+    await writeFile(`${logFile(dir, "c")}.compacting`, new Uint8Array([1, 2, 3]));
+    const broker = await openBroker(dir);
+    expect((await readdir(join(dir, "topics", "c"))).sort()).toEqual(["0.log", "meta.json"]);
+    expect((await fetchAll(broker, "c")).map((r) => str(r.value))).toEqual(["v"]);
   });
 });
 
@@ -485,6 +522,14 @@ describe("EmbeddedBroker lifecycle and locking", () => {
     await second.connect();
     cleanup.push(() => second.close());
     expect(await second.describeTopic("x")).toBeUndefined();
+  });
+
+  test("of two brokers connecting at once to one directory, exactly one wins", async () => {
+    const dir = await tempDir();
+    const brokers = [0, 1].map(() => new EmbeddedBroker({ dataDir: dir, logger: captureLogger().logger }));
+    cleanup.push(() => Promise.all(brokers.map((broker) => broker.close())));
+    const outcomes = await Promise.allSettled(brokers.map((broker) => broker.connect()));
+    expect(outcomes.map((o) => o.status).sort()).toEqual(["fulfilled", "rejected"]);
   });
 
   test("the stale lock of a dead process is taken over", async () => {
