@@ -60,6 +60,8 @@ export function parseVersionSpec(text: string): VersionSpec {
 
 export class RegistryService {
   private readonly parseCache = new Map<string, ParsedSchema>();
+  private readonly canonicalForms = new WeakMap<SchemaVersion, string | undefined>();
+  private readonly normalizedForms = new WeakMap<SchemaVersion, string | undefined>();
 
   constructor(
     private readonly log: SchemaLog,
@@ -488,14 +490,24 @@ export class RegistryService {
     normalize: boolean,
   ): boolean {
     if (stored.schemaType !== type || !sameReferences(stored.references, references)) return false;
-    if (stored.schema === form) return true;
-    // Stored text written by another registry may differ in layout: compare parsed forms.
+    return stored.schema === form || this.storedForm(stored, normalize) === form;
+  }
+
+  /**
+   * A stored schema's identity form, computed once per stored version: text written by another
+   * registry (or an older one) may differ in layout from ours.
+   */
+  private storedForm(stored: SchemaVersion, normalize: boolean): string | undefined {
+    const memo = normalize ? this.normalizedForms : this.canonicalForms;
+    if (memo.has(stored)) return memo.get(stored);
+    let form: string | undefined;
     try {
-      const parsed = this.parse(stored.schemaType, stored.schema, this.resolveReferences(stored.references, new Set()));
-      return this.identityForm(parsed, normalize) === form;
+      form = this.identityForm(this.parse(stored.schemaType, stored.schema, this.resolveReferences(stored.references, new Set())), normalize);
     } catch {
-      return false;
+      form = undefined; // unparseable stored schemas match nothing
     }
+    memo.set(stored, form);
+    return form;
   }
 
   private previousVersions(subject: string): PreviousVersion[] {
