@@ -25,6 +25,8 @@ export class SchemaLog {
   private tail?: Promise<void>;
   private readonly waiters = new Set<{ offset: number; resolve: () => void }>();
   private writeChain: Promise<unknown> = Promise.resolve();
+  /** Offset of this instance's last write that was read back; undefined after a failure. */
+  private lastWrite?: number;
   /** Set while the tail loop cannot read; shown by health and logs. */
   lastReadError?: string;
 
@@ -77,7 +79,9 @@ export class SchemaLog {
    */
   exclusive<T>(decide: () => Promise<{ records: RegistryRecord[]; result: T }>): Promise<T> {
     const run = this.writeChain.then(async () => {
-      await this.catchUp();
+      // As Confluent: after a write of ours was read back, the state is current for the one writer;
+      // otherwise (first write, or a failed one) ask the broker where the end is.
+      if (this.lastWrite === undefined) await this.catchUp();
       const { records, result } = await decide();
       if (records.length > 0) await this.write(records);
       return result;
@@ -94,7 +98,9 @@ export class SchemaLog {
       ),
     );
     const last = positions[positions.length - 1]!.offset;
+    this.lastWrite = undefined;
     await this.waitFor(last + 1, Math.max(this.options.timeoutMs, 500), "reading back a write");
+    this.lastWrite = last;
   }
 
   private async guard<T>(action: () => Promise<T>): Promise<T> {
