@@ -529,11 +529,7 @@ function writeAliases(node: NamedNode, out: string[]): void {
 function writeSchema(node: AvroNode, known: Set<string>, space: string | null, out: string[]): void {
   switch (node.type) {
     case "record": {
-      if (known.has(node.name.full)) {
-        out.push(quoteJson(qualifiedName(node.name, space)));
-        return;
-      }
-      known.add(node.name.full);
+      if (writtenBefore(node.name, known, space, out)) return;
       out.push('{"type":', node.isError ? '"error"' : '"record"');
       writeName(node.name, space, out);
       if (node.doc !== null) out.push(',"doc":', quoteJson(node.doc));
@@ -555,11 +551,7 @@ function writeSchema(node: AvroNode, known: Set<string>, space: string | null, o
       return;
     }
     case "enum": {
-      if (known.has(node.name.full)) {
-        out.push(quoteJson(qualifiedName(node.name, space)));
-        return;
-      }
-      known.add(node.name.full);
+      if (writtenBefore(node.name, known, space, out)) return;
       out.push('{"type":"enum"');
       writeName(node.name, space, out);
       if (node.doc !== null) out.push(',"doc":', quoteJson(node.doc));
@@ -571,11 +563,7 @@ function writeSchema(node: AvroNode, known: Set<string>, space: string | null, o
       return;
     }
     case "fixed": {
-      if (known.has(node.name.full)) {
-        out.push(quoteJson(qualifiedName(node.name, space)));
-        return;
-      }
-      known.add(node.name.full);
+      if (writtenBefore(node.name, known, space, out)) return;
       out.push('{"type":"fixed"');
       writeName(node.name, space, out);
       if (node.doc !== null) out.push(',"doc":', quoteJson(node.doc));
@@ -798,4 +786,14 @@ function defaultToObject(node: JsonValue, schema: AvroNode | null): JsonValue | 
     m.set(k, defaultToObject(v, s) ?? null);
   }
   return m;
+}
+
+/** A named type is written in full once; later occurrences are name references (as Java's Names do). */
+function writtenBefore(name: AvroName, known: Set<string>, space: string | null, out: string[]): boolean {
+  if (known.has(name.full)) {
+    out.push(quoteJson(qualifiedName(name, space)));
+    return true;
+  }
+  known.add(name.full);
+  return false;
 }
