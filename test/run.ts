@@ -5,6 +5,7 @@ import { spawn } from "bun";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { kafkaClasspath } from "./fixtures/kafka.ts";
+import { interopPython } from "./fixtures/python.ts";
 
 const root = join(import.meta.dir, "..");
 const reportDir = join(root, "node_modules", ".cache", "sluice");
@@ -18,6 +19,7 @@ function step(what: string, action: () => void): void {
 }
 
 if (!process.env.KAFKA_BOOTSTRAP_SERVERS) step("Apache Kafka jars (Maven Central, cached in ~/.m2)", () => void kafkaClasspath());
+step("Python confluent-kafka for the interop tests (PyPI, virtualenv)", () => void interopPython());
 
 mkdirSync(reportDir, { recursive: true });
 rmSync(report, { force: true });

@@ -1,0 +1,62 @@
+// Avro values: avsc checks and encodes; decoding resolves the writer's schema to an optional reader's.
+import type { Type } from "avsc";
+import type { AvroParsedSchema } from "../../registry/formats/avro/index.ts";
+import type { ParsedSchema } from "../../registry/formats/format.ts";
+import { SerializationException } from "../errors.ts";
+import type { ValueCodec } from "./codec.ts";
+
+const resolvers = new WeakMap<Type, WeakMap<Type, unknown>>();
+
+function avsc(schema: ParsedSchema): Type {
+  return (schema as AvroParsedSchema).avscType;
+}
+
+export const avroCodec: ValueCodec = {
+  schemaType: "AVRO",
+
+  encode(schema, value) {
+    const type = avsc(schema);
+    const problems: string[] = [];
+    type.isValid(value, {
+      errorHook: (path: string[], got: unknown, expected: Type) => {
+        problems.push(`${path.length ? path.join(".") : "value"}: ${JSON.stringify(got) ?? String(got)} is not a ${expected.typeName ?? expected.toString()}`);
+      },
+    });
+    if (problems.length > 0) throw new SerializationException(`Error serializing Avro message: ${problems.join("; ")}`);
+    return { payload: type.toBuffer(value) };
+  },
+
+  decode(writer, bytes, offset, reader) {
+    const writerType = avsc(writer);
+    const readerType = reader ? avsc(reader) : writerType;
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset + offset, bytes.byteLength - offset);
+    let resolver: unknown;
+    if (readerType !== writerType) {
+      let byWriter = resolvers.get(readerType);
+      if (!byWriter) resolvers.set(readerType, (byWriter = new WeakMap()));
+      resolver = byWriter.get(writerType);
+      if (!resolver) {
+        try {
+          resolver = readerType.createResolver(writerType);
+        } catch (err) {
+          throw new SerializationException(`The reader schema cannot read data written with schema ${writerType.name ?? ""}: ${(err as Error).message}`);
+        }
+        byWriter.set(writerType, resolver);
+      }
+    }
+    let result: { value: unknown; offset: number };
+    try {
+      result = (readerType as unknown as { decode(b: Buffer, pos: number, r?: unknown): { value: unknown; offset: number } }).decode(buffer, 0, resolver);
+    } catch (err) {
+      throw new SerializationException(`Error deserializing Avro message: ${(err as Error).message}`, err);
+    }
+    if (result.offset < 0) throw new SerializationException("Error deserializing Avro message: truncated payload");
+    if (result.offset !== buffer.length) throw new SerializationException(`Error deserializing Avro message: ${buffer.length - result.offset} trailing bytes`);
+    return result.value;
+  },
+
+  recordName(schema) {
+    const root = (schema as AvroParsedSchema).root;
+    return "name" in root && root.name ? root.name.full : undefined;
+  },
+};

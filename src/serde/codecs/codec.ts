@@ -1,0 +1,19 @@
+// How a serializer turns values into a schema type's payload and back. One codec per schema type;
+// the schemas themselves are parsed by the registry's formats (the same code on both sides).
+import type { ParsedSchema, SchemaType } from "../../registry/formats/format.ts";
+
+export interface Encoded {
+  payload: Uint8Array;
+  /** Bytes between the 5-byte header and the payload (Protobuf's message indexes). */
+  prefix?: Uint8Array;
+}
+
+export interface ValueCodec {
+  readonly schemaType: SchemaType;
+  /** Checks `value` against the schema and encodes it; throws SerializationException on a mismatch. */
+  encode(schema: ParsedSchema, value: unknown, messageName?: string): Encoded;
+  /** Decodes what follows the header (`bytes` from `offset`), resolving to `reader` when given. */
+  decode(writer: ParsedSchema, bytes: Uint8Array, offset: number, reader?: ParsedSchema): unknown;
+  /** The record/message full name, for RecordNameStrategy. */
+  recordName(schema: ParsedSchema, messageName?: string): string | undefined;
+}
