@@ -1,0 +1,90 @@
+// The serde client against a real registry (embedded broker): settings, fail-over, caching.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Deserializer, SchemaRegistryClient, SerializationException, Serializer } from "../../../src/serde/index.ts";
+import { client, registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
+import { freePort } from "../../fixtures/wait.ts";
+
+const v1 = { type: "record", name: "Event", namespace: "app", fields: [{ name: "a", type: "string" }] };
+const v2 = { ...v1, fields: [...v1.fields, { name: "b", type: "int", default: 0 }] };
+
+describe("serde client settings", () => {
+  let place: RegistryPlace;
+  let sr: TestRegistry;
+  let requests = 0;
+  let proxy: ReturnType<typeof Bun.serve>;
+  beforeAll(async () => {
+    place = await registryPlace("embedded");
+    sr = await startTestRegistry(place);
+    // Counts requests on their way to the registry.
+    proxy = Bun.serve({
+      hostname: "127.0.0.1",
+      port: freePort(),
+      fetch: (req) => {
+        requests++;
+        const url = new URL(req.url);
+        return fetch(sr.url + url.pathname + url.search, { method: req.method, headers: req.headers, body: req.body });
+      },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    proxy?.stop(true);
+    await sr?.stop();
+    removePlace(place);
+  });
+
+  test("fail-over: a dead first URL is skipped", async () => {
+    const registry = new SchemaRegistryClient({ "schema.registry.url": `http://127.0.0.1:${freePort()},${sr.url}` });
+    const bytes = await new Serializer(registry, { schema: v1 }).serialize("failover", { a: "x" });
+    expect(bytes[0]).toBe(0);
+  });
+
+  test("caches ids and schemas; concurrent identical look-ups make one request", async () => {
+    const registry = new SchemaRegistryClient({ "schema.registry.url": `http://127.0.0.1:${proxy.port}` });
+    const serializer = new Serializer(registry, { schema: v1 });
+    requests = 0;
+    const all = await Promise.all(Array.from({ length: 20 }, (_, i) => serializer.serialize("cached", { a: String(i) })));
+    expect(requests).toBe(1);
+    const deserializer = new Deserializer(registry);
+    const fresh = new Deserializer(new SchemaRegistryClient({ "schema.registry.url": `http://127.0.0.1:${proxy.port}` }));
+    requests = 0;
+    await Promise.all(all.map((b) => fresh.deserialize("cached", b)));
+    expect(requests).toBe(1);
+    requests = 0;
+    await deserializer.deserialize("cached", all[0]!); // the id was learned when registering
+    expect(requests).toBe(0);
+  });
+
+  test("without auto-registration: lookup, or use.latest.version with the strict check", async () => {
+    const url = sr.url;
+    const lookupOnly = new Serializer(new SchemaRegistryClient({ "schema.registry.url": url, "auto.register.schemas": false }), { schema: v1 });
+    await expect(lookupOnly.serialize("unregistered", { a: "x" })).rejects.toThrow(SerializationException);
+    await client(url).register("latest-value", v1);
+    await client(url).register("latest-value", v2);
+    const latest = new Serializer(
+      new SchemaRegistryClient({ "schema.registry.url": url, "auto.register.schemas": false, "use.latest.version": true }),
+      { schema: v1 },
+    );
+    const bytes = await latest.serialize("latest", { a: "x", b: 3 });
+    const v2Id = (await client(url).get("/subjects/latest-value/versions/2")).body.id;
+    expect(new DataView(bytes.buffer).getInt32(1)).toBe(v2Id);
+    // A schema the latest version cannot read is refused under latest.compatibility.strict.
+    const incompatible = new Serializer(
+      new SchemaRegistryClient({ "schema.registry.url": url, "auto.register.schemas": false, "use.latest.version": true }),
+      { schema: { ...v1, fields: [{ name: "a", type: "int" }] } },
+    );
+    await expect(incompatible.serialize("latest", { a: 1 })).rejects.toThrow(/cannot read/);
+  });
+
+  test("record name strategies name the subject after the record", async () => {
+    const registry = new SchemaRegistryClient({ "schema.registry.url": sr.url, "value.subject.name.strategy": "io.confluent.kafka.serializers.subject.TopicRecordNameStrategy" });
+    await new Serializer(registry, { schema: v1 }).serialize("events", { a: "x" });
+    expect((await client(sr.url).get("/subjects")).body).toContain("events-app.Event");
+  });
+
+  test("a value that does not match fails before anything is registered", async () => {
+    const registry = new SchemaRegistryClient({ "schema.registry.url": sr.url });
+    const before = (await client(sr.url).get("/subjects")).body;
+    await expect(new Serializer(registry, { schema: v1 }).serialize("nothing", { a: 5 })).rejects.toThrow(SerializationException);
+    expect((await client(sr.url).get("/subjects")).body).toEqual(before);
+  });
+});
