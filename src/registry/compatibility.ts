@@ -63,6 +63,16 @@ function directionalProblems(
 ): Incompatibility[] {
   const backward = level.startsWith("BACKWARD") || level.startsWith("FULL");
   const forward = level.startsWith("FORWARD") || level.startsWith("FULL");
+  try {
+    return checkBothWays(format, forward, backward, candidate, old);
+  } catch (err) {
+    // A checker that cannot decide (Confluent fails there too) makes the schema incompatible, not a 500.
+    const reason = err instanceof Error ? err.message : String(err);
+    return [{ type: "UNEXPECTED_EXCEPTION", path: "/", description: reason, rendered: `Unexpected exception during compatibility check: ${reason}` }];
+  }
+}
+
+function checkBothWays(format: SchemaFormat, forward: boolean, backward: boolean, candidate: ParsedSchema, old: ParsedSchema): Incompatibility[] {
   // Confluent lists the forward problems before the backward ones.
   return [
     ...(forward ? format.readProblems(old, candidate, "writer") : []),
@@ -70,8 +80,7 @@ function directionalProblems(
   ];
 }
 
-/** Confluent's rendering of one difference; a checker failure is reported by its message alone. */
+/** Confluent's rendering of one difference (a format may render its own). */
 export function formatProblem(p: Incompatibility): string {
-  if (p.type === "UNEXPECTED_EXCEPTION") return p.description;
-  return `{errorType:'${p.type}', description:'${p.description}', additionalInfo:'${p.additionalInfo ?? ""}'}`;
+  return p.rendered ?? `{errorType:'${p.type}', description:'${p.description}', additionalInfo:'${p.additionalInfo ?? ""}'}`;
 }

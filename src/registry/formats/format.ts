@@ -33,6 +33,8 @@ export interface Incompatibility {
   description: string;
   /** Short extra detail (field name, missing symbols, ...) as Confluent's additionalInfo. */
   additionalInfo?: string;
+  /** Confluent's whole message for this problem, when the format renders it its own way. */
+  rendered?: string;
 }
 
 export interface SchemaFormat {

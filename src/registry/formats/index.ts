@@ -1,8 +1,12 @@
 // The schema formats this registry serves, by schemaType.
 import { avroFormat } from "./avro/index.ts";
+import { jsonSchemaFormat } from "./jsonschema/index.ts";
 import type { SchemaFormat, SchemaType } from "./format.ts";
 
-export const formats: ReadonlyMap<SchemaType, SchemaFormat> = new Map([[avroFormat.schemaType, avroFormat]]);
+export const formats: ReadonlyMap<SchemaType, SchemaFormat> = new Map<SchemaType, SchemaFormat>([
+  [avroFormat.schemaType, avroFormat],
+  [jsonSchemaFormat.schemaType, jsonSchemaFormat],
+]);
 
 /** GET /schemas/types, in Confluent's order. */
 export function schemaTypes(): SchemaType[] {

@@ -1,5 +1,9 @@
 import type { SchemaType } from "../../registry/formats/format.ts";
 import { avroCodec } from "./avro.ts";
 import type { ValueCodec } from "./codec.ts";
+import { jsonCodec } from "./json.ts";
 
-export const codecs: ReadonlyMap<SchemaType, ValueCodec> = new Map([[avroCodec.schemaType, avroCodec]]);
+export const codecs: ReadonlyMap<SchemaType, ValueCodec> = new Map<SchemaType, ValueCodec>([
+  [avroCodec.schemaType, avroCodec],
+  [jsonCodec.schemaType, jsonCodec],
+]);

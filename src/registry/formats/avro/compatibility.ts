@@ -284,7 +284,8 @@ export function readProblems(reader: AvroNode, writer: AvroNode, options: ReadPr
       {
         type: "UNEXPECTED_EXCEPTION",
         path: "/",
-        description: `Unexpected exception during compatibility check: ${e.message}`,
+        description: e.message,
+        rendered: `Unexpected exception during compatibility check: ${e.message}`,
       },
     ];
   }

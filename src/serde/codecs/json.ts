@@ -1,0 +1,27 @@
+// JSON Schema values: validated with ajv against the schema, written as UTF-8 JSON text.
+import { decoder, encoder } from "../../broker/broker.ts";
+import { jsonSchemaTitle, jsonValidator } from "../../registry/formats/jsonschema/index.ts";
+import { SerializationException } from "../errors.ts";
+import type { ValueCodec } from "./codec.ts";
+
+export const jsonCodec: ValueCodec = {
+  schemaType: "JSON",
+
+  encode(schema, value) {
+    const problems = jsonValidator(schema)(value);
+    if (problems.length > 0) throw new SerializationException(`Error serializing JSON message: ${problems.join("; ")}`);
+    return { payload: encoder.encode(JSON.stringify(value)) };
+  },
+
+  decode(_writer, bytes, offset) {
+    try {
+      return JSON.parse(decoder.decode(bytes.subarray(offset))) as unknown;
+    } catch (err) {
+      throw new SerializationException(`Error deserializing JSON message: ${(err as Error).message}`, err);
+    }
+  },
+
+  recordName(schema) {
+    return jsonSchemaTitle(schema);
+  },
+};
