@@ -80,6 +80,14 @@ export class RegistryService {
     return holder;
   }
 
+  /** The schema text of a stored version in a `format=` rendering; the stored text when the format has none. */
+  formattedSchema(v: SchemaVersion, format: string | undefined): string {
+    const formatter = format ? formats.get(v.schemaType)?.formatted : undefined;
+    if (!formatter || !format) return v.schema;
+    const parsed = this.parse(v.schemaType, v.schema, this.resolveReferences(v.references, new Set()));
+    return formatter(parsed, format) ?? v.schema;
+  }
+
   versionsOfId(id: number, deleted: boolean): { subject: string; version: number }[] {
     const holders = this.state.holders(id);
     if (holders.length === 0) throw errors.schemaIdNotFound(id);

@@ -47,6 +47,8 @@ export interface SchemaFormat {
    * descriptions: "reader" (default) for BACKWARD checks, "writer" for FORWARD checks.
    */
   readProblems(reader: ParsedSchema, writer: ParsedSchema, newSchema?: "reader" | "writer"): Incompatibility[];
+  /** The schema in another of Confluent's `format=` renderings (e.g. Protobuf "serialized"); undefined if unknown. */
+  formatted?(parsed: ParsedSchema, format: string): string | undefined;
 }
 
 export class InvalidSchemaError extends Error {

@@ -115,10 +115,15 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
     })
     .get("/", () => ({}))
     .get("/schemas/types", () => schemaTypes())
-    .get("/schemas/ids/:id", ({ params }) =>
-      new RawJson(cachedSchemaById(schemaId(params.id))),
-    )
-    .get("/schemas/ids/:id/schema", ({ params }) => new RawJson(service.schemaById(schemaId(params.id)).schema))
+    .get("/schemas/ids/:id", ({ params, query }) => {
+      if (!query.format) return new RawJson(cachedSchemaById(schemaId(params.id)));
+      const v = service.schemaById(schemaId(params.id));
+      return { ...typed(v), schema: service.formattedSchema(v, query.format) };
+    })
+    .get("/schemas/ids/:id/schema", ({ params, query }) => {
+      const v = service.schemaById(schemaId(params.id));
+      return new RawJson(service.formattedSchema(v, query.format));
+    })
     .get("/schemas/ids/:id/versions", ({ params, query }) =>
       service.versionsOfId(schemaId(params.id), flag(query, "deleted")),
     )
@@ -141,9 +146,10 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
       },
       { body: SchemaRequestBody },
     )
-    .get("/subjects/:subject/versions/:version", ({ params, query }) =>
-      versionBody(service.getVersion(params.subject, parseVersionSpec(params.version), flag(query, "deleted"))),
-    )
+    .get("/subjects/:subject/versions/:version", ({ params, query }) => {
+      const v = service.getVersion(params.subject, parseVersionSpec(params.version), flag(query, "deleted"));
+      return { ...versionBody(v), schema: service.formattedSchema(v, query.format) };
+    })
     .get("/subjects/:subject/versions/:version/schema", ({ params, query }) =>
       new RawJson(service.getVersion(params.subject, parseVersionSpec(params.version), flag(query, "deleted")).schema),
     )

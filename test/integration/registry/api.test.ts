@@ -31,7 +31,7 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("registry API on %s", (kind
     expect(r.body).toEqual({});
     expect(r.type).toBe(V1);
     expect((await api.get("/subjects")).body).toEqual([]);
-    expect((await api.get("/schemas/types")).body).toEqual(["JSON", "AVRO"]);
+    expect((await api.get("/schemas/types")).body).toEqual(["JSON", "PROTOBUF", "AVRO"]);
   });
 
   test("register, re-register, reuse ids across subjects, new id for a changed schema", async () => {

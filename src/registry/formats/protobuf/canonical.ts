@@ -82,7 +82,7 @@ class FormatContext extends TypeContext {
     const qualified = options.map((o) => {
       if (o.parenthesized) {
         const resolved = this.resolveExtendField(o.name, true);
-        if (resolved !== null) return transform({ ...o, name: resolved });
+        if (resolved !== null) return transformOption({ ...o, name: resolved });
       }
       return o;
     });
@@ -103,7 +103,7 @@ class FormatContext extends TypeContext {
   }
 
   private mergeOption(field: FieldElement, existing: OptionElement, replacement: OptionElement): OptionElement {
-    const r = transform(replacement);
+    const r = transformOption(replacement);
     if (existing.kind === "MAP" && r.kind === "MAP") {
       return { name: r.name, kind: "MAP", value: this.mergeMaps(field, existing.value as OptionMap, r.value as OptionMap), parenthesized: r.parenthesized };
     }
@@ -159,10 +159,6 @@ function valueKey(v: OptionValue): string {
 
 /** ProtobufSchema.transform: a dotted option `(a).b = 1` becomes the map `(a) = { b: 1 }`. */
 export function transformOption(option: OptionElement): OptionElement {
-  return transform(option);
-}
-
-function transform(option: OptionElement): OptionElement {
   if (option.kind !== "OPTION") return option;
   return { name: option.name, kind: "MAP", value: transformMap(option), parenthesized: option.parenthesized };
 }

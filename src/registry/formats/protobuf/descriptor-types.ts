@@ -7,7 +7,7 @@ import { KNOWN_TEXTS, META_FILE } from "./well-known.ts";
 
 let root: protobuf.Root | undefined;
 
-export function descriptorRoot(): protobuf.Root {
+function descriptorRoot(): protobuf.Root {
   if (root === undefined) {
     const r = protobuf.Root.fromJSON(descriptorJson as protobuf.INamespace);
     protobuf.parse(KNOWN_TEXTS.get(META_FILE) as string, r);
@@ -17,7 +17,7 @@ export function descriptorRoot(): protobuf.Root {
   return root;
 }
 
-export function fileDescriptorProtoType(): protobuf.Type {
+function fileDescriptorProtoType(): protobuf.Type {
   return descriptorRoot().lookupType("google.protobuf.FileDescriptorProto");
 }
 

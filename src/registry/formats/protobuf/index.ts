@@ -52,8 +52,15 @@ export const protobufFormat: ProtobufFormat = {
   parse(text: string, references: ResolvedReference[]): ProtobufParsedSchema {
     return parseSchema(text, references);
   },
+  formatted(parsed: ParsedSchema, format: string): string | undefined {
+    return format === "serialized" ? serializedFormat(parsed) : undefined;
+  },
   readProblems(reader: ParsedSchema, writer: ParsedSchema, newSchema: "reader" | "writer" = "reader"): Incompatibility[] {
-    return readProblems(asProtobuf(reader).files, asProtobuf(writer).files, newSchema);
+    // Confluent's Protobuf Difference.toString: double quotes, no additionalInfo.
+    return readProblems(asProtobuf(reader).files, asProtobuf(writer).files, newSchema).map((p) => ({
+      ...p,
+      rendered: `{errorType:"${p.type}", description:"${p.description}"}`,
+    }));
   },
 };
 
@@ -158,8 +165,9 @@ function parseSchema(text: string, references: readonly ResolvedReference[]): Pr
     // Confluent validates a new schema by normalizing it, which resolves every type it uses.
     normalized = normalizedString(files);
   } catch (e) {
+    // Confluent reports whatever its printer throws (IllegalArgumentException) as an invalid schema.
     if (e instanceof SchemaProblem) throw new InvalidSchemaError(`${e.message}${where(e.position)}`);
-    throw e;
+    throw new InvalidSchemaError(e instanceof Error ? e.message : String(e));
   }
 
   let root: protobuf.Root;

@@ -303,7 +303,3 @@ extend google.protobuf.EnumValueOptions {
 export const KNOWN_TEXTS: ReadonlyMap<string, string> = new Map(
   Object.entries({ ...GOOGLE_PROTOBUF, ...GOOGLE_TYPE, ...CONFLUENT }),
 );
-
-export function isKnownFile(name: string): boolean {
-  return name === DESCRIPTOR_FILE || KNOWN_TEXTS.has(name);
-}
