@@ -40,8 +40,12 @@ function codecFor(type: SchemaType): ValueCodec {
 
 export class Serializer {
   private readonly text: SchemaText;
-  private parsed?: Promise<ParsedSchema>;
   private readonly codec: ValueCodec;
+  private parsing?: Promise<ParsedSchema>;
+  /** Per topic, once resolved: the schema id and the schema values are written with. */
+  private readonly resolved = new Map<string, { id: number; schema: ParsedSchema }>();
+  private lastTopic?: string;
+  private lastResolved?: { id: number; schema: ParsedSchema };
 
   constructor(
     private readonly client: SchemaRegistryClient,
@@ -56,32 +60,61 @@ export class Serializer {
     };
   }
 
-  /** Checks the value against the schema, finds its schema id, and returns the framed bytes. */
-  async serialize(topic: string, value: unknown): Promise<Uint8Array> {
+  /**
+   * Checks the value against the schema, finds its schema id, and returns the framed bytes. Once a
+   * topic's id is known, this is the codec's work plus the 5-byte header: no registry call, no await.
+   */
+  serialize(topic: string, value: unknown): Promise<Uint8Array> {
+    if (!this.resolved.has(topic)) return this.resolveAndSerialize(topic, value);
+    try {
+      return Promise.resolve(this.serializeSync(topic, value));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** serialize() for a topic whose schema id is already known (after one serialize()); no promise. */
+  serializeSync(topic: string, value: unknown): Uint8Array {
+    const known = topic === this.lastTopic ? this.lastResolved : this.resolved.get(topic);
+    if (known) {
+      this.lastTopic = topic;
+      this.lastResolved = known;
+    }
+    if (!known) throw new SerializationException(`The schema id for topic ${topic} is not known yet: call serialize() once first`);
+    const encoded = this.codec.encode(known.schema, value, this.options.messageName);
+    return frame(known.id, encoded.payload, encoded.prefix);
+  }
+
+  private async resolveAndSerialize(topic: string, value: unknown): Promise<Uint8Array> {
     const settings = this.client.settings;
-    this.parsed ??= parseWith(this.client, this.text);
-    const schema = await this.parsed;
+    this.parsing ??= parseWith(this.client, this.text);
+    const schema = await this.parsing.catch((err: unknown) => {
+      this.parsing = undefined;
+      throw err;
+    });
     // Checked before any registry call: a bad value never registers or sends anything.
-    const encoded = this.codec.encode(schema, value, this.options.messageName);
+    this.codec.encode(schema, value, this.options.messageName);
     const isKey = this.options.isKey ?? false;
     const strategy = subjectNameStrategy(settings.string(isKey ? "key.subject.name.strategy" : "value.subject.name.strategy"))!;
     const subject = subjectName(strategy, topic, isKey, () => this.codec.recordName(schema, this.options.messageName));
     const normalize = settings.boolean("normalize.schemas");
     const text = { ...this.text, schema: schema.canonical };
-    let id: number;
+    let writer = { id: -1, schema };
     try {
-      if (settings.int("use.schema.id") >= 0) id = settings.int("use.schema.id");
-      else if (settings.boolean("auto.register.schemas")) id = await this.client.register(subject, text, normalize);
-      else if (settings.boolean("use.latest.version")) return await this.serializeWithLatest(subject, schema, value);
-      else id = await this.client.lookup(subject, text, normalize);
+      if (settings.int("use.schema.id") >= 0) writer.id = settings.int("use.schema.id");
+      else if (settings.boolean("auto.register.schemas")) writer.id = await this.client.register(subject, text, normalize);
+      else if (settings.boolean("use.latest.version")) writer = await this.latest(subject, schema);
+      else writer.id = await this.client.lookup(subject, text, normalize);
     } catch (err) {
       if (err instanceof SerializationException) throw err;
       throw new SerializationException(`Error retrieving schema id for subject ${subject}: ${(err as Error).message}`, err);
     }
-    return frame(id, encoded.payload, encoded.prefix);
+    this.resolved.set(topic, writer);
+    return this.serialize(topic, value);
   }
 
-  private async serializeWithLatest(subject: string, schema: ParsedSchema, value: unknown): Promise<Uint8Array> {
+  /** use.latest.version: values are written with the subject's latest schema. */
+  private async latest(subject: string, schema: ParsedSchema): Promise<{ id: number; schema: ParsedSchema }> {
     const latest = await this.client.version(subject, "latest");
     const latestParsed = await parseWith(this.client, latest);
     if (this.client.settings.boolean("latest.compatibility.strict")) {
@@ -90,8 +123,7 @@ export class Serializer {
         throw new SerializationException(`Latest schema of ${subject} (version ${latest.version}) cannot read the given schema: ${problems.map((p) => p.description).join("; ")}`);
       }
     }
-    const encoded = this.codec.encode(latestParsed, value, this.options.messageName);
-    return frame(latest.id, encoded.payload, encoded.prefix);
+    return { id: latest.id, schema: latestParsed };
   }
 }
 
@@ -105,7 +137,10 @@ export interface DeserializerOptions {
 export class Deserializer {
   private readonly writers: LruCache<number, ParsedSchema>;
   private readonly loading = new Map<number, Promise<ParsedSchema>>();
-  private reader?: Promise<ParsedSchema>;
+  private reader?: ParsedSchema;
+  private readerParsing?: Promise<ParsedSchema>;
+  private lastId = -1;
+  private lastWriter?: ParsedSchema;
 
   constructor(
     private readonly client: SchemaRegistryClient,
@@ -114,10 +149,42 @@ export class Deserializer {
     this.writers = new LruCache(client.settings.int("max.schemas.per.subject"));
   }
 
-  async deserialize(_topic: string, bytes: Uint8Array | null): Promise<unknown> {
-    if (bytes === null) return null;
+  /** Decodes framed bytes; with the writer's schema cached this makes no registry call and no await. */
+  deserialize(topic: string, bytes: Uint8Array | null): Promise<unknown> {
+    if (bytes === null) return Promise.resolve(null);
+    try {
+      const { id, offset } = unframe(bytes);
+      const writer = this.cachedWriter(id);
+      if (!writer) return this.loadAndDeserialize(topic, id, bytes, offset);
+      return Promise.resolve(codecFor(writer.schemaType).decode(writer, bytes, offset, this.reader));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** deserialize() for bytes whose writer schema is already cached (after one deserialize()); no promise. */
+  deserializeSync(bytes: Uint8Array): unknown {
     const { id, offset } = unframe(bytes);
-    const writerSchema = await this.writers.getOrLoad(id, this.loading, async () => {
+    const writer = this.cachedWriter(id);
+    if (!writer) throw new SerializationException(`Schema ${id} is not cached yet: call deserialize() once first`);
+    return codecFor(writer.schemaType).decode(writer, bytes, offset, this.reader);
+  }
+
+  /** The cached writer schema, when decoding can start (and the reader schema, if any, is parsed). */
+  private cachedWriter(id: number): ParsedSchema | undefined {
+    if (this.options.readerSchema !== undefined && this.reader === undefined) return undefined;
+    // Streams mostly repeat one schema id: skip the LRU bookkeeping for it.
+    if (id === this.lastId) return this.lastWriter;
+    const writer = this.writers.get(id);
+    if (writer) {
+      this.lastId = id;
+      this.lastWriter = writer;
+    }
+    return writer;
+  }
+
+  private async loadAndDeserialize(_topic: string, id: number, bytes: Uint8Array, offset: number): Promise<unknown> {
+    const writer = await this.writers.getOrLoad(id, this.loading, async () => {
       try {
         return await parseWith(this.client, await this.client.schemaById(id));
       } catch (err) {
@@ -125,15 +192,15 @@ export class Deserializer {
         throw new SerializationException(`Error retrieving schema ${id} for deserialization: ${(err as Error).message}`, err);
       }
     });
-    if (this.options.readerSchema !== undefined && !this.reader) {
-      const schema = this.options.readerSchema;
-      this.reader = parseWith(this.client, {
+    const schema = this.options.readerSchema;
+    if (schema !== undefined && !this.reader) {
+      this.readerParsing ??= parseWith(this.client, {
         schema: typeof schema === "string" ? schema : JSON.stringify(schema),
-        schemaType: this.options.schemaType ?? writerSchema.schemaType,
+        schemaType: this.options.schemaType ?? writer.schemaType,
         references: this.options.references ?? [],
       });
+      this.reader = await this.readerParsing;
     }
-    const reader = this.reader ? await this.reader : undefined;
-    return codecFor(writerSchema.schemaType).decode(writerSchema, bytes, offset, reader);
+    return codecFor(writer.schemaType).decode(writer, bytes, offset, this.reader);
   }
 }

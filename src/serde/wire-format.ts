@@ -5,12 +5,20 @@ import { SerializationException } from "./errors.ts";
 export const MAGIC_BYTE = 0;
 const HEADER = 5;
 
-export function frame(id: number, payload: Uint8Array, prefix?: Uint8Array): Uint8Array {
-  const out = new Uint8Array(HEADER + (prefix?.length ?? 0) + payload.length);
+/** Header + prefix + payload in one buffer; a string payload is written as UTF-8 straight into it. */
+export function frame(id: number, payload: Uint8Array | string, prefix?: Uint8Array): Uint8Array {
+  const start = HEADER + (prefix?.length ?? 0);
+  const size = typeof payload === "string" ? Buffer.byteLength(payload) : payload.length;
+  // A Buffer (a Uint8Array) from Node's pool: cheap to allocate, and decoders read it without a view.
+  const out = Buffer.allocUnsafe(start + size);
   out[0] = MAGIC_BYTE;
-  new DataView(out.buffer).setInt32(1, id, false);
+  out[1] = id >>> 24;
+  out[2] = (id >>> 16) & 0xff;
+  out[3] = (id >>> 8) & 0xff;
+  out[4] = id & 0xff;
   if (prefix) out.set(prefix, HEADER);
-  out.set(payload, HEADER + (prefix?.length ?? 0));
+  if (typeof payload === "string") out.write(payload, start, "utf8");
+  else out.set(payload, start);
   return out;
 }
 
@@ -20,6 +28,6 @@ export function unframe(bytes: Uint8Array): { id: number; offset: number } {
     throw new SerializationException(`Truncated message: ${bytes.length} bytes is shorter than the 5-byte header (magic byte and schema id)`);
   }
   if (bytes[0] !== MAGIC_BYTE) throw new SerializationException(`Unknown magic byte ${bytes[0]}: not in the Confluent wire format`);
-  const id = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(1, false);
+  const id = (bytes[1]! << 24) | (bytes[2]! << 16) | (bytes[3]! << 8) | bytes[4]!;
   return { id, offset: HEADER };
 }

@@ -6,6 +6,7 @@ import { SerializationException } from "../errors.ts";
 import type { ValueCodec } from "./codec.ts";
 
 const resolvers = new WeakMap<Type, WeakMap<Type, unknown>>();
+const scratch = Buffer.alloc(64 * 1024);
 
 function avsc(schema: ParsedSchema): Type {
   return (schema as AvroParsedSchema).avscType;
@@ -16,20 +17,26 @@ export const avroCodec: ValueCodec = {
 
   encode(schema, value) {
     const type = avsc(schema);
+    if (type.isValid(value)) {
+      // Encoded into a reused scratch buffer; the framing copies it out before the next call.
+      const end = (type as unknown as { encode(v: unknown, b: Buffer, pos: number): number }).encode(value, scratch, 0);
+      return { payload: end >= 0 ? scratch.subarray(0, end) : type.toBuffer(value) };
+    }
+    // Only a bad value pays for collecting where it is wrong.
     const problems: string[] = [];
     type.isValid(value, {
       errorHook: (path: string[], got: unknown, expected: Type) => {
         problems.push(`${path.length ? path.join(".") : "value"}: ${JSON.stringify(got) ?? String(got)} is not a ${expected.typeName ?? expected.toString()}`);
       },
     });
-    if (problems.length > 0) throw new SerializationException(`Error serializing Avro message: ${problems.join("; ")}`);
-    return { payload: type.toBuffer(value) };
+    throw new SerializationException(`Error serializing Avro message: ${problems.join("; ")}`);
   },
 
   decode(writer, bytes, offset, reader) {
     const writerType = avsc(writer);
     const readerType = reader ? avsc(reader) : writerType;
-    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset + offset, bytes.byteLength - offset);
+    // Decoded in place from `offset`: no copy, no view when the bytes already are a Buffer.
+    const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let resolver: unknown;
     if (readerType !== writerType) {
       let byWriter = resolvers.get(readerType);
@@ -46,7 +53,7 @@ export const avroCodec: ValueCodec = {
     }
     let result: { value: unknown; offset: number };
     try {
-      result = (readerType as unknown as { decode(b: Buffer, pos: number, r?: unknown): { value: unknown; offset: number } }).decode(buffer, 0, resolver);
+      result = (readerType as unknown as { decode(b: Buffer, pos: number, r?: unknown): { value: unknown; offset: number } }).decode(buffer, offset, resolver);
     } catch (err) {
       throw new SerializationException(`Error deserializing Avro message: ${(err as Error).message}`, err);
     }

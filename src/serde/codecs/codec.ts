@@ -3,7 +3,8 @@
 import type { ParsedSchema, SchemaType } from "../../registry/formats/format.ts";
 
 export interface Encoded {
-  payload: Uint8Array;
+  /** Bytes, or text written as UTF-8 (saves a copy). */
+  payload: Uint8Array | string;
   /** Bytes between the 5-byte header and the payload (Protobuf's message indexes). */
   prefix?: Uint8Array;
 }

@@ -1,5 +1,5 @@
 // JSON Schema values: validated with ajv against the schema, written as UTF-8 JSON text.
-import { decoder, encoder } from "../../broker/broker.ts";
+import { decoder } from "../../broker/broker.ts";
 import { jsonSchemaTitle, jsonValidator } from "../../registry/formats/jsonschema/index.ts";
 import { SerializationException } from "../errors.ts";
 import type { ValueCodec } from "./codec.ts";
@@ -10,12 +10,13 @@ export const jsonCodec: ValueCodec = {
   encode(schema, value) {
     const problems = jsonValidator(schema)(value);
     if (problems.length > 0) throw new SerializationException(`Error serializing JSON message: ${problems.join("; ")}`);
-    return { payload: encoder.encode(JSON.stringify(value)) };
+    return { payload: JSON.stringify(value) };
   },
 
   decode(_writer, bytes, offset) {
     try {
-      return JSON.parse(decoder.decode(bytes.subarray(offset))) as unknown;
+      const text = Buffer.isBuffer(bytes) ? bytes.toString("utf8", offset) : decoder.decode(bytes.subarray(offset));
+      return JSON.parse(text) as unknown;
     } catch (err) {
       throw new SerializationException(`Error deserializing JSON message: ${(err as Error).message}`, err);
     }

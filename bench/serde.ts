@@ -1,0 +1,85 @@
+// Serde benchmark (not a test): serialize + deserialize throughput per format with a warm cache,
+// against the bare library doing the same work in the same run (avsc; protobufjs; JSON.stringify +
+// ajv + JSON.parse). Prints the overhead ratio bare/ours (target <= 1.15).
+// Usage: bun bench/serde.ts [iterations]
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { formats } from "../src/registry/formats/index.ts";
+import { jsonValidator } from "../src/registry/formats/jsonschema/index.ts";
+import type { AvroParsedSchema } from "../src/registry/formats/avro/index.ts";
+import { messageForIndexes } from "../src/registry/formats/protobuf/index.ts";
+import { Deserializer, SchemaRegistryClient, Serializer } from "../src/serde/index.ts";
+import type { SchemaType } from "../src/registry/formats/format.ts";
+import { startTestRegistry } from "../test/fixtures/registry.ts";
+
+const iterations = Number(process.argv[2] ?? 200_000);
+const sr = await startTestRegistry({ kind: "embedded", dataDir: mkdtempSync(join(tmpdir(), "sluice-bench-")), topic: "_schemas" });
+const client = new SchemaRegistryClient({ "schema.registry.url": sr.url });
+
+const avro = { type: "record", name: "Event", fields: [{ name: "id", type: "long" }, { name: "user", type: "string" }, { name: "score", type: "double" }, { name: "tags", type: { type: "array", items: "string" } }] };
+const proto = `syntax = "proto3";\nmessage Event {\n  int64 id = 1;\n  string user = 2;\n  double score = 3;\n  repeated string tags = 4;\n}\n`;
+const json = { type: "object", properties: { id: { type: "integer" }, user: { type: "string" }, score: { type: "number" }, tags: { type: "array", items: { type: "string" } } }, required: ["id", "user"] };
+const value = { id: 12345, user: "ada", score: 0.75, tags: ["a", "b", "c"] };
+const protoValue = { ...value, id: "12345" };
+
+function timeIt(fn: () => void): number {
+  for (let i = 0; i < iterations / 10; i++) fn(); // warm-up
+  const start = performance.now();
+  for (let i = 0; i < iterations; i++) fn();
+  return iterations / ((performance.now() - start) / 1000);
+}
+
+async function timeAsync(serializer: Serializer, deserializer: Deserializer, topic: string, v: unknown): Promise<number> {
+  const round = async () => deserializer.deserialize(topic, await serializer.serialize(topic, v));
+  for (let i = 0; i < iterations / 10; i++) await round();
+  const start = performance.now();
+  for (let i = 0; i < iterations; i++) {
+    const bytes = await serializer.serialize(topic, v);
+    await deserializer.deserialize(topic, bytes);
+  }
+  return iterations / ((performance.now() - start) / 1000);
+}
+
+async function measure(type: SchemaType, schema: string | object, v: unknown, bare: () => void) {
+  const serializer = new Serializer(client, { schemaType: type, schema });
+  const deserializer = new Deserializer(client);
+  const topic = `bench-${type.toLowerCase()}`;
+  await deserializer.deserialize(topic, await serializer.serialize(topic, v)); // warm the caches
+  const bareRate = timeIt(bare);
+  const syncRate = timeIt(() => deserializer.deserializeSync(serializer.serializeSync(topic, v)));
+  const asyncRate = await timeAsync(serializer, deserializer, topic, v);
+  return { type, bareRate, syncRate, asyncRate };
+}
+
+const parse = (type: SchemaType, text: string) => formats.get(type)!.parse(text, []);
+const avroType = (parse("AVRO", JSON.stringify(avro)) as AvroParsedSchema).avscType;
+const protoType = messageForIndexes(parse("PROTOBUF", proto), [0]);
+const validate = jsonValidator(parse("JSON", JSON.stringify(json)));
+
+const results = [
+  await measure("AVRO", avro, value, () => {
+    avroType.isValid(value);
+    avroType.fromBuffer(avroType.toBuffer(value));
+  }),
+  await measure("PROTOBUF", proto, protoValue, () => {
+    protoType.verify(protoValue);
+    protoType.toObject(protoType.decode(protoType.encode(protoType.fromObject(protoValue)).finish()), { longs: String });
+  }),
+  await measure("JSON", json, value, () => {
+    // Bytes are what a serializer produces: the UTF-8 encoding is part of the bare work.
+    validate(value);
+    JSON.parse(Buffer.from(JSON.stringify(value)).toString());
+  }),
+];
+await sr.stop();
+
+console.log(`serialize + deserialize, ${iterations} values each, warm caches (overhead ratio = bare / sluice, target <= 1.15):`);
+for (const r of results) {
+  const f = (x: number) => String(Math.round(x)).padStart(8);
+  console.log(
+    `  ${r.type.padEnd(8)} bare ${f(r.bareRate)} /s | serializeSync+deserializeSync ${f(r.syncRate)} /s, ratio ${(r.bareRate / r.syncRate).toFixed(2)}` +
+      ` | await serialize+deserialize ${f(r.asyncRate)} /s, ratio ${(r.bareRate / r.asyncRate).toFixed(2)}`,
+  );
+}
+process.exit(0);
