@@ -101,4 +101,55 @@ describe("dist/sluice", () => {
     sr.proc.kill("SIGTERM");
     await sr.proc.exited;
   }, 60_000);
+
+  test("all three formats: register, normalize, look up and check compatibility on every level", async () => {
+    const sr = await startRegistry(["--data-dir", join(dir, "data-formats")]);
+    const api = client(sr.url);
+    const schemas = {
+      AVRO: [
+        { type: "record", name: "R", fields: [{ name: "a", type: "string" }] },
+        { type: "record", name: "R", fields: [{ name: "a", type: "string" }, { name: "b", type: "int", default: 0 }] },
+        { type: "record", name: "R", fields: [{ name: "b", type: "int", default: 0 }] },
+      ],
+      JSON: [
+        { type: "object", properties: { a: { type: "string" } }, additionalProperties: false },
+        { type: "object", properties: { a: { type: "string" }, b: { type: "integer" } }, additionalProperties: false },
+        { type: "object", properties: { b: { type: "integer" } }, additionalProperties: false },
+      ],
+      PROTOBUF: [
+        'syntax = "proto3";\nmessage R {\n  string a = 1;\n}\n',
+        'syntax = "proto3";\nmessage R {\n  string a = 1;\n  int32 b = 2;\n}\n',
+        'syntax = "proto3";\nmessage R {\n  int64 a = 1;\n}\n',
+      ],
+    } as const;
+    for (const [schemaType, [v1, v2, v3]] of Object.entries(schemas)) {
+      const subject = `levels-${schemaType.toLowerCase()}`;
+      const reg = (s: unknown, q = "") => api.post(`/subjects/${subject}/versions${q}`, { schemaType, schema: typeof s === "string" ? s : JSON.stringify(s) });
+      expect((await reg(v1)).status).toBe(200);
+      expect((await reg(v2)).status).toBe(200);
+      // normalize=true finds the same schema again; lookup finds it.
+      expect((await reg(v2, "?normalize=true")).body.id).toBe((await api.get(`/subjects/${subject}/versions/2`)).body.id);
+      expect((await api.post(`/subjects/${subject}`, { schemaType, schema: typeof v1 === "string" ? v1 : JSON.stringify(v1) })).body.version).toBe(1);
+      const verdicts: Record<string, boolean> = {};
+      for (const level of ["NONE", "BACKWARD", "BACKWARD_TRANSITIVE", "FORWARD", "FORWARD_TRANSITIVE", "FULL", "FULL_TRANSITIVE"]) {
+        await api.put(`/config/${subject}`, { compatibility: level });
+        const check = await api.post(`/compatibility/subjects/${subject}/versions`, { schemaType, schema: typeof v3 === "string" ? v3 : JSON.stringify(v3) });
+        expect(check.status).toBe(200);
+        verdicts[level] = check.body.is_compatible;
+      }
+      expect(verdicts.NONE).toBe(true);
+      // Transitive levels are at least as strict as their non-transitive forms.
+      for (const base of ["BACKWARD", "FORWARD", "FULL"]) if (!verdicts[base]) expect(verdicts[`${base}_TRANSITIVE`]).toBe(false);
+      if (!verdicts.BACKWARD || !verdicts.FORWARD) expect(verdicts.FULL).toBe(false);
+      // Avro v3 drops "a", which older readers need (no default): readable going back, not forward.
+      if (schemaType === "AVRO") {
+        expect(verdicts).toEqual({ NONE: true, BACKWARD: true, BACKWARD_TRANSITIVE: true, FORWARD: false, FORWARD_TRANSITIVE: false, FULL: false, FULL_TRANSITIVE: false });
+      }
+      // Protobuf v3 changes a's kind (string → int64): incompatible whichever way.
+      if (schemaType === "PROTOBUF") expect(verdicts.BACKWARD || verdicts.FORWARD).toBe(false);
+    }
+    expect((await api.get("/schemas/types")).body).toEqual(["JSON", "PROTOBUF", "AVRO"]);
+    sr.proc.kill("SIGTERM");
+    await sr.proc.exited;
+  }, 60_000);
 });
