@@ -1,60 +1,87 @@
 #!/usr/bin/env bun
-// sluice: one binary, several services. Settings come from a .properties file, then environment
+// sluice: one binary, several services. Settings come from .properties files, then environment
 // variables (Confluent image style), then command-line flags — later ones win.
 import { readFileSync } from "node:fs";
-import pkg from "../package.json" with { type: "json" };
+import { createBroker } from "./broker/index.ts";
 import { setLogLevel, logger, type LogLevel } from "./common/log.ts";
 import { parseProperties, propertiesFromEnv } from "./common/properties.ts";
-import { ConfigError, settingsReference, type SettingsDefinition } from "./common/settings.ts";
+import { ConfigError, settingsReference, type ParsedSettings, type SettingsDefinition } from "./common/settings.ts";
+import { startConnectStandalone, type RunningConnect } from "./connect/server.ts";
+import { transformFactory } from "./connect/worker/transform-factory.ts";
+import { workerSettings } from "./connect/worker/worker-config.ts";
 import { registrySettingsDefinition } from "./registry/settings.ts";
-import { startRegistry } from "./registry/server.ts";
+import { startRegistry, type RunningRegistry } from "./registry/server.ts";
+import { VERSION } from "./version.ts";
 
-const HELP = `sluice ${pkg.version} — Confluent-compatible schema registry and Kafka Connect-compatible runtime
+const HELP = `sluice ${VERSION} — Confluent-compatible schema registry and Kafka Connect-compatible runtime
 
 Usage:
-  sluice registry [schema-registry.properties] [flags]   run the schema registry (default port 8081)
-  sluice dev [flags]                                     everything on the embedded broker in ./data
+  sluice dev [flags] [connector files…]                    registry (8081) + connect worker (8083) in one
+                                                           process, on the embedded broker in ./data
+  sluice registry [schema-registry.properties] [flags]     the schema registry
+  sluice connect-standalone worker.properties [connector files…]
+                                                           a standalone connect worker (Kafka Connect's files)
   sluice --help | --version
 
 Flags:
-  --listeners <urls>            e.g. http://0.0.0.0:8081
   --bootstrap-servers <hosts>   Kafka bootstrap servers; without them the embedded broker is used
   --data-dir <dir>              directory of the embedded broker (default ./data)
+  --listeners <urls>            registry: e.g. http://0.0.0.0:8081; connect-standalone: http://:8083
+  --registry-listeners <urls>   dev: the registry's listeners
+  --connect-listeners <urls>    dev: the connect worker's listeners
   --<setting>=<value>           any setting by name, e.g. --kafkastore.topic=_schemas
 
-Environment: SCHEMA_REGISTRY_<SETTING> (e.g. SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS) sets
-<setting> (lower-cased, _ → .), as the Confluent image does.
+Environment: SCHEMA_REGISTRY_<SETTING> and CONNECT_<SETTING> (e.g. CONNECT_BOOTSTRAP_SERVERS) set
+<setting> (lower-cased, _ → .), as the Confluent images do.
+Connector files: .properties, or JSON (a config map, or {"name","config","initial_state"}).
 `;
 
-const FLAG_ALIASES: Record<string, string> = {
-  listeners: "listeners",
-  "bootstrap-servers": "kafkastore.bootstrap.servers",
-  "data-dir": "data.dir",
-};
+interface Args {
+  positional: string[];
+  flags: Record<string, string>;
+}
 
-export function parseArgs(args: string[]): { files: string[]; flags: Record<string, string> } {
-  const files: string[] = [];
+export function parseArgs(args: string[]): Args {
+  const positional: string[] = [];
   const flags: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (!arg.startsWith("--")) {
-      files.push(arg);
+      positional.push(arg);
       continue;
     }
     const eq = arg.indexOf("=");
     const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
     const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
     if (value === undefined) throw new ConfigError(name, "", "a value is required");
-    flags[FLAG_ALIASES[name] ?? name] = value;
+    flags[name] = value;
   }
-  return { files, flags };
+  return { positional, flags };
 }
 
-function loadSettings(definition: SettingsDefinition, files: string[], envPrefix: string, flags: Record<string, string>) {
-  const fromFiles = files.map((f) => parseProperties(readFileSync(f, "utf8")));
-  const { values, warnings } = definition.parse(...fromFiles, propertiesFromEnv(envPrefix, process.env), flags);
+/** Flags by their short names → the settings they stand for, for one service. */
+function settingsFlags(flags: Record<string, string>, aliases: Record<string, string>, ignore: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(flags)) {
+    if (ignore.includes(name)) continue;
+    out[aliases[name] ?? name] = value;
+  }
+  return out;
+}
+
+function load(definition: SettingsDefinition, files: string[], envPrefix: string, flags: Record<string, string>) {
+  const raw: Record<string, string> = Object.assign({}, ...files.map((f) => parseProperties(readFileSync(f, "utf8"))), propertiesFromEnv(envPrefix, process.env), flags);
+  const { values, warnings } = definition.parse(raw);
   for (const w of warnings) logger("config").warn(w);
-  return values;
+  return { values, raw };
+}
+
+const REGISTRY_FLAGS = { "bootstrap-servers": "kafkastore.bootstrap.servers", "data-dir": "data.dir", "registry-listeners": "listeners" };
+const CONNECT_FLAGS = { "bootstrap-servers": "bootstrap.servers", "data-dir": "data.dir", "connect-listeners": "listeners" };
+
+function applyLogLevel(settings: ParsedSettings, name: string): void {
+  const level = settings.string(name);
+  if (level) setLogLevel(level as LogLevel);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -64,26 +91,60 @@ async function main(argv: string[]): Promise<number> {
     return command ? 0 : 1;
   }
   if (command === "--version" || command === "-v") {
-    console.log(pkg.version);
+    console.log(VERSION);
     return 0;
   }
   if (command === "config-docs") {
     // Generates the README's configuration reference from the setting declarations.
     console.log(settingsReference(registrySettingsDefinition));
+    console.log(`\n### Connect worker settings\n\n${settingsReference(workerSettings)}`);
     return 0;
   }
-  if (command !== "registry" && command !== "dev") {
+  const { positional, flags } = parseArgs(rest);
+  const running: { stop(): Promise<void> }[] = [];
+
+  if (command === "registry") {
+    const { values } = load(registrySettingsDefinition, positional, "SCHEMA_REGISTRY_", settingsFlags(flags, REGISTRY_FLAGS, []));
+    setLogLevel((values.boolean("debug") ? "debug" : values.string("log.level")) as LogLevel);
+    const registry = await startRegistry(values);
+    running.push(registry);
+    console.log(`Schema registry listening on ${registry.urls.join(", ")} (${registry.broker.kind} broker)`);
+  } else if (command === "connect-standalone") {
+    const [workerFile, ...connectorFiles] = positional;
+    if (!workerFile) throw new ConfigError("worker.properties", "", "connect-standalone needs a worker properties file");
+    const { values, raw } = load(workerSettings, [workerFile], "CONNECT_", settingsFlags(flags, { ...CONNECT_FLAGS, listeners: "listeners" }, []));
+    const connect = await startConnectStandalone({ settings: values, workerConfig: raw, connectorFiles, transforms: transformFactory });
+    running.push(connect);
+    console.log(`Connect worker listening on ${connect.urls.join(", ")} (${connect.broker.kind} broker)`);
+  } else if (command === "dev") {
+    // One process, one broker (embedded unless --bootstrap-servers), both services.
+    const registry = load(registrySettingsDefinition, [], "SCHEMA_REGISTRY_", settingsFlags(flags, REGISTRY_FLAGS, ["connect-listeners", "listeners"]));
+    const connectSettings = load(workerSettings, [], "CONNECT_", settingsFlags(flags, CONNECT_FLAGS, ["registry-listeners", "listeners"]));
+    applyLogLevel(registry.values, "log.level");
+    const broker = createBroker({
+      bootstrapServers: connectSettings.values.list("bootstrap.servers"),
+      dataDir: connectSettings.values.string("data.dir"),
+      clientId: "sluice-dev",
+    });
+    await broker.connect();
+    const sr: RunningRegistry = await startRegistry(registry.values, broker);
+    running.push(sr);
+    const connect: RunningConnect = await startConnectStandalone({
+      settings: connectSettings.values,
+      workerConfig: connectSettings.raw,
+      connectorFiles: positional,
+      transforms: transformFactory,
+      broker,
+    });
+    running.push(connect, { stop: () => broker.close() });
+    console.log(`Schema registry listening on ${sr.urls.join(", ")}; connect worker on ${connect.urls.join(", ")} (${broker.kind} broker)`);
+  } else {
     console.error(`Unknown command ${command}\n\n${HELP}`);
     return 2;
   }
-  const { files, flags } = parseArgs(rest);
-  if (command === "dev") delete flags["kafkastore.bootstrap.servers"];
-  const settings = loadSettings(registrySettingsDefinition, files, "SCHEMA_REGISTRY_", flags);
-  setLogLevel((settings.boolean("debug") ? "debug" : settings.string("log.level")) as LogLevel);
-  const registry = await startRegistry(settings);
-  console.log(`Schema registry listening on ${registry.urls.join(", ")} (${registry.broker.kind} broker)`);
+
   const shutdown = async () => {
-    await registry.stop();
+    for (const service of running) await service.stop();
     process.exit(0);
   };
   process.on("SIGINT", shutdown);

@@ -59,6 +59,7 @@ export interface Broker {
   /** Creates the topic; false when it already existed (its settings are left alone). */
   createTopic(spec: TopicSpec): Promise<boolean>;
   describeTopic(name: string): Promise<TopicDescription | undefined>;
+  listTopics(): Promise<string[]>;
 
   /**
    * Appends records and resolves only once the broker acknowledged all of them (Kafka: acks=all,

@@ -20,6 +20,10 @@ export interface Setting {
   max?: number;
   /** Extra check; returns what is allowed when the value is bad. */
   validate?: (value: SettingValue) => string | undefined;
+  /** Kafka ConfigDef presentation, shown by Connect's config endpoints. */
+  group?: string;
+  displayName?: string;
+  width?: "NONE" | "SHORT" | "MEDIUM" | "LONG";
 }
 
 export type SettingValue = string | number | boolean | string[] | undefined;
@@ -76,6 +80,29 @@ export class SettingsDefinition {
     }
     return { values: new ParsedSettings(values, extra), warnings };
   }
+}
+
+/**
+ * Every problem of a raw config, by setting name, without throwing (for Connect's config/validate and
+ * connector creation, which list all problems at once).
+ */
+export function settingProblems(def: SettingsDefinition, raw: Record<string, string>): Map<string, string[]> {
+  const problems = new Map<string, string[]>();
+  for (const s of def.settings) {
+    const given = [s.name, ...(s.aliases ?? [])].find((n) => raw[n] !== undefined);
+    const list: string[] = [];
+    if (given === undefined) {
+      if (s.required) list.push(`Missing required configuration "${s.name}" which has no default value.`);
+    } else {
+      try {
+        convert(s, given, raw[given]!.trim());
+      } catch (err) {
+        list.push(err instanceof ConfigError ? err.message : String(err));
+      }
+    }
+    problems.set(s.name, list);
+  }
+  return problems;
 }
 
 function convert(s: Setting, given: string, text: string): SettingValue {

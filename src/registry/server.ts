@@ -20,13 +20,16 @@ export interface RunningRegistry {
   stop(): Promise<void>;
 }
 
-export async function startRegistry(settings: ParsedSettings): Promise<RunningRegistry> {
-  const broker = createBroker({
-    bootstrapServers: settings.list("kafkastore.bootstrap.servers"),
-    dataDir: settings.string("data.dir"),
-    clientId: `schema-registry-${settings.optionalString("host.name") ?? hostname()}`,
-  });
-  await broker.connect();
+/** Starts the registry; `shared` is a broker another service of this process already connected (sluice dev). */
+export async function startRegistry(settings: ParsedSettings, shared?: Broker): Promise<RunningRegistry> {
+  const broker =
+    shared ??
+    createBroker({
+      bootstrapServers: settings.list("kafkastore.bootstrap.servers"),
+      dataDir: settings.string("data.dir"),
+      clientId: `schema-registry-${settings.optionalString("host.name") ?? hostname()}`,
+    });
+  if (!shared) await broker.connect();
   const schemaLog = new SchemaLog(broker, new RegistryState(), {
     topic: settings.string("kafkastore.topic"),
     replicationFactor: settings.int("kafkastore.topic.replication.factor"),
@@ -36,7 +39,7 @@ export async function startRegistry(settings: ParsedSettings): Promise<RunningRe
   try {
     await schemaLog.start();
   } catch (err) {
-    await broker.close();
+    if (!shared) await broker.close();
     throw err;
   }
   const service = new RegistryService(schemaLog, {
@@ -67,7 +70,7 @@ export async function startRegistry(settings: ParsedSettings): Promise<RunningRe
     async stop() {
       for (const s of servers) await s.stop(true);
       await schemaLog.stop();
-      await broker.close();
+      if (!shared) await broker.close();
     },
   };
 }

@@ -5,7 +5,7 @@
 import { open, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Logger } from "../../common/log.ts";
-import { fsyncDir, writeFully } from "./files.ts";
+import { fsyncDir, writeFully } from "../../common/files.ts";
 import { readFrames } from "./frame-reader.ts";
 import type { KeyState } from "./partition-log.ts";
 import { keyId } from "./key-id.ts";

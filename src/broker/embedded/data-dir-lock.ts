@@ -5,7 +5,7 @@ import { link, readFile, realpath, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../../common/log.ts";
 import { BrokerError } from "../broker.ts";
-import { fsyncDir, writeFileAtomic } from "./files.ts";
+import { fsyncDir, writeFileAtomic } from "../../common/files.ts";
 
 /** Lock files held (or being taken) by brokers of this process. */
 const heldHere = new Set<string>();

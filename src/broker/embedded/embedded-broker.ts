@@ -24,7 +24,7 @@ import {
 import { kafkaPartition } from "../partitioner.ts";
 import type { CompactionResult } from "./compaction.ts";
 import { DataDirLock } from "./data-dir-lock.ts";
-import { fsyncDir } from "./files.ts";
+import { fsyncDir } from "../../common/files.ts";
 import { GroupOffsets } from "./group-offsets.ts";
 import { Mutex } from "./mutex.ts";
 import { type AppendRecord, type CompactionSettings, PartitionLog } from "./partition-log.ts";
@@ -225,6 +225,11 @@ export class EmbeddedBroker implements Broker {
       this.log.info({ topic: spec.name, partitions: spec.partitions, config }, "created topic");
       return true;
     });
+  }
+
+  async listTopics(): Promise<string[]> {
+    this.ensureOpen();
+    return [...this.topics.keys()];
   }
 
   async describeTopic(name: string): Promise<TopicDescription | undefined> {

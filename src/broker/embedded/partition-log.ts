@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Logger } from "../../common/log.ts";
 import { BrokerError } from "../broker.ts";
 import { compactionTempFile, compactSegment, type CompactionResult } from "./compaction.ts";
-import { openReadWrite, writeFully } from "./files.ts";
+import { openReadWrite, writeFully } from "../../common/files.ts";
 import { FrameCorruption, readFrames } from "./frame-reader.ts";
 import { keyId } from "./key-id.ts";
 import { Mutex } from "./mutex.ts";

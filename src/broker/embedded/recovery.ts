@@ -6,7 +6,7 @@ import type { FileHandle } from "node:fs/promises";
 import { open } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Logger } from "../../common/log.ts";
-import { fsyncDir, readExactly, writeFully } from "./files.ts";
+import { fsyncDir, readExactly, writeFully } from "../../common/files.ts";
 import { FrameCorruption, findNextIntactFrame, readFrames, type RawFrame } from "./frame-reader.ts";
 import { FRAME_HEADER_BYTES, frameOffset } from "./record-frame.ts";
 

@@ -134,6 +134,10 @@ export class KafkaBroker implements Broker {
     });
   }
 
+  async listTopics(): Promise<string[]> {
+    return this.guard("list topics", () => this.need(this.admin).listTopics());
+  }
+
   async describeTopic(name: string): Promise<TopicDescription | undefined> {
     return this.guard(`describe topic ${name}`, async () => {
       const admin = this.need(this.admin);
@@ -271,7 +275,10 @@ export class KafkaBroker implements Broker {
       return await action();
     } catch (err) {
       if (err instanceof BrokerError) throw err;
-      const retriable = err instanceof KafkaJSError ? err.retriable : false;
+      // kafkajs gives up after its own retries with a non-retriable wrapper; what it wrapped decides.
+      const retriable =
+        err instanceof KafkaJSError &&
+        (err.retriable || err.name === "KafkaJSNumberOfRetriesExceeded" || (err.cause instanceof KafkaJSError && err.cause.retriable));
       const reason = err instanceof Error ? err.message : String(err);
       throw new BrokerError(`could not ${what} (${this.options.bootstrapServers.join(",")}): ${reason}`, retriable, err);
     }

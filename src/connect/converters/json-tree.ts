@@ -1,0 +1,502 @@
+// A JSON tree read the way Kafka's JsonDeserializer (Jackson) reads it: numbers keep their text, so
+// int64 and decimals lose nothing; leading zeros are allowed; duplicate keys keep the last value at the
+// first position; anything after the first complete value is ignored; Jackson's read limits apply.
+// The accessors below answer as Jackson's JsonNode does (intValue() of a string is 0, and so on),
+// because JsonConverter's results depend on those answers.
+import { BigDecimal } from "../data/big-decimal.ts";
+
+export class JsonNumber {
+  constructor(
+    readonly text: string,
+    /** No fraction and no exponent: Jackson's int/long/BigInteger nodes. */
+    readonly integral: boolean,
+  ) {}
+}
+
+export class JsonObject {
+  readonly fields = new Map<string, JsonNode>();
+  constructor(
+    /** Where the object starts and ends in the text it was read from. */
+    readonly start: number,
+    public end = start,
+  ) {}
+}
+
+/** `undefined` stands for Jackson's MissingNode (absent field, empty input). */
+export type JsonNode = null | boolean | string | JsonNumber | JsonNode[] | JsonObject;
+
+export class JsonReadError extends Error {
+  constructor(message: string, position: number) {
+    super(`${message} at position ${position}`);
+    this.name = "JsonReadError";
+  }
+}
+
+const MAX_DEPTH = 1000;
+const MAX_NUMBER_LENGTH = 1000;
+const MAX_STRING_LENGTH = 20_000_000;
+const MAX_NAME_LENGTH = 50_000;
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Reads the first JSON value of `bytes` (UTF-8); undefined when there is none (only white space). */
+export function readJson(bytes: Uint8Array): { node: JsonNode | undefined; text: string } {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new JsonReadError("Invalid UTF-8", 0);
+  }
+  return { node: new Reader(text).root(), text };
+}
+
+class Reader {
+  private pos = 0;
+  private depth = 0;
+  constructor(private readonly text: string) {}
+
+  root(): JsonNode | undefined {
+    this.skipSpace();
+    if (this.pos >= this.text.length) return undefined;
+    const c = this.text.charCodeAt(this.pos);
+    const node = this.value();
+    // Jackson wants white space (or the end) after a root-level number.
+    if (((c >= 0x30 && c <= 0x39) || c === 0x2d) && this.pos < this.text.length && !isSpace(this.text.charCodeAt(this.pos)))
+      this.fail(`Unexpected character ${describe(this.text, this.pos)}: Expected space separating root-level values`);
+    return node;
+  }
+
+  private value(): JsonNode {
+    const c = this.text.charCodeAt(this.pos);
+    switch (c) {
+      case 0x7b:
+        return this.object();
+      case 0x5b:
+        return this.array();
+      case 0x22:
+        return this.string(MAX_STRING_LENGTH);
+      case 0x74:
+        return this.literal("true", true);
+      case 0x66:
+        return this.literal("false", false);
+      case 0x6e:
+        return this.literal("null", null);
+      default:
+        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number();
+        return this.fail(`Unexpected character ${describe(this.text, this.pos)}: expected a valid value`);
+    }
+  }
+
+  private object(): JsonObject {
+    const node = new JsonObject(this.pos);
+    this.enter();
+    this.pos++;
+    this.skipSpace();
+    if (this.text.charCodeAt(this.pos) === 0x7d) {
+      this.pos++;
+    } else {
+      for (;;) {
+        if (this.text.charCodeAt(this.pos) !== 0x22) this.fail(`Unexpected character ${describe(this.text, this.pos)}: was expecting double-quote to start field name`);
+        const key = this.string(MAX_NAME_LENGTH);
+        this.skipSpace();
+        if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail(`Unexpected character ${describe(this.text, this.pos)}: was expecting a colon to separate field name and value`);
+        this.pos++;
+        this.skipSpace();
+        node.fields.set(key, this.value());
+        this.skipSpace();
+        const c = this.text.charCodeAt(this.pos);
+        this.pos++;
+        if (c === 0x7d) break;
+        if (c !== 0x2c) this.fail(`Unexpected character ${describe(this.text, this.pos - 1)}: was expecting comma to separate Object entries`);
+        this.skipSpace();
+      }
+    }
+    this.depth--;
+    node.end = this.pos;
+    return node;
+  }
+
+  private array(): JsonNode[] {
+    const items: JsonNode[] = [];
+    this.enter();
+    this.pos++;
+    this.skipSpace();
+    if (this.text.charCodeAt(this.pos) === 0x5d) {
+      this.pos++;
+    } else {
+      for (;;) {
+        items.push(this.value());
+        this.skipSpace();
+        const c = this.text.charCodeAt(this.pos);
+        this.pos++;
+        if (c === 0x5d) break;
+        if (c !== 0x2c) this.fail(`Unexpected character ${describe(this.text, this.pos - 1)}: was expecting comma to separate Array entries`);
+        this.skipSpace();
+      }
+    }
+    this.depth--;
+    return items;
+  }
+
+  private enter(): void {
+    if (++this.depth > MAX_DEPTH) this.fail(`Document nesting depth (${this.depth}) exceeds the maximum allowed (${MAX_DEPTH})`);
+  }
+
+  private string(maxLength: number): string {
+    const text = this.text;
+    const start = ++this.pos;
+    // Fast path: no escapes.
+    let i = start;
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x22 || c === 0x5c || c < 0x20) break;
+    }
+    if (text.charCodeAt(i) === 0x22) {
+      this.pos = i + 1;
+      if (i - start > maxLength) this.fail(`String value length (${i - start}) exceeds the maximum allowed (${maxLength})`);
+      return text.slice(start, i);
+    }
+    let out = text.slice(start, i);
+    for (;;) {
+      if (i >= text.length) {
+        this.pos = i;
+        this.fail("Unexpected end-of-input in a String value");
+      }
+      const c = text.charCodeAt(i);
+      if (c === 0x22) break;
+      if (c < 0x20) {
+        this.pos = i;
+        this.fail(`Illegal unquoted character ((CTRL-CHAR, code ${c})): has to be escaped using backslash to be included in string value`);
+      }
+      if (c !== 0x5c) {
+        out += text[i];
+        i++;
+        continue;
+      }
+      const e = text[i + 1];
+      i += 2;
+      switch (e) {
+        case '"':
+        case "\\":
+        case "/":
+          out += e;
+          break;
+        case "b":
+          out += "\b";
+          break;
+        case "f":
+          out += "\f";
+          break;
+        case "n":
+          out += "\n";
+          break;
+        case "r":
+          out += "\r";
+          break;
+        case "t":
+          out += "\t";
+          break;
+        case "u": {
+          const hex = text.slice(i, i + 4);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
+            this.pos = i;
+            this.fail("Unexpected character in a \\u escape: expected a hex-digit");
+          }
+          out += String.fromCharCode(parseInt(hex, 16));
+          i += 4;
+          break;
+        }
+        default:
+          this.pos = i - 1;
+          this.fail(`Unrecognized character escape ${describe(text, i - 1)}`);
+      }
+    }
+    this.pos = i + 1;
+    if (out.length > maxLength) this.fail(`String value length (${out.length}) exceeds the maximum allowed (${maxLength})`);
+    return out;
+  }
+
+  private number(): JsonNumber {
+    const text = this.text;
+    const start = this.pos;
+    let i = start;
+    if (text.charCodeAt(i) === 0x2d) i++;
+    const intStart = i;
+    while (isDigit(text.charCodeAt(i))) i++;
+    if (i === intStart) {
+      this.pos = i;
+      this.fail(`Unexpected character ${describe(text, i)} in numeric value: expected digit`);
+    }
+    let integral = true;
+    if (text.charCodeAt(i) === 0x2e) {
+      integral = false;
+      const fractionStart = ++i;
+      while (isDigit(text.charCodeAt(i))) i++;
+      if (i === fractionStart) {
+        this.pos = i;
+        this.fail(`Unexpected character ${describe(text, i)} in numeric value: Decimal point not followed by a digit`);
+      }
+    }
+    const e = text.charCodeAt(i);
+    if (e === 0x65 || e === 0x45) {
+      integral = false;
+      i++;
+      const sign = text.charCodeAt(i);
+      if (sign === 0x2b || sign === 0x2d) i++;
+      const expStart = i;
+      while (isDigit(text.charCodeAt(i))) i++;
+      if (i === expStart) {
+        this.pos = i;
+        this.fail(`Unexpected character ${describe(text, i)} in numeric value: Exponent indicator not followed by a digit`);
+      }
+    }
+    if (i - start > MAX_NUMBER_LENGTH) this.fail(`Number value length (${i - start}) exceeds the maximum allowed (${MAX_NUMBER_LENGTH})`);
+    this.pos = i;
+    return new JsonNumber(text.slice(start, i), integral);
+  }
+
+  private literal<T extends boolean | null>(word: string, value: T): T {
+    if (!this.text.startsWith(word, this.pos)) this.fail(`Unrecognized token '${this.token()}': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')`);
+    this.pos += word.length;
+    // "truex" is one unknown token, not true followed by x.
+    if (isIdentifierPart(this.text.charCodeAt(this.pos))) {
+      this.pos -= word.length;
+      this.fail(`Unrecognized token '${this.token()}': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')`);
+    }
+    return value;
+  }
+
+  private token(): string {
+    let end = this.pos;
+    while (end < this.text.length && isIdentifierPart(this.text.charCodeAt(end))) end++;
+    return this.text.slice(this.pos, Math.max(end, this.pos + 1));
+  }
+
+  private skipSpace(): void {
+    const text = this.text;
+    let i = this.pos;
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (isSpace(c)) i++;
+      else if (c < 0x20) {
+        this.pos = i;
+        this.fail(`Illegal character ((CTRL-CHAR, code ${c})): only regular white space (\\r, \\n, \\t) is allowed between tokens`);
+      } else break;
+    }
+    this.pos = i;
+  }
+
+  private fail(message: string): never {
+    if (this.pos >= this.text.length && !message.startsWith("Unexpected end")) throw new JsonReadError("Unexpected end-of-input", this.pos);
+    throw new JsonReadError(message, this.pos);
+  }
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+function isIdentifierPart(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x24 || c > 0x7f;
+}
+
+function describe(text: string, pos: number): string {
+  if (pos >= text.length) return "(end-of-input)";
+  const c = text.charCodeAt(pos);
+  return `('${text[pos]}' (code ${c}))`;
+}
+
+// ---- JsonNode accessors, with Jackson's answers ----
+
+/** JsonNodeType names, as in JsonConverter's messages. */
+export function nodeType(node: JsonNode | undefined): string {
+  if (node === undefined) return "MISSING";
+  if (node === null) return "NULL";
+  switch (typeof node) {
+    case "boolean":
+      return "BOOLEAN";
+    case "string":
+      return "STRING";
+  }
+  if (node instanceof JsonNumber) return "NUMBER";
+  return Array.isArray(node) ? "ARRAY" : "OBJECT";
+}
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
+/** isInt(): an integral number that fits an int (Jackson's IntNode). */
+export function isInt(node: JsonNode | undefined): boolean {
+  if (!(node instanceof JsonNumber) || !node.integral) return false;
+  const value = integralValue(node);
+  return value >= INT32_MIN && value <= INT32_MAX;
+}
+
+export function isIntegral(node: JsonNode | undefined): node is JsonNumber {
+  return node instanceof JsonNumber && node.integral;
+}
+
+function integralValue(node: JsonNumber): number | bigint {
+  // Up to 15 digits a double is exact; beyond, BigInt.
+  return node.text.length <= 15 ? Number(node.text) : BigInt(node.text);
+}
+
+/** The integer part of a number (Java's BigDecimal.toBigInteger), only its low `bits` bits matter. */
+function truncated(node: JsonNumber, bits: 32 | 64): bigint {
+  if (node.integral) return BigInt(node.text);
+  const d = BigDecimal.parse(node.text);
+  // 10^64 is a multiple of 2^64: beyond that the low bits are all zero.
+  if (d.scale < -bits) return 0n;
+  if (d.scale <= 0) return d.unscaled * 10n ** BigInt(-d.scale);
+  return d.scale > 1100 ? 0n : d.unscaled / 10n ** BigInt(d.scale);
+}
+
+/** intValue(): Java's narrowing of the number to int; 0 for anything not a number. */
+export function intValue(node: JsonNode | undefined): number {
+  if (!(node instanceof JsonNumber)) return 0;
+  if (node.integral && node.text.length <= 15) return Number(node.text) | 0;
+  return Number(BigInt.asIntN(32, truncated(node, 32)));
+}
+
+/** longValue(): Java's narrowing to long; 0 for anything not a number. */
+export function longValue(node: JsonNode | undefined): bigint {
+  if (!(node instanceof JsonNumber)) return 0n;
+  return BigInt.asIntN(64, truncated(node, 64));
+}
+
+/** doubleValue(): nearest double; 0 for anything not a number (so "NaN" text reads as 0.0). */
+export function doubleValue(node: JsonNode | undefined): number {
+  if (!(node instanceof JsonNumber)) return 0;
+  const d = Number(node.text);
+  // BigDecimal has no negative zero: -0.0 reads as 0.0, a tiny negative as -0.0.
+  if (d === 0 && !/[1-9]/.test(node.text.split(/[eE]/)[0] ?? "")) return 0;
+  return d;
+}
+
+/** floatValue(): the float nearest to the number's exact value (not to its double). */
+export function floatValue(node: JsonNode | undefined): number {
+  const d = doubleValue(node);
+  const f = Math.fround(d);
+  if (f === d || !Number.isFinite(f) || !(node instanceof JsonNumber)) return f;
+  // Rounding twice (text → double → float) errs only when the double lands exactly between two
+  // floats; then the exact text decides.
+  const other = nextFloatToward(f, d);
+  if ((f + other) / 2 !== d) return f;
+  const exact = exactCompare(node.text, d);
+  if (exact === 0) return f;
+  return exact > 0 ? Math.max(f, other) : Math.min(f, other);
+}
+
+const FLOAT_BITS = new DataView(new ArrayBuffer(4));
+
+function nextFloatToward(f: number, target: number): number {
+  FLOAT_BITS.setFloat32(0, f);
+  const bits = FLOAT_BITS.getInt32(0);
+  // Moving away from zero increments the magnitude bits, toward zero decrements them.
+  const away = (target > f) === (f >= 0);
+  FLOAT_BITS.setInt32(0, f === 0 ? (target > 0 ? 1 : 0x80000001) : away ? bits + 1 : bits - 1);
+  return FLOAT_BITS.getFloat32(0);
+}
+
+/** Sign of (decimal text − d), exactly. */
+function exactCompare(text: string, d: number): number {
+  const dec = BigDecimal.parse(text);
+  // d = mantissa × 2^exp exactly.
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, d);
+  const bits = view.getBigUint64(0);
+  const biased = Number((bits >> 52n) & 0x7ffn);
+  let mantissa = bits & 0xfffffffffffffn;
+  if (biased !== 0) mantissa |= 1n << 52n;
+  if (d < 0) mantissa = -mantissa;
+  const exp = (biased === 0 ? 1 : biased) - 1075;
+  // Compare unscaled × 10^-scale with mantissa × 2^exp, both scaled to integers.
+  let left = dec.unscaled * (exp < 0 ? 1n << BigInt(-exp) : 1n);
+  let right = mantissa * (exp > 0 ? 1n << BigInt(exp) : 1n);
+  if (dec.scale > 0) right *= 10n ** BigInt(dec.scale);
+  else left *= 10n ** BigInt(-dec.scale);
+  return left === right ? 0 : left > right ? 1 : -1;
+}
+
+/** decimalValue(): exact, with the scale the text has (integers get scale 0). */
+export function decimalValue(node: JsonNumber): BigDecimal {
+  return node.integral ? new BigDecimal(BigInt(node.text), 0) : BigDecimal.parse(node.text);
+}
+
+export function booleanValue(node: JsonNode | undefined): boolean {
+  return node === true;
+}
+
+export function textValue(node: JsonNode | undefined): string | null {
+  return typeof node === "string" ? node : null;
+}
+
+/** binaryValue(): a string decoded as base64 (throws on bad base64); null for anything else. */
+export function binaryValue(node: JsonNode | undefined): Uint8Array | null {
+  return typeof node === "string" ? decodeBase64(node) : null;
+}
+
+const BASE64_VALUES = (() => {
+  const table = new Int8Array(128).fill(-1);
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (let i = 0; i < alphabet.length; i++) table[alphabet.charCodeAt(i)] = i;
+  return table;
+})();
+
+/**
+ * Jackson's base64 reading (MIME-NO-LINEFEEDS): standard alphabet, padding required, white space
+ * allowed only between 4-character groups.
+ */
+export function decodeBase64(text: string): Uint8Array {
+  const out = new Uint8Array(Math.floor((text.length * 3) / 4) + 3);
+  let n = 0;
+  let i = 0;
+  const sextet = (position: number): number => {
+    const c = text.charCodeAt(position);
+    const v = c < 128 ? (BASE64_VALUES[c] ?? -1) : -1;
+    if (v < 0) throw new SyntaxError(`Illegal character '${text[position] ?? ""}' (code 0x${c.toString(16)}) in base64 content`);
+    return v;
+  };
+  const requireMore = (position: number) => {
+    if (position >= text.length) throw new SyntaxError("Unexpected end of base64-encoded String: base64 variant 'MIME-NO-LINEFEEDS' expects padding (one or more '=' characters) at the end");
+  };
+  for (;;) {
+    while (i < text.length && text.charCodeAt(i) <= 0x20) i++;
+    if (i >= text.length) break;
+    const a = sextet(i++);
+    requireMore(i);
+    const b = sextet(i++);
+    requireMore(i);
+    if (text[i] === "=") {
+      requireMore(i + 1);
+      if (text[i + 1] !== "=") throw new SyntaxError(`Unexpected character '${text[i + 1]}' in base64 content: expected padding character '='`);
+      out[n++] = ((a << 2) | (b >> 4)) & 0xff;
+      i += 2;
+      continue;
+    }
+    const c = sextet(i++);
+    requireMore(i);
+    if (text[i] === "=") {
+      out[n++] = ((a << 2) | (b >> 4)) & 0xff;
+      out[n++] = ((b << 4) | (c >> 2)) & 0xff;
+      i++;
+      continue;
+    }
+    const d = sextet(i++);
+    out[n++] = ((a << 2) | (b >> 4)) & 0xff;
+    out[n++] = ((b << 4) | (c >> 2)) & 0xff;
+    out[n++] = ((c << 6) | d) & 0xff;
+  }
+  return out.slice(0, n);
+}
+
+/** Values of an ARRAY node as Jackson iterates them: array items, an object's values, else none. */
+export function elementsOf(node: JsonNode): JsonNode[] {
+  if (Array.isArray(node)) return node;
+  if (node instanceof JsonObject) return [...node.fields.values()];
+  return [];
+}

@@ -1,0 +1,508 @@
+// org.apache.kafka.connect.json.JsonConverter. With schemas.enable each record is the envelope
+// {"schema":…,"payload":…}, written byte for byte as Kafka writes it (key order of asJsonSchema,
+// Jackson's escaping and Java's number formatting); without, the bare payload. Reading follows
+// Kafka's rules, quirks included (e.g. a string where an int32 is expected reads as 0), so that
+// records round-trip between Sluice and JVM workers unchanged.
+import { SettingsDefinition } from "../../common/settings.ts";
+import { LruCache } from "../../serde/lru.ts";
+import { BigDecimal } from "../data/big-decimal.ts";
+import { DataException } from "../data/errors.ts";
+import { isPlainObject, javaClassName, javaDoubleToString, javaFloatToString } from "../data/java-format.ts";
+import { ConnectDate, Decimal, Time, Timestamp } from "../data/logical.ts";
+import { acceptsPlain, mapEntries, SchemaBuilder, type Schema, type Type } from "../data/schema.ts";
+import { Struct } from "../data/struct.ts";
+import { SchemaAndValue, settingStrings, type Converter, type ConverterConfig, type HeaderConverter } from "./converter.ts";
+import {
+  binaryValue,
+  booleanValue,
+  decimalValue,
+  doubleValue,
+  elementsOf,
+  floatValue,
+  intValue,
+  isInt,
+  isIntegral,
+  JsonNumber,
+  JsonObject,
+  longValue,
+  nodeType,
+  readJson,
+  textValue,
+  type JsonNode,
+} from "./json-tree.ts";
+import { base64, jsonString, utf8Bytes } from "./json-text.ts";
+
+export const jsonConverterSettings = new SettingsDefinition([
+  { name: "schemas.enable", type: "boolean", default: true, importance: "high", doc: "Include schemas within each of the serialized values and keys." },
+  { name: "schemas.cache.size", type: "int", default: 1000, min: 0, importance: "high", doc: "The maximum number of schemas that can be cached in this converter instance." },
+  {
+    name: "decimal.format",
+    type: "string",
+    default: "BASE64",
+    oneOf: ["BASE64", "NUMERIC"],
+    importance: "low",
+    doc: "Controls which format this converter will serialize decimals in. This value is case insensitive and can be either 'BASE64' (default) or 'NUMERIC'",
+  },
+  {
+    name: "replace.null.with.default",
+    type: "boolean",
+    default: true,
+    importance: "low",
+    doc: "Whether to replace fields that have a default value and that are null to the default value. When set to true, the default value is used, otherwise null is used.",
+  },
+  { name: "converter.type", type: "string", oneOf: ["key", "value", "header"], importance: "low", doc: "How this converter will be used (set by the runtime)." },
+]);
+
+const ENVELOPE_ERROR =
+  'JsonConverter with schemas.enable requires "schema" and "payload" fields and may not contain additional fields. If you are trying to deserialize plain JSON data, set schemas.enable=false in your converter configuration.';
+
+const JSON_TYPE_NAMES: Record<Type, string> = {
+  INT8: "int8",
+  INT16: "int16",
+  INT32: "int32",
+  INT64: "int64",
+  FLOAT32: "float",
+  FLOAT64: "double",
+  BOOLEAN: "boolean",
+  STRING: "string",
+  BYTES: "bytes",
+  ARRAY: "array",
+  MAP: "map",
+  STRUCT: "struct",
+};
+
+const BUILDERS: Record<string, () => SchemaBuilder> = {
+  boolean: SchemaBuilder.bool,
+  int8: SchemaBuilder.int8,
+  int16: SchemaBuilder.int16,
+  int32: SchemaBuilder.int32,
+  int64: SchemaBuilder.int64,
+  float: SchemaBuilder.float32,
+  double: SchemaBuilder.float64,
+  bytes: SchemaBuilder.bytes,
+  string: SchemaBuilder.string,
+};
+
+export class JsonConverter implements Converter, HeaderConverter {
+  private schemasEnabled = true;
+  private decimalNumeric = false;
+  private replaceNullWithDefault = true;
+  private fromConnectCache = new LruCache<Schema, string>(1000);
+  private toConnectCache = new LruCache<string, Schema>(1000);
+
+  configure(config: ConverterConfig, isKey = false): void {
+    const settings = jsonConverterSettings.parse(settingStrings({ ...config, "converter.type": isKey ? "key" : "value" })).values;
+    this.schemasEnabled = settings.boolean("schemas.enable");
+    this.decimalNumeric = settings.string("decimal.format") === "NUMERIC";
+    this.replaceNullWithDefault = settings.boolean("replace.null.with.default");
+    const cacheSize = settings.int("schemas.cache.size");
+    this.fromConnectCache = new LruCache(cacheSize);
+    this.toConnectCache = new LruCache(cacheSize);
+  }
+
+  config(): SettingsDefinition {
+    return jsonConverterSettings;
+  }
+
+  fromConnectData(_topic: string, schema: Schema | null, value: unknown): Uint8Array | null {
+    if (schema === null && (value === null || value === undefined)) return null;
+    const payload = this.toJson(schema, value);
+    const json = this.schemasEnabled ? `{"schema":${schema === null ? "null" : this.asJsonSchema(schema)},"payload":${payload}}` : payload;
+    // Jackson refuses to write documents nested deeper than 1000.
+    if (json.length > 2 * MAX_WRITE_DEPTH && nestingDepth(json) > MAX_WRITE_DEPTH)
+      throw new DataException("Converting Kafka Connect data to byte[] failed due to serialization error: ", {
+        cause: new Error(`Document nesting depth exceeds the maximum allowed (${MAX_WRITE_DEPTH})`),
+      });
+    return utf8Bytes(json);
+  }
+
+  toConnectData(_topic: string, value: Uint8Array | null): SchemaAndValue {
+    if (value === null) return SchemaAndValue.NULL;
+    let read: ReturnType<typeof readJson>;
+    try {
+      read = readJson(value);
+    } catch (e) {
+      throw new DataException("Converting byte[] to Kafka Connect data failed due to serialization error: ", { cause: e });
+    }
+    const { node, text } = read;
+    let schemaNode: JsonNode | undefined = null;
+    let payload: JsonNode | undefined = node;
+    if (this.schemasEnabled) {
+      if (!(node instanceof JsonObject) || node.fields.size !== 2 || !node.fields.has("schema") || !node.fields.has("payload")) throw new DataException(ENVELOPE_ERROR);
+      schemaNode = node.fields.get("schema");
+      payload = node.fields.get("payload");
+    }
+    const schema = this.schemaFromNode(schemaNode, text);
+    return { schema, value: this.toConnect(schema, payload) };
+  }
+
+  fromConnectHeader(topic: string, _headerKey: string, schema: Schema | null, value: unknown): Uint8Array | null {
+    return this.fromConnectData(topic, schema, value);
+  }
+
+  toConnectHeader(topic: string, _headerKey: string, value: Uint8Array | null): SchemaAndValue {
+    return this.toConnectData(topic, value);
+  }
+
+  close(): void {}
+
+  /** The schema as JsonConverter writes it into the envelope (JSON text). */
+  asJsonSchema(schema: Schema | null): string | null {
+    if (schema === null) return null;
+    const cached = this.fromConnectCache.get(schema);
+    if (cached !== undefined) return cached;
+    let json = `{"type":"${JSON_TYPE_NAMES[schema.type]}"`;
+    switch (schema.type) {
+      case "ARRAY":
+        json += `,"items":${this.asJsonSchema(schema.valueSchema) ?? "null"}`;
+        break;
+      case "MAP":
+        json += `,"keys":${this.asJsonSchema(schema.keySchema) ?? "null"},"values":${this.asJsonSchema(schema.valueSchema) ?? "null"}`;
+        break;
+      case "STRUCT":
+        // Each field is its schema object with "field" appended last.
+        json += `,"fields":[${schema.fields.map((f) => `${this.asJsonSchema(f.schema)!.slice(0, -1)},"field":${jsonString(f.name)}}`).join(",")}]`;
+        break;
+    }
+    json += `,"optional":${schema.optional}`;
+    if (schema.name !== null) json += `,"name":${jsonString(schema.name)}`;
+    if (schema.version !== null) json += `,"version":${schema.version | 0}`;
+    if (schema.doc !== null) json += `,"doc":${jsonString(schema.doc)}`;
+    if (schema.parameters !== null) json += `,"parameters":{${[...schema.parameters].map(([k, v]) => `${jsonString(k)}:${jsonString(v)}`).join(",")}}`;
+    if (schema.defaultValue !== null) json += `,"default":${this.toJson(schema, schema.defaultValue)}`;
+    json += "}";
+    this.fromConnectCache.set(schema, json);
+    return json;
+  }
+
+  /** Reads a schema in JsonConverter's JSON form (the envelope's "schema"); null for JSON null. */
+  asConnectSchema(json: string): Schema | null {
+    const { node, text } = readJson(utf8Bytes(json));
+    return this.schemaFromNode(node ?? null, text);
+  }
+
+  // ---- Connect → JSON (convertToJson) ----
+
+  private toJson(schema: Schema | null, value: unknown): string {
+    if (value === null || value === undefined) {
+      if (schema === null) return "null";
+      if (schema.defaultValue !== null && this.replaceNullWithDefault) return this.toJson(schema, schema.defaultValue);
+      if (schema.optional) return "null";
+      throw new DataException("Conversion error: null value for field that is required and has no default value");
+    }
+    if (schema !== null && schema.name !== null) {
+      const logical = this.logicalToJson(schema, schema.name, value);
+      if (logical !== undefined) return logical;
+    }
+    const type = schema === null ? schemalessType(value) : schema.type;
+    const invalid = () => new DataException(`Invalid type for ${schema === null ? "unknown schema" : schema.type}: ${javaClassName(value)}`);
+    switch (type) {
+      case "INT8":
+      case "INT16":
+      case "INT32":
+      case "INT64":
+        if (!acceptsPlain(type, value)) throw invalid();
+        return String(value);
+      case "FLOAT32":
+        if (typeof value !== "number") throw invalid();
+        return Number.isFinite(value) ? javaFloatToString(value) : `"${javaFloatToString(value)}"`;
+      case "FLOAT64":
+        if (typeof value !== "number") throw invalid();
+        return Number.isFinite(value) ? javaDoubleToString(value) : `"${javaDoubleToString(value)}"`;
+      case "BOOLEAN":
+        if (typeof value !== "boolean") throw invalid();
+        return value ? "true" : "false";
+      case "STRING":
+        if (typeof value !== "string") throw invalid();
+        return jsonString(value);
+      case "BYTES":
+        if (!(value instanceof Uint8Array)) throw new DataException(`Invalid type for bytes type: ${javaClassName(value)}`);
+        return `"${base64(value)}"`;
+      case "ARRAY": {
+        if (!Array.isArray(value)) throw invalid();
+        const elementSchema = schema === null ? null : schema.valueSchema;
+        return `[${value.map((e: unknown) => this.toJson(elementSchema, e)).join(",")}]`;
+      }
+      case "MAP": {
+        if (!(value instanceof Map) && !isPlainObject(value)) throw invalid();
+        return this.mapToJson(schema, value);
+      }
+      case "STRUCT": {
+        if (!(value instanceof Struct)) throw invalid();
+        if (schema === null || !value.schema.equals(schema)) throw new DataException("Mismatching schema.");
+        return `{${schema.fields.map((f) => `${jsonString(f.name)}:${this.toJson(f.schema, value.getWithoutDefault(f.name))}`).join(",")}}`;
+      }
+    }
+  }
+
+  /** String-keyed maps become objects, others arrays of [key, value] pairs. */
+  private mapToJson(schema: Schema | null, map: Map<unknown, unknown> | Record<string, unknown>): string {
+    const keySchema = schema === null ? null : schema.keySchema;
+    const valueSchema = schema === null ? null : schema.valueSchema;
+    if (schema !== null && keySchema === null) throw new DataException("No schema defined for key of map value");
+    const entries = [...mapEntries(map)];
+    const objectMode = keySchema === null ? entries.every(([k]) => typeof k === "string") : keySchema.type === "STRING";
+    if (!objectMode) return `[${entries.map(([k, v]) => `[${this.toJson(keySchema, k)},${this.toJson(valueSchema, v)}]`).join(",")}]`;
+    // Jackson's ObjectNode: a repeated key keeps its first position and takes the last value.
+    const fields = new Map<string, string>();
+    for (const [k, v] of entries) fields.set(asText(this.toJson(keySchema, k)), this.toJson(valueSchema, v));
+    return `{${[...fields].map(([k, v]) => `${jsonString(k)}:${v}`).join(",")}}`;
+  }
+
+  /** Logical types are chosen by schema name, whatever the schema's type (as in Kafka). */
+  private logicalToJson(schema: Schema, name: string, value: unknown): string | undefined {
+    switch (name) {
+      case Decimal.LOGICAL_NAME:
+        if (!(value instanceof BigDecimal)) throw new DataException(`Invalid type for Decimal, expected BigDecimal but was ${javaClassName(value)}`);
+        return this.decimalNumeric ? value.toString() : `"${base64(Decimal.fromLogical(schema, value))}"`;
+      case ConnectDate.LOGICAL_NAME:
+        if (!(value instanceof Date)) throw new DataException(`Invalid type for Date, expected Date but was ${javaClassName(value)}`);
+        return String(ConnectDate.fromLogical(schema, value));
+      case Time.LOGICAL_NAME:
+        if (!(value instanceof Date)) throw new DataException(`Invalid type for Time, expected Date but was ${javaClassName(value)}`);
+        return String(Time.fromLogical(schema, value));
+      case Timestamp.LOGICAL_NAME:
+        if (!(value instanceof Date)) throw new DataException(`Invalid type for Timestamp, expected Date but was ${javaClassName(value)}`);
+        return String(Timestamp.fromLogical(schema, value));
+      default:
+        return undefined;
+    }
+  }
+
+  // ---- JSON → Connect (asConnectSchema, convertToConnect) ----
+
+  private schemaFromNode(node: JsonNode | undefined, text: string): Schema | null {
+    if (node === null || node === undefined) return null;
+    const key = node instanceof JsonObject ? text.slice(node.start, node.end) : undefined;
+    if (key !== undefined) {
+      const cached = this.toConnectCache.get(key);
+      if (cached !== undefined) return cached;
+    }
+    const schema = this.buildSchema(node, text);
+    if (key !== undefined) this.toConnectCache.set(key, schema);
+    return schema;
+  }
+
+  private buildSchema(node: JsonNode, text: string): Schema {
+    const typeNode = get(node, "type");
+    if (typeof typeNode !== "string") throw new DataException("Schema must contain 'type' field");
+    let builder: SchemaBuilder;
+    switch (typeNode) {
+      case "array": {
+        const items = get(node, "items");
+        if (items === undefined || items === null) throw new DataException("Array schema did not specify the element type");
+        builder = SchemaBuilder.array(this.schemaFromNode(items, text)!);
+        break;
+      }
+      case "map": {
+        const keys = get(node, "keys");
+        if (keys === undefined) throw new DataException("Map schema did not specify the key type");
+        const values = get(node, "values");
+        if (values === undefined) throw new DataException("Map schema did not specify the value type");
+        const keySchema = this.schemaFromNode(keys, text);
+        const valueSchema = this.schemaFromNode(values, text);
+        builder = SchemaBuilder.map(keySchema!, valueSchema!);
+        break;
+      }
+      case "struct": {
+        builder = SchemaBuilder.struct();
+        const fields = get(node, "fields");
+        if (!Array.isArray(fields)) throw new DataException('Struct schema\'s "fields" argument is not an array.');
+        for (const field of fields) {
+          const fieldName = get(field, "field");
+          if (typeof fieldName !== "string") throw new DataException("Struct schema's field name not specified properly");
+          builder.field(fieldName, this.schemaFromNode(field, text)!);
+        }
+        break;
+      }
+      default: {
+        const primitive = BUILDERS[typeNode];
+        if (primitive === undefined) throw new DataException(`Unknown schema type: ${typeNode}`);
+        builder = primitive();
+      }
+    }
+    if (get(node, "optional") === true) builder.optional();
+    else builder.required();
+    const name = get(node, "name");
+    if (typeof name === "string") builder.name(name);
+    const version = get(node, "version");
+    if (isIntegral(version)) builder.version(intValue(version));
+    const doc = get(node, "doc");
+    if (typeof doc === "string") builder.doc(doc);
+    const parameters = get(node, "parameters");
+    if (parameters instanceof JsonObject) {
+      for (const [k, v] of parameters.fields) {
+        if (typeof v !== "string") throw new DataException("Schema parameters must have string values.");
+        builder.parameter(k, v);
+      }
+    }
+    const defaultNode = get(node, "default");
+    // Kafka converts the default against the builder as it stands (no default yet).
+    if (defaultNode !== undefined) builder.defaultValue(this.toConnect(builder.build(), defaultNode));
+    return builder.build();
+  }
+
+  private toConnect(schema: Schema | null, node: JsonNode | undefined): unknown {
+    let type: Type;
+    if (schema !== null) {
+      if (node === undefined || node === null) {
+        if (schema.defaultValue !== null && this.replaceNullWithDefault) return schema.defaultValue;
+        if (schema.optional) return null;
+        throw new DataException(`Invalid null value for required ${schema.type} field`);
+      }
+      type = schema.type;
+      if (schema.name !== null) {
+        const logical = logicalToConnect(schema, schema.name, node);
+        if (logical !== undefined) return logical.value;
+      }
+    } else {
+      if (node === undefined || node === null) return null;
+      type = schemalessNodeType(node);
+    }
+    switch (type) {
+      case "BOOLEAN":
+        return booleanValue(node);
+      case "INT8":
+        return (intValue(node) << 24) >> 24;
+      case "INT16":
+        return (intValue(node) << 16) >> 16;
+      case "INT32":
+        return intValue(node);
+      case "INT64":
+        return longValue(node);
+      case "FLOAT32":
+        return floatValue(node);
+      case "FLOAT64":
+        return doubleValue(node);
+      case "BYTES":
+        try {
+          return binaryValue(node);
+        } catch (e) {
+          throw new DataException("Invalid bytes field", { cause: e });
+        }
+      case "STRING":
+        return textValue(node);
+      case "ARRAY": {
+        const elementSchema = schema === null ? null : schema.valueSchema;
+        return elementsOf(node).map((e) => this.toConnect(elementSchema, e));
+      }
+      case "MAP":
+        return this.mapToConnect(schema, node);
+      case "STRUCT": {
+        if (!(node instanceof JsonObject)) throw new DataException(`Structs should be encoded as JSON objects, but found ${nodeType(node)}`);
+        const struct = new Struct(schema!);
+        for (const field of schema!.fields) struct.put(field, this.toConnect(field.schema, node.fields.get(field.name)));
+        return struct;
+      }
+    }
+  }
+
+  private mapToConnect(schema: Schema | null, node: JsonNode): Map<unknown, unknown> {
+    const keySchema = schema === null ? null : schema.keySchema;
+    const valueSchema = schema === null ? null : schema.valueSchema;
+    const result = new Map<unknown, unknown>();
+    if (schema === null || keySchema?.type === "STRING") {
+      if (!(node instanceof JsonObject)) throw new DataException(`Maps with string fields should be encoded as JSON objects, but found ${nodeType(node)}`);
+      for (const [k, v] of node.fields) result.set(k, this.toConnect(valueSchema, v));
+      return result;
+    }
+    if (keySchema === null) throw new DataException("No schema defined for key of map value");
+    if (!Array.isArray(node)) throw new DataException(`Maps with non-string fields should be encoded as JSON array of tuples, but found ${nodeType(node)}`);
+    for (const entry of node) {
+      if (!Array.isArray(entry)) throw new DataException(`Found invalid map entry instead of array tuple: ${nodeType(entry)}`);
+      if (entry.length !== 2) throw new DataException(`Found invalid map entry, expected length 2 but found :${entry.length}`);
+      result.set(this.toConnect(keySchema, entry[0]), this.toConnect(valueSchema, entry[1]));
+    }
+    return result;
+  }
+}
+
+function logicalToConnect(schema: Schema, name: string, node: JsonNode): { value: unknown } | undefined {
+  switch (name) {
+    case Decimal.LOGICAL_NAME:
+      if (node instanceof JsonNumber) return { value: decimalValue(node) };
+      if (typeof node === "string") {
+        try {
+          return { value: Decimal.toLogical(schema, binaryValue(node)!) };
+        } catch (e) {
+          throw new DataException("Invalid bytes for Decimal field", { cause: e });
+        }
+      }
+      throw new DataException(`Invalid type for Decimal, underlying representation should be numeric or bytes but was ${nodeType(node)}`);
+    case ConnectDate.LOGICAL_NAME:
+      if (!isInt(node)) throw new DataException(`Invalid type for Date, underlying representation should be integer but was ${nodeType(node)}`);
+      return { value: ConnectDate.toLogical(schema, intValue(node)) };
+    case Time.LOGICAL_NAME:
+      if (!isInt(node)) throw new DataException(`Invalid type for Time, underlying representation should be integer but was ${nodeType(node)}`);
+      return { value: Time.toLogical(schema, intValue(node)) };
+    case Timestamp.LOGICAL_NAME:
+      if (!isIntegral(node)) throw new DataException(`Invalid type for Timestamp, underlying representation should be integral but was ${nodeType(node)}`);
+      return { value: Timestamp.toLogical(schema, longValue(node)) };
+    default:
+      return undefined;
+  }
+}
+
+/** JsonNode.get(name): a field of an object node, else missing. */
+function get(node: JsonNode | undefined, name: string): JsonNode | undefined {
+  return node instanceof JsonObject ? node.fields.get(name) : undefined;
+}
+
+/** Kafka's inference for schemaless JSON: integers INT64, other numbers FLOAT64, objects MAP. */
+function schemalessNodeType(node: JsonNode): Type {
+  if (typeof node === "boolean") return "BOOLEAN";
+  if (typeof node === "string") return "STRING";
+  if (node instanceof JsonNumber) return node.integral ? "INT64" : "FLOAT64";
+  return Array.isArray(node) ? "ARRAY" : "MAP";
+}
+
+/**
+ * ConnectSchema.schemaType(value.getClass()) for the JS representations. Without a schema a number is
+ * a double and a bigint a long, the way this converter reads them, so schemaless JSON passes through
+ * unchanged (1.0 stays 1.0, 1 stays 1).
+ */
+function schemalessType(value: unknown): Type {
+  switch (typeof value) {
+    case "string":
+      return "STRING";
+    case "boolean":
+      return "BOOLEAN";
+    case "number":
+      return "FLOAT64";
+    case "bigint":
+      if (BigInt.asIntN(64, value) === value) return "INT64";
+      break;
+    case "object":
+      if (value instanceof Uint8Array) return "BYTES";
+      if (Array.isArray(value)) return "ARRAY";
+      if (value instanceof Map || isPlainObject(value)) return "MAP";
+      if (value instanceof Struct) return "STRUCT";
+  }
+  throw new DataException(`Java class ${javaClassName(value)} does not have corresponding schema type.`);
+}
+
+const MAX_WRITE_DEPTH = 1000;
+
+/** Deepest nesting of arrays and objects in JSON text we wrote. */
+function nestingDepth(json: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
+}
+
+/** Jackson's asText() of a written node, which names an object-mode map key. */
+function asText(json: string): string {
+  const first = json[0];
+  if (first === '"') return JSON.parse(json) as string;
+  return first === "[" || first === "{" ? "" : json;
+}

@@ -1,0 +1,27 @@
+// A connect worker's settings, by Kafka Connect's names (WorkerConfig, StandaloneConfig,
+// RestServerConfig). Worker files of Kafka Connect work unchanged.
+import { SettingsDefinition } from "../../common/settings.ts";
+
+export const workerSettings = new SettingsDefinition(
+  [
+    { name: "bootstrap.servers", type: "list", default: [], importance: "high", doc: "Kafka brokers. Empty: the embedded broker in `data.dir` (standalone only)." },
+    { name: "key.converter", type: "class", default: "org.apache.kafka.connect.json.JsonConverter", importance: "high", doc: "Converter class for record keys, unless a connector sets its own." },
+    { name: "value.converter", type: "class", default: "org.apache.kafka.connect.json.JsonConverter", importance: "high", doc: "Converter class for record values, unless a connector sets its own." },
+    { name: "header.converter", type: "class", default: "org.apache.kafka.connect.storage.SimpleHeaderConverter", importance: "low", doc: "Converter class for record headers." },
+    { name: "offset.storage.file.filename", type: "string", default: "", importance: "high", doc: "File holding source offsets (standalone). Default: connect.offsets in data.dir." },
+    { name: "offset.flush.interval.ms", type: "long", default: 60000, min: 1, importance: "low", doc: "How often source offsets are committed and sinks flushed." },
+    { name: "offset.flush.timeout.ms", type: "long", default: 5000, min: 1, importance: "low", doc: "How long an offset flush may wait for outstanding records." },
+    { name: "task.shutdown.graceful.timeout.ms", type: "long", default: 5000, min: 0, importance: "low", doc: "How long a stopping task may take before it is abandoned." },
+    { name: "listeners", type: "list", default: ["http://:8083"], importance: "low", doc: "REST listeners, `http://host:port` (empty host: all interfaces)." },
+    { name: "rest.advertised.host.name", type: "string", default: "", importance: "low", doc: "Host name given to others (and shown as worker_id)." },
+    { name: "rest.advertised.port", type: "int", default: -1, importance: "low", doc: "Port given to others." },
+    { name: "plugin.path", type: "list", default: ["plugins"], importance: "low", doc: "Folders scanned at start-up for plugin modules (.js/.ts)." },
+    { name: "config.providers", type: "list", default: [], importance: "low", doc: "Config provider aliases, with config.providers.<alias>.class." },
+    { name: "data.dir", type: "string", default: "./data", importance: "high", doc: "Directory of the embedded broker's logs and of default local files." },
+    { name: "topic.tracking.enable", type: "boolean", default: true, importance: "low", doc: "Track the topics each connector uses (GET /connectors/{c}/topics)." },
+    { name: "topic.tracking.allow.reset", type: "boolean", default: true, importance: "low", doc: "Allow PUT /connectors/{c}/topics/reset." },
+    { name: "topic.creation.enable", type: "boolean", default: true, importance: "low", doc: "Create missing topics that source connectors write to." },
+  ],
+  // Client, converter, provider and distributed-mode settings are accepted as Kafka Connect's are.
+  ["key.converter.", "value.converter.", "header.converter.", "config.providers.", "producer.", "consumer.", "admin.", "group.", "config.storage.", "offset.storage.", "status.storage.", "rest.", "access.control.", "ssl.", "sasl.", "security.", "connector.client.", "client.", "metric", "session.timeout.ms", "heartbeat.interval.ms", "rebalance.timeout.ms", "scheduled.rebalance.max.delay.ms", "connect.protocol", "exactly.once", "inter.worker.", "admin.listeners", "response.http.headers.config", "plugin.discovery", "log.level"],
+);

@@ -1,0 +1,242 @@
+// The worker runs connectors and tasks on this process: it instantiates them from the plugin registry,
+// builds each task's converters, transforms and error handling, and reports their statuses.
+import type { Broker } from "../../broker/broker.ts";
+import { ConfigProviders } from "../../common/config-providers.ts";
+import { logger } from "../../common/log.ts";
+import type { ParsedSettings } from "../../common/settings.ts";
+import type { Converter } from "../converters/converter.ts";
+import type { Connector, SinkTask, SourceTask, TopicPartition } from "../plugins/connector.ts";
+import type { ConnectRecord } from "../plugins/records.ts";
+import type { PluginRegistry } from "../plugins/registry.ts";
+import type { OffsetStore } from "../storage/offset-store.ts";
+import { sinkConnectorDefinition, sourceConnectorDefinition } from "./connector-config.ts";
+import { ErrorHandler, traceOf } from "./error-handling.ts";
+import { WorkerSinkTask } from "./sink-task.ts";
+import { WorkerSourceTask } from "./source-task.ts";
+import type { Status, StatusListener } from "./worker-task.ts";
+import { WorkerTask } from "./worker-task.ts";
+
+const log = logger("worker");
+
+/** Builds a connector's transform chain from its config (transforms.*, predicates.*). */
+export type TransformFactory = (config: Record<string, string>) => <R extends ConnectRecord>(record: R) => R | null;
+
+export interface WorkerOptions {
+  workerId: string;
+  broker: Broker;
+  plugins: PluginRegistry;
+  offsets: OffsetStore;
+  settings: ParsedSettings;
+  /** The worker config as given, for converter sub-settings (key.converter.*) and providers. */
+  workerConfig: Record<string, string>;
+  transforms: TransformFactory;
+}
+
+export interface ConnectorCallbacks {
+  onConnectorStatus(status: Status): void;
+  onTaskStatus(task: number, status: Status): void;
+  onTopic(topic: string): void;
+  requestTaskReconfiguration(): void;
+}
+
+export class Worker {
+  readonly providers: ConfigProviders;
+  private readonly connectors = new Map<string, { instance: Connector; status: Status }>();
+  private readonly tasks = new Map<string, WorkerTask>();
+
+  constructor(readonly options: WorkerOptions) {
+    this.providers = ConfigProviders.fromWorkerConfig(options.workerConfig);
+  }
+
+  get workerId(): string {
+    return this.options.workerId;
+  }
+
+  /** Resolves config provider references; the result is only ever handed to plugins. */
+  resolve(config: Record<string, string>): Record<string, string> {
+    return this.providers.resolve(config);
+  }
+
+  newConnector(className: string): Connector {
+    const plugin = this.options.plugins.find(className, "source", "sink");
+    if (!plugin) throw new Error(`Failed to find any class that implements Connector and which name matches ${className}`);
+    return plugin.create() as Connector;
+  }
+
+  /** Starts a connector; returns its task configs (empty when it failed or is stopped). */
+  async startConnector(name: string, config: Record<string, string>, target: "STARTED" | "PAUSED", callbacks: ConnectorCallbacks): Promise<Record<string, string>[]> {
+    const workerId = this.workerId;
+    const setStatus = (state: Status["state"], trace?: string) => {
+      const status: Status = { state, workerId, ...(trace ? { trace } : {}) };
+      const entry = this.connectors.get(name);
+      if (entry) entry.status = status;
+      callbacks.onConnectorStatus(status);
+    };
+    try {
+      const connector = this.newConnector(config["connector.class"]!);
+      this.connectors.set(name, { instance: connector, status: { state: "UNASSIGNED", workerId } });
+      connector.initialize({
+        requestTaskReconfiguration: () => callbacks.requestTaskReconfiguration(),
+        raiseError: (error) => setStatus("FAILED", traceOf(error)),
+      });
+      await connector.start(this.resolve(config));
+      setStatus(target === "PAUSED" ? "PAUSED" : "RUNNING");
+      const maxTasks = Number(config["tasks.max"] ?? 1);
+      return connector.taskConfigs(maxTasks).slice(0, maxTasks);
+    } catch (err) {
+      log.error({ connector: name, err: err instanceof Error ? err.message : String(err) }, "connector failed to start");
+      setStatus("FAILED", traceOf(err));
+      return [];
+    }
+  }
+
+  async stopConnector(name: string): Promise<void> {
+    const entry = this.connectors.get(name);
+    this.connectors.delete(name);
+    try {
+      await entry?.instance.stop();
+    } catch (err) {
+      log.warn({ connector: name, err: err instanceof Error ? err.message : String(err) }, "connector failed while stopping");
+    }
+  }
+
+  pauseConnector(name: string, callbacks: ConnectorCallbacks): void {
+    const entry = this.connectors.get(name);
+    if (entry && entry.status.state === "RUNNING") {
+      entry.status = { state: "PAUSED", workerId: this.workerId };
+      callbacks.onConnectorStatus(entry.status);
+    }
+  }
+
+  resumeConnector(name: string, callbacks: ConnectorCallbacks): void {
+    const entry = this.connectors.get(name);
+    if (entry && entry.status.state === "PAUSED") {
+      entry.status = { state: "RUNNING", workerId: this.workerId };
+      callbacks.onConnectorStatus(entry.status);
+    }
+  }
+
+  connectorType(className: string): "source" | "sink" | "unknown" {
+    const plugin = this.options.plugins.find(className, "source", "sink");
+    return plugin ? (plugin.type as "source" | "sink") : "unknown";
+  }
+
+  /** Starts task `index` of a connector with its task config. */
+  async startTask(name: string, index: number, connectorConfig: Record<string, string>, taskConfig: Record<string, string>, paused: boolean, callbacks: ConnectorCallbacks): Promise<void> {
+    const id = `${name}-${index}`;
+    const onStatus: StatusListener = (status) => callbacks.onTaskStatus(index, status);
+    try {
+      const resolvedConnector = this.resolve(connectorConfig);
+      const resolvedTask = this.resolve(taskConfig);
+      const connector = this.newConnector(connectorConfig["connector.class"]!);
+      const TaskClass = connector.taskClass();
+      const transform = this.options.transforms(resolvedConnector);
+      const flushIntervalMs = this.options.settings.int("offset.flush.interval.ms");
+      let task: WorkerTask;
+      if (connector.type === "source") {
+        const settings = sourceConnectorDefinition.parse(resolvedConnector).values;
+        task = new WorkerSourceTask(id, this.workerId, paused, onStatus, {
+          task: new TaskClass() as SourceTask,
+          taskConfig: resolvedTask,
+          connector: name,
+          keyConverter: this.converter(resolvedConnector, "key.converter", true),
+          valueConverter: this.converter(resolvedConnector, "value.converter", false),
+          transform,
+          errors: new ErrorHandler(settings, id),
+          broker: this.options.broker,
+          offsets: this.options.offsets,
+          flushIntervalMs,
+          createTopics: this.options.settings.boolean("topic.creation.enable"),
+          onTopic: callbacks.onTopic,
+        });
+      } else {
+        const settings = sinkConnectorDefinition.parse(resolvedConnector).values;
+        const tasksMax = Number(connectorConfig["tasks.max"] ?? 1);
+        const dlqTopic = settings.string("errors.deadletterqueue.topic.name");
+        if (dlqTopic) await this.ensureTopic(dlqTopic, settings.int("errors.deadletterqueue.topic.replication.factor"));
+        let sinkTask: WorkerSinkTask | undefined;
+        const errors = new ErrorHandler(settings, id, (error, context) => sinkTask!.reportToDlq(error, context));
+        sinkTask = new WorkerSinkTask(id, this.workerId, paused, onStatus, {
+          task: new TaskClass() as SinkTask,
+          taskConfig: resolvedTask,
+          connector: name,
+          group: `connect-${name}`,
+          partitions: await this.assignPartitions(settings.list("topics"), settings.string("topics.regex"), index, tasksMax),
+          keyConverter: this.converter(resolvedConnector, "key.converter", true),
+          valueConverter: this.converter(resolvedConnector, "value.converter", false),
+          transform,
+          errors,
+          broker: this.options.broker,
+          flushIntervalMs,
+          dlq: dlqTopic ? { topic: dlqTopic, contextHeaders: settings.boolean("errors.deadletterqueue.context.headers.enable"), taskId: index } : undefined,
+          onTopic: callbacks.onTopic,
+        });
+        task = sinkTask;
+      }
+      this.tasks.set(id, task);
+      task.start();
+    } catch (err) {
+      log.error({ task: id, err: err instanceof Error ? err.message : String(err) }, "task failed to start");
+      onStatus({ state: "FAILED", workerId: this.workerId, trace: traceOf(err) });
+    }
+  }
+
+  async stopTask(name: string, index: number): Promise<void> {
+    const id = `${name}-${index}`;
+    const task = this.tasks.get(id);
+    this.tasks.delete(id);
+    await task?.stop(this.options.settings.int("task.shutdown.graceful.timeout.ms"));
+  }
+
+  pauseTask(name: string, index: number): void {
+    this.tasks.get(`${name}-${index}`)?.pause();
+  }
+
+  resumeTask(name: string, index: number): void {
+    this.tasks.get(`${name}-${index}`)?.resume();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.tasks.keys()].map((id) => {
+      const at = id.lastIndexOf("-");
+      return this.stopTask(id.slice(0, at), Number(id.slice(at + 1)));
+    }));
+    await Promise.all([...this.connectors.keys()].map((name) => this.stopConnector(name)));
+  }
+
+  /** The connector's converter, else the worker's; sub-settings come with whichever config named it. */
+  private converter(config: Record<string, string>, setting: "key.converter" | "value.converter", isKey: boolean): Converter {
+    const source = config[setting] ? config : this.options.workerConfig;
+    const className = source[setting] ?? this.options.settings.string(setting);
+    const plugin = this.options.plugins.find(className, "converter");
+    if (!plugin) throw new Error(`Invalid value ${className} for configuration ${setting}: Class ${className} could not be found.`);
+    const converter = plugin.create() as Converter;
+    const prefix = `${setting}.`;
+    const sub = Object.fromEntries(Object.entries(this.resolve(source)).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
+    converter.configure(sub, isKey);
+    return converter;
+  }
+
+  /** The partitions of the sink's topics, split round-robin among its tasks. */
+  private async assignPartitions(topics: string[], regex: string, index: number, tasks: number): Promise<TopicPartition[]> {
+    const { broker } = this.options;
+    const names = regex ? (await broker.listTopics()).filter((t) => new RegExp(`^(?:${regex})$`).test(t)).sort() : topics;
+    const all: TopicPartition[] = [];
+    for (const topic of names) {
+      let description = await broker.describeTopic(topic);
+      if (!description) {
+        // As a consumer subscribing to a missing topic with broker auto-creation.
+        await broker.createTopic({ name: topic, partitions: 1, replicationFactor: 3 });
+        description = await broker.describeTopic(topic);
+      }
+      for (let p = 0; p < (description?.partitions ?? 1); p++) all.push({ topic, partition: p });
+    }
+    return all.filter((_, i) => i % tasks === index);
+  }
+
+  private async ensureTopic(topic: string, replicationFactor: number): Promise<void> {
+    if (!(await this.options.broker.describeTopic(topic))) {
+      await this.options.broker.createTopic({ name: topic, partitions: 1, replicationFactor: Math.max(1, replicationFactor) });
+    }
+  }
+}

@@ -1,0 +1,62 @@
+// org.apache.kafka.connect.file.FileStreamSinkConnector: each record's value is appended as a line;
+// flush() fsyncs, so offsets are committed only for lines that are on disk.
+import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
+import { SettingsDefinition } from "../../common/settings.ts";
+import { javaToString } from "../../connect/data/index.ts";
+import { ConnectException, SinkConnector, SinkTask } from "../../connect/plugins/connector.ts";
+import type { SinkRecord } from "../../connect/plugins/records.ts";
+import { VERSION } from "../../version.ts";
+
+export const fileSinkSettings = new SettingsDefinition([
+  { name: "file", type: "string", default: "", importance: "high", doc: "Destination filename. If not specified, the standard output will be used" },
+]);
+
+export class FileStreamSinkConnector extends SinkConnector {
+  static readonly className = "org.apache.kafka.connect.file.FileStreamSinkConnector";
+  private props: Record<string, string> = {};
+  version(): string {
+    return VERSION;
+  }
+  start(props: Record<string, string>): void {
+    this.props = props;
+  }
+  taskClass() {
+    return FileStreamSinkTask;
+  }
+  taskConfigs(maxTasks: number): Record<string, string>[] {
+    return Array.from({ length: maxTasks }, () => ({ ...this.props }));
+  }
+  stop(): void {}
+  config(): SettingsDefinition {
+    return fileSinkSettings;
+  }
+}
+
+export class FileStreamSinkTask extends SinkTask {
+  private fd: number | undefined;
+
+  version(): string {
+    return VERSION;
+  }
+
+  start(props: Record<string, string>): void {
+    const file = fileSinkSettings.parse(props).values.string("file");
+    if (!file) throw new ConnectException("Writing to standard output is not supported; set 'file'");
+    this.fd = openSync(file, "a");
+  }
+
+  put(records: SinkRecord[]): void {
+    if (records.length === 0 || this.fd === undefined) return;
+    const text = records.map((r) => `${javaToString(r.value, r.valueSchema)}\n`).join("");
+    writeSync(this.fd, text);
+  }
+
+  override flush(): void {
+    if (this.fd !== undefined) fsyncSync(this.fd);
+  }
+
+  stop(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
