@@ -81,6 +81,8 @@ export class WorkerSinkTask extends WorkerTask {
   protected async iterate(): Promise<void> {
     const active = this.p.partitions.filter((tp) => !this.pausedPartitions.has(key(tp)));
     const fetched = await this.fetch(active);
+    // Paused while fetching: nothing more is delivered; positions stay, so it is fetched again on resume.
+    if (this.isPaused) return;
     const records: SinkRecord[] = [];
     for (const raw of fetched) {
       this.current = raw;

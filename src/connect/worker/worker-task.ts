@@ -37,15 +37,18 @@ export abstract class WorkerTask {
     this.loop = this.run();
   }
 
+  /** Pauses after the current round; what that round fetched but did not deliver is fetched again on resume. */
   pause(): void {
     this.paused = true;
-    if (this.status.state === "RUNNING") this.setStatus("PAUSED");
+  }
+
+  protected get isPaused(): boolean {
+    return this.paused;
   }
 
   resume(): void {
     this.paused = false;
     this.resumed?.();
-    if (this.status.state === "PAUSED") this.setStatus("RUNNING");
   }
 
   /** Stops the task, waiting up to `timeoutMs` for it to finish its current work and commit. */
@@ -73,8 +76,10 @@ export abstract class WorkerTask {
       while (!this.stopping) {
         if (this.paused) {
           await this.onPause();
-          await new Promise<void>((resolve) => (this.resumed = resolve));
+          this.setStatus("PAUSED");
+          if (this.paused && !this.stopping) await new Promise<void>((resolve) => (this.resumed = resolve));
           this.resumed = undefined;
+          if (!this.stopping) this.setStatus("RUNNING");
           continue;
         }
         await this.iterate();
