@@ -48,7 +48,7 @@ export async function loadPlugins(folders: string[], registry: PluginRegistry): 
           const type = classify(cls);
           if (!type) continue;
           const className = cls.className ?? cls.name;
-          registry.add({ className, type, version: cls.version ?? "unknown", aliases: cls.aliases, create: () => new cls() as never });
+          registry.add({ className, type, version: cls.version, aliases: cls.aliases, create: () => new cls() as never });
           log.info({ plugin: className, type, file }, "plugin loaded");
           loaded++;
         }
