@@ -1,0 +1,74 @@
+// An example plugin: a source connector writing sequence numbers. Sluice loads every .js/.ts module in
+// plugin.path at start-up; a module's default export receives the plugin SDK and returns its classes.
+// Usage: {"connector.class": "SequenceSource", "topic": "numbers", "tasks.max": "2", "sequence.max": "1000"}
+
+export default (sdk) => {
+  const settings = new sdk.SettingsDefinition([
+    { name: "topic", type: "string", required: true, importance: "high", doc: "Topic the numbers are written to." },
+    { name: "sequence.max", type: "long", default: 0, min: 0, importance: "medium", doc: "Numbers per task; 0 = no end." },
+    { name: "sequence.interval.ms", type: "long", default: 0, min: 0, importance: "low", doc: "Pause between polls." },
+  ]);
+
+  class SequenceSourceTask extends sdk.SourceTask {
+    version() {
+      return sdk.VERSION;
+    }
+    start(props) {
+      const values = settings.parse(props).values;
+      this.topic = values.string("topic");
+      this.max = values.int("sequence.max");
+      this.interval = values.int("sequence.interval.ms");
+      this.task = props["task.id"];
+      // Resume after the last committed number: nothing is skipped, at most the uncommitted repeat.
+      const offset = this.context.offsetStorageReader.offset({ task: this.task });
+      this.next = offset ? Number(offset.next) : 0;
+    }
+    async poll() {
+      if (this.interval) await Bun.sleep(this.interval);
+      if (this.max && this.next >= this.max) {
+        await Bun.sleep(100);
+        return null;
+      }
+      const end = this.max ? Math.min(this.max, this.next + 100) : this.next + 100;
+      const records = [];
+      for (; this.next < end; this.next++) {
+        records.push(
+          sdk.sourceRecord({
+            sourcePartition: { task: this.task },
+            sourceOffset: { next: this.next + 1 },
+            topic: this.topic,
+            keySchema: sdk.Schema.STRING_SCHEMA,
+            key: this.task,
+            valueSchema: sdk.Schema.INT64_SCHEMA,
+            value: this.next,
+          }),
+        );
+      }
+      return records;
+    }
+    stop() {}
+  }
+
+  class SequenceSourceConnector extends sdk.SourceConnector {
+    static className = "io.sluice.examples.SequenceSourceConnector";
+    version() {
+      return sdk.VERSION;
+    }
+    start(props) {
+      settings.parse(props);
+      this.props = props;
+    }
+    taskClass() {
+      return SequenceSourceTask;
+    }
+    taskConfigs(maxTasks) {
+      return Array.from({ length: maxTasks }, (_, i) => ({ ...this.props, "task.id": String(i) }));
+    }
+    stop() {}
+    config() {
+      return settings;
+    }
+  }
+
+  return [SequenceSourceConnector];
+};
