@@ -177,8 +177,13 @@ export class JsonConverter implements Converter, HeaderConverter {
 
   /** Reads a schema in JsonConverter's JSON form (the envelope's "schema"); null for JSON null. */
   asConnectSchema(json: string): Schema | null {
-    const { node, text } = readJson(utf8Bytes(json));
-    return this.schemaFromNode(node ?? null, text);
+    let read: ReturnType<typeof readJson>;
+    try {
+      read = readJson(utf8Bytes(json));
+    } catch (e) {
+      throw new DataException("Converting byte[] to Kafka Connect data failed due to serialization error: ", { cause: e });
+    }
+    return this.schemaFromNode(read.node ?? null, read.text);
   }
 
   // ---- Connect → JSON (convertToJson) ----

@@ -127,7 +127,7 @@ describe("connect REST: errors, validation, providers, plugins", () => {
     await worker.stop();
     worker = await worker.restart();
     api = connectClient(worker.url);
-    const listed = (await api.get("/connector-plugins")).body as { class: string; version?: string }[];
+    const listed = (await api.get("/connector-plugins")).body as { class: string; type: string; version?: string }[];
     expect(listed).toContainEqual({ class: "com.example.CounterConnector", type: "source" });
     const out = join(worker.dir, "counter.txt");
     await api.post("/connectors", { name: "counter", config: { "connector.class": "CounterConnector", topic: "counter-topic" } });
