@@ -426,15 +426,17 @@ describe("JsonConverter bytes equal Kafka's", () => {
     expect(mismatches(list, kafka)).toEqual([]);
   });
 
-  const modern = modernJava();
-  test.skipIf(modern === undefined)("any float, on a JDK 19+", () => {
+  test("any float, on a JDK 19+", () => {
+    // Machines of this project carry a second, newer JDK (Temurin); without one this test fails, never skips.
+    const modern = modernJava();
+    if (modern === undefined) throw new Error("no JDK 19+ found (set SLUICE_JAVA_HOME or install one under /usr/lib/jvm)");
     const list: Case[] = [];
     const doubles = fc.sample(floatArbitrary("FLOAT64", {}), { numRuns: 3000, seed: 7 });
     const floats = fc.sample(floatArbitrary("FLOAT32", {}), { numRuns: 3000, seed: 8 });
     list.push({ id: "doubles", mode: "write", config: {}, schema: SchemaBuilder.array(Schema.FLOAT64_SCHEMA).build(), value: doubles });
     list.push({ id: "floats", mode: "write", config: {}, schema: SchemaBuilder.array(Schema.FLOAT32_SCHEMA).build(), value: floats });
     list.push(...randomCases("random-modern", 200, 99, false));
-    const kafka = runProbe(modern!, list);
+    const kafka = runProbe(modern, list);
     expect(mismatches(list, kafka)).toEqual([]);
   });
 });
