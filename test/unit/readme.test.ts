@@ -4,8 +4,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { settingsReference } from "../../src/common/settings.ts";
 import { registrySettingsDefinition } from "../../src/registry/settings.ts";
+import { workerSettings } from "../../src/connect/worker/worker-config.ts";
 
-test("README's registry settings table matches the declarations (npm run docs:config)", () => {
+test("README's settings tables match the declarations (npm run docs:config)", () => {
   const readme = readFileSync(join(import.meta.dir, "..", "..", "README.md"), "utf8");
   expect(readme).toContain(settingsReference(registrySettingsDefinition));
+  expect(readme).toContain(settingsReference(workerSettings));
 });
