@@ -74,7 +74,21 @@ export class FileStreamSourceTask extends SourceTask {
     const records: SourceRecord[] = [];
     const chunk = Buffer.allocUnsafe(64 * 1024);
     while (records.length < this.batchSize && !this.stopped) {
-      // A file that shrank was replaced or truncated: start over from its beginning.
+      const line = this.nextLine();
+      if (line !== undefined) {
+        records.push(
+          sourceRecord({
+            sourcePartition: { filename: this.file },
+            sourceOffset: { position: this.position },
+            topic: this.topic,
+            valueSchema: Schema.STRING_SCHEMA,
+            value: line,
+            timestamp: Date.now(),
+          }),
+        );
+        continue;
+      }
+      // No complete line buffered: read more. A file that shrank was replaced or truncated: start over.
       if (statSync(this.file).size < this.position + this.pending.length) {
         this.position = 0;
         this.pending = Buffer.alloc(0);
@@ -82,29 +96,23 @@ export class FileStreamSourceTask extends SourceTask {
       const n = readSync(this.fd, chunk, 0, chunk.length, this.position + this.pending.length);
       if (n === 0) break;
       this.pending = Buffer.concat([this.pending, chunk.subarray(0, n)]);
-      let newline: number;
-      while (records.length < this.batchSize && (newline = this.pending.indexOf(10)) >= 0) {
-        let line = this.pending.subarray(0, newline);
-        if (line.length > 0 && line[line.length - 1] === 13) line = line.subarray(0, line.length - 1);
-        this.position += newline + 1;
-        this.pending = this.pending.subarray(newline + 1);
-        records.push(
-          sourceRecord({
-            sourcePartition: { filename: this.file },
-            sourceOffset: { position: this.position },
-            topic: this.topic,
-            valueSchema: Schema.STRING_SCHEMA,
-            value: line.toString("utf8"),
-            timestamp: Date.now(),
-          }),
-        );
-      }
     }
     if (records.length === 0) {
       await Bun.sleep(POLL_WAIT_MS); // nothing new: wait for the file to grow (as Kafka's task does)
       return null;
     }
     return records;
+  }
+
+  /** The next complete line from the buffer (the position moves past it), or undefined. */
+  private nextLine(): string | undefined {
+    const newline = this.pending.indexOf(10);
+    if (newline < 0) return undefined;
+    let line = this.pending.subarray(0, newline);
+    if (line.length > 0 && line[line.length - 1] === 13) line = line.subarray(0, line.length - 1);
+    this.position += newline + 1;
+    this.pending = this.pending.subarray(newline + 1);
+    return line.toString("utf8");
   }
 
   stop(): void {

@@ -2,6 +2,7 @@
 // from file/env/flags, the registry on Kafka and on the embedded default, surviving kill -9.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, spawnSync, type Subprocess } from "bun";
+import * as fs from "node:fs";
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -152,4 +153,34 @@ describe("dist/sluice", () => {
     sr.proc.kill("SIGTERM");
     await sr.proc.exited;
   }, 60_000);
+
+  test("connect-standalone with Kafka Connect's files: kill -9 mid-run loses no line", async () => {
+    const work = join(dir, "connect-crash");
+    const input = join(work, "in.txt");
+    const output = join(work, "out.txt");
+    fs.mkdirSync(work, { recursive: true });
+    const all = Array.from({ length: 20000 }, (_, i) => `row-${i}`);
+    writeFileSync(input, all.slice(0, 10000).join("\n") + "\n");
+    const port = freePort();
+    writeFileSync(join(work, "worker.properties"), [`listeners=http://127.0.0.1:${port}`, `data.dir=${join(work, "data")}`, `offset.storage.file.filename=${join(work, "offsets")}`, "offset.flush.interval.ms=200", "key.converter=org.apache.kafka.connect.storage.StringConverter", "value.converter=org.apache.kafka.connect.storage.StringConverter"].join("\n"));
+    writeFileSync(join(work, "source.properties"), `name=src\nconnector.class=FileStreamSource\nfile=${input}\ntopic=rows\nbatch.size=500\n`);
+    writeFileSync(join(work, "sink.json"), JSON.stringify({ name: "sink", config: { "connector.class": "FileStreamSink", file: output, topics: "rows" } }));
+    const start = () => spawn([bin, "connect-standalone", join(work, "worker.properties"), join(work, "source.properties"), join(work, "sink.json")], { cwd: work, env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" }, stdout: "pipe", stderr: "pipe" });
+    const lineCount = () => (fs.existsSync(output) ? fs.readFileSync(output, "utf8").split("\n").filter(Boolean).length : 0);
+    let proc = start();
+    await waitFor("some rows delivered", () => lineCount() > 100 || undefined, { timeoutMs: 30000, intervalMs: 5 });
+    proc.kill("SIGKILL");
+    await proc.exited;
+    fs.appendFileSync(input, all.slice(10000).join("\n") + "\n");
+    proc = start();
+    await waitFor("every row delivered", () => new Set(fs.readFileSync(output, "utf8").split("\n").filter(Boolean)).size === all.length || undefined, { timeoutMs: 60000 });
+    const got = fs.readFileSync(output, "utf8").split("\n").filter(Boolean) as string[];
+    // Nothing lost, order kept; duplicates only from re-delivery after the crash.
+    const firstSeen = got.filter((line, i) => got.indexOf(line) === i);
+    expect(firstSeen).toEqual(all);
+    const status = (await fetch(`http://127.0.0.1:${port}/connectors/sink/status`).then((r) => r.json())) as { connector: { state: string } };
+    expect(status.connector.state).toBe("RUNNING");
+    proc.kill("SIGTERM");
+    await proc.exited;
+  }, 120_000);
 });
