@@ -17,6 +17,8 @@ export interface SinkPipeline {
   partitions: TopicPartition[];
   keyConverter: Converter;
   valueConverter: Converter;
+  /** The converters' class names as configured, for error reports and DLQ headers. */
+  converterClasses: { key: string; value: string };
   transform: (record: SinkRecord) => SinkRecord | null;
   errors: ErrorHandler;
   broker: Broker;
@@ -147,9 +149,9 @@ export class WorkerSinkTask extends WorkerTask {
 
   private async convert(raw: FetchedRecord): Promise<SinkRecord | null> {
     const describe = () => `topic '${raw.topic}' partition ${raw.partition} offset ${raw.offset}`;
-    const keyData = await this.p.errors.execute(this.context("KEY_CONVERTER", this.p.keyConverter.constructor.name, describe), () => this.p.keyConverter.toConnectData(raw.topic, raw.key));
+    const keyData = await this.p.errors.execute(this.context("KEY_CONVERTER", this.p.converterClasses.key, describe), () => this.p.keyConverter.toConnectData(raw.topic, raw.key));
     if (keyData === TOLERATED) return null;
-    const valueData = await this.p.errors.execute(this.context("VALUE_CONVERTER", this.p.valueConverter.constructor.name, describe), () => this.p.valueConverter.toConnectData(raw.topic, raw.value));
+    const valueData = await this.p.errors.execute(this.context("VALUE_CONVERTER", this.p.converterClasses.value, describe), () => this.p.valueConverter.toConnectData(raw.topic, raw.value));
     if (valueData === TOLERATED) return null;
     const record: SinkRecord = {
       topic: raw.topic,

@@ -16,6 +16,8 @@ export interface SourcePipeline {
   connector: string;
   keyConverter: Converter;
   valueConverter: Converter;
+  /** The converters' class names as configured, for error reports and DLQ headers. */
+  converterClasses: { key: string; value: string };
   transform: (record: SourceRecord) => SourceRecord | null;
   errors: ErrorHandler;
   broker: Broker;
@@ -79,14 +81,14 @@ export class WorkerSourceTask extends WorkerTask {
         skipped.push(record);
         continue;
       }
-      const key = await errors.execute({ stage: "KEY_CONVERTER", className: this.p.keyConverter.constructor.name, describe: () => describeRecord(transformed) }, () =>
+      const key = await errors.execute({ stage: "KEY_CONVERTER", className: this.p.converterClasses.key, describe: () => describeRecord(transformed) }, () =>
         this.p.keyConverter.fromConnectData(transformed.topic, transformed.keySchema, transformed.key),
       );
       if (key === TOLERATED) {
         skipped.push(record);
         continue;
       }
-      const value = await errors.execute({ stage: "VALUE_CONVERTER", className: this.p.valueConverter.constructor.name, describe: () => describeRecord(transformed) }, () =>
+      const value = await errors.execute({ stage: "VALUE_CONVERTER", className: this.p.converterClasses.value, describe: () => describeRecord(transformed) }, () =>
         this.p.valueConverter.fromConnectData(transformed.topic, transformed.valueSchema, transformed.value),
       );
       if (value === TOLERATED) {

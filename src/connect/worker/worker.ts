@@ -141,6 +141,7 @@ export class Worker {
           connector: name,
           keyConverter: this.converter(resolvedConnector, "key.converter", true),
           valueConverter: this.converter(resolvedConnector, "value.converter", false),
+          converterClasses: this.converterClasses(resolvedConnector),
           transform,
           errors: new ErrorHandler(settings, id),
           broker: this.options.broker,
@@ -164,6 +165,7 @@ export class Worker {
           partitions: await this.assignPartitions(settings.list("topics"), settings.string("topics.regex"), index, tasksMax),
           keyConverter: this.converter(resolvedConnector, "key.converter", true),
           valueConverter: this.converter(resolvedConnector, "value.converter", false),
+          converterClasses: this.converterClasses(resolvedConnector),
           transform,
           errors,
           broker: this.options.broker,
@@ -202,6 +204,14 @@ export class Worker {
       return this.stopTask(id.slice(0, at), Number(id.slice(at + 1)));
     }));
     await Promise.all([...this.connectors.keys()].map((name) => this.stopConnector(name)));
+  }
+
+  private converterClasses(config: Record<string, string>): { key: string; value: string } {
+    const name = (setting: "key.converter" | "value.converter") => {
+      const given = config[setting] ?? this.options.workerConfig[setting] ?? this.options.settings.string(setting);
+      return this.options.plugins.find(given, "converter")?.className ?? given;
+    };
+    return { key: name("key.converter"), value: name("value.converter") };
   }
 
   /** The connector's converter, else the worker's; sub-settings come with whichever config named it. */
