@@ -16,6 +16,25 @@ export interface ResolvedReference extends SchemaReference {
   references: ResolvedReference[];
 }
 
+/**
+ * Referenced schema texts by reference name, depth-first (dependencies first), each name once — the
+ * order Confluent's AbstractSchemaProvider.resolveReferences hands them to a parser.
+ */
+export function flattenReferences(references: readonly ResolvedReference[]): Map<string, string> {
+  const texts = new Map<string, string>();
+  const visited = new Set<string>();
+  const visit = (refs: readonly ResolvedReference[]): void => {
+    for (const ref of refs) {
+      if (visited.has(ref.name)) continue;
+      visited.add(ref.name);
+      visit(ref.references ?? []);
+      if (!texts.has(ref.name)) texts.set(ref.name, ref.schema);
+    }
+  };
+  visit(references);
+  return texts;
+}
+
 export interface ParsedSchema {
   readonly schemaType: SchemaType;
   /** The form stored, returned and compared for identity (Confluent's canonical string). */

@@ -10,6 +10,7 @@ import {
   type ParsedSchema,
   type ResolvedReference,
   type SchemaFormat,
+  flattenReferences,
 } from "../format.ts";
 import {
   JsonNumber,
@@ -74,7 +75,7 @@ export interface AvroFormat extends SchemaFormat {
 export const avroFormat: AvroFormat = {
   schemaType: "AVRO",
   parse(text: string, references: ResolvedReference[]): AvroParsedSchema {
-    return parseWithTexts(text, flattenReferences(references));
+    return parseWithTexts(text, [...flattenReferences(references).values()]);
   },
   readProblems(reader: ParsedSchema, writer: ParsedSchema, newSchema: NewSchemaSide = "reader"): Incompatibility[] {
     if (!(reader instanceof AvroParsedSchema) || !(writer instanceof AvroParsedSchema)) {
@@ -84,26 +85,6 @@ export const avroFormat: AvroFormat = {
   },
 };
 
-/**
- * Confluent's reference resolution order (AbstractSchemaProvider.resolveReferences): depth-first,
- * a reference's own references before it, each reference name once.
- */
-export function flattenReferences(references: readonly ResolvedReference[]): string[] {
-  const visited = new Set<string>();
-  const texts = new Map<string, string>();
-  const visit = (refs: readonly ResolvedReference[]): void => {
-    for (const ref of refs) {
-      if (visited.has(ref.name)) continue;
-      visited.add(ref.name);
-      if (!texts.has(ref.name)) {
-        visit(ref.references ?? []);
-        texts.set(ref.name, ref.schema);
-      }
-    }
-  };
-  visit(references);
-  return [...texts.values()];
-}
 
 function parseWithTexts(text: string, referenceTexts: readonly string[]): AvroParsedSchema {
   try {

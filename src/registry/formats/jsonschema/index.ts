@@ -11,6 +11,7 @@ import {
   type ParsedSchema,
   type ResolvedReference,
   type SchemaFormat,
+  flattenReferences,
 } from "../format.ts";
 import { compareSchemas } from "./compatibility.ts";
 import { COMPATIBLE_STRICT, describe } from "./differences.ts";
@@ -18,7 +19,7 @@ import { draftOf, idKeyword, metaSchemaDocuments, metaSchemaProblems, type Draft
 import { isJObject, JNumber, JsonSyntaxError, readTree, sortKeys, toPlain, writeJson, type JValue } from "./json.ts";
 import { SchemaLoader } from "./loader.ts";
 import type { SchemaNode } from "./model.ts";
-import { flattenReferences, RefResolver } from "./references.ts";
+import { RefResolver } from "./references.ts";
 import { compileValidator } from "./validator.ts";
 
 export { CompatibilityCheckError } from "./compatibility.ts";

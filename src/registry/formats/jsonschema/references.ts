@@ -58,19 +58,6 @@ export function resolveUri(base: string | null, ref: string): string {
   return removeDotSegments(dir + ref);
 }
 
-/** The text of every transitively referenced schema, each name once (depth-first, as Confluent does). */
-export function flattenReferences(references: readonly ResolvedReference[]): Map<string, string> {
-  const out = new Map<string, string>();
-  const visit = (refs: readonly ResolvedReference[]): void => {
-    for (const ref of refs) {
-      if (out.has(ref.name)) continue;
-      visit(ref.references ?? []);
-      if (!out.has(ref.name)) out.set(ref.name, ref.schema);
-    }
-  };
-  visit(references);
-  return out;
-}
 
 function stripDotSlash(s: string): string {
   return s.startsWith("./") ? s.slice(2) : s;

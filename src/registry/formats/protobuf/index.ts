@@ -9,6 +9,7 @@ import {
   type ParsedSchema,
   type ResolvedReference,
   type SchemaFormat,
+  flattenReferences,
 } from "../format.ts";
 import { canonicalString, normalizedString, SchemaProblem } from "./canonical.ts";
 import { readProblems } from "./compatibility.ts";
@@ -127,23 +128,6 @@ function parseFile(text: string, referenceName: string | null): ProtoFileElement
   }
 }
 
-/** AbstractSchemaProvider.resolveReferences: name → text, depth-first, each name once. */
-function flattenReferences(references: readonly ResolvedReference[]): Map<string, string> {
-  const result = new Map<string, string>();
-  const visited = new Set<string>();
-  const visit = (refs: readonly ResolvedReference[]): void => {
-    for (const ref of refs) {
-      if (visited.has(ref.name)) continue;
-      visited.add(ref.name);
-      if (!result.has(ref.name)) {
-        visit(ref.references ?? []);
-        result.set(ref.name, ref.schema);
-      }
-    }
-  };
-  visit(references);
-  return result;
-}
 
 function parseSchema(text: string, references: readonly ResolvedReference[]): ProtobufParsedSchema {
   const main = parseFile(text, null);
