@@ -7,7 +7,6 @@ import { setLogLevel, logger, type LogLevel } from "./common/log.ts";
 import { parseProperties, propertiesFromEnv } from "./common/properties.ts";
 import { ConfigError, settingsReference, type ParsedSettings, type SettingsDefinition } from "./common/settings.ts";
 import { startConnectStandalone, type RunningConnect } from "./connect/server.ts";
-import { transformFactory } from "./connect/worker/transform-factory.ts";
 import { workerSettings } from "./connect/worker/worker-config.ts";
 import { registrySettingsDefinition } from "./registry/settings.ts";
 import { startRegistry, type RunningRegistry } from "./registry/server.ts";
@@ -113,7 +112,7 @@ async function main(argv: string[]): Promise<number> {
     const [workerFile, ...connectorFiles] = positional;
     if (!workerFile) throw new ConfigError("worker.properties", "", "connect-standalone needs a worker properties file");
     const { values, raw } = load(workerSettings, [workerFile], "CONNECT_", settingsFlags(flags, { ...CONNECT_FLAGS, listeners: "listeners" }, []));
-    const connect = await startConnectStandalone({ settings: values, workerConfig: raw, connectorFiles, transforms: transformFactory });
+    const connect = await startConnectStandalone({ settings: values, workerConfig: raw, connectorFiles });
     running.push(connect);
     console.log(`Connect worker listening on ${connect.urls.join(", ")} (${connect.broker.kind} broker)`);
   } else if (command === "dev") {
@@ -133,7 +132,6 @@ async function main(argv: string[]): Promise<number> {
       settings: connectSettings.values,
       workerConfig: connectSettings.raw,
       connectorFiles: positional,
-      transforms: transformFactory,
       broker,
     });
     running.push(connect, { stop: () => broker.close() });

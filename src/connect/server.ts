@@ -14,7 +14,7 @@ import { connectApp } from "./http/app.ts";
 import { builtinPlugins } from "./plugins/builtins.ts";
 import { loadPlugins } from "./plugins/loader.ts";
 import { FileOffsetStore } from "./storage/offset-store.ts";
-import { Worker, type TransformFactory } from "./worker/worker.ts";
+import { Worker } from "./worker/worker.ts";
 
 const log = logger("connect");
 
@@ -44,7 +44,6 @@ export interface ConnectOptions {
   settings: ParsedSettings;
   workerConfig: Record<string, string>;
   connectorFiles: string[];
-  transforms: TransformFactory;
   /** Share a broker (sluice dev: the registry's); otherwise one is created from the settings. */
   broker?: Broker;
 }
@@ -60,7 +59,7 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
   const listeners = settings.list("listeners").map((l) => new URL(l.replace("://:", "://0.0.0.0:")));
   const advertisedPort = settings.int("rest.advertised.port") > 0 ? settings.int("rest.advertised.port") : Number(listeners[0]?.port || 8083);
   const workerId = `${settings.optionalString("rest.advertised.host.name") ?? hostname()}:${advertisedPort}`;
-  const worker = new Worker({ workerId, broker, plugins, offsets: new FileOffsetStore(offsetFile), settings, workerConfig: options.workerConfig, transforms: options.transforms });
+  const worker = new Worker({ workerId, broker, plugins, offsets: new FileOffsetStore(offsetFile), settings, workerConfig: options.workerConfig });
   const herder = new StandaloneHerder(worker);
   for (const file of options.connectorFiles) {
     const { name, config, initialState } = readConnectorFile(file);

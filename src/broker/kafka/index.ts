@@ -244,7 +244,7 @@ export class KafkaBroker implements Broker {
   }
 
   async committedOffsets(group: string, topic: string): Promise<Map<number, number>> {
-    return this.guard(`read offsets of group ${group}`, async () => {
+    return this.retrying(`read offsets of group ${group}`, async () => {
       const result = await this.need(this.admin).fetchOffsets({ groupId: group, topics: [topic] });
       const out = new Map<number, number>();
       for (const p of result[0]?.partitions ?? []) {
@@ -256,13 +256,32 @@ export class KafkaBroker implements Broker {
   }
 
   async commitOffsets(group: string, topic: string, offsets: RecordPosition[]): Promise<void> {
-    await this.guard(`commit offsets of group ${group}`, () =>
+    await this.retrying(`commit offsets of group ${group}`, () =>
       this.need(this.admin).setOffsets({
         groupId: group,
         topic,
         partitions: offsets.map((o) => ({ partition: o.partition, offset: String(o.offset) })),
       }),
     );
+  }
+
+  /**
+   * Group coordinator calls: a coordinator that is loading or moving answers with retriable errors for
+   * a while after a broker start, which kafkajs' admin does not retry itself.
+   */
+  private async retrying<T>(what: string, action: () => Promise<T>, deadlineMs = 30000): Promise<T> {
+    const deadline = Date.now() + deadlineMs;
+    let delay = 100;
+    for (;;) {
+      try {
+        return await this.guard(what, action);
+      } catch (err) {
+        if (!(err instanceof BrokerError) || !err.retriable || Date.now() + delay > deadline) throw err;
+        this.log.debug({ err: err.message, retryInMs: delay }, "retrying a group coordinator call");
+        await Bun.sleep(delay); // back-off while the coordinator loads
+        delay = Math.min(delay * 2, 2000);
+      }
+    }
   }
 
   private need<T>(value: T | undefined): T {

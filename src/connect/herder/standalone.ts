@@ -5,7 +5,8 @@ import { SettingsDefinition } from "../../common/settings.ts";
 import { connectErrors } from "../errors.ts";
 import type { TopicPartition } from "../plugins/connector.ts";
 import { sinkConnectorDefinition, sinkTopicProblems, sourceConnectorDefinition } from "../worker/connector-config.ts";
-import type { ConnectorCallbacks, Worker } from "../worker/worker.ts";
+import { chainLookups, type ConnectorCallbacks, type Worker } from "../worker/worker.ts";
+import { validateTransforms } from "../transforms/chain.ts";
 import type { Status } from "../worker/worker-task.ts";
 import { configInfos, invalidConfigMessage, type ConfigInfos } from "./config-infos.ts";
 
@@ -40,16 +41,10 @@ export interface OffsetsView {
   offsets: { partition: Record<string, unknown>; offset: Record<string, unknown> | null }[];
 }
 
-/** Validates connector configs; extra per-plugin checks (transforms) plug in here. */
-export type ExtraValidation = (config: Record<string, string>) => Map<string, string[]>;
-
 export class StandaloneHerder {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(
-    readonly worker: Worker,
-    private readonly extraValidation: ExtraValidation = () => new Map(),
-  ) {}
+  constructor(readonly worker: Worker) {}
 
   connectorNames(): string[] {
     return [...this.entries.keys()].sort();
@@ -73,7 +68,8 @@ export class StandaloneHerder {
     }
     const connector = plugin.create() as { config(): SettingsDefinition };
     const framework = plugin.type === "sink" ? sinkConnectorDefinition : sourceConnectorDefinition;
-    const extra = [this.extraValidation(config), ...(plugin.type === "sink" ? [sinkTopicProblems(config)] : [])];
+    const transforms = new Map(Object.entries(validateTransforms(config, chainLookups(this.worker.options.plugins))));
+    const extra = [transforms, ...(plugin.type === "sink" ? [sinkTopicProblems(config)] : [])];
     return configInfos(className, [framework, connector.config()], config, extra);
   }
 

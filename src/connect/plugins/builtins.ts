@@ -3,7 +3,11 @@ import { FileStreamSinkConnector } from "../../connectors/file/sink.ts";
 import { FileStreamSourceConnector } from "../../connectors/file/source.ts";
 import { VERSION } from "../../version.ts";
 import { BUILTIN_CONVERTERS } from "../converters/index.ts";
+import { BUILTIN_PREDICATES, BUILTIN_TRANSFORMS } from "../transforms/registry.ts";
 import { PluginRegistry } from "./registry.ts";
+
+// Listed under their real classes; the spec's placeholders and short names resolve through the chain.
+const LISTED = /^(org\.apache\.kafka|io\.debezium|io\.confluent)\./;
 
 export function builtinPlugins(): PluginRegistry {
   const registry = new PluginRegistry();
@@ -11,6 +15,12 @@ export function builtinPlugins(): PluginRegistry {
   registry.add({ className: FileStreamSinkConnector.className, type: "sink", version: VERSION, create: () => new FileStreamSinkConnector() });
   for (const [className, create] of Object.entries(BUILTIN_CONVERTERS)) {
     registry.add({ className, type: "converter", version: VERSION, create });
+  }
+  for (const [className, create] of Object.entries(BUILTIN_TRANSFORMS)) {
+    if (LISTED.test(className)) registry.add({ className, type: "transformation", version: VERSION, create });
+  }
+  for (const [className, create] of Object.entries(BUILTIN_PREDICATES)) {
+    if (LISTED.test(className)) registry.add({ className, type: "predicate", version: VERSION, create });
   }
   return registry;
 }

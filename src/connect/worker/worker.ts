@@ -11,15 +11,13 @@ import type { PluginRegistry } from "../plugins/registry.ts";
 import type { OffsetStore } from "../storage/offset-store.ts";
 import { sinkConnectorDefinition, sourceConnectorDefinition } from "./connector-config.ts";
 import { ErrorHandler, traceOf } from "./error-handling.ts";
+import { TransformChain, type ChainOptions } from "../transforms/chain.ts";
 import { WorkerSinkTask } from "./sink-task.ts";
 import { WorkerSourceTask } from "./source-task.ts";
 import type { Status, StatusListener } from "./worker-task.ts";
 import { WorkerTask } from "./worker-task.ts";
 
 const log = logger("worker");
-
-/** Builds a connector's transform chain from its config (transforms.*, predicates.*). */
-export type TransformFactory = (config: Record<string, string>) => <R extends ConnectRecord>(record: R) => R | null;
 
 export interface WorkerOptions {
   workerId: string;
@@ -29,7 +27,6 @@ export interface WorkerOptions {
   settings: ParsedSettings;
   /** The worker config as given, for converter sub-settings (key.converter.*) and providers. */
   workerConfig: Record<string, string>;
-  transforms: TransformFactory;
 }
 
 export interface ConnectorCallbacks {
@@ -130,7 +127,8 @@ export class Worker {
       const resolvedTask = this.resolve(taskConfig);
       const connector = this.newConnector(connectorConfig["connector.class"]!);
       const TaskClass = connector.taskClass();
-      const transform = this.options.transforms(resolvedConnector);
+      const chain = TransformChain.fromConfig<ConnectRecord>(resolvedConnector, chainLookups(this.options.plugins));
+      const transform = <R extends ConnectRecord>(record: R) => chain.apply(record) as R | null;
       const flushIntervalMs = this.options.settings.int("offset.flush.interval.ms");
       let task: WorkerTask;
       if (connector.type === "source") {
@@ -249,4 +247,12 @@ export class Worker {
       await this.options.broker.createTopic({ name: topic, partitions: 1, replicationFactor: Math.max(1, replicationFactor) });
     }
   }
+}
+
+/** Transforms and predicates from plugin.path modules, for chains and their validation. */
+export function chainLookups(plugins: PluginRegistry): ChainOptions {
+  return {
+    lookup: (name) => plugins.find(name, "transformation")?.create,
+    predicateLookup: (name) => plugins.find(name, "predicate")?.create,
+  };
 }

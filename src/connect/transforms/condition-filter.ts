@@ -1,0 +1,78 @@
+// The Confluent-style Filter$Key / Filter$Value (the spec's io.vendor.connect.transforms.Filter$Value;
+// also registered as io.confluent.connect.transforms.Filter$*): keeps (filter.type=include) or drops
+// (exclude) records whose key/value matches the JSONPath `filter.condition` (see json-path.ts for the
+// supported subset). A record whose value is null, or lacks a field the definite part of the path
+// names, follows missing.or.null.behavior: fail (a DataException), include or exclude.
+import { SettingsDefinition } from "../../common/settings.ts";
+import { DataException } from "../data/index.ts";
+import type { ConnectRecord } from "../plugins/records.ts";
+import type { Transformation } from "../plugins/transformation.ts";
+import { JsonPath } from "./json-path.ts";
+import { operatingValue, parseSettings, type Side } from "./util.ts";
+
+function conditionProblem(value: unknown): string | undefined {
+  try {
+    JsonPath.compile(String(value));
+    return undefined;
+  } catch (e) {
+    return `Invalid JSON Path expression: ${(e as Error).message}`;
+  }
+}
+
+const DEFINITION = new SettingsDefinition([
+  {
+    name: "filter.condition",
+    type: "string",
+    required: true,
+    importance: "high",
+    doc: "The JSONPath predicate records are matched against, e.g. `$[?(@.status == 'ACTIVE')]` or `$.amount`.",
+    validate: conditionProblem,
+  },
+  {
+    name: "filter.type",
+    type: "string",
+    required: true,
+    oneOf: ["include", "exclude"],
+    importance: "high",
+    doc: "include keeps only matching records; exclude drops matching records.",
+  },
+  {
+    name: "missing.or.null.behavior",
+    type: "string",
+    default: "fail",
+    oneOf: ["fail", "include", "exclude"],
+    importance: "medium",
+    doc: "What to do with a record whose key/value is null or lacks the fields the condition refers to.",
+  },
+]);
+
+export class ConditionFilter<R extends ConnectRecord = ConnectRecord> implements Transformation<R> {
+  private condition: JsonPath | null = null;
+  private include = true;
+  private missingOrNull: "fail" | "include" | "exclude" = "fail";
+
+  constructor(readonly side: Side = "value") {}
+
+  config(): SettingsDefinition {
+    return DEFINITION;
+  }
+
+  configure(config: Record<string, string>): void {
+    const s = parseSettings(DEFINITION, config);
+    this.condition = JsonPath.compile(s.string("filter.condition"));
+    this.include = s.string("filter.type") === "include";
+    this.missingOrNull = s.string("missing.or.null.behavior") as "fail" | "include" | "exclude";
+  }
+
+  apply(record: R): R | null {
+    const condition = this.condition;
+    if (condition === null) return record;
+    const result = condition.evaluate(operatingValue(record, this.side));
+    if (result.missingOrNull) {
+      if (this.missingOrNull === "fail")
+        throw new DataException(`Record ${this.side} is null or lacks a field used in filter condition ${condition.text} (topic ${record.topic})`);
+      return this.missingOrNull === "include" ? record : null;
+    }
+    return result.matched === this.include ? record : null;
+  }
+}

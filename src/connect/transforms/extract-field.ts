@@ -1,0 +1,47 @@
+// ExtractField$Key / ExtractField$Value: replaces the key or value with one of its fields (a nested one
+// with field.syntax.version=V2). Null passes through; without a schema the value must be a map.
+import { SettingsDefinition } from "../../common/settings.ts";
+import { DataException } from "../data/index.ts";
+import type { ConnectRecord } from "../plugins/records.ts";
+import type { Transformation } from "../plugins/transformation.ts";
+import { FIELD_SYNTAX_VERSION, SingleFieldPath, type FieldSyntaxVersion } from "./field-path.ts";
+import { REPLACE_NULL_WITH_DEFAULT, operatingSchema, operatingValue, parseSettings, requireMapOrNull, requireStructOrNull, withOperating, type Side } from "./util.ts";
+
+const DEFINITION = new SettingsDefinition([
+  { name: "field", type: "string", required: true, importance: "medium", doc: "Field name to extract." },
+  REPLACE_NULL_WITH_DEFAULT,
+  FIELD_SYNTAX_VERSION,
+]);
+
+const PURPOSE = "field extraction";
+
+export class ExtractField<R extends ConnectRecord = ConnectRecord> implements Transformation<R> {
+  private path = new SingleFieldPath("", "V1");
+  private replaceNullWithDefault = true;
+
+  constructor(readonly side: Side = "value") {}
+
+  config(): SettingsDefinition {
+    return DEFINITION;
+  }
+
+  configure(config: Record<string, string>): void {
+    const s = parseSettings(DEFINITION, config);
+    this.path = new SingleFieldPath(s.string("field"), s.string("field.syntax.version").toUpperCase() as FieldSyntaxVersion);
+    this.replaceNullWithDefault = s.boolean("replace.null.with.default");
+  }
+
+  apply(record: R): R {
+    const schema = operatingSchema(record, this.side);
+    const raw = operatingValue(record, this.side);
+    if (schema === null) {
+      const value = requireMapOrNull(raw, PURPOSE);
+      return withOperating(record, this.side, null, value === null ? null : this.path.valueFromMap(value));
+    }
+    const value = requireStructOrNull(raw, PURPOSE);
+    const field = this.path.fieldFrom(schema);
+    // Kafka throws IllegalArgumentException here; the message is the same.
+    if (field === null) throw new DataException(`Unknown field: ${this.path.text}`);
+    return withOperating(record, this.side, field.schema, value === null ? null : this.path.valueFromStruct(value, this.replaceNullWithDefault));
+  }
+}

@@ -1,0 +1,113 @@
+// HeaderFrom$Key / HeaderFrom$Value: copies (or moves) fields of the key/value into headers; `fields`
+// and `headers` are parallel lists. A moved field is removed from the Struct's schema or the map.
+import { SettingsDefinition } from "../../common/settings.ts";
+import { DataException, SchemaBuilder, Struct, type Schema } from "../data/index.ts";
+import type { ConnectHeader, ConnectRecord } from "../plugins/records.ts";
+import type { Transformation } from "../plugins/transformation.ts";
+import {
+  REPLACE_NULL_WITH_DEFAULT,
+  SchemaCache,
+  configProblem,
+  copySchemaBasics,
+  mapCopy,
+  mapGet,
+  mapLike,
+  nonEmptyList,
+  operatingSchema,
+  operatingValue,
+  parseSettings,
+  requireMap,
+  requireStruct,
+  withOperating,
+  type Side,
+} from "./util.ts";
+
+const DEFINITION = new SettingsDefinition([
+  { name: "fields", type: "list", required: true, importance: "high", doc: "Field names in the record whose values are to be copied or moved to headers.", validate: nonEmptyList },
+  {
+    name: "headers",
+    type: "list",
+    required: true,
+    importance: "high",
+    doc: "Header names, in the same order as the field names listed in the fields configuration property.",
+    validate: nonEmptyList,
+  },
+  {
+    name: "operation",
+    type: "string",
+    required: true,
+    oneOf: ["move", "copy"],
+    importance: "high",
+    doc: "Either `move` if the fields are to be moved to the headers (removed from the key/value), or `copy` if the fields are to be copied to the headers (retained in the key/value).",
+  },
+  REPLACE_NULL_WITH_DEFAULT,
+]);
+
+export class HeaderFrom<R extends ConnectRecord = ConnectRecord> implements Transformation<R> {
+  private fields: readonly string[] = [];
+  private headers: readonly string[] = [];
+  private operation: "move" | "copy" = "copy";
+  private replaceNullWithDefault = true;
+  private readonly moveSchemaCache = new SchemaCache();
+
+  constructor(readonly side: Side = "value") {}
+
+  config(): SettingsDefinition {
+    return DEFINITION;
+  }
+
+  configure(config: Record<string, string>): void {
+    const s = parseSettings(DEFINITION, config);
+    this.fields = s.list("fields");
+    this.headers = s.list("headers");
+    if (this.fields.length !== this.headers.length) throw configProblem("headers", "'fields' config must have the same number of elements as 'headers' config.");
+    this.operation = s.string("operation") as "move" | "copy";
+    this.replaceNullWithDefault = s.boolean("replace.null.with.default");
+  }
+
+  apply(record: R): R {
+    const schema = operatingSchema(record, this.side);
+    const value = operatingValue(record, this.side);
+    return schema === null ? this.applySchemaless(record, value) : this.applyWithSchema(record, value, schema);
+  }
+
+  private applyWithSchema(record: R, raw: unknown, schema: Schema): R {
+    const value = requireStruct(raw, `header ${this.operation}`);
+    let updatedSchema = schema;
+    let updatedValue = value;
+    if (this.operation === "move") {
+      updatedSchema = this.moveSchemaCache.getOrCompute(schema, (s) => this.moveSchema(s));
+      updatedValue = new Struct(updatedSchema);
+      for (const f of updatedSchema.fields) updatedValue.put(f, this.fieldValue(value, f.name));
+    }
+    const headers: ConnectHeader[] = [...record.headers];
+    this.fields.forEach((name, i) => {
+      const field = schema.field(name);
+      // Kafka fails with a NullPointerException for a field the schema lacks.
+      if (field === null) throw new DataException(`${name} is not a valid field name`);
+      headers.push({ key: this.headers[i], schema: field.schema, value: value.schema.field(name) !== null ? this.fieldValue(value, name) : null });
+    });
+    return withOperating(record, this.side, updatedSchema, updatedValue, headers);
+  }
+
+  private fieldValue(struct: Struct, name: string): unknown {
+    return this.replaceNullWithDefault ? struct.get(name) : struct.getWithoutDefault(name);
+  }
+
+  private moveSchema(schema: Schema): Schema {
+    const builder = copySchemaBasics(schema, SchemaBuilder.struct());
+    for (const f of schema.fields) if (!this.fields.includes(f.name)) builder.field(f.name, f.schema);
+    return builder.build();
+  }
+
+  private applySchemaless(record: R, raw: unknown): R {
+    const value = requireMap(raw, `header ${this.operation}`);
+    const updated = mapCopy(value);
+    const headers: ConnectHeader[] = [...record.headers];
+    this.fields.forEach((name, i) => {
+      if (this.operation === "move") updated.delete(name);
+      headers.push({ key: this.headers[i], schema: null, value: mapGet(value, name) });
+    });
+    return withOperating(record, this.side, null, mapLike(updated, value), headers);
+  }
+}

@@ -1,0 +1,194 @@
+// MaskField$Key / MaskField$Value: replaces the listed fields with the "empty" value of their type
+// (0, false, "", epoch, empty list/map), or with `replacement` converted to the field's numeric or
+// string type. Without a schema the JS value decides: an integer number is treated as Java's
+// Integer/Long, any other number as Double (a schemaless 1.0 is indistinguishable from 1).
+import { SettingsDefinition } from "../../common/settings.ts";
+import { BigDecimal, DataException, Decimal, Struct, type Schema } from "../data/index.ts";
+import { javaClassName } from "../data/java-format.ts";
+import type { ConnectRecord } from "../plugins/records.ts";
+import type { Transformation } from "../plugins/transformation.ts";
+import {
+  REPLACE_NULL_WITH_DEFAULT,
+  fieldValue,
+  isMapValue,
+  mapCopy,
+  mapGet,
+  mapLike,
+  nonEmptyList,
+  nonEmptyString,
+  operatingSchema,
+  operatingValue,
+  parseSettings,
+  requireMap,
+  requireStruct,
+  withOperating,
+  type Side,
+} from "./util.ts";
+import { parseBigDecimal, stringAsDouble, stringAsLong } from "./values.ts";
+
+const DEFINITION = new SettingsDefinition([
+  { name: "fields", type: "list", required: true, importance: "high", doc: "Names of fields to mask.", validate: nonEmptyList },
+  {
+    name: "replacement",
+    type: "string",
+    importance: "low",
+    doc: "Custom value replacement, that will be applied to all 'fields' values (numeric or non-empty string values only).",
+    validate: nonEmptyString,
+  },
+  REPLACE_NULL_WITH_DEFAULT,
+]);
+
+const PURPOSE = "mask fields";
+
+/** The Java class a value stands for, which is what Kafka's masking tables are keyed by. */
+type JavaKind = "Boolean" | "Byte" | "Short" | "Integer" | "Long" | "Float" | "Double" | "BigDecimal" | "Date" | "String" | "List" | "Map" | "other";
+
+function kindOf(value: unknown, schema: Schema | null): JavaKind {
+  if (schema !== null) {
+    if (schema.name === Decimal.LOGICAL_NAME) return "BigDecimal";
+    if (value instanceof Date) return "Date";
+    switch (schema.type) {
+      case "BOOLEAN":
+        return "Boolean";
+      case "INT8":
+        return "Byte";
+      case "INT16":
+        return "Short";
+      case "INT32":
+        return "Integer";
+      case "INT64":
+        return "Long";
+      case "FLOAT32":
+        return "Float";
+      case "FLOAT64":
+        return "Double";
+      case "STRING":
+        return "String";
+      case "ARRAY":
+        return "List";
+      case "MAP":
+        return "Map";
+      default:
+        return "other";
+    }
+  }
+  switch (typeof value) {
+    case "boolean":
+      return "Boolean";
+    case "string":
+      return "String";
+    case "bigint":
+      return "Long";
+    case "number":
+      if (!Number.isSafeInteger(value)) return "Double";
+      return value >= -2147483648 && value <= 2147483647 ? "Integer" : "Long";
+  }
+  if (value instanceof BigDecimal) return "BigDecimal";
+  if (value instanceof Date) return "Date";
+  if (Array.isArray(value)) return "List";
+  if (isMapValue(value)) return "Map";
+  return "other";
+}
+
+export class MaskField<R extends ConnectRecord = ConnectRecord> implements Transformation<R> {
+  private maskedFields: ReadonlySet<string> = new Set();
+  private replacement: string | null = null;
+  private replaceNullWithDefault = true;
+
+  constructor(readonly side: Side = "value") {}
+
+  config(): SettingsDefinition {
+    return DEFINITION;
+  }
+
+  configure(config: Record<string, string>): void {
+    const s = parseSettings(DEFINITION, config);
+    this.maskedFields = new Set(s.list("fields"));
+    this.replacement = s.optionalString("replacement") ?? null;
+    this.replaceNullWithDefault = s.boolean("replace.null.with.default");
+  }
+
+  apply(record: R): R {
+    // Kafka does not let null values through here: a tombstone fails requireMap.
+    return operatingSchema(record, this.side) === null ? this.applySchemaless(record) : this.applyWithSchema(record);
+  }
+
+  private applySchemaless(record: R): R {
+    const value = requireMap(operatingValue(record, this.side), PURPOSE);
+    const updated = mapCopy(value);
+    // As in Kafka, a listed field that is absent is added with a null value.
+    for (const name of this.maskedFields) updated.set(name, this.masked(mapGet(value, name), null));
+    return withOperating(record, this.side, null, mapLike(updated, value));
+  }
+
+  private applyWithSchema(record: R): R {
+    const value = requireStruct(operatingValue(record, this.side), PURPOSE);
+    const updated = new Struct(value.schema);
+    for (const f of value.schema.fields) {
+      const original = fieldValue(value, f, this.replaceNullWithDefault);
+      updated.put(f, this.maskedFields.has(f.name) ? this.masked(original, f.schema) : original);
+    }
+    return withOperating(record, this.side, operatingSchema(record, this.side), updated);
+  }
+
+  private masked(value: unknown, schema: Schema | null): unknown {
+    if (value === null || value === undefined) return null;
+    const kind = kindOf(value, schema);
+    return this.replacement === null ? emptyValue(value, kind) : replacementValue(value, kind, this.replacement);
+  }
+}
+
+function emptyValue(value: unknown, kind: JavaKind): unknown {
+  switch (kind) {
+    case "Boolean":
+      return false;
+    case "Byte":
+    case "Short":
+    case "Integer":
+    case "Float":
+    case "Double":
+      return 0;
+    case "Long":
+      return typeof value === "bigint" ? 0n : 0;
+    case "BigDecimal":
+      return new BigDecimal(0n, 0);
+    case "Date":
+      return new Date(0);
+    case "String":
+      return "";
+    case "List":
+      return [];
+    case "Map":
+      return value instanceof Map ? new Map() : {};
+    default:
+      throw new DataException(`Cannot mask value of type: ${javaClassName(value)}`);
+  }
+}
+
+function replacementValue(value: unknown, kind: JavaKind, replacement: string): unknown {
+  switch (kind) {
+    case "Byte":
+      return Number(BigInt.asIntN(8, stringAsLong(replacement)));
+    case "Short":
+      return Number(BigInt.asIntN(16, stringAsLong(replacement)));
+    case "Integer":
+      return Number(BigInt.asIntN(32, stringAsLong(replacement)));
+    case "Long": {
+      const n = stringAsLong(replacement);
+      return typeof value === "bigint" || !Number.isSafeInteger(Number(n)) ? n : Number(n);
+    }
+    case "Float":
+      return Math.fround(stringAsDouble(replacement));
+    case "Double":
+      return stringAsDouble(replacement);
+    case "String":
+      return replacement;
+    case "BigDecimal": {
+      const d = parseBigDecimal(replacement);
+      if (d === null) throw new DataException(`Unable to convert ${replacement} (class java.lang.String) to number`);
+      return d;
+    }
+    default:
+      throw new DataException(`Cannot mask value of type ${javaClassName(value)} with custom replacement.`);
+  }
+}

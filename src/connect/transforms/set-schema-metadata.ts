@@ -1,0 +1,61 @@
+// SetSchemaMetadata$Key / SetSchemaMetadata$Value: replaces the schema's name and/or version. A Struct
+// value is rebuilt against the renamed schema (a Struct must carry the schema it is described by).
+import { SettingsDefinition } from "../../common/settings.ts";
+import { ConnectSchema, Struct, type Schema } from "../data/index.ts";
+import type { ConnectRecord } from "../plugins/records.ts";
+import type { Transformation } from "../plugins/transformation.ts";
+import { REPLACE_NULL_WITH_DEFAULT, configProblem, fieldValue, operatingSchema, operatingValue, parseSettings, requireSchema, withOperating, type Side } from "./util.ts";
+
+const DEFINITION = new SettingsDefinition([
+  { name: "schema.name", type: "string", importance: "high", doc: "Schema name to set." },
+  { name: "schema.version", type: "int", importance: "high", doc: "Schema version to set." },
+  REPLACE_NULL_WITH_DEFAULT,
+]);
+
+export class SetSchemaMetadata<R extends ConnectRecord = ConnectRecord> implements Transformation<R> {
+  private schemaName: string | null = null;
+  private schemaVersion: number | null = null;
+  private replaceNullWithDefault = true;
+
+  constructor(readonly side: Side = "value") {}
+
+  config(): SettingsDefinition {
+    return DEFINITION;
+  }
+
+  configure(config: Record<string, string>): void {
+    const s = parseSettings(DEFINITION, config);
+    this.schemaName = s.optionalString("schema.name") ?? null;
+    this.schemaVersion = config["schema.version"] !== undefined && config["schema.version"].trim() !== "" ? s.int("schema.version") : null;
+    this.replaceNullWithDefault = s.boolean("replace.null.with.default");
+    if (this.schemaName === null && this.schemaVersion === null) throw configProblem("schema.name", "Neither schema name nor version configured");
+  }
+
+  apply(record: R): R {
+    const value = operatingValue(record, this.side);
+    const schema = operatingSchema(record, this.side);
+    if (value === null && schema === null) return record;
+    const original = requireSchema(schema, "updating schema metadata");
+    const isMap = original.type === "MAP";
+    const updated = new ConnectSchema({
+      type: original.type,
+      optional: original.optional,
+      defaultValue: original.defaultValue,
+      name: this.schemaName ?? original.name,
+      version: this.schemaVersion ?? original.version,
+      doc: original.doc,
+      parameters: original.parameters,
+      fields: original.type === "STRUCT" ? original.fields : null,
+      keySchema: isMap ? original.keySchema : null,
+      valueSchema: isMap || original.type === "ARRAY" ? original.valueSchema : null,
+    });
+    return withOperating(record, this.side, updated, this.updateSchemaIn(value, updated));
+  }
+
+  private updateSchemaIn(value: unknown, schema: Schema): unknown {
+    if (!(value instanceof Struct)) return value;
+    const struct = new Struct(schema);
+    for (const f of schema.fields) struct.put(f, fieldValue(value, f, this.replaceNullWithDefault));
+    return struct;
+  }
+}
