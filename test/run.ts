@@ -24,7 +24,7 @@ step("Python confluent-kafka for the interop tests (PyPI, virtualenv)", () => vo
 mkdirSync(reportDir, { recursive: true });
 rmSync(report, { force: true });
 const args = process.argv.slice(2);
-const bun = spawn([process.execPath, "test", "--reporter=junit", `--reporter-outfile=${report}`, ...args], {
+const bun = spawn([process.execPath, "test", "--timeout=120000", "--reporter=junit", `--reporter-outfile=${report}`, ...args], {
   cwd: root,
   stdout: "inherit",
   stderr: "inherit",
