@@ -56,7 +56,9 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
   const plugins = builtinPlugins();
   await loadPlugins(settings.list("plugin.path"), plugins);
   const offsetFile = settings.string("offset.storage.file.filename") || join(settings.string("data.dir"), "connect.offsets");
-  const listeners = settings.list("listeners").map((l) => new URL(l.replace("://:", "://0.0.0.0:")));
+  const legacyPort = settings.int("rest.port");
+  const listenerUrls = !options.workerConfig.listeners && legacyPort > 0 ? [`http://${settings.string("rest.host.name") || "0.0.0.0"}:${legacyPort}`] : settings.list("listeners");
+  const listeners = listenerUrls.map((l) => new URL(l.replace("://:", "://0.0.0.0:")));
   const advertisedPort = settings.int("rest.advertised.port") > 0 ? settings.int("rest.advertised.port") : Number(listeners[0]?.port || 8083);
   const workerId = `${settings.optionalString("rest.advertised.host.name") ?? hostname()}:${advertisedPort}`;
   const worker = new Worker({ workerId, broker, plugins, offsets: new FileOffsetStore(offsetFile), settings, workerConfig: options.workerConfig });

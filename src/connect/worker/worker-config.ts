@@ -13,6 +13,8 @@ export const workerSettings = new SettingsDefinition(
     { name: "offset.flush.timeout.ms", type: "long", default: 5000, min: 1, importance: "low", doc: "How long an offset flush may wait for outstanding records." },
     { name: "task.shutdown.graceful.timeout.ms", type: "long", default: 5000, min: 0, importance: "low", doc: "How long a stopping task may take before it is abandoned." },
     { name: "listeners", type: "list", default: ["http://:8083"], importance: "low", doc: "REST listeners, `http://host:port` (empty host: all interfaces)." },
+    { name: "rest.port", type: "int", default: -1, importance: "low", doc: "Legacy (removed in Kafka 3.0, in the spec's examples): the REST port, used when `listeners` is not set." },
+    { name: "rest.host.name", type: "string", default: "", importance: "low", doc: "Legacy: the REST host, with rest.port." },
     { name: "rest.advertised.host.name", type: "string", default: "", importance: "low", doc: "Host name given to others (and shown as worker_id)." },
     { name: "rest.advertised.port", type: "int", default: -1, importance: "low", doc: "Port given to others." },
     { name: "plugin.path", type: "list", default: ["plugins"], importance: "low", doc: "Folders scanned at start-up for plugin modules (.js/.ts)." },
