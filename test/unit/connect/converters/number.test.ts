@@ -75,12 +75,14 @@ describe("ByteArrayConverter", () => {
 });
 
 describe("built-in converters by Kafka class name", () => {
-  test("each name makes a working converter", () => {
-    for (const [name, make] of Object.entries(BUILTIN_CONVERTERS)) {
+  test("each of Kafka's names makes a working converter", async () => {
+    // Confluent's registry-backed converters need schema.registry.url; they have their own tests.
+    const kafkas = Object.entries(BUILTIN_CONVERTERS).filter(([name]) => name.startsWith("org.apache.kafka.connect."));
+    expect(kafkas.length).toBeGreaterThanOrEqual(9);
+    for (const [, make] of kafkas) {
       const converter = make();
       converter.configure({}, false);
-      expect(converter.toConnectData("t", null).value).toBeNull();
-      expect(name.startsWith("org.apache.kafka.connect.")).toBe(true);
+      expect((await converter.toConnectData("t", null)).value).toBeNull();
     }
   });
 });

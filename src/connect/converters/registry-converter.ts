@@ -1,0 +1,224 @@
+// What Confluent's three schema registry converters share (AvroConverter, ProtobufConverter,
+// JsonSchemaConverter): the registry client and its settings, subject naming, registering or looking
+// up the schema derived from the Connect schema, the wire format, a cache of what each schema id
+// reads as, and the mapping of failures to Connect's exceptions. Each format supplies the
+// Connect ↔ format mapping. Once an id is known, conversion is synchronous; the first record of a
+// schema waits for the registry (the worker awaits converters).
+import { SettingsDefinition, type ParsedSettings, type Setting } from "../../common/settings.ts";
+import { formats } from "../../registry/formats/index.ts";
+import { InvalidSchemaError, type ParsedSchema, type SchemaType } from "../../registry/formats/format.ts";
+import type { Encoded } from "../../serde/codecs/codec.ts";
+import { serdeSettings, subjectName, subjectNameStrategy, type SubjectNameStrategy } from "../../serde/config.ts";
+import { RestClientException, SerializationException } from "../../serde/errors.ts";
+import { LruCache } from "../../serde/lru.ts";
+import { SchemaRegistryClient, type SchemaText } from "../../serde/registry-client.ts";
+import { frame, unframe } from "../../serde/wire-format.ts";
+import { DataException } from "../data/errors.ts";
+import type { Schema } from "../data/schema.ts";
+import { RetriableException } from "../plugins/connector.ts";
+import { SchemaAndValue, settingStrings, type Converter, type ConverterConfig } from "./converter.ts";
+
+/** The serializer settings plus a format's data settings, as one converter configuration. */
+export function registryConverterSettings(dataSettings: readonly Setting[]): SettingsDefinition {
+  return new SettingsDefinition([...serdeSettings.settings, ...dataSettings], serdeSettings.passThroughPrefixes);
+}
+
+interface Resolved {
+  id: number;
+  /** The schema values are written with: the derived one, or the subject's latest (use.latest.version). */
+  writer: ParsedSchema;
+}
+
+export abstract class RegistryConverter<Reader> implements Converter {
+  /** Set by configure(). */
+  protected client!: SchemaRegistryClient;
+  protected isKey = false;
+  private strategy: SubjectNameStrategy = "TopicNameStrategy";
+  private readers = new LruCache<number, Reader>(1000);
+  private readonly loading = new Map<number, Promise<Reader>>();
+  /** Per derived schema and subject: the id (and writer) once the registry gave it. */
+  private readonly resolved = new WeakMap<ParsedSchema, Map<string, Resolved>>();
+
+  protected abstract readonly schemaType: SchemaType;
+  /** The format as Confluent's messages name it ("Avro", "Protobuf", "JSON Schema"). */
+  protected abstract readonly formatName: string;
+  protected abstract readonly settingsDefinition: SettingsDefinition;
+
+  /** Reads the format's data settings (AvroDataConfig and the like). */
+  protected abstract configureData(settings: ParsedSettings): void;
+  /** The registry schema a Connect schema maps to. */
+  protected abstract schemaFor(schema: Schema | null): ParsedSchema;
+  /** The value as a payload of `writer`; null when no record is written (a null value). */
+  protected abstract encode(schema: Schema | null, writer: ParsedSchema, value: unknown): Encoded | null;
+  /** Full name for RecordNameStrategy and TopicRecordNameStrategy. */
+  protected abstract recordName(schema: ParsedSchema): string | undefined;
+  /** What reading with a writer schema needs (its Connect schema, compiled types), built once per id. */
+  protected abstract reader(writer: ParsedSchema): Reader;
+  protected abstract decode(reader: Reader, bytes: Uint8Array, offset: number): SchemaAndValue;
+
+  configure(config: ConverterConfig, isKey: boolean): void {
+    this.isKey = isKey;
+    const settings = this.settingsDefinition.parse(settingStrings(config)).values;
+    this.client = new SchemaRegistryClient(settings);
+    this.strategy = subjectNameStrategy(settings.string(isKey ? "key.subject.name.strategy" : "value.subject.name.strategy"))!;
+    this.readers = new LruCache(settings.int("max.schemas.per.subject"));
+    this.configureData(settings);
+  }
+
+  config(): SettingsDefinition {
+    return this.settingsDefinition;
+  }
+
+  fromConnectData(topic: string, schema: Schema | null, value: unknown): Uint8Array | null | Promise<Uint8Array | null> {
+    let derived: ParsedSchema;
+    let encoded: Encoded | null;
+    let subject: string;
+    // Schemaless null (a tombstone) is no record, in every format.
+    if (schema === null && (value === null || value === undefined)) return null;
+    try {
+      derived = this.schemaFor(schema);
+      // Converted before any registry call: a bad value never registers a schema.
+      encoded = this.encode(schema, derived, value);
+      if (encoded === null) return null;
+      subject = this.subject(topic, derived);
+      const known = this.resolved.get(derived)?.get(subject);
+      if (known) return this.write(known, schema, derived, encoded, value);
+    } catch (err) {
+      throw this.serializeError(topic, err);
+    }
+    return this.resolve(subject, derived).then(
+      (known) => this.write(known, schema, derived, encoded, value),
+      (err: unknown) => {
+        throw this.serializeError(topic, err);
+      },
+    );
+  }
+
+  toConnectData(topic: string, value: Uint8Array | null): SchemaAndValue | Promise<SchemaAndValue> {
+    if (value === null) return SchemaAndValue.NULL;
+    let id: number;
+    let offset: number;
+    try {
+      ({ id, offset } = unframe(value));
+      const reader = this.readers.get(id);
+      if (reader !== undefined) return this.decode(reader, value, offset);
+    } catch (err) {
+      throw this.deserializeError(topic, err);
+    }
+    return this.readers.getOrLoad(id, this.loading, () => this.loadReader(id)).then(
+      (reader) => {
+        try {
+          return this.decode(reader, value, offset);
+        } catch (err) {
+          throw this.deserializeError(topic, err);
+        }
+      },
+      (err: unknown) => {
+        throw this.deserializeError(topic, err);
+      },
+    );
+  }
+
+  close(): void {}
+
+  private subject(topic: string, schema: ParsedSchema): string {
+    return subjectName(this.strategy, topic, this.isKey, () => this.recordName(schema));
+  }
+
+  private write(known: Resolved, schema: Schema | null, derived: ParsedSchema, encoded: Encoded, value: unknown): Uint8Array {
+    const payload = known.writer === derived ? encoded : this.encode(schema, known.writer, value);
+    if (payload === null) throw new DataException("The writer schema gave no payload for a non-null value");
+    return frame(known.id, payload.payload, payload.prefix);
+  }
+
+  /** The schema id to write `derived` under `subject` with, by the serializer settings (as Confluent's serializers). */
+  private async resolve(subject: string, derived: ParsedSchema): Promise<Resolved> {
+    const settings = this.client.settings;
+    const normalize = settings.boolean("normalize.schemas");
+    const text: SchemaText = { schema: derived.canonical, schemaType: this.schemaType, references: [] };
+    let resolved: Resolved = { id: -1, writer: derived };
+    try {
+      if (settings.int("use.schema.id") >= 0) resolved.id = settings.int("use.schema.id");
+      else if (settings.boolean("auto.register.schemas")) resolved.id = await this.client.register(subject, text, normalize);
+      else if (settings.boolean("use.latest.version")) resolved = await this.latest(subject, derived);
+      else resolved.id = await this.client.lookup(subject, text, normalize);
+    } catch (err) {
+      if (err instanceof SerializationException || err instanceof DataException) throw err;
+      throw new SerializationException(`Error retrieving schema ID for subject ${subject}: ${(err as Error).message}`, err);
+    }
+    let bySubject = this.resolved.get(derived);
+    if (!bySubject) this.resolved.set(derived, (bySubject = new Map()));
+    bySubject.set(subject, resolved);
+    return resolved;
+  }
+
+  /** use.latest.version: written with the subject's latest schema, which must read the derived one when strict. */
+  private async latest(subject: string, derived: ParsedSchema): Promise<Resolved> {
+    const latest = await this.client.version(subject, "latest");
+    if (latest.schemaType !== this.schemaType) throw new SerializationException(`Latest schema of ${subject} is ${latest.schemaType}, not ${this.schemaType}`);
+    const writer = await this.parse(latest);
+    if (this.client.settings.boolean("latest.compatibility.strict")) {
+      const problems = formats.get(this.schemaType)!.readProblems(writer, derived);
+      if (problems.length > 0) {
+        throw new SerializationException(`Latest schema of ${subject} (version ${latest.version}) cannot read the given schema: ${problems.map((p) => p.description).join("; ")}`);
+      }
+    }
+    return { id: latest.id, writer };
+  }
+
+  private async loadReader(id: number): Promise<Reader> {
+    let text: SchemaText;
+    try {
+      text = await this.client.schemaById(id);
+    } catch (err) {
+      throw new SerializationException(`Error retrieving ${this.formatName} schema for id ${id}: ${(err as Error).message}`, err);
+    }
+    if (text.schemaType !== this.schemaType) {
+      throw new DataException(`Schema id ${id} is a ${text.schemaType} schema; the ${this.formatName} converter reads ${this.schemaType} schemas`);
+    }
+    return this.reader(await this.parse(text));
+  }
+
+  private async parse(text: SchemaText): Promise<ParsedSchema> {
+    try {
+      return formats.get(text.schemaType)!.parse(text.schema, await this.client.resolveReferences(text.references));
+    } catch (err) {
+      if (err instanceof InvalidSchemaError) throw new SerializationException(`Invalid ${text.schemaType} schema: ${err.message}`, err);
+      throw err;
+    }
+  }
+
+  /** How Confluent's converter words a failed fromConnectData. */
+  protected serializeFailure(topic: string): string {
+    return `Failed to serialize ${this.formatName} data from topic ${topic}`;
+  }
+
+  /** How Confluent's converter words a failed toConnectData. */
+  protected deserializeFailure(topic: string): string {
+    return `Failed to deserialize data for topic ${topic} to ${this.formatName}`;
+  }
+
+  /** Kafka Connect's view of a failure: retriable when the registry is unreachable, else a DataException. */
+  private serializeError(topic: string, err: unknown): Error {
+    return this.connectError(err, this.serializeFailure(topic));
+  }
+
+  private deserializeError(topic: string, err: unknown): Error {
+    return this.connectError(err, this.deserializeFailure(topic));
+  }
+
+  private connectError(err: unknown, context: string): Error {
+    if (err instanceof DataException || err instanceof RetriableException) return err;
+    const message = err instanceof Error ? err.message : String(err);
+    if (unreachable(err)) return new RetriableException(`${context}: ${message}`, err);
+    return new DataException(`${context}: ${message}`, { cause: err });
+  }
+}
+
+/** The registry could not be reached (no HTTP answer), as opposed to an answer refusing the request. */
+function unreachable(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof RestClientException) return e.status === 0;
+  }
+  return false;
+}
