@@ -1,6 +1,8 @@
 // Connect's config descriptions and validation results (ConfigKeyInfo, ConfigInfos), built from the
-// setting declarations.
-import { settingProblems, type Setting, type SettingsDefinition } from "../../common/settings.ts";
+// setting declarations. Validation follows Kafka's ConfigDef rather than Sluice's own settings parser:
+// clients of the Connect API read these messages, so they are worded and ordered as Kafka's are.
+import type { Setting, SettingsDefinition } from "../../common/settings.ts";
+import type { ConnectorSetting } from "../worker/connector-config.ts";
 
 export interface ConfigKeyInfo {
   name: string;
@@ -41,44 +43,145 @@ const TYPES: Record<Setting["type"], string> = {
   class: "CLASS",
 };
 
+const kafkaType = (s: Setting) => (s as ConnectorSetting).kafkaType ?? TYPES[s.type];
+
+/** ConfigDef.convertToString of a default (lists joined by commas). */
+function defaultText(s: Setting): string | null {
+  if (s.default === undefined) return null;
+  return Array.isArray(s.default) ? s.default.join(",") : String(s.default);
+}
+
+/** `order` is used for grouped settings that do not carry Kafka's own orderInGroup. */
 export function configKeyInfo(s: Setting, order: number): ConfigKeyInfo {
-  const dflt = s.default === undefined ? null : Array.isArray(s.default) ? s.default.join(",") : String(s.default);
+  const own = (s as ConnectorSetting).order;
   return {
     name: s.name,
-    type: TYPES[s.type],
-    required: s.required === true || s.default === undefined,
-    default_value: s.required ? null : dflt,
+    type: kafkaType(s),
+    // Kafka: required = no default at all; a setting whose default is null is optional.
+    required: s.required === true,
+    default_value: s.required ? null : defaultText(s),
     importance: s.importance.toUpperCase(),
     documentation: s.doc,
     group: s.group ?? null,
-    order: s.group ? order : -1,
+    order: s.group ? (own ?? order) : -1,
     width: s.width ?? "NONE",
     display_name: s.displayName ?? s.name,
     dependents: [],
   };
 }
 
-/** Validation of `config` against definitions, with extra problems (cross-setting rules) merged in. */
-export function configInfos(name: string, definitions: SettingsDefinition[], config: Record<string, string>, extra: Map<string, string[]>[]): ConfigInfos {
+/** The configs of several definitions, first declaration of a name wins, with fallback orders. */
+export function configKeyInfos(definitions: SettingsDefinition[]): ConfigKeyInfo[] {
+  const out: ConfigKeyInfo[] = [];
+  const seen = new Set<string>();
+  const orderInGroup = new Map<string, number>();
+  for (const def of definitions) {
+    for (const s of def.settings) {
+      if (seen.has(s.name)) continue;
+      seen.add(s.name);
+      const order = (orderInGroup.get(s.group ?? "") ?? 0) + 1;
+      orderInGroup.set(s.group ?? "", order);
+      out.push(configKeyInfo(s, order));
+    }
+  }
+  return out;
+}
+
+const INT_RANGES: Record<string, [bigint, bigint]> = {
+  SHORT: [-(2n ** 15n), 2n ** 15n - 1n],
+  INT: [-(2n ** 31n), 2n ** 31n - 1n],
+  LONG: [-(2n ** 63n), 2n ** 63n - 1n],
+};
+
+type Parsed = string | number | boolean | string[];
+
+/** String.trim() of Java: strips every char up to U+0020 (control chars too), nothing else. */
+const javaTrim = (text: string) => text.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "");
+
+/** Java's toString of a parsed value, as ConfigException prints it. */
+const javaText = (v: Parsed | null) => (v === null ? "null" : Array.isArray(v) ? `[${v.join(", ")}]` : String(v));
+
+/** ConfigDef.convertToString of a parsed value (the `value` of a ConfigValueInfo). */
+const valueText = (s: Setting, v: Parsed | null) => (v === null ? null : s.type === "password" ? "[hidden]" : Array.isArray(v) ? v.join(",") : String(v));
+
+/**
+ * One setting through ConfigDef.parseForValidate: the parsed value (null when it did not parse or is
+ * unset without default) and the error messages.
+ */
+function validateSetting(s: Setting, raw: string | undefined): { value: Parsed | null; errors: string[] } {
+  const invalid = (value: unknown, message: string) => `Invalid value ${value} for configuration ${s.name}: ${message}`;
+  if (raw === undefined) {
+    if (s.required) return { value: null, errors: [`Missing required configuration "${s.name}" which has no default value.`] };
+    return { value: s.default === undefined ? null : (s.default as Parsed), errors: [] };
+  }
+  const text = javaTrim(raw);
+  const type = kafkaType(s);
+  let value: Parsed;
+  if (type === "INT" || type === "LONG" || type === "SHORT") {
+    const [lo, hi] = INT_RANGES[type]!;
+    if (!/^[+-]?\d+$/.test(text) || BigInt(text) < lo || BigInt(text) > hi) {
+      const errors = [invalid(raw, `Not a number of type ${type}`)];
+      if ((s as ConnectorSetting).checkedTwice) errors.push(invalid(null, "Value must be non-null"));
+      return { value: null, errors };
+    }
+    value = Number(text);
+  } else if (type === "BOOLEAN") {
+    if (!/^(true|false)$/i.test(text)) return { value: null, errors: [invalid(raw, "Expected value to be either true or false")] };
+    value = text.toLowerCase() === "true";
+  } else if (type === "LIST") {
+    value = text === "" ? [] : text.split(/\s*,\s*/);
+  } else {
+    value = text;
+  }
+  const errors: string[] = [];
+  if (typeof value === "number") {
+    if (s.min !== undefined && value < s.min) errors.push(invalid(value, `Value must be at least ${s.min}`));
+    else if (s.max !== undefined && value > s.max) errors.push(invalid(value, `Value must be no more than ${s.max}`));
+  }
+  if (s.oneOf && typeof value === "string") {
+    const exact = (s as ConnectorSetting).oneOfCaseSensitive;
+    const ok = s.oneOf.some((o) => (exact ? o === value : o.toLowerCase() === (value as string).toLowerCase()));
+    if (!ok) errors.push(invalid(value, exact ? `String must be one of: ${s.oneOf.join(", ")}` : `String must be one of (case insensitive): ${s.oneOf.map((o) => o.toUpperCase()).join(", ")}`));
+  }
+  if (errors.length === 0 && s.validate) {
+    let problem: string | undefined;
+    try {
+      problem = s.validate(value);
+    } catch (err) {
+      problem = err instanceof Error ? err.message : String(err);
+    }
+    if (problem) errors.push(invalid(javaText(value), problem));
+  }
+  return { value, errors };
+}
+
+/** Extra problems for a key: messages, and whether the value counts as unparsed (shown as null). */
+export type ExtraProblems = Map<string, string[]>;
+
+/**
+ * Validation of `config` against definitions (first declaration of a name wins), with extra
+ * problems (cross-setting rules, class lookups) appended per key. `unparsed` keys show a null value,
+ * as Kafka shows values it could not convert.
+ */
+export function configInfos(name: string, definitions: SettingsDefinition[], config: Record<string, string>, extra: ExtraProblems[], unparsed: Set<string> = new Set()): ConfigInfos {
   const configs: ConfigInfos["configs"] = [];
   const groups: string[] = [];
   const seen = new Set<string>();
   let errorCount = 0;
   const orderInGroup = new Map<string, number>();
   for (const def of definitions) {
-    const problems = settingProblems(def, config);
     for (const s of def.settings) {
       if (seen.has(s.name)) continue;
       seen.add(s.name);
       if (s.group && !groups.includes(s.group)) groups.push(s.group);
       const order = (orderInGroup.get(s.group ?? "") ?? 0) + 1;
       orderInGroup.set(s.group ?? "", order);
-      const errors = [...(problems.get(s.name) ?? []), ...extra.flatMap((m) => m.get(s.name) ?? [])];
+      const checked = validateSetting(s, config[s.name] ?? undefined);
+      const errors = [...checked.errors, ...extra.flatMap((m) => m.get(s.name) ?? [])];
       errorCount += errors.length;
-      const raw = config[s.name];
       configs.push({
         definition: configKeyInfo(s, order),
-        value: { name: s.name, value: raw === undefined ? (configKeyInfo(s, 0).default_value) : s.type === "password" ? "[hidden]" : raw, recommended_values: [], errors, visible: true },
+        value: { name: s.name, value: unparsed.has(s.name) ? null : valueText(s, checked.value), recommended_values: [], errors, visible: true },
       });
     }
   }
@@ -88,7 +191,7 @@ export function configInfos(name: string, definitions: SettingsDefinition[], con
       if (seen.has(key) || errors.length === 0) continue;
       seen.add(key);
       errorCount += errors.length;
-      configs.push({ definition: null, value: { name: key, value: config[key] ?? null, recommended_values: [], errors, visible: true } });
+      configs.push({ definition: null, value: { name: key, value: unparsed.has(key) ? null : (config[key] ?? null), recommended_values: [], errors, visible: true } });
     }
   }
   return { name, error_count: errorCount, groups, configs };

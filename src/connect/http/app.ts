@@ -3,16 +3,70 @@ import { Elysia, t } from "elysia";
 import { logger, setLogLevel, type LogLevel } from "../../common/log.ts";
 import { VERSION } from "../../version.ts";
 import { ConnectRestError, connectErrors } from "../errors.ts";
-import { configKeyInfo } from "../herder/config-infos.ts";
-import type { StandaloneHerder, TargetState } from "../herder/standalone.ts";
-import { sinkConnectorDefinition, sourceConnectorDefinition } from "../worker/connector-config.ts";
+import { configKeyInfos } from "../herder/config-infos.ts";
+import { UnknownConnectorClass, type OffsetsView, type StandaloneHerder, type TargetState } from "../herder/standalone.ts";
+import { connectorFrameworkDefinition } from "../worker/connector-config.ts";
 import type { SettingsDefinition } from "../../common/settings.ts";
 
 const log = logger("connect-http");
 
-const ConfigMap = t.Record(t.String(), t.Union([t.String(), t.Null()]));
-const CreateBody = t.Object({ name: t.Optional(t.String()), config: t.Optional(ConfigMap), initial_state: t.Optional(t.String()) }, { additionalProperties: true });
-const OffsetsBody = t.Object({ offsets: t.Optional(t.Array(t.Object({ partition: t.Record(t.String(), t.Unknown()), offset: t.Union([t.Record(t.String(), t.Unknown()), t.Null()]) }))) }, { additionalProperties: true });
+// Kafka Connect binds request bodies with Jackson; where that fails it answers 500 with Jackson's
+// message. These mirror the first line of those messages (Jackson adds a source location).
+const JACKSON_TOKENS: Record<string, [string, string]> = {
+  object: ["Object", "START_OBJECT"],
+  array: ["Array", "START_ARRAY"],
+  string: ["String", "VALUE_STRING"],
+  number: ["Integer", "VALUE_NUMBER_INT"],
+  boolean: ["Boolean", "VALUE_TRUE"],
+};
+const kindOf = (v: unknown) => (Array.isArray(v) ? "array" : typeof v);
+const cannotDeserialize = (javaType: string, value: unknown) => {
+  const [kind, token] = JACKSON_TOKENS[kindOf(value)] ?? ["Null", "VALUE_NULL"];
+  return new ConnectRestError(500, `Cannot deserialize value of type \`${javaType}\` from ${kind} value (token \`JsonToken.${token}\`)`);
+};
+
+/** A Map<String,String> body: scalars become strings as Jackson coerces them; null stays null. */
+function configMap(body: unknown): Record<string, string | null> {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) throw cannotDeserialize("java.util.LinkedHashMap<java.lang.String,java.lang.String>", body);
+  const out: Record<string, string | null> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (value !== null && typeof value === "object") throw cannotDeserialize("java.lang.String", value);
+    out[key] = value === null ? null : String(value);
+  }
+  return out;
+}
+
+const CREATE_FIELDS = ["name", "config", "initial_state"];
+
+/** CreateConnectorRequest as Jackson binds it: unknown fields are refused. */
+function createRequest(body: unknown): { name?: string; config?: Record<string, string | null>; initialState?: string } {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) throw cannotDeserialize("org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest", body);
+  const fields = body as Record<string, unknown>;
+  for (const key of Object.keys(fields)) {
+    if (!CREATE_FIELDS.includes(key)) {
+      throw new ConnectRestError(500, `Unrecognized field "${key}" (class org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest), not marked as ignorable (3 known properties: "config", "name", "initial_state"])`);
+    }
+  }
+  const text = (v: unknown, javaType: string) => {
+    if (v === undefined || v === null) return undefined;
+    if (typeof v === "object") throw cannotDeserialize(javaType, v);
+    return String(v);
+  };
+  return {
+    name: text(fields.name, "java.lang.String"),
+    config: fields.config === undefined || fields.config === null ? undefined : configMap(fields.config),
+    initialState: text(fields.initial_state, "org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest$InitialState"),
+  };
+}
+
+/** Java's String.trim(), which Kafka applies to connector names: it also strips control characters. */
+const javaTrim = (text: string) => text.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "");
+
+/** Kafka's check that a validate request's connector.class is the plugin of the URL. */
+const stripConnector = (name: string) => (name.endsWith("Connector") ? name.slice(0, -"Connector".length) : name);
+
+// Entries are checked by the herder and the connector, with Kafka's messages.
+const OffsetsBody = t.Object({ offsets: t.Optional(t.Array(t.Object({ partition: t.Unknown(), offset: t.Optional(t.Unknown()) }, { additionalProperties: true }))) }, { additionalProperties: true });
 const LevelBody = t.Object({ level: t.Optional(t.String()) }, { additionalProperties: true });
 
 const ROUTES: [RegExp, string[]][] = [
@@ -51,6 +105,8 @@ function taskIndex(value: string): number {
 
 /** Loggers set explicitly over REST, as Kafka's /admin/loggers lists them. */
 const loggerLevels = new Map<string, { level: string; last_modified: number }>();
+/** Root until it is set over REST (Sluice logs at INFO unless configured otherwise). */
+const ROOT_DEFAULT = { level: "INFO", last_modified: null };
 
 export function connectApp(herder: StandaloneHerder, info: { kafkaClusterId: string }) {
   const plugins = herder.worker.options.plugins;
@@ -65,8 +121,9 @@ export function connectApp(herder: StandaloneHerder, info: { kafkaClusterId: str
         return json({ error_code: 404, message: "HTTP 404 Not Found" }, 404);
       }
       if (code === "PARSE") {
+        // Kafka answers a body Jackson cannot parse with 500 and the parser's message.
         const cause = (error as { cause?: unknown }).cause;
-        return json({ error_code: 400, message: `Malformed JSON: ${cause instanceof Error ? cause.message : "could not parse the request body"}` }, 400);
+        return json({ error_code: 500, message: `Unexpected character: ${cause instanceof Error ? cause.message : "could not parse the request body"}` }, 500);
       }
       if (code === "VALIDATION") {
         const detail = (error as { all?: { path?: string; message?: string }[] }).all?.[0];
@@ -94,39 +151,31 @@ export function connectApp(herder: StandaloneHerder, info: { kafkaClusterId: str
       }
       return json(out);
     })
-    .post(
-      "/connectors",
-      async ({ body }) => {
-        const name = body.name?.trim();
-        if (!name) throw connectErrors.badRequest("Connector name must be specified");
-        if (name.includes("/")) throw connectErrors.badRequest("connector name should not contain '/'");
-        const config = checkName(name, body.config ?? {});
-        const initialState = body.initial_state?.toUpperCase();
-        const targets: Record<string, TargetState> = { RUNNING: "STARTED", PAUSED: "PAUSED", STOPPED: "STOPPED" };
-        if (initialState && !targets[initialState]) {
-          throw connectErrors.badRequest(`Invalid initial state ${body.initial_state}; allowed: RUNNING, PAUSED, STOPPED`);
-        }
-        const target = initialState ? targets[initialState] : undefined;
-        const { info } = await herder.putConnector(name, config, { allowReplace: false, initialState: target });
-        return json(info, 201, { location: `/connectors/${encodeURIComponent(name)}` });
-      },
-      { body: CreateBody },
-    )
+    .post("/connectors", async ({ body }) => {
+      const request = createRequest(body);
+      const initialState = request.initialState?.toUpperCase();
+      const targets: Record<string, TargetState> = { RUNNING: "STARTED", PAUSED: "PAUSED", STOPPED: "STOPPED" };
+      if (initialState && !targets[initialState]) {
+        throw new ConnectRestError(500, `Cannot construct instance of \`org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest$InitialState\`, problem: No enum constant org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest.InitialState.${initialState}`);
+      }
+      // A missing name is an empty one: config validation then reports it, as Kafka's does.
+      const name = javaTrim(request.name ?? "");
+      const config = checkName(name, request.config ?? {});
+      const target = initialState ? targets[initialState] : undefined;
+      const { info } = await herder.putConnector(name, config, { allowReplace: false, initialState: target });
+      return json(info, 201, { location: `/connectors/${encodeURIComponent(name)}` });
+    })
     .get("/connectors/:connector", ({ params }) => json(herder.info(params.connector)))
     .delete("/connectors/:connector", async ({ params }) => {
       await herder.deleteConnector(params.connector);
       return empty(204);
     })
     .get("/connectors/:connector/config", ({ params }) => json(herder.config(params.connector)))
-    .put(
-      "/connectors/:connector/config",
-      async ({ params, body }) => {
-        const { created, info } = await herder.putConnector(params.connector, checkName(params.connector, body), { allowReplace: true });
-        return created ? json(info, 201, { location: `/connectors/${encodeURIComponent(params.connector)}` }) : json(info);
-      },
-      { body: ConfigMap },
-    )
-    .patch("/connectors/:connector/config", async ({ params, body }) => json(await herder.patchConnector(params.connector, body)), { body: ConfigMap })
+    .put("/connectors/:connector/config", async ({ params, body }) => {
+      const { created, info } = await herder.putConnector(params.connector, checkName(params.connector, configMap(body)), { allowReplace: true });
+      return created ? json(info, 201, { location: `/connectors/${encodeURIComponent(params.connector)}` }) : json(info);
+    })
+    .patch("/connectors/:connector/config", async ({ params, body }) => json(await herder.patchConnector(params.connector, configMap(body))))
     .get("/connectors/:connector/status", ({ params }) => json(herder.status(params.connector)))
     .get("/connectors/:connector/tasks", ({ params }) => json(herder.taskConfigs(params.connector)))
     .get("/connectors/:connector/tasks/:task/status", ({ params }) => json(herder.taskStatus(params.connector, taskIndex(params.task))))
@@ -162,7 +211,15 @@ export function connectApp(herder: StandaloneHerder, info: { kafkaClusterId: str
       return empty(202);
     })
     .get("/connectors/:connector/offsets", async ({ params }) => json(await herder.offsets(params.connector)))
-    .patch("/connectors/:connector/offsets", async ({ params, body }) => json({ message: await herder.alterOffsets(params.connector, body.offsets) }), { body: OffsetsBody })
+    .patch(
+      "/connectors/:connector/offsets",
+      async ({ params, body }) => {
+        // Checked before the connector is looked up, as Kafka's resource does.
+        if (!body.offsets || body.offsets.length === 0) throw connectErrors.badRequest("Partitions / offsets need to be provided for an alter offsets request");
+        return json({ message: await herder.alterOffsets(params.connector, body.offsets as OffsetsView["offsets"]) });
+      },
+      { body: OffsetsBody },
+    )
     .delete("/connectors/:connector/offsets", async ({ params }) => json({ message: await herder.resetOffsets(params.connector) }))
     .get("/connector-plugins", ({ query }) => {
       const types = query.connectorsOnly === "false" ? (["source", "sink", ...nonConnectorTypes] as const) : (["source", "sink"] as const);
@@ -176,28 +233,49 @@ export function connectApp(herder: StandaloneHerder, info: { kafkaClusterId: str
       const plugin = plugins.find(params.plugin);
       if (!plugin) throw connectErrors.notFound(`Unknown plugin ${params.plugin}.`);
       const own = (plugin.create() as { config?: () => SettingsDefinition }).config?.();
-      const framework = plugin.type === "sink" ? [sinkConnectorDefinition] : plugin.type === "source" ? [sourceConnectorDefinition] : [];
-      const settings = [...(own?.settings ?? []), ...framework.flatMap((d) => d.settings)];
-      return json(settings.map((s, i) => configKeyInfo(s, i + 1)));
+      const framework = plugin.type === "sink" || plugin.type === "source" ? [connectorFrameworkDefinition(plugin.type, plugin.version)] : [];
+      // The plugin's own keys first, then the framework's, as Kafka lists them.
+      return json(configKeyInfos([...(own ? [own] : []), ...framework]));
     })
-    .put("/connector-plugins/:plugin/config/validate", ({ params, body }) => json(herder.validate(nonNull(body), params.plugin)), { body: ConfigMap })
-    .get("/admin/loggers", () => json(Object.fromEntries(loggerLevels)))
+    .put("/connector-plugins/:plugin/config/validate", ({ params, body }) => {
+      const config = configMap(body);
+      const included = config["connector.class"];
+      if (included != null && !stripConnector(included).endsWith(stripConnector(params.plugin))) {
+        throw connectErrors.badRequest(`Included connector type ${included} does not match request type ${params.plugin}`);
+      }
+      try {
+        return json(herder.validate(config as Record<string, string>));
+      } catch (err) {
+        // Kafka runs validation through a future: its failures come back wrapped, as a 500 naming the exception.
+        if (err instanceof ConnectRestError && err.status === 400) {
+          const cause = err instanceof UnknownConnectorClass ? "org.apache.kafka.connect.errors.ConnectException: " : "";
+          throw new ConnectRestError(500, `org.apache.kafka.connect.runtime.rest.errors.BadRequestException: ${cause}${err.message}`);
+        }
+        throw err;
+      }
+    })
+    .get("/admin/loggers", () => json(Object.fromEntries([...(loggerLevels.has("root") ? [] : [["root", ROOT_DEFAULT] as const]), ...loggerLevels])))
     .get("/admin/loggers/:name", ({ params }) => {
-      const entry = loggerLevels.get(params.name) ?? (params.name === "root" ? { level: "INFO", last_modified: null } : undefined);
-      if (!entry) throw connectErrors.notFound("Logger name not found.");
+      const entry = loggerLevels.get(params.name) ?? (params.name === "root" ? ROOT_DEFAULT : undefined);
+      if (!entry) throw connectErrors.notFound(`Logger ${params.name} not found.`);
       return json(entry);
     })
     .put(
       "/admin/loggers/:name",
-      ({ params, body }) => {
+      ({ params, body, query }) => {
         if (!body.level) throw connectErrors.badRequest("Desired 'level' parameter was not specified in request.");
         const level = body.level.toUpperCase();
         const ours: Record<string, LogLevel> = { TRACE: "trace", DEBUG: "debug", INFO: "info", WARN: "warn", ERROR: "error", FATAL: "fatal", OFF: "silent" };
         if (!ours[level]) throw connectErrors.notFound(`invalid log level '${body.level}'.`);
         // One process-wide logger: every name sets the level (the root logger of Kafka's view).
         setLogLevel(ours[level]!);
-        loggerLevels.set(params.name, { level, last_modified: Date.now() });
-        return json([params.name]);
+        // As in Kafka, a level also applies to the logger's descendants (root is everyone's ancestor).
+        const name = params.name;
+        const affected = [...new Set([...loggerLevels.keys(), name])].filter((n) => n === name || name === "root" || n.startsWith(`${name}.`)).sort();
+        const now = Date.now();
+        for (const n of affected) loggerLevels.set(n, { level, last_modified: now });
+        // scope=cluster is applied asynchronously across workers in Kafka and answers 204.
+        return query.scope?.toLowerCase() === "cluster" ? empty(204) : json(affected);
       },
       { body: LevelBody },
     );
@@ -205,7 +283,7 @@ export function connectApp(herder: StandaloneHerder, info: { kafkaClusterId: str
 
 function nonNull(config: Record<string, string | null>): Record<string, string> {
   for (const [key, value] of Object.entries(config)) {
-    if (value === null) throw connectErrors.badRequest(`Null value can not be supplied as the configuration value. Key: ${key}`);
+    if (value === null) throw new ConnectRestError(500, `Non-string value found in original settings for key ${key}: null`);
   }
   return config as Record<string, string>;
 }

@@ -8,7 +8,7 @@ import type { SinkRecord } from "../../connect/plugins/records.ts";
 import { VERSION } from "../../version.ts";
 
 export const fileSinkSettings = new SettingsDefinition([
-  { name: "file", type: "string", default: "", importance: "high", doc: "Destination filename. If not specified, the standard output will be used" },
+  { name: "file", type: "string", importance: "high", doc: "Destination filename. If not specified, the standard output will be used" },
 ]);
 
 export class FileStreamSinkConnector extends SinkConnector {
@@ -30,6 +30,10 @@ export class FileStreamSinkConnector extends SinkConnector {
   config(): SettingsDefinition {
     return fileSinkSettings;
   }
+  /** Nothing outside Connect to alter: the consumer group's offsets are all there is. */
+  override alterOffsets(): boolean {
+    return true;
+  }
 }
 
 export class FileStreamSinkTask extends SinkTask {
@@ -42,7 +46,11 @@ export class FileStreamSinkTask extends SinkTask {
   start(props: Record<string, string>): void {
     const file = fileSinkSettings.parse(props).values.string("file");
     if (!file) throw new ConnectException("Writing to standard output is not supported; set 'file'");
-    this.fd = openSync(file, "a");
+    try {
+      this.fd = openSync(file, "a");
+    } catch (err) {
+      throw new ConnectException(`Couldn't find or create file '${file}' for FileStreamSinkTask`, err);
+    }
   }
 
   put(records: SinkRecord[]): void {
