@@ -38,6 +38,14 @@ interface KafkajsCluster {
   addTargetTopic(topic: string): Promise<void>;
   refreshMetadata(): Promise<void>;
   findLeaderForPartitions(topic: string, partitions: number[]): Record<string, number[]>;
+  findGroupCoordinator(args: { groupId: string }): Promise<{
+    offsetCommit(args: {
+      groupId: string;
+      groupGenerationId: number;
+      memberId: string;
+      topics: { topic: string; partitions: { partition: number; offset: string }[] }[];
+    }): Promise<unknown>;
+  }>;
   findBroker(args: { nodeId: string }): Promise<{
     fetch(args: {
       maxWaitTime: number;
@@ -256,13 +264,19 @@ export class KafkaBroker implements Broker {
   }
 
   async commitOffsets(group: string, topic: string, offsets: RecordPosition[]): Promise<void> {
-    await this.retrying(`commit offsets of group ${group}`, () =>
-      this.need(this.admin).setOffsets({
+    // A plain OffsetCommit to the coordinator, without group membership (generation -1, no member id),
+    // as a Java consumer with assign() commits. kafkajs' admin.setOffsets joins the group first, which
+    // takes seconds per commit.
+    await this.retrying(`commit offsets of group ${group}`, async () => {
+      const cluster = this.need(this.cluster);
+      const coordinator = await cluster.findGroupCoordinator({ groupId: group });
+      await coordinator.offsetCommit({
         groupId: group,
-        topic,
-        partitions: offsets.map((o) => ({ partition: o.partition, offset: String(o.offset) })),
-      }),
-    );
+        groupGenerationId: -1,
+        memberId: "",
+        topics: [{ topic, partitions: offsets.map((o) => ({ partition: o.partition, offset: String(o.offset) })) }],
+      });
+    });
   }
 
   /**

@@ -110,7 +110,11 @@ export class WorkerSourceTask extends WorkerTask {
     }
     // One produce per topic; offsets count only once the broker acknowledged (acks=all).
     const byTopic = new Map<string, typeof out>();
-    for (const item of out) byTopic.set(item.topic, [...(byTopic.get(item.topic) ?? []), item]);
+    for (const item of out) {
+      const items = byTopic.get(item.topic);
+      if (items) items.push(item); // (copying the list per record made each batch quadratic)
+      else byTopic.set(item.topic, [item]);
+    }
     for (const [topic, items] of byTopic) {
       const positions = await this.produceWithRetry(topic, items.map((i) => i.produce));
       items.forEach((item, i) => void this.p.task.commitRecord?.(item.record, { topic, partition: positions[i]!.partition, offset: positions[i]!.offset }));

@@ -1,0 +1,198 @@
+// Connect pipeline benchmark: FileStreamSource → Kafka → FileStreamSink, once with Apache Kafka Connect
+// 4.1.1 standalone (Maven jars, the JVM options of Kafka's connect-standalone.sh) and once with Sluice
+// (`dist/sluice connect-standalone`), each as its own process on the same local Kafka broker, with the
+// same worker settings and connector files. Measures, per side:
+// - start-up: process spawn → REST answering, and → the first task RUNNING (GET /connectors/src/status);
+// - end to end: spawn → the sink file holds every line (and records/s over that time, and over the
+//   time from the first RUNNING task, which leaves start-up out);
+// - peak RSS of the worker process (VmHWM from /proc/<pid>/status, sampled every 100 ms).
+// Usage: bun bench/connect.ts [lines=1000000] [timeoutSeconds=600]
+// SLUICE_BIN overrides the Sluice executable (default dist/sluice, built with `bun run build` if missing).
+import { spawn, spawnSync, type Subprocess } from "bun";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { kafkaConnectClasspath } from "../test/fixtures/kafka-connect.ts";
+import { startKafka } from "../test/fixtures/kafka.ts";
+import { freePort } from "../test/fixtures/wait.ts";
+
+const lines = Number(process.argv[2] ?? 1_000_000);
+const timeoutMs = Number(process.argv[3] ?? 600) * 1000;
+const root = join(import.meta.dir, "..");
+const work = mkdtempSync(join(tmpdir(), "sluice-bench-connect-"));
+
+/** ~100-byte lines, numbered so a lost or repeated line changes the file. */
+function writeInput(file: string): number {
+  const fd = openSync(file, "w");
+  const filler = "abcdefghijklmnopqrstuvwxyz0123456789".repeat(3);
+  let chunk = "";
+  for (let i = 0; i < lines; i++) {
+    const head = `line ${String(i).padStart(9, "0")} `;
+    chunk += head + filler.slice(0, 99 - head.length) + "\n";
+    if (chunk.length > 1 << 20) {
+      writeSync(fd, chunk);
+      chunk = "";
+    }
+  }
+  writeSync(fd, chunk);
+  closeSync(fd);
+  return statSync(file).size;
+}
+
+const properties = (values: Record<string, string>) => Object.entries(values).map(([k, v]) => `${k}=${v}`).join("\n") + "\n";
+
+interface Result {
+  name: string;
+  restMs: number;
+  runningMs: number;
+  doneMs: number;
+  peakRssMiB: number;
+  recordsPerSecond: number;
+  recordsPerSecondAfterStart: number;
+}
+
+/** Peak RSS of a process (VmHWM), sampled until stopped. */
+function rssSampler(pid: number) {
+  let peakKiB = 0;
+  const sample = () => {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const hwm = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      peakKiB = Math.max(peakKiB, hwm, rss);
+    } catch {
+      // the process is gone
+    }
+  };
+  const timer = setInterval(sample, 100);
+  return {
+    stop: () => {
+      sample();
+      clearInterval(timer);
+      return peakKiB / 1024;
+    },
+  };
+}
+
+async function httpOk(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url)).status === 200;
+  } catch {
+    return false;
+  }
+}
+
+async function runSide(name: string, command: (dir: string, worker: string, connectors: string[]) => string[], bootstrap: string, input: string, inputBytes: number): Promise<Result> {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  const port = freePort();
+  const output = join(dir, "out.txt");
+  const worker = join(dir, "worker.properties");
+  const topic = `bench-${name}-${Date.now()}`;
+  await Bun.write(
+    worker,
+    properties({
+      "bootstrap.servers": bootstrap,
+      listeners: `http://127.0.0.1:${port}`,
+      "key.converter": "org.apache.kafka.connect.storage.StringConverter",
+      "value.converter": "org.apache.kafka.connect.storage.StringConverter",
+      "offset.storage.file.filename": join(dir, "connect.offsets"),
+      "offset.flush.interval.ms": "10000",
+      // Sluice: no plugin modules (Kafka Connect: plugin.path unset, the classpath has the connectors).
+      ...(name === "sluice" ? { "plugin.path": join(dir, "plugins"), "data.dir": join(dir, "data") } : {}),
+    }),
+  );
+  mkdirSync(join(dir, "plugins"), { recursive: true });
+  const source = join(dir, "source.properties");
+  const sink = join(dir, "sink.properties");
+  // Own connector names per side: the sink's consumer group (connect-<name>) must not be shared.
+  await Bun.write(source, properties({ name: `${name}-src`, "connector.class": "FileStreamSource", file: input, topic, "tasks.max": "1" }));
+  await Bun.write(sink, properties({ name: `${name}-sink`, "connector.class": "FileStreamSink", file: output, topics: topic, "tasks.max": "1" }));
+  const log = join(dir, "worker.log");
+  const started = performance.now();
+  const proc: Subprocess = spawn(command(dir, worker, [source, sink]), { cwd: dir, stdout: Bun.file(log), stderr: Bun.file(log) });
+  const rss = rssSampler(proc.pid);
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + timeoutMs;
+  const check = () => {
+    if (proc.exitCode !== null) throw new Error(`${name} exited with ${proc.exitCode}: ${readFileSync(log, "utf8").slice(-2000)}`);
+    if (Date.now() > deadline) throw new Error(`${name}: timed out after ${timeoutMs / 1000} s`);
+  };
+  try {
+    while (!(await httpOk(`${base}/`))) {
+      check();
+      await Bun.sleep(20);
+    }
+    const restMs = performance.now() - started;
+    for (;;) {
+      check();
+      const res = await fetch(`${base}/connectors/${name}-src/status`).catch(() => undefined);
+      const body = res?.status === 200 ? ((await res.json()) as { tasks?: { state: string }[] }) : undefined;
+      if (body?.tasks?.some((t) => t.state === "RUNNING")) break;
+      await Bun.sleep(20);
+    }
+    const runningMs = performance.now() - started;
+    while (!existsSync(output) || statSync(output).size < inputBytes) {
+      check();
+      await Bun.sleep(20);
+    }
+    const doneMs = performance.now() - started;
+    const peakRssMiB = rss.stop();
+    const written = readFileSync(output);
+    if (!written.equals(readFileSync(input))) throw new Error(`${name}: the sink file differs from the input (${written.length} bytes)`);
+    return {
+      name,
+      restMs,
+      runningMs,
+      doneMs,
+      peakRssMiB,
+      recordsPerSecond: lines / (doneMs / 1000),
+      recordsPerSecondAfterStart: lines / ((doneMs - runningMs) / 1000),
+    };
+  } finally {
+    rss.stop();
+    proc.kill("SIGTERM");
+    const killer = setTimeout(() => proc.kill("SIGKILL"), 15000);
+    await proc.exited;
+    clearTimeout(killer);
+  }
+}
+
+function sluiceBinary(): string {
+  const given = process.env.SLUICE_BIN;
+  if (given) return given;
+  const bin = join(root, "dist", "sluice");
+  if (!existsSync(bin)) {
+    const build = spawnSync([process.execPath, "run", "build"], { cwd: root, stdout: "inherit", stderr: "inherit" });
+    if (build.exitCode !== 0) throw new Error("bun run build failed");
+  }
+  return bin;
+}
+
+const kafka = await startKafka();
+try {
+  const input = join(work, "input.txt");
+  const inputBytes = writeInput(input);
+  console.log(`input: ${lines} lines, ${(inputBytes / 1e6).toFixed(1)} MB; broker ${kafka.bootstrap}`);
+  const classpath = kafkaConnectClasspath();
+  const sluice = sluiceBinary();
+  // The heap and GC flags of Kafka's bin/connect-standalone.sh and kafka-run-class.sh.
+  const jvm = ["-Xms256M", "-Xmx2G", "-server", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent", "-XX:MaxInlineLevel=15", "-Djava.awt.headless=true"];
+  const results: Result[] = [];
+  results.push(await runSide("kafka-connect", (_dir, worker, connectors) => ["java", ...jvm, "-cp", classpath, "org.apache.kafka.connect.cli.ConnectStandalone", worker, ...connectors], kafka.bootstrap, input, inputBytes));
+  results.push(await runSide("sluice", (_dir, worker, connectors) => [sluice, "connect-standalone", worker, ...connectors], kafka.bootstrap, input, inputBytes));
+  const fmt = (n: number) => Math.round(n).toLocaleString("en-US").replace(/,/g, " ");
+  console.log("\n| Worker | REST up | First task RUNNING | All lines in the sink | Records/s (from spawn) | Records/s (from RUNNING) | Peak RSS |");
+  console.log("|---|---|---|---|---|---|---|");
+  for (const r of results) {
+    console.log(`| ${r.name} | ${(r.restMs / 1000).toFixed(2)} s | ${(r.runningMs / 1000).toFixed(2)} s | ${(r.doneMs / 1000).toFixed(2)} s | ${fmt(r.recordsPerSecond)} | ${fmt(r.recordsPerSecondAfterStart)} | ${fmt(r.peakRssMiB)} MiB |`);
+  }
+  const [k, s] = results as [Result, Result];
+  console.log(`\nthroughput ratio (Sluice / Kafka Connect, from spawn): ${(s.recordsPerSecond / k.recordsPerSecond).toFixed(2)}`);
+  console.log(`throughput ratio (Sluice / Kafka Connect, from RUNNING): ${(s.recordsPerSecondAfterStart / k.recordsPerSecondAfterStart).toFixed(2)}`);
+  console.log(`peak RSS ratio (Sluice / Kafka Connect): ${(s.peakRssMiB / k.peakRssMiB).toFixed(2)}`);
+  console.log(`start-up to first RUNNING task: Kafka Connect ${(k.runningMs / 1000).toFixed(2)} s, Sluice ${(s.runningMs / 1000).toFixed(2)} s`);
+} finally {
+  await kafka.stop();
+  rmSync(work, { recursive: true, force: true });
+}
