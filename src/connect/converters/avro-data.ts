@@ -20,7 +20,7 @@ import {
   type PrimitiveType,
   type RecordNode,
 } from "../../registry/formats/avro/canonical.ts";
-import { avroFormat, type AvroParsedSchema } from "../../registry/formats/avro/index.ts";
+import { avroFormat, isValidDefault, type AvroParsedSchema } from "../../registry/formats/avro/index.ts";
 import { LruCache } from "../../serde/lru.ts";
 import { BigDecimal } from "../data/big-decimal.ts";
 import { DataException } from "../data/errors.ts";
@@ -1297,38 +1297,6 @@ function jsonToAvro(node: AvroNode, json: JsonValue): unknown {
   throw new DataException(`Invalid Avro default ${writeJson(json)} for ${node.type}`);
 }
 
-/** Java Avro 1.12 Schema.isValidDefault (a union default may match any branch). */
-function isValidDefault(node: AvroNode, v: JsonValue): boolean {
-  switch (node.type) {
-    case "string":
-    case "bytes":
-    case "enum":
-    case "fixed":
-      return typeof v === "string";
-    case "int":
-      return v instanceof JsonNumber && v.kind === "int";
-    case "long":
-      return v instanceof JsonNumber && (v.kind === "int" || v.kind === "long");
-    case "float":
-    case "double":
-      return v instanceof JsonNumber;
-    case "boolean":
-      return typeof v === "boolean";
-    case "null":
-      return v === null;
-    case "array":
-      return Array.isArray(v) && v.every((e) => isValidDefault(node.items, e));
-    case "map":
-      return isJsonObject(v) && [...v.values()].every((e) => isValidDefault(node.values, e));
-    case "union":
-      return node.branches.some((b) => isValidDefault(b, v));
-    case "record":
-      return isJsonObject(v) && node.fields.every((f) => {
-        const fv = v.has(f.name) ? v.get(f.name) : f.defaultValue;
-        return fv !== undefined && isValidDefault(f.type, fv);
-      });
-  }
-}
 
 /** AvroData.doScrubName: URL-encode, then every character outside [A-Za-z0-9_] becomes `_`; a leading digit gets an `x`. */
 export function scrubName(name: string): string {

@@ -253,7 +253,7 @@ function recogniseLogicalType(node: AvroNode): LogicalTypeInfo | null {
 }
 
 /** Java's Schema.isValidDefault (1.12: a union default may match any branch). */
-function isValidDefault(schema: AvroNode, v: JsonValue | undefined): boolean {
+export function isValidDefault(schema: AvroNode, v: JsonValue | undefined): boolean {
   if (v === undefined) return false;
   switch (schema.type) {
     case "string":
