@@ -6,6 +6,7 @@
 // (Java Avro's Schema.toString). Values are what avsc writes for that schema with unions wrapped
 // (`{branch: value}`), longs as bigint and bytes as Buffer — see avro.ts — and are read back the same
 // way. Quirks of AvroData are kept on purpose (each is noted where it happens).
+import { commonDataSettings, flattenSingletonUnions } from "./data-config.ts";
 import type { ParsedSettings, Setting } from "../../common/settings.ts";
 import {
   canonicalString,
@@ -69,11 +70,8 @@ export const avroDataSettings: readonly Setting[] = [
   { name: "connect.meta.data", type: "boolean", default: true, importance: "low", doc: "Toggle for enabling/disabling connect converter to add its meta data to the output schema or not" },
   { name: "discard.type.doc.default", type: "boolean", default: false, importance: "low", doc: "Only Avro field doc and default will be retained during conversion of Avro and Connect schema." },
   { name: "allow.optional.map.keys", type: "boolean", default: false, importance: "low", doc: "Allow optional string map key when converting from Connect Schema to Avro Schema." },
-  { name: "flatten.singleton.unions", type: "boolean", default: true, importance: "low", doc: "Whether to flatten singleton unions" },
-  { name: "generalized.sum.type.support", type: "boolean", default: false, importance: "medium", doc: "Toggle for enabling/disabling generalized sum type support: interoperability of enum/union with other schema formats" },
-  { name: "ignore.default.for.nullables", type: "boolean", default: false, importance: "medium", doc: "Whether to ignore the default for nullable fields when the value is null" },
-  // Confluent's key really is "schemas.cache.config" (AbstractDataConfig.SCHEMAS_CACHE_SIZE_CONFIG).
-  { name: "schemas.cache.config", type: "int", default: 1000, importance: "low", doc: "Size of the converted schemas cache" },
+  flattenSingletonUnions,
+  ...commonDataSettings,
 ];
 
 export interface AvroDataOptions {

@@ -4,6 +4,7 @@
 // keeps the key order Everit's printer (Confluent's JsonSchema.toString) gives, hash-ordered
 // keywords included, so Sluice and a JVM worker register the same schema. Values are JSON text
 // written as Jackson writes it, and read from the registry's own JSON reader (exact numbers).
+import { commonDataSettings, flattenSingletonUnions } from "./data-config.ts";
 import type { ParsedSettings, Setting } from "../../common/settings.ts";
 import { jsonSchemaFormat, type JsonSchemaParsed } from "../../registry/formats/jsonschema/index.ts";
 import { JavaHashKeys } from "../../registry/formats/jsonschema/javaHash.ts";
@@ -56,10 +57,8 @@ export const jsonSchemaDataSettings: readonly Setting[] = [
     importance: "low",
     doc: "Controls which format this converter will serialize decimals in. This value is case insensitive and can be either 'BASE64' (default) or 'NUMERIC'",
   },
-  { name: "flatten.singleton.unions", type: "boolean", default: true, importance: "low", doc: "Whether to flatten singleton unions" },
-  { name: "generalized.sum.type.support", type: "boolean", default: false, importance: "medium", doc: "Toggle for enabling/disabling generalized sum type support: interoperability of enum/union with other schema formats" },
-  { name: "ignore.default.for.nullables", type: "boolean", default: false, importance: "medium", doc: "Whether to ignore the default for nullable fields when the value is null" },
-  { name: "schemas.cache.config", type: "int", default: 1000, importance: "low", doc: "Size of the converted schemas cache" },
+  flattenSingletonUnions,
+  ...commonDataSettings,
 ];
 
 export interface JsonSchemaDataOptions {

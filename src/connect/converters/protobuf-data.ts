@@ -7,6 +7,7 @@
 // tree (what Confluent's ProtobufSchema makes of the descriptor) and printed by its canonical
 // printer; values are encoded and decoded with the protobufjs types of the parsed schema, whose
 // field and oneof names are camelCase (protobufjs's default): Connect keeps the .proto names.
+import { commonDataSettings } from "./data-config.ts";
 import protobuf from "protobufjs";
 import type { ParsedSettings, Setting } from "../../common/settings.ts";
 import { canonicalString } from "../../registry/formats/protobuf/canonical.ts";
@@ -75,9 +76,7 @@ export const protobufDataSettings: readonly Setting[] = [
   { name: "generate.struct.for.nulls", type: "boolean", default: false, importance: "low", doc: "Whether to generate a default struct for null messages" },
   { name: "generate.index.for.unions", type: "boolean", default: true, importance: "low", doc: "Whether to suffix union names with an underscore followed by an index" },
   { name: "flatten.unions", type: "boolean", default: false, importance: "low", doc: "Whether to flatten unions (oneofs)" },
-  { name: "generalized.sum.type.support", type: "boolean", default: false, importance: "medium", doc: "Toggle for enabling/disabling generalized sum type support: interoperability of enum/union with other schema formats" },
-  { name: "ignore.default.for.nullables", type: "boolean", default: false, importance: "medium", doc: "Whether to ignore the default for nullable fields when the value is null" },
-  { name: "schemas.cache.config", type: "int", default: 1000, importance: "low", doc: "Size of the converted schemas cache" },
+  ...commonDataSettings,
 ];
 
 export interface ProtobufDataOptions {
