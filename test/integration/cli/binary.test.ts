@@ -183,4 +183,32 @@ describe("dist/sluice", () => {
     proc.kill("SIGTERM");
     await proc.exited;
   }, 120_000);
+
+  test("sluice dev: a plugin from plugins/ feeds AvroConverter records through the bundled registry", async () => {
+    const work = join(dir, "dev-plugin");
+    fs.mkdirSync(join(work, "plugins"), { recursive: true });
+    fs.copyFileSync(join(root, "plugins", "sequence-source.ts"), join(work, "plugins", "sequence-source.ts"));
+    const out = join(work, "out.txt");
+    const registryPort = freePort();
+    const connectPort = freePort();
+    const avro = `value.converter=io.confluent.connect.avro.AvroConverter\nvalue.converter.schema.registry.url=http://127.0.0.1:${registryPort}\n`;
+    writeFileSync(join(work, "seq.properties"), `name=seq\nconnector.class=SequenceSource\ntopic=numbers\nsequence.max=10\ntransforms=hoist\ntransforms.hoist.type=HoistField$Value\ntransforms.hoist.field=n\n${avro}`);
+    writeFileSync(join(work, "sink.properties"), `name=sink\nconnector.class=FileStreamSink\ntopics=numbers\nfile=${out}\n${avro}`);
+    const proc = spawn([bin, "dev", "--data-dir", join(work, "data"), "--registry-listeners", `http://127.0.0.1:${registryPort}`, "--connect-listeners", `http://127.0.0.1:${connectPort}`, "seq.properties", "sink.properties"], {
+      cwd: work,
+      env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    try {
+      await waitFor("10 numbers in the sink file", () => (fs.existsSync(out) && fs.readFileSync(out, "utf8").split("\n").filter(Boolean).length >= 10) || undefined, { timeoutMs: 30000 });
+      expect(fs.readFileSync(out, "utf8").split("\n").filter(Boolean)).toEqual(Array.from({ length: 10 }, (_, n) => `Struct{n=${n}}`));
+      const plugins = (await fetch(`http://127.0.0.1:${connectPort}/connector-plugins`).then((r) => r.json())) as { class: string }[];
+      expect(plugins.map((p) => p.class)).toContain("io.sluice.examples.SequenceSourceConnector");
+      expect(await fetch(`http://127.0.0.1:${registryPort}/subjects`).then((r) => r.json())).toEqual(["numbers-value"]);
+    } finally {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    }
+  }, 60_000);
 });
