@@ -70,6 +70,12 @@ interface KafkajsPartitionData {
 }
 
 const CREATE_CLUSTER = "private:Kafka:createCluster";
+const PRODUCE_CHUNK = 256;
+
+/** A Buffer over the same bytes (kafkajs wants Buffers; no copy). */
+function view(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
 const READ_COMMITTED = 1;
 
 export class KafkaBroker implements Broker {
@@ -170,25 +176,35 @@ export class KafkaBroker implements Broker {
 
   async produce(topic: string, records: ProduceRecord[]): Promise<RecordPosition[]> {
     return this.guard(`write to ${topic}`, async () => {
-      const result = await this.need(this.producer).send({
-        topic,
-        acks: -1,
-        messages: records.map((r) => ({
-          key: r.key ? Buffer.from(r.key) : null,
-          value: r.value ? Buffer.from(r.value) : null,
-          partition: r.partition,
-          timestamp: r.timestamp === undefined ? undefined : String(r.timestamp),
-          headers: r.headers ? Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, Buffer.from(v)])) : undefined,
-        })),
-      });
-      // kafkajs answers one base offset per partition; records of a partition are contiguous in send order.
-      const next = new Map(result.map((r) => [r.partition, Number(r.baseOffset)]));
-      return records.map((r) => {
-        const partition = r.partition ?? result[0]!.partition;
-        const offset = next.get(partition)!;
-        next.set(partition, offset + 1);
-        return { partition, offset };
-      });
+      // kafkajs groups a send's messages by partition by copying the partition's list per message
+      // (quadratic): bounded chunks keep that cost linear. Chunks go out in order, one at a time.
+      const positions: RecordPosition[] = [];
+      for (let start = 0; start < records.length; start += PRODUCE_CHUNK) {
+        positions.push(...(await this.produceChunk(topic, records.slice(start, start + PRODUCE_CHUNK))));
+      }
+      return positions;
+    });
+  }
+
+  private async produceChunk(topic: string, records: ProduceRecord[]): Promise<RecordPosition[]> {
+    const result = await this.need(this.producer).send({
+      topic,
+      acks: -1,
+      messages: records.map((r) => ({
+        key: r.key ? view(r.key) : null,
+        value: r.value ? view(r.value) : null,
+        partition: r.partition,
+        timestamp: r.timestamp === undefined ? undefined : String(r.timestamp),
+        headers: r.headers ? Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, view(v)])) : undefined,
+      })),
+    });
+    // kafkajs answers one base offset per partition; records of a partition are contiguous in send order.
+    const next = new Map(result.map((r) => [r.partition, Number(r.baseOffset)]));
+    return records.map((r) => {
+      const partition = r.partition ?? result[0]!.partition;
+      const offset = next.get(partition)!;
+      next.set(partition, offset + 1);
+      return { partition, offset };
     });
   }
 
