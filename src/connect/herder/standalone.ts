@@ -381,7 +381,7 @@ export class StandaloneHerder {
       return handled;
     }
     const broker = this.worker.options.broker;
-    for (const { topic, partition, offset } of sinkOffsets) {
+    for (const { offset } of sinkOffsets) {
       // Kafka's admin client refuses negative positions; the request then fails as a whole.
       if (offset !== null && offset < 0) throw new ConnectRestError(500, `Failed to modify offsets for sink connector ${name}`);
     }

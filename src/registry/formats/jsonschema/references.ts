@@ -2,7 +2,6 @@
 // registers each reference's text under its reference name, resolved against the root `$id`, and
 // also under the bare name (and "./name"); a `$ref` is resolved against the current scope and looked
 // up there. `#/$defs/X` also finds a top-level `definitions/X` (Confluent's mergeDefBuckets).
-import type { ResolvedReference } from "../format.ts";
 import { isJObject, type JObject, type JValue } from "./json.ts";
 
 export interface Document {
