@@ -2,7 +2,7 @@
 // (the binary has no module paths), so its default export receives this SDK:
 //   export default (sdk) => [class MySource extends sdk.SourceConnector { ... }, ...]
 import { SettingsDefinition } from "../../common/settings.ts";
-import { Schema, SchemaBuilder, Struct, Decimal, ConnectDate, Time, Timestamp, DataException } from "../data/index.ts";
+import { Schema, SchemaBuilder, Struct, Decimal, ConnectDate, Time, Timestamp, DataException, javaToString } from "../data/index.ts";
 import { ConnectException, RetriableException, SinkConnector, SinkTask, SourceConnector, SourceTask } from "./connector.ts";
 import { newRecord, sourceRecord } from "./records.ts";
 import { VERSION } from "../../version.ts";
@@ -18,6 +18,8 @@ export const pluginSdk = {
   Time,
   Timestamp,
   DataException,
+  /** A value as Kafka Connect prints it (Struct{…}, lists, maps), e.g. for sinks writing text. */
+  javaToString,
   ConnectException,
   RetriableException,
   SourceConnector,

@@ -184,31 +184,52 @@ describe("dist/sluice", () => {
     await proc.exited;
   }, 120_000);
 
-  test("sluice dev: a plugin from plugins/ feeds AvroConverter records through the bundled registry", async () => {
+  test("sluice dev: a plugin from plugins/ feeds every converter, the registry-backed ones through the bundled registry", async () => {
     const work = join(dir, "dev-plugin");
     fs.mkdirSync(join(work, "plugins"), { recursive: true });
     fs.copyFileSync(join(root, "plugins", "sequence-source.ts"), join(work, "plugins", "sequence-source.ts"));
-    const out = join(work, "out.txt");
     const registryPort = freePort();
     const connectPort = freePort();
-    const avro = `value.converter=io.confluent.connect.avro.AvroConverter\nvalue.converter.schema.registry.url=http://127.0.0.1:${registryPort}\n`;
-    writeFileSync(join(work, "seq.properties"), `name=seq\nconnector.class=SequenceSource\ntopic=numbers\nsequence.max=10\ntransforms=hoist\ntransforms.hoist.type=HoistField$Value\ntransforms.hoist.field=n\n${avro}`);
-    writeFileSync(join(work, "sink.properties"), `name=sink\nconnector.class=FileStreamSink\ntopics=numbers\nfile=${out}\n${avro}`);
-    const proc = spawn([bin, "dev", "--data-dir", join(work, "data"), "--registry-listeners", `http://127.0.0.1:${registryPort}`, "--connect-listeners", `http://127.0.0.1:${connectPort}`, "seq.properties", "sink.properties"], {
+    const registry = `http://127.0.0.1:${registryPort}`;
+    const hoist = "transforms=hoist\ntransforms.hoist.type=HoistField$Value\ntransforms.hoist.field=n\n";
+    // [name, converter, struct values?, expected line of n]
+    const converters: [string, string, boolean, (n: number) => string][] = [
+      ["avro", "io.confluent.connect.avro.AvroConverter", true, (n) => `Struct{n=${n}}`],
+      ["protobuf", "io.confluent.connect.protobuf.ProtobufConverter", true, (n) => `Struct{n=${n}}`],
+      ["jsonschema", "io.confluent.connect.json.JsonSchemaConverter", true, (n) => `Struct{n=${n}}`],
+      ["json", "org.apache.kafka.connect.json.JsonConverter", true, (n) => `Struct{n=${n}}`],
+      ["string", "org.apache.kafka.connect.storage.StringConverter", false, (n) => String(n)],
+      ["long", "org.apache.kafka.connect.converters.LongConverter", false, (n) => String(n)],
+    ];
+    const files: string[] = [];
+    for (const [name, cls, structs] of converters) {
+      const conv = `value.converter=${cls}\nvalue.converter.schema.registry.url=${registry}\n`;
+      writeFileSync(join(work, `seq-${name}.properties`), `name=seq-${name}\nconnector.class=SequenceSource\ntopic=numbers-${name}\nsequence.max=10\n${structs ? hoist : ""}${conv}`);
+      writeFileSync(join(work, `sink-${name}.properties`), `name=sink-${name}\nconnector.class=FileStreamSink\ntopics=numbers-${name}\nfile=${join(work, `${name}.txt`)}\n${conv}`);
+      files.push(`seq-${name}.properties`, `sink-${name}.properties`);
+    }
+    // ByteArrayConverter passes the LongConverter's bytes through untouched.
+    writeFileSync(join(work, "sink-bytes.properties"), `name=sink-bytes\nconnector.class=FileStreamSink\ntopics=numbers-long\nfile=${join(work, "bytes.txt")}\nvalue.converter=org.apache.kafka.connect.converters.ByteArrayConverter\n`);
+    files.push("sink-bytes.properties");
+    const proc = spawn([bin, "dev", "--data-dir", join(work, "data"), "--registry-listeners", registry, "--connect-listeners", `http://127.0.0.1:${connectPort}`, ...files], {
       cwd: work,
       env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" },
       stdout: "pipe",
       stderr: "pipe",
     });
+    const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").filter(Boolean) : []);
     try {
-      await waitFor("10 numbers in the sink file", () => (fs.existsSync(out) && fs.readFileSync(out, "utf8").split("\n").filter(Boolean).length >= 10) || undefined, { timeoutMs: 30000 });
-      expect(fs.readFileSync(out, "utf8").split("\n").filter(Boolean)).toEqual(Array.from({ length: 10 }, (_, n) => `Struct{n=${n}}`));
+      for (const [name, , , line] of [...converters, ["bytes", "", false, (n: number) => `[0, 0, 0, 0, 0, 0, 0, ${n}]`] as const]) {
+        const file = join(work, `${name}.txt`);
+        await waitFor(`10 values through ${name}`, () => read(file).length >= 10 || undefined, { timeoutMs: 30000 });
+        expect({ name, lines: read(file) }).toEqual({ name, lines: Array.from({ length: 10 }, (_, n) => line(n)) });
+      }
       const plugins = (await fetch(`http://127.0.0.1:${connectPort}/connector-plugins`).then((r) => r.json())) as { class: string }[];
       expect(plugins.map((p) => p.class)).toContain("io.sluice.examples.SequenceSourceConnector");
-      expect(await fetch(`http://127.0.0.1:${registryPort}/subjects`).then((r) => r.json())).toEqual(["numbers-value"]);
+      expect(await fetch(`${registry}/subjects`).then((r) => r.json())).toEqual(["numbers-avro-value", "numbers-jsonschema-value", "numbers-protobuf-value"]);
     } finally {
       proc.kill("SIGTERM");
       await proc.exited;
     }
-  }, 60_000);
+  }, 90_000);
 });
