@@ -27,7 +27,7 @@ import { BigDecimal } from "../data/big-decimal.ts";
 import { DataException } from "../data/errors.ts";
 import { isPlainObject, javaClassName } from "../data/java-format.ts";
 import { ConnectDate, Decimal, Time, Timestamp } from "../data/logical.ts";
-import { ConnectSchema, Schema, SchemaBuilder, acceptsPlain, mapEntries, validateValue, type Field } from "../data/schema.ts";
+import { Schema, SchemaBuilder, copySchema, acceptsPlain, mapEntries, validateValue, type Field } from "../data/schema.ts";
 import { Struct } from "../data/struct.ts";
 
 export const AVRO_NAMESPACE = "io.confluent.connect.avro";
@@ -1031,36 +1031,13 @@ function maybeOptional(schema: Schema, base: AvroNode): AvroNode {
 
 /** AvroData.nonOptional: the same schema, required. */
 function nonOptional(schema: Schema): Schema {
-  if (!schema.optional) return schema;
-  return new ConnectSchema({
-    type: schema.type,
-    optional: false,
-    defaultValue: schema.defaultValue,
-    name: schema.name,
-    version: schema.version,
-    doc: schema.doc,
-    parameters: schema.parameters,
-    fields: schema.type === "STRUCT" ? schema.fields : null,
-    keySchema: schema.type === "MAP" ? schema.keySchema : null,
-    valueSchema: schema.type === "MAP" || schema.type === "ARRAY" ? schema.valueSchema : null,
-  });
+  return schema.optional ? copySchema(schema, { optional: false }) : schema;
 }
 
 /** The schema with a default, set without SchemaBuilder (which rejects a struct default of the schema itself). */
 function withDefault(schema: Schema, value: unknown): Schema {
   if (!(value instanceof Struct)) validateValue(schema, value);
-  return new ConnectSchema({
-    type: schema.type,
-    optional: schema.optional,
-    defaultValue: value,
-    name: schema.name,
-    version: schema.version,
-    doc: schema.doc,
-    parameters: schema.parameters,
-    fields: schema.type === "STRUCT" ? schema.fields : null,
-    keySchema: schema.type === "MAP" ? schema.keySchema : null,
-    valueSchema: schema.type === "MAP" || schema.type === "ARRAY" ? schema.valueSchema : null,
-  });
+  return copySchema(schema, { defaultValue: value });
 }
 
 /** Field-level connect.parameters (written where a named type is only referenced) override the type's. */
@@ -1073,18 +1050,7 @@ function withFieldLevelParams(original: Schema, fieldParams: JsonObject): Schema
     params.set(k, text);
   }
   if (same) return original;
-  return new ConnectSchema({
-    type: original.type,
-    optional: original.optional,
-    defaultValue: original.defaultValue,
-    name: original.name,
-    version: original.version,
-    doc: original.doc,
-    parameters: params,
-    fields: original.type === "STRUCT" ? original.fields : null,
-    keySchema: original.type === "MAP" ? original.keySchema : null,
-    valueSchema: original.type === "MAP" || original.type === "ARRAY" ? original.valueSchema : null,
-  });
+  return copySchema(original, { parameters: params });
 }
 
 export function isUnionSchema(schema: Schema): boolean {

@@ -15,7 +15,7 @@ import { BigDecimal } from "../data/big-decimal.ts";
 import { DataException } from "../data/errors.ts";
 import { isPlainObject, javaClassName, javaDoubleToString, javaFloatToString } from "../data/java-format.ts";
 import { ConnectDate, Decimal, Time, Timestamp } from "../data/logical.ts";
-import { ConnectSchema, Schema, SchemaBuilder, acceptsPlain, mapEntries, validateValue } from "../data/schema.ts";
+import { Schema, SchemaBuilder, acceptsPlain, copySchema, mapEntries, validateValue } from "../data/schema.ts";
 import { Struct } from "../data/struct.ts";
 import { base64, jsonString } from "./json-text.ts";
 
@@ -742,18 +742,7 @@ function withDefault(schema: Schema, value: unknown): Schema {
 }
 
 function rebuild(schema: Schema, change: { optional?: boolean; defaultValue?: unknown }): Schema {
-  return new ConnectSchema({
-    type: schema.type,
-    optional: change.optional ?? schema.optional,
-    defaultValue: "defaultValue" in change ? change.defaultValue : schema.defaultValue,
-    name: schema.name,
-    version: schema.version,
-    doc: schema.doc,
-    parameters: schema.parameters,
-    fields: schema.type === "STRUCT" ? schema.fields : null,
-    keySchema: schema.type === "MAP" ? schema.keySchema : null,
-    valueSchema: schema.type === "MAP" || schema.type === "ARRAY" ? schema.valueSchema : null,
-  });
+  return copySchema(schema, change);
 }
 
 function nodeType(v: JValue): string {

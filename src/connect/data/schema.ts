@@ -77,6 +77,26 @@ export interface SchemaDefinition {
   valueSchema?: Schema | null;
 }
 
+/**
+ * The same schema with some attributes changed (built directly, without SchemaBuilder, which for
+ * instance refuses a struct default of the schema itself).
+ */
+export function copySchema(schema: Schema, changes: Omit<Partial<SchemaDefinition>, "type"> = {}): Schema {
+  return new ConnectSchema({
+    type: schema.type,
+    optional: schema.optional,
+    defaultValue: schema.defaultValue,
+    name: schema.name,
+    version: schema.version,
+    doc: schema.doc,
+    parameters: schema.parameters,
+    fields: schema.type === "STRUCT" ? schema.fields : null,
+    keySchema: schema.type === "MAP" ? schema.keySchema : null,
+    valueSchema: schema.type === "MAP" || schema.type === "ARRAY" ? schema.valueSchema : null,
+    ...changes,
+  });
+}
+
 /** An immutable schema. Most code builds one with SchemaBuilder; this is Kafka's ConnectSchema. */
 export class ConnectSchema {
   readonly type: Type;

@@ -1,7 +1,7 @@
 // SetSchemaMetadata$Key / SetSchemaMetadata$Value: replaces the schema's name and/or version. A Struct
 // value is rebuilt against the renamed schema (a Struct must carry the schema it is described by).
 import { SettingsDefinition } from "../../common/settings.ts";
-import { ConnectSchema, Struct, type Schema } from "../data/index.ts";
+import { Struct, copySchema, type Schema } from "../data/index.ts";
 import type { ConnectRecord } from "../plugins/records.ts";
 import type { Transformation } from "../plugins/transformation.ts";
 import { REPLACE_NULL_WITH_DEFAULT, configProblem, fieldValue, operatingSchema, operatingValue, parseSettings, requireSchema, withOperating, type Side } from "./util.ts";
@@ -36,19 +36,7 @@ export class SetSchemaMetadata<R extends ConnectRecord = ConnectRecord> implemen
     const schema = operatingSchema(record, this.side);
     if (value === null && schema === null) return record;
     const original = requireSchema(schema, "updating schema metadata");
-    const isMap = original.type === "MAP";
-    const updated = new ConnectSchema({
-      type: original.type,
-      optional: original.optional,
-      defaultValue: original.defaultValue,
-      name: this.schemaName ?? original.name,
-      version: this.schemaVersion ?? original.version,
-      doc: original.doc,
-      parameters: original.parameters,
-      fields: original.type === "STRUCT" ? original.fields : null,
-      keySchema: isMap ? original.keySchema : null,
-      valueSchema: isMap || original.type === "ARRAY" ? original.valueSchema : null,
-    });
+    const updated = copySchema(original, { name: this.schemaName ?? original.name, version: this.schemaVersion ?? original.version });
     return withOperating(record, this.side, updated, this.updateSchemaIn(value, updated));
   }
 
