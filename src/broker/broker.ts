@@ -77,6 +77,57 @@ export interface Broker {
   /** Committed consumer positions of a group for a topic (partition → next offset to read). */
   committedOffsets(group: string, topic: string): Promise<Map<number, number>>;
   commitOffsets(group: string, topic: string, offsets: RecordPosition[]): Promise<void>;
+
+  /** A member of a coordinated group (Kafka's group coordinator: JoinGroup, SyncGroup, Heartbeat). */
+  groupMembership(options: GroupOptions): GroupMembership;
+}
+
+export interface GroupOptions {
+  groupId: string;
+  /** Kafka's protocol type: "connect" for Connect workers, "sr" for schema registries. */
+  protocolType: string;
+  sessionTimeoutMs: number;
+  rebalanceTimeoutMs: number;
+}
+
+export interface GroupMemberMetadata {
+  memberId: string;
+  metadata: Bytes;
+}
+
+export interface JoinResult {
+  generation: number;
+  memberId: string;
+  leaderId: string;
+  protocol: string;
+  /** Every member with its metadata: only the leader is told. */
+  members: GroupMemberMetadata[];
+}
+
+/**
+ * One member's calls to the group coordinator. Calls reject with GroupError when the group moved on
+ * (a rebalance began, this member was removed), and with BrokerError when the coordinator is unreachable.
+ */
+export interface GroupMembership {
+  memberId: string;
+  /** Joins (or rejoins) the group; resolves when the coordinator has formed the new generation. */
+  join(protocols: { name: string; metadata: Bytes }[]): Promise<JoinResult>;
+  /** Sends the leader's assignments (empty for followers); resolves with this member's assignment. */
+  sync(generation: number, assignments: Map<string, Bytes>): Promise<Bytes>;
+  heartbeat(generation: number): Promise<void>;
+  /** Leaves the group so that the others rebalance at once, without waiting for the session to expire. */
+  leave(): Promise<void>;
+}
+
+/** The coordinator refused a group call; `rejoin` = a rebalance is under way, `reset` = this member is unknown. */
+export class GroupError extends Error {
+  constructor(
+    message: string,
+    readonly kind: "rejoin" | "reset",
+  ) {
+    super(message);
+    this.name = "GroupError";
+  }
 }
 
 /** The broker could not do what was asked (unreachable, timed out, refused). */

@@ -16,6 +16,8 @@ import {
   BrokerError,
   type FetchedRecord,
   type FetchOptions,
+  type GroupMembership,
+  type GroupOptions,
   type ProduceRecord,
   type RecordPosition,
   type TopicDescription,
@@ -25,6 +27,7 @@ import { kafkaPartition } from "../partitioner.ts";
 import type { CompactionResult } from "./compaction.ts";
 import { DataDirLock } from "./data-dir-lock.ts";
 import { fsyncDir } from "../../common/files.ts";
+import { EmbeddedGroupCoordinator } from "./group-coordinator.ts";
 import { GroupOffsets } from "./group-offsets.ts";
 import { Mutex } from "./mutex.ts";
 import { type AppendRecord, type CompactionSettings, PartitionLog } from "./partition-log.ts";
@@ -64,6 +67,7 @@ export class EmbeddedBroker implements Broker {
   private lock: DataDirLock | undefined;
   private readonly topics = new Map<string, Topic>();
   private readonly groups: GroupOffsets;
+  private readonly coordinator = new EmbeddedGroupCoordinator();
   /** Topic creation (explicit or automatic) is serialised so two creators cannot both create. */
   private readonly creation = new Mutex();
 
@@ -347,6 +351,10 @@ export class EmbeddedBroker implements Broker {
     } catch (err) {
       throw toBrokerError(err, `fetch from ${topic}-${partition} failed`);
     }
+  }
+
+  groupMembership(options: GroupOptions): GroupMembership {
+    return this.coordinator.membership(options);
   }
 
   async committedOffsets(group: string, topic: string): Promise<Map<number, number>> {

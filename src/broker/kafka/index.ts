@@ -17,9 +17,12 @@ import {
   type FetchOptions,
   type ProduceRecord,
   type RecordPosition,
+  type GroupMembership,
+  type GroupOptions,
   type TopicDescription,
   type TopicSpec,
 } from "../broker.ts";
+import { KafkaGroupMembership, type GroupCluster } from "./group.ts";
 import { logger as makeLogger, type Logger } from "../../common/log.ts";
 
 export interface KafkaBrokerOptions {
@@ -112,13 +115,20 @@ export class KafkaBroker implements Broker {
       await this.admin.connect();
       this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
       await this.producer.connect();
-      const create = (this.kafka as unknown as Record<symbol, (o: object) => KafkajsCluster>)[
-        Object.getOwnPropertySymbols(this.kafka).find((s) => s.description === CREATE_CLUSTER)!
-      ];
-      if (!create) throw new Error("unsupported kafkajs version: no internal cluster factory");
-      this.cluster = create({ allowAutoTopicCreation: false, isolationLevel: READ_COMMITTED });
+      this.cluster = this.newCluster<KafkajsCluster>();
       await this.cluster.connect();
     });
+  }
+
+  /** A cluster object of kafkajs (metadata and connections to every broker) of our own. */
+  private newCluster<T>(): T {
+    const create = (this.kafka as unknown as Record<symbol, (o: object) => T>)[Object.getOwnPropertySymbols(this.kafka).find((s) => s.description === CREATE_CLUSTER)!];
+    if (!create) throw new Error("unsupported kafkajs version: no internal cluster factory");
+    return create({ allowAutoTopicCreation: false, isolationLevel: READ_COMMITTED });
+  }
+
+  groupMembership(options: GroupOptions): GroupMembership {
+    return new KafkaGroupMembership(this.newCluster<GroupCluster>(), options);
   }
 
   async close(): Promise<void> {
