@@ -1,42 +1,15 @@
 // Standalone mode: one worker owns every connector. Configs live in memory (from files at start, and
 // REST changes until restart, as Kafka Connect's standalone herder); offsets live in the offset store.
 import { logger } from "../../common/log.ts";
-import { VERSION } from "../../version.ts";
-import { SettingsDefinition } from "../../common/settings.ts";
 import { ConnectRestError, connectErrors } from "../errors.ts";
-import type { TopicPartition } from "../plugins/connector.ts";
-import type { PluginDescriptor } from "../plugins/registry.ts";
-import { connectorFrameworkDefinition, sinkTopicProblems } from "../worker/connector-config.ts";
-import { chainLookups, type ConnectorCallbacks, type Worker } from "../worker/worker.ts";
-import { validateTransforms } from "../transforms/chain.ts";
+import { type ConnectorCallbacks, type Worker } from "../worker/worker.ts";
 import type { Status } from "../worker/worker-task.ts";
-import { configInfos, invalidConfigMessage, type ConfigInfos } from "./config-infos.ts";
+import type { ConfigInfos } from "./config-infos.ts";
+import type { ConnectorInfo, ConnectorStateInfo, Herder, OffsetsView, StateInfo, TargetState } from "./herder.ts";
+import { alteredMessage, notStopped, sinkOffsets, writeConnectorOffsets } from "./offsets-admin.ts";
+import { ConnectorValidator } from "./validation.ts";
 
 const log = logger("herder");
-
-export type TargetState = "STARTED" | "PAUSED" | "STOPPED";
-
-export interface ConnectorInfo {
-  name: string;
-  config: Record<string, string>;
-  tasks: { connector: string; task: number }[];
-  type: "source" | "sink" | "unknown";
-}
-
-/** A connector's or task's state; `version` is the plugin's (Kafka 4.1 shows it). */
-export interface StateInfo {
-  state: string;
-  worker_id: string;
-  version?: string;
-  trace?: string;
-}
-
-export interface ConnectorStateInfo {
-  name: string;
-  connector: StateInfo;
-  tasks: ({ id: number } & StateInfo)[];
-  type: "source" | "sink" | "unknown";
-}
 
 interface Entry {
   config: Record<string, string>;
@@ -53,120 +26,24 @@ interface Entry {
   resetPartitions?: Set<string>;
 }
 
-export interface OffsetsView {
-  offsets: { partition: Record<string, unknown>; offset: Record<string, unknown> | null }[];
-}
 
-/** A connector class no plugin provides (Kafka's ConnectException, which validate wraps once more). */
-export class UnknownConnectorClass extends ConnectRestError {
-  constructor(message: string) {
-    super(400, message);
-  }
-}
-
-/** Headers always go through SimpleHeaderConverter's rules (record-conversion.ts); the name is accepted. */
-const SIMPLE_HEADER_CONVERTER = "org.apache.kafka.connect.storage.SimpleHeaderConverter";
-const isSimpleHeaderConverter = (name: string) => [SIMPLE_HEADER_CONVERTER, "SimpleHeaderConverter"].includes(name.trim());
-
-export class StandaloneHerder {
+export class StandaloneHerder implements Herder {
   private readonly entries = new Map<string, Entry>();
+  private readonly validator: ConnectorValidator;
   /** Task starts so far, and the latest start of each task (connector name + NUL + index). */
   private taskStarts = 0;
   private readonly currentTaskStart = new Map<string, number>();
 
-  constructor(readonly worker: Worker) {}
+  constructor(readonly worker: Worker) {
+    this.validator = new ConnectorValidator(worker);
+  }
+
+  validate(config: Record<string, string>): ConfigInfos {
+    return this.validator.validate(config);
+  }
 
   connectorNames(): string[] {
     return [...this.entries.keys()].sort();
-  }
-
-  // ---- validation ----
-
-  validate(config: Record<string, string>): ConfigInfos {
-    const className = config["connector.class"];
-    if (!className) throw connectErrors.badRequest(`Connector config ${javaMap(config)} contains no connector type`);
-    const plugins = this.worker.options.plugins;
-    const plugin = plugins.find(className, "source", "sink");
-    if (!plugin) {
-      // Kafka lists its PluginDesc objects, sorted by class name.
-      const installed = plugins
-        .list("source", "sink")
-        .sort((a, b) => (a.className < b.className ? -1 : a.className > b.className ? 1 : 0))
-        .map(pluginDesc)
-        .join(", ");
-      throw new UnknownConnectorClass(`Failed to find any class that implements Connector and which name matches ${className}, available connectors are: ${installed}`);
-    }
-    const connector = plugin.create() as { config(): SettingsDefinition };
-    const type = plugin.type as "source" | "sink";
-    const framework = connectorFrameworkDefinition(type, plugin.version);
-    const transforms = new Map(Object.entries(validateTransforms(config, chainLookups(plugins))));
-    const { problems: classes, unparsed } = this.classProblems(config, plugin);
-    const extra = [transforms, classes, ...(type === "sink" ? [sinkTopicProblems(config)] : [])];
-    const infos = configInfos(className, [framework, connector.config()], config, extra, unparsed);
-    this.addConverterChoices(infos, config, plugin, unparsed);
-    return infos;
-  }
-
-  /**
-   * What Kafka's recommenders add: the installed converters and plugin versions, and the worker's
-   * converters where the connector names none.
-   */
-  private addConverterChoices(infos: ConfigInfos, config: Record<string, string>, plugin: PluginDescriptor, unparsed: Set<string>): void {
-    const plugins = this.worker.options.plugins;
-    const converters = plugins.list("converter").map((p) => p.className);
-    const headerConverters = [...new Set([...converters, ...plugins.list("header_converter").map((p) => p.className), SIMPLE_HEADER_CONVERTER])];
-    const byName = new Map(infos.configs.map((c) => [c.value?.name, c]));
-    const choose = (key: string, values: string[], value: string | null | undefined, defaultValue?: string) => {
-      const entry = byName.get(key);
-      if (!entry?.value) return;
-      entry.value.recommended_values = [...values].sort();
-      if (value !== undefined) entry.value.value = value;
-      // The worker's settings are the defaults of a connector's converters.
-      if (defaultValue !== undefined && entry.definition) entry.definition.default_value = defaultValue;
-    };
-    const versionOf = (className: string) => (isSimpleHeaderConverter(className) ? VERSION : plugins.find(className.trim(), "converter", "header_converter")?.version);
-    if (plugin.version !== undefined) choose("connector.plugin.version", [plugin.version], undefined);
-    for (const key of ["key.converter", "value.converter", "header.converter"] as const) {
-      const workers = this.worker.options.workerConfig[key] ?? this.worker.options.settings.string(key);
-      const effective = config[key] ?? workers;
-      choose(key, key === "header.converter" ? headerConverters : converters, unparsed.has(key) ? null : effective, workers);
-      const version = unparsed.has(key) ? undefined : versionOf(effective);
-      if (version !== undefined) choose(`${key}.plugin.version`, [version], config[`${key}.plugin.version`] ?? version, versionOf(workers));
-    }
-  }
-
-  /** Converter classes and the plugin version must exist, as Kafka loads them while validating. */
-  private classProblems(config: Record<string, string>, plugin: PluginDescriptor): { problems: Map<string, string[]>; unparsed: Set<string> } {
-    const plugins = this.worker.options.plugins;
-    const problems = new Map<string, string[]>();
-    const unparsed = new Set<string>();
-    const converters: [string, ("converter" | "header_converter")[]][] = [
-      ["key.converter", ["converter"]],
-      ["value.converter", ["converter"]],
-      ["header.converter", ["header_converter", "converter"]],
-    ];
-    for (const [key, types] of converters) {
-      const value = config[key];
-      if (value == null || plugins.find(value.trim(), ...types) || (key === "header.converter" && isSimpleHeaderConverter(value))) continue;
-      problems.set(key, [`Invalid value ${value} for configuration ${key}: Class ${value.trim()} could not be found.`]);
-      unparsed.add(key);
-    }
-    const wanted = config["connector.plugin.version"]?.trim();
-    if (wanted && plugin.version !== undefined && !versionMatches(wanted, plugin.version)) {
-      const range = /^[[(]/.test(wanted) ? wanted : `[${wanted},${wanted}]`;
-      const message = `Plugin ${plugin.className} not found that matches the version range ${range}, available versions: [${plugin.version}]`;
-      problems.set("connector.class", [message]);
-      problems.set("connector.plugin.version", [message]);
-    }
-    return { problems, unparsed };
-  }
-
-  private validOrThrow(config: Record<string, string>): void {
-    for (const [key, value] of Object.entries(config)) {
-      if (value === null) throw new ConnectRestError(500, `Non-string value found in original settings for key ${key}: null`);
-    }
-    const infos = this.validate(config);
-    if (infos.error_count > 0) throw connectErrors.badRequest(invalidConfigMessage(infos));
   }
 
   // ---- connector lifecycle ----
@@ -174,7 +51,7 @@ export class StandaloneHerder {
   /** Creates or replaces a connector; `created` tells which. */
   async putConnector(name: string, config: Record<string, string>, options: { allowReplace: boolean; initialState?: TargetState }): Promise<{ created: boolean; info: ConnectorInfo }> {
     const full = { ...config, name };
-    this.validOrThrow(full);
+    this.validator.validOrThrow(full);
     const existing = this.entries.get(name);
     if (existing && !options.allowReplace) throw connectErrors.conflict(`Connector ${name} already exists`);
     if (existing) {
@@ -327,94 +204,35 @@ export class StandaloneHerder {
 
   async offsets(name: string): Promise<OffsetsView> {
     const entry = this.need(name);
-    if (this.worker.connectorType(entry.config["connector.class"]!) === "source") {
-      return { offsets: this.worker.options.offsets.all(name) };
-    }
-    const out: OffsetsView["offsets"] = [];
-    for (const tp of await this.sinkPartitions(entry)) {
-      const committed = await this.worker.options.broker.committedOffsets(`connect-${name}`, tp.topic);
-      const offset = committed.get(tp.partition);
-      if (entry.resetPartitions?.has(`${tp.topic}-${tp.partition}`)) continue;
-      if (offset !== undefined) out.push({ partition: { kafka_topic: tp.topic, kafka_partition: tp.partition }, offset: { kafka_offset: offset } });
-    }
-    return { offsets: out };
+    if (this.worker.connectorType(entry.config["connector.class"]!) === "source") return { offsets: this.worker.options.offsets.all(name) };
+    const offsets = await sinkOffsets(this.worker.options.broker, name, entry.config);
+    return { offsets: offsets.filter((o) => !entry.resetPartitions?.has(`${o.partition.kafka_topic}-${o.partition.kafka_partition}`)) };
   }
 
   async alterOffsets(name: string, offsets: OffsetsView["offsets"] | undefined): Promise<string> {
     const entry = this.requireStopped(name);
     if (!offsets || offsets.length === 0) throw connectErrors.badRequest("Partitions / offsets need to be provided for an alter offsets request");
-    const ownedByConnector = await this.writeOffsets(name, entry, offsets);
-    return ownedByConnector
-      ? "The offsets for this connector have been altered successfully"
-      : "The Connect framework-managed offsets for this connector have been altered successfully. However, if this connector manages offsets externally, they will need to be manually altered in the system that the connector uses.";
+    return alteredMessage("altered", await this.writeOffsets(name, entry, offsets));
   }
 
   async resetOffsets(name: string): Promise<string> {
     const entry = this.requireStopped(name);
     const current = (await this.offsets(name)).offsets.map((o) => ({ partition: o.partition, offset: null }));
-    const ownedByConnector = await this.writeOffsets(name, entry, current);
-    return ownedByConnector
-      ? "The offsets for this connector have been reset successfully"
-      : "The Connect framework-managed offsets for this connector have been reset successfully. However, if this connector manages offsets externally, they will need to be manually reset in the system that the connector uses.";
+    return alteredMessage("reset", await this.writeOffsets(name, entry, current));
   }
 
-  /**
-   * Validates and writes offsets (null = reset). Returns the connector's alterOffsets answer: true when
-   * it has nothing outside Connect to alter.
-   */
-  private async writeOffsets(name: string, entry: Entry, offsets: OffsetsView["offsets"]): Promise<boolean> {
-    const isSource = this.worker.connectorType(entry.config["connector.class"]!) === "source";
-    const sinkOffsets = isSource ? [] : parseSinkOffsets(offsets);
-    const connector = this.worker.newConnector(entry.config["connector.class"]!);
-    let handled = false;
-    if (connector.alterOffsets) {
-      const byPartition = new Map(offsets.map((o) => [o.partition, o.offset] as const));
-      try {
-        handled = connector.alterOffsets(this.worker.resolve(entry.config), byPartition) === true;
-      } catch (err) {
-        // A connector refusing the offsets is a server error in Kafka too (its ConnectException).
-        throw new ConnectRestError(500, err instanceof Error ? err.message : String(err));
-      }
-    }
-    if (isSource) {
-      await this.worker.options.offsets.set(name, offsets);
-      return handled;
-    }
-    const broker = this.worker.options.broker;
-    for (const { offset } of sinkOffsets) {
-      // Kafka's admin client refuses negative positions; the request then fails as a whole.
-      if (offset !== null && offset < 0) throw new ConnectRestError(500, `Failed to modify offsets for sink connector ${name}`);
-    }
-    for (const { topic, partition, offset } of sinkOffsets) {
-      // A reset (null) goes back to the earliest record, as deleting the group would.
-      const target = offset === null ? (await broker.startOffsets(topic))[partition] ?? 0 : offset;
-      await broker.commitOffsets(`connect-${name}`, topic, [{ partition, offset: target }]);
+  private writeOffsets(name: string, entry: Entry, offsets: OffsetsView["offsets"]): Promise<boolean> {
+    return writeConnectorOffsets(this.worker, name, entry.config, offsets, (topic, partition, reset) => {
       entry.resetPartitions ??= new Set();
-      if (offset === null) entry.resetPartitions.add(`${topic}-${partition}`);
+      if (reset) entry.resetPartitions.add(`${topic}-${partition}`);
       else entry.resetPartitions.delete(`${topic}-${partition}`);
-    }
-    return handled;
+    });
   }
 
   private requireStopped(name: string): Entry {
     const entry = this.need(name);
-    if (entry.target !== "STOPPED") {
-      throw connectErrors.badRequest("Connectors must be in the STOPPED state before their offsets can be modified. This can be done for the specified connector by issuing a 'PUT' request to the '/connectors/" + name + "/stop' endpoint");
-    }
+    if (entry.target !== "STOPPED") throw notStopped(name);
     return entry;
-  }
-
-  private async sinkPartitions(entry: Entry): Promise<TopicPartition[]> {
-    const broker = this.worker.options.broker;
-    const topics = (entry.config.topics ?? "").split(",").map((t) => t.trim()).filter(Boolean);
-    const regex = entry.config["topics.regex"];
-    const names = regex ? (await broker.listTopics()).filter((t) => new RegExp(`^(?:${regex})$`).test(t)) : topics;
-    const out: TopicPartition[] = [];
-    for (const topic of names) {
-      const d = await broker.describeTopic(topic);
-      for (let p = 0; p < (d?.partitions ?? 0); p++) out.push({ topic, partition: p });
-    }
-    return out;
   }
 
   // ---- running ----
@@ -434,17 +252,6 @@ export class StandaloneHerder {
     const entry = this.entries.get(name);
     if (!entry) throw connectErrors.notFound(`Unknown connector ${name}`);
     return entry;
-  }
-
-  /** Task configs as the worker hands them out: each names its task class (Kafka's task.class). */
-  private withTaskClass(config: Record<string, string>, taskConfigs: Record<string, string>[]): Record<string, string>[] {
-    const plugin = this.worker.options.plugins.find(config["connector.class"]!, "source", "sink");
-    if (!plugin || taskConfigs.length === 0) return taskConfigs;
-    const taskClass = (plugin.create() as { taskClass(): { name: string; className?: string } }).taskClass();
-    // A task class may name its Java-style class; otherwise it lives in the connector's package.
-    const pkg = plugin.className.includes(".") ? plugin.className.slice(0, plugin.className.lastIndexOf(".") + 1) : "";
-    const name = taskClass.className ?? `${pkg}${taskClass.name}`;
-    return taskConfigs.map((c) => ({ ...c, "task.class": name }));
   }
 
   /**
@@ -490,7 +297,7 @@ export class StandaloneHerder {
     const configs = await this.worker.startConnector(name, entry.config, entry.target, callbacks);
     // Kafka generates task configs only for a running connector: one started paused keeps the tasks
     // it had (none when new) until it is resumed.
-    if (entry.target === "STARTED") entry.taskConfigs = this.withTaskClass(entry.config, configs);
+    if (entry.target === "STARTED") entry.taskConfigs = this.validator.withTaskClass(entry.config, configs);
     entry.taskStatuses.clear();
     for (let i = 0; i < entry.taskConfigs.length; i++) {
       entry.taskStatuses.set(i, { state: "UNASSIGNED", workerId: this.worker.workerId });
@@ -515,7 +322,7 @@ export class StandaloneHerder {
     if (entry.target === "STOPPED") return;
     const started = await this.worker.startConnector(name, entry.config, entry.target, this.callbacks(name));
     if (entry.target !== "STARTED") return; // paused: tasks are reconfigured on resume
-    const configs = this.withTaskClass(entry.config, started);
+    const configs = this.validator.withTaskClass(entry.config, started);
     // New task configs mean the tasks must be reconfigured too.
     if (JSON.stringify(configs) !== JSON.stringify(entry.taskConfigs)) {
       await Promise.all(entry.taskConfigs.map((_, i) => this.worker.stopTask(name, i)));
@@ -526,72 +333,3 @@ export class StandaloneHerder {
   }
 }
 
-/**
- * Java's Map.toString of the HashMap Kafka copies a config into before printing it: entries come in
- * bucket order of a table sized for the map (JDK 17's HashMap(Map) sizing), then insertion order.
- */
-function javaMap(config: Record<string, string>): string {
-  const keys = Object.keys(config);
-  const wanted = Math.trunc(Math.fround(Math.fround(keys.length / 0.75) + 1));
-  let capacity = 1;
-  while (capacity < wanted) capacity *= 2;
-  const bucket = (key: string) => {
-    let h = 0;
-    for (let i = 0; i < key.length; i++) h = (Math.imul(31, h) + key.charCodeAt(i)) | 0;
-    return (h ^ (h >>> 16)) & (capacity - 1);
-  };
-  const ordered = keys.map((k, i) => ({ k, i, b: bucket(k) })).sort((a, b) => a.b - b.b || a.i - b.i);
-  return `{${ordered.map(({ k }) => `${k}=${config[k]}`).join(", ")}}`;
-}
-
-/** Sink offsets as Kafka's SinkUtils reads them, with its messages for what it refuses. */
-function parseSinkOffsets(offsets: OffsetsView["offsets"]): { topic: string; partition: number; offset: number | null }[] {
-  const integer = (value: unknown, what: "partition" | "offset"): number => {
-    const text = typeof value === "number" || typeof value === "string" ? String(value) : undefined;
-    if (text === undefined || !/^[+-]?\d+$/.test(text.trim())) {
-      const kind = what === "partition" ? "Partition" : "Offset";
-      throw connectErrors.badRequest(`Failed to parse the following Kafka ${what} value in the provided offsets: '${String(value)}'. ${kind} values for sink connectors need to be integers.`);
-    }
-    return Number(text);
-  };
-  return offsets.map(({ partition, offset }) => {
-    if (partition === null || typeof partition !== "object") throw connectErrors.badRequest("The partition for a sink connector offset cannot be null or missing");
-    if (!("kafka_topic" in partition) || !("kafka_partition" in partition)) {
-      throw connectErrors.badRequest("The partition for a sink connector offset must contain the keys 'kafka_topic' and 'kafka_partition'");
-    }
-    const topic = partition.kafka_topic;
-    if (typeof topic !== "string") throw connectErrors.badRequest("Kafka topic names must be valid strings and may not be null");
-    const p = integer(partition.kafka_partition, "partition");
-    if (offset === null || offset === undefined) return { topic, partition: p, offset: null };
-    if (!("kafka_offset" in offset)) throw connectErrors.badRequest("The offset for a sink connector should either be null or contain the key 'kafka_offset'");
-    return { topic, partition: p, offset: integer(offset.kafka_offset, "offset") };
-  });
-}
-
-/** Kafka's PluginDesc.toString, which its "available connectors" message prints. */
-function pluginDesc(p: PluginDescriptor): string {
-  const version = p.version ?? "undefined";
-  return `PluginDesc{klass=class ${p.className}, name='${p.className}', version='${version}', encodedVersion=${version}, type=${p.type}, typeName='${p.type}', location='classpath'}`;
-}
-
-/** Whether `version` satisfies a Maven-style version or range ("1.0", "[1.0,2.0)", "[1.0,)"). */
-function versionMatches(wanted: string, version: string): boolean {
-  const compare = (a: string, b: string) => {
-    const pa = a.split(/[.-]/);
-    const pb = b.split(/[.-]/);
-    for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-      const x = pa[i] ?? "0";
-      const y = pb[i] ?? "0";
-      const d = /^\d+$/.test(x) && /^\d+$/.test(y) ? Number(x) - Number(y) : x.localeCompare(y);
-      if (d !== 0) return d;
-    }
-    return 0;
-  };
-  const range = /^([[(])\s*([^,]*?)\s*(?:,\s*([^\])]*?)\s*)?([\])])$/.exec(wanted);
-  if (!range) return compare(wanted, version) === 0;
-  const [, open, low, high, close] = range;
-  if (high === undefined) return compare(low!, version) === 0; // [1.0]
-  if (low && (open === "[" ? compare(version, low) < 0 : compare(version, low) <= 0)) return false;
-  if (high && (close === "]" ? compare(version, high) > 0 : compare(version, high) >= 0)) return false;
-  return true;
-}

@@ -4,7 +4,8 @@ import { logger, setLogLevel, type LogLevel } from "../../common/log.ts";
 import { VERSION } from "../../version.ts";
 import { ConnectRestError, connectErrors } from "../errors.ts";
 import { configKeyInfos } from "../herder/config-infos.ts";
-import { UnknownConnectorClass, type OffsetsView, type StandaloneHerder, type TargetState } from "../herder/standalone.ts";
+import type { Herder, OffsetsView, TargetState } from "../herder/herder.ts";
+import { UnknownConnectorClass } from "../herder/validation.ts";
 import { connectorFrameworkDefinition } from "../worker/connector-config.ts";
 import type { SettingsDefinition } from "../../common/settings.ts";
 
@@ -108,7 +109,7 @@ const loggerLevels = new Map<string, { level: string; last_modified: number }>()
 /** Root until it is set over REST (Sluice logs at INFO unless configured otherwise). */
 const ROOT_DEFAULT = { level: "INFO", last_modified: null };
 
-export function connectApp(herder: StandaloneHerder, info: { kafkaClusterId: string }) {
+export function connectApp(herder: Herder, info: { kafkaClusterId: string }) {
   const plugins = herder.worker.options.plugins;
   const nonConnectorTypes = ["transformation", "predicate", "converter", "header_converter"] as const;
 
@@ -133,7 +134,7 @@ export function connectApp(herder: StandaloneHerder, info: { kafkaClusterId: str
     })
     .get("/", () => json({ version: VERSION, commit: "sluice", kafka_cluster_id: info.kafkaClusterId }))
     .get("/health", () => json({ status: "healthy", message: "Worker has completed startup and is ready to handle requests." }))
-    .get("/connectors", ({ request }) => {
+    .get("/connectors", async ({ request }) => {
       const expand = new URL(request.url).searchParams.getAll("expand");
       const names = herder.connectorNames();
       if (!expand.includes("status") && !expand.includes("info")) return json(names);
@@ -142,7 +143,7 @@ export function connectApp(herder: StandaloneHerder, info: { kafkaClusterId: str
         out[name] = {};
         if (expand.includes("status")) {
           try {
-            out[name]!.status = herder.status(name);
+            out[name]!.status = await herder.status(name);
           } catch {
             // no status yet: left out, as Kafka does
           }
@@ -176,9 +177,9 @@ export function connectApp(herder: StandaloneHerder, info: { kafkaClusterId: str
       return created ? json(info, 201, { location: `/connectors/${encodeURIComponent(params.connector)}` }) : json(info);
     })
     .patch("/connectors/:connector/config", async ({ params, body }) => json(await herder.patchConnector(params.connector, configMap(body))))
-    .get("/connectors/:connector/status", ({ params }) => json(herder.status(params.connector)))
+    .get("/connectors/:connector/status", async ({ params }) => json(await herder.status(params.connector)))
     .get("/connectors/:connector/tasks", ({ params }) => json(herder.taskConfigs(params.connector)))
-    .get("/connectors/:connector/tasks/:task/status", ({ params }) => json(herder.taskStatus(params.connector, taskIndex(params.task))))
+    .get("/connectors/:connector/tasks/:task/status", async ({ params }) => json(await herder.taskStatus(params.connector, taskIndex(params.task))))
     .post("/connectors/:connector/restart", async ({ params, query }) => {
       const planned = await herder.restart(params.connector, query.includeTasks === "true", query.onlyFailed === "true");
       return planned ? json(planned, 202) : empty(204);
@@ -199,15 +200,15 @@ export function connectApp(herder: StandaloneHerder, info: { kafkaClusterId: str
       await herder.stop(params.connector);
       return empty(204);
     })
-    .get("/connectors/:connector/topics", ({ params }) => {
+    .get("/connectors/:connector/topics", async ({ params }) => {
       if (!herder.worker.options.settings.boolean("topic.tracking.enable")) throw connectErrors.forbidden("Topic tracking is disabled.");
-      return json(herder.topics(params.connector));
+      return json(await herder.topics(params.connector));
     })
-    .put("/connectors/:connector/topics/reset", ({ params }) => {
+    .put("/connectors/:connector/topics/reset", async ({ params }) => {
       const settings = herder.worker.options.settings;
       if (!settings.boolean("topic.tracking.enable")) throw connectErrors.forbidden("Topic tracking is disabled.");
       if (!settings.boolean("topic.tracking.allow.reset")) throw connectErrors.forbidden("Topic tracking reset is disabled.");
-      herder.resetTopics(params.connector);
+      await herder.resetTopics(params.connector);
       return empty(202);
     })
     .get("/connectors/:connector/offsets", async ({ params }) => json(await herder.offsets(params.connector)))

@@ -1,0 +1,60 @@
+// What the REST API asks of a herder, whichever mode runs it: standalone.ts (one worker) or
+// distributed.ts (a cluster coordinated through Kafka).
+import type { TargetState } from "../storage/internal-records.ts";
+import type { Worker } from "../worker/worker.ts";
+import type { ConfigInfos } from "./config-infos.ts";
+
+export type { TargetState };
+
+export interface ConnectorInfo {
+  name: string;
+  config: Record<string, string>;
+  tasks: { connector: string; task: number }[];
+  type: "source" | "sink" | "unknown";
+}
+
+/** A connector's or task's state; `version` is the plugin's (Kafka 4.1 shows it). */
+export interface StateInfo {
+  state: string;
+  worker_id: string;
+  version?: string;
+  trace?: string;
+}
+
+export interface ConnectorStateInfo {
+  name: string;
+  connector: StateInfo;
+  tasks: ({ id: number } & StateInfo)[];
+  type: "source" | "sink" | "unknown";
+}
+
+export interface OffsetsView {
+  offsets: { partition: Record<string, unknown>; offset: Record<string, unknown> | null }[];
+}
+
+export type TaskState = { id: number } & StateInfo;
+
+export interface Herder {
+  readonly worker: Worker;
+  connectorNames(): string[];
+  validate(config: Record<string, string>): ConfigInfos;
+  putConnector(name: string, config: Record<string, string>, options: { allowReplace: boolean; initialState?: TargetState }): Promise<{ created: boolean; info: ConnectorInfo }>;
+  patchConnector(name: string, patch: Record<string, string | null>): Promise<ConnectorInfo>;
+  deleteConnector(name: string): Promise<void>;
+  pause(name: string): Promise<void>;
+  resume(name: string): Promise<void>;
+  stop(name: string): Promise<void>;
+  restart(name: string, includeTasks: boolean, onlyFailed: boolean): Promise<ConnectorStateInfo | undefined>;
+  restartTask(name: string, index: number): Promise<void>;
+  info(name: string): ConnectorInfo;
+  config(name: string): Record<string, string>;
+  taskConfigs(name: string): { id: { connector: string; task: number }; config: Record<string, string> }[];
+  status(name: string): ConnectorStateInfo | Promise<ConnectorStateInfo>;
+  taskStatus(name: string, index: number): TaskState | Promise<TaskState>;
+  topics(name: string): { [connector: string]: { topics: string[] } } | Promise<{ [connector: string]: { topics: string[] } }>;
+  resetTopics(name: string): void | Promise<void>;
+  offsets(name: string): Promise<OffsetsView>;
+  alterOffsets(name: string, offsets: OffsetsView["offsets"] | undefined): Promise<string>;
+  resetOffsets(name: string): Promise<string>;
+  shutdown(): Promise<void>;
+}

@@ -1,0 +1,170 @@
+// Connector config validation, as Kafka's AbstractHerder does it: the connector's and the framework's
+// settings, transforms and predicates, converter classes, plugin versions — with Kafka's messages.
+import { VERSION } from "../../version.ts";
+import { SettingsDefinition } from "../../common/settings.ts";
+import { ConnectRestError, connectErrors } from "../errors.ts";
+import type { PluginDescriptor } from "../plugins/registry.ts";
+import { connectorFrameworkDefinition, sinkTopicProblems } from "../worker/connector-config.ts";
+import { chainLookups, type Worker } from "../worker/worker.ts";
+import { validateTransforms } from "../transforms/chain.ts";
+import { configInfos, invalidConfigMessage, type ConfigInfos } from "./config-infos.ts";
+
+/** A connector class no plugin provides (Kafka's ConnectException, which validate wraps once more). */
+export class UnknownConnectorClass extends ConnectRestError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+
+
+/** Headers always go through SimpleHeaderConverter's rules (record-conversion.ts); the name is accepted. */
+const SIMPLE_HEADER_CONVERTER = "org.apache.kafka.connect.storage.SimpleHeaderConverter";
+const isSimpleHeaderConverter = (name: string) => [SIMPLE_HEADER_CONVERTER, "SimpleHeaderConverter"].includes(name.trim());
+
+export class ConnectorValidator {
+  constructor(private readonly worker: Worker) {}
+
+  validate(config: Record<string, string>): ConfigInfos {
+    const className = config["connector.class"];
+    if (!className) throw connectErrors.badRequest(`Connector config ${javaMap(config)} contains no connector type`);
+    const plugins = this.worker.options.plugins;
+    const plugin = plugins.find(className, "source", "sink");
+    if (!plugin) {
+      // Kafka lists its PluginDesc objects, sorted by class name.
+      const installed = plugins
+        .list("source", "sink")
+        .sort((a, b) => (a.className < b.className ? -1 : a.className > b.className ? 1 : 0))
+        .map(pluginDesc)
+        .join(", ");
+      throw new UnknownConnectorClass(`Failed to find any class that implements Connector and which name matches ${className}, available connectors are: ${installed}`);
+    }
+    const connector = plugin.create() as { config(): SettingsDefinition };
+    const type = plugin.type as "source" | "sink";
+    const framework = connectorFrameworkDefinition(type, plugin.version);
+    const transforms = new Map(Object.entries(validateTransforms(config, chainLookups(plugins))));
+    const { problems: classes, unparsed } = this.classProblems(config, plugin);
+    const extra = [transforms, classes, ...(type === "sink" ? [sinkTopicProblems(config)] : [])];
+    const infos = configInfos(className, [framework, connector.config()], config, extra, unparsed);
+    this.addConverterChoices(infos, config, plugin, unparsed);
+    return infos;
+  }
+
+  /**
+   * What Kafka's recommenders add: the installed converters and plugin versions, and the worker's
+   * converters where the connector names none.
+   */
+  private addConverterChoices(infos: ConfigInfos, config: Record<string, string>, plugin: PluginDescriptor, unparsed: Set<string>): void {
+    const plugins = this.worker.options.plugins;
+    const converters = plugins.list("converter").map((p) => p.className);
+    const headerConverters = [...new Set([...converters, ...plugins.list("header_converter").map((p) => p.className), SIMPLE_HEADER_CONVERTER])];
+    const byName = new Map(infos.configs.map((c) => [c.value?.name, c]));
+    const choose = (key: string, values: string[], value: string | null | undefined, defaultValue?: string) => {
+      const entry = byName.get(key);
+      if (!entry?.value) return;
+      entry.value.recommended_values = [...values].sort();
+      if (value !== undefined) entry.value.value = value;
+      // The worker's settings are the defaults of a connector's converters.
+      if (defaultValue !== undefined && entry.definition) entry.definition.default_value = defaultValue;
+    };
+    const versionOf = (className: string) => (isSimpleHeaderConverter(className) ? VERSION : plugins.find(className.trim(), "converter", "header_converter")?.version);
+    if (plugin.version !== undefined) choose("connector.plugin.version", [plugin.version], undefined);
+    for (const key of ["key.converter", "value.converter", "header.converter"] as const) {
+      const workers = this.worker.options.workerConfig[key] ?? this.worker.options.settings.string(key);
+      const effective = config[key] ?? workers;
+      choose(key, key === "header.converter" ? headerConverters : converters, unparsed.has(key) ? null : effective, workers);
+      const version = unparsed.has(key) ? undefined : versionOf(effective);
+      if (version !== undefined) choose(`${key}.plugin.version`, [version], config[`${key}.plugin.version`] ?? version, versionOf(workers));
+    }
+  }
+
+  /** Converter classes and the plugin version must exist, as Kafka loads them while validating. */
+  private classProblems(config: Record<string, string>, plugin: PluginDescriptor): { problems: Map<string, string[]>; unparsed: Set<string> } {
+    const plugins = this.worker.options.plugins;
+    const problems = new Map<string, string[]>();
+    const unparsed = new Set<string>();
+    const converters: [string, ("converter" | "header_converter")[]][] = [
+      ["key.converter", ["converter"]],
+      ["value.converter", ["converter"]],
+      ["header.converter", ["header_converter", "converter"]],
+    ];
+    for (const [key, types] of converters) {
+      const value = config[key];
+      if (value == null || plugins.find(value.trim(), ...types) || (key === "header.converter" && isSimpleHeaderConverter(value))) continue;
+      problems.set(key, [`Invalid value ${value} for configuration ${key}: Class ${value.trim()} could not be found.`]);
+      unparsed.add(key);
+    }
+    const wanted = config["connector.plugin.version"]?.trim();
+    if (wanted && plugin.version !== undefined && !versionMatches(wanted, plugin.version)) {
+      const range = /^[[(]/.test(wanted) ? wanted : `[${wanted},${wanted}]`;
+      const message = `Plugin ${plugin.className} not found that matches the version range ${range}, available versions: [${plugin.version}]`;
+      problems.set("connector.class", [message]);
+      problems.set("connector.plugin.version", [message]);
+    }
+    return { problems, unparsed };
+  }
+
+  validOrThrow(config: Record<string, string>): void {
+    for (const [key, value] of Object.entries(config)) {
+      if (value === null) throw new ConnectRestError(500, `Non-string value found in original settings for key ${key}: null`);
+    }
+    const infos = this.validate(config);
+    if (infos.error_count > 0) throw connectErrors.badRequest(invalidConfigMessage(infos));
+  }
+
+  /** Task configs as the worker hands them out: each names its task class (Kafka's task.class). */
+  withTaskClass(config: Record<string, string>, taskConfigs: Record<string, string>[]): Record<string, string>[] {
+    const plugin = this.worker.options.plugins.find(config["connector.class"]!, "source", "sink");
+    if (!plugin || taskConfigs.length === 0) return taskConfigs;
+    const taskClass = (plugin.create() as { taskClass(): { name: string; className?: string } }).taskClass();
+    // A task class may name its Java-style class; otherwise it lives in the connector's package.
+    const pkg = plugin.className.includes(".") ? plugin.className.slice(0, plugin.className.lastIndexOf(".") + 1) : "";
+    const name = taskClass.className ?? `${pkg}${taskClass.name}`;
+    return taskConfigs.map((c) => ({ ...c, "task.class": name }));
+  }
+}
+
+/**
+ * Java's Map.toString of the HashMap Kafka copies a config into before printing it: entries come in
+ * bucket order of a table sized for the map (JDK 17's HashMap(Map) sizing), then insertion order.
+ */
+function javaMap(config: Record<string, string>): string {
+  const keys = Object.keys(config);
+  const wanted = Math.trunc(Math.fround(Math.fround(keys.length / 0.75) + 1));
+  let capacity = 1;
+  while (capacity < wanted) capacity *= 2;
+  const bucket = (key: string) => {
+    let h = 0;
+    for (let i = 0; i < key.length; i++) h = (Math.imul(31, h) + key.charCodeAt(i)) | 0;
+    return (h ^ (h >>> 16)) & (capacity - 1);
+  };
+  const ordered = keys.map((k, i) => ({ k, i, b: bucket(k) })).sort((a, b) => a.b - b.b || a.i - b.i);
+  return `{${ordered.map(({ k }) => `${k}=${config[k]}`).join(", ")}}`;
+}
+
+/** Kafka's PluginDesc.toString, which its "available connectors" message prints. */
+function pluginDesc(p: PluginDescriptor): string {
+  const version = p.version ?? "undefined";
+  return `PluginDesc{klass=class ${p.className}, name='${p.className}', version='${version}', encodedVersion=${version}, type=${p.type}, typeName='${p.type}', location='classpath'}`;
+}
+
+/** Whether `version` satisfies a Maven-style version or range ("1.0", "[1.0,2.0)", "[1.0,)"). */
+function versionMatches(wanted: string, version: string): boolean {
+  const compare = (a: string, b: string) => {
+    const pa = a.split(/[.-]/);
+    const pb = b.split(/[.-]/);
+    for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+      const x = pa[i] ?? "0";
+      const y = pb[i] ?? "0";
+      const d = /^\d+$/.test(x) && /^\d+$/.test(y) ? Number(x) - Number(y) : x.localeCompare(y);
+      if (d !== 0) return d;
+    }
+    return 0;
+  };
+  const range = /^([[(])\s*([^,]*?)\s*(?:,\s*([^\])]*?)\s*)?([\])])$/.exec(wanted);
+  if (!range) return compare(wanted, version) === 0;
+  const [, open, low, high, close] = range;
+  if (high === undefined) return compare(low!, version) === 0; // [1.0]
+  if (low && (open === "[" ? compare(version, low) < 0 : compare(version, low) <= 0)) return false;
+  if (high && (close === "]" ? compare(version, high) > 0 : compare(version, high) >= 0)) return false;
+  return true;
+}
