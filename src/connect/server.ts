@@ -1,5 +1,5 @@
-// Wires a standalone connect worker: broker → plugins → worker → herder → REST listeners, and the
-// connector files given at start.
+// Wires a connect worker: broker → plugins → worker → herder → REST listeners. Standalone takes its
+// connectors from files given at start; distributed takes them from the cluster's config topic.
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -9,17 +9,21 @@ import type { Broker } from "../broker/broker.ts";
 import { logger } from "../common/log.ts";
 import { parseProperties } from "../common/properties.ts";
 import type { ParsedSettings } from "../common/settings.ts";
+import { ConfigError } from "../common/settings.ts";
+import { DistributedHerder } from "./herder/distributed.ts";
+import type { Herder } from "./herder/herder.ts";
 import { StandaloneHerder } from "./herder/standalone.ts";
 import { connectApp } from "./http/app.ts";
 import { builtinPlugins } from "./plugins/builtins.ts";
 import { loadPlugins } from "./plugins/loader.ts";
 import { FileOffsetStore } from "./storage/offset-store.ts";
+import { TopicOffsetStore } from "./storage/topic-offset-store.ts";
 import { Worker } from "./worker/worker.ts";
 
 const log = logger("connect");
 
 export interface RunningConnect {
-  herder: StandaloneHerder;
+  herder: Herder;
   broker: Broker;
   urls: string[];
   stop(): Promise<void>;
@@ -48,6 +52,22 @@ export interface ConnectOptions {
   broker?: Broker;
 }
 
+/** The REST listeners, and how this worker names itself to others (worker_id = host:port). */
+function restIdentity(settings: ParsedSettings, workerConfig: Record<string, string>): { listeners: URL[]; workerId: string; url: string } {
+  const legacyPort = settings.int("rest.port");
+  const listenerUrls = !workerConfig.listeners && legacyPort > 0 ? [`http://${settings.string("rest.host.name") || "0.0.0.0"}:${legacyPort}`] : settings.list("listeners");
+  const listeners = listenerUrls.map((l) => new URL(l.replace("://:", "://0.0.0.0:")));
+  const chosen = listeners.find((l) => l.protocol === `${settings.string("rest.advertised.listener") || "http"}:`) ?? listeners[0];
+  const port = settings.int("rest.advertised.port") > 0 ? settings.int("rest.advertised.port") : Number(chosen?.port || 8083);
+  const host = settings.optionalString("rest.advertised.host.name") ?? (chosen && chosen.hostname !== "0.0.0.0" ? chosen.hostname : hostname());
+  return { listeners, workerId: `${host}:${port}`, url: `${chosen?.protocol ?? "http:"}//${host}:${port}/` };
+}
+
+function serve(herder: Herder, broker: Broker, listeners: URL[]): Server<unknown>[] {
+  const app = connectApp(herder, { kafkaClusterId: broker.kind === "kafka" ? "kafka" : "embedded" });
+  return listeners.map((url) => Bun.serve({ hostname: url.hostname, port: Number(url.port || 8083), fetch: app.fetch }));
+}
+
 export async function startConnectStandalone(options: ConnectOptions): Promise<RunningConnect> {
   const { settings } = options;
   const ownBroker = !options.broker;
@@ -56,11 +76,7 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
   const plugins = builtinPlugins();
   await loadPlugins(settings.list("plugin.path"), plugins);
   const offsetFile = settings.string("offset.storage.file.filename") || join(settings.string("data.dir"), "connect.offsets");
-  const legacyPort = settings.int("rest.port");
-  const listenerUrls = !options.workerConfig.listeners && legacyPort > 0 ? [`http://${settings.string("rest.host.name") || "0.0.0.0"}:${legacyPort}`] : settings.list("listeners");
-  const listeners = listenerUrls.map((l) => new URL(l.replace("://:", "://0.0.0.0:")));
-  const advertisedPort = settings.int("rest.advertised.port") > 0 ? settings.int("rest.advertised.port") : Number(listeners[0]?.port || 8083);
-  const workerId = `${settings.optionalString("rest.advertised.host.name") ?? hostname()}:${advertisedPort}`;
+  const { listeners, workerId } = restIdentity(settings, options.workerConfig);
   const worker = new Worker({ workerId, broker, plugins, offsets: new FileOffsetStore(offsetFile), settings, workerConfig: options.workerConfig });
   const herder = new StandaloneHerder(worker);
   for (const file of options.connectorFiles) {
@@ -68,8 +84,7 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
     const target = initialState?.toUpperCase() === "PAUSED" ? "PAUSED" : initialState?.toUpperCase() === "STOPPED" ? "STOPPED" : "STARTED";
     await herder.putConnector(name, config, { allowReplace: false, initialState: target });
   }
-  const app = connectApp(herder, { kafkaClusterId: broker.kind === "kafka" ? "kafka" : "embedded" });
-  const servers: Server<unknown>[] = listeners.map((url) => Bun.serve({ hostname: url.hostname, port: Number(url.port || 8083), fetch: app.fetch }));
+  const servers = serve(herder, broker, listeners);
   const urls = servers.map((s) => `http://${s.hostname}:${s.port}`);
   log.info({ urls, broker: broker.kind, workerId }, "connect worker ready");
   return {
@@ -80,6 +95,58 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
       for (const s of servers) await s.stop(true);
       await herder.shutdown();
       if (ownBroker) await broker.close();
+    },
+  };
+}
+
+/** A worker of a distributed cluster: joins `group.id` on Kafka and runs what the leader assigns it. */
+export async function startConnectDistributed(options: Omit<ConnectOptions, "connectorFiles" | "broker">): Promise<RunningConnect & { herder: DistributedHerder }> {
+  const { settings } = options;
+  for (const required of ["group.id", "config.storage.topic", "offset.storage.topic", "status.storage.topic"]) {
+    if (!settings.string(required)) throw new ConfigError(required, "", `Missing required configuration "${required}" which has no default value.`);
+  }
+  const choice = { bootstrapServers: settings.list("bootstrap.servers"), dataDir: settings.string("data.dir") };
+  const broker = createBroker({ ...choice, clientId: "connect" });
+  await broker.connect();
+  // The internal topics and the group get connections of their own, apart from the tasks' traffic
+  // (the embedded broker is one process's: it is shared).
+  const internal = broker.kind === "kafka" ? createBroker({ ...choice, clientId: "connect-internal" }) : broker;
+  if (internal !== broker) await internal.connect();
+  const plugins = builtinPlugins();
+  await loadPlugins(settings.list("plugin.path"), plugins);
+  const { listeners, workerId, url } = restIdentity(settings, options.workerConfig);
+  const topic = (prefix: string, partitions: number) => ({
+    name: settings.string(`${prefix}.topic`),
+    partitions,
+    replicationFactor: settings.int(`${prefix}.replication.factor`),
+  });
+  const offsetTopic = topic("offset.storage", settings.int("offset.storage.partitions"));
+  const worker = new Worker({ workerId, broker, plugins, offsets: new TopicOffsetStore(internal, offsetTopic.name), settings, workerConfig: options.workerConfig });
+  const herder = new DistributedHerder(worker, internal, {
+    groupId: settings.string("group.id"),
+    url,
+    configTopic: topic("config.storage", 1),
+    offsetTopic,
+    statusTopic: topic("status.storage", settings.int("status.storage.partitions")),
+    sessionTimeoutMs: settings.int("session.timeout.ms"),
+    heartbeatIntervalMs: settings.int("heartbeat.interval.ms"),
+    rebalanceTimeoutMs: settings.int("rebalance.timeout.ms"),
+    scheduledRebalanceMaxDelayMs: settings.int("scheduled.rebalance.max.delay.ms"),
+  });
+  // Listening first, as Kafka Connect does: requests before the first assignment get 409.
+  const servers = serve(herder, broker, listeners);
+  await herder.start();
+  const urls = servers.map((s) => `http://${s.hostname}:${s.port}`);
+  log.info({ urls, workerId, group: settings.string("group.id") }, "connect worker started; joining the cluster");
+  return {
+    herder,
+    broker,
+    urls,
+    async stop() {
+      await herder.shutdown();
+      for (const s of servers) await s.stop(true);
+      if (internal !== broker) await internal.close();
+      await broker.close();
     },
   };
 }

@@ -58,3 +58,11 @@ export interface Herder {
   resetOffsets(name: string): Promise<string>;
   shutdown(): Promise<void>;
 }
+
+/** The request must be handled by another worker (the leader, or the one running a task): the REST layer forwards it. */
+export class ForwardRequest extends Error {
+  constructor(readonly url: string) {
+    super(`forward to ${url}`);
+    this.name = "ForwardRequest";
+  }
+}

@@ -4,7 +4,7 @@ import { logger, setLogLevel, type LogLevel } from "../../common/log.ts";
 import { VERSION } from "../../version.ts";
 import { ConnectRestError, connectErrors } from "../errors.ts";
 import { configKeyInfos } from "../herder/config-infos.ts";
-import type { Herder, OffsetsView, TargetState } from "../herder/herder.ts";
+import { ForwardRequest, type Herder, type OffsetsView, type TargetState } from "../herder/herder.ts";
 import { UnknownConnectorClass } from "../herder/validation.ts";
 import { connectorFrameworkDefinition } from "../worker/connector-config.ts";
 import type { SettingsDefinition } from "../../common/settings.ts";
@@ -99,6 +99,29 @@ function errorBody(error: unknown): Response {
   return json({ error_code: 500, message }, 500);
 }
 
+/**
+ * Sends a request on to the worker that must handle it (Kafka's HerderRequestHandler): `forward=true`
+ * on the first hop, `false` on the second; a request that would need a third hop gets 409.
+ */
+async function forward(target: ForwardRequest, request: Request, body: unknown): Promise<Response> {
+  const incoming = new URL(request.url);
+  const hop = incoming.searchParams.get("forward");
+  if (hop === "false") throw connectErrors.conflict("Cannot complete request because of a conflicting operation (e.g. worker rebalance)");
+  const url = new URL(incoming.pathname + incoming.search, target.url);
+  url.searchParams.set("forward", hop === null ? "true" : "false");
+  const headers = new Headers(request.headers);
+  headers.delete("content-length");
+  headers.delete("host");
+  log.debug({ url: url.toString(), method: request.method }, "forwarding request");
+  let response: Response;
+  try {
+    response = await fetch(url, { method: request.method, headers, body: body === undefined || body === null || request.method === "GET" ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    throw new ConnectRestError(500, `IO Error trying to forward REST request: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return new Response(await response.arrayBuffer(), { status: response.status, headers: response.headers });
+}
+
 function taskIndex(value: string): number {
   if (!/^\d+$/.test(value)) throw connectErrors.notFound("HTTP 404 Not Found");
   return Number(value);
@@ -114,7 +137,8 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string }) {
   const nonConnectorTypes = ["transformation", "predicate", "converter", "header_converter"] as const;
 
   return new Elysia()
-    .onError(({ code, error, request }) => {
+    .onError(({ code, error, request, body }) => {
+      if (error instanceof ForwardRequest) return forward(error, request, body);
       if (code === "NOT_FOUND") {
         const path = new URL(request.url).pathname;
         const known = ROUTES.find(([re]) => re.test(path));

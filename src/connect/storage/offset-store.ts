@@ -13,6 +13,8 @@ export interface OffsetStore {
   all(connector: string): OffsetEntry[];
   /** Stores the offsets (null deletes one) durably. */
   set(connector: string, entries: OffsetEntry[]): Promise<void>;
+  /** Catches up with offsets other workers wrote (distributed mode), before a task starts. */
+  refresh?(): Promise<void>;
 }
 
 const keyOf = (connector: string, partition: Record<string, unknown>) => JSON.stringify([connector, partition]);

@@ -160,8 +160,12 @@ export class WorkerSourceTask extends WorkerTask {
     this.lastCommit = Date.now();
     if (this.acknowledged.size === 0) return;
     const entries = [...this.acknowledged.values()];
-    this.acknowledged.clear();
+    // Cleared only once stored: offsets that could not be written are tried again at the next commit.
     await this.p.offsets.set(this.p.connector, entries);
+    for (const entry of entries) {
+      const key = JSON.stringify(entry.partition);
+      if (this.acknowledged.get(key) === entry) this.acknowledged.delete(key);
+    }
     await this.p.task.commit?.();
   }
 }

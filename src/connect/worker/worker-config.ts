@@ -23,7 +23,22 @@ export const workerSettings = new SettingsDefinition(
     { name: "topic.tracking.enable", type: "boolean", default: true, importance: "low", doc: "Track the topics each connector uses (GET /connectors/{c}/topics)." },
     { name: "topic.tracking.allow.reset", type: "boolean", default: true, importance: "low", doc: "Allow PUT /connectors/{c}/topics/reset." },
     { name: "topic.creation.enable", type: "boolean", default: true, importance: "low", doc: "Create missing topics that source connectors write to." },
+    // Distributed mode (connect-distributed), by DistributedConfig's names and defaults.
+    { name: "group.id", type: "string", default: "", importance: "high", doc: "Distributed: the cluster this worker belongs to (required)." },
+    { name: "config.storage.topic", type: "string", default: "", importance: "high", doc: "Distributed: topic of connector and task configs (required; one partition, compacted)." },
+    { name: "config.storage.replication.factor", type: "int", default: 3, importance: "low", doc: "Distributed: replication factor of the config topic when created (-1: the broker's default)." },
+    { name: "offset.storage.topic", type: "string", default: "", importance: "high", doc: "Distributed: topic of source offsets (required; compacted)." },
+    { name: "offset.storage.partitions", type: "int", default: 25, min: 1, importance: "low", doc: "Distributed: partitions of the offsets topic when created." },
+    { name: "offset.storage.replication.factor", type: "int", default: 3, importance: "low", doc: "Distributed: replication factor of the offsets topic when created." },
+    { name: "status.storage.topic", type: "string", default: "", importance: "high", doc: "Distributed: topic of connector and task statuses (required; compacted)." },
+    { name: "status.storage.partitions", type: "int", default: 5, min: 1, importance: "low", doc: "Distributed: partitions of the status topic when created." },
+    { name: "status.storage.replication.factor", type: "int", default: 3, importance: "low", doc: "Distributed: replication factor of the status topic when created." },
+    { name: "session.timeout.ms", type: "int", default: 10000, min: 1, importance: "high", doc: "Distributed: a worker not heard from for this long leaves the group and its work moves." },
+    { name: "heartbeat.interval.ms", type: "int", default: 3000, min: 1, importance: "high", doc: "Distributed: how often a worker tells the group coordinator it is alive." },
+    { name: "rebalance.timeout.ms", type: "int", default: 60000, min: 1, importance: "high", doc: "Distributed: how long a rebalance waits for every worker to rejoin." },
+    { name: "scheduled.rebalance.max.delay.ms", type: "int", default: 300000, min: 0, importance: "low", doc: "Distributed: how long the work of a departed worker waits for it to come back before it is given to others." },
+    { name: "rest.advertised.listener", type: "string", default: "", importance: "low", doc: "Distributed: http or https, the listener given to other workers." },
   ],
   // Client, converter, provider and distributed-mode settings are accepted as Kafka Connect's are.
-  ["key.converter.", "value.converter.", "header.converter.", "config.providers.", "producer.", "consumer.", "admin.", "group.", "config.storage.", "offset.storage.", "status.storage.", "rest.", "access.control.", "ssl.", "sasl.", "security.", "connector.client.", "client.", "metric", "session.timeout.ms", "heartbeat.interval.ms", "rebalance.timeout.ms", "scheduled.rebalance.max.delay.ms", "connect.protocol", "exactly.once", "inter.worker.", "admin.listeners", "response.http.headers.config", "plugin.discovery", "log.level"],
+  ["key.converter.", "value.converter.", "header.converter.", "config.providers.", "producer.", "consumer.", "admin.", "rest.", "access.control.", "ssl.", "sasl.", "security.", "connector.client.", "client.", "metric", "connect.protocol", "worker.sync.timeout.ms", "worker.unsync.backoff.ms", "exactly.once", "inter.worker.", "admin.listeners", "response.http.headers.config", "plugin.discovery", "log.level"],
 );

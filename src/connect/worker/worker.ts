@@ -133,6 +133,8 @@ export class Worker {
       let task: WorkerTask;
       if (connector.type === "source") {
         const settings = sourceConnectorDefinition.parse(resolvedConnector).values;
+        // In a cluster the task may have run elsewhere until now: read what it committed there.
+        await this.options.offsets.refresh?.();
         task = new WorkerSourceTask(id, this.workerId, paused, onStatus, {
           task: new TaskClass() as SourceTask,
           taskConfig: resolvedTask,

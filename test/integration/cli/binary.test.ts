@@ -2,6 +2,7 @@
 // from file/env/flags, the registry on Kafka and on the embedded default, surviving kill -9.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, spawnSync, type Subprocess } from "bun";
+import { builtBinary, root } from "../../fixtures/binary.ts";
 import * as fs from "node:fs";
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,16 +11,14 @@ import { sharedKafka } from "../../fixtures/kafka.ts";
 import { client } from "../../fixtures/registry.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 
-const root = join(import.meta.dir, "..", "..", "..");
 let dir: string;
 let bin: string;
 
 beforeAll(() => {
-  const build = spawnSync([process.execPath, "run", "build"], { cwd: root, stdout: "pipe", stderr: "pipe" });
-  if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
+  const built = builtBinary();
   dir = mkdtempSync(join(tmpdir(), "sluice-bin-"));
   bin = join(dir, "sluice");
-  copyFileSync(join(root, "dist", "sluice"), bin);
+  copyFileSync(built, bin);
 }, 180_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

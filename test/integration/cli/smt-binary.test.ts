@@ -3,14 +3,14 @@
 // binary's output must be the in-process output (whose semantics the unit tests pin down), and differ
 // from the untransformed records where the transform changes them.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawn, spawnSync, type Subprocess } from "bun";
+import { spawn, type Subprocess } from "bun";
+import { builtBinary, root } from "../../fixtures/binary.ts";
 import * as fs from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectClient, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 
-const root = join(import.meta.dir, "..", "..", "..");
 
 interface Case {
   name: string;
@@ -101,8 +101,7 @@ describe("every transform and predicate through dist/sluice", () => {
   let binary: Subprocess | undefined;
 
   beforeAll(() => {
-    const build = spawnSync([process.execPath, "run", "build"], { cwd: root, stdout: "pipe", stderr: "pipe" });
-    if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr.toString()}`);
+    builtBinary();
     dir = fs.mkdtempSync(join(tmpdir(), "sluice-smt-bin-"));
     plugins = join(dir, "plugins");
     fs.mkdirSync(plugins);
@@ -138,7 +137,7 @@ describe("every transform and predicate through dist/sluice", () => {
     const port = freePort();
     fs.writeFileSync(join(binWork, "worker.properties"), [`listeners=http://127.0.0.1:${port}`, `data.dir=${join(binWork, "data")}`, `offset.storage.file.filename=${join(binWork, "offsets")}`, "offset.flush.interval.ms=500", `plugin.path=${plugins}`].join("\n"));
     const bin = join(dir, "sluice");
-    fs.copyFileSync(join(root, "dist", "sluice"), bin);
+    fs.copyFileSync(builtBinary(), bin);
     binary = spawn([bin, "connect-standalone", join(binWork, "worker.properties"), ...files], { cwd: binWork, env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" }, stdout: "pipe", stderr: "pipe" });
     const fromBinary = await waitForDumps(binWork);
 
