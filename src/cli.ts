@@ -6,7 +6,7 @@ import { createBroker } from "./broker/index.ts";
 import { setLogLevel, logger, type LogLevel } from "./common/log.ts";
 import { parseProperties, propertiesFromEnv } from "./common/properties.ts";
 import { ConfigError, settingsReference, type ParsedSettings, type SettingsDefinition } from "./common/settings.ts";
-import { startConnectStandalone, type RunningConnect } from "./connect/server.ts";
+import { startConnectDistributed, startConnectStandalone, type RunningConnect } from "./connect/server.ts";
 import { workerSettings } from "./connect/worker/worker-config.ts";
 import { registrySettingsDefinition } from "./registry/settings.ts";
 import { startRegistry, type RunningRegistry } from "./registry/server.ts";
@@ -20,6 +20,8 @@ Usage:
   sluice registry [schema-registry.properties] [flags]     the schema registry
   sluice connect-standalone worker.properties [connector files…]
                                                            a standalone connect worker (Kafka Connect's files)
+  sluice connect-distributed worker.properties             a worker of a distributed connect cluster
+                                                           (group.id and the storage topics, on Kafka)
   sluice --help | --version
 
 Flags:
@@ -137,9 +139,12 @@ async function main(argv: string[]): Promise<number> {
     running.push(connect, { stop: () => broker.close() });
     console.log(`Schema registry listening on ${sr.urls.join(", ")}; connect worker on ${connect.urls.join(", ")} (${broker.kind} broker)`);
   } else if (command === "connect-distributed") {
-    // Said plainly rather than half-done: distributed mode coordinates workers through Kafka's group protocol.
-    console.error("connect-distributed is not available yet: distributed mode (workers coordinated through Kafka, group.id) is being built. Use connect-standalone or dev meanwhile.");
-    return 2;
+    const [workerFile] = positional;
+    if (!workerFile) throw new ConfigError("worker.properties", "", "connect-distributed needs a worker properties file");
+    const { values, raw } = load(workerSettings, [workerFile], "CONNECT_", settingsFlags(flags, { ...CONNECT_FLAGS, listeners: "listeners" }, []));
+    const connect = await startConnectDistributed({ settings: values, workerConfig: raw });
+    running.push(connect);
+    console.log(`Connect worker listening on ${connect.urls.join(", ")}, joining group ${values.string("group.id")} (${connect.broker.kind} broker)`);
   } else {
     console.error(`Unknown command ${command}\n\n${HELP}`);
     return 2;
