@@ -16,7 +16,7 @@ import type { Status } from "../worker/worker-task.ts";
 import { assign, type Allocation, type AssignorMemory, type Work } from "./assignor.ts";
 import type { ConfigInfos } from "./config-infos.ts";
 import { decodeAssignment, decodeMetadata, encodeAssignment, encodeMetadata, PROTOCOL_NAME, PROTOCOL_TYPE, type WorkerAssignment } from "./group-protocol.ts";
-import { ForwardRequest, type ConnectorInfo, type ConnectorStateInfo, type Herder, type OffsetsView, type StateInfo, type TargetState, type TaskState } from "./herder.ts";
+import { ForwardRequest, HEALTHY, type ConnectorInfo, type Health, type ConnectorStateInfo, type Herder, type OffsetsView, type StateInfo, type TargetState, type TaskState } from "./herder.ts";
 import { alteredMessage, notStopped, sinkOffsets, writeConnectorOffsets } from "./offsets-admin.ts";
 import { ConnectorValidator } from "./validation.ts";
 
@@ -45,6 +45,7 @@ export interface DistributedOptions {
 
 const STALE = "Cannot complete request momentarily due to stale configuration (typically caused by a concurrent config change)";
 const NO_LEADER = "Cannot complete request momentarily due to no known leader URL, likely because a rebalance was underway.";
+const STATUS_READ_WAIT_MS = 2000;
 const taskKey = (connector: string, task: number) => `${connector}\u0000${task}`;
 
 export class DistributedHerder implements Herder {
@@ -115,6 +116,13 @@ export class DistributedHerder implements Herder {
     await Promise.all([this.configLog.readToEnd(), this.statuses.readToEnd(), this.worker.options.offsets.refresh?.()]);
     this.configLog.follow(this.options.configPollMs ?? 250);
     this.member.start();
+  }
+
+  /** Healthy once it joined the group; unhealthy while it has lost its membership (Kafka away). */
+  health(): Health {
+    if (this.generation < 0) return { status: "starting", message: "Worker is still starting up.", httpStatus: 503 };
+    if (!this.leaderUrl) return { status: "unhealthy", message: "Worker is not a member of its group (is Kafka reachable?); its connectors and tasks are stopped until it rejoins.", httpStatus: 500 };
+    return HEALTHY;
   }
 
   get isLeader(): boolean {
@@ -510,8 +518,16 @@ export class DistributedHerder implements Herder {
     return (this.configLog.state.tasks.get(name) ?? []).map((config, task) => ({ id: { connector: name, task }, config: { ...config } }));
   }
 
+  /** Reads the status topic, but answers from what it has when Kafka is slow or away. */
+  private async freshStatuses(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, STATUS_READ_WAIT_MS)));
+    await Promise.race([this.statuses.readToEnd().catch(() => undefined), timeout]);
+    clearTimeout(timer);
+  }
+
   async status(name: string): Promise<ConnectorStateInfo> {
-    await this.statuses.readToEnd();
+    await this.freshStatuses();
     const config = this.configLog.state.connectors.get(name);
     const connector = this.statuses.connector(name);
     if (!config || !connector) throw connectErrors.notFound(`No status found for connector ${name}`);
@@ -525,7 +541,7 @@ export class DistributedHerder implements Herder {
   }
 
   async taskStatus(name: string, index: number): Promise<TaskState> {
-    await this.statuses.readToEnd();
+    await this.freshStatuses();
     const config = this.configLog.state.connectors.get(name);
     const status = this.statuses.taskStatuses(name).get(index);
     if (!config || !status) throw connectErrors.notFound(`No status found for task ${name}-${index}`);

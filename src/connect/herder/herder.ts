@@ -56,8 +56,18 @@ export interface Herder {
   offsets(name: string): Promise<OffsetsView>;
   alterOffsets(name: string, offsets: OffsetsView["offsets"] | undefined): Promise<string>;
   resetOffsets(name: string): Promise<string>;
+  /** What GET /health answers (Kafka's KIP-1017 statuses and messages). */
+  health(): Health;
   shutdown(): Promise<void>;
 }
+
+export interface Health {
+  status: "healthy" | "starting" | "unhealthy";
+  message: string;
+  httpStatus: 200 | 503 | 500;
+}
+
+export const HEALTHY: Health = { status: "healthy", message: "Worker has completed startup and is ready to handle requests.", httpStatus: 200 };
 
 /** The request must be handled by another worker (the leader, or the one running a task): the REST layer forwards it. */
 export class ForwardRequest extends Error {

@@ -5,7 +5,7 @@ import { ConnectRestError, connectErrors } from "../errors.ts";
 import { type ConnectorCallbacks, type Worker } from "../worker/worker.ts";
 import type { Status } from "../worker/worker-task.ts";
 import type { ConfigInfos } from "./config-infos.ts";
-import type { ConnectorInfo, ConnectorStateInfo, Herder, OffsetsView, StateInfo, TargetState } from "./herder.ts";
+import { HEALTHY, type ConnectorInfo, type ConnectorStateInfo, type Health, type Herder, type OffsetsView, type StateInfo, type TargetState } from "./herder.ts";
 import { alteredMessage, notStopped, sinkOffsets, writeConnectorOffsets } from "./offsets-admin.ts";
 import { ConnectorValidator } from "./validation.ts";
 
@@ -40,6 +40,10 @@ export class StandaloneHerder implements Herder {
 
   validate(config: Record<string, string>): ConfigInfos {
     return this.validator.validate(config);
+  }
+
+  health(): Health {
+    return HEALTHY;
   }
 
   connectorNames(): string[] {

@@ -157,7 +157,10 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string }) {
       return errorBody(error);
     })
     .get("/", () => json({ version: VERSION, commit: "sluice", kafka_cluster_id: info.kafkaClusterId }))
-    .get("/health", () => json({ status: "healthy", message: "Worker has completed startup and is ready to handle requests." }))
+    .get("/health", () => {
+      const health = herder.health();
+      return json({ status: health.status, message: health.message }, health.httpStatus);
+    })
     .get("/connectors", async ({ request }) => {
       const expand = new URL(request.url).searchParams.getAll("expand");
       const names = herder.connectorNames();

@@ -190,7 +190,14 @@ export class WorkerSinkTask extends WorkerTask {
       const topic = tp.slice(0, at);
       byTopic.set(topic, [...(byTopic.get(topic) ?? []), { partition: Number(tp.slice(at + 1)), offset }]);
     }
-    for (const [topic, positions] of byTopic) await this.p.broker.commitOffsets(this.p.group, topic, positions);
+    try {
+      for (const [topic, positions] of byTopic) await this.p.broker.commitOffsets(this.p.group, topic, positions);
+    } catch (err) {
+      // Not committed: the positions stay for the next commit (what the sink flushed is redelivered at worst).
+      if (!(err instanceof BrokerError) || !err.retriable) throw err;
+      this.log.warn({ err: err.message }, "cannot commit offsets; retrying at the next commit");
+      return;
+    }
     for (const [tp, offset] of committable) if (this.consumed.get(tp) === offset) this.consumed.delete(tp);
   }
 

@@ -161,7 +161,13 @@ export class WorkerSourceTask extends WorkerTask {
     if (this.acknowledged.size === 0) return;
     const entries = [...this.acknowledged.values()];
     // Cleared only once stored: offsets that could not be written are tried again at the next commit.
-    await this.p.offsets.set(this.p.connector, entries);
+    try {
+      await this.p.offsets.set(this.p.connector, entries);
+    } catch (err) {
+      if (!(err instanceof BrokerError) || !err.retriable) throw err;
+      this.log.warn({ err: err.message }, "cannot commit offsets; retrying at the next commit");
+      return;
+    }
     for (const entry of entries) {
       const key = JSON.stringify(entry.partition);
       if (this.acknowledged.get(key) === entry) this.acknowledged.delete(key);
