@@ -61,7 +61,9 @@ export class GroupMember {
       try {
         this.rejoinRequested = false;
         this.callbacks.rebalancing();
+        log.debug("joining the group");
         const join = await this.membership.join(this.callbacks.protocols());
+        log.debug({ generation: join.generation }, "join answered; syncing");
         if (this.stopped) return;
         const assignments = join.leaderId === join.memberId ? await this.callbacks.assign(join.members, join) : new Map<string, Bytes>();
         const assignment = await this.membership.sync(join.generation, assignments);
@@ -94,6 +96,7 @@ export class GroupMember {
       await this.sleep(this.options.heartbeatIntervalMs);
       if (this.stopped || this.rejoinRequested) return;
       try {
+        this.options.log.trace({ generation: this.generation }, "heartbeat");
         await this.membership.heartbeat(this.generation);
         failingSince = 0;
       } catch (err) {

@@ -22,19 +22,25 @@ class Group {
   private roundTimer: ReturnType<typeof setTimeout> | undefined;
   private assignments = new Map<string, Bytes>();
   private synced = false;
+  private rebalanceTimeoutMs = 60000;
 
   join(member: Member, rebalanceTimeoutMs: number): Promise<JoinResult> {
+    this.rebalanceTimeoutMs = rebalanceTimeoutMs;
     this.expire();
     this.members.set(member.id, member);
     member.lastSeen = Date.now();
     const result = new Promise<JoinResult>((resolve) => (member.joined = resolve));
-    if (!this.rebalancing) {
-      this.rebalancing = true;
-      this.synced = false;
-      this.roundTimer = setTimeout(() => this.completeRound(true), rebalanceTimeoutMs);
-    }
+    if (!this.rebalancing) this.beginRound();
     this.completeRound(false);
     return result;
+  }
+
+  /** A new round: everyone must rejoin; those that do not within the rebalance timeout are dropped. */
+  private beginRound(): void {
+    this.rebalancing = true;
+    this.synced = false;
+    clearTimeout(this.roundTimer);
+    this.roundTimer = setTimeout(() => this.completeRound(true), this.rebalanceTimeoutMs);
   }
 
   /** Ends the join round once every member rejoined, or at the timeout without the missing ones. */
@@ -84,7 +90,7 @@ class Group {
   leave(memberId: string): void {
     if (!this.members.delete(memberId)) return;
     if (this.rebalancing) this.completeRound(false);
-    else if (this.members.size > 0) this.rebalancing = true;
+    else if (this.members.size > 0) this.beginRound();
   }
 
   private check(memberId: string, generation: number): Member {

@@ -34,6 +34,7 @@ export interface AssignorMemory {
   previous: Map<string, Set<string>>;
   /** Work of departed members, held for their return until this time. */
   lostUntil?: number;
+  held?: string[];
 }
 
 export interface AssignInput {
@@ -94,17 +95,20 @@ export function assign(input: AssignInput): AssignOutput {
     revoked.set(m.memberId, out);
   }
 
-  // Work of members that left is held for a while, unless someone new arrived to take it.
+  // Work of members that left is held for a while (remembered across rounds until the deadline),
+  // unless someone new arrived to take it.
   const present = new Set(members.map((m) => m.memberId));
   const lost = new Set<string>();
   for (const [memberId, items] of input.memory.previous) {
     if (present.has(memberId)) continue;
-    for (const key of items) if (configured.has(key) && !claimed.has(key)) lost.add(key);
+    for (const key of items) lost.add(key);
   }
+  for (const key of input.memory.held ?? []) lost.add(key);
+  for (const key of lost) if (!configured.has(key) || claimed.has(key)) lost.delete(key);
   const newcomers = members.filter((m) => !input.memory.previous.has(m.memberId) && keys(m.owned).length === 0);
   let lostUntil = input.memory.lostUntil;
   let held = new Set<string>();
-  if (lost.size > 0 && input.maxDelayMs > 0 && (input.memory.previous.size > 0)) {
+  if (lost.size > 0 && input.maxDelayMs > 0) {
     lostUntil ??= input.now + input.maxDelayMs;
     if (input.now < lostUntil && newcomers.length === 0) held = lost;
   }
@@ -114,25 +118,28 @@ export function assign(input: AssignInput): AssignOutput {
   const assigned = new Map([...kept].map(([id, items]) => [id, new Set(items)]));
   if (members.length > 0) {
     for (const connectors of [true, false]) {
-      const count = (id: string) => [...assigned.get(id)!].filter((k) => isConnector(k) === connectors).length;
-      // Returning workers take the held-back work of the departed first.
-      for (const key of unowned.filter((k) => isConnector(k) === connectors)) {
-        const candidates = lost.has(key) && newcomers.length > 0 ? newcomers : members;
-        const target = candidates.reduce((best, m) => (count(m.memberId) < count(best.memberId) ? m : best), candidates[0]!);
-        assigned.get(target.memberId)!.add(key);
-      }
-      // Balance: take from members above the ceiling while some member is below the floor.
-      const total = members.reduce((n, m) => n + count(m.memberId), 0);
+      const ofKind = (items: Iterable<string>) => [...items].filter((k) => isConnector(k) === connectors);
+      const count = (id: string) => ofKind(assigned.get(id)!).length;
+      const fresh = ofKind(unowned);
+      // Targets: an even share each; the members already running most keep the remainder's extra one.
+      const total = members.reduce((n, m) => n + count(m.memberId), 0) + fresh.length;
       const floor = Math.floor(total / members.length);
-      const ceiling = Math.ceil(total / members.length);
-      if (members.some((m) => count(m.memberId) < floor)) {
-        for (const m of members) {
-          const mine = [...assigned.get(m.memberId)!].filter((k) => isConnector(k) === connectors).sort(compareKeys);
-          for (const key of mine.slice(ceiling)) {
-            assigned.get(m.memberId)!.delete(key);
-            revoked.get(m.memberId)!.add(key);
-          }
+      const byLoad = [...members].sort((a, b) => count(b.memberId) - count(a.memberId));
+      const target = new Map(byLoad.map((m, i) => [m.memberId, floor + (i < total % members.length ? 1 : 0)]));
+      // Above target: revoke; the work moves in the next round, once its owner has stopped it.
+      for (const m of members) {
+        const mine = ofKind(assigned.get(m.memberId)!).sort(compareKeys);
+        for (const key of mine.slice(target.get(m.memberId)!)) {
+          assigned.get(m.memberId)!.delete(key);
+          revoked.get(m.memberId)!.add(key);
         }
+      }
+      // New work goes where the share is furthest from its target; a departed member's work to newcomers first.
+      for (const key of fresh) {
+        const candidates = lost.has(key) && newcomers.length > 0 ? newcomers : members;
+        const deficit = (m: MemberState) => target.get(m.memberId)! - count(m.memberId);
+        const best = candidates.reduce((a, b) => (deficit(b) > deficit(a) || (deficit(b) === deficit(a) && count(b.memberId) < count(a.memberId)) ? b : a), candidates[0]!);
+        assigned.get(best.memberId)!.add(key);
       }
     }
   }
@@ -142,6 +149,6 @@ export function assign(input: AssignInput): AssignOutput {
   return {
     assignments,
     delayMs: lostUntil === undefined ? 0 : Math.max(1, lostUntil - input.now),
-    memory: { previous: assigned, lostUntil },
+    memory: { previous: assigned, lostUntil, held: [...held] },
   };
 }

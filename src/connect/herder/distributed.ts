@@ -46,6 +46,7 @@ export interface DistributedOptions {
 const STALE = "Cannot complete request momentarily due to stale configuration (typically caused by a concurrent config change)";
 const NO_LEADER = "Cannot complete request momentarily due to no known leader URL, likely because a rebalance was underway.";
 const STATUS_READ_WAIT_MS = 2000;
+const REBALANCE_WAIT_MS = 3000;
 const taskKey = (connector: string, task: number) => `${connector}\u0000${task}`;
 
 export class DistributedHerder implements Herder {
@@ -71,6 +72,8 @@ export class DistributedHerder implements Herder {
   private starts = 0;
   private queue: Promise<void> = Promise.resolve();
   private delayTimer?: ReturnType<typeof setTimeout>;
+  /** Requests waiting for the current rebalance to end. */
+  private settledWaiters: (() => void)[] = [];
   private stopped = false;
 
   constructor(
@@ -201,6 +204,7 @@ export class DistributedHerder implements Herder {
     await Promise.all(stopping.map((k) => this.stopTask(k)));
     for (const name of [...this.connectors].filter((c) => !connectors.has(c))) await this.stopConnector(name);
     this.rebalancing = false;
+    for (const resolve of this.settledWaiters.splice(0)) resolve();
     for (const name of connectors) if (!this.connectors.has(name)) await this.startConnector(name);
     for (const t of assignment.assigned.tasks) if (!this.tasks.has(taskKey(t.connector, t.task))) await this.startTask(t.connector, t.task);
     log.info({ generation, leader: this.isLeader, connectors: connectors.size, tasks: tasks.size, revoked: assignment.revoked.connectors.length + assignment.revoked.tasks.length }, "assignment applied");
@@ -393,8 +397,16 @@ export class DistributedHerder implements Herder {
 
   // ---- REST: writes ----
 
-  /** Writes of configs happen on the leader, with everything read; others forward (409 while unknown). */
+  /**
+   * Writes of configs happen on the leader, with everything read; others forward. A write arriving
+   * during a rebalance waits a little for it to end (as Kafka Connect's request queue does), then 409.
+   */
   private async asLeader(): Promise<void> {
+    if (this.rebalancing || !this.leaderUrl) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([new Promise<void>((resolve) => this.settledWaiters.push(resolve)), new Promise<void>((resolve) => (timer = setTimeout(resolve, REBALANCE_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
     if (this.rebalancing) throw connectErrors.conflict(STALE);
     if (!this.leaderUrl) throw connectErrors.conflict(NO_LEADER);
     if (!this.isLeader) throw new ForwardRequest(this.leaderUrl);

@@ -99,6 +99,9 @@ function errorBody(error: unknown): Response {
   return json({ error_code: 500, message }, 500);
 }
 
+/** Kafka Connect's herder request timeout, which also bounds a forwarded request. */
+const FORWARD_TIMEOUT_MS = 90_000;
+
 /**
  * Sends a request on to the worker that must handle it (Kafka's HerderRequestHandler): `forward=true`
  * on the first hop, `false` on the second; a request that would need a third hop gets 409.
@@ -115,8 +118,14 @@ async function forward(target: ForwardRequest, request: Request, body: unknown):
   log.debug({ url: url.toString(), method: request.method }, "forwarding request");
   let response: Response;
   try {
-    response = await fetch(url, { method: request.method, headers, body: body === undefined || body === null || request.method === "GET" ? undefined : JSON.stringify(body) });
+    response = await fetch(url, {
+      method: request.method,
+      headers,
+      body: body === undefined || body === null || request.method === "GET" ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+    });
   } catch (err) {
+    if (err instanceof Error && err.name === "TimeoutError") throw new ConnectRestError(500, "Request timed out");
     throw new ConnectRestError(500, `IO Error trying to forward REST request: ${err instanceof Error ? err.message : String(err)}`);
   }
   return new Response(await response.arrayBuffer(), { status: response.status, headers: response.headers });
@@ -137,8 +146,12 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string }) {
   const nonConnectorTypes = ["transformation", "predicate", "converter", "header_converter"] as const;
 
   return new Elysia()
-    .onError(({ code, error, request, body }) => {
-      if (error instanceof ForwardRequest) return forward(error, request, body);
+    .onError(async ({ code, error, request, body, set }) => {
+      if (error instanceof ForwardRequest) {
+        const response = await forward(error, request, body);
+        set.status = response.status;
+        return response;
+      }
       if (code === "NOT_FOUND") {
         const path = new URL(request.url).pathname;
         const known = ROUTES.find(([re]) => re.test(path));

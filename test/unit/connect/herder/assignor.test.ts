@@ -30,6 +30,26 @@ function nextRound(prev: AssignOutput, ids: string[], cfg: Allocation, extra: Pa
 }
 
 describe("assign: balance and stickiness", () => {
+  test("balancing converges to an even share: a member may keep one extra only within the remainder", () => {
+    const rounds = (cfg: Allocation, first: string[], then: string[]) => {
+      let out = assign({ members: first.map((id) => member(id)), configured: cfg, memory: fresh(), now: 0, maxDelayMs: 0 });
+      for (let i = 0; i < 4; i++) out = nextRound(out, then, cfg);
+      return counts(out, "connectors").sort();
+    };
+    // 2/2/2 and a fourth member: it gets work (Kafka's assignor revokes down to the floor).
+    expect(rounds(configured(6, 0), ["a", "b", "c"], ["a", "b", "c", "d"])).toEqual([1, 1, 2, 2]);
+    // 4/3 and a third member: 3/2/2, not 3/3/1.
+    expect(rounds(configured(7, 0), ["a", "b"], ["a", "b", "c"])).toEqual([2, 2, 3]);
+  });
+
+  test("new work goes to the members furthest below their share, and is never listed as revoked", () => {
+    const out = assign({ members: [member("x", configured(4, 0)), member("y"), member("n")], configured: configured(6, 0), memory: fresh(), now: 0, maxDelayMs: 0 });
+    // x keeps 2 of its 4 and revokes 2; the 2 new connectors go to y and n.
+    expect(revoked(out, "x").connectors.length).toBe(2);
+    expect(assigned(out, "y").connectors.length + assigned(out, "n").connectors.length).toBe(2);
+    for (const id of ["y", "n"]) expect(revoked(out, id)).toEqual(none);
+  });
+
   test("first assignment over 3 members balances connectors and tasks separately", () => {
     const cfg = configured(4, 3); // 4 connectors (uneven over 3), 12 tasks (even)
     const out = assign({ members: ["m1", "m2", "m3"].map((id) => member(id)), configured: cfg, memory: fresh(), now: 0, maxDelayMs: 0 });
@@ -134,6 +154,19 @@ describe("assign: duplicates and deletions", () => {
 });
 
 describe("assign: scheduled rebalance delay for departed members", () => {
+  test("held work stays held through other rounds until the deadline", () => {
+    const cfg = configured(3, 0);
+    const first = assign({ members: ["a", "b", "c"].map((id) => member(id)), configured: cfg, memory: fresh(), now: 0, maxDelayMs: 1000 });
+    const gone = nextRound(first, ["a", "b"], cfg, { now: 10, maxDelayMs: 1000 });
+    expect(gone.delayMs).toBe(1000);
+    const again = nextRound(gone, ["a", "b"], cfg, { now: 20, maxDelayMs: 1000 });
+    expect(again.delayMs).toBe(990);
+    expect([...again.assignments.values()].flatMap((a) => a.assigned.connectors).length).toBe(2);
+    const late = nextRound(again, ["a", "b"], cfg, { now: 1010, maxDelayMs: 1000 });
+    expect(late.delayMs).toBe(0);
+    expect([...late.assignments.values()].flatMap((a) => a.assigned.connectors).length).toBe(3);
+  });
+
   const cfg = configured(3, 1);
   const start = () => assign({ members: ["a", "b", "c"].map((id) => member(id)), configured: cfg, memory: fresh(), now: 0, maxDelayMs: 1000 });
 
