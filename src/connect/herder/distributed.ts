@@ -187,7 +187,8 @@ export class DistributedHerder implements Herder {
       };
       out.set(m.memberId, encodeAssignment(assignment));
     }
-    log.info({ members: members.length, connectors: configured.connectors.length, tasks: configured.tasks.length, delayMs: result.delayMs }, "assigned connectors and tasks");
+    const bytes = [...out.values()].reduce((n, b) => n + b.length, 0);
+    log.info({ members: members.length, connectors: configured.connectors.length, tasks: configured.tasks.length, delayMs: result.delayMs, assignmentBytes: bytes }, "assigned connectors and tasks");
     return out;
   }
 

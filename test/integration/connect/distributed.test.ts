@@ -123,6 +123,64 @@ describe("a cluster of three dist/sluice workers", () => {
     for (const name of ["forwarded", "trigger", "during"]) expect((await retried(`${name} deleted`, () => cluster.client(leader).delete(`/connectors/${name}`))).status).toBe(204);
   }, 90_000);
 
+  test("pause, resume, stop, offsets, restarts and delete apply cluster-wide, whichever worker is asked", async () => {
+    const topic = `${cluster.group}-lifecycle`;
+    await cluster.createTopic(topic, TASKS);
+    await create(0, { name: "life", config: { "connector.class": "SequenceSource", topic, "tasks.max": String(TASKS), "sequence.max": "100" } });
+    await cluster.waitRunning("life", TASKS);
+    const states = async (via: number) => {
+      const s = (await cluster.client(via).get("/connectors/life/status")).body as Status;
+      return [s.connector.state, ...s.tasks.map((t) => t.state)];
+    };
+    const every = (state: string, via: number) => waitFor(`life ${state}`, async () => (await states(via)).every((x) => x === state) || undefined);
+
+    expect((await cluster.client(1).put("/connectors/life/pause")).status).toBe(202);
+    await every("PAUSED", 2);
+    expect((await cluster.client(2).put("/connectors/life/resume")).status).toBe(202);
+    await every("RUNNING", 0);
+
+    // Stop: no tasks; then the offsets API, asked of any worker, works on the stopped connector.
+    expect((await retried("stop", () => cluster.client(1).put("/connectors/life/stop"))).status).toBe(204);
+    await waitFor("life STOPPED without tasks", async () => {
+      const s = (await cluster.client(2).get("/connectors/life/status")).body as Status;
+      return s.connector.state === "STOPPED" && s.tasks.length === 0;
+    });
+    const offsets = (await cluster.client(2).get("/connectors/life/offsets")).body as { offsets: { partition: { task: string }; offset: { next: number } }[] };
+    expect(offsets.offsets.length).toBe(TASKS);
+    const altered = await retried("alter offsets", () => cluster.client(2).patch("/connectors/life/offsets", { offsets: [{ partition: { task: "0" }, offset: { next: 42 } }] }));
+    expect(altered.body).toEqual({ message: "The Connect framework-managed offsets for this connector have been altered successfully. However, if this connector manages offsets externally, they will need to be manually altered in the system that the connector uses." });
+    await waitFor("the altered offset on every worker", async () => {
+      for (const w of cluster.workers) {
+        const o = (await cluster.client(w.index).get("/connectors/life/offsets")).body as typeof offsets;
+        if (o.offsets.find((x) => x.partition.task === "0")?.offset.next !== 42) return false;
+      }
+      return true;
+    });
+    // Offsets of a running connector cannot be changed.
+    expect((await retried("resume", () => cluster.client(0).put("/connectors/life/resume"))).status).toBe(202);
+    await cluster.waitRunning("life", TASKS, 1);
+    const refused = await retried("alter while running", () => cluster.client(1).patch("/connectors/life/offsets", { offsets: [{ partition: { task: "0" }, offset: { next: 1 } }] }));
+    expect(refused.status).toBe(400);
+    // Task 0 resumed from the altered offset: numbers 42.. are written again.
+    await waitFor("task 0 writing from 42 again", async () => (await cluster.readTopic(topic)).filter((r) => r.key === "0" && r.value === "42").length === 2 || undefined, { intervalMs: 200 });
+
+    // Restarts: the whole connector (202 with the plan), and one task through a worker that does not run it.
+    const planned = await retried("restart", () => cluster.client(2).post("/connectors/life/restart?includeTasks=true"));
+    expect(planned.status).toBe(202);
+    expect((planned.body as Status).tasks.every((t) => t.state === "RESTARTING")).toBe(true);
+    await cluster.waitRunning("life", TASKS, 0);
+    const status = await cluster.waitRunning("life", TASKS, 0);
+    const owner = status.tasks[0]!.worker_id;
+    const elsewhere = cluster.workers.find((w) => w.workerId !== owner)!.index;
+    expect((await retried("task restart", () => cluster.client(elsewhere).post("/connectors/life/tasks/0/restart"))).status).toBe(204);
+    expect((await cluster.client(elsewhere).post("/connectors/life/tasks/9/restart")).status).toBe(404);
+
+    expect((await retried("delete", () => cluster.client(1).delete("/connectors/life"))).status).toBe(204);
+    for (const w of cluster.workers) {
+      await waitFor(`life gone from worker ${w.index}`, async () => (await cluster.client(w.index).get("/connectors/life/status")).status === 404);
+    }
+  }, 120_000);
+
   test("kill -9 of a worker mid-run: its tasks move to the others and no number is lost", async () => {
     const max = 20000;
     const { topic, dumped } = await pipeline("killed", max, 0);
