@@ -133,9 +133,10 @@ export async function startConnectDistributed(options: Omit<ConnectOptions, "con
     rebalanceTimeoutMs: settings.int("rebalance.timeout.ms"),
     scheduledRebalanceMaxDelayMs: settings.int("scheduled.rebalance.max.delay.ms"),
   });
-  // Listening first, as Kafka Connect does: requests before the first assignment get 409.
-  const servers = serve(herder, broker, listeners);
+  // Listening once the topics are read, so reads answer from them; writes before the first
+  // assignment wait for it (then 409).
   await herder.start();
+  const servers = serve(herder, broker, listeners);
   const urls = servers.map((s) => `http://${s.hostname}:${s.port}`);
   log.info({ urls, workerId, group: settings.string("group.id") }, "connect worker started; joining the cluster");
   return {

@@ -4,7 +4,7 @@
 // generation assigns connectors and tasks (assignor.ts) and is the one that writes configs for REST
 // requests; other workers forward those requests to it. Each worker starts and stops what it is
 // assigned and writes the statuses of what it runs.
-import type { Broker } from "../../broker/broker.ts";
+import { BrokerError, type Broker } from "../../broker/broker.ts";
 import { GroupMember } from "../../broker/group-member.ts";
 import { logger } from "../../common/log.ts";
 import { ConnectRestError, connectErrors } from "../errors.ts";
@@ -16,7 +16,7 @@ import type { Status } from "../worker/worker-task.ts";
 import { assign, type Allocation, type AssignorMemory, type Work } from "./assignor.ts";
 import type { ConfigInfos } from "./config-infos.ts";
 import { decodeAssignment, decodeMetadata, encodeAssignment, encodeMetadata, PROTOCOL_NAME, PROTOCOL_TYPE, type WorkerAssignment } from "./group-protocol.ts";
-import { ForwardRequest, HEALTHY, type ConnectorInfo, type Health, type ConnectorStateInfo, type Herder, type OffsetsView, type StateInfo, type TargetState, type TaskState } from "./herder.ts";
+import { ForwardRequest, HEALTHY, patchedConfig, type ConnectorInfo, type Health, type ConnectorStateInfo, type Herder, type OffsetsView, type StateInfo, type TargetState, type TaskState } from "./herder.ts";
 import { alteredMessage, notStopped, sinkOffsets, writeConnectorOffsets } from "./offsets-admin.ts";
 import { ConnectorValidator } from "./validation.ts";
 
@@ -60,7 +60,7 @@ export class DistributedHerder implements Herder {
   private generation = -1;
   private rebalancing = true;
   private urls: Record<string, string> = {};
-  /** The leader's memory of its last assignment, and what was configured then. */
+  /** The leader's memory of its last assignment; what was configured when this worker was assigned. */
   private memory: AssignorMemory = { previous: new Map() };
   private assignedShape = "";
   /** What this worker was assigned (a STOPPED connector is assigned but not started). */
@@ -95,7 +95,7 @@ export class DistributedHerder implements Herder {
       membership,
       {
         protocols: () => [{ name: PROTOCOL_NAME, metadata: encodeMetadata({ url: options.url, workerId: worker.workerId, configOffset: this.configLog.offset, allocation: this.allocation() }) }],
-        assign: (members) => this.assignWork(members.map((m) => ({ memberId: m.memberId, metadata: decodeMetadata(m.metadata) }))),
+        assign: (members, join) => this.assignWork(members.map((m) => ({ memberId: m.memberId, metadata: decodeMetadata(m.metadata) })), join.memberId),
         assigned: (bytes, join) => this.serially(() => this.applyAssignment(decodeAssignment(bytes), join.memberId, join.generation)),
         rebalancing: () => {
           this.rebalancing = true;
@@ -109,16 +109,37 @@ export class DistributedHerder implements Herder {
   /** Creates the internal topics when missing, reads them, and joins the group. */
   async start(): Promise<void> {
     const compact = { "cleanup.policy": "compact" };
-    for (const topic of [this.options.configTopic, this.options.offsetTopic, this.options.statusTopic]) {
-      await this.internal.createTopic({ name: topic.name, partitions: topic.partitions, replicationFactor: topic.replicationFactor, config: compact });
-    }
-    const config = await this.internal.describeTopic(this.options.configTopic.name);
+    await this.untilReady("create the internal topics", async () => {
+      for (const topic of [this.options.configTopic, this.options.offsetTopic, this.options.statusTopic]) {
+        await this.internal.createTopic({ name: topic.name, partitions: topic.partitions, replicationFactor: topic.replicationFactor, config: compact });
+      }
+    });
+    const config = await this.untilReady("describe the config topic", () => this.internal.describeTopic(this.options.configTopic.name));
     if (config && config.partitions !== 1) {
       throw new Error(`Topic '${this.options.configTopic.name}' supplied via the 'config.storage.topic' property is required to have a single partition in order to guarantee consistency of connector configurations, but it has ${config.partitions} partitions. Please choose a different topic or delete and re-create this topic with a single partition.`);
     }
-    await Promise.all([this.configLog.readToEnd(), this.statuses.readToEnd(), this.worker.options.offsets.refresh?.()]);
+    await this.untilReady("read the internal topics", () => Promise.all([this.configLog.readToEnd(), this.statuses.readToEnd(), this.worker.options.offsets.refresh?.()]));
     this.configLog.follow(this.options.configPollMs ?? 250);
     this.member.start();
+  }
+
+  /**
+   * Start-up steps retried while Kafka is not ready (unreachable, or a topic another worker just
+   * created has no leader yet), for up to rebalance.timeout.ms.
+   */
+  private async untilReady<T>(what: string, action: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + this.options.rebalanceTimeoutMs;
+    let delay = 100;
+    for (;;) {
+      try {
+        return await action();
+      } catch (err) {
+        if (!(err instanceof BrokerError) || !err.retriable || Date.now() + delay > deadline) throw err;
+        log.warn({ err: err.message, retryInMs: delay }, `could not ${what} yet; retrying`);
+        await Bun.sleep(delay); // back-off while Kafka gets ready
+        delay = Math.min(delay * 2, 2000);
+      }
+    }
   }
 
   /** Healthy once it joined the group; unhealthy while it has lost its membership (Kafka away). */
@@ -158,7 +179,7 @@ export class DistributedHerder implements Herder {
     return { connectors, tasks };
   }
 
-  private async assignWork(members: { memberId: string; metadata: { url: string; workerId: string; allocation: Allocation } }[]): Promise<Map<string, Uint8Array>> {
+  private async assignWork(members: { memberId: string; metadata: { url: string; workerId: string; allocation: Allocation } }[], leader: string): Promise<Map<string, Uint8Array>> {
     // Assign from everything written so far: no member has read further than the topic's end.
     await this.configLog.readToEnd();
     const configured = this.configured();
@@ -171,13 +192,12 @@ export class DistributedHerder implements Herder {
     });
     this.memory = result.memory;
     this.assignedShape = JSON.stringify(configured);
-    const self = members.find((m) => m.metadata.url === this.options.url && m.metadata.workerId === this.worker.workerId);
     const urls = Object.fromEntries(members.map((m) => [m.metadata.workerId, m.metadata.url]));
     const out = new Map<string, Uint8Array>();
     for (const m of members) {
       const share = result.assignments.get(m.memberId)!;
       const assignment: WorkerAssignment = {
-        leader: self?.memberId ?? "",
+        leader,
         leaderUrl: this.options.url,
         configOffset: this.configLog.offset,
         assigned: share.assigned,
@@ -199,6 +219,8 @@ export class DistributedHerder implements Herder {
     this.leaderUrl = assignment.leaderUrl;
     this.urls = assignment.urls;
     if (assignment.configOffset > this.configLog.offset) await this.configLog.readToEnd();
+    // What this assignment was made from (the leader knows it exactly; others as far as they read).
+    if (!this.isLeader) this.assignedShape = JSON.stringify(this.configured());
     const connectors = new Set(assignment.assigned.connectors);
     const tasks = new Set(assignment.assigned.tasks.map((t) => taskKey(t.connector, t.task)));
     const stopping = [...this.tasks.keys()].filter((k) => !tasks.has(k));
@@ -216,9 +238,13 @@ export class DistributedHerder implements Herder {
     this.rebalanceIfConfigChanged();
   }
 
-  /** The leader starts a new round when connectors or task counts changed since it assigned. */
+  /**
+   * A new round is needed when connectors or task counts changed since the assignment. The leader
+   * starts it; every worker follows the config topic too, so each rejoins as soon as it reads such a
+   * change instead of waiting for its next heartbeat to hear of the round.
+   */
   private rebalanceIfConfigChanged(): void {
-    if (this.isLeader && !this.rebalancing && JSON.stringify(this.configured()) !== this.assignedShape) this.member.rejoin();
+    if (!this.rebalancing && this.leaderUrl && JSON.stringify(this.configured()) !== this.assignedShape) this.member.rejoin();
   }
 
   private async releaseAll(reason: string): Promise<void> {
@@ -431,15 +457,7 @@ export class DistributedHerder implements Herder {
 
   async patchConnector(name: string, patch: Record<string, string | null>): Promise<ConnectorInfo> {
     await this.asLeader();
-    const merged: Record<string, string> = { ...this.need(name) };
-    for (const [k, v] of Object.entries(patch)) {
-      if (v === null) delete merged[k];
-      else merged[k] = v;
-    }
-    if (merged.name !== undefined && merged.name !== name) {
-      throw connectErrors.badRequest(`Connector name configuration (${merged.name}) doesn't match connector name in the URL (${name})`);
-    }
-    return (await this.putConnector(name, merged, { allowReplace: true })).info;
+    return (await this.putConnector(name, patchedConfig(name, this.need(name), patch), { allowReplace: true })).info;
   }
 
   async deleteConnector(name: string): Promise<void> {

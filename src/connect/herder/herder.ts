@@ -1,5 +1,6 @@
 // What the REST API asks of a herder, whichever mode runs it: standalone.ts (one worker) or
 // distributed.ts (a cluster coordinated through Kafka).
+import { connectErrors } from "../errors.ts";
 import type { TargetState } from "../storage/internal-records.ts";
 import type { Worker } from "../worker/worker.ts";
 import type { ConfigInfos } from "./config-infos.ts";
@@ -75,4 +76,17 @@ export class ForwardRequest extends Error {
     super(`forward to ${url}`);
     this.name = "ForwardRequest";
   }
+}
+
+/** PATCH /connectors/{c}/config: the patch merged into the config (null removes a key); the name stays. */
+export function patchedConfig(name: string, config: Record<string, string>, patch: Record<string, string | null>): Record<string, string> {
+  const merged: Record<string, string> = { ...config };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete merged[k];
+    else merged[k] = v;
+  }
+  if (merged.name !== undefined && merged.name !== name) {
+    throw connectErrors.badRequest(`Connector name configuration (${merged.name}) doesn't match connector name in the URL (${name})`);
+  }
+  return merged;
 }

@@ -5,7 +5,7 @@ import { ConnectRestError, connectErrors } from "../errors.ts";
 import { type ConnectorCallbacks, type Worker } from "../worker/worker.ts";
 import type { Status } from "../worker/worker-task.ts";
 import type { ConfigInfos } from "./config-infos.ts";
-import { HEALTHY, type ConnectorInfo, type ConnectorStateInfo, type Health, type Herder, type OffsetsView, type StateInfo, type TargetState } from "./herder.ts";
+import { HEALTHY, patchedConfig, type ConnectorInfo, type ConnectorStateInfo, type Health, type Herder, type OffsetsView, type StateInfo, type TargetState } from "./herder.ts";
 import { alteredMessage, notStopped, sinkOffsets, writeConnectorOffsets } from "./offsets-admin.ts";
 import { ConnectorValidator } from "./validation.ts";
 
@@ -70,16 +70,7 @@ export class StandaloneHerder implements Herder {
   }
 
   async patchConnector(name: string, patch: Record<string, string | null>): Promise<ConnectorInfo> {
-    const entry = this.need(name);
-    const merged: Record<string, string> = { ...entry.config };
-    for (const [k, v] of Object.entries(patch)) {
-      if (v === null) delete merged[k];
-      else merged[k] = v;
-    }
-    if (merged.name !== undefined && merged.name !== name) {
-      throw connectErrors.badRequest(`Connector name configuration (${merged.name}) doesn't match connector name in the URL (${name})`);
-    }
-    return (await this.putConnector(name, merged, { allowReplace: true })).info;
+    return (await this.putConnector(name, patchedConfig(name, this.need(name).config, patch), { allowReplace: true })).info;
   }
 
   async deleteConnector(name: string): Promise<void> {
