@@ -57,5 +57,15 @@ export const errors = {
   schemaTooLarge: () => err(422, 42209, "Register operation failed because schema is too large"),
   store: (message: string) => err(500, 50001, message),
   timeout: (message: string) => err(500, 50002, message),
+  forwarding: (message: string) => err(500, 50003, message),
+  leaderNotKnown: () => err(500, 50004, "Leader not known."),
   internal: () => err(500, 500, "Internal Server Error"),
 };
+
+/** A write this instance may not do: the leader at `url` does it (the HTTP layer forwards the request). */
+export class ForwardToLeader extends Error {
+  constructor(readonly url: string) {
+    super(`forward to the leader at ${url}`);
+    this.name = "ForwardToLeader";
+  }
+}

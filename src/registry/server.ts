@@ -5,6 +5,7 @@ import { createBroker } from "../broker/index.ts";
 import type { Broker } from "../broker/broker.ts";
 import { logger } from "../common/log.ts";
 import type { ParsedSettings } from "../common/settings.ts";
+import { RegistryCluster, type Identity } from "./cluster.ts";
 import { parseLevel } from "./compatibility.ts";
 import { registryApp } from "./http/app.ts";
 import { RegistryService } from "./service.ts";
@@ -15,6 +16,7 @@ const log = logger("registry");
 
 export interface RunningRegistry {
   service: RegistryService;
+  cluster: RegistryCluster;
   broker: Broker;
   urls: string[];
   stop(): Promise<void>;
@@ -47,6 +49,20 @@ export async function startRegistry(settings: ParsedSettings, shared?: Broker): 
     modeMutability: settings.boolean("mode.mutability"),
     maxSchemaBytes: 1048576 - 1024,
   });
+  const cluster = new RegistryCluster(broker, {
+    groupId: settings.string("schema.registry.group.id"),
+    identity: advertisedIdentity(settings),
+    sessionTimeoutMs: settings.int("kafkagroup.session.timeout.ms"),
+    heartbeatIntervalMs: settings.int("kafkagroup.heartbeat.interval.ms"),
+    rebalanceTimeoutMs: settings.int("kafkagroup.rebalance.timeout.ms"),
+    onLeadership: (leader) => schemaLog.leadershipChanged(leader),
+  });
+  schemaLog.writer = cluster;
+  cluster.start();
+  // Reads are served at once; writes wait for the first election (bounded: then 50004 until one).
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([cluster.firstElection, new Promise((resolve) => (timer = setTimeout(resolve, settings.int("kafkastore.init.timeout.ms"))))]);
+  clearTimeout(timer);
   const maxBodyBytes = settings.int("size.limit.filter.max.request.body.size");
   const app = registryApp(service, { maxBodyBytes });
   const servers: Server<unknown>[] = [];
@@ -66,11 +82,27 @@ export async function startRegistry(settings: ParsedSettings, shared?: Broker): 
   return {
     service,
     broker,
+    cluster,
     urls,
     async stop() {
       for (const s of servers) await s.stop(true);
+      await cluster.stop();
       await schemaLog.stop();
       if (!shared) await broker.close();
     },
+  };
+}
+
+/** How other instances reach this one: host.name (or the machine's name) and the listener of inter.instance.protocol. */
+function advertisedIdentity(settings: ParsedSettings): Identity {
+  const scheme = settings.string("inter.instance.protocol");
+  const listeners = settings.list("listeners").map((l) => new URL(l));
+  const listener = listeners.find((l) => l.protocol === `${scheme}:`) ?? listeners[0];
+  return {
+    version: 1,
+    host: settings.optionalString("host.name") ?? hostname(),
+    port: Number(listener?.port || (scheme === "https" ? 443 : 8081)),
+    master_eligibility: settings.boolean("leader.eligibility"),
+    scheme,
   };
 }

@@ -1,10 +1,11 @@
 // The Confluent Schema Registry REST API v1 on Elysia. Routes only translate HTTP to RegistryService
 // calls and results to Confluent's bodies; every rule lives in the service.
 import { Elysia } from "elysia";
-import { errors, RegistryError } from "../errors.ts";
+import { errors, ForwardToLeader, RegistryError } from "../errors.ts";
 import { schemaTypes } from "../formats/index.ts";
 import { parseVersionSpec, type RegistryService, type SchemaRequest } from "../service.ts";
 import type { SchemaVersion } from "../store/state.ts";
+import { forwardToLeader } from "./forward.ts";
 import { errorResponse, json, readJsonBody, replyType, text } from "./respond.ts";
 import { ConfigBody, ModeBody, SchemaRequestBody } from "./schemas.ts";
 
@@ -97,8 +98,17 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
     })
     // Only the POST and PUT resources take a body; others ignore whatever is sent.
     .onParse(({ request }) => (request.method === "POST" || request.method === "PUT" ? readJsonBody(request, options.maxBodyBytes) : null))
-    .onError(({ code, error, request }) => {
+    .onError(async ({ code, error, request, body, set }) => {
       const type = replyType(request.headers.get("accept"));
+      if (error instanceof ForwardToLeader) {
+        try {
+          const response = await forwardToLeader(error, request, body);
+          set.status = response.status;
+          return response;
+        } catch (err) {
+          return errorResponse(err, type);
+        }
+      }
       if (code === "NOT_FOUND") {
         const path = new URL(request.url).pathname;
         const known = ROUTES.find(([re]) => re.test(path));

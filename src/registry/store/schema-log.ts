@@ -18,6 +18,12 @@ export interface SchemaLogOptions {
   initTimeoutMs: number;
 }
 
+/** Who may write: with several instances, only the elected leader (registry/cluster.ts). */
+export interface WriterCheck {
+  /** Throws when this instance may not write now (ForwardToLeader, or 50004 while no leader is known). */
+  checkWriter(): void;
+}
+
 export class SchemaLog {
   /** Next offset to apply. */
   private position = 0;
@@ -29,6 +35,8 @@ export class SchemaLog {
   private lastWrite?: number;
   /** Set while the tail loop cannot read; shown by health and logs. */
   lastReadError?: string;
+  /** Without one, this instance is the only writer (embedded broker, tests). */
+  writer?: WriterCheck;
 
   constructor(
     private readonly broker: Broker,
@@ -67,6 +75,15 @@ export class SchemaLog {
     await this.tail;
   }
 
+  /**
+   * This instance becomes (or stops being) the writer: the next write first reads what others wrote.
+   * A new leader also catches up at once, so its first write does not wait for it.
+   */
+  async leadershipChanged(leader: boolean): Promise<void> {
+    this.lastWrite = undefined;
+    if (leader) await this.catchUp().catch((err) => log.warn({ err: err instanceof Error ? err.message : String(err) }, "could not read the schemas topic to its end on becoming leader"));
+  }
+
   /** Waits until everything written to the topic so far has been applied (before a leader writes). */
   async catchUp(): Promise<void> {
     const end = await this.guard(() => this.broker.endOffsets(this.options.topic));
@@ -78,7 +95,10 @@ export class SchemaLog {
    * writes the records it returns and waits until they are applied.
    */
   exclusive<T>(decide: () => Promise<{ records: RegistryRecord[]; result: T }>): Promise<T> {
+    this.writer?.checkWriter();
     const run = this.writeChain.then(async () => {
+      // Leadership may have moved while this write waited for the one before.
+      this.writer?.checkWriter();
       // As Confluent: after a write of ours was read back, the state is current for the one writer;
       // otherwise (first write, or a failed one) ask the broker where the end is.
       if (this.lastWrite === undefined) await this.catchUp();

@@ -1,0 +1,139 @@
+// Several registry instances on one schemas topic: they elect one leader, the only writer, through
+// Kafka's group coordinator with Confluent Schema Registry's protocol (type "sr", sub-protocol "v0",
+// JSON identities), so Sluice and Confluent instances could even share a group. The eligible member
+// with the smallest URL leads; the others forward writes to it.
+import type { Broker, GroupMemberMetadata } from "../broker/broker.ts";
+import { GroupMember } from "../broker/group-member.ts";
+import { logger } from "../common/log.ts";
+import { errors, ForwardToLeader } from "./errors.ts";
+
+const log = logger("registry-cluster");
+const PROTOCOL_TYPE = "sr";
+const PROTOCOL = "v0";
+const NO_ERROR = 0;
+const DUPLICATE_URLS = 1;
+
+/** SchemaRegistryIdentity, as Confluent writes it. */
+export interface Identity {
+  version: number;
+  host: string;
+  port: number;
+  master_eligibility: boolean;
+  scheme: string;
+}
+
+interface Assignment {
+  version: number;
+  error: number;
+  master: string | null;
+  master_identity: Identity | null;
+}
+
+export const identityUrl = (i: Identity) => `${i.scheme}://${i.host}:${i.port}`;
+
+/**
+ * The leader's choice: the eligible member with the smallest URL; none when no member is eligible
+ * or two members advertise the same URL (they could not tell each other apart). Pure: tested directly.
+ */
+export function electLeader(members: { memberId: string; identity: Identity }[]): Assignment {
+  const urls = members.map((m) => identityUrl(m.identity));
+  if (new Set(urls).size < urls.length) return { version: 1, error: DUPLICATE_URLS, master: null, master_identity: null };
+  const eligible = members.filter((m) => m.identity.master_eligibility).sort((a, b) => (identityUrl(a.identity) < identityUrl(b.identity) ? -1 : 1));
+  const leader = eligible[0];
+  return { version: 1, error: NO_ERROR, master: leader?.memberId ?? null, master_identity: leader?.identity ?? null };
+}
+
+export interface ClusterOptions {
+  groupId: string;
+  identity: Identity;
+  sessionTimeoutMs: number;
+  heartbeatIntervalMs: number;
+  rebalanceTimeoutMs: number;
+  /** Called when this instance becomes the leader, before it writes: read the topic to its end. */
+  onLeadership(leader: boolean): Promise<void>;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export class RegistryCluster {
+  private readonly member: GroupMember;
+  private leader: Identity | null = null;
+  private self = false;
+  private elected?: () => void;
+  readonly firstElection: Promise<void>;
+
+  constructor(
+    broker: Broker,
+    private readonly options: ClusterOptions,
+  ) {
+    this.firstElection = new Promise((resolve) => (this.elected = resolve));
+    const membership = broker.groupMembership({
+      groupId: options.groupId,
+      protocolType: PROTOCOL_TYPE,
+      sessionTimeoutMs: options.sessionTimeoutMs,
+      rebalanceTimeoutMs: options.rebalanceTimeoutMs,
+    });
+    this.member = new GroupMember(
+      membership,
+      {
+        protocols: () => [{ name: PROTOCOL, metadata: encoder.encode(JSON.stringify(options.identity)) }],
+        assign: async (members) => this.assign(members),
+        assigned: async (bytes, join) => this.assigned(JSON.parse(decoder.decode(bytes)) as Assignment, join.memberId),
+        rebalancing: () => undefined,
+        lost: async () => this.setLeader(null, false),
+      },
+      { heartbeatIntervalMs: options.heartbeatIntervalMs, sessionTimeoutMs: options.sessionTimeoutMs, log },
+    );
+  }
+
+  start(): void {
+    this.member.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.member.stop();
+  }
+
+  get isLeader(): boolean {
+    return this.self;
+  }
+
+  get leaderUrl(): string | undefined {
+    return this.leader ? identityUrl(this.leader) : undefined;
+  }
+
+  /** Before a write: go ahead as the leader, or be sent to it (50004 while none is known). */
+  checkWriter(): void {
+    if (this.self) return;
+    if (!this.leader) throw errors.leaderNotKnown();
+    throw new ForwardToLeader(identityUrl(this.leader));
+  }
+
+  private async assign(members: GroupMemberMetadata[]): Promise<Map<string, Uint8Array>> {
+    const identities = members.map((m) => ({ memberId: m.memberId, identity: JSON.parse(decoder.decode(m.metadata)) as Identity }));
+    const assignment = electLeader(identities);
+    if (assignment.error === DUPLICATE_URLS) {
+      log.error({ urls: identities.map((m) => identityUrl(m.identity)) }, "instances advertise the same URL: set host.name to a name the others can reach, different on each");
+    } else if (!assignment.master) {
+      log.warn("no instance is eligible to lead (leader.eligibility=false everywhere): writes are refused");
+    }
+    const bytes = encoder.encode(JSON.stringify(assignment));
+    return new Map(members.map((m) => [m.memberId, bytes]));
+  }
+
+  private async assigned(assignment: Assignment, memberId: string): Promise<void> {
+    await this.setLeader(assignment.master_identity, assignment.master === memberId);
+    this.elected?.();
+  }
+
+  private async setLeader(leader: Identity | null, self: boolean): Promise<void> {
+    const changed = self !== this.self || this.leaderUrl !== (leader ? identityUrl(leader) : undefined);
+    // A new leader reads everything its predecessor wrote before it writes itself.
+    if (self && !this.self) await this.options.onLeadership(true);
+    if (!self && this.self) await this.options.onLeadership(false);
+    this.leader = leader;
+    this.self = self;
+    if (changed) log.info({ leader: this.leaderUrl ?? null, self }, self ? "this instance is the leader" : "leader elected");
+  }
+}
