@@ -10,7 +10,7 @@ import { startConnectDistributed, startConnectStandalone, type RunningConnect } 
 import { workerSettings } from "./connect/worker/worker-config.ts";
 import { registrySettingsDefinition } from "./registry/settings.ts";
 import { startRegistry, type RunningRegistry } from "./registry/server.ts";
-import { VERSION } from "./version.ts";
+import { COMMIT, VERSION } from "./version.ts";
 
 const HELP = `sluice ${VERSION} — Confluent-compatible schema registry and Kafka Connect-compatible runtime
 
@@ -22,6 +22,8 @@ Usage:
                                                            a standalone connect worker (Kafka Connect's files)
   sluice connect-distributed worker.properties             a worker of a distributed connect cluster
                                                            (group.id and the storage topics, on Kafka)
+  sluice healthcheck [registry|connect]                   exit 0 when the local services answer (for container
+                                                           health checks; listeners from the same settings/env)
   sluice --help | --version
 
 Flags:
@@ -92,7 +94,7 @@ async function main(argv: string[]): Promise<number> {
     return command ? 0 : 1;
   }
   if (command === "--version" || command === "-v") {
-    console.log(VERSION);
+    console.log(`${VERSION} (commit ${COMMIT})`);
     return 0;
   }
   if (command === "config-docs") {
@@ -102,6 +104,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const { positional, flags } = parseArgs(rest);
+  if (command === "healthcheck") return healthcheck(positional);
   const running: { stop(): Promise<void> }[] = [];
 
   if (command === "registry") {
@@ -158,6 +161,30 @@ async function main(argv: string[]): Promise<number> {
   process.on("SIGTERM", shutdown);
   return -1; // keep running
 }
+
+/**
+ * Asks the services of this machine, at the listeners their settings (environment included) name,
+ * whether they are healthy: the registry's GET /, connect's GET /health.
+ */
+async function healthcheck(which: string[]): Promise<number> {
+  const services = which.length > 0 ? which : ["registry", "connect"];
+  const probes: Record<string, () => string> = {
+    registry: () => `${local(load(registrySettingsDefinition, [], "SCHEMA_REGISTRY_", {}).values.list("listeners")[0]!)}/`,
+    connect: () => `${local(load(workerSettings, [], "CONNECT_", {}).values.list("listeners")[0]!)}/health`,
+  };
+  let healthy = true;
+  for (const service of services) {
+    const url = probes[service]?.();
+    if (!url) throw new ConfigError("healthcheck", service, "registry or connect");
+    const status = await fetch(url, { signal: AbortSignal.timeout(5000) }).then((r) => r.status, () => 0);
+    console.log(`${service} ${url}: ${status || "no answer"}`);
+    healthy &&= status === 200;
+  }
+  return healthy ? 0 : 1;
+}
+
+/** A listener as a URL this machine can call (all interfaces → loopback). */
+const local = (listener: string) => listener.replace("://:", "://127.0.0.1:").replace("://0.0.0.0", "://127.0.0.1").replace(/\/$/, "");
 
 if (import.meta.main) {
   main(process.argv.slice(2)).then(

@@ -44,7 +44,8 @@ async function startRegistry(args: string[], env: Record<string, string> = {}): 
 
 describe("dist/sluice", () => {
   test("--version, --help, unknown command", () => {
-    expect(run(["--version"]).stdout.toString().trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    // The version, and the commit build.ts built it from.
+    expect(run(["--version"]).stdout.toString().trim()).toMatch(/^\d+\.\d+\.\d+ \(commit ([0-9a-f]{12}|unknown)\)$/);
     expect(run(["--help"]).stdout.toString()).toContain("sluice registry");
     expect(run(["nonsense"]).exitCode).not.toBe(0);
   });
