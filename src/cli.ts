@@ -2,6 +2,7 @@
 // sluice: one binary, several services. Settings come from .properties files, then environment
 // variables (Confluent image style), then command-line flags — later ones win.
 import { readFileSync } from "node:fs";
+import { clientSecurity } from "./broker/client-security.ts";
 import { createBroker } from "./broker/index.ts";
 import { setLogLevel, logger, type LogLevel } from "./common/log.ts";
 import { parseProperties, propertiesFromEnv } from "./common/properties.ts";
@@ -129,6 +130,7 @@ async function main(argv: string[]): Promise<number> {
       bootstrapServers: connectSettings.values.list("bootstrap.servers"),
       dataDir: connectSettings.values.string("data.dir"),
       clientId: "sluice-dev",
+      security: clientSecurity(connectSettings.raw),
     });
     await broker.connect();
     const sr: RunningRegistry = await startRegistry(registry.values, broker);

@@ -23,13 +23,14 @@ import {
   type TopicSpec,
 } from "../broker.ts";
 import { KafkaGroupMembership, type GroupCluster } from "./group.ts";
+import type { ClientSecurity } from "../client-security.ts";
 import { logger as makeLogger, type Logger } from "../../common/log.ts";
 
 export interface KafkaBrokerOptions {
   bootstrapServers: string[];
   clientId?: string;
-  /** Passed through to kafkajs (ssl, sasl, timeouts) — built from the `*.security.*` settings. */
-  client?: Partial<KafkaConfig>;
+  /** TLS and SASL of the connections (client-security.ts). */
+  security?: ClientSecurity;
   requestTimeoutMs?: number;
   logger?: Logger;
 }
@@ -99,7 +100,7 @@ export class KafkaBroker implements Broker {
       requestTimeout: options.requestTimeoutMs ?? 30000,
       connectionTimeout: 3000,
       retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2000 },
-      ...options.client,
+      ...kafkajsSecurity(options.security),
       logLevel: KafkaLogLevel.WARN,
       logCreator: () => (entry: LogEntry) => {
         const { message, ...rest } = entry.log;
@@ -351,4 +352,23 @@ function headersOf(headers: Record<string, Buffer | Buffer[] | undefined> | unde
     if (first) out[k] = new Uint8Array(first);
   }
   return out;
+}
+
+function kafkajsSecurity(security: ClientSecurity | undefined): Pick<KafkaConfig, "ssl" | "sasl"> {
+  const { ssl, sasl } = security ?? {};
+  return {
+    ...(ssl
+      ? {
+          ssl: {
+            ca: ssl.ca ? [ssl.ca] : undefined,
+            cert: ssl.cert,
+            key: ssl.key,
+            passphrase: ssl.passphrase,
+            rejectUnauthorized: true,
+            ...(ssl.checkHostname ? {} : { checkServerIdentity: () => undefined }),
+          },
+        }
+      : {}),
+    ...(sasl ? { sasl: { mechanism: sasl.mechanism, username: sasl.username, password: sasl.password } as KafkaConfig["sasl"] } : {}),
+  };
 }
