@@ -1,11 +1,10 @@
 // Kafka client security settings by Kafka's names (security.protocol, sasl.*, ssl.*), read once for
-// both services: the registry's under `kafkastore.`, a connect worker's at its top level. PEM key
-// material only (JKS and PKCS12 stores need converting; the error says how).
-import { readFileSync } from "node:fs";
+// both services: the registry's under `kafkastore.`, a connect worker's at its top level.
 import { ConfigError } from "../common/settings.ts";
+import { clientTls, type ClientTls } from "../common/tls.ts";
 
 export interface ClientSecurity {
-  ssl?: { ca?: string; cert?: string; key?: string; passphrase?: string; checkHostname: boolean };
+  ssl?: ClientTls;
   sasl?: { mechanism: "plain" | "scram-sha-256" | "scram-sha-512"; username: string; password: string };
 }
 
@@ -27,26 +26,7 @@ export function clientSecurity(props: Record<string, string>, prefix = ""): Clie
     if (username === undefined || password === undefined) throw new ConfigError(`${prefix}sasl.jaas.config`, "(not shown: it holds a password)", 'username="…" and password="…" options');
     out.sasl = { mechanism: MECHANISMS[mechanism]!, username, password };
   }
-  if (protocol === "SSL" || protocol === "SASL_SSL") {
-    const pem = (inline: string, location: string, type: string) => {
-      const text = get(inline);
-      if (text) return text;
-      const file = get(location);
-      if (!file) return undefined;
-      const storeType = (get(type) ?? "PEM").toUpperCase();
-      if (storeType !== "PEM") throw new ConfigError(`${prefix}${type}`, storeType, "PEM (convert a JKS or PKCS12 store with keytool -importkeystore and openssl pkcs12 -nodes)");
-      return readFileSync(file, "utf8");
-    };
-    const chain = pem("ssl.keystore.certificate.chain", "ssl.keystore.location", "ssl.keystore.type");
-    out.ssl = {
-      ca: pem("ssl.truststore.certificates", "ssl.truststore.location", "ssl.truststore.type"),
-      cert: chain,
-      key: get("ssl.keystore.key") ?? chain,
-      passphrase: get("ssl.key.password"),
-      // Kafka checks the broker's host name unless the algorithm is set empty.
-      checkHostname: props[`${prefix}ssl.endpoint.identification.algorithm`]?.trim() !== "",
-    };
-  }
+  if (protocol === "SSL" || protocol === "SASL_SSL") out.ssl = clientTls(props, prefix);
   return out.ssl || out.sasl ? out : undefined;
 }
 

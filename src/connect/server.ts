@@ -1,9 +1,11 @@
 // Wires a connect worker: broker → plugins → worker → herder → REST listeners. Standalone takes its
 // connectors from files given at start; distributed takes them from the cluster's config topic.
+import { forwardingTls } from "../common/tls.ts";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Server } from "bun";
+import { clientSecurity } from "../broker/client-security.ts";
 import { createBroker } from "../broker/index.ts";
 import type { Broker } from "../broker/broker.ts";
 import { logger } from "../common/log.ts";
@@ -13,6 +15,7 @@ import { ConfigError } from "../common/settings.ts";
 import { DistributedHerder } from "./herder/distributed.ts";
 import type { Herder } from "./herder/herder.ts";
 import { StandaloneHerder } from "./herder/standalone.ts";
+import { connectSecurity } from "./security.ts";
 import { connectApp } from "./http/app.ts";
 import { builtinPlugins } from "./plugins/builtins.ts";
 import { loadPlugins } from "./plugins/loader.ts";
@@ -63,15 +66,19 @@ function restIdentity(settings: ParsedSettings, workerConfig: Record<string, str
   return { listeners, workerId: `${host}:${port}`, url: `${chosen?.protocol ?? "http:"}//${host}:${port}/` };
 }
 
-function serve(herder: Herder, broker: Broker, listeners: URL[]): Server<unknown>[] {
-  const app = connectApp(herder, { kafkaClusterId: broker.kind === "kafka" ? "kafka" : "embedded" });
-  return listeners.map((url) => Bun.serve({ hostname: url.hostname, port: Number(url.port || 8083), fetch: app.fetch }));
+function serve(herder: Herder, broker: Broker, listeners: URL[], security: ReturnType<typeof connectSecurity>): Server<unknown>[] {
+  const app = connectApp(herder, { kafkaClusterId: broker.kind === "kafka" ? "kafka" : "embedded", guard: security.guard, forwardTls: forwardingTls(security.tls) });
+  return listeners.map((url) =>
+    Bun.serve({ hostname: url.hostname, port: Number(url.port || 8083), ...(url.protocol === "https:" ? { tls: security.tls } : {}), fetch: herder.worker.metrics.http.instrument(app) }),
+  );
 }
 
 export async function startConnectStandalone(options: ConnectOptions): Promise<RunningConnect> {
   const { settings } = options;
+  // Bad key stores or users files fail here, before anything is started.
+  const security = connectSecurity(settings, options.workerConfig);
   const ownBroker = !options.broker;
-  const broker = options.broker ?? createBroker({ bootstrapServers: settings.list("bootstrap.servers"), dataDir: settings.string("data.dir"), clientId: "connect" });
+  const broker = options.broker ?? createBroker({ bootstrapServers: settings.list("bootstrap.servers"), dataDir: settings.string("data.dir"), clientId: "connect", security: clientSecurity(options.workerConfig) });
   if (ownBroker) await broker.connect();
   const plugins = builtinPlugins();
   await loadPlugins(settings.list("plugin.path"), plugins);
@@ -84,8 +91,8 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
     const target = initialState?.toUpperCase() === "PAUSED" ? "PAUSED" : initialState?.toUpperCase() === "STOPPED" ? "STOPPED" : "STARTED";
     await herder.putConnector(name, config, { allowReplace: false, initialState: target });
   }
-  const servers = serve(herder, broker, listeners);
-  const urls = servers.map((s) => `http://${s.hostname}:${s.port}`);
+  const servers = serve(herder, broker, listeners, security);
+  const urls = servers.map((s) => `${s.protocol ?? "http"}://${s.hostname}:${s.port}`);
   log.info({ urls, broker: broker.kind, workerId }, "connect worker ready");
   return {
     herder,
@@ -102,10 +109,11 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
 /** A worker of a distributed cluster: joins `group.id` on Kafka and runs what the leader assigns it. */
 export async function startConnectDistributed(options: Omit<ConnectOptions, "connectorFiles" | "broker">): Promise<RunningConnect & { herder: DistributedHerder }> {
   const { settings } = options;
+  const security = connectSecurity(settings, options.workerConfig);
   for (const required of ["group.id", "config.storage.topic", "offset.storage.topic", "status.storage.topic"]) {
     if (!settings.string(required)) throw new ConfigError(required, "", `Missing required configuration "${required}" which has no default value.`);
   }
-  const choice = { bootstrapServers: settings.list("bootstrap.servers"), dataDir: settings.string("data.dir") };
+  const choice = { bootstrapServers: settings.list("bootstrap.servers"), dataDir: settings.string("data.dir"), security: clientSecurity(options.workerConfig) };
   const broker = createBroker({ ...choice, clientId: "connect" });
   await broker.connect();
   // The internal topics and the group get connections of their own, apart from the tasks' traffic
@@ -136,8 +144,8 @@ export async function startConnectDistributed(options: Omit<ConnectOptions, "con
   // Listening once the topics are read, so reads answer from them; writes before the first
   // assignment wait for it (then 409).
   await herder.start();
-  const servers = serve(herder, broker, listeners);
-  const urls = servers.map((s) => `http://${s.hostname}:${s.port}`);
+  const servers = serve(herder, broker, listeners, security);
+  const urls = servers.map((s) => `${s.protocol ?? "http"}://${s.hostname}:${s.port}`);
   log.info({ urls, workerId, group: settings.string("group.id") }, "connect worker started; joining the cluster");
   return {
     herder,

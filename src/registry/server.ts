@@ -1,13 +1,18 @@
 // Wires a running registry: broker → schema log → service → HTTP listeners.
+import { forwardingTls } from "../common/tls.ts";
 import { hostname } from "node:os";
 import type { Server } from "bun";
+import { clientSecurity } from "../broker/client-security.ts";
 import { createBroker } from "../broker/index.ts";
 import type { Broker } from "../broker/broker.ts";
 import { logger } from "../common/log.ts";
 import type { ParsedSettings } from "../common/settings.ts";
 import { RegistryCluster, type Identity } from "./cluster.ts";
 import { parseLevel } from "./compatibility.ts";
+import { registryHealth } from "./health.ts";
 import { registryApp } from "./http/app.ts";
+import { RegistryMetrics } from "./metrics.ts";
+import { registrySecurity } from "./security.ts";
 import { RegistryService } from "./service.ts";
 import { SchemaLog } from "./store/schema-log.ts";
 import { RegistryState } from "./store/state.ts";
@@ -17,6 +22,7 @@ const log = logger("registry");
 export interface RunningRegistry {
   service: RegistryService;
   cluster: RegistryCluster;
+  metrics: RegistryMetrics;
   broker: Broker;
   urls: string[];
   stop(): Promise<void>;
@@ -24,12 +30,15 @@ export interface RunningRegistry {
 
 /** Starts the registry; `shared` is a broker another service of this process already connected (sluice dev). */
 export async function startRegistry(settings: ParsedSettings, shared?: Broker): Promise<RunningRegistry> {
+  // Bad key stores or users files fail here, before anything is started.
+  const security = registrySecurity(settings);
   const broker =
     shared ??
     createBroker({
       bootstrapServers: settings.list("kafkastore.bootstrap.servers"),
       dataDir: settings.string("data.dir"),
       clientId: `schema-registry-${settings.optionalString("host.name") ?? hostname()}`,
+      security: clientSecurity(settings.extra, "kafkastore."),
     });
   if (!shared) await broker.connect();
   const schemaLog = new SchemaLog(broker, new RegistryState(), {
@@ -64,7 +73,8 @@ export async function startRegistry(settings: ParsedSettings, shared?: Broker): 
   await Promise.race([cluster.firstElection, new Promise((resolve) => (timer = setTimeout(resolve, settings.int("kafkastore.init.timeout.ms"))))]);
   clearTimeout(timer);
   const maxBodyBytes = settings.int("size.limit.filter.max.request.body.size");
-  const app = registryApp(service, { maxBodyBytes });
+  const metrics = new RegistryMetrics(schemaLog.state, () => cluster.isLeader);
+  const app = registryApp(service, { maxBodyBytes, guard: security.guard, forwardTls: forwardingTls(security.tls), metrics: metrics.registry, health: () => registryHealth(schemaLog) });
   const servers: Server<unknown>[] = [];
   for (const listener of settings.list("listeners")) {
     const url = new URL(listener);
@@ -73,16 +83,18 @@ export async function startRegistry(settings: ParsedSettings, shared?: Broker): 
       port: Number(url.port || 8081),
       // Bun's own hard stop; the app answers 413 in Confluent's shape below this.
       maxRequestBodySize: maxBodyBytes * 2,
-      fetch: app.fetch,
+      ...(url.protocol === "https:" ? { tls: security.tls } : {}),
+      fetch: metrics.http.instrument(app),
     });
     servers.push(server);
   }
-  const urls = servers.map((s) => `http://${s.hostname}:${s.port}`);
+  const urls = servers.map((s) => `${s.protocol ?? "http"}://${s.hostname}:${s.port}`);
   log.info({ urls, broker: broker.kind }, "schema registry ready");
   return {
     service,
     broker,
     cluster,
+    metrics,
     urls,
     async stop() {
       for (const s of servers) await s.stop(true);

@@ -1,5 +1,6 @@
 // The registry's settings, by Confluent's names (and the spec's brokerstore.* names as aliases).
 import { SettingsDefinition, type Setting } from "../common/settings.ts";
+import { storeSettings } from "../common/tls.ts";
 import { COMPATIBILITY_LEVELS } from "./compatibility.ts";
 
 const listenerPattern = /^https?:\/\/[^\s:/]*(:\d{1,5})?\/?$/i;
@@ -154,6 +155,65 @@ export const registrySettings: Setting[] = [
     oneOf: ["trace", "debug", "info", "warn", "error", "fatal", "silent"],
     importance: "low",
     doc: "Log level.",
+  },
+  // HTTPS and authentication of the REST API, by rest-utils' names (see README "Security").
+  ...storeSettings,
+  {
+    name: "ssl.client.authentication",
+    type: "string",
+    oneOf: ["NONE", "REQUESTED", "REQUIRED"],
+    importance: "medium",
+    doc: "Client certificates on https listeners: NONE, REQUESTED (asked for, not needed) or REQUIRED (signed by a trust store CA).",
+  },
+  {
+    name: "ssl.client.auth",
+    type: "boolean",
+    default: false,
+    importance: "low",
+    doc: "Deprecated form of ssl.client.authentication: true is REQUIRED (used when ssl.client.authentication is not set).",
+  },
+  {
+    name: "authentication.method",
+    type: "string",
+    default: "NONE",
+    oneOf: ["NONE", "BASIC"],
+    importance: "medium",
+    doc: "BASIC: HTTP Basic authentication against the users file.",
+  },
+  {
+    name: "authentication.realm",
+    type: "string",
+    default: "SchemaRegistry-Props",
+    importance: "medium",
+    doc: "Realm named in WWW-Authenticate, and the section of java.security.auth.login.config naming the users file.",
+  },
+  {
+    name: "authentication.roles",
+    type: "list",
+    default: ["*"],
+    importance: "medium",
+    doc: "Roles of which a user needs one (from the users file); `*`: any authenticated user.",
+  },
+  {
+    name: "authentication.skip.paths",
+    type: "list",
+    default: [],
+    importance: "low",
+    doc: "Paths served without authentication: `/exact`, `/prefix/*`, `*.ext` (e.g. `/` for the root).",
+  },
+  {
+    name: "authentication.users.file",
+    type: "string",
+    default: "",
+    importance: "medium",
+    doc: "Users file (Jetty's format: `user: password[,role...]`, password plain, MD5:, CRYPT:, OBF: or a bcrypt/argon2 hash).",
+  },
+  {
+    name: "java.security.auth.login.config",
+    type: "string",
+    default: "",
+    importance: "low",
+    doc: "A JAAS file as Confluent's: the `file` option of the authentication.realm section names the users file.",
   },
 ];
 

@@ -1,6 +1,7 @@
 // A client of the schema registry REST API for serializers: fail-over across URLs, HTTP Basic auth,
 // bounded caches (id → schema, schema → id, subject version → schema) and concurrent identical
 // look-ups collapsed into one request.
+import { clientTls } from "../common/tls.ts";
 import type { ParsedSettings } from "../common/settings.ts";
 import type { ResolvedReference, SchemaReference, SchemaType } from "../registry/formats/format.ts";
 import { parseSerdeConfig, type SerdeConfig } from "./config.ts";
@@ -31,6 +32,7 @@ export class SchemaRegistryClient {
   private readonly inFlightIds = new Map<number, Promise<SchemaText>>();
   private readonly inFlightSchemas = new Map<string, Promise<number>>();
   private readonly inFlightVersions = new Map<string, Promise<SubjectVersion>>();
+  private readonly tls?: { ca?: string[]; cert?: string; key?: string; checkServerIdentity?: () => undefined };
 
   constructor(config: SerdeConfig | ParsedSettings) {
     this.settings = "list" in config && typeof config.list === "function" ? (config as ParsedSettings) : parseSerdeConfig(config as SerdeConfig);
@@ -48,6 +50,9 @@ export class SchemaRegistryClient {
           ? `${decodeURIComponent(fromUrl.username)}:${decodeURIComponent(fromUrl.password)}`
           : "";
     if (userInfo) this.authorization = `Basic ${Buffer.from(userInfo).toString("base64")}`;
+    // Confluent's client settings for an https registry: its CA, and a client certificate for mTLS.
+    const ssl = clientTls(this.settings.extra, "schema.registry.");
+    if (ssl.ca || ssl.cert) this.tls = { ca: ssl.ca, cert: ssl.cert, key: ssl.key, ...(ssl.checkHostname ? {} : { checkServerIdentity: () => undefined }) };
   }
 
   /** Registers (or finds) the schema under the subject; the id is cached. */
@@ -118,6 +123,7 @@ export class SchemaRegistryClient {
           },
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: AbortSignal.timeout(this.settings.int("request.timeout.ms")),
+          ...(this.tls ? { tls: this.tls } : {}),
         });
       } catch (err) {
         lastError = err; // unreachable: try the next URL

@@ -360,10 +360,9 @@ function kafkajsSecurity(security: ClientSecurity | undefined): Pick<KafkaConfig
     ...(ssl
       ? {
           ssl: {
-            ca: ssl.ca ? [ssl.ca] : undefined,
+            ca: ssl.ca,
             cert: ssl.cert,
             key: ssl.key,
-            passphrase: ssl.passphrase,
             rejectUnauthorized: true,
             ...(ssl.checkHostname ? {} : { checkServerIdentity: () => undefined }),
           },

@@ -1,7 +1,10 @@
 // The Kafka Connect REST API on Elysia. Routes only talk to the herder; every rule lives there.
+import type { ForwardingTls } from "../../common/tls.ts";
 import { Elysia, t } from "elysia";
+import type { RequestGuard } from "../../common/basic-auth.ts";
 import { logger, setLogLevel, type LogLevel } from "../../common/log.ts";
-import { VERSION } from "../../version.ts";
+import { metricsResponse } from "../../common/metrics.ts";
+import { COMMIT, VERSION } from "../../version.ts";
 import { ConnectRestError, connectErrors } from "../errors.ts";
 import { configKeyInfos } from "../herder/config-infos.ts";
 import { ForwardRequest, type Herder, type OffsetsView, type TargetState } from "../herder/herder.ts";
@@ -72,7 +75,7 @@ const LevelBody = t.Object({ level: t.Optional(t.String()) }, { additionalProper
 
 const ROUTES: [RegExp, string[]][] = [
   [/^\/$/, ["GET"]],
-  [/^\/health$/, ["GET"]],
+  [/^\/(health|metrics)$/, ["GET"]],
   [/^\/connectors$/, ["GET", "POST"]],
   [/^\/connectors\/[^/]+$/, ["GET", "DELETE"]],
   [/^\/connectors\/[^/]+\/config$/, ["GET", "PUT", "PATCH"]],
@@ -106,7 +109,7 @@ const FORWARD_TIMEOUT_MS = 90_000;
  * Sends a request on to the worker that must handle it (Kafka's HerderRequestHandler): `forward=true`
  * on the first hop, `false` on the second; a request that would need a third hop gets 409.
  */
-async function forward(target: ForwardRequest, request: Request, body: unknown): Promise<Response> {
+async function forward(target: ForwardRequest, request: Request, body: unknown, tls?: ForwardingTls): Promise<Response> {
   const incoming = new URL(request.url);
   const hop = incoming.searchParams.get("forward");
   if (hop === "false") throw connectErrors.conflict("Cannot complete request because of a conflicting operation (e.g. worker rebalance)");
@@ -123,6 +126,7 @@ async function forward(target: ForwardRequest, request: Request, body: unknown):
       headers,
       body: body === undefined || body === null || request.method === "GET" ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+      ...(tls ? { tls } : {}),
     });
   } catch (err) {
     if (err instanceof Error && err.name === "TimeoutError") throw new ConnectRestError(500, "Request timed out");
@@ -141,14 +145,18 @@ const loggerLevels = new Map<string, { level: string; last_modified: number }>()
 /** Root until it is set over REST (Sluice logs at INFO unless configured otherwise). */
 const ROOT_DEFAULT = { level: "INFO", last_modified: null };
 
-export function connectApp(herder: Herder, info: { kafkaClusterId: string }) {
+/** `guard`: authentication, answering refused requests before any route (../security.ts). */
+export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard?: RequestGuard; forwardTls?: ForwardingTls }) {
   const plugins = herder.worker.options.plugins;
   const nonConnectorTypes = ["transformation", "predicate", "converter", "header_converter"] as const;
+  const metrics = herder.worker.metrics;
+  metrics.trackStates(herder);
 
   return new Elysia()
+    .onRequest(({ request }) => info.guard?.(request))
     .onError(async ({ code, error, request, body, set }) => {
       if (error instanceof ForwardRequest) {
-        const response = await forward(error, request, body);
+        const response = await forward(error, request, body, info.forwardTls);
         set.status = response.status;
         return response;
       }
@@ -169,11 +177,12 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string }) {
       }
       return errorBody(error);
     })
-    .get("/", () => json({ version: VERSION, commit: "sluice", kafka_cluster_id: info.kafkaClusterId }))
+    .get("/", () => json({ version: VERSION, commit: COMMIT, kafka_cluster_id: info.kafkaClusterId }))
     .get("/health", () => {
       const health = herder.health();
       return json({ status: health.status, message: health.message }, health.httpStatus);
     })
+    .get("/metrics", () => metricsResponse(metrics.registry))
     .get("/connectors", async ({ request }) => {
       const expand = new URL(request.url).searchParams.getAll("expand");
       const names = herder.connectorNames();

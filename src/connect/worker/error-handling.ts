@@ -3,6 +3,7 @@
 // record (all), logging it (errors.log.*) and, for sinks, sending it to the dead letter queue.
 import { logger } from "../../common/log.ts";
 import type { ParsedSettings } from "../../common/settings.ts";
+import type { TaskMetrics } from "../metrics.ts";
 import { ConnectException, RetriableException } from "../plugins/connector.ts";
 
 const log = logger("connect-errors");
@@ -33,6 +34,7 @@ export class ErrorHandler {
   constructor(
     settings: ParsedSettings,
     private readonly taskId: string,
+    private readonly metrics: TaskMetrics,
     private readonly report?: ToleratedReporter,
   ) {
     this.retryTimeoutMs = settings.int("errors.retry.timeout");
@@ -62,6 +64,7 @@ export class ErrorHandler {
   }
 
   private async failed(error: Error, context: ErrorContext): Promise<typeof TOLERATED> {
+    this.metrics.recordError(this.tolerateAll);
     if (this.logErrors || !this.tolerateAll) {
       const detail = this.logMessages ? `, where ${context.describe()}` : "";
       log.error({ task: this.taskId, stage: context.stage, class: context.className, err: error.message }, `Error encountered in task ${this.taskId}. Executing stage '${context.stage}' with class '${context.className}'${detail}.`);

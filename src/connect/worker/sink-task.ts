@@ -3,6 +3,7 @@
 // what was not flushed and loses nothing.
 import { BrokerError, type Broker, type FetchedRecord, encoder } from "../../broker/broker.ts";
 import type { Converter } from "../converters/converter.ts";
+import type { TaskMetrics } from "../metrics.ts";
 import type { SinkRecord } from "../plugins/records.ts";
 import { RetriableException, type SinkTask, type TopicPartition } from "../plugins/connector.ts";
 import { ErrorHandler, TOLERATED, type ErrorContext } from "./error-handling.ts";
@@ -23,6 +24,7 @@ export interface SinkPipeline {
   errors: ErrorHandler;
   broker: Broker;
   flushIntervalMs: number;
+  metrics: TaskMetrics;
   /** Dead letter queue, when configured: the original bytes and error context go there. */
   dlq?: { topic: string; contextHeaders: boolean; taskId: number };
   onTopic: (topic: string) => void;
@@ -85,6 +87,7 @@ export class WorkerSinkTask extends WorkerTask {
     const fetched = await this.fetch(active);
     // Paused while fetching: nothing more is delivered; positions stay, so it is fetched again on resume.
     if (this.isPaused) return;
+    this.p.metrics.read(fetched.length);
     const records: SinkRecord[] = [];
     for (const raw of fetched) {
       this.current = raw;
@@ -117,7 +120,9 @@ export class WorkerSinkTask extends WorkerTask {
     let delay = 250;
     for (;;) {
       try {
-        return await this.p.task.put(records);
+        await this.p.task.put(records);
+        this.p.metrics.put(records.length);
+        return;
       } catch (err) {
         if (!(err instanceof RetriableException) || this.stopping) throw err;
         this.log.warn({ err: err.message, retryInMs: delay }, "put failed with a retriable error; redelivering");
@@ -181,6 +186,7 @@ export class WorkerSinkTask extends WorkerTask {
     this.lastCommit = Date.now();
     this.commitRequested = false;
     if (this.consumed.size === 0) return;
+    const committed = this.p.metrics.commitTimer();
     const offsets = new Map(this.consumed);
     await this.p.task.flush(offsets);
     const committable = (await this.p.task.preCommit?.(offsets)) ?? offsets;
@@ -199,6 +205,7 @@ export class WorkerSinkTask extends WorkerTask {
       return;
     }
     for (const [tp, offset] of committable) if (this.consumed.get(tp) === offset) this.consumed.delete(tp);
+    committed();
   }
 
   /** Writes the record being processed to the DLQ (errors.tolerance=all), with the error context. */

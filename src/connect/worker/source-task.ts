@@ -5,6 +5,7 @@ import { kafkaPartition } from "../../broker/partitioner.ts";
 import type { Converter } from "../converters/converter.ts";
 import type { SourceRecord } from "../plugins/records.ts";
 import type { SourceTask } from "../plugins/connector.ts";
+import type { TaskMetrics } from "../metrics.ts";
 import type { OffsetStore } from "../storage/offset-store.ts";
 import { ErrorHandler, TOLERATED } from "./error-handling.ts";
 import { WorkerTask, type StatusListener } from "./worker-task.ts";
@@ -23,6 +24,7 @@ export interface SourcePipeline {
   broker: Broker;
   offsets: OffsetStore;
   flushIntervalMs: number;
+  metrics: TaskMetrics;
   createTopics: boolean;
   /** Topics this connector wrote to (GET /connectors/{c}/topics). */
   onTopic: (topic: string) => void;
@@ -56,6 +58,7 @@ export class WorkerSourceTask extends WorkerTask {
 
   protected async iterate(): Promise<void> {
     const polled = (await this.p.task.poll()) ?? [];
+    this.p.metrics.polled(polled.length);
     if (polled.length > 0) await this.send(polled);
     if (Date.now() - this.lastCommit >= this.p.flushIntervalMs) await this.commitOffsets();
   }
@@ -117,6 +120,7 @@ export class WorkerSourceTask extends WorkerTask {
     }
     for (const [topic, items] of byTopic) {
       const positions = await this.produceWithRetry(topic, items.map((i) => i.produce));
+      this.p.metrics.written(items.length);
       items.forEach((item, i) => void this.p.task.commitRecord?.(item.record, { topic, partition: positions[i]!.partition, offset: positions[i]!.offset }));
     }
     for (const record of skipped) await this.p.task.commitRecord?.(record, null);
@@ -159,6 +163,7 @@ export class WorkerSourceTask extends WorkerTask {
   private async commitOffsets(): Promise<void> {
     this.lastCommit = Date.now();
     if (this.acknowledged.size === 0) return;
+    const committed = this.p.metrics.commitTimer();
     const entries = [...this.acknowledged.values()];
     // Cleared only once stored: offsets that could not be written are tried again at the next commit.
     try {
@@ -173,5 +178,6 @@ export class WorkerSourceTask extends WorkerTask {
       if (this.acknowledged.get(key) === entry) this.acknowledged.delete(key);
     }
     await this.p.task.commit?.();
+    committed();
   }
 }

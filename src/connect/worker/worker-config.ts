@@ -1,6 +1,7 @@
 // A connect worker's settings, by Kafka Connect's names (WorkerConfig, StandaloneConfig,
 // RestServerConfig). Worker files of Kafka Connect work unchanged.
 import { SettingsDefinition } from "../../common/settings.ts";
+import { storeSettings } from "../../common/tls.ts";
 
 export const workerSettings = new SettingsDefinition(
   [
@@ -12,7 +13,7 @@ export const workerSettings = new SettingsDefinition(
     { name: "offset.flush.interval.ms", type: "long", default: 60000, min: 1, importance: "low", doc: "How often source offsets are committed and sinks flushed." },
     { name: "offset.flush.timeout.ms", type: "long", default: 5000, min: 1, importance: "low", doc: "How long an offset flush may wait for outstanding records." },
     { name: "task.shutdown.graceful.timeout.ms", type: "long", default: 5000, min: 0, importance: "low", doc: "How long a stopping task may take before it is abandoned." },
-    { name: "listeners", type: "list", default: ["http://:8083"], importance: "low", doc: "REST listeners, `http://host:port` (empty host: all interfaces)." },
+    { name: "listeners", type: "list", default: ["http://:8083"], importance: "low", doc: "REST listeners, `http://host:port` or `https://host:port` (empty host: all interfaces)." },
     { name: "rest.port", type: "int", default: -1, importance: "low", doc: "Legacy (removed in Kafka 3.0, in the spec's examples): the REST port, used when `listeners` is not set." },
     { name: "rest.host.name", type: "string", default: "", importance: "low", doc: "Legacy: the REST host, with rest.port." },
     { name: "rest.advertised.host.name", type: "string", default: "", importance: "low", doc: "Host name given to others (and shown as worker_id)." },
@@ -38,7 +39,14 @@ export const workerSettings = new SettingsDefinition(
     { name: "rebalance.timeout.ms", type: "int", default: 60000, min: 1, importance: "high", doc: "Distributed: how long a rebalance waits for every worker to rejoin." },
     { name: "scheduled.rebalance.max.delay.ms", type: "int", default: 300000, min: 0, importance: "low", doc: "Distributed: how long the work of a departed worker waits for it to come back before it is given to others." },
     { name: "rest.advertised.listener", type: "string", default: "", importance: "low", doc: "Distributed: http or https, the listener given to other workers." },
+    // HTTPS and authentication of the REST API (README "Security"). `listeners.https.`-prefixed ssl.*
+    // settings, when any is given, replace these for the listeners, as in Kafka.
+    ...storeSettings,
+    { name: "ssl.client.auth", type: "string", default: "none", oneOf: ["none", "requested", "required"], importance: "low", doc: "Client certificates on https listeners: none, requested (asked for, not needed) or required (signed by a trust store CA)." },
+    { name: "rest.extension.classes", type: "list", default: [], importance: "low", doc: "REST extensions; `org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension` turns on Basic authentication." },
+    { name: "rest.basic.auth.users.file", type: "string", default: "", importance: "low", doc: "Users of the Basic authentication extension: `user=password` lines (password plain, MD5:, CRYPT:, OBF: or a bcrypt/argon2 hash)." },
+    { name: "java.security.auth.login.config", type: "string", default: "", importance: "low", doc: "A JAAS file as Kafka Connect's: the `file` option of its KafkaConnect section names the users file." },
   ],
   // Client, converter, provider and distributed-mode settings are accepted as Kafka Connect's are.
-  ["key.converter.", "value.converter.", "header.converter.", "config.providers.", "producer.", "consumer.", "admin.", "rest.", "access.control.", "ssl.", "sasl.", "security.", "connector.client.", "client.", "metric", "connect.protocol", "worker.sync.timeout.ms", "worker.unsync.backoff.ms", "exactly.once", "inter.worker.", "admin.listeners", "response.http.headers.config", "plugin.discovery", "log.level"],
+  ["key.converter.", "value.converter.", "header.converter.", "config.providers.", "producer.", "consumer.", "admin.", "rest.", "access.control.", "ssl.", "sasl.", "security.", "connector.client.", "client.", "metric", "connect.protocol", "worker.sync.timeout.ms", "worker.unsync.backoff.ms", "exactly.once", "inter.worker.", "admin.listeners", "response.http.headers.config", "plugin.discovery", "log.level", "listeners.https."],
 );

@@ -5,6 +5,7 @@ import { ConfigProviders } from "../../common/config-providers.ts";
 import { logger } from "../../common/log.ts";
 import type { ParsedSettings } from "../../common/settings.ts";
 import type { Converter } from "../converters/converter.ts";
+import { ConnectMetrics } from "../metrics.ts";
 import type { Connector, SinkTask, SourceTask, TopicPartition } from "../plugins/connector.ts";
 import type { ConnectRecord } from "../plugins/records.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
@@ -38,6 +39,7 @@ export interface ConnectorCallbacks {
 
 export class Worker {
   readonly providers: ConfigProviders;
+  readonly metrics = new ConnectMetrics();
   private readonly connectors = new Map<string, { instance: Connector; status: Status }>();
   private readonly tasks = new Map<string, WorkerTask>();
 
@@ -130,6 +132,7 @@ export class Worker {
       const chain = TransformChain.fromConfig<ConnectRecord>(resolvedConnector, chainLookups(this.options.plugins));
       const transform = <R extends ConnectRecord>(record: R) => chain.apply(record) as R | null;
       const flushIntervalMs = this.options.settings.int("offset.flush.interval.ms");
+      const metrics = this.metrics.task(name, index);
       let task: WorkerTask;
       if (connector.type === "source") {
         const settings = sourceConnectorDefinition.parse(resolvedConnector).values;
@@ -143,10 +146,11 @@ export class Worker {
           valueConverter: this.converter(resolvedConnector, "value.converter", false),
           converterClasses: this.converterClasses(resolvedConnector),
           transform,
-          errors: new ErrorHandler(settings, id),
+          errors: new ErrorHandler(settings, id, metrics),
           broker: this.options.broker,
           offsets: this.options.offsets,
           flushIntervalMs,
+          metrics,
           createTopics: this.options.settings.boolean("topic.creation.enable"),
           onTopic: callbacks.onTopic,
         });
@@ -156,7 +160,7 @@ export class Worker {
         const dlqTopic = settings.string("errors.deadletterqueue.topic.name");
         if (dlqTopic) await this.ensureTopic(dlqTopic, settings.int("errors.deadletterqueue.topic.replication.factor"));
         let sinkTask: WorkerSinkTask | undefined;
-        const errors = new ErrorHandler(settings, id, (error, context) => sinkTask!.reportToDlq(error, context));
+        const errors = new ErrorHandler(settings, id, metrics, (error, context) => sinkTask!.reportToDlq(error, context));
         sinkTask = new WorkerSinkTask(id, this.workerId, paused, onStatus, {
           task: new TaskClass() as SinkTask,
           taskConfig: resolvedTask,
@@ -170,6 +174,7 @@ export class Worker {
           errors,
           broker: this.options.broker,
           flushIntervalMs,
+          metrics,
           dlq: dlqTopic ? { topic: dlqTopic, contextHeaders: settings.boolean("errors.deadletterqueue.context.headers.enable"), taskId: index } : undefined,
           onTopic: callbacks.onTopic,
         });
@@ -188,6 +193,7 @@ export class Worker {
     const task = this.tasks.get(id);
     this.tasks.delete(id);
     await task?.stop(this.options.settings.int("task.shutdown.graceful.timeout.ms"));
+    this.metrics.removeTask(name, index);
   }
 
   pauseTask(name: string, index: number): void {

@@ -1,16 +1,28 @@
 // The Confluent Schema Registry REST API v1 on Elysia. Routes only translate HTTP to RegistryService
 // calls and results to Confluent's bodies; every rule lives in the service.
 import { Elysia } from "elysia";
+import type { RequestGuard } from "../../common/basic-auth.ts";
+import { metricsResponse, type Registry } from "../../common/metrics.ts";
 import { errors, ForwardToLeader, RegistryError } from "../errors.ts";
 import { schemaTypes } from "../formats/index.ts";
+import type { RegistryHealth } from "../health.ts";
 import { parseVersionSpec, type RegistryService, type SchemaRequest } from "../service.ts";
 import type { SchemaVersion } from "../store/state.ts";
+import type { ForwardingTls } from "../../common/tls.ts";
 import { forwardToLeader } from "./forward.ts";
 import { errorResponse, json, readJsonBody, replyType, text } from "./respond.ts";
 import { ConfigBody, ModeBody, SchemaRequestBody } from "./schemas.ts";
 
 export interface RegistryHttpOptions {
   maxBodyBytes: number;
+  /** What GET /metrics exposes. */
+  metrics: Registry;
+  /** What GET /health answers. */
+  health: () => RegistryHealth;
+  /** Authentication, answering refused requests before any route (../security.ts). */
+  guard?: RequestGuard;
+  /** TLS of calls to the leader when instances talk https. */
+  forwardTls?: ForwardingTls;
 }
 
 /** A reply body that is already JSON text (cached bodies, raw schema text). */
@@ -59,6 +71,7 @@ function versionBody(v: SchemaVersion) {
 // Paths and the methods they answer, so a known path with another method gets 405 as in Jersey.
 const ROUTES: [RegExp, string[]][] = [
   [/^\/$/, ["GET"]],
+  [/^\/(health|metrics)$/, ["GET"]],
   [/^\/schemas(\/types)?$/, ["GET"]],
   [/^\/schemas\/ids\/[^/]+(\/schema|\/versions|\/subjects)?$/, ["GET"]],
   [/^\/subjects$/, ["GET"]],
@@ -90,6 +103,7 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
   };
 
   return new Elysia()
+    .onRequest(({ request }) => options.guard?.(request))
     .mapResponse(({ response, request, set }) => {
       if (response instanceof Response) return response;
       const type = replyType(request.headers.get("accept"));
@@ -102,7 +116,7 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
       const type = replyType(request.headers.get("accept"));
       if (error instanceof ForwardToLeader) {
         try {
-          const response = await forwardToLeader(error, request, body);
+          const response = await forwardToLeader(error, request, body, options.forwardTls);
           set.status = response.status;
           return response;
         } catch (err) {
@@ -124,6 +138,12 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
       return errorResponse(cause instanceof RegistryError ? cause : code === "PARSE" ? errors.badRequest("Malformed request body") : cause, type);
     })
     .get("/", () => ({}))
+    // Not Confluent's API: monitoring (see README, Monitoring).
+    .get("/health", () => {
+      const health = options.health();
+      return json({ status: health.status, message: health.message }, health.httpStatus, "application/json");
+    })
+    .get("/metrics", () => metricsResponse(options.metrics))
     .get("/schemas/types", () => schemaTypes())
     .get("/schemas/ids/:id", ({ params, query }) => {
       if (!query.format) return new RawJson(cachedSchemaById(schemaId(params.id)));

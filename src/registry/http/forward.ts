@@ -1,13 +1,14 @@
 // Writes that reach a follower go to the leader as the same REST call (Confluent's RestService
 // forwarding): method, path, query, body and the headers that matter to the leader.
 import { logger } from "../../common/log.ts";
+import type { ForwardingTls } from "../../common/tls.ts";
 import { errors, type ForwardToLeader } from "../errors.ts";
 
 const log = logger("registry-forward");
 const FORWARDED_HEADERS = ["content-type", "accept", "authorization", "x-request-id"];
 const FORWARD_TIMEOUT_MS = 30_000;
 
-export async function forwardToLeader(target: ForwardToLeader, request: Request, body: unknown): Promise<Response> {
+export async function forwardToLeader(target: ForwardToLeader, request: Request, body: unknown, tls?: ForwardingTls): Promise<Response> {
   const incoming = new URL(request.url);
   const url = new URL(incoming.pathname + incoming.search, target.url);
   const headers = new Headers();
@@ -22,6 +23,7 @@ export async function forwardToLeader(target: ForwardToLeader, request: Request,
       headers,
       body: body === undefined || body === null ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+      ...(tls ? { tls } : {}),
     });
   } catch (err) {
     log.warn({ url: url.toString(), err: err instanceof Error ? err.message : String(err) }, "forwarding to the leader failed");

@@ -35,6 +35,8 @@ export class SchemaLog {
   private lastWrite?: number;
   /** Set while the tail loop cannot read; shown by health and logs. */
   lastReadError?: string;
+  /** Set once start() read the topic to its end: the state is complete (GET /health). */
+  loaded = false;
   /** Without one, this instance is the only writer (embedded broker, tests). */
   writer?: WriterCheck;
 
@@ -67,6 +69,7 @@ export class SchemaLog {
     this.tail = this.tailLoop();
     const end = (await this.broker.endOffsets(topic))[0] ?? 0;
     await this.waitFor(end, this.options.initTimeoutMs, "reading the schemas topic at start-up");
+    this.loaded = true;
     log.info({ topic, records: end, schemas: this.state.maxId }, "schemas topic read to its end");
   }
 
