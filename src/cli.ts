@@ -25,6 +25,7 @@ Usage:
                                                            (group.id and the storage topics, on Kafka)
   sluice healthcheck [registry|connect]                   exit 0 when the local services answer (for container
                                                            health checks; listeners from the same settings/env)
+  sluice hash-password <password>                        a hashed password for the REST users files
   sluice --help | --version
 
 Flags:
@@ -96,6 +97,14 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === "--version" || command === "-v") {
     console.log(`${VERSION} (commit ${COMMIT})`);
+    return 0;
+  }
+  if (command === "hash-password") {
+    // A hashed password for the users files of both REST APIs: bcrypt, whose text has no comma (the
+    // registry's file separates roles with commas). argon2 hashes and the Jetty forms are accepted too.
+    const [password] = rest;
+    if (!password) throw new ConfigError("hash-password", "", "the password to hash");
+    console.log(await Bun.password.hash(password, { algorithm: "bcrypt" }));
     return 0;
   }
   if (command === "config-docs") {

@@ -20,6 +20,8 @@ export interface TaskMetrics {
   recordError(tolerated: boolean): void;
   /** Starts timing an offset commit; call the result once the commit succeeded. */
   commitTimer(): () => void;
+  /** A sink task's lag: records in its partitions not yet consumed. */
+  lag(records: number): void;
 }
 
 interface StateSample {
@@ -38,6 +40,7 @@ export class ConnectMetrics {
   private readonly putTotal: Counter<TaskLabel>;
   private readonly errorsTotal: Counter<TaskLabel | "outcome">;
   private readonly commitSeconds: Histogram<TaskLabel>;
+  private readonly lagRecords: Gauge<TaskLabel>;
   private herder?: Herder;
   /** One sample per scrape, shared by the two state gauges that collect it at the same time. */
   private sampling?: Promise<StateSample[]>;
@@ -56,6 +59,7 @@ export class ConnectMetrics {
       labelNames: [...labelNames, "outcome"],
       registers,
     });
+    this.lagRecords = new Gauge({ name: "sluice_connect_sink_lag_records", help: "Records in a sink task's partitions not yet consumed (end offsets − positions), as of its last commit.", labelNames, registers });
     this.commitSeconds = new Histogram({ name: "sluice_connect_offset_commit_duration_seconds", help: "Time taken by successful offset commits.", labelNames, registers });
     const sample = () => (this.sampling ??= this.sampleStates().finally(() => (this.sampling = undefined)));
     new Gauge({
@@ -94,6 +98,7 @@ export class ConnectMetrics {
     const read = this.readTotal.labels(labels);
     const put = this.putTotal.labels(labels);
     const commits = this.commitSeconds.labels(labels);
+    const lag = this.lagRecords.labels(labels);
     return {
       polled: (n) => polled.inc(n),
       written: (n) => written.inc(n),
@@ -101,13 +106,14 @@ export class ConnectMetrics {
       put: (n) => put.inc(n),
       recordError: (tolerated) => this.errorsTotal.inc({ ...labels, outcome: tolerated ? "tolerated" : "failed" }),
       commitTimer: () => commits.startTimer(),
+      lag: (n) => lag.set(n),
     };
   }
 
   /** Drops a stopped task's series, so tasks that moved to another worker or were deleted do not linger. */
   removeTask(connector: string, index: number): void {
     const labels = { connector, task: String(index) };
-    for (const metric of [this.polledTotal, this.writtenTotal, this.readTotal, this.putTotal, this.commitSeconds]) metric.remove(labels);
+    for (const metric of [this.polledTotal, this.writtenTotal, this.readTotal, this.putTotal, this.commitSeconds, this.lagRecords]) metric.remove(labels);
     for (const outcome of ["tolerated", "failed"]) this.errorsTotal.remove({ ...labels, outcome });
   }
 

@@ -1,10 +1,10 @@
 // Wires a connect worker: broker → plugins → worker → herder → REST listeners. Standalone takes its
 // connectors from files given at start; distributed takes them from the cluster's config topic.
+import { listen, type Listening } from "../common/listeners.ts";
 import { forwardingTls } from "../common/tls.ts";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import type { Server } from "bun";
 import { clientSecurity } from "../broker/client-security.ts";
 import { createBroker } from "../broker/index.ts";
 import type { Broker } from "../broker/broker.ts";
@@ -66,11 +66,11 @@ function restIdentity(settings: ParsedSettings, workerConfig: Record<string, str
   return { listeners, workerId: `${host}:${port}`, url: `${chosen?.protocol ?? "http:"}//${host}:${port}/` };
 }
 
-function serve(herder: Herder, broker: Broker, listeners: URL[], security: ReturnType<typeof connectSecurity>): Server<unknown>[] {
+function serve(herder: Herder, broker: Broker, listeners: URL[], security: ReturnType<typeof connectSecurity>): Promise<Listening[]> {
   const app = connectApp(herder, { kafkaClusterId: broker.kind === "kafka" ? "kafka" : "embedded", guard: security.guard, forwardTls: forwardingTls(security.tls) });
-  return listeners.map((url) =>
-    Bun.serve({ hostname: url.hostname, port: Number(url.port || 8083), ...(url.protocol === "https:" ? { tls: security.tls } : {}), fetch: herder.worker.metrics.http.instrument(app) }),
-  );
+  const fetch = herder.worker.metrics.http.instrument(app);
+  // Bun.serve's default body limit (128 MiB) stays the limit, as before.
+  return Promise.all(listeners.map((url) => listen(url, { tls: security.tls, defaultPort: 8083, maxRequestBodySize: 128 * 1024 * 1024, fetch })));
 }
 
 export async function startConnectStandalone(options: ConnectOptions): Promise<RunningConnect> {
@@ -91,8 +91,8 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
     const target = initialState?.toUpperCase() === "PAUSED" ? "PAUSED" : initialState?.toUpperCase() === "STOPPED" ? "STOPPED" : "STARTED";
     await herder.putConnector(name, config, { allowReplace: false, initialState: target });
   }
-  const servers = serve(herder, broker, listeners, security);
-  const urls = servers.map((s) => `${s.protocol ?? "http"}://${s.hostname}:${s.port}`);
+  const servers = await serve(herder, broker, listeners, security);
+  const urls = servers.map((s) => `${s.protocol}://${s.hostname}:${s.port}`);
   log.info({ urls, broker: broker.kind, workerId }, "connect worker ready");
   return {
     herder,
@@ -144,8 +144,8 @@ export async function startConnectDistributed(options: Omit<ConnectOptions, "con
   // Listening once the topics are read, so reads answer from them; writes before the first
   // assignment wait for it (then 409).
   await herder.start();
-  const servers = serve(herder, broker, listeners, security);
-  const urls = servers.map((s) => `${s.protocol ?? "http"}://${s.hostname}:${s.port}`);
+  const servers = await serve(herder, broker, listeners, security);
+  const urls = servers.map((s) => `${s.protocol}://${s.hostname}:${s.port}`);
   log.info({ urls, workerId, group: settings.string("group.id") }, "connect worker started; joining the cluster");
   return {
     herder,

@@ -1,7 +1,7 @@
 // Wires a running registry: broker → schema log → service → HTTP listeners.
+import { listen, type Listening } from "../common/listeners.ts";
 import { forwardingTls } from "../common/tls.ts";
 import { hostname } from "node:os";
-import type { Server } from "bun";
 import { clientSecurity } from "../broker/client-security.ts";
 import { createBroker } from "../broker/index.ts";
 import type { Broker } from "../broker/broker.ts";
@@ -74,21 +74,13 @@ export async function startRegistry(settings: ParsedSettings, shared?: Broker): 
   clearTimeout(timer);
   const maxBodyBytes = settings.int("size.limit.filter.max.request.body.size");
   const metrics = new RegistryMetrics(schemaLog.state, () => cluster.isLeader);
-  const app = registryApp(service, { maxBodyBytes, guard: security.guard, forwardTls: forwardingTls(security.tls), metrics: metrics.registry, health: () => registryHealth(schemaLog) });
-  const servers: Server<unknown>[] = [];
+  const app = registryApp(service, { maxBodyBytes, guard: security.guard, access: security.access, forwardTls: forwardingTls(security.tls), metrics: metrics.registry, health: () => registryHealth(schemaLog) });
+  const servers: Listening[] = [];
   for (const listener of settings.list("listeners")) {
-    const url = new URL(listener);
-    const server = Bun.serve({
-      hostname: url.hostname,
-      port: Number(url.port || 8081),
-      // Bun's own hard stop; the app answers 413 in Confluent's shape below this.
-      maxRequestBodySize: maxBodyBytes * 2,
-      ...(url.protocol === "https:" ? { tls: security.tls } : {}),
-      fetch: metrics.http.instrument(app),
-    });
-    servers.push(server);
+    // Bun's own hard stop at twice the limit; the app answers 413 in Confluent's shape below this.
+    servers.push(await listen(new URL(listener), { tls: security.tls, defaultPort: 8081, maxRequestBodySize: maxBodyBytes * 2, fetch: metrics.http.instrument(app) }));
   }
-  const urls = servers.map((s) => `${s.protocol ?? "http"}://${s.hostname}:${s.port}`);
+  const urls = servers.map((s) => `${s.protocol}://${s.hostname}:${s.port}`);
   log.info({ urls, broker: broker.kind }, "schema registry ready");
   return {
     service,
@@ -107,9 +99,11 @@ export async function startRegistry(settings: ParsedSettings, shared?: Broker): 
 
 /** How other instances reach this one: host.name (or the machine's name) and the listener of inter.instance.protocol. */
 function advertisedIdentity(settings: ParsedSettings): Identity {
-  const scheme = settings.string("inter.instance.protocol");
   const listeners = settings.list("listeners").map((l) => new URL(l));
-  const listener = listeners.find((l) => l.protocol === `${scheme}:`) ?? listeners[0];
+  // The listener of inter.instance.protocol; with none of that scheme, the first listener as it is.
+  const wanted = listeners.find((l) => l.protocol === `${settings.string("inter.instance.protocol")}:`);
+  const listener = wanted ?? listeners[0];
+  const scheme = listener ? listener.protocol.slice(0, -1) : settings.string("inter.instance.protocol");
   return {
     version: 1,
     host: settings.optionalString("host.name") ?? hostname(),

@@ -206,6 +206,21 @@ export class WorkerSinkTask extends WorkerTask {
     }
     for (const [tp, offset] of committable) if (this.consumed.get(tp) === offset) this.consumed.delete(tp);
     committed();
+    await this.reportLag();
+  }
+
+  /** End offsets minus positions over the task's partitions (one ListOffsets per topic per commit). */
+  private async reportLag(): Promise<void> {
+    let lag = 0;
+    try {
+      for (const topic of new Set(this.p.partitions.map((tp) => tp.topic))) {
+        const ends = await this.p.broker.endOffsets(topic);
+        for (const tp of this.p.partitions.filter((p) => p.topic === topic)) lag += Math.max(0, (ends[tp.partition] ?? 0) - (this.positions.get(key(tp)) ?? 0));
+      }
+    } catch {
+      return; // the broker is away: the last figure stands
+    }
+    this.p.metrics.lag(lag);
   }
 
   /** Writes the record being processed to the DLQ (errors.tolerance=all), with the error context. */

@@ -52,6 +52,8 @@ describe("connect monitoring", () => {
     expect(valueOf(metrics, "sluice_connect_source_records_written_total", task("src"))).toBe(LINES);
     expect(valueOf(metrics, "sluice_connect_sink_records_read_total", task("sink"))).toBe(LINES);
     expect(valueOf(metrics, "sluice_connect_sink_records_put_total", task("sink"))).toBe(LINES);
+    // Everything consumed: the sink's lag as of its last commit is 0.
+    await scrapeUntil("the sink's lag at 0", (m) => valueOf(m, "sluice_connect_sink_lag_records", task("sink")) === 0);
     expect(valueOf(metrics, "sluice_http_requests_total", { method: "POST", route: "/connectors", status: "201" })).toBe(2);
     expect(valueOf(metrics, "sluice_http_requests_total", { method: "GET", route: "/connectors/:connector/status", status: "200" })).toBeGreaterThanOrEqual(2);
   });
