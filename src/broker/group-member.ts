@@ -2,7 +2,7 @@
 // rebalances — and again. Shared by Connect workers and registry instances; what they put in the
 // metadata and how the leader assigns is theirs.
 import type { Logger } from "../common/log.ts";
-import { BrokerError, GroupError, type Bytes, type GroupMemberMetadata, type GroupMembership, type JoinResult } from "./broker.ts";
+import { BrokerError, GroupError, type Broker, type Bytes, type GroupMemberMetadata, type GroupMembership, type GroupOptions, type JoinResult } from "./broker.ts";
 
 export interface GroupCallbacks {
   /** The protocols this member offers, preferred first, with its metadata for each. */
@@ -29,6 +29,12 @@ export class GroupMember {
   private wake?: () => void;
   private loop?: Promise<void>;
   private generation = -1;
+
+  /** A member of `group` on the broker's coordinator. */
+  static of(broker: Broker, group: GroupOptions & Omit<GroupMemberOptions, "sessionTimeoutMs">, callbacks: GroupCallbacks): GroupMember {
+    const { heartbeatIntervalMs, log, ...options } = group;
+    return new GroupMember(broker.groupMembership(options), callbacks, { heartbeatIntervalMs, sessionTimeoutMs: options.sessionTimeoutMs, log });
+  }
 
   constructor(
     private readonly membership: GroupMembership,

@@ -68,14 +68,16 @@ export class RegistryCluster {
     private readonly options: ClusterOptions,
   ) {
     this.firstElection = new Promise((resolve) => (this.elected = resolve));
-    const membership = broker.groupMembership({
-      groupId: options.groupId,
-      protocolType: PROTOCOL_TYPE,
-      sessionTimeoutMs: options.sessionTimeoutMs,
-      rebalanceTimeoutMs: options.rebalanceTimeoutMs,
-    });
-    this.member = new GroupMember(
-      membership,
+    this.member = GroupMember.of(
+      broker,
+      {
+        groupId: options.groupId,
+        protocolType: PROTOCOL_TYPE,
+        sessionTimeoutMs: options.sessionTimeoutMs,
+        rebalanceTimeoutMs: options.rebalanceTimeoutMs,
+        heartbeatIntervalMs: options.heartbeatIntervalMs,
+        log,
+      },
       {
         protocols: () => [{ name: PROTOCOL, metadata: encoder.encode(JSON.stringify(options.identity)) }],
         assign: async (members) => this.assign(members),
@@ -83,7 +85,6 @@ export class RegistryCluster {
         rebalancing: () => undefined,
         lost: async () => this.setLeader(null, false),
       },
-      { heartbeatIntervalMs: options.heartbeatIntervalMs, sessionTimeoutMs: options.sessionTimeoutMs, log },
     );
   }
 

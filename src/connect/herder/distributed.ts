@@ -85,14 +85,16 @@ export class DistributedHerder implements Herder {
     this.validator = new ConnectorValidator(worker);
     this.configLog = new ConfigLog(internal, options.configTopic.name, (change) => this.serially(() => this.onConfigChange(change)));
     this.statuses = new StatusStore(internal, options.statusTopic.name);
-    const membership = internal.groupMembership({
-      groupId: options.groupId,
-      protocolType: PROTOCOL_TYPE,
-      sessionTimeoutMs: options.sessionTimeoutMs,
-      rebalanceTimeoutMs: options.rebalanceTimeoutMs,
-    });
-    this.member = new GroupMember(
-      membership,
+    this.member = GroupMember.of(
+      internal,
+      {
+        groupId: options.groupId,
+        protocolType: PROTOCOL_TYPE,
+        sessionTimeoutMs: options.sessionTimeoutMs,
+        rebalanceTimeoutMs: options.rebalanceTimeoutMs,
+        heartbeatIntervalMs: options.heartbeatIntervalMs,
+        log,
+      },
       {
         protocols: () => [{ name: PROTOCOL_NAME, metadata: encodeMetadata({ url: options.url, workerId: worker.workerId, configOffset: this.configLog.offset, allocation: this.allocation() }) }],
         assign: (members, join) => this.assignWork(members.map((m) => ({ memberId: m.memberId, metadata: decodeMetadata(m.metadata) })), join.memberId),
@@ -102,7 +104,6 @@ export class DistributedHerder implements Herder {
         },
         lost: () => this.serially(() => this.releaseAll("group membership lost")),
       },
-      { heartbeatIntervalMs: options.heartbeatIntervalMs, sessionTimeoutMs: options.sessionTimeoutMs, log },
     );
   }
 
