@@ -1,5 +1,6 @@
 // HTTP Basic authentication of the REST APIs against a users file, as the originals' JAAS
 // PropertyFileLoginModules read it: Java properties lines `user: credential[,role...]`.
+import { principalOf } from "./listeners.ts";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import unixCrypt from "unix-crypt-td-js";
@@ -95,14 +96,18 @@ export async function verifyPassword(credential: string, password: string): Prom
 /** Answers a request in the service's own error shape. */
 export type Refusal = (request: Request, status: 401 | 403, headers: Record<string, string>) => Response;
 
-export interface BasicAuthOptions {
+export interface BasicAuthOptions<U extends User = User> {
   realm: string;
-  users: Map<string, User>;
+  users: Map<string, U>;
   /** Roles of which a user needs one; `*` or `**`: any authenticated user (Confluent's authentication.roles). */
   roles: string[];
   /** Paths served without authentication, as servlet path specs: `/exact`, `/prefix/*`, `*.ext`. */
   skipPaths: string[];
   refuse: Refusal;
+  /** Checks a user's password; by default against its credential in the formats of `verifyPassword`. */
+  verify?: (user: U, password: string) => Promise<boolean>;
+  /** Told of each request let through: by whom, or undefined on a skip path. */
+  admitted?: (request: Request, user: string | undefined) => void;
 }
 
 /** Answers a request that may not go on; undefined lets it through. */
@@ -125,28 +130,42 @@ function credentials(header: string | null): { user: string; password: string } 
 /** Hashes are slow by design: a credential verified once is remembered (as a digest) for the next requests. */
 const VERIFIED_LIMIT = 1000;
 
-export function basicAuthGuard(options: BasicAuthOptions): RequestGuard {
+export function basicAuthGuard<U extends User>(options: BasicAuthOptions<U>): RequestGuard {
   const challenge = { "www-authenticate": `Basic realm="${options.realm.replace(/["\\]/g, "")}"` };
   const anyUser = options.roles.length === 1 && (options.roles[0] === "*" || options.roles[0] === "**");
   const verified = new Set<string>();
-  const accepted = async (given: { user: string; password: string }, user: User): Promise<boolean> => {
+  const verify = options.verify ?? ((user: U, password: string) => verifyPassword(user.credential, password));
+  const accepted = async (given: { user: string; password: string }, user: U): Promise<boolean> => {
     const key = createHash("sha256").update(`${given.user}\0${given.password}`).digest("base64");
     if (verified.has(key)) return true;
-    if (!(await verifyPassword(user.credential, given.password))) return false;
+    if (!(await verify(user, given.password))) return false;
     if (verified.size >= VERIFIED_LIMIT) verified.clear();
     verified.add(key);
     return true;
   };
   return async (request) => {
     const path = new URL(request.url).pathname;
-    if (options.skipPaths.some((spec) => pathMatches(spec, path))) return undefined;
+    if (options.skipPaths.some((spec) => pathMatches(spec, path))) {
+      options.admitted?.(request, undefined);
+      return undefined;
+    }
     const given = credentials(request.headers.get("authorization"));
+    // A verified client certificate is a credential of its own: its subject's CN is the user, who
+    // needs no password but the roles (or permissions) any user needs.
+    const principal = given ? undefined : principalOf(request);
+    if (principal !== undefined) {
+      const roles = options.users.get(principal)?.roles ?? [];
+      if (!anyUser && !roles.some((r) => options.roles.includes(r))) return options.refuse(request, 403, {});
+      options.admitted?.(request, principal);
+      return undefined;
+    }
     const user = given && options.users.get(given.user);
     if (!given || !user || !(await accepted(given, user))) {
       log.debug({ method: request.method, path }, "request failed authentication");
       return options.refuse(request, 401, challenge);
     }
     if (!anyUser && !user.roles.some((r) => options.roles.includes(r))) return options.refuse(request, 403, {});
+    options.admitted?.(request, given.user);
     return undefined;
   };
 }

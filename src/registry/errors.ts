@@ -17,6 +17,8 @@ export const errors = {
   badRequest: (message: string) => err(400, 400, message),
   notFound: () => err(404, 404, "HTTP 404 Not Found"),
   methodNotAllowed: () => err(405, 405, "HTTP 405 Method Not Allowed"),
+  /** Confluent's RBAC denial, which clients (ksqlDB, serializers) recognise by its code. */
+  forbidden: (operation: string, resource: string) => err(403, 40301, `User is denied operation ${operation} on ${resource}`),
   tooLarge: () => err(413, 413, "Request entity too large"),
   unsupportedMediaType: () => err(415, 415, "HTTP 415 Unsupported Media Type"),
   subjectNotFound: (subject: string) => err(404, 40401, `Subject '${subject}' not found.`),

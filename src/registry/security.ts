@@ -1,9 +1,12 @@
-// The registry's HTTPS and Basic authentication, from Confluent's rest-utils settings.
+// The registry's HTTPS and Basic authentication, from Confluent's rest-utils settings, and per-user
+// permissions from Karapace's auth file.
 import type { TLSOptions } from "bun";
-import { basicAuthGuard, loadUsers, type RequestGuard } from "../common/basic-auth.ts";
-import type { ParsedSettings } from "../common/settings.ts";
+import { basicAuthGuard, loadUsers, type Refusal, type RequestGuard } from "../common/basic-auth.ts";
+import { ConfigError, type ParsedSettings } from "../common/settings.ts";
 import { serverTls, type ClientAuth } from "../common/tls.ts";
+import { loadAuthFile, verifyHashedPassword } from "./auth-file.ts";
 import { RegistryError } from "./errors.ts";
+import { permissionAccess, type RegistryAccess } from "./http/access.ts";
 import { errorResponse, replyType } from "./http/respond.ts";
 
 /** rest-utils: ssl.client.authentication when set, else the deprecated boolean ssl.client.auth. */
@@ -13,9 +16,41 @@ function clientAuth(settings: ParsedSettings): ClientAuth {
   return settings.boolean("ssl.client.auth") ? "required" : "none";
 }
 
-export function registrySecurity(settings: ParsedSettings): { tls?: TLSOptions; guard?: RequestGuard } {
+/** Jetty's JSON error body: the status and its reason phrase. */
+const refuse: Refusal = (request, status, headers) => {
+  const response = errorResponse(new RegistryError(status, status, status === 401 ? "Unauthorized" : "Forbidden"), replyType(request.headers.get("accept")));
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
+};
+
+/**
+ * Karapace's auth file in place of the users file: its users authenticate, its permissions decide
+ * per request. Setting it is enough to turn Basic authentication on, as in Karapace.
+ */
+function permissionsFileSecurity(settings: ParsedSettings, path: string): { guard: RequestGuard; access: RegistryAccess } {
+  if (settings.optionalString("authentication.users.file")) {
+    throw new ConfigError("authentication.permissions.file", path, "set either authentication.users.file or authentication.permissions.file, not both");
+  }
+  const { users, permissions } = loadAuthFile(path, "authentication.permissions.file");
+  const userOf = new WeakMap<Request, string | undefined>();
+  const guard = basicAuthGuard({
+    realm: settings.string("authentication.realm"),
+    users,
+    // The file's permissions are the only authorization: roles do not apply.
+    roles: ["*"],
+    skipPaths: settings.list("authentication.skip.paths"),
+    refuse,
+    verify: verifyHashedPassword,
+    admitted: (request, user) => userOf.set(request, user),
+  });
+  return { guard, access: permissionAccess(permissions, userOf) };
+}
+
+export function registrySecurity(settings: ParsedSettings): { tls?: TLSOptions; guard?: RequestGuard; access?: RegistryAccess } {
   const https = settings.list("listeners").some((l) => l.toLowerCase().startsWith("https:"));
   const tls = https ? serverTls(settings, clientAuth(settings)) : undefined;
+  const permissionsFile = settings.optionalString("authentication.permissions.file");
+  if (permissionsFile) return { tls, ...permissionsFileSecurity(settings, permissionsFile) };
   if (settings.string("authentication.method") !== "BASIC") return { tls };
   const realm = settings.string("authentication.realm");
   const users = loadUsers(
@@ -32,12 +67,7 @@ export function registrySecurity(settings: ParsedSettings): { tls?: TLSOptions; 
     users,
     roles: settings.list("authentication.roles"),
     skipPaths: settings.list("authentication.skip.paths"),
-    // Jetty's JSON error body: the status and its reason phrase.
-    refuse: (request, status, headers) => {
-      const response = errorResponse(new RegistryError(status, status, status === 401 ? "Unauthorized" : "Forbidden"), replyType(request.headers.get("accept")));
-      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-      return response;
-    },
+    refuse,
   });
   return { tls, guard };
 }

@@ -43,6 +43,8 @@ export interface ListOptions {
   subjectPrefix?: string;
   offset?: number;
   limit?: number;
+  /** Only these subjects (the user's readable ones), filtered before paging. */
+  readable?: (subject: string) => boolean;
 }
 
 const MAX_VERSION = 2 ** 31 - 1;
@@ -96,7 +98,8 @@ export class RegistryService {
 
   listSchemas(options: ListOptions & { latestOnly?: boolean }): SchemaVersion[] {
     const prefix = options.subjectPrefix ?? "";
-    let out = this.state.allVersions().filter((v) => v.subject.startsWith(prefix) && (options.deleted || !v.deleted));
+    const readable = options.readable ?? (() => true);
+    let out = this.state.allVersions().filter((v) => v.subject.startsWith(prefix) && (options.deleted || !v.deleted) && readable(v.subject));
     if (options.latestOnly) {
       const latest = new Map<string, SchemaVersion>();
       for (const v of out) latest.set(v.subject, v);
@@ -109,9 +112,10 @@ export class RegistryService {
 
   listSubjects(options: ListOptions): string[] {
     const prefix = options.subjectPrefix ?? "";
+    const readable = options.readable ?? (() => true);
     const out: string[] = [];
     for (const subject of this.state.subjectNames().sort(compareStrings)) {
-      if (!subject.startsWith(prefix)) continue;
+      if (!subject.startsWith(prefix) || !readable(subject)) continue;
       // A subject counts as deleted only when every version is soft-deleted.
       const deleted = this.state.versions(subject).every((v) => v.deleted);
       if (options.deletedOnly ? deleted : options.deleted || !deleted) out.push(subject);

@@ -9,6 +9,7 @@ import type { RegistryHealth } from "../health.ts";
 import { parseVersionSpec, type RegistryService, type SchemaRequest } from "../service.ts";
 import type { SchemaVersion } from "../store/state.ts";
 import type { ForwardingTls } from "../../common/tls.ts";
+import type { RegistryAccess } from "./access.ts";
 import { forwardToLeader } from "./forward.ts";
 import { errorResponse, json, readJsonBody, replyType, text } from "./respond.ts";
 import { ConfigBody, ModeBody, SchemaRequestBody } from "./schemas.ts";
@@ -23,6 +24,8 @@ export interface RegistryHttpOptions {
   guard?: RequestGuard;
   /** TLS of calls to the leader when instances talk https. */
   forwardTls?: ForwardingTls;
+  /** Per-user permissions (./access.ts); absent, an admitted request may do everything. */
+  access?: RegistryAccess;
 }
 
 /** A reply body that is already JSON text (cached bodies, raw schema text). */
@@ -101,6 +104,16 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
     }
     return body;
   };
+  // Karapace's rule: an id may be read by whoever may read one of the subjects holding it.
+  const checkIdReadable = (request: Request, id: number) => {
+    const readable = options.access?.readable(request);
+    if (readable && !service.versionsOfId(id, true).some((h) => readable(h.subject))) throw errors.forbidden("Read", `Schema: ${id}`);
+  };
+  const readableVersionsOfId = (request: Request, id: number, deleted: boolean) => {
+    checkIdReadable(request, id);
+    const readable = options.access?.readable(request) ?? (() => true);
+    return service.versionsOfId(id, deleted).filter((h) => readable(h.subject));
+  };
 
   return new Elysia()
     .onRequest(({ request }) => options.guard?.(request))
@@ -112,6 +125,7 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
     })
     // Only the POST and PUT resources take a body; others ignore whatever is sent.
     .onParse(({ request }) => (request.method === "POST" || request.method === "PUT" ? readJsonBody(request, options.maxBodyBytes) : null))
+    .onTransform(({ request, route, params }) => options.access?.check(request, route, params))
     .onError(async ({ code, error, request, body, set }) => {
       const type = replyType(request.headers.get("accept"));
       if (error instanceof ForwardToLeader) {
@@ -145,26 +159,28 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
     })
     .get("/metrics", () => metricsResponse(options.metrics))
     .get("/schemas/types", () => schemaTypes())
-    .get("/schemas/ids/:id", ({ params, query }) => {
+    .get("/schemas/ids/:id", ({ params, query, request }) => {
+      checkIdReadable(request, schemaId(params.id));
       if (!query.format) return new RawJson(cachedSchemaById(schemaId(params.id)));
       const v = service.schemaById(schemaId(params.id));
       return { ...typed(v), schema: service.formattedSchema(v, query.format) };
     })
-    .get("/schemas/ids/:id/schema", ({ params, query }) => {
+    .get("/schemas/ids/:id/schema", ({ params, query, request }) => {
+      checkIdReadable(request, schemaId(params.id));
       const v = service.schemaById(schemaId(params.id));
       return new RawJson(service.formattedSchema(v, query.format));
     })
-    .get("/schemas/ids/:id/versions", ({ params, query }) =>
-      service.versionsOfId(schemaId(params.id), flag(query, "deleted")),
+    .get("/schemas/ids/:id/versions", ({ params, query, request }) =>
+      readableVersionsOfId(request, schemaId(params.id), flag(query, "deleted")),
     )
-    .get("/schemas/ids/:id/subjects", ({ params, query }) => {
-      const subjects = [...new Set(service.versionsOfId(schemaId(params.id), flag(query, "deleted")).map((v) => v.subject))];
+    .get("/schemas/ids/:id/subjects", ({ params, query, request }) => {
+      const subjects = [...new Set(readableVersionsOfId(request, schemaId(params.id), flag(query, "deleted")).map((v) => v.subject))];
       return subjects;
     })
-    .get("/schemas", ({ query }) =>
-      service.listSchemas({ ...listOptions(query), latestOnly: flag(query, "latestOnly") }).map(versionBody),
+    .get("/schemas", ({ query, request }) =>
+      service.listSchemas({ ...listOptions(query), latestOnly: flag(query, "latestOnly"), readable: options.access?.readable(request) }).map(versionBody),
     )
-    .get("/subjects", ({ query }) => service.listSubjects(listOptions(query)))
+    .get("/subjects", ({ query, request }) => service.listSubjects({ ...listOptions(query), readable: options.access?.readable(request) }))
     .get("/subjects/:subject/versions", ({ params, query }) =>
       service.listVersions(params.subject, listOptions(query)),
     )

@@ -1,0 +1,48 @@
+// Per-user permissions on the REST routes, as Karapace checks them: the permission a route needs is
+// checked once the router has matched it (unknown paths keep their 404/405), on the subject exactly
+// as the router decoded it for the handler.
+import { errors } from "../errors.ts";
+import { allows, CONFIG_RESOURCE, subjectResource, type Operation, type Permission } from "../permissions.ts";
+
+export interface RegistryAccess {
+  /** Throws 403 unless the request's user holds the permission its route needs. */
+  check(request: Request, route: string, params: Record<string, string> | undefined): void;
+  /** Which subjects the request's user may read (lists are filtered, ids need one of their subjects). */
+  readable(request: Request): (subject: string) => boolean;
+}
+
+/**
+ * Global config and mode need `Config:`; a route on a subject needs `Subject:<subject>`: Read for
+ * GETs, the lookup (POST /subjects/{s}) and compatibility tests, Write for the rest. Other routes
+ * need no permission of their own.
+ */
+export function requiredPermission(method: string, route: string, params: Record<string, string> | undefined): { operation: Operation; resource: string } | undefined {
+  const reads = method === "GET" || method === "HEAD" || (method === "POST" && (route === "/subjects/:subject" || route.startsWith("/compatibility/")));
+  const operation: Operation = reads ? "Read" : "Write";
+  if (route === "/config" || route === "/mode") return { operation, resource: CONFIG_RESOURCE };
+  // Elysia gives routes without parameters no params object.
+  if (params?.subject !== undefined) return { operation, resource: subjectResource(params.subject) };
+  return undefined;
+}
+
+/** "Subject:orders-value" as Confluent's denial names it: "Subject: orders-value". */
+const named = (resource: string) => (resource === CONFIG_RESOURCE ? "Config" : resource.replace(/^Subject:/, "Subject: "));
+
+/**
+ * Access by Karapace-style permissions of the users the guard recorded per request: a request on a
+ * skip path (recorded without a user) is open; one the guard never admitted is refused everything.
+ */
+export function permissionAccess(permissions: readonly Permission[], userOf: WeakMap<Request, string | undefined>): RegistryAccess {
+  const may = (request: Request, operation: Operation, resource: string): boolean => {
+    if (!userOf.has(request)) return false;
+    const user = userOf.get(request);
+    return user === undefined || allows(permissions, user, operation, resource);
+  };
+  return {
+    check(request, route, params) {
+      const needed = requiredPermission(request.method, route, params);
+      if (needed && !may(request, needed.operation, needed.resource)) throw errors.forbidden(needed.operation, named(needed.resource));
+    },
+    readable: (request) => (subject) => may(request, "Read", subjectResource(subject)),
+  };
+}
