@@ -1,6 +1,7 @@
-// Kafka connections with SASL (PLAIN and SCRAM), configured by Kafka's setting names: the registry
-// (kafkastore.*) and a connect worker (top-level security.protocol, sasl.*) on a broker that only
-// accepts authenticated clients; a wrong password is refused with a clear error that does not show it.
+// Kafka connections with SASL (PLAIN and SCRAM) and SSL, configured by Kafka's setting names: the
+// registry (kafkastore.*) and a connect worker (top-level security.protocol, sasl.*, ssl.*) on a broker
+// that only accepts authenticated or TLS clients; a wrong password is refused with a clear error that
+// does not show it.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -78,5 +79,41 @@ test("a connect worker runs a pipeline over SASL/PLAIN", async () => {
     expect(values).toEqual(["a", "b", "c"]);
   } finally {
     await reader.close();
+  }
+}, 90_000);
+
+test("the registry and a connect worker over SSL (the broker's CA as a PEM trust store)", async () => {
+  const ssl = kafka.ssl!;
+  writeFileSync(join(dir, "kafka-ca.pem"), ssl.ca);
+  const tls = { "security.protocol": "SSL", "ssl.truststore.location": join(dir, "kafka-ca.pem"), "ssl.truststore.type": "PEM" };
+  const registry = await startRegistry(
+    registrySettingsDefinition.parse({
+      listeners: `http://127.0.0.1:${freePort()}`,
+      "kafkastore.bootstrap.servers": ssl.bootstrap,
+      "kafkastore.topic": "_schemas_ssl",
+      "kafkastore.topic.replication.factor": "1",
+      ...Object.fromEntries(Object.entries(tls).map(([k, v]) => [`kafkastore.${k}`, v])),
+    }).values,
+  );
+  try {
+    const r = await fetch(`${registry.urls[0]}/subjects/ssl-value/versions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ schema: '"int"' }) });
+    expect(r.status).toBe(200);
+  } finally {
+    await registry.stop();
+  }
+  const input = join(dir, "ssl-in.txt");
+  writeFileSync(input, "x\ny\n");
+  const worker = await startTestConnect("kafka", { "bootstrap.servers": ssl.bootstrap, ...tls, "value.converter": "org.apache.kafka.connect.storage.StringConverter" });
+  try {
+    expect((await connectClient(worker.url).post("/connectors", { name: "ssl-src", config: { "connector.class": "FileStreamSource", file: input, topic: "ssl-lines" } })).status).toBe(201);
+    const reader = new KafkaBroker({ bootstrapServers: [ssl.bootstrap], security: clientSecurity(tls) });
+    await reader.connect();
+    try {
+      await waitFor("two lines over SSL", async () => ((await reader.describeTopic("ssl-lines")) ? (await reader.fetch("ssl-lines", 0, 0)).length === 2 : false), { timeoutMs: 30_000, intervalMs: 200 });
+    } finally {
+      await reader.close();
+    }
+  } finally {
+    await worker.stop();
   }
 }, 90_000);
