@@ -1,0 +1,407 @@
+// PostgreSQL column types → Connect schemas and values, by Debezium's PostgreSQL type mapping
+// (PostgresValueConverter), so topics written by Sluice read the same as Debezium's: the same schema
+// names and versions, the same numbers for times and durations, the same strings for zoned values.
+// Input is the type's text output, as pgoutput sends it. Types Debezium does not map give no mapping:
+// the column is left out of events, as Debezium leaves it out.
+import { BigDecimal } from "../../connect/data/big-decimal.ts";
+import { DataException } from "../../connect/data/errors.ts";
+import { ConnectDate, Decimal, Time, Timestamp, twosComplementBytes } from "../../connect/data/logical.ts";
+import { SchemaBuilder, type Schema } from "../../connect/data/schema.ts";
+import { Struct } from "../../connect/data/struct.ts";
+import { civilDate, parseArray, parseBytea, parseDate, parseInterval, parseTime, parseTimestamp, parseTimestampTz, parseTimeTz, type IntervalParts } from "./pg-text.ts";
+
+export type DecimalHandlingMode = "precise" | "double" | "string";
+export type TimePrecisionMode = "adaptive" | "adaptive_time_microseconds" | "connect";
+
+/** Types outside pg_catalog, described from the catalog (pg_type, pg_enum) by the caller. */
+export type UserType = { readonly kind: "enum"; readonly values: readonly string[] } | { readonly kind: "array"; readonly elementOid: number };
+
+export interface TypeMappingOptions {
+  readonly decimalHandlingMode: DecimalHandlingMode;
+  readonly timePrecisionMode: TimePrecisionMode;
+  /** By type OID. */
+  readonly userTypes?: ReadonlyMap<number, UserType>;
+}
+
+export interface ColumnType {
+  readonly typeOid: number;
+  /** atttypmod, as the Relation message carries it (-1: none). */
+  readonly typeModifier: number;
+  /** The Relation message does not say; the caller knows it from the catalog (attnotnull). */
+  readonly optional: boolean;
+}
+
+export interface ColumnMapping {
+  readonly schema: Schema;
+  /** The Connect value of the column's text; throws DataException when the text cannot be one. */
+  convert(text: string): unknown;
+}
+
+/** Built-in type OIDs (pg_type.dat). */
+export const Oid = {
+  BOOL: 16,
+  BYTEA: 17,
+  CHAR: 18,
+  NAME: 19,
+  INT8: 20,
+  INT2: 21,
+  INT4: 23,
+  TEXT: 25,
+  OID: 26,
+  JSON: 114,
+  XML: 142,
+  FLOAT4: 700,
+  FLOAT8: 701,
+  BPCHAR: 1042,
+  VARCHAR: 1043,
+  DATE: 1082,
+  TIME: 1083,
+  TIMESTAMP: 1114,
+  TIMESTAMPTZ: 1184,
+  INTERVAL: 1186,
+  TIMETZ: 1266,
+  NUMERIC: 1700,
+  UUID: 2950,
+  JSONB: 3802,
+} as const;
+
+/** Array type OID → element OID, for the arrays Debezium maps. */
+const ARRAY_ELEMENTS: ReadonlyMap<number, number> = new Map([
+  [1000, Oid.BOOL],
+  [1001, Oid.BYTEA],
+  [1002, Oid.CHAR],
+  [1005, Oid.INT2],
+  [1007, Oid.INT4],
+  [1009, Oid.TEXT],
+  [1014, Oid.BPCHAR],
+  [1015, Oid.VARCHAR],
+  [1016, Oid.INT8],
+  [1021, Oid.FLOAT4],
+  [1022, Oid.FLOAT8],
+  [1028, Oid.OID],
+  [1115, Oid.TIMESTAMP],
+  [1182, Oid.DATE],
+  [1183, Oid.TIME],
+  [1185, Oid.TIMESTAMPTZ],
+  [1231, Oid.NUMERIC],
+  [1270, Oid.TIMETZ],
+  [2951, Oid.UUID],
+  [199, Oid.JSON],
+  [3807, Oid.JSONB],
+]);
+
+/** The Connect schema and converter of a column, or null when Debezium does not map its type. */
+export function columnMapping(column: ColumnType, options: TypeMappingOptions): ColumnMapping | null {
+  const mapping = typeMapping(column.typeOid, column.typeModifier, options);
+  if (mapping === null) return null;
+  const builder = mapping.builder();
+  const schema = (column.optional ? builder.optional() : builder).build();
+  return { schema, convert: (text) => mapping.convert(text, schema) };
+}
+
+interface TypeMapping {
+  /** A fresh builder each call, so callers can still make it optional. */
+  builder(): SchemaBuilder;
+  /** `schema` is the built one: struct values must be made with the exact schema of their field. */
+  convert(text: string, schema: Schema): unknown;
+}
+
+function typeMapping(oid: number, typeModifier: number, options: TypeMappingOptions): TypeMapping | null {
+  const scalar = scalarMapping(oid, typeModifier, options);
+  if (scalar !== null) return scalar;
+  const userType = options.userTypes?.get(oid);
+  if (userType?.kind === "enum") return enumMapping(userType.values);
+  const elementOid = ARRAY_ELEMENTS.get(oid) ?? (userType?.kind === "array" ? userType.elementOid : undefined);
+  if (elementOid === undefined) return null;
+  const elementType = options.userTypes?.get(elementOid);
+  // Debezium's only array of user types is of enums, and (unlike its others) with required elements.
+  if (elementType?.kind === "enum") return arrayMapping(enumMapping(elementType.values), false);
+  if (!ARRAY_ELEMENTS.has(oid)) return null;
+  const element = scalarMapping(elementOid, typeModifier, options);
+  return element === null ? null : arrayMapping(element, true);
+}
+
+function arrayMapping(element: TypeMapping, optionalElements: boolean): TypeMapping {
+  const elementSchema = () => (optionalElements ? element.builder().optional() : element.builder()).build();
+  return {
+    builder: () => SchemaBuilder.array(elementSchema()),
+    convert: (text, schema) => {
+      const elementSchema = schema.valueSchema as Schema;
+      return parseArray(text).map((item) => (item === null ? null : element.convert(item, elementSchema)));
+    },
+  };
+}
+
+function plain(builder: () => SchemaBuilder, convert: (text: string, schema: Schema) => unknown): TypeMapping {
+  return { builder, convert };
+}
+
+/** A Debezium semantic type: a named primitive schema, version 1. */
+function named(builder: () => SchemaBuilder, name: string): () => SchemaBuilder {
+  return () => builder().name(name).version(1);
+}
+
+const identity = (text: string) => text;
+
+function scalarMapping(oid: number, typeModifier: number, options: TypeMappingOptions): TypeMapping | null {
+  switch (oid) {
+    case Oid.BOOL:
+      return plain(SchemaBuilder.bool, parseBool);
+    case Oid.INT2:
+      return plain(SchemaBuilder.int16, (t) => parseInteger(t, 16));
+    case Oid.INT4:
+      return plain(SchemaBuilder.int32, (t) => parseInteger(t, 32));
+    case Oid.INT8:
+    case Oid.OID:
+      return plain(SchemaBuilder.int64, (t) => BigInt(parseInteger(t, 64)));
+    case Oid.FLOAT4:
+      return plain(SchemaBuilder.float32, parseFloat64);
+    case Oid.FLOAT8:
+      return plain(SchemaBuilder.float64, parseFloat64);
+    case Oid.CHAR:
+    case Oid.NAME:
+    case Oid.TEXT:
+    case Oid.BPCHAR:
+    case Oid.VARCHAR:
+      return plain(SchemaBuilder.string, identity);
+    case Oid.BYTEA:
+      return plain(SchemaBuilder.bytes, parseBytea);
+    case Oid.JSON:
+    case Oid.JSONB:
+      return plain(named(SchemaBuilder.string, "io.debezium.data.Json"), identity);
+    case Oid.XML:
+      return plain(named(SchemaBuilder.string, "io.debezium.data.Xml"), identity);
+    case Oid.UUID:
+      return plain(named(SchemaBuilder.string, "io.debezium.data.Uuid"), identity);
+    case Oid.NUMERIC:
+      return numericMapping(typeModifier, options.decimalHandlingMode);
+    case Oid.DATE:
+      return dateMapping(options.timePrecisionMode);
+    case Oid.TIME:
+      return timeMapping(timePrecision(typeModifier), options.timePrecisionMode);
+    case Oid.TIMESTAMP:
+      return timestampMapping(timePrecision(typeModifier), options.timePrecisionMode);
+    case Oid.TIMESTAMPTZ:
+      return plain(named(SchemaBuilder.string, "io.debezium.time.ZonedTimestamp"), (t) => zonedTimestamp(t, timePrecision(typeModifier)));
+    case Oid.TIMETZ:
+      return plain(named(SchemaBuilder.string, "io.debezium.time.ZonedTime"), zonedTime);
+    case Oid.INTERVAL:
+      return plain(named(SchemaBuilder.int64, "io.debezium.time.MicroDuration"), (t) => microDuration(parseInterval(t)));
+    default:
+      return null;
+  }
+}
+
+function enumMapping(values: readonly string[]): TypeMapping {
+  return plain(() => SchemaBuilder.string().name("io.debezium.data.Enum").version(1).parameter("allowed", values.join(",")), identity);
+}
+
+function parseBool(text: string): boolean {
+  if (text === "t") return true;
+  if (text === "f") return false;
+  throw new DataException(`Not a PostgreSQL boolean: ${JSON.stringify(text)}`);
+}
+
+const INTEGER = /^-?\d+$/;
+
+function parseInteger(text: string, bits: 16 | 32): number;
+function parseInteger(text: string, bits: 64): string;
+function parseInteger(text: string, bits: 16 | 32 | 64): number | string {
+  if (!INTEGER.test(text)) throw new DataException(`Not a PostgreSQL int${bits / 8}: ${JSON.stringify(text)}`);
+  if (bits === 64) return text;
+  const value = Number(text);
+  if (value < -(2 ** (bits - 1)) || value >= 2 ** (bits - 1)) throw new DataException(`Out of range for int${bits / 8}: ${text}`);
+  return value;
+}
+
+/** float4/float8 text, including NaN and ±Infinity (which Number() reads as written). */
+function parseFloat64(text: string): number {
+  const value = Number(text);
+  if (Number.isNaN(value) && text !== "NaN") throw new DataException(`Not a PostgreSQL float: ${JSON.stringify(text)}`);
+  return value;
+}
+
+// --- numeric -------------------------------------------------------------------------------------
+
+const NUMERIC_SPECIALS: Record<string, { double: number; string: string }> = {
+  NaN: { double: NaN, string: "NAN" },
+  Infinity: { double: Infinity, string: "POSITIVE_INFINITY" },
+  "-Infinity": { double: -Infinity, string: "NEGATIVE_INFINITY" },
+};
+
+/** numeric(p,s) from atttypmod, or null for an unconstrained numeric (-1). Scale may be negative since PostgreSQL 15. */
+function numericPrecisionScale(typeModifier: number): { precision: number; scale: number } | null {
+  if (typeModifier < 4) return null;
+  const packed = typeModifier - 4;
+  return { precision: (packed >> 16) & 0xffff, scale: ((packed & 0x7ff) ^ 1024) - 1024 };
+}
+
+function numericMapping(typeModifier: number, mode: DecimalHandlingMode): TypeMapping {
+  const declared = numericPrecisionScale(typeModifier);
+  const decimal = (text: string): BigDecimal | (typeof NUMERIC_SPECIALS)[string] => {
+    const special = NUMERIC_SPECIALS[text];
+    if (special) return special;
+    const value = parseDecimal(text);
+    return declared === null ? value : value.setScale(declared.scale);
+  };
+  switch (mode) {
+    case "double":
+      return plain(SchemaBuilder.float64, (t) => {
+        const v = decimal(t);
+        return v instanceof BigDecimal ? v.toNumber() : v.double;
+      });
+    case "string":
+      return plain(SchemaBuilder.string, (t) => {
+        const v = decimal(t);
+        return v instanceof BigDecimal ? v.toPlainString() : v.string;
+      });
+    case "precise": {
+      const precise = (t: string): BigDecimal => {
+        const v = decimal(t);
+        if (v instanceof BigDecimal) return v;
+        throw new DataException(`Got a special value (${t}) for a numeric column but decimal.handling.mode 'precise' cannot hold it; set it to 'string' or 'double'`);
+      };
+      if (declared === null) return plain(variableScaleDecimalBuilder, (t, schema) => variableScaleDecimal(precise(t), schema));
+      const { precision, scale } = declared;
+      return plain(() => Decimal.builder(scale).parameter("connect.decimal.precision", String(precision)), precise);
+    }
+  }
+}
+
+function parseDecimal(text: string): BigDecimal {
+  try {
+    return BigDecimal.parse(text);
+  } catch {
+    throw new DataException(`Not a PostgreSQL numeric: ${JSON.stringify(text)}`);
+  }
+}
+
+function variableScaleDecimalBuilder(): SchemaBuilder {
+  return SchemaBuilder.struct()
+    .name("io.debezium.data.VariableScaleDecimal")
+    .version(1)
+    .doc("Variable scaled decimal")
+    .field("scale", SchemaBuilder.int32())
+    .field("value", SchemaBuilder.bytes());
+}
+
+/** Debezium strips trailing zeros (never below scale 0) before splitting into scale and unscaled bytes. */
+function variableScaleDecimal(value: BigDecimal, schema: Schema): Struct {
+  let { unscaled, scale } = value;
+  while (scale > 0 && unscaled !== 0n && unscaled % 10n === 0n) {
+    unscaled /= 10n;
+    scale--;
+  }
+  if (unscaled === 0n) scale = 0;
+  if (scale < 0) {
+    unscaled *= 10n ** BigInt(-scale);
+    scale = 0;
+  }
+  return new Struct(schema).put("scale", scale).put("value", twosComplementBytes(unscaled));
+}
+
+// --- dates and times -----------------------------------------------------------------------------
+
+const MICROS_PER_MILLI = 1000n;
+const MILLIS_PER_DAY = 86_400_000;
+
+/** Fractional digits of time/timestamp(p); -1 (no p) means 6, as the JDBC driver reports it. */
+function timePrecision(typeModifier: number): number {
+  return typeModifier < 0 ? 6 : typeModifier;
+}
+
+/** What Debezium emits for ±infinity: the JDBC driver's sentinels, in microseconds or days. */
+const TIMESTAMP_INFINITY_MICROS = { infinity: 9_223_372_036_825_200_000n, "-infinity": -9_223_372_036_832_400_000n } as const;
+const DATE_INFINITY_DAYS = { infinity: -2_147_472_692, "-infinity": -2_147_472_691 } as const;
+
+function noJsDate(text: string): never {
+  throw new DataException(`${text} has no value in time.precision.mode 'connect' (it needs a JS Date); use 'adaptive'`);
+}
+
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
+}
+
+function dateMapping(mode: TimePrecisionMode): TypeMapping {
+  if (mode === "connect")
+    return plain(ConnectDate.builder, (t) => {
+      const days = parseDate(t);
+      return typeof days === "string" ? noJsDate(t) : new Date(days * MILLIS_PER_DAY);
+    });
+  return plain(named(SchemaBuilder.int32, "io.debezium.time.Date"), (t) => {
+    const days = parseDate(t);
+    return typeof days === "string" ? DATE_INFINITY_DAYS[days] : days;
+  });
+}
+
+function timeMapping(precision: number, mode: TimePrecisionMode): TypeMapping {
+  if (mode === "connect") return plain(Time.builder, (t) => new Date(Number(parseTime(t) / MICROS_PER_MILLI)));
+  if (mode === "adaptive" && precision <= 3) return plain(named(SchemaBuilder.int32, "io.debezium.time.Time"), (t) => Number(parseTime(t) / MICROS_PER_MILLI));
+  return plain(named(SchemaBuilder.int64, "io.debezium.time.MicroTime"), parseTime);
+}
+
+function timestampMapping(precision: number, mode: TimePrecisionMode): TypeMapping {
+  const micros = (t: string): bigint => {
+    const value = parseTimestamp(t);
+    return typeof value === "string" ? TIMESTAMP_INFINITY_MICROS[value] : value;
+  };
+  if (mode === "connect")
+    return plain(Timestamp.builder, (t) => {
+      const value = parseTimestamp(t);
+      return typeof value === "string" ? noJsDate(t) : new Date(Number(floorDiv(value, MICROS_PER_MILLI)));
+    });
+  if (precision <= 3) return plain(named(SchemaBuilder.int64, "io.debezium.time.Timestamp"), (t) => floorDiv(micros(t), MICROS_PER_MILLI));
+  return plain(named(SchemaBuilder.int64, "io.debezium.time.MicroTimestamp"), micros);
+}
+
+/**
+ * io.debezium.time.ZonedTimestamp: the instant in UTC, ISO-8601 as java.time prints it ("+" before
+ * years past 9999), with exactly `precision` fractional digits (Debezium's column scale), or as few
+ * as needed for timestamptz(0). ±infinity stay "infinity" / "-infinity".
+ */
+function zonedTimestamp(text: string, precision: number): string {
+  const micros = parseTimestampTz(text);
+  if (typeof micros === "string") return micros;
+  const days = floorDiv(micros, 86_400_000_000n);
+  const { year, month, day } = civilDate(Number(days));
+  const date = `${isoYear(year)}-${pad2(month)}-${pad2(day)}`;
+  return `${date}T${isoTime(micros - days * 86_400_000_000n, precision)}Z`;
+}
+
+/** io.debezium.time.ZonedTime: the time moved to UTC, with as few fractional digits as needed. */
+function zonedTime(text: string): string {
+  const { micros, offsetSeconds } = parseTimeTz(text);
+  const day = 86_400_000_000n;
+  const utc = micros - BigInt(offsetSeconds) * 1_000_000n;
+  // PostgreSQL's 24:00:00 survives at offset zero (Debezium keeps "24:00:00Z"); anything else wraps.
+  if (utc === day) return "24:00:00Z";
+  return `${isoTime(((utc % day) + day) % day, 0)}Z`;
+}
+
+/** java.time's ISO_LOCAL_DATE year: at least 4 digits, "+" past 9999, "-" before year 0. */
+function isoYear(year: number): string {
+  if (year > 9999) return `+${year}`;
+  return year < 0 ? `-${String(-year).padStart(4, "0")}` : String(year).padStart(4, "0");
+}
+
+function pad2(n: number | bigint): string {
+  return String(n).padStart(2, "0");
+}
+
+/** HH:mm:ss plus a fraction of exactly `digits` digits (1-9), or with trailing zeros dropped (0). */
+function isoTime(microsOfDay: bigint, digits: number): string {
+  const seconds = microsOfDay / 1_000_000n;
+  const fraction = String(microsOfDay % 1_000_000n).padStart(6, "0");
+  const clock = `${pad2(seconds / 3600n)}:${pad2((seconds / 60n) % 60n)}:${pad2(seconds % 60n)}`;
+  if (digits > 0) return `${clock}.${fraction.padEnd(9, "0").slice(0, digits)}`;
+  const trimmed = fraction.replace(/0+$/, "");
+  return trimmed === "" ? clock : `${clock}.${trimmed}`;
+}
+
+/** Debezium's MicroDuration: months count as 365.25 / 12 days; the same double arithmetic as the JVM's, truncated. */
+function microDuration(p: IntervalParts): bigint {
+  const days = (p.years * 12 + p.months) * (365.25 / 12.0) + p.days;
+  const seconds = ((days * 24 + p.hours) * 60 + p.minutes) * 60 + p.seconds;
+  return BigInt(Math.trunc(seconds * 1e6));
+}

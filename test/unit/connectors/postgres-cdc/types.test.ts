@@ -1,0 +1,257 @@
+import { describe, expect, test } from "bun:test";
+import { BigDecimal } from "../../../../src/connect/data/big-decimal.ts";
+import { DataException } from "../../../../src/connect/data/errors.ts";
+import { Decimal } from "../../../../src/connect/data/logical.ts";
+import { Schema, SchemaBuilder } from "../../../../src/connect/data/schema.ts";
+import { Struct } from "../../../../src/connect/data/struct.ts";
+import { columnMapping, Oid, type ColumnMapping, type DecimalHandlingMode, type TimePrecisionMode, type TypeMappingOptions, type UserType } from "../../../../src/connectors/postgres-cdc/types.ts";
+
+const MOOD = 16390;
+const MOOD_ARRAY = 16389;
+const userTypes = new Map<number, UserType>([
+  [MOOD, { kind: "enum", values: ["sad", "ok", "happy"] }],
+  [MOOD_ARRAY, { kind: "array", elementOid: MOOD }],
+]);
+const defaults: TypeMappingOptions = { decimalHandlingMode: "precise", timePrecisionMode: "adaptive", userTypes };
+
+function mapping(typeOid: number, typeModifier = -1, options: Partial<TypeMappingOptions> = {}, optional = true): ColumnMapping {
+  const m = columnMapping({ typeOid, typeModifier, optional }, { ...defaults, ...options });
+  if (m === null) throw new Error(`no mapping for ${typeOid}`);
+  return m;
+}
+
+/** Converts, then checks the value fits the schema, as a Struct.put would. */
+function convert(typeOid: number, text: string, typeModifier = -1, options: Partial<TypeMappingOptions> = {}): unknown {
+  const m = mapping(typeOid, typeModifier, options);
+  const value = m.convert(text);
+  m.schema.validateValue(value);
+  return value;
+}
+
+const numericTypmod = (precision: number, scale: number) => ((precision << 16) | (scale & 0x7ff)) + 4;
+const named = (builder: SchemaBuilder, name: string) => builder.name(name).version(1).optional().build();
+
+describe("Debezium type mapping: schemas", () => {
+  test("primitives, optional or not as the column says", () => {
+    expect(mapping(Oid.BOOL).schema.equals(Schema.OPTIONAL_BOOLEAN_SCHEMA)).toBe(true);
+    expect(mapping(Oid.INT2, -1, {}, false).schema.equals(Schema.INT16_SCHEMA)).toBe(true);
+    expect(mapping(Oid.INT4).schema.equals(Schema.OPTIONAL_INT32_SCHEMA)).toBe(true);
+    expect(mapping(Oid.INT8).schema.equals(Schema.OPTIONAL_INT64_SCHEMA)).toBe(true);
+    expect(mapping(Oid.OID).schema.equals(Schema.OPTIONAL_INT64_SCHEMA)).toBe(true);
+    expect(mapping(Oid.FLOAT4).schema.equals(Schema.OPTIONAL_FLOAT32_SCHEMA)).toBe(true);
+    expect(mapping(Oid.FLOAT8).schema.equals(Schema.OPTIONAL_FLOAT64_SCHEMA)).toBe(true);
+    for (const oid of [Oid.TEXT, Oid.VARCHAR, Oid.BPCHAR, Oid.CHAR, Oid.NAME]) expect(mapping(oid).schema.equals(Schema.OPTIONAL_STRING_SCHEMA)).toBe(true);
+    expect(mapping(Oid.BYTEA).schema.equals(Schema.OPTIONAL_BYTES_SCHEMA)).toBe(true);
+  });
+
+  test("Debezium semantic types: names, version 1, parameters", () => {
+    expect(mapping(Oid.JSON).schema.equals(named(SchemaBuilder.string(), "io.debezium.data.Json"))).toBe(true);
+    expect(mapping(Oid.JSONB).schema.equals(named(SchemaBuilder.string(), "io.debezium.data.Json"))).toBe(true);
+    expect(mapping(Oid.UUID).schema.equals(named(SchemaBuilder.string(), "io.debezium.data.Uuid"))).toBe(true);
+    expect(mapping(Oid.XML).schema.equals(named(SchemaBuilder.string(), "io.debezium.data.Xml"))).toBe(true);
+    expect(mapping(Oid.TIMESTAMPTZ).schema.equals(named(SchemaBuilder.string(), "io.debezium.time.ZonedTimestamp"))).toBe(true);
+    expect(mapping(Oid.TIMETZ).schema.equals(named(SchemaBuilder.string(), "io.debezium.time.ZonedTime"))).toBe(true);
+    expect(mapping(Oid.INTERVAL).schema.equals(named(SchemaBuilder.int64(), "io.debezium.time.MicroDuration"))).toBe(true);
+    expect(mapping(Oid.DATE).schema.equals(named(SchemaBuilder.int32(), "io.debezium.time.Date"))).toBe(true);
+    const mood = mapping(MOOD).schema;
+    expect(mood.name).toBe("io.debezium.data.Enum");
+    expect(mood.version).toBe(1);
+    expect([...(mood.parameters ?? [])]).toEqual([["allowed", "sad,ok,happy"]]);
+  });
+
+  test("time and timestamp by time.precision.mode and the column's precision", () => {
+    const name = (oid: number, typmod: number, mode: TimePrecisionMode) => mapping(oid, typmod, { timePrecisionMode: mode }).schema.name;
+    expect(name(Oid.TIME, -1, "adaptive")).toBe("io.debezium.time.MicroTime");
+    expect(name(Oid.TIME, 3, "adaptive")).toBe("io.debezium.time.Time");
+    expect(name(Oid.TIME, 0, "adaptive")).toBe("io.debezium.time.Time");
+    expect(name(Oid.TIME, 4, "adaptive")).toBe("io.debezium.time.MicroTime");
+    expect(name(Oid.TIME, 3, "adaptive_time_microseconds")).toBe("io.debezium.time.MicroTime");
+    expect(name(Oid.TIME, -1, "connect")).toBe("org.apache.kafka.connect.data.Time");
+    expect(name(Oid.TIMESTAMP, -1, "adaptive")).toBe("io.debezium.time.MicroTimestamp");
+    expect(name(Oid.TIMESTAMP, 3, "adaptive")).toBe("io.debezium.time.Timestamp");
+    expect(name(Oid.TIMESTAMP, 3, "adaptive_time_microseconds")).toBe("io.debezium.time.Timestamp");
+    expect(name(Oid.TIMESTAMP, 6, "connect")).toBe("org.apache.kafka.connect.data.Timestamp");
+    expect(name(Oid.DATE, -1, "connect")).toBe("org.apache.kafka.connect.data.Date");
+    expect(mapping(Oid.TIME, 3).schema.type).toBe("INT32");
+    expect(mapping(Oid.TIME, 6).schema.type).toBe("INT64");
+  });
+
+  test("numeric by decimal.handling.mode and whether the column has a scale", () => {
+    expect(mapping(Oid.NUMERIC, numericTypmod(3, 2)).schema.equals(Decimal.builder(2).parameter("connect.decimal.precision", "3").optional().build())).toBe(true);
+    expect(mapping(Oid.NUMERIC, numericTypmod(4, 0)).schema.equals(Decimal.builder(0).parameter("connect.decimal.precision", "4").optional().build())).toBe(true);
+    const variable = mapping(Oid.NUMERIC).schema;
+    expect(variable.name).toBe("io.debezium.data.VariableScaleDecimal");
+    expect(variable.doc).toBe("Variable scaled decimal");
+    expect(variable.fields.map((f) => [f.name, f.schema.type, f.schema.optional])).toEqual([
+      ["scale", "INT32", false],
+      ["value", "BYTES", false],
+    ]);
+    expect(mapping(Oid.NUMERIC, -1, { decimalHandlingMode: "double" }).schema.equals(Schema.OPTIONAL_FLOAT64_SCHEMA)).toBe(true);
+    expect(mapping(Oid.NUMERIC, numericTypmod(3, 2), { decimalHandlingMode: "string" }).schema.equals(Schema.OPTIONAL_STRING_SCHEMA)).toBe(true);
+  });
+
+  test("arrays: optional elements of the element's schema; enum arrays as Debezium builds them", () => {
+    expect(mapping(1007).schema.equals(SchemaBuilder.array(Schema.OPTIONAL_INT32_SCHEMA).optional().build())).toBe(true);
+    expect(mapping(1009).schema.equals(SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA).optional().build())).toBe(true);
+    expect(mapping(1185).schema.valueSchema?.equals(named(SchemaBuilder.string(), "io.debezium.time.ZonedTimestamp"))).toBe(true);
+    expect(mapping(1231, numericTypmod(5, 2)).schema.valueSchema?.parameters?.get("scale")).toBe("2");
+    expect(mapping(1231).schema.valueSchema?.name).toBe("io.debezium.data.VariableScaleDecimal");
+    const moods = mapping(MOOD_ARRAY).schema.valueSchema;
+    expect(moods?.name).toBe("io.debezium.data.Enum");
+    expect(moods?.optional).toBe(false);
+  });
+
+  test("types Debezium leaves out have no mapping", () => {
+    for (const oid of [600 /* point */, 1187 /* interval[] */, 3614 /* tsvector */, 99999]) expect(columnMapping({ typeOid: oid, typeModifier: -1, optional: true }, defaults)).toBeNull();
+  });
+});
+
+describe("Debezium type mapping: values from pgoutput text", () => {
+  test("booleans, integers, floats with their special values", () => {
+    expect(convert(Oid.BOOL, "t")).toBe(true);
+    expect(convert(Oid.BOOL, "f")).toBe(false);
+    expect(convert(Oid.INT2, "-32768")).toBe(-32768);
+    expect(convert(Oid.INT4, "2147483647")).toBe(2147483647);
+    expect(convert(Oid.INT8, "-9223372036854775808")).toBe(-9223372036854775808n);
+    expect(convert(Oid.OID, "4000000000")).toBe(4000000000n);
+    expect(convert(Oid.FLOAT4, "3.3")).toBe(3.3);
+    expect(convert(Oid.FLOAT8, "-1.5e-300")).toBe(-1.5e-300);
+    expect(convert(Oid.FLOAT8, "NaN")).toBeNaN();
+    expect(convert(Oid.FLOAT8, "Infinity")).toBe(Infinity);
+    expect(convert(Oid.FLOAT4, "-Infinity")).toBe(-Infinity);
+    expect(() => convert(Oid.BOOL, "true")).toThrow(DataException);
+    expect(() => convert(Oid.INT2, "32768")).toThrow(DataException);
+    expect(() => convert(Oid.INT4, "1.0")).toThrow(DataException);
+    expect(() => convert(Oid.FLOAT8, "abc")).toThrow(DataException);
+  });
+
+  test("strings, bytea (hex), json, uuid and enums pass their text through", () => {
+    expect(convert(Oid.BPCHAR, "ab  ")).toBe("ab  ");
+    expect(convert(Oid.TEXT, "")).toBe("");
+    expect(convert(Oid.BYTEA, "\\x00ff10")).toEqual(Uint8Array.of(0, 255, 16));
+    expect(convert(Oid.JSONB, '{"bar": "baz"}')).toBe('{"bar": "baz"}');
+    expect(convert(Oid.UUID, "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11")).toBe("a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11");
+    expect(convert(MOOD, "happy")).toBe("happy");
+  });
+
+  test("numeric(p,s) as Decimal keeps the column's scale, negative values included", () => {
+    expect(convert(Oid.NUMERIC, "1.10", numericTypmod(3, 2))).toEqual(new BigDecimal(110n, 2));
+    expect(convert(Oid.NUMERIC, "-22.2200", numericTypmod(6, 4))).toEqual(new BigDecimal(-222200n, 4));
+    expect(convert(Oid.NUMERIC, "-0.01", numericTypmod(3, 2))).toEqual(new BigDecimal(-1n, 2));
+    expect(convert(Oid.NUMERIC, "12300", numericTypmod(5, -2))).toEqual(new BigDecimal(123n, -2));
+  });
+
+  test("unconstrained numeric as VariableScaleDecimal: trailing zeros stripped, two's-complement bytes", () => {
+    const vsd = (text: string) => convert(Oid.NUMERIC, text) as Struct;
+    const parts = (text: string) => {
+      const s = vsd(text);
+      return [s.getInt32("scale"), [...(s.getBytes("value") ?? [])]];
+    };
+    expect(parts("10.1111")).toEqual([4, [0x01, 0x8a, 0xf7]]); // 101111
+    expect(parts("22")).toEqual([0, [22]]);
+    expect(parts("22.000")).toEqual([0, [22]]);
+    expect(parts("100")).toEqual([0, [100]]);
+    expect(parts("-1.50")).toEqual([1, [0xf1]]); // -15
+    expect(parts("-128")).toEqual([0, [0x80]]);
+    expect(parts("0.000")).toEqual([0, [0]]);
+    // Python: (1234567890123456789012345678905).to_bytes(13, "big", signed=True)
+    expect(parts("123456789012345678901234567890.5")).toEqual([1, [0x0f, 0x95, 0x1a, 0x9f, 0xa3, 0xa2, 0x86, 0xc9, 0x4f, 0x0e, 0x76, 0x6c, 0x39]]);
+  });
+
+  test("NaN and infinite numerics: refused when precise, special values when double or string", () => {
+    expect(() => convert(Oid.NUMERIC, "NaN")).toThrow(/special value \(NaN\).*'string'/);
+    expect(() => convert(Oid.NUMERIC, "Infinity", numericTypmod(3, 2))).toThrow(DataException);
+    const asDouble = (t: string, typmod = -1) => convert(Oid.NUMERIC, t, typmod, { decimalHandlingMode: "double" });
+    expect(asDouble("NaN")).toBeNaN();
+    expect(asDouble("-Infinity")).toBe(-Infinity);
+    expect(asDouble("-1.10", numericTypmod(3, 2))).toBe(-1.1);
+    const asString = (t: string, typmod = -1) => convert(Oid.NUMERIC, t, typmod, { decimalHandlingMode: "string" });
+    expect(asString("NaN")).toBe("NAN");
+    expect(asString("Infinity")).toBe("POSITIVE_INFINITY");
+    expect(asString("-Infinity")).toBe("NEGATIVE_INFINITY");
+    expect(asString("22.2200", numericTypmod(6, 4))).toBe("22.2200");
+    expect(asString("0.0000001")).toBe("0.0000001");
+    expect(() => convert(Oid.NUMERIC, "1,5")).toThrow(DataException);
+  });
+
+  test("dates: days since the epoch, Debezium's infinity sentinels, Connect Dates in connect mode", () => {
+    expect(convert(Oid.DATE, "2016-11-04")).toBe(17109);
+    expect(convert(Oid.DATE, "1969-12-31")).toBe(-1);
+    expect(convert(Oid.DATE, "infinity")).toBe(-2147472692);
+    expect(convert(Oid.DATE, "-infinity")).toBe(-2147472691);
+    expect(convert(Oid.DATE, "2016-11-04", -1, { timePrecisionMode: "connect" })).toEqual(new Date("2016-11-04T00:00:00Z"));
+    expect(() => convert(Oid.DATE, "infinity", -1, { timePrecisionMode: "connect" })).toThrow(/connect/);
+  });
+
+  test("times: ms or µs since midnight by precision, 24:00:00 kept", () => {
+    expect(convert(Oid.TIME, "13:51:30")).toBe(49_890_000_000n);
+    expect(convert(Oid.TIME, "13:51:30.123", 3)).toBe(49_890_123);
+    expect(convert(Oid.TIME, "13:51:30.123", 3, { timePrecisionMode: "adaptive_time_microseconds" })).toBe(49_890_123_000n);
+    expect(convert(Oid.TIME, "24:00:00")).toBe(86_400_000_000n);
+    expect(convert(Oid.TIME, "00:00:01.5", -1, { timePrecisionMode: "connect" })).toEqual(new Date(1500));
+  });
+
+  test("timestamps: µs or ms since the epoch, before 1970, beyond year 9999, ±infinity", () => {
+    const micros = BigInt(Date.parse("2016-11-04T13:51:30.123Z")) * 1000n + 456n;
+    expect(convert(Oid.TIMESTAMP, "2016-11-04 13:51:30.123456")).toBe(micros);
+    expect(convert(Oid.TIMESTAMP, "2016-11-04 13:51:30.123456", 3)).toBe(1478267490123n);
+    expect(convert(Oid.TIMESTAMP, "1936-10-25 22:10:12.608")).toBe(BigInt(Date.parse("1936-10-25T22:10:12.608Z")) * 1000n);
+    expect(convert(Oid.TIMESTAMP, "1969-12-31 23:59:59.9995", 3)).toBe(-1n);
+    expect(convert(Oid.TIMESTAMP, "21016-11-04 13:51:30.123457")).toBe(BigInt(Date.parse("+021016-11-04T13:51:30.123Z")) * 1000n + 457n);
+    expect(convert(Oid.TIMESTAMP, "infinity")).toBe(9_223_372_036_825_200_000n);
+    expect(convert(Oid.TIMESTAMP, "-infinity")).toBe(-9_223_372_036_832_400_000n);
+    expect(convert(Oid.TIMESTAMP, "infinity", 3)).toBe(9_223_372_036_825_200n);
+    expect(convert(Oid.TIMESTAMP, "2016-11-04 13:51:30.123456", -1, { timePrecisionMode: "connect" })).toEqual(new Date("2016-11-04T13:51:30.123Z"));
+    expect(() => convert(Oid.TIMESTAMP, "-infinity", -1, { timePrecisionMode: "connect" })).toThrow(/connect/);
+  });
+
+  test("timestamptz: UTC ISO-8601 with the column's fractional digits, as Debezium writes it", () => {
+    expect(convert(Oid.TIMESTAMPTZ, "2016-11-04 13:51:30.123456+02")).toBe("2016-11-04T11:51:30.123456Z");
+    expect(convert(Oid.TIMESTAMPTZ, "2020-04-01 13:51:02+02")).toBe("2020-04-01T11:51:02.000000Z");
+    expect(convert(Oid.TIMESTAMPTZ, "2020-04-01 13:51:02.5+02", 3)).toBe("2020-04-01T11:51:02.500Z");
+    expect(convert(Oid.TIMESTAMPTZ, "2020-04-01 13:51:02.5+02", 0)).toBe("2020-04-01T11:51:02.5Z");
+    expect(convert(Oid.TIMESTAMPTZ, "2020-04-01 13:51:00+02", 0)).toBe("2020-04-01T11:51:00Z");
+    expect(convert(Oid.TIMESTAMPTZ, "2020-01-01 00:30:00+05:30")).toBe("2019-12-31T19:00:00.000000Z");
+    expect(convert(Oid.TIMESTAMPTZ, "21016-11-04 13:51:30.123456+07")).toBe("+21016-11-04T06:51:30.123456Z");
+    expect(convert(Oid.TIMESTAMPTZ, "21016-11-04 13:51:30+07")).toBe("+21016-11-04T06:51:30.000000Z");
+    expect(convert(Oid.TIMESTAMPTZ, "294247-01-01 23:59:59.999999+00")).toBe("+294247-01-01T23:59:59.999999Z");
+    expect(convert(Oid.TIMESTAMPTZ, "4714-12-31 23:59:59.999999+00 BC")).toBe("-4713-12-31T23:59:59.999999Z");
+    expect(convert(Oid.TIMESTAMPTZ, "0001-01-01 00:00:00+00 BC")).toBe("0000-01-01T00:00:00.000000Z");
+    expect(convert(Oid.TIMESTAMPTZ, "infinity")).toBe("infinity");
+    expect(convert(Oid.TIMESTAMPTZ, "-infinity")).toBe("-infinity");
+  });
+
+  test("timetz: moved to UTC, fraction as short as it can be, wrapping around midnight", () => {
+    expect(convert(Oid.TIMETZ, "13:51:30.123789+02")).toBe("11:51:30.123789Z");
+    expect(convert(Oid.TIMETZ, "13:51:30.123+02")).toBe("11:51:30.123Z");
+    expect(convert(Oid.TIMETZ, "13:51:30.120+02")).toBe("11:51:30.12Z");
+    expect(convert(Oid.TIMETZ, "13:51:02+02")).toBe("11:51:02Z");
+    expect(convert(Oid.TIMETZ, "01:00:00+02")).toBe("23:00:00Z");
+    expect(convert(Oid.TIMETZ, "23:30:00-01:30")).toBe("01:00:00Z");
+    expect(convert(Oid.TIMETZ, "24:00:00+00")).toBe("24:00:00Z");
+    expect(convert(Oid.TIMETZ, "24:00:00+02")).toBe("22:00:00Z");
+  });
+
+  test("interval: Debezium's MicroDuration (a month is 365.25/12 days)", () => {
+    // 1y2m = 14 × 30.4375 days; + 3 days 04:05:06.78
+    expect(convert(Oid.INTERVAL, "1 year 2 mons 3 days 04:05:06.78")).toBe(37_091_106_780_000n);
+    expect(convert(Oid.INTERVAL, "P1Y2M3DT4H5M6.78S")).toBe(37_091_106_780_000n);
+    expect(convert(Oid.INTERVAL, "-00:00:01.5")).toBe(-1_500_000n);
+    expect(convert(Oid.INTERVAL, "1 mon")).toBe(2_629_800_000_000n);
+    expect(convert(Oid.INTERVAL, "00:00:00")).toBe(0n);
+  });
+
+  test("arrays: NULL elements, quoted elements, converted element by element", () => {
+    expect(convert(1007, "{1,NULL,-3}")).toEqual([1, null, -3]);
+    expect(convert(1016, "{9223372036854775807}")).toEqual([9223372036854775807n]);
+    expect(convert(1009, '{"a,b",NULL,"NULL","quote \\"q\\""}')).toEqual(["a,b", null, "NULL", 'quote "q"']);
+    expect(convert(1000, "{t,f,NULL}")).toEqual([true, false, null]);
+    expect(convert(1001, '{"\\\\x0102",NULL}')).toEqual([Uint8Array.of(1, 2), null]);
+    expect(convert(1231, "{1.10,-2.50}", numericTypmod(5, 2))).toEqual([new BigDecimal(110n, 2), new BigDecimal(-250n, 2)]);
+    expect(convert(1185, '{"2020-04-01 13:51:02+02",NULL}')).toEqual(["2020-04-01T11:51:02.000000Z", null]);
+    expect(convert(1270, '{"13:51:02+02"}')).toEqual(["11:51:02Z"]);
+    expect(convert(1182, "{2016-11-04,infinity}")).toEqual([17109, -2147472692]);
+    expect(convert(MOOD_ARRAY, "{sad,happy}")).toEqual(["sad", "happy"]);
+    expect(convert(1007, "{}")).toEqual([]);
+  });
+});
