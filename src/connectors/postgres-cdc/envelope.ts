@@ -1,0 +1,212 @@
+// Debezium's change events for PostgreSQL: per table a key struct (the key columns), a row struct,
+// and the envelope {before, after, source, transaction, op, ts_ms, ts_us, ts_ns} around them, with
+// the schema names, versions and field order Debezium uses, so consumers and sinks written for
+// Debezium (ExtractNewRecordState, JDBC sinks, schema-registry subjects) read Sluice's topics as is.
+import { SchemaBuilder, type Schema } from "../../connect/data/schema.ts";
+import { Struct } from "../../connect/data/struct.ts";
+import type { ConnectHeader, SourceRecord } from "../../connect/plugins/records.ts";
+import { sourceRecord } from "../../connect/plugins/records.ts";
+
+export interface TableColumn {
+  readonly name: string;
+  /** From types.ts: the column's Connect schema. */
+  readonly schema: Schema;
+  /** In the event key (primary key, or replica identity index). */
+  readonly isKey: boolean;
+}
+
+export interface TableSchemas {
+  /** `<topic.prefix>.<schema>.<table>` */
+  readonly topic: string;
+  /** Null for a table without key columns: its events have a null key. */
+  readonly keySchema: Schema | null;
+  readonly valueSchema: Schema;
+  readonly envelopeSchema: Schema;
+}
+
+/** SnapshotRecord values, lower-cased as Debezium writes them. */
+export const SNAPSHOT_MARKERS = ["true", "first", "first_in_data_collection", "last_in_data_collection", "last", "false", "incremental"] as const;
+export type SnapshotMarker = (typeof SNAPSHOT_MARKERS)[number];
+
+/** io.debezium.connector.postgresql.Source, fields in Debezium's order. */
+export const SOURCE_SCHEMA: Schema = SchemaBuilder.struct()
+  .name("io.debezium.connector.postgresql.Source")
+  .version(1)
+  .field("version", SchemaBuilder.string())
+  .field("connector", SchemaBuilder.string())
+  .field("name", SchemaBuilder.string())
+  .field("ts_ms", SchemaBuilder.int64())
+  .field("snapshot", SchemaBuilder.string().name("io.debezium.data.Enum").version(1).parameter("allowed", SNAPSHOT_MARKERS.join(",")).optional().defaultValue("false"))
+  .field("db", SchemaBuilder.string())
+  .field("sequence", SchemaBuilder.string().optional())
+  .field("ts_us", SchemaBuilder.int64().optional())
+  .field("ts_ns", SchemaBuilder.int64().optional())
+  .field("schema", SchemaBuilder.string())
+  .field("table", SchemaBuilder.string())
+  .field("txId", SchemaBuilder.int64().optional())
+  .field("lsn", SchemaBuilder.int64().optional())
+  .field("xmin", SchemaBuilder.int64().optional())
+  .field("origin", SchemaBuilder.string().optional())
+  .field("origin_lsn", SchemaBuilder.int64().optional())
+  .build();
+
+/** The envelope's `transaction` block (provide.transaction.metadata). */
+export const TRANSACTION_SCHEMA: Schema = SchemaBuilder.struct()
+  .optional()
+  .name("event.block")
+  .version(1)
+  .field("id", SchemaBuilder.string())
+  .field("total_order", SchemaBuilder.int64())
+  .field("data_collection_order", SchemaBuilder.int64())
+  .build();
+
+/**
+ * The schemas of one table's events. Names are used as they come: Debezium's default
+ * schema.name.adjustment.mode is `none`.
+ */
+export function tableSchemas(topicPrefix: string, schemaName: string, tableName: string, columns: readonly TableColumn[]): TableSchemas {
+  const topic = `${topicPrefix}.${schemaName}.${tableName}`;
+  const key = SchemaBuilder.struct().name(`${topic}.Key`);
+  const value = SchemaBuilder.struct().name(`${topic}.Value`);
+  for (const column of columns) {
+    if (column.isKey) key.field(column.name, column.schema);
+    value.field(column.name, column.schema);
+  }
+  const valueSchema = value.optional().build();
+  const envelopeSchema = SchemaBuilder.struct()
+    .name(`${topic}.Envelope`)
+    .version(2)
+    .field("before", valueSchema)
+    .field("after", valueSchema)
+    .field("source", SOURCE_SCHEMA)
+    .field("transaction", TRANSACTION_SCHEMA)
+    .field("op", SchemaBuilder.string())
+    .field("ts_ms", SchemaBuilder.int64().optional())
+    .field("ts_us", SchemaBuilder.int64().optional())
+    .field("ts_ns", SchemaBuilder.int64().optional())
+    .build();
+  return { topic, keySchema: columns.some((c) => c.isKey) ? key.build() : null, valueSchema, envelopeSchema };
+}
+
+export interface SourceInfo {
+  /** The version Debezium would print here; consumers read it as the producer's version. */
+  readonly version: string;
+  /** topic.prefix */
+  readonly name: string;
+  readonly db: string;
+  readonly schema: string;
+  readonly table: string;
+  /** Commit time (snapshot: read time), Unix microseconds (after 1970: ts_ms truncates). */
+  readonly timestamp: bigint;
+  /** Omitted outside snapshots: the field's default, "false", applies. */
+  readonly snapshot?: SnapshotMarker;
+  readonly lastCommitLsn: bigint | null;
+  readonly lsn: bigint | null;
+  readonly txId: bigint | null;
+  readonly xmin?: bigint | null;
+  readonly origin?: string | null;
+  readonly originLsn?: bigint | null;
+}
+
+export function sourceStruct(info: SourceInfo): Struct {
+  const struct = new Struct(SOURCE_SCHEMA)
+    .put("version", info.version)
+    .put("connector", "postgresql")
+    .put("name", info.name)
+    .put("ts_ms", info.timestamp / 1000n)
+    .put("snapshot", info.snapshot ?? null)
+    .put("db", info.db)
+    .put("sequence", sequence(info.lastCommitLsn, info.lsn))
+    .put("ts_us", info.timestamp)
+    .put("ts_ns", info.timestamp * 1000n)
+    .put("schema", info.schema)
+    .put("table", info.table)
+    .put("origin", info.origin ?? null)
+    .put("origin_lsn", info.originLsn ?? null);
+  // Incremental snapshots read outside any transaction, so Debezium leaves these out there.
+  if (info.snapshot !== "incremental") struct.put("txId", info.txId).put("lsn", info.lsn).put("xmin", info.xmin ?? null);
+  return struct;
+}
+
+/** The `sequence` field: a JSON array of the last commit LSN and this event's LSN, as decimal strings. */
+export function sequence(lastCommitLsn: bigint | null, lsn: bigint | null): string {
+  return JSON.stringify([lastCommitLsn, lsn].map((v) => (v === null ? null : v.toString())));
+}
+
+export type Operation = "c" | "u" | "d" | "r" | "t";
+
+/** A row as column name → Connect value (columns missing from it are null). */
+export type Row = Readonly<Record<string, unknown>>;
+
+export interface ChangeEvent {
+  readonly op: Operation;
+  readonly before: Row | null;
+  readonly after: Row | null;
+  readonly source: SourceInfo;
+  readonly transaction?: { readonly id: string; readonly totalOrder: bigint; readonly dataCollectionOrder: bigint } | null;
+  /** When the connector handled the event (the envelope's ts_*), Unix microseconds. */
+  readonly processedAt: bigint;
+}
+
+export interface RecordOptions {
+  /** `{"server": topic.prefix}` */
+  readonly sourcePartition: Record<string, unknown>;
+  readonly sourceOffset: Record<string, unknown>;
+  /** tombstones.on.delete: a null-valued record after each delete, so compaction can drop the key. */
+  readonly tombstonesOnDelete: boolean;
+}
+
+/**
+ * The records of one change: the event itself; after a delete, its tombstone; and an update that
+ * changed the key becomes, as in Debezium, a delete of the old key (header `__debezium.newkey`),
+ * its tombstone, and a create under the new key (header `__debezium.oldkey`).
+ */
+export function changeRecords(schemas: TableSchemas, event: ChangeEvent, options: RecordOptions): SourceRecord[] {
+  const row = (values: Row | null) => (values === null ? null : rowStruct(schemas.valueSchema, values));
+  const key = (values: Row | null) => (values === null || schemas.keySchema === null || event.op === "t" ? null : rowStruct(schemas.keySchema, values));
+  const record = (op: Operation, before: Row | null, after: Row | null, headers: ConnectHeader[] = []): SourceRecord =>
+    sourceRecord({
+      sourcePartition: options.sourcePartition,
+      sourceOffset: options.sourceOffset,
+      topic: schemas.topic,
+      keySchema: schemas.keySchema,
+      key: key(op === "d" ? before : after),
+      valueSchema: schemas.envelopeSchema,
+      value: envelopeStruct(schemas.envelopeSchema, { ...event, op }, row(before), row(after)),
+      headers,
+    });
+  const tombstone = (deleted: SourceRecord): SourceRecord[] =>
+    options.tombstonesOnDelete ? [sourceRecord({ ...deleted, valueSchema: null, value: null, headers: [] })] : [];
+
+  if (event.op === "u" && schemas.keySchema !== null && event.before !== null && event.after !== null) {
+    const oldKey = key(event.before);
+    const newKey = key(event.after);
+    if (oldKey !== null && newKey !== null && !oldKey.equals(newKey)) {
+      const deleted = record("d", event.before, null, [{ key: "__debezium.newkey", schema: schemas.keySchema, value: newKey }]);
+      return [deleted, ...tombstone(deleted), record("c", null, event.after, [{ key: "__debezium.oldkey", schema: schemas.keySchema, value: oldKey }])];
+    }
+  }
+  const main = record(event.op, event.before, event.after);
+  return event.op === "d" ? [main, ...tombstone(main)] : [main];
+}
+
+function envelopeStruct(schema: Schema, event: ChangeEvent, before: Struct | null, after: Struct | null): Struct {
+  const transaction = event.transaction
+    ? new Struct(TRANSACTION_SCHEMA).put("id", event.transaction.id).put("total_order", event.transaction.totalOrder).put("data_collection_order", event.transaction.dataCollectionOrder)
+    : null;
+  return new Struct(schema)
+    .put("before", before)
+    .put("after", after)
+    .put("source", sourceStruct(event.source))
+    .put("transaction", transaction)
+    .put("op", event.op)
+    .put("ts_ms", event.processedAt / 1000n)
+    .put("ts_us", event.processedAt)
+    .put("ts_ns", event.processedAt * 1000n);
+}
+
+function rowStruct(schema: Schema, values: Row): Struct {
+  const struct = new Struct(schema);
+  for (const field of schema.fields) struct.put(field, values[field.name] ?? null);
+  return struct;
+}
