@@ -108,6 +108,11 @@ export interface BasicAuthOptions<U extends User = User> {
   verify?: (user: U, password: string) => Promise<boolean>;
   /** Told of each request let through: by whom, or undefined on a skip path. */
   admitted?: (request: Request, user: string | undefined) => void;
+  /**
+   * A verified client certificate names the user (its CN) when no Basic credentials come with the
+   * request. Off where the originals want Basic credentials whatever the certificate.
+   */
+  certificateUsers?: boolean;
 }
 
 /** Answers a request that may not go on; undefined lets it through. */
@@ -150,9 +155,9 @@ export function basicAuthGuard<U extends User>(options: BasicAuthOptions<U>): Re
       return undefined;
     }
     const given = credentials(request.headers.get("authorization"));
-    // A verified client certificate is a credential of its own: its subject's CN is the user, who
+    // A verified client certificate can be a credential of its own: its subject's CN is the user, who
     // needs no password but the roles (or permissions) any user needs.
-    const principal = given ? undefined : principalOf(request);
+    const principal = given || !options.certificateUsers ? undefined : principalOf(request);
     if (principal !== undefined) {
       const roles = options.users.get(principal)?.roles ?? [];
       if (!anyUser && !roles.some((r) => options.roles.includes(r))) return options.refuse(request, 403, {});

@@ -42,6 +42,8 @@ function permissionsFileSecurity(settings: ParsedSettings, path: string): { guar
     refuse,
     verify: verifyHashedPassword,
     admitted: (request, user) => userOf.set(request, user),
+    // With permissions per user, a client certificate identifies its user as a password would.
+    certificateUsers: true,
   });
   return { guard, access: permissionAccess(permissions, userOf) };
 }
