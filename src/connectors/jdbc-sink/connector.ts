@@ -1,0 +1,111 @@
+// io.confluent.connect.jdbc.JdbcSinkConnector: writes schema'd records into PostgreSQL or MySQL/MariaDB
+// tables. put() commits its own transaction before returning, so flush() has nothing left to make
+// durable and the framework's offset commit (after flush) never runs ahead of the rows.
+import { logger } from "../../common/log.ts";
+import { DataException } from "../../connect/data/index.ts";
+import { ConnectException, SinkConnector, SinkTask } from "../../connect/plugins/connector.ts";
+import type { SinkRecord } from "../../connect/plugins/records.ts";
+import { VERSION } from "../../version.ts";
+import { openDatabase, type Database } from "./database.ts";
+import { jdbcSinkSettings, parseJdbcSinkConfig, type JdbcSinkConfig } from "./settings.ts";
+import { JdbcWriter } from "./writer.ts";
+
+const log = logger("jdbc-sink");
+
+export class JdbcSinkConnector extends SinkConnector {
+  static readonly className = "io.confluent.connect.jdbc.JdbcSinkConnector";
+  private props: Record<string, string> = {};
+
+  version(): string {
+    return VERSION;
+  }
+  start(props: Record<string, string>): void {
+    parseJdbcSinkConfig(props); // fail the connector, not only its tasks, on a bad configuration
+    this.props = props;
+  }
+  taskClass() {
+    return JdbcSinkTask;
+  }
+  taskConfigs(maxTasks: number): Record<string, string>[] {
+    return Array.from({ length: maxTasks }, () => ({ ...this.props }));
+  }
+  stop(): void {}
+  config() {
+    return jdbcSinkSettings;
+  }
+  /** The consumer group's offsets are all the state there is. */
+  override alterOffsets(): boolean {
+    return true;
+  }
+}
+
+/** Errors about the records or the configuration: retrying the same batch cannot help. */
+function isPermanent(err: unknown): boolean {
+  return err instanceof ConnectException || err instanceof DataException || err instanceof TypeError;
+}
+
+export class JdbcSinkTask extends SinkTask {
+  private config!: JdbcSinkConfig;
+  private db: Database | undefined;
+  private writer!: JdbcWriter;
+  private remainingRetries = 0;
+  private stopping = false;
+
+  version(): string {
+    return VERSION;
+  }
+
+  async start(props: Record<string, string>): Promise<void> {
+    this.config = parseJdbcSinkConfig(props);
+    this.remainingRetries = this.config.maxRetries;
+    this.db = await this.connect();
+    this.writer = new JdbcWriter(this.config, this.db);
+  }
+
+  /** connection.attempts tries, connection.backoff.ms apart, to reach the database. */
+  private async connect(): Promise<Database> {
+    const { target, user, password, connectionAttempts, connectionBackoffMs } = this.config;
+    for (let attempt = 1; ; attempt++) {
+      const db = openDatabase(target, { user, password });
+      try {
+        await db.columns({ schema: null, table: "" });
+        return db;
+      } catch (err) {
+        await db.close().catch(() => {});
+        if (attempt >= connectionAttempts || this.stopping)
+          throw new ConnectException(`Unable to connect to ${target.dialect} at ${target.host}:${target.port} after ${attempt} attempt(s): ${(err as Error).message}`, err);
+        log.warn({ attempt, err: (err as Error).message }, "cannot connect to the database; retrying");
+        await Bun.sleep(connectionBackoffMs); // connection.backoff.ms between attempts
+      }
+    }
+  }
+
+  /**
+   * Writes the batch in one transaction. A database error is retried max.retries times,
+   * retry.backoff.ms apart, on the same batch (the transaction rolled back, so nothing is duplicated);
+   * then the task fails.
+   */
+  async put(records: SinkRecord[]): Promise<void> {
+    for (;;) {
+      try {
+        await this.writer.write(records);
+        this.remainingRetries = this.config.maxRetries;
+        return;
+      } catch (err) {
+        if (isPermanent(err)) throw err;
+        const message = err instanceof Error ? err.message : String(err);
+        if (this.remainingRetries <= 0 || this.stopping)
+          throw new ConnectException(`Writing ${records.length} record(s) failed after ${this.config.maxRetries} retries: ${message}`, err);
+        this.remainingRetries--;
+        log.warn({ err: message, remainingRetries: this.remainingRetries, retryInMs: this.config.retryBackoffMs }, "write failed; retrying the batch");
+        await Bun.sleep(this.config.retryBackoffMs); // retry.backoff.ms
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.db?.close();
+    this.db = undefined;
+  }
+}
