@@ -1,6 +1,7 @@
 // The plugins built into the binary, registered at start under their real class names and aliases.
 import { FileStreamSinkConnector } from "../../connectors/file/sink.ts";
 import { FileStreamSourceConnector } from "../../connectors/file/source.ts";
+import { JdbcSinkConnector } from "../../connectors/jdbc-sink/connector.ts";
 import { VERSION } from "../../version.ts";
 import { BUILTIN_CONVERTERS } from "../converters/index.ts";
 import { BUILTIN_PREDICATES, BUILTIN_TRANSFORMS } from "../transforms/registry.ts";
@@ -13,6 +14,7 @@ export function builtinPlugins(): PluginRegistry {
   const registry = new PluginRegistry();
   registry.add({ className: FileStreamSourceConnector.className, type: "source", version: VERSION, create: () => new FileStreamSourceConnector() });
   registry.add({ className: FileStreamSinkConnector.className, type: "sink", version: VERSION, create: () => new FileStreamSinkConnector() });
+  registry.add({ className: JdbcSinkConnector.className, type: "sink", version: VERSION, create: () => new JdbcSinkConnector() });
   for (const [className, create] of Object.entries(BUILTIN_CONVERTERS)) {
     registry.add({ className, type: "converter", version: VERSION, create });
   }
