@@ -68,6 +68,7 @@ export class JdbcSinkTask extends SinkTask {
     for (let attempt = 1; ; attempt++) {
       const db = openDatabase(target, { user, password });
       try {
+        // A harmless metadata query: both clients connect lazily, so this is what proves the login works.
         await db.columns({ schema: null, table: "" });
         return db;
       } catch (err) {
