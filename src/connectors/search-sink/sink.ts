@@ -1,0 +1,84 @@
+// io.confluent.connect.elasticsearch.ElasticsearchSinkConnector: writes each topic to the index of the
+// same (lower-cased) name through the Bulk API, on Elasticsearch 7+/8 and OpenSearch alike. Documents
+// are written asynchronously; flush() waits for them, so offsets are committed only for written records.
+import { logger, type Logger } from "../../common/log.ts";
+import type { SettingsDefinition } from "../../common/settings.ts";
+import { DataException } from "../../connect/data/index.ts";
+import { ConnectException, SinkConnector, SinkTask } from "../../connect/plugins/connector.ts";
+import type { SinkRecord } from "../../connect/plugins/records.ts";
+import { VERSION } from "../../version.ts";
+import { bulkAction, describeRecord } from "./bulk-actions.ts";
+import { BulkClient } from "./bulk-client.ts";
+import { BulkWriter } from "./bulk-writer.ts";
+import { searchSinkConfig, searchSinkSettings, type SearchSinkConfig } from "./settings.ts";
+
+export class ElasticsearchSinkConnector extends SinkConnector {
+  static readonly className = "io.confluent.connect.elasticsearch.ElasticsearchSinkConnector";
+  static readonly aliases = ["ElasticsearchSink", "OpenSearchSink"];
+  private props: Record<string, string> = {};
+
+  version(): string {
+    return VERSION;
+  }
+  start(props: Record<string, string>): void {
+    searchSinkSettings.parse(props);
+    this.props = props;
+  }
+  taskClass() {
+    return ElasticsearchSinkTask;
+  }
+  taskConfigs(maxTasks: number): Record<string, string>[] {
+    return Array.from({ length: maxTasks }, () => ({ ...this.props }));
+  }
+  stop(): void {}
+  config(): SettingsDefinition {
+    return searchSinkSettings;
+  }
+  /** The index holds no positions: the consumer group's offsets are all there is. */
+  override alterOffsets(): boolean {
+    return true;
+  }
+}
+
+export class ElasticsearchSinkTask extends SinkTask {
+  private config!: SearchSinkConfig;
+  private writer!: BulkWriter;
+  private log!: Logger;
+
+  version(): string {
+    return VERSION;
+  }
+
+  start(props: Record<string, string>): void {
+    this.config = searchSinkConfig(searchSinkSettings.parse(props).values);
+    this.log = logger(`elasticsearch-sink ${props.name ?? ""}`.trim());
+    this.writer = new BulkWriter(this.config, new BulkClient(this.config), this.log);
+  }
+
+  async put(records: SinkRecord[]): Promise<void> {
+    for (const record of records) {
+      const action = this.action(record);
+      if (action !== null) await this.writer.add(action, describeRecord(record));
+    }
+  }
+
+  override async flush(): Promise<void> {
+    await this.writer.flush(this.config.flushTimeoutMs);
+  }
+
+  stop(): void {
+    this.writer?.close();
+  }
+
+  /** The record's bulk action; null when it writes nothing or is skipped under drop.invalid.message. */
+  private action(record: SinkRecord): string | null {
+    try {
+      return bulkAction(record, this.config);
+    } catch (err) {
+      if (!(err instanceof DataException)) throw err;
+      if (!this.config.dropInvalidMessage) throw new ConnectException(`Cannot write ${describeRecord(record)}: ${err.message}`, err);
+      this.log.warn({ record: describeRecord(record), reason: err.message }, "dropping a record that cannot be written (drop.invalid.message)");
+      return null;
+    }
+  }
+}
