@@ -1,0 +1,152 @@
+// The Elasticsearch sink end to end: records produced to real Kafka, a standalone worker, a real
+// OpenSearch node. Key ids, replacement by key, deletes by tombstone, offset ids with key.ignore,
+// malformed documents skipped, and offsets committed only for written documents.
+// Without Java and Maven it is skipped, except in CI.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { encoder } from "../../../src/broker/broker.ts";
+import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
+import { openSearchAvailable, sharedOpenSearch, type OpenSearchNode } from "../../fixtures/opensearch.ts";
+import { waitFor } from "../../fixtures/wait.ts";
+
+const json = (value: unknown) => encoder.encode(JSON.stringify(value));
+
+describe.skipIf(!openSearchAvailable())("Elasticsearch sink into OpenSearch", () => {
+  let search: OpenSearchNode;
+  let worker: TestConnect;
+  let api: ReturnType<typeof connectClient>;
+  const run = Date.now();
+
+  beforeAll(async () => {
+    [search, worker] = await Promise.all([sharedOpenSearch(), startTestConnect("kafka")]);
+    api = connectClient(worker.url);
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    removeConnectDir(worker);
+  });
+
+  /** The document's source, or null when there is none. */
+  async function doc(index: string, id: string): Promise<Record<string, unknown> | null> {
+    const r = await fetch(`${search.url}/${index}/_doc/${encodeURIComponent(id)}`);
+    if (r.status === 404) return null;
+    return ((await r.json()) as { _source: Record<string, unknown> })._source;
+  }
+
+  async function produce(topic: string, records: { key: string | null; value: unknown }[]): Promise<void> {
+    await worker.connect.broker.createTopic({ name: topic, partitions: 1, replicationFactor: 1 });
+    await worker.connect.broker.produce(
+      topic,
+      records.map((r) => ({ key: r.key === null ? null : encoder.encode(r.key), value: r.value === null ? null : json(r.value) })),
+    );
+  }
+
+  async function createSink(name: string, topic: string, extra: Record<string, string>): Promise<void> {
+    const config = {
+      "connector.class": "io.confluent.connect.elasticsearch.ElasticsearchSinkConnector",
+      topics: topic,
+      "connection.url": search.url,
+      "type.name": "_doc",
+      "key.converter": "org.apache.kafka.connect.storage.StringConverter",
+      "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+      "value.converter.schemas.enable": "false",
+      ...extra,
+    };
+    const created = await api.post("/connectors", { name, config });
+    expect(created.status).toBe(201);
+    await api.waitForState(name, "RUNNING", 1);
+  }
+
+  /** Waits until the sink committed the partition up to `offset` (exclusive): only after the documents were written. */
+  async function committed(name: string, offset: number): Promise<void> {
+    await waitFor(`${name} committed ${offset}`, async () => (await api.get(`/connectors/${name}/offsets`)).body.offsets?.[0]?.offset.kafka_offset === offset || undefined);
+  }
+
+  test("keys are ids: an update replaces the document, a tombstone deletes it", async () => {
+    const topic = `search-keyed-${run}`;
+    await produce(topic, [
+      { key: "k1", value: { name: "first", n: 1 } },
+      { key: "k2", value: { name: "second", n: 2 } },
+      { key: "k1", value: { n: 10 } },
+      { key: "k2", value: null },
+      { key: "k3", value: { name: "third", nested: { list: [1, 2] } } },
+    ]);
+    await createSink("keyed", topic, { "behavior.on.null.values": "delete" });
+    await committed("keyed", 5);
+    // Offsets are committed after flush(), which waits for the bulk requests: the documents are there.
+    expect(await doc(topic, "k1")).toEqual({ n: 10 });
+    expect(await doc(topic, "k2")).toBeNull();
+    expect(await doc(topic, "k3")).toEqual({ name: "third", nested: { list: [1, 2] } });
+  });
+
+  test("upsert merges into the existing document", async () => {
+    const topic = `search-upsert-${run}`;
+    await produce(topic, [
+      { key: "u", value: { a: 1, b: 1 } },
+      { key: "u", value: { b: 2 } },
+    ]);
+    await createSink("upsert", topic, { "write.method": "upsert", "connector.class": "OpenSearchSink" });
+    await committed("upsert", 2);
+    expect(await doc(topic, "u")).toEqual({ a: 1, b: 2 });
+  });
+
+  test("key.ignore: ids are topic+partition+offset, the index is the lower-cased topic", async () => {
+    const topic = `Search-Ignore-${run}`;
+    await produce(topic, [
+      { key: null, value: { i: 0 } },
+      { key: "same", value: { i: 1 } },
+      { key: "same", value: { i: 2 } },
+    ]);
+    await createSink("ignore", topic, { "key.ignore": "true", "connector.class": "ElasticsearchSink" });
+    await committed("ignore", 3);
+    const index = topic.toLowerCase();
+    for (const i of [0, 1, 2]) expect(await doc(index, `${topic}+0+${i}`)).toEqual({ i });
+  });
+
+  test("a malformed document is skipped with behavior.on.malformed.documents=ignore; the task runs on", async () => {
+    const topic = `search-malformed-${run}`;
+    const mapping = await fetch(`${search.url}/${topic}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ mappings: { properties: { n: { type: "integer" } } } }),
+    });
+    expect(mapping.status).toBe(200);
+    await produce(topic, [
+      { key: "bad", value: { n: "not a number" } },
+      { key: "good", value: { n: 5 } },
+    ]);
+    await createSink("malformed", topic, { "behavior.on.malformed.documents": "ignore" });
+    await committed("malformed", 2);
+    expect(await doc(topic, "bad")).toBeNull();
+    expect(await doc(topic, "good")).toEqual({ n: 5 });
+    const status = await api.get("/connectors/malformed/status");
+    expect(status.body.tasks[0].state).toBe("RUNNING");
+  });
+
+  test("with behavior.on.malformed.documents=fail the task fails and names the record", async () => {
+    const topic = `search-malformed-fail-${run}`;
+    await fetch(`${search.url}/${topic}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ mappings: { properties: { n: { type: "integer" } } } }),
+    });
+    await produce(topic, [{ key: "bad", value: { n: "not a number" } }]);
+    const created = await api.post("/connectors", {
+      name: "malformed-fail",
+      config: {
+        "connector.class": "ElasticsearchSink",
+        topics: topic,
+        "connection.url": search.url,
+        "key.converter": "org.apache.kafka.connect.storage.StringConverter",
+        "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+        "value.converter.schemas.enable": "false",
+      },
+    });
+    expect(created.status).toBe(201);
+    const failed = await waitFor("the task to fail", async () => {
+      const task = (await api.get("/connectors/malformed-fail/status")).body.tasks?.[0];
+      return task?.state === "FAILED" ? task : undefined;
+    });
+    expect(failed.trace).toContain(`record from topic=${topic} partition=0 offset=0`);
+    expect(failed.trace).toContain("mapper_parsing_exception");
+  });
+});
