@@ -169,7 +169,8 @@ export function changeRecords(schemas: TableSchemas, event: ChangeEvent, options
       sourcePartition: options.sourcePartition,
       sourceOffset: options.sourceOffset,
       topic: schemas.topic,
-      keySchema: schemas.keySchema,
+      // Truncates name no row: no key, and no key schema (a null struct would not convert).
+      keySchema: op === "t" ? null : schemas.keySchema,
       key: key(op === "d" ? before : after),
       valueSchema: schemas.envelopeSchema,
       value: envelopeStruct(schemas.envelopeSchema, { ...event, op }, row(before), row(after)),
