@@ -2,6 +2,7 @@
 import { FileStreamSinkConnector } from "../../connectors/file/sink.ts";
 import { FileStreamSourceConnector } from "../../connectors/file/source.ts";
 import { JdbcSinkConnector } from "../../connectors/jdbc-sink/connector.ts";
+import { PostgresConnector } from "../../connectors/postgres-cdc/connector.ts";
 import { ElasticsearchSinkConnector } from "../../connectors/search-sink/sink.ts";
 import { VERSION } from "../../version.ts";
 import { BUILTIN_CONVERTERS } from "../converters/index.ts";
@@ -16,6 +17,7 @@ export function builtinPlugins(): PluginRegistry {
   registry.add({ className: FileStreamSourceConnector.className, type: "source", version: VERSION, create: () => new FileStreamSourceConnector() });
   registry.add({ className: FileStreamSinkConnector.className, type: "sink", version: VERSION, create: () => new FileStreamSinkConnector() });
   registry.add({ className: JdbcSinkConnector.className, type: "sink", version: VERSION, create: () => new JdbcSinkConnector() });
+  registry.add({ className: PostgresConnector.className, type: "source", version: VERSION, aliases: ["PostgresCdc"], create: () => new PostgresConnector() });
   registry.add({ className: ElasticsearchSinkConnector.className, type: "sink", version: VERSION, aliases: ElasticsearchSinkConnector.aliases, create: () => new ElasticsearchSinkConnector() });
   for (const [className, create] of Object.entries(BUILTIN_CONVERTERS)) {
     registry.add({ className, type: "converter", version: VERSION, create });

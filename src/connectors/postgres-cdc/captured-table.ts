@@ -1,0 +1,129 @@
+// One captured table as events need it: its topic and schemas, and for each column (in the order
+// tuples carry them) the converter of its text, or null for a column left out (filtered, or of a type
+// Debezium does not map). Built from a Relation message plus the catalog while streaming, and from
+// the catalog alone for the snapshot.
+import { BigDecimal } from "../../connect/data/big-decimal.ts";
+import { ConnectDate, Decimal, Time, Timestamp } from "../../connect/data/logical.ts";
+import { Type, type Schema } from "../../connect/data/schema.ts";
+import { Struct } from "../../connect/data/struct.ts";
+import { capturesColumn, type CaptureFilters } from "./config.ts";
+import { tableSchemas, type Row, type TableColumn, type TableSchemas } from "./envelope.ts";
+import type { CatalogTable, TableName } from "./catalog.ts";
+import type { RelationMessage, Tuple } from "./pgoutput.ts";
+import { columnMapping, type ColumnMapping, type TypeMappingOptions } from "./types.ts";
+
+export interface CapturedTable extends TableName {
+  readonly schemas: TableSchemas;
+  /** By tuple position. */
+  readonly columns: readonly ({ readonly name: string; readonly mapping: ColumnMapping } | null)[];
+}
+
+export interface CaptureOptions extends Omit<TypeMappingOptions, "userTypes"> {
+  readonly topicPrefix: string;
+  readonly filters: CaptureFilters;
+}
+
+interface SourceColumn {
+  readonly name: string;
+  readonly typeOid: number;
+  readonly typeModifier: number;
+  readonly optional: boolean;
+  readonly isKey: boolean;
+}
+
+/** The table as of this Relation message: its columns and types, with nullability and key from the catalog. */
+export function tableOfRelation(relation: RelationMessage, catalog: CatalogTable, options: CaptureOptions): CapturedTable {
+  const byName = new Map(catalog.columns.map((c) => [c.name, c]));
+  const hasPrimaryKey = catalog.columns.some((c) => c.isPrimaryKey);
+  const columns = relation.columns.map((column) => {
+    const known = byName.get(column.name);
+    // Debezium keys by the primary key; without one, by the replica identity index.
+    const isKey = hasPrimaryKey ? (known?.isPrimaryKey ?? false) : relation.replicaIdentity === "index" && column.isKey;
+    return { name: column.name, typeOid: column.typeOid, typeModifier: column.typeModifier, optional: known?.optional ?? true, isKey };
+  });
+  return capturedTable({ schema: relation.namespace, table: relation.name }, columns, catalog, options);
+}
+
+export function tableOfCatalog(name: TableName, catalog: CatalogTable, options: CaptureOptions): CapturedTable {
+  const columns = catalog.columns.map((c) => ({ ...c, isKey: c.isPrimaryKey }));
+  return capturedTable(name, columns, catalog, options);
+}
+
+function capturedTable(name: TableName, source: readonly SourceColumn[], catalog: CatalogTable, options: CaptureOptions): CapturedTable {
+  const typeOptions: TypeMappingOptions = { ...options, userTypes: catalog.userTypes };
+  const eventColumns: TableColumn[] = [];
+  const columns = source.map((column) => {
+    if (!capturesColumn(options.filters, name.schema, name.table, column.name)) return null;
+    const mapping = columnMapping(column, typeOptions);
+    if (mapping === null) return null;
+    eventColumns.push({ name: column.name, schema: mapping.schema, isKey: column.isKey });
+    return { name: column.name, mapping };
+  });
+  return { ...name, schemas: tableSchemas(options.topicPrefix, name.schema, name.table, eventColumns), columns };
+}
+
+/** Debezium's stand-in for a TOASTed value an update did not change (the server does not resend it). */
+const UNAVAILABLE_VALUE = "__debezium_unavailable_value";
+
+/** The row of a tuple as Connect values, by column name. */
+export function rowOf(table: CapturedTable, tuple: Tuple): Row {
+  const row: Record<string, unknown> = {};
+  table.columns.forEach((column, i) => {
+    const value = tuple[i];
+    if (column === null || value === undefined) return;
+    switch (value.kind) {
+      case "null":
+        // A key-only old tuple sends the other columns as nulls, NOT NULL ones too: Debezium then
+        // puts its converters' fallback (zero, "", false) where the schema allows no null.
+        row[column.name] = column.mapping.schema.optional ? null : fallback(column.mapping.schema);
+        break;
+      case "text":
+        row[column.name] = column.mapping.convert(value.value);
+        break;
+      case "unchanged-toast":
+        row[column.name] = unavailable(column.mapping.schema);
+        break;
+      case "binary":
+        throw new Error("Binary tuple values were not requested");
+    }
+  });
+  return row;
+}
+
+function fallback(schema: Schema): unknown {
+  switch (schema.name) {
+    case Decimal.LOGICAL_NAME:
+      return BigDecimal.fromBigInt(0n, Number(schema.parameters?.get(Decimal.SCALE_FIELD) ?? 0));
+    case ConnectDate.LOGICAL_NAME:
+    case Time.LOGICAL_NAME:
+    case Timestamp.LOGICAL_NAME:
+      return new Date(0);
+  }
+  switch (schema.type) {
+    case Type.STRING:
+      return "";
+    case Type.BOOLEAN:
+      return false;
+    case Type.INT64:
+      return 0n;
+    case Type.BYTES:
+      return new Uint8Array(0);
+    case Type.ARRAY:
+      return [];
+    case Type.STRUCT: {
+      const struct = new Struct(schema);
+      for (const field of schema.fields) struct.put(field, field.schema.optional ? null : fallback(field.schema));
+      return struct;
+    }
+    default:
+      return 0;
+  }
+}
+
+/** As Debezium: the marker where a plain string or bytes column can hold it, else null. */
+function unavailable(schema: Schema): unknown {
+  if (schema.name !== null) return null;
+  if (schema.type === Type.STRING) return UNAVAILABLE_VALUE;
+  if (schema.type === Type.BYTES) return new TextEncoder().encode(UNAVAILABLE_VALUE);
+  return null;
+}

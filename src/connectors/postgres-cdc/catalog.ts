@@ -1,0 +1,89 @@
+// What the Relation message does not say, read from the catalog over an ordinary connection: the
+// primary key, nullability and the user types (enum labels, array elements) of a table's columns;
+// the tables the filters capture; and the publication pgoutput streams.
+import type { Sql } from "postgres";
+import { ConnectException } from "../../connect/plugins/connector.ts";
+import { capturesTable, type AutocreateMode, type CaptureFilters } from "./config.ts";
+import { quoteIdentifier } from "./replication-connection.ts";
+import type { UserType } from "./types.ts";
+
+export interface CatalogColumn {
+  readonly name: string;
+  readonly typeOid: number;
+  readonly typeModifier: number;
+  readonly optional: boolean;
+  readonly isPrimaryKey: boolean;
+}
+
+export interface TableName {
+  readonly schema: string;
+  readonly table: string;
+}
+
+export interface CatalogTable {
+  /** In column order, without dropped and generated columns (those pgoutput does not send). */
+  readonly columns: readonly CatalogColumn[];
+  readonly userTypes: ReadonlyMap<number, UserType>;
+}
+
+export async function describeTable(sql: Sql, name: TableName): Promise<CatalogTable> {
+  const rows = await sql<{ name: string; type_oid: string; type_modifier: number; not_null: boolean; primary_key: boolean }[]>`
+    SELECT a.attname AS name, a.atttypid::int8 AS type_oid, a.atttypmod AS type_modifier, a.attnotnull AS not_null,
+           COALESCE(a.attnum = ANY(i.indkey), false) AS primary_key
+      FROM pg_attribute a
+      JOIN pg_class c ON c.oid = a.attrelid
+      JOIN pg_namespace n ON n.oid = c.relnamespace
+      LEFT JOIN pg_index i ON i.indrelid = c.oid AND i.indisprimary
+     WHERE n.nspname = ${name.schema} AND c.relname = ${name.table} AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
+     ORDER BY a.attnum`;
+  const columns = rows.map((r) => ({ name: r.name, typeOid: Number(r.type_oid), typeModifier: r.type_modifier, optional: !r.not_null, isPrimaryKey: r.primary_key }));
+  return { columns, userTypes: await userTypes(sql, columns.map((c) => c.typeOid)) };
+}
+
+/** Enums and arrays among these types (and the enums those arrays hold). Built-in types need no entry. */
+async function userTypes(sql: Sql, oids: number[]): Promise<Map<number, UserType>> {
+  const rows = await sql<{ oid: string; type_type: string; element: string; labels: string[] }[]>`
+    SELECT t.oid::int8 AS oid, t.typtype AS type_type, t.typelem::int8 AS element,
+           ARRAY(SELECT e.enumlabel::text FROM pg_enum e WHERE e.enumtypid = t.oid ORDER BY e.enumsortorder) AS labels
+      FROM pg_type t
+     WHERE t.oid = ANY(${oids}::oid[])
+        OR t.oid IN (SELECT typelem FROM pg_type WHERE oid = ANY(${oids}::oid[]) AND typcategory = 'A')`;
+  const types = new Map<number, UserType>();
+  for (const row of rows) {
+    if (row.type_type === "e") types.set(Number(row.oid), { kind: "enum", values: row.labels });
+    else if (Number(row.element) !== 0) types.set(Number(row.oid), { kind: "array", elementOid: Number(row.element) });
+  }
+  return types;
+}
+
+/** Ordinary and partitioned tables the filters capture, in name order (the snapshot's order). */
+export async function capturedTables(sql: Sql, filters: CaptureFilters): Promise<TableName[]> {
+  const rows = await sql<TableName[]>`
+    SELECT n.nspname AS schema, c.relname AS table
+      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition
+       AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%' AND n.nspname NOT LIKE 'pg_temp%'
+     ORDER BY 1, 2`;
+  return rows.map((r) => ({ schema: r.schema, table: r.table })).filter((t) => capturesTable(filters, t.schema, t.table));
+}
+
+/** Makes sure the publication exists as publication.autocreate.mode asks. */
+export async function ensurePublication(sql: Sql, publication: string, mode: AutocreateMode, filters: CaptureFilters): Promise<void> {
+  const existing = await sql`SELECT 1 FROM pg_publication WHERE pubname = ${publication}`;
+  const name = quoteIdentifier(publication);
+  switch (mode) {
+    case "disabled":
+      if (existing.length === 0) throw new ConnectException(`Publication '${publication}' does not exist and publication.autocreate.mode is 'disabled'`);
+      return;
+    case "all_tables":
+      if (existing.length === 0) await sql.unsafe(`CREATE PUBLICATION ${name} FOR ALL TABLES`);
+      return;
+    case "filtered": {
+      const tables = await capturedTables(sql, filters);
+      if (tables.length === 0) throw new ConnectException(`No table matches the filters, so publication '${publication}' (publication.autocreate.mode 'filtered') would be empty`);
+      const list = tables.map((t) => `${quoteIdentifier(t.schema)}.${quoteIdentifier(t.table)}`).join(", ");
+      await sql.unsafe(existing.length === 0 ? `CREATE PUBLICATION ${name} FOR TABLE ${list}` : `ALTER PUBLICATION ${name} SET TABLE ${list}`);
+      return;
+    }
+  }
+}

@@ -1,0 +1,128 @@
+// The settings of Debezium's PostgreSQL connector that Sluice honours, by Debezium's names and
+// defaults (PostgresConnectorConfig), parsed once into the typed form the task works with.
+import { SettingsDefinition, type ParsedSettings } from "../../common/settings.ts";
+import type { DecimalHandlingMode, TimePrecisionMode } from "./types.ts";
+
+export type SnapshotMode = "initial" | "never" | "no_data" | "initial_only" | "always";
+export type AutocreateMode = "disabled" | "all_tables" | "filtered";
+
+export const postgresCdcSettings = new SettingsDefinition([
+  { name: "database.hostname", type: "string", required: true, importance: "high", doc: "Resolvable hostname or IP address of the database server." },
+  { name: "database.port", type: "int", default: 5432, importance: "high", doc: "Port of the database server." },
+  { name: "database.user", type: "string", default: "postgres", importance: "high", doc: "Name of the database user (needs the REPLICATION attribute)." },
+  { name: "database.password", type: "password", default: "", importance: "high", doc: "Password of the database user." },
+  { name: "database.dbname", type: "string", required: true, importance: "high", doc: "The name of the database from which to stream changes." },
+  { name: "topic.prefix", type: "string", required: true, aliases: ["database.server.name"], importance: "high", doc: "Prefix of every topic name; also the source partition's `server`." },
+  { name: "plugin.name", type: "string", default: "pgoutput", oneOf: ["pgoutput"], importance: "medium", doc: "The logical decoding plugin; Sluice decodes pgoutput, built into PostgreSQL 10+." },
+  { name: "slot.name", type: "string", default: "debezium", importance: "medium", doc: "The name of the logical replication slot." },
+  { name: "publication.name", type: "string", default: "dbz_publication", importance: "medium", doc: "The publication streamed through pgoutput." },
+  { name: "publication.autocreate.mode", type: "string", default: "all_tables", oneOf: ["disabled", "all_tables", "filtered"], importance: "medium", doc: "disabled: the publication must exist; all_tables: created FOR ALL TABLES when missing; filtered: created (or set) for the tables the filters select." },
+  { name: "schema.include.list", type: "list", default: "", importance: "medium", doc: "Regular expressions matching the schemas to capture." },
+  { name: "schema.exclude.list", type: "list", default: "", importance: "medium", doc: "Regular expressions matching schemas not to capture." },
+  { name: "table.include.list", type: "list", default: "", importance: "medium", doc: "Regular expressions matching `schema.table` of the tables to capture." },
+  { name: "table.exclude.list", type: "list", default: "", importance: "medium", doc: "Regular expressions matching `schema.table` of tables not to capture." },
+  { name: "column.include.list", type: "list", default: "", importance: "medium", doc: "Regular expressions matching `schema.table.column` of the columns to include." },
+  { name: "column.exclude.list", type: "list", default: "", importance: "medium", doc: "Regular expressions matching `schema.table.column` of columns to leave out." },
+  { name: "snapshot.mode", type: "string", default: "initial", oneOf: ["initial", "never", "no_data", "initial_only", "always"], importance: "medium", doc: "initial: snapshot when no offset exists, then stream; always: snapshot at every start; initial_only: snapshot, then stop; no_data/never: stream only." },
+  { name: "tombstones.on.delete", type: "boolean", default: true, importance: "medium", doc: "Whether a delete is followed by a tombstone (null value) for the same key." },
+  { name: "skipped.operations", type: "list", default: "t", importance: "low", doc: "Operations not emitted while streaming: c, u, d, t, or none." },
+  { name: "decimal.handling.mode", type: "string", default: "precise", oneOf: ["precise", "double", "string"], importance: "medium", doc: "How NUMERIC and DECIMAL columns are represented." },
+  { name: "time.precision.mode", type: "string", default: "adaptive", oneOf: ["adaptive", "adaptive_time_microseconds", "connect"], importance: "medium", doc: "How time, date and timestamp columns are represented." },
+  { name: "heartbeat.interval.ms", type: "int", default: 0, min: 0, importance: "medium", doc: "How often a heartbeat record (topic `__debezium-heartbeat.<prefix>`) carries the position forward; 0 disables it." },
+  { name: "snapshot.fetch.size", type: "int", default: 10240, min: 1, importance: "medium", doc: "Rows fetched at a time while snapshotting." },
+  { name: "max.batch.size", type: "int", default: 2048, min: 1, importance: "medium", doc: "The most records one poll returns." },
+  { name: "poll.interval.ms", type: "int", default: 500, min: 1, importance: "medium", doc: "How long a poll waits for changes when there are none." },
+]);
+
+export interface PostgresCdcConfig {
+  readonly hostname: string;
+  readonly port: number;
+  readonly user: string;
+  readonly password: string;
+  readonly database: string;
+  readonly topicPrefix: string;
+  readonly slotName: string;
+  readonly publicationName: string;
+  readonly publicationAutocreate: AutocreateMode;
+  readonly filters: CaptureFilters;
+  readonly snapshotMode: SnapshotMode;
+  readonly tombstonesOnDelete: boolean;
+  readonly skippedOperations: ReadonlySet<string>;
+  readonly decimalHandlingMode: DecimalHandlingMode;
+  readonly timePrecisionMode: TimePrecisionMode;
+  readonly heartbeatIntervalMs: number;
+  readonly snapshotFetchSize: number;
+  readonly maxBatchSize: number;
+  readonly pollIntervalMs: number;
+}
+
+/** Anchored regular expressions, as Debezium matches its include/exclude lists. */
+export interface CaptureFilters {
+  readonly schemaInclude: readonly RegExp[];
+  readonly schemaExclude: readonly RegExp[];
+  readonly tableInclude: readonly RegExp[];
+  readonly tableExclude: readonly RegExp[];
+  readonly columnInclude: readonly RegExp[];
+  readonly columnExclude: readonly RegExp[];
+}
+
+export function parsePostgresCdcConfig(props: Record<string, string>): PostgresCdcConfig {
+  const s = postgresCdcSettings.parse(props).values;
+  const skipped = s.list("skipped.operations").map((op) => op.toLowerCase());
+  return {
+    hostname: s.string("database.hostname"),
+    port: s.int("database.port"),
+    user: s.string("database.user"),
+    password: s.string("database.password"),
+    database: s.string("database.dbname"),
+    topicPrefix: s.string("topic.prefix"),
+    slotName: s.string("slot.name"),
+    publicationName: s.string("publication.name"),
+    publicationAutocreate: lower(s, "publication.autocreate.mode") as AutocreateMode,
+    filters: {
+      schemaInclude: patterns(s, "schema.include.list"),
+      schemaExclude: patterns(s, "schema.exclude.list"),
+      tableInclude: patterns(s, "table.include.list"),
+      tableExclude: patterns(s, "table.exclude.list"),
+      columnInclude: patterns(s, "column.include.list"),
+      columnExclude: patterns(s, "column.exclude.list"),
+    },
+    snapshotMode: lower(s, "snapshot.mode") as SnapshotMode,
+    tombstonesOnDelete: s.boolean("tombstones.on.delete"),
+    skippedOperations: new Set(skipped.includes("none") ? [] : skipped),
+    decimalHandlingMode: lower(s, "decimal.handling.mode") as DecimalHandlingMode,
+    timePrecisionMode: lower(s, "time.precision.mode") as TimePrecisionMode,
+    heartbeatIntervalMs: s.int("heartbeat.interval.ms"),
+    snapshotFetchSize: s.int("snapshot.fetch.size"),
+    maxBatchSize: s.int("max.batch.size"),
+    pollIntervalMs: s.int("poll.interval.ms"),
+  };
+}
+
+function lower(s: ParsedSettings, name: string): string {
+  return s.string(name).toLowerCase();
+}
+
+function patterns(s: ParsedSettings, name: string): RegExp[] {
+  return s
+    .list(name)
+    .filter((p) => p !== "")
+    .map((p) => new RegExp(`^(?:${p})$`, "i"));
+}
+
+const matchesAny = (patterns: readonly RegExp[], name: string) => patterns.some((p) => p.test(name));
+
+/** Whether the filters capture this table (Debezium's RelationalTableFilters). */
+export function capturesTable(filters: CaptureFilters, schema: string, table: string): boolean {
+  if (filters.schemaInclude.length > 0 && !matchesAny(filters.schemaInclude, schema)) return false;
+  if (matchesAny(filters.schemaExclude, schema)) return false;
+  const name = `${schema}.${table}`;
+  if (filters.tableInclude.length > 0) return matchesAny(filters.tableInclude, name);
+  return !matchesAny(filters.tableExclude, name);
+}
+
+export function capturesColumn(filters: CaptureFilters, schema: string, table: string, column: string): boolean {
+  const name = `${schema}.${table}.${column}`;
+  if (filters.columnInclude.length > 0) return matchesAny(filters.columnInclude, name);
+  return !matchesAny(filters.columnExclude, name);
+}

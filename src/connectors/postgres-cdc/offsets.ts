@@ -1,0 +1,67 @@
+// Source offsets in Debezium's layout (PostgresOffsetContext), so offsets written by Debezium and by
+// Sluice can take each other's place: partition {server: <topic.prefix>}; offset {lsn, txId, ts_usec,
+// lsn_proc, lsn_commit, messageType} while streaming, {lsn, txId, ts_usec, snapshot, last_snapshot_record}
+// while snapshotting. Numbers are stored as numbers (Java longs in Debezium's JSON).
+
+export function sourcePartition(topicPrefix: string): Record<string, unknown> {
+  return { server: topicPrefix };
+}
+
+export type MessageType = "INSERT" | "UPDATE" | "DELETE" | "TRUNCATE";
+
+export interface StreamingPosition {
+  /** End of the last transaction whose records all came before: streaming may restart there. */
+  readonly lsnCommit: bigint;
+  /** The change's own LSN. */
+  readonly lsn: bigint;
+  readonly txId: bigint | null;
+  /** Commit time, Unix microseconds. */
+  readonly tsUsec: bigint;
+  readonly messageType?: MessageType;
+}
+
+export function streamingOffset(p: StreamingPosition): Record<string, unknown> {
+  return {
+    lsn_proc: Number(p.lsn),
+    lsn_commit: Number(p.lsnCommit),
+    lsn: Number(p.lsn),
+    txId: p.txId === null ? null : Number(p.txId),
+    ts_usec: Number(p.tsUsec),
+    ...(p.messageType ? { messageType: p.messageType } : {}),
+  };
+}
+
+export function snapshotOffset(lsn: bigint, txId: bigint, tsUsec: bigint, last: boolean): Record<string, unknown> {
+  return { lsn: Number(lsn), txId: Number(txId), ts_usec: Number(tsUsec), snapshot: true, last_snapshot_record: last };
+}
+
+export interface StoredOffset {
+  /** A snapshot was under way and did not reach its last record: it has to be taken again. */
+  readonly snapshotIncomplete: boolean;
+  /** Where streaming resumes (changes of transactions committed earlier were all handed on). */
+  readonly resumeLsn: bigint;
+  /** The last change handed on, to skip when its transaction is sent again. */
+  readonly lastChange: { readonly txId: bigint; readonly lsn: bigint } | null;
+}
+
+/** Reads an offset written by Sluice or Debezium; null when there is none (or it has no LSN). */
+export function readOffset(offset: Record<string, unknown> | null): StoredOffset | null {
+  if (offset === null) return null;
+  const lsn = bigintOf(offset.lsn);
+  if (lsn === null) return null;
+  const snapshot = offset.snapshot === true || offset.snapshot === "true";
+  const lastSnapshotRecord = offset.last_snapshot_record === true || offset.last_snapshot_record === "true";
+  const txId = bigintOf(offset.txId);
+  return {
+    snapshotIncomplete: snapshot && !lastSnapshotRecord,
+    resumeLsn: bigintOf(offset.lsn_commit) ?? lsn,
+    lastChange: !snapshot && txId !== null ? { txId, lsn } : null,
+  };
+}
+
+function bigintOf(value: unknown): bigint | null {
+  if (typeof value === "bigint") return value;
+  if (typeof value === "number" && Number.isInteger(value)) return BigInt(value);
+  if (typeof value === "string" && /^\d+$/.test(value)) return BigInt(value);
+  return null;
+}

@@ -1,0 +1,83 @@
+// The initial snapshot: every captured table read in one REPEATABLE READ transaction that adopts the
+// snapshot the slot exported when it was created, so the rows read are exactly the data before the
+// slot's first change: nothing missed, nothing twice. Rows come in batches through a cursor, as the
+// task asks for them, and carry Debezium's `snapshot` markers (first, last, per table).
+import type { Sql } from "postgres";
+import { tableOfCatalog, type CaptureOptions, type CapturedTable } from "./captured-table.ts";
+import { capturedTables, describeTable } from "./catalog.ts";
+import type { SnapshotMarker } from "./envelope.ts";
+import type { Tuple } from "./pgoutput.ts";
+import { quoteIdentifier } from "./replication-connection.ts";
+
+export interface SnapshotRow {
+  readonly table: CapturedTable;
+  readonly tuple: Tuple;
+  readonly marker: SnapshotMarker;
+}
+
+export interface SnapshotInfo {
+  /** The snapshot transaction's id (Debezium reports it as the snapshot events' txId). */
+  readonly txId: bigint;
+}
+
+/**
+ * Reads the tables in the exported snapshot. `onStart` hears the transaction's id before the first
+ * row. The generator must run to its end or be returned, which gives the connection back.
+ */
+export async function* snapshotRows(sql: Sql, snapshotName: string, options: CaptureOptions, fetchSize: number, onStart: (info: SnapshotInfo) => void): AsyncGenerator<SnapshotRow> {
+  let previous: { table: CapturedTable; tuple: Tuple; first: boolean } | null = null;
+  let firstOverall = true;
+  for await (const { table, tuple } of tableRows(sql, snapshotName, options, fetchSize, onStart)) {
+    // One row of lookahead: a row's marker depends on whether the next one is of the same table.
+    if (previous !== null) {
+      yield { table: previous.table, tuple: previous.tuple, marker: marker(previous.first, previous.table !== table, firstOverall, false) };
+      firstOverall = false;
+    }
+    previous = { table, tuple, first: previous === null || previous.table !== table };
+  }
+  if (previous !== null) yield { table: previous.table, tuple: previous.tuple, marker: marker(previous.first, true, firstOverall, true) };
+}
+
+/** Debezium's precedence: first of all, last of all, first of its table, last of its table, else true. */
+function marker(firstInTable: boolean, lastInTable: boolean, firstOverall: boolean, lastOverall: boolean): SnapshotMarker {
+  if (firstOverall) return "first";
+  if (lastOverall) return "last";
+  if (firstInTable) return "first_in_data_collection";
+  if (lastInTable) return "last_in_data_collection";
+  return "true";
+}
+
+async function* tableRows(sql: Sql, snapshotName: string, options: CaptureOptions, fetchSize: number, onStart: (info: SnapshotInfo) => void): AsyncGenerator<{ table: CapturedTable; tuple: Tuple }> {
+  const connection = await sql.reserve();
+  try {
+    await connection.unsafe("BEGIN ISOLATION LEVEL REPEATABLE READ");
+    // Must be the transaction's first statement: from here on it sees what the slot's start saw.
+    await connection.unsafe(`SET TRANSACTION SNAPSHOT '${snapshotName.replaceAll("'", "''")}'`);
+    const [{ txid }] = (await connection.unsafe("SELECT txid_current()::text AS txid")) as unknown as [{ txid: string }];
+    onStart({ txId: BigInt(txid) });
+    for (const name of await capturedTables(connection, options.filters)) {
+      const table = tableOfCatalog(name, await describeTable(connection, name), options);
+      const selected = table.columns.flatMap((c) => (c === null ? [] : [quoteIdentifier(c.name)]));
+      if (selected.length === 0) continue;
+      // Only captured columns are read; the tuple keeps the table's positions so rowOf() lines up.
+      const positions = table.columns.flatMap((c, i) => (c === null ? [] : [i]));
+      await connection.unsafe(`DECLARE sluice_snapshot NO SCROLL CURSOR FOR SELECT ${selected.join(", ")} FROM ${quoteIdentifier(name.schema)}.${quoteIdentifier(name.table)}`);
+      for (;;) {
+        const rows = await connection.unsafe(`FETCH ${fetchSize} FROM sluice_snapshot`).raw();
+        for (const raw of rows) {
+          const tuple: Tuple = table.columns.map(() => ({ kind: "null" }) as const);
+          positions.forEach((position, i) => {
+            const value = raw[i] as Buffer | null;
+            (tuple as Tuple[number][])[position] = value === null ? { kind: "null" } : { kind: "text", value: value.toString("utf8") };
+          });
+          yield { table, tuple };
+        }
+        if (rows.length < fetchSize) break;
+      }
+      await connection.unsafe("CLOSE sluice_snapshot");
+    }
+    await connection.unsafe("COMMIT");
+  } finally {
+    connection.release();
+  }
+}

@@ -1,0 +1,191 @@
+// The one task of the PostgreSQL connector: sets up publication and slot, takes the snapshot the
+// snapshot.mode asks for, then streams. The slot's confirmed flush LSN moves only in commit(), to
+// what the framework's committed offset says, so WAL the topics do not hold yet is never released
+// and a crash at any point loses no change.
+import postgres, { type Sql } from "postgres";
+import { SchemaBuilder } from "../../connect/data/schema.ts";
+import { Struct } from "../../connect/data/struct.ts";
+import { SourceTask } from "../../connect/plugins/connector.ts";
+import { sourceRecord, type SourceRecord } from "../../connect/plugins/records.ts";
+import { VERSION } from "../../version.ts";
+import { rowOf, type CaptureOptions } from "./captured-table.ts";
+import { ensurePublication } from "./catalog.ts";
+import { ChangeStream } from "./change-stream.ts";
+import { parsePostgresCdcConfig, type PostgresCdcConfig } from "./config.ts";
+import { changeRecords } from "./envelope.ts";
+import { readOffset, snapshotOffset, sourcePartition, type StoredOffset } from "./offsets.ts";
+import { PostgresError, ReplicationConnection } from "./replication-connection.ts";
+import { snapshotRows, type SnapshotRow } from "./snapshot.ts";
+
+const HEARTBEAT_KEY_SCHEMA = SchemaBuilder.struct().name("io.debezium.connector.common.ServerNameKey").field("serverName", SchemaBuilder.string()).build();
+const HEARTBEAT_VALUE_SCHEMA = SchemaBuilder.struct().name("io.debezium.connector.common.Heartbeat").field("ts_ms", SchemaBuilder.int64()).build();
+
+const SLOT_BUSY_ATTEMPTS = 50;
+const SLOT_BUSY_WAIT_MS = 200;
+
+interface Snapshot {
+  readonly rows: AsyncGenerator<SnapshotRow>;
+  readonly consistentPoint: bigint;
+  readonly startedAt: bigint;
+  txId: bigint;
+}
+
+export class PostgresCdcTask extends SourceTask {
+  private config!: PostgresCdcConfig;
+  private sql: Sql | null = null;
+  private replication: ReplicationConnection | null = null;
+  private snapshot: Snapshot | null = null;
+  private stream: ChangeStream | null = null;
+  private lastHeartbeat = Date.now();
+
+  version(): string {
+    return VERSION;
+  }
+
+  async start(props: Record<string, string>): Promise<void> {
+    const config = (this.config = parsePostgresCdcConfig(props));
+    const sql = (this.sql = postgres({ host: config.hostname, port: config.port, user: config.user, password: config.password, database: config.database, max: 2, onnotice: () => {} }));
+    await ensurePublication(sql, config.publicationName, config.publicationAutocreate, config.filters);
+    const stored = readOffset(this.context.offsetStorageReader.offset(sourcePartition(config.topicPrefix)));
+    const replication = (this.replication = await ReplicationConnection.open({ host: config.hostname, port: config.port, user: config.user, password: config.password, database: config.database }));
+    const [slot] = await sql<{ confirmed_flush_lsn: string | null }[]>`SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = ${config.slotName}`;
+    if (this.needsSnapshot(stored)) {
+      // Only a slot created now exports a snapshot that lines up with its start; an old one has to go.
+      if (slot) await sql`SELECT pg_drop_replication_slot(${config.slotName})`;
+      const created = await replication.createSlot(config.slotName, true);
+      this.snapshot = {
+        rows: snapshotRows(sql, created.snapshotName!, this.captureOptions(), config.snapshotFetchSize, ({ txId }) => (this.snapshot!.txId = txId)),
+        consistentPoint: created.consistentPoint,
+        startedAt: BigInt(Date.now()) * 1000n,
+        txId: 0n,
+      };
+      return;
+    }
+    if (config.snapshotMode === "initial_only") return; // the snapshot is done and nothing streams
+    if (!slot) {
+      const created = await replication.createSlot(config.slotName, false);
+      await this.startStreaming(created.consistentPoint, null);
+    } else {
+      // 0/0 lets the server start at the slot's confirmed flush LSN.
+      await this.startStreaming(stored?.resumeLsn ?? 0n, stored?.lastChange ?? null);
+    }
+  }
+
+  async poll(): Promise<SourceRecord[] | null> {
+    if (this.snapshot) return this.pollSnapshot(this.snapshot);
+    if (this.stream === null || this.replication === null) {
+      await Bun.sleep(this.config.pollIntervalMs); // initial_only after its snapshot: nothing left to do
+      return null;
+    }
+    const records: SourceRecord[] = [];
+    const stream = this.stream;
+    const deadline = Date.now() + this.config.pollIntervalMs;
+    while (records.length < this.config.maxBatchSize) {
+      // Once there are records, take only what has already arrived: hand them on without waiting.
+      const wait = records.length > 0 ? 0 : deadline - Date.now();
+      const message = await this.replication.receive(wait, (walEnd) => stream.keepalive(walEnd));
+      if (message === null) break;
+      records.push(...(await stream.records(message)));
+    }
+    // Only when no change moved the offset: a heartbeat inside a transaction would point before its changes.
+    const heartbeat = records.length === 0 ? this.heartbeat(stream) : null;
+    if (heartbeat) records.push(heartbeat);
+    return records.length > 0 ? records : null;
+  }
+
+  /** After the framework committed offsets: the slot may release WAL up to the committed position. */
+  override commit(): void {
+    const stored = readOffset(this.context.offsetStorageReader.offset(sourcePartition(this.config.topicPrefix)));
+    if (stored === null || stored.snapshotIncomplete) return;
+    this.replication?.confirmFlushed(stored.resumeLsn);
+  }
+
+  async stop(): Promise<void> {
+    this.replication?.close();
+    this.replication = null;
+    await this.snapshot?.rows.return(undefined);
+    this.snapshot = null;
+    await this.sql?.end({ timeout: 5 });
+    this.sql = null;
+  }
+
+  private needsSnapshot(stored: StoredOffset | null): boolean {
+    switch (this.config.snapshotMode) {
+      case "always":
+        return true;
+      case "initial":
+      case "initial_only":
+        return stored === null || stored.snapshotIncomplete;
+      case "never":
+      case "no_data":
+        return false;
+    }
+  }
+
+  private captureOptions(): CaptureOptions {
+    const { topicPrefix, filters, decimalHandlingMode, timePrecisionMode } = this.config;
+    return { topicPrefix, filters, decimalHandlingMode, timePrecisionMode };
+  }
+
+  private async startStreaming(from: bigint, lastChange: StoredOffset["lastChange"]): Promise<void> {
+    const { config } = this;
+    const options = { ...this.captureOptions(), version: VERSION, database: config.database, tombstonesOnDelete: config.tombstonesOnDelete, skippedOperations: config.skippedOperations };
+    this.stream = new ChangeStream(this.sql!, options, from, lastChange);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.replication!.startReplication(config.slotName, from, config.publicationName);
+        return;
+      } catch (err) {
+        // The previous task's walsender may not have let go of the slot yet (55006 object_in_use).
+        if (!(err instanceof PostgresError) || err.code !== "55006" || attempt >= SLOT_BUSY_ATTEMPTS) throw err;
+        await Bun.sleep(SLOT_BUSY_WAIT_MS);
+      }
+    }
+  }
+
+  private async pollSnapshot(snapshot: Snapshot): Promise<SourceRecord[] | null> {
+    const records: SourceRecord[] = [];
+    while (records.length < this.config.maxBatchSize) {
+      const next = await snapshot.rows.next();
+      if (next.done) {
+        this.snapshot = null;
+        if (this.config.snapshotMode !== "initial_only") await this.startStreaming(snapshot.consistentPoint, null);
+        break;
+      }
+      const { table, tuple, marker } = next.value;
+      const offset = snapshotOffset(snapshot.consistentPoint, snapshot.txId, snapshot.startedAt, marker === "last");
+      const source = {
+        version: VERSION,
+        name: this.config.topicPrefix,
+        db: this.config.database,
+        schema: table.schema,
+        table: table.table,
+        timestamp: snapshot.startedAt,
+        snapshot: marker,
+        lastCommitLsn: null,
+        lsn: snapshot.consistentPoint,
+        txId: snapshot.txId,
+      };
+      const event = { op: "r" as const, before: null, after: rowOf(table, tuple), source, processedAt: BigInt(Date.now()) * 1000n };
+      records.push(...changeRecords(table.schemas, event, { sourcePartition: sourcePartition(this.config.topicPrefix), sourceOffset: offset, tombstonesOnDelete: false }));
+    }
+    return records.length > 0 ? records : null;
+  }
+
+  /** Debezium's heartbeat: on quiet tables it still carries the position forward, so the slot can advance. */
+  private heartbeat(stream: ChangeStream): SourceRecord | null {
+    const interval = this.config.heartbeatIntervalMs;
+    if (interval <= 0 || Date.now() - this.lastHeartbeat < interval) return null;
+    this.lastHeartbeat = Date.now();
+    const prefix = this.config.topicPrefix;
+    return sourceRecord({
+      sourcePartition: sourcePartition(prefix),
+      sourceOffset: stream.position(),
+      topic: `__debezium-heartbeat.${prefix}`,
+      keySchema: HEARTBEAT_KEY_SCHEMA,
+      key: new Struct(HEARTBEAT_KEY_SCHEMA).put("serverName", prefix),
+      valueSchema: HEARTBEAT_VALUE_SCHEMA,
+      value: new Struct(HEARTBEAT_VALUE_SCHEMA).put("ts_ms", BigInt(Date.now())),
+    });
+  }
+}
