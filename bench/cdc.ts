@@ -34,9 +34,12 @@ await source.unsafe("VACUUM ANALYZE bench");
 
 // The ceiling: the same rows, server to server through this process, with PostgreSQL's bulk path.
 await copyTarget.unsafe(`CREATE TABLE bench (${COLUMNS})`);
+// A connection of its own for COPY TO: postgres.js left the one it streamed from unusable after large copies.
+const copySource = connect("postgres");
 const copyStart = performance.now();
-await pipeline(await source.unsafe("COPY bench TO STDOUT").readable(), await copyTarget.unsafe("COPY bench FROM STDIN").writable());
+await pipeline(await copySource.unsafe("COPY bench TO STDOUT").readable(), await copyTarget.unsafe("COPY bench FROM STDIN").writable());
 const copySeconds = (performance.now() - copyStart) / 1000;
+await copySource.end({ timeout: 1 });
 const ceiling = rows / copySeconds;
 console.log(`COPY ceiling: ${rows} rows in ${copySeconds.toFixed(2)} s = ${Math.round(ceiling)} rows/s`);
 
