@@ -1,15 +1,26 @@
-// The whole test suite: installs what the tests need (Kafka jars through mvn; npm packages are
-// installed by the `npm install` before this), then runs every test with bun and prints the summary
-// line `N passed, N failed`. With CI=true a missing dependency fails the run; nothing is skipped.
+// The whole test suite: installs what the tests need (Kafka and OpenSearch jars through mvn, the
+// database servers from Debian's packages, Python's confluent-kafka; npm packages are installed by the
+// `npm install` before this), then runs every test with bun and prints the summary line
+// `N passed, N failed`. With CI=true a missing dependency fails the run; nothing is skipped.
 import { spawn } from "bun";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { kafkaClasspath } from "./fixtures/kafka.ts";
+import { mariadbBinaries } from "./fixtures/mariadb.ts";
+import { openSearchClasspath } from "./fixtures/opensearch.ts";
+import { postgresBinDir } from "./fixtures/postgres.ts";
 import { interopPython } from "./fixtures/python.ts";
 
 const root = join(import.meta.dir, "..");
 const reportDir = join(root, "node_modules", ".cache", "sluice");
 const report = join(reportDir, "junit.xml");
+
+/** A server the tests need: missing is fatal with CI=true; otherwise its tests skip. */
+function found(name: string, where: unknown): void {
+  if (where !== null) return;
+  if (process.env.CI === "true") throw new Error(`${name} is missing and could not be installed (apt-get needs root on Debian)`);
+  process.stdout.write(`${name} not available, its tests will skip; `);
+}
 
 function step(what: string, action: () => void): void {
   const started = Date.now();
@@ -20,6 +31,9 @@ function step(what: string, action: () => void): void {
 
 if (!process.env.KAFKA_BOOTSTRAP_SERVERS) step("Apache Kafka jars (Maven Central, cached in ~/.m2)", () => void kafkaClasspath());
 step("Python confluent-kafka for the interop tests (PyPI, virtualenv)", () => void interopPython());
+step("OpenSearch jars for the search sink tests (Maven Central, cached in ~/.m2)", () => void openSearchClasspath());
+step("PostgreSQL server (Debian package postgresql when missing)", () => found("PostgreSQL", postgresBinDir()));
+step("MariaDB server (Debian package mariadb-server when missing)", () => found("MariaDB", mariadbBinaries()));
 
 mkdirSync(reportDir, { recursive: true });
 rmSync(report, { force: true });
