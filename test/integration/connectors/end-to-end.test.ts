@@ -2,15 +2,16 @@
 // events flattened by ExtractNewRecordState and routed to the bare table name by RegexRouter) on
 // Kafka with Avro through the registry, then JDBC sinks into MariaDB and a second PostgreSQL database
 // and the Elasticsearch sink into OpenSearch. Inserts, updates and deletes must leave every target equal
-// to the source, column by column, and still so after the worker process is killed with SIGKILL
-// (no graceful flush) and started again.
+// to the source, column by column, and still so after the worker process (dist/sluice) is killed with
+// SIGKILL (no graceful flush) and started again.
 import { spawn, type Subprocess } from "bun";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import mysql from "mysql2/promise";
 import postgres from "postgres";
+import { builtBinary } from "../../fixtures/binary.ts";
 import { connectClient } from "../../fixtures/connect.ts";
 import { sharedKafka } from "../../fixtures/kafka.ts";
 import { mariadbBinaries, startMariaDb, type MariaDbServer } from "../../fixtures/mariadb.ts";
@@ -150,7 +151,9 @@ describe.skipIf(!available)("PostgreSQL → Kafka (Avro) → MariaDB, PostgreSQL
         "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
         "database.hostname": "127.0.0.1",
         "database.port": String(pg.port),
-        "database.user": pg.user,
+        // A password-checked (SCRAM) role whose password comes from a file through the config provider.
+        "database.user": "cdc",
+        "database.password": `\${file:${join(dir, "secrets.properties")}:pg.password}`,
         "database.dbname": "postgres",
         "topic.prefix": `e2e${run}`,
         "table.include.list": `public.${TABLE}`,
@@ -187,7 +190,7 @@ describe.skipIf(!available)("PostgreSQL → Kafka (Avro) → MariaDB, PostgreSQL
     });
   };
 
-  /** The worker as its own process, so that a crash is a real SIGKILL and not an in-process stop. */
+  /** dist/sluice as its own process, so that a crash is a real SIGKILL and not an in-process stop. */
   async function startWorker(): Promise<void> {
     workerUrl = `http://127.0.0.1:${freePort()}`;
     const properties = {
@@ -197,10 +200,12 @@ describe.skipIf(!available)("PostgreSQL → Kafka (Avro) → MariaDB, PostgreSQL
       "offset.storage.file.filename": join(dir, "connect.offsets"),
       "offset.flush.interval.ms": "500",
       "plugin.path": join(dir, "plugins"),
+      "config.providers": "file",
+      "config.providers.file.class": "org.apache.kafka.common.config.provider.FileConfigProvider",
     };
     const file = join(dir, "worker.properties");
     writeFileSync(file, Object.entries(properties).map(([k, v]) => `${k}=${v}`).join("\n") + "\n");
-    worker = spawn([process.execPath, join(import.meta.dir, "../../../src/cli.ts"), "connect-standalone", file, ...connectorFiles()], { stdout: "inherit", stderr: "inherit" });
+    worker = spawn([builtBinary(), "connect-standalone", file, ...connectorFiles()], { stdout: "inherit", stderr: "inherit" });
     const api = connectClient(workerUrl);
     for (const name of CONNECTORS) await api.waitForState(name, "RUNNING", 1);
   }
@@ -250,6 +255,12 @@ describe.skipIf(!available)("PostgreSQL → Kafka (Avro) → MariaDB, PostgreSQL
     [pg, maria, search, place] = await Promise.all([startPostgres(), startMariaDb(), sharedOpenSearch(), registryPlace("kafka")]);
     registry = await startTestRegistry(place);
     pg.psql("CREATE DATABASE target");
+    pg.psql("CREATE ROLE cdc LOGIN SUPERUSER PASSWORD 'cdc-secret'");
+    // Before initdb's trust lines (the first match wins): cdc must prove its password.
+    const hba = join(pg.socketDir, "data", "pg_hba.conf");
+    writeFileSync(hba, `host all cdc 127.0.0.1/32 scram-sha-256\n${readFileSync(hba, "utf8")}`);
+    pg.psql("SELECT pg_reload_conf()");
+    writeFileSync(join(dir, "secrets.properties"), "pg.password=cdc-secret\n");
     pg.psql("CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy')");
     pg.psql(`CREATE TABLE ${TABLE} (id int PRIMARY KEY, ${COLUMNS.map((c) => `${c.name} ${c.type}`).join(", ")})`);
     // Without option files the server's compiled-in default is latin1; the rows hold characters beyond it.
