@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { clientSecurity } from "./broker/client-security.ts";
 import { createBroker } from "./broker/index.ts";
-import { setLogLevel, logger, type LogLevel } from "./common/log.ts";
+import { logProcessWarnings, setLogLevel, logger, type LogLevel } from "./common/log.ts";
 import { parseProperties, propertiesFromEnv } from "./common/properties.ts";
 import { ConfigError, settingsReference, type ParsedSettings, type SettingsDefinition } from "./common/settings.ts";
 import { startConnectDistributed, startConnectStandalone, type RunningConnect } from "./connect/server.ts";
@@ -198,6 +198,7 @@ async function healthcheck(which: string[]): Promise<number> {
 const local = (listener: string) => listener.replace("://:", "://127.0.0.1:").replace("://0.0.0.0", "://127.0.0.1").replace(/\/$/, "");
 
 if (import.meta.main) {
+  logProcessWarnings();
   main(process.argv.slice(2)).then(
     (code) => {
       if (code >= 0) process.exit(code);

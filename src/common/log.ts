@@ -22,3 +22,17 @@ export function logger(name: string): Logger {
 export function setLogLevel(level: LogLevel): void {
   root.level = level;
 }
+
+/**
+ * Process warnings go to the log instead of raw stderr. kafkajs' request queue arms a timer for
+ * `-1 - Date.now()` ms whenever it is not throttled (TimeoutNegativeWarning, harmless: Node and Bun
+ * run it after 1 ms), so that one is kept at debug.
+ */
+export function logProcessWarnings(): void {
+  const log = logger("process");
+  process.removeAllListeners("warning");
+  process.on("warning", (warning) => {
+    if (warning.name === "TimeoutNegativeWarning") log.debug({ warning: warning.name }, warning.message);
+    else log.warn({ warning: warning.name }, warning.message);
+  });
+}
