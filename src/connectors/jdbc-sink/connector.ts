@@ -64,9 +64,9 @@ export class JdbcSinkTask extends SinkTask {
 
   /** connection.attempts tries, connection.backoff.ms apart, to reach the database. */
   private async connect(): Promise<Database> {
-    const { target, user, password, connectionAttempts, connectionBackoffMs } = this.config;
+    const { target, user, password, timeZone, connectionAttempts, connectionBackoffMs } = this.config;
     for (let attempt = 1; ; attempt++) {
-      const db = openDatabase(target, { user, password });
+      const db = openDatabase(target, { user, password }, timeZone);
       try {
         // A harmless metadata query: both clients connect lazily, so this is what proves the login works.
         await db.columns({ schema: null, table: "" });

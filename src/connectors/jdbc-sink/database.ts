@@ -24,14 +24,15 @@ export interface Credentials {
   password: string | undefined;
 }
 
-export function openDatabase(target: ConnectionTarget, credentials: Credentials): Database {
-  return target.dialect === "postgresql" ? new PostgresDatabase(target, credentials) : new MySqlDatabase(target, credentials);
+/** `timeZone`: db.timezone, the zone of the wall-clock text written for temporal values. */
+export function openDatabase(target: ConnectionTarget, credentials: Credentials, timeZone: string): Database {
+  return target.dialect === "postgresql" ? new PostgresDatabase(target, credentials, timeZone) : new MySqlDatabase(target, credentials);
 }
 
 class PostgresDatabase implements Database {
   private readonly sql: postgres.Sql;
 
-  constructor(target: ConnectionTarget, credentials: Credentials) {
+  constructor(target: ConnectionTarget, credentials: Credentials, timeZone: string) {
     this.sql = postgres({
       host: target.host,
       port: target.port,
@@ -42,8 +43,8 @@ class PostgresDatabase implements Database {
       // One connection: a task writes one transaction at a time.
       max: 1,
       onnotice: () => {},
-      // Timestamps are written as UTC wall-clock text; make TIMESTAMPTZ columns read them as UTC too.
-      connection: { TimeZone: "UTC" },
+      // Timestamps are written as wall-clock text in db.timezone; TIMESTAMPTZ columns read them in it too.
+      connection: { TimeZone: timeZone },
     });
   }
 

@@ -3,6 +3,7 @@
 import { ConfigError, SettingsDefinition } from "../../common/settings.ts";
 import { ConnectException } from "../../connect/plugins/connector.ts";
 import { parseConnectionUrl, type ConnectionTarget } from "./connection-url.ts";
+import { wallClock, type WallClock } from "./sql-values.ts";
 
 export type InsertMode = "insert" | "upsert" | "update";
 export type PkMode = "none" | "kafka" | "record_key" | "record_value";
@@ -26,6 +27,7 @@ export const jdbcSinkSettings = new SettingsDefinition([
   { name: "auto.create", type: "boolean", default: false, importance: "medium", group: "DDL Support", doc: "Whether to CREATE the destination table from the record schema when it is missing." },
   { name: "auto.evolve", type: "boolean", default: false, importance: "medium", group: "DDL Support", doc: "Whether to ALTER the destination table to ADD columns missing relative to the record schema." },
   { name: "quote.sql.identifiers", type: "string", default: "always", oneOf: ["always", "never"], importance: "medium", group: "DDL Support", doc: "When to quote table and column names in SQL statements." },
+  { name: "db.timezone", type: "string", default: "UTC", importance: "medium", group: "Writes", displayName: "DB Time Zone", doc: "Name of the time zone whose wall-clock time is written for Timestamp, Date and Time values." },
   { name: "max.retries", type: "int", default: 10, min: 0, importance: "medium", group: "Retries", doc: "The maximum number of times to retry on database errors before failing the task." },
   { name: "retry.backoff.ms", type: "int", default: 3000, min: 0, importance: "medium", group: "Retries", doc: "The time in milliseconds to wait after a database error before retrying." },
 ]);
@@ -48,6 +50,8 @@ export interface JdbcSinkConfig {
   quoteIdentifiers: boolean;
   maxRetries: number;
   retryBackoffMs: number;
+  timeZone: string;
+  clock: WallClock;
 }
 
 /** Typed settings; throws ConfigError or ConnectException (Confluent's messages) on bad combinations. */
@@ -66,6 +70,13 @@ export function parseJdbcSinkConfig(props: Record<string, string>): JdbcSinkConf
     throw new ConnectException(
       `PK mode is kafka so there should either be no field names defined for defaults ${KAFKA_PK_NAMES.join(",")} to be applicable, or exactly 3, defined fields are: ${pkFields.join(",")}`,
     );
+  const timeZone = v.string("db.timezone");
+  let clock: WallClock;
+  try {
+    clock = wallClock(timeZone);
+  } catch {
+    throw new ConfigError("db.timezone", timeZone, "Invalid time zone identifier");
+  }
   return {
     target,
     user: v.optionalString("connection.user") ?? target.user,
@@ -84,5 +95,7 @@ export function parseJdbcSinkConfig(props: Record<string, string>): JdbcSinkConf
     quoteIdentifiers: v.string("quote.sql.identifiers") === "always",
     maxRetries: v.int("max.retries"),
     retryBackoffMs: v.int("retry.backoff.ms"),
+    timeZone,
+    clock,
   };
 }

@@ -1,20 +1,37 @@
 // Connect values as bound parameters. Logical types become the text form both databases parse for the
-// column types we create (and the JDBC drivers send), in UTC as Confluent's default db.timezone; INT64
-// becomes text so values beyond 2^53 survive; bytes stay binary.
+// column types we create (and the JDBC drivers send), as wall-clock time in db.timezone (UTC unless set,
+// as in Confluent's sink, which applies the zone to Date and Time values too); INT64 becomes text so
+// values beyond 2^53 survive; bytes stay binary.
 import { BigDecimal, ConnectDate, Time, Timestamp, type Schema } from "../../connect/data/index.ts";
 import type { DialectName } from "./connection-url.ts";
 
 export type SqlParam = string | number | boolean | Uint8Array | null;
 
-function iso(date: Date): string {
-  return date.toISOString(); // YYYY-MM-DDTHH:MM:SS.mmmZ, always UTC
+/** Wall-clock time of an instant in one zone, as `YYYY-MM-DDTHH:MM:SS.mmm`. */
+export type WallClock = (date: Date) => string;
+
+const utc: WallClock = (date) => date.toISOString().slice(0, 23);
+
+/** The wall clock of an IANA zone (or UTC); throws RangeError for a zone the runtime does not know. */
+export function wallClock(timeZone: string): WallClock {
+  if (timeZone === "UTC") return utc;
+  const format = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    ...{ year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", fractionalSecondDigits: 3 },
+  });
+  return (date) => {
+    const part: Record<string, string> = {};
+    for (const p of format.formatToParts(date)) part[p.type] = p.value;
+    return `${part.year!.padStart(4, "0")}-${part.month}-${part.day}T${part.hour}:${part.minute}:${part.second}.${part.fractionalSecond}`;
+  };
 }
 
-export function sqlParam(value: unknown, schema: Schema, dialect: DialectName): SqlParam {
+export function sqlParam(value: unknown, schema: Schema, dialect: DialectName, clock: WallClock = utc): SqlParam {
   if (value === null || value === undefined) return null;
   if (value instanceof BigDecimal) return value.toPlainString();
   if (value instanceof Date) {
-    const text = iso(value);
+    const text = clock(value);
     switch (schema.name) {
       case ConnectDate.LOGICAL_NAME:
         return text.slice(0, 10);

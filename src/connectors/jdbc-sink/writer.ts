@@ -107,8 +107,8 @@ export class JdbcWriter {
 
   private params(run: Run, record: SinkRecord): { keys: SqlParam[]; values: SqlParam[] } {
     const dialect = this.config.target.dialect;
-    const keys = keyValues(this.config, run.layout, record).map((v, i) => sqlParam(v, run.layout.keyFields[i]!.schema, dialect));
-    const values = run.isDelete ? [] : nonKeyValues(run.layout, record).map((v, i) => sqlParam(v, run.layout.nonKeyFields[i]!.schema, dialect));
+    const keys = keyValues(this.config, run.layout, record).map((v, i) => sqlParam(v, run.layout.keyFields[i]!.schema, dialect, this.config.clock));
+    const values = run.isDelete ? [] : nonKeyValues(run.layout, record).map((v, i) => sqlParam(v, run.layout.nonKeyFields[i]!.schema, dialect, this.config.clock));
     return { keys, values };
   }
 

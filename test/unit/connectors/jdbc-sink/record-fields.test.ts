@@ -5,7 +5,7 @@ import type { SinkRecord } from "../../../../src/connect/plugins/records.ts";
 import { parseConnectionUrl } from "../../../../src/connectors/jdbc-sink/connection-url.ts";
 import { keyValues, nonKeyValues, recordLayout, type FieldsConfig } from "../../../../src/connectors/jdbc-sink/record-fields.ts";
 import { parseJdbcSinkConfig } from "../../../../src/connectors/jdbc-sink/settings.ts";
-import { sqlParam } from "../../../../src/connectors/jdbc-sink/sql-values.ts";
+import { sqlParam, wallClock } from "../../../../src/connectors/jdbc-sink/sql-values.ts";
 
 const keySchema = SchemaBuilder.struct().field("id", SchemaBuilder.int32().build()).field("region", SchemaBuilder.string().build()).build();
 const valueSchema = SchemaBuilder.struct().field("id", SchemaBuilder.int32().build()).field("name", SchemaBuilder.string().build()).field("qty", SchemaBuilder.int32().optional().build()).build();
@@ -115,5 +115,16 @@ describe("bound values", () => {
     expect(sqlParam(true, SchemaBuilder.bool().build(), "mysql")).toBe(1);
     expect(sqlParam(true, SchemaBuilder.bool().build(), "postgresql")).toBe(true);
     expect(sqlParam(null, SchemaBuilder.string().optional().build(), "postgresql")).toBeNull();
+  });
+
+  test("db.timezone: the zone's wall clock (daylight saving included), for dates and times too, as Confluent's sink binds them", () => {
+    const paris = wallClock("Europe/Paris");
+    expect(sqlParam(new Date(Date.UTC(2024, 6, 1, 22, 30, 0, 7)), Timestamp.SCHEMA, "postgresql", paris)).toBe("2024-07-02 00:30:00.007");
+    expect(sqlParam(new Date(Date.UTC(2024, 0, 1, 22, 30)), Timestamp.SCHEMA, "mysql", paris)).toBe("2024-01-01 23:30:00.000");
+    const newYork = wallClock("America/New_York");
+    expect(sqlParam(new Date(Date.UTC(2024, 0, 2)), ConnectDate.SCHEMA, "postgresql", newYork)).toBe("2024-01-01");
+    expect(sqlParam(new Date(37_812_345), Time.SCHEMA, "postgresql", newYork)).toBe("05:30:12.345");
+    expect(wallClock("UTC")(new Date(Date.UTC(2024, 0, 2, 3, 4, 5, 6)))).toBe("2024-01-02T03:04:05.006");
+    expect(() => parseJdbcSinkConfig({ "connection.url": "jdbc:postgresql://h/db", "db.timezone": "Mars/Olympus" })).toThrow("db.timezone");
   });
 });
