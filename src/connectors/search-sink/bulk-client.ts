@@ -1,10 +1,18 @@
-// POST /_bulk to one of several servers: a server that cannot be reached is skipped for the next one
-// (failover); a busy or failing server (429, 5xx) is reported as retriable so the caller backs off.
+// POST /_bulk (and the few index calls the sink makes before writing: HEAD/PUT /<index>, GET/PUT
+// /<index>/_mapping) to one of several servers: a server that cannot be reached is skipped for the next
+// one (failover); a busy or failing server (429, 5xx) is reported as retriable so the caller backs off.
 import { ConnectException, RetriableException } from "../../connect/plugins/connector.ts";
 import { bulkItems, type BulkItemResult } from "./bulk-response.ts";
 import type { SearchSinkConfig } from "./settings.ts";
 
 export type BulkClientConfig = Pick<SearchSinkConfig, "urls" | "auth" | "requestTimeoutMs">;
+
+/** A server's answer: which server, its status and body. */
+export interface ServerReply {
+  url: string;
+  status: number;
+  text: string;
+}
 
 export class BulkClient {
   /** The server that answered last: requests start there. */
@@ -12,7 +20,7 @@ export class BulkClient {
   private readonly headers: Record<string, string>;
 
   constructor(private readonly config: BulkClientConfig) {
-    this.headers = { "content-type": "application/x-ndjson", accept: "application/json" };
+    this.headers = { accept: "application/json" };
     if (config.auth) this.headers.authorization = `Basic ${Buffer.from(`${config.auth.username}:${config.auth.password}`).toString("base64")}`;
   }
 
@@ -22,24 +30,36 @@ export class BulkClient {
    * ConnectException when a server refused it for good (e.g. 401).
    */
   async bulk(actions: readonly string[]): Promise<BulkItemResult[]> {
-    const body = actions.join("\n") + "\n";
+    const { url, status, text } = await this.send("POST", "/_bulk", actions.join("\n") + "\n", "application/x-ndjson");
+    if (status === 429 || status >= 500) throw new RetriableException(`bulk request to ${url} failed with ${status}: ${text.slice(0, 500)}`);
+    if (status < 200 || status >= 300) throw new ConnectException(`bulk request to ${url} failed with ${status}: ${text.slice(0, 500)}`);
+    return bulkItems(JSON.parse(text), actions.length);
+  }
+
+  /**
+   * One request with a JSON body (or none) to the first server that answers; every status is returned
+   * for the caller to judge. Throws RetriableException when no server could be reached.
+   */
+  async request(method: "HEAD" | "GET" | "PUT", path: string, body?: string): Promise<ServerReply> {
+    return this.send(method, path, body, body === undefined ? undefined : "application/json");
+  }
+
+  private async send(method: string, path: string, body: string | undefined, contentType: string | undefined): Promise<ServerReply> {
     const { urls } = this.config;
+    const headers = contentType === undefined ? this.headers : { ...this.headers, "content-type": contentType };
     let unreachable = "";
     for (let tried = 0; tried < urls.length; tried++) {
       const at = (this.current + tried) % urls.length;
       const url = urls[at]!;
       let response: Response;
       try {
-        response = await fetch(`${url}/_bulk`, { method: "POST", headers: this.headers, body, signal: AbortSignal.timeout(this.config.requestTimeoutMs) });
+        response = await fetch(`${url}${path}`, { method, headers, body, signal: AbortSignal.timeout(this.config.requestTimeoutMs) });
       } catch (err) {
         unreachable += `${url}: ${err instanceof Error ? err.message : String(err)}; `;
         continue;
       }
       this.current = at;
-      const text = await response.text();
-      if (response.status === 429 || response.status >= 500) throw new RetriableException(`bulk request to ${url} failed with ${response.status}: ${text.slice(0, 500)}`);
-      if (!response.ok) throw new ConnectException(`bulk request to ${url} failed with ${response.status}: ${text.slice(0, 500)}`);
-      return bulkItems(JSON.parse(text), actions.length);
+      return { url, status: response.status, text: await response.text() };
     }
     throw new RetriableException(`no server could be reached (${unreachable.slice(0, -2)})`);
   }

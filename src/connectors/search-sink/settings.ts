@@ -39,7 +39,7 @@ export const searchSinkSettings = new SettingsDefinition([
     default: false,
     importance: "low",
     group: "Data Conversion",
-    doc: "Whether to write values as the JSON converter writes them, ignoring their schema (Decimals stay base64). False converts logical types for search (Decimal as a number).",
+    doc: "Whether to ignore value schemas: true writes values as the JSON converter writes them (Decimals stay base64) and leaves the index to the server's dynamic mapping. False converts logical types for search (Decimal as a number) and, before the first write to an index without a mapping, puts one derived from the value schema.",
   },
   { name: "topic.schema.ignore", type: "list", default: [], importance: "low", group: "Data Conversion", doc: "Topics for which schema.ignore is true whatever its value." },
   {

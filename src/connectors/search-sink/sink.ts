@@ -1,6 +1,8 @@
 // io.confluent.connect.elasticsearch.ElasticsearchSinkConnector: writes each topic to the index of the
-// same (lower-cased) name through the Bulk API, on Elasticsearch 7+/8 and OpenSearch alike. Documents
-// are written asynchronously; flush() waits for them, so offsets are committed only for written records.
+// same (lower-cased) name through the Bulk API, on Elasticsearch 7+/8 and OpenSearch alike. Before the
+// first document for an index the task creates the index and, unless schema.ignore, puts the mapping of
+// the value schema (indices.ts). Documents are written asynchronously; flush() waits for them, so
+// offsets are committed only for written records.
 import { logger, type Logger } from "../../common/log.ts";
 import type { SettingsDefinition } from "../../common/settings.ts";
 import { DataException } from "../../connect/data/index.ts";
@@ -10,6 +12,7 @@ import { VERSION } from "../../version.ts";
 import { bulkAction, describeRecord } from "./bulk-actions.ts";
 import { BulkClient } from "./bulk-client.ts";
 import { BulkWriter } from "./bulk-writer.ts";
+import { Indices } from "./indices.ts";
 import { searchSinkConfig, searchSinkSettings, type SearchSinkConfig } from "./settings.ts";
 
 export class ElasticsearchSinkConnector extends SinkConnector {
@@ -43,6 +46,7 @@ export class ElasticsearchSinkConnector extends SinkConnector {
 export class ElasticsearchSinkTask extends SinkTask {
   private config!: SearchSinkConfig;
   private writer!: BulkWriter;
+  private indices!: Indices;
   private log!: Logger;
 
   version(): string {
@@ -52,13 +56,17 @@ export class ElasticsearchSinkTask extends SinkTask {
   start(props: Record<string, string>): void {
     this.config = searchSinkConfig(searchSinkSettings.parse(props).values);
     this.log = logger(`elasticsearch-sink ${props.name ?? ""}`.trim());
-    this.writer = new BulkWriter(this.config, new BulkClient(this.config), this.log);
+    const client = new BulkClient(this.config);
+    this.indices = new Indices(this.config, client, this.log);
+    this.writer = new BulkWriter(this.config, client, this.log);
   }
 
   async put(records: SinkRecord[]): Promise<void> {
     for (const record of records) {
       const action = this.action(record);
-      if (action !== null) await this.writer.add(action, describeRecord(record));
+      if (action === null) continue;
+      await this.indices.prepare(record);
+      await this.writer.add(action, describeRecord(record));
     }
   }
 

@@ -1,6 +1,7 @@
 // The Elasticsearch sink end to end: records produced to real Kafka, a standalone worker, a real
 // OpenSearch node. Key ids, replacement by key, deletes by tombstone, offset ids with key.ignore,
-// malformed documents skipped, and offsets committed only for written documents.
+// malformed documents skipped, offsets committed only for written documents, and the index mapping
+// derived from the value schema (or left to dynamic mapping with schema.ignore).
 // Without Java and Maven it is skipped, except in CI.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { encoder } from "../../../src/broker/broker.ts";
@@ -100,6 +101,43 @@ describe.skipIf(!openSearchAvailable())("Elasticsearch sink into OpenSearch", ()
     await committed("ignore", 3);
     const index = topic.toLowerCase();
     for (const i of [0, 1, 2]) expect(await doc(index, `${topic}+0+${i}`)).toEqual({ i });
+  });
+
+  test("schema.ignore=false puts the mapping derived from the value schema; schema.ignore=true leaves dynamic mapping", async () => {
+    // A struct with an int64 (with a default), a string, a Timestamp and a Decimal, in the JSON converter's envelope.
+    const schema = {
+      type: "struct",
+      name: "Sale",
+      optional: false,
+      fields: [
+        { field: "id", type: "int64", optional: false, default: 0 },
+        { field: "name", type: "string", optional: true },
+        { field: "seen", type: "int64", name: "org.apache.kafka.connect.data.Timestamp", version: 1, optional: false },
+        { field: "price", type: "bytes", name: "org.apache.kafka.connect.data.Decimal", version: 1, parameters: { scale: "2" }, optional: false },
+      ],
+    };
+    // 12.34: unscaled 1234 = 0x04d2.
+    const value = { schema, payload: { id: 7, name: "first", seen: 1_700_000_000_123, price: Buffer.from([0x04, 0xd2]).toString("base64") } };
+    const converter = { "value.converter.schemas.enable": "true" };
+    const mapped = `search-mapped-${run}`;
+    const dynamic = `search-dynamic-${run}`;
+    await produce(mapped, [{ key: "s1", value }]);
+    await produce(dynamic, [{ key: "s1", value }]);
+    await createSink("mapped", mapped, converter);
+    await createSink("dynamic", dynamic, { ...converter, "schema.ignore": "true" });
+    await Promise.all([committed("mapped", 1), committed("dynamic", 1)]);
+
+    const mappingOf = async (index: string) => ((await (await fetch(`${search.url}/${index}/_mapping`)).json()) as Record<string, { mappings: unknown }>)[index]!.mappings;
+    const text = { type: "text", fields: { keyword: { type: "keyword", ignore_above: 256 } } };
+    expect(await mappingOf(mapped)).toEqual({
+      properties: { id: { type: "long", null_value: 0 }, name: text, seen: { type: "date" }, price: { type: "double" } },
+    });
+    expect(await doc(mapped, "s1")).toEqual({ id: 7, name: "first", seen: 1_700_000_000_123, price: 12.34 });
+
+    // No explicit mapping: the server mapped the JSON converter's output itself (the epoch millis as a
+    // long, the base64 Decimal as text).
+    expect(await mappingOf(dynamic)).toEqual({ properties: { id: { type: "long" }, name: text, seen: { type: "long" }, price: text } });
+    expect(await doc(dynamic, "s1")).toEqual({ id: 7, name: "first", seen: 1_700_000_000_123, price: "BNI=" });
   });
 
   test("a malformed document is skipped with behavior.on.malformed.documents=ignore; the task runs on", async () => {
