@@ -176,7 +176,9 @@ export function configInfos(name: string, definitions: SettingsDefinition[], con
       if (s.group && !groups.includes(s.group)) groups.push(s.group);
       const order = (orderInGroup.get(s.group ?? "") ?? 0) + 1;
       orderInGroup.set(s.group ?? "", order);
-      const checked = validateSetting(s, config[s.name] ?? undefined);
+      // A setting may be given under one of its aliases (e.g. database.server.name for topic.prefix).
+      const given = [s.name, ...(s.aliases ?? [])].find((n) => config[n] != null);
+      const checked = validateSetting(s, given === undefined ? undefined : config[given]);
       const errors = [...checked.errors, ...extra.flatMap((m) => m.get(s.name) ?? [])];
       errorCount += errors.length;
       configs.push({

@@ -21,10 +21,11 @@ export interface SnapshotInfo {
 }
 
 /**
- * Reads the tables in the exported snapshot. `onStart` hears the transaction's id before the first
- * row. The generator must run to its end or be returned, which gives the connection back.
+ * Reads the tables in the exported snapshot (initial_only has none: then in the transaction's own).
+ * `onStart` hears the transaction's id before the first row. The generator must run to its end or be
+ * returned, which gives the connection back.
  */
-export async function* snapshotRows(sql: Sql, snapshotName: string, options: CaptureOptions, fetchSize: number, onStart: (info: SnapshotInfo) => void): AsyncGenerator<SnapshotRow> {
+export async function* snapshotRows(sql: Sql, snapshotName: string | null, options: CaptureOptions, fetchSize: number, onStart: (info: SnapshotInfo) => void): AsyncGenerator<SnapshotRow> {
   let previous: { table: CapturedTable; tuple: Tuple; first: boolean } | null = null;
   let firstOverall = true;
   for await (const { table, tuple } of tableRows(sql, snapshotName, options, fetchSize, onStart)) {
@@ -47,12 +48,12 @@ function marker(firstInTable: boolean, lastInTable: boolean, firstOverall: boole
   return "true";
 }
 
-async function* tableRows(sql: Sql, snapshotName: string, options: CaptureOptions, fetchSize: number, onStart: (info: SnapshotInfo) => void): AsyncGenerator<{ table: CapturedTable; tuple: Tuple }> {
+async function* tableRows(sql: Sql, snapshotName: string | null, options: CaptureOptions, fetchSize: number, onStart: (info: SnapshotInfo) => void): AsyncGenerator<{ table: CapturedTable; tuple: Tuple }> {
   const connection = await sql.reserve();
   try {
     await connection.unsafe("BEGIN ISOLATION LEVEL REPEATABLE READ");
     // Must be the transaction's first statement: from here on it sees what the slot's start saw.
-    await connection.unsafe(`SET TRANSACTION SNAPSHOT '${snapshotName.replaceAll("'", "''")}'`);
+    if (snapshotName !== null) await connection.unsafe(`SET TRANSACTION SNAPSHOT '${snapshotName.replaceAll("'", "''")}'`);
     const [{ txid }] = (await connection.unsafe("SELECT txid_current()::text AS txid")) as unknown as [{ txid: string }];
     onStart({ txId: BigInt(txid) });
     for (const name of await capturedTables(connection, options.filters)) {

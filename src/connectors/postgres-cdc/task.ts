@@ -13,6 +13,7 @@ import { ensurePublication } from "./catalog.ts";
 import { ChangeStream } from "./change-stream.ts";
 import { parsePostgresCdcConfig, type PostgresCdcConfig } from "./config.ts";
 import { changeRecords } from "./envelope.ts";
+import { parseLsn } from "./lsn.ts";
 import { readOffset, snapshotOffset, sourcePartition, type StoredOffset } from "./offsets.ts";
 import { PostgresError, ReplicationConnection } from "./replication-connection.ts";
 import { snapshotRows, type SnapshotRow } from "./snapshot.ts";
@@ -45,23 +46,26 @@ export class PostgresCdcTask extends SourceTask {
   async start(props: Record<string, string>): Promise<void> {
     const config = (this.config = parsePostgresCdcConfig(props));
     const sql = (this.sql = postgres({ host: config.hostname, port: config.port, user: config.user, password: config.password, database: config.database, max: 2, onnotice: () => {} }));
-    await ensurePublication(sql, config.publicationName, config.publicationAutocreate, config.filters);
     const stored = readOffset(this.context.offsetStorageReader.offset(sourcePartition(config.topicPrefix)));
+    if (config.snapshotMode === "initial_only") {
+      // As Debezium's: what will not stream needs neither publication nor slot (one nobody reads would
+      // hold the WAL forever). The snapshot is a transaction of its own, at the current WAL position.
+      if (this.needsSnapshot(stored)) {
+        const [{ lsn }] = await sql<{ lsn: string }[]>`SELECT pg_current_wal_lsn()::text AS lsn`;
+        this.snapshot = this.startSnapshot(null, parseLsn(lsn));
+      }
+      return;
+    }
+    await ensurePublication(sql, config.publicationName, config.publicationAutocreate, config.filters);
     const replication = (this.replication = await ReplicationConnection.open({ host: config.hostname, port: config.port, user: config.user, password: config.password, database: config.database }));
     const [slot] = await sql<{ confirmed_flush_lsn: string | null }[]>`SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = ${config.slotName}`;
     if (this.needsSnapshot(stored)) {
       // Only a slot created now exports a snapshot that lines up with its start; an old one has to go.
       if (slot) await sql`SELECT pg_drop_replication_slot(${config.slotName})`;
       const created = await replication.createSlot(config.slotName, true);
-      this.snapshot = {
-        rows: snapshotRows(sql, created.snapshotName!, this.captureOptions(), config.snapshotFetchSize, ({ txId }) => (this.snapshot!.txId = txId)),
-        consistentPoint: created.consistentPoint,
-        startedAt: BigInt(Date.now()) * 1000n,
-        txId: 0n,
-      };
+      this.snapshot = this.startSnapshot(created.snapshotName!, created.consistentPoint);
       return;
     }
-    if (config.snapshotMode === "initial_only") return; // the snapshot is done and nothing streams
     if (!slot) {
       const created = await replication.createSlot(config.slotName, false);
       await this.startStreaming(created.consistentPoint, null);
@@ -120,6 +124,16 @@ export class PostgresCdcTask extends SourceTask {
       case "no_data":
         return false;
     }
+  }
+
+  /** `snapshotName`: the slot's exported snapshot the rows are read in (null: a snapshot of its own). */
+  private startSnapshot(snapshotName: string | null, consistentPoint: bigint): Snapshot {
+    return {
+      rows: snapshotRows(this.sql!, snapshotName, this.captureOptions(), this.config.snapshotFetchSize, ({ txId }) => (this.snapshot!.txId = txId)),
+      consistentPoint,
+      startedAt: BigInt(Date.now()) * 1000n,
+      txId: 0n,
+    };
   }
 
   private captureOptions(): CaptureOptions {
