@@ -15,7 +15,7 @@ import { parsePostgresCdcConfig, type PostgresCdcConfig } from "./config.ts";
 import { changeRecords } from "./envelope.ts";
 import { parseLsn } from "./lsn.ts";
 import { readOffset, snapshotOffset, sourcePartition, type StoredOffset } from "./offsets.ts";
-import { PostgresError, ReplicationConnection } from "./replication-connection.ts";
+import { ReplicationConnection } from "./replication-connection.ts";
 import { snapshotRows, type SnapshotRow } from "./snapshot.ts";
 
 const HEARTBEAT_KEY_SCHEMA = SchemaBuilder.struct().name("io.debezium.connector.common.ServerNameKey").field("serverName", SchemaBuilder.string()).build();
@@ -29,6 +29,21 @@ interface Snapshot {
   readonly consistentPoint: bigint;
   readonly startedAt: bigint;
   txId: bigint;
+}
+
+/**
+ * Runs `action` until the slot is free: after a restart the previous task's walsender may not have let
+ * go of it yet (55006 object_in_use, from our replication connection or from postgres.js alike).
+ */
+async function whileSlotBusy<T>(action: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await action();
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== "55006" || attempt >= SLOT_BUSY_ATTEMPTS) throw err;
+      await Bun.sleep(SLOT_BUSY_WAIT_MS); // back-off until the old session ends
+    }
+  }
 }
 
 export class PostgresCdcTask extends SourceTask {
@@ -61,7 +76,7 @@ export class PostgresCdcTask extends SourceTask {
     const [slot] = await sql<{ confirmed_flush_lsn: string | null }[]>`SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = ${config.slotName}`;
     if (this.needsSnapshot(stored)) {
       // Only a slot created now exports a snapshot that lines up with its start; an old one has to go.
-      if (slot) await sql`SELECT pg_drop_replication_slot(${config.slotName})`;
+      if (slot) await whileSlotBusy(() => sql`SELECT pg_drop_replication_slot(${config.slotName})`);
       const created = await replication.createSlot(config.slotName, true);
       this.snapshot = this.startSnapshot(created.snapshotName!, created.consistentPoint);
       return;
@@ -145,16 +160,7 @@ export class PostgresCdcTask extends SourceTask {
     const { config } = this;
     const options = { ...this.captureOptions(), version: VERSION, database: config.database, tombstonesOnDelete: config.tombstonesOnDelete, skippedOperations: config.skippedOperations };
     this.stream = new ChangeStream(this.sql!, options, from, lastChange);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.replication!.startReplication(config.slotName, from, config.publicationName);
-        return;
-      } catch (err) {
-        // The previous task's walsender may not have let go of the slot yet (55006 object_in_use).
-        if (!(err instanceof PostgresError) || err.code !== "55006" || attempt >= SLOT_BUSY_ATTEMPTS) throw err;
-        await Bun.sleep(SLOT_BUSY_WAIT_MS);
-      }
-    }
+    await whileSlotBusy(() => this.replication!.startReplication(config.slotName, from, config.publicationName));
   }
 
   private async pollSnapshot(snapshot: Snapshot): Promise<SourceRecord[] | null> {
