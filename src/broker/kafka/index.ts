@@ -80,7 +80,7 @@ const PRODUCE_CHUNK = 256;
  * The bytes as a Buffer (kafkajs wants Buffers). A copy: reading `.buffer` of a small typed array makes
  * the engine move it out of the GC heap, which cost more than copying (source throughput +6% measured).
  */
-function view(bytes: Uint8Array): Buffer {
+function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
 }
 const READ_COMMITTED = 1;
@@ -205,11 +205,11 @@ export class KafkaBroker implements Broker {
       topic,
       acks: -1,
       messages: records.map((r) => ({
-        key: r.key ? view(r.key) : null,
-        value: r.value ? view(r.value) : null,
+        key: r.key ? asBuffer(r.key) : null,
+        value: r.value ? asBuffer(r.value) : null,
         partition: r.partition,
         timestamp: r.timestamp === undefined ? undefined : String(r.timestamp),
-        headers: r.headers ? Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, view(v)])) : undefined,
+        headers: r.headers ? Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, asBuffer(v)])) : undefined,
       })),
     });
     // kafkajs answers one base offset per partition; records of a partition are contiguous in send order.
