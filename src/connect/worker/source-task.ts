@@ -4,7 +4,7 @@ import { BrokerError, type Broker, type ProduceRecord } from "../../broker/broke
 import { kafkaPartition } from "../../broker/partitioner.ts";
 import type { Converter } from "../converters/converter.ts";
 import type { SourceRecord } from "../plugins/records.ts";
-import type { SourceTask } from "../plugins/connector.ts";
+import { RetriableException, type SourceTask } from "../plugins/connector.ts";
 import type { TaskMetrics } from "../metrics.ts";
 import type { OffsetStore } from "../storage/offset-store.ts";
 import { ErrorHandler, TOLERATED } from "./error-handling.ts";
@@ -57,10 +57,21 @@ export class WorkerSourceTask extends WorkerTask {
   }
 
   protected async iterate(): Promise<void> {
-    const polled = (await this.p.task.poll()) ?? [];
+    const polled = (await this.poll()) ?? [];
     this.p.metrics.polled(polled.length);
     if (polled.length > 0) await this.send(polled);
     if (Date.now() - this.lastCommit >= this.p.flushIntervalMs) await this.commitOffsets();
+  }
+
+  /** As Kafka's AbstractWorkerSourceTask: a RetriableException from poll() is logged and polled again. */
+  private async poll(): Promise<SourceRecord[] | null> {
+    try {
+      return await this.p.task.poll();
+    } catch (err) {
+      if (!(err instanceof RetriableException)) throw err;
+      this.log.warn({ err: err.message }, "failed to poll records from the task; will retry");
+      return null;
+    }
   }
 
   protected async onPause(): Promise<void> {
