@@ -32,6 +32,8 @@ export const postgresCdcSettings = new SettingsDefinition([
   { name: "snapshot.fetch.size", type: "int", default: 10240, min: 1, importance: "medium", doc: "Rows fetched at a time while snapshotting." },
   { name: "max.batch.size", type: "int", default: 2048, min: 1, importance: "medium", doc: "The most records one poll returns." },
   { name: "poll.interval.ms", type: "int", default: 500, min: 1, importance: "medium", doc: "How long a poll waits for changes when there are none." },
+  { name: "errors.max.retries", type: "int", default: -1, min: -1, importance: "low", doc: "How many times the task reconnects after losing the database before it fails: -1 without limit, 0 never." },
+  { name: "retriable.restart.connector.wait.ms", type: "long", default: 10000, min: 0, importance: "low", doc: "How long the task waits after losing the database before it reconnects." },
 ]);
 
 export interface PostgresCdcConfig {
@@ -54,6 +56,8 @@ export interface PostgresCdcConfig {
   readonly snapshotFetchSize: number;
   readonly maxBatchSize: number;
   readonly pollIntervalMs: number;
+  readonly maxRetries: number;
+  readonly restartWaitMs: number;
 }
 
 /** Anchored regular expressions, as Debezium matches its include/exclude lists. */
@@ -96,6 +100,8 @@ export function parsePostgresCdcConfig(props: Record<string, string>): PostgresC
     snapshotFetchSize: s.int("snapshot.fetch.size"),
     maxBatchSize: s.int("max.batch.size"),
     pollIntervalMs: s.int("poll.interval.ms"),
+    maxRetries: s.int("errors.max.retries"),
+    restartWaitMs: s.int("retriable.restart.connector.wait.ms"),
   };
 }
 

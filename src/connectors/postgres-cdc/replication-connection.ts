@@ -28,6 +28,14 @@ export class PostgresError extends Error {
   }
 }
 
+/** The server closed the connection (or it broke) while it was in use. */
+export class ConnectionLost extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConnectionLost";
+  }
+}
+
 interface BackendMessage {
   readonly kind: string;
   readonly body: Uint8Array;
@@ -62,7 +70,7 @@ export class ReplicationConnection {
   private constructor(private readonly socket: Socket) {
     socket.on("data", (chunk: Buffer) => this.onData(chunk));
     socket.on("error", (err) => this.fail(err));
-    socket.on("close", () => this.fail(new Error("PostgreSQL closed the replication connection")));
+    socket.on("close", () => this.fail(new ConnectionLost("PostgreSQL closed the replication connection")));
   }
 
   static async open(options: ReplicationConnectionOptions): Promise<ReplicationConnection> {

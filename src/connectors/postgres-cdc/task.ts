@@ -5,7 +5,8 @@
 import postgres, { type Sql } from "postgres";
 import { SchemaBuilder } from "../../connect/data/schema.ts";
 import { Struct } from "../../connect/data/struct.ts";
-import { SourceTask } from "../../connect/plugins/connector.ts";
+import { logger } from "../../common/log.ts";
+import { ConnectException, RetriableException, SourceTask } from "../../connect/plugins/connector.ts";
 import { sourceRecord, type SourceRecord } from "../../connect/plugins/records.ts";
 import { VERSION } from "../../version.ts";
 import { rowOf, type CaptureOptions } from "./captured-table.ts";
@@ -15,12 +16,13 @@ import { parsePostgresCdcConfig, type PostgresCdcConfig } from "./config.ts";
 import { changeRecords } from "./envelope.ts";
 import { parseLsn } from "./lsn.ts";
 import { readOffset, snapshotOffset, sourcePartition, type StoredOffset } from "./offsets.ts";
-import { ReplicationConnection } from "./replication-connection.ts";
+import { ConnectionLost, ReplicationConnection } from "./replication-connection.ts";
 import { snapshotRows, type SnapshotRow } from "./snapshot.ts";
 
 const HEARTBEAT_KEY_SCHEMA = SchemaBuilder.struct().name("io.debezium.connector.common.ServerNameKey").field("serverName", SchemaBuilder.string()).build();
 const HEARTBEAT_VALUE_SCHEMA = SchemaBuilder.struct().name("io.debezium.connector.common.Heartbeat").field("ts_ms", SchemaBuilder.int64()).build();
 
+const log = logger("postgres-cdc");
 const SLOT_BUSY_ATTEMPTS = 50;
 const SLOT_BUSY_WAIT_MS = 200;
 
@@ -46,6 +48,17 @@ async function whileSlotBusy<T>(action: () => Promise<T>): Promise<T> {
   }
 }
 
+/** SQLSTATE classes of a server going away: 08 connection exception, 57P0x shutdown / cannot connect now. */
+const LOST_SQLSTATE = /^(08|57P0[1-4])/;
+/** postgres.js and socket error codes of a connection that is gone or cannot be made. */
+const LOST_CODES = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT", "ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH"]);
+
+function isConnectionLoss(err: unknown): boolean {
+  if (err instanceof ConnectionLost) return true;
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (LOST_CODES.has(code) || LOST_SQLSTATE.test(code));
+}
+
 export class PostgresCdcTask extends SourceTask {
   private config!: PostgresCdcConfig;
   private sql: Sql | null = null;
@@ -53,13 +66,22 @@ export class PostgresCdcTask extends SourceTask {
   private snapshot: Snapshot | null = null;
   private stream: ChangeStream | null = null;
   private lastHeartbeat = Date.now();
+  /** Set after losing the database: when to reconnect. */
+  private reconnectAt: number | null = null;
+  private reconnections = 0;
 
   version(): string {
     return VERSION;
   }
 
   async start(props: Record<string, string>): Promise<void> {
-    const config = (this.config = parsePostgresCdcConfig(props));
+    this.config = parsePostgresCdcConfig(props);
+    await this.open();
+  }
+
+  /** Connects and resumes from the committed offset (at start, and again after losing the database). */
+  private async open(): Promise<void> {
+    const config = this.config;
     const sql = (this.sql = postgres({ host: config.hostname, port: config.port, user: config.user, password: config.password, database: config.database, max: 2, onnotice: () => {} }));
     const stored = readOffset(this.context.offsetStorageReader.offset(sourcePartition(config.topicPrefix)));
     if (config.snapshotMode === "initial_only") {
@@ -90,7 +112,41 @@ export class PostgresCdcTask extends SourceTask {
     }
   }
 
+  /**
+   * As Debezium's task: losing the database closes everything and throws a RetriableException (the
+   * worker logs it and polls again); after retriable.restart.connector.wait.ms the task reconnects and
+   * resumes from the committed offset, so the records not yet committed come again (never fewer).
+   * errors.max.retries reconnections in a row without a successful poll fail the task.
+   */
   async poll(): Promise<SourceRecord[] | null> {
+    try {
+      if (this.reconnectAt !== null) {
+        const wait = this.reconnectAt - Date.now();
+        if (wait > 0) {
+          await Bun.sleep(Math.min(wait, this.config.pollIntervalMs)); // the reconnect back-off, in slices so stop() is heard
+          return null;
+        }
+        await this.open();
+        this.reconnectAt = null;
+        log.info({ attempt: this.reconnections }, "reconnected to PostgreSQL; resuming from the committed offset");
+      }
+      const records = await this.pollOpen();
+      this.reconnections = 0;
+      return records;
+    } catch (err) {
+      if (!isConnectionLoss(err)) throw err;
+      await this.close();
+      this.reconnections++;
+      const { maxRetries, restartWaitMs } = this.config;
+      const message = err instanceof Error ? err.message : String(err);
+      if (maxRetries >= 0 && this.reconnections > maxRetries)
+        throw new ConnectException(`Lost the connection to PostgreSQL and gave up after ${maxRetries} reconnection attempt(s) (errors.max.retries): ${message}`, err);
+      this.reconnectAt = Date.now() + restartWaitMs;
+      throw new RetriableException(`Lost the connection to PostgreSQL (${message}); reconnecting in ${restartWaitMs} ms`, err);
+    }
+  }
+
+  private async pollOpen(): Promise<SourceRecord[] | null> {
     if (this.snapshot) return this.pollSnapshot(this.snapshot);
     if (this.stream === null || this.replication === null) {
       await Bun.sleep(this.config.pollIntervalMs); // initial_only after its snapshot: nothing left to do
@@ -120,12 +176,18 @@ export class PostgresCdcTask extends SourceTask {
   }
 
   async stop(): Promise<void> {
+    await this.close();
+  }
+
+  private async close(): Promise<void> {
+    this.stream = null;
     this.replication?.close();
     this.replication = null;
     await this.snapshot?.rows.return(undefined);
     this.snapshot = null;
-    await this.sql?.end({ timeout: 5 });
+    const sql = this.sql;
     this.sql = null;
+    await sql?.end({ timeout: 5 }).catch(() => {}); // a lost server cannot be told goodbye
   }
 
   private needsSnapshot(stored: StoredOffset | null): boolean {
