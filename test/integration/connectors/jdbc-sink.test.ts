@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { encoder } from "../../../src/broker/broker.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
+import { captureLogs } from "../../fixtures/logs.ts";
 import { mariadbBinaries, startMariaDb, type MariaDbServer } from "../../fixtures/mariadb.ts";
 import { postgresBinDir, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { waitFor } from "../../fixtures/wait.ts";
@@ -17,6 +18,8 @@ interface Target {
   user(): string;
   /** Rows of a query, each as its columns' text (NULL as "NULL"). */
   rows(sql: string): string[][];
+  /** The server: halt() kills it keeping its data, start() brings it back. */
+  server(): { halt(): Promise<void>; start(): Promise<void> };
 }
 
 type FieldSpec = { field: string; type: string; optional: boolean };
@@ -53,12 +56,14 @@ describe.skipIf(!available)("JDBC sink into PostgreSQL and MariaDB", () => {
       url: () => `jdbc:postgresql://127.0.0.1:${pg.port}/postgres`,
       user: () => pg.user,
       rows: (sql) => pg.psql(sql).split("\n").filter(Boolean).map((line) => line.split("|").map((v) => (v === "" ? "NULL" : v))),
+      server: () => pg,
     },
     {
       name: "mariadb",
       url: () => `jdbc:mariadb://127.0.0.1:${maria.port}/${maria.database}`,
       user: () => maria.user,
       rows: (sql) => maria.query(sql.replaceAll('"', "`")).split("\n").filter(Boolean).map((line) => line.split("\t")),
+      server: () => maria,
     },
   ];
 
@@ -150,6 +155,35 @@ describe.skipIf(!available)("JDBC sink into PostgreSQL and MariaDB", () => {
     expect(status.tasks[0].trace).toContain(`Cannot ALTER TABLE ${topic} to add missing field sku, as it is not optional and does not have a default value`);
     // Nothing from the failed put was committed: the first row arrived in an earlier put or not at all.
     expect(Number(target.rows(`SELECT COUNT(*) FROM "${topic}" WHERE id = 2`)[0]?.[0])).toBe(0);
+    expect((await api.delete(`/connectors/${connector}`)).status).toBe(204);
+  });
+
+  test.each(targets.map((t) => [t.name, t] as const))("%s: the database going away: the batch is retried (logged) until it is back, nothing lost", async (_, target) => {
+    const topic = await newTopic(`jdbc_outage_${target.name}`);
+    const connector = `jdbc-${topic}`;
+    const broker = worker.connect.broker;
+    const records = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => ({ key: key(from + i), value: struct([ID, NAME], { id: from + i, name: `row ${from + i}` }), partition: 0 }));
+    const committed = async () => (await broker.committedOffsets(`connect-${connector}`, topic)).get(0) ?? 0;
+    const config = sinkConfig(target, topic, { "retry.backoff.ms": "200", "max.retries": "300" });
+    await broker.produce(topic, records(0, 50));
+    expect((await api.post("/connectors", { name: connector, config })).status).toBe(201);
+    await waitFor("the first 50 rows committed", async () => (await committed()) === 50 || undefined);
+
+    const logs = captureLogs();
+    try {
+      await target.server().halt();
+      await broker.produce(topic, records(50, 100));
+      await waitFor("a failed write in the log", () => /write failed; retrying the batch/.test(logs.text()) || undefined, { timeoutMs: 30_000 });
+      expect((await api.get(`/connectors/${connector}/status`)).body.tasks[0].state).toBe("RUNNING");
+      expect(await committed()).toBe(50); // nothing written, nothing committed
+      await target.server().start();
+    } finally {
+      logs.stop();
+    }
+    await waitFor("all 100 offsets committed", async () => (await committed()) === 100 || undefined, { timeoutMs: 60_000 });
+    expect(target.rows(`SELECT COUNT(*), MIN(id), MAX(id) FROM "${topic}"`)).toEqual([["100", "0", "99"]]);
+    expect((await api.get(`/connectors/${connector}/status`)).body.tasks[0].state).toBe("RUNNING");
     expect((await api.delete(`/connectors/${connector}`)).status).toBe(204);
   });
 });
