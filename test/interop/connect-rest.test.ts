@@ -53,12 +53,24 @@ function normalize(side: Side, value: unknown): unknown {
     for (const [k, x] of Object.entries(v)) {
       if (k === "worker_id" && typeof x === "string") out[k] = /^[^:]+:\d+$/.test(x) ? "<host:port>" : x;
       else if (k === "trace" && typeof x === "string") out[k] = traceClass(x);
-      else if (k === "message" && typeof x === "string") out[k] = x.split("\n at [Source:")[0];
+      else if (k === "message" && typeof x === "string") out[k] = onlyFileStreamPlugins(x.split("\n at [Source:")[0]!);
       else out[k] = walk(x);
     }
     return out;
   };
   return walk(JSON.parse(text));
+}
+
+/**
+ * Kafka lists the plugins it has in some errors; only the FileStream connectors are on both workers,
+ * Sluice also has its built-in database and search connectors.
+ */
+function onlyFileStreamPlugins(message: string): string {
+  const marker = "available connectors are: ";
+  const at = message.indexOf(marker);
+  if (at < 0) return message;
+  const plugins = (message.slice(at + marker.length).match(/PluginDesc\{[^}]*\}/g) ?? []).filter((p) => p.startsWith("PluginDesc{klass=class org.apache.kafka.connect.file."));
+  return message.slice(0, at + marker.length) + plugins.join(", ");
 }
 
 /** The simple class name of a trace's first exception (Java prints it fully qualified). */
