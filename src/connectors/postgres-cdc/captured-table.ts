@@ -53,10 +53,12 @@ function capturedTable(name: TableName, source: readonly SourceColumn[], catalog
   const typeOptions: TypeMappingOptions = { ...options, userTypes: catalog.userTypes };
   const eventColumns: TableColumn[] = [];
   const columns = source.map((column) => {
-    if (!capturesColumn(options.filters, name.schema, name.table, column.name)) return null;
+    // As Debezium: a key column is always in the key, whatever the column filters say of the value.
+    const inValue = capturesColumn(options.filters, name.schema, name.table, column.name);
+    if (!inValue && !column.isKey) return null;
     const mapping = columnMapping(column, typeOptions);
     if (mapping === null) return null;
-    eventColumns.push({ name: column.name, schema: mapping.schema, isKey: column.isKey });
+    eventColumns.push({ name: column.name, schema: mapping.schema, isKey: column.isKey, inValue });
     return { name: column.name, mapping };
   });
   return { ...name, schemas: tableSchemas(options.topicPrefix, name.schema, name.table, eventColumns), columns };

@@ -13,6 +13,8 @@ export interface TableColumn {
   readonly schema: Schema;
   /** In the event key (primary key, or replica identity index). */
   readonly isKey: boolean;
+  /** False for a key column that column.include/exclude.list leave out: Debezium keeps it in the key only. */
+  readonly inValue?: boolean;
 }
 
 export interface TableSchemas {
@@ -70,7 +72,7 @@ export function tableSchemas(topicPrefix: string, schemaName: string, tableName:
   const value = SchemaBuilder.struct().name(`${topic}.Value`);
   for (const column of columns) {
     if (column.isKey) key.field(column.name, column.schema);
-    value.field(column.name, column.schema);
+    if (column.inValue !== false) value.field(column.name, column.schema);
   }
   const valueSchema = value.optional().build();
   const envelopeSchema = SchemaBuilder.struct()
