@@ -1,10 +1,11 @@
-// The whole test suite: installs what the tests need (Kafka and OpenSearch jars through mvn, the
+// The whole test suite: installs what the tests need (Kafka, Debezium and OpenSearch jars through mvn, the
 // database servers from Debian's packages, Python's confluent-kafka; npm packages are installed by the
 // `npm install` before this), then runs every test with bun and prints the summary line
 // `N passed, N failed`. With CI=true a missing dependency fails the run; nothing is skipped.
 import { spawn } from "bun";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { debeziumClasspath } from "./fixtures/debezium.ts";
 import { kafkaClasspath } from "./fixtures/kafka.ts";
 import { mariadbBinaries } from "./fixtures/mariadb.ts";
 import { openSearchClasspath } from "./fixtures/opensearch.ts";
@@ -31,6 +32,7 @@ function step(what: string, action: () => void): void {
 
 if (!process.env.KAFKA_BOOTSTRAP_SERVERS) step("Apache Kafka jars (Maven Central, cached in ~/.m2)", () => void kafkaClasspath());
 step("Python confluent-kafka for the interop tests (PyPI, virtualenv)", () => void interopPython());
+step("Debezium's PostgreSQL connector jars for the CDC comparison (Maven Central, cached in ~/.m2)", () => void debeziumClasspath());
 step("OpenSearch jars for the search sink tests (Maven Central, cached in ~/.m2)", () => void openSearchClasspath());
 step("PostgreSQL server (Debian package postgresql when missing)", () => found("PostgreSQL", postgresBinDir()));
 step("MariaDB server (Debian package mariadb-server when missing)", () => found("MariaDB", mariadbBinaries()));
