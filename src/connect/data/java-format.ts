@@ -238,3 +238,45 @@ function javaDateToString(d: Date): string {
   const two = (n: number) => String(n).padStart(2, "0");
   return `${DAYS[d.getUTCDay()]} ${MONTHS[d.getUTCMonth()]} ${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} UTC ${d.getUTCFullYear()}`;
 }
+
+/**
+ * Kafka's Values.convertToString (what SimpleHeaderConverter writes for a header): strings and numbers
+ * as they print, bytes in base64, and lists, maps and structs in a JSON-like form whose strings (and
+ * base64 bytes) are quoted and escaped: `{"id":10}`, `[1,2]`, `{"k":"v"}`. Dates in UTC ISO-8601: a
+ * time of day below one day's millis, a date at midnight, else a timestamp.
+ */
+export function valuesToString(value: unknown, schema?: Schema | null): string {
+  return appendValue(value, schema ?? null, false);
+}
+
+function appendValue(value: unknown, schema: Schema | null, embedded: boolean): string {
+  if (value === null || value === undefined) return "null";
+  const quoted = (text: string) => (embedded ? `"${text}"` : text);
+  switch (typeof value) {
+    case "string":
+      return embedded ? `"${value.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"` : value;
+    case "number":
+    case "bigint":
+    case "boolean":
+      return javaToString(value, schema);
+  }
+  if (value instanceof Uint8Array) return quoted(Buffer.from(value).toString("base64"));
+  if (Array.isArray(value)) {
+    const element = schema?.type === "ARRAY" ? schema.valueSchema : null;
+    return `[${value.map((v) => appendValue(v, element, true)).join(",")}]`;
+  }
+  if (value instanceof Struct) return `{${value.schema.fields.map((f) => `${appendValue(f.name, null, true)}:${appendValue(value.get(f.name), f.schema, true)}`).join(",")}}`;
+  if (value instanceof Map || isPlainObject(value)) {
+    const keySchema = schema?.type === "MAP" ? schema.keySchema : null;
+    const valueSchema = schema?.type === "MAP" ? schema.valueSchema : null;
+    const entries = value instanceof Map ? [...value] : Object.entries(value);
+    return `{${entries.map(([k, v]) => `${appendValue(k, keySchema, true)}:${appendValue(v, valueSchema, true)}`).join(",")}}`;
+  }
+  if (value instanceof Date) {
+    const iso = value.toISOString();
+    const ms = value.getTime();
+    if (ms < 86_400_000) return `${iso.slice(11, 23)}Z`;
+    return ms % 86_400_000 === 0 ? iso.slice(0, 10) : `${iso.slice(0, 23)}Z`;
+  }
+  return javaToString(value, schema);
+}

@@ -1,18 +1,18 @@
 // Headers and log descriptions of records, shared by the source and sink runtimes.
 import { decoder, encoder, type Bytes } from "../../broker/broker.ts";
-import { Schema, javaToString } from "../data/index.ts";
+import { Schema, javaToString, valuesToString } from "../data/index.ts";
 import type { ConnectHeader, ConnectRecord } from "../plugins/records.ts";
 
 /**
- * Header values as Kafka's SimpleHeaderConverter writes them: bytes as they are, everything else as its
- * string form (UTF-8).
+ * Header values as Kafka's SimpleHeaderConverter writes them: the UTF-8 of Values.convertToString (a
+ * struct as `{"id":10}`, bytes in base64, ...).
  */
 export function encodeHeaders(headers: readonly ConnectHeader[]): Record<string, Bytes> | undefined {
   if (headers.length === 0) return undefined;
   const out: Record<string, Bytes> = {};
   for (const h of headers) {
     if (h.value === null || h.value === undefined) continue;
-    out[h.key] = h.value instanceof Uint8Array ? h.value : encoder.encode(typeof h.value === "string" ? h.value : javaToString(h.value, h.schema));
+    out[h.key] = encoder.encode(valuesToString(h.value, h.schema));
   }
   return out;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { BigDecimal } from "../../../../src/connect/data/big-decimal.ts";
-import { javaClassName, javaDoubleToString, javaFloatToString, javaToString } from "../../../../src/connect/data/java-format.ts";
+import { javaClassName, javaDoubleToString, javaFloatToString, javaToString, valuesToString } from "../../../../src/connect/data/java-format.ts";
 import { Schema, SchemaBuilder } from "../../../../src/connect/data/schema.ts";
 import { Struct } from "../../../../src/connect/data/struct.ts";
 
@@ -113,5 +113,25 @@ describe("Java toString and class names", () => {
     expect(javaClassName(new Date())).toBe("class java.util.Date");
     expect(javaClassName(new BigDecimal(1n, 0))).toBe("class java.math.BigDecimal");
     expect(javaClassName(new Set())).toBe("class Set");
+  });
+});
+
+describe("Values.convertToString (SimpleHeaderConverter's text)", () => {
+  test("top-level strings as they are, nested ones quoted and escaped", () => {
+    expect(valuesToString('a "b" \\ c')).toBe('a "b" \\ c');
+    expect(valuesToString(['a "b"', "c\\d", null])).toBe('["a \\"b\\"","c\\\\d",null]');
+  });
+  test("structs and maps in a JSON-like form, numbers as Java prints them", () => {
+    const key = SchemaBuilder.struct().field("id", Schema.INT32_SCHEMA).field("name", Schema.OPTIONAL_STRING_SCHEMA).field("score", Schema.FLOAT64_SCHEMA).build();
+    expect(valuesToString(new Struct(key).put("id", 10).put("name", null).put("score", 1), key)).toBe('{"id":10,"name":null,"score":1.0}');
+    expect(valuesToString(new Map([["k", 1n]]))).toBe('{"k":1}');
+    expect(valuesToString(new BigDecimal(-5n, 7))).toBe("-5E-7");
+  });
+  test("bytes in base64 (quoted when nested), dates in ISO-8601 UTC", () => {
+    expect(valuesToString(new Uint8Array([0, 255]))).toBe("AP8=");
+    expect(valuesToString([new Uint8Array([1])])).toBe('["AQ=="]');
+    expect(valuesToString(new Date(Date.UTC(2024, 4, 6)))).toBe("2024-05-06");
+    expect(valuesToString(new Date(Date.UTC(2024, 4, 6, 7, 8, 9, 10)))).toBe("2024-05-06T07:08:09.010Z");
+    expect(valuesToString(new Date(3_723_004))).toBe("01:02:03.004Z");
   });
 });
