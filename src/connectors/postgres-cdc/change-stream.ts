@@ -3,7 +3,7 @@
 // definition changed, e.g. ALTER TABLE ... ADD COLUMN), and stamps each record with the offset a
 // restart would resume from.
 import type { Sql } from "postgres";
-import type { SourceRecord } from "../../connect/plugins/records.ts";
+import type { ConnectHeader, SourceRecord } from "../../connect/plugins/records.ts";
 import { tableOfRelation, rowOf, type CaptureOptions, type CapturedTable } from "./captured-table.ts";
 import { describeTable } from "./catalog.ts";
 import { capturesTable } from "./config.ts";
@@ -17,6 +17,8 @@ export interface ChangeStreamOptions extends CaptureOptions {
   readonly database: string;
   readonly tombstonesOnDelete: boolean;
   readonly skippedOperations: ReadonlySet<string>;
+  /** On every change record (extended.headers.enabled). */
+  readonly headers: readonly ConnectHeader[];
 }
 
 const MESSAGE_TYPES: Record<Exclude<Operation, "r">, MessageType> = { c: "INSERT", u: "UPDATE", d: "DELETE", t: "TRUNCATE" };
@@ -117,7 +119,7 @@ export class ChangeStream {
         },
         processedAt: BigInt(Date.now()) * 1000n,
       },
-      { sourcePartition: sourcePartition(this.options.topicPrefix), sourceOffset: offset, tombstonesOnDelete: this.options.tombstonesOnDelete },
+      { sourcePartition: sourcePartition(this.options.topicPrefix), sourceOffset: offset, tombstonesOnDelete: this.options.tombstonesOnDelete, headers: this.options.headers },
     );
   }
 }

@@ -25,6 +25,7 @@ export const postgresCdcSettings = new SettingsDefinition([
   { name: "column.exclude.list", type: "list", default: "", importance: "medium", doc: "Regular expressions matching `schema.table.column` of columns to leave out." },
   { name: "snapshot.mode", type: "string", default: "initial", oneOf: ["initial", "never", "no_data", "initial_only", "always"], importance: "medium", doc: "initial: snapshot when no offset exists, then stream; always: snapshot at every start; initial_only: snapshot, then stop; no_data/never: stream only." },
   { name: "tombstones.on.delete", type: "boolean", default: true, importance: "medium", doc: "Whether a delete is followed by a tombstone (null value) for the same key." },
+  { name: "extended.headers.enabled", type: "boolean", default: true, importance: "low", doc: "Whether every change record carries Debezium's context headers (__debezium.context.connectorLogicalName, taskId, connectorName, runId)." },
   { name: "skipped.operations", type: "list", default: "t", importance: "low", doc: "Operations not emitted while streaming: c, u, d, t, or none." },
   { name: "decimal.handling.mode", type: "string", default: "precise", oneOf: ["precise", "double", "string"], importance: "medium", doc: "How NUMERIC and DECIMAL columns are represented." },
   { name: "time.precision.mode", type: "string", default: "adaptive", oneOf: ["adaptive", "adaptive_time_microseconds", "connect"], importance: "medium", doc: "How time, date and timestamp columns are represented." },
@@ -49,6 +50,9 @@ export interface PostgresCdcConfig {
   readonly filters: CaptureFilters;
   readonly snapshotMode: SnapshotMode;
   readonly tombstonesOnDelete: boolean;
+  readonly extendedHeaders: boolean;
+  /** task.id, as the connector hands it to its task (Debezium's context header). */
+  readonly taskId: string;
   readonly skippedOperations: ReadonlySet<string>;
   readonly decimalHandlingMode: DecimalHandlingMode;
   readonly timePrecisionMode: TimePrecisionMode;
@@ -93,6 +97,8 @@ export function parsePostgresCdcConfig(props: Record<string, string>): PostgresC
     },
     snapshotMode: lower(s, "snapshot.mode") as SnapshotMode,
     tombstonesOnDelete: s.boolean("tombstones.on.delete"),
+    extendedHeaders: s.boolean("extended.headers.enabled"),
+    taskId: props["task.id"] ?? "0",
     skippedOperations: new Set(skipped.includes("none") ? [] : skipped),
     decimalHandlingMode: lower(s, "decimal.handling.mode") as DecimalHandlingMode,
     timePrecisionMode: lower(s, "time.precision.mode") as TimePrecisionMode,

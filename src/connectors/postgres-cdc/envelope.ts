@@ -156,12 +156,36 @@ export interface RecordOptions {
   readonly sourceOffset: Record<string, unknown>;
   /** tombstones.on.delete: a null-valued record after each delete, so compaction can drop the key. */
   readonly tombstonesOnDelete: boolean;
+  /** Headers every record of a change carries after its own (extended.headers.enabled: contextHeaders()). */
+  readonly headers?: readonly ConnectHeader[];
+}
+
+/** The task a record came from, as Debezium's extended headers name it. */
+export interface TaskContext {
+  /** topic.prefix */
+  readonly logicalName: string;
+  readonly taskId: string;
+  /** Made anew each time the task starts (a UUIDv7). */
+  readonly runId: string;
+}
+
+const STRING_HEADER = SchemaBuilder.string().build();
+
+/** Debezium's context headers (extended.headers.enabled), in its order. */
+export function contextHeaders(task: TaskContext): ConnectHeader[] {
+  return [
+    { key: "__debezium.context.connectorLogicalName", schema: STRING_HEADER, value: task.logicalName },
+    { key: "__debezium.context.taskId", schema: STRING_HEADER, value: task.taskId },
+    { key: "__debezium.context.connectorName", schema: STRING_HEADER, value: "postgresql" },
+    { key: "__debezium.context.runId", schema: STRING_HEADER, value: task.runId },
+  ];
 }
 
 /**
- * The records of one change: the event itself; after a delete, its tombstone; and an update that
- * changed the key becomes, as in Debezium, a delete of the old key (header `__debezium.newkey`),
- * its tombstone, and a create under the new key (header `__debezium.oldkey`).
+ * The records of one change: the event itself; after a delete, its tombstone (with the delete's
+ * headers, as Debezium's); and an update that changed the key becomes, as in Debezium, a delete of the
+ * old key (header `__debezium.newkey`), its tombstone, and a create under the new key (header
+ * `__debezium.oldkey`).
  */
 export function changeRecords(schemas: TableSchemas, event: ChangeEvent, options: RecordOptions): SourceRecord[] {
   const row = (values: Row | null) => (values === null ? null : rowStruct(schemas.valueSchema, values));
@@ -176,10 +200,9 @@ export function changeRecords(schemas: TableSchemas, event: ChangeEvent, options
       key: key(op === "d" ? before : after),
       valueSchema: schemas.envelopeSchema,
       value: envelopeStruct(schemas.envelopeSchema, { ...event, op }, row(before), row(after)),
-      headers,
+      headers: [...headers, ...(options.headers ?? [])],
     });
-  const tombstone = (deleted: SourceRecord): SourceRecord[] =>
-    options.tombstonesOnDelete ? [sourceRecord({ ...deleted, valueSchema: null, value: null, headers: [] })] : [];
+  const tombstone = (deleted: SourceRecord): SourceRecord[] => (options.tombstonesOnDelete ? [sourceRecord({ ...deleted, valueSchema: null, value: null, headers: [...deleted.headers] })] : []);
 
   if (event.op === "u" && schemas.keySchema !== null && event.before !== null && event.after !== null) {
     const oldKey = key(event.before);

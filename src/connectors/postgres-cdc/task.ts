@@ -7,13 +7,13 @@ import { SchemaBuilder } from "../../connect/data/schema.ts";
 import { Struct } from "../../connect/data/struct.ts";
 import { logger } from "../../common/log.ts";
 import { ConnectException, RetriableException, SourceTask } from "../../connect/plugins/connector.ts";
-import { sourceRecord, type SourceRecord } from "../../connect/plugins/records.ts";
+import { sourceRecord, type ConnectHeader, type SourceRecord } from "../../connect/plugins/records.ts";
 import { VERSION } from "../../version.ts";
 import { rowOf, type CaptureOptions } from "./captured-table.ts";
 import { ensurePublication } from "./catalog.ts";
 import { ChangeStream } from "./change-stream.ts";
 import { parsePostgresCdcConfig, type PostgresCdcConfig } from "./config.ts";
-import { changeRecords } from "./envelope.ts";
+import { changeRecords, contextHeaders } from "./envelope.ts";
 import { parseLsn } from "./lsn.ts";
 import { readOffset, snapshotOffset, sourcePartition, type StoredOffset } from "./offsets.ts";
 import { ConnectionLost, ReplicationConnection } from "./replication-connection.ts";
@@ -69,6 +69,8 @@ export class PostgresCdcTask extends SourceTask {
   /** Set after losing the database: when to reconnect. */
   private reconnectAt: number | null = null;
   private reconnections = 0;
+  /** Debezium's context headers of this run's change records (none with extended.headers.enabled=false). */
+  private headers: readonly ConnectHeader[] = [];
 
   version(): string {
     return VERSION;
@@ -76,6 +78,8 @@ export class PostgresCdcTask extends SourceTask {
 
   async start(props: Record<string, string>): Promise<void> {
     this.config = parsePostgresCdcConfig(props);
+    const { topicPrefix, taskId, extendedHeaders } = this.config;
+    this.headers = extendedHeaders ? contextHeaders({ logicalName: topicPrefix, taskId, runId: uuidV7() }) : [];
     await this.open();
   }
 
@@ -220,7 +224,7 @@ export class PostgresCdcTask extends SourceTask {
 
   private async startStreaming(from: bigint, lastChange: StoredOffset["lastChange"]): Promise<void> {
     const { config } = this;
-    const options = { ...this.captureOptions(), version: VERSION, database: config.database, tombstonesOnDelete: config.tombstonesOnDelete, skippedOperations: config.skippedOperations };
+    const options = { ...this.captureOptions(), version: VERSION, database: config.database, tombstonesOnDelete: config.tombstonesOnDelete, skippedOperations: config.skippedOperations, headers: this.headers };
     this.stream = new ChangeStream(this.sql!, options, from, lastChange);
     await whileSlotBusy(() => this.replication!.startReplication(config.slotName, from, config.publicationName));
   }
@@ -249,7 +253,7 @@ export class PostgresCdcTask extends SourceTask {
         txId: snapshot.txId,
       };
       const event = { op: "r" as const, before: null, after: rowOf(table, tuple), source, processedAt: BigInt(Date.now()) * 1000n };
-      records.push(...changeRecords(table.schemas, event, { sourcePartition: sourcePartition(this.config.topicPrefix), sourceOffset: offset, tombstonesOnDelete: false }));
+      records.push(...changeRecords(table.schemas, event, { sourcePartition: sourcePartition(this.config.topicPrefix), sourceOffset: offset, tombstonesOnDelete: false, headers: this.headers }));
     }
     return records.length > 0 ? records : null;
   }
@@ -270,4 +274,18 @@ export class PostgresCdcTask extends SourceTask {
       value: new Struct(HEARTBEAT_VALUE_SCHEMA).put("ts_ms", BigInt(Date.now())),
     });
   }
+}
+
+/** A random UUID of version 7 (its first 48 bits the Unix time in ms), as Debezium makes its run ids. */
+function uuidV7(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  let ms = Date.now();
+  for (let i = 5; i >= 0; i--) {
+    bytes[i] = ms % 256;
+    ms = Math.floor(ms / 256);
+  }
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Buffer.from(bytes).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Schema } from "../../../../src/connect/data/schema.ts";
 import { Struct } from "../../../../src/connect/data/struct.ts";
-import { changeRecords, sequence, SOURCE_SCHEMA, sourceStruct, tableSchemas, type ChangeEvent, type SourceInfo } from "../../../../src/connectors/postgres-cdc/envelope.ts";
+import { changeRecords, contextHeaders, sequence, SOURCE_SCHEMA, sourceStruct, tableSchemas, type ChangeEvent, type SourceInfo } from "../../../../src/connectors/postgres-cdc/envelope.ts";
 
 const columns = [
   { name: "id", schema: Schema.INT32_SCHEMA, isKey: true },
@@ -131,11 +131,30 @@ describe("Debezium envelope", () => {
     expect((deleted.key as Struct).get("id")).toBe(1);
     expect(deleted.headers.map((h) => [h.key, (h.value as Struct).get("id")])).toEqual([["__debezium.newkey", 9]]);
     expect((tombstone.key as Struct).get("id")).toBe(1);
+    // As Debezium's: the tombstone keeps the delete's headers.
+    expect(tombstone.headers).toEqual(deleted.headers);
     expect((created.key as Struct).get("id")).toBe(9);
     expect((created.value as Struct).get("before")).toBeNull();
     expect(created.headers.map((h) => [h.key, (h.value as Struct).get("id")])).toEqual([["__debezium.oldkey", 1]]);
     // The same key in before and after is an ordinary update.
     expect(changeRecords(schemas, event({ op: "u", before: { id: 1, name: "A" }, after: { id: 1, name: "B" } }), options).length).toBe(1);
+  });
+
+  test("extended headers: Debezium's context headers after the record's own, on every record of a change", () => {
+    const headers = contextHeaders({ logicalName: "dbserver1", taskId: "0", runId: "01a1fd74-627b-7c34-9a8d-9d3646bd8390" });
+    expect(headers.map((h) => [h.key, h.value])).toEqual([
+      ["__debezium.context.connectorLogicalName", "dbserver1"],
+      ["__debezium.context.taskId", "0"],
+      ["__debezium.context.connectorName", "postgresql"],
+      ["__debezium.context.runId", "01a1fd74-627b-7c34-9a8d-9d3646bd8390"],
+    ]);
+    const records = changeRecords(schemas, event({ op: "u", before: { id: 1 }, after: { id: 9, name: "Anne" } }), { ...options, headers });
+    expect(records.map((r) => r.headers.map((h) => h.key))).toEqual([
+      ["__debezium.newkey", ...headers.map((h) => h.key)],
+      ["__debezium.newkey", ...headers.map((h) => h.key)],
+      ["__debezium.oldkey", ...headers.map((h) => h.key)],
+    ]);
+    expect(changeRecords(schemas, event({ op: "c", after: { id: 2 } }), { ...options, headers })[0]!.headers).toEqual(headers);
   });
 
   test("truncate: null key, no rows, op t", () => {
