@@ -38,6 +38,12 @@ export class ChangeStream {
     start: bigint,
     /** From the stored offset: changes up to it were handed on before the restart. */
     private readonly resumed: StoredOffset["lastChange"],
+    /**
+     * Where the events' `sequence` starts: as Debezium's, the position of the last Commit message
+     * received (null until the first one after a snapshot; after a restart, the stored lsn_commit).
+     * Unlike lastCommitEnd, keepalives do not move it, nor do transactions pgoutput leaves out.
+     */
+    private lastCommitLsn: bigint | null = null,
   ) {
     this.lastCommitEnd = start;
   }
@@ -51,6 +57,7 @@ export class ChangeStream {
         return [];
       case "commit":
         if (message.endLsn > this.lastCommitEnd) this.lastCommitEnd = message.endLsn;
+        this.lastCommitLsn = x.walStart;
         this.lastTxId = this.transaction?.xid ?? null;
         this.lastCommitTime = message.commitTime;
         this.transaction = null;
@@ -113,7 +120,7 @@ export class ChangeStream {
           schema: table.schema,
           table: table.table,
           timestamp: transaction.commitTime,
-          lastCommitLsn: this.lastCommitEnd,
+          lastCommitLsn: this.lastCommitLsn,
           lsn,
           txId: transaction.xid,
         },

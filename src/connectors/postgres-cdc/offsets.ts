@@ -42,6 +42,8 @@ export interface StoredOffset {
   readonly resumeLsn: bigint;
   /** The last change handed on, to skip when its transaction is sent again. */
   readonly lastChange: { readonly txId: bigint; readonly lsn: bigint } | null;
+  /** lsn_commit as stored (null when there is none, as after a snapshot). */
+  readonly lastCommitLsn: bigint | null;
 }
 
 /** Reads an offset written by Sluice or Debezium; null when there is none (or it has no LSN). */
@@ -56,6 +58,7 @@ export function readOffset(offset: Record<string, unknown> | null): StoredOffset
     snapshotIncomplete: snapshot && !lastSnapshotRecord,
     resumeLsn: bigintOf(offset.lsn_commit) ?? lsn,
     lastChange: !snapshot && txId !== null ? { txId, lsn } : null,
+    lastCommitLsn: bigintOf(offset.lsn_commit),
   };
 }
 

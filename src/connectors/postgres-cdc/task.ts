@@ -109,10 +109,10 @@ export class PostgresCdcTask extends SourceTask {
     }
     if (!slot) {
       const created = await replication.createSlot(config.slotName, false);
-      await this.startStreaming(created.consistentPoint, null);
+      await this.startStreaming(created.consistentPoint, null, null);
     } else {
       // 0/0 lets the server start at the slot's confirmed flush LSN.
-      await this.startStreaming(stored?.resumeLsn ?? 0n, stored?.lastChange ?? null);
+      await this.startStreaming(stored?.resumeLsn ?? 0n, stored?.lastChange ?? null, stored?.lastCommitLsn ?? null);
     }
   }
 
@@ -222,10 +222,11 @@ export class PostgresCdcTask extends SourceTask {
     return { topicPrefix, filters, decimalHandlingMode, timePrecisionMode };
   }
 
-  private async startStreaming(from: bigint, lastChange: StoredOffset["lastChange"]): Promise<void> {
+  /** `lastCommitLsn`: the stored offset's lsn_commit (null after a snapshot), where events' `sequence` starts. */
+  private async startStreaming(from: bigint, lastChange: StoredOffset["lastChange"], lastCommitLsn: bigint | null): Promise<void> {
     const { config } = this;
     const options = { ...this.captureOptions(), version: VERSION, database: config.database, tombstonesOnDelete: config.tombstonesOnDelete, skippedOperations: config.skippedOperations, headers: this.headers };
-    this.stream = new ChangeStream(this.sql!, options, from, lastChange);
+    this.stream = new ChangeStream(this.sql!, options, from, lastChange, lastCommitLsn);
     await whileSlotBusy(() => this.replication!.startReplication(config.slotName, from, config.publicationName));
   }
 
@@ -235,7 +236,7 @@ export class PostgresCdcTask extends SourceTask {
       const next = await snapshot.rows.next();
       if (next.done) {
         this.snapshot = null;
-        if (this.config.snapshotMode !== "initial_only") await this.startStreaming(snapshot.consistentPoint, null);
+        if (this.config.snapshotMode !== "initial_only") await this.startStreaming(snapshot.consistentPoint, null, null);
         break;
       }
       const { table, tuple, marker } = next.value;
