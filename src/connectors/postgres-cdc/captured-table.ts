@@ -29,6 +29,7 @@ interface SourceColumn {
   readonly typeModifier: number;
   readonly optional: boolean;
   readonly isKey: boolean;
+  readonly defaultExpression: string | null;
 }
 
 /** The table as of this Relation message: its columns and types, with nullability and key from the catalog. */
@@ -39,7 +40,7 @@ export function tableOfRelation(relation: RelationMessage, catalog: CatalogTable
     const known = byName.get(column.name);
     // Debezium keys by the primary key; without one, by the replica identity index.
     const isKey = hasPrimaryKey ? (known?.isPrimaryKey ?? false) : relation.replicaIdentity === "index" && column.isKey;
-    return { name: column.name, typeOid: column.typeOid, typeModifier: column.typeModifier, optional: known?.optional ?? true, isKey };
+    return { name: column.name, typeOid: column.typeOid, typeModifier: column.typeModifier, optional: known?.optional ?? true, isKey, defaultExpression: known?.defaultExpression ?? null };
   });
   return capturedTable({ schema: relation.namespace, table: relation.name }, columns, catalog, options);
 }
@@ -74,11 +75,14 @@ export function rowOf(table: CapturedTable, tuple: Tuple): Row {
     const value = tuple[i];
     if (column === null || value === undefined) return;
     switch (value.kind) {
-      case "null":
+      case "null": {
         // A key-only old tuple sends the other columns as nulls, NOT NULL ones too: Debezium then
-        // puts its converters' fallback (zero, "", false) where the schema allows no null.
-        row[column.name] = column.mapping.schema.optional ? null : fallback(column.mapping.schema);
+        // puts the column's default, or without one its converters' fallback (zero, "", false),
+        // where the schema allows no null.
+        const schema = column.mapping.schema;
+        row[column.name] = schema.optional ? null : (schema.defaultValue ?? fallback(schema));
         break;
+      }
       case "text":
         row[column.name] = column.mapping.convert(value.value);
         break;

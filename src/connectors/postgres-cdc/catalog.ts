@@ -1,5 +1,5 @@
 // What the Relation message does not say, read from the catalog over an ordinary connection: the
-// primary key, nullability and the user types (enum labels, array elements) of a table's columns;
+// primary key, nullability, defaults and the user types (enum labels, array elements) of a table's columns;
 // the tables the filters capture; and the publication pgoutput streams.
 import type { Sql } from "postgres";
 import { ConnectException } from "../../connect/plugins/connector.ts";
@@ -13,6 +13,8 @@ export interface CatalogColumn {
   readonly typeModifier: number;
   readonly optional: boolean;
   readonly isPrimaryKey: boolean;
+  /** DEFAULT as pg_get_expr prints it (JDBC's COLUMN_DEF), or null. */
+  readonly defaultExpression: string | null;
 }
 
 export interface TableName {
@@ -27,16 +29,17 @@ export interface CatalogTable {
 }
 
 export async function describeTable(sql: Sql, name: TableName): Promise<CatalogTable> {
-  const rows = await sql<{ name: string; type_oid: string; type_modifier: number; not_null: boolean; primary_key: boolean }[]>`
+  const rows = await sql<{ name: string; type_oid: string; type_modifier: number; not_null: boolean; primary_key: boolean; default_expression: string | null }[]>`
     SELECT a.attname AS name, a.atttypid::int8 AS type_oid, a.atttypmod AS type_modifier, a.attnotnull AS not_null,
-           COALESCE(a.attnum = ANY(i.indkey), false) AS primary_key
+           COALESCE(a.attnum = ANY(i.indkey), false) AS primary_key, pg_get_expr(d.adbin, d.adrelid) AS default_expression
       FROM pg_attribute a
       JOIN pg_class c ON c.oid = a.attrelid
       JOIN pg_namespace n ON n.oid = c.relnamespace
       LEFT JOIN pg_index i ON i.indrelid = c.oid AND i.indisprimary
+      LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
      WHERE n.nspname = ${name.schema} AND c.relname = ${name.table} AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
      ORDER BY a.attnum`;
-  const columns = rows.map((r) => ({ name: r.name, typeOid: Number(r.type_oid), typeModifier: r.type_modifier, optional: !r.not_null, isPrimaryKey: r.primary_key }));
+  const columns = rows.map((r) => ({ name: r.name, typeOid: Number(r.type_oid), typeModifier: r.type_modifier, optional: !r.not_null, isPrimaryKey: r.primary_key, defaultExpression: r.default_expression }));
   return { columns, userTypes: await userTypes(sql, columns.map((c) => c.typeOid)) };
 }
 

@@ -29,6 +29,8 @@ export interface ColumnType {
   readonly typeModifier: number;
   /** The Relation message does not say; the caller knows it from the catalog (attnotnull). */
   readonly optional: boolean;
+  /** The column's DEFAULT as pg_get_expr prints it (what JDBC reports as COLUMN_DEF), or null. */
+  readonly defaultExpression?: string | null;
 }
 
 export interface ColumnMapping {
@@ -90,13 +92,112 @@ const ARRAY_ELEMENTS: ReadonlyMap<number, number> = new Map([
   [3807, Oid.JSONB],
 ]);
 
-/** The Connect schema and converter of a column, or null when Debezium does not map its type. */
+/**
+ * The Connect schema and converter of a column, or null when Debezium does not map its type. The
+ * schema carries the column's default value where Debezium can tell it (columnDefault).
+ */
 export function columnMapping(column: ColumnType, options: TypeMappingOptions): ColumnMapping | null {
   const mapping = typeMapping(column.typeOid, column.typeModifier, options);
   if (mapping === null) return null;
-  const builder = mapping.builder();
-  const schema = (column.optional ? builder.optional() : builder).build();
+  const build = (defaultValue?: unknown) => {
+    const builder = column.optional ? mapping.builder().optional() : mapping.builder();
+    return (defaultValue === undefined ? builder : builder.defaultValue(defaultValue)).build();
+  };
+  const plainSchema = build();
+  const defaultValue = columnDefault(column, options, (text) => mapping.convert(text, plainSchema));
+  const schema = defaultValue === undefined ? plainSchema : build(defaultValue);
   return { schema, convert: (text) => mapping.convert(text, schema) };
+}
+
+// --- default values ------------------------------------------------------------------------------
+
+/**
+ * What Debezium's PostgresDefaultValueConverter reads from a column's DEFAULT, by type: the text to
+ * convert when the default is a function call (now(), nextval(...) of a serial, gen_random_uuid(), ...)
+ * or CURRENT_DATE and the like, and whether the expression is trimmed first. Types without an entry
+ * (bytea, arrays, timetz, ...) get no default.
+ */
+const DEFAULT_KINDS: ReadonlyMap<number, { readonly generated: string; readonly trim: boolean; readonly java?: (text: string) => string | null }> = new Map([
+  [Oid.BOOL, { generated: "false", trim: true, java: (t) => (t.toLowerCase() === "true" ? "t" : "f") }],
+  [Oid.BPCHAR, { generated: "", trim: false }],
+  [Oid.VARCHAR, { generated: "", trim: false }],
+  [Oid.TEXT, { generated: "", trim: false }],
+  [Oid.XML, { generated: "", trim: false }],
+  [Oid.JSON, { generated: "{}", trim: false }],
+  [Oid.JSONB, { generated: "{}", trim: false }],
+  [Oid.NUMERIC, { generated: "0.0", trim: true, java: (t) => (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t) ? t.replace(/^\+/, "") : null) }],
+  [Oid.FLOAT4, { generated: "0.0", trim: true, java: javaFloatText }],
+  [Oid.FLOAT8, { generated: "0.0", trim: true, java: javaFloatText }],
+  [Oid.INT2, { generated: "0", trim: true, java: javaIntegerText }],
+  [Oid.INT4, { generated: "0", trim: true, java: javaIntegerText }],
+  [Oid.INT8, { generated: "0", trim: true, java: javaIntegerText }],
+  [Oid.UUID, { generated: "00000000-0000-0000-0000-000000000000", trim: true, java: (t) => (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(t) ? t.toLowerCase() : null) }],
+  [Oid.DATE, { generated: "1970-01-01", trim: true }],
+  [Oid.TIME, { generated: "00:00:00", trim: true }],
+  [Oid.TIMESTAMP, { generated: "1970-01-01 00:00:00", trim: true }],
+  // The JVM's zone, in which the JDBC driver reads a time without offset: UTC where Debezium runs.
+  [Oid.TIMESTAMPTZ, { generated: "1970-01-01 00:00:00+00", trim: true }],
+  // The driver's PGInterval("epoch") is a zero interval.
+  [Oid.INTERVAL, { generated: "00:00:00", trim: true }],
+]);
+
+/** Integer.parseInt and the like accept a sign and ASCII digits. */
+function javaIntegerText(text: string): string | null {
+  return /^[+-]?\d+$/.test(text) ? text.replace(/^\+/, "") : null;
+}
+
+/** Float.parseFloat / Double.parseDouble: NaN, Infinity or a decimal, with an optional f/d suffix. */
+function javaFloatText(text: string): string | null {
+  const m = /^([+-]?)(NaN|Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)[fFdD]?$/.exec(text);
+  if (!m) return null;
+  return m[2] === "NaN" ? "NaN" : `${m[1] === "-" ? "-" : ""}${m[2]}`;
+}
+
+const FUNCTION_DEFAULT = /^[(]?[A-Za-z0-9_.]+\((?:.+(?:, ?.+)*)?\)/;
+const CURRENT_DATE_TIMES = new Set(["current_timestamp", "current_time", "current_date", "localtime", "localtimestamp"]);
+const QUOTED_LITERAL = /'([^']*(?:''[^']*)*)'/;
+
+/** The default's text as Debezium extracts it: a placeholder for a generated value, a quoted literal's content, or the bare expression. */
+function defaultText(expression: string, generated: string): string | null {
+  if (FUNCTION_DEFAULT.test(expression) || CURRENT_DATE_TIMES.has(expression.toLowerCase())) return generated;
+  if (!expression.includes("'")) return expression.startsWith("NULL::") ? null : expression;
+  const literal = QUOTED_LITERAL.exec(expression);
+  return literal ? literal[1]!.replaceAll("''", "'") : null;
+}
+
+/** An enum's default is only a literal cast to its type: `'ok'::mood` (quotes not unescaped, as Debezium). */
+function enumDefaultText(expression: string): string | null {
+  const cast = expression.lastIndexOf("::");
+  if (cast < 0) return null;
+  const literal = expression.slice(0, cast);
+  return literal.length >= 2 && literal.startsWith("'") && literal.endsWith("'") ? literal.slice(1, -1) : null;
+}
+
+/**
+ * The Connect value of a column's DEFAULT, as Debezium puts it in the schema, or undefined for none: a
+ * NULL default, an expression it does not evaluate (`1 + 2`), a type it has no parser for, a value the
+ * column's converter refuses, or a struct (VariableScaleDecimal: Kafka cannot hold a struct default).
+ */
+export function columnDefault(column: ColumnType, options: TypeMappingOptions, convert: (text: string) => unknown): unknown {
+  const expression = column.defaultExpression;
+  if (expression === null || expression === undefined) return undefined;
+  let text: string | null;
+  const kind = DEFAULT_KINDS.get(column.typeOid);
+  if (kind !== undefined) {
+    text = defaultText(kind.trim ? expression.trim() : expression, kind.generated);
+    if (text !== null && kind.java) text = kind.java(text);
+  } else if (options.userTypes?.get(column.typeOid)?.kind === "enum") {
+    text = enumDefaultText(expression);
+  } else {
+    return undefined;
+  }
+  if (text === null) return undefined;
+  try {
+    const value = convert(text);
+    return value === null || value instanceof Struct ? undefined : value;
+  } catch {
+    return undefined;
+  }
 }
 
 interface TypeMapping {

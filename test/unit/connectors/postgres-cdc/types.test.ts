@@ -14,8 +14,8 @@ const userTypes = new Map<number, UserType>([
 ]);
 const defaults: TypeMappingOptions = { decimalHandlingMode: "precise", timePrecisionMode: "adaptive", userTypes };
 
-function mapping(typeOid: number, typeModifier = -1, options: Partial<TypeMappingOptions> = {}, optional = true): ColumnMapping {
-  const m = columnMapping({ typeOid, typeModifier, optional }, { ...defaults, ...options });
+function mapping(typeOid: number, typeModifier = -1, options: Partial<TypeMappingOptions> = {}, optional = true, defaultExpression: string | null = null): ColumnMapping {
+  const m = columnMapping({ typeOid, typeModifier, optional, defaultExpression }, { ...defaults, ...options });
   if (m === null) throw new Error(`no mapping for ${typeOid}`);
   return m;
 }
@@ -253,5 +253,54 @@ describe("Debezium type mapping: values from pgoutput text", () => {
     expect(convert(1182, "{2016-11-04,infinity}")).toEqual([17109, -2147472692]);
     expect(convert(MOOD_ARRAY, "{sad,happy}")).toEqual(["sad", "happy"]);
     expect(convert(1007, "{}")).toEqual([]);
+  });
+});
+
+describe("Debezium type mapping: column defaults in the schema", () => {
+  /** The schema's default for a column whose DEFAULT pg_get_expr prints as `expression` (undefined: none). */
+  const defaultOf = (typeOid: number, expression: string, typeModifier = -1, options: Partial<TypeMappingOptions> = {}) => {
+    const value = mapping(typeOid, typeModifier, options, true, expression).schema.defaultValue;
+    return value === null ? undefined : value;
+  };
+
+  // The defaults Debezium 3.7.0.Final put in its schemas for these columns (test/interop/postgres-cdc-debezium.test.ts).
+  test("literals, bare or cast, converted as the column's values are", () => {
+    expect(defaultOf(Oid.INT4, "42")).toBe(42);
+    expect(defaultOf(Oid.INT2, "'-3'::integer")).toBe(-3);
+    expect(defaultOf(Oid.INT8, "'9223372036854775807'::bigint")).toBe(9223372036854775807n);
+    expect(defaultOf(Oid.BOOL, "true")).toBe(true);
+    expect(defaultOf(Oid.NUMERIC, "1.5", numericTypmod(6, 2))).toEqual(new BigDecimal(150n, 2));
+    expect(defaultOf(Oid.NUMERIC, "1.5", numericTypmod(6, 2), { decimalHandlingMode: "string" })).toBe("1.50");
+    expect(defaultOf(Oid.FLOAT4, "0.1")).toBe(0.1);
+    expect(defaultOf(Oid.FLOAT8, "'-25000000000'::numeric")).toBe(-2.5e10);
+    expect(defaultOf(Oid.VARCHAR, "'it''s'::character varying")).toBe("it's");
+    expect(defaultOf(Oid.BPCHAR, "'x'::bpchar")).toBe("x");
+    expect(defaultOf(Oid.TEXT, "'hello'::text")).toBe("hello");
+    expect(defaultOf(Oid.DATE, "'2020-02-29'::date")).toBe(18321);
+    expect(defaultOf(Oid.TIME, "'12:34:56.789'::time without time zone", 3)).toBe(45296789);
+    expect(defaultOf(Oid.TIMESTAMP, "'2020-01-01 01:02:03.456789'::timestamp without time zone")).toBe(1577840523456789n);
+    expect(defaultOf(Oid.TIMESTAMPTZ, "'2019-12-31 23:02:03+00'::timestamp with time zone")).toBe("2019-12-31T23:02:03.000000Z");
+    expect(defaultOf(Oid.INTERVAL, "'1 day 02:00:00'::interval")).toBe(93600000000n);
+    expect(defaultOf(Oid.JSONB, `'{"a": 1}'::jsonb`)).toBe('{"a": 1}');
+    expect(defaultOf(MOOD, "'ok'::mood")).toBe("ok");
+    expect(defaultOf(Oid.DATE, "'2020-02-29'::date", -1, { timePrecisionMode: "connect" })).toEqual(new Date("2020-02-29T00:00:00Z"));
+  });
+
+  test("a function call or CURRENT_* stands for a placeholder: zero, epoch, empty, the nil UUID", () => {
+    expect(defaultOf(Oid.INT8, "nextval('t_d_serial_seq'::regclass)")).toBe(0n);
+    expect(defaultOf(Oid.DATE, "CURRENT_DATE")).toBe(0);
+    expect(defaultOf(Oid.TIMESTAMP, "now()")).toBe(0n);
+    expect(defaultOf(Oid.TIMESTAMPTZ, "now()")).toBe("1970-01-01T00:00:00.000000Z");
+    expect(defaultOf(Oid.UUID, "gen_random_uuid()")).toBe("00000000-0000-0000-0000-000000000000");
+    expect(defaultOf(Oid.TEXT, "upper('x'::text)")).toBe("");
+  });
+
+  test("none: NULL, expressions, unconstrained numeric (a struct), types without a parser", () => {
+    expect(defaultOf(Oid.TEXT, "NULL::text")).toBeUndefined();
+    expect(defaultOf(Oid.INT4, "(1 + 2)")).toBeUndefined();
+    expect(defaultOf(Oid.NUMERIC, "7")).toBeUndefined();
+    expect(defaultOf(Oid.NUMERIC, "7", -1, { decimalHandlingMode: "string" })).toBe("7");
+    expect(defaultOf(Oid.BYTEA, "'\\x00'::bytea")).toBeUndefined();
+    expect(defaultOf(1007, "'{1}'::integer[]")).toBeUndefined();
   });
 });
