@@ -45,12 +45,13 @@ export function tableOfRelation(relation: RelationMessage, catalog: CatalogTable
   return capturedTable({ schema: relation.namespace, table: relation.name }, columns, catalog, options);
 }
 
+/** The table as the snapshot reads it (values converted as Debezium converts what its snapshot query reads). */
 export function tableOfCatalog(name: TableName, catalog: CatalogTable, options: CaptureOptions): CapturedTable {
   const columns = catalog.columns.map((c) => ({ ...c, isKey: c.isPrimaryKey }));
-  return capturedTable(name, columns, catalog, options);
+  return capturedTable(name, columns, catalog, { ...options, readBy: "snapshot" });
 }
 
-function capturedTable(name: TableName, source: readonly SourceColumn[], catalog: CatalogTable, options: CaptureOptions): CapturedTable {
+function capturedTable(name: TableName, source: readonly SourceColumn[], catalog: CatalogTable, options: CaptureOptions & Pick<TypeMappingOptions, "readBy">): CapturedTable {
   const typeOptions: TypeMappingOptions = { ...options, userTypes: catalog.userTypes };
   const eventColumns: TableColumn[] = [];
   const columns = source.map((column) => {

@@ -21,6 +21,14 @@ export interface TypeMappingOptions {
   readonly timePrecisionMode: TimePrecisionMode;
   /** By type OID. */
   readonly userTypes?: ReadonlyMap<number, UserType>;
+  /**
+   * Where Debezium would have read the value, which shows in a few edge values: "stream" (pgoutput's
+   * text, the default), "snapshot" (its query, through the JDBC driver: a date ±infinity becomes the
+   * driver's sentinel) or "array" (an array's element, which the JDBC driver parses streamed or not:
+   * also a timestamp before 1582-10-15 is read in the Julian calendar and a timestamptz -infinity is
+   * the driver's sentinel instant).
+   */
+  readonly readBy?: "stream" | "snapshot" | "array";
 }
 
 export interface ColumnType {
@@ -218,7 +226,8 @@ function typeMapping(oid: number, typeModifier: number, options: TypeMappingOpti
   // Debezium's only array of user types is of enums, and (unlike its others) with required elements.
   if (elementType?.kind === "enum") return arrayMapping(enumMapping(elementType.values), false);
   if (!ARRAY_ELEMENTS.has(oid)) return null;
-  const element = scalarMapping(elementOid, typeModifier, options);
+  // Debezium has the JDBC driver parse arrays, streamed or not.
+  const element = scalarMapping(elementOid, typeModifier, { ...options, readBy: "array" });
   return element === null ? null : arrayMapping(element, true);
 }
 
@@ -277,13 +286,15 @@ function scalarMapping(oid: number, typeModifier: number, options: TypeMappingOp
     case Oid.NUMERIC:
       return numericMapping(typeModifier, options.decimalHandlingMode);
     case Oid.DATE:
-      return dateMapping(options.timePrecisionMode);
+      return dateMapping(options.timePrecisionMode, (options.readBy ?? "stream") === "stream" ? DATE_INFINITY_DAYS : JDBC_DATE_INFINITY_DAYS);
     case Oid.TIME:
       return timeMapping(timePrecision(typeModifier), options.timePrecisionMode);
     case Oid.TIMESTAMP:
-      return timestampMapping(timePrecision(typeModifier), options.timePrecisionMode);
+      return timestampMapping(timePrecision(typeModifier), options.timePrecisionMode, options.readBy === "array");
     case Oid.TIMESTAMPTZ:
-      return plain(named(SchemaBuilder.string, "io.debezium.time.ZonedTimestamp"), (t) => zonedTimestamp(t, timePrecision(typeModifier)));
+      return plain(named(SchemaBuilder.string, "io.debezium.time.ZonedTimestamp"), (t) =>
+        options.readBy === "array" && t === "-infinity" ? JDBC_NEGATIVE_INFINITY_ZONED + fraction(timePrecision(typeModifier)) + "Z" : zonedTimestamp(t, timePrecision(typeModifier)),
+      );
     case Oid.TIMETZ:
       return plain(named(SchemaBuilder.string, "io.debezium.time.ZonedTime"), zonedTime);
     case Oid.INTERVAL:
@@ -411,9 +422,19 @@ function timePrecision(typeModifier: number): number {
   return typeModifier < 0 ? 6 : typeModifier;
 }
 
-/** What Debezium emits for ±infinity: the JDBC driver's sentinels, in microseconds or days. */
-const TIMESTAMP_INFINITY_MICROS = { infinity: 9_223_372_036_825_200_000n, "-infinity": -9_223_372_036_832_400_000n } as const;
-const DATE_INFINITY_DAYS = { infinity: -2_147_472_692, "-infinity": -2_147_472_691 } as const;
+/**
+ * What Debezium 3.7 emits for a timestamp ±infinity: Long.MAX_VALUE / MIN_VALUE as microseconds, and
+ * the JDBC driver's sentinels (PGStatement.DATE_POSITIVE/NEGATIVE_INFINITY) as milliseconds.
+ */
+const TIMESTAMP_INFINITY_MICROS = { infinity: 9_223_372_036_854_775_807n, "-infinity": -9_223_372_036_854_775_808n } as const;
+const TIMESTAMP_INFINITY_MILLIS = { infinity: 9_223_372_036_825_200_000n, "-infinity": -9_223_372_036_832_400_000n } as const;
+/**
+ * A date ±infinity as Debezium 3.7 emits it, in days: streamed, the epoch day of its LocalDate stand-ins
+ * +5877611-06-21 and -5877611-06-22; read through JDBC, the driver's sentinel java.sql.Date
+ * turned into a LocalDate (in the JVM's zone, UTC) whose epoch day is cut to an int.
+ */
+const DATE_INFINITY_DAYS = { infinity: 2_146_033_979, "-infinity": -2_147_472_691 } as const;
+const JDBC_DATE_INFINITY_DAYS = { infinity: -622_191_234, "-infinity": -625_821_272 } as const;
 
 function noJsDate(text: string): never {
   throw new DataException(`${text} has no value in time.precision.mode 'connect' (it needs a JS Date); use 'adaptive'`);
@@ -424,7 +445,7 @@ function floorDiv(a: bigint, b: bigint): bigint {
   return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
-function dateMapping(mode: TimePrecisionMode): TypeMapping {
+function dateMapping(mode: TimePrecisionMode, infinityDays: { readonly infinity: number; readonly "-infinity": number }): TypeMapping {
   if (mode === "connect")
     return plain(ConnectDate.builder, (t) => {
       const days = parseDate(t);
@@ -432,7 +453,7 @@ function dateMapping(mode: TimePrecisionMode): TypeMapping {
     });
   return plain(named(SchemaBuilder.int32, "io.debezium.time.Date"), (t) => {
     const days = parseDate(t);
-    return typeof days === "string" ? DATE_INFINITY_DAYS[days] : days;
+    return typeof days === "string" ? infinityDays[days] : days;
   });
 }
 
@@ -442,18 +463,52 @@ function timeMapping(precision: number, mode: TimePrecisionMode): TypeMapping {
   return plain(named(SchemaBuilder.int64, "io.debezium.time.MicroTime"), parseTime);
 }
 
-function timestampMapping(precision: number, mode: TimePrecisionMode): TypeMapping {
-  const micros = (t: string): bigint => {
+/** What an array's timestamptz -infinity reads as: the JDBC driver's sentinel instant, printed in its odd year (fraction and Z added). */
+const JDBC_NEGATIVE_INFINITY_ZONED = "+292269055-12-02T23:00:00";
+
+function fraction(digits: number): string {
+  return digits > 0 ? `.${"0".repeat(digits)}` : "";
+}
+
+/** The Gregorian calendar's first day, 1582-10-15, in days since the epoch: java.sql.Timestamp reads earlier dates as Julian ones. */
+const GREGORIAN_CUTOVER_DAY = -141_427;
+
+/** µs of a wall-clock time read the way java.sql.Timestamp reads it: before the cutover, its date is a Julian calendar date. */
+function julianBeforeCutover(micros: bigint): bigint {
+  const day = floorDiv(micros, 86_400_000_000n);
+  if (day >= GREGORIAN_CUTOVER_DAY) return micros;
+  const { year, month, day: dayOfMonth } = civilDate(Number(day));
+  return micros + BigInt(julianEpochDay(year, month, dayOfMonth) - Number(day)) * 86_400_000_000n;
+}
+
+/** Days since 1970-01-01 of a date in the Julian calendar (astronomical year numbering). */
+function julianEpochDay(year: number, month: number, day: number): number {
+  const a = Math.floor((14 - month) / 12);
+  const y = year + 4800 - a;
+  const m = month + 12 * a - 3;
+  return day + Math.floor((153 * m + 2) / 5) + 365 * y + Math.floor(y / 4) - 32083 - 2_440_588;
+}
+
+/** `julian`: an array's element, which Debezium has the JDBC driver read (julianBeforeCutover). */
+function timestampMapping(precision: number, mode: TimePrecisionMode, julian: boolean): TypeMapping {
+  const parse = (t: string) => {
     const value = parseTimestamp(t);
-    return typeof value === "string" ? TIMESTAMP_INFINITY_MICROS[value] : value;
+    return julian && typeof value !== "string" ? julianBeforeCutover(value) : value;
   };
   if (mode === "connect")
     return plain(Timestamp.builder, (t) => {
-      const value = parseTimestamp(t);
+      const value = parse(t);
       return typeof value === "string" ? noJsDate(t) : new Date(Number(floorDiv(value, MICROS_PER_MILLI)));
     });
-  if (precision <= 3) return plain(named(SchemaBuilder.int64, "io.debezium.time.Timestamp"), (t) => floorDiv(micros(t), MICROS_PER_MILLI));
-  return plain(named(SchemaBuilder.int64, "io.debezium.time.MicroTimestamp"), micros);
+  if (precision <= 3)
+    return plain(named(SchemaBuilder.int64, "io.debezium.time.Timestamp"), (t) => {
+      const value = parse(t);
+      return typeof value === "string" ? TIMESTAMP_INFINITY_MILLIS[value] : floorDiv(value, MICROS_PER_MILLI);
+    });
+  return plain(named(SchemaBuilder.int64, "io.debezium.time.MicroTimestamp"), (t) => {
+    const value = parse(t);
+    return typeof value === "string" ? TIMESTAMP_INFINITY_MICROS[value] : value;
+  });
 }
 
 /**

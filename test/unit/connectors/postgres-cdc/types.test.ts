@@ -174,11 +174,15 @@ describe("Debezium type mapping: values from pgoutput text", () => {
     expect(() => convert(Oid.NUMERIC, "1,5")).toThrow(DataException);
   });
 
-  test("dates: days since the epoch, Debezium's infinity sentinels, Connect Dates in connect mode", () => {
+  test("dates: days since the epoch, Debezium's infinity sentinels (streamed or read by the snapshot), Connect Dates in connect mode", () => {
     expect(convert(Oid.DATE, "2016-11-04")).toBe(17109);
     expect(convert(Oid.DATE, "1969-12-31")).toBe(-1);
-    expect(convert(Oid.DATE, "infinity")).toBe(-2147472692);
+    // What Debezium 3.7.0.Final wrote, run on the same table (test/interop/postgres-cdc-debezium.test.ts).
+    expect(convert(Oid.DATE, "infinity")).toBe(2146033979);
     expect(convert(Oid.DATE, "-infinity")).toBe(-2147472691);
+    expect(convert(Oid.DATE, "infinity", -1, { readBy: "snapshot" })).toBe(-622191234);
+    expect(convert(Oid.DATE, "-infinity", -1, { readBy: "snapshot" })).toBe(-625821272);
+    expect(convert(Oid.DATE, "2016-11-04", -1, { readBy: "snapshot" })).toBe(17109);
     expect(convert(Oid.DATE, "2016-11-04", -1, { timePrecisionMode: "connect" })).toEqual(new Date("2016-11-04T00:00:00Z"));
     expect(() => convert(Oid.DATE, "infinity", -1, { timePrecisionMode: "connect" })).toThrow(/connect/);
   });
@@ -198,9 +202,11 @@ describe("Debezium type mapping: values from pgoutput text", () => {
     expect(convert(Oid.TIMESTAMP, "1936-10-25 22:10:12.608")).toBe(BigInt(Date.parse("1936-10-25T22:10:12.608Z")) * 1000n);
     expect(convert(Oid.TIMESTAMP, "1969-12-31 23:59:59.9995", 3)).toBe(-1n);
     expect(convert(Oid.TIMESTAMP, "21016-11-04 13:51:30.123457")).toBe(BigInt(Date.parse("+021016-11-04T13:51:30.123Z")) * 1000n + 457n);
-    expect(convert(Oid.TIMESTAMP, "infinity")).toBe(9_223_372_036_825_200_000n);
-    expect(convert(Oid.TIMESTAMP, "-infinity")).toBe(-9_223_372_036_832_400_000n);
-    expect(convert(Oid.TIMESTAMP, "infinity", 3)).toBe(9_223_372_036_825_200n);
+    // Debezium 3.7.0.Final: Long.MAX/MIN_VALUE in µs; in ms the JDBC driver's sentinels themselves.
+    expect(convert(Oid.TIMESTAMP, "infinity")).toBe(9_223_372_036_854_775_807n);
+    expect(convert(Oid.TIMESTAMP, "-infinity")).toBe(-9_223_372_036_854_775_808n);
+    expect(convert(Oid.TIMESTAMP, "infinity", 3)).toBe(9_223_372_036_825_200_000n);
+    expect(convert(Oid.TIMESTAMP, "-infinity", 3)).toBe(-9_223_372_036_832_400_000n);
     expect(convert(Oid.TIMESTAMP, "2016-11-04 13:51:30.123456", -1, { timePrecisionMode: "connect" })).toEqual(new Date("2016-11-04T13:51:30.123Z"));
     expect(() => convert(Oid.TIMESTAMP, "-infinity", -1, { timePrecisionMode: "connect" })).toThrow(/connect/);
   });
@@ -250,7 +256,12 @@ describe("Debezium type mapping: values from pgoutput text", () => {
     expect(convert(1231, "{1.10,-2.50}", numericTypmod(5, 2))).toEqual([new BigDecimal(110n, 2), new BigDecimal(-250n, 2)]);
     expect(convert(1185, '{"2020-04-01 13:51:02+02",NULL}')).toEqual(["2020-04-01T11:51:02.000000Z", null]);
     expect(convert(1270, '{"13:51:02+02"}')).toEqual(["11:51:02Z"]);
-    expect(convert(1182, "{2016-11-04,infinity}")).toEqual([17109, -2147472692]);
+    // Debezium has the JDBC driver parse arrays, which shows in edge values (as Debezium 3.7.0.Final wrote them):
+    // a date ±infinity is the driver's sentinel, a timestamp before 1582-10-15 a Julian calendar date, a
+    // timestamptz -infinity the driver's sentinel instant.
+    expect(convert(1182, "{2016-11-04,infinity}")).toEqual([17109, -622191234]);
+    expect(convert(1115, '{"0001-01-01 00:00:00","1582-10-15 00:00:00",infinity}')).toEqual([-62135769600000000n, -12219292800000000n, 9_223_372_036_854_775_807n]);
+    expect(convert(1185, "{-infinity,infinity}")).toEqual(["+292269055-12-02T23:00:00.000000Z", "infinity"]);
     expect(convert(MOOD_ARRAY, "{sad,happy}")).toEqual(["sad", "happy"]);
     expect(convert(1007, "{}")).toEqual([]);
   });
