@@ -6,23 +6,26 @@ import type { DecimalHandlingMode, TimePrecisionMode } from "./types.ts";
 export type SnapshotMode = "initial" | "never" | "no_data" | "initial_only" | "always";
 export type AutocreateMode = "disabled" | "all_tables" | "filtered";
 
+/** Debezium declares no default for snapshot.fetch.size; its PostgreSQL connector then fetches this many rows. */
+const DEFAULT_SNAPSHOT_FETCH_SIZE = 10240;
+
 export const postgresCdcSettings = new SettingsDefinition([
   { name: "database.hostname", type: "string", required: true, importance: "high", doc: "Resolvable hostname or IP address of the database server." },
   { name: "database.port", type: "int", default: 5432, importance: "high", doc: "Port of the database server." },
-  { name: "database.user", type: "string", default: "postgres", importance: "high", doc: "Name of the database user (needs the REPLICATION attribute)." },
-  { name: "database.password", type: "password", default: "", importance: "high", doc: "Password of the database user." },
+  { name: "database.user", type: "string", required: true, importance: "high", doc: "Name of the database user (needs the REPLICATION attribute)." },
+  { name: "database.password", type: "password", importance: "high", doc: "Password of the database user." },
   { name: "database.dbname", type: "string", required: true, importance: "high", doc: "The name of the database from which to stream changes." },
   { name: "topic.prefix", type: "string", required: true, aliases: ["database.server.name"], importance: "high", doc: "Prefix of every topic name; also the source partition's `server`." },
-  { name: "plugin.name", type: "string", default: "pgoutput", oneOf: ["pgoutput"], importance: "medium", doc: "The logical decoding plugin; Sluice decodes pgoutput, built into PostgreSQL 10+." },
+  { name: "plugin.name", type: "string", default: "pgoutput", oneOf: ["pgoutput"], importance: "medium", doc: "The logical decoding plugin; Sluice decodes pgoutput, built into PostgreSQL 10+, and defaults to it (Debezium's default, decoderbufs, is a server extension stock PostgreSQL lacks)." },
   { name: "slot.name", type: "string", default: "debezium", importance: "medium", doc: "The name of the logical replication slot." },
   { name: "publication.name", type: "string", default: "dbz_publication", importance: "medium", doc: "The publication streamed through pgoutput." },
   { name: "publication.autocreate.mode", type: "string", default: "all_tables", oneOf: ["disabled", "all_tables", "filtered"], importance: "medium", doc: "disabled: the publication must exist; all_tables: created FOR ALL TABLES when missing; filtered: created (or set) for the tables the filters select." },
-  { name: "schema.include.list", type: "list", default: "", importance: "medium", doc: "Regular expressions matching the schemas to capture." },
-  { name: "schema.exclude.list", type: "list", default: "", importance: "medium", doc: "Regular expressions matching schemas not to capture." },
-  { name: "table.include.list", type: "list", default: "", importance: "medium", doc: "Regular expressions matching `schema.table` of the tables to capture." },
-  { name: "table.exclude.list", type: "list", default: "", importance: "medium", doc: "Regular expressions matching `schema.table` of tables not to capture." },
-  { name: "column.include.list", type: "list", default: "", importance: "medium", doc: "Regular expressions matching `schema.table.column` of the columns to include." },
-  { name: "column.exclude.list", type: "list", default: "", importance: "medium", doc: "Regular expressions matching `schema.table.column` of columns to leave out." },
+  { name: "schema.include.list", type: "list", importance: "medium", doc: "Regular expressions matching the schemas to capture." },
+  { name: "schema.exclude.list", type: "list", importance: "medium", doc: "Regular expressions matching schemas not to capture." },
+  { name: "table.include.list", type: "list", importance: "medium", doc: "Regular expressions matching `schema.table` of the tables to capture." },
+  { name: "table.exclude.list", type: "list", importance: "medium", doc: "Regular expressions matching `schema.table` of tables not to capture." },
+  { name: "column.include.list", type: "list", importance: "medium", doc: "Regular expressions matching `schema.table.column` of the columns to include." },
+  { name: "column.exclude.list", type: "list", importance: "medium", doc: "Regular expressions matching `schema.table.column` of columns to leave out." },
   { name: "snapshot.mode", type: "string", default: "initial", oneOf: ["initial", "never", "no_data", "initial_only", "always"], importance: "medium", doc: "initial: snapshot when no offset exists, then stream; always: snapshot at every start; initial_only: snapshot, then stop; no_data/never: stream only." },
   { name: "tombstones.on.delete", type: "boolean", default: true, importance: "medium", doc: "Whether a delete is followed by a tombstone (null value) for the same key." },
   { name: "extended.headers.enabled", type: "boolean", default: true, importance: "low", doc: "Whether every change record carries Debezium's context headers (__debezium.context.connectorLogicalName, taskId, connectorName, runId)." },
@@ -30,7 +33,7 @@ export const postgresCdcSettings = new SettingsDefinition([
   { name: "decimal.handling.mode", type: "string", default: "precise", oneOf: ["precise", "double", "string"], importance: "medium", doc: "How NUMERIC and DECIMAL columns are represented." },
   { name: "time.precision.mode", type: "string", default: "adaptive", oneOf: ["adaptive", "adaptive_time_microseconds", "connect"], importance: "medium", doc: "How time, date and timestamp columns are represented." },
   { name: "heartbeat.interval.ms", type: "int", default: 0, min: 0, importance: "medium", doc: "How often a heartbeat record (topic `__debezium-heartbeat.<prefix>`) carries the position forward; 0 disables it." },
-  { name: "snapshot.fetch.size", type: "int", default: 10240, min: 1, importance: "medium", doc: "Rows fetched at a time while snapshotting." },
+  { name: "snapshot.fetch.size", type: "int", min: 1, importance: "medium", doc: "Rows fetched at a time while snapshotting (10240 when not set)." },
   { name: "max.batch.size", type: "int", default: 2048, min: 1, importance: "medium", doc: "The most records one poll returns." },
   { name: "poll.interval.ms", type: "int", default: 500, min: 1, importance: "medium", doc: "How long a poll waits for changes when there are none." },
   { name: "errors.max.retries", type: "int", default: -1, min: -1, importance: "low", doc: "How many times the task reconnects after losing the database before it fails: -1 without limit, 0 never." },
@@ -103,7 +106,7 @@ export function parsePostgresCdcConfig(props: Record<string, string>): PostgresC
     decimalHandlingMode: lower(s, "decimal.handling.mode") as DecimalHandlingMode,
     timePrecisionMode: lower(s, "time.precision.mode") as TimePrecisionMode,
     heartbeatIntervalMs: s.int("heartbeat.interval.ms"),
-    snapshotFetchSize: s.int("snapshot.fetch.size"),
+    snapshotFetchSize: s.optionalString("snapshot.fetch.size") === undefined ? DEFAULT_SNAPSHOT_FETCH_SIZE : s.int("snapshot.fetch.size"),
     maxBatchSize: s.int("max.batch.size"),
     pollIntervalMs: s.int("poll.interval.ms"),
     maxRetries: s.int("errors.max.retries"),
