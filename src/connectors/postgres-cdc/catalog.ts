@@ -81,6 +81,9 @@ export async function ensurePublication(sql: Sql, publication: string, mode: Aut
     case "all_tables":
       if (existing.length === 0) await sql.unsafe(`CREATE PUBLICATION ${name} FOR ALL TABLES`);
       return;
+    case "no_tables":
+      if (existing.length === 0) await sql.unsafe(`CREATE PUBLICATION ${name}`);
+      return;
     case "filtered": {
       const tables = await capturedTables(sql, filters);
       if (tables.length === 0) throw new ConnectException(`No table matches the filters, so publication '${publication}' (publication.autocreate.mode 'filtered') would be empty`);

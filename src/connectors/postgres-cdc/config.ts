@@ -4,7 +4,7 @@ import { SettingsDefinition, type ParsedSettings } from "../../common/settings.t
 import type { DecimalHandlingMode, TimePrecisionMode } from "./types.ts";
 
 export type SnapshotMode = "initial" | "never" | "no_data" | "initial_only" | "always";
-export type AutocreateMode = "disabled" | "all_tables" | "filtered";
+export type AutocreateMode = "disabled" | "all_tables" | "filtered" | "no_tables";
 
 /** Debezium declares no default for snapshot.fetch.size; its PostgreSQL connector then fetches this many rows. */
 const DEFAULT_SNAPSHOT_FETCH_SIZE = 10240;
@@ -18,8 +18,9 @@ export const postgresCdcSettings = new SettingsDefinition([
   { name: "topic.prefix", type: "string", required: true, aliases: ["database.server.name"], importance: "high", doc: "Prefix of every topic name; also the source partition's `server`." },
   { name: "plugin.name", type: "string", default: "pgoutput", oneOf: ["pgoutput"], importance: "medium", doc: "The logical decoding plugin; Sluice decodes pgoutput, built into PostgreSQL 10+, and defaults to it (Debezium's default, decoderbufs, is a server extension stock PostgreSQL lacks)." },
   { name: "slot.name", type: "string", default: "debezium", importance: "medium", doc: "The name of the logical replication slot." },
+  { name: "slot.drop.on.stop", type: "boolean", default: false, importance: "low", doc: "Whether the task drops its replication slot when it stops gracefully (the next start then snapshots or starts from the current position)." },
   { name: "publication.name", type: "string", default: "dbz_publication", importance: "medium", doc: "The publication streamed through pgoutput." },
-  { name: "publication.autocreate.mode", type: "string", default: "all_tables", oneOf: ["disabled", "all_tables", "filtered"], importance: "medium", doc: "disabled: the publication must exist; all_tables: created FOR ALL TABLES when missing; filtered: created (or set) for the tables the filters select." },
+  { name: "publication.autocreate.mode", type: "string", default: "all_tables", oneOf: ["disabled", "all_tables", "filtered", "no_tables"], importance: "medium", doc: "disabled: the publication must exist; all_tables: created FOR ALL TABLES when missing; filtered: created (or set) for the tables the filters select; no_tables: created without tables when missing (tables are added to it by hand)." },
   { name: "schema.include.list", type: "list", importance: "medium", doc: "Regular expressions matching the schemas to capture." },
   { name: "schema.exclude.list", type: "list", importance: "medium", doc: "Regular expressions matching schemas not to capture." },
   { name: "table.include.list", type: "list", importance: "medium", doc: "Regular expressions matching `schema.table` of the tables to capture." },
@@ -48,6 +49,7 @@ export interface PostgresCdcConfig {
   readonly database: string;
   readonly topicPrefix: string;
   readonly slotName: string;
+  readonly slotDropOnStop: boolean;
   readonly publicationName: string;
   readonly publicationAutocreate: AutocreateMode;
   readonly filters: CaptureFilters;
@@ -88,6 +90,7 @@ export function parsePostgresCdcConfig(props: Record<string, string>): PostgresC
     database: s.string("database.dbname"),
     topicPrefix: s.string("topic.prefix"),
     slotName: s.string("slot.name"),
+    slotDropOnStop: s.boolean("slot.drop.on.stop"),
     publicationName: s.string("publication.name"),
     publicationAutocreate: lower(s, "publication.autocreate.mode") as AutocreateMode,
     filters: {

@@ -180,6 +180,16 @@ export class PostgresCdcTask extends SourceTask {
   }
 
   async stop(): Promise<void> {
+    const sql = this.config?.slotDropOnStop ? this.sql : null;
+    if (sql !== null) {
+      this.replication?.close();
+      this.replication = null;
+      const slot = this.config.slotName;
+      // Once our walsender has let go of the slot (slot.drop.on.stop).
+      await whileSlotBusy(() => sql`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ${slot}`).catch((err: unknown) =>
+        log.warn({ slot, err: err instanceof Error ? err.message : String(err) }, "could not drop the replication slot (slot.drop.on.stop)"),
+      );
+    }
     await this.close();
   }
 

@@ -218,7 +218,7 @@ describe.skipIf(!available)("PostgreSQL CDC connector settings", () => {
     const publicationTables = (publication: string) =>
       pg.psql(`SELECT string_agg(schemaname || '.' || tablename, ',' ORDER BY tablename) FROM pg_publication_tables WHERE pubname = '${publication}'`);
     beforeAll(() => {
-      for (const table of ["pub_a", "pub_b", "pub_all", "pub_c"]) pg.psql(`CREATE TABLE ${table} (id int PRIMARY KEY); INSERT INTO ${table} VALUES (1)`);
+      for (const table of ["pub_a", "pub_b", "pub_all", "pub_c", "pub_none"]) pg.psql(`CREATE TABLE ${table} (id int PRIMARY KEY); INSERT INTO ${table} VALUES (1)`);
     });
 
     test("disabled: a missing publication fails the task; an existing one is used as it is", async () => {
@@ -262,6 +262,29 @@ describe.skipIf(!available)("PostgreSQL CDC connector settings", () => {
       pg.psql("INSERT INTO pub_c VALUES (30)");
       expect(summary(await eventsUntil(`${name}.public.pub_c`, "c:30"))).toEqual(["r:1", "c:30"]);
     });
+
+    test("no_tables: the connector creates an empty publication; a table added to it by hand then streams", async () => {
+      const name = nameOf("pub_none");
+      const publication = `${name}_pub`;
+      const topic = `${name}.public.pub_none`;
+      await start(name, { "publication.autocreate.mode": "no_tables", "publication.name": publication, "table.include.list": "public.pub_none" });
+      expect(pg.psql(`SELECT puballtables FROM pg_publication WHERE pubname = '${publication}'`)).toBe("f");
+      expect(publicationTables(publication)).toBe("");
+      await eventsUntil(topic, "r:1"); // the snapshot does not depend on the publication
+      pg.psql(`ALTER PUBLICATION ${publication} ADD TABLE pub_none`);
+      pg.psql("INSERT INTO pub_none VALUES (40)");
+      expect(summary(await eventsUntil(topic, "c:40"))).toEqual(["r:1", "c:40"]);
+    });
+  });
+
+  test("slot.drop.on.stop: deleting the connector drops its slot", async () => {
+    const name = nameOf("drop_slot");
+    pg.psql("CREATE TABLE drop_slot (id int PRIMARY KEY)");
+    await start(name, { "slot.drop.on.stop": "true", "table.include.list": "public.drop_slot" });
+    expect(slotCount(name)).toBe("1");
+    expect((await api().delete(`/connectors/${name}`)).status).toBe(204);
+    started.splice(started.indexOf(name), 1);
+    await waitFor("the slot dropped by the stopping task", () => slotCount(name) === "0" || undefined);
   });
 
   test("tombstones.on.delete=false: a delete is not followed by a tombstone", async () => {
