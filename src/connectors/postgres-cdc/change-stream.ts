@@ -11,6 +11,7 @@ import { changeRecords, type Operation, type Row } from "./envelope.ts";
 import { sourcePartition, streamingOffset, type MessageType, type StoredOffset } from "./offsets.ts";
 import { decodePgOutput, type OldTuple, type RelationMessage } from "./pgoutput.ts";
 import type { XLogData } from "./replication-stream.ts";
+import { nowUnixMicros } from "./pg-epoch.ts";
 
 export interface ChangeStreamOptions extends CaptureOptions {
   readonly version: string;
@@ -124,7 +125,7 @@ export class ChangeStream {
           lsn,
           txId: transaction.xid,
         },
-        processedAt: BigInt(Date.now()) * 1000n,
+        processedAt: nowUnixMicros(),
       },
       { sourcePartition: sourcePartition(this.options.topicPrefix), sourceOffset: offset, tombstonesOnDelete: this.options.tombstonesOnDelete, headers: this.options.headers },
     );

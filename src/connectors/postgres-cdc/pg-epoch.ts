@@ -10,3 +10,8 @@ export function pgMicrosToUnixMicros(pgMicros: bigint): bigint {
 export function unixMicrosToPgMicros(unixMicros: bigint): bigint {
   return unixMicros - PG_EPOCH_UNIX_MICROS;
 }
+
+/** Now, in Unix microseconds (Date.now() has milliseconds only; Debezium's ts_us has microseconds). */
+export function nowUnixMicros(): bigint {
+  return BigInt(Math.floor((performance.timeOrigin + performance.now()) * 1000));
+}

@@ -8,6 +8,7 @@ import { Socket } from "node:net";
 import { formatLsn, parseLsn } from "./lsn.ts";
 import { decodeReplicationMessage, encodeStandbyStatusUpdate, type XLogData } from "./replication-stream.ts";
 import { ProtocolError, WireReader } from "./wire-reader.ts";
+import { nowUnixMicros } from "./pg-epoch.ts";
 
 export interface ReplicationConnectionOptions {
   readonly host: string;
@@ -213,7 +214,7 @@ export class ReplicationConnection {
 
   private sendStatus(replyRequested: boolean): void {
     const written = this.received > this.flushed ? this.received : this.flushed;
-    this.send("d", encodeStandbyStatusUpdate({ written, flushed: this.flushed, applied: this.flushed, clock: BigInt(Date.now()) * 1000n, replyRequested }));
+    this.send("d", encodeStandbyStatusUpdate({ written, flushed: this.flushed, applied: this.flushed, clock: nowUnixMicros(), replyRequested }));
   }
 
   private async startup(options: ReplicationConnectionOptions): Promise<void> {

@@ -18,6 +18,7 @@ import { parseLsn } from "./lsn.ts";
 import { readOffset, snapshotOffset, sourcePartition, type StoredOffset } from "./offsets.ts";
 import { ConnectionLost, ReplicationConnection } from "./replication-connection.ts";
 import { snapshotRows, type SnapshotRow } from "./snapshot.ts";
+import { nowUnixMicros } from "./pg-epoch.ts";
 
 const HEARTBEAT_KEY_SCHEMA = SchemaBuilder.struct().name("io.debezium.connector.common.ServerNameKey").field("serverName", SchemaBuilder.string()).build();
 const HEARTBEAT_VALUE_SCHEMA = SchemaBuilder.struct().name("io.debezium.connector.common.Heartbeat").field("ts_ms", SchemaBuilder.int64()).build();
@@ -222,7 +223,7 @@ export class PostgresCdcTask extends SourceTask {
     return {
       rows: snapshotRows(this.sql!, snapshotName, this.captureOptions(), this.config.snapshotFetchSize, ({ txId }) => (this.snapshot!.txId = txId)),
       consistentPoint,
-      startedAt: BigInt(Date.now()) * 1000n,
+      startedAt: nowUnixMicros(),
       txId: 0n,
     };
   }
@@ -263,7 +264,7 @@ export class PostgresCdcTask extends SourceTask {
         lsn: snapshot.consistentPoint,
         txId: snapshot.txId,
       };
-      const event = { op: "r" as const, before: null, after: rowOf(table, tuple), source, processedAt: BigInt(Date.now()) * 1000n };
+      const event = { op: "r" as const, before: null, after: rowOf(table, tuple), source, processedAt: nowUnixMicros() };
       records.push(...changeRecords(table.schemas, event, { sourcePartition: sourcePartition(this.config.topicPrefix), sourceOffset: offset, tombstonesOnDelete: false, headers: this.headers }));
     }
     return records.length > 0 ? records : null;
