@@ -10,7 +10,7 @@ import { pipeline } from "node:stream/promises";
 import postgres from "postgres";
 import { connectClient, removeConnectDir, startTestConnect } from "../test/fixtures/connect.ts";
 import { stopSharedKafka } from "../test/fixtures/kafka.ts";
-import { startPostgres } from "../test/fixtures/postgres.ts";
+import { cdcConnection, startPostgres } from "../test/fixtures/postgres.ts";
 import { waitFor } from "../test/fixtures/wait.ts";
 
 const rows = Number(process.argv[2] ?? 1_000_000);
@@ -50,10 +50,7 @@ const created = await api.post("/connectors", {
   name: "source",
   config: {
     "connector.class": "PostgresCdc",
-    "database.hostname": "127.0.0.1",
-    "database.port": String(pg.port),
-    "database.user": pg.user,
-    "database.dbname": "postgres",
+    ...cdcConnection(pg),
     "topic.prefix": prefix,
     "table.include.list": "public.bench",
     "publication.autocreate.mode": "filtered",

@@ -25,7 +25,7 @@ import { connectClient, removeConnectDir, startTestConnect, type TestConnect } f
 import { DEBEZIUM_VERSION, debeziumAvailable, debeziumClasspath } from "../fixtures/debezium.ts";
 import { startKafkaConnect, type KafkaConnect } from "../fixtures/kafka-connect.ts";
 import { sharedKafka } from "../fixtures/kafka.ts";
-import { postgresBinDir, startPostgres, type PostgresServer } from "../fixtures/postgres.ts";
+import { cdcConnection, postgresBinDir, startPostgres, type PostgresServer } from "../fixtures/postgres.ts";
 import { waitFor } from "../fixtures/wait.ts";
 
 const available = process.env.CI === "true" || (postgresBinDir() !== null && debeziumAvailable());
@@ -252,10 +252,7 @@ describe.skipIf(!available)(`PostgreSQL CDC: Sluice's connector writes what Debe
 
   const connectorConfig = (side: Side, pair: Pair) => ({
     "connector.class": CONNECTOR_CLASS,
-    "database.hostname": "127.0.0.1",
-    "database.port": String(pg.port),
-    "database.user": pg.user,
-    "database.dbname": "postgres",
+    ...cdcConnection(pg),
     "topic.prefix": prefixOf(side, pair),
     "table.include.list": `public.${pair.table}`,
     "plugin.name": "pgoutput",

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { captureLogs } from "../../fixtures/logs.ts";
-import { postgresBinDir, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { cdcConnection, postgresBinDir, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
 const available = process.env.CI === "true" || postgresBinDir() !== null;
@@ -22,10 +22,7 @@ describe.skipIf(!available)("PostgreSQL CDC connector when PostgreSQL goes away"
       name,
       config: {
         "connector.class": "PostgresCdc",
-        "database.hostname": "127.0.0.1",
-        "database.port": String(pg.port),
-        "database.user": pg.user,
-        "database.dbname": "postgres",
+        ...cdcConnection(pg),
         "topic.prefix": name,
         "slot.name": name,
         "table.include.list": `public.${table}`,

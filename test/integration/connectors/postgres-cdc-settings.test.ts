@@ -10,7 +10,7 @@
 // made for earlier changes is in Kafka too; what is missing then was never made.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
-import { postgresBinDir, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { cdcConnection, postgresBinDir, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
 const available = process.env.CI === "true" || postgresBinDir() !== null;
@@ -43,10 +43,7 @@ describe.skipIf(!available)("PostgreSQL CDC connector settings", () => {
 
   const configOf = (name: string, extra: Record<string, string>): Record<string, string> => ({
     "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
-    "database.hostname": "127.0.0.1",
-    "database.port": String(pg.port),
-    "database.user": pg.user,
-    "database.dbname": "postgres",
+    ...cdcConnection(pg),
     "topic.prefix": name,
     "slot.name": name,
     ...json,

@@ -4,7 +4,7 @@
 // worker is down arrive after it starts again, none lost.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
-import { postgresBinDir, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { cdcConnection, postgresBinDir, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
 const available = process.env.CI === "true" || postgresBinDir() !== null;
@@ -33,10 +33,7 @@ describe.skipIf(!available)("PostgreSQL CDC connector on Kafka", () => {
       name: "pg",
       config: {
         "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
-        "database.hostname": "127.0.0.1",
-        "database.port": String(pg.port),
-        "database.user": pg.user,
-        "database.dbname": "postgres",
+        ...cdcConnection(pg),
         "topic.prefix": prefix,
         "table.include.list": "public.items",
         "slot.name": "sluice_cdc",
