@@ -25,10 +25,10 @@ import { connectClient, removeConnectDir, startTestConnect, type TestConnect } f
 import { DEBEZIUM_VERSION, debeziumAvailable, debeziumClasspath } from "../fixtures/debezium.ts";
 import { startKafkaConnect, type KafkaConnect } from "../fixtures/kafka-connect.ts";
 import { sharedKafka } from "../fixtures/kafka.ts";
-import { cdcConnection, postgresBinDir, startPostgres, type PostgresServer } from "../fixtures/postgres.ts";
+import { cdcConnection, postgresAvailable, startPostgres, type PostgresServer } from "../fixtures/postgres.ts";
 import { waitFor } from "../fixtures/wait.ts";
 
-const available = process.env.CI === "true" || (postgresBinDir() !== null && debeziumAvailable());
+const available = postgresAvailable() && debeziumAvailable();
 
 const CONNECTOR_CLASS = "io.debezium.connector.postgresql.PostgresConnector";
 const JSON_CONVERTERS = { "key.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter" };

@@ -14,13 +14,13 @@ import postgres from "postgres";
 import { builtBinary } from "../../fixtures/binary.ts";
 import { connectClient } from "../../fixtures/connect.ts";
 import { sharedKafka } from "../../fixtures/kafka.ts";
-import { mariadbBinaries, startMariaDb, type MariaDbServer } from "../../fixtures/mariadb.ts";
+import { mariadbAvailable, startMariaDb, type MariaDbServer } from "../../fixtures/mariadb.ts";
 import { openSearchAvailable, sharedOpenSearch, type OpenSearchNode } from "../../fixtures/opensearch.ts";
-import { postgresBinDir, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { postgresAvailable, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 
-const available = process.env.CI === "true" || (postgresBinDir() !== null && mariadbBinaries() !== null && openSearchAvailable());
+const available = postgresAvailable() && mariadbAvailable() && openSearchAvailable();
 
 const TABLE = "everything";
 const CONNECTORS = ["source", "sink-postgres", "sink-mariadb", "sink-search"];

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { encoder } from "../../../src/broker/broker.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { captureLogs } from "../../fixtures/logs.ts";
-import { mariadbBinaries, startMariaDb, type MariaDbServer } from "../../fixtures/mariadb.ts";
-import { postgresBinDir, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { mariadbAvailable, startMariaDb, type MariaDbServer } from "../../fixtures/mariadb.ts";
+import { postgresAvailable, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
-const available = process.env.CI === "true" || (postgresBinDir() !== null && mariadbBinaries() !== null);
+const available = postgresAvailable() && mariadbAvailable();
 
 interface Target {
   name: string;

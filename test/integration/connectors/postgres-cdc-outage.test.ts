@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { captureLogs } from "../../fixtures/logs.ts";
-import { cdcConnection, postgresBinDir, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { cdcConnection, postgresAvailable, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
-const available = process.env.CI === "true" || postgresBinDir() !== null;
+const available = postgresAvailable();
 
 describe.skipIf(!available)("PostgreSQL CDC connector when PostgreSQL goes away", () => {
   let pg: PostgresServer;

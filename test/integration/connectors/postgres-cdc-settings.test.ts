@@ -10,10 +10,10 @@
 // made for earlier changes is in Kafka too; what is missing then was never made.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
-import { cdcConnection, postgresBinDir, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { cdcConnection, postgresAvailable, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
-const available = process.env.CI === "true" || postgresBinDir() !== null;
+const available = postgresAvailable();
 
 interface Field {
   field: string;

@@ -4,10 +4,10 @@
 // worker is down arrive after it starts again, none lost.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
-import { cdcConnection, postgresBinDir, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { cdcConnection, postgresAvailable, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
-const available = process.env.CI === "true" || postgresBinDir() !== null;
+const available = postgresAvailable();
 
 interface Event {
   key: { payload: Record<string, unknown> } | null;

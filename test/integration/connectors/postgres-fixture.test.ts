@@ -1,8 +1,8 @@
 // The PostgreSQL fixture the CDC tests build on. Without a server it is skipped, except in CI.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { postgresBinDir, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { postgresAvailable, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 
-const available = process.env.CI === "true" || postgresBinDir() !== null;
+const available = postgresAvailable();
 
 describe.skipIf(!available)("PostgreSQL fixture", () => {
   let pg: PostgresServer;

@@ -6,10 +6,10 @@ import { join } from "node:path";
 import { parseLsn } from "../../../src/connectors/postgres-cdc/lsn.ts";
 import { decodePgOutput, type PgOutputMessage } from "../../../src/connectors/postgres-cdc/pgoutput.ts";
 import { PostgresError, ReplicationConnection } from "../../../src/connectors/postgres-cdc/replication-connection.ts";
-import { postgresBinDir, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { postgresAvailable, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
-const available = process.env.CI === "true" || postgresBinDir() !== null;
+const available = postgresAvailable();
 
 describe.skipIf(!available)("PostgreSQL replication connection", () => {
   let pg: PostgresServer;
