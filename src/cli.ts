@@ -3,6 +3,7 @@
 // variables (Confluent image style), then command-line flags — later ones win.
 import { readFileSync } from "node:fs";
 import { clientSecurity } from "./broker/client-security.ts";
+import { repairPartitionLog } from "./broker/embedded/index.ts";
 import { createBroker } from "./broker/index.ts";
 import { logProcessWarnings, setLogLevel, logger, type LogLevel } from "./common/log.ts";
 import { parseProperties, propertiesFromEnv } from "./common/properties.ts";
@@ -25,6 +26,9 @@ Usage:
                                                            (group.id and the storage topics, on Kafka)
   sluice healthcheck [registry|connect]                   exit 0 when the local services answer (for container
                                                            health checks; listeners from the same settings/env)
+  sluice repair-log <data.dir>/topics/<topic>/<partition>.log…
+                                                           with Sluice stopped: keep a damaged embedded log beside
+                                                           it and rewrite it with every intact record
   sluice hash-password <password>                        a hashed password for the REST users files
   sluice --help | --version
 
@@ -115,6 +119,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const { positional, flags } = parseArgs(rest);
   if (command === "healthcheck") return healthcheck(positional);
+  if (command === "repair-log") return repairLogs(positional);
   const running: { stop(): Promise<void> }[] = [];
 
   if (command === "registry") {
@@ -192,6 +197,21 @@ async function healthcheck(which: string[]): Promise<number> {
     healthy &&= status === 200;
   }
   return healthy ? 0 : 1;
+}
+
+/** `sluice repair-log`: the recovery that the start-up refusal of a damaged embedded log points to. */
+async function repairLogs(files: string[]): Promise<number> {
+  if (files.length === 0) throw new ConfigError("repair-log", "", "the partition log files to repair");
+  for (const file of files) {
+    const { records, lastOffset, skipped, keptAs } = await repairPartitionLog(file, logger("repair-log"));
+    if (keptAs === undefined) {
+      console.log(`${file}: no damage found (${records} records); left as it is`);
+      continue;
+    }
+    const ranges = skipped.map(({ from, to }) => `skipped ${to - from} damaged bytes at byte ${from}`).join("; ");
+    console.log(`${file}: ${ranges}; kept ${records} intact records (last offset ${lastOffset}); the damaged file is kept as ${keptAs}`);
+  }
+  return 0;
 }
 
 /** A listener as a URL this machine can call (all interfaces → loopback). */

@@ -86,7 +86,7 @@ export class PartitionLog {
     this.keys = keys;
   }
 
-  /** Opens (or creates) the partition's log, repairing a torn tail and rebuilding the in-memory state. */
+  /** Opens (or creates) the partition's log, cutting a torn last frame and rebuilding the in-memory state; throws LogDamaged on damage. */
   static async open(options: PartitionLogOptions): Promise<PartitionLog> {
     const file = join(options.dir, `${options.partition}.log`);
     // A crash during compaction leaves its temp file; the log itself is whole (old or new), so drop it.

@@ -74,6 +74,27 @@ export function bodyLengthAt(buf: Uint8Array, at: number): number | undefined {
   return length >= MIN_BODY_BYTES && length <= MAX_BODY_BYTES ? length : undefined;
 }
 
+/** Bytes of a frame's start that tell a torn frame from damage: header, version, offset. */
+export const FRAME_START_BYTES = FRAME_HEADER_BYTES + 1 + 8;
+
+/**
+ * Whether the last `remaining` bytes of a file, starting with `start` (their first FRAME_START_BYTES or
+ * fewer), can be what a crash mid-append leaves: a prefix of the frame of offset `nextOffset`. That is,
+ * too short for a header, or a plausible length running past the end and the version and offset that
+ * frame would have, as far as they are there. Anything else at the end of a log is damage.
+ */
+export function isTornFrame(start: Uint8Array, remaining: number, nextOffset: number): boolean {
+  if (remaining < FRAME_HEADER_BYTES) return true;
+  const bodyLength = bodyLengthAt(start, 0);
+  if (bodyLength === undefined || FRAME_HEADER_BYTES + bodyLength <= remaining) return false;
+  const expected = new Uint8Array(FRAME_START_BYTES - FRAME_HEADER_BYTES);
+  const view = new DataView(expected.buffer);
+  view.setUint8(0, VERSION);
+  writeInt64(view, 1, nextOffset);
+  const present = start.subarray(FRAME_HEADER_BYTES, FRAME_START_BYTES);
+  return present.every((byte, i) => byte === expected[i]);
+}
+
 /** Whether the frame at `at` (whose body is entirely in `buf`) has our version and a matching CRC. */
 export function frameIsIntact(buf: Uint8Array, at: number, bodyLength: number): boolean {
   const stored = new DataView(buf.buffer, buf.byteOffset + at + 4, 4).getUint32(0);

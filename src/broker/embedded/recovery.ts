@@ -1,14 +1,16 @@
-// Startup scan of one partition log. A process crash can only leave a torn *tail* (appends are sequential
-// and acknowledged after fdatasync), repaired with a warning. A bad frame followed by intact ones means
-// damage (disk, another writer; or, after power loss, unsynced pages persisted out of order): cut off
-// there too, but reported as an error and the dropped bytes kept in a quarantine file.
+// Startup scan of one partition log. Appends are sequential and acknowledged after fdatasync, so a crash
+// can leave only a torn *last* frame: a prefix of the next frame, running to the end of the file. That
+// alone is cut, its bytes kept beside the log. Anything else that is not an intact frame is damage (disk,
+// another writer, a restored or copied file): serving around it would hide acknowledged records and let
+// the registry hand out ids clients already hold, so start-up refuses and the file is left as it is.
 import type { FileHandle } from "node:fs/promises";
 import { open } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Logger } from "../../common/log.ts";
 import { fsyncDir, readExactly, writeFully } from "../../common/files.ts";
+import { BrokerError } from "../broker.ts";
 import { FrameCorruption, findNextIntactFrame, readFrames, type RawFrame } from "./frame-reader.ts";
-import { FRAME_HEADER_BYTES, frameOffset } from "./record-frame.ts";
+import { FRAME_HEADER_BYTES, FRAME_START_BYTES, frameOffset, isTornFrame } from "./record-frame.ts";
 
 export interface RecoveredLog {
   /** Bytes of intact frames from the start of the file; the file has been truncated to this. */
@@ -17,61 +19,92 @@ export interface RecoveredLog {
   lastOffset: number;
 }
 
-/** Scans `file`, calling `visit` for each intact frame in order, and truncates whatever follows them. */
+/** A log with damage before its end. Nothing was changed on disk. */
+export class LogDamaged extends BrokerError {
+  constructor(
+    readonly file: string,
+    readonly position: number,
+    readonly lastGoodOffset: number,
+    reason: string,
+  ) {
+    super(
+      `${file} is damaged at byte ${position} (${reason}); ` +
+        (lastGoodOffset < 0 ? "no intact record precedes it. " : `the intact records before it end at offset ${lastGoodOffset}. `) +
+        "The file was left as it is. To recover, stop Sluice and either restore the data directory from a backup, " +
+        `or run \`sluice repair-log ${file}\`: it keeps the damaged file beside the log and rewrites the log with every ` +
+        "intact record (the records in the damaged bytes are lost; for _schemas, clients may hold their ids).",
+      false,
+    );
+    this.name = "LogDamaged";
+  }
+}
+
+/** Where the intact frames of a log end and why, without changing the file. */
+export interface LogScan {
+  validEnd: number;
+  lastOffset: number;
+  size: number;
+  damage?: FrameCorruption;
+}
+
+/** Calls `visit` for each intact frame from `start`, in order, up to the first that is not (or goes backwards). */
+export async function scanLog(
+  handle: FileHandle,
+  start: number,
+  afterOffset: number,
+  visit: (frame: RawFrame, offset: number) => void | Promise<void>,
+): Promise<LogScan> {
+  const size = (await handle.stat()).size;
+  let validEnd = start;
+  let lastOffset = afterOffset;
+  try {
+    for await (const frame of readFrames(handle, start, size)) {
+      const offset = frameOffset(frame.buf, frame.at);
+      // A checksummed frame that goes backwards is stale data (e.g. a copied block), not ours to serve.
+      if (offset <= lastOffset) throw new FrameCorruption(frame.position, `offset ${offset} after ${lastOffset}`);
+      await visit(frame, offset);
+      lastOffset = offset;
+      validEnd = frame.position + FRAME_HEADER_BYTES + frame.bodyLength;
+    }
+  } catch (err) {
+    if (!(err instanceof FrameCorruption)) throw err;
+    return { validEnd, lastOffset, size, damage: err };
+  }
+  return { validEnd, lastOffset, size };
+}
+
+/**
+ * Scans `file`, calling `visit` for each intact frame in order. Cuts a torn last frame (keeping its bytes
+ * in `<file>.torn-<ms>`); throws LogDamaged for anything else.
+ */
 export async function recoverLog(
   handle: FileHandle,
   file: string,
   log: Logger,
   visit: (frame: RawFrame, offset: number) => void,
 ): Promise<RecoveredLog> {
-  const size = (await handle.stat()).size;
-  let validEnd = 0;
-  let lastOffset = -1;
-  let damage: FrameCorruption | undefined;
-  try {
-    for await (const frame of readFrames(handle, 0, size)) {
-      const offset = frameOffset(frame.buf, frame.at);
-      // A checksummed frame that goes backwards is stale data (e.g. a copied block), not ours to serve.
-      if (offset <= lastOffset) throw new FrameCorruption(frame.position, `offset ${offset} after ${lastOffset}`);
-      visit(frame, offset);
-      lastOffset = offset;
-      validEnd = frame.position + FRAME_HEADER_BYTES + frame.bodyLength;
-    }
-  } catch (err) {
-    if (!(err instanceof FrameCorruption)) throw err;
-    damage = err;
-  }
+  const { validEnd, lastOffset, size, damage } = await scanLog(handle, 0, -1, visit);
   if (damage === undefined) return { validEnd, lastOffset };
 
-  const dropped = size - validEnd;
-  const resumesAt = await findNextIntactFrame(handle, validEnd + 1, size, lastOffset);
-  if (resumesAt === undefined) {
-    log.warn(
-      { file, position: validEnd, droppedBytes: dropped, reason: damage.message },
-      "torn tail in partition log (unacknowledged write cut short by a crash); truncated to the last intact record",
-    );
-  } else {
-    const quarantine = `${file}.corrupt-${Date.now()}`;
-    await copyRange(handle, validEnd, size, quarantine);
-    log.error(
-      {
-        file,
-        position: validEnd,
-        droppedBytes: dropped,
-        nextIntactFrameAt: resumesAt,
-        lastGoodOffset: lastOffset,
-        reason: damage.message,
-        quarantinedTo: quarantine,
-      },
-      "CORRUPTION in the middle of a partition log: records after the damage are NOT served; " +
-        "the log was truncated at the damage and the dropped bytes kept in the quarantine file",
-    );
-  }
+  const remaining = size - validEnd;
+  const start = await readExactly(handle, validEnd, Math.min(remaining, FRAME_START_BYTES));
+  const torn =
+    isTornFrame(start, remaining, lastOffset + 1) &&
+    (await findNextIntactFrame(handle, validEnd + 1, size, lastOffset)) === undefined;
+  if (!torn) throw new LogDamaged(file, validEnd, lastOffset, damage.message);
+
+  const kept = `${file}.torn-${Date.now()}`;
+  await copyRange(handle, validEnd, size, kept);
+  log.warn(
+    { file, position: validEnd, droppedBytes: remaining, keptIn: kept },
+    "torn last record in partition log (an unacknowledged append cut short by a crash); cut it off, its bytes kept",
+  );
   await handle.truncate(validEnd);
   await handle.sync();
   return { validEnd, lastOffset };
 }
 
+/** Copies [start, end) of `from` into a new file `path`, durably. */
 async function copyRange(from: FileHandle, start: number, end: number, path: string): Promise<void> {
   const to = await open(path, "wx");
   try {

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { appendFile, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
+import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
 import { BrokerError, type FetchedRecord, type ProduceRecord } from "../../../src/broker/broker.ts";
-import { EmbeddedBroker, type EmbeddedBrokerOptions } from "../../../src/broker/embedded/index.ts";
+import { EmbeddedBroker, type EmbeddedBrokerOptions, repairPartitionLog } from "../../../src/broker/embedded/index.ts";
 import { kafkaPartition } from "../../../src/broker/partitioner.ts";
 import type { Logger } from "../../../src/common/log.ts";
 import { CRASH_TOPIC, crashKey, crashValue } from "./embedded-crash-producer.ts";
@@ -250,7 +250,7 @@ describe("EmbeddedBroker durability", () => {
     expect(pos).toEqual({ partition: 1, offset: ends[1] });
   });
 
-  test("a torn tail of garbage is truncated with a warning; later produce continues", async () => {
+  test("garbage after the last record refuses to open, naming file and byte, and changes nothing", async () => {
     const dir = await tempDir();
     const first = new EmbeddedBroker({ dataDir: dir, logger: captureLogger().logger });
     await first.connect();
@@ -258,40 +258,48 @@ describe("EmbeddedBroker durability", () => {
     await first.close();
     const file = logFile(dir, "t");
     const goodSize = (await stat(file)).size;
+    // A plausible length running past the end, but not the start of the frame of offset 5.
     await appendFile(file, new Uint8Array([0, 0, 0, 60, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]));
+    const before = await readFile(file);
 
-    const { logger, lines } = captureLogger();
-    const broker = await openBroker(dir, { logger });
-    const warning = lines.find((l) => l.level === 40 && l.msg.includes("torn tail"));
-    expect(warning).toMatchObject({ file, position: goodSize, droppedBytes: 15 });
-    expect(lines.some((l) => l.level >= 50)).toBe(false);
-    expect((await stat(file)).size).toBe(goodSize);
-    expect((await fetchAll(broker, "t")).map((r) => str(r.value))).toEqual(["v0", "v1", "v2", "v3", "v4"]);
-    expect(await broker.produce("t", [{ key: null, value: b("v5") }])).toEqual([{ partition: 0, offset: 5 }]);
-    expect(str((await broker.fetch("t", 0, 5))[0].value)).toBe("v5");
+    const broker = new EmbeddedBroker({ dataDir: dir, logger: captureLogger().logger });
+    const refused = await broker.connect().then(() => undefined, (err: unknown) => err);
+    expect(refused).toBeInstanceOf(BrokerError);
+    expect((refused as Error).message).toContain(`${file} is damaged at byte ${goodSize}`);
+    expect((refused as Error).message).toContain(`sluice repair-log ${file}`);
+    expect((await readFile(file)).equals(before)).toBe(true);
+    expect((await readdir(join(dir, "topics", "t"))).sort()).toEqual(["0.log", "meta.json"]);
+    // The refusal released the data directory: a repaired log opens.
+    await rm(file);
+    await openBroker(dir);
   });
 
-  test("a frame cut in the middle is dropped; earlier records stay intact", async () => {
+  test("a torn last frame is cut with a warning and its bytes kept beside the log; produce continues", async () => {
     const dir = await tempDir();
     const first = new EmbeddedBroker({ dataDir: dir, logger: captureLogger().logger });
     await first.connect();
-    await first.produce("t", Array.from({ length: 5 }, (_, i) => ({ key: b(`k${i}`), value: b(`value-${i}`) })));
+    await first.createTopic({ name: "connect-offsets", partitions: 1, replicationFactor: 1, config: { "cleanup.policy": "compact" } });
+    await first.produce("connect-offsets", Array.from({ length: 5 }, (_, i) => ({ key: b(`k${i}`), value: b(`value-${i}`) })));
     await first.close();
-    const file = logFile(dir, "t");
-    const size = (await stat(file)).size;
-    await truncate(file, size - 7);
+    const file = logFile(dir, "connect-offsets");
+    const whole = await readFile(file);
+    const torn = whole.subarray(0, whole.length - 7);
+    await writeFile(file, torn);
 
     const { logger, lines } = captureLogger();
     const broker = await openBroker(dir, { logger });
-    const warning = lines.find((l) => l.level === 40 && l.msg.includes("torn tail"));
+    const warning = lines.find((l) => l.level === 40 && l.msg.includes("torn last record"));
     expect(warning?.file).toBe(file);
-    expect(warning?.droppedBytes).toBe(size - 7 - (warning?.position as number));
-    expect((await fetchAll(broker, "t")).map((r) => str(r.value))).toEqual(["value-0", "value-1", "value-2", "value-3"]);
-    expect(await broker.endOffsets("t")).toEqual([4]);
-    expect(await broker.produce("t", [{ key: null, value: b("again") }])).toEqual([{ partition: 0, offset: 4 }]);
+    expect(lines.some((l) => l.level >= 50)).toBe(false);
+    const kept = await readFile(warning?.keptIn as string);
+    expect(Buffer.concat([await readFile(file), kept]).equals(torn)).toBe(true);
+    expect(kept.length).toBe(warning?.droppedBytes as number);
+    expect((await fetchAll(broker, "connect-offsets")).map((r) => str(r.value))).toEqual(["value-0", "value-1", "value-2", "value-3"]);
+    expect(await broker.endOffsets("connect-offsets")).toEqual([4]);
+    expect(await broker.produce("connect-offsets", [{ key: b("k"), value: b("again") }])).toEqual([{ partition: 0, offset: 4 }]);
   });
 
-  test("corruption in the middle is detected, cut off, reported as an error and quarantined", async () => {
+  test("damage in the middle refuses to open, changes nothing, and repair-log salvages all intact records", async () => {
     const dir = await tempDir();
     const first = new EmbeddedBroker({ dataDir: dir, logger: captureLogger().logger });
     await first.connect();
@@ -300,20 +308,23 @@ describe("EmbeddedBroker durability", () => {
     const file = logFile(dir, "t");
     const bytes = new Uint8Array(await readFile(file));
     const frameSize = bytes.length / 10; // all frames have the same size here
-    const damaged = 3 * frameSize + frameSize - 2; // inside record 3's value
-    bytes[damaged] ^= 0xff;
+    bytes[3 * frameSize + frameSize - 2] ^= 0xff; // inside record 3's value
     await writeFile(file, bytes);
 
-    const { logger, lines } = captureLogger();
-    const broker = await openBroker(dir, { logger });
-    const error = lines.find((l) => l.level === 50);
-    expect(error?.msg).toContain("CORRUPTION");
-    expect(error).toMatchObject({ file, position: 3 * frameSize, droppedBytes: 7 * frameSize, lastGoodOffset: 2 });
-    expect((await fetchAll(broker, "t")).map((r) => str(r.value))).toEqual(["value-0", "value-1", "value-2"]);
-    const quarantined = (await readdir(join(dir, "topics", "t"))).filter((f) => f.includes(".corrupt-"));
-    expect(quarantined).toHaveLength(1);
-    expect((await stat(join(dir, "topics", "t", quarantined[0]))).size).toBe(7 * frameSize);
-    expect(await broker.produce("t", [{ key: null, value: b("after") }])).toEqual([{ partition: 0, offset: 3 }]);
+    const refused = await new EmbeddedBroker({ dataDir: dir, logger: captureLogger().logger }).connect().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect((refused as Error).message).toContain(`${file} is damaged at byte ${3 * frameSize} (checksum mismatch`);
+    expect((refused as Error).message).toContain("intact records before it end at offset 2");
+    expect(new Uint8Array(await readFile(file))).toEqual(bytes);
+
+    const repair = await repairPartitionLog(file, captureLogger().logger);
+    expect(repair).toMatchObject({ records: 9, lastOffset: 9, skipped: [{ from: 3 * frameSize, to: 4 * frameSize }] });
+    expect(new Uint8Array(await readFile(repair.keptAs!))).toEqual(bytes);
+    const broker = await openBroker(dir);
+    expect((await fetchAll(broker, "t")).map((r) => r.offset)).toEqual([0, 1, 2, 4, 5, 6, 7, 8, 9]);
+    expect(await broker.produce("t", [{ key: null, value: b("after") }])).toEqual([{ partition: 0, offset: 10 }]);
   });
 
   test("committed offsets are durable and merged per partition", async () => {
