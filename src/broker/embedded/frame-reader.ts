@@ -17,7 +17,7 @@ export interface RawFrame {
 export class FrameCorruption extends Error {
   constructor(
     readonly position: number,
-    reason: string,
+    readonly reason: string,
   ) {
     super(`${reason} at byte ${position}`);
     this.name = "FrameCorruption";

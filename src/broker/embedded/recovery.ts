@@ -91,7 +91,7 @@ export async function recoverLog(
   const torn =
     isTornFrame(start, remaining, lastOffset + 1) &&
     (await findNextIntactFrame(handle, validEnd + 1, size, lastOffset)) === undefined;
-  if (!torn) throw new LogDamaged(file, validEnd, lastOffset, damage.message);
+  if (!torn) throw new LogDamaged(file, validEnd, lastOffset, damage.reason);
 
   const kept = `${file}.torn-${Date.now()}`;
   await copyRange(handle, validEnd, size, kept);

@@ -38,8 +38,14 @@ export async function readTopicMeta(topicDir: string): Promise<TopicDescription 
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw err;
   }
-  const meta = JSON.parse(text) as Partial<TopicDescription>;
+  let meta: Partial<TopicDescription>;
+  try {
+    meta = JSON.parse(text) as Partial<TopicDescription>;
+  } catch (err) {
+    throw new BrokerError(`malformed topic metadata ${metaFile(topicDir)}: ${(err as Error).message}`, false);
+  }
   if (
+    meta === null ||
     typeof meta.name !== "string" ||
     !Number.isInteger(meta.partitions) ||
     (meta.partitions ?? 0) < 1 ||
