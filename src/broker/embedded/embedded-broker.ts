@@ -122,9 +122,10 @@ export class EmbeddedBroker implements Broker {
     const meta = await readTopicMeta(dir);
     if (meta === undefined) {
       // Created up to its (empty) partition files, never described, so never written to: finish undoing it.
-      const logs = (await readdir(dir)).filter((f) => f.endsWith(".log"));
-      const sizes = await Promise.all(logs.map(async (f) => (await stat(join(dir, f))).size));
-      if (sizes.some((size) => size > 0)) {
+      // Anything else in it (data, bytes kept from a torn or damaged log) is not ours to delete.
+      const files = await readdir(dir);
+      const sizes = await Promise.all(files.map(async (f) => (await stat(join(dir, f))).size));
+      if (files.some((f, i) => !/^\d+\.log$/.test(f) || sizes[i] > 0)) {
         throw new BrokerError(`topic directory ${dir} has data but no meta.json; restore meta.json or move it away`, false);
       }
       this.log.warn({ dir }, "removing a topic directory left by an interrupted topic creation");

@@ -48,11 +48,21 @@ export class GroupOffsets {
     const cached = this.durable.get(group);
     if (cached) return cached;
     let state: GroupState = {};
+    const file = this.fileOf(group);
+    let text: string | undefined;
     try {
-      const parsed = JSON.parse(await readFile(this.fileOf(group), "utf8")) as GroupFile;
-      state = parsed.topics ?? {};
+      text = await readFile(file, "utf8");
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    }
+    if (text !== undefined) {
+      try {
+        state = (JSON.parse(text) as GroupFile).topics;
+        if (typeof state !== "object" || state === null) throw new Error("no topics");
+      } catch (err) {
+        // Not "no positions": a group that forgot them would re-read or skip records.
+        throw new Error(`malformed committed offsets file ${file} (${(err as Error).message}); restore it or delete it to reset the group`);
+      }
     }
     // Another call may have loaded (or committed) while we read; keep the first.
     const raced = this.durable.get(group);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
@@ -325,6 +325,32 @@ describe("EmbeddedBroker durability", () => {
     const broker = await openBroker(dir);
     expect((await fetchAll(broker, "t")).map((r) => r.offset)).toEqual([0, 1, 2, 4, 5, 6, 7, 8, 9]);
     expect(await broker.produce("t", [{ key: null, value: b("after") }])).toEqual([{ partition: 0, offset: 10 }]);
+  });
+
+  test("a half-created topic (empty logs, no meta.json) is removed; one holding anything else refuses to open", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, "topics", "half"), { recursive: true });
+    await writeFile(join(dir, "topics", "half", "0.log"), "");
+    await (await openBroker(dir)).close();
+    expect(await readdir(join(dir, "topics"))).toEqual([]);
+
+    await mkdir(join(dir, "topics", "kept"), { recursive: true });
+    await writeFile(join(dir, "topics", "kept", "0.log"), "");
+    await writeFile(join(dir, "topics", "kept", "0.log.torn-1"), "cut bytes");
+    const refused = await new EmbeddedBroker({ dataDir: dir, logger: captureLogger().logger }).connect().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect((refused as Error).message).toContain("has data but no meta.json");
+    expect(await readFile(join(dir, "topics", "kept", "0.log.torn-1"), "utf8")).toBe("cut bytes");
+  });
+
+  test("a malformed committed offsets file is an error naming it, not an empty group", async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, "groups"), { recursive: true });
+    await writeFile(join(dir, "groups", "g.json"), "{\"group\":");
+    const broker = await openBroker(dir);
+    await expect(broker.committedOffsets("g", "t")).rejects.toThrow(join(dir, "groups", "g.json"));
   });
 
   test("committed offsets are durable and merged per partition", async () => {
