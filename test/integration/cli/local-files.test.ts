@@ -1,0 +1,146 @@
+// Files dist/sluice writes after start-up (the standalone offsets file) exist from start-up, whichever
+// broker it runs on; a place it cannot write fails start-up naming the path and the setting.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { spawn, type Subprocess } from "bun";
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { KafkaBroker } from "../../../src/broker/kafka/index.ts";
+import { builtBinary } from "../../fixtures/binary.ts";
+import { sharedKafka } from "../../fixtures/kafka.ts";
+import { freePort, waitFor } from "../../fixtures/wait.ts";
+
+let dir: string;
+let bin: string;
+let bootstrap: string;
+let kafka: KafkaBroker;
+
+beforeAll(async () => {
+  const built = builtBinary();
+  dir = mkdtempSync(join(tmpdir(), "sluice-files-"));
+  bin = join(dir, "sluice");
+  cpSync(built, bin);
+  bootstrap = (await sharedKafka()).bootstrap;
+  kafka = new KafkaBroker({ bootstrapServers: [bootstrap] });
+  await kafka.connect();
+}, 180_000);
+afterAll(async () => {
+  await kafka?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const env = (cwd: string) => ({ PATH: process.env.PATH ?? "", HOME: cwd, SLUICE_LOG_LEVEL: "warn" });
+
+/** Starts `sluice <args>` in `cwd` and waits for the connect worker's REST API. */
+async function startSluice(cwd: string, args: string[], connectPort: number): Promise<Subprocess> {
+  const proc = spawn([bin, ...args], { cwd, env: env(cwd), stdout: "pipe", stderr: "pipe" });
+  await waitFor("the connect worker to answer", async () => {
+    if (proc.exitCode !== null) throw new Error(`sluice exited with ${proc.exitCode}: ${await new Response(proc.stderr as ReadableStream).text()}`);
+    return (await fetch(`http://127.0.0.1:${connectPort}/connectors`).then((r) => r.ok, () => false)) || undefined;
+  });
+  return proc;
+}
+
+async function stop(proc: Subprocess): Promise<string> {
+  proc.kill("SIGTERM");
+  await proc.exited;
+  return new Response(proc.stderr as ReadableStream).text();
+}
+
+async function topicValues(topic: string): Promise<string[]> {
+  const [end] = await kafka.endOffsets(topic).catch(() => [0]);
+  const out: string[] = [];
+  while (out.length < (end ?? 0)) {
+    const records = await kafka.fetch(topic, 0, out.length, { maxBytes: 1_000_000 });
+    out.push(...records.map((r) => new TextDecoder().decode(r.value ?? new Uint8Array())));
+  }
+  return out;
+}
+
+/** The stored source position of the file source `input`, once the offsets file holds one. */
+function storedPosition(offsetsFile: string): number | undefined {
+  if (!existsSync(offsetsFile)) return undefined;
+  const offsets = Object.values(JSON.parse(readFileSync(offsetsFile, "utf8")) as Record<string, { position: number }>);
+  return offsets[0]?.position;
+}
+
+/** Runs a command expected to refuse start-up; returns its exit code and stderr. */
+async function refusedStart(cwd: string, args: string[]): Promise<{ code: number; stderr: string }> {
+  const proc = spawn([bin, ...args], { cwd, env: env(cwd), stdout: "pipe", stderr: "pipe" });
+  try {
+    const code = await waitFor("sluice to refuse start-up and exit", () => proc.exited, { timeoutMs: 15000 });
+    return { code, stderr: await new Response(proc.stderr as ReadableStream).text() };
+  } finally {
+    if (proc.exitCode === null) await stop(proc);
+  }
+}
+
+describe("dist/sluice local files", () => {
+  test("dev on Kafka saves source offsets in ./data from the first flush; a restart continues without repeating", async () => {
+    const cwd = mkdtempSync(join(dir, "dev-"));
+    const topic = `lines-${Date.now()}`;
+    const input = join(cwd, "input.txt");
+    writeFileSync(input, "one\ntwo\nthree\n");
+    writeFileSync(join(cwd, "source.properties"), `name=lines\nconnector.class=FileStreamSource\nfile=${input}\ntopic=${topic}\n`);
+    const [registryPort, connectPort] = [freePort(), freePort()];
+    const args = [
+      "dev",
+      "--bootstrap-servers", bootstrap,
+      "--registry-listeners", `http://127.0.0.1:${registryPort}`,
+      "--connect-listeners", `http://127.0.0.1:${connectPort}`,
+      `--kafkastore.topic=_schemas_files_${Date.now()}`,
+      `--schema.registry.group.id=files-${Date.now()}`,
+      "--offset.flush.interval.ms=100",
+      "source.properties",
+    ];
+    const offsetsFile = join(cwd, "data", "connect.offsets");
+    const linesBytes = "one\ntwo\nthree\n".length;
+
+    let proc = await startSluice(cwd, args, connectPort);
+    await waitFor("three lines in Kafka", async () => (await topicValues(topic)).length === 3 || undefined);
+    await waitFor("the offsets file to hold the position after three lines", () => storedPosition(offsetsFile) === linesBytes || undefined);
+    expect(await stop(proc)).not.toContain("ENOENT");
+
+    appendFileSync(input, "four\nfive\n");
+    proc = await startSluice(cwd, args, connectPort);
+    try {
+      await waitFor("five lines in Kafka", async () => (await topicValues(topic)).length >= 5 || undefined);
+      await waitFor("the offsets file to move on", () => storedPosition(offsetsFile) === linesBytes + "four\nfive\n".length || undefined);
+      expect(await topicValues(topic)).toEqual(["one", "two", "three", "four", "five"]);
+    } finally {
+      await stop(proc);
+    }
+  }, 120_000);
+
+  test("connect-standalone creates the directory of offset.storage.file.filename at start-up", async () => {
+    const cwd = mkdtempSync(join(dir, "standalone-"));
+    const connectPort = freePort();
+    const offsetsFile = join(cwd, "state", "nested", "worker.offsets");
+    writeFileSync(join(cwd, "worker.properties"), `bootstrap.servers=${bootstrap}\nlisteners=http://127.0.0.1:${connectPort}\noffset.storage.file.filename=${offsetsFile}\n`);
+    const proc = await startSluice(cwd, ["connect-standalone", "worker.properties"], connectPort);
+    try {
+      expect(existsSync(offsetsFile)).toBe(true);
+      expect(existsSync(join(cwd, "data"))).toBe(false);
+    } finally {
+      await stop(proc);
+    }
+  }, 60_000);
+
+  test("an offsets file or data directory Sluice cannot write fails start-up naming the path and the setting", async () => {
+    const cwd = mkdtempSync(join(dir, "unwritable-"));
+    // A directory below a regular file cannot be created, whoever runs the test (root included).
+    const locked = join(cwd, "a-file");
+    writeFileSync(locked, "");
+    const connectPort = freePort();
+    writeFileSync(join(cwd, "worker.properties"), `bootstrap.servers=${bootstrap}\nlisteners=http://127.0.0.1:${connectPort}\noffset.storage.file.filename=${join(locked, "sub", "worker.offsets")}\n`);
+    const standalone = await refusedStart(cwd, ["connect-standalone", "worker.properties"]);
+    expect(standalone.code).not.toBe(0);
+    expect(standalone.stderr).toContain("offset.storage.file.filename");
+    expect(standalone.stderr).toContain(join(locked, "sub"));
+
+    const dev = await refusedStart(cwd, ["dev", "--data-dir", join(locked, "data"), "--registry-listeners", `http://127.0.0.1:${freePort()}`, "--connect-listeners", `http://127.0.0.1:${connectPort}`]);
+    expect(dev.code).not.toBe(0);
+    expect(dev.stderr).toContain("data.dir");
+    expect(dev.stderr).toContain(join(locked, "data"));
+  }, 60_000);
+});
