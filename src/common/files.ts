@@ -1,6 +1,7 @@
 // Small durable-file helpers. Durability on POSIX needs the data fsynced *and* the directory entry
 // fsynced after a create or rename, or a crash can forget the file even though its bytes were synced.
-import { open, rename, rm, type FileHandle } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, mkdir, open, rename, rm, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 let tempCounter = 0;
@@ -64,4 +65,10 @@ export async function openReadWrite(path: string): Promise<FileHandle> {
   await created.sync();
   await fsyncDir(dirname(path));
   return created;
+}
+
+/** Creates `dir` (and its parents) if missing and checks that this process may create files in it. */
+export async function ensureWritableDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await access(dir, constants.W_OK);
 }

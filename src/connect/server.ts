@@ -82,9 +82,11 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
   if (ownBroker) await broker.connect();
   const plugins = builtinPlugins();
   await loadPlugins(settings.list("plugin.path"), plugins);
+  const offsetSetting = settings.string("offset.storage.file.filename") ? "offset.storage.file.filename" : "data.dir";
   const offsetFile = settings.string("offset.storage.file.filename") || join(settings.string("data.dir"), "connect.offsets");
+  const offsets = await FileOffsetStore.open(offsetFile, offsetSetting);
   const { listeners, workerId } = restIdentity(settings, options.workerConfig);
-  const worker = new Worker({ workerId, broker, plugins, offsets: new FileOffsetStore(offsetFile), settings, workerConfig: options.workerConfig });
+  const worker = new Worker({ workerId, broker, plugins, offsets, settings, workerConfig: options.workerConfig });
   const herder = new StandaloneHerder(worker);
   for (const file of options.connectorFiles) {
     const { name, config, initialState } = readConnectorFile(file);

@@ -98,7 +98,7 @@ export class EmbeddedBroker implements Broker {
     } catch (err) {
       this.state = "new";
       this.connecting = undefined;
-      throw toBrokerError(err, `cannot open data directory ${this.options.dataDir}`);
+      throw toBrokerError(err, `cannot use data directory ${this.options.dataDir} (setting data.dir, flag --data-dir)`);
     }
     try {
       for (const entry of await readdir(this.topicsDir, { withFileTypes: true })) {

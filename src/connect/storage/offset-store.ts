@@ -1,7 +1,9 @@
 // Source offsets: per connector, source partition → source offset, as Kafka Connect stores them
 // (keyed `["<connector>", {partition}]`). Writes are durable before they resolve.
-import { existsSync, readFileSync } from "node:fs";
-import { writeFileAtomic } from "../../common/files.ts";
+import { readFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { ensureWritableDir, writeFileAtomic } from "../../common/files.ts";
+import { ConfigError } from "../../common/settings.ts";
 
 export interface OffsetEntry {
   partition: Record<string, unknown>;
@@ -19,15 +21,38 @@ export interface OffsetStore {
 
 const keyOf = (connector: string, partition: Record<string, unknown>) => JSON.stringify([connector, partition]);
 
-/** Offsets in memory, optionally backed by a file (standalone's offset.storage.file.filename). */
+/** Offsets in memory, backed by a file (standalone's offset.storage.file.filename). */
 export class FileOffsetStore implements OffsetStore {
-  private readonly offsets = new Map<string, Record<string, unknown>>();
+  private constructor(
+    private readonly file: string,
+    private readonly offsets: Map<string, Record<string, unknown>>,
+  ) {}
 
-  constructor(private readonly file?: string) {
-    if (file && existsSync(file)) {
-      const stored = JSON.parse(readFileSync(file, "utf8")) as Record<string, Record<string, unknown>>;
-      for (const [key, value] of Object.entries(stored)) this.offsets.set(key, value);
+  /**
+   * Loads `file`, creating it and its directory now: a place that cannot be written fails start-up,
+   * naming `setting` (where the path came from), instead of every offset flush later.
+   */
+  static async open(file: string, setting: string): Promise<FileOffsetStore> {
+    let text: string | undefined;
+    try {
+      await ensureWritableDir(dirname(file));
+      text = await readFile(file, "utf8").catch((err: NodeJS.ErrnoException) => {
+        if (err.code === "ENOENT") return undefined;
+        throw err;
+      });
+      if (text === undefined) await writeFileAtomic(file, "{}");
+    } catch (err) {
+      throw new ConfigError(setting, file, `a file Sluice can create and write (${(err as Error).message})`);
     }
+    let stored: Record<string, Record<string, unknown>>;
+    try {
+      stored = JSON.parse(text ?? "{}") as Record<string, Record<string, unknown>>;
+    } catch (err) {
+      throw new Error(
+        `malformed source offsets file ${file} (${(err as Error).message}); restore it, or delete it to start every source connector from the beginning`,
+      );
+    }
+    return new FileOffsetStore(file, new Map(Object.entries(stored)));
   }
 
   get(connector: string, partition: Record<string, unknown>): Record<string, unknown> | null {
@@ -48,6 +73,6 @@ export class FileOffsetStore implements OffsetStore {
       if (offset === null) this.offsets.delete(keyOf(connector, partition));
       else this.offsets.set(keyOf(connector, partition), offset);
     }
-    if (this.file) await writeFileAtomic(this.file, JSON.stringify(Object.fromEntries(this.offsets)));
+    await writeFileAtomic(this.file, JSON.stringify(Object.fromEntries(this.offsets)));
   }
 }

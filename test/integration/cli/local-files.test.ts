@@ -81,7 +81,7 @@ describe("dist/sluice local files", () => {
     const topic = `lines-${Date.now()}`;
     const input = join(cwd, "input.txt");
     writeFileSync(input, "one\ntwo\nthree\n");
-    writeFileSync(join(cwd, "source.properties"), `name=lines\nconnector.class=FileStreamSource\nfile=${input}\ntopic=${topic}\n`);
+    writeFileSync(join(cwd, "source.properties"), `name=lines\nconnector.class=FileStreamSource\nfile=${input}\ntopic=${topic}\nvalue.converter=org.apache.kafka.connect.storage.StringConverter\n`);
     const [registryPort, connectPort] = [freePort(), freePort()];
     const args = [
       "dev",
