@@ -2,9 +2,12 @@
 // `["<connector>", {partition}]`. Any worker may run a task next, so it reads the topic to its end
 // before a task starts.
 import type { Broker, FetchedRecord } from "../../broker/broker.ts";
+import { logger } from "../../common/log.ts";
 import { decodeOffsetRecord, encodeOffset, offsetKey, partitionIdentity } from "./internal-records.ts";
 import type { OffsetEntry, OffsetStore } from "./offset-store.ts";
 import { TopicLog } from "./topic-log.ts";
+
+const log = logger("offset-store");
 
 export class TopicOffsetStore implements OffsetStore {
   private readonly offsets = new Map<string, { connector: string; entry: OffsetEntry }>();
@@ -36,9 +39,11 @@ export class TopicOffsetStore implements OffsetStore {
     try {
       decoded = decodeOffsetRecord(record.key, record.value);
     } catch {
-      return;
+      decoded = undefined;
     }
-    if (decoded) this.remember(decoded.connector, decoded.partition, decoded.offset);
+    // Skipped as Kafka Connect does, but not silently: a connector whose offset this was starts over.
+    if (!decoded) log.warn({ topic: record.topic, partition: record.partition, offset: record.offset }, "ignoring a record of the offsets topic that is not a source offset");
+    else this.remember(decoded.connector, decoded.partition, decoded.offset);
   }
 
   private remember(connector: string, partition: Record<string, unknown>, offset: Record<string, unknown> | null): void {
