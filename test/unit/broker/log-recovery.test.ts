@@ -3,12 +3,13 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { mkdtempSync, rmSync } from "node:fs";
-import { open, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
 import { FRAME_START_BYTES, encodeFrame, isTornFrame, type FrameRecord } from "../../../src/broker/embedded/record-frame.ts";
-import { LogDamaged, recoverLog } from "../../../src/broker/embedded/recovery.ts";
+import { repairPartitionLog } from "../../../src/broker/embedded/log-repair.ts";
+import { LogDamaged, recoverLog, scanLog } from "../../../src/broker/embedded/recovery.ts";
 
 const record = fc.record({
   offset: fc.integer({ min: 0, max: 2 ** 40 }),
@@ -109,5 +110,41 @@ describe("recoverLog", () => {
       expect(result).toBeInstanceOf(LogDamaged);
       expect((await readFile(file)).equals(bytes)).toBe(true);
     }
+  });
+});
+
+describe("repairPartitionLog", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sluice-repair-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const logger = pino({ level: "silent" });
+  const frames = Array.from({ length: 12 }, (_, offset) =>
+    encodeFrame({ offset, timestamp: 1, key: null, value: new TextEncoder().encode(`v${offset}`.repeat(offset + 1)), headers: {} }),
+  );
+  const starts = frames.map((_, i) => frames.slice(0, i).reduce((sum, f) => sum + f.length, 0));
+
+  test("skips each damaged range and a torn end, keeps every intact record and the original bytes", async () => {
+    const file = join(dir, "topics", "t", "0.log");
+    await mkdir(join(dir, "topics", "t"), { recursive: true });
+    const damaged = Buffer.concat([...frames, frames[11].subarray(0, 5)]);
+    damaged[starts[2] + 10] ^= 1; // record 2's body
+    damaged[starts[7] + 5] ^= 1; // record 7's checksum
+    await writeFile(file, damaged);
+
+    const repair = await repairPartitionLog(file, logger);
+    expect(repair.skipped).toEqual([
+      { from: starts[2], to: starts[3] },
+      { from: starts[7], to: starts[8] },
+      { from: damaged.length - 5, to: damaged.length },
+    ]);
+    expect(repair).toMatchObject({ records: 10, lastOffset: 11 });
+    expect((await readFile(repair.keptAs!)).equals(damaged)).toBe(true);
+    const handle = await open(file, "r");
+    const offsets: number[] = [];
+    expect((await scanLog(handle, 0, -1, (_, offset) => void offsets.push(offset))).damage).toBeUndefined();
+    await handle.close();
+    expect(offsets).toEqual([0, 1, 3, 4, 5, 6, 8, 9, 10, 11]);
+
+    expect(await repairPartitionLog(file, logger)).toEqual({ records: 10, lastOffset: 11, skipped: [] });
+    await expect(repairPartitionLog(join(dir, "elsewhere.log"), logger)).rejects.toThrow("is not a partition log");
   });
 });
