@@ -3,6 +3,7 @@
 import { VERSION } from "../../version.ts";
 import { SettingsDefinition } from "../../common/settings.ts";
 import { ConnectRestError, connectErrors } from "../errors.ts";
+import type { Connector } from "../plugins/connector.ts";
 import type { PluginDescriptor } from "../plugins/registry.ts";
 import { connectorFrameworkDefinition, sinkTopicProblems } from "../worker/connector-config.ts";
 import { chainLookups, type Worker } from "../worker/worker.ts";
@@ -115,8 +116,8 @@ export class ConnectorValidator {
   withTaskClass(config: Record<string, string>, taskConfigs: Record<string, string>[]): Record<string, string>[] {
     const plugin = this.worker.options.plugins.find(config["connector.class"]!, "source", "sink");
     if (!plugin || taskConfigs.length === 0) return taskConfigs;
-    const taskClass = (plugin.create() as { taskClass(): { name: string; className?: string } }).taskClass();
-    // A task class may name its Java-style class; otherwise it lives in the connector's package.
+    const taskClass = (plugin.create() as Connector).taskClass();
+    // A task class may name its Java class; otherwise it lives in the connector's package.
     const pkg = plugin.className.includes(".") ? plugin.className.slice(0, plugin.className.lastIndexOf(".") + 1) : "";
     const name = taskClass.className ?? `${pkg}${taskClass.name}`;
     return taskConfigs.map((c) => ({ ...c, "task.class": name }));

@@ -21,7 +21,7 @@ export abstract class Connector {
   abstract version(): string;
   abstract start(props: Record<string, string>): void | Promise<void>;
   /** The task class to run (a constructor taking no arguments). */
-  abstract taskClass(): new () => Task;
+  abstract taskClass(): TaskClass;
   /** Up to `maxTasks` task configurations. */
   abstract taskConfigs(maxTasks: number): Record<string, string>[];
   abstract stop(): void | Promise<void>;
@@ -33,6 +33,12 @@ export abstract class Connector {
    */
   alterOffsets?(config: Record<string, string>, offsets: Map<Record<string, unknown>, Record<string, unknown> | null>): boolean;
 }
+
+/**
+ * A task's constructor. `className` is the Java class Kafka Connect shows as task.class (built-in tasks
+ * declare theirs: a JS class name is neither Kafka's nor stable across builds).
+ */
+export type TaskClass = (new () => Task) & { readonly className?: string };
 
 export abstract class SourceConnector extends Connector {
   readonly type = "source" as const;

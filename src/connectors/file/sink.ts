@@ -37,6 +37,7 @@ export class FileStreamSinkConnector extends SinkConnector {
 }
 
 export class FileStreamSinkTask extends SinkTask {
+  static readonly className = "org.apache.kafka.connect.file.FileStreamSinkTask";
   private fd: number | undefined;
 
   version(): string {

@@ -59,6 +59,7 @@ const CR = 13;
 const unitsOfByte = (b: number) => (b < 0x80 || (b >= 0xc0 && b < 0xf0) ? 1 : b >= 0xf0 ? 2 : 0);
 
 export class FileStreamSourceTask extends SourceTask {
+  static readonly className = "org.apache.kafka.connect.file.FileStreamSourceTask";
   private file = "";
   private topic = "";
   private batchSize = 2000;

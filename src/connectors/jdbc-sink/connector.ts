@@ -45,6 +45,7 @@ function isPermanent(err: unknown): boolean {
 }
 
 export class JdbcSinkTask extends SinkTask {
+  static readonly className = "io.confluent.connect.jdbc.sink.JdbcSinkTask";
   private config!: JdbcSinkConfig;
   private db: Database | undefined;
   private writer!: JdbcWriter;

@@ -61,6 +61,7 @@ function isConnectionLoss(err: unknown): boolean {
 }
 
 export class PostgresCdcTask extends SourceTask {
+  static readonly className = "io.debezium.connector.postgresql.PostgresConnectorTask";
   private config!: PostgresCdcConfig;
   private sql: Sql | null = null;
   private replication: ReplicationConnection | null = null;

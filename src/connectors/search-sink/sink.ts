@@ -44,6 +44,7 @@ export class ElasticsearchSinkConnector extends SinkConnector {
 }
 
 export class ElasticsearchSinkTask extends SinkTask {
+  static readonly className = "io.confluent.connect.elasticsearch.ElasticsearchSinkTask";
   private config!: SearchSinkConfig;
   private writer!: BulkWriter;
   private indices!: Indices;
