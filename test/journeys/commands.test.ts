@@ -1,0 +1,82 @@
+// A user's first day with dist/sluice: the commands --help lists, the settings the README shows, and
+// what the binary says when something is missing, misspelt or left at the development default.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { freePort } from "../fixtures/wait.ts";
+import { install, linesWith, type Install } from "./sluice.ts";
+
+let sluice: Install;
+beforeAll(() => {
+  sluice = install();
+}, 180_000);
+afterAll(() => sluice.remove());
+
+const listener = () => `http://127.0.0.1:${freePort()}`;
+
+describe("each command's usage", () => {
+  const commands = ["dev", "registry", "connect-standalone", "connect-distributed", "healthcheck", "repair-log", "hash-password"];
+
+  test.each(commands)("sluice %s --help prints its usage and exits 0", (command) => {
+    const { exitCode, stdout } = sluice.run([command, "--help"]);
+    expect(stdout).toContain(`Usage: sluice ${command}`);
+    expect(exitCode).toBe(0);
+  });
+
+  test.each([
+    ["connect-standalone", "a worker properties file", "Usage: sluice connect-standalone worker.properties [connector files…]"],
+    ["connect-distributed", "a worker properties file", "Usage: sluice connect-distributed worker.properties"],
+    ["repair-log", "the partition log files to repair", "Usage: sluice repair-log"],
+    ["hash-password", "the password to hash", "Usage: sluice hash-password <password>"],
+  ])("sluice %s without its arguments says it needs %s, with its usage, and exits non-zero", (command, needs, usage) => {
+    const { exitCode, stderr } = sluice.run([command]);
+    expect(stderr).toContain(`sluice ${command} needs ${needs}`);
+    expect(stderr).toContain(usage);
+    expect(stderr).not.toContain("Invalid value");
+    expect(exitCode).not.toBe(0);
+  });
+});
+
+describe("settings", () => {
+  test("a misspelt setting is reported with the nearest known name; the embedded broker is announced once", async () => {
+    const registry = await sluice.start(["registry", "--kafkastore.bootstrap.server=127.0.0.1:9092", "--listeners", listener(), "--data-dir", "typo-data"]);
+    const output = registry.output();
+    expect(linesWith(output, "Unknown setting kafkastore.bootstrap.server is ignored; did you mean kafkastore.bootstrap.servers?")).toHaveLength(1);
+    const embedded = linesWith(output, "embedded broker");
+    expect(embedded.filter((l) => l.includes('"level":40'))).toHaveLength(1);
+    expect(embedded.join("\n")).toContain(join(sluice.dir, "typo-data"));
+    expect(embedded.join("\n")).toContain("kafkastore.bootstrap.servers");
+  }, 90_000);
+
+  test("connect-standalone on the embedded broker says so once, naming the data directory", async () => {
+    const worker = join(sluice.dir, "worker.properties");
+    await Bun.write(worker, `listeners=${listener()}\nkey.converter=org.apache.kafka.connect.storage.StringConverter\n`);
+    const connect = await sluice.start(["connect-standalone", worker, "--data-dir", "connect-data"]);
+    const embedded = linesWith(connect.output(), "embedded broker").filter((l) => l.includes('"level":40'));
+    expect(embedded).toHaveLength(1);
+    expect(embedded[0]).toContain(join(sluice.dir, "connect-data"));
+    expect(embedded[0]).toContain("bootstrap.servers");
+  }, 90_000);
+
+  test("dev with every setting the README and the Dockerfile show: no unknown-setting warning, no embedded-broker warning", async () => {
+    const dev = await sluice.start(
+      [
+        "dev",
+        "--registry-listeners", listener(),
+        "--connect-listeners", listener(),
+        "--data-dir", "dev-data",
+        "--kafkastore.topic.replication.factor=1",
+        "--kafkastore.topic=_schemas",
+        "--offset.flush.interval.ms=1000",
+      ],
+      { SCHEMA_REGISTRY_DATA_DIR: join(sluice.dir, "dev-data"), CONNECT_DATA_DIR: join(sluice.dir, "dev-data") },
+    );
+    expect(linesWith(dev.output(), "Unknown setting")).toEqual([]);
+    expect(linesWith(dev.output(), "embedded broker").filter((l) => l.includes('"level":40'))).toEqual([]);
+  }, 90_000);
+
+  test("dev reports a setting neither service knows once, with the nearest name of either", async () => {
+    const dev = await sluice.start(["dev", "--registry-listeners", listener(), "--connect-listeners", listener(), "--data-dir", "dev-typo", "--offset.flush.interval=1000"]);
+    expect(linesWith(dev.output(), "Unknown setting")).toHaveLength(1);
+    expect(dev.output()).toContain("Unknown setting offset.flush.interval is ignored; did you mean offset.flush.interval.ms?");
+  }, 90_000);
+});
