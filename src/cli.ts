@@ -7,7 +7,8 @@ import { repairPartitionLog } from "./broker/embedded/index.ts";
 import { createBroker } from "./broker/index.ts";
 import { logProcessWarnings, setLogLevel, logger, type LogLevel } from "./common/log.ts";
 import { parseProperties, propertiesFromEnv } from "./common/properties.ts";
-import { ConfigError, settingsReference, type ParsedSettings, type SettingsDefinition } from "./common/settings.ts";
+import { resolve } from "node:path";
+import { ConfigError, settingsReference, unknownSettingWarning, type ParsedSettings, type SettingsDefinition } from "./common/settings.ts";
 import { startConnectDistributed, startConnectStandalone, type RunningConnect } from "./connect/server.ts";
 import { workerSettings } from "./connect/worker/worker-config.ts";
 import { registrySettingsDefinition } from "./registry/settings.ts";
@@ -78,11 +79,32 @@ function settingsFlags(flags: Record<string, string>, aliases: Record<string, st
   return out;
 }
 
-function load(definition: SettingsDefinition, files: string[], envPrefix: string, flags: Record<string, string>) {
+interface Loaded {
+  definition: SettingsDefinition;
+  values: ParsedSettings;
+  raw: Record<string, string>;
+  unknown: string[];
+}
+
+function load(definition: SettingsDefinition, files: string[], envPrefix: string, flags: Record<string, string>): Loaded {
   const raw: Record<string, string> = Object.assign({}, ...files.map((f) => parseProperties(readFileSync(f, "utf8"))), propertiesFromEnv(envPrefix, process.env), flags);
-  const { values, warnings } = definition.parse(raw);
-  for (const w of warnings) logger("config").warn(w);
-  return { values, raw };
+  return { definition, raw, ...definition.parse(raw) };
+}
+
+/**
+ * Warns once about each setting that none of the services a command runs takes (dev hands every flag
+ * to both), naming the known setting it most likely misspells.
+ */
+function warnUnknownSettings(...services: Loaded[]): void {
+  const unknown = new Set(services.flatMap((s) => s.unknown).filter((name) => !services.some((s) => s.definition.accepts(name))));
+  const known = services.flatMap((s) => s.definition.names());
+  for (const name of unknown) logger("config").warn(unknownSettingWarning(name, known));
+}
+
+/** Outside dev, running on the embedded broker is said plainly: it is for trying Sluice, not for production. */
+function warnEmbeddedBroker(settings: ParsedSettings, bootstrapSetting: string): void {
+  if (settings.list(bootstrapSetting).length > 0) return;
+  logger("config").warn(`No ${bootstrapSetting}: running on the embedded broker in ${resolve(settings.string("data.dir"))}, a single-machine store for development; set ${bootstrapSetting} to use Kafka`);
 }
 
 const REGISTRY_FLAGS = { "bootstrap-servers": "kafkastore.bootstrap.servers", "data-dir": "data.dir", "registry-listeners": "listeners" };
@@ -123,15 +145,21 @@ async function main(argv: string[]): Promise<number> {
   const running: { stop(): Promise<void> }[] = [];
 
   if (command === "registry") {
-    const { values } = load(registrySettingsDefinition, positional, "SCHEMA_REGISTRY_", settingsFlags(flags, REGISTRY_FLAGS, []));
+    const registry = load(registrySettingsDefinition, positional, "SCHEMA_REGISTRY_", settingsFlags(flags, REGISTRY_FLAGS, []));
+    const { values } = registry;
     setLogLevel((values.boolean("debug") ? "debug" : values.string("log.level")) as LogLevel);
-    const registry = await startRegistry(values);
-    running.push(registry);
-    console.log(`Schema registry listening on ${registry.urls.join(", ")} (${registry.broker.kind} broker)`);
+    warnUnknownSettings(registry);
+    warnEmbeddedBroker(values, "kafkastore.bootstrap.servers");
+    const sr = await startRegistry(values);
+    running.push(sr);
+    console.log(`Schema registry listening on ${sr.urls.join(", ")} (${sr.broker.kind} broker)`);
   } else if (command === "connect-standalone") {
     const [workerFile, ...connectorFiles] = positional;
     if (!workerFile) throw new ConfigError("worker.properties", "", "connect-standalone needs a worker properties file");
-    const { values, raw } = load(workerSettings, [workerFile], "CONNECT_", settingsFlags(flags, { ...CONNECT_FLAGS, listeners: "listeners" }, []));
+    const worker = load(workerSettings, [workerFile], "CONNECT_", settingsFlags(flags, { ...CONNECT_FLAGS, listeners: "listeners" }, []));
+    const { values, raw } = worker;
+    warnUnknownSettings(worker);
+    warnEmbeddedBroker(values, "bootstrap.servers");
     const connect = await startConnectStandalone({ settings: values, workerConfig: raw, connectorFiles });
     running.push(connect);
     console.log(`Connect worker listening on ${connect.urls.join(", ")} (${connect.broker.kind} broker)`);
@@ -140,6 +168,7 @@ async function main(argv: string[]): Promise<number> {
     const registry = load(registrySettingsDefinition, [], "SCHEMA_REGISTRY_", settingsFlags(flags, REGISTRY_FLAGS, ["connect-listeners", "listeners"]));
     const connectSettings = load(workerSettings, [], "CONNECT_", settingsFlags(flags, CONNECT_FLAGS, ["registry-listeners", "listeners"]));
     applyLogLevel(registry.values, "log.level");
+    warnUnknownSettings(registry, connectSettings);
     const broker = createBroker({
       bootstrapServers: connectSettings.values.list("bootstrap.servers"),
       dataDir: connectSettings.values.string("data.dir"),
@@ -160,7 +189,9 @@ async function main(argv: string[]): Promise<number> {
   } else if (command === "connect-distributed") {
     const [workerFile] = positional;
     if (!workerFile) throw new ConfigError("worker.properties", "", "connect-distributed needs a worker properties file");
-    const { values, raw } = load(workerSettings, [workerFile], "CONNECT_", settingsFlags(flags, { ...CONNECT_FLAGS, listeners: "listeners" }, []));
+    const worker = load(workerSettings, [workerFile], "CONNECT_", settingsFlags(flags, { ...CONNECT_FLAGS, listeners: "listeners" }, []));
+    const { values, raw } = worker;
+    warnUnknownSettings(worker);
     const connect = await startConnectDistributed({ settings: values, workerConfig: raw });
     running.push(connect);
     console.log(`Connect worker listening on ${connect.urls.join(", ")}, joining group ${values.string("group.id")} (${connect.broker.kind} broker)`);

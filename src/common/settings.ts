@@ -1,5 +1,6 @@
 // Every setting is declared once (the Kafka ConfigDef idea): name, type, default, importance, doc,
 // validator. The same declaration validates files/env/flags and generates the configuration reference.
+import { editDistance, nearest } from "./edit-distance.ts";
 
 export type SettingType = "string" | "int" | "long" | "boolean" | "list" | "password" | "class";
 export type Importance = "high" | "medium" | "low";
@@ -39,6 +40,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** At most this many edits from a declared name, a passed-through name is taken for a typo of it. */
+const TYPO_DISTANCE = 2;
+
 export class SettingsDefinition {
   private readonly byName = new Map<string, Setting>();
 
@@ -53,18 +57,35 @@ export class SettingsDefinition {
     }
   }
 
-  /** Validates raw values (later sources win); returns typed values by canonical name and warnings. */
-  parse(...sources: Record<string, string>[]): { values: ParsedSettings; warnings: string[] } {
+  /**
+   * Whether a setting of this name is declared (by name or alias) or passed through. A pass-through name
+   * a letter or two from a declared one is a typo (`kafkastore.bootstrap.server`), not a client setting.
+   */
+  accepts(name: string): boolean {
+    if (this.byName.has(name)) return true;
+    return this.passThroughPrefixes.some((p) => name.startsWith(p)) && !this.names().some((known) => editDistance(known, name) <= TYPO_DISTANCE);
+  }
+
+  /** Every declared name and alias. */
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  /**
+   * Validates raw values (later sources win); returns typed values by canonical name and the names given
+   * that this definition does not accept (the caller reports them: another service may take them).
+   */
+  parse(...sources: Record<string, string>[]): { values: ParsedSettings; unknown: string[] } {
     const raw = new Map<string, { given: string; value: string }>();
     const extra: Record<string, string> = {};
-    const warnings: string[] = [];
+    const unknown = new Set<string>();
     for (const source of sources) {
       for (const [given, value] of Object.entries(source)) {
         const setting = this.byName.get(given);
         if (setting) raw.set(setting.name, { given, value });
         else {
           extra[given] = value;
-          if (!this.passThroughPrefixes.some((p) => given.startsWith(p))) warnings.push(`Unknown setting ${given} is ignored`);
+          if (!this.accepts(given)) unknown.add(given);
         }
       }
     }
@@ -78,8 +99,14 @@ export class SettingsDefinition {
       }
       values.set(s.name, convert(s, entry.given, entry.value.trim()));
     }
-    return { values: new ParsedSettings(values, extra), warnings };
+    return { values: new ParsedSettings(values, extra), unknown: [...unknown] };
   }
+}
+
+/** The warning for a setting nothing takes, with the known name it most likely misspells. */
+export function unknownSettingWarning(name: string, known: Iterable<string>): string {
+  const meant = nearest(name, known);
+  return `Unknown setting ${name} is ignored${meant ? `; did you mean ${meant}?` : ""}`;
 }
 
 /**

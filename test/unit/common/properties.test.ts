@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { parseProperties, propertiesFromEnv } from "../../../src/common/properties.ts";
-import { ConfigError } from "../../../src/common/settings.ts";
+import { ConfigError, unknownSettingWarning } from "../../../src/common/settings.ts";
 import { registrySettingsDefinition } from "../../../src/registry/settings.ts";
 
 describe("Java .properties syntax", () => {
@@ -47,8 +47,8 @@ describe("Java .properties syntax", () => {
 });
 
 describe("settings declarations", () => {
-  test("aliases, defaults, later sources win, unknown settings warn", () => {
-    const { values, warnings } = registrySettingsDefinition.parse(
+  test("aliases, defaults, later sources win, unknown settings are named", () => {
+    const { values, unknown } = registrySettingsDefinition.parse(
       { "brokerstore.bootstrap.servers": "a:1,b:2", "avro.compatibility.level": "full", "made.up": "x" },
       { "kafkastore.topic": "t1" },
     );
@@ -56,9 +56,17 @@ describe("settings declarations", () => {
     expect(values.string("schema.compatibility.level")).toBe("FULL");
     expect(values.string("kafkastore.topic")).toBe("t1");
     expect(values.int("kafkastore.topic.replication.factor")).toBe(3);
-    expect(warnings).toEqual(["Unknown setting made.up is ignored"]);
+    expect(unknown).toEqual(["made.up"]);
     // Confluent client prefixes pass through without a warning.
-    expect(registrySettingsDefinition.parse({ "kafkastore.security.protocol": "SSL" }).warnings).toEqual([]);
+    expect(registrySettingsDefinition.parse({ "kafkastore.security.protocol": "SSL" }).unknown).toEqual([]);
+    // …unless the name is a typo of a declared one.
+    expect(registrySettingsDefinition.parse({ "kafkastore.bootstrap.server": "k:9092" }).unknown).toEqual(["kafkastore.bootstrap.server"]);
+  });
+
+  test("an unknown setting is reported with the known name it most likely misspells", () => {
+    const known = registrySettingsDefinition.names();
+    expect(unknownSettingWarning("kafkastore.bootstrap.server", known)).toBe("Unknown setting kafkastore.bootstrap.server is ignored; did you mean kafkastore.bootstrap.servers?");
+    expect(unknownSettingWarning("made.up", known)).toBe("Unknown setting made.up is ignored");
   });
 
   test("invalid values name the setting, the value and what is allowed", () => {
