@@ -13,38 +13,8 @@ import { startConnectDistributed, startConnectStandalone, type RunningConnect } 
 import { workerSettings } from "./connect/worker/worker-config.ts";
 import { registrySettingsDefinition } from "./registry/settings.ts";
 import { startRegistry, type RunningRegistry } from "./registry/server.ts";
+import { COMMANDS, commandHelp, HELP, UsageError, usageLine } from "./usage.ts";
 import { COMMIT, VERSION } from "./version.ts";
-
-const HELP = `sluice ${VERSION} — Confluent-compatible schema registry and Kafka Connect-compatible runtime
-
-Usage:
-  sluice dev [flags] [connector files…]                    registry (8081) + connect worker (8083) in one
-                                                           process, on the embedded broker in ./data
-  sluice registry [schema-registry.properties] [flags]     the schema registry
-  sluice connect-standalone worker.properties [connector files…]
-                                                           a standalone connect worker (Kafka Connect's files)
-  sluice connect-distributed worker.properties             a worker of a distributed connect cluster
-                                                           (group.id and the storage topics, on Kafka)
-  sluice healthcheck [registry|connect]                   exit 0 when the local services answer (for container
-                                                           health checks; listeners from the same settings/env)
-  sluice repair-log <data.dir>/topics/<topic>/<partition>.log…
-                                                           with Sluice stopped: keep a damaged embedded log beside
-                                                           it and rewrite it with every intact record
-  sluice hash-password <password>                        a hashed password for the REST users files
-  sluice --help | --version
-
-Flags:
-  --bootstrap-servers <hosts>   Kafka bootstrap servers; without them the embedded broker is used
-  --data-dir <dir>              directory of the embedded broker (default ./data)
-  --listeners <urls>            registry: e.g. http://0.0.0.0:8081; connect-standalone: http://:8083
-  --registry-listeners <urls>   dev: the registry's listeners
-  --connect-listeners <urls>    dev: the connect worker's listeners
-  --<setting>=<value>           any setting by name, e.g. --kafkastore.topic=_schemas
-
-Environment: SCHEMA_REGISTRY_<SETTING> and CONNECT_<SETTING> (e.g. CONNECT_BOOTSTRAP_SERVERS) set
-<setting> (lower-cased, _ → .), as the Confluent images do.
-Connector files: .properties, or JSON (a config map, or {"name","config","initial_state"}).
-`;
 
 interface Args {
   positional: string[];
@@ -121,6 +91,10 @@ async function main(argv: string[]): Promise<number> {
     console.log(HELP);
     return command ? 0 : 1;
   }
+  if (command in COMMANDS && (rest.includes("--help") || rest.includes("-h"))) {
+    console.log(commandHelp(command));
+    return 0;
+  }
   if (command === "--version" || command === "-v") {
     console.log(`${VERSION} (commit ${COMMIT})`);
     return 0;
@@ -129,7 +103,7 @@ async function main(argv: string[]): Promise<number> {
     // A hashed password for the users files of both REST APIs: bcrypt, whose text has no comma (the
     // registry's file separates roles with commas). argon2 hashes and the Jetty forms are accepted too.
     const [password] = rest;
-    if (!password) throw new ConfigError("hash-password", "", "the password to hash");
+    if (!password) throw new UsageError(command, "the password to hash");
     console.log(await Bun.password.hash(password, { algorithm: "bcrypt" }));
     return 0;
   }
@@ -155,7 +129,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(`Schema registry listening on ${sr.urls.join(", ")} (${sr.broker.kind} broker)`);
   } else if (command === "connect-standalone") {
     const [workerFile, ...connectorFiles] = positional;
-    if (!workerFile) throw new ConfigError("worker.properties", "", "connect-standalone needs a worker properties file");
+    if (!workerFile) throw new UsageError(command, "a worker properties file");
     const worker = load(workerSettings, [workerFile], "CONNECT_", settingsFlags(flags, { ...CONNECT_FLAGS, listeners: "listeners" }, []));
     const { values, raw } = worker;
     warnUnknownSettings(worker);
@@ -188,7 +162,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(`Schema registry listening on ${sr.urls.join(", ")}; connect worker on ${connect.urls.join(", ")} (${broker.kind} broker)`);
   } else if (command === "connect-distributed") {
     const [workerFile] = positional;
-    if (!workerFile) throw new ConfigError("worker.properties", "", "connect-distributed needs a worker properties file");
+    if (!workerFile) throw new UsageError(command, "a worker properties file");
     const worker = load(workerSettings, [workerFile], "CONNECT_", settingsFlags(flags, { ...CONNECT_FLAGS, listeners: "listeners" }, []));
     const { values, raw } = worker;
     warnUnknownSettings(worker);
@@ -232,7 +206,7 @@ async function healthcheck(which: string[]): Promise<number> {
 
 /** `sluice repair-log`: the recovery that the start-up refusal of a damaged embedded log points to. */
 async function repairLogs(files: string[]): Promise<number> {
-  if (files.length === 0) throw new ConfigError("repair-log", "", "the partition log files to repair");
+  if (files.length === 0) throw new UsageError("repair-log", "the partition log files to repair");
   for (const file of files) {
     const { records, lastOffset, skipped, keptAs } = await repairPartitionLog(file, logger("repair-log"));
     if (keptAs === undefined) {
@@ -255,6 +229,10 @@ if (import.meta.main) {
       if (code >= 0) process.exit(code);
     },
     (err: unknown) => {
+      if (err instanceof UsageError) {
+        console.error(`${err.message}\n${usageLine(err.command)}`);
+        process.exit(2);
+      }
       if (err instanceof ConfigError) console.error(`Configuration error: ${err.message}`);
       else console.error(`sluice failed to start: ${err instanceof Error ? err.message : String(err)}`);
       process.exit(1);

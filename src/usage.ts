@@ -1,0 +1,100 @@
+// What `sluice --help` and `sluice <command> --help` print, and the error for a command missing what
+// it needs: one table of the commands, so the overview and each command's usage never disagree.
+import { VERSION } from "./version.ts";
+
+interface Command {
+  /** What follows `sluice <command>`. */
+  args: string;
+  /** What it does, one line per entry. */
+  about: string[];
+  /** The FLAGS it takes. */
+  flags: (keyof typeof FLAGS)[];
+}
+
+const FLAGS = {
+  "bootstrap-servers": "--bootstrap-servers <hosts>   Kafka bootstrap servers; without them the embedded broker is used",
+  "data-dir": "--data-dir <dir>              directory of the embedded broker (default ./data)",
+  listeners: "--listeners <urls>            registry: e.g. http://0.0.0.0:8081; connect-standalone: http://:8083",
+  "registry-listeners": "--registry-listeners <urls>   dev: the registry's listeners",
+  "connect-listeners": "--connect-listeners <urls>    dev: the connect worker's listeners",
+  setting: "--<setting>=<value>           any setting by name, e.g. --kafkastore.topic=_schemas",
+};
+
+const SERVICE_FLAGS: Command["flags"] = ["bootstrap-servers", "data-dir", "listeners", "setting"];
+
+export const COMMANDS: Record<string, Command> = {
+  dev: {
+    args: "[flags] [connector files…]",
+    about: ["registry (8081) + connect worker (8083) in one", "process, on the embedded broker in ./data"],
+    flags: ["bootstrap-servers", "data-dir", "registry-listeners", "connect-listeners", "setting"],
+  },
+  registry: { args: "[schema-registry.properties] [flags]", about: ["the schema registry"], flags: SERVICE_FLAGS },
+  "connect-standalone": {
+    args: "worker.properties [connector files…]",
+    about: ["a standalone connect worker (Kafka Connect's files)"],
+    flags: SERVICE_FLAGS,
+  },
+  "connect-distributed": {
+    args: "worker.properties",
+    about: ["a worker of a distributed connect cluster", "(group.id and the storage topics, on Kafka)"],
+    flags: ["bootstrap-servers", "listeners", "setting"],
+  },
+  healthcheck: {
+    args: "[registry|connect]",
+    about: ["exit 0 when the local services answer (for container", "health checks; listeners from the same settings/env)"],
+    flags: [],
+  },
+  "repair-log": {
+    args: "<data.dir>/topics/<topic>/<partition>.log…",
+    about: ["with Sluice stopped: keep a damaged embedded log beside", "it and rewrite it with every intact record"],
+    flags: [],
+  },
+  "hash-password": { args: "<password>", about: ["a hashed password for the REST users files"], flags: [] },
+};
+
+const ABOUT_COLUMN = 59;
+
+const ENVIRONMENT = `Environment: SCHEMA_REGISTRY_<SETTING> and CONNECT_<SETTING> (e.g. CONNECT_BOOTSTRAP_SERVERS) set
+<setting> (lower-cased, _ → .), as the Confluent images do.
+Connector files: .properties, or JSON (a config map, or {"name","config","initial_state"}).`;
+
+function overviewLines(name: string, { args, about }: Command): string[] {
+  const usage = `  sluice ${name} ${args}`;
+  const indent = " ".repeat(ABOUT_COLUMN);
+  if (usage.length >= ABOUT_COLUMN) return [usage, ...about.map((line) => indent + line)];
+  return [usage.padEnd(ABOUT_COLUMN) + about[0], ...about.slice(1).map((line) => indent + line)];
+}
+
+export const HELP = `sluice ${VERSION} — Confluent-compatible schema registry and Kafka Connect-compatible runtime
+
+Usage:
+${Object.entries(COMMANDS).flatMap(([name, command]) => overviewLines(name, command)).join("\n")}
+  sluice --help | --version
+  sluice <command> --help
+
+Flags:
+${Object.values(FLAGS).map((flag) => `  ${flag}`).join("\n")}
+
+${ENVIRONMENT}
+`;
+
+/** The line that says how to call a command. */
+export const usageLine = (name: string) => `Usage: sluice ${name} ${COMMANDS[name]!.args}`;
+
+/** `sluice <command> --help`. */
+export function commandHelp(name: string): string {
+  const { about, flags } = COMMANDS[name]!;
+  const flagLines = flags.length > 0 ? `\n\nFlags:\n${flags.map((f) => `  ${FLAGS[f]}`).join("\n")}` : "";
+  return `${usageLine(name)}\n\n${about.join(" ")}${flagLines}\n`;
+}
+
+/** A command called without something it needs; reported with the command's usage line. */
+export class UsageError extends Error {
+  constructor(
+    readonly command: string,
+    needs: string,
+  ) {
+    super(`sluice ${command} needs ${needs}`);
+    this.name = "UsageError";
+  }
+}
