@@ -17,7 +17,8 @@ async function compile(outfile: string, target?: "bun-linux-x64" | "bun-linux-x6
   const result = await Bun.build({
     entrypoints: ["src/cli.ts"],
     compile: target ? { outfile, target } : { outfile },
-    // Names kept: they are what task configs, logs and stack traces show.
+    // Identifiers stay: stack traces (a failed task's trace) show them. keepNames would only fix .name;
+    // the frames would still show the minified identifiers.
     minify: { whitespace: true, syntax: true, identifiers: false },
     sourcemap: "linked",
     target: "bun",
