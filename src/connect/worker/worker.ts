@@ -1,7 +1,7 @@
 // The worker runs connectors and tasks on this process: it instantiates them from the plugin registry,
 // builds each task's converters, transforms and error handling, and reports their statuses.
 import type { Broker } from "../../broker/broker.ts";
-import { ConfigProviders } from "../../common/config-providers.ts";
+import { ConfigProviders, reverseTransform } from "../../common/config-providers.ts";
 import { logger } from "../../common/log.ts";
 import type { ParsedSettings } from "../../common/settings.ts";
 import type { Converter } from "../converters/converter.ts";
@@ -81,7 +81,7 @@ export class Worker {
       await connector.start(this.resolve(config));
       setStatus(target === "PAUSED" ? "PAUSED" : "RUNNING");
       const maxTasks = Number(config["tasks.max"] ?? 1);
-      return connector.taskConfigs(maxTasks).slice(0, maxTasks);
+      return reverseTransform(config, connector.taskConfigs(maxTasks).slice(0, maxTasks));
     } catch (err) {
       log.error({ connector: name, err: err instanceof Error ? err.message : String(err) }, "connector failed to start");
       setStatus("FAILED", traceOf(err));

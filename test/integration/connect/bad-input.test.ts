@@ -1,0 +1,189 @@
+// What `dist/sluice dev`'s Connect REST API answers to bad input, run as a user runs it: Kafka's
+// status codes and {"error_code","message"} shape, never JavaScript internals; config provider
+// limits (allowed.paths, allowlist.pattern) and no resolved secret in any answer; FileStream sources
+// on files whose size stat cannot tell.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connectClient } from "../../fixtures/connect.ts";
+import { runSluice, startSluice, type SluiceProcess } from "../../fixtures/sluice-process.ts";
+import { freePort, waitFor } from "../../fixtures/wait.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "sluice-bad-input-"));
+const allowed = join(dir, "allowed");
+const outside = join(dir, "outside");
+const out = join(dir, "out");
+for (const d of [allowed, outside, out, join(allowed, "secrets")]) mkdirSync(d, { recursive: true });
+writeFileSync(join(allowed, "ok.properties"), "value=okfile\n");
+writeFileSync(join(allowed, "secrets", "token"), "okdir");
+writeFileSync(join(outside, "secret.properties"), "value=TOPSECRETfile\n");
+writeFileSync(join(outside, "token"), "TOPSECRETdir");
+// A link inside an allowed path: Kafka checks the path as written, so it is read.
+symlinkSync(join(outside, "secret.properties"), join(allowed, "link.properties"));
+
+const PROVIDERS = {
+  CONNECT_CONFIG_PROVIDERS: "file,dir,env",
+  CONNECT_CONFIG_PROVIDERS_FILE_CLASS: "org.apache.kafka.common.config.provider.FileConfigProvider",
+  CONNECT_CONFIG_PROVIDERS_FILE_PARAM_ALLOWED_PATHS: `${allowed}/`,
+  CONNECT_CONFIG_PROVIDERS_DIR_CLASS: "org.apache.kafka.common.config.provider.DirectoryConfigProvider",
+  CONNECT_CONFIG_PROVIDERS_DIR_PARAM_ALLOWED_PATHS: allowed,
+  CONNECT_CONFIG_PROVIDERS_ENV_CLASS: "org.apache.kafka.common.config.provider.EnvVarConfigProvider",
+  CONNECT_CONFIG_PROVIDERS_ENV_PARAM_ALLOWLIST_PATTERN: "SLUICE_OK_.*",
+};
+const ENV = { SLUICE_OK_VALUE: "okenv", SLUICE_SECRET_VALUE: "TOPSECRETenv" };
+
+let sluice: SluiceProcess;
+let base: string;
+let api: ReturnType<typeof connectClient>;
+const raw = (path: string, init: RequestInit = {}) => fetch(base + path, init).then(async (r) => ({ status: r.status, text: await r.text() }));
+
+beforeAll(async () => {
+  const port = freePort();
+  base = `http://127.0.0.1:${port}`;
+  const args = ["dev", "--data-dir", join(dir, "data"), "--registry-listeners", `http://127.0.0.1:${freePort()}`, "--connect-listeners", base];
+  sluice = await startSluice(args, { cwd: dir, readyUrl: `${base}/connectors`, env: { ...PROVIDERS, ...ENV } });
+  api = connectClient(base);
+}, 120_000);
+afterAll(async () => {
+  await sluice?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** No JavaScript internals: no stack frames, no engine messages. */
+function expectNoInternals(text: string) {
+  expect(text).not.toMatch(/ at .*\(.*:\d+:\d+\)|is not an Object|Maximum call stack|undefined is not|Cannot read propert|TypeError|RangeError|SyntaxError|URIError|\.ts:\d+/);
+}
+
+describe("config providers", () => {
+  // A sink opens its file at start: the name it opened (or, for a reference left as written, the
+  // name it could not create: the reference's slashes name missing folders) shows what it resolved to.
+  const sinkOpening = async (name: string, reference: string) => {
+    const created = await api.post("/connectors", { name, config: { "connector.class": "FileStreamSink", topics: `${name}-topic`, file: `${out}/${name}-${reference}.txt`, "my.secret": reference } });
+    expect(created.status).toBe(201);
+    return waitFor(`${name}'s file`, async () => {
+      const opened = readdirSync(out).find((f) => f.startsWith(`${name}-`));
+      if (opened) return opened;
+      const task = (await api.get(`/connectors/${name}/status`)).body.tasks?.[0];
+      return task?.state === "FAILED" && `failed: ${/Couldn't find or create file '(.*)'/.exec(task.trace)?.[1]}`;
+    });
+  };
+
+  test("allowed.paths and allowlist.pattern: only what they allow is read; the rest stays as written", async () => {
+    const asWritten = (name: string, reference: string) => `failed: ${out}/${name}-${reference}.txt`;
+    expect(await sinkOpening("file-in", `\${file:${allowed}/ok.properties:value}`)).toBe("file-in-okfile.txt");
+    const fileOut = `\${file:${outside}/secret.properties:value}`;
+    expect(await sinkOpening("file-out", fileOut)).toBe(asWritten("file-out", fileOut));
+    // Normalised before the check, as Kafka's AllowedPaths does.
+    const fileDots = `\${file:${allowed}/../outside/secret.properties:value}`;
+    expect(await sinkOpening("file-dots", fileDots)).toBe(asWritten("file-dots", fileDots));
+    expect(await sinkOpening("file-link", `\${file:${allowed}/link.properties:value}`)).toBe("file-link-TOPSECRETfile.txt");
+    expect(await sinkOpening("dir-in", `\${dir:${allowed}/secrets:token}`)).toBe("dir-in-okdir.txt");
+    const dirOut = `\${dir:${outside}:token}`;
+    expect(await sinkOpening("dir-out", dirOut)).toBe(asWritten("dir-out", dirOut));
+    expect(await sinkOpening("env-in", "${env:SLUICE_OK_VALUE}")).toBe("env-in-okenv.txt");
+    expect(await sinkOpening("env-out", "${env:SLUICE_SECRET_VALUE}")).toBe("env-out-${env:SLUICE_SECRET_VALUE}.txt");
+  });
+
+  test("no REST answer carries a resolved value", async () => {
+    await api.waitForState("file-link", "RUNNING", 1);
+    const answers = await Promise.all(
+      ["/connectors/file-link", "/connectors/file-link/config", "/connectors/file-link/tasks", "/connectors/file-link/status", "/connectors/file-link/tasks/0/status", "/connectors?expand=info&expand=status", "/connectors/file-link/offsets", "/connectors/file-link/topics"].map((p) => raw(p)),
+    );
+    const validate = await api.put("/connector-plugins/FileStreamSink/config/validate", { "connector.class": "FileStreamSink", topics: "t", file: `\${file:${allowed}/link.properties:value}` });
+    for (const text of [...answers.map((a) => a.text), validate.text]) expect(text).not.toContain("TOPSECRET");
+    const tasks = (await api.get("/connectors/file-link/tasks")).body as { config: Record<string, string> }[];
+    expect(tasks[0]!.config["my.secret"]).toBe(`\${file:${allowed}/link.properties:value}`);
+  });
+
+  test("an allowed path that is not absolute or does not exist stops the worker at start, as Kafka's", async () => {
+    const args = ["dev", "--data-dir", join(dir, "data-bad"), "--registry-listeners", `http://127.0.0.1:${freePort()}`, "--connect-listeners", `http://127.0.0.1:${freePort()}`];
+    const relative = await runSluice(args, { cwd: dir, env: { ...PROVIDERS, CONNECT_CONFIG_PROVIDERS_FILE_PARAM_ALLOWED_PATHS: "relative/dir" } });
+    expect(relative.code).not.toBe(0);
+    expect(relative.stderr).toContain("Path relative/dir is not absolute");
+    const missing = await runSluice(args, { cwd: dir, env: { ...PROVIDERS, CONNECT_CONFIG_PROVIDERS_DIR_PARAM_ALLOWED_PATHS: `${dir}/nowhere/../missing` } });
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain(`Path ${dir}/missing does not exist`);
+  }, 60_000);
+});
+
+describe("bad requests get Kafka's 4xx, never JavaScript internals", () => {
+  test("a body that is not JSON: 415", async () => {
+    const r = await raw("/connectors", { method: "POST", headers: { "content-type": "text/plain" }, body: '{"name":"x","config":{}}' });
+    expect(JSON.parse(r.text)).toEqual({ error_code: 415, message: "HTTP 415 Unsupported Media Type" });
+    const put = await raw("/connectors/x/config", { method: "PUT", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "a=b" });
+    expect(put.status).toBe(415);
+  });
+
+  test("offsets of the wrong type and absurdly deep levels: 400", async () => {
+    await api.post("/connectors", { name: "offsets", config: { "connector.class": "FileStreamSource", topic: "offsets-topic", file: join(dir, "nothing.txt") } });
+    await api.waitForState("offsets", "RUNNING");
+    expect((await api.put("/connectors/offsets/stop")).status).toBe(204);
+    await api.waitForState("offsets", "STOPPED");
+    for (const offsets of [[{ partition: { filename: "f" }, offset: 5 }], [{ partition: "f", offset: { position: 1 } }], "x", [null], [5]]) {
+      const r = await api.patch("/connectors/offsets/offsets", { offsets });
+      expect({ offsets, status: r.status }).toEqual({ offsets, status: 400 });
+      expect(Object.keys(r.body)).toEqual(["error_code", "message"]);
+      expectNoInternals(r.text);
+    }
+    const deep = "[".repeat(50_000) + "]".repeat(50_000);
+    const level = await raw("/admin/loggers/x", { method: "PUT", headers: { "content-type": "application/json" }, body: `{"level":${deep}}` });
+    expect(level.status).toBe(400);
+    expectNoInternals(level.text);
+  });
+
+  test("connector names . and .. are refused", async () => {
+    for (const name of [".", ".."]) {
+      const r = await api.post("/connectors", { name, config: { "connector.class": "FileStreamSink", topics: "t", file: join(out, "dots.txt") } });
+      expect(r.status).toBe(400);
+      expect(r.body.message).toContain("name");
+    }
+    expect((await api.get("/connectors")).body).not.toContain(".");
+  });
+
+  test("every endpoint: malformed escapes, wrong body types, wrong content types", async () => {
+    const paths = [
+      "/connectors", "/connectors/%FF", "/connectors/%FF/config", "/connectors/%FF/status", "/connectors/%FF/tasks", "/connectors/%FF/tasks/0/status",
+      "/connectors/%FF/tasks/%FF/status", "/connectors/%FF/restart", "/connectors/%FF/tasks/0/restart", "/connectors/%FF/pause", "/connectors/%FF/resume",
+      "/connectors/%FF/stop", "/connectors/%FF/topics", "/connectors/%FF/topics/reset", "/connectors/%FF/offsets", "/connector-plugins/%FF/config",
+      "/connector-plugins/%FF/config/validate", "/connector-plugins/FileStreamSink/config/validate", "/admin/loggers/%FF", "/admin/loggers/x",
+      "/connectors/offsets/config", "/connectors/offsets/offsets",
+    ];
+    const deep = "[".repeat(50_000) + "]".repeat(50_000);
+    const bodies = ["[]", "null", "42", '"text"', "true", "{", deep, `{"a":${deep}}`, '{"offsets":null}', '{"level":7}', '{"name":null,"config":[]}', '{"config":{"a":{}}}'];
+    for (const path of paths) {
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+        const variants: RequestInit[] = method === "GET" || method === "DELETE" ? [{}] : [...bodies.map((body) => ({ body, headers: { "content-type": "application/json" } })), { body: "x", headers: { "content-type": "text/plain" } }];
+        for (const init of variants) {
+          const r = await raw(path, { method, ...init });
+          const where = `${method} ${path} ${String(init.body ?? "").slice(0, 30)}`;
+          expectNoInternals(r.text);
+          if (r.status >= 400) {
+            const body = JSON.parse(r.text) as Record<string, unknown>;
+            expect({ where, keys: Object.keys(body), code: body.error_code }).toEqual({ where, keys: ["error_code", "message"], code: r.status });
+          }
+          // Only the connector's own troubles may be 500: bad input never is.
+          expect({ where, status: r.status }).not.toEqual({ where, status: 500 });
+        }
+      }
+    }
+    expect((await raw("/")).status).toBe(200); // still answering
+  }, 120_000);
+});
+
+describe("FileStreamSource on files whose size stat does not tell", () => {
+  test("/proc/self/status and /proc/self/environ: read as a stream, no duplicates, the APIs keep answering", async () => {
+    const sink = join(out, "proc.txt");
+    await api.post("/connectors", { name: "proc-status", config: { "connector.class": "FileStreamSource", topic: "proc-status", file: "/proc/self/status" } });
+    await api.post("/connectors", { name: "proc-environ", config: { "connector.class": "FileStreamSource", topic: "proc-environ", file: "/proc/self/environ" } });
+    await api.post("/connectors", { name: "proc-sink", config: { "connector.class": "FileStreamSink", topics: "proc-status", file: sink } });
+    await waitFor("the status lines in the sink", () => existsSync(sink) && readFileSync(sink, "utf8").includes("VmRSS"));
+    // Both APIs keep answering while the tasks poll on; each line of the file arrives once.
+    for (let i = 0; i < 20; i++) expect((await raw("/connectors/proc-environ/status")).status).toBe(200);
+    expect(statSync(sink).size).toBeLessThan(64 * 1024);
+    expect(readFileSync(sink, "utf8").split("\n").filter((l) => l.startsWith("Name:")).length).toBe(1);
+    expect((await api.get("/connectors/proc-environ/status")).body.tasks[0].state).toBe("RUNNING");
+    const registry = await raw("/");
+    expect(registry.status).toBe(200);
+  }, 60_000);
+});
