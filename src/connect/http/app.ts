@@ -1,67 +1,19 @@
 // The Kafka Connect REST API on Elysia. Routes only talk to the herder; every rule lives there.
 import type { ForwardingTls } from "../../common/tls.ts";
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { RequestGuard } from "../../common/basic-auth.ts";
 import { logger, setLogLevel, type LogLevel } from "../../common/log.ts";
 import { metricsResponse } from "../../common/metrics.ts";
 import { COMMIT, VERSION } from "../../version.ts";
 import { ConnectRestError, connectErrors } from "../errors.ts";
 import { configKeyInfos } from "../herder/config-infos.ts";
-import { ForwardRequest, type Herder, type OffsetsView, type TargetState } from "../herder/herder.ts";
+import { ForwardRequest, type Herder, type TargetState } from "../herder/herder.ts";
 import { UnknownConnectorClass } from "../herder/validation.ts";
 import { connectorFrameworkDefinition } from "../worker/connector-config.ts";
+import { configMap, createRequest, isJson, levelRequest, offsetsRequest, parseJsonBody } from "./request-bodies.ts";
 import type { SettingsDefinition } from "../../common/settings.ts";
 
 const log = logger("connect-http");
-
-// Kafka Connect binds request bodies with Jackson; where that fails it answers 500 with Jackson's
-// message. These mirror the first line of those messages (Jackson adds a source location).
-const JACKSON_TOKENS: Record<string, [string, string]> = {
-  object: ["Object", "START_OBJECT"],
-  array: ["Array", "START_ARRAY"],
-  string: ["String", "VALUE_STRING"],
-  number: ["Integer", "VALUE_NUMBER_INT"],
-  boolean: ["Boolean", "VALUE_TRUE"],
-};
-const kindOf = (v: unknown) => (Array.isArray(v) ? "array" : typeof v);
-const cannotDeserialize = (javaType: string, value: unknown) => {
-  const [kind, token] = JACKSON_TOKENS[kindOf(value)] ?? ["Null", "VALUE_NULL"];
-  return new ConnectRestError(500, `Cannot deserialize value of type \`${javaType}\` from ${kind} value (token \`JsonToken.${token}\`)`);
-};
-
-/** A Map<String,String> body: scalars become strings as Jackson coerces them; null stays null. */
-function configMap(body: unknown): Record<string, string | null> {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw cannotDeserialize("java.util.LinkedHashMap<java.lang.String,java.lang.String>", body);
-  const out: Record<string, string | null> = {};
-  for (const [key, value] of Object.entries(body)) {
-    if (value !== null && typeof value === "object") throw cannotDeserialize("java.lang.String", value);
-    out[key] = value === null ? null : String(value);
-  }
-  return out;
-}
-
-const CREATE_FIELDS = ["name", "config", "initial_state"];
-
-/** CreateConnectorRequest as Jackson binds it: unknown fields are refused. */
-function createRequest(body: unknown): { name?: string; config?: Record<string, string | null>; initialState?: string } {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw cannotDeserialize("org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest", body);
-  const fields = body as Record<string, unknown>;
-  for (const key of Object.keys(fields)) {
-    if (!CREATE_FIELDS.includes(key)) {
-      throw new ConnectRestError(500, `Unrecognized field "${key}" (class org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest), not marked as ignorable (3 known properties: "config", "name", "initial_state"])`);
-    }
-  }
-  const text = (v: unknown, javaType: string) => {
-    if (v === undefined || v === null) return undefined;
-    if (typeof v === "object") throw cannotDeserialize(javaType, v);
-    return String(v);
-  };
-  return {
-    name: text(fields.name, "java.lang.String"),
-    config: fields.config === undefined || fields.config === null ? undefined : configMap(fields.config),
-    initialState: text(fields.initial_state, "org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest$InitialState"),
-  };
-}
 
 /** Java's String.trim(), which Kafka applies to connector names: it also strips control characters. */
 const javaTrim = (text: string) => text.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "");
@@ -69,9 +21,6 @@ const javaTrim = (text: string) => text.replace(/^[\u0000-\u0020]+|[\u0000-\u002
 /** Kafka's check that a validate request's connector.class is the plugin of the URL. */
 const stripConnector = (name: string) => (name.endsWith("Connector") ? name.slice(0, -"Connector".length) : name);
 
-// Entries are checked by the herder and the connector, with Kafka's messages.
-const OffsetsBody = t.Object({ offsets: t.Optional(t.Array(t.Object({ partition: t.Unknown(), offset: t.Optional(t.Unknown()) }, { additionalProperties: true }))) }, { additionalProperties: true });
-const LevelBody = t.Object({ level: t.Optional(t.String()) }, { additionalProperties: true });
 
 const ROUTES: [RegExp, string[]][] = [
   [/^\/$/, ["GET"]],
@@ -95,11 +44,31 @@ const json = (body: unknown, status = 200, headers: Record<string, string> = {})
   new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 const empty = (status: number) => new Response(null, { status });
 
+/** JavaScript's own errors: their messages describe Sluice's code, not the request. */
+const ENGINE_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError, URIError, EvalError];
+
 function errorBody(error: unknown): Response {
   if (error instanceof ConnectRestError) return json({ error_code: error.status, message: error.message }, error.status);
   const message = error instanceof Error ? error.message : String(error);
   log.error({ err: error instanceof Error ? error.stack : message }, "request failed");
-  return json({ error_code: 500, message }, 500);
+  const internal = ENGINE_ERRORS.some((type) => error instanceof type);
+  return json({ error_code: 500, message: internal ? "Internal server error; the worker log has the details" : message }, 500);
+}
+
+/** Answers requests Kafka's Jetty and Jersey refuse before any resource runs; undefined lets the rest through. */
+function refusedEarly(request: Request): Response | undefined {
+  const url = new URL(request.url);
+  try {
+    decodeURIComponent(url.pathname);
+  } catch {
+    return json({ error_code: 400, message: "Bad UTF-8 encoding" }, 400);
+  }
+  const known = ROUTES.find(([re]) => re.test(url.pathname));
+  // Jersey matches a resource's @Consumes(application/json) against the request's Content-Type.
+  if (known?.[1].includes(request.method) && ["POST", "PUT", "PATCH"].includes(request.method) && !isJson(request.headers.get("content-type"))) {
+    return json({ error_code: 415, message: "HTTP 415 Unsupported Media Type" }, 415);
+  }
+  return undefined;
 }
 
 /** Kafka Connect's herder request timeout, which also bounds a forwarded request. */
@@ -153,7 +122,8 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
   metrics.trackStates(herder);
 
   return new Elysia()
-    .onRequest(({ request }) => info.guard?.(request))
+    .onRequest(({ request }) => info.guard?.(request) ?? refusedEarly(request))
+    .onParse(async ({ request }) => parseJsonBody(await request.text()))
     .onError(async ({ code, error, request, body, set }) => {
       if (error instanceof ForwardRequest) {
         const response = await forward(error, request, body, info.forwardTls);
@@ -166,15 +136,8 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
         if (known && !known[1].includes(request.method)) return json({ error_code: 405, message: "HTTP 405 Method Not Allowed" }, 405);
         return json({ error_code: 404, message: "HTTP 404 Not Found" }, 404);
       }
-      if (code === "PARSE") {
-        // Kafka answers a body Jackson cannot parse with 500 and the parser's message.
-        const cause = (error as { cause?: unknown }).cause;
-        return json({ error_code: 500, message: `Unexpected character: ${cause instanceof Error ? cause.message : "could not parse the request body"}` }, 500);
-      }
-      if (code === "VALIDATION") {
-        const detail = (error as { all?: { path?: string; message?: string }[] }).all?.[0];
-        return json({ error_code: 400, message: `Invalid request body${detail?.path ? ` at ${detail.path}` : ""}: ${detail?.message ?? "unexpected value"}` }, 400);
-      }
+      // Elysia wraps what the body parser threw (parseJsonBody's Jackson-style errors).
+      if (code === "PARSE") return errorBody((error as { cause?: unknown }).cause ?? error);
       return errorBody(error);
     })
     .get("/", () => json({ version: VERSION, commit: COMMIT, kafka_cluster_id: info.kafkaClusterId }))
@@ -264,11 +227,11 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
     .patch(
       "/connectors/:connector/offsets",
       async ({ params, body }) => {
+        const offsets = offsetsRequest(body);
         // Checked before the connector is looked up, as Kafka's resource does.
-        if (!body.offsets || body.offsets.length === 0) throw connectErrors.badRequest("Partitions / offsets need to be provided for an alter offsets request");
-        return json({ message: await herder.alterOffsets(params.connector, body.offsets as OffsetsView["offsets"]) });
+        if (!offsets || offsets.length === 0) throw connectErrors.badRequest("Partitions / offsets need to be provided for an alter offsets request");
+        return json({ message: await herder.alterOffsets(params.connector, offsets) });
       },
-      { body: OffsetsBody },
     )
     .delete("/connectors/:connector/offsets", async ({ params }) => json({ message: await herder.resetOffsets(params.connector) }))
     .get("/connector-plugins", ({ query }) => {
@@ -313,10 +276,11 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
     .put(
       "/admin/loggers/:name",
       ({ params, body, query }) => {
-        if (!body.level) throw connectErrors.badRequest("Desired 'level' parameter was not specified in request.");
-        const level = body.level.toUpperCase();
+        const requested = levelRequest(body);
+        if (!requested) throw connectErrors.badRequest("Desired 'level' parameter was not specified in request.");
+        const level = requested.toUpperCase();
         const ours: Record<string, LogLevel> = { TRACE: "trace", DEBUG: "debug", INFO: "info", WARN: "warn", ERROR: "error", FATAL: "fatal", OFF: "silent" };
-        if (!ours[level]) throw connectErrors.notFound(`invalid log level '${body.level}'.`);
+        if (!ours[level]) throw connectErrors.notFound(`invalid log level '${requested}'.`);
         // One process-wide logger: every name sets the level (the root logger of Kafka's view).
         setLogLevel(ours[level]!);
         // As in Kafka, a level also applies to the logger's descendants (root is everyone's ancestor).
@@ -327,7 +291,6 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
         // scope=cluster is applied asynchronously across workers in Kafka and answers 204.
         return query.scope?.toLowerCase() === "cluster" ? empty(204) : json(affected);
       },
-      { body: LevelBody },
     );
 }
 
