@@ -19,10 +19,15 @@ export interface ConnectorSetting extends Setting {
   checkedTwice?: boolean;
 }
 
-/** Kafka's rule for connector names: not empty, no ISO control characters. */
+/**
+ * Kafka's rule for connector names: not empty, no ISO control characters. Sluice also refuses "." and
+ * "..": URLs normalise them away, so such a connector could never be read or deleted (Kafka 4.1
+ * creates them, with that result).
+ */
 function nameProblem(value: unknown): string | undefined {
   const name = String(value);
   if (name === "") return "String may not be empty";
+  if (name === "." || name === "..") return `String may not be "${name}", which cannot name a connector in a URL`;
   const control = [...name].map((c) => c.codePointAt(0)!).filter((c) => c <= 0x1f || (c >= 0x7f && c <= 0x9f));
   return control.length ? `String may not contain control sequences but had the following ASCII chars: ${control.join(", ")}` : undefined;
 }
