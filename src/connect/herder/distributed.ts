@@ -7,7 +7,7 @@
 import { BrokerError, type Broker } from "../../broker/broker.ts";
 import { GroupMember } from "../../broker/group-member.ts";
 import { logger } from "../../common/log.ts";
-import { ConnectRestError, connectErrors } from "../errors.ts";
+import { connectErrors } from "../errors.ts";
 import { ConfigLog, type ConfigChange } from "../storage/config-log.ts";
 import type { StatusRecord } from "../storage/internal-records.ts";
 import { StatusStore } from "../storage/status-store.ts";
@@ -484,8 +484,9 @@ export class DistributedHerder implements Herder {
 
   /** KIP-875: the leader writes zero task configs, then the STOPPED target state. */
   async stop(name: string): Promise<void> {
+    // As Kafka's DistributedHerder: an unknown connector is 404 on any worker, before the leader is asked.
+    this.needKnown(name);
     await this.asLeader();
-    if (!this.configLog.state.connectors.has(name)) throw new ConnectRestError(500, `No connector \`${name}\` configured`);
     await this.configLog.write([
       { kind: "commit", name, tasks: 0 },
       { kind: "target", name, state: "STOPPED" },
