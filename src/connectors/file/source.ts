@@ -1,8 +1,11 @@
 // org.apache.kafka.connect.file.FileStreamSourceConnector: each line of a file becomes a record. Lines
 // end at \n, \r\n or a lone \r, as Kafka's task splits them. The offset `position` counts UTF-16 code
 // units (Kafka's task counts the Java chars it decoded), so offsets read the same as Kafka Connect's;
-// a restart converts it back to a byte position by decoding the file up to it.
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+// a restart converts it back to a byte position by decoding the file up to it. The file is read as a
+// stream, as Kafka's task reads it: to its end, then again once it has grown. Its size as stat reports
+// it is never trusted (/proc files report 0), and reads are asynchronous, so a file without end or
+// without newlines never holds up the event loop.
+import { open, type FileHandle } from "node:fs/promises";
 import { SettingsDefinition } from "../../common/settings.ts";
 import { Schema } from "../../connect/data/index.ts";
 import { SourceConnector, SourceTask, ConnectException } from "../../connect/plugins/connector.ts";
@@ -67,7 +70,7 @@ export class FileStreamSourceTask extends SourceTask {
   private position = 0;
   /** Bytes of the file taken as lines so far (where `pending` starts). */
   private bytePosition = 0;
-  private fd: number | undefined;
+  private handle: FileHandle | undefined;
   private pending = Buffer.alloc(0);
   private stopped = false;
 
@@ -88,18 +91,19 @@ export class FileStreamSourceTask extends SourceTask {
   }
 
   async poll(): Promise<SourceRecord[] | null> {
-    if (this.fd === undefined) {
+    if (this.handle === undefined) {
       try {
-        this.fd = openSync(this.file, "r");
+        this.handle = await open(this.file, "r");
       } catch {
         await Bun.sleep(POLL_WAIT_MS); // the file may not exist yet: poll again shortly
         return null;
       }
       if (this.bytePosition < 0) {
-        this.bytePosition = this.byteOffsetOf(this.position);
+        this.bytePosition = await this.byteOffsetOf(this.handle, this.position);
         if (this.bytePosition < 0) this.position = this.bytePosition = 0; // shorter than the offset: replaced, start over
       }
     }
+    const handle = this.handle;
     const records: SourceRecord[] = [];
     const chunk = Buffer.allocUnsafe(64 * 1024);
     while (records.length < this.batchSize && !this.stopped) {
@@ -117,14 +121,9 @@ export class FileStreamSourceTask extends SourceTask {
         );
         continue;
       }
-      // No complete line buffered: read more. A file that shrank was replaced or truncated: start over.
-      if (statSync(this.file).size < this.bytePosition + this.pending.length) {
-        this.position = 0;
-        this.bytePosition = 0;
-        this.pending = Buffer.alloc(0);
-      }
-      const n = readSync(this.fd, chunk, 0, chunk.length, this.bytePosition + this.pending.length);
-      if (n === 0) break;
+      // No complete line buffered: read on from where the buffer ends; nothing more is the end for now.
+      const { bytesRead: n } = await handle.read(chunk, 0, chunk.length, this.bytePosition + this.pending.length);
+      if (n === 0 || this.stopped) break;
       this.pending = this.pending.length === 0 ? Buffer.from(chunk.subarray(0, n)) : Buffer.concat([this.pending, chunk.subarray(0, n)]);
     }
     if (records.length === 0) {
@@ -155,13 +154,13 @@ export class FileStreamSourceTask extends SourceTask {
   }
 
   /** The byte offset after the first `units` UTF-16 code units of the file; -1 if it is shorter. */
-  private byteOffsetOf(units: number): number {
+  private async byteOffsetOf(handle: FileHandle, units: number): Promise<number> {
     if (units <= 0) return 0;
     const chunk = Buffer.allocUnsafe(64 * 1024);
     let bytes = 0;
     let counted = 0;
     for (;;) {
-      const n = readSync(this.fd!, chunk, 0, chunk.length, bytes);
+      const { bytesRead: n } = await handle.read(chunk, 0, chunk.length, bytes);
       if (n === 0) return counted === units ? bytes : -1;
       for (let i = 0; i < n; i++) {
         const u = unitsOfByte(chunk[i]!);
@@ -174,7 +173,8 @@ export class FileStreamSourceTask extends SourceTask {
 
   stop(): void {
     this.stopped = true;
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
+    // A read under way finishes on the open handle; it is closed once that settles.
+    void this.handle?.close().catch(() => undefined);
+    this.handle = undefined;
   }
 }
