@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { kafkaConnectClasspath } from "../test/fixtures/kafka-connect.ts";
 import { startKafka } from "../test/fixtures/kafka.ts";
+import { CONNECT_FILE_JAR } from "../test/fixtures/connect.ts";
 import { freePort } from "../test/fixtures/wait.ts";
 
 const lines = Number(process.argv[2] ?? 1_000_000);
@@ -98,8 +99,9 @@ async function runSide(name: string, command: (dir: string, worker: string, conn
       "value.converter": "org.apache.kafka.connect.storage.StringConverter",
       "offset.storage.file.filename": join(dir, "connect.offsets"),
       "offset.flush.interval.ms": "10000",
-      // Sluice: no plugin modules (Kafka Connect: plugin.path unset, the classpath has the connectors).
-      ...(name === "sluice" ? { "plugin.path": join(dir, "plugins"), "data.dir": join(dir, "data") } : {}),
+      // Sluice: no plugin modules, the FileStream connectors enabled as Kafka's quickstart does (Kafka
+      // Connect: plugin.path unset, the classpath has the connectors).
+      ...(name === "sluice" ? { "plugin.path": `${join(dir, "plugins")},${join(dir, "libs", CONNECT_FILE_JAR)}`, "data.dir": join(dir, "data") } : {}),
     }),
   );
   mkdirSync(join(dir, "plugins"), { recursive: true });

@@ -56,8 +56,9 @@ interface Loaded {
   unknown: string[];
 }
 
-function load(definition: SettingsDefinition, files: string[], envPrefix: string, flags: Record<string, string>): Loaded {
-  const raw: Record<string, string> = Object.assign({}, ...files.map((f) => parseProperties(readFileSync(f, "utf8"))), propertiesFromEnv(envPrefix, process.env), flags);
+/** Settings from, later ones winning: the command's defaults, files, the environment, flags. */
+function load(definition: SettingsDefinition, files: string[], envPrefix: string, flags: Record<string, string>, defaults: Record<string, string> = {}): Loaded {
+  const raw: Record<string, string> = Object.assign({ ...defaults }, ...files.map((f) => parseProperties(readFileSync(f, "utf8"))), propertiesFromEnv(envPrefix, process.env), flags);
   return { definition, raw, ...definition.parse(raw) };
 }
 
@@ -140,7 +141,8 @@ async function main(argv: string[]): Promise<number> {
   } else if (command === "dev") {
     // One process, one broker (embedded unless --bootstrap-servers), both services.
     const registry = load(registrySettingsDefinition, [], "SCHEMA_REGISTRY_", settingsFlags(flags, REGISTRY_FLAGS, ["connect-listeners", "listeners"]));
-    const connectSettings = load(workerSettings, [], "CONNECT_", settingsFlags(flags, CONNECT_FLAGS, ["registry-listeners", "listeners"]));
+    // The FileStream connectors are on for local development, as Kafka's quickstart turns them on.
+    const connectSettings = load(workerSettings, [], "CONNECT_", settingsFlags(flags, CONNECT_FLAGS, ["registry-listeners", "listeners"]), { "file.connectors.enable": "true" });
     applyLogLevel(registry.values, "log.level");
     warnUnknownSettings(registry, connectSettings);
     const broker = createBroker({

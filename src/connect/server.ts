@@ -17,7 +17,7 @@ import type { Herder } from "./herder/herder.ts";
 import { StandaloneHerder } from "./herder/standalone.ts";
 import { connectSecurity } from "./security.ts";
 import { connectApp } from "./http/app.ts";
-import { builtinPlugins } from "./plugins/builtins.ts";
+import { builtinPlugins, fileConnectorsEnabled } from "./plugins/builtins.ts";
 import { loadPlugins } from "./plugins/loader.ts";
 import { FileOffsetStore } from "./storage/offset-store.ts";
 import { TopicOffsetStore } from "./storage/topic-offset-store.ts";
@@ -80,7 +80,7 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
   const ownBroker = !options.broker;
   const broker = options.broker ?? createBroker({ bootstrapServers: settings.list("bootstrap.servers"), dataDir: settings.string("data.dir"), clientId: "connect", security: clientSecurity(options.workerConfig) });
   if (ownBroker) await broker.connect();
-  const plugins = builtinPlugins();
+  const plugins = builtinPlugins({ fileConnectors: fileConnectorsEnabled(settings) });
   await loadPlugins(settings.list("plugin.path"), plugins);
   const offsetSetting = settings.string("offset.storage.file.filename") ? "offset.storage.file.filename" : "data.dir";
   const offsetFile = settings.string("offset.storage.file.filename") || join(settings.string("data.dir"), "connect.offsets");
@@ -122,7 +122,7 @@ export async function startConnectDistributed(options: Omit<ConnectOptions, "con
   // (the embedded broker is one process's: it is shared).
   const internal = broker.kind === "kafka" ? createBroker({ ...choice, clientId: "connect-internal" }) : broker;
   if (internal !== broker) await internal.connect();
-  const plugins = builtinPlugins();
+  const plugins = builtinPlugins({ fileConnectors: fileConnectorsEnabled(settings) });
   await loadPlugins(settings.list("plugin.path"), plugins);
   const { listeners, workerId, url } = restIdentity(settings, options.workerConfig);
   const topic = (prefix: string, partitions: number) => ({

@@ -8,14 +8,28 @@ import { VERSION } from "../../version.ts";
 import { BUILTIN_CONVERTERS } from "../converters/index.ts";
 import { BUILTIN_PREDICATES, BUILTIN_TRANSFORMS } from "../transforms/registry.ts";
 import { PluginRegistry } from "./registry.ts";
+import { basename } from "node:path";
+import type { ParsedSettings } from "../../common/settings.ts";
 
 // Listed under their real classes; the spec's placeholders and short names resolve through the chain.
 const LISTED = /^(org\.apache\.kafka|io\.debezium|io\.confluent)\./;
 
-export function builtinPlugins(): PluginRegistry {
+/**
+ * The FileStream connectors read and write any file the worker can, for whoever may call its REST API,
+ * so they are off unless asked for (KAFKA-13748 took them off Kafka's default plugin path): as in
+ * Kafka's quickstart, a plugin.path entry named connect-file… (libs/connect-file-4.1.1.jar), or
+ * file.connectors.enable=true (the default of `sluice dev`).
+ */
+export function fileConnectorsEnabled(settings: ParsedSettings): boolean {
+  return settings.boolean("file.connectors.enable") || settings.list("plugin.path").some((entry) => basename(entry).startsWith("connect-file"));
+}
+
+export function builtinPlugins(options: { fileConnectors: boolean }): PluginRegistry {
   const registry = new PluginRegistry();
-  registry.add({ className: FileStreamSourceConnector.className, type: "source", version: VERSION, create: () => new FileStreamSourceConnector() });
-  registry.add({ className: FileStreamSinkConnector.className, type: "sink", version: VERSION, create: () => new FileStreamSinkConnector() });
+  if (options.fileConnectors) {
+    registry.add({ className: FileStreamSourceConnector.className, type: "source", version: VERSION, create: () => new FileStreamSourceConnector() });
+    registry.add({ className: FileStreamSinkConnector.className, type: "sink", version: VERSION, create: () => new FileStreamSinkConnector() });
+  }
   registry.add({ className: JdbcSinkConnector.className, type: "sink", version: VERSION, create: () => new JdbcSinkConnector() });
   registry.add({ className: PostgresConnector.className, type: "source", version: VERSION, aliases: ["PostgresCdc"], create: () => new PostgresConnector() });
   registry.add({ className: ElasticsearchSinkConnector.className, type: "sink", version: VERSION, aliases: ElasticsearchSinkConnector.aliases, create: () => new ElasticsearchSinkConnector() });

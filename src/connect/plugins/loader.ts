@@ -38,7 +38,8 @@ export async function loadPlugins(folders: string[], registry: PluginRegistry): 
   let loaded = 0;
   for (const folder of folders) {
     const dir = resolve(folder);
-    if (!existsSync(dir)) continue;
+    // Entries that are not folders (Kafka's connect-file-<version>.jar) hold no modules.
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) continue;
     for (const name of readdirSync(dir).sort()) {
       const file = join(dir, name);
       if (!/\.(m?js|ts)$/.test(name) || name.endsWith(".d.ts") || !statSync(file).isFile()) continue;

@@ -19,6 +19,7 @@ export const workerSettings = new SettingsDefinition(
     { name: "rest.advertised.host.name", type: "string", default: "", importance: "low", doc: "Host name given to others (and shown as worker_id)." },
     { name: "rest.advertised.port", type: "int", default: -1, importance: "low", doc: "Port given to others." },
     { name: "plugin.path", type: "list", default: ["plugins"], importance: "low", doc: "Folders scanned at start-up for plugin modules (.js/.ts)." },
+    { name: "file.connectors.enable", type: "boolean", default: false, importance: "low", doc: "Sluice: offer the FileStream connectors, which read and write any file the worker can (default true in `sluice dev`). A `plugin.path` entry whose last element starts with `connect-file` (Kafka's `libs/connect-file-<version>.jar`) also enables them." },
     { name: "config.providers", type: "list", default: [], importance: "low", doc: "Config provider aliases, with config.providers.<alias>.class." },
     { name: "data.dir", type: "string", default: "./data", importance: "high", doc: "Directory of the embedded broker's logs and of default local files." },
     { name: "topic.tracking.enable", type: "boolean", default: true, importance: "low", doc: "Track the topics each connector uses (GET /connectors/{c}/topics)." },

@@ -8,6 +8,7 @@ import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sharedKafka } from "../../fixtures/kafka.ts";
+import { CONNECT_FILE_JAR } from "../../fixtures/connect.ts";
 import { client } from "../../fixtures/registry.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 
@@ -162,7 +163,7 @@ describe("dist/sluice", () => {
     const all = Array.from({ length: 20000 }, (_, i) => `row-${i}`);
     writeFileSync(input, all.slice(0, 10000).join("\n") + "\n");
     const port = freePort();
-    writeFileSync(join(work, "worker.properties"), [`listeners=http://127.0.0.1:${port}`, `data.dir=${join(work, "data")}`, `offset.storage.file.filename=${join(work, "offsets")}`, "offset.flush.interval.ms=200", "key.converter=org.apache.kafka.connect.storage.StringConverter", "value.converter=org.apache.kafka.connect.storage.StringConverter"].join("\n"));
+    writeFileSync(join(work, "worker.properties"), [`listeners=http://127.0.0.1:${port}`, `data.dir=${join(work, "data")}`, `offset.storage.file.filename=${join(work, "offsets")}`, "offset.flush.interval.ms=200", `plugin.path=${join(work, "libs", CONNECT_FILE_JAR)}`, "key.converter=org.apache.kafka.connect.storage.StringConverter", "value.converter=org.apache.kafka.connect.storage.StringConverter"].join("\n"));
     writeFileSync(join(work, "source.properties"), `name=src\nconnector.class=FileStreamSource\nfile=${input}\ntopic=rows\nbatch.size=500\n`);
     writeFileSync(join(work, "sink.json"), JSON.stringify({ name: "sink", config: { "connector.class": "FileStreamSink", file: output, topics: "rows" } }));
     const start = () => spawn([bin, "connect-standalone", join(work, "worker.properties"), join(work, "source.properties"), join(work, "sink.json")], { cwd: work, env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" }, stdout: "pipe", stderr: "pipe" });
