@@ -21,7 +21,6 @@ const javaTrim = (text: string) => text.replace(/^[\u0000-\u0020]+|[\u0000-\u002
 /** Kafka's check that a validate request's connector.class is the plugin of the URL. */
 const stripConnector = (name: string) => (name.endsWith("Connector") ? name.slice(0, -"Connector".length) : name);
 
-
 const ROUTES: [RegExp, string[]][] = [
   [/^\/$/, ["GET"]],
   [/^\/(health|metrics)$/, ["GET"]],
