@@ -102,6 +102,15 @@ export function reverseTransform(rawConnectorConfig: Record<string, string>, tas
   });
 }
 
+/**
+ * A text (a status trace) with each resolved value replaced by its reference: a plugin's error may
+ * quote a value it was given, and REST answers show references, never what they stand for.
+ */
+export function hideResolved(text: string, resolved: Map<string, string>): string {
+  // Longest first, so a value that contains another is replaced whole.
+  return [...resolved].sort(([a], [b]) => b.length - a.length).reduce((out, [value, reference]) => out.split(value).join(reference), text);
+}
+
 export class ConfigProviders {
   private constructor(private readonly providers: Map<string, ConfigProvider>) {}
 
@@ -122,14 +131,19 @@ export class ConfigProviders {
     return new ConfigProviders(providers);
   }
 
-  /** Replaces every reference to a declared provider; unknown providers and keys are left as written (as Kafka does). */
-  resolve(config: Record<string, string>): Record<string, string> {
+  /**
+   * Replaces every reference to a declared provider; unknown providers and keys are left as written (as
+   * Kafka does). `resolved`, when given, learns each value put in and the reference it stands for.
+   */
+  resolve(config: Record<string, string>, resolved?: Map<string, string>): Record<string, string> {
     const out: Record<string, string> = {};
     for (const [key, value] of Object.entries(config)) {
       out[key] = value.replace(REFERENCE, (whole, name: string, path: string | undefined, ref: string) => {
         const provider = this.providers.get(name);
-        if (!provider) return whole;
-        return provider(path ?? "", ref) ?? whole;
+        const found = provider?.(path ?? "", ref);
+        if (found === undefined) return whole;
+        if (found.trim() !== "") resolved?.set(found, whole);
+        return found;
       });
     }
     return out;

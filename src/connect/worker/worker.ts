@@ -1,7 +1,7 @@
 // The worker runs connectors and tasks on this process: it instantiates them from the plugin registry,
 // builds each task's converters, transforms and error handling, and reports their statuses.
 import type { Broker } from "../../broker/broker.ts";
-import { ConfigProviders, reverseTransform } from "../../common/config-providers.ts";
+import { ConfigProviders, hideResolved, reverseTransform } from "../../common/config-providers.ts";
 import { logger } from "../../common/log.ts";
 import type { ParsedSettings } from "../../common/settings.ts";
 import type { Converter } from "../converters/converter.ts";
@@ -52,8 +52,8 @@ export class Worker {
   }
 
   /** Resolves config provider references; the result is only ever handed to plugins. */
-  resolve(config: Record<string, string>): Record<string, string> {
-    return this.providers.resolve(config);
+  resolve(config: Record<string, string>, resolved?: Map<string, string>): Record<string, string> {
+    return this.providers.resolve(config, resolved);
   }
 
   newConnector(className: string): Connector {
@@ -65,8 +65,9 @@ export class Worker {
   /** Starts a connector; returns its task configs (empty when it failed or is stopped). */
   async startConnector(name: string, config: Record<string, string>, target: "STARTED" | "PAUSED", callbacks: ConnectorCallbacks): Promise<Record<string, string>[]> {
     const workerId = this.workerId;
+    const resolved = new Map<string, string>();
     const setStatus = (state: Status["state"], trace?: string) => {
-      const status: Status = { state, workerId, ...(trace ? { trace } : {}) };
+      const status: Status = { state, workerId, ...(trace ? { trace: hideResolved(trace, resolved) } : {}) };
       const entry = this.connectors.get(name);
       if (entry) entry.status = status;
       callbacks.onConnectorStatus(status);
@@ -78,7 +79,7 @@ export class Worker {
         requestTaskReconfiguration: () => callbacks.requestTaskReconfiguration(),
         raiseError: (error) => setStatus("FAILED", traceOf(error)),
       });
-      await connector.start(this.resolve(config));
+      await connector.start(this.resolve(config, resolved));
       setStatus(target === "PAUSED" ? "PAUSED" : "RUNNING");
       const maxTasks = Number(config["tasks.max"] ?? 1);
       return reverseTransform(config, connector.taskConfigs(maxTasks).slice(0, maxTasks));
@@ -123,10 +124,11 @@ export class Worker {
   /** Starts task `index` of a connector with its task config. */
   async startTask(name: string, index: number, connectorConfig: Record<string, string>, taskConfig: Record<string, string>, paused: boolean, callbacks: ConnectorCallbacks): Promise<void> {
     const id = `${name}-${index}`;
-    const onStatus: StatusListener = (status) => callbacks.onTaskStatus(index, status);
+    const resolved = new Map<string, string>();
+    const onStatus: StatusListener = (status) => callbacks.onTaskStatus(index, status.trace ? { ...status, trace: hideResolved(status.trace, resolved) } : status);
     try {
-      const resolvedConnector = this.resolve(connectorConfig);
-      const resolvedTask = this.resolve(taskConfig);
+      const resolvedConnector = this.resolve(connectorConfig, resolved);
+      const resolvedTask = this.resolve(taskConfig, resolved);
       const connector = this.newConnector(connectorConfig["connector.class"]!);
       const TaskClass = connector.taskClass();
       const chain = TransformChain.fromConfig<ConnectRecord>(resolvedConnector, chainLookups(this.options.plugins));

@@ -86,10 +86,18 @@ describe("config providers", () => {
     expect(await sinkOpening("env-out", "${env:SLUICE_SECRET_VALUE}")).toBe("env-out-${env:SLUICE_SECRET_VALUE}.txt");
   });
 
-  test("no REST answer carries a resolved value", async () => {
+  test("no REST answer carries a resolved value, status traces included", async () => {
     await api.waitForState("file-link", "RUNNING", 1);
+    // A task whose error quotes the secret: its folder does not exist.
+    const reference = `\${file:${allowed}/link.properties:value}`;
+    await api.post("/connectors", { name: "trace-leak", config: { "connector.class": "FileStreamSink", topics: "trace-leak", file: `${out}/missing/${reference}` } });
+    const failed = await waitFor("trace-leak's task to fail", async () => {
+      const task = (await api.get("/connectors/trace-leak/tasks/0/status")).body;
+      return task?.state === "FAILED" && task;
+    });
+    expect(failed.trace).toContain(`Couldn't find or create file '${out}/missing/${reference}'`);
     const answers = await Promise.all(
-      ["/connectors/file-link", "/connectors/file-link/config", "/connectors/file-link/tasks", "/connectors/file-link/status", "/connectors/file-link/tasks/0/status", "/connectors?expand=info&expand=status", "/connectors/file-link/offsets", "/connectors/file-link/topics"].map((p) => raw(p)),
+      ["/connectors/file-link", "/connectors/file-link/config", "/connectors/file-link/tasks", "/connectors/file-link/status", "/connectors/file-link/tasks/0/status", "/connectors?expand=info&expand=status", "/connectors/file-link/offsets", "/connectors/file-link/topics", "/connectors/trace-leak/status", "/connectors/trace-leak/tasks"].map((p) => raw(p)),
     );
     const validate = await api.put("/connector-plugins/FileStreamSink/config/validate", { "connector.class": "FileStreamSink", topics: "t", file: `\${file:${allowed}/link.properties:value}` });
     for (const text of [...answers.map((a) => a.text), validate.text]) expect(text).not.toContain("TOPSECRET");

@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConfigProviders, reverseTransform } from "../../../src/common/config-providers.ts";
+import { ConfigProviders, hideResolved, reverseTransform } from "../../../src/common/config-providers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sluice-providers-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -73,4 +73,13 @@ test("reverseTransform: task values of referenced keys are the references again"
     { "my.secret": "${file:/s.properties:k}", file: "/out.txt", other: "x-${env:E}", extra: "1" },
     { file: "/out.txt" },
   ]);
+});
+
+test("hideResolved: each value resolved is shown as its reference again, the longest first", () => {
+  process.env.SLUICE_TEST_PART = "secret";
+  process.env.SLUICE_TEST_WHOLE = "secret-and-more";
+  const providers = ConfigProviders.fromWorkerConfig({ "config.providers": "env", "config.providers.env.class": "EnvVarConfigProvider" });
+  const resolved = new Map<string, string>();
+  providers.resolve({ a: "${env:SLUICE_TEST_PART}", b: "x ${env:SLUICE_TEST_WHOLE}", c: "${env:NOT_SET_ANYWHERE}" }, resolved);
+  expect(hideResolved("failed on secret-and-more, then secret", resolved)).toBe("failed on ${env:SLUICE_TEST_WHOLE}, then ${env:SLUICE_TEST_PART}");
 });
