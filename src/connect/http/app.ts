@@ -10,7 +10,7 @@ import { configKeyInfos } from "../herder/config-infos.ts";
 import { ForwardRequest, type Herder, type TargetState } from "../herder/herder.ts";
 import { UnknownConnectorClass } from "../herder/validation.ts";
 import { connectorFrameworkDefinition } from "../worker/connector-config.ts";
-import { configMap, createRequest, isJson, levelRequest, offsetsRequest, parseJsonBody } from "./request-bodies.ts";
+import { configMap, createRequest, levelRequest, offsetsRequest, parseJsonBody, unsupportedMediaType } from "./request-bodies.ts";
 import type { SettingsDefinition } from "../../common/settings.ts";
 
 const log = logger("connect-http");
@@ -63,8 +63,9 @@ function refusedEarly(request: Request): Response | undefined {
     return json({ error_code: 400, message: "Bad UTF-8 encoding" }, 400);
   }
   const known = ROUTES.find(([re]) => re.test(url.pathname));
-  // Jersey matches a resource's @Consumes(application/json) against the request's Content-Type.
-  if (known?.[1].includes(request.method) && ["POST", "PUT", "PATCH"].includes(request.method) && !isJson(request.headers.get("content-type"))) {
+  // Jersey matches the resources' @Consumes(application/json) against every request they get, GETs too
+  // (GET /, /health and /metrics are not among them).
+  if (known?.[1].includes(request.method) && !/^\/(health|metrics)?$/.test(url.pathname) && unsupportedMediaType(request)) {
     return json({ error_code: 415, message: "HTTP 415 Unsupported Media Type" }, 415);
   }
   return undefined;

@@ -38,9 +38,14 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
-/** Kafka's resources consume application/json only; Jersey answers other content types 415. */
-export function isJson(contentType: string | null): boolean {
-  return contentType === null || /^application\/json\s*(;|$)/i.test(contentType.trim());
+/**
+ * Whether Jersey would refuse the request 415: Kafka's resources consume application/json only, and
+ * a body sent without a Content-Type is application/octet-stream to it.
+ */
+export function unsupportedMediaType(request: Request): boolean {
+  const bodySent = Number(request.headers.get("content-length") ?? 0) > 0 || request.headers.has("transfer-encoding");
+  const type = request.headers.get("content-type") ?? (bodySent ? "application/octet-stream" : null);
+  return type !== null && !/^application\/json\s*(;|$)/i.test(type.trim());
 }
 
 const JACKSON_TOKENS: Record<string, [string, string]> = {

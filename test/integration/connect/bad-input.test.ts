@@ -122,6 +122,10 @@ describe("bad requests get Kafka's answers, never JavaScript internals", () => {
     expect(JSON.parse(r.text)).toEqual({ error_code: 415, message: "HTTP 415 Unsupported Media Type" });
     const put = await raw("/connectors/x/config", { method: "PUT", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "a=b" });
     expect(put.status).toBe(415);
+    // As Jersey (measured on Kafka Connect 4.1.1): any request of these resources, and a body without a type.
+    expect((await raw("/connectors", { headers: { "content-type": "text/plain" } })).status).toBe(415);
+    expect((await raw("/connectors", { method: "POST", body: new TextEncoder().encode('{"name":"x","config":{}}') })).status).toBe(415);
+    expect((await raw("/health", { headers: { "content-type": "text/plain" } })).status).toBe(200);
     expect((await api.get("/connector-plugins/%FF/config")).body).toEqual({ error_code: 400, message: "Bad UTF-8 encoding" });
   });
 
