@@ -47,6 +47,9 @@ const fileProvider: ProviderFactory = (params, prefix) => {
     if (file === undefined) return undefined;
     let text: string;
     try {
+      // Only regular files: a device (/dev/zero) or a FIFO would hold the process forever, where
+      // Kafka's provider holds one herder thread.
+      if (!statSync(file).isFile()) throw new Error("not a regular file");
       text = readFileSync(file, "utf8");
     } catch {
       throw new Error(`Could not read properties from file ${path}`);

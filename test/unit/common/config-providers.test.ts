@@ -83,3 +83,8 @@ test("hideResolved: each value resolved is shown as its reference again, the lon
   providers.resolve({ a: "${env:SLUICE_TEST_PART}", b: "x ${env:SLUICE_TEST_WHOLE}", c: "${env:NOT_SET_ANYWHERE}" }, resolved);
   expect(hideResolved("failed on secret-and-more, then secret", resolved)).toBe("failed on ${env:SLUICE_TEST_WHOLE}, then ${env:SLUICE_TEST_PART}");
 });
+
+test("the file provider reads regular files only: a device would never end", () => {
+  const providers = ConfigProviders.fromWorkerConfig({ "config.providers": "file", "config.providers.file.class": "FileConfigProvider" });
+  expect(() => providers.resolve({ v: "${file:/dev/zero:k}" })).toThrow("Could not read properties from file /dev/zero");
+});
