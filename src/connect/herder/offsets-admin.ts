@@ -3,6 +3,7 @@
 import type { Broker } from "../../broker/broker.ts";
 import { ConnectRestError, connectErrors } from "../errors.ts";
 import type { TopicPartition } from "../plugins/connector.ts";
+import { topicsMatching } from "../worker/connector-config.ts";
 import type { Worker } from "../worker/worker.ts";
 import type { OffsetsView } from "./herder.ts";
 
@@ -72,7 +73,7 @@ export async function writeConnectorOffsets(
 async function sinkPartitions(broker: Broker, config: Record<string, string>): Promise<TopicPartition[]> {
   const topics = (config.topics ?? "").split(",").map((t) => t.trim()).filter(Boolean);
   const regex = config["topics.regex"];
-  const names = regex ? (await broker.listTopics()).filter((t) => new RegExp(`^(?:${regex})$`).test(t)) : topics;
+  const names = regex ? await topicsMatching(regex, await broker.listTopics()) : topics;
   const out: TopicPartition[] = [];
   for (const topic of names) {
     const d = await broker.describeTopic(topic);

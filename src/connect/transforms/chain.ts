@@ -127,11 +127,11 @@ export class TransformChain<R extends ConnectRecord = ConnectRecord> {
   }
 
   /** The record after every applicable stage, or null when one dropped it. */
-  apply(record: R): R | null {
+  async apply(record: R): Promise<R | null> {
     let current: R = record;
     for (const stage of this.stages) {
-      if (stage.predicate !== null && stage.negate === stage.predicate.test(current)) continue;
-      const next = stage.transform.apply(current) as R | null;
+      if (stage.predicate !== null && stage.negate === (await stage.predicate.test(current))) continue;
+      const next = (await stage.transform.apply(current)) as R | null;
       if (next === null) return null;
       current = next;
     }

@@ -6,6 +6,11 @@
 // quantifiers (*+ ++ ?+ {n}+, treated as greedy) and \h. Anything else is passed to RegExp as is, so
 // Java-only syntax (class intersection [a-z&&[^e]], POSIX \p{Alpha}, (?x) comments) is rejected or
 // may differ.
+//
+// matches() and replaceFirst() run here, for patterns and inputs Sluice itself controls; a task's
+// matches of user-supplied regexes use matchesWithin() and replaceFirstWithin(), which run on a regex
+// thread under a time budget (regex-budget.ts).
+import { regexThreads, type RegexMatch } from "./regex-budget.ts";
 
 export class JavaRegexError extends Error {
   constructor(message: string) {
@@ -22,8 +27,8 @@ export class JavaPattern {
 
   private constructor(
     readonly pattern: string,
-    source: string,
-    flags: string,
+    private readonly source: string,
+    private readonly flags: string,
   ) {
     try {
       this.first = new RegExp(source, flags);
@@ -50,10 +55,31 @@ export class JavaPattern {
   /** Matcher.replaceFirst(replacement): replaces the first match found scanning from the start. */
   replaceFirst(input: string, replacement: JavaReplacement | string): string {
     const compiled = typeof replacement === "string" ? JavaReplacement.compile(replacement, this) : replacement;
-    const m = this.first.exec(input);
-    if (m === null) return input;
-    return input.slice(0, m.index) + compiled.expand(m) + input.slice(m.index + m[0].length);
+    return replaced(input, asMatch(this.first.exec(input)), compiled);
   }
+
+  /** matches() on a regex thread; rejects with RegexTimeoutError past the budget. `what` names the setting for the message. */
+  async matchesWithin(what: string, input: string): Promise<boolean> {
+    return (await regexThreads.exec(this.described(what), this.whole.source, this.flags, input)) !== null;
+  }
+
+  /** replaceFirst() on a regex thread, as matchesWithin(). */
+  async replaceFirstWithin(what: string, input: string, replacement: JavaReplacement): Promise<string> {
+    return replaced(input, await regexThreads.exec(this.described(what), this.source, this.flags, input), replacement);
+  }
+
+  private described(what: string): string {
+    return `${what} '${this.pattern}'`;
+  }
+}
+
+function asMatch(m: RegExpExecArray | null): RegexMatch | null {
+  return m === null ? null : { index: m.index, groups: [...m], named: m.groups };
+}
+
+function replaced(input: string, m: RegexMatch | null, replacement: JavaReplacement): string {
+  if (m === null) return input;
+  return input.slice(0, m.index) + replacement.expand(m) + input.slice(m.index + m.groups[0]!.length);
 }
 
 type ReplacementPart = string | number | { name: string };
@@ -108,12 +134,12 @@ export class JavaReplacement {
     return new JavaReplacement(parts);
   }
 
-  expand(match: RegExpExecArray): string {
+  expand(match: RegexMatch): string {
     let out = "";
     for (const part of this.parts) {
       if (typeof part === "string") out += part;
-      else if (typeof part === "number") out += match[part] ?? "";
-      else out += match.groups?.[part.name] ?? "";
+      else if (typeof part === "number") out += match.groups[part] ?? "";
+      else out += match.named?.[part.name] ?? "";
     }
     return out;
   }

@@ -3,6 +3,7 @@ import { SettingsDefinition } from "../../common/settings.ts";
 import type { ConnectRecord } from "../plugins/records.ts";
 import type { Predicate } from "../plugins/transformation.ts";
 import { JavaPattern } from "./java-regex.ts";
+import { PerTopic } from "./regex-budget.ts";
 import { regexProblem } from "./regex-router.ts";
 import { invalidConfig, nonEmptyString, parseSettings } from "./util.ts";
 
@@ -17,9 +18,10 @@ const TOPIC_NAME_MATCHES = new SettingsDefinition([
   },
 ]);
 
-/** True when the whole topic name matches `pattern` (Java Matcher.matches()). */
+/** True when the whole topic name matches `pattern` (Java Matcher.matches()), on a regex thread under a time budget. */
 export class TopicNameMatches<R extends ConnectRecord = ConnectRecord> implements Predicate<R> {
   private pattern: JavaPattern | null = null;
+  private readonly matched = new PerTopic<boolean>();
 
   config(): SettingsDefinition {
     return TOPIC_NAME_MATCHES;
@@ -34,8 +36,10 @@ export class TopicNameMatches<R extends ConnectRecord = ConnectRecord> implement
     }
   }
 
-  test(record: R): boolean {
-    return this.pattern !== null && record.topic !== null && record.topic !== undefined && this.pattern.matches(record.topic);
+  test(record: R): boolean | Promise<boolean> {
+    const pattern = this.pattern;
+    if (pattern === null || record.topic === null || record.topic === undefined) return false;
+    return this.matched.get(record.topic, () => pattern.matchesWithin("TopicNameMatches pattern", record.topic));
   }
 
   toString(): string {

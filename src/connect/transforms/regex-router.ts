@@ -1,12 +1,14 @@
 // RegexRouter: when the regex matches the whole topic (Java Matcher.matches()), the topic becomes
 // Matcher.replaceFirst(replacement) with Java's `$1` / `${name}` group references; otherwise the record
 // is unchanged. The replacement is checked against the regex's groups at configure time (Kafka only
-// finds a bad group reference when the first matching record arrives).
+// finds a bad group reference when the first matching record arrives). The match runs on a regex
+// thread under a time budget, once per topic name (regex-budget.ts).
 import { SettingsDefinition } from "../../common/settings.ts";
 import type { ConnectRecord } from "../plugins/records.ts";
 import { newRecord } from "../plugins/records.ts";
 import type { Transformation } from "../plugins/transformation.ts";
 import { JavaPattern, JavaReplacement } from "./java-regex.ts";
+import { PerTopic } from "./regex-budget.ts";
 import { invalidConfig, parseSettings } from "./util.ts";
 
 /** Kafka's RegexValidator, for settings holding a Java regex. */
@@ -27,6 +29,8 @@ const DEFINITION = new SettingsDefinition([
 export class RegexRouter<R extends ConnectRecord = ConnectRecord> implements Transformation<R> {
   private regex: JavaPattern | null = null;
   private replacement: JavaReplacement | null = null;
+  /** Each topic's new name, or null when the regex does not match it. */
+  private readonly routes = new PerTopic<string | null>();
 
   config(): SettingsDefinition {
     return DEFINITION;
@@ -44,9 +48,18 @@ export class RegexRouter<R extends ConnectRecord = ConnectRecord> implements Tra
     this.regex = regex;
   }
 
-  apply(record: R): R {
-    const regex = this.regex;
-    if (regex === null || this.replacement === null || !regex.matches(record.topic)) return record;
-    return newRecord(record, { topic: regex.replaceFirst(record.topic, this.replacement) });
+  apply(record: R): R | Promise<R> {
+    const route = this.routes.get(record.topic, () => this.route(record.topic));
+    return route instanceof Promise ? route.then((topic) => routed(record, topic)) : routed(record, route);
   }
+
+  private async route(topic: string): Promise<string | null> {
+    const { regex, replacement } = this;
+    if (regex === null || replacement === null || !(await regex.matchesWithin("RegexRouter regex", topic))) return null;
+    return regex.replaceFirstWithin("RegexRouter regex", topic, replacement);
+  }
+}
+
+function routed<R extends ConnectRecord>(record: R, topic: string | null): R {
+  return topic === null ? record : newRecord(record, { topic });
 }

@@ -134,3 +134,11 @@ export function sinkTopicProblems(config: Record<string, string>): Map<string, s
   }
   return problems;
 }
+
+/** The topics a sink's topics.regex selects (Matcher.matches()), each matched on a regex thread under the time budget. */
+export async function topicsMatching(regex: string, topics: readonly string[]): Promise<string[]> {
+  const pattern = JavaPattern.compile(regex);
+  const selected: string[] = [];
+  for (const topic of topics) if (await pattern.matchesWithin("topics.regex", topic)) selected.push(topic);
+  return selected;
+}

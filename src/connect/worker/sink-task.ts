@@ -20,7 +20,7 @@ export interface SinkPipeline {
   valueConverter: Converter;
   /** The converters' class names as configured, for error reports and DLQ headers. */
   converterClasses: { key: string; value: string };
-  transform: (record: SinkRecord) => SinkRecord | null;
+  transform: (record: SinkRecord) => Promise<SinkRecord | null>;
   errors: ErrorHandler;
   broker: Broker;
   flushIntervalMs: number;

@@ -19,7 +19,7 @@ export interface SourcePipeline {
   valueConverter: Converter;
   /** The converters' class names as configured, for error reports and DLQ headers. */
   converterClasses: { key: string; value: string };
-  transform: (record: SourceRecord) => SourceRecord | null;
+  transform: (record: SourceRecord) => Promise<SourceRecord | null>;
   errors: ErrorHandler;
   broker: Broker;
   offsets: OffsetStore;

@@ -10,9 +10,10 @@ import type { Connector, SinkTask, SourceTask, TopicPartition } from "../plugins
 import type { ConnectRecord } from "../plugins/records.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
 import type { OffsetStore } from "../storage/offset-store.ts";
-import { sinkConnectorDefinition, sourceConnectorDefinition } from "./connector-config.ts";
+import { sinkConnectorDefinition, sourceConnectorDefinition, topicsMatching } from "./connector-config.ts";
 import { ErrorHandler, traceOf } from "./error-handling.ts";
 import { TransformChain, type ChainOptions } from "../transforms/chain.ts";
+import { REGEX_TIMEOUT_SETTING, regexThreads } from "../transforms/regex-budget.ts";
 import { WorkerSinkTask } from "./sink-task.ts";
 import { WorkerSourceTask } from "./source-task.ts";
 import type { Status, StatusListener } from "./worker-task.ts";
@@ -45,6 +46,7 @@ export class Worker {
 
   constructor(readonly options: WorkerOptions) {
     this.providers = ConfigProviders.fromWorkerConfig(options.workerConfig);
+    regexThreads.timeoutMs = options.settings.int(REGEX_TIMEOUT_SETTING);
   }
 
   get workerId(): string {
@@ -132,7 +134,7 @@ export class Worker {
       const connector = this.newConnector(connectorConfig["connector.class"]!);
       const TaskClass = connector.taskClass();
       const chain = TransformChain.fromConfig<ConnectRecord>(resolvedConnector, chainLookups(this.options.plugins));
-      const transform = <R extends ConnectRecord>(record: R) => chain.apply(record) as R | null;
+      const transform = <R extends ConnectRecord>(record: R) => chain.apply(record) as Promise<R | null>;
       const flushIntervalMs = this.options.settings.int("offset.flush.interval.ms");
       const metrics = this.metrics.task(name, index);
       let task: WorkerTask;
@@ -238,7 +240,7 @@ export class Worker {
   /** The partitions of the sink's topics, split round-robin among its tasks. */
   private async assignPartitions(topics: string[], regex: string, index: number, tasks: number): Promise<TopicPartition[]> {
     const { broker } = this.options;
-    const names = regex ? (await broker.listTopics()).filter((t) => new RegExp(`^(?:${regex})$`).test(t)).sort() : topics;
+    const names = regex ? (await topicsMatching(regex, await broker.listTopics())).sort() : topics;
     const all: TopicPartition[] = [];
     for (const topic of names) {
       let description = await broker.describeTopic(topic);

@@ -62,10 +62,10 @@ describe("registry", () => {
 });
 
 describe("predicates", () => {
-  test("TopicNameMatches is a full match", () => {
+  test("TopicNameMatches is a full match", async () => {
     const p = configured(new TopicNameMatches(), { pattern: "orders.*" });
-    expect(p.test(source({ topic: "orders-1" }))).toBe(true);
-    expect(p.test(source({ topic: "my-orders" }))).toBe(false);
+    expect(await p.test(source({ topic: "orders-1" }))).toBe(true);
+    expect(await p.test(source({ topic: "my-orders" }))).toBe(false);
     expect(() => new TopicNameMatches().configure({ pattern: "" })).toThrow("String must be non-empty");
     expect(() => new TopicNameMatches().configure({ pattern: "(" })).toThrow(/Invalid regex/);
   });
@@ -96,21 +96,21 @@ const PIPELINE = {
 };
 
 describe("TransformChain", () => {
-  test("applies transforms in order (route before tag sees the routed topic)", () => {
+  test("applies transforms in order (route before tag sees the routed topic)", async () => {
     const row = SchemaBuilder.struct().name("server.public.orders.Value").optional().field("id", Schema.INT32_SCHEMA).build();
     const envelope = SchemaBuilder.struct().name("server.public.orders.Envelope").field("before", row).field("after", row).field("op", Schema.STRING_SCHEMA).build();
     const chain = TransformChain.fromConfig(PIPELINE);
     expect(chain.stages.map((s) => s.alias)).toEqual(["unwrap", "route", "tag"]);
-    const out = chain.apply(source({ topic: "server.public.orders", valueSchema: envelope, value: new Struct(envelope).put("after", new Struct(row).put("id", 7)).put("op", "c") }))!;
+    const out = (await chain.apply(source({ topic: "server.public.orders", valueSchema: envelope, value: new Struct(envelope).put("after", new Struct(row).put("id", 7)).put("op", "c") })))!;
     expect(out.topic).toBe("orders");
     const v = out.value as Struct;
     expect([v.get("id"), v.get("table"), v.get("origin")]).toEqual([7, "orders", "sluice"]);
     // A tombstone passes unwrap (drop.tombstones=false), is routed, and InsertField leaves the null value.
-    const tomb = chain.apply(source({ topic: "server.public.orders", value: null }))!;
+    const tomb = (await chain.apply(source({ topic: "server.public.orders", value: null })))!;
     expect([tomb.topic, tomb.value]).toEqual(["orders", null]);
   });
 
-  test("a dropped record stops the chain", () => {
+  test("a dropped record stops the chain", async () => {
     let calls = 0;
     const counting: Transformation = {
       configure() {},
@@ -124,11 +124,11 @@ describe("TransformChain", () => {
       { transforms: "drop,count", "transforms.drop.type": "org.apache.kafka.connect.transforms.Filter", "transforms.count.type": "com.example.Count" },
       { lookup: (name) => (name === "com.example.Count" ? () => counting : undefined) },
     );
-    expect(chain.apply(source({ value: 1 }))).toBeNull();
+    expect(await chain.apply(source({ value: 1 }))).toBeNull();
     expect(calls).toBe(0);
   });
 
-  test("predicates gate transforms; negate inverts them", () => {
+  test("predicates gate transforms; negate inverts them", async () => {
     const config = {
       transforms: "dropTombstones,onlyOrders",
       "transforms.dropTombstones.type": "org.apache.kafka.connect.transforms.Filter",
@@ -142,9 +142,9 @@ describe("TransformChain", () => {
       "predicates.isOrders.pattern": "orders.*",
     };
     const chain = TransformChain.fromConfig(config);
-    expect(chain.apply(source({ topic: "orders", value: null }))).toBeNull();
-    expect(chain.apply(source({ topic: "orders", value: 1 }))).not.toBeNull();
-    expect(chain.apply(source({ topic: "customers", value: 1 }))).toBeNull();
+    expect(await chain.apply(source({ topic: "orders", value: null }))).toBeNull();
+    expect(await chain.apply(source({ topic: "orders", value: 1 }))).not.toBeNull();
+    expect(await chain.apply(source({ topic: "customers", value: 1 }))).toBeNull();
   });
 
   test("sub-settings reach the transform with the prefix removed, predicate/negate/type withheld", () => {
@@ -201,9 +201,9 @@ describe("TransformChain", () => {
     );
   });
 
-  test("no transforms: records pass unchanged", () => {
+  test("no transforms: records pass unchanged", async () => {
     const r = source({ value: 1 });
-    expect(TransformChain.fromConfig({}).apply(r)).toBe(r);
+    expect(await TransformChain.fromConfig({}).apply(r)).toBe(r);
     expect(validateTransforms({})).toEqual({});
   });
 });

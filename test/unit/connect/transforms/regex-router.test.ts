@@ -3,38 +3,38 @@ import { ConfigError } from "../../../../src/common/settings.ts";
 import { JavaPattern, RegexRouter } from "../../../../src/connect/transforms/index.ts";
 import { configured, source } from "./helpers.ts";
 
-function route(regex: string, replacement: string, topic: string): string {
-  return configured(new RegexRouter(), { regex, replacement }).apply(source({ topic, value: "v" })).topic;
+async function route(regex: string, replacement: string, topic: string): Promise<string> {
+  return (await configured(new RegexRouter(), { regex, replacement }).apply(source({ topic, value: "v" }))).topic;
 }
 
 describe("RegexRouter", () => {
-  test("the spec's routing example: server.public.orders → orders", () => {
-    expect(route("([^.]+)\\.([^.]+)\\.([^.]+)", "$3", "server.public.orders")).toBe("orders");
+  test("the spec's routing example: server.public.orders → orders", async () => {
+    expect(await route("([^.]+)\\.([^.]+)\\.([^.]+)", "$3", "server.public.orders")).toBe("orders");
   });
 
-  test("Kafka's RegexRouterTest cases", () => {
-    expect(route("(.*)", "prefix-$1", "orig")).toBe("prefix-orig");
-    expect(route("(.*)", "$1-suffix", "orig")).toBe("orig-suffix");
-    expect(route("(.*)", "prefix-$1-suffix", "orig")).toBe("prefix-orig-suffix");
-    expect(route("(.*)-(.*)", "$2.$1", "orig-topic")).toBe("topic.orig");
-    expect(route("(.*)_(.*)_(.*)", "$3-$1", "a_b_c")).toBe("c-a");
-    expect(route("prefix-(.*)-suffix", "$1", "prefix-orig-suffix")).toBe("orig");
-    expect(route("^(.*)$", "$1-out", "a.b")).toBe("a.b-out");
+  test("Kafka's RegexRouterTest cases", async () => {
+    expect(await route("(.*)", "prefix-$1", "orig")).toBe("prefix-orig");
+    expect(await route("(.*)", "$1-suffix", "orig")).toBe("orig-suffix");
+    expect(await route("(.*)", "prefix-$1-suffix", "orig")).toBe("prefix-orig-suffix");
+    expect(await route("(.*)-(.*)", "$2.$1", "orig-topic")).toBe("topic.orig");
+    expect(await route("(.*)_(.*)_(.*)", "$3-$1", "a_b_c")).toBe("c-a");
+    expect(await route("prefix-(.*)-suffix", "$1", "prefix-orig-suffix")).toBe("orig");
+    expect(await route("^(.*)$", "$1-out", "a.b")).toBe("a.b-out");
   });
 
-  test("full-match semantics: a partial match leaves the topic unchanged", () => {
-    expect(route("orders", "x", "orders-2024")).toBe("orders-2024");
-    expect(route("orders.*", "x", "orders-2024")).toBe("x");
+  test("full-match semantics: a partial match leaves the topic unchanged", async () => {
+    expect(await route("orders", "x", "orders-2024")).toBe("orders-2024");
+    expect(await route("orders.*", "x", "orders-2024")).toBe("x");
   });
 
-  test("Java replacement syntax: escapes, named groups, multi-digit references", () => {
-    expect(route("(.*)", "\\$1-$1", "t")).toBe("$1-t");
-    expect(route("(?<db>[^.]+)\\.(?<table>.+)", "${table}_${db}", "shop.orders")).toBe("orders_shop");
+  test("Java replacement syntax: escapes, named groups, multi-digit references", async () => {
+    expect(await route("(.*)", "\\$1-$1", "t")).toBe("$1-t");
+    expect(await route("(?<db>[^.]+)\\.(?<table>.+)", "${table}_${db}", "shop.orders")).toBe("orders_shop");
     // $10 is group 1 followed by "0" when there is no group 10.
-    expect(route("(a)(b)", "$10", "ab")).toBe("a0");
+    expect(await route("(a)(b)", "$10", "ab")).toBe("a0");
     // Java replaceFirst finds the first match, which may be shorter than the whole topic.
-    expect(route("a|ab", "X", "ab")).toBe("Xb");
-    expect(route("(?i)ORDERS", "o", "orders")).toBe("o");
+    expect(await route("a|ab", "X", "ab")).toBe("Xb");
+    expect(await route("(?i)ORDERS", "o", "orders")).toBe("o");
   });
 
   test("settings validation", () => {
