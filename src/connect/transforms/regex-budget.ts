@@ -114,6 +114,8 @@ class RegexThreads {
   /** regex.match.timeout.ms of this process's worker. */
   timeoutMs = 1000;
   private readonly idle: Thread[] = [];
+  /** Every thread not yet terminated: an unref()'d worker that nothing else holds may be collected mid-match. */
+  private readonly live = new Set<Thread>();
   private running = 0;
   private readonly waiting: Request[] = [];
 
@@ -127,21 +129,26 @@ class RegexThreads {
   private next(): void {
     if (this.waiting.length === 0 || this.running >= MAX_THREADS) return;
     const request = this.waiting.shift()!;
-    const thread = this.idle.pop() ?? new Thread((gone) => this.forget(gone));
+    const thread = this.idle.pop() ?? this.spawn();
     this.running++;
     void thread.run(request, this.timeoutMs).then((outcome) => {
       this.running--;
       if (outcome === "reusable") {
         this.idle.push(thread);
         thread.idle();
-      }
+      } else this.live.delete(thread);
       this.next();
     });
   }
 
-  private forget(thread: Thread): void {
-    const at = this.idle.indexOf(thread);
-    if (at >= 0) this.idle.splice(at, 1);
+  private spawn(): Thread {
+    const thread = new Thread((gone) => {
+      this.live.delete(gone);
+      const at = this.idle.indexOf(gone);
+      if (at >= 0) this.idle.splice(at, 1);
+    });
+    this.live.add(thread);
+    return thread;
   }
 }
 
