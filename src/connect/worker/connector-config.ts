@@ -1,7 +1,7 @@
 // The framework settings every connector has (Kafka's ConnectorConfig, SinkConnectorConfig,
 // SourceConnectorConfig), declared once: they validate connector configs, answer
 // /connector-plugins/{p}/config and /config/validate, and configure the worker's tasks.
-import { SettingsDefinition, type Setting } from "../../common/settings.ts";
+import { SettingsDefinition, type ParsedSettings, type Setting } from "../../common/settings.ts";
 import { JavaPattern } from "../transforms/java-regex.ts";
 
 /**
@@ -33,13 +33,20 @@ function nameProblem(value: unknown): string | undefined {
 }
 
 const common = "Common";
+
+/**
+ * Sluice's bound on tasks.max (Kafka has none). Every task of a standalone worker runs in this one
+ * process, and 100000 idle sink tasks (FileStreamSink makes tasks.max of them) took a gigabyte and
+ * stalled both REST APIs for minutes; a thousand is more than any one connector is run with.
+ */
+export const TASKS_MAX_LIMIT = 1000;
 const errorHandling = "Error Handling";
 
 export const commonConnectorSettings: ConnectorSetting[] = [
   { name: "name", type: "string", required: true, validate: nameProblem, importance: "high", group: common, displayName: "Connector name", width: "MEDIUM", doc: "Globally unique name to use for this connector.", order: 1 },
   { name: "connector.class", type: "string", required: true, importance: "high", group: common, displayName: "Connector class", width: "LONG", doc: "Name or alias of the class for this connector. Must be a subclass of org.apache.kafka.connect.connector.Connector. If the connector is org.apache.kafka.connect.file.FileStreamSinkConnector, you can either specify this full name, or use \"FileStreamSink\" or \"FileStreamSinkConnector\" to make the configuration a bit shorter", order: 2 },
   { name: "connector.plugin.version", type: "string", importance: "medium", group: common, displayName: "Connector version", width: "MEDIUM", doc: "Version of the connector plugin to run; defaults to the installed one.", order: 3 },
-  { name: "tasks.max", type: "int", default: 1, min: 1, importance: "high", group: common, displayName: "Tasks max", width: "SHORT", doc: "Maximum number of tasks to use for this connector.", order: 4, checkedTwice: true },
+  { name: "tasks.max", type: "int", default: 1, min: 1, max: TASKS_MAX_LIMIT, importance: "high", group: common, displayName: "Tasks max", width: "SHORT", doc: "Maximum number of tasks to use for this connector.", order: 4, checkedTwice: true },
   { name: "tasks.max.enforce", type: "boolean", default: true, importance: "low", group: common, displayName: "Enforce tasks max", width: "SHORT", doc: "(Deprecated) Fail a connector that generates more task configs than tasks.max.", order: 5 },
   { name: "key.converter", type: "class", importance: "low", group: common, displayName: "Key converter class", width: "SHORT", doc: "Converter class used to convert between Kafka Connect format and the serialized form that is written to Kafka. This controls the format of the keys in messages written to or read from Kafka, and since this is independent of connectors it allows any connector to work with any serialization format. Examples of common formats include JSON and Avro.", order: 6 },
   { name: "key.converter.plugin.version", type: "string", importance: "low", group: common, displayName: "Key converter version", width: "SHORT", doc: "Version of the key converter plugin.", order: 7 },
@@ -141,4 +148,20 @@ export async function topicsMatching(regex: string, topics: readonly string[]): 
   const selected: string[] = [];
   for (const topic of topics) if (await pattern.matchesWithin("topics.regex", topic)) selected.push(topic);
   return selected;
+}
+
+/**
+ * Kafka's check of what a connector's taskConfigs(tasks.max) returned (KIP-1004): more configs than
+ * tasks.max fail the connector, unless tasks.max.enforce=false, which keeps them all with a warning.
+ * Sluice's TASKS_MAX_LIMIT holds either way.
+ */
+export function taskCountProblem(connector: string, generated: number, settings: ParsedSettings): { fail?: string; warn?: string } {
+  const maxTasks = settings.int("tasks.max");
+  if (generated <= maxTasks) return {};
+  const tooMany = `The connector ${connector} has generated ${generated} tasks, which is greater than ${maxTasks}, the maximum number of tasks it is configured to create.`;
+  if (settings.boolean("tasks.max.enforce")) {
+    return { fail: `${tooMany} This behaviour should be considered a bug and is disallowed. If necessary, it can be permitted by reconfiguring the connector with 'tasks.max.enforce' set to false; however, this option will be removed in a future release of Kafka Connect.` };
+  }
+  if (generated > TASKS_MAX_LIMIT) return { fail: `${tooMany} Sluice runs at most ${TASKS_MAX_LIMIT} tasks of a connector.` };
+  return { warn: tooMany };
 }

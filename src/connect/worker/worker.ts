@@ -6,11 +6,11 @@ import { logger } from "../../common/log.ts";
 import type { ParsedSettings } from "../../common/settings.ts";
 import type { Converter } from "../converters/converter.ts";
 import { ConnectMetrics } from "../metrics.ts";
-import type { Connector, SinkTask, SourceTask, TopicPartition } from "../plugins/connector.ts";
+import { ConnectException, type Connector, type SinkTask, type SourceTask, type TopicPartition } from "../plugins/connector.ts";
 import type { ConnectRecord } from "../plugins/records.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
 import type { OffsetStore } from "../storage/offset-store.ts";
-import { sinkConnectorDefinition, sourceConnectorDefinition, topicsMatching } from "./connector-config.ts";
+import { sinkConnectorDefinition, sourceConnectorDefinition, taskCountProblem, topicsMatching } from "./connector-config.ts";
 import { ErrorHandler, traceOf } from "./error-handling.ts";
 import { TransformChain, type ChainOptions } from "../transforms/chain.ts";
 import { REGEX_TIMEOUT_SETTING, regexThreads } from "../transforms/regex-budget.ts";
@@ -81,10 +81,15 @@ export class Worker {
         requestTaskReconfiguration: () => callbacks.requestTaskReconfiguration(),
         raiseError: (error) => setStatus("FAILED", traceOf(error)),
       });
-      await connector.start(this.resolve(config, resolved));
+      const values = this.resolve(config, resolved);
+      await connector.start(values);
+      const settings = (connector.type === "source" ? sourceConnectorDefinition : sinkConnectorDefinition).parse(values).values;
+      const configs = connector.taskConfigs(settings.int("tasks.max"));
+      const problem = taskCountProblem(name, configs.length, settings);
+      if (problem.fail) throw new ConnectException(problem.fail);
+      if (problem.warn) log.warn({ connector: name }, problem.warn);
       setStatus(target === "PAUSED" ? "PAUSED" : "RUNNING");
-      const maxTasks = Number(config["tasks.max"] ?? 1);
-      return reverseTransform(config, connector.taskConfigs(maxTasks).slice(0, maxTasks));
+      return reverseTransform(config, configs);
     } catch (err) {
       log.error({ connector: name, err: err instanceof Error ? err.message : String(err) }, "connector failed to start");
       setStatus("FAILED", traceOf(err));
