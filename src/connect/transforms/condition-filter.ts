@@ -7,7 +7,8 @@ import { SettingsDefinition } from "../../common/settings.ts";
 import { DataException } from "../data/index.ts";
 import type { ConnectRecord } from "../plugins/records.ts";
 import type { Transformation } from "../plugins/transformation.ts";
-import { JsonPath } from "./json-path.ts";
+import { JsonPath, MatchPending, type PathResult, type RegexMatcher } from "./json-path.ts";
+import { PerInput } from "./regex-budget.ts";
 import { operatingValue, parseSettings, type Side } from "./util.ts";
 
 function conditionProblem(value: unknown): string | undefined {
@@ -50,6 +51,9 @@ export class ConditionFilter<R extends ConnectRecord = ConnectRecord> implements
   private condition: JsonPath | null = null;
   private include = true;
   private missingOrNull: "fail" | "include" | "exclude" = "fail";
+  private readonly matched = new PerInput<boolean>();
+  private readonly matches: RegexMatcher = (pattern, input) =>
+    this.matched.get(`${pattern.pattern}\u0000${input}`, () => pattern.matchesWithin("filter.condition regex", input));
 
   constructor(readonly side: Side = "value") {}
 
@@ -64,10 +68,17 @@ export class ConditionFilter<R extends ConnectRecord = ConnectRecord> implements
     this.missingOrNull = s.string("missing.or.null.behavior") as "fail" | "include" | "exclude";
   }
 
-  apply(record: R): R | null {
+  apply(record: R): R | null | Promise<R | null> {
     const condition = this.condition;
     if (condition === null) return record;
-    const result = condition.evaluate(operatingValue(record, this.side));
+    let result: PathResult;
+    try {
+      result = condition.evaluate(operatingValue(record, this.side), this.matches);
+    } catch (e) {
+      // A =~ went to a regex thread: evaluate again once it answered (then from the memo).
+      if (e instanceof MatchPending) return e.answer.then(() => this.apply(record));
+      throw e;
+    }
     if (result.missingOrNull) {
       if (this.missingOrNull === "fail")
         throw new DataException(`Record ${this.side} is null or lacks a field used in filter condition ${condition.text} (topic ${record.topic})`);

@@ -45,6 +45,17 @@ type Expr =
 
 const UNDEFINED = Symbol("undefined");
 
+/** How `=~` is answered: at once when known, else with a promise of the answer (a regex thread's). */
+export type RegexMatcher = (pattern: JavaPattern, input: string) => boolean | Promise<boolean>;
+
+/** Thrown out of evaluate() by a `=~` whose answer is not known yet: await it, then evaluate again (evaluation is pure). */
+export class MatchPending {
+  constructor(readonly answer: Promise<unknown>) {}
+}
+
+// The matcher of the evaluation under way: evaluate() is synchronous, so one at a time.
+let activeMatcher: RegexMatcher | undefined;
+
 export interface PathResult {
   readonly matched: boolean;
   readonly missingOrNull: boolean;
@@ -64,7 +75,17 @@ export class JsonPath {
     return new JsonPath(text, segments);
   }
 
-  evaluate(root: unknown): PathResult {
+  /** Throws MatchPending when `matches` has yet to answer a `=~`. */
+  evaluate(root: unknown, matches: RegexMatcher): PathResult {
+    activeMatcher = matches;
+    try {
+      return this.evaluateJson(root);
+    } finally {
+      activeMatcher = undefined;
+    }
+  }
+
+  private evaluateJson(root: unknown): PathResult {
     const json = toJson(root);
     if (json === null || json === undefined) return { matched: false, missingOrNull: true };
     let nodes: unknown[] = [json];
@@ -198,11 +219,17 @@ function resolve(operand: Operand, current: unknown, root: unknown): unknown {
   }
 }
 
+function regexMatches(pattern: JavaPattern, input: string): boolean {
+  const answer = activeMatcher!(pattern, input);
+  if (answer instanceof Promise) throw new MatchPending(answer);
+  return answer;
+}
+
 function compare(op: string, left: unknown, right: unknown): boolean {
   if (left === UNDEFINED || right === UNDEFINED || left === null) return false;
   switch (op) {
     case "=~":
-      return typeof left === "string" && right instanceof JavaPattern && right.matches(left);
+      return typeof left === "string" && right instanceof JavaPattern && regexMatches(right, left);
     case "in":
       return Array.isArray(right) && right.some((r) => equal(left, r));
     case "nin":

@@ -3,7 +3,7 @@ import { SettingsDefinition } from "../../common/settings.ts";
 import type { ConnectRecord } from "../plugins/records.ts";
 import type { Predicate } from "../plugins/transformation.ts";
 import { JavaPattern } from "./java-regex.ts";
-import { PerTopic } from "./regex-budget.ts";
+import { PerInput } from "./regex-budget.ts";
 import { regexProblem } from "./regex-router.ts";
 import { invalidConfig, nonEmptyString, parseSettings } from "./util.ts";
 
@@ -21,7 +21,7 @@ const TOPIC_NAME_MATCHES = new SettingsDefinition([
 /** True when the whole topic name matches `pattern` (Java Matcher.matches()), on a regex thread under a time budget. */
 export class TopicNameMatches<R extends ConnectRecord = ConnectRecord> implements Predicate<R> {
   private pattern: JavaPattern | null = null;
-  private readonly matched = new PerTopic<boolean>();
+  private readonly matched = new PerInput<boolean>();
 
   config(): SettingsDefinition {
     return TOPIC_NAME_MATCHES;

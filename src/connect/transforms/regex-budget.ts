@@ -1,4 +1,4 @@
-// Matches of user-supplied regexes (RegexRouter, TopicNameMatches, topics.regex), run on threads of
+// Matches of user-supplied regexes (RegexRouter, TopicNameMatches, Filter conditions' =~, topics.regex), run on threads of
 // their own under a time budget, regex.match.timeout.ms.
 //
 // Why threads: Java's regex and JS RegExp both backtrack, so `(a+)+` on "aaaa…a-" runs for hours, and a
@@ -7,7 +7,7 @@
 // lookaround, which Kafka users' patterns may hold. So the match runs, with the same RegExp as
 // before, on a thread that is terminated when the budget runs out; the caller awaits it and the
 // record fails through errors.tolerance. Threads are pooled and leave after a while idle; callers
-// memoise per topic, so a thread is only asked about a topic name not seen before.
+// memoise per input (PerInput), so a thread is only asked about a topic name not seen before.
 
 export const REGEX_TIMEOUT_SETTING = "regex.match.timeout.ms";
 
@@ -155,30 +155,30 @@ class RegexThreads {
 /** The process's regex threads: one budget, set from the worker's settings. */
 export const regexThreads = new RegexThreads();
 
-/** Outcomes per topic name, so each topic is matched on a thread once (a failure too: the same input fails the same way). */
-export class PerTopic<T> {
+/** Outcomes per input (a topic name), so each is matched on a thread once (a failure too: the same input fails the same way). */
+export class PerInput<T> {
   private static readonly MAX = 10_000;
   private readonly known = new Map<string, { ok: true; value: T } | { ok: false; error: unknown }>();
 
-  get(topic: string, compute: () => Promise<T>): T | Promise<T> {
-    const known = this.known.get(topic);
+  get(input: string, compute: () => Promise<T>): T | Promise<T> {
+    const known = this.known.get(input);
     if (known?.ok) return known.value;
     if (known) throw known.error;
     return compute().then(
       (value) => {
-        this.remember(topic, { ok: true, value });
+        this.remember(input, { ok: true, value });
         return value;
       },
       (error: unknown) => {
-        this.remember(topic, { ok: false, error });
+        this.remember(input, { ok: false, error });
         throw error;
       },
     );
   }
 
-  private remember(topic: string, outcome: { ok: true; value: T } | { ok: false; error: unknown }): void {
-    // Bounded for connectors that route ever new topic names; forgetting only costs a thread round trip.
-    if (this.known.size >= PerTopic.MAX) this.known.clear();
-    this.known.set(topic, outcome);
+  private remember(input: string, outcome: { ok: true; value: T } | { ok: false; error: unknown }): void {
+    // Bounded for ever new inputs (topic names, field values); forgetting only costs a thread round trip.
+    if (this.known.size >= PerInput.MAX) this.known.clear();
+    this.known.set(input, outcome);
   }
 }

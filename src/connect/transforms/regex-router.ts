@@ -8,7 +8,7 @@ import type { ConnectRecord } from "../plugins/records.ts";
 import { newRecord } from "../plugins/records.ts";
 import type { Transformation } from "../plugins/transformation.ts";
 import { JavaPattern, JavaReplacement } from "./java-regex.ts";
-import { PerTopic } from "./regex-budget.ts";
+import { PerInput } from "./regex-budget.ts";
 import { invalidConfig, parseSettings } from "./util.ts";
 
 /** Kafka's RegexValidator, for settings holding a Java regex. */
@@ -30,7 +30,7 @@ export class RegexRouter<R extends ConnectRecord = ConnectRecord> implements Tra
   private regex: JavaPattern | null = null;
   private replacement: JavaReplacement | null = null;
   /** Each topic's new name, or null when the regex does not match it. */
-  private readonly routes = new PerTopic<string | null>();
+  private readonly routes = new PerInput<string | null>();
 
   config(): SettingsDefinition {
     return DEFINITION;

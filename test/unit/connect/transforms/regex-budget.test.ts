@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { JavaPattern, JavaReplacement } from "../../../../src/connect/transforms/java-regex.ts";
-import { PerTopic, RegexTimeoutError, regexThreads } from "../../../../src/connect/transforms/regex-budget.ts";
+import { PerInput, RegexTimeoutError, regexThreads } from "../../../../src/connect/transforms/regex-budget.ts";
 
 const CATASTROPHIC = `${"a".repeat(60)}-`;
 const budget = regexThreads.timeoutMs;
@@ -36,9 +36,9 @@ describe("regex matches on threads under a time budget", () => {
   });
 });
 
-describe("PerTopic", () => {
+describe("PerInput", () => {
   test("computes a topic once, failures included; answers known topics synchronously", async () => {
-    const memo = new PerTopic<number>();
+    const memo = new PerInput<number>();
     let calls = 0;
     expect(await memo.get("t", async () => ++calls)).toBe(1);
     expect(memo.get("t", async () => ++calls)).toBe(1);
