@@ -1,13 +1,16 @@
-// Matches of user-supplied regexes (RegexRouter, TopicNameMatches, Filter conditions' =~, topics.regex), run on threads of
-// their own under a time budget, regex.match.timeout.ms.
+// Matches of user-supplied regexes (RegexRouter, TopicNameMatches, Filter conditions' =~,
+// topics.regex), run on threads of their own under a time budget, regex.match.timeout.ms.
 //
 // Why threads: Java's regex and JS RegExp both backtrack, so `(a+)+` on "aaaa…a-" runs for hours, and a
 // JS RegExp cannot be interrupted: on the main thread it stalls both REST APIs and every task. A
 // linear-time engine (RE2) would avoid the blow-up but not match Java: no backreferences, no
 // lookaround, which Kafka users' patterns may hold. So the match runs, with the same RegExp as
 // before, on a thread that is terminated when the budget runs out; the caller awaits it and the
-// record fails through errors.tolerance. Threads are pooled and leave after a while idle; callers
-// memoise per input (PerInput), so a thread is only asked about a topic name not seen before.
+// record fails through errors.tolerance. (Blocking on the thread with Atomics.wait would stall the
+// event loop for the whole budget.) Threads are pooled and leave after a while idle; callers memoise
+// per input (PerInput), so a thread is only asked about a topic name not seen before. When a task's
+// whole pipeline moves to a thread of its own, its stuck match will no longer stall others, but the
+// budget is still what fails the record instead of hanging the task.
 
 export const REGEX_TIMEOUT_SETTING = "regex.match.timeout.ms";
 
