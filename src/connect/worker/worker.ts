@@ -133,6 +133,9 @@ export class Worker {
     const id = `${name}-${index}`;
     const resolved = new Map<string, string>();
     const onStatus: StatusListener = (status) => callbacks.onTaskStatus(index, status.trace ? { ...status, trace: hideResolved(status.trace, resolved) } : status);
+    // Herders start a connector's tasks one after another, and a start may not wait on any I/O: a turn
+    // of the event loop first lets REST requests in between a thousand task starts.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     try {
       const resolvedConnector = this.resolve(connectorConfig, resolved);
       const resolvedTask = this.resolve(taskConfig, resolved);
