@@ -441,13 +441,13 @@ export class DistributedHerder implements Herder {
     await this.configLog.readToEnd();
   }
 
-  validate(config: Record<string, string>): ConfigInfos {
+  validate(config: Record<string, string>): Promise<ConfigInfos> {
     return this.validator.validate(config);
   }
 
   async putConnector(name: string, config: Record<string, string>, options: { allowReplace: boolean; initialState?: TargetState }): Promise<{ created: boolean; info: ConnectorInfo }> {
     const full = { ...config, name };
-    this.validator.validOrThrow(full);
+    await this.validator.validOrThrow(full);
     await this.asLeader();
     const exists = this.configLog.state.connectors.has(name);
     if (exists && !options.allowReplace) throw connectErrors.conflict(`Connector ${name} already exists`);

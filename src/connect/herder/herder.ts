@@ -38,7 +38,7 @@ export type TaskState = { id: number } & StateInfo;
 export interface Herder {
   readonly worker: Worker;
   connectorNames(): string[];
-  validate(config: Record<string, string>): ConfigInfos;
+  validate(config: Record<string, string>): Promise<ConfigInfos>;
   putConnector(name: string, config: Record<string, string>, options: { allowReplace: boolean; initialState?: TargetState }): Promise<{ created: boolean; info: ConnectorInfo }>;
   patchConnector(name: string, patch: Record<string, string | null>): Promise<ConnectorInfo>;
   deleteConnector(name: string): Promise<void>;

@@ -38,7 +38,7 @@ export class StandaloneHerder implements Herder {
     this.validator = new ConnectorValidator(worker);
   }
 
-  validate(config: Record<string, string>): ConfigInfos {
+  validate(config: Record<string, string>): Promise<ConfigInfos> {
     return this.validator.validate(config);
   }
 
@@ -55,7 +55,7 @@ export class StandaloneHerder implements Herder {
   /** Creates or replaces a connector; `created` tells which. */
   async putConnector(name: string, config: Record<string, string>, options: { allowReplace: boolean; initialState?: TargetState }): Promise<{ created: boolean; info: ConnectorInfo }> {
     const full = { ...config, name };
-    this.validator.validOrThrow(full);
+    await this.validator.validOrThrow(full);
     const existing = this.entries.get(name);
     if (existing && !options.allowReplace) throw connectErrors.conflict(`Connector ${name} already exists`);
     if (existing) {

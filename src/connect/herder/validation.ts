@@ -25,7 +25,7 @@ const isSimpleHeaderConverter = (name: string) => [SIMPLE_HEADER_CONVERTER, "Sim
 export class ConnectorValidator {
   constructor(private readonly worker: Worker) {}
 
-  validate(config: Record<string, string>): ConfigInfos {
+  async validate(config: Record<string, string>): Promise<ConfigInfos> {
     const className = config["connector.class"];
     if (!className) throw connectErrors.badRequest(`Connector config ${javaMap(config)} contains no connector type`);
     const plugins = this.worker.options.plugins;
@@ -44,7 +44,7 @@ export class ConnectorValidator {
     const framework = connectorFrameworkDefinition(type, plugin.version);
     const transforms = new Map(Object.entries(validateTransforms(config, chainLookups(plugins))));
     const { problems: classes, unparsed } = this.classProblems(config, plugin);
-    const extra = [transforms, classes, ...(type === "sink" ? [sinkTopicProblems(config)] : [])];
+    const extra = [transforms, classes, ...(type === "sink" ? [await sinkTopicProblems(config)] : [])];
     const infos = configInfos(className, [framework, connector.config()], config, extra, unparsed);
     this.addConverterChoices(infos, config, plugin, unparsed);
     return infos;
@@ -104,11 +104,11 @@ export class ConnectorValidator {
     return { problems, unparsed };
   }
 
-  validOrThrow(config: Record<string, string>): void {
+  async validOrThrow(config: Record<string, string>): Promise<void> {
     for (const [key, value] of Object.entries(config)) {
       if (value === null) throw new ConnectRestError(500, `Non-string value found in original settings for key ${key}: null`);
     }
-    const infos = this.validate(config);
+    const infos = await this.validate(config);
     if (infos.error_count > 0) throw connectErrors.badRequest(invalidConfigMessage(infos));
   }
 

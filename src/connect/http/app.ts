@@ -250,14 +250,14 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
       // The plugin's own keys first, then the framework's, as Kafka lists them.
       return json(configKeyInfos([...(own ? [own] : []), ...framework]));
     })
-    .put("/connector-plugins/:plugin/config/validate", ({ params, body }) => {
+    .put("/connector-plugins/:plugin/config/validate", async ({ params, body }) => {
       const config = configMap(body);
       const included = config["connector.class"];
       if (included != null && !stripConnector(included).endsWith(stripConnector(params.plugin))) {
         throw connectErrors.badRequest(`Included connector type ${included} does not match request type ${params.plugin}`);
       }
       try {
-        return json(herder.validate(config as Record<string, string>));
+        return json(await herder.validate(config as Record<string, string>));
       } catch (err) {
         // Kafka runs validation through a future: its failures come back wrapped, as a 500 naming the exception.
         if (err instanceof ConnectRestError && err.status === 400) {

@@ -3,6 +3,7 @@
 // /connector-plugins/{p}/config and /config/validate, and configure the worker's tasks.
 import { SettingsDefinition, type ParsedSettings, type Setting } from "../../common/settings.ts";
 import { JavaPattern } from "../transforms/java-regex.ts";
+import { RegexTimeoutError } from "../transforms/regex-budget.ts";
 
 /**
  * Kafka ConfigDef details that Setting has no field for; /connector-plugins/{p}/config and
@@ -104,8 +105,8 @@ export function connectorFrameworkDefinition(type: "source" | "sink", version: s
   return def;
 }
 
-/** Sink-only cross-setting rules (Kafka's SinkConnectorConfig.validate), worded as Kafka's. */
-export function sinkTopicProblems(config: Record<string, string>): Map<string, string[]> {
+/** Sink-only cross-setting rules (Kafka's SinkConnectorConfig.validate), worded as Kafka's; the DLQ name is matched against topics.regex on a regex thread. */
+export async function sinkTopicProblems(config: Record<string, string>): Promise<Map<string, string[]>> {
   const topics = (config.topics ?? "").trim() === "" ? [] : config.topics!.trim().split(/\s*,\s*/);
   const regex = (config["topics.regex"] ?? "").trim();
   const problems = new Map<string, string[]>();
@@ -133,9 +134,10 @@ export function sinkTopicProblems(config: Record<string, string>): Map<string, s
   } else if (dlq && regex && !topics.length) {
     let matches = false;
     try {
-      matches = JavaPattern.compile(regex).matches(dlq);
-    } catch {
-      // reported above
+      matches = await JavaPattern.compile(regex).matchesWithin("topics.regex", dlq);
+    } catch (err) {
+      // An invalid regex is reported above; one over the budget is reported here.
+      if (err instanceof RegexTimeoutError) add("topics.regex", err.message);
     }
     if (matches) add("topics.regex", `The DLQ topic '${dlq}' may not be matched by the regex for the topics ('topics.regex=${regex}') consumed by the connector`);
   }

@@ -154,6 +154,23 @@ describe("a regex over its time budget (regex.match.timeout.ms default)", () => 
     expect(await fetch(`${dev.registry}/subjects`).then((r) => r.status)).toBe(200);
   }, 60_000);
 
+  test("validating a sink whose topics.regex backtracks on its DLQ name: both APIs answer meanwhile, and the budget is the problem reported", async () => {
+    let validated = false;
+    const validating = dev.connect
+      .put("/connector-plugins/FileStreamSinkConnector/config/validate", { "connector.class": "FileStreamSink", name: "v", "topics.regex": "(a+)+", "errors.deadletterqueue.topic.name": CATASTROPHIC_TOPIC })
+      .then((reply) => {
+        validated = true;
+        return reply;
+      });
+    expect((await fetch(`${dev.registry}/subjects`)).status).toBe(200);
+    expect((await dev.connect.get("/connectors")).status).toBe(200);
+    expect(validated).toBe(false);
+    const reply = await validating;
+    expect(reply.status).toBe(200);
+    const regex = (reply.body.configs as { value: { name: string; errors: string[] } }[]).find((c) => c.value.name === "topics.regex")!;
+    expect(regex.value.errors).toEqual([`topics.regex '(a+)+' did not finish matching '${CATASTROPHIC_TOPIC}' (61 characters) within regex.match.timeout.ms=1000`]);
+  }, 60_000);
+
   test("errors.tolerance=all: the record goes to the dead letter queue and the others are delivered", async () => {
     const bad = join(dev.work, "bad.txt");
     const good = join(dev.work, "good.txt");
