@@ -59,7 +59,7 @@ function threadMain(): void {
 const THREAD_URL = URL.createObjectURL(new Blob([`(${threadMain.toString()})()`], { type: "application/javascript" }));
 /** Threads matching at once; beyond that, requests wait their turn. */
 const MAX_THREADS = 8;
-/** An idle thread leaves after this long (threads are tens of MB; matches are rare once memoised). */
+/** An idle thread leaves after this long (a thread is a few MB; matches are rare once memoised). */
 const IDLE_MS = 30_000;
 
 class Thread {
