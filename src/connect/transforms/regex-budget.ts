@@ -50,7 +50,6 @@ function threadMain(): void {
       regex = new RegExp(source, flags);
       compiled.set(key, regex);
     }
-    regex.lastIndex = 0;
     const m = regex.exec(input);
     thread.postMessage(m === null ? null : { index: m.index, groups: [...m], named: m.groups === undefined ? undefined : { ...m.groups } });
   };
