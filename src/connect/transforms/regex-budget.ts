@@ -1,12 +1,16 @@
 // Matches of user-supplied regexes (RegexRouter, TopicNameMatches, Filter conditions' =~,
 // topics.regex), run on threads of their own under a time budget, regex.match.timeout.ms.
 //
-// Why threads: Java's regex and JS RegExp both backtrack, so `(a+)+` on "aaaa…a-" runs for hours, and a
-// JS RegExp cannot be interrupted: on the main thread it stalls both REST APIs and every task. A
+// Why threads: Java's regex and JS RegExp both backtrack, so `(a+)+` on "aaaa…a-" runs for hours in
+// Java. JavaScriptCore gives up after its own match limit (about 10^8 backtracking steps, a second or
+// so) and answers "no match" as if the regex did not match, silently; meanwhile a JS RegExp cannot be
+// interrupted: on the main thread each such match stalls both REST APIs and every task. A
 // linear-time engine (RE2) would avoid the blow-up but not match Java: no backreferences, no
 // lookaround, which Kafka users' patterns may hold. So the match runs, with the same RegExp as
 // before, on a thread that is terminated when the budget runs out; the caller awaits it and the
-// record fails through errors.tolerance. (Blocking on the thread with Atomics.wait would stall the
+// record fails through errors.tolerance, before JavaScriptCore's limit could pass off a wrong "no
+// match" (a null that took the whole budget counts as over it, should the timer fire late). (Blocking
+// on the thread with Atomics.wait would stall the
 // event loop for the whole budget.) Threads are pooled and leave after a while idle; callers memoise
 // per input (PerInput), so a thread is only asked about a topic name not seen before. When a task's
 // whole pipeline moves to a thread of its own, its stuck match will no longer stall others, but the
@@ -50,8 +54,10 @@ function threadMain(): void {
       regex = new RegExp(source, flags);
       compiled.set(key, regex);
     }
+    const started = performance.now();
     const m = regex.exec(input);
-    thread.postMessage(m === null ? null : { index: m.index, groups: [...m], named: m.groups === undefined ? undefined : { ...m.groups } });
+    const ms = performance.now() - started;
+    thread.postMessage({ ms, match: m === null ? null : { index: m.index, groups: [...m], named: m.groups === undefined ? undefined : { ...m.groups } } });
   };
 }
 
@@ -76,16 +82,19 @@ class Thread {
     clearTimeout(this.idleTimer);
     await this.opened;
     return new Promise((resolve) => {
+      const overBudget = () => new RegexTimeoutError(`${request.what} did not finish matching ${quote(request.input)} within ${REGEX_TIMEOUT_SETTING}=${timeoutMs}`);
       const timer = setTimeout(() => {
         this.worker.onmessage = null;
         this.worker.terminate();
-        request.reject(new RegexTimeoutError(`${request.what} did not finish matching ${quote(request.input)} within ${REGEX_TIMEOUT_SETTING}=${timeoutMs}`));
+        request.reject(overBudget());
         resolve("gone");
       }, timeoutMs);
-      this.worker.onmessage = (event: MessageEvent<RegexMatch | null>) => {
+      this.worker.onmessage = (event: MessageEvent<{ ms: number; match: RegexMatch | null }>) => {
         clearTimeout(timer);
         this.worker.onmessage = null;
-        request.resolve(event.data);
+        const { ms, match } = event.data;
+        if (match === null && ms >= timeoutMs) request.reject(overBudget());
+        else request.resolve(match);
         resolve("reusable");
       };
       this.worker.onerror = (event) => {
@@ -114,7 +123,7 @@ function quote(input: string): string {
 
 class RegexThreads {
   /** regex.match.timeout.ms of this process's worker. */
-  timeoutMs = 1000;
+  timeoutMs = 250;
   private readonly idle: Thread[] = [];
   /** Every thread not yet terminated: an unref()'d worker that nothing else holds may be collected mid-match. */
   private readonly live = new Set<Thread>();

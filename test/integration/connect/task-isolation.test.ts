@@ -75,17 +75,21 @@ async function metric(dev: Dev, name: string, connector: string): Promise<number
   return line ? Number(line.slice(line.lastIndexOf(" ") + 1)) : 0;
 }
 
-describe("a regex with no time budget that matters (regex.match.timeout.ms=1h)", () => {
+describe("regex.match.timeout.ms=1h: matches end only at JavaScriptCore's own limit (a second or so each)", () => {
   let dev: Dev;
   beforeAll(async () => {
     dev = await startDev("unbounded", { CONNECT_REGEX_MATCH_TIMEOUT_MS: "3600000" });
   }, 60_000);
   afterAll(() => dev?.stop());
 
-  test("while a RegexRouter match backtracks, both REST APIs answer and other tasks move records", async () => {
+  test("while RegexRouter matches backtrack, both REST APIs answer and other tasks move records", async () => {
     const input = join(dev.work, "stuck.txt");
     writeFileSync(input, "one\n");
-    expect((await dev.connect.post("/connectors", { name: "stuck", config: { "connector.class": "FileStreamSource", file: input, topic: CATASTROPHIC_TOPIC, "value.converter": STRING, ...catastrophicRouter } })).status).toBe(201);
+    // 30 routers: the record spends tens of seconds in its transforms, whatever the machine.
+    const aliases = Array.from({ length: 30 }, (_, i) => `r${i}`);
+    const routers = Object.fromEntries(aliases.flatMap((a) => [[`transforms.${a}.type`, "RegexRouter"], [`transforms.${a}.regex`, "(a+)+"], [`transforms.${a}.replacement`, "routed"]]));
+    const config = { "connector.class": "FileStreamSource", file: input, topic: CATASTROPHIC_TOPIC, "value.converter": STRING, transforms: aliases.join(","), ...routers };
+    expect((await dev.connect.post("/connectors", { name: "stuck", config })).status).toBe(201);
     // Polled and handed to the transforms: from here until the task ends, the match is running.
     await waitFor("the stuck task to poll its record", async () => (await metric(dev, "sluice_connect_source_records_polled_total", "stuck")) >= 1 || undefined);
 
@@ -102,7 +106,7 @@ describe("a regex with no time budget that matters (regex.match.timeout.ms=1h)",
     await waitFor("records through the other connectors", () => lines(flowOut).length >= 2 || undefined);
     expect(lines(flowOut)).toEqual(["x", "y"]);
 
-    // Still matching: nothing was written, and the task did not end.
+    // Still matching after all that: nothing was written, and the task did not end.
     expect(await metric(dev, "sluice_connect_source_records_written_total", "stuck")).toBe(0);
     expect(((await dev.connect.get("/connectors/stuck/status")).body as { tasks: { state: string }[] }).tasks[0]!.state).toBe("RUNNING");
     expect((await dev.connect.delete("/connectors/stuck")).status).toBe(204);
@@ -133,7 +137,7 @@ describe("a regex with no time budget that matters (regex.match.timeout.ms=1h)",
   });
 });
 
-describe("a regex over its time budget (regex.match.timeout.ms default)", () => {
+describe("a regex over its time budget (regex.match.timeout.ms default, 250)", () => {
   let dev: Dev;
   beforeAll(async () => {
     dev = await startDev("budget");
@@ -150,7 +154,7 @@ describe("a regex over its time budget (regex.match.timeout.ms default)", () => 
     });
     expect(status.trace).toContain("Tolerance exceeded in error handler");
     expect(status.trace).toContain("RegexRouter");
-    expect(status.trace).toContain("regex.match.timeout.ms=1000");
+    expect(status.trace).toContain("regex.match.timeout.ms=250");
     expect(await fetch(`${dev.registry}/subjects`).then((r) => r.status)).toBe(200);
   }, 60_000);
 
@@ -168,7 +172,7 @@ describe("a regex over its time budget (regex.match.timeout.ms default)", () => 
     const reply = await validating;
     expect(reply.status).toBe(200);
     const regex = (reply.body.configs as { value: { name: string; errors: string[] } }[]).find((c) => c.value.name === "topics.regex")!;
-    expect(regex.value.errors).toEqual([`topics.regex '(a+)+' did not finish matching '${CATASTROPHIC_TOPIC}' (61 characters) within regex.match.timeout.ms=1000`]);
+    expect(regex.value.errors).toEqual([`topics.regex '(a+)+' did not finish matching '${CATASTROPHIC_TOPIC}' (61 characters) within regex.match.timeout.ms=250`]);
   }, 60_000);
 
   test("errors.tolerance=all: the record goes to the dead letter queue and the others are delivered", async () => {
