@@ -68,6 +68,12 @@ function merge(a: Result, b: Result): Result {
   return { compatible: a.compatible && b.compatible, found: [...a.found, ...b.found] };
 }
 
+function mergeAll(results: readonly Result[]): Result {
+  const found = results.flatMap((r) => r.found);
+  const compatible = results.every((r) => r.compatible);
+  return found.length === 0 && compatible ? COMPATIBLE : { compatible, found };
+}
+
 function incompatible(type: Found["type"], message: string, location: readonly string[]): Result {
   return { compatible: false, found: [{ type, message, location: [...location] }] };
 }
@@ -181,25 +187,27 @@ class Checker {
   }
 
   private checkFields(reader: RecordNode, writer: RecordNode, location: string[]): Result {
-    let result = COMPATIBLE;
+    // Collected in place rather than merged per field: a record may have tens of thousands.
+    const results: Result[] = [];
+    const writerFields = new Map(writer.fields.map((f) => [f.name, f]));
     location.push("fields");
     for (const rf of reader.fields) {
       location.push(String(rf.pos));
-      const wf = lookupWriterField(writer, rf);
+      const wf = lookupWriterField(writer, rf, writerFields);
       if (wf !== null) {
-        result = merge(result, this.check("type", rf.type, wf.type, location));
+        results.push(this.check("type", rf.type, wf.type, location));
       } else if (rf.defaultValue === undefined) {
         if (rf.type.type === "enum" && rf.type.enumDefault !== null) {
           // Avro compares the enum against the writer *record* here.
-          result = merge(result, this.check("type", rf.type, writer, location));
+          results.push(this.check("type", rf.type, writer, location));
         } else {
-          result = merge(result, incompatible("READER_FIELD_MISSING_DEFAULT_VALUE", rf.name, location));
+          results.push(incompatible("READER_FIELD_MISSING_DEFAULT_VALUE", rf.name, location));
         }
       }
       location.pop();
     }
     location.pop();
-    return result;
+    return mergeAll(results);
   }
 }
 
@@ -225,9 +233,10 @@ function checkFixedSize(reader: FixedNode, writer: FixedNode, location: string[]
 }
 
 function checkEnumSymbols(reader: EnumNode, writer: EnumNode, location: string[]): Result {
-  const missing = [...new Set(writer.symbols)].filter((s) => !reader.symbols.includes(s)).sort();
+  const readerSymbols = new Set(reader.symbols);
+  const missing = [...new Set(writer.symbols)].filter((s) => !readerSymbols.has(s)).sort();
   if (missing.length === 0) return COMPATIBLE;
-  if (reader.enumDefault !== null && reader.symbols.includes(reader.enumDefault)) return COMPATIBLE;
+  if (reader.enumDefault !== null && readerSymbols.has(reader.enumDefault)) return COMPATIBLE;
   location.push("symbols");
   const result = incompatible("MISSING_ENUM_SYMBOLS", `[${missing.join(", ")}]`, location);
   location.pop();
@@ -235,13 +244,12 @@ function checkEnumSymbols(reader: EnumNode, writer: EnumNode, location: string[]
 }
 
 /** Writer field for a reader field: by name, then by each reader alias; more than one match throws. */
-function lookupWriterField(writer: RecordNode, readerField: FieldNode): FieldNode | null {
+function lookupWriterField(writer: RecordNode, readerField: FieldNode, fieldsByName: ReadonlyMap<string, FieldNode>): FieldNode | null {
   const matches: FieldNode[] = [];
-  const byName = (n: string): FieldNode | undefined => writer.fields.find((f) => f.name === n);
-  const direct = byName(readerField.name);
+  const direct = fieldsByName.get(readerField.name);
   if (direct) matches.push(direct);
   for (const alias of readerField.aliases) {
-    const f = byName(alias);
+    const f = fieldsByName.get(alias);
     if (f) matches.push(f);
   }
   if (matches.length > 1) {

@@ -557,18 +557,18 @@ class ParseContext {
     const rawSymbols = symbolsJson.map(textOf);
     const enumDefault = textOf(json.get("default"));
     checkNotPrimitive(name);
-    const symbols: string[] = [];
+    const symbols = new Set<string>();
     for (const s of rawSymbols) {
       const sym = validateName(s);
-      if (symbols.includes(sym)) throw new InvalidSchemaError(`Duplicate enum symbol: ${sym}`);
-      symbols.push(sym);
+      if (symbols.has(sym)) throw new InvalidSchemaError(`Duplicate enum symbol: ${sym}`);
+      symbols.add(sym);
     }
-    if (enumDefault !== null && !symbols.includes(enumDefault)) {
-      throw new InvalidSchemaError(`The Enum Default: ${enumDefault} is not in the enum symbol set: [${symbols.join(", ")}]`);
+    if (enumDefault !== null && !symbols.has(enumDefault)) {
+      throw new InvalidSchemaError(`The Enum Default: ${enumDefault} is not in the enum symbol set: [${[...symbols].join(", ")}]`);
     }
     const props = propsOf(json, ENUM_RESERVED);
     const aliases = namedAliases(json, name.space);
-    const node: AvroNode = { type: "enum", name, doc, symbols, enumDefault, props, logicalType: null, aliases };
+    const node: AvroNode = { type: "enum", name, doc, symbols: [...symbols], enumDefault, props, logicalType: null, aliases };
     node.logicalType = recogniseLogicalType(node);
     this.put(node);
     return node;

@@ -11,7 +11,7 @@
 // - EXCLUSIVE_MAXIMUM_DECREASED compares against the update's `maximum` (a NullPointerException
 //   in Java when there is none; raised here as an error too), and a `const: null` original throws.
 import { JavaHashKeys } from "./javaHash.ts";
-import { javaJsonEquals, JNumber, type JValue } from "./json.ts";
+import { javaEqualityKey, javaJsonEquals, JNumber, type JValue } from "./json.ts";
 import {
   isEmptyLike,
   printNode,
@@ -323,7 +323,15 @@ function compareNumber(ctx: Context, o: NumberNode, u: NumberNode): void {
 
 /** Set semantics over Java values (org.json numbers keep their kind and scale). */
 function containsAll(haystack: readonly JValue[], needles: readonly JValue[]): boolean {
-  return needles.every((n) => haystack.some((h) => javaJsonEquals(h, n)));
+  // Bucketed by a key equal values share, so large enums are not compared pairwise.
+  const buckets = new Map<string, JValue[]>();
+  for (const h of haystack) {
+    const key = javaEqualityKey(h);
+    const bucket = buckets.get(key);
+    if (bucket) bucket.push(h);
+    else buckets.set(key, [h]);
+  }
+  return needles.every((n) => buckets.get(javaEqualityKey(n))?.some((h) => javaJsonEquals(h, n)) ?? false);
 }
 
 function compareEnum(ctx: Context, o: readonly JValue[], u: readonly JValue[]): void {

@@ -322,6 +322,14 @@ export function javaJsonEquals(a: JValue, b: JValue): boolean {
   return a === b;
 }
 
+/** A string that values javaJsonEquals calls equal share (objects and arrays share one, coarse). */
+export function javaEqualityKey(v: JValue): string {
+  if (v instanceof JNumber) return `n${v.integral}:${v.unscaled}:${v.scale}`;
+  if (typeof v === "string") return `s${v}`;
+  if (v === null || typeof v === "boolean") return String(v);
+  return Array.isArray(v) ? "[" : "{";
+}
+
 /** The tree of a plain JavaScript JSON value (numbers with a fraction become decimals). */
 export function fromPlain(v: unknown): JValue {
   if (v === null || typeof v === "boolean" || typeof v === "string") return v;
