@@ -172,19 +172,23 @@ function transformMap(option: OptionElement): OptionMap {
   return new Map([[inner.name, value]]);
 }
 
-/** Java's String.split("\n") followed by indenting every line by two spaces. */
-function appendIndented(out: string[], value: string): void {
+/** Java's String.split("\n") followed by indenting every line (by two spaces, or `prefix`). */
+function appendIndented(out: string[], value: string, prefix = "  "): void {
   const lines = value.split("\n");
   while (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
   if (lines.length === 1 && lines[0] === "" && value !== "") lines.pop();
-  for (const line of lines) out.push(`  ${line}\n`);
+  for (const line of lines) out.push(`${prefix}${line}\n`);
 }
 
-const indented = (value: string): string => {
+const indented = (value: string, prefix = "  "): string => {
   const out: string[] = [];
-  appendIndented(out, value);
+  appendIndented(out, value, prefix);
   return out.join("");
 };
+
+/** `text` (ending with a newline) with `prefix` before each of its lines, blank ones included. */
+const prefixLines = (text: string, prefix: string): string =>
+  prefix === "" ? text : `${prefix}${text.slice(0, -1).replaceAll("\n", `\n${prefix}`)}\n`;
 
 /** ProtobufSchemaUtils.escapeChars. */
 export function escapeChars(input: string): string {
@@ -352,7 +356,11 @@ class Printer {
     return `${sb};\n`;
   }
 
-  private message(type: MessageElement): string {
+  /**
+   * The message with every line after `prefix` (its nesting): nested messages print at their own
+   * depth instead of each enclosing message re-indenting them, which was quadratic in the depth.
+   */
+  private message(type: MessageElement, prefix = ""): string {
     let sb = `message ${type.name} {`;
     if (type.reserveds.length > 0) {
       sb += "\n";
@@ -397,12 +405,13 @@ class Printer {
       for (const e of this.extendElements(type.extendDeclarations)) sb += indented(this.extend(e));
     }
     const types = this.filterTypes(type.nestedTypes);
-    if (types.length > 0) {
-      sb += "\n";
-      for (const t of types) if (t.kind === "message") sb += this.ctx.inName(t.name, () => indented(this.message(t)));
-      for (const t of types) if (t.kind === "enum") sb += this.ctx.inName(t.name, () => indented(this.enumType(t)));
-    }
-    return `${sb}}\n`;
+    if (types.length === 0) return prefixLines(`${sb}}\n`, prefix);
+    sb += "\n";
+    const inner = `${prefix}  `;
+    let nested = "";
+    for (const t of types) if (t.kind === "message") nested += this.ctx.inName(t.name, () => this.message(t, inner));
+    for (const t of types) if (t.kind === "enum") nested += this.ctx.inName(t.name, () => indented(this.enumType(t), inner));
+    return `${prefixLines(sb, prefix)}${nested}${prefix}}\n`;
   }
 
   private sortedByTag<T extends { tag: number }>(list: readonly T[]): readonly T[] {

@@ -17,7 +17,7 @@ import { decodeFileDescriptor } from "./descriptor-types.ts";
 import { fileElementFromDescriptor } from "./descriptor-file.ts";
 import type { Position, ProtoFileElement } from "./elements.ts";
 import { knownFiles } from "./known-files.ts";
-import { ProtoSyntaxError, parseProto } from "./parser.ts";
+import { NestingTooDeepError, ProtoSyntaxError, parseProto } from "./parser.ts";
 import { buildRoot, indexesFor, messageNameFor, messageTypesOf, type RuntimeSource } from "./runtime.ts";
 import { serializedFileDescriptor } from "./serialized.ts";
 import type { ReferenceKey, SchemaFiles } from "./type-context.ts";
@@ -114,6 +114,7 @@ function parseFile(text: string, referenceName: string | null): ProtoFileElement
   try {
     return parseProto(text);
   } catch (e) {
+    if (e instanceof NestingTooDeepError) throw new InvalidSchemaError(e.message);
     if (!(e instanceof ProtoSyntaxError)) throw e;
     const bytes = base64Bytes(text);
     if (bytes !== null) {

@@ -37,6 +37,20 @@ export class ProtoSyntaxError extends Error {
   }
 }
 
+/**
+ * Messages nested deeper than protobufjs accepts (its nestingLimit, protoc's 32): such a schema is
+ * refused with protobufjs's "max depth exceeded" anyway, and printing it first costs time (and
+ * text) quadratic in the depth — and a deep enough one overflows the stack.
+ */
+export const MAX_MESSAGE_NESTING = 32;
+
+export class NestingTooDeepError extends Error {
+  constructor() {
+    super("max depth exceeded");
+    this.name = "NestingTooDeepError";
+  }
+}
+
 const locationText = (p: Position): string => `:${p.line}:${p.column}`;
 
 /** Wire's SyntaxReader: a cursor over the text that skips whitespace and comments. */
@@ -378,6 +392,7 @@ class Parser {
   private readonly extendsList: ExtendElement[] = [];
   private readonly options: OptionElement[] = [];
   private declarationCount = 0;
+  private messageNesting = 0;
   private syntax: Syntax | null = null;
   private packageName: string | null = null;
 
@@ -491,6 +506,7 @@ class Parser {
   }
 
   private readMessage(position: Position): MessageElement {
+    if (++this.messageNesting > MAX_MESSAGE_NESTING) throw new NestingTooDeepError();
     const r = this.reader;
     const name = r.readName();
     const message: MessageElement = {
@@ -541,6 +557,7 @@ class Parser {
           break;
       }
     }
+    this.messageNesting--;
     return message;
   }
 

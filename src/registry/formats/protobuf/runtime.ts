@@ -2,6 +2,7 @@
 // then the known files), used to encode and decode messages; and the mapping between Confluent's
 // message indexes and message types.
 import protobuf from "protobufjs";
+import "./protobufjs-field-ids.ts";
 import { messages, type MessageElement, type ProtoFileElement } from "./elements.ts";
 import { knownFiles } from "./known-files.ts";
 import { runtimeProtoText } from "./runtime-proto.ts";
