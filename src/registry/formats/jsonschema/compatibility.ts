@@ -443,12 +443,14 @@ function compareObject(ctx: Context, o: ObjectNode, u: ObjectNode): void {
 }
 
 function compareRequired(ctx: Context, o: ObjectNode, u: ObjectNode): void {
+  const originalRequired = new Set(o.required);
+  const updateRequired = new Set(u.required);
   ctx.inPath("required", () => {
     for (const key of propertyOrder(o)) {
       if (!u.properties.has(key)) continue;
       ctx.inPath(key, () => {
-        const wasRequired = o.required.includes(key);
-        const isRequired = u.required.includes(key);
+        const wasRequired = originalRequired.has(key);
+        const isRequired = updateRequired.has(key);
         if (wasRequired && !isRequired) ctx.add("REQUIRED_ATTRIBUTE_REMOVED");
         else if (!wasRequired && isRequired) {
           ctx.add((u.properties.get(key) as SchemaNode).defaultValue !== undefined ? "REQUIRED_ATTRIBUTE_WITH_DEFAULT_ADDED" : "REQUIRED_ATTRIBUTE_ADDED");
@@ -466,6 +468,7 @@ function unionOrder(a: readonly string[], b: readonly string[]): string[] {
 }
 
 function compareProperties(ctx: Context, o: ObjectNode, u: ObjectNode): void {
+  const updateRequired = new Set(u.required);
   ctx.inPath("properties", () => {
     for (const key of unionOrder(propertyOrder(o), propertyOrder(u))) {
       ctx.inPath(key, () => {
@@ -487,7 +490,7 @@ function compareProperties(ctx: Context, o: ObjectNode, u: ObjectNode): void {
           // Only the original's content model decides whether a property may be added.
           if (isOpenObject(o)) {
             if (isEmptyLike(us)) return ctx.add("PROPERTY_WITH_EMPTY_SCHEMA_ADDED_TO_OPEN_CONTENT_MODEL");
-            if (u.required.includes(key)) {
+            if (updateRequired.has(key)) {
               return ctx.add(us.defaultValue !== undefined ? "REQUIRED_PROPERTY_WITH_DEFAULT_ADDED_TO_OPEN_CONTENT_MODEL" : "REQUIRED_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL");
             }
             return ctx.add("OPTIONAL_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL");
@@ -499,7 +502,7 @@ function compareProperties(ctx: Context, o: ObjectNode, u: ObjectNode): void {
             ctx.addAll(sub.diffs);
             ctx.add(sub.isCompatible() ? "PROPERTY_ADDED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL" : "PROPERTY_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL");
           }
-          if (u.required.includes(key)) {
+          if (updateRequired.has(key)) {
             ctx.add(us.defaultValue !== undefined ? "REQUIRED_PROPERTY_WITH_DEFAULT_ADDED_TO_UNOPEN_CONTENT_MODEL" : "REQUIRED_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL");
           } else {
             ctx.add("OPTIONAL_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL");
