@@ -15,7 +15,10 @@ mkdirSync("dist/release", { recursive: true });
 
 async function compile(outfile: string, target?: "bun-linux-x64" | "bun-linux-x64-baseline"): Promise<void> {
   const result = await Bun.build({
-    entrypoints: ["src/cli.ts"],
+    // The schema thread's entry (started by src/registry/schema-thread.ts) is bundled too; flat names
+    // put it beside the CLI's, where the thread looks for it.
+    entrypoints: ["src/cli.ts", "src/registry/schema-worker.ts"],
+    naming: { entry: "[name].[ext]" },
     compile: target ? { outfile, target } : { outfile },
     // Identifiers stay: stack traces (a failed task's trace) show them. keepNames would only fix .name;
     // the frames would still show the minified identifiers.

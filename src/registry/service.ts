@@ -12,6 +12,8 @@ import {
   type SchemaReference,
   type SchemaType,
 } from "./formats/format.ts";
+import { SchemaThread } from "./schema-thread.ts";
+import { isLarge, type SchemaText, type VersionText } from "./schema-work.ts";
 import type { RegistryRecord } from "./store/records.ts";
 import type { SchemaLog } from "./store/schema-log.ts";
 import { compareStrings, type RegistryState, type SchemaVersion } from "./store/state.ts";
@@ -64,6 +66,7 @@ export class RegistryService {
   private readonly parseCache = new Map<string, ParsedSchema>();
   private readonly canonicalForms = new WeakMap<SchemaVersion, string | undefined>();
   private readonly normalizedForms = new WeakMap<SchemaVersion, string | undefined>();
+  private readonly schemaThread = new SchemaThread();
 
   constructor(
     private readonly log: SchemaLog,
@@ -169,13 +172,14 @@ export class RegistryService {
     if (importing && mode !== "IMPORT") throw errors.operationNotPermitted(`Subject ${subject} is not in import mode`);
     if (!importing && mode === "IMPORT") throw errors.operationNotPermitted(`Subject ${subject} is not in read-write mode`);
 
-    const parsed = this.parseRequest(request);
-    const text = normalize ? parsed.normalized() : parsed.canonical;
+    const candidate = this.schemaText(request);
+    const schemaType = candidate.schemaType;
+    const text = await this.identityFormOf(candidate, normalize);
     const references = request.references ?? [];
     const fastPath = () =>
       this.state
         .versions(subject)
-        .find((v) => !v.deleted && this.sameSchema(v, parsed.schemaType, text, references, normalize));
+        .find((v) => !v.deleted && this.sameSchema(v, schemaType, text, references, normalize));
     const existing = fastPath();
     if (existing && !importing) return existing.id;
 
@@ -193,23 +197,23 @@ export class RegistryService {
       }
       const sameIdentity = this.state
         .allVersions()
-        .find((v) => this.sameSchema(v, parsed.schemaType, text, references, normalize));
+        .find((v) => this.sameSchema(v, schemaType, text, references, normalize));
 
       let id: number;
       if (importing) {
         id = request.id!;
         const holder = this.state.holders(id)[0];
-        if (holder && !this.sameSchema(holder, parsed.schemaType, text, references, normalize)) {
+        if (holder && !this.sameSchema(holder, schemaType, text, references, normalize)) {
           throw errors.operationNotPermitted(`Overwrite new schema with id ${id} is not permitted.`);
         }
-        const inSubject = all.find((v) => this.sameSchema(v, parsed.schemaType, text, references, normalize));
+        const inSubject = all.find((v) => this.sameSchema(v, schemaType, text, references, normalize));
         if (inSubject && inSubject.id !== id) throw errors.idMismatch();
         if (this.state.version(subject, version)) {
           throw errors.operationNotPermitted(`Overwrite new schema with id ${id} is not permitted.`);
         }
       } else {
         const level = this.effectiveLevel(subject);
-        const messages = checkCompatibility(this.formatOf(parsed.schemaType), level, parsed, this.previousVersions(subject));
+        const messages = await this.compatibilityOf(candidate, level, subject);
         if (messages.length > 0) {
           throw errors.incompatible(
             `Schema being registered is incompatible with an earlier schema for subject "${subject}", details: [${messages.join(", ")}]`,
@@ -225,8 +229,7 @@ export class RegistryService {
           records.push({ keytype: "SCHEMA", subject, version: old.version, value: null, rawKey: old.key });
         }
       }
-      const schemaType = parsed.schemaType === "AVRO" ? undefined : parsed.schemaType;
-      const value = { subject, version, id, schema: text, schemaType, references, deleted: false };
+      const value = { subject, version, id, schema: text, schemaType: schemaType === "AVRO" ? undefined : schemaType, references, deleted: false };
       if (JSON.stringify(value).length > this.options.maxSchemaBytes) throw errors.schemaTooLarge();
       records.push({ keytype: "SCHEMA", subject, version, value });
       return { records, result: id };
@@ -439,13 +442,49 @@ export class RegistryService {
     return format;
   }
 
-  /** Parses the request's schema with its references; 42201 with the parser's reason when invalid. */
-  private parseRequest(request: SchemaRequest): ParsedSchema {
+  /** The request's schema with its references resolved; 42201 for an unknown type or an empty schema. */
+  private schemaText(request: SchemaRequest): SchemaText {
     const type = (request.schemaType ?? "AVRO").toUpperCase() as SchemaType;
     if (!formats.has(type)) throw errors.invalidSchema(`Invalid schema type ${request.schemaType}`);
     if (request.schema === undefined || request.schema.trim() === "") throw errors.invalidSchema("Empty schema");
-    const references = this.resolveReferences(request.references ?? [], new Set());
-    return this.parse(type, request.schema, references);
+    return { schemaType: type, schema: request.schema, references: this.resolveReferences(request.references ?? [], new Set()) };
+  }
+
+  /** Parses the request's schema with its references; 42201 with the parser's reason when invalid. */
+  private parseRequest(request: SchemaRequest): ParsedSchema {
+    return this.parseText(this.schemaText(request));
+  }
+
+  /** The candidate's identity form; a large schema's is worked out on the schema thread. */
+  private async identityFormOf(candidate: SchemaText, normalize: boolean): Promise<string> {
+    if (!isLarge(candidate)) return this.identityForm(this.parseText(candidate), normalize);
+    try {
+      return await this.schemaThread.identityForm(candidate, normalize);
+    } catch (err) {
+      throw invalidSchema(candidate.schemaType, err);
+    }
+  }
+
+  /** Confluent's messages for the candidate against the subject's live versions (on the schema thread when large). */
+  private async compatibilityOf(candidate: SchemaText, level: CompatibilityLevel, subject: string): Promise<string[]> {
+    if (level === "NONE") return [];
+    const previous: VersionText[] = [];
+    for (const v of this.state.versions(subject)) {
+      if (v.deleted) continue;
+      try {
+        previous.push({ version: v.version, schemaType: v.schemaType, schema: v.schema, references: this.resolveReferences(v.references, new Set()) });
+      } catch {
+        // A stored schema whose references are gone cannot be compared; Confluent skips it too.
+      }
+    }
+    if (!isLarge(candidate, ...previous)) {
+      return checkCompatibility(this.formatOf(candidate.schemaType), level, this.parseText(candidate), this.previousVersions(subject));
+    }
+    return this.schemaThread.compatibilityMessages(candidate, level, previous);
+  }
+
+  private parseText(s: SchemaText): ParsedSchema {
+    return this.parse(s.schemaType, s.schema, s.references);
   }
 
   private parse(type: SchemaType, text: string, references: ResolvedReference[]): ParsedSchema {
@@ -456,8 +495,7 @@ export class RegistryService {
     try {
       parsed = this.formatOf(type).parse(text, references);
     } catch (err) {
-      if (err instanceof InvalidSchemaError) throw errors.invalidSchema(`Invalid schema of type ${type}, details: ${err.message}`);
-      throw err;
+      throw invalidSchema(type, err);
     }
     if (this.parseCache.size >= PARSE_CACHE_SIZE) this.parseCache.delete(this.parseCache.keys().next().value!);
     this.parseCache.set(cacheKey, parsed);
@@ -545,6 +583,11 @@ export class RegistryService {
           v.references.some((r) => r.subject === target.subject && r.version === target.version),
       );
   }
+}
+
+/** 42201 with the parser's reason for an InvalidSchemaError; anything else as it is. */
+function invalidSchema(type: SchemaType, err: unknown): unknown {
+  return err instanceof InvalidSchemaError ? errors.invalidSchema(`Invalid schema of type ${type}, details: ${err.message}`) : err;
 }
 
 function toValue(v: SchemaVersion) {

@@ -1,0 +1,19 @@
+// Entry of the schema thread (see schema-thread.ts): answers schema-work.ts calls by message.
+import { InvalidSchemaError } from "./formats/format.ts";
+import { compatibilityMessages, identityForm } from "./schema-work.ts";
+import type { SchemaThreadReply, SchemaThreadRequest } from "./schema-thread.ts";
+
+declare const self: Worker;
+
+self.onmessage = (event: MessageEvent<SchemaThreadRequest>) => {
+  const request = event.data;
+  let reply: SchemaThreadReply;
+  try {
+    const value = request.op === "identity" ? identityForm(...request.args) : compatibilityMessages(...request.args);
+    reply = { id: request.id, value };
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    reply = e instanceof InvalidSchemaError ? { id: request.id, invalid: message } : { id: request.id, error: message };
+  }
+  self.postMessage(reply);
+};
