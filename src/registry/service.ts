@@ -150,11 +150,11 @@ export class RegistryService {
     return this.referrers(target, deleted).map((v) => v.id);
   }
 
-  lookup(subject: string, request: SchemaRequest, normalize: boolean, deleted: boolean): SchemaVersion {
-    const candidate = this.parseRequest(request);
+  async lookup(subject: string, request: SchemaRequest, normalize: boolean, deleted: boolean): Promise<SchemaVersion> {
+    const candidate = this.schemaText(request);
+    const form = await this.identityFormOf(candidate, normalize);
     const versions = this.state.versions(subject).filter((v) => deleted || !v.deleted);
     if (versions.length === 0) throw errors.subjectNotFound(subject);
-    const form = this.identityForm(candidate, normalize);
     const found = [...versions]
       .reverse()
       .find((v) => this.sameSchema(v, candidate.schemaType, form, request.references ?? [], normalize));
@@ -213,7 +213,7 @@ export class RegistryService {
         }
       } else {
         const level = this.effectiveLevel(subject);
-        const messages = await this.compatibilityOf(candidate, level, subject);
+        const messages = await this.compatibilityOf(candidate, level, this.liveVersions(subject));
         if (messages.length > 0) {
           throw errors.incompatible(
             `Schema being registered is incompatible with an earlier schema for subject "${subject}", details: [${messages.join(", ")}]`,
@@ -238,28 +238,28 @@ export class RegistryService {
 
   // ---- compatibility test ----
 
-  testCompatibility(subject: string, spec: VersionSpec | undefined, request: SchemaRequest, verbose: boolean): string[] {
-    let parsed: ParsedSchema;
+  async testCompatibility(subject: string, spec: VersionSpec | undefined, request: SchemaRequest, verbose: boolean): Promise<string[]> {
+    let candidate: SchemaText;
     try {
-      parsed = this.parseRequest(request);
+      candidate = this.schemaText(request);
+      await this.identityFormOf(candidate, false); // an invalid schema is the answer, whatever the versions
     } catch (err) {
       if (verbose && err instanceof RegistryError && err.errorCode === 42201) return [err.message];
       throw err;
     }
-    let previous = this.previousVersions(subject);
+    let against = this.liveVersions(subject);
     let level = this.effectiveLevel(subject);
     if (spec !== undefined) {
-      const live = this.state.versions(subject).filter((v) => !v.deleted);
-      const target = spec === "latest" ? live[live.length - 1] : live.find((v) => v.version === spec);
+      const target = spec === "latest" ? against[against.length - 1] : against.find((v) => v.version === spec);
       if (!target) {
         if (spec === "latest") return [];
         throw errors.versionNotFound(spec);
       }
-      previous = previous.filter((p) => p.version === target.version);
+      against = [target];
       // A single named version is checked as the non-transitive level would check the latest.
       level = level.replace("_TRANSITIVE", "") as CompatibilityLevel;
     }
-    return checkCompatibility(this.formatOf(parsed.schemaType), level, parsed, previous);
+    return this.compatibilityOf(candidate, level, against);
   }
 
   // ---- deletes ----
@@ -450,11 +450,6 @@ export class RegistryService {
     return { schemaType: type, schema: request.schema, references: this.resolveReferences(request.references ?? [], new Set()) };
   }
 
-  /** Parses the request's schema with its references; 42201 with the parser's reason when invalid. */
-  private parseRequest(request: SchemaRequest): ParsedSchema {
-    return this.parseText(this.schemaText(request));
-  }
-
   /** The candidate's identity form; a large schema's is worked out on the schema thread. */
   private async identityFormOf(candidate: SchemaText, normalize: boolean): Promise<string> {
     if (!isLarge(candidate)) return this.identityForm(this.parseText(candidate), normalize);
@@ -465,22 +460,31 @@ export class RegistryService {
     }
   }
 
-  /** Confluent's messages for the candidate against the subject's live versions (on the schema thread when large). */
-  private async compatibilityOf(candidate: SchemaText, level: CompatibilityLevel, subject: string): Promise<string[]> {
+  /** Confluent's messages for the candidate against `against` (oldest first), on the schema thread when large. */
+  private async compatibilityOf(candidate: SchemaText, level: CompatibilityLevel, against: SchemaVersion[]): Promise<string[]> {
     if (level === "NONE") return [];
     const previous: VersionText[] = [];
-    for (const v of this.state.versions(subject)) {
-      if (v.deleted) continue;
+    for (const v of against) {
       try {
         previous.push({ version: v.version, schemaType: v.schemaType, schema: v.schema, references: this.resolveReferences(v.references, new Set()) });
       } catch {
         // A stored schema whose references are gone cannot be compared; Confluent skips it too.
       }
     }
-    if (!isLarge(candidate, ...previous)) {
-      return checkCompatibility(this.formatOf(candidate.schemaType), level, this.parseText(candidate), this.previousVersions(subject));
+    if (isLarge(candidate, ...previous)) return this.schemaThread.compatibilityMessages(candidate, level, previous);
+    const parsed: PreviousVersion[] = [];
+    for (const p of previous) {
+      try {
+        parsed.push({ version: p.version, schema: p.schema, parsed: this.parseText(p) });
+      } catch {
+        // A stored schema this registry cannot parse cannot be compared; Confluent skips it too.
+      }
     }
-    return this.schemaThread.compatibilityMessages(candidate, level, previous);
+    return checkCompatibility(this.formatOf(candidate.schemaType), level, this.parseText(candidate), parsed);
+  }
+
+  private liveVersions(subject: string): SchemaVersion[] {
+    return this.state.versions(subject).filter((v) => !v.deleted);
   }
 
   private parseText(s: SchemaText): ParsedSchema {
@@ -558,19 +562,6 @@ export class RegistryService {
     }
     memo.set(stored, form);
     return form;
-  }
-
-  private previousVersions(subject: string): PreviousVersion[] {
-    const out: PreviousVersion[] = [];
-    for (const v of this.state.versions(subject)) {
-      if (v.deleted) continue;
-      try {
-        out.push({ version: v.version, schema: v.schema, parsed: this.parse(v.schemaType, v.schema, this.resolveReferences(v.references, new Set())) });
-      } catch {
-        // A stored schema this registry cannot parse cannot be compared; Confluent skips it too.
-      }
-    }
-    return out;
   }
 
   /** Live (or all) schemas whose references point at `target`. */

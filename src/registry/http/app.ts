@@ -207,8 +207,8 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
     )
     .post(
       "/subjects/:subject",
-      ({ params, query, body }) =>
-        versionBody(service.lookup(params.subject, body as SchemaRequest, flag(query, "normalize"), flag(query, "deleted"))),
+      async ({ params, query, body }) =>
+        versionBody(await service.lookup(params.subject, body as SchemaRequest, flag(query, "normalize"), flag(query, "deleted"))),
       { body: SchemaRequestBody },
     )
     .delete("/subjects/:subject", async ({ params, query }) =>
@@ -272,16 +272,16 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
     );
 }
 
-function compatibilityReply(
+async function compatibilityReply(
   service: RegistryService,
   subject: string,
   version: string | undefined,
   body: SchemaRequest,
   query: Query,
-): object {
+): Promise<object> {
   const verbose = flag(query, "verbose");
   const spec = version === undefined ? undefined : parseVersionSpec(version);
-  const messages = service.testCompatibility(subject, spec, body, verbose);
+  const messages = await service.testCompatibility(subject, spec, body, verbose);
   const reply = verbose ? { is_compatible: messages.length === 0, messages } : { is_compatible: messages.length === 0 };
   return reply;
 }

@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 describe("large schemas through sluice dev", () => {
-  test("a 40,000-symbol enum registers (on the schema thread), is found again and is served as its canonical text", async () => {
+  test("a 40,000-symbol enum registers (on the schema thread), is found again, looked up, served as its canonical text and checked for compatibility", async () => {
     const schema = avroEnum(40000);
     const first = await post("big-enum", registrationBody({ schemaType: "AVRO", schema }));
     expect(first.status).toBe(200);
@@ -45,10 +45,20 @@ describe("large schemas through sluice dev", () => {
     expect(again.body.id).toBe(first.body.id);
     const stored = (await fetch(`${url}/schemas/ids/${first.body.id}`).then((r) => r.json())) as { schema: string };
     expect(stored.schema).toBe(schema);
+    const lookedUp = await fetch(`${url}/subjects/big-enum`, { method: "POST", body: registrationBody({ schemaType: "AVRO", schema }) }).then((r) => r.json());
+    expect(lookedUp).toEqual({ subject: "big-enum", version: 1, id: first.body.id, schema });
     // Compatibility against the big version: dropping symbols is refused with Confluent's message.
-    const narrowed = await post("big-enum", registrationBody({ schemaType: "AVRO", schema: avroEnum(39999) }));
-    expect(narrowed.status).toBe(409);
-    expect(String(narrowed.body.message)).toContain("The new schema is missing enum symbols '[SYMBOL_39999]' at path '/symbols' in the old schema");
+    const missing = "The new schema is missing enum symbols '[SYMBOL_39999]' at path '/symbols' in the old schema";
+    const narrowed = registrationBody({ schemaType: "AVRO", schema: avroEnum(39999) });
+    const tested = (await fetch(`${url}/compatibility/subjects/big-enum/versions/latest?verbose=true`, { method: "POST", body: narrowed }).then((r) => r.json())) as {
+      is_compatible: boolean;
+      messages: string[];
+    };
+    expect(tested.is_compatible).toBe(false);
+    expect(tested.messages[0]).toContain(missing);
+    const refused = await post("big-enum", narrowed);
+    expect(refused.status).toBe(409);
+    expect(String(refused.body.message)).toContain(missing);
   }, 120_000);
 
   test("cached GETs are answered while a 4 MiB registration is in flight", async () => {
