@@ -14,7 +14,8 @@ import {
 } from "./formats/format.ts";
 import type { RegistryRecord } from "./store/records.ts";
 import type { SchemaLog } from "./store/schema-log.ts";
-import { compareStrings, type RegistryState, type SchemaVersion } from "./store/state.ts";
+import { compareStrings, sameReferences, type RegistryState, type SchemaVersion } from "./store/state.ts";
+import { LruCache } from "../common/lru.ts";
 
 export const MODES = ["READWRITE", "READONLY", "READONLY_OVERRIDE", "IMPORT"] as const;
 export type Mode = (typeof MODES)[number];
@@ -35,6 +36,8 @@ export interface RegistryOptions {
   modeMutability: boolean;
   /** Largest schema record the store accepts (Kafka's default max.request.size). */
   maxSchemaBytes: number;
+  /** Parsed schemas kept (schema.cache.size): each holds a syntax tree and an avsc/protobuf type. */
+  schemaCacheSize: number;
 }
 
 export interface ListOptions {
@@ -48,7 +51,6 @@ export interface ListOptions {
 }
 
 const MAX_VERSION = 2 ** 31 - 1;
-const PARSE_CACHE_SIZE = 10000;
 
 export function parseVersionSpec(text: string): VersionSpec {
   const trimmed = text.trim();
@@ -61,14 +63,21 @@ export function parseVersionSpec(text: string): VersionSpec {
 }
 
 export class RegistryService {
-  private readonly parseCache = new Map<string, ParsedSchema>();
+  private readonly parseCache: LruCache<string, ParsedSchema>;
   private readonly canonicalForms = new WeakMap<SchemaVersion, string | undefined>();
   private readonly normalizedForms = new WeakMap<SchemaVersion, string | undefined>();
 
   constructor(
     private readonly log: SchemaLog,
     private readonly options: RegistryOptions,
-  ) {}
+  ) {
+    this.parseCache = new LruCache(options.schemaCacheSize);
+  }
+
+  /** Parsed schemas held now (bounded by schema.cache.size). */
+  get parsedSchemasCached(): number {
+    return this.parseCache.size;
+  }
 
   get state(): RegistryState {
     return this.log.state;
@@ -149,14 +158,11 @@ export class RegistryService {
 
   lookup(subject: string, request: SchemaRequest, normalize: boolean, deleted: boolean): SchemaVersion {
     const candidate = this.parseRequest(request);
-    const versions = this.state.versions(subject).filter((v) => deleted || !v.deleted);
-    if (versions.length === 0) throw errors.subjectNotFound(subject);
+    if (!this.state.versions(subject).some((v) => deleted || !v.deleted)) throw errors.subjectNotFound(subject);
     const form = this.identityForm(candidate, normalize);
-    const found = [...versions]
-      .reverse()
-      .find((v) => this.sameSchema(v, candidate.schemaType, form, request.references ?? [], normalize));
-    if (!found) throw errors.schemaNotFound();
-    return found;
+    const found = this.inSubject(subject, candidate.schemaType, form, request.references ?? [], normalize).filter((v) => deleted || !v.deleted);
+    if (found.length === 0) throw errors.schemaNotFound();
+    return found[found.length - 1]!;
   }
 
   // ---- register ----
@@ -172,10 +178,7 @@ export class RegistryService {
     const parsed = this.parseRequest(request);
     const text = normalize ? parsed.normalized() : parsed.canonical;
     const references = request.references ?? [];
-    const fastPath = () =>
-      this.state
-        .versions(subject)
-        .find((v) => !v.deleted && this.sameSchema(v, parsed.schemaType, text, references, normalize));
+    const fastPath = () => this.inSubject(subject, parsed.schemaType, text, references, normalize).find((v) => !v.deleted);
     const existing = fastPath();
     if (existing && !importing) return existing.id;
 
@@ -191,9 +194,8 @@ export class RegistryService {
         }
         version = request.version;
       }
-      const sameIdentity = this.state
-        .allVersions()
-        .find((v) => this.sameSchema(v, parsed.schemaType, text, references, normalize));
+      // As Confluent's lookup by hash: another subject's schema shares its id when stored with this very text.
+      const sameIdentity = this.state.withText(parsed.schemaType, references, text)[0];
 
       let id: number;
       if (importing) {
@@ -202,14 +204,14 @@ export class RegistryService {
         if (holder && !this.sameSchema(holder, parsed.schemaType, text, references, normalize)) {
           throw errors.operationNotPermitted(`Overwrite new schema with id ${id} is not permitted.`);
         }
-        const inSubject = all.find((v) => this.sameSchema(v, parsed.schemaType, text, references, normalize));
+        const inSubject = this.inSubject(subject, parsed.schemaType, text, references, normalize)[0];
         if (inSubject && inSubject.id !== id) throw errors.idMismatch();
         if (this.state.version(subject, version)) {
           throw errors.operationNotPermitted(`Overwrite new schema with id ${id} is not permitted.`);
         }
       } else {
         const level = this.effectiveLevel(subject);
-        const messages = checkCompatibility(this.formatOf(parsed.schemaType), level, parsed, this.previousVersions(subject));
+        const messages = checkCompatibility(this.formatOf(parsed.schemaType), level, parsed, this.previousVersions(subject, level));
         if (messages.length > 0) {
           throw errors.incompatible(
             `Schema being registered is incompatible with an earlier schema for subject "${subject}", details: [${messages.join(", ")}]`,
@@ -243,16 +245,17 @@ export class RegistryService {
       if (verbose && err instanceof RegistryError && err.errorCode === 42201) return [err.message];
       throw err;
     }
-    let previous = this.previousVersions(subject);
     let level = this.effectiveLevel(subject);
-    if (spec !== undefined) {
+    let previous: PreviousVersion[];
+    if (spec === undefined) previous = this.previousVersions(subject, level);
+    else {
       const live = this.state.versions(subject).filter((v) => !v.deleted);
       const target = spec === "latest" ? live[live.length - 1] : live.find((v) => v.version === spec);
       if (!target) {
         if (spec === "latest") return [];
         throw errors.versionNotFound(spec);
       }
-      previous = previous.filter((p) => p.version === target.version);
+      previous = this.parsedVersions([target]);
       // A single named version is checked as the non-transitive level would check the latest.
       level = level.replace("_TRANSITIVE", "") as CompatibilityLevel;
     }
@@ -459,7 +462,6 @@ export class RegistryService {
       if (err instanceof InvalidSchemaError) throw errors.invalidSchema(`Invalid schema of type ${type}, details: ${err.message}`);
       throw err;
     }
-    if (this.parseCache.size >= PARSE_CACHE_SIZE) this.parseCache.delete(this.parseCache.keys().next().value!);
     this.parseCache.set(cacheKey, parsed);
     return parsed;
   }
@@ -506,6 +508,17 @@ export class RegistryService {
   }
 
   /**
+   * Versions of `subject` (soft-deleted included, in version order) holding this schema: those stored
+   * with this very text from the index, else compared by identity form, as Confluent compares a
+   * subject's versions (text written by another registry may differ in layout).
+   */
+  private inSubject(subject: string, type: SchemaType, form: string, references: SchemaReference[], normalize: boolean): SchemaVersion[] {
+    const exact = this.state.withText(type, references, form).filter((v) => v.subject === subject);
+    if (exact.length > 0) return exact;
+    return this.state.versions(subject).filter((v) => this.sameSchema(v, type, form, references, normalize));
+  }
+
+  /**
    * A stored schema's identity form, computed once per stored version: text written by another
    * registry (or an older one) may differ in layout from ours.
    */
@@ -518,14 +531,21 @@ export class RegistryService {
     } catch {
       form = undefined; // unparseable stored schemas match nothing
     }
-    memo.set(stored, form);
+    // The stored string itself when equal (the usual case): the memo then holds no second copy.
+    memo.set(stored, form === stored.schema ? stored.schema : form);
     return form;
   }
 
-  private previousVersions(subject: string): PreviousVersion[] {
+  /** The live versions a check at `level` compares with: all for transitive levels, else the latest. */
+  private previousVersions(subject: string, level: CompatibilityLevel): PreviousVersion[] {
+    if (level === "NONE") return [];
+    const live = this.state.versions(subject).filter((v) => !v.deleted);
+    return this.parsedVersions(level.endsWith("_TRANSITIVE") ? live : live.slice(-1));
+  }
+
+  private parsedVersions(versions: SchemaVersion[]): PreviousVersion[] {
     const out: PreviousVersion[] = [];
-    for (const v of this.state.versions(subject)) {
-      if (v.deleted) continue;
+    for (const v of versions) {
       try {
         out.push({ version: v.version, schema: v.schema, parsed: this.parse(v.schemaType, v.schema, this.resolveReferences(v.references, new Set())) });
       } catch {
@@ -557,10 +577,6 @@ function toValue(v: SchemaVersion) {
     references: v.references,
     deleted: v.deleted,
   };
-}
-
-function sameReferences(a: SchemaReference[], b: SchemaReference[]): boolean {
-  return a.length === b.length && a.every((r, i) => r.name === b[i]!.name && r.subject === b[i]!.subject && r.version === b[i]!.version);
 }
 
 function validateSubject(subject: string): void {

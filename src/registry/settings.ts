@@ -73,6 +73,22 @@ export const registrySettings: Setting[] = [
     doc: "Compatibility level used when neither the subject nor the global config sets one.",
   },
   {
+    name: "schema.cache.size",
+    type: "int",
+    default: 1000,
+    min: 1,
+    importance: "low",
+    doc: "Parsed schemas kept in memory for compatibility checks and look-ups (least recently used dropped first).",
+  },
+  {
+    name: "schema.response.cache.size",
+    type: "int",
+    default: 10000,
+    min: 1,
+    importance: "low",
+    doc: "Response bodies of GET /schemas/ids/{id} kept in memory (least recently used dropped first).",
+  },
+  {
     name: "mode.mutability",
     type: "boolean",
     default: true,

@@ -24,6 +24,8 @@ export interface Scoped<T> {
 export class RegistryState {
   private readonly subjects = new Map<string, Map<number, SchemaVersion>>();
   private readonly byId = new Map<number, Set<SchemaVersion>>();
+  /** Versions by a hash of their type, references and stored text: finding a schema does not scan. */
+  private readonly byText = new Map<number | bigint, Set<SchemaVersion>>();
   readonly configs = new Map<string | null, Scoped<ConfigValue>>();
   readonly modes = new Map<string | null, Scoped<string>>();
   /** Highest id ever seen: the id allocator's state. */
@@ -63,6 +65,10 @@ export class RegistryState {
         let holders = this.byId.get(v.id);
         if (!holders) this.byId.set(v.id, (holders = new Set()));
         holders.add(entry);
+        const text = textKey(entry.schemaType, entry.references, entry.schema);
+        let same = this.byText.get(text);
+        if (!same) this.byText.set(text, (same = new Set()));
+        same.add(entry);
         if (v.id > this.maxId) this.maxId = v.id;
         return true;
       }
@@ -98,6 +104,19 @@ export class RegistryState {
     const holders = this.byId.get(entry.id);
     holders?.delete(entry);
     if (holders?.size === 0) this.byId.delete(entry.id);
+    const key = textKey(entry.schemaType, entry.references, entry.schema);
+    const same = this.byText.get(key);
+    same?.delete(entry);
+    if (same?.size === 0) this.byText.delete(key);
+  }
+
+  /** Versions (of any subject, soft-deleted included) stored with exactly this type, references and text. */
+  withText(schemaType: SchemaType, references: SchemaReference[], schema: string): SchemaVersion[] {
+    const out: SchemaVersion[] = [];
+    for (const v of this.byText.get(textKey(schemaType, references, schema)) ?? []) {
+      if (v.schemaType === schemaType && v.schema === schema && sameReferences(v.references, references)) out.push(v);
+    }
+    return out.sort(bySubjectAndVersion);
   }
 
   subjectNames(): string[] {
@@ -115,7 +134,7 @@ export class RegistryState {
 
   /** Subject-versions holding schema `id`, in subject/version order. */
   holders(id: number): SchemaVersion[] {
-    return [...(this.byId.get(id) ?? [])].sort((a, b) => compareStrings(a.subject, b.subject) || a.version - b.version);
+    return [...(this.byId.get(id) ?? [])].sort(bySubjectAndVersion);
   }
 
   allVersions(): SchemaVersion[] {
@@ -123,6 +142,20 @@ export class RegistryState {
     for (const subject of [...this.subjects.keys()].sort(compareStrings)) out.push(...this.versions(subject));
     return out;
   }
+}
+
+export function sameReferences(a: SchemaReference[], b: SchemaReference[]): boolean {
+  return a.length === b.length && a.every((r, i) => r.name === b[i]!.name && r.subject === b[i]!.subject && r.version === b[i]!.version);
+}
+
+/** A 64-bit hash, not the text: the index costs a few bytes per version, not a second copy of each schema. */
+function textKey(schemaType: SchemaType, references: SchemaReference[], schema: string): number | bigint {
+  const refs = references.map((r) => `${r?.name}\u0000${r?.subject}\u0000${r?.version}`).join("\u0000");
+  return Bun.hash(`${schemaType}\u0000${refs}\u0000${schema}`);
+}
+
+function bySubjectAndVersion(a: SchemaVersion, b: SchemaVersion): number {
+  return compareStrings(a.subject, b.subject) || a.version - b.version;
 }
 
 /** Java's String.compareTo order (UTF-16 code units), which Confluent's sorted listings follow. */
