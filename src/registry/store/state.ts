@@ -33,9 +33,12 @@ export class RegistryState {
   /** Bumped on every applied change, for caches keyed on the state. */
   generation = 0;
 
-  apply(key: Bytes | null, value: Bytes | null): boolean {
-    const record = decodeRecord(key, value);
-    if (!record || !key) return false;
+  apply(fetchedKey: Bytes | null, value: Bytes | null): boolean {
+    const record = decodeRecord(fetchedKey, value);
+    if (!record || !fetchedKey) return false;
+    // Kept for as long as the record is: a copy, as the fetched bytes may be a view into the whole
+    // buffer a fetch read (with the embedded broker, one such buffer per write read back).
+    const key = fetchedKey.slice();
     this.generation++;
     switch (record.keytype) {
       case "NOOP":
