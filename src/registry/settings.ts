@@ -53,7 +53,7 @@ export const registrySettings: Setting[] = [
     default: 500,
     min: 1,
     importance: "medium",
-    doc: "How long a write waits for its record to be read back from the store.",
+    doc: "How long a write may take, counted from its request's arrival (time queued behind other writes included) to its record being read back from the store; then it fails with 50002.",
   },
   {
     name: "kafkastore.init.timeout.ms",
