@@ -3,6 +3,7 @@
 import type { Bytes } from "../../broker/broker.ts";
 import type { SchemaReference, SchemaType } from "../formats/format.ts";
 import { decodeRecord, type ConfigValue } from "./records.ts";
+import { VersionIndex } from "./version-index.ts";
 
 export interface SchemaVersion {
   subject: string;
@@ -23,9 +24,9 @@ export interface Scoped<T> {
 
 export class RegistryState {
   private readonly subjects = new Map<string, Map<number, SchemaVersion>>();
-  private readonly byId = new Map<number, Set<SchemaVersion>>();
+  private readonly byId = new VersionIndex<number, SchemaVersion>();
   /** Versions by a hash of their type, references and stored text: finding a schema does not scan. */
-  private readonly byText = new Map<number | bigint, Set<SchemaVersion>>();
+  private readonly byText = new VersionIndex<number, SchemaVersion>();
   readonly configs = new Map<string | null, Scoped<ConfigValue>>();
   readonly modes = new Map<string | null, Scoped<string>>();
   /** Highest id ever seen: the id allocator's state. */
@@ -65,13 +66,8 @@ export class RegistryState {
         let versions = this.subjects.get(record.subject);
         if (!versions) this.subjects.set(record.subject, (versions = new Map()));
         versions.set(record.version, entry);
-        let holders = this.byId.get(v.id);
-        if (!holders) this.byId.set(v.id, (holders = new Set()));
-        holders.add(entry);
-        const text = textKey(entry.schemaType, entry.references, entry.schema);
-        let same = this.byText.get(text);
-        if (!same) this.byText.set(text, (same = new Set()));
-        same.add(entry);
+        this.byId.add(v.id, entry);
+        this.byText.add(textKey(entry.schemaType, entry.references, entry.schema), entry);
         if (v.id > this.maxId) this.maxId = v.id;
         return true;
       }
@@ -104,19 +100,14 @@ export class RegistryState {
   }
 
   private unindex(entry: SchemaVersion): void {
-    const holders = this.byId.get(entry.id);
-    holders?.delete(entry);
-    if (holders?.size === 0) this.byId.delete(entry.id);
-    const key = textKey(entry.schemaType, entry.references, entry.schema);
-    const same = this.byText.get(key);
-    same?.delete(entry);
-    if (same?.size === 0) this.byText.delete(key);
+    this.byId.delete(entry.id, entry);
+    this.byText.delete(textKey(entry.schemaType, entry.references, entry.schema), entry);
   }
 
   /** Versions (of any subject, soft-deleted included) stored with exactly this type, references and text. */
   withText(schemaType: SchemaType, references: SchemaReference[], schema: string): SchemaVersion[] {
     const out: SchemaVersion[] = [];
-    for (const v of this.byText.get(textKey(schemaType, references, schema)) ?? []) {
+    for (const v of this.byText.get(textKey(schemaType, references, schema))) {
       if (v.schemaType === schemaType && v.schema === schema && sameReferences(v.references, references)) out.push(v);
     }
     return out.sort(bySubjectAndVersion);
@@ -137,7 +128,7 @@ export class RegistryState {
 
   /** Subject-versions holding schema `id`, in subject/version order. */
   holders(id: number): SchemaVersion[] {
-    return [...(this.byId.get(id) ?? [])].sort(bySubjectAndVersion);
+    return [...this.byId.get(id)].sort(bySubjectAndVersion);
   }
 
   allVersions(): SchemaVersion[] {
@@ -151,10 +142,13 @@ export function sameReferences(a: SchemaReference[], b: SchemaReference[]): bool
   return a.length === b.length && a.every((r, i) => r.name === b[i]!.name && r.subject === b[i]!.subject && r.version === b[i]!.version);
 }
 
-/** A 64-bit hash, not the text: the index costs a few bytes per version, not a second copy of each schema. */
-function textKey(schemaType: SchemaType, references: SchemaReference[], schema: string): number | bigint {
+/**
+ * A 52-bit hash, not the text: the index costs a few bytes per version, not a second copy of each
+ * schema; as a plain number it is no object of its own either.
+ */
+function textKey(schemaType: SchemaType, references: SchemaReference[], schema: string): number {
   const refs = references.map((r) => `${r?.name}\u0000${r?.subject}\u0000${r?.version}`).join("\u0000");
-  return Bun.hash(`${schemaType}\u0000${refs}\u0000${schema}`);
+  return Number(BigInt.asUintN(52, BigInt(Bun.hash(`${schemaType}\u0000${refs}\u0000${schema}`))));
 }
 
 function bySubjectAndVersion(a: SchemaVersion, b: SchemaVersion): number {
