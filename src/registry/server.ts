@@ -57,6 +57,7 @@ export async function startRegistry(settings: ParsedSettings, shared?: Broker): 
     defaultCompatibility: parseLevel(settings.string("schema.compatibility.level"))!,
     modeMutability: settings.boolean("mode.mutability"),
     maxSchemaBytes: 1048576 - 1024,
+    schemaCacheSize: settings.int("schema.cache.size"),
   });
   const cluster = new RegistryCluster(broker, {
     groupId: settings.string("schema.registry.group.id"),
@@ -74,7 +75,7 @@ export async function startRegistry(settings: ParsedSettings, shared?: Broker): 
   clearTimeout(timer);
   const maxBodyBytes = settings.int("size.limit.filter.max.request.body.size");
   const metrics = new RegistryMetrics(schemaLog.state, () => cluster.isLeader);
-  const app = registryApp(service, { maxBodyBytes, guard: security.guard, access: security.access, forwardTls: forwardingTls(security.tls), metrics: metrics.registry, health: () => registryHealth(schemaLog) });
+  const app = registryApp(service, { maxBodyBytes, responseCacheSize: settings.int("schema.response.cache.size"), guard: security.guard, access: security.access, forwardTls: forwardingTls(security.tls), metrics: metrics.registry, health: () => registryHealth(schemaLog) });
   const servers: Listening[] = [];
   for (const listener of settings.list("listeners")) {
     // Bun's own hard stop at twice the limit; the app answers 413 in Confluent's shape below this.

@@ -16,7 +16,8 @@ import { SchemaThread } from "./schema-thread.ts";
 import { isLarge, type SchemaText, type VersionText } from "./schema-work.ts";
 import type { RegistryRecord } from "./store/records.ts";
 import type { SchemaLog } from "./store/schema-log.ts";
-import { compareStrings, type RegistryState, type SchemaVersion } from "./store/state.ts";
+import { compareStrings, sameReferences, type RegistryState, type SchemaVersion } from "./store/state.ts";
+import { LruCache } from "../common/lru.ts";
 
 export const MODES = ["READWRITE", "READONLY", "READONLY_OVERRIDE", "IMPORT"] as const;
 export type Mode = (typeof MODES)[number];
@@ -37,6 +38,8 @@ export interface RegistryOptions {
   modeMutability: boolean;
   /** Largest schema record the store accepts (Kafka's default max.request.size). */
   maxSchemaBytes: number;
+  /** Parsed schemas kept (schema.cache.size): each holds a syntax tree and an avsc/protobuf type. */
+  schemaCacheSize: number;
 }
 
 export interface ListOptions {
@@ -50,7 +53,6 @@ export interface ListOptions {
 }
 
 const MAX_VERSION = 2 ** 31 - 1;
-const PARSE_CACHE_SIZE = 10000;
 
 export function parseVersionSpec(text: string): VersionSpec {
   const trimmed = text.trim();
@@ -63,7 +65,7 @@ export function parseVersionSpec(text: string): VersionSpec {
 }
 
 export class RegistryService {
-  private readonly parseCache = new Map<string, ParsedSchema>();
+  private readonly parseCache: LruCache<string, ParsedSchema>;
   private readonly canonicalForms = new WeakMap<SchemaVersion, string | undefined>();
   private readonly normalizedForms = new WeakMap<SchemaVersion, string | undefined>();
   private readonly schemaThread = new SchemaThread();
@@ -71,7 +73,14 @@ export class RegistryService {
   constructor(
     private readonly log: SchemaLog,
     private readonly options: RegistryOptions,
-  ) {}
+  ) {
+    this.parseCache = new LruCache(options.schemaCacheSize);
+  }
+
+  /** Parsed schemas held now (bounded by schema.cache.size). */
+  get parsedSchemasCached(): number {
+    return this.parseCache.size;
+  }
 
   get state(): RegistryState {
     return this.log.state;
@@ -153,13 +162,10 @@ export class RegistryService {
   async lookup(subject: string, request: SchemaRequest, normalize: boolean, deleted: boolean): Promise<SchemaVersion> {
     const candidate = this.schemaText(request);
     const form = await this.identityFormOf(candidate, normalize);
-    const versions = this.state.versions(subject).filter((v) => deleted || !v.deleted);
-    if (versions.length === 0) throw errors.subjectNotFound(subject);
-    const found = [...versions]
-      .reverse()
-      .find((v) => this.sameSchema(v, candidate.schemaType, form, request.references ?? [], normalize));
-    if (!found) throw errors.schemaNotFound();
-    return found;
+    if (!this.state.versions(subject).some((v) => deleted || !v.deleted)) throw errors.subjectNotFound(subject);
+    const found = this.inSubject(subject, candidate.schemaType, form, request.references ?? [], normalize).filter((v) => deleted || !v.deleted);
+    if (found.length === 0) throw errors.schemaNotFound();
+    return found[found.length - 1]!;
   }
 
   // ---- register ----
@@ -176,10 +182,7 @@ export class RegistryService {
     const schemaType = candidate.schemaType;
     const text = await this.identityFormOf(candidate, normalize);
     const references = request.references ?? [];
-    const fastPath = () =>
-      this.state
-        .versions(subject)
-        .find((v) => !v.deleted && this.sameSchema(v, schemaType, text, references, normalize));
+    const fastPath = () => this.inSubject(subject, schemaType, text, references, normalize).find((v) => !v.deleted);
     const existing = fastPath();
     if (existing && !importing) return existing.id;
 
@@ -195,9 +198,8 @@ export class RegistryService {
         }
         version = request.version;
       }
-      const sameIdentity = this.state
-        .allVersions()
-        .find((v) => this.sameSchema(v, schemaType, text, references, normalize));
+      // As Confluent's lookup by hash: another subject's schema shares its id when stored with this very text.
+      const sameIdentity = this.state.withText(schemaType, references, text)[0];
 
       let id: number;
       if (importing) {
@@ -206,14 +208,14 @@ export class RegistryService {
         if (holder && !this.sameSchema(holder, schemaType, text, references, normalize)) {
           throw errors.operationNotPermitted(`Overwrite new schema with id ${id} is not permitted.`);
         }
-        const inSubject = all.find((v) => this.sameSchema(v, schemaType, text, references, normalize));
+        const inSubject = this.inSubject(subject, schemaType, text, references, normalize)[0];
         if (inSubject && inSubject.id !== id) throw errors.idMismatch();
         if (this.state.version(subject, version)) {
           throw errors.operationNotPermitted(`Overwrite new schema with id ${id} is not permitted.`);
         }
       } else {
         const level = this.effectiveLevel(subject);
-        const messages = await this.compatibilityOf(candidate, level, this.liveVersions(subject));
+        const messages = await this.compatibilityOf(candidate, level, this.comparedVersions(subject, level));
         if (messages.length > 0) {
           throw errors.incompatible(
             `Schema being registered is incompatible with an earlier schema for subject "${subject}", details: [${messages.join(", ")}]`,
@@ -247,10 +249,12 @@ export class RegistryService {
       if (verbose && err instanceof RegistryError && err.errorCode === 42201) return [err.message];
       throw err;
     }
-    let against = this.liveVersions(subject);
     let level = this.effectiveLevel(subject);
-    if (spec !== undefined) {
-      const target = spec === "latest" ? against[against.length - 1] : against.find((v) => v.version === spec);
+    let against: SchemaVersion[];
+    if (spec === undefined) against = this.comparedVersions(subject, level);
+    else {
+      const live = this.liveVersions(subject);
+      const target = spec === "latest" ? live[live.length - 1] : live.find((v) => v.version === spec);
       if (!target) {
         if (spec === "latest") return [];
         throw errors.versionNotFound(spec);
@@ -501,7 +505,6 @@ export class RegistryService {
     } catch (err) {
       throw invalidSchema(type, err);
     }
-    if (this.parseCache.size >= PARSE_CACHE_SIZE) this.parseCache.delete(this.parseCache.keys().next().value!);
     this.parseCache.set(cacheKey, parsed);
     return parsed;
   }
@@ -548,6 +551,17 @@ export class RegistryService {
   }
 
   /**
+   * Versions of `subject` (soft-deleted included, in version order) holding this schema: those stored
+   * with this very text from the index, else compared by identity form, as Confluent compares a
+   * subject's versions (text written by another registry may differ in layout).
+   */
+  private inSubject(subject: string, type: SchemaType, form: string, references: SchemaReference[], normalize: boolean): SchemaVersion[] {
+    const exact = this.state.withText(type, references, form).filter((v) => v.subject === subject);
+    if (exact.length > 0) return exact;
+    return this.state.versions(subject).filter((v) => this.sameSchema(v, type, form, references, normalize));
+  }
+
+  /**
    * A stored schema's identity form, computed once per stored version: text written by another
    * registry (or an older one) may differ in layout from ours.
    */
@@ -560,8 +574,16 @@ export class RegistryService {
     } catch {
       form = undefined; // unparseable stored schemas match nothing
     }
-    memo.set(stored, form);
+    // The stored string itself when equal (the usual case): the memo then holds no second copy.
+    memo.set(stored, form === stored.schema ? stored.schema : form);
     return form;
+  }
+
+  /** The live versions a check at `level` compares with: all for transitive levels, else the latest. */
+  private comparedVersions(subject: string, level: CompatibilityLevel): SchemaVersion[] {
+    if (level === "NONE") return [];
+    const live = this.liveVersions(subject);
+    return level.endsWith("_TRANSITIVE") ? live : live.slice(-1);
   }
 
   /** Live (or all) schemas whose references point at `target`. */
@@ -591,10 +613,6 @@ function toValue(v: SchemaVersion) {
     references: v.references,
     deleted: v.deleted,
   };
-}
-
-function sameReferences(a: SchemaReference[], b: SchemaReference[]): boolean {
-  return a.length === b.length && a.every((r, i) => r.name === b[i]!.name && r.subject === b[i]!.subject && r.version === b[i]!.version);
 }
 
 function validateSubject(subject: string): void {

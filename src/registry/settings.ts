@@ -53,7 +53,7 @@ export const registrySettings: Setting[] = [
     default: 500,
     min: 1,
     importance: "medium",
-    doc: "How long a write waits for its record to be read back from the store.",
+    doc: "How long a write may take, counted from its request's arrival (time queued behind other writes included) to its record being read back from the store; then it fails with 50002.",
   },
   {
     name: "kafkastore.init.timeout.ms",
@@ -71,6 +71,22 @@ export const registrySettings: Setting[] = [
     oneOf: [...COMPATIBILITY_LEVELS],
     importance: "high",
     doc: "Compatibility level used when neither the subject nor the global config sets one.",
+  },
+  {
+    name: "schema.cache.size",
+    type: "int",
+    default: 1000,
+    min: 1,
+    importance: "low",
+    doc: "Parsed schemas kept in memory for compatibility checks and look-ups (least recently used dropped first).",
+  },
+  {
+    name: "schema.response.cache.size",
+    type: "int",
+    default: 10000,
+    min: 1,
+    importance: "low",
+    doc: "Response bodies of GET /schemas/ids/{id} kept in memory (least recently used dropped first).",
   },
   {
     name: "mode.mutability",

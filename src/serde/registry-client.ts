@@ -6,7 +6,7 @@ import type { ParsedSettings } from "../common/settings.ts";
 import type { ResolvedReference, SchemaReference, SchemaType } from "../registry/formats/format.ts";
 import { parseSerdeConfig, type SerdeConfig } from "./config.ts";
 import { RestClientException } from "./errors.ts";
-import { LruCache } from "./lru.ts";
+import { LruCache } from "../common/lru.ts";
 
 const CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
 

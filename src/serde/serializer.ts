@@ -8,7 +8,7 @@ import type { ValueCodec } from "./codecs/codec.ts";
 import { SerializationException } from "./errors.ts";
 import type { SchemaRegistryClient, SchemaText } from "./registry-client.ts";
 import { frame, unframe } from "./wire-format.ts";
-import { LruCache } from "./lru.ts";
+import { LruCache } from "../common/lru.ts";
 
 export interface SerializerOptions {
   schemaType?: SchemaType;

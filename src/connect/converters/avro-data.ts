@@ -22,7 +22,7 @@ import {
   type RecordNode,
 } from "../../registry/formats/avro/canonical.ts";
 import { avroFormat, isValidDefault, type AvroParsedSchema } from "../../registry/formats/avro/index.ts";
-import { LruCache } from "../../serde/lru.ts";
+import { LruCache } from "../../common/lru.ts";
 import { BigDecimal } from "../data/big-decimal.ts";
 import { DataException } from "../data/errors.ts";
 import { isPlainObject, javaClassName } from "../data/java-format.ts";

@@ -4,7 +4,7 @@
 // Kafka's rules, quirks included (e.g. a string where an int32 is expected reads as 0), so that
 // records round-trip between Sluice and JVM workers unchanged.
 import { SettingsDefinition } from "../../common/settings.ts";
-import { LruCache } from "../../serde/lru.ts";
+import { LruCache } from "../../common/lru.ts";
 import { BigDecimal } from "../data/big-decimal.ts";
 import { DataException } from "../data/errors.ts";
 import { isPlainObject, javaClassName, javaDoubleToString, javaFloatToString } from "../data/java-format.ts";

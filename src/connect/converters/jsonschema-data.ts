@@ -10,7 +10,7 @@ import { jsonSchemaFormat, type JsonSchemaParsed } from "../../registry/formats/
 import { JavaHashKeys } from "../../registry/formats/jsonschema/javaHash.ts";
 import { isJObject, JNumber, readTree, writeJson, type JObject, type JValue } from "../../registry/formats/jsonschema/json.ts";
 import { propertyOrder, type CombinedNode, type ObjectNode, type SchemaNode } from "../../registry/formats/jsonschema/model.ts";
-import { LruCache } from "../../serde/lru.ts";
+import { LruCache } from "../../common/lru.ts";
 import { BigDecimal } from "../data/big-decimal.ts";
 import { DataException } from "../data/errors.ts";
 import { isPlainObject, javaClassName, javaDoubleToString, javaFloatToString } from "../data/java-format.ts";

@@ -14,7 +14,7 @@ import { canonicalString } from "../../registry/formats/protobuf/canonical.ts";
 import type { FieldElement, MessageElement, OneOfElement, OptionElement, OptionMap, OptionValue, ProtoFileElement } from "../../registry/formats/protobuf/elements.ts";
 import { protobufFormat, type ProtobufParsedSchema } from "../../registry/formats/protobuf/index.ts";
 import { JavaHashKeys } from "../../registry/formats/jsonschema/javaHash.ts";
-import { LruCache } from "../../serde/lru.ts";
+import { LruCache } from "../../common/lru.ts";
 import { BigDecimal } from "../data/big-decimal.ts";
 import { DataException } from "../data/errors.ts";
 import { isPlainObject, javaClassName } from "../data/java-format.ts";

@@ -10,7 +10,7 @@ import { InvalidSchemaError, type ParsedSchema, type SchemaType } from "../../re
 import type { Encoded } from "../../serde/codecs/codec.ts";
 import { serdeSettings, subjectName, subjectNameStrategy, type SubjectNameStrategy } from "../../serde/config.ts";
 import { RestClientException, SerializationException } from "../../serde/errors.ts";
-import { LruCache } from "../../serde/lru.ts";
+import { LruCache } from "../../common/lru.ts";
 import { SchemaRegistryClient, type SchemaText } from "../../serde/registry-client.ts";
 import { frame, unframe } from "../../serde/wire-format.ts";
 import { DataException } from "../data/errors.ts";

@@ -11,11 +11,14 @@ import type { SchemaVersion } from "../store/state.ts";
 import type { ForwardingTls } from "../../common/tls.ts";
 import type { RegistryAccess } from "./access.ts";
 import { forwardToLeader } from "./forward.ts";
+import { LruCache } from "../../common/lru.ts";
 import { errorResponse, json, readJsonBody, replyType, text } from "./respond.ts";
 import { ConfigBody, ModeBody, SchemaRequestBody } from "./schemas.ts";
 
 export interface RegistryHttpOptions {
   maxBodyBytes: number;
+  /** Bodies of GET /schemas/ids/{id} kept (schema.response.cache.size). */
+  responseCacheSize: number;
   /** What GET /metrics exposes. */
   metrics: Registry;
   /** What GET /health answers. */
@@ -88,9 +91,9 @@ const ROUTES: [RegExp, string[]][] = [
 
 export function registryApp(service: RegistryService, options: RegistryHttpOptions) {
   // GET /schemas/ids/{id} is the hot path of every deserializer: its bodies are cached per id until
-  // the state changes.
+  // the state changes, the most read ones only.
   let cacheGeneration = -1;
-  const byIdCache = new Map<number, string>();
+  const byIdCache = new LruCache<number, string>(options.responseCacheSize);
   const cachedSchemaById = (id: number): string => {
     if (cacheGeneration !== service.state.generation) {
       byIdCache.clear();

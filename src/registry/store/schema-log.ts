@@ -88,32 +88,39 @@ export class SchemaLog {
   }
 
   /** Waits until everything written to the topic so far has been applied (before a leader writes). */
-  async catchUp(): Promise<void> {
+  async catchUp(deadline = Date.now() + this.options.timeoutMs): Promise<void> {
     const end = await this.guard(() => this.broker.endOffsets(this.options.topic));
-    await this.waitFor(end[0] ?? 0, this.options.timeoutMs, "reading the schemas topic");
+    await this.waitFor(end[0] ?? 0, deadline - Date.now(), "reading the schemas topic");
   }
 
   /**
    * Runs `decide` with the state caught up and no other write in between (the single writer), then
-   * writes the records it returns and waits until they are applied.
+   * writes the records it returns and waits until they are applied. The caller is answered within
+   * kafkastore.timeout.ms of calling, time queued behind earlier writes included: while the broker is
+   * away each write would otherwise wait for all those before it.
    */
   exclusive<T>(decide: () => Promise<{ records: RegistryRecord[]; result: T }>): Promise<T> {
     this.writer?.checkWriter();
+    const deadline = Date.now() + this.options.timeoutMs;
     const run = this.writeChain.then(async () => {
+      if (Date.now() >= deadline) throw this.timedOut("waiting for earlier writes to the backend store");
       // Leadership may have moved while this write waited for the one before.
       this.writer?.checkWriter();
       // As Confluent: after a write of ours was read back, the state is current for the one writer;
       // otherwise (first write, or a failed one) ask the broker where the end is.
-      if (this.lastWrite === undefined) await this.catchUp();
+      if (this.lastWrite === undefined) await this.catchUp(deadline);
       const { records, result } = await decide();
-      if (records.length > 0) await this.write(records);
+      if (records.length > 0) await this.write(records, deadline);
       return result;
     });
+    // The next write starts only once this one is settled, even after its caller was answered: a
+    // produce still in flight may yet land, and the next write must read it before choosing an id.
     this.writeChain = run.catch(() => undefined);
-    return run;
+    return this.beforeDeadline(run, deadline);
   }
 
-  private async write(records: RegistryRecord[]): Promise<void> {
+  private async write(records: RegistryRecord[], deadline: number): Promise<void> {
+    this.lastWrite = undefined;
     const positions = await this.guard(() =>
       this.broker.produce(
         this.options.topic,
@@ -121,9 +128,22 @@ export class SchemaLog {
       ),
     );
     const last = positions[positions.length - 1]!.offset;
-    this.lastWrite = undefined;
-    await this.waitFor(last + 1, Math.max(this.options.timeoutMs, 500), "reading back a write");
+    await this.waitFor(last + 1, deadline - Date.now(), "reading back a write");
     this.lastWrite = last;
+  }
+
+  /** `work`'s outcome, or 50002 once the deadline passes (`work` goes on; the write chain waits for it). */
+  private beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(this.timedOut("writing to the backend store")), Math.max(0, deadline - Date.now()));
+    });
+    return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+  }
+
+  private timedOut(what: string): RegistryError {
+    const cause = this.lastReadError ? `: ${this.lastReadError}` : "";
+    return errors.timeout(`Timed out after ${this.options.timeoutMs} ms (kafkastore.timeout.ms) ${what}${cause}`);
   }
 
   private async guard<T>(action: () => Promise<T>): Promise<T> {
@@ -139,6 +159,7 @@ export class SchemaLog {
 
   private waitFor(offset: number, timeoutMs: number, what: string): Promise<void> {
     if (this.position >= offset) return Promise.resolve();
+    if (timeoutMs <= 0) return Promise.reject(errors.timeout(`Timed out ${what} up to offset ${offset} (at ${this.position}) in the backend store`));
     return new Promise((resolve, reject) => {
       const waiter = {
         offset,

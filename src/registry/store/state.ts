@@ -3,6 +3,7 @@
 import type { Bytes } from "../../broker/broker.ts";
 import type { SchemaReference, SchemaType } from "../formats/format.ts";
 import { decodeRecord, type ConfigValue } from "./records.ts";
+import { VersionIndex } from "./version-index.ts";
 
 export interface SchemaVersion {
   subject: string;
@@ -23,7 +24,9 @@ export interface Scoped<T> {
 
 export class RegistryState {
   private readonly subjects = new Map<string, Map<number, SchemaVersion>>();
-  private readonly byId = new Map<number, Set<SchemaVersion>>();
+  private readonly byId = new VersionIndex<number, SchemaVersion>();
+  /** Versions by a hash of their type, references and stored text: finding a schema does not scan. */
+  private readonly byText = new VersionIndex<number, SchemaVersion>();
   readonly configs = new Map<string | null, Scoped<ConfigValue>>();
   readonly modes = new Map<string | null, Scoped<string>>();
   /** Highest id ever seen: the id allocator's state. */
@@ -31,9 +34,12 @@ export class RegistryState {
   /** Bumped on every applied change, for caches keyed on the state. */
   generation = 0;
 
-  apply(key: Bytes | null, value: Bytes | null): boolean {
-    const record = decodeRecord(key, value);
-    if (!record || !key) return false;
+  apply(fetchedKey: Bytes | null, value: Bytes | null): boolean {
+    const record = decodeRecord(fetchedKey, value);
+    if (!record || !fetchedKey) return false;
+    // Kept for as long as the record is: a copy, as the fetched bytes may be a view into the whole
+    // buffer a fetch read (with the embedded broker, one such buffer per write read back).
+    const key = fetchedKey.slice();
     this.generation++;
     switch (record.keytype) {
       case "NOOP":
@@ -60,9 +66,8 @@ export class RegistryState {
         let versions = this.subjects.get(record.subject);
         if (!versions) this.subjects.set(record.subject, (versions = new Map()));
         versions.set(record.version, entry);
-        let holders = this.byId.get(v.id);
-        if (!holders) this.byId.set(v.id, (holders = new Set()));
-        holders.add(entry);
+        this.byId.add(v.id, entry);
+        this.byText.add(textKey(entry.schemaType, entry.references, entry.schema), entry);
         if (v.id > this.maxId) this.maxId = v.id;
         return true;
       }
@@ -95,9 +100,17 @@ export class RegistryState {
   }
 
   private unindex(entry: SchemaVersion): void {
-    const holders = this.byId.get(entry.id);
-    holders?.delete(entry);
-    if (holders?.size === 0) this.byId.delete(entry.id);
+    this.byId.delete(entry.id, entry);
+    this.byText.delete(textKey(entry.schemaType, entry.references, entry.schema), entry);
+  }
+
+  /** Versions (of any subject, soft-deleted included) stored with exactly this type, references and text. */
+  withText(schemaType: SchemaType, references: SchemaReference[], schema: string): SchemaVersion[] {
+    const out: SchemaVersion[] = [];
+    for (const v of this.byText.get(textKey(schemaType, references, schema))) {
+      if (v.schemaType === schemaType && v.schema === schema && sameReferences(v.references, references)) out.push(v);
+    }
+    return out.sort(bySubjectAndVersion);
   }
 
   subjectNames(): string[] {
@@ -115,7 +128,7 @@ export class RegistryState {
 
   /** Subject-versions holding schema `id`, in subject/version order. */
   holders(id: number): SchemaVersion[] {
-    return [...(this.byId.get(id) ?? [])].sort((a, b) => compareStrings(a.subject, b.subject) || a.version - b.version);
+    return [...this.byId.get(id)].sort(bySubjectAndVersion);
   }
 
   allVersions(): SchemaVersion[] {
@@ -123,6 +136,23 @@ export class RegistryState {
     for (const subject of [...this.subjects.keys()].sort(compareStrings)) out.push(...this.versions(subject));
     return out;
   }
+}
+
+export function sameReferences(a: SchemaReference[], b: SchemaReference[]): boolean {
+  return a.length === b.length && a.every((r, i) => r.name === b[i]!.name && r.subject === b[i]!.subject && r.version === b[i]!.version);
+}
+
+/**
+ * A 52-bit hash, not the text: the index costs a few bytes per version, not a second copy of each
+ * schema; as a plain number it is no object of its own either.
+ */
+function textKey(schemaType: SchemaType, references: SchemaReference[], schema: string): number {
+  const refs = references.map((r) => `${r?.name}\u0000${r?.subject}\u0000${r?.version}`).join("\u0000");
+  return Number(BigInt.asUintN(52, BigInt(Bun.hash(`${schemaType}\u0000${refs}\u0000${schema}`))));
+}
+
+function bySubjectAndVersion(a: SchemaVersion, b: SchemaVersion): number {
+  return compareStrings(a.subject, b.subject) || a.version - b.version;
 }
 
 /** Java's String.compareTo order (UTF-16 code units), which Confluent's sorted listings follow. */

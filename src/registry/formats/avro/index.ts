@@ -1,8 +1,9 @@
 // Avro behind the SchemaFormat interface. Parsing follows Java Avro 1.12 `Schema.Parser` as Confluent
 // configures it for a schema being registered (AvroSchema with validateAsNew=true: strict ASCII name
 // validation, defaults validated), so that what Sluice accepts, and the strings it stores, match
-// Confluent byte for byte. avsc then re-checks the resolved schema and provides the runtime Type
-// used to encode/decode (and, in tests, as an independent resolver oracle).
+// Confluent byte for byte. avsc provides the runtime Type used to encode/decode (and, in tests, an
+// independent resolver oracle), built on first use only: the registry never encodes, and each Type
+// compiles functions of its own that a long-running registry would otherwise pile up per schema.
 import { Type } from "avsc";
 import {
   InvalidSchemaError,
@@ -50,10 +51,17 @@ export class AvroParsedSchema implements ParsedSchema {
     readonly canonical: string,
     /** Top-level full names of the (transitively) referenced schemas; written as name references. */
     readonly referenceNames: readonly string[],
-    /** avsc runtime type for the schema (named types from references included). */
-    readonly avscType: Type,
+    private readonly referenceRoots: readonly AvroNode[],
     private readonly referenceTexts: readonly string[],
   ) {}
+
+  private avsc: Type | undefined;
+
+  /** avsc runtime type for the schema (named types from references included). */
+  get avscType(): Type {
+    this.avsc ??= toAvscType(this.referenceRoots, this.root);
+    return this.avsc;
+  }
 
   normalized(): string {
     // Confluent re-parses its normalized text and stores that schema's canonical string.
@@ -95,8 +103,7 @@ function parseWithTexts(text: string, referenceTexts: readonly string[]): AvroPa
     const root = ctx.parseText(text);
     const referenceNames = refRoots.map(fullNameOf);
     const canonical = canonicalString(root, referenceNames);
-    const avscType = toAvscType(refRoots, root);
-    return new AvroParsedSchema(root, canonical, referenceNames, avscType, referenceTexts);
+    return new AvroParsedSchema(root, canonical, referenceNames, refRoots, referenceTexts);
   } catch (e) {
     // Confluent turns any exception of the Avro parser into an invalid-schema error.
     if (e instanceof InvalidSchemaError) throw e;
@@ -653,6 +660,8 @@ class ParseContext {
 }
 
 function checkUnion(node: UnionNode): void {
+  // avsc cannot represent it, and the runtime type must be buildable on first use.
+  if (node.branches.length === 0) throw new InvalidSchemaError("empty union");
   const names = new Set<string>();
   for (const b of node.branches) {
     if (b.type === "union") throw new InvalidSchemaError(`Nested union: ${canonicalString(node)}`);
@@ -668,7 +677,7 @@ function fieldString(f: FieldNode): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// avsc: second opinion on validity, and the runtime type. It is fed the resolved tree (named types
+// avsc: the runtime type, built on first use. It is fed the resolved tree (named types
 // defined before use, fully qualified references), since avsc lacks some Java behaviours (forward
 // references, null-namespace fallback, identical re-definitions). Defaults that Java accepts but avsc
 // cannot represent (a union default for a later branch, longs beyond 2^53, an enum default outside
