@@ -8,8 +8,19 @@
 // - the order of GET /connectors (a Java HashMap's order in Kafka);
 // - config key documentation (prose, worded by each project).
 // The records both FileStreamSources write with JsonConverter must be the same bytes.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+//
+// The reference can deadlock. Kafka 4.1.1's StandaloneHerder resumes a connector from a REST thread
+// that takes the MemoryConfigBackingStore's lock (putTargetState) and then, in its update listener,
+// the herder's; the transition to STARTED then schedules updateConnectorTasks on the herder's own
+// pool thread, which takes the herder's lock and then the store's (putTaskConfigs). A second
+// pause/resume while that pool thread runs (e.g. resuming two STOPPED connectors back to back)
+// deadlocks both, and the worker never answers again. So on the Kafka side every target state
+// change is awaited until its status shows it and the herder has finished the work it scheduled
+// (settleTargetState) before the next call; Sluice gets the same calls. A reference call with no
+// answer in REFERENCE_DEADLINE_MS fails that test saying the reference hung, with its thread dump
+// on stderr, and the next test restarts the reference and replays Sluice's connectors into it.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KafkaBroker } from "../../src/broker/kafka/index.ts";
@@ -31,6 +42,86 @@ interface Side {
   version: string;
 }
 type Answer = { status: number; body: unknown; location?: string };
+
+/**
+ * No call in this file takes the reference more than a few seconds; one with no answer in this time
+ * (shorter than its own 90 s REST timeout) means it hung.
+ */
+const REFERENCE_DEADLINE_MS = 30_000;
+
+/** A call to the reference that got no answer in time. */
+class ReferenceHung extends Error {}
+
+/** waitFor on the reference, ending at once with ReferenceHung (waitFor would keep polling after it). */
+async function referenceWait<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  let hang: ReferenceHung | undefined;
+  const value = await waitFor(what, async () => {
+    try {
+      return await probe();
+    } catch (err) {
+      if (!(err instanceof ReferenceHung)) throw err;
+      hang = err;
+      return "hung" as const;
+    }
+  });
+  if (hang) throw hang;
+  return value as T;
+}
+
+/**
+ * The reference's client: connectClient's calls, each failing with ReferenceHung (after `onHang`,
+ * which takes the thread dump) when the reference does not answer within REFERENCE_DEADLINE_MS.
+ */
+function referenceClient(base: string, onHang: (call: string) => Promise<string>): Api {
+  const raw = connectClient(base);
+  const guard =
+    <A extends unknown[]>(method: string, send: (path: string, ...rest: A) => ReturnType<Api["get"]>) =>
+    async (path: string, ...rest: A) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const hung = new Promise<"hung">((resolve) => (timer = setTimeout(() => resolve("hung"), REFERENCE_DEADLINE_MS)));
+      try {
+        const answer = await Promise.race([send(path, ...rest), hung]);
+        if (answer !== "hung") return answer;
+      } finally {
+        clearTimeout(timer);
+      }
+      throw new ReferenceHung(await onHang(`${method} ${path}`));
+    };
+  const get = guard("GET", raw.get);
+  return {
+    get,
+    post: guard("POST", raw.post),
+    put: guard("PUT", raw.put),
+    patch: guard("PATCH", raw.patch),
+    delete: guard("DELETE", raw.delete),
+    waitForState: (name: string, state: string, tasks?: number) =>
+      referenceWait(`the reference's ${name} ${state}`, async () => {
+        const s = (await get(`/connectors/${name}/status`)).body as { connector?: { state: string }; tasks?: { state: string }[] } | undefined;
+        if (s?.connector?.state !== state) return undefined;
+        if (tasks !== undefined && (s.tasks?.length !== tasks || s.tasks.some((t) => t.state !== state))) return undefined;
+        return s;
+      }),
+  };
+}
+
+/**
+ * Waits until a target state change of the reference has taken effect: the status shows it (a
+ * resumed connector with its tasks: from STOPPED, the herder's pool thread creates them), and then a
+ * call the herder answers under its lock (GET /connectors/{name}) returns, so the pool thread has
+ * left the updateConnectorTasks the transition scheduled. Only then may the next pause/resume come.
+ */
+async function settleTargetState(api: Api, name: string, state: "PAUSED" | "RUNNING" | "STOPPED"): Promise<void> {
+  await referenceWait(`the reference's ${name} to be ${state}`, async () => {
+    const s = (await api.get(`/connectors/${name}/status`)).body as { connector?: { state: string }; tasks?: { state: string }[] } | undefined;
+    if (s?.connector?.state !== state) return undefined;
+    const tasks = s.tasks ?? [];
+    if (state === "STOPPED") return tasks.length === 0 || undefined;
+    if (state === "RUNNING" && tasks.length === 0) return undefined;
+    return tasks.every((t) => t.state === state) || undefined;
+  });
+  await api.get(`/connectors/${name}`);
+}
+const TARGET_STATES = { pause: "PAUSED", resume: "RUNNING", stop: "STOPPED" } as const;
 
 const JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter";
 const STRING_CONVERTER = "org.apache.kafka.connect.storage.StringConverter";
@@ -92,6 +183,9 @@ async function call(side: Side, method: string, path: string, body?: unknown): P
     DELETE: side.api.delete,
   };
   const res = await send[method]!(fill(side, path), b);
+  // The reference: one target state change at a time (see the top of the file).
+  const change = side.label === "kafka" && method === "PUT" ? /^\/connectors\/([^/?]+)\/(pause|resume|stop)$/.exec(fill(side, path)) : null;
+  if (change && res.status < 300) await settleTargetState(side.api, decodeURIComponent(change[1]!), TARGET_STATES[change[2] as keyof typeof TARGET_STATES]);
   let answer = normalize(side, res.body);
   if (method === "GET" && path === "/connectors" && Array.isArray(answer)) answer = [...answer].sort();
   const location = res.headers.get("location");
@@ -112,16 +206,70 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
   const root = mkdtempSync(join(tmpdir(), "sluice-connect-cmp-"));
   const stamp = Date.now();
 
+  const worker = { "offset.flush.interval.ms": "500", "key.converter": JSON_CONVERTER, "value.converter": JSON_CONVERTER };
+  const kafkaDir = join(root, "kafka");
+  /** Set when the reference hung: the test it hung in and the call. */
+  let hung: string | undefined;
+  /** Set when the reference could not be restarted after it hung: every later test fails with it. */
+  let lost: string | undefined;
+  let restarts = 0;
+
+  /** Records the hang (thread dump to stderr) and says what hung, for the failing test's message. */
+  async function onHang(call: string): Promise<string> {
+    const first = hung === undefined;
+    hung ??= call;
+    const message = `Apache Kafka Connect 4.1.1 (the reference) hung: ${call} got no answer in ${REFERENCE_DEADLINE_MS / 1000} s. Not a Sluice failure; the reference is restarted before the next test.`;
+    if (!first) return message;
+    const dump = await kafka.threadDump();
+    console.error(`${message}\nThread dump of the reference (pid ${kafka.proc.pid}):\n${dump}`);
+    const deadlock = /^Found one Java-level deadlock:[\s\S]*?\n\n/.exec(dump)?.[0];
+    return deadlock ? `${message}\n${deadlock}(full thread dump on stderr)` : `${message} (no Java-level deadlock in its thread dump, on stderr)`;
+  }
+
+  /**
+   * After a hang: a new reference on the same folder (its offsets file), with Sluice's connectors
+   * created again in their states. The history before (e.g. what a source already read) is what the
+   * offsets file kept.
+   */
+  async function restartReference(): Promise<void> {
+    const reason = hung;
+    hung = undefined;
+    await kafka.stop(); // SIGTERM, SIGKILL after 15 s (a deadlocked JVM does not exit on SIGTERM)
+    if (existsSync(join(kafkaDir, "connect.log"))) renameSync(join(kafkaDir, "connect.log"), join(kafkaDir, `connect-hung-${++restarts}.log`));
+    kafka = await startKafkaConnect({ bootstrap: (await sharedKafka()).bootstrap, dir: kafkaDir, worker });
+    const k = sides[0]!;
+    const s = sides[1]!;
+    k.api = referenceClient(kafka.url, onHang);
+    const listed = (await s.api.get("/connectors?expand=info&expand=status")).body as Record<string, { info: { config: Record<string, string> }; status: { connector: { state: string } } }>;
+    for (const [name, { info, status }] of Object.entries(listed)) {
+      const config = JSON.parse(fill(k, JSON.stringify(normalize(s, info.config))));
+      const initial = ({ PAUSED: "PAUSED", STOPPED: "STOPPED" } as Record<string, string>)[status.connector.state] ?? "RUNNING";
+      const created = await k.api.post("/connectors", { name: fill(k, name.split(s.prefix).join("<p>")), config, initial_state: initial });
+      if (created.status !== 201) throw new Error(`replaying ${name} into the restarted reference: ${created.status} ${JSON.stringify(created.body)}`);
+    }
+    console.error(`the reference was restarted after it hung (${reason}); Sluice's ${Object.keys(listed).length} connectors were created on it again`);
+  }
+
+  beforeEach(async () => {
+    if (lost) throw new Error(lost);
+    if (hung === undefined) return;
+    const reason = hung;
+    try {
+      await restartReference();
+    } catch (err) {
+      lost = `the reference hung (${reason}) and could not be restarted: ${err instanceof Error ? err.message : String(err)}`;
+      throw new Error(lost);
+    }
+  }, 180_000);
+
   beforeAll(async () => {
     const { bootstrap } = await sharedKafka();
-    const worker = { "offset.flush.interval.ms": "500", "key.converter": JSON_CONVERTER, "value.converter": JSON_CONVERTER };
-    const kafkaDir = join(root, "kafka");
     mkdirSync(kafkaDir);
     [kafka, sluice] = await Promise.all([startKafkaConnect({ bootstrap, dir: kafkaDir, worker }), startTestConnect("kafka", worker, join(root, "sluice"))]);
     mkdirSync(sluice.dir, { recursive: true });
     const versionOf = async (url: string) => ((await connectClient(url).get("/")).body as { version: string }).version;
     sides = [
-      { label: "kafka", api: connectClient(kafka.url), dir: kafkaDir, prefix: `k${stamp}-`, version: await versionOf(kafka.url) },
+      { label: "kafka", api: referenceClient(kafka.url, onHang), dir: kafkaDir, prefix: `k${stamp}-`, version: await versionOf(kafka.url) },
       { label: "sluice", api: connectClient(sluice.url), dir: sluice.dir, prefix: `s${stamp}-`, version: await versionOf(sluice.url) },
     ];
     for (const side of sides) writeFileSync(join(side.dir, "in.txt"), INPUT);
@@ -138,8 +286,17 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
   /** Runs `steps` on both sides (in parallel) and expects equal normalized answers. */
   async function same<T>(steps: (side: Side) => Promise<T>): Promise<T> {
     const [k, s] = await Promise.all(sides.map(steps));
-    expect(s).toEqual(k!);
+    afterRestart(() => expect(s).toEqual(k!));
     return k!;
+  }
+  /** An assertion that, once the reference has been restarted after a hang, says so when it fails. */
+  function afterRestart(assertion: () => void): void {
+    try {
+      assertion();
+    } catch (err) {
+      if (restarts > 0 && err instanceof Error) err.message += `\n(the reference was restarted ${restarts}× after it hung and Sluice's connectors replayed into it: its history before that is gone)`;
+      throw err;
+    }
   }
   /**
    * A difference kept on purpose (each is explained where it is used): both normalized answers are
@@ -147,7 +304,7 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
    */
   async function differs(method: string, path: string, body: unknown, expected: { kafka: Answer; sluice: Answer }): Promise<void> {
     const [k, s] = await Promise.all(sides.map((side) => call(side, method, path, body)));
-    expect({ kafka: k, sluice: s }).toEqual(expected);
+    afterRestart(() => expect({ kafka: k, sluice: s }).toEqual(expected));
   }
   const req = (method: string, path: string, body?: unknown) => same((side) => call(side, method, path, body));
   const onBoth = (what: (side: Side) => Promise<unknown>) => Promise.all(sides.map(what));
@@ -351,6 +508,10 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
       await waitFor(`${side.label} sink file`, () => readLines(join(side.dir, "out-string.txt")).length >= LINES.length + total || undefined);
       return readFileSync(join(side.dir, "out-string.txt"), "utf8");
     });
+    // Both workers commit source offsets every 500 ms: wait for the commit of the whole file (UTF-16 units).
+    await onBoth((side) =>
+      waitFor(`${side.label} src offset at the end of in.txt`, async () => (await side.api.get(`/connectors/${side.prefix}src/offsets`)).body?.offsets?.[0]?.offset?.position === INPUT.length || undefined),
+    );
     await req("GET", "/connectors/<p>src/offsets");
   });
 
