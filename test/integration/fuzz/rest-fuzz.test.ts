@@ -31,7 +31,7 @@ import { builtBinary } from "../../fixtures/binary.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 
 const SEED = Number(process.env.SLUICE_FUZZ_SEED ?? 20261123);
-const RUNS = Number(process.env.SLUICE_FUZZ_RUNS ?? 15_000);
+const RUNS = Number(process.env.SLUICE_FUZZ_RUNS ?? 30_000);
 const FAIL_FAST = process.env.SLUICE_FUZZ_FAIL_FAST === "1";
 /** No request takes the binary this long; one without an answer means it stopped answering. */
 const ANSWER_TIMEOUT_MS = 30_000;
@@ -91,10 +91,10 @@ const KAFKA_CONNECT_500S: { why: string; method: RegExp; route: RegExp; message:
     message: /^(Offsets cannot be modified if the 'file' configuration is unspecified|Offset objects should either be null or contain the key 'position'|The value for the 'position' key in the offset (is expected to be a Long value|should be a non-negative value)|Partition objects (cannot be null|should contain the key 'filename'))/,
   },
   {
-    why: "stopping an unknown connector: Kafka's config store throws IllegalArgumentException, answered 500",
+    why: "stopping an unknown connector: Kafka's MemoryConfigBackingStore.putTargetState throws IllegalArgumentException, answered 500",
     method: /^PUT$/,
     route: /^\/connectors\/\{c\}\/stop$/,
-    message: /connector/i,
+    message: /^No connector `[^`]*` configured$/,
   },
 ];
 
@@ -470,7 +470,8 @@ describe("REST fuzzing of dist/sluice dev (registry + connect)", () => {
       return { status: a.status, body: a.text === "" ? undefined : JSON.parse(a.text) };
     };
     const r = (path: string) => get(sluice.registry, path);
-    const enc = encodeURIComponent;
+    // (a name with a lone surrogate has no UTF-8 form: sent as U+FFFD, so its reads show what the API makes of that)
+    const enc = (name: string) => encodeURIComponent(name.toWellFormed());
     const subjects = (await r("/subjects?deleted=true")).body as string[];
     const registry: Record<string, unknown> = { subjects, config: await r("/config"), mode: await r("/mode"), schemas: await r("/schemas?deleted=true") };
     for (const s of subjects) {
