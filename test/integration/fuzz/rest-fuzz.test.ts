@@ -55,22 +55,28 @@ interface Reply {
   text: string;
 }
 
+/** JSON as Kafka Connect's resources consume it (@Consumes(APPLICATION_JSON)); Jersey answers others 415 before Jackson runs. */
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
 /**
  * Where Apache Kafka Connect 4.1.1 itself answers 500, so Sluice does too (test/interop/connect-rest.test.ts
- * asserts these answers equal Kafka's). Each: the routes and what the message must say.
+ * asserts these answers equal Kafka's). Each: the routes, what the message must say, and whether the
+ * request must have been JSON (Jackson only sees bodies Jersey accepted).
  */
-const KAFKA_CONNECT_500S: { why: string; method: RegExp; route: RegExp; message: RegExp }[] = [
+const KAFKA_CONNECT_500S: { why: string; method: RegExp; route: RegExp; message: RegExp; json?: true }[] = [
   {
     why: "Jackson cannot bind the body (CreateConnectorRequest / Map<String,String>): Kafka's exception mapper answers 500 with Jackson's message",
     method: /^(POST|PUT|PATCH)$/,
     route: /^\/connectors(\/\{c\}\/config)?$|^\/connector-plugins\/\{p\}\/config\/validate$/,
     message: /^(Cannot deserialize value of type|Unrecognized field "|Cannot construct instance of `org\.apache\.kafka\.connect\.runtime\.rest\.entities\.CreateConnectorRequest\$InitialState`)/,
+    json: true,
   },
   {
     why: "a body that is not JSON: Jackson's JsonParseException becomes a 500 in Kafka",
     method: /^(POST|PUT|PATCH)$/,
     route: /^\/connectors(\/\{c\}\/(config|offsets))?$|^\/connector-plugins\/\{p\}\/config\/validate$|^\/admin\/loggers\/\{l\}$/,
     message: /^Unexpected character/,
+    json: true,
   },
   {
     why: "a null config value: Kafka's ConnectorConfig refuses it after creating the connector (500, 'Non-string value found in original settings')",
@@ -411,7 +417,9 @@ describe("REST fuzzing of dist/sluice dev (registry + connect)", () => {
     const message = (parsed as { message?: unknown } | undefined)?.message;
     if (!(a.status >= 100 && a.status < 600)) wrong.push("no HTTP status");
     if (a.status >= 500) {
-      const allowed = r.api === "connect" && KAFKA_CONNECT_500S.some((x) => x.method.test(r.method) && x.route.test(r.route) && typeof message === "string" && x.message.test(message));
+      const allowed =
+        r.api === "connect" &&
+        KAFKA_CONNECT_500S.some((x) => x.method.test(r.method) && x.route.test(r.route) && typeof message === "string" && x.message.test(message) && (!x.json || JSON_TYPE.test(r.contentType ?? "")));
       if (!allowed) wrong.push(`status ${a.status}`);
     }
     if (a.status >= 400 && r.method !== "HEAD") {
