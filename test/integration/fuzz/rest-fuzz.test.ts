@@ -60,15 +60,30 @@ const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
 /**
  * Where Apache Kafka Connect 4.1.1 itself answers 500, so Sluice does too (test/interop/connect-rest.test.ts
- * asserts these answers equal Kafka's). Each: the routes, what the message must say, and whether the
- * request must have been JSON (Jackson only sees bodies Jersey accepted).
+ * asserts these answers equal Kafka's; each was also sent to Kafka Connect 4.1.1 by hand). Each: the
+ * routes, what the message must say, and what the request must have been: JSON (Jackson only sees
+ * bodies Jersey accepted: other content types get 415), or without any body and content type.
  */
-const KAFKA_CONNECT_500S: { why: string; method: RegExp; route: RegExp; message: RegExp; json?: true }[] = [
+const KAFKA_CONNECT_500S: { why: string; method: RegExp; route: RegExp; message: RegExp; json?: true; bodiless?: true }[] = [
   {
-    why: "Jackson cannot bind the body (CreateConnectorRequest / Map<String,String>): Kafka's exception mapper answers 500 with Jackson's message",
+    why: "Jackson cannot bind the body (CreateConnectorRequest, Map<String,String>, ConnectorOffsets) or refuses it (nesting past 1000): Kafka's exception mapper answers 500 with Jackson's message",
     method: /^(POST|PUT|PATCH)$/,
-    route: /^\/connectors(\/\{c\}\/config)?$|^\/connector-plugins\/\{p\}\/config\/validate$/,
-    message: /^(Cannot deserialize value of type|Unrecognized field "|Cannot construct instance of `org\.apache\.kafka\.connect\.runtime\.rest\.entities\.CreateConnectorRequest\$InitialState`)/,
+    route: /^\/connectors(\/\{c\}\/(config|offsets))?$|^\/connector-plugins\/\{p\}\/config\/validate$|^\/admin\/loggers\/\{l\}$/,
+    message: /^(Cannot deserialize value of type|Unrecognized field "|Cannot construct instance of `|Document nesting depth \(\d+\) exceeds the maximum allowed \(1000)/,
+    json: true,
+  },
+  {
+    why: "no body and no content type: Jersey hands the resource a null entity and Kafka fails on it (500 'Cannot invoke \"java.util.Map.get(Object)\" because \"connectorConfig\" is null')",
+    method: /^(POST|PUT|PATCH)$/,
+    route: /^\/connectors(\/\{c\}\/(config|offsets))?$|^\/connector-plugins\/\{p\}\/config\/validate$|^\/admin\/loggers\/\{l\}$/,
+    message: /./,
+    bodiless: true,
+  },
+  {
+    why: "a null offset in PATCH /offsets: Kafka's resource dereferences it (500 'Cannot invoke \"...ConnectorOffset.partition()\" because \"offset\" is null')",
+    method: /^PATCH$/,
+    route: /^\/connectors\/\{c\}\/offsets$/,
+    message: /^Cannot invoke "org\.apache\.kafka\.connect\.runtime\.rest\.entities\.ConnectorOffset\.partition\(\)" because "offset" is null$/,
     json: true,
   },
   {
@@ -434,7 +449,7 @@ describe("REST fuzzing of dist/sluice dev (registry + connect)", () => {
     if (a.status >= 500) {
       const allowed =
         r.api === "connect" &&
-        KAFKA_CONNECT_500S.some((x) => x.method.test(r.method) && x.route.test(r.route) && typeof message === "string" && x.message.test(message) && (!x.json || JSON_TYPE.test(r.contentType ?? "")));
+        KAFKA_CONNECT_500S.some((x) => x.method.test(r.method) && x.route.test(r.route) && typeof message === "string" && x.message.test(message) && (!x.json || JSON_TYPE.test(r.contentType ?? "")) && (!x.bodiless || (!r.body && r.contentType === undefined)));
       if (!allowed) wrong.push(`status ${a.status}`);
     }
     if (a.status >= 400 && r.method !== "HEAD") {
