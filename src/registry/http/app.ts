@@ -12,6 +12,7 @@ import type { ForwardingTls } from "../../common/tls.ts";
 import type { RegistryAccess } from "./access.ts";
 import { forwardToLeader } from "./forward.ts";
 import { LruCache } from "../../common/lru.ts";
+import { routeParams } from "./path-params.ts";
 import { errorResponse, json, readJsonBody, replyType, text } from "./respond.ts";
 import { ConfigBody, ModeBody, SchemaRequestBody } from "./schemas.ts";
 
@@ -128,7 +129,12 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
     })
     // Only the POST and PUT resources take a body; others ignore whatever is sent.
     .onParse(({ request }) => (request.method === "POST" || request.method === "PUT" ? readJsonBody(request, options.maxBodyBytes) : null))
-    .onTransform(({ request, route, params }) => options.access?.check(request, route, params))
+    // Elysia's router leaves params it cannot decode null; every route and the permission check
+    // instead see the parameters decoded once, as Jersey decodes them (./path-params.ts).
+    .onTransform((context) => {
+      context.params = routeParams(context.route, new URL(context.request.url).pathname);
+      options.access?.check(context.request, context.route, context.params);
+    })
     .onError(async ({ code, error, request, body, set }) => {
       const type = replyType(request.headers.get("accept"));
       if (error instanceof ForwardToLeader) {
