@@ -616,8 +616,9 @@ function toValue(v: SchemaVersion) {
 }
 
 function validateSubject(subject: string): void {
+  // Typed as a string, but a subject the HTTP layer failed to decode must never pass as one.
   // eslint-disable-next-line no-control-regex
-  if (subject === "" || /[\u0000-\u001f\u007f-\u009f]/.test(subject) || subject === "__GLOBAL" || subject === "__EMPTY") {
+  if (typeof subject !== "string" || subject === "" || /[\u0000-\u001f\u007f-\u009f]/.test(subject) || subject === "__GLOBAL" || subject === "__EMPTY") {
     throw errors.invalidSubject(subject);
   }
 }

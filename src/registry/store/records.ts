@@ -111,6 +111,29 @@ export function decodeRecord(key: Bytes | null, value: Bytes | null): RegistryRe
   }
 }
 
+/**
+ * Whether the reader applies `record` as written, to the subject it names: one it would skip (a key
+ * without its subject) or apply elsewhere (a missing subject reads as the global config) must never
+ * be written, or replay loses it and, with a schema, the id already answered for it.
+ */
+export function replayable(record: RegistryRecord): boolean {
+  const read = decodeRecord(encodeKey(record), encodeValue(record));
+  if (!read || read.keytype !== record.keytype) return false;
+  return !("subject" in record) || ("subject" in read && read.subject === record.subject);
+}
+
+/**
+ * The id in a SCHEMA record the reader skips (such as the `"subject":null` ones older Sluice wrote):
+ * the id was answered to a client, so the allocator must not hand it out again. 0 when none.
+ */
+export function skippedSchemaId(key: Bytes | null, value: Bytes | null): number {
+  if (key === null || value === null) return 0;
+  const k = parseJson(key) as Record<string, unknown> | undefined;
+  const v = parseJson(value) as Record<string, unknown> | undefined;
+  if (k?.keytype !== "SCHEMA" || typeof v?.id !== "number" || !Number.isSafeInteger(v.id)) return 0;
+  return v.id;
+}
+
 function json(value: unknown): Bytes {
   return encoder.encode(JSON.stringify(value));
 }

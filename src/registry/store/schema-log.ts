@@ -4,7 +4,7 @@
 import { BrokerError, type Broker } from "../../broker/broker.ts";
 import { logger } from "../../common/log.ts";
 import { errors, RegistryError } from "../errors.ts";
-import { encodeKey, encodeValue, type RegistryRecord } from "./records.ts";
+import { encodeKey, encodeValue, replayable, type RegistryRecord } from "./records.ts";
 import type { RegistryState } from "./state.ts";
 
 const log = logger("schema-log");
@@ -120,6 +120,9 @@ export class SchemaLog {
   }
 
   private async write(records: RegistryRecord[], deadline: number): Promise<void> {
+    // The last guard before the log: a record replay would skip or misapply is a bug, answered 500.
+    const bad = records.find((r) => !replayable(r));
+    if (bad) throw new Error(`refusing to write a ${bad.keytype} record that replay would not apply as written (subject ${"subject" in bad ? JSON.stringify(bad.subject) : "none"})`);
     this.lastWrite = undefined;
     const positions = await this.guard(() =>
       this.broker.produce(

@@ -2,7 +2,7 @@
 // store feeds it records; the service reads it. Mirrors how Confluent's reader applies each keytype.
 import type { Bytes } from "../../broker/broker.ts";
 import type { SchemaReference, SchemaType } from "../formats/format.ts";
-import { decodeRecord, type ConfigValue } from "./records.ts";
+import { decodeRecord, skippedSchemaId, type ConfigValue } from "./records.ts";
 import { VersionIndex } from "./version-index.ts";
 
 export interface SchemaVersion {
@@ -29,14 +29,17 @@ export class RegistryState {
   private readonly byText = new VersionIndex<number, SchemaVersion>();
   readonly configs = new Map<string | null, Scoped<ConfigValue>>();
   readonly modes = new Map<string | null, Scoped<string>>();
-  /** Highest id ever seen: the id allocator's state. */
+  /** Highest id ever seen, in skipped schema records too: the id allocator's state. */
   maxId = 0;
   /** Bumped on every applied change, for caches keyed on the state. */
   generation = 0;
 
   apply(fetchedKey: Bytes | null, value: Bytes | null): boolean {
     const record = decodeRecord(fetchedKey, value);
-    if (!record || !fetchedKey) return false;
+    if (!record || !fetchedKey) {
+      this.maxId = Math.max(this.maxId, skippedSchemaId(fetchedKey, value));
+      return false;
+    }
     // Kept for as long as the record is: a copy, as the fetched bytes may be a view into the whole
     // buffer a fetch read (with the embedded broker, one such buffer per write read back).
     const key = fetchedKey.slice();

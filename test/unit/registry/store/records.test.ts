@@ -1,7 +1,7 @@
 // The _schemas record codec and the state it feeds: pure, no broker.
 import { describe, expect, test } from "bun:test";
 import { decoder, encoder } from "../../../../src/broker/broker.ts";
-import { decodeRecord, encodeKey, encodeValue } from "../../../../src/registry/store/records.ts";
+import { decodeRecord, encodeKey, encodeValue, replayable, type RegistryRecord } from "../../../../src/registry/store/records.ts";
 import { RegistryState } from "../../../../src/registry/store/state.ts";
 
 const text = (b: Uint8Array | null) => (b === null ? null : decoder.decode(b));
@@ -55,5 +55,31 @@ describe("_schemas records", () => {
     expect(state.modes.get("b")?.value).toBe("READONLY");
     state.apply(bytes({ keytype: "CLEAR_SUBJECT", subject: "a", magic: 0 }), bytes({ subject: "a" }));
     expect(state.versions("a")).toEqual([]);
+  });
+
+  test("only records the reader applies as written, to the subject they name, are replayable", () => {
+    const value = { subject: "s", version: 1, id: 3, schema: '"int"', deleted: false };
+    expect(replayable({ keytype: "SCHEMA", subject: "s", version: 1, value })).toBe(true);
+    expect(replayable({ keytype: "CONFIG", subject: null, value: { compatibilityLevel: "NONE" } })).toBe(true);
+    expect(replayable({ keytype: "MODE", subject: "s", value: { mode: "READONLY" } })).toBe(true);
+    expect(replayable({ keytype: "NOOP" })).toBe(true);
+    // What an undecoded path parameter produced: skipped on replay, or read as the global setting.
+    const missing = null as unknown as string;
+    expect(replayable({ keytype: "SCHEMA", subject: missing, version: 1, value: { ...value, subject: missing } })).toBe(false);
+    expect(replayable({ keytype: "MODE", subject: undefined as unknown as string, value: { mode: "READONLY" } })).toBe(false);
+    expect(replayable({ keytype: "CONFIG", subject: undefined as unknown as string, value: { compatibilityLevel: "NONE" } })).toBe(false);
+    expect(replayable({ keytype: "SCHEMA", subject: "s", version: 1, value: { ...value, id: "3" } } as unknown as RegistryRecord)).toBe(false);
+  });
+
+  test("an id in a schema record replay skips is never allocated again", () => {
+    const state = new RegistryState();
+    state.apply(bytes({ keytype: "SCHEMA", subject: "a", version: 1, magic: 1 }), bytes({ subject: "a", version: 1, id: 10, schema: '"int"', deleted: false }));
+    // As older Sluice wrote for POST /subjects/%FF/versions.
+    expect(state.apply(bytes({ keytype: "SCHEMA", subject: null, version: 1, magic: 1 }), bytes({ subject: null, version: 1, id: 11, schema: '"long"', deleted: false }))).toBe(false);
+    expect(state.maxId).toBe(11);
+    expect(state.holders(11)).toEqual([]);
+    state.apply(bytes({ keytype: "CONFIG", magic: 0 }), bytes({ id: 99 }));
+    state.apply(bytes({ keytype: "SCHEMA", subject: null, version: 2, magic: 1 }), bytes({ id: 1e300 }));
+    expect(state.maxId).toBe(11);
   });
 });
