@@ -216,6 +216,13 @@ describe("bad input anywhere gets a 4xx in Confluent's shape (items 12 and 13)",
     expect((await jsonCall(`${registry.url}/subjects/s/versions/%ZZ`, "GET", undefined, {})).status).toBe(400);
   });
 
+  test("a Protobuf schema nested deeper than protoc allows is refused at once, not after minutes of printing", async () => {
+    const nested = (depth: number) => ({ schemaType: "PROTOBUF", schema: `syntax = "proto3"; ${"message A { ".repeat(depth)}${"}".repeat(depth)}` });
+    expect((await jsonCall(`${registry.url}/subjects/deep/versions`, "POST", nested(32), V1)).status).toBe(200);
+    const reply = await jsonCall(`${registry.url}/subjects/deep/versions`, "POST", nested(5000), V1);
+    expect(reply.body).toEqual({ error_code: 42201, message: "Invalid schema of type PROTOBUF, details: max depth exceeded" });
+  }, 10_000);
+
   const paths = (p: string) => ["%FF", "%ZZ", "%", "%00", "%C0%AF"].map((bad) => p.replace("{}", bad));
   const probes: [string, string, unknown?][] = [
     ...paths("/subjects/{}/versions").map((p) => ["GET", p] as [string, string]),
