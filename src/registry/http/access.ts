@@ -1,6 +1,6 @@
 // Per-user permissions on the REST routes, as Karapace checks them: the permission a route needs is
-// checked once the router has matched it (unknown paths keep their 404/405), on the subject exactly
-// as the router decoded it for the handler.
+// checked once the router has matched it (unknown paths keep their 404/405), on the same decoded
+// subject the handler gets (./path-params.ts).
 import { errors } from "../errors.ts";
 import { allows, CONFIG_RESOURCE, subjectResource, type Operation, type Permission } from "../permissions.ts";
 
