@@ -112,12 +112,12 @@ export function decodeRecord(key: Bytes | null, value: Bytes | null): RegistryRe
 }
 
 /**
- * Whether the reader applies `record` as written, to the subject it names: one it would skip (a key
- * without its subject) or apply elsewhere (a missing subject reads as the global config) must never
- * be written, or replay loses it and, with a schema, the id already answered for it.
+ * Whether the reader applies `record`, encoded as `key` and `value`, to the subject it names: one it
+ * would skip (a key without its subject) or apply elsewhere (a missing subject reads as the global
+ * config) must never be written, or replay loses it and, with a schema, the id already answered.
  */
-export function replayable(record: RegistryRecord): boolean {
-  const read = decodeRecord(encodeKey(record), encodeValue(record));
+export function replayable(record: RegistryRecord, key = encodeKey(record), value = encodeValue(record)): boolean {
+  const read = decodeRecord(key, value);
   if (!read || read.keytype !== record.keytype) return false;
   return !("subject" in record) || ("subject" in read && read.subject === record.subject);
 }

@@ -120,16 +120,12 @@ export class SchemaLog {
   }
 
   private async write(records: RegistryRecord[], deadline: number): Promise<void> {
+    const encoded = records.map((record) => ({ record, key: encodeKey(record), value: encodeValue(record), partition: 0 }));
     // The last guard before the log: a record replay would skip or misapply is a bug, answered 500.
-    const bad = records.find((r) => !replayable(r));
+    const bad = encoded.find((e) => !replayable(e.record, e.key, e.value))?.record;
     if (bad) throw new Error(`refusing to write a ${bad.keytype} record that replay would not apply as written (subject ${"subject" in bad ? JSON.stringify(bad.subject) : "none"})`);
     this.lastWrite = undefined;
-    const positions = await this.guard(() =>
-      this.broker.produce(
-        this.options.topic,
-        records.map((r) => ({ key: encodeKey(r), value: encodeValue(r), partition: 0 })),
-      ),
-    );
+    const positions = await this.guard(() => this.broker.produce(this.options.topic, encoded.map(({ key, value, partition }) => ({ key, value, partition }))));
     const last = positions[positions.length - 1]!.offset;
     await this.waitFor(last + 1, deadline - Date.now(), "reading back a write");
     this.lastWrite = last;
