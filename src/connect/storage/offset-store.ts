@@ -1,9 +1,14 @@
 // Source offsets: per connector, source partition → source offset, as Kafka Connect stores them
 // (keyed `["<connector>", {partition}]`). Writes are durable before they resolve.
+//
+// The standalone file is always written in Kafka Connect's own format (FileOffsetBackingStore's
+// Java-serialized map of JSON bytes), so one file serves Kafka Connect and Sluice alike and a user can
+// move either way. Files of earlier Sluice versions (one JSON object) are still read.
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ensureWritableDir, writeFileAtomic } from "../../common/files.ts";
 import { ConfigError } from "../../common/settings.ts";
+import { decodeByteMap, encodeByteMap, isJavaSerialized } from "./java-byte-map.ts";
 
 export interface OffsetEntry {
   partition: Record<string, unknown>;
@@ -33,26 +38,24 @@ export class FileOffsetStore implements OffsetStore {
    * naming `setting` (where the path came from), instead of every offset flush later.
    */
   static async open(file: string, setting: string): Promise<FileOffsetStore> {
-    let text: string | undefined;
+    let content: Uint8Array | undefined;
     try {
       await ensureWritableDir(dirname(file));
-      text = await readFile(file, "utf8").catch((err: NodeJS.ErrnoException) => {
+      content = await readFile(file).catch((err: NodeJS.ErrnoException) => {
         if (err.code === "ENOENT") return undefined;
         throw err;
       });
-      if (text === undefined) await writeFileAtomic(file, "{}");
+      if (content === undefined) await writeFileAtomic(file, encodeByteMap([]));
     } catch (err) {
       throw new ConfigError(setting, file, `a file Sluice can create and write (${(err as Error).message})`);
     }
-    let stored: Record<string, Record<string, unknown>>;
     try {
-      stored = JSON.parse(text ?? "{}") as Record<string, Record<string, unknown>>;
+      return new FileOffsetStore(file, content ? parseOffsets(content) : new Map());
     } catch (err) {
       throw new Error(
-        `malformed source offsets file ${file} (${(err as Error).message}); restore it, or delete it to start every source connector from the beginning`,
+        `unreadable source offsets file ${file} (${(err as Error).message}): it is neither Kafka Connect's offsets file nor Sluice's; restore it, or delete it to start every source connector from the beginning`,
       );
     }
-    return new FileOffsetStore(file, new Map(Object.entries(stored)));
   }
 
   get(connector: string, partition: Record<string, unknown>): Record<string, unknown> | null {
@@ -73,6 +76,22 @@ export class FileOffsetStore implements OffsetStore {
       if (offset === null) this.offsets.delete(keyOf(connector, partition));
       else this.offsets.set(keyOf(connector, partition), offset);
     }
-    await writeFileAtomic(this.file, JSON.stringify(Object.fromEntries(this.offsets)));
+    await writeFileAtomic(this.file, encodeByteMap([...this.offsets].map(([key, offset]) => [encoder.encode(key), encoder.encode(JSON.stringify(offset))])));
   }
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** Offsets by keyOf from Kafka Connect's file (JSON key and value bytes) or an earlier Sluice's (one JSON object). */
+function parseOffsets(content: Uint8Array): Map<string, Record<string, unknown>> {
+  if (!isJavaSerialized(content)) return new Map(Object.entries(JSON.parse(decoder.decode(content)) as Record<string, Record<string, unknown>>));
+  const offsets = new Map<string, Record<string, unknown>>();
+  for (const [key, value] of decodeByteMap(content)) {
+    if (key === null || value === null) continue; // a deleted offset
+    const [connector, partition] = JSON.parse(decoder.decode(key)) as [string, Record<string, unknown>];
+    if (typeof connector !== "string" || partition === null || typeof partition !== "object") throw new Error(`a key that is not ["<connector>", {partition}]: ${decoder.decode(key)}`);
+    offsets.set(keyOf(connector, partition), JSON.parse(decoder.decode(value)) as Record<string, unknown>);
+  }
+  return offsets;
 }

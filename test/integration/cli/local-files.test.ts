@@ -6,6 +6,7 @@ import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KafkaBroker } from "../../../src/broker/kafka/index.ts";
+import { decodeByteMap } from "../../../src/connect/storage/java-byte-map.ts";
 import { builtBinary } from "../../fixtures/binary.ts";
 import { sharedKafka } from "../../fixtures/kafka.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
@@ -60,8 +61,8 @@ async function topicValues(topic: string): Promise<string[]> {
 /** The stored source position of the file source `input`, once the offsets file holds one. */
 function storedPosition(offsetsFile: string): number | undefined {
   if (!existsSync(offsetsFile)) return undefined;
-  const offsets = Object.values(JSON.parse(readFileSync(offsetsFile, "utf8")) as Record<string, { position: number }>);
-  return offsets[0]?.position;
+  const [entry] = decodeByteMap(readFileSync(offsetsFile));
+  return entry?.[1] ? (JSON.parse(new TextDecoder().decode(entry[1])) as { position: number }).position : undefined;
 }
 
 /** Runs a command expected to refuse start-up; returns its exit code and stderr. */
