@@ -1,8 +1,10 @@
 // bun run build → dist/sluice: one executable with the registry, the connect runtime and the
 // built-in connectors; it needs no node_modules beside it. Also the release binaries for Linux x64
-// (and x64-baseline, for CPUs without AVX2) in dist/release, with their SHA-256 sums.
+// (and x64-baseline, for CPUs without AVX2) and arm64 in dist/release, with their SHA-256 sums, and
+// dist/serde: sluice/serde for Node apps.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { spawnSync } from "bun";
 import pkg from "./package.json" with { type: "json" };
 
@@ -13,7 +15,9 @@ const commit = git.exitCode === 0 ? git.stdout.toString().trim() : "unknown";
 rmSync("dist", { recursive: true, force: true });
 mkdirSync("dist/release", { recursive: true });
 
-async function compile(outfile: string, target?: "bun-linux-x64" | "bun-linux-x64-baseline"): Promise<void> {
+const releaseTargets = ["bun-linux-x64", "bun-linux-x64-baseline", "bun-linux-arm64"] as const;
+
+async function compile(outfile: string, target?: (typeof releaseTargets)[number]): Promise<void> {
   const result = await Bun.build({
     // The schema thread's entry (started by src/registry/schema-thread.ts) is bundled too; flat names
     // put it beside the CLI's, where the thread looks for it.
@@ -27,18 +31,41 @@ async function compile(outfile: string, target?: "bun-linux-x64" | "bun-linux-x6
     target: "bun",
     define: { "process.env.SLUICE_COMMIT": JSON.stringify(commit) },
   });
-  if (!result.success) {
-    for (const log of result.logs) console.error(log);
-    process.exit(1);
+  failOn(result);
+}
+
+function failOn(result: Bun.BuildOutput): void {
+  if (result.success) return;
+  for (const log of result.logs) console.error(log);
+  process.exit(1);
+}
+
+/**
+ * sluice/serde for Node: one ES module with its dependencies inside (an app installs nothing else), and
+ * the declarations of its types, whose relative imports name the .js files Node's resolution expects.
+ */
+async function buildSerde(): Promise<void> {
+  failOn(await Bun.build({ entrypoints: ["src/serde/index.ts"], outdir: "dist/serde", target: "node", format: "esm" }));
+  const types = "dist/serde/types";
+  const tsc = spawnSync(
+    ["node_modules/.bin/tsc", "--ignoreConfig", "src/serde/index.ts", "--declaration", "--emitDeclarationOnly", "--outDir", types, "--rootDir", "src",
+      "--allowImportingTsExtensions", "--target", "esnext", "--module", "esnext", "--moduleResolution", "bundler", "--types", "bun", "--strict", "--skipLibCheck", "--verbatimModuleSyntax"],
+    { stdout: "inherit", stderr: "inherit" },
+  );
+  if (tsc.exitCode !== 0) process.exit(1);
+  for (const file of readdirSync(types, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".d.ts"))) {
+    const path = join(types, file);
+    writeFileSync(path, readFileSync(path, "utf8").replace(/(["'])(\.\.?\/[^"']+)\.ts\1/g, "$1$2.js$1"));
   }
 }
 
 await compile("dist/sluice");
 const sums: string[] = [];
-for (const target of ["bun-linux-x64", "bun-linux-x64-baseline"] as const) {
+for (const target of releaseTargets) {
   const name = `sluice-${pkg.version}-${target.replace("bun-", "")}`;
   await compile(`dist/release/${name}`, target);
   sums.push(`${createHash("sha256").update(readFileSync(`dist/release/${name}`)).digest("hex")}  ${name}`);
 }
 writeFileSync("dist/release/SHA256SUMS", sums.join("\n") + "\n");
+await buildSerde();
 console.log(`built dist/sluice and dist/release (${pkg.version}, commit ${commit})`);
