@@ -8,9 +8,10 @@ import { join } from "node:path";
 import { spawnSync } from "bun";
 import pkg from "./package.json" with { type: "json" };
 
-// The commit the binary reports (`sluice --version`); "unknown" outside a git checkout.
+// The commit the binary reports (`sluice --version`): SLUICE_COMMIT (the Dockerfile's COMMIT, as its
+// build context has no .git), else git's; "unknown" outside a git checkout.
 const git = spawnSync(["git", "rev-parse", "--short=12", "HEAD"], { stdout: "pipe", stderr: "ignore" });
-const commit = git.exitCode === 0 ? git.stdout.toString().trim() : "unknown";
+const commit = process.env.SLUICE_COMMIT || (git.exitCode === 0 ? git.stdout.toString().trim() : "unknown");
 
 rmSync("dist", { recursive: true, force: true });
 mkdirSync("dist/release", { recursive: true });
