@@ -8,10 +8,14 @@ import { join } from "node:path";
 import { spawnSync } from "bun";
 import pkg from "./package.json" with { type: "json" };
 
-// The commit the binary reports (`sluice --version`): SLUICE_COMMIT (the Dockerfile's COMMIT, as its
-// build context has no .git), else git's; "unknown" outside a git checkout.
-const git = spawnSync(["git", "rev-parse", "--short=12", "HEAD"], { stdout: "pipe", stderr: "ignore" });
-const commit = process.env.SLUICE_COMMIT || (git.exitCode === 0 ? git.stdout.toString().trim() : "unknown");
+// The commit the binary reports (`sluice --version`): SLUICE_COMMIT (the Dockerfile's COMMIT: its build
+// context has no .git, its node image no git), else git's; "unknown" outside a git checkout.
+function gitCommit(): string {
+  if (!Bun.which("git")) return "unknown";
+  const git = spawnSync(["git", "rev-parse", "--short=12", "HEAD"], { stdout: "pipe", stderr: "ignore" });
+  return git.exitCode === 0 ? git.stdout.toString().trim() : "unknown";
+}
+const commit = process.env.SLUICE_COMMIT || gitCommit();
 
 rmSync("dist", { recursive: true, force: true });
 mkdirSync("dist/release", { recursive: true });

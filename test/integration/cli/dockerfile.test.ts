@@ -9,7 +9,7 @@
 // onto free ones.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Glob, spawn, spawnSync, type Subprocess } from "bun";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { root } from "../../fixtures/binary.ts";
@@ -114,12 +114,21 @@ function buildContext(): string {
   return context;
 }
 
+/** A PATH with this machine's tools but git, as in the build stage's node image (which has no git). */
+function pathWithoutGit(): string {
+  const bin = join(temp, "node-image-bin");
+  mkdirSync(bin);
+  for (const tool of readdirSync("/usr/bin")) if (tool !== "git") symlinkSync(join("/usr/bin", tool), join(bin, tool));
+  return bin;
+}
+
 /**
  * Runs a stage's steps: COPY from the context (or an earlier stage's root), WORKDIR, and with `run` its
  * RUNs in its WORKDIR (not the image stage's: they would create users on this machine).
  */
 function runStage(stage: Stage, fsRoot: string, context: string, stageRoots: Record<string, string>, run: boolean): void {
   let workdir = "/";
+  const path = run ? pathWithoutGit() : "";
   for (const step of stage.steps) {
     if ("workdir" in step) {
       workdir = step.workdir;
@@ -134,7 +143,7 @@ function runStage(stage: Stage, fsRoot: string, context: string, stageRoots: Rec
         cpSync(from ? inRoot(sourceRoot, source) : join(context, source), into, { recursive: true });
       }
     } else if (run) {
-      const result = spawnSync(["sh", "-c", step.run], { cwd: inRoot(fsRoot, workdir), env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...step.args }, stdout: "pipe", stderr: "pipe" });
+      const result = spawnSync(["sh", "-c", step.run], { cwd: inRoot(fsRoot, workdir), env: { PATH: path, HOME: process.env.HOME ?? "", ...step.args }, stdout: "pipe", stderr: "pipe" });
       if (result.exitCode !== 0) throw new Error(`RUN ${step.run} failed (${result.exitCode}): ${result.stderr.toString().slice(-3000)}`);
     }
   }
