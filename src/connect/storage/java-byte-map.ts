@@ -28,7 +28,6 @@ export const isJavaSerialized = (bytes: Uint8Array) => bytes.length >= 2 && byte
 
 interface ClassDesc {
   name: string;
-  flags: number;
   fields: string[]; // type codes, in stream order
 }
 
@@ -57,9 +56,9 @@ export function decodeByteMap(bytes: Uint8Array): ByteMapEntry[] {
     if (tag !== TC_CLASSDESC) return (at--, fail("expected a class description"));
     const name = utf();
     take(8); // serialVersionUID
-    const desc: ClassDesc = { name, flags: 0, fields: [] };
+    const desc: ClassDesc = { name, fields: [] };
     handles.push(desc);
-    desc.flags = u8();
+    u8(); // flags: HashMap's say it writes its entries itself, which the reading below follows
     for (let n = u16(); n > 0; n--) {
       const type = String.fromCharCode(u8());
       utf(); // field name
