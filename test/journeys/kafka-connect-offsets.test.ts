@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createBroker } from "../../src/broker/index.ts";
 import type { Broker } from "../../src/broker/broker.ts";
 import { sharedKafka } from "../fixtures/kafka.ts";
-import { startKafkaConnect } from "../fixtures/kafka-connect.ts";
+import { kafkaConnectClasspath, startKafkaConnect } from "../fixtures/kafka-connect.ts";
 import { waitFor } from "../fixtures/wait.ts";
 import { install, type Install } from "./sluice.ts";
 
@@ -24,7 +24,7 @@ afterAll(async () => {
   await broker?.close();
   await sluice.remove();
   rmSync(dir, { recursive: true, force: true });
-});
+}, 60_000);
 
 const topic = `first-day-lines-${Date.now()}`;
 const input = join(dir, "input.txt");
@@ -49,8 +49,11 @@ test("Sluice carries on from a Kafka Connect standalone offsets file, and Kafka 
   writeFileSync(connector, `name=local-file-source\nconnector.class=FileStreamSource\ntasks.max=1\nfile=${input}\ntopic=${topic}\n`);
   writeFileSync(input, lines(0, 5));
 
-  // Kafka Connect writes worker.properties into `dir`, with offset.storage.file.filename = dir/connect.offsets.
-  const first = await startKafkaConnect({ bootstrap: kafka.bootstrap, dir, connectorFiles: [connector] });
+  // Kafka Connect writes worker.properties into `dir`, with offset.storage.file.filename = dir/connect.offsets;
+  // plugin.path names the connect-file jar, as Kafka's quickstart does (which enables Sluice's FileStream too).
+  const fileConnectors = kafkaConnectClasspath().split(":").find((jar) => /\/connect-file-[^/]*\.jar$/.test(jar))!;
+  const start = () => startKafkaConnect({ bootstrap: kafka.bootstrap, dir, connectorFiles: [connector], worker: { "plugin.path": fileConnectors } });
+  const first = await start();
   await waitFor("Kafka Connect to commit the offsets of lines 0-4", () => committedAll(), { timeoutMs: 60_000, intervalMs: 200 }).finally(() => first.stop());
   expect(readFileSync(offsetsFile).subarray(0, 2)).toEqual(Buffer.from([0xac, 0xed])); // Java serialization
 
@@ -63,7 +66,7 @@ test("Sluice carries on from a Kafka Connect standalone offsets file, and Kafka 
   expect(await topicLines()).toEqual(lines(0, 9).trimEnd().split("\n"));
 
   appendFileSync(input, lines(9, 12));
-  const again = await startKafkaConnect({ bootstrap: kafka.bootstrap, dir, connectorFiles: [connector] });
+  const again = await start();
   await waitFor("Kafka Connect to commit the offsets of lines 9-11", () => committedAll(), { timeoutMs: 60_000, intervalMs: 200 }).finally(() => again.stop());
   expect(await topicLines()).toEqual(lines(0, 12).trimEnd().split("\n"));
 }, 300_000);
@@ -79,4 +82,4 @@ test("an offsets file Sluice cannot read stops start-up naming the file and what
   expect(output).toContain(broken);
   expect(output).toContain("delete it to start every source connector from the beginning");
   expect(output).not.toContain("JSON Parse error");
-});
+}, 60_000);

@@ -25,7 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await sluice.remove();
   rmSync(app, { recursive: true, force: true });
-});
+}, 60_000);
 
 const program = `
 import { Deserializer, SchemaRegistryClient, Serializer } from "sluice/serde";
@@ -55,7 +55,7 @@ test("node imports sluice/serde and round-trips Avro, JSON Schema and Protobuf t
     { magic: 0, value: { name: "e" } },
   ]);
   expect(run.exitCode).toBe(0);
-});
+}, 60_000);
 
 test("a TypeScript app type-checks against sluice/serde's declarations", () => {
   writeFileSync(
@@ -73,4 +73,4 @@ void bytes;
   const tsc = spawnSync([join(root, "node_modules", ".bin", "tsc"), "-p", app], { cwd: app, stdout: "pipe", stderr: "pipe" });
   expect(tsc.stdout.toString() + tsc.stderr.toString()).toBe("");
   expect(tsc.exitCode).toBe(0);
-});
+}, 60_000);

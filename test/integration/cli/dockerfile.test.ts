@@ -22,7 +22,7 @@ afterAll(async () => {
   proc?.kill("SIGTERM");
   await proc?.exited;
   rmSync(temp, { recursive: true, force: true });
-});
+}, 60_000);
 
 interface Copy {
   from?: string;
@@ -187,7 +187,7 @@ test("the build stage builds the binary of the target architecture: amd64 and ar
     expect(spawnSync(["sh", "-c", step.run], { cwd: workdir, env: { PATH: process.env.PATH ?? "", ...step.args, TARGETARCH: arch } }).exitCode).toBe(0);
     expect(elfMachine(join(workdir, "sluice"))).toBe(arch);
   }
-});
+}, 60_000);
 
 test("the image: the release binary, as a non-root user, serves both APIs and passes its health check", async () => {
   const d = image!;

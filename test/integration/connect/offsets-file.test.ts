@@ -30,7 +30,7 @@ test("Sluice reads the file Kafka Connect writes, and writes the same bytes for 
   const decoded = decodeByteMap(written);
   expect(lines(decoded)).toEqual(lines(entries));
   expect(encodeByteMap(decoded)).toEqual(written);
-});
+}, 120_000);
 
 test("Kafka Connect reads the file Sluice writes", () => {
   const file = join(dir, "by-sluice.offsets");
@@ -38,4 +38,4 @@ test("Kafka Connect reads the file Sluice writes", () => {
   expect(probe("read", file).trimEnd().split("\n")).toEqual(lines(entries));
   writeFileSync(file, encodeByteMap([]));
   expect(probe("read", file)).toBe("");
-});
+}, 120_000);
