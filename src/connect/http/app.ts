@@ -54,18 +54,23 @@ function errorBody(error: unknown): Response {
   return json({ error_code: 500, message: internal ? "Internal server error; the worker log has the details" : message }, 500);
 }
 
+/** The request's path as Jersey matches it: a trailing slash names the same resource. */
+const resourcePath = (request: Request) => new URL(request.url).pathname.replace(/(.)\/$/, "$1");
+
+/** The methods of the resource at `path`; undefined when no resource is there. */
+const resourceMethods = (path: string) => ROUTES.find(([re]) => re.test(path))?.[1];
+
 /** Answers requests Kafka's Jetty and Jersey refuse before any resource runs; undefined lets the rest through. */
 function refusedEarly(request: Request): Response | undefined {
-  const url = new URL(request.url);
+  const path = resourcePath(request);
   try {
-    decodeURIComponent(url.pathname);
+    decodeURIComponent(path);
   } catch {
     return json({ error_code: 400, message: "Bad UTF-8 encoding" }, 400);
   }
-  const known = ROUTES.find(([re]) => re.test(url.pathname));
   // Jersey matches the resources' @Consumes(application/json) against every request they get, GETs too
   // (GET /, /health and /metrics are not among them).
-  if (known?.[1].includes(request.method) && !/^\/(health|metrics)?$/.test(url.pathname) && unsupportedMediaType(request)) {
+  if (resourceMethods(path)?.includes(request.method) && !/^\/(health|metrics)?$/.test(path) && unsupportedMediaType(request)) {
     return json({ error_code: 415, message: "HTTP 415 Unsupported Media Type" }, 415);
   }
   return undefined;
@@ -109,6 +114,21 @@ function taskIndex(value: string): number {
   return Number(value);
 }
 
+/** Bodies as parsed for the routes that take one, kept for forwarding. */
+const parsedBodies = new WeakMap<Request, unknown>();
+
+/**
+ * The parser of the routes that take a body, given to each of them: Kafka's resources without a body
+ * parameter never read it (Elysia would parse every route's body for a global parse hook).
+ */
+const JSON_BODY = {
+  parse: async ({ request }: { request: Request }) => {
+    const body = parseJsonBody(await request.text());
+    parsedBodies.set(request, body);
+    return body;
+  },
+};
+
 /** Loggers set explicitly over REST, as Kafka's /admin/loggers lists them. */
 const loggerLevels = new Map<string, { level: string; last_modified: number }>();
 /** Root until it is set over REST (Sluice logs at INFO unless configured otherwise). */
@@ -123,17 +143,16 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
 
   return new Elysia()
     .onRequest(({ request }) => info.guard?.(request) ?? refusedEarly(request))
-    .onParse(async ({ request }) => parseJsonBody(await request.text()))
-    .onError(async ({ code, error, request, body, set }) => {
+    // Not `body` from the context: naming it here would make Elysia parse every route's body.
+    .onError(async ({ code, error, request, set }) => {
       if (error instanceof ForwardRequest) {
-        const response = await forward(error, request, body, info.forwardTls);
+        const response = await forward(error, request, parsedBodies.get(request), info.forwardTls);
         set.status = response.status;
         return response;
       }
       if (code === "NOT_FOUND") {
-        const path = new URL(request.url).pathname;
-        const known = ROUTES.find(([re]) => re.test(path));
-        if (known && !known[1].includes(request.method)) return json({ error_code: 405, message: "HTTP 405 Method Not Allowed" }, 405);
+        const methods = resourceMethods(resourcePath(request));
+        if (methods && !methods.includes(request.method)) return json({ error_code: 405, message: "HTTP 405 Method Not Allowed" }, 405);
         return json({ error_code: 404, message: "HTTP 404 Not Found" }, 404);
       }
       // Elysia wraps what the body parser threw (parseJsonBody's Jackson-style errors).
@@ -177,7 +196,7 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
       const target = initialState ? targets[initialState] : undefined;
       const { info } = await herder.putConnector(name, config, { allowReplace: false, initialState: target });
       return json(info, 201, { location: `/connectors/${encodeURIComponent(name)}` });
-    })
+    }, JSON_BODY)
     .get("/connectors/:connector", ({ params }) => json(herder.info(params.connector)))
     .delete("/connectors/:connector", async ({ params }) => {
       await herder.deleteConnector(params.connector);
@@ -187,8 +206,8 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
     .put("/connectors/:connector/config", async ({ params, body }) => {
       const { created, info } = await herder.putConnector(params.connector, checkName(params.connector, configMap(body)), { allowReplace: true });
       return created ? json(info, 201, { location: `/connectors/${encodeURIComponent(params.connector)}` }) : json(info);
-    })
-    .patch("/connectors/:connector/config", async ({ params, body }) => json(await herder.patchConnector(params.connector, configMap(body))))
+    }, JSON_BODY)
+    .patch("/connectors/:connector/config", async ({ params, body }) => json(await herder.patchConnector(params.connector, configMap(body))), JSON_BODY)
     .get("/connectors/:connector/status", async ({ params }) => json(await herder.status(params.connector)))
     .get("/connectors/:connector/tasks", ({ params }) => json(herder.taskConfigs(params.connector)))
     .get("/connectors/:connector/tasks/:task/status", async ({ params }) => json(await herder.taskStatus(params.connector, taskIndex(params.task))))
@@ -232,6 +251,7 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
         if (!offsets || offsets.length === 0) throw connectErrors.badRequest("Partitions / offsets need to be provided for an alter offsets request");
         return json({ message: await herder.alterOffsets(params.connector, offsets) });
       },
+      JSON_BODY,
     )
     .delete("/connectors/:connector/offsets", async ({ params }) => json({ message: await herder.resetOffsets(params.connector) }))
     .get("/connector-plugins", ({ query }) => {
@@ -266,7 +286,7 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
         }
         throw err;
       }
-    })
+    }, JSON_BODY)
     .get("/admin/loggers", () => json(Object.fromEntries([...(loggerLevels.has("root") ? [] : [["root", ROOT_DEFAULT] as const]), ...loggerLevels])))
     .get("/admin/loggers/:name", ({ params }) => {
       const entry = loggerLevels.get(params.name) ?? (params.name === "root" ? ROOT_DEFAULT : undefined);
@@ -291,6 +311,7 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
         // scope=cluster is applied asynchronously across workers in Kafka and answers 204.
         return query.scope?.toLowerCase() === "cluster" ? empty(204) : json(affected);
       },
+      JSON_BODY,
     );
 }
 

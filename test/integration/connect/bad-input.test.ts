@@ -151,6 +151,26 @@ describe("bad requests get Kafka's answers, never JavaScript internals", () => {
     expect((await raw("/")).status).toBe(200); // still answering
   });
 
+  // Measured on Kafka Connect 4.1.1. fetch (and Bun's server) resolve `.`/`%2E` segments, so
+  // POST /connectors/%2E arrives as POST /connectors/, which Jersey matches as /connectors.
+  test("a trailing slash is the same resource: POST /connectors/%2E as text/plain is 415", async () => {
+    const r = await raw("/connectors/%2E", { method: "POST", headers: { "content-type": "text/plain" } });
+    expect(JSON.parse(r.text)).toEqual({ error_code: 415, message: "HTTP 415 Unsupported Media Type" });
+    expect((await raw("/connectors/", { method: "PUT" })).status).toBe(405);
+    expect(JSON.parse((await raw("/connectors/")).text)).toBeArray();
+  });
+
+  // Kafka's resources without a body parameter never read it: no Jackson error, the resource's answer.
+  test("a body sent to a route that takes none is never parsed", async () => {
+    const deep = "[".repeat(1001) + "]".repeat(1001);
+    const init = (method: string, body: string) => ({ method, headers: { "content-type": "application/json" }, body });
+    expect(JSON.parse((await raw("/connectors/./config", init("DELETE", `{"a":${deep}}`))).text)).toEqual({ error_code: 404, message: "Connector config not found" });
+    expect(JSON.parse((await raw("/connectors/x/config", init("DELETE", deep))).text)).toEqual({ error_code: 405, message: "HTTP 405 Method Not Allowed" });
+    expect(JSON.parse((await raw("/connectors/x/pause", init("PUT", "{"))).text)).toEqual({ error_code: 404, message: "Unknown connector x" });
+    expect(JSON.parse((await raw("/connectors/x/offsets", init("DELETE", deep))).text)).toEqual({ error_code: 404, message: "Connector x not found" });
+    expect(JSON.parse((await raw("/", init("PUT", deep))).text)).toEqual({ error_code: 405, message: "HTTP 405 Method Not Allowed" });
+  });
+
   test("connector names . and .. are refused", async () => {
     for (const name of [".", ".."]) {
       const r = await api.post("/connectors", { name, config: { "connector.class": "FileStreamSink", topics: "t", file: join(out, "dots.txt") } });
