@@ -120,9 +120,7 @@ function validateSetting(s: Setting, raw: string | undefined): { value: Parsed |
   if (type === "INT" || type === "LONG" || type === "SHORT") {
     const [lo, hi] = INT_RANGES[type]!;
     if (!/^[+-]?\d+$/.test(text) || BigInt(text) < lo || BigInt(text) > hi) {
-      const errors = [invalid(raw, `Not a number of type ${type}`)];
-      if ((s as ConnectorSetting).checkedTwice) errors.push(invalid(null, "Value must be non-null"));
-      return { value: null, errors };
+      return { value: null, errors: [invalid(raw, `Not a number of type ${type}`)] };
     }
     value = Number(text);
   } else if (type === "BOOLEAN") {

@@ -1,10 +1,11 @@
 // Connector config validation, as Kafka's AbstractHerder does it: the connector's and the framework's
 // settings, transforms and predicates, converter classes, plugin versions — with Kafka's messages.
 import { VERSION } from "../../version.ts";
-import { SettingsDefinition } from "../../common/settings.ts";
+import { hideResolved } from "../../common/config-providers.ts";
 import { ConnectRestError, connectErrors } from "../errors.ts";
 import type { Connector } from "../plugins/connector.ts";
-import type { PluginDescriptor } from "../plugins/registry.ts";
+import type { PluginDescriptor, PluginRegistry } from "../plugins/registry.ts";
+import { nearest } from "../../common/edit-distance.ts";
 import { connectorFrameworkDefinition, sinkTopicProblems } from "../worker/connector-config.ts";
 import { chainLookups, type Worker } from "../worker/worker.ts";
 import { validateTransforms } from "../transforms/chain.ts";
@@ -30,21 +31,14 @@ export class ConnectorValidator {
     if (!className) throw connectErrors.badRequest(`Connector config ${javaMap(config)} contains no connector type`);
     const plugins = this.worker.options.plugins;
     const plugin = plugins.find(className, "source", "sink");
-    if (!plugin) {
-      // Kafka lists its PluginDesc objects, sorted by class name.
-      const installed = plugins
-        .list("source", "sink")
-        .sort((a, b) => (a.className < b.className ? -1 : a.className > b.className ? 1 : 0))
-        .map(pluginDesc)
-        .join(", ");
-      throw new UnknownConnectorClass(`Failed to find any class that implements Connector and which name matches ${className}, available connectors are: ${installed}`);
-    }
-    const connector = plugin.create() as { config(): SettingsDefinition };
+    if (!plugin) throw new UnknownConnectorClass(unknownConnectorMessage(className, plugins));
+    const connector = plugin.create() as Connector;
     const type = plugin.type as "source" | "sink";
     const framework = connectorFrameworkDefinition(type, plugin.version);
     const transforms = new Map(Object.entries(validateTransforms(config, chainLookups(plugins))));
     const { problems: classes, unparsed } = this.classProblems(config, plugin);
-    const extra = [transforms, classes, ...(type === "sink" ? [await sinkTopicProblems(config)] : [])];
+    const own = await this.connectorProblems(connector, config);
+    const extra = [transforms, classes, own, ...(type === "sink" ? [await sinkTopicProblems(config)] : [])];
     const infos = configInfos(className, [framework, connector.config()], config, extra, unparsed);
     this.addConverterChoices(infos, config, plugin, unparsed);
     return infos;
@@ -75,6 +69,22 @@ export class ConnectorValidator {
       choose(key, key === "header.converter" ? headerConverters : converters, unparsed.has(key) ? null : effective, workers);
       const version = unparsed.has(key) ? undefined : versionOf(effective);
       if (version !== undefined) choose(`${key}.plugin.version`, [version], config[`${key}.plugin.version`] ?? version, versionOf(workers));
+    }
+  }
+
+  /**
+   * The connector's own validate (e.g. its connection attempt), as Debezium's and Confluent's run it:
+   * only once its declared settings are valid, on the config with provider references resolved, and
+   * with the resolved values hidden again in what it says.
+   */
+  private async connectorProblems(connector: Connector, config: Record<string, string>): Promise<Map<string, string[]>> {
+    if (!connector.validate || configInfos("", [connector.config()], config, []).error_count > 0) return new Map();
+    const resolved = new Map<string, string>();
+    try {
+      const problems = await connector.validate(this.worker.resolve(config, resolved));
+      return new Map([...problems].map(([key, messages]) => [key, messages.map((m) => hideResolved(m, resolved))]));
+    } catch (err) {
+      return new Map([["connector.class", [hideResolved(`The connector's validation failed: ${err instanceof Error ? err.message : String(err)}`, resolved)]]]);
     }
   }
 
@@ -142,10 +152,19 @@ function javaMap(config: Record<string, string>): string {
   return `{${ordered.map(({ k }) => `${k}=${config[k]}`).join(", ")}}`;
 }
 
-/** Kafka's PluginDesc.toString, which its "available connectors" message prints. */
-function pluginDesc(p: PluginDescriptor): string {
-  const version = p.version ?? "undefined";
-  return `PluginDesc{klass=class ${p.className}, name='${p.className}', version='${version}', encodedVersion=${version}, type=${p.type}, typeName='${p.type}', location='classpath'}`;
+/**
+ * Kafka's message for a connector class no plugin provides, listing the installed connectors by class
+ * name (Kafka prints its PluginDesc objects, which bury the names) and the nearest name to a typo.
+ */
+export function unknownConnectorMessage(className: string, plugins: PluginRegistry): string {
+  const installed = plugins
+    .list("source", "sink")
+    .map((p) => p.className)
+    .sort()
+    .join(", ");
+  const message = `Failed to find any class that implements Connector and which name matches ${className}, available connectors are: ${installed}`;
+  const near = nearest(className.trim(), plugins.names("source", "sink"));
+  return near === undefined ? message : `${message}. Did you mean ${near}?`;
 }
 
 /** Whether `version` satisfies a Maven-style version or range ("1.0", "[1.0,2.0)", "[1.0,)"). */

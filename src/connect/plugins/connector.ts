@@ -32,6 +32,12 @@ export abstract class Connector {
    * connector accepts framework-managed offsets (the default).
    */
   alterOffsets?(config: Record<string, string>, offsets: Map<Record<string, unknown>, Record<string, unknown> | null>): boolean;
+  /**
+   * Kafka's Connector.validate beyond the declared settings, e.g. trying the connection: problems by
+   * setting name. Called only when the connector's own settings are valid, and bounded by the caller
+   * (connection-check.ts), since it answers a REST call.
+   */
+  validate?(props: Record<string, string>): Promise<Map<string, string[]>>;
 }
 
 /**

@@ -47,6 +47,11 @@ export class PluginRegistry {
     return (exact ?? (matches.length === 1 ? matches[0] : undefined)) as PluginDescriptor<T> | undefined;
   }
 
+  /** Every name that designates a plugin of these types (class names, simple names, aliases). */
+  names(...types: PluginType[]): string[] {
+    return [...this.byName].filter(([, list]) => list.some((p) => types.length === 0 || types.includes(p.type))).map(([name]) => name);
+  }
+
   list(...types: PluginType[]): PluginDescriptor[] {
     return this.plugins.filter((p) => types.length === 0 || types.includes(p.type));
   }

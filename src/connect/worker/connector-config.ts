@@ -16,8 +16,6 @@ export interface ConnectorSetting extends Setting {
   kafkaType?: "SHORT";
   /** `oneOf` matched exactly, as ConfigDef.ValidString does (the worker itself accepts any case). */
   oneOfCaseSensitive?: boolean;
-  /** Kafka checks this key twice; after a parse failure the second check reports the null value too. */
-  checkedTwice?: boolean;
 }
 
 /**
@@ -47,7 +45,7 @@ export const commonConnectorSettings: ConnectorSetting[] = [
   { name: "name", type: "string", required: true, validate: nameProblem, importance: "high", group: common, displayName: "Connector name", width: "MEDIUM", doc: "Globally unique name to use for this connector.", order: 1 },
   { name: "connector.class", type: "string", required: true, importance: "high", group: common, displayName: "Connector class", width: "LONG", doc: "Name or alias of the class for this connector. Must be a subclass of org.apache.kafka.connect.connector.Connector. If the connector is org.apache.kafka.connect.file.FileStreamSinkConnector, you can either specify this full name, or use \"FileStreamSink\" or \"FileStreamSinkConnector\" to make the configuration a bit shorter", order: 2 },
   { name: "connector.plugin.version", type: "string", importance: "medium", group: common, displayName: "Connector version", width: "MEDIUM", doc: "Version of the connector plugin to run; defaults to the installed one.", order: 3 },
-  { name: "tasks.max", type: "int", default: 1, min: 1, max: TASKS_MAX_LIMIT, importance: "high", group: common, displayName: "Tasks max", width: "SHORT", doc: "Maximum number of tasks to use for this connector.", order: 4, checkedTwice: true },
+  { name: "tasks.max", type: "int", default: 1, min: 1, max: TASKS_MAX_LIMIT, importance: "high", group: common, displayName: "Tasks max", width: "SHORT", doc: "Maximum number of tasks to use for this connector.", order: 4 },
   { name: "tasks.max.enforce", type: "boolean", default: true, importance: "low", group: common, displayName: "Enforce tasks max", width: "SHORT", doc: "(Deprecated) Fail a connector that generates more task configs than tasks.max.", order: 5 },
   { name: "key.converter", type: "class", importance: "low", group: common, displayName: "Key converter class", width: "SHORT", doc: "Converter class used to convert between Kafka Connect format and the serialized form that is written to Kafka. This controls the format of the keys in messages written to or read from Kafka, and since this is independent of connectors it allows any connector to work with any serialization format. Examples of common formats include JSON and Avro.", order: 6 },
   { name: "key.converter.plugin.version", type: "string", importance: "low", group: common, displayName: "Key converter version", width: "SHORT", doc: "Version of the key converter plugin.", order: 7 },
@@ -122,6 +120,9 @@ export async function sinkTopicProblems(config: Record<string, string>): Promise
     const message = "topics and topics.regex are mutually exclusive options, but both are set.";
     add("topics", message);
     add("topics.regex", message);
+  } else if (topics.length === 0 && !regex && config.topic != null) {
+    // `topic` is the source connectors' setting: one error that says so, not two about what is missing.
+    add("topics", `Must configure one of topics or topics.regex; this config has topic=${config.topic}, which sink connectors do not read: did you mean topics?`);
   } else if (topics.length === 0 && !regex) {
     const message = "Must configure one of topics or topics.regex";
     add("topics", message);

@@ -2,7 +2,9 @@
 // tables. put() commits its own transaction before returning, so flush() has nothing left to make
 // durable and the framework's offset commit (after flush) never runs ahead of the rows.
 import { logger } from "../../common/log.ts";
+import { ConfigError } from "../../common/settings.ts";
 import { DataException } from "../../connect/data/index.ts";
+import { connectionProblem } from "../../connect/plugins/connection-check.ts";
 import { ConnectException, SinkConnector, SinkTask } from "../../connect/plugins/connector.ts";
 import type { SinkRecord } from "../../connect/plugins/records.ts";
 import { VERSION } from "../../version.ts";
@@ -37,6 +39,33 @@ export class JdbcSinkConnector extends SinkConnector {
   override alterOffsets(): boolean {
     return true;
   }
+  /**
+   * Confluent's validate: the checks across settings, then one connection attempt, whose error goes on
+   * connection.url with Confluent's wording.
+   */
+  override async validate(props: Record<string, string>): Promise<Map<string, string[]>> {
+    let config: JdbcSinkConfig;
+    try {
+      config = parseJdbcSinkConfig(props);
+    } catch (err) {
+      // A ConfigError names its setting; the one ConnectException is about pk.fields.
+      return new Map([[err instanceof ConfigError ? err.setting : "pk.fields", [(err as Error).message]]]);
+    }
+    const problem = await connectionProblem(async () => (await connectOnce(config)).close(), (cause) => `Could not connect to database. ${cause}`);
+    return new Map(problem === undefined ? [] : [["connection.url", [problem]]]);
+  }
+}
+
+/** A database whose login worked: both clients connect lazily, so a harmless metadata query proves it. */
+async function connectOnce(config: JdbcSinkConfig): Promise<Database> {
+  const db = openDatabase(config.target, { user: config.user, password: config.password }, config.timeZone);
+  try {
+    await db.columns({ schema: null, table: "" });
+    return db;
+  } catch (err) {
+    await db.close().catch(() => {});
+    throw err;
+  }
 }
 
 /** Errors about the records or the configuration: retrying the same batch cannot help. */
@@ -65,15 +94,11 @@ export class JdbcSinkTask extends SinkTask {
 
   /** connection.attempts tries, connection.backoff.ms apart, to reach the database. */
   private async connect(): Promise<Database> {
-    const { target, user, password, timeZone, connectionAttempts, connectionBackoffMs } = this.config;
+    const { target, connectionAttempts, connectionBackoffMs } = this.config;
     for (let attempt = 1; ; attempt++) {
-      const db = openDatabase(target, { user, password }, timeZone);
       try {
-        // A harmless metadata query: both clients connect lazily, so this is what proves the login works.
-        await db.columns({ schema: null, table: "" });
-        return db;
+        return await connectOnce(this.config);
       } catch (err) {
-        await db.close().catch(() => {});
         if (attempt >= connectionAttempts || this.stopping)
           throw new ConnectException(`Unable to connect to ${target.dialect} at ${target.host}:${target.port} after ${attempt} attempt(s): ${(err as Error).message}`, err);
         log.warn({ attempt, err: (err as Error).message }, "cannot connect to the database; retrying");

@@ -10,8 +10,18 @@ export type PkMode = "none" | "kafka" | "record_key" | "record_value";
 
 export const KAFKA_PK_NAMES = ["__connect_topic", "__connect_partition", "__connect_offset"] as const;
 
+/** A URL whose subprotocol no dialect serves is refused while validating, not when the task starts. */
+function urlProblem(value: unknown): string | undefined {
+  try {
+    parseConnectionUrl(String(value));
+    return undefined;
+  } catch (err) {
+    return err instanceof ConfigError ? err.allowed : String(err);
+  }
+}
+
 export const jdbcSinkSettings = new SettingsDefinition([
-  { name: "connection.url", type: "string", required: true, importance: "high", group: "Connection", displayName: "JDBC URL", doc: "JDBC connection URL: jdbc:postgresql://host:port/db, jdbc:mysql://host:port/db or jdbc:mariadb://host:port/db." },
+  { name: "connection.url", type: "string", required: true, validate: urlProblem, importance: "high", group: "Connection", displayName: "JDBC URL", doc: "JDBC connection URL: jdbc:postgresql://host:port/db, jdbc:mysql://host:port/db or jdbc:mariadb://host:port/db." },
   { name: "connection.user", aliases: ["connection.username"], type: "string", importance: "high", group: "Connection", displayName: "JDBC User", doc: "JDBC connection user." },
   { name: "connection.password", type: "password", importance: "high", group: "Connection", displayName: "JDBC Password", doc: "JDBC connection password." },
   { name: "connection.attempts", type: "int", default: 3, min: 1, importance: "low", group: "Connection", doc: "Maximum number of attempts to get a valid JDBC connection." },

@@ -1,6 +1,8 @@
 // io.debezium.connector.postgresql.PostgresConnector (alias PostgresCdc): change data capture from
 // PostgreSQL's logical replication (pgoutput), writing Debezium's topics, events and offsets.
+import postgres from "postgres";
 import type { SettingsDefinition } from "../../common/settings.ts";
+import { connectionProblem } from "../../connect/plugins/connection-check.ts";
 import { SourceConnector } from "../../connect/plugins/connector.ts";
 import { VERSION } from "../../version.ts";
 import { parsePostgresCdcConfig, postgresCdcSettings } from "./config.ts";
@@ -27,5 +29,22 @@ export class PostgresConnector extends SourceConnector {
   stop(): void {}
   config(): SettingsDefinition {
     return postgresCdcSettings;
+  }
+  /**
+   * Debezium's validateConnection: a login and `SELECT version()`; whatever fails (host, port,
+   * database, user, password) goes on database.hostname with Debezium's wording.
+   */
+  override async validate(props: Record<string, string>): Promise<Map<string, string[]>> {
+    const config = parsePostgresCdcConfig(props);
+    const login = async () => {
+      const sql = postgres({ host: config.hostname, port: config.port, user: config.user, password: config.password, database: config.database, max: 1, onnotice: () => {} });
+      try {
+        await sql`SELECT version()`;
+      } finally {
+        await sql.end({ timeout: 1 });
+      }
+    };
+    const problem = await connectionProblem(login, (cause) => `Error while validating connector config: ${cause}`);
+    return new Map(problem === undefined ? [] : [["database.hostname", [problem]]]);
   }
 }

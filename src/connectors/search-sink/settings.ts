@@ -6,11 +6,26 @@ export type NullValueBehavior = "ignore" | "delete" | "fail";
 export type MalformedDocumentBehavior = "ignore" | "warn" | "fail";
 export type WriteMethod = "insert" | "upsert";
 
+/** Every URL must be http(s): the sink speaks HTTP to it (Confluent's wording for a URL that does not parse). */
+function urlsProblem(value: unknown): string | undefined {
+  for (const url of value as string[]) {
+    let scheme: string;
+    try {
+      scheme = new URL(url).protocol;
+    } catch {
+      return `The provided url '${url}' is not a valid url.`;
+    }
+    if (scheme !== "http:" && scheme !== "https:") return `The provided url '${url}' is not a valid url: its scheme must be http or https.`;
+  }
+  return undefined;
+}
+
 export const searchSinkSettings = new SettingsDefinition([
   {
     name: "connection.url",
     type: "list",
     required: true,
+    validate: urlsProblem,
     importance: "high",
     group: "Connector",
     doc: "Comma-separated list of Elasticsearch/OpenSearch HTTP URLs, e.g. http://es1:9200,http://es2:9200. Requests go to the first that answers; on a connection failure the next one is tried.",

@@ -6,6 +6,7 @@
 import { logger, type Logger } from "../../common/log.ts";
 import type { SettingsDefinition } from "../../common/settings.ts";
 import { DataException } from "../../connect/data/index.ts";
+import { connectionProblem } from "../../connect/plugins/connection-check.ts";
 import { ConnectException, SinkConnector, SinkTask } from "../../connect/plugins/connector.ts";
 import type { SinkRecord } from "../../connect/plugins/records.ts";
 import { VERSION } from "../../version.ts";
@@ -40,6 +41,27 @@ export class ElasticsearchSinkConnector extends SinkConnector {
   /** The index holds no positions: the consumer group's offsets are all there is. */
   override alterOffsets(): boolean {
     return true;
+  }
+  /**
+   * Confluent's connection check: the server's root must answer (403 counts: the server is there, the
+   * user may just not read it); a failure goes on connection.url, and on the credentials when given.
+   */
+  override async validate(props: Record<string, string>): Promise<Map<string, string[]>> {
+    const config = searchSinkConfig(searchSinkSettings.parse(props).values);
+    const client = new BulkClient(config);
+    const root = async () => {
+      const { url, status, text } = await client.request("GET", "/");
+      if ((status < 200 || status >= 300) && status !== 403) throw new Error(`${url} answered ${status}: ${text.slice(0, 200)}`);
+    };
+    const problem = await connectionProblem(root, (cause) => `Error message: ${cause}`);
+    if (problem === undefined) return new Map();
+    const problems = new Map([["connection.url", [`Could not connect to Elasticsearch. ${problem}`]]]);
+    if (config.auth) {
+      const credentials = `Could not authenticate the user. Check the 'connection.username' and 'connection.password'. ${problem}`;
+      problems.set("connection.username", [credentials]);
+      problems.set("connection.password", [credentials]);
+    }
+    return problems;
   }
 }
 
