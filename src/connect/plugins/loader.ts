@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import { logger } from "../../common/log.ts";
 import { Connector } from "./connector.ts";
 import type { PluginRegistry, PluginType } from "./registry.ts";
+import { loadErrorText } from "./load-error.ts";
 import { pluginSdk } from "./sdk.ts";
 
 const log = logger("plugins");
@@ -25,12 +26,34 @@ function classify(cls: unknown): PluginType | undefined {
   return undefined;
 }
 
-/** A module's plugin classes: from its default factory (called with the SDK), else its exports. */
-function exportedClasses(module: Record<string, unknown>): PluginClass[] {
+/**
+ * A module's plugin classes: from its default factory (called with the SDK), else its exports; or why
+ * it has none, for the log.
+ */
+function exportedClasses(module: Record<string, unknown>): { classes: PluginClass[] } | { skipped: string } {
   const factory = module.default;
-  const exported = typeof factory === "function" && !classify(factory) ? (factory as (sdk: typeof pluginSdk) => unknown)(pluginSdk) : Object.values(module);
+  const fromFactory = typeof factory === "function" && !classify(factory);
+  const exported = fromFactory ? (factory as (sdk: typeof pluginSdk) => unknown)(pluginSdk) : Object.values(module);
   const list = Array.isArray(exported) ? exported : exported && typeof exported === "object" ? Object.values(exported) : [];
-  return list.filter((v): v is PluginClass => classify(v) !== undefined);
+  const classes = list.filter((v): v is PluginClass => classify(v) !== undefined);
+  if (classes.length > 0) return { classes };
+  const kinds = "connectors, converters, transforms or predicates";
+  return {
+    skipped: fromFactory
+      ? `its default export (sdk) => [...] returned no plugin classes (${kinds})`
+      : `it has no default export (sdk) => [...] returning plugin classes, and exports no plugin classes (${kinds}) itself`,
+  };
+}
+
+/** Kafka's plugin version: the instance's version(), as Kafka asks its Versioned plugins. */
+function versionOf(cls: PluginClass): string | undefined {
+  if (cls.version !== undefined) return cls.version;
+  try {
+    const version = (new cls() as { version?: () => unknown }).version?.();
+    return typeof version === "string" ? version : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Registers the plugins of every module in the folders; returns how many were loaded. */
@@ -44,17 +67,21 @@ export async function loadPlugins(folders: string[], registry: PluginRegistry): 
       const file = join(dir, name);
       if (!/\.(m?js|ts)$/.test(name) || name.endsWith(".d.ts") || !statSync(file).isFile()) continue;
       try {
-        const module = (await import(file)) as Record<string, unknown>;
-        for (const cls of exportedClasses(module)) {
-          const type = classify(cls);
-          if (!type) continue;
+        const exported = exportedClasses((await import(file)) as Record<string, unknown>);
+        if ("skipped" in exported) {
+          log.warn({ file, reason: exported.skipped }, "plugin module skipped");
+          continue;
+        }
+        for (const cls of exported.classes) {
+          const type = classify(cls)!;
           const className = cls.className ?? cls.name;
-          registry.add({ className, type, version: cls.version, aliases: cls.aliases, create: () => new cls() as never });
-          log.info({ plugin: className, type, file }, "plugin loaded");
+          const version = versionOf(cls);
+          registry.add({ className, type, version, aliases: cls.aliases, create: () => new cls() as never });
+          log.info({ plugin: className, type, version, file }, "plugin loaded");
           loaded++;
         }
       } catch (err) {
-        log.error({ file, err: err instanceof Error ? err.message : String(err) }, "plugin could not be loaded; skipped");
+        log.error({ file, err: loadErrorText(err) }, "plugin could not be loaded; skipped");
       }
     }
   }
