@@ -131,7 +131,7 @@ describe("connect REST: errors, validation, providers, plugins", () => {
     worker = await worker.restart();
     api = connectClient(worker.url);
     const listed = (await api.get("/connector-plugins")).body as { class: string; type: string; version?: string }[];
-    expect(listed).toContainEqual({ class: "com.example.CounterConnector", type: "source" });
+    expect(listed).toContainEqual({ class: "com.example.CounterConnector", type: "source", version: "1.0" });
     const out = join(worker.dir, "counter.txt");
     await api.post("/connectors", { name: "counter", config: { "connector.class": "CounterConnector", topic: "counter-topic" } });
     await api.post("/connectors", { name: "counter-sink", config: { "connector.class": "FileStreamSink", topics: "counter-topic", file: out } });
