@@ -1,0 +1,183 @@
+// A developer creates connectors through REST in `sluice dev`, lets them run, stops dev and starts it
+// again: the connectors are back with their target states, and every line and row arrives exactly once,
+// those written while dev was down included. On real Kafka with a FileStream and a PostgreSQL CDC
+// source (one paused), and on the embedded broker (no Kafka) with a FileStream source.
+import { afterAll, describe, expect, test } from "bun:test";
+import { appendFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Broker } from "../../src/broker/broker.ts";
+import { createBroker } from "../../src/broker/index.ts";
+import { connectClient } from "../fixtures/connect.ts";
+import { sharedKafka } from "../fixtures/kafka.ts";
+import { cdcConnection, postgresAvailable, startPostgres, type PostgresServer } from "../fixtures/postgres.ts";
+import { freePort, waitFor } from "../fixtures/wait.ts";
+import { install, linesWith, type Install, type Running } from "./sluice.ts";
+
+const installs: Install[] = [];
+let pg: PostgresServer | undefined;
+afterAll(async () => {
+  for (const i of installs) await i.remove();
+  await pg?.stop();
+}, 60_000);
+
+const lines = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `line ${from + i}\n`).join("");
+const expectedLines = (to: number) => Array.from({ length: to }, (_, i) => `line ${i}`);
+
+/** dev in `sluice.dir`, its REST APIs on ports of their own; stopped as a developer stops it (Ctrl-C). */
+async function startDev(sluice: Install, connectPort: number, extra: string[], env: Record<string, string> = {}): Promise<Running> {
+  return sluice.start(["dev", "--connect-listeners", `http://127.0.0.1:${connectPort}`, "--registry-listeners", `http://127.0.0.1:${freePort()}`, "--offset.flush.interval.ms=200", ...extra], env);
+}
+async function stopDev(dev: Running): Promise<void> {
+  dev.proc.kill("SIGINT");
+  expect(await dev.proc.exited).toBe(0);
+}
+
+/** The committed source offset of a connector's only partition (GET /connectors/{name}/offsets). */
+async function committed(api: ReturnType<typeof connectClient>, name: string): Promise<Record<string, unknown> | undefined> {
+  const r = await api.get(`/connectors/${name}/offsets`);
+  return (r.body as { offsets?: { offset: Record<string, unknown> }[] } | undefined)?.offsets?.[0]?.offset;
+}
+
+/** Appends to the file and waits for the source to commit an offset at its end: one more flush. */
+async function appendCommitted(api: ReturnType<typeof connectClient>, name: string, file: string, text: string): Promise<void> {
+  appendFileSync(file, text);
+  const size = statSync(file).size;
+  await waitFor(`${name} to commit position ${size}`, async () => (await committed(api, name))?.position === size, { timeoutMs: 30_000, intervalMs: 100 });
+}
+
+async function records(broker: Broker, topic: string): Promise<{ key: string | null; value: string | null }[]> {
+  const ends = await broker.endOffsets(topic).catch(() => [0]);
+  const out: { key: string | null; value: string | null }[] = [];
+  const text = (b: Uint8Array | null) => (b === null ? null : new TextDecoder().decode(b));
+  for (const [partition, end] of ends.entries()) {
+    let next = 0;
+    while (next < end) {
+      const batch = await broker.fetch(topic, partition, next, { maxWaitMs: 1000 });
+      if (batch.length === 0) break;
+      out.push(...batch.map((r) => ({ key: text(r.key), value: text(r.value) })));
+      next = batch[batch.length - 1]!.offset + 1;
+    }
+  }
+  return out;
+}
+
+const fileSource = (file: string, topic: string) => ({
+  "connector.class": "FileStreamSource",
+  "tasks.max": "1",
+  file,
+  topic,
+  "value.converter": "org.apache.kafka.connect.storage.StringConverter",
+});
+
+const restoredLine = (output: string) => linesWith(output, "restored").filter((l) => l.includes('"level":30'));
+
+describe.skipIf(!postgresAvailable())("dev on Kafka keeps its connectors across a restart", () => {
+  test("a FileStream source and a paused-then-resumed one, a PostgreSQL CDC source: back as they were, every line and row once", async () => {
+    const kafka = await sharedKafka();
+    pg = await startPostgres();
+    pg.psql("CREATE TABLE items (id int PRIMARY KEY, name text NOT NULL)");
+    pg.psql("INSERT INTO items VALUES (1, 'one'), (2, 'two')");
+    const sluice = install();
+    installs.push(sluice);
+    const run = Date.now();
+    const input = join(sluice.dir, "input.txt");
+    writeFileSync(input, lines(0, 3));
+    const linesTopic = `dev-lines-${run}`;
+    const prefix = `devpg${run}`;
+    const rowsTopic = `${prefix}.public.items`;
+    // Names of its own on the shared broker, through the CONNECT_* environment dev takes.
+    const env = { CONNECT_GROUP_ID: `dev-restart-${run}`, CONNECT_CONFIG_STORAGE_TOPIC: `dev-configs-${run}`, CONNECT_OFFSET_STORAGE_TOPIC: `dev-offsets-${run}`, CONNECT_STATUS_STORAGE_TOPIC: `dev-status-${run}` };
+    const port = freePort();
+    const start = () => startDev(sluice, port, ["--bootstrap-servers", kafka.bootstrap], env);
+    const api = connectClient(`http://127.0.0.1:${port}`);
+
+    const first = await start();
+    expect((await api.post("/connectors", { name: "lines", config: fileSource(input, linesTopic) })).status).toBe(201);
+    const json = { "key.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "false", "value.converter.schemas.enable": "false" };
+    const pgConfig = { "connector.class": "io.debezium.connector.postgresql.PostgresConnector", ...cdcConnection(pg), "topic.prefix": prefix, "table.include.list": "public.items", "slot.name": `dev_${run}`, "publication.autocreate.mode": "filtered", ...json };
+    expect((await api.post("/connectors", { name: "pg", config: pgConfig })).status).toBe(201);
+    await api.waitForState("lines", "RUNNING", 1);
+    await api.waitForState("pg", "RUNNING", 1);
+
+    // Three flushes of each, observed as committed offsets.
+    for (const [from, to] of [[3, 5], [5, 7], [7, 9]] as const) await appendCommitted(api, "lines", input, lines(from, to));
+    for (const id of [3, 4, 5]) {
+      const before = JSON.stringify(await committed(api, "pg"));
+      pg.psql(`INSERT INTO items VALUES (${id}, 'row ${id}')`);
+      await waitFor(`pg to commit past row ${id}`, async () => JSON.stringify(await committed(api, "pg")) !== before || undefined, { timeoutMs: 30_000, intervalMs: 100 });
+    }
+    expect((await api.put("/connectors/lines/pause")).status).toBe(202);
+    await api.waitForState("lines", "PAUSED", 1);
+    await stopDev(first);
+
+    // While dev is down.
+    appendFileSync(input, lines(9, 12));
+    pg.psql("INSERT INTO items VALUES (6, 'row 6'), (7, 'row 7')");
+
+    const second = await start();
+    expect((await api.get("/connectors")).body).toEqual(["lines", "pg"]);
+    await api.waitForState("pg", "RUNNING", 1);
+    const paused = await api.waitForState("lines", "PAUSED", 1);
+    expect(paused.tasks!.some((t) => t.state === "FAILED")).toBe(false);
+    const restored = restoredLine(second.output());
+    expect(restored.length).toBe(1);
+    expect(restored[0]).toContain("lines");
+    expect(restored[0]).toContain("PAUSED");
+    expect(restored[0]).toContain("pg");
+    expect((await api.put("/connectors/lines/resume")).status).toBe(202);
+    await api.waitForState("lines", "RUNNING", 1);
+
+    const reader = createBroker({ bootstrapServers: [kafka.bootstrap], dataDir: sluice.dir, clientId: "dev-restart-journey" });
+    await reader.connect();
+    try {
+      const ids = await waitFor("rows 1-7 in Kafka", async () => {
+        const all = (await records(reader, rowsTopic)).filter((r) => r.value !== null).map((r) => (JSON.parse(r.key!) as { id: number }).id);
+        return all.length >= 7 ? all : undefined;
+      }, { timeoutMs: 60_000, intervalMs: 200 });
+      expect(ids.sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      const got = await waitFor("lines 0-11 in Kafka", async () => {
+        const all = (await records(reader, linesTopic)).map((r) => r.value);
+        return all.length >= 12 ? all : undefined;
+      }, { timeoutMs: 60_000, intervalMs: 200 });
+      expect(got).toEqual(expectedLines(12));
+    } finally {
+      await reader.close();
+    }
+    const statuses = await Promise.all(["lines", "pg"].map(async (n) => (await api.get(`/connectors/${n}/status`)).body as { tasks: { state: string }[] }));
+    expect(statuses.flatMap((s) => s.tasks.map((t) => t.state))).toEqual(["RUNNING", "RUNNING"]);
+    await stopDev(second);
+  }, 300_000);
+});
+
+describe("dev on the embedded broker keeps its connectors across a restart", () => {
+  test("a FileStream source created through REST is back after a restart, every line once", async () => {
+    const sluice = install();
+    installs.push(sluice);
+    const input = join(sluice.dir, "input.txt");
+    writeFileSync(input, lines(0, 2));
+    const port = freePort();
+    const api = connectClient(`http://127.0.0.1:${port}`);
+
+    const first = await startDev(sluice, port, []);
+    expect((await api.post("/connectors", { name: "lines", config: fileSource(input, "lines") })).status).toBe(201);
+    await api.waitForState("lines", "RUNNING", 1);
+    for (const [from, to] of [[2, 4], [4, 6], [6, 8]] as const) await appendCommitted(api, "lines", input, lines(from, to));
+    await stopDev(first);
+    appendFileSync(input, lines(8, 10));
+
+    const second = await startDev(sluice, port, []);
+    expect((await api.get("/connectors")).body).toEqual(["lines"]);
+    await api.waitForState("lines", "RUNNING", 1);
+    expect(restoredLine(second.output()).length).toBe(1);
+    await appendCommitted(api, "lines", input, "");
+    await stopDev(second);
+
+    const reader = createBroker({ bootstrapServers: [], dataDir: join(sluice.dir, "data"), clientId: "dev-restart-journey" });
+    await reader.connect();
+    try {
+      expect((await records(reader, "lines")).map((r) => r.value)).toEqual(expectedLines(10));
+    } finally {
+      await reader.close();
+    }
+  }, 120_000);
+});
