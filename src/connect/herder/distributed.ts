@@ -49,6 +49,13 @@ const STATUS_READ_WAIT_MS = 2000;
 const REBALANCE_WAIT_MS = 3000;
 const taskKey = (connector: string, task: number) => `${connector}\u0000${task}`;
 
+/** Waits for `done`, but no longer than `ms`. */
+async function untilOrAfter(done: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 export class DistributedHerder implements Herder {
   private readonly validator: ConnectorValidator;
   private readonly configLog: ConfigLog;
@@ -160,6 +167,8 @@ export class DistributedHerder implements Herder {
     clearTimeout(this.delayTimer);
     // Stop the work first (offsets committed, statuses written), then leave so the others take over at once.
     await this.serially(() => this.releaseAll("worker shutting down"));
+    // The statuses written while stopping go out before the broker is closed (a bounded wait if Kafka is away).
+    await untilOrAfter(this.statuses.flushed(), STATUS_READ_WAIT_MS);
     await this.member.stop();
     this.configLog.stop();
     await this.worker.stop();
@@ -553,10 +562,7 @@ export class DistributedHerder implements Herder {
 
   /** Reads the status topic, but answers from what it has when Kafka is slow or away. */
   private async freshStatuses(): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, STATUS_READ_WAIT_MS)));
-    await Promise.race([this.statuses.readToEnd().catch(() => undefined), timeout]);
-    clearTimeout(timer);
+    await untilOrAfter(this.statuses.readToEnd().catch(() => undefined), STATUS_READ_WAIT_MS);
   }
 
   async status(name: string): Promise<ConnectorStateInfo> {

@@ -36,6 +36,11 @@ export class StatusStore {
     return this.enqueue([{ key: topicStatusRecord(topic, connector, 0).key, value: null }]);
   }
 
+  /** Resolves when the writes made so far are done (or failed). */
+  async flushed(): Promise<void> {
+    await this.writes;
+  }
+
   connector(name: string): StatusRecord | undefined {
     return this.connectors.get(name);
   }
