@@ -13,7 +13,7 @@ import { parseProperties } from "../common/properties.ts";
 import type { ParsedSettings } from "../common/settings.ts";
 import { ConfigError } from "../common/settings.ts";
 import { DistributedHerder } from "./herder/distributed.ts";
-import type { Herder } from "./herder/herder.ts";
+import type { Herder, TargetState } from "./herder/herder.ts";
 import { StandaloneHerder } from "./herder/standalone.ts";
 import { connectSecurity } from "./security.ts";
 import { connectApp } from "./http/app.ts";
@@ -33,18 +33,19 @@ export interface RunningConnect {
 }
 
 /** A connector file: .properties, or JSON (a flat config map, or {"name","config","initial_state"}). */
-export function readConnectorFile(path: string): { name: string; config: Record<string, string>; initialState?: string } {
+export function readConnectorFile(path: string): { name: string; config: Record<string, string>; initialState: TargetState } {
   const text = readFileSync(path, "utf8");
   if (path.endsWith(".json")) {
     const parsed = JSON.parse(text) as Record<string, unknown>;
     if (parsed.config && typeof parsed.config === "object") {
       const config = parsed.config as Record<string, string>;
-      return { name: String(parsed.name ?? config.name), config, initialState: parsed.initial_state as string | undefined };
+      const initial = String(parsed.initial_state ?? "").toUpperCase();
+      return { name: String(parsed.name ?? config.name), config, initialState: initial === "PAUSED" || initial === "STOPPED" ? initial : "STARTED" };
     }
-    return { name: String(parsed.name), config: parsed as Record<string, string> };
+    return { name: String(parsed.name), config: parsed as Record<string, string>, initialState: "STARTED" };
   }
   const config = parseProperties(text);
-  return { name: config.name!, config };
+  return { name: config.name!, config, initialState: "STARTED" };
 }
 
 export interface ConnectOptions {
@@ -73,6 +74,12 @@ function serve(herder: Herder, broker: Broker, listeners: URL[], security: Retur
   return Promise.all(listeners.map((url) => listen(url, { tls: security.tls, defaultPort: 8083, maxRequestBodySize: 128 * 1024 * 1024, fetch })));
 }
 
+/** Standalone's source offsets file, and the setting that named it. */
+export function offsetsFile(settings: ParsedSettings): { file: string; setting: string } {
+  const named = settings.string("offset.storage.file.filename");
+  return named ? { file: named, setting: "offset.storage.file.filename" } : { file: join(settings.string("data.dir"), "connect.offsets"), setting: "data.dir" };
+}
+
 export async function startConnectStandalone(options: ConnectOptions): Promise<RunningConnect> {
   const { settings } = options;
   // Bad key stores or users files fail here, before anything is started.
@@ -82,16 +89,14 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
   if (ownBroker) await broker.connect();
   const plugins = builtinPlugins({ fileConnectors: fileConnectorsEnabled(settings) });
   await loadPlugins(settings.list("plugin.path"), plugins);
-  const offsetSetting = settings.string("offset.storage.file.filename") ? "offset.storage.file.filename" : "data.dir";
-  const offsetFile = settings.string("offset.storage.file.filename") || join(settings.string("data.dir"), "connect.offsets");
-  const offsets = await FileOffsetStore.open(offsetFile, offsetSetting);
+  const { file, setting } = offsetsFile(settings);
+  const offsets = await FileOffsetStore.open(file, setting);
   const { listeners, workerId } = restIdentity(settings, options.workerConfig);
   const worker = new Worker({ workerId, broker, plugins, offsets, settings, workerConfig: options.workerConfig });
   const herder = new StandaloneHerder(worker);
   for (const file of options.connectorFiles) {
     const { name, config, initialState } = readConnectorFile(file);
-    const target = initialState?.toUpperCase() === "PAUSED" ? "PAUSED" : initialState?.toUpperCase() === "STOPPED" ? "STOPPED" : "STARTED";
-    await herder.putConnector(name, config, { allowReplace: false, initialState: target });
+    await herder.putConnector(name, config, { allowReplace: false, initialState });
   }
   const servers = await serve(herder, broker, listeners, security);
   const urls = servers.map((s) => `${s.protocol}://${s.hostname}:${s.port}`);
@@ -108,16 +113,22 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
   };
 }
 
+export interface DistributedOptions extends Omit<ConnectOptions, "connectorFiles"> {
+  /** Runs once the internal topics are read, before the worker joins its group and starts work. */
+  beforeJoin?: (herder: DistributedHerder) => Promise<void>;
+}
+
 /** A worker of a distributed cluster: joins `group.id` on Kafka and runs what the leader assigns it. */
-export async function startConnectDistributed(options: Omit<ConnectOptions, "connectorFiles" | "broker">): Promise<RunningConnect & { herder: DistributedHerder }> {
+export async function startConnectDistributed(options: DistributedOptions): Promise<RunningConnect & { herder: DistributedHerder }> {
   const { settings } = options;
   const security = connectSecurity(settings, options.workerConfig);
   for (const required of ["group.id", "config.storage.topic", "offset.storage.topic", "status.storage.topic"]) {
     if (!settings.string(required)) throw new ConfigError(required, "", `Missing required configuration "${required}" which has no default value.`);
   }
   const choice = { bootstrapServers: settings.list("bootstrap.servers"), dataDir: settings.string("data.dir"), security: clientSecurity(options.workerConfig) };
-  const broker = createBroker({ ...choice, clientId: "connect" });
-  await broker.connect();
+  const ownBroker = !options.broker;
+  const broker = options.broker ?? createBroker({ ...choice, clientId: "connect" });
+  if (ownBroker) await broker.connect();
   // The internal topics and the group get connections of their own, apart from the tasks' traffic
   // (the embedded broker is one process's: it is shared).
   const internal = broker.kind === "kafka" ? createBroker({ ...choice, clientId: "connect-internal" }) : broker;
@@ -145,7 +156,9 @@ export async function startConnectDistributed(options: Omit<ConnectOptions, "con
   });
   // Listening once the topics are read, so reads answer from them; writes before the first
   // assignment wait for it (then 409).
-  await herder.start();
+  await herder.readTopics();
+  await options.beforeJoin?.(herder);
+  herder.join();
   const servers = await serve(herder, broker, listeners, security);
   const urls = servers.map((s) => `${s.protocol}://${s.hostname}:${s.port}`);
   log.info({ urls, workerId, group: settings.string("group.id") }, "connect worker started; joining the cluster");
@@ -157,7 +170,7 @@ export async function startConnectDistributed(options: Omit<ConnectOptions, "con
       await herder.shutdown();
       for (const s of servers) await s.stop(true);
       if (internal !== broker) await internal.close();
-      await broker.close();
+      if (ownBroker) await broker.close();
     },
   };
 }

@@ -114,8 +114,8 @@ export class DistributedHerder implements Herder {
     );
   }
 
-  /** Creates the internal topics when missing, reads them, and joins the group. */
-  async start(): Promise<void> {
+  /** Creates the internal topics when missing and reads them to their ends. */
+  async readTopics(): Promise<void> {
     const compact = { "cleanup.policy": "compact" };
     await this.untilReady("create the internal topics", async () => {
       for (const topic of [this.options.configTopic, this.options.offsetTopic, this.options.statusTopic]) {
@@ -127,8 +127,18 @@ export class DistributedHerder implements Herder {
       throw new Error(`Topic '${this.options.configTopic.name}' supplied via the 'config.storage.topic' property is required to have a single partition in order to guarantee consistency of connector configurations, but it has ${config.partitions} partitions. Please choose a different topic or delete and re-create this topic with a single partition.`);
     }
     await this.untilReady("read the internal topics", () => Promise.all([this.configLog.readToEnd(), this.statuses.readToEnd(), this.worker.options.offsets.refresh?.()]));
+  }
+
+  /** Follows the config topic and joins the group; the work assigned starts from there. */
+  join(): void {
     this.configLog.follow(this.options.configPollMs ?? 250);
     this.member.start();
+  }
+
+  /** Resolves once this worker has its first assignment (writes can then be made, or forwarded). */
+  async assigned(): Promise<void> {
+    if (!this.rebalancing && this.leaderUrl) return;
+    await new Promise<void>((resolve) => this.settledWaiters.push(resolve));
   }
 
   /**
@@ -553,6 +563,11 @@ export class DistributedHerder implements Herder {
 
   config(name: string): Record<string, string> {
     return { ...this.need(name) };
+  }
+
+  targetState(name: string): TargetState {
+    this.need(name);
+    return this.configLog.state.target(name);
   }
 
   taskConfigs(name: string): { id: { connector: string; task: number }; config: Record<string, string> }[] {

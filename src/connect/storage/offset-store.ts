@@ -62,6 +62,11 @@ export class FileOffsetStore implements OffsetStore {
     return this.offsets.get(keyOf(connector, partition)) ?? null;
   }
 
+  /** The connectors the file has offsets of. */
+  connectors(): string[] {
+    return [...new Set([...this.offsets.keys()].map((key) => (JSON.parse(key) as [string])[0]))];
+  }
+
   all(connector: string): OffsetEntry[] {
     const out: OffsetEntry[] = [];
     for (const [key, offset] of this.offsets) {
