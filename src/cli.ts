@@ -9,6 +9,7 @@ import { logProcessWarnings, setLogLevel, logger, type LogLevel } from "./common
 import { parseProperties, propertiesFromEnv } from "./common/properties.ts";
 import { resolve } from "node:path";
 import { ConfigError, settingsReference, unknownSettingWarning, type ParsedSettings, type SettingsDefinition } from "./common/settings.ts";
+import { DEV_CONNECT_DEFAULTS, startConnectDev } from "./connect/dev.ts";
 import { startConnectDistributed, startConnectStandalone, type RunningConnect } from "./connect/server.ts";
 import { workerSettings } from "./connect/worker/worker-config.ts";
 import { registrySettingsDefinition } from "./registry/settings.ts";
@@ -141,8 +142,7 @@ async function main(argv: string[]): Promise<number> {
   } else if (command === "dev") {
     // One process, one broker (embedded unless --bootstrap-servers), both services.
     const registry = load(registrySettingsDefinition, [], "SCHEMA_REGISTRY_", settingsFlags(flags, REGISTRY_FLAGS, ["connect-listeners", "listeners"]));
-    // The FileStream connectors are on for local development, as Kafka's quickstart turns them on.
-    const connectSettings = load(workerSettings, [], "CONNECT_", settingsFlags(flags, CONNECT_FLAGS, ["registry-listeners", "listeners"]), { "file.connectors.enable": "true" });
+    const connectSettings = load(workerSettings, [], "CONNECT_", settingsFlags(flags, CONNECT_FLAGS, ["registry-listeners", "listeners"]), DEV_CONNECT_DEFAULTS);
     applyLogLevel(registry.values, "log.level");
     warnUnknownSettings(registry, connectSettings);
     const broker = createBroker({
@@ -154,7 +154,7 @@ async function main(argv: string[]): Promise<number> {
     await broker.connect();
     const sr: RunningRegistry = await startRegistry(registry.values, broker);
     running.push(sr);
-    const connect: RunningConnect = await startConnectStandalone({
+    const connect: RunningConnect = await startConnectDev({
       settings: connectSettings.values,
       workerConfig: connectSettings.raw,
       connectorFiles: positional,

@@ -72,7 +72,7 @@ const fileSource = (file: string, topic: string) => ({
 const restoredLine = (output: string) => linesWith(output, "restored").filter((l) => l.includes('"level":30'));
 
 describe.skipIf(!postgresAvailable())("dev on Kafka keeps its connectors across a restart", () => {
-  test("a FileStream source and a paused-then-resumed one, a PostgreSQL CDC source: back as they were, every line and row once", async () => {
+  test("a FileStream source (paused) and a PostgreSQL CDC source: back as they were, every line and row once", async () => {
     const kafka = await sharedKafka();
     pg = await startPostgres();
     pg.psql("CREATE TABLE items (id int PRIMARY KEY, name text NOT NULL)");
