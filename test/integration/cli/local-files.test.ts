@@ -1,12 +1,13 @@
 // Files dist/sluice writes after start-up (the standalone offsets file) exist from start-up, whichever
-// broker it runs on; a place it cannot write fails start-up naming the path and the setting.
+// broker it runs on; a place it cannot write fails start-up naming the path and the setting. dev keeps
+// its offsets in a topic, and takes those of the file an earlier dev left there.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, type Subprocess } from "bun";
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KafkaBroker } from "../../../src/broker/kafka/index.ts";
-import { decodeByteMap } from "../../../src/connect/storage/java-byte-map.ts";
+import { encodeByteMap } from "../../../src/connect/storage/java-byte-map.ts";
 import { builtBinary } from "../../fixtures/binary.ts";
 import { sharedKafka } from "../../fixtures/kafka.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
@@ -58,13 +59,6 @@ async function topicValues(topic: string): Promise<string[]> {
   return out;
 }
 
-/** The stored source position of the file source `input`, once the offsets file holds one. */
-function storedPosition(offsetsFile: string): number | undefined {
-  if (!existsSync(offsetsFile)) return undefined;
-  const [entry] = decodeByteMap(readFileSync(offsetsFile));
-  return entry?.[1] ? (JSON.parse(new TextDecoder().decode(entry[1])) as { position: number }).position : undefined;
-}
-
 /** Runs a command expected to refuse start-up; returns its exit code and stderr. */
 async function refusedStart(cwd: string, args: string[]): Promise<{ code: number; stderr: string }> {
   const proc = spawn([bin, ...args], { cwd, env: env(cwd), stdout: "pipe", stderr: "pipe" });
@@ -77,37 +71,50 @@ async function refusedStart(cwd: string, args: string[]): Promise<{ code: number
 }
 
 describe("dist/sluice local files", () => {
-  test("dev on Kafka saves source offsets in ./data from the first flush; a restart continues without repeating", async () => {
+  test("dev on Kafka carries an earlier dev's ./data/connect.offsets into its offsets topic once; its connector file carries on from there", async () => {
     const cwd = mkdtempSync(join(dir, "dev-"));
-    const topic = `lines-${Date.now()}`;
+    const run = Date.now();
+    const topic = `lines-${run}`;
     const input = join(cwd, "input.txt");
-    writeFileSync(input, "one\ntwo\nthree\n");
+    writeFileSync(input, "one\ntwo\nthree\nfour\nfive\n");
     writeFileSync(join(cwd, "source.properties"), `name=lines\nconnector.class=FileStreamSource\nfile=${input}\ntopic=${topic}\nvalue.converter=org.apache.kafka.connect.storage.StringConverter\n`);
+    // What an earlier dev left: lines one-three sent, their offset committed to the file.
+    const offsetsFile = join(cwd, "data", "connect.offsets");
+    mkdirSync(join(cwd, "data"));
+    const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+    writeFileSync(offsetsFile, encodeByteMap([[bytes(["lines", { filename: input }]), bytes({ position: "one\ntwo\nthree\n".length })]]));
     const [registryPort, connectPort] = [freePort(), freePort()];
     const args = [
       "dev",
       "--bootstrap-servers", bootstrap,
       "--registry-listeners", `http://127.0.0.1:${registryPort}`,
       "--connect-listeners", `http://127.0.0.1:${connectPort}`,
-      `--kafkastore.topic=_schemas_files_${Date.now()}`,
-      `--schema.registry.group.id=files-${Date.now()}`,
+      `--kafkastore.topic=_schemas_files_${run}`,
+      `--schema.registry.group.id=files-${run}`,
+      `--group.id=files-connect-${run}`,
+      `--config.storage.topic=files-configs-${run}`,
+      `--offset.storage.topic=files-offsets-${run}`,
+      `--status.storage.topic=files-status-${run}`,
       "--offset.flush.interval.ms=100",
       "source.properties",
     ];
-    const offsetsFile = join(cwd, "data", "connect.offsets");
-    const linesBytes = "one\ntwo\nthree\n".length;
 
     let proc = await startSluice(cwd, args, connectPort);
-    await waitFor("three lines in Kafka", async () => (await topicValues(topic)).length === 3 || undefined);
-    await waitFor("the offsets file to hold the position after three lines", () => storedPosition(offsetsFile) === linesBytes || undefined);
+    await waitFor("lines four and five in Kafka", async () => (await topicValues(topic)).length === 2 || undefined);
+    expect(existsSync(offsetsFile)).toBe(false);
+    expect(existsSync(`${offsetsFile}.migrated`)).toBe(true);
+    await waitFor("the offset after five lines committed", async () => {
+      const r = await fetch(`http://127.0.0.1:${connectPort}/connectors/lines/offsets`).then((r) => r.json() as Promise<{ offsets: { offset: { position: number } }[] }>);
+      return r.offsets[0]?.offset.position === readFileSync(input).length || undefined;
+    });
     expect(await stop(proc)).not.toContain("ENOENT");
 
-    appendFileSync(input, "four\nfive\n");
+    appendFileSync(input, "six\n");
     proc = await startSluice(cwd, args, connectPort);
     try {
-      await waitFor("five lines in Kafka", async () => (await topicValues(topic)).length >= 5 || undefined);
-      await waitFor("the offsets file to move on", () => storedPosition(offsetsFile) === linesBytes + "four\nfive\n".length || undefined);
-      expect(await topicValues(topic)).toEqual(["one", "two", "three", "four", "five"]);
+      await waitFor("line six in Kafka", async () => (await topicValues(topic)).length >= 3 || undefined);
+      expect(await fetch(`http://127.0.0.1:${connectPort}/connectors`).then((r) => r.json())).toEqual(["lines"]);
+      expect(await topicValues(topic)).toEqual(["four", "five", "six"]);
     } finally {
       await stop(proc);
     }
