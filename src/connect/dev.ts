@@ -41,7 +41,9 @@ export async function startConnectDev(options: { settings: ParsedSettings; worke
       await carryOffsetsFile(settings, herder);
     },
   });
-  await connect.herder.assigned();
+  // Files are applied by the group's leader, this worker once it has joined; without files, start-up
+  // does not wait for the join (the REST API answers meanwhile, writes waiting for it).
+  if (options.connectorFiles.length > 0) await connect.herder.assigned();
   for (const file of options.connectorFiles) await applyConnectorFile(connect.herder, file);
   return connect;
 }

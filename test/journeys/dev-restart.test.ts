@@ -181,3 +181,36 @@ describe("dev on the embedded broker keeps its connectors across a restart", () 
     }
   }, 120_000);
 });
+
+describe("dev's connector files across restarts", () => {
+  test("a file given at every start is created once; changed, it replaces the stored config and keeps the target state", async () => {
+    const sluice = install();
+    installs.push(sluice);
+    const input = join(sluice.dir, "input.txt");
+    writeFileSync(input, lines(0, 3));
+    const file = join(sluice.dir, "lines.json");
+    writeFileSync(file, JSON.stringify({ name: "lines", config: fileSource(input, "lines") }));
+    const port = freePort();
+    const api = connectClient(`http://127.0.0.1:${port}`);
+
+    const first = await startDev(sluice, port, [file]);
+    await api.waitForState("lines", "RUNNING", 1);
+    await appendCommitted(api, "lines", input, "");
+    expect((await api.put("/connectors/lines/pause")).status).toBe(202);
+    await api.waitForState("lines", "PAUSED", 1);
+    await stopDev(first);
+
+    const same = await startDev(sluice, port, [file]);
+    expect((await api.get("/connectors")).body).toEqual(["lines"]);
+    await api.waitForState("lines", "PAUSED", 1);
+    expect(linesWith(same.output(), "from " + file)).toEqual([]);
+    await stopDev(same);
+
+    writeFileSync(file, JSON.stringify({ name: "lines", config: { ...fileSource(input, "lines"), "batch.size": "10" } }));
+    const changed = await startDev(sluice, port, [file]);
+    expect(((await api.get("/connectors/lines/config")).body as Record<string, string>)["batch.size"]).toBe("10");
+    expect(linesWith(changed.output(), `connector lines updated from ${file}`).length).toBe(1);
+    await api.waitForState("lines", "PAUSED", 1);
+    await stopDev(changed);
+  }, 120_000);
+});
