@@ -9,7 +9,7 @@ export const workerSettings = new SettingsDefinition(
     { name: "key.converter", type: "class", default: "org.apache.kafka.connect.json.JsonConverter", importance: "high", doc: "Converter class for record keys, unless a connector sets its own." },
     { name: "value.converter", type: "class", default: "org.apache.kafka.connect.json.JsonConverter", importance: "high", doc: "Converter class for record values, unless a connector sets its own." },
     { name: "header.converter", type: "class", default: "org.apache.kafka.connect.storage.SimpleHeaderConverter", importance: "low", doc: "Converter class for record headers." },
-    { name: "offset.storage.file.filename", type: "string", default: "", importance: "high", doc: "File holding source offsets (standalone). Default: connect.offsets in data.dir." },
+    { name: "offset.storage.file.filename", type: "string", default: "", importance: "high", doc: "File holding source offsets (standalone). Default: connect.offsets in data.dir. dev keeps offsets in its offsets topic and carries such a file into it once." },
     { name: "offset.flush.interval.ms", type: "long", default: 60000, min: 1, importance: "low", doc: "How often source offsets are committed and sinks flushed." },
     { name: "offset.flush.timeout.ms", type: "long", default: 5000, min: 1, importance: "low", doc: "How long an offset flush may wait for outstanding records." },
     { name: "task.shutdown.graceful.timeout.ms", type: "long", default: 5000, min: 0, importance: "low", doc: "How long a stopping task may take before it is abandoned." },
