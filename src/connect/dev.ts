@@ -7,6 +7,7 @@ import type { Broker } from "../broker/broker.ts";
 import { logger } from "../common/log.ts";
 import type { ParsedSettings } from "../common/settings.ts";
 import type { DistributedHerder } from "./herder/distributed.ts";
+import { ForwardRequest } from "./herder/herder.ts";
 import { offsetsFile, readConnectorFile, startConnectDistributed, type RunningConnect } from "./server.ts";
 import { FileOffsetStore } from "./storage/offset-store.ts";
 
@@ -44,7 +45,13 @@ export async function startConnectDev(options: { settings: ParsedSettings; worke
   // Files are applied by the group's leader, this worker once it has joined; without files, start-up
   // does not wait for the join (the REST API answers meanwhile, writes waiting for it).
   if (options.connectorFiles.length > 0) await connect.herder.assigned();
-  for (const file of options.connectorFiles) await applyConnectorFile(connect.herder, file);
+  try {
+    for (const file of options.connectorFiles) await applyConnectorFile(connect.herder, file);
+  } catch (err) {
+    if (!(err instanceof ForwardRequest)) throw err;
+    // Another worker (another dev on the same Kafka) leads the group: its connectors are this one's.
+    throw new Error(`another connect worker (${err.url}) leads group ${settings.string("group.id")} and shares its connectors with this dev; give this dev its own --group.id, --config.storage.topic, --offset.storage.topic and --status.storage.topic`);
+  }
   return connect;
 }
 

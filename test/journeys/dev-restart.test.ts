@@ -1,8 +1,10 @@
 // A developer creates connectors through REST in `sluice dev`, lets them run, stops dev and starts it
 // again: the connectors are back with their target states, and every line and row arrives exactly once,
 // those written while dev was down included. On real Kafka with a FileStream and a PostgreSQL CDC
-// source (one paused), and on the embedded broker (no Kafka) with a FileStream source.
+// source (one paused), and on the embedded broker (no Kafka) with a FileStream source. Connector files
+// given at every start are applied as PUTs; a second dev sharing the first's group refuses its files.
 import { afterAll, describe, expect, test } from "bun:test";
+import { spawn } from "bun";
 import { appendFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Broker } from "../../src/broker/broker.ts";
@@ -212,5 +214,32 @@ describe("dev's connector files across restarts", () => {
     expect(linesWith(changed.output(), `connector lines updated from ${file}`).length).toBe(1);
     await api.waitForState("lines", "PAUSED", 1);
     await stopDev(changed);
+  }, 120_000);
+});
+
+describe("two devs on one Kafka", () => {
+  test("a second dev with the same group and topics does not apply its connector files: it says how to keep apart, and exits", async () => {
+    const kafka = await sharedKafka();
+    const run = Date.now();
+    const env = { CONNECT_GROUP_ID: `dev-twice-${run}`, CONNECT_CONFIG_STORAGE_TOPIC: `dev-twice-configs-${run}`, CONNECT_OFFSET_STORAGE_TOPIC: `dev-twice-offsets-${run}`, CONNECT_STATUS_STORAGE_TOPIC: `dev-twice-status-${run}` };
+    const [a, b] = [install(), install()];
+    installs.push(a, b);
+    const file = join(b.dir, "lines.json");
+    writeFileSync(file, JSON.stringify({ name: "lines", config: fileSource(join(b.dir, "input.txt"), `dev-twice-${run}`) }));
+    await startDev(a, freePort(), ["--bootstrap-servers", kafka.bootstrap], env);
+    const second = spawn([b.bin, "dev", "--bootstrap-servers", kafka.bootstrap, "--connect-listeners", `http://127.0.0.1:${freePort()}`, "--registry-listeners", `http://127.0.0.1:${freePort()}`, file], {
+      cwd: b.dir,
+      env: { PATH: process.env.PATH ?? "", HOME: b.dir, ...env },
+      stdout: "ignore",
+      stderr: "pipe",
+    });
+    try {
+      expect(await waitFor("the second dev to exit", () => second.exited, { timeoutMs: 60_000 })).toBe(1);
+    } finally {
+      second.kill("SIGKILL");
+    }
+    const stderr = await new Response(second.stderr).text();
+    expect(stderr).toContain(`leads group dev-twice-${run}`);
+    expect(stderr).toContain("--group.id");
   }, 120_000);
 });
