@@ -140,9 +140,14 @@ async function main(argv: string[]): Promise<number> {
     running.push(connect);
     console.log(`Connect worker listening on ${connect.urls.join(", ")} (${connect.broker.kind} broker)`);
   } else if (command === "dev") {
+    // dev runs two services, each with its own listeners: one --listeners cannot say which.
+    if ("listeners" in flags) {
+      console.error(`sluice dev runs two services: give --registry-listeners and --connect-listeners instead of --listeners\n${usageLine(command)}`);
+      return 2;
+    }
     // One process, one broker (embedded unless --bootstrap-servers), both services.
-    const registry = load(registrySettingsDefinition, [], "SCHEMA_REGISTRY_", settingsFlags(flags, REGISTRY_FLAGS, ["connect-listeners", "listeners"]));
-    const connectSettings = load(workerSettings, [], "CONNECT_", settingsFlags(flags, CONNECT_FLAGS, ["registry-listeners", "listeners"]), DEV_CONNECT_DEFAULTS);
+    const registry = load(registrySettingsDefinition, [], "SCHEMA_REGISTRY_", settingsFlags(flags, REGISTRY_FLAGS, ["connect-listeners"]));
+    const connectSettings = load(workerSettings, [], "CONNECT_", settingsFlags(flags, CONNECT_FLAGS, ["registry-listeners"]), DEV_CONNECT_DEFAULTS);
     applyLogLevel(registry.values, "log.level");
     warnUnknownSettings(registry, connectSettings);
     const broker = createBroker({

@@ -36,6 +36,21 @@ describe("each command's usage", () => {
   });
 });
 
+describe("dev's flags", () => {
+  test("sluice dev --listeners is refused (exit 2), naming --registry-listeners and --connect-listeners", () => {
+    const { exitCode, stderr } = sluice.run(["dev", "--listeners", listener()]);
+    expect(stderr).toContain("--registry-listeners");
+    expect(stderr).toContain("--connect-listeners");
+    expect(stderr).toContain("Usage: sluice dev");
+    expect(exitCode).toBe(2);
+  });
+
+  test("sluice dev --help says dev keeps its connectors, offsets and schemas across restarts", () => {
+    const { stdout } = sluice.run(["dev", "--help"]);
+    expect(stdout).toMatch(/keeps .*connectors.*offsets.*schemas/s);
+  });
+});
+
 describe("settings", () => {
   test("a misspelt setting is reported with the nearest known name; the embedded broker is announced once", async () => {
     const registry = await sluice.start(["registry", "--kafkastore.bootstrap.server=127.0.0.1:9092", "--listeners", listener(), "--data-dir", "typo-data"]);
