@@ -25,7 +25,12 @@ const SERVICE_FLAGS: Command["flags"] = ["bootstrap-servers", "data-dir", "liste
 export const COMMANDS: Record<string, Command> = {
   dev: {
     args: "[flags] [connector files…]",
-    about: ["registry (8081) + connect worker (8083) in one", "process, on the embedded broker in ./data"],
+    about: [
+      "registry (8081) + connect worker (8083) in one",
+      "process, on the embedded broker in ./data;",
+      "keeps connectors, offsets and schemas across restarts",
+      "(internal topics, in ./data or on Kafka)",
+    ],
     flags: ["bootstrap-servers", "data-dir", "registry-listeners", "connect-listeners", "setting"],
   },
   registry: { args: "[schema-registry.properties] [flags]", about: ["the schema registry"], flags: SERVICE_FLAGS },
