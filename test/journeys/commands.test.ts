@@ -1,6 +1,7 @@
 // A user's first day with dist/sluice: the commands --help lists, the settings the README shows, and
 // what the binary says when something is missing, misspelt or left at the development default.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "../fixtures/wait.ts";
 import { install, linesWith, type Install } from "./sluice.ts";
@@ -48,6 +49,23 @@ describe("dev's flags", () => {
   test("sluice dev --help says dev keeps its connectors, offsets and schemas across restarts", () => {
     const { stdout } = sluice.run(["dev", "--help"]);
     expect(stdout).toMatch(/keeps .*connectors.*offsets.*schemas/s);
+  });
+});
+
+describe("the README", () => {
+  const readme = readFileSync(join(import.meta.dir, "..", "..", "README.md"), "utf8");
+
+  test("every sluice command in the README's command table is one sluice --help lists", () => {
+    const help = sluice.run(["--help"]).stdout;
+    const commands = [...readme.matchAll(/^\| `dist\/sluice ([a-z][a-z-]*)/gm)].map((m) => m[1]!);
+    expect(commands.length).toBeGreaterThan(5);
+    expect(commands.filter((command) => !help.includes(`sluice ${command} `))).toEqual([]);
+  });
+
+  test("every flag sluice dev --help prints is in the README", () => {
+    const flags = [...sluice.run(["dev", "--help"]).stdout.matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]!);
+    expect(flags).toContain("--registry-listeners");
+    expect(flags.filter((flag) => !readme.includes(`\`${flag}`))).toEqual([]);
   });
 });
 
