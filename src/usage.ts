@@ -60,7 +60,7 @@ export const COMMANDS: Record<string, Command> = {
 const ABOUT_COLUMN = 59;
 
 const ENVIRONMENT = `Environment: SCHEMA_REGISTRY_<SETTING> and CONNECT_<SETTING> (e.g. CONNECT_BOOTSTRAP_SERVERS) set
-<setting> (lower-cased, _ → .), as the Confluent images do.
+<setting> (lower-cased, ___ → -, __ → _, other _ → .), as the Confluent images do.
 Connector files: .properties, or JSON (a config map, or {"name","config","initial_state"}).`;
 
 function overviewLines(name: string, { args, about }: Command): string[] {
