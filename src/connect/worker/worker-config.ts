@@ -5,7 +5,7 @@ import { storeSettings } from "../../common/tls.ts";
 
 export const workerSettings = new SettingsDefinition(
   [
-    { name: "bootstrap.servers", type: "list", default: [], importance: "high", doc: "Kafka brokers. Empty: the embedded broker in `data.dir` (standalone only)." },
+    { name: "bootstrap.servers", type: "list", default: [], importance: "high", doc: "Kafka brokers. Empty: the embedded broker in `data.dir`, which only this process uses (standalone, dev, or a distributed cluster of one worker)." },
     { name: "key.converter", type: "class", default: "org.apache.kafka.connect.json.JsonConverter", importance: "high", doc: "Converter class for record keys, unless a connector sets its own." },
     { name: "value.converter", type: "class", default: "org.apache.kafka.connect.json.JsonConverter", importance: "high", doc: "Converter class for record values, unless a connector sets its own." },
     { name: "header.converter", type: "class", default: "org.apache.kafka.connect.storage.SimpleHeaderConverter", importance: "low", doc: "Converter class for record headers." },
