@@ -661,7 +661,6 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
     const source = "FileStreamSourceConnector";
     await validate(sink, { ...sinkConfig, name: "v", file: "/tmp/x" });
     await validate(sink, { "connector.class": "FileStreamSink", "tasks.max": "-1" });
-    await validate(sink, { "connector.class": "FileStreamSink", "tasks.max": "99999999999" });
     await validate(sink, { "connector.class": "FileStreamSink", topics: "a", "topics.regex": "b.*", "errors.tolerance": "maybe" });
     await validate(sink, { "connector.class": "FileStreamSink", name: "n", topics: "a", "errors.deadletterqueue.topic.name": "a" });
     await validate(sink, { "connector.class": "FileStreamSink", name: "n", "topics.regex": "a.*", "errors.deadletterqueue.topic.name": "ab" });
@@ -704,15 +703,17 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
     }
   });
 
-  test("known difference: a tasks.max that is no number is one error, not Kafka's two", async () => {
-    const [k, s] = await Promise.all(
-      sides.map(async (side) => {
-        const r = await call(side, "PUT", "/connector-plugins/FileStreamSinkConnector/config/validate", { "connector.class": "FileStreamSink", name: "v", topics: "t", "tasks.max": "zero" });
-        return (r.body as { configs: { value: { name: string; errors: string[] } }[] }).configs.find((c) => c.value.name === "tasks.max")!.value.errors;
-      }),
-    );
-    expect(k).toEqual(["Invalid value zero for configuration tasks.max: Not a number of type INT", "Invalid value null for configuration tasks.max: Value must be non-null"]);
-    expect(s).toEqual(["Invalid value zero for configuration tasks.max: Not a number of type INT"]);
+  test("known difference: a tasks.max that is no int is one error, not Kafka's two", async () => {
+    for (const value of ["zero", "99999999999"]) {
+      const [k, s] = await Promise.all(
+        sides.map(async (side) => {
+          const r = await call(side, "PUT", "/connector-plugins/FileStreamSinkConnector/config/validate", { "connector.class": "FileStreamSink", name: "v", topics: "t", "tasks.max": value });
+          return (r.body as { configs: { value: { name: string; errors: string[] } }[] }).configs.find((c) => c.value.name === "tasks.max")!.value.errors;
+        }),
+      );
+      expect(k).toEqual([`Invalid value ${value} for configuration tasks.max: Not a number of type INT`, "Invalid value null for configuration tasks.max: Value must be non-null"]);
+      expect(s).toEqual([`Invalid value ${value} for configuration tasks.max: Not a number of type INT`]);
+    }
   });
 
   test("known gap: Kafka also validates the converters' own settings", async () => {
@@ -741,9 +742,14 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
       const body = r.body as { level: string; last_modified: unknown };
       return { status: r.status, level: body.level, last_modified: typeof body.last_modified };
     });
+    // Kafka 4.1's Loggers.allLevels lists the loggers log4j2's context has created: "root" shows only
+    // once some code has asked for the root Logger object, which varies from run to run (1 in ~8 runs
+    // it was missing). Sluice always lists it, as Kafka does once it exists; the rest must be equal.
     await same(async (side) => {
       const r = await call(side, "GET", "/admin/loggers");
-      return { status: r.status, loggers: Object.keys(r.body as object).sort(), level: (r.body as Record<string, { level: string }>)[logger]?.level };
+      const loggers = Object.keys(r.body as object).sort();
+      if (side.label === "sluice") expect(loggers).toContain("root");
+      return { status: r.status, loggers: loggers.filter((l) => l !== "root"), level: (r.body as Record<string, { level: string }>)[logger]?.level };
     });
     await req("PUT", "/admin/loggers/root", { level: "INFO" });
     await same(async (side) => {
