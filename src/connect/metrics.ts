@@ -3,6 +3,7 @@
 // errors and offset-commit time, as Prometheus series labelled by connector and task).
 import { Counter, Gauge, Histogram, HttpMetrics, newRegistry, type Registry } from "../common/metrics.ts";
 import type { Herder } from "./herder/herder.ts";
+import type { PluginMetrics } from "./plugins/connector.ts";
 
 type TaskLabel = "connector" | "task";
 
@@ -24,6 +25,13 @@ export interface TaskMetrics {
   lag(records: number): void;
 }
 
+interface PluginSeries {
+  /** The task that published it ("<connector>-<index>"), so its series go when it stops. */
+  task: string;
+  labels: Readonly<Record<string, string>>;
+  read: () => number;
+}
+
 interface StateSample {
   connector: string;
   /** Absent for the connector itself. */
@@ -41,6 +49,8 @@ export class ConnectMetrics {
   private readonly errorsTotal: Counter<TaskLabel | "outcome">;
   private readonly commitSeconds: Histogram<TaskLabel>;
   private readonly lagRecords: Gauge<TaskLabel>;
+  /** Plugin gauges' series by metric name; prom-client keeps the gauges themselves in the registry. */
+  private readonly pluginSeries = new Map<string, Map<string, PluginSeries>>();
   private herder?: Herder;
   /** One sample per scrape, shared by the two state gauges that collect it at the same time. */
   private sampling?: Promise<StateSample[]>;
@@ -110,11 +120,38 @@ export class ConnectMetrics {
     };
   }
 
+  /** The gauges a task's own code publishes (e.g. the PostgreSQL connector's Debezium metrics), kept per task. */
+  plugin(connector: string, index: number): PluginMetrics {
+    const task = `${connector}-${index}`;
+    return {
+      gauge: (name, help, labels, read) => {
+        let series = this.pluginSeries.get(name);
+        if (!series) {
+          const all = (series = new Map<string, PluginSeries>());
+          new Gauge({
+            name,
+            help,
+            labelNames: Object.keys(labels),
+            registers: [this.registry],
+            collect() {
+              this.reset();
+              for (const s of all.values()) this.set(s.labels, s.read());
+            },
+          });
+          this.pluginSeries.set(name, series);
+        }
+        series.set(JSON.stringify([task, labels]), { task, labels, read });
+      },
+    };
+  }
+
   /** Drops a stopped task's series, so tasks that moved to another worker or were deleted do not linger. */
   removeTask(connector: string, index: number): void {
     const labels = { connector, task: String(index) };
     for (const metric of [this.polledTotal, this.writtenTotal, this.readTotal, this.putTotal, this.commitSeconds, this.lagRecords]) metric.remove(labels);
     for (const outcome of ["tolerated", "failed"]) this.errorsTotal.remove({ ...labels, outcome });
+    const task = `${connector}-${index}`;
+    for (const series of this.pluginSeries.values()) for (const [key, s] of series) if (s.task === task) series.delete(key);
   }
 
   /**

@@ -65,9 +65,20 @@ export interface OffsetStorageReader {
   offset(partition: Record<string, unknown>): Record<string, unknown> | null;
 }
 
+/**
+ * Gauges a task publishes on the worker's /metrics (in the spirit of Kafka's KIP-877 PluginMetrics).
+ * The task names them; the worker drops them when the task stops.
+ */
+export interface PluginMetrics {
+  /** A gauge series read at each scrape; every series of one name must carry the same label names. */
+  gauge(name: string, help: string, labels: Readonly<Record<string, string>>, read: () => number): void;
+}
+
 export interface SourceTaskContext {
   readonly configs: Readonly<Record<string, string>>;
   readonly offsetStorageReader: OffsetStorageReader;
+  /** Absent where no worker collects metrics (e.g. a task run on its own in a test). */
+  readonly metrics?: PluginMetrics;
 }
 
 export interface RecordMetadata {

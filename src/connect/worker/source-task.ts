@@ -4,7 +4,7 @@ import { BrokerError, type Broker, type ProduceRecord } from "../../broker/broke
 import { kafkaPartition } from "../../broker/partitioner.ts";
 import type { Converter } from "../converters/converter.ts";
 import type { SourceRecord } from "../plugins/records.ts";
-import { RetriableException, type SourceTask } from "../plugins/connector.ts";
+import { RetriableException, type PluginMetrics, type SourceTask } from "../plugins/connector.ts";
 import type { TaskMetrics } from "../metrics.ts";
 import type { OffsetStore } from "../storage/offset-store.ts";
 import { ErrorHandler, TOLERATED } from "./error-handling.ts";
@@ -25,6 +25,8 @@ export interface SourcePipeline {
   offsets: OffsetStore;
   flushIntervalMs: number;
   metrics: TaskMetrics;
+  /** Gauges the task publishes itself. */
+  pluginMetrics: PluginMetrics;
   createTopics: boolean;
   /** Topics this connector wrote to (GET /connectors/{c}/topics). */
   onTopic: (topic: string) => void;
@@ -52,6 +54,7 @@ export class WorkerSourceTask extends WorkerTask {
     task.initialize({
       configs: taskConfig,
       offsetStorageReader: { offset: (partition) => offsets.get(connector, partition) },
+      metrics: this.p.pluginMetrics,
     });
     await task.start(taskConfig);
   }

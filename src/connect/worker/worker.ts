@@ -163,6 +163,7 @@ export class Worker {
           offsets: this.options.offsets,
           flushIntervalMs,
           metrics,
+          pluginMetrics: this.metrics.plugin(name, index),
           createTopics: this.options.settings.boolean("topic.creation.enable"),
           onTopic: callbacks.onTopic,
         });
