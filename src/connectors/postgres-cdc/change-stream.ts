@@ -20,6 +20,8 @@ export interface ChangeStreamOptions extends CaptureOptions {
   readonly skippedOperations: ReadonlySet<string>;
   /** On every change record (extended.headers.enabled). */
   readonly headers: readonly ConnectHeader[];
+  /** Hears each change event handed on, with its transaction's commit time (Unix microseconds). */
+  readonly onEvent: (commitTime: bigint) => void;
 }
 
 const MESSAGE_TYPES: Record<Exclude<Operation, "r">, MessageType> = { c: "INSERT", u: "UPDATE", d: "DELETE", t: "TRUNCATE" };
@@ -107,6 +109,7 @@ export class ChangeStream {
     if (!table || transaction === null || this.options.skippedOperations.has(op)) return [];
     // After a restart the server resends the transaction that was under way; what was handed on is skipped.
     if (this.resumed !== null && transaction.xid === this.resumed.txId && lsn <= this.resumed.lsn) return [];
+    this.options.onEvent(transaction.commitTime);
     const offset = streamingOffset({ lsnCommit: this.lastCommitEnd, lsn, txId: transaction.xid, tsUsec: transaction.commitTime, messageType: MESSAGE_TYPES[op] });
     return changeRecords(
       table.schemas,

@@ -35,6 +35,7 @@ export const postgresCdcSettings = new SettingsDefinition([
   { name: "time.precision.mode", type: "string", default: "adaptive", oneOf: ["adaptive", "adaptive_time_microseconds", "connect"], importance: "medium", doc: "How time, date and timestamp columns are represented." },
   { name: "heartbeat.interval.ms", type: "int", default: 0, min: 0, importance: "medium", doc: "How often a heartbeat record (topic `__debezium-heartbeat.<prefix>`) carries the position forward; 0 disables it." },
   { name: "snapshot.fetch.size", type: "int", min: 1, importance: "medium", doc: "Rows fetched at a time while snapshotting (10240 when not set)." },
+  { name: "snapshot.progress.interval.ms", type: "long", default: 5000, min: 1, importance: "low", doc: "Sluice-specific: how often, at most, a snapshot logs each table's progress (rows of the estimate, rate, time left)." },
   { name: "max.batch.size", type: "int", default: 2048, min: 1, importance: "medium", doc: "The most records one poll returns." },
   { name: "poll.interval.ms", type: "int", default: 500, min: 1, importance: "medium", doc: "How long a poll waits for changes when there are none." },
   { name: "errors.max.retries", type: "int", default: -1, min: -1, importance: "low", doc: "How many times the task reconnects after losing the database before it fails: -1 without limit, 0 never." },
@@ -63,6 +64,7 @@ export interface PostgresCdcConfig {
   readonly timePrecisionMode: TimePrecisionMode;
   readonly heartbeatIntervalMs: number;
   readonly snapshotFetchSize: number;
+  readonly snapshotProgressIntervalMs: number;
   readonly maxBatchSize: number;
   readonly pollIntervalMs: number;
   readonly maxRetries: number;
@@ -110,6 +112,7 @@ export function parsePostgresCdcConfig(props: Record<string, string>): PostgresC
     timePrecisionMode: lower(s, "time.precision.mode") as TimePrecisionMode,
     heartbeatIntervalMs: s.int("heartbeat.interval.ms"),
     snapshotFetchSize: s.optionalString("snapshot.fetch.size") === undefined ? DEFAULT_SNAPSHOT_FETCH_SIZE : s.int("snapshot.fetch.size"),
+    snapshotProgressIntervalMs: s.int("snapshot.progress.interval.ms"),
     maxBatchSize: s.int("max.batch.size"),
     pollIntervalMs: s.int("poll.interval.ms"),
     maxRetries: s.int("errors.max.retries"),

@@ -4,10 +4,11 @@
 // task asks for them, and carry Debezium's `snapshot` markers (first, last, per table).
 import type { Sql } from "postgres";
 import { tableOfCatalog, type CaptureOptions, type CapturedTable } from "./captured-table.ts";
-import { capturedTables, describeTable } from "./catalog.ts";
+import { capturedTables, describeTable, estimatedRows } from "./catalog.ts";
 import type { SnapshotMarker } from "./envelope.ts";
 import type { Tuple } from "./pgoutput.ts";
 import { quoteIdentifier } from "./replication-connection.ts";
+import type { EstimatedTable, SnapshotListener } from "./snapshot-progress.ts";
 
 export interface SnapshotRow {
   readonly table: CapturedTable;
@@ -22,13 +23,14 @@ export interface SnapshotInfo {
 
 /**
  * Reads the tables in the exported snapshot (initial_only has none: then in the transaction's own).
- * `onStart` hears the transaction's id before the first row. The generator must run to its end or be
- * returned, which gives the connection back.
+ * `onStart` hears the transaction's id before the first row; `listener` hears the tables with their
+ * estimated sizes, each row read, each table's end and the snapshot's. The generator must run to its
+ * end or be returned, which gives the connection back.
  */
-export async function* snapshotRows(sql: Sql, snapshotName: string | null, options: CaptureOptions, fetchSize: number, onStart: (info: SnapshotInfo) => void): AsyncGenerator<SnapshotRow> {
+export async function* snapshotRows(sql: Sql, snapshotName: string | null, options: CaptureOptions, fetchSize: number, onStart: (info: SnapshotInfo) => void, listener: SnapshotListener): AsyncGenerator<SnapshotRow> {
   let previous: { table: CapturedTable; tuple: Tuple; first: boolean } | null = null;
   let firstOverall = true;
-  for await (const { table, tuple } of tableRows(sql, snapshotName, options, fetchSize, onStart)) {
+  for await (const { table, tuple } of tableRows(sql, snapshotName, options, fetchSize, onStart, listener)) {
     // One row of lookahead: a row's marker depends on whether the next one is of the same table.
     if (previous !== null) {
       yield { table: previous.table, tuple: previous.tuple, marker: marker(previous.first, previous.table !== table, firstOverall, false) };
@@ -48,7 +50,7 @@ function marker(firstInTable: boolean, lastInTable: boolean, firstOverall: boole
   return "true";
 }
 
-async function* tableRows(sql: Sql, snapshotName: string | null, options: CaptureOptions, fetchSize: number, onStart: (info: SnapshotInfo) => void): AsyncGenerator<{ table: CapturedTable; tuple: Tuple }> {
+async function* tableRows(sql: Sql, snapshotName: string | null, options: CaptureOptions, fetchSize: number, onStart: (info: SnapshotInfo) => void, listener: SnapshotListener): AsyncGenerator<{ table: CapturedTable; tuple: Tuple }> {
   const connection = await sql.reserve();
   try {
     await connection.unsafe("BEGIN ISOLATION LEVEL REPEATABLE READ");
@@ -56,10 +58,18 @@ async function* tableRows(sql: Sql, snapshotName: string | null, options: Captur
     if (snapshotName !== null) await connection.unsafe(`SET TRANSACTION SNAPSHOT '${snapshotName.replaceAll("'", "''")}'`);
     const [{ txid }] = (await connection.unsafe("SELECT txid_current()::text AS txid")) as unknown as [{ txid: string }];
     onStart({ txId: BigInt(txid) });
-    for (const name of await capturedTables(connection, options.filters)) {
+    const names = await capturedTables(connection, options.filters);
+    const estimated: EstimatedTable[] = [];
+    for (const name of names) estimated.push({ name: `${name.schema}.${name.table}`, estimate: await estimatedRows(connection, name) });
+    listener.tables(estimated);
+    for (const name of names) {
+      const qualified = `${name.schema}.${name.table}`;
       const table = tableOfCatalog(name, await describeTable(connection, name), options);
       const selected = table.columns.flatMap((c) => (c === null ? [] : [quoteIdentifier(c.name)]));
-      if (selected.length === 0) continue;
+      if (selected.length === 0) {
+        listener.tableDone(qualified);
+        continue;
+      }
       // Only captured columns are read; the tuple keeps the table's positions so rowOf() lines up.
       const positions = table.columns.flatMap((c, i) => (c === null ? [] : [i]));
       await connection.unsafe(`DECLARE sluice_snapshot NO SCROLL CURSOR FOR SELECT ${selected.join(", ")} FROM ${quoteIdentifier(name.schema)}.${quoteIdentifier(name.table)}`);
@@ -71,13 +81,16 @@ async function* tableRows(sql: Sql, snapshotName: string | null, options: Captur
             const value = raw[i] as Buffer | null;
             (tuple as Tuple[number][])[position] = value === null ? { kind: "null" } : { kind: "text", value: value.toString("utf8") };
           });
+          listener.row(qualified);
           yield { table, tuple };
         }
         if (rows.length < fetchSize) break;
       }
       await connection.unsafe("CLOSE sluice_snapshot");
+      listener.tableDone(qualified);
     }
     await connection.unsafe("COMMIT");
+    listener.done();
   } finally {
     connection.release();
   }

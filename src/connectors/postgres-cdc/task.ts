@@ -14,10 +14,12 @@ import { ensurePublication } from "./catalog.ts";
 import { ChangeStream } from "./change-stream.ts";
 import { parsePostgresCdcConfig, type PostgresCdcConfig } from "./config.ts";
 import { changeRecords, contextHeaders } from "./envelope.ts";
-import { parseLsn } from "./lsn.ts";
+import { formatLsn, parseLsn } from "./lsn.ts";
 import { readOffset, snapshotOffset, sourcePartition, type StoredOffset } from "./offsets.ts";
 import { ConnectionLost, ReplicationConnection } from "./replication-connection.ts";
 import { snapshotRows, type SnapshotRow } from "./snapshot.ts";
+import { SnapshotProgress } from "./snapshot-progress.ts";
+import { StreamingMetrics } from "./streaming-metrics.ts";
 import { nowUnixMicros } from "./pg-epoch.ts";
 
 const HEARTBEAT_KEY_SCHEMA = SchemaBuilder.struct().name("io.debezium.connector.common.ServerNameKey").field("serverName", SchemaBuilder.string()).build();
@@ -73,6 +75,8 @@ export class PostgresCdcTask extends SourceTask {
   private reconnections = 0;
   /** Debezium's context headers of this run's change records (none with extended.headers.enabled=false). */
   private headers: readonly ConnectHeader[] = [];
+  private progress!: SnapshotProgress;
+  private streamingMetrics!: StreamingMetrics;
 
   version(): string {
     return VERSION;
@@ -82,6 +86,8 @@ export class PostgresCdcTask extends SourceTask {
     this.config = parsePostgresCdcConfig(props);
     const { topicPrefix, taskId, extendedHeaders } = this.config;
     this.headers = extendedHeaders ? contextHeaders({ logicalName: topicPrefix, taskId, runId: uuidV7() }) : [];
+    this.progress = new SnapshotProgress(log, this.config.snapshotProgressIntervalMs, this.context.metrics, topicPrefix);
+    this.streamingMetrics = new StreamingMetrics(this.context.metrics, topicPrefix);
     await this.open();
   }
 
@@ -222,7 +228,7 @@ export class PostgresCdcTask extends SourceTask {
   /** `snapshotName`: the slot's exported snapshot the rows are read in (null: a snapshot of its own). */
   private startSnapshot(snapshotName: string | null, consistentPoint: bigint): Snapshot {
     return {
-      rows: snapshotRows(this.sql!, snapshotName, this.captureOptions(), this.config.snapshotFetchSize, ({ txId }) => (this.snapshot!.txId = txId)),
+      rows: snapshotRows(this.sql!, snapshotName, this.captureOptions(), this.config.snapshotFetchSize, ({ txId }) => (this.snapshot!.txId = txId), this.progress),
       consistentPoint,
       startedAt: nowUnixMicros(),
       txId: 0n,
@@ -237,9 +243,20 @@ export class PostgresCdcTask extends SourceTask {
   /** `lastCommitLsn`: the stored offset's lsn_commit (null after a snapshot), where events' `sequence` starts. */
   private async startStreaming(from: bigint, lastChange: StoredOffset["lastChange"], lastCommitLsn: bigint | null): Promise<void> {
     const { config } = this;
-    const options = { ...this.captureOptions(), version: VERSION, database: config.database, tombstonesOnDelete: config.tombstonesOnDelete, skippedOperations: config.skippedOperations, headers: this.headers };
+    const metrics = this.streamingMetrics;
+    const options = {
+      ...this.captureOptions(),
+      version: VERSION,
+      database: config.database,
+      tombstonesOnDelete: config.tombstonesOnDelete,
+      skippedOperations: config.skippedOperations,
+      headers: this.headers,
+      onEvent: (commitTime: bigint) => metrics.event(commitTime),
+    };
     this.stream = new ChangeStream(this.sql!, options, from, lastChange, lastCommitLsn);
     await whileSlotBusy(() => this.replication!.startReplication(config.slotName, from, config.publicationName));
+    const at = from === 0n ? "its confirmed flush LSN" : formatLsn(from);
+    log.info({ slot: config.slotName, lsn: from === 0n ? null : formatLsn(from) }, `streaming started from slot ${config.slotName} at ${at}`);
   }
 
   private async pollSnapshot(snapshot: Snapshot): Promise<SourceRecord[] | null> {
