@@ -18,9 +18,8 @@ export function rowsPerSecond(rows: number, elapsedMs: number): number {
 
 /** Milliseconds left at the rate so far; null when that cannot be told. */
 export function timeLeftMs(p: TableProgress): number | null {
-  const rate = rowsPerSecond(p.rows, p.elapsedMs);
-  if (p.estimate === null || rate === 0 || p.rows >= p.estimate) return null;
-  return Math.round(((p.estimate - p.rows) * 1000) / rate);
+  if (p.estimate === null || p.rows === 0 || p.elapsedMs <= 0 || p.rows >= p.estimate) return null;
+  return Math.round(((p.estimate - p.rows) * p.elapsedMs) / p.rows); // the exact rate: a rounded one skews slow tables
 }
 
 /** "2h05m", "3m07s", "12s", "0.4s": enough precision to plan by, no more. */
