@@ -61,7 +61,9 @@ export class SnapshotProgress implements SnapshotListener {
     this.endedAt = null;
     this.table = null;
     const estimated = tables.reduce((sum, t) => sum + (t.estimate ?? 0), 0);
-    this.log.info({ tables: tables.length, estimate: estimated }, `snapshot started: ${tables.length} table(s), ~${formatCount(estimated)} rows estimated`);
+    const unknown = tables.filter((t) => t.estimate === null).length;
+    const without = unknown === 0 ? "" : ` (${unknown} without an estimate)`;
+    this.log.info({ tables: tables.length, estimate: estimated }, `snapshot started: ${tables.length} table(s), ~${formatCount(estimated)} rows estimated${without}`);
   }
 
   row(table: string): void {

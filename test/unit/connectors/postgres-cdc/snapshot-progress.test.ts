@@ -29,7 +29,7 @@ describe("snapshot progress", () => {
     progress.tableDone("public.b");
     progress.done();
     expect(lines.map((l) => l.msg)).toEqual([
-      "snapshot started: 2 table(s), ~4 rows estimated",
+      "snapshot started: 2 table(s), ~4 rows estimated (1 without an estimate)",
       "snapshot of public.a: 3 of ~4 rows (75%), 1 rows/s, about 2s left",
       "snapshot of public.a done: 4 rows in 6s; 1 of 2 table(s) left",
       "snapshot of public.b done: 0 rows in 0.0s; 0 of 2 table(s) left",
