@@ -36,6 +36,11 @@ export async function fsyncDir(path: string): Promise<void> {
   }
 }
 
+/** Whether `name` is a temp file writeFileAtomic left beside `target` (a file name) when interrupted. */
+export function isAtomicWriteLeftover(name: string, target: string): boolean {
+  return name.startsWith(`.${target}.tmp-`);
+}
+
 /** Replaces `path` with `data` so that a crash leaves either the old or the new content, never a mix. */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${++tempCounter}`);

@@ -26,12 +26,12 @@ import {
 import { kafkaPartition } from "../partitioner.ts";
 import type { CompactionResult } from "./compaction.ts";
 import { DataDirLock } from "./data-dir-lock.ts";
-import { fsyncDir } from "../../common/files.ts";
+import { fsyncDir, isAtomicWriteLeftover } from "../../common/files.ts";
 import { EmbeddedGroupCoordinator } from "./group-coordinator.ts";
 import { GroupOffsets } from "./group-offsets.ts";
 import { Mutex } from "./mutex.ts";
 import { type AppendRecord, type CompactionSettings, PartitionLog } from "./partition-log.ts";
-import { readTopicMeta, topicDirName, validateTopicName, writeTopicMeta } from "./topic-meta.ts";
+import { META_FILE, readTopicMeta, topicDirName, validateTopicName, writeTopicMeta } from "./topic-meta.ts";
 
 export interface EmbeddedBrokerOptions {
   dataDir: string;
@@ -121,11 +121,13 @@ export class EmbeddedBroker implements Broker {
     const dir = join(this.topicsDir, dirName);
     const meta = await readTopicMeta(dir);
     if (meta === undefined) {
-      // Created up to its (empty) partition files, never described, so never written to: finish undoing it.
-      // Anything else in it (data, bytes kept from a torn or damaged log) is not ours to delete.
+      // Created up to its (empty) partition files, never described (or stopped while meta.json was being
+      // written), so never written to: finish undoing it. Anything else in it (data, bytes kept from a
+      // torn or damaged log) is not ours to delete.
       const files = await readdir(dir);
       const sizes = await Promise.all(files.map(async (f) => (await stat(join(dir, f))).size));
-      if (files.some((f, i) => !/^\d+\.log$/.test(f) || sizes[i] > 0)) {
+      const undone = (f: string, size: number) => (/^\d+\.log$/.test(f) && size === 0) || isAtomicWriteLeftover(f, META_FILE);
+      if (files.some((f, i) => !undone(f, sizes[i]!))) {
         throw new BrokerError(`topic directory ${dir} has data but no meta.json; restore meta.json or move it away`, false);
       }
       this.log.warn({ dir }, "removing a topic directory left by an interrupted topic creation");

@@ -21,8 +21,11 @@ export function topicDirName(name: string): string {
   return encodeURIComponent(name);
 }
 
+/** The file naming a topic complete. */
+export const META_FILE = "meta.json";
+
 export function metaFile(topicDir: string): string {
-  return join(topicDir, "meta.json");
+  return join(topicDir, META_FILE);
 }
 
 export async function writeTopicMeta(topicDir: string, meta: TopicDescription): Promise<void> {

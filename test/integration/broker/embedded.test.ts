@@ -331,6 +331,10 @@ describe("EmbeddedBroker durability", () => {
     const dir = await tempDir();
     await mkdir(join(dir, "topics", "half"), { recursive: true });
     await writeFile(join(dir, "topics", "half", "0.log"), "");
+    // Stopped while meta.json was being written (seen when dev was stopped as it created its topics).
+    await mkdir(join(dir, "topics", "stopped"), { recursive: true });
+    await writeFile(join(dir, "topics", "stopped", "0.log"), "");
+    await writeFile(join(dir, "topics", "stopped", ".meta.json.tmp-11405-3"), '{"name":"stopped"');
     await (await openBroker(dir)).close();
     expect(await readdir(join(dir, "topics"))).toEqual([]);
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, type Subprocess } from "bun";
 import { pbkdf2Sync } from "node:crypto";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encoder } from "../../../src/broker/broker.ts";
@@ -34,14 +34,16 @@ async function start(command: "dev" | "registry", dataDir: string, extra: string
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
   const listeners = command === "dev" ? ["--registry-listeners", url, "--connect-listeners", `http://127.0.0.1:${freePort()}`] : ["--listeners", url];
+  // Its output goes to a file: a pipe nobody reads could fill up, and a stream can be read only once.
+  const output = join(dir, `sluice-${port}.log`);
   const proc = spawn([bin, command, "--data-dir", dataDir, ...listeners, ...extra], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" },
-    stdout: "pipe",
-    stderr: "pipe",
+    stdout: Bun.file(output),
+    stderr: Bun.file(output),
   });
   await waitFor("the registry to answer GET /", async () => {
-    if (proc.exitCode !== null) throw new Error(`sluice exited with ${proc.exitCode}: ${await new Response(proc.stderr as ReadableStream).text()}`);
+    if (proc.exitCode !== null) throw new Error(`sluice exited with ${proc.exitCode}: ${readFileSync(output, "utf8")}`);
     return (await fetch(url).then((r) => r.status < 500, () => false)) || undefined;
   });
   return {
