@@ -34,7 +34,9 @@ async function compile(outfile: string, target?: (typeof releaseTargets)[number]
     minify: { whitespace: true, syntax: true, identifiers: false },
     sourcemap: "linked",
     target: "bun",
-    define: { "process.env.SLUICE_COMMIT": JSON.stringify(commit) },
+    // Bun inlines NODE_ENV at build time (from the building shell, else "development"): fixed here so
+    // the binary a test run builds (NODE_ENV=test) behaves as the one people run.
+    define: { "process.env.SLUICE_COMMIT": JSON.stringify(commit), "process.env.NODE_ENV": JSON.stringify("production") },
   });
   failOn(result);
 }

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { clientSecurity } from "./broker/client-security.ts";
 import { repairPartitionLog } from "./broker/embedded/index.ts";
 import { createBroker } from "./broker/index.ts";
-import { logProcessWarnings, setLogLevel, logger, type LogLevel } from "./common/log.ts";
+import { applyLogSettings, logProcessWarnings, logger, setLogLevel } from "./common/log.ts";
 import { parseProperties, propertiesFromEnv } from "./common/properties.ts";
 import { resolve } from "node:path";
 import { ConfigError, settingsReference, unknownSettingWarning, type ParsedSettings, type SettingsDefinition } from "./common/settings.ts";
@@ -79,13 +79,10 @@ function warnEmbeddedBroker(settings: ParsedSettings, bootstrapSetting: string):
   logger("config").warn(`No ${bootstrapSetting}: running on the embedded broker in ${resolve(settings.string("data.dir"))}, a single-machine store for development; set ${bootstrapSetting} to use Kafka`);
 }
 
+const log = logger("sluice");
+
 const REGISTRY_FLAGS = { "bootstrap-servers": "kafkastore.bootstrap.servers", "data-dir": "data.dir", "registry-listeners": "listeners" };
 const CONNECT_FLAGS = { "bootstrap-servers": "bootstrap.servers", "data-dir": "data.dir", "connect-listeners": "listeners" };
-
-function applyLogLevel(settings: ParsedSettings, name: string): void {
-  const level = settings.string(name);
-  if (level) setLogLevel(level as LogLevel);
-}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -123,22 +120,24 @@ async function main(argv: string[]): Promise<number> {
   if (command === "registry") {
     const registry = load(registrySettingsDefinition, positional, "SCHEMA_REGISTRY_", settingsFlags(flags, REGISTRY_FLAGS, []));
     const { values } = registry;
-    setLogLevel((values.boolean("debug") ? "debug" : values.string("log.level")) as LogLevel);
+    applyLogSettings(values);
+    if (values.boolean("debug")) setLogLevel("debug");
     warnUnknownSettings(registry);
     warnEmbeddedBroker(values, "kafkastore.bootstrap.servers");
     const sr = await startRegistry(values);
     running.push(sr);
-    console.log(`Schema registry listening on ${sr.urls.join(", ")} (${sr.broker.kind} broker)`);
+    log.info({ urls: sr.urls, broker: sr.broker.kind }, `Schema registry listening on ${sr.urls.join(", ")} (${sr.broker.kind} broker)`);
   } else if (command === "connect-standalone") {
     const [workerFile, ...connectorFiles] = positional;
     if (!workerFile) throw new UsageError(command, "a worker properties file");
     const worker = load(workerSettings, [workerFile], "CONNECT_", settingsFlags(flags, { ...CONNECT_FLAGS, listeners: "listeners" }, []));
     const { values, raw } = worker;
+    applyLogSettings(values);
     warnUnknownSettings(worker);
     warnEmbeddedBroker(values, "bootstrap.servers");
     const connect = await startConnectStandalone({ settings: values, workerConfig: raw, connectorFiles });
     running.push(connect);
-    console.log(`Connect worker listening on ${connect.urls.join(", ")} (${connect.broker.kind} broker)`);
+    log.info({ urls: connect.urls, broker: connect.broker.kind }, `Connect worker listening on ${connect.urls.join(", ")} (${connect.broker.kind} broker)`);
   } else if (command === "dev") {
     // dev runs two services, each with its own listeners: one --listeners cannot say which.
     if ("listeners" in flags) {
@@ -148,7 +147,8 @@ async function main(argv: string[]): Promise<number> {
     // One process, one broker (embedded unless --bootstrap-servers), both services.
     const registry = load(registrySettingsDefinition, [], "SCHEMA_REGISTRY_", settingsFlags(flags, REGISTRY_FLAGS, ["connect-listeners"]));
     const connectSettings = load(workerSettings, [], "CONNECT_", settingsFlags(flags, CONNECT_FLAGS, ["registry-listeners"]), DEV_CONNECT_DEFAULTS);
-    applyLogLevel(registry.values, "log.level");
+    applyLogSettings(registry.values);
+    applyLogSettings(connectSettings.values);
     warnUnknownSettings(registry, connectSettings);
     const broker = createBroker({
       bootstrapServers: connectSettings.values.list("bootstrap.servers"),
@@ -166,23 +166,29 @@ async function main(argv: string[]): Promise<number> {
       broker,
     });
     running.push(connect, { stop: () => broker.close() });
-    console.log(`Schema registry listening on ${sr.urls.join(", ")}; connect worker on ${connect.urls.join(", ")} (${broker.kind} broker)`);
+    log.info({ registry: sr.urls, connect: connect.urls, broker: broker.kind }, `Schema registry listening on ${sr.urls.join(", ")}; connect worker on ${connect.urls.join(", ")} (${broker.kind} broker)`);
   } else if (command === "connect-distributed") {
     const [workerFile] = positional;
     if (!workerFile) throw new UsageError(command, "a worker properties file");
     const worker = load(workerSettings, [workerFile], "CONNECT_", settingsFlags(flags, { ...CONNECT_FLAGS, listeners: "listeners" }, []));
     const { values, raw } = worker;
+    applyLogSettings(values);
     warnUnknownSettings(worker);
     const connect = await startConnectDistributed({ settings: values, workerConfig: raw });
     running.push(connect);
-    console.log(`Connect worker listening on ${connect.urls.join(", ")}, joining group ${values.string("group.id")} (${connect.broker.kind} broker)`);
+    log.info({ urls: connect.urls, group: values.string("group.id"), broker: connect.broker.kind }, `Connect worker listening on ${connect.urls.join(", ")}, joining group ${values.string("group.id")} (${connect.broker.kind} broker)`);
   } else {
     console.error(`Unknown command ${command}\n\n${HELP}`);
     return 2;
   }
 
-  const shutdown = async () => {
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutdown begun");
     for (const service of running) await service.stop();
+    log.info("shutdown done");
     process.exit(0);
   };
   process.on("SIGINT", shutdown);

@@ -2,6 +2,7 @@
 // rebalances — and again. Shared by Connect workers and registry instances; what they put in the
 // metadata and how the leader assigns is theirs.
 import type { Logger } from "../common/log.ts";
+import { RetryLog } from "../common/retry-log.ts";
 import { BrokerError, GroupError, type Broker, type Bytes, type GroupMemberMetadata, type GroupMembership, type GroupOptions, type JoinResult } from "./broker.ts";
 
 export interface GroupCallbacks {
@@ -63,6 +64,7 @@ export class GroupMember {
     const { log } = this.options;
     let backoff = 100;
     let failingSince = 0;
+    const unreachable = new RetryLog(log);
     while (!this.stopped) {
       try {
         this.rejoinRequested = false;
@@ -75,6 +77,7 @@ export class GroupMember {
         const assignment = await this.membership.sync(join.generation, assignments);
         this.generation = join.generation;
         log.info({ generation: join.generation, memberId: join.memberId, leader: join.leaderId === join.memberId }, "joined group");
+        unreachable.succeeded("group coordinator reachable again");
         await this.callbacks.assigned(assignment, join);
         backoff = 100;
         failingSince = 0;
@@ -87,7 +90,7 @@ export class GroupMember {
           continue;
         }
         failingSince ||= Date.now();
-        log.warn({ err: err instanceof Error ? err.message : String(err), retryInMs: backoff }, "group coordinator unreachable");
+        unreachable.failed({ err: err instanceof Error ? err.message : String(err), retryInMs: backoff }, "group coordinator unreachable");
         // Past the session timeout the coordinator has given our work to others.
         if (Date.now() - failingSince > this.options.sessionTimeoutMs) await this.callbacks.lost();
         await this.sleep(backoff);

@@ -1,5 +1,6 @@
 // The registry's settings, by Confluent's names (and the spec's brokerstore.* names as aliases).
 import { SettingsDefinition, type Setting } from "../common/settings.ts";
+import { logSettings } from "../common/log.ts";
 import { storeSettings } from "../common/tls.ts";
 import { COMPATIBILITY_LEVELS } from "./compatibility.ts";
 
@@ -169,14 +170,7 @@ export const registrySettings: Setting[] = [
     importance: "low",
     doc: "Verbose logging.",
   },
-  {
-    name: "log.level",
-    type: "string",
-    default: "info",
-    oneOf: ["trace", "debug", "info", "warn", "error", "fatal", "silent"],
-    importance: "low",
-    doc: "Log level.",
-  },
+  ...logSettings,
   // HTTPS and authentication of the REST API, by rest-utils' names (see README "Security").
   ...storeSettings,
   {

@@ -75,7 +75,7 @@ describe("settings", () => {
     const output = registry.output();
     expect(linesWith(output, "Unknown setting kafkastore.bootstrap.server is ignored; did you mean kafkastore.bootstrap.servers?")).toHaveLength(1);
     const embedded = linesWith(output, "embedded broker");
-    expect(embedded.filter((l) => l.includes('"level":40'))).toHaveLength(1);
+    expect(embedded.filter((l) => l.includes('"level":"warn"'))).toHaveLength(1);
     expect(embedded.join("\n")).toContain(join(sluice.dir, "typo-data"));
     expect(embedded.join("\n")).toContain("kafkastore.bootstrap.servers");
   }, 90_000);
@@ -84,7 +84,7 @@ describe("settings", () => {
     const worker = join(sluice.dir, "worker.properties");
     await Bun.write(worker, `listeners=${listener()}\nkey.converter=org.apache.kafka.connect.storage.StringConverter\n`);
     const connect = await sluice.start(["connect-standalone", worker, "--data-dir", "connect-data"]);
-    const embedded = linesWith(connect.output(), "embedded broker").filter((l) => l.includes('"level":40'));
+    const embedded = linesWith(connect.output(), "embedded broker").filter((l) => l.includes('"level":"warn"'));
     expect(embedded).toHaveLength(1);
     expect(embedded[0]).toContain(join(sluice.dir, "connect-data"));
     expect(embedded[0]).toContain("bootstrap.servers");
@@ -104,7 +104,7 @@ describe("settings", () => {
       { SCHEMA_REGISTRY_DATA_DIR: join(sluice.dir, "dev-data"), CONNECT_DATA_DIR: join(sluice.dir, "dev-data") },
     );
     expect(linesWith(dev.output(), "Unknown setting")).toEqual([]);
-    expect(linesWith(dev.output(), "embedded broker").filter((l) => l.includes('"level":40'))).toEqual([]);
+    expect(linesWith(dev.output(), "embedded broker").filter((l) => l.includes('"level":"warn"'))).toEqual([]);
   }, 90_000);
 
   test("dev reports a setting neither service knows once, with the nearest name of either", async () => {

@@ -71,7 +71,7 @@ const fileSource = (file: string, topic: string) => ({
   "value.converter": "org.apache.kafka.connect.storage.StringConverter",
 });
 
-const restoredLine = (output: string) => linesWith(output, "restored").filter((l) => l.includes('"level":30'));
+const restoredLine = (output: string) => linesWith(output, "restored").filter((l) => l.includes('"level":"info"'));
 
 describe.skipIf(!postgresAvailable())("dev on Kafka keeps its connectors across a restart", () => {
   test("a FileStream source (paused) and a PostgreSQL CDC source: back as they were, every line and row once", async () => {
@@ -111,6 +111,11 @@ describe.skipIf(!postgresAvailable())("dev on Kafka keeps its connectors across 
     expect((await api.put("/connectors/lines/pause")).status).toBe(202);
     await api.waitForState("lines", "PAUSED", 1);
     await stopDev(first);
+    // On a one-broker Kafka, topics asking for three replicas are capped: said once, not per topic;
+    // the coordinator's first moments on a fresh group are no cause for a WARN.
+    const warnings = linesWith(first.output(), '"level":"warn"');
+    expect(warnings.filter((l) => l.includes("capped")).length).toBeLessThanOrEqual(1);
+    expect(warnings.filter((l) => /coordinator|could not .* yet/.test(l))).toEqual([]);
 
     // While dev is down.
     appendFileSync(input, lines(9, 12));

@@ -93,6 +93,7 @@ export class KafkaBroker implements Broker {
   private producer?: Producer;
   private cluster?: KafkajsCluster;
   private readonly knownTopics = new Set<string>();
+  private readonly cappedFactors = new Set<number>();
 
   constructor(private readonly options: KafkaBrokerOptions) {
     this.log = options.logger ?? makeLogger("kafka");
@@ -146,7 +147,12 @@ export class KafkaBroker implements Broker {
       // As Confluent and Connect do: the requested replication factor, capped by the live brokers.
       const replicationFactor = Math.min(spec.replicationFactor, Math.max(1, brokers));
       if (replicationFactor < spec.replicationFactor) {
-        this.log.warn({ topic: spec.name, requested: spec.replicationFactor, brokers }, "replication factor capped by live brokers");
+        // Said once per requested factor: every internal topic asks for the same one.
+        const first = !this.cappedFactors.has(spec.replicationFactor);
+        this.cappedFactors.add(spec.replicationFactor);
+        const fields = { topic: spec.name, requested: spec.replicationFactor, brokers };
+        if (first) this.log.warn(fields, `replication factor ${spec.replicationFactor} capped to ${replicationFactor} by ${brokers} live broker${brokers === 1 ? "" : "s"} for topic ${spec.name}; other topics asking for ${spec.replicationFactor} are capped the same way`);
+        else this.log.debug(fields, "replication factor capped by live brokers");
       }
       return admin.createTopics({
         waitForLeaders: true,

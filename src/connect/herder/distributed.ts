@@ -7,6 +7,7 @@
 import { BrokerError, type Broker } from "../../broker/broker.ts";
 import { GroupMember } from "../../broker/group-member.ts";
 import { logger } from "../../common/log.ts";
+import { RetryLog } from "../../common/retry-log.ts";
 import { connectErrors } from "../errors.ts";
 import { ConfigLog, type ConfigChange } from "../storage/config-log.ts";
 import type { StatusRecord } from "../storage/internal-records.ts";
@@ -148,12 +149,15 @@ export class DistributedHerder implements Herder {
   private async untilReady<T>(what: string, action: () => Promise<T>): Promise<T> {
     const deadline = Date.now() + this.options.rebalanceTimeoutMs;
     let delay = 100;
+    const retries = new RetryLog(log);
     for (;;) {
       try {
-        return await action();
+        const result = await action();
+        retries.succeeded(`could ${what} after retrying`);
+        return result;
       } catch (err) {
         if (!(err instanceof BrokerError) || !err.retriable || Date.now() + delay > deadline) throw err;
-        log.warn({ err: err.message, retryInMs: delay }, `could not ${what} yet; retrying`);
+        retries.failed({ err: err.message, retryInMs: delay }, `could not ${what} yet; retrying`);
         await Bun.sleep(delay); // back-off while Kafka gets ready
         delay = Math.min(delay * 2, 2000);
       }
@@ -298,7 +302,7 @@ export class DistributedHerder implements Herder {
     const configs = this.validator.withTaskClass(config, generated);
     if (JSON.stringify(configs) === JSON.stringify(this.configLog.state.tasks.get(name) ?? null)) return;
     await this.configLog.write([...configs.map((c, task) => ({ kind: "task" as const, name, task, config: c })), { kind: "commit", name, tasks: configs.length }]);
-    log.info({ connector: name, tasks: configs.length }, "task configs written");
+    log.info({ connector: name, tasks: configs.length }, `${configs.length} task config${configs.length === 1 ? "" : "s"} of connector ${name} written`);
   }
 
   private async stopConnector(name: string): Promise<void> {
@@ -336,6 +340,7 @@ export class DistributedHerder implements Herder {
   private async restartTaskHere(connector: string, task: number): Promise<void> {
     const key = taskKey(connector, task);
     if (!this.tasks.has(key)) return;
+    log.info({ connector, task }, `restarting task ${connector}-${task}`);
     await this.stopTask(key);
     await this.startTask(connector, task);
   }
@@ -471,7 +476,7 @@ export class DistributedHerder implements Herder {
     const exists = this.configLog.state.connectors.has(name);
     if (exists && !options.allowReplace) throw connectErrors.conflict(`Connector ${name} already exists`);
     await this.configLog.write([...(options.initialState && !exists ? [{ kind: "target" as const, name, state: options.initialState }] : []), { kind: "connector", name, config: full }]);
-    log.info({ connector: name, created: !exists }, "connector config written");
+    log.info({ connector: name }, exists ? `connector ${name} config updated` : `connector ${name} created`);
     return { created: !exists, info: this.info(name) };
   }
 
@@ -487,7 +492,7 @@ export class DistributedHerder implements Herder {
       { kind: "connector", name, config: null },
       { kind: "target", name, state: null },
     ]);
-    log.info({ connector: name }, "connector deleted");
+    log.info({ connector: name }, `connector ${name} deleted`);
   }
 
   /** Any worker may write a target state (Kafka Connect does not forward pause and resume). */
@@ -528,6 +533,7 @@ export class DistributedHerder implements Herder {
         };
       }
     }
+    log.info({ connector: name, includeTasks, onlyFailed }, `restarting connector ${name}`);
     await this.configLog.write([{ kind: "restart", name, includeTasks, onlyFailed }]);
     return planned;
   }

@@ -1,11 +1,14 @@
 // The offsets API (KIP-875) of a stopped connector: reading, altering and resetting source offsets
 // (in the worker's offset store) and sink offsets (the consumer group `connect-<name>`).
 import type { Broker } from "../../broker/broker.ts";
+import { logger } from "../../common/log.ts";
 import { ConnectRestError, connectErrors } from "../errors.ts";
 import type { TopicPartition } from "../plugins/connector.ts";
 import { topicsMatching } from "../worker/connector-config.ts";
 import type { Worker } from "../worker/worker.ts";
 import type { OffsetsView } from "./herder.ts";
+
+const log = logger("herder");
 
 export function notStopped(name: string): ConnectRestError {
   return connectErrors.badRequest(`Connectors must be in the STOPPED state before their offsets can be modified. This can be done for the specified connector by issuing a 'PUT' request to the '/connectors/${name}/stop' endpoint`);
@@ -52,9 +55,14 @@ export async function writeConnectorOffsets(
       throw new ConnectRestError(500, err instanceof Error ? err.message : String(err));
     }
   }
+  const written = () => {
+    const reset = offsets.every((o) => o.offset === null);
+    log.info({ connector: name, partitions: offsets.length }, `offsets of connector ${name} ${reset ? "reset" : "altered"} (${offsets.length} partition${offsets.length === 1 ? "" : "s"})`);
+    return handled;
+  };
   if (isSource) {
     await worker.options.offsets.set(name, offsets);
-    return handled;
+    return written();
   }
   const broker = worker.options.broker;
   for (const { offset } of parsed) {
@@ -67,7 +75,7 @@ export async function writeConnectorOffsets(
     await broker.commitOffsets(`connect-${name}`, topic, [{ partition, offset: target }]);
     onSinkWrite(topic, partition, offset === null);
   }
-  return handled;
+  return written();
 }
 
 async function sinkPartitions(broker: Broker, config: Record<string, string>): Promise<TopicPartition[]> {

@@ -60,12 +60,13 @@ export class StandaloneHerder implements Herder {
     if (existing && !options.allowReplace) throw connectErrors.conflict(`Connector ${name} already exists`);
     if (existing) {
       existing.config = full;
+      log.info({ connector: name }, `connector ${name} config updated`);
       await this.restartAll(name);
       return { created: false, info: this.info(name) };
     }
     this.entries.set(name, { config: full, target: options.initialState ?? "STARTED", taskConfigs: [], taskStatuses: new Map(), topics: new Set() });
     await this.startAll(name);
-    log.info({ connector: name }, "connector created");
+    log.info({ connector: name }, `connector ${name} created`);
     return { created: true, info: this.info(name) };
   }
 
@@ -77,7 +78,7 @@ export class StandaloneHerder implements Herder {
     this.need(name);
     await this.stopAll(name);
     this.entries.delete(name);
-    log.info({ connector: name }, "connector deleted");
+    log.info({ connector: name }, `connector ${name} deleted`);
   }
 
   async pause(name: string): Promise<void> {
@@ -118,6 +119,7 @@ export class StandaloneHerder implements Herder {
     if (!entry) throw connectErrors.notFound(`Unknown connector: ${name}`);
     const restartConnector = !onlyFailed || entry.connectorStatus?.state === "FAILED";
     const tasks = includeTasks ? entry.taskConfigs.map((_, i) => i).filter((i) => !onlyFailed || entry.taskStatuses.get(i)?.state === "FAILED") : [];
+    log.info({ connector: name, includeTasks, onlyFailed }, `restarting connector ${name}`);
     if (!includeTasks && !onlyFailed) {
       await this.restartConnectorOnly(name);
       return undefined;
@@ -138,6 +140,7 @@ export class StandaloneHerder implements Herder {
     const entry = this.need(name);
     const taskConfig = entry.taskConfigs[index];
     if (!taskConfig) throw connectErrors.notFound(`Task ${name}-${index} not found`);
+    log.info({ connector: name, task: index }, `restarting task ${name}-${index}`);
     await this.worker.stopTask(name, index);
     await this.worker.startTask(name, index, entry.config, taskConfig, entry.target === "PAUSED", this.taskCallbacks(name, index));
   }

@@ -1,6 +1,7 @@
 // A connect worker's settings, by Kafka Connect's names (WorkerConfig, StandaloneConfig,
 // RestServerConfig). Worker files of Kafka Connect work unchanged.
 import { SettingsDefinition } from "../../common/settings.ts";
+import { logSettings } from "../../common/log.ts";
 import { storeSettings } from "../../common/tls.ts";
 
 export const workerSettings = new SettingsDefinition(
@@ -44,11 +45,12 @@ export const workerSettings = new SettingsDefinition(
     // HTTPS and authentication of the REST API (README "Security"). `listeners.https.`-prefixed ssl.*
     // settings, when any is given, replace these for the listeners, as in Kafka.
     ...storeSettings,
+    ...logSettings,
     { name: "ssl.client.auth", type: "string", default: "none", oneOf: ["none", "requested", "required"], importance: "low", doc: "Client certificates on https listeners: none, requested (asked for, not needed) or required (signed by a trust store CA)." },
     { name: "rest.extension.classes", type: "list", default: [], importance: "low", doc: "REST extensions; `org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension` turns on Basic authentication." },
     { name: "rest.basic.auth.users.file", type: "string", default: "", importance: "low", doc: "Users of the Basic authentication extension: `user=password` lines (password plain, MD5:, CRYPT:, OBF: or a bcrypt/argon2 hash)." },
     { name: "java.security.auth.login.config", type: "string", default: "", importance: "low", doc: "A JAAS file as Kafka Connect's: the `file` option of its KafkaConnect section names the users file." },
   ],
   // Client, converter, provider and distributed-mode settings are accepted as Kafka Connect's are.
-  ["key.converter.", "value.converter.", "header.converter.", "config.providers.", "producer.", "consumer.", "admin.", "rest.", "access.control.", "ssl.", "sasl.", "security.", "connector.client.", "client.", "metric", "connect.protocol", "worker.sync.timeout.ms", "worker.unsync.backoff.ms", "exactly.once", "inter.worker.", "admin.listeners", "response.http.headers.config", "plugin.discovery", "log.level", "listeners.https."],
+  ["key.converter.", "value.converter.", "header.converter.", "config.providers.", "producer.", "consumer.", "admin.", "rest.", "access.control.", "ssl.", "sasl.", "security.", "connector.client.", "client.", "metric", "connect.protocol", "worker.sync.timeout.ms", "worker.unsync.backoff.ms", "exactly.once", "inter.worker.", "admin.listeners", "response.http.headers.config", "plugin.discovery", "listeners.https."],
 );

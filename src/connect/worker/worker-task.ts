@@ -86,7 +86,6 @@ export abstract class WorkerTask {
       }
     } catch (err) {
       failed = true;
-      this.log.error({ err: err instanceof Error ? err.message : String(err) }, "task failed");
       this.setStatus("FAILED", traceOf(err));
     }
     try {

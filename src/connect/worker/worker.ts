@@ -12,6 +12,7 @@ import type { PluginRegistry } from "../plugins/registry.ts";
 import type { OffsetStore } from "../storage/offset-store.ts";
 import { sinkConnectorDefinition, sourceConnectorDefinition, taskCountProblem, topicsMatching } from "./connector-config.ts";
 import { ErrorHandler, traceOf } from "./error-handling.ts";
+import { logStatusChange, logStopped } from "./lifecycle-log.ts";
 import { TransformChain, type ChainOptions } from "../transforms/chain.ts";
 import { REGEX_TIMEOUT_SETTING, regexThreads } from "../transforms/regex-budget.ts";
 import { WorkerSinkTask } from "./sink-task.ts";
@@ -71,6 +72,7 @@ export class Worker {
     const setStatus = (state: Status["state"], trace?: string) => {
       const status: Status = { state, workerId, ...(trace ? { trace: hideResolved(trace, resolved) } : {}) };
       const entry = this.connectors.get(name);
+      logStatusChange(name, undefined, entry?.status.state, status);
       if (entry) entry.status = status;
       callbacks.onConnectorStatus(status);
     };
@@ -91,7 +93,6 @@ export class Worker {
       setStatus(target === "PAUSED" ? "PAUSED" : "RUNNING");
       return reverseTransform(config, configs);
     } catch (err) {
-      log.error({ connector: name, err: err instanceof Error ? err.message : String(err) }, "connector failed to start");
       setStatus("FAILED", traceOf(err));
       return [];
     }
@@ -100,17 +101,19 @@ export class Worker {
   async stopConnector(name: string): Promise<void> {
     const entry = this.connectors.get(name);
     this.connectors.delete(name);
+    if (!entry) return;
     try {
-      await entry?.instance.stop();
+      await entry.instance.stop();
     } catch (err) {
       log.warn({ connector: name, err: err instanceof Error ? err.message : String(err) }, "connector failed while stopping");
     }
+    logStopped(name);
   }
 
   pauseConnector(name: string, callbacks: ConnectorCallbacks): void {
     const entry = this.connectors.get(name);
     if (entry && entry.status.state === "RUNNING") {
-      entry.status = { state: "PAUSED", workerId: this.workerId };
+      logStatusChange(name, undefined, "RUNNING", (entry.status = { state: "PAUSED", workerId: this.workerId }));
       callbacks.onConnectorStatus(entry.status);
     }
   }
@@ -118,7 +121,7 @@ export class Worker {
   resumeConnector(name: string, callbacks: ConnectorCallbacks): void {
     const entry = this.connectors.get(name);
     if (entry && entry.status.state === "PAUSED") {
-      entry.status = { state: "RUNNING", workerId: this.workerId };
+      logStatusChange(name, undefined, "PAUSED", (entry.status = { state: "RUNNING", workerId: this.workerId }));
       callbacks.onConnectorStatus(entry.status);
     }
   }
@@ -132,7 +135,13 @@ export class Worker {
   async startTask(name: string, index: number, connectorConfig: Record<string, string>, taskConfig: Record<string, string>, paused: boolean, callbacks: ConnectorCallbacks): Promise<void> {
     const id = `${name}-${index}`;
     const resolved = new Map<string, string>();
-    const onStatus: StatusListener = (status) => callbacks.onTaskStatus(index, status.trace ? { ...status, trace: hideResolved(status.trace, resolved) } : status);
+    let previous: Status["state"] | undefined;
+    const onStatus: StatusListener = (reported) => {
+      const status = reported.trace ? { ...reported, trace: hideResolved(reported.trace, resolved) } : reported;
+      logStatusChange(name, index, previous, status);
+      previous = status.state;
+      callbacks.onTaskStatus(index, status);
+    };
     // Herders start a connector's tasks one after another, and a start may not wait on any I/O: a turn
     // of the event loop first lets REST requests in between a thousand task starts.
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -196,7 +205,6 @@ export class Worker {
       this.tasks.set(id, task);
       task.start();
     } catch (err) {
-      log.error({ task: id, err: err instanceof Error ? err.message : String(err) }, "task failed to start");
       onStatus({ state: "FAILED", workerId: this.workerId, trace: traceOf(err) });
     }
   }
@@ -207,6 +215,7 @@ export class Worker {
     this.tasks.delete(id);
     await task?.stop(this.options.settings.int("task.shutdown.graceful.timeout.ms"));
     this.metrics.removeTask(name, index);
+    if (task) logStopped(name, index);
   }
 
   pauseTask(name: string, index: number): void {

@@ -1,10 +1,13 @@
 // Makes a table fit the columns records need (Confluent's DbStructure): CREATE it when missing
 // (auto.create), ADD missing columns (auto.evolve), never drop or change existing ones. What cannot be
 // applied fails with Confluent's message. Column sets are cached per table and re-read after DDL.
+import { logger } from "../../common/log.ts";
 import { ConnectException } from "../../connect/plugins/connector.ts";
 import type { Database } from "./database.ts";
 import type { SinkField } from "./dialects.ts";
 import { tableIdToString, type SqlBuilder, type TableId } from "./statements.ts";
+
+const log = logger("jdbc-sink");
 
 export class TableStructure {
   private readonly known = new Map<string, Set<string>>();
@@ -55,6 +58,7 @@ export class TableStructure {
     this.known.delete(this.cacheKey(table));
     try {
       await this.db.ddl(statement);
+      log.info({ table: tableIdToString(table), statement }, `ran DDL: ${statement.replace(/\s+/g, " ")}`);
       return undefined;
     } catch (err) {
       return err;

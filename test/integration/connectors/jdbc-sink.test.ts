@@ -93,6 +93,7 @@ describe.skipIf(!available)("JDBC sink into PostgreSQL and MariaDB", () => {
     const connector = `jdbc-${topic}`;
     const broker = worker.connect.broker;
     const count = 200;
+    const logs = captureLogs();
     await broker.produce(
       topic,
       Array.from({ length: count }, (_, i) => ({ key: key(i), value: struct([ID, NAME, QTY], { id: i, name: `item ${i}`, qty: i % 3 === 0 ? null : i }), partition: 0 })),
@@ -138,6 +139,13 @@ describe.skipIf(!available)("JDBC sink into PostgreSQL and MariaDB", () => {
     expect(countRows()).toBe(count);
     await waitFor("all offsets committed", async () => (await broker.committedOffsets(`connect-${connector}`, topic)).get(0) === count + 3 || undefined);
     expect((await api.delete(`/connectors/${connector}`)).status).toBe(204);
+    // The DDL auto.create and auto.evolve ran is in the log at INFO, statement and all.
+    const ddl = logs.text().split("\n").filter((l) => l.includes('"logger":"jdbc-sink"') && l.includes("ran DDL") && l.includes(topic));
+    logs.stop();
+    expect(ddl.map((l) => (JSON.parse(l) as { level: string }).level)).toEqual(["info", "info"]);
+    expect(ddl[0]).toContain("ran DDL: CREATE TABLE");
+    expect(ddl[1]).toContain("ran DDL: ALTER TABLE");
+    expect(ddl[1]).toContain("color");
   });
 
   test.each(targets.map((t) => [t.name, t] as const))("%s: a required field without a default cannot be added, and the task says so", async (_, target) => {
