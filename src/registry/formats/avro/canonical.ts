@@ -9,6 +9,8 @@
 // Double.toString, object keys keep their first position on duplicates, and integer-looking keys are
 // not reordered. So this module carries its own JSON reader/writer.
 
+import { javaDoubleToString, javaFloatToString } from "../../../common/java-numbers.ts";
+
 // ---------------------------------------------------------------------------------------------
 // JSON values as Jackson's tree model sees them
 
@@ -322,43 +324,6 @@ export function writeJson(v: JsonValue): string {
     first = false;
   }
   return out + "}";
-}
-
-/** Java's Double.toString (JDK 19+ shortest-repr digits, which JS also produces). */
-export function javaDoubleToString(d: number): string {
-  if (Number.isNaN(d)) return "NaN";
-  if (d === Infinity) return "Infinity";
-  if (d === -Infinity) return "-Infinity";
-  if (d === 0) return Object.is(d, -0) ? "-0.0" : "0.0";
-  const [mant, exp] = Math.abs(d).toExponential().split("e");
-  return formatJavaDecimal(d < 0, mant.replace(".", ""), Number(exp));
-}
-
-/** Java's Float.toString for a value already rounded to float precision. */
-export function javaFloatToString(f: number): string {
-  if (!Number.isFinite(f) || f === 0) return javaDoubleToString(f);
-  const abs = Math.abs(f);
-  for (let p = 1; p <= 9; p++) {
-    if (Math.fround(Number(abs.toPrecision(p))) === abs) {
-      const [mant, exp] = abs.toExponential(p - 1).split("e");
-      return formatJavaDecimal(f < 0, mant.replace(".", "").replace(/0+$/, "") || "0", Number(exp));
-    }
-  }
-  return javaDoubleToString(f);
-}
-
-function formatJavaDecimal(negative: boolean, digits: string, exp: number): string {
-  const sign = negative ? "-" : "";
-  // Plain notation for 10^-3 <= |x| < 10^7, computerized scientific notation otherwise.
-  if (exp >= -3 && exp < 7) {
-    if (exp >= 0) {
-      const int = digits.slice(0, exp + 1).padEnd(exp + 1, "0");
-      const frac = digits.slice(exp + 1);
-      return `${sign}${int}.${frac || "0"}`;
-    }
-    return `${sign}0.${"0".repeat(-exp - 1)}${digits}`;
-  }
-  return `${sign}${digits[0]}.${digits.slice(1) || "0"}E${exp}`;
 }
 
 // ---------------------------------------------------------------------------------------------

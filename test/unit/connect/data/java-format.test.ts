@@ -1,84 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import fc from "fast-check";
 import { BigDecimal } from "../../../../src/connect/data/big-decimal.ts";
-import { javaClassName, javaDoubleToString, javaFloatToString, javaToString, valuesToString } from "../../../../src/connect/data/java-format.ts";
+import { javaClassName, javaToString, valuesToString } from "../../../../src/connect/data/java-format.ts";
 import { Schema, SchemaBuilder } from "../../../../src/connect/data/schema.ts";
 import { Struct } from "../../../../src/connect/data/struct.ts";
-
-describe("Double.toString", () => {
-  test("Java's layout and digits", () => {
-    const cases: [number, string][] = [
-      [1, "1.0"],
-      [0.1, "0.1"],
-      [-2.5, "-2.5"],
-      [100, "100.0"],
-      [1e-3, "0.001"],
-      [1e-4, "1.0E-4"],
-      [1e-7, "1.0E-7"],
-      [9999999, "9999999.0"],
-      [1e7, "1.0E7"],
-      [12345678.9, "1.23456789E7"],
-      [1e21, "1.0E21"],
-      [123456.789, "123456.789"],
-      [1 / 3, "0.3333333333333333"],
-      [0, "0.0"],
-      [-0, "-0.0"],
-      [2 ** 53, "9.007199254740992E15"],
-      [Number.MAX_VALUE, "1.7976931348623157E308"],
-      [Number.MIN_VALUE, "4.9E-324"],
-      [1e-323, "9.9E-324"],
-      [1e23, "1.0E23"],
-      [2e23, "2.0E23"],
-      [NaN, "NaN"],
-      [Infinity, "Infinity"],
-      [-Infinity, "-Infinity"],
-    ];
-    for (const [d, text] of cases) expect(javaDoubleToString(d)).toBe(text);
-  });
-
-  test("reads back as the same double (property)", () => {
-    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (d) => Object.is(Number(javaDoubleToString(d)), d)));
-  });
-});
-
-describe("Float.toString", () => {
-  test("Java's digits for float32 values", () => {
-    const cases: [number, string][] = [
-      [1, "1.0"],
-      [0.1, "0.1"],
-      [0.3, "0.3"],
-      [1.1, "1.1"],
-      [3.14, "3.14"],
-      [1e-7, "1.0E-7"],
-      [1e7, "1.0E7"],
-      [16777216, "1.6777216E7"],
-      [3.4028234663852886e38, "3.4028235E38"],
-      [1.401298464324817e-45, "1.4E-45"],
-      [2660952.25, "2660952.2"],
-      [18800.0625, "18800.062"],
-      [0.5, "0.5"],
-      [-0, "-0.0"],
-      [NaN, "NaN"],
-      [-Infinity, "-Infinity"],
-    ];
-    for (const [f, text] of cases) expect(javaFloatToString(Math.fround(f))).toBe(text);
-  });
-
-  test("reads back as the same float and no shorter form would (property)", () => {
-    fc.assert(
-      fc.property(fc.float({ noNaN: true, noDefaultInfinity: true }), (f) => {
-        const text = javaFloatToString(f);
-        if (!Object.is(Math.fround(Number(text)), f)) return false;
-        const significant = text.replace(/^-/, "").replace(/E.*/, "").replace(".", "").replace(/^0+/, "").replace(/0+$/, "");
-        // Java weighs 2-digit forms against 1-digit ones, so only longer forms must be minimal.
-        if (significant.length <= 2) return true;
-        // One digit less, rounded either way, must not read back as f.
-        const shorter = Math.abs(f).toPrecision(significant.length - 1);
-        return Math.fround(Number(shorter)) !== Math.abs(f);
-      }),
-    );
-  });
-});
 
 describe("Java toString and class names", () => {
   test("values print as Java prints them", () => {

@@ -1,12 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { InvalidSchemaError, type ResolvedReference } from "../../../../../src/registry/formats/format.ts";
 import { avroFormat } from "../../../../../src/registry/formats/avro/index.ts";
-import {
-  javaDoubleToString,
-  javaFloatToString,
-  parseJson,
-  writeJson,
-} from "../../../../../src/registry/formats/avro/canonical.ts";
+import { parseJson, writeJson } from "../../../../../src/registry/formats/avro/canonical.ts";
 
 const canonical = (schema: string | object, refs: ResolvedReference[] = []): string =>
   avroFormat.parse(typeof schema === "string" ? schema : JSON.stringify(schema), refs).canonical;
@@ -175,14 +170,17 @@ describe("canonical string (Java Schema.toString)", () => {
     expect(out('"NaN"')).toBe('"NaN"');
   });
 
-  test("Java number formatting helpers", () => {
-    expect(javaDoubleToString(1e7)).toBe("1.0E7");
-    expect(javaDoubleToString(9999999)).toBe("9999999.0");
-    expect(javaDoubleToString(0.001)).toBe("0.001");
-    expect(javaDoubleToString(-1.5e-10)).toBe("-1.5E-10");
-    expect(javaFloatToString(Math.fround(0.1))).toBe("0.1");
-    expect(javaFloatToString(Math.fround(1 / 3))).toBe("0.33333334");
-    expect(javaFloatToString(Math.fround(3e10))).toBe("3.0E10");
+  test("number edges print like Java's Double.toString, not JavaScript's", () => {
+    const s = (d: string) => `{"type":"record","name":"R","fields":[{"name":"x","type":"double","default":${d}}]}`;
+    const out = (d: string) => canonical(s(d)).match(/"default":([^}]*)}/)?.[1];
+    expect(out("4.9E-324")).toBe("4.9E-324"); // Double.MIN_VALUE
+    expect(out("5e-324")).toBe("4.9E-324");
+    expect(out("1e-323")).toBe("9.9E-324");
+    expect(out("1.7976931348623157E308")).toBe("1.7976931348623157E308");
+    expect(out("1e7")).toBe("1.0E7");
+    expect(out("9999999.0")).toBe("9999999.0");
+    expect(out("0.001")).toBe("0.001");
+    expect(out("0.0009")).toBe("9.0E-4");
   });
 
   test("strings are escaped like Jackson", () => {
@@ -422,6 +420,15 @@ describe("normalized form (Confluent normalize=true)", () => {
         '{"name":"u","type":["null","string"]}],' +
         '"alpha":{"x":2,"y":1},"zeta":1,"aliases":["A","Z"]}',
     );
+  });
+
+  test("float defaults print like Java's Float.toString at the edges", () => {
+    const s = (d: string) => `{"type":"record","name":"R","fields":[{"name":"f","type":"float","default":${d}}]}`;
+    const out = (d: string) => normalized(s(d)).match(/"default":([^}]*)}/)?.[1];
+    expect(out("1.4E-45")).toBe("1.4E-45"); // Float.MIN_VALUE
+    expect(out("3.4028235E38")).toBe("3.4028235E38"); // Float.MAX_VALUE
+    expect(out("1.0E10")).toBe("1.0E10");
+    expect(out("0.1")).toBe("0.1");
   });
 
   test("normalization makes equivalent spellings identical", () => {
