@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { TASKS_MAX_LIMIT, sinkConnectorDefinition, taskCountProblem, topicsMatching } from "../../../../src/connect/worker/connector-config.ts";
+import { TASKS_MAX_LIMIT, sinkConnectorDefinition, sinkTopicProblems, taskCountProblem, topicsMatching } from "../../../../src/connect/worker/connector-config.ts";
 
 const settings = (config: Record<string, string>) => sinkConnectorDefinition.parse({ name: "c", "connector.class": "FileStreamSink", topics: "t", ...config }).values;
 
@@ -26,5 +26,14 @@ describe("tasks.max", () => {
 describe("topics.regex", () => {
   test("selects whole topic names with Java's syntax", async () => {
     expect(await topicsMatching("(?i)ORDERS\\.\\d+", ["orders.1", "orders.x", "my-orders.2", "Orders.22"])).toEqual(["orders.1", "Orders.22"]);
+  });
+
+  test("a pattern that passes validation is the one the worker and offsets admin match with", async () => {
+    // (?i) is Java-only syntax: a bare JS RegExp refuses it, which once failed such tasks at start.
+    expect(await sinkTopicProblems({ "topics.regex": "(?i)orders\\..*" })).toEqual(new Map());
+    expect(await topicsMatching("(?i)orders\\..*", ["ORDERS.x", "orders.y.z", "orders", "my.orders.x", "ORDERSx"])).toEqual(["ORDERS.x", "orders.y.z"]);
+    // Matcher.matches(): the whole name, not a part of it (find()).
+    expect(await topicsMatching("orders", ["orders", "orders2", "xorders"])).toEqual(["orders"]);
+    expect(await topicsMatching("a|b", ["a", "b", "ab"])).toEqual(["a", "b"]);
   });
 });
