@@ -109,29 +109,6 @@ export function unknownSettingWarning(name: string, known: Iterable<string>): st
   return `Unknown setting ${name} is ignored${meant ? `; did you mean ${meant}?` : ""}`;
 }
 
-/**
- * Every problem of a raw config, by setting name, without throwing (for Connect's config/validate and
- * connector creation, which list all problems at once).
- */
-export function settingProblems(def: SettingsDefinition, raw: Record<string, string>): Map<string, string[]> {
-  const problems = new Map<string, string[]>();
-  for (const s of def.settings) {
-    const given = [s.name, ...(s.aliases ?? [])].find((n) => raw[n] !== undefined);
-    const list: string[] = [];
-    if (given === undefined) {
-      if (s.required) list.push(`Missing required configuration "${s.name}" which has no default value.`);
-    } else {
-      try {
-        convert(s, given, raw[given]!.trim());
-      } catch (err) {
-        list.push(err instanceof ConfigError ? err.message : String(err));
-      }
-    }
-    problems.set(s.name, list);
-  }
-  return problems;
-}
-
 function convert(s: Setting, given: string, text: string): SettingValue {
   const fail = (allowed: string): never => {
     throw new ConfigError(given, s.type === "password" ? "[hidden]" : text, allowed);
