@@ -178,7 +178,6 @@ export class Worker {
         });
       } else {
         const settings = sinkConnectorDefinition.parse(resolvedConnector).values;
-        const tasksMax = Number(connectorConfig["tasks.max"] ?? 1);
         const dlqTopic = settings.string("errors.deadletterqueue.topic.name");
         if (dlqTopic) await this.ensureTopic(dlqTopic, settings.int("errors.deadletterqueue.topic.replication.factor"));
         let sinkTask: WorkerSinkTask | undefined;
@@ -188,7 +187,7 @@ export class Worker {
           taskConfig: resolvedTask,
           connector: name,
           group: `connect-${name}`,
-          partitions: await this.assignPartitions(settings.list("topics"), settings.string("topics.regex"), index, tasksMax),
+          partitions: await this.assignPartitions(settings.list("topics"), settings.string("topics.regex"), index, settings.int("tasks.max")),
           keyConverter: this.converter(resolvedConnector, "key.converter", true),
           valueConverter: this.converter(resolvedConnector, "value.converter", false),
           converterClasses: this.converterClasses(resolvedConnector),

@@ -1,0 +1,128 @@
+// The worker's part in starting tasks, on an embedded broker in a temp dir with small scripted
+// connectors: which partitions a sink task gets, and what topics it creates on the way.
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EmbeddedBroker } from "../../../../src/broker/embedded/embedded-broker.ts";
+import { SettingsDefinition } from "../../../../src/common/settings.ts";
+import { builtinPlugins } from "../../../../src/connect/plugins/builtins.ts";
+import { SinkConnector, SinkTask, SourceConnector, SourceTask, type TopicPartition } from "../../../../src/connect/plugins/connector.ts";
+import { sourceRecord, type SinkRecord, type SourceRecord } from "../../../../src/connect/plugins/records.ts";
+import type { OffsetStore } from "../../../../src/connect/storage/offset-store.ts";
+import { Worker, type ConnectorCallbacks } from "../../../../src/connect/worker/worker.ts";
+import { workerSettings } from "../../../../src/connect/worker/worker-config.ts";
+import type { Status } from "../../../../src/connect/worker/worker-task.ts";
+
+/** What the scripted tasks saw, by task index; reset per test. */
+const seen = { opened: new Map<number, TopicPartition[]>(), put: [] as SinkRecord[] };
+/** The records the scripted source task hands out, once each. */
+const toPoll: SourceRecord[] = [];
+
+class RecordingSinkTask extends SinkTask {
+  private index = -1;
+  version = () => "1";
+  start(props: Record<string, string>) {
+    this.index = Number(props.index);
+  }
+  override open(partitions: TopicPartition[]) {
+    seen.opened.set(this.index, partitions);
+  }
+  put(records: SinkRecord[]) {
+    seen.put.push(...records);
+  }
+  stop() {}
+}
+
+class RecordingSink extends SinkConnector {
+  version = () => "1";
+  start() {}
+  taskClass = () => RecordingSinkTask;
+  taskConfigs = (max: number) => Array.from({ length: max }, (_, i) => ({ index: String(i) }));
+  stop() {}
+  config = () => new SettingsDefinition([]);
+}
+
+class ScriptedSourceTask extends SourceTask {
+  version = () => "1";
+  start() {}
+  async poll() {
+    if (toPoll.length > 0) return toPoll.splice(0);
+    await Bun.sleep(10);
+    return null;
+  }
+  stop() {}
+}
+
+class ScriptedSource extends SourceConnector {
+  version = () => "1";
+  start() {}
+  taskClass = () => ScriptedSourceTask;
+  taskConfigs = () => [{}];
+  stop() {}
+  config = () => new SettingsDefinition([]);
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  seen.opened.clear();
+  seen.put.length = 0;
+  toPoll.length = 0;
+});
+
+async function startWorker(workerConfig: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "sluice-worker-"));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  const broker = new EmbeddedBroker({ dataDir: dir });
+  await broker.connect();
+  cleanups.push(() => broker.close());
+  const plugins = builtinPlugins({ fileConnectors: false });
+  plugins.add({ className: "test.RecordingSink", type: "sink", create: () => new RecordingSink() });
+  plugins.add({ className: "test.ScriptedSource", type: "source", create: () => new ScriptedSource() });
+  const offsets: OffsetStore = { get: () => null, all: () => [], set: async () => {} };
+  const settings = workerSettings.parse(workerConfig).values;
+  const worker = new Worker({ workerId: "w", broker, plugins, offsets, settings, workerConfig });
+  cleanups.push(() => worker.stop());
+  const statuses = new Map<number, Status>();
+  const callbacks: ConnectorCallbacks = {
+    onConnectorStatus: () => {},
+    onTaskStatus: (index, status) => statuses.set(index, status),
+    onTopic: () => {},
+    requestTaskReconfiguration: () => {},
+  };
+  /** Starts task `index` and waits until it runs (or failed). */
+  const startTask = async (config: Record<string, string>, index = 0) => {
+    await worker.startTask(config.name!, index, config, { index: String(index) }, false, callbacks);
+    const deadline = Date.now() + 5000;
+    while (!["RUNNING", "FAILED"].includes(statuses.get(index)?.state ?? "") && Date.now() < deadline) await Bun.sleep(5);
+    return statuses.get(index);
+  };
+  return { broker, worker, startTask };
+}
+
+async function until(condition: () => boolean | Promise<boolean>, what: string) {
+  const deadline = Date.now() + 5000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(5);
+  }
+}
+
+describe("sink partitions", () => {
+  test("tasks.max is read through its declared setting, so a config provider reference counts", async () => {
+    process.env.SLUICE_TEST_TASKS_MAX = "2";
+    cleanups.push(() => void delete process.env.SLUICE_TEST_TASKS_MAX);
+    const { broker, startTask } = await startWorker({
+      "config.providers": "env",
+      "config.providers.env.class": "org.apache.kafka.common.config.provider.EnvVarConfigProvider",
+    });
+    await broker.createTopic({ name: "four", partitions: 4, replicationFactor: 1 });
+    const config = { name: "s", "connector.class": "test.RecordingSink", topics: "four", "tasks.max": "${env:SLUICE_TEST_TASKS_MAX}" };
+    expect((await startTask(config, 0))?.state).toBe("RUNNING");
+    expect((await startTask(config, 1))?.state).toBe("RUNNING");
+    // Read raw, the reference was NaN and no task got any partition.
+    expect(seen.opened.get(0)?.map((tp) => tp.partition)).toEqual([0, 2]);
+    expect(seen.opened.get(1)?.map((tp) => tp.partition)).toEqual([1, 3]);
+  });
+});
