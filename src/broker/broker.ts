@@ -31,9 +31,21 @@ export interface FetchedRecord {
 export interface TopicSpec {
   name: string;
   partitions: number;
+  /** BROKER_DEFAULT_REPLICATION (-1): the broker's default.replication.factor. */
   replicationFactor: number;
   /** Topic-level configs by Kafka's names, e.g. { "cleanup.policy": "compact" }. */
   config?: Record<string, string>;
+}
+
+/** A replication factor that leaves the choice to the broker, as Kafka's CreateTopics does with -1 (KIP-464). */
+export const BROKER_DEFAULT_REPLICATION = -1;
+
+/**
+ * The topic a broker's auto.create.topics.enable makes when a client writes to or subscribes to a
+ * missing one: one partition (Kafka's num.partitions default) and the broker's replication factor.
+ */
+export function autoCreatedTopic(name: string): TopicSpec {
+  return { name, partitions: 1, replicationFactor: BROKER_DEFAULT_REPLICATION };
 }
 
 export interface TopicDescription {

@@ -12,7 +12,9 @@ import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type Logger, logger as namedLogger } from "../../common/log.ts";
 import {
+  autoCreatedTopic,
   type Broker,
+  BROKER_DEFAULT_REPLICATION,
   BrokerError,
   type FetchedRecord,
   type FetchOptions,
@@ -213,7 +215,8 @@ export class EmbeddedBroker implements Broker {
       const description: TopicDescription = {
         name: spec.name,
         partitions: spec.partitions,
-        replicationFactor: spec.replicationFactor,
+        // One process's local log: the "broker's default" is a single copy.
+        replicationFactor: spec.replicationFactor === BROKER_DEFAULT_REPLICATION ? 1 : spec.replicationFactor,
         config,
       };
       const dir = join(this.topicsDir, topicDirName(spec.name));
@@ -252,7 +255,7 @@ export class EmbeddedBroker implements Broker {
     let topic = this.topics.get(topicName);
     if (!topic) {
       if (!this.autoCreateTopics) throw new BrokerError(`unknown topic ${topicName}`, false);
-      await this.createTopic({ name: topicName, partitions: 1, replicationFactor: 1 });
+      await this.createTopic(autoCreatedTopic(topicName));
       topic = this.requireTopic(topicName);
     }
     if (records.length === 0) return [];

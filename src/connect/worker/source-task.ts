@@ -1,6 +1,6 @@
 // Runs a SourceTask: poll → transforms → converters → broker. Offsets are committed every
 // offset.flush.interval.ms, and only for records the broker acknowledged.
-import { BrokerError, type Broker, type ProduceRecord } from "../../broker/broker.ts";
+import { autoCreatedTopic, BrokerError, type Broker, type ProduceRecord } from "../../broker/broker.ts";
 import { kafkaPartition } from "../../broker/partitioner.ts";
 import type { Converter } from "../converters/converter.ts";
 import type { SourceRecord } from "../plugins/records.ts";
@@ -164,8 +164,9 @@ export class WorkerSourceTask extends WorkerTask {
     if (count === undefined) {
       const description = await this.p.broker.describeTopic(topic);
       if (!description && this.p.createTopics) {
-        // As a broker's auto-creation would: one partition, replication capped by the live brokers.
-        await this.p.broker.createTopic({ name: topic, partitions: 1, replicationFactor: 3 });
+        // Kafka Connect leaves a topic the connector has no topic.creation.* settings for to the
+        // broker's auto-creation, with the broker's defaults.
+        await this.p.broker.createTopic(autoCreatedTopic(topic));
       }
       count = description?.partitions ?? 1;
       this.partitionCounts.set(topic, count);

@@ -1,6 +1,6 @@
 // The worker runs connectors and tasks on this process: it instantiates them from the plugin registry,
 // builds each task's converters, transforms and error handling, and reports their statuses.
-import type { Broker } from "../../broker/broker.ts";
+import { autoCreatedTopic, type Broker } from "../../broker/broker.ts";
 import { ConfigProviders, hideResolved, reverseTransform } from "../../common/config-providers.ts";
 import { logger } from "../../common/log.ts";
 import type { ParsedSettings } from "../../common/settings.ts";
@@ -263,7 +263,7 @@ export class Worker {
       let description = await broker.describeTopic(topic);
       if (!description) {
         // As a consumer subscribing to a missing topic with broker auto-creation.
-        await broker.createTopic({ name: topic, partitions: 1, replicationFactor: 3 });
+        await broker.createTopic(autoCreatedTopic(topic));
         description = await broker.describeTopic(topic);
       }
       for (let p = 0; p < (description?.partitions ?? 1); p++) all.push({ topic, partition: p });
@@ -273,7 +273,8 @@ export class Worker {
 
   private async ensureTopic(topic: string, replicationFactor: number): Promise<void> {
     if (!(await this.options.broker.describeTopic(topic))) {
-      await this.options.broker.createTopic({ name: topic, partitions: 1, replicationFactor: Math.max(1, replicationFactor) });
+      // As Kafka's DeadLetterQueueReporter: the factor as configured, -1 leaving it to the broker.
+      await this.options.broker.createTopic({ name: topic, partitions: 1, replicationFactor });
     }
   }
 }

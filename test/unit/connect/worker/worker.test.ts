@@ -1,6 +1,6 @@
 // The worker's part in starting tasks, on an embedded broker in a temp dir with small scripted
 // connectors: which partitions a sink task gets, and what topics it creates on the way.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -124,5 +124,39 @@ describe("sink partitions", () => {
     // Read raw, the reference was NaN and no task got any partition.
     expect(seen.opened.get(0)?.map((tp) => tp.partition)).toEqual([0, 2]);
     expect(seen.opened.get(1)?.map((tp) => tp.partition)).toEqual([1, 3]);
+  });
+});
+
+describe("topics the worker creates", () => {
+  test("a sink's missing topic is created as the broker's auto-creation would: its replication factor", async () => {
+    const { broker, startTask } = await startWorker();
+    const created = spyOn(broker, "createTopic");
+    expect((await startTask({ name: "s", "connector.class": "test.RecordingSink", topics: "missing" }))?.state).toBe("RUNNING");
+    expect(created.mock.calls.map(([spec]) => spec)).toEqual([{ name: "missing", partitions: 1, replicationFactor: -1 }]);
+    // The embedded broker's default is one copy.
+    expect((await broker.describeTopic("missing"))?.replicationFactor).toBe(1);
+  });
+
+  test("a source's missing topic likewise", async () => {
+    const { broker, startTask } = await startWorker();
+    const created = spyOn(broker, "createTopic");
+    expect((await startTask({ name: "src", "connector.class": "test.ScriptedSource" }))?.state).toBe("RUNNING");
+    toPoll.push(sourceRecord({ sourcePartition: {}, sourceOffset: {}, topic: "fresh", value: null }));
+    await until(async () => (await broker.endOffsets("fresh").catch(() => [0]))[0] === 1, "the record");
+    expect(created.mock.calls.map(([spec]) => spec)).toEqual([{ name: "fresh", partitions: 1, replicationFactor: -1 }]);
+  });
+
+  test("the dead letter queue topic gets errors.deadletterqueue.topic.replication.factor: 3 unless set, -1 passed on", async () => {
+    const { broker, startTask } = await startWorker();
+    const created = spyOn(broker, "createTopic");
+    await broker.createTopic({ name: "in", partitions: 1, replicationFactor: 1 });
+    created.mockClear();
+    const sink = { "connector.class": "test.RecordingSink", topics: "in", "errors.tolerance": "all" };
+    expect((await startTask({ ...sink, name: "a", "errors.deadletterqueue.topic.name": "dlq-a" }, 0))?.state).toBe("RUNNING");
+    expect((await startTask({ ...sink, name: "b", "errors.deadletterqueue.topic.name": "dlq-b", "errors.deadletterqueue.topic.replication.factor": "-1" }, 1))?.state).toBe("RUNNING");
+    expect(created.mock.calls.map(([spec]) => spec)).toEqual([
+      { name: "dlq-a", partitions: 1, replicationFactor: 3 },
+      { name: "dlq-b", partitions: 1, replicationFactor: -1 },
+    ]);
   });
 });
