@@ -13,6 +13,7 @@ export { SchemaAndValue, type Converter, type ConverterConfig, type HeaderConver
 export { JsonConverter, jsonConverterSettings } from "./json.ts";
 export { BooleanConverter, DoubleConverter, FloatConverter, IntegerConverter, LongConverter, ShortConverter } from "./number.ts";
 export { StringConverter, stringConverterSettings } from "./string.ts";
+export { SimpleHeaderConverter } from "./simple-header.ts";
 export { AvroConverter, avroConverterSettings } from "./avro.ts";
 export { ProtobufConverter, protobufConverterSettings } from "./protobuf.ts";
 export { JsonSchemaConverter, jsonSchemaConverterSettings } from "./jsonschema.ts";

@@ -2,6 +2,7 @@
 // settings, transforms and predicates, converter classes, plugin versions — with Kafka's messages.
 import { VERSION } from "../../version.ts";
 import { hideResolved } from "../../common/config-providers.ts";
+import { isSimpleHeaderConverter, SimpleHeaderConverter } from "../converters/simple-header.ts";
 import { ConnectRestError, connectErrors } from "../errors.ts";
 import type { Connector } from "../plugins/connector.ts";
 import type { PluginDescriptor, PluginRegistry } from "../plugins/registry.ts";
@@ -17,11 +18,6 @@ export class UnknownConnectorClass extends ConnectRestError {
     super(400, message);
   }
 }
-
-
-/** Headers always go through SimpleHeaderConverter's rules (record-conversion.ts); the name is accepted. */
-const SIMPLE_HEADER_CONVERTER = "org.apache.kafka.connect.storage.SimpleHeaderConverter";
-const isSimpleHeaderConverter = (name: string) => [SIMPLE_HEADER_CONVERTER, "SimpleHeaderConverter"].includes(name.trim());
 
 export class ConnectorValidator {
   constructor(private readonly worker: Worker) {}
@@ -51,7 +47,7 @@ export class ConnectorValidator {
   private addConverterChoices(infos: ConfigInfos, config: Record<string, string>, plugin: PluginDescriptor, unparsed: Set<string>): void {
     const plugins = this.worker.options.plugins;
     const converters = plugins.list("converter").map((p) => p.className);
-    const headerConverters = [...new Set([...converters, ...plugins.list("header_converter").map((p) => p.className), SIMPLE_HEADER_CONVERTER])];
+    const headerConverters = [...new Set([...converters, ...plugins.list("header_converter").map((p) => p.className), SimpleHeaderConverter.className])];
     const byName = new Map(infos.configs.map((c) => [c.value?.name, c]));
     const choose = (key: string, values: string[], value: string | null | undefined, defaultValue?: string) => {
       const entry = byName.get(key);

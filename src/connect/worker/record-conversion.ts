@@ -1,25 +1,29 @@
 // Headers and log descriptions of records, shared by the source and sink runtimes.
-import { decoder, encoder, type Bytes } from "../../broker/broker.ts";
-import { Schema, javaToString, valuesToString } from "../data/index.ts";
+import type { Bytes } from "../../broker/broker.ts";
+import type { HeaderConverter } from "../converters/converter.ts";
+import { javaToString } from "../data/index.ts";
 import type { ConnectHeader, ConnectRecord } from "../plugins/records.ts";
 
 /**
- * Header values as Kafka's SimpleHeaderConverter writes them: the UTF-8 of Values.convertToString (a
- * struct as `{"id":10}`, bytes in base64, ...).
+ * A record's headers as bytes, through the task's header.converter. A header the converter turns
+ * into null is left out: the broker keeps no null header values.
  */
-export function encodeHeaders(headers: readonly ConnectHeader[]): Record<string, Bytes> | undefined {
+export function encodeHeaders(topic: string, headers: readonly ConnectHeader[], converter: HeaderConverter): Record<string, Bytes> | undefined {
   if (headers.length === 0) return undefined;
   const out: Record<string, Bytes> = {};
   for (const h of headers) {
-    if (h.value === null || h.value === undefined) continue;
-    out[h.key] = encoder.encode(valuesToString(h.value, h.schema));
+    const bytes = converter.fromConnectHeader(topic, h.key, h.schema, h.value);
+    if (bytes !== null) out[h.key] = bytes;
   }
   return out;
 }
 
-/** Header bytes read back as strings (SimpleHeaderConverter's reading of plain text). */
-export function decodeHeaders(headers: Record<string, Bytes>): ConnectHeader[] {
-  return Object.entries(headers).map(([key, value]) => ({ key, schema: Schema.OPTIONAL_STRING_SCHEMA, value: decoder.decode(value) }));
+/** Header bytes as Connect headers, through the task's header.converter. */
+export function decodeHeaders(topic: string, headers: Record<string, Bytes>, converter: HeaderConverter): ConnectHeader[] {
+  return Object.entries(headers).map(([key, bytes]) => {
+    const { schema, value } = converter.toConnectHeader(topic, key, bytes);
+    return { key, schema, value };
+  });
 }
 
 export function describeRecord(record: ConnectRecord): string {

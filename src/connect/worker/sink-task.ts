@@ -2,7 +2,7 @@
 // connect-<connector> only after the task flushed (SinkTask.flush/preCommit), so a crash re-delivers
 // what was not flushed and loses nothing.
 import { BrokerError, type Broker, type FetchedRecord, encoder } from "../../broker/broker.ts";
-import type { Converter } from "../converters/converter.ts";
+import type { Converter, HeaderConverter } from "../converters/converter.ts";
 import type { TaskMetrics } from "../metrics.ts";
 import type { SinkRecord } from "../plugins/records.ts";
 import { RetriableException, type SinkTask, type TopicPartition } from "../plugins/connector.ts";
@@ -18,8 +18,9 @@ export interface SinkPipeline {
   partitions: TopicPartition[];
   keyConverter: Converter;
   valueConverter: Converter;
+  headerConverter: HeaderConverter;
   /** The converters' class names as configured, for error reports and DLQ headers. */
-  converterClasses: { key: string; value: string };
+  converterClasses: { key: string; value: string; header: string };
   transform: (record: SinkRecord) => Promise<SinkRecord | null>;
   errors: ErrorHandler;
   broker: Broker;
@@ -158,6 +159,8 @@ export class WorkerSinkTask extends WorkerTask {
     if (keyData === TOLERATED) return null;
     const valueData = await this.p.errors.execute(this.context("VALUE_CONVERTER", this.p.converterClasses.value, describe), () => this.p.valueConverter.toConnectData(raw.topic, raw.value));
     if (valueData === TOLERATED) return null;
+    const headers = await this.p.errors.execute(this.context("HEADER_CONVERTER", this.p.converterClasses.header, describe), () => decodeHeaders(raw.topic, raw.headers, this.p.headerConverter));
+    if (headers === TOLERATED) return null;
     const record: SinkRecord = {
       topic: raw.topic,
       kafkaPartition: raw.partition,
@@ -168,7 +171,7 @@ export class WorkerSinkTask extends WorkerTask {
       value: valueData.value,
       timestamp: raw.timestamp,
       timestampType: "CreateTime",
-      headers: decodeHeaders(raw.headers),
+      headers,
       originalTopic: raw.topic,
       originalKafkaPartition: raw.partition,
       originalKafkaOffset: raw.offset,

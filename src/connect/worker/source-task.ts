@@ -2,7 +2,7 @@
 // offset.flush.interval.ms, and only for records the broker acknowledged.
 import { autoCreatedTopic, BrokerError, type Broker, type ProduceRecord } from "../../broker/broker.ts";
 import { kafkaPartition } from "../../broker/partitioner.ts";
-import type { Converter } from "../converters/converter.ts";
+import type { Converter, HeaderConverter } from "../converters/converter.ts";
 import type { SourceRecord } from "../plugins/records.ts";
 import { RetriableException, type PluginMetrics, type SourceTask } from "../plugins/connector.ts";
 import type { TaskMetrics } from "../metrics.ts";
@@ -17,8 +17,9 @@ export interface SourcePipeline {
   connector: string;
   keyConverter: Converter;
   valueConverter: Converter;
+  headerConverter: HeaderConverter;
   /** The converters' class names as configured, for error reports and DLQ headers. */
-  converterClasses: { key: string; value: string };
+  converterClasses: { key: string; value: string; header: string };
   transform: (record: SourceRecord) => Promise<SourceRecord | null>;
   errors: ErrorHandler;
   broker: Broker;
@@ -112,6 +113,13 @@ export class WorkerSourceTask extends WorkerTask {
         skipped.push(record);
         continue;
       }
+      const headers = await errors.execute({ stage: "HEADER_CONVERTER", className: this.p.converterClasses.header, describe: () => describeRecord(transformed) }, () =>
+        encodeHeaders(transformed.topic, transformed.headers, this.p.headerConverter),
+      );
+      if (headers === TOLERATED) {
+        skipped.push(record);
+        continue;
+      }
       const partition = transformed.kafkaPartition ?? (await this.partitionFor(transformed.topic, key));
       out.push({
         record,
@@ -121,7 +129,7 @@ export class WorkerSourceTask extends WorkerTask {
           value,
           partition,
           timestamp: transformed.timestamp ?? undefined,
-          headers: encodeHeaders(transformed.headers),
+          headers,
         },
       });
     }

@@ -4,7 +4,8 @@ import { autoCreatedTopic, type Broker } from "../../broker/broker.ts";
 import { ConfigProviders, hideResolved, reverseTransform } from "../../common/config-providers.ts";
 import { logger } from "../../common/log.ts";
 import type { ParsedSettings } from "../../common/settings.ts";
-import type { Converter } from "../converters/converter.ts";
+import type { Converter, HeaderConverter } from "../converters/converter.ts";
+import { isSimpleHeaderConverter, SimpleHeaderConverter } from "../converters/simple-header.ts";
 import { ConnectMetrics } from "../metrics.ts";
 import { ConnectException, type Connector, type SinkTask, type SourceTask, type TopicPartition } from "../plugins/connector.ts";
 import type { ConnectRecord } from "../plugins/records.ts";
@@ -165,6 +166,7 @@ export class Worker {
           connector: name,
           keyConverter: this.converter(resolvedConnector, "key.converter", true),
           valueConverter: this.converter(resolvedConnector, "value.converter", false),
+          headerConverter: this.headerConverter(resolvedConnector),
           converterClasses: this.converterClasses(resolvedConnector),
           transform,
           errors: new ErrorHandler(settings, id, metrics),
@@ -190,6 +192,7 @@ export class Worker {
           partitions: await this.assignPartitions(settings.list("topics"), settings.string("topics.regex"), index, settings.int("tasks.max")),
           keyConverter: this.converter(resolvedConnector, "key.converter", true),
           valueConverter: this.converter(resolvedConnector, "value.converter", false),
+          headerConverter: this.headerConverter(resolvedConnector),
           converterClasses: this.converterClasses(resolvedConnector),
           transform,
           errors,
@@ -233,12 +236,13 @@ export class Worker {
     await Promise.all([...this.connectors.keys()].map((name) => this.stopConnector(name)));
   }
 
-  private converterClasses(config: Record<string, string>): { key: string; value: string } {
-    const name = (setting: "key.converter" | "value.converter") => {
+  private converterClasses(config: Record<string, string>): { key: string; value: string; header: string } {
+    const name = (setting: "key.converter" | "value.converter" | "header.converter", ...types: ("converter" | "header_converter")[]) => {
       const given = config[setting] ?? this.options.workerConfig[setting] ?? this.options.settings.string(setting);
-      return this.options.plugins.find(given, "converter")?.className ?? given;
+      if (setting === "header.converter" && isSimpleHeaderConverter(given)) return SimpleHeaderConverter.className;
+      return this.options.plugins.find(given, ...types)?.className ?? given;
     };
-    return { key: name("key.converter"), value: name("value.converter") };
+    return { key: name("key.converter", "converter"), value: name("value.converter", "converter"), header: name("header.converter", "header_converter", "converter") };
   }
 
   /** The connector's converter, else the worker's; sub-settings come with whichever config named it. */
@@ -248,10 +252,29 @@ export class Worker {
     const plugin = this.options.plugins.find(className, "converter");
     if (!plugin) throw new Error(`Invalid value ${className} for configuration ${setting}: Class ${className} could not be found.`);
     const converter = plugin.create() as Converter;
-    const prefix = `${setting}.`;
-    const sub = Object.fromEntries(Object.entries(this.resolve(source)).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
-    converter.configure(sub, isKey);
+    converter.configure(this.converterSettings(source, setting), isKey);
     return converter;
+  }
+
+  /**
+   * The connector's header.converter, else the worker's (SimpleHeaderConverter by default), as Kafka's
+   * Worker builds it: any HeaderConverter, which Kafka's own converters also are.
+   */
+  private headerConverter(config: Record<string, string>): HeaderConverter {
+    const setting = "header.converter";
+    const source = config[setting] ? config : this.options.workerConfig;
+    const className = (source[setting] ?? this.options.settings.string(setting)).trim();
+    const converter = isSimpleHeaderConverter(className) ? new SimpleHeaderConverter() : this.options.plugins.find(className, "header_converter", "converter")?.create();
+    if (!converter) throw new Error(`Invalid value ${className} for configuration ${setting}: Class ${className} could not be found.`);
+    if (!("fromConnectHeader" in converter)) throw new Error(`Invalid value ${className} for configuration ${setting}: Class ${className} is not a HeaderConverter.`);
+    converter.configure(this.converterSettings(source, setting), false);
+    return converter;
+  }
+
+  /** A converter's own settings: `<setting>.*` of the config that named it, prefix removed. */
+  private converterSettings(source: Record<string, string>, setting: string): Record<string, string> {
+    const prefix = `${setting}.`;
+    return Object.fromEntries(Object.entries(this.resolve(source)).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
   }
 
   /** The partitions of the sink's topics, split round-robin among its tasks. */

@@ -1,11 +1,13 @@
 // The worker's part in starting tasks, on an embedded broker in a temp dir with small scripted
-// connectors: which partitions a sink task gets, and what topics it creates on the way.
+// connectors: which partitions a sink task gets, what topics it creates on the way, and the
+// converters it gives the task.
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EmbeddedBroker } from "../../../../src/broker/embedded/embedded-broker.ts";
 import { SettingsDefinition } from "../../../../src/common/settings.ts";
+import { Schema, SchemaBuilder } from "../../../../src/connect/data/schema.ts";
 import { builtinPlugins } from "../../../../src/connect/plugins/builtins.ts";
 import { SinkConnector, SinkTask, SourceConnector, SourceTask, type TopicPartition } from "../../../../src/connect/plugins/connector.ts";
 import { sourceRecord, type SinkRecord, type SourceRecord } from "../../../../src/connect/plugins/records.ts";
@@ -158,5 +160,55 @@ describe("topics the worker creates", () => {
       { name: "dlq-a", partitions: 1, replicationFactor: 3 },
       { name: "dlq-b", partitions: 1, replicationFactor: -1 },
     ]);
+  });
+});
+
+describe("header.converter", () => {
+  const BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
+  const STRING = "org.apache.kafka.connect.storage.StringConverter";
+  const mapSchema = SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT32_SCHEMA).build();
+  const withHeader = (topic: string) =>
+    sourceRecord({ sourcePartition: {}, sourceOffset: {}, topic, value: null, headers: [{ key: "h", schema: mapSchema, value: new Map([["a", 1]]) }] });
+  const rawHeader = async (broker: EmbeddedBroker, topic: string) => {
+    await until(async () => (await broker.endOffsets(topic).catch(() => [0]))[0] === 1, "the record");
+    return new TextDecoder().decode((await broker.fetch(topic, 0, 0))[0]!.headers.h);
+  };
+
+  test("a source writes headers with SimpleHeaderConverter unless told otherwise", async () => {
+    const { broker, startTask } = await startWorker();
+    expect((await startTask({ name: "src", "connector.class": "test.ScriptedSource" }))?.state).toBe("RUNNING");
+    toPoll.push(withHeader("simple"));
+    expect(await rawHeader(broker, "simple")).toBe('{"a":1}');
+  });
+
+  test("a connector's header.converter writes its headers (StringConverter: Java's toString)", async () => {
+    const { broker, startTask } = await startWorker();
+    expect((await startTask({ name: "src", "connector.class": "test.ScriptedSource", "header.converter": STRING }))?.state).toBe("RUNNING");
+    toPoll.push(withHeader("string"));
+    expect(await rawHeader(broker, "string")).toBe("{a=1}");
+  });
+
+  test("a sink reads headers through the worker's header.converter and its header.converter.* settings", async () => {
+    const { broker, startTask } = await startWorker({ "header.converter": STRING, "header.converter.converter.encoding": "UTF-16" });
+    await broker.produce("in", [{ key: null, value: null, headers: { h: new Uint8Array([0xfe, 0xff, 0x00, 0x68, 0x00, 0xe9]) } }]);
+    expect((await startTask({ name: "s", "connector.class": "test.RecordingSink", topics: "in", "value.converter": BYTES }))?.state).toBe("RUNNING");
+    await until(() => seen.put.length === 1, "the record");
+    expect(seen.put[0]!.headers).toEqual([{ key: "h", schema: Schema.OPTIONAL_STRING_SCHEMA, value: "hé" }]);
+  });
+
+  test("a connector's header.converter wins over the worker's, with its own settings", async () => {
+    const { broker, startTask } = await startWorker({ "header.converter": STRING, "header.converter.converter.encoding": "UTF-16" });
+    await broker.produce("in", [{ key: null, value: null, headers: { h: new TextEncoder().encode("hé") } }]);
+    const sink = { name: "s", "connector.class": "test.RecordingSink", topics: "in", "value.converter": BYTES, "header.converter": STRING };
+    expect((await startTask(sink))?.state).toBe("RUNNING");
+    await until(() => seen.put.length === 1, "the record");
+    expect(seen.put[0]!.headers).toEqual([{ key: "h", schema: Schema.OPTIONAL_STRING_SCHEMA, value: "hé" }]);
+  });
+
+  test("a class that is no HeaderConverter fails the task, naming the setting", async () => {
+    const { startTask } = await startWorker();
+    const status = await startTask({ name: "s", "connector.class": "test.RecordingSink", topics: "in", "header.converter": "io.confluent.connect.avro.AvroConverter" });
+    expect(status?.state).toBe("FAILED");
+    expect(status?.trace).toContain("Invalid value io.confluent.connect.avro.AvroConverter for configuration header.converter: Class io.confluent.connect.avro.AvroConverter is not a HeaderConverter.");
   });
 });

@@ -1,0 +1,31 @@
+// org.apache.kafka.connect.storage.SimpleHeaderConverter, Kafka Connect's default header.converter:
+// a header value is written as the UTF-8 of Values.convertToString (a struct as `{"id":10}`, bytes in
+// base64, ...). Kafka reads header bytes back with Values.parseString, inferring a type; Sluice hands
+// sinks the text as an optional string.
+import { valuesToString } from "../data/java-format.ts";
+import { Schema } from "../data/schema.ts";
+import type { HeaderConverter, SchemaAndValue } from "./converter.ts";
+
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+export class SimpleHeaderConverter implements HeaderConverter {
+  static readonly className = "org.apache.kafka.connect.storage.SimpleHeaderConverter";
+
+  configure(): void {}
+
+  fromConnectHeader(_topic: string, _headerKey: string, schema: Schema | null, value: unknown): Uint8Array | null {
+    if (value === null || value === undefined) return null;
+    return utf8Encoder.encode(valuesToString(value, schema));
+  }
+
+  toConnectHeader(_topic: string, _headerKey: string, value: Uint8Array | null): SchemaAndValue {
+    return { schema: Schema.OPTIONAL_STRING_SCHEMA, value: value === null ? null : utf8Decoder.decode(value) };
+  }
+}
+
+/** Whether a header.converter value names SimpleHeaderConverter (which is not a listed plugin). */
+export function isSimpleHeaderConverter(name: string): boolean {
+  const trimmed = name.trim();
+  return trimmed === SimpleHeaderConverter.className || trimmed === "SimpleHeaderConverter";
+}
