@@ -92,7 +92,7 @@ describe("a cluster of three dist/sluice workers", () => {
     const config = { "connector.class": "SequenceSource", topic: `${cluster.group}-forwarded`, "sequence.max": "1" };
     await create(follower, { name: "forwarded", config });
     // Only the leader wrote it to the config topic.
-    const wrote = (i: number) => cluster.entries(i).some((e) => e.msg === "connector config written" && e.connector === "forwarded");
+    const wrote = (i: number) => cluster.entries(i).some((e) => e.msg === "connector forwarded created");
     expect(wrote(leader)).toBe(true);
     expect(wrote(follower)).toBe(false);
     for (const w of cluster.workers) await waitFor(`worker ${w.index} to read the config`, async () => (await cluster.client(w.index).get("/connectors/forwarded/config")).status === 200);
