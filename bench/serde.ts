@@ -5,12 +5,12 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { formats } from "../src/registry/formats/index.ts";
-import { jsonValidator } from "../src/registry/formats/jsonschema/index.ts";
-import type { AvroParsedSchema } from "../src/registry/formats/avro/index.ts";
-import { messageForIndexes } from "../src/registry/formats/protobuf/index.ts";
+import { formats } from "../src/schema/index.ts";
+import { jsonValidator } from "../src/schema/jsonschema/index.ts";
+import type { AvroParsedSchema } from "../src/schema/avro/index.ts";
+import { messageForIndexes } from "../src/schema/protobuf/index.ts";
 import { Deserializer, SchemaRegistryClient, Serializer } from "../src/serde/index.ts";
-import type { SchemaType } from "../src/registry/formats/format.ts";
+import type { SchemaType } from "../src/schema/format.ts";
 import { startTestRegistry } from "../test/fixtures/registry.ts";
 
 const iterations = Number(process.argv[2] ?? 200_000);

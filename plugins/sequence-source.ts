@@ -3,7 +3,7 @@
 // Usage: {"connector.class": "SequenceSource", "topic": "numbers", "tasks.max": "2", "sequence.max": "1000"}
 
 // The type import is erased at run time; plugins outside this repository can leave types out.
-import type { PluginSdk } from "../src/connect/plugins/sdk.ts";
+import type { PluginSdk } from "../src/connect/api/sdk.ts";
 
 export default (sdk: PluginSdk) => {
   const settings = new sdk.SettingsDefinition([

@@ -5,17 +5,18 @@ import { readFileSync } from "node:fs";
 import { clientSecurity } from "./broker/client-security.ts";
 import { repairPartitionLog } from "./broker/embedded/index.ts";
 import { createBroker } from "./broker/index.ts";
-import { applyLogSettings, logProcessWarnings, logger, setLogLevel } from "./common/log.ts";
-import { parseProperties, propertiesFromEnv } from "./common/properties.ts";
+import { applyLogSettings, logProcessWarnings, logger, setLogLevel } from "./platform/log.ts";
+import { parseProperties, propertiesFromEnv } from "./platform/properties.ts";
 import { resolve } from "node:path";
-import { ConfigError, settingsReference, unknownSettingWarning, type ParsedSettings, type SettingsDefinition } from "./common/settings.ts";
-import { DEV_CONNECT_DEFAULTS, startConnectDev } from "./connect/dev.ts";
-import { startConnectDistributed, startConnectStandalone, type RunningConnect } from "./connect/server.ts";
-import { workerSettings } from "./connect/worker/worker-config.ts";
+import { ConfigError, settingsReference, unknownSettingWarning, type ParsedSettings, type SettingsDefinition } from "./platform/settings.ts";
+import { catalog } from "./catalog.ts";
+import { DEV_CONNECT_DEFAULTS, startConnectDev } from "./connect/runtime/dev.ts";
+import { startConnectDistributed, startConnectStandalone, type RunningConnect } from "./connect/runtime/server.ts";
+import { workerSettings } from "./connect/runtime/worker/worker-config.ts";
 import { registrySettingsDefinition } from "./registry/settings.ts";
 import { startRegistry, type RunningRegistry } from "./registry/server.ts";
 import { COMMANDS, commandHelp, HELP, UsageError, usageLine } from "./usage.ts";
-import { COMMIT, VERSION } from "./version.ts";
+import { COMMIT, VERSION } from "./platform/version.ts";
 
 interface Args {
   positional: string[];
@@ -135,7 +136,7 @@ async function main(argv: string[]): Promise<number> {
     applyLogSettings(values);
     warnUnknownSettings(worker);
     warnEmbeddedBroker(values, "bootstrap.servers");
-    const connect = await startConnectStandalone({ settings: values, workerConfig: raw, connectorFiles });
+    const connect = await startConnectStandalone({ settings: values, workerConfig: raw, connectorFiles, catalog });
     running.push(connect);
     log.info({ urls: connect.urls, broker: connect.broker.kind }, `Connect worker listening on ${connect.urls.join(", ")} (${connect.broker.kind} broker)`);
   } else if (command === "dev") {
@@ -164,6 +165,7 @@ async function main(argv: string[]): Promise<number> {
       workerConfig: connectSettings.raw,
       connectorFiles: positional,
       broker,
+      catalog,
     });
     running.push(connect, { stop: () => broker.close() });
     log.info({ registry: sr.urls, connect: connect.urls, broker: broker.kind }, `Schema registry listening on ${sr.urls.join(", ")}; connect worker on ${connect.urls.join(", ")} (${broker.kind} broker)`);
@@ -174,7 +176,7 @@ async function main(argv: string[]): Promise<number> {
     const { values, raw } = worker;
     applyLogSettings(values);
     warnUnknownSettings(worker);
-    const connect = await startConnectDistributed({ settings: values, workerConfig: raw });
+    const connect = await startConnectDistributed({ settings: values, workerConfig: raw, catalog });
     running.push(connect);
     log.info({ urls: connect.urls, group: values.string("group.id"), broker: connect.broker.kind }, `Connect worker listening on ${connect.urls.join(", ")}, joining group ${values.string("group.id")} (${connect.broker.kind} broker)`);
   } else {

@@ -1,6 +1,6 @@
 // What `sluice --help` and `sluice <command> --help` print, and the error for a command missing what
 // it needs: one table of the commands, so the overview and each command's usage never disagree.
-import { VERSION } from "./version.ts";
+import { VERSION } from "./platform/version.ts";
 
 interface Command {
   /** What follows `sluice <command>`. */

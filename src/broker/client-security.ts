@@ -1,7 +1,7 @@
 // Kafka client security settings by Kafka's names (security.protocol, sasl.*, ssl.*), read once for
 // both services: the registry's under `kafkastore.`, a connect worker's at its top level.
-import { ConfigError } from "../common/settings.ts";
-import { clientTls, type ClientTls } from "../common/tls.ts";
+import { ConfigError } from "../platform/settings.ts";
+import { clientTls, type ClientTls } from "../platform/tls.ts";
 
 export interface ClientSecurity {
   ssl?: ClientTls;

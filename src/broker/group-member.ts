@@ -1,8 +1,8 @@
 // The life of one group member: join, let the leader assign, sync, then heartbeat until the group
 // rebalances — and again. Shared by Connect workers and registry instances; what they put in the
 // metadata and how the leader assigns is theirs.
-import type { Logger } from "../common/log.ts";
-import { RetryLog } from "../common/retry-log.ts";
+import type { Logger } from "../platform/log.ts";
+import { RetryLog } from "../platform/retry-log.ts";
 import { BrokerError, GroupError, type Broker, type Bytes, type GroupMemberMetadata, type GroupMembership, type GroupOptions, type JoinResult } from "./broker.ts";
 
 export interface GroupCallbacks {

@@ -4,8 +4,8 @@
 import { pbkdf2, scrypt, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
-import type { User } from "../common/basic-auth.ts";
-import { ConfigError } from "../common/settings.ts";
+import type { User } from "../platform/basic-auth.ts";
+import { ConfigError } from "../platform/settings.ts";
 import { resourcePattern, type Operation, type Permission } from "./permissions.ts";
 
 const ALGORITHMS = ["sha1", "sha256", "sha512", "scrypt"] as const;

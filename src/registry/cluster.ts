@@ -4,7 +4,7 @@
 // with the smallest URL leads; the others forward writes to it.
 import type { Broker, GroupMemberMetadata } from "../broker/broker.ts";
 import { GroupMember } from "../broker/group-member.ts";
-import { logger } from "../common/log.ts";
+import { logger } from "../platform/log.ts";
 import { errors, ForwardToLeader } from "./errors.ts";
 
 const log = logger("registry-cluster");

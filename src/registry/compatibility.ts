@@ -1,6 +1,6 @@
 // Compatibility levels and how a candidate schema is checked against a subject's earlier versions.
 // Format-agnostic: each format says what a reader cannot read of a writer (SchemaFormat.readProblems).
-import type { Incompatibility, ParsedSchema, SchemaFormat } from "./formats/format.ts";
+import type { Incompatibility, ParsedSchema, SchemaFormat } from "../schema/format.ts";
 
 export const COMPATIBILITY_LEVELS = [
   "NONE",

@@ -1,7 +1,7 @@
 // The registry's /metrics: HTTP traffic, what the store holds, and whether this instance is the
 // leader. Everything but HTTP is read at scrape time; store figures are recounted only when the state
 // changed.
-import { HttpMetrics, newRegistry, sampledGauge, type Registry } from "../common/metrics.ts";
+import { HttpMetrics, newRegistry, sampledGauge, type Registry } from "../platform/metrics.ts";
 import type { RegistryState } from "./store/state.ts";
 
 export class RegistryMetrics {

@@ -3,7 +3,7 @@
 // the loop goes on answering reads. Only texts cross (schema-work.ts), and callers await the answer
 // where they would have computed it, so the order of registrations is unchanged. One thread: it
 // keeps the parses of a registration's two questions, and big schemas are rare.
-import { InvalidSchemaError } from "./formats/format.ts";
+import { InvalidSchemaError } from "../schema/format.ts";
 import type { CompatibilityLevel } from "./compatibility.ts";
 import type { SchemaText, VersionText } from "./schema-work.ts";
 

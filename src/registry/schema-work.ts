@@ -2,8 +2,8 @@
 // compatibility messages against earlier versions — as functions of texts alone, so that large
 // schemas can be answered on the schema thread (schema-thread.ts) while the event loop serves reads.
 import { checkCompatibility, type CompatibilityLevel, type PreviousVersion } from "./compatibility.ts";
-import { formats } from "./formats/index.ts";
-import { InvalidSchemaError, type ParsedSchema, type ResolvedReference, type SchemaType } from "./formats/format.ts";
+import { formats } from "../schema/index.ts";
+import { InvalidSchemaError, type ParsedSchema, type ResolvedReference, type SchemaType } from "../schema/format.ts";
 
 /** A schema as text with its references resolved (what crosses to the schema thread). */
 export interface SchemaText {

@@ -1,5 +1,5 @@
 // Entry of the schema thread (see schema-thread.ts): answers schema-work.ts calls by message.
-import { InvalidSchemaError } from "./formats/format.ts";
+import { InvalidSchemaError } from "../schema/format.ts";
 import { compatibilityMessages, identityForm } from "./schema-work.ts";
 import type { SchemaThreadReply, SchemaThreadRequest } from "./schema-thread.ts";
 

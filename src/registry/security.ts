@@ -1,9 +1,9 @@
 // The registry's HTTPS and Basic authentication, from Confluent's rest-utils settings, and per-user
 // permissions from Karapace's auth file.
 import type { TLSOptions } from "bun";
-import { basicAuthGuard, loadUsers, type Refusal, type RequestGuard } from "../common/basic-auth.ts";
-import { ConfigError, type ParsedSettings } from "../common/settings.ts";
-import { serverTls, type ClientAuth } from "../common/tls.ts";
+import { basicAuthGuard, loadUsers, type Refusal, type RequestGuard } from "../platform/basic-auth.ts";
+import { ConfigError, type ParsedSettings } from "../platform/settings.ts";
+import { serverTls, type ClientAuth } from "../platform/tls.ts";
 import { loadAuthFile, verifyHashedPassword } from "./auth-file.ts";
 import { RegistryError } from "./errors.ts";
 import { permissionAccess, type RegistryAccess } from "./http/access.ts";

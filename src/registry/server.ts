@@ -1,12 +1,12 @@
 // Wires a running registry: broker → schema log → service → HTTP listeners.
-import { listen, type Listening } from "../common/listeners.ts";
-import { forwardingTls } from "../common/tls.ts";
+import { listen, type Listening } from "../platform/listeners.ts";
+import { forwardingTls } from "../platform/tls.ts";
 import { hostname } from "node:os";
 import { clientSecurity } from "../broker/client-security.ts";
 import { createBroker } from "../broker/index.ts";
 import type { Broker } from "../broker/broker.ts";
-import { logger } from "../common/log.ts";
-import type { ParsedSettings } from "../common/settings.ts";
+import { logger } from "../platform/log.ts";
+import type { ParsedSettings } from "../platform/settings.ts";
 import { RegistryCluster, type Identity } from "./cluster.ts";
 import { parseLevel } from "./compatibility.ts";
 import { registryHealth } from "./health.ts";

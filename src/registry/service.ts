@@ -3,7 +3,7 @@
 // writes are records handed to the SchemaLog.
 import { checkCompatibility, parseLevel, type CompatibilityLevel, type PreviousVersion } from "./compatibility.ts";
 import { errors, RegistryError } from "./errors.ts";
-import { formats } from "./formats/index.ts";
+import { formats } from "../schema/index.ts";
 import {
   InvalidSchemaError,
   type ParsedSchema,
@@ -11,13 +11,13 @@ import {
   type SchemaFormat,
   type SchemaReference,
   type SchemaType,
-} from "./formats/format.ts";
+} from "../schema/format.ts";
 import { SchemaThread } from "./schema-thread.ts";
 import { isLarge, type SchemaText, type VersionText } from "./schema-work.ts";
 import type { RegistryRecord } from "./store/records.ts";
 import type { SchemaLog } from "./store/schema-log.ts";
 import { compareStrings, sameReferences, type RegistryState, type SchemaVersion } from "./store/state.ts";
-import { LruCache } from "../common/lru.ts";
+import { LruCache } from "../platform/lru.ts";
 
 export const MODES = ["READWRITE", "READONLY", "READONLY_OVERRIDE", "IMPORT"] as const;
 export type Mode = (typeof MODES)[number];

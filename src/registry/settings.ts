@@ -1,7 +1,7 @@
 // The registry's settings, by Confluent's names (and the spec's brokerstore.* names as aliases).
-import { SettingsDefinition, type Setting } from "../common/settings.ts";
-import { logSettings } from "../common/log.ts";
-import { storeSettings } from "../common/tls.ts";
+import { SettingsDefinition, type Setting } from "../platform/settings.ts";
+import { logSettings } from "../platform/log.ts";
+import { storeSettings } from "../platform/tls.ts";
 import { COMPATIBILITY_LEVELS } from "./compatibility.ts";
 
 const listenerPattern = /^https?:\/\/[^\s:/]*(:\d{1,5})?\/?$/i;

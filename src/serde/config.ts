@@ -1,5 +1,5 @@
 // Serializer/deserializer settings, by Confluent's names (AbstractKafkaSchemaSerDeConfig).
-import { SettingsDefinition, type ParsedSettings, type Setting } from "../common/settings.ts";
+import { SettingsDefinition, type ParsedSettings, type Setting } from "../platform/settings.ts";
 import { SerializationException } from "./errors.ts";
 
 export const SUBJECT_NAME_STRATEGIES = ["TopicNameStrategy", "RecordNameStrategy", "TopicRecordNameStrategy"] as const;

@@ -1,12 +1,12 @@
 // A client of the schema registry REST API for serializers: fail-over across URLs, HTTP Basic auth,
 // bounded caches (id → schema, schema → id, subject version → schema) and concurrent identical
 // look-ups collapsed into one request.
-import { clientTls } from "../common/tls.ts";
-import type { ParsedSettings } from "../common/settings.ts";
-import type { ResolvedReference, SchemaReference, SchemaType } from "../registry/formats/format.ts";
+import { clientTls } from "../platform/tls.ts";
+import type { ParsedSettings } from "../platform/settings.ts";
+import type { ResolvedReference, SchemaReference, SchemaType } from "../schema/format.ts";
 import { parseSerdeConfig, type SerdeConfig } from "./config.ts";
 import { RestClientException } from "./errors.ts";
-import { LruCache } from "../common/lru.ts";
+import { LruCache } from "../platform/lru.ts";
 
 const CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
 

@@ -1,14 +1,14 @@
 // Confluent-compatible serializers and deserializers for any Bun/Node app.
-import { formats } from "../registry/formats/index.ts";
-import type { ParsedSchema, SchemaReference, SchemaType } from "../registry/formats/format.ts";
-import { InvalidSchemaError } from "../registry/formats/format.ts";
+import { formats } from "../schema/index.ts";
+import type { ParsedSchema, SchemaReference, SchemaType } from "../schema/format.ts";
+import { InvalidSchemaError } from "../schema/format.ts";
 import { subjectName, subjectNameStrategy } from "./config.ts";
 import { codecs } from "./codecs/index.ts";
 import type { ValueCodec } from "./codecs/codec.ts";
 import { SerializationException } from "./errors.ts";
 import type { SchemaRegistryClient, SchemaText } from "./registry-client.ts";
 import { frame, unframe } from "./wire-format.ts";
-import { LruCache } from "../common/lru.ts";
+import { LruCache } from "../platform/lru.ts";
 
 export interface SerializerOptions {
   schemaType?: SchemaType;

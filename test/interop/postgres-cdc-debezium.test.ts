@@ -20,7 +20,7 @@
 // SLUICE_DUMP_DIR=<dir> writes both sides' records there as JSON, to look into a difference.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { FetchedRecord } from "../../src/broker/broker.ts";
-import { VERSION } from "../../src/version.ts";
+import { VERSION } from "../../src/platform/version.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../fixtures/connect.ts";
 import { DEBEZIUM_VERSION, debeziumAvailable, debeziumClasspath } from "../fixtures/debezium.ts";
 import { startKafkaConnect, type KafkaConnect } from "../fixtures/kafka-connect.ts";

@@ -2,9 +2,9 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { settingsReference } from "../../src/common/settings.ts";
+import { settingsReference } from "../../src/platform/settings.ts";
 import { registrySettingsDefinition } from "../../src/registry/settings.ts";
-import { workerSettings } from "../../src/connect/worker/worker-config.ts";
+import { workerSettings } from "../../src/connect/runtime/worker/worker-config.ts";
 
 test("README's settings tables match the declarations (npm run docs:config)", () => {
   const readme = readFileSync(join(import.meta.dir, "..", "..", "README.md"), "utf8");

@@ -4,11 +4,10 @@
 // a leftover temp file is deleted at the next open.
 import { open, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { Logger } from "../../common/log.ts";
-import { fsyncDir, writeFully } from "../../common/files.ts";
+import type { Logger } from "../../platform/log.ts";
+import { fsyncDir, writeFully } from "../../platform/files.ts";
 import { readFrames } from "./frame-reader.ts";
-import type { KeyState } from "./partition-log.ts";
-import { keyId } from "./key-id.ts";
+import { keyId, type KeyState } from "./key-id.ts";
 import { FRAME_HEADER_BYTES, frameOffset, summarizeFrame } from "./record-frame.ts";
 import { Segment } from "./segment.ts";
 import { SparseIndex } from "./sparse-index.ts";

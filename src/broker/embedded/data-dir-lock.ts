@@ -3,9 +3,9 @@
 // ever sees an empty lock. A lock whose pid is not running is stale (crash, kill -9) and taken over.
 import { link, readFile, realpath, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { Logger } from "../../common/log.ts";
+import type { Logger } from "../../platform/log.ts";
 import { BrokerError } from "../broker.ts";
-import { fsyncDir, writeFileAtomic } from "../../common/files.ts";
+import { fsyncDir, writeFileAtomic } from "../../platform/files.ts";
 
 /** Lock files held (or being taken) by brokers of this process. */
 const heldHere = new Set<string>();

@@ -10,7 +10,7 @@
 // grow. Compacted topics are compacted as in Kafka (latest record per key, offsets kept).
 import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { type Logger, logger as namedLogger } from "../../common/log.ts";
+import { type Logger, logger as namedLogger } from "../../platform/log.ts";
 import {
   autoCreatedTopic,
   type Broker,
@@ -28,7 +28,7 @@ import {
 import { kafkaPartition } from "../partitioner.ts";
 import type { CompactionResult } from "./compaction.ts";
 import { DataDirLock } from "./data-dir-lock.ts";
-import { fsyncDir, isAtomicWriteLeftover } from "../../common/files.ts";
+import { fsyncDir, isAtomicWriteLeftover } from "../../platform/files.ts";
 import { EmbeddedGroupCoordinator } from "./group-coordinator.ts";
 import { GroupOffsets } from "./group-offsets.ts";
 import { Mutex } from "./mutex.ts";

@@ -1,7 +1,7 @@
 // Sequential reading of frames from a range of a log file, in chunks, with every CRC checked:
 // data read from disk is never trusted, even data this process wrote itself.
 import type { FileHandle } from "node:fs/promises";
-import { readExactly } from "../../common/files.ts";
+import { readExactly } from "../../platform/files.ts";
 import { FRAME_HEADER_BYTES, bodyLengthAt, frameIsIntact, frameOffset, MIN_BODY_BYTES } from "./record-frame.ts";
 
 /** One intact frame: its bytes are buf[at, at + FRAME_HEADER_BYTES + bodyLength). */

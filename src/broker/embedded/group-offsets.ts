@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomic } from "../../common/files.ts";
+import { writeFileAtomic } from "../../platform/files.ts";
 import { Mutex } from "./mutex.ts";
 
 /** topic → partition → next offset to read */

@@ -5,8 +5,8 @@
 // it refuses to run beside a Sluice using that directory.
 import { link, open, rename, rm } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
-import type { Logger } from "../../common/log.ts";
-import { fsyncDir, writeFully } from "../../common/files.ts";
+import type { Logger } from "../../platform/log.ts";
+import { fsyncDir, writeFully } from "../../platform/files.ts";
 import { BrokerError } from "../broker.ts";
 import { DataDirLock } from "./data-dir-lock.ts";
 import { findNextIntactFrame } from "./frame-reader.ts";

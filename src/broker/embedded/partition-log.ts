@@ -3,12 +3,12 @@
 // watermark"), so a consumer never acts on a record that a crash could still take back.
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { Logger } from "../../common/log.ts";
+import type { Logger } from "../../platform/log.ts";
 import { BrokerError } from "../broker.ts";
 import { compactionTempFile, compactSegment, type CompactionResult } from "./compaction.ts";
-import { openReadWrite, writeFully } from "../../common/files.ts";
+import { openReadWrite, writeFully } from "../../platform/files.ts";
 import { FrameCorruption, readFrames } from "./frame-reader.ts";
-import { keyId } from "./key-id.ts";
+import { keyId, type KeyState } from "./key-id.ts";
 import { Mutex } from "./mutex.ts";
 import {
   decodeFrame,
@@ -41,12 +41,6 @@ export interface PartitionLogOptions {
 
 export type AppendRecord = Omit<FrameRecord, "offset">;
 
-/** Latest record per key of a compacted partition: what compaction keeps and how dirty the log is. */
-export interface KeyState {
-  offset: number;
-  tombstone: boolean;
-  timestamp: number;
-}
 
 interface PendingAppend {
   frames: Uint8Array[];

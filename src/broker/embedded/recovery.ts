@@ -6,8 +6,8 @@
 import type { FileHandle } from "node:fs/promises";
 import { open } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { Logger } from "../../common/log.ts";
-import { fsyncDir, readExactly, writeFully } from "../../common/files.ts";
+import type { Logger } from "../../platform/log.ts";
+import { fsyncDir, readExactly, writeFully } from "../../platform/files.ts";
 import { BrokerError } from "../broker.ts";
 import { FrameCorruption, findNextIntactFrame, readFrames, type RawFrame } from "./frame-reader.ts";
 import { FRAME_HEADER_BYTES, FRAME_START_BYTES, frameOffset, isTornFrame } from "./record-frame.ts";

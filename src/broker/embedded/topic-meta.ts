@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { BrokerError, type TopicDescription } from "../broker.ts";
-import { writeFileAtomic } from "../../common/files.ts";
+import { writeFileAtomic } from "../../platform/files.ts";
 
 const LEGAL_NAME = /^[a-zA-Z0-9._-]{1,249}$/;
 

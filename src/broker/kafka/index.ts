@@ -24,7 +24,7 @@ import {
 } from "../broker.ts";
 import { KafkaGroupMembership, type GroupCluster } from "./group.ts";
 import type { ClientSecurity } from "../client-security.ts";
-import { logger as makeLogger, type Logger } from "../../common/log.ts";
+import { logger as makeLogger, type Logger } from "../../platform/log.ts";
 
 export interface KafkaBrokerOptions {
   bootstrapServers: string[];

@@ -7,7 +7,7 @@
 // (`{branch: value}`), longs as bigint and bytes as Buffer — see avro.ts — and are read back the same
 // way. Quirks of AvroData are kept on purpose (each is noted where it happens).
 import { commonDataSettings, flattenSingletonUnions } from "./data-config.ts";
-import type { ParsedSettings, Setting } from "../../common/settings.ts";
+import type { ParsedSettings, Setting } from "../../platform/settings.ts";
 import {
   canonicalString,
   isJsonObject,
@@ -20,15 +20,15 @@ import {
   type JsonValue,
   type PrimitiveType,
   type RecordNode,
-} from "../../registry/formats/avro/canonical.ts";
-import { avroFormat, isValidDefault, type AvroParsedSchema } from "../../registry/formats/avro/index.ts";
-import { LruCache } from "../../common/lru.ts";
-import { BigDecimal } from "../data/big-decimal.ts";
-import { DataException } from "../data/errors.ts";
-import { isPlainObject, javaClassName } from "../data/java-format.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../data/logical.ts";
-import { Schema, SchemaBuilder, copySchema, acceptsPlain, mapEntries, validateValue, type Field } from "../data/schema.ts";
-import { Struct } from "../data/struct.ts";
+} from "../../schema/avro/canonical.ts";
+import { avroFormat, isValidDefault, type AvroParsedSchema } from "../../schema/avro/index.ts";
+import { LruCache } from "../../platform/lru.ts";
+import { BigDecimal } from "../../jvm/big-decimal.ts";
+import { DataException } from "../api/data/errors.ts";
+import { isPlainObject, javaClassName } from "../api/data/java-format.ts";
+import { ConnectDate, Decimal, Time, Timestamp } from "../api/data/logical.ts";
+import { Schema, SchemaBuilder, copySchema, acceptsPlain, mapEntries, validateValue, type Field } from "../api/data/schema.ts";
+import { Struct } from "../api/data/struct.ts";
 
 export const AVRO_NAMESPACE = "io.confluent.connect.avro";
 const DEFAULT_SCHEMA_NAME = "ConnectDefault";

@@ -3,17 +3,17 @@
 // Records are written and read with avsc, configured so that every Connect value survives: unions
 // wrapped (the branch is explicit) and longs as bigint (all 64 bits).
 import { Type, types } from "avsc";
-import type { ParsedSettings } from "../../common/settings.ts";
-import type { AvroNode } from "../../registry/formats/avro/canonical.ts";
-import type { AvroParsedSchema } from "../../registry/formats/avro/index.ts";
-import type { ParsedSchema } from "../../registry/formats/format.ts";
+import type { ParsedSettings } from "../../platform/settings.ts";
+import type { AvroNode } from "../../schema/avro/canonical.ts";
+import type { AvroParsedSchema } from "../../schema/avro/index.ts";
+import type { ParsedSchema } from "../../schema/format.ts";
 import { avroCodec } from "../../serde/codecs/avro.ts";
 import type { Encoded } from "../../serde/codecs/codec.ts";
 import { SerializationException } from "../../serde/errors.ts";
-import { DataException } from "../data/errors.ts";
-import type { Schema } from "../data/schema.ts";
+import { DataException } from "../api/data/errors.ts";
+import type { Schema } from "../api/data/schema.ts";
 import { AvroData, avroDataOptions, avroDataSettings } from "./avro-data.ts";
-import type { SchemaAndValue } from "./converter.ts";
+import type { SchemaAndValue } from "../api/converter.ts";
 import { RegistryConverter, registryConverterSettings } from "./registry-converter.ts";
 
 export const avroConverterSettings = registryConverterSettings(avroDataSettings);

@@ -1,9 +1,9 @@
 // org.apache.kafka.connect.converters.ByteArrayConverter: bytes pass through unchanged.
-import { SettingsDefinition } from "../../common/settings.ts";
-import { DataException } from "../data/errors.ts";
-import { javaClassName } from "../data/java-format.ts";
-import { Schema } from "../data/schema.ts";
-import type { Converter, HeaderConverter, SchemaAndValue } from "./converter.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import { DataException } from "../api/data/errors.ts";
+import { javaClassName } from "../api/data/java-format.ts";
+import { Schema } from "../api/data/schema.ts";
+import type { Converter, HeaderConverter, SchemaAndValue } from "../api/converter.ts";
 
 const settings = new SettingsDefinition([
   { name: "converter.type", type: "string", oneOf: ["key", "value", "header"], importance: "low", doc: "How this converter will be used (set by the runtime)." },

@@ -1,5 +1,5 @@
 // Settings every Confluent *Data mapping shares (Confluent's AbstractDataConfig), declared once.
-import type { Setting } from "../../common/settings.ts";
+import type { Setting } from "../../platform/settings.ts";
 
 export const flattenSingletonUnions: Setting = { name: "flatten.singleton.unions", type: "boolean", default: true, importance: "low", doc: "Whether to flatten singleton unions" };
 

@@ -1,7 +1,7 @@
 // The built-in converters, and the Kafka class names a connector or worker config uses for them.
 import { AvroConverter } from "./avro.ts";
 import { ByteArrayConverter } from "./bytearray.ts";
-import type { Converter } from "./converter.ts";
+import type { Converter } from "../api/converter.ts";
 import { JsonConverter } from "./json.ts";
 import { JsonSchemaConverter } from "./jsonschema.ts";
 import { BooleanConverter, DoubleConverter, FloatConverter, IntegerConverter, LongConverter, ShortConverter } from "./number.ts";
@@ -9,7 +9,7 @@ import { ProtobufConverter } from "./protobuf.ts";
 import { StringConverter } from "./string.ts";
 
 export { ByteArrayConverter } from "./bytearray.ts";
-export { SchemaAndValue, type Converter, type ConverterConfig, type HeaderConverter, type RecordHeader } from "./converter.ts";
+export { SchemaAndValue, type Converter, type ConverterConfig, type HeaderConverter, type RecordHeader } from "../api/converter.ts";
 export { JsonConverter, jsonConverterSettings } from "./json.ts";
 export { BooleanConverter, DoubleConverter, FloatConverter, IntegerConverter, LongConverter, ShortConverter } from "./number.ts";
 export { StringConverter, stringConverterSettings } from "./string.ts";

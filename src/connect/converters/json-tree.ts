@@ -3,7 +3,7 @@
 // first position; anything after the first complete value is ignored; Jackson's read limits apply.
 // The accessors below answer as Jackson's JsonNode does (intValue() of a string is 0, and so on),
 // because JsonConverter's results depend on those answers.
-import { BigDecimal } from "../data/big-decimal.ts";
+import { BigDecimal } from "../../jvm/big-decimal.ts";
 
 export class JsonNumber {
   constructor(

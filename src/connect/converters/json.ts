@@ -3,15 +3,15 @@
 // Jackson's escaping and Java's number formatting); without, the bare payload. Reading follows
 // Kafka's rules, quirks included (e.g. a string where an int32 is expected reads as 0), so that
 // records round-trip between Sluice and JVM workers unchanged.
-import { SettingsDefinition } from "../../common/settings.ts";
-import { LruCache } from "../../common/lru.ts";
-import { BigDecimal } from "../data/big-decimal.ts";
-import { DataException } from "../data/errors.ts";
-import { isPlainObject, javaClassName, javaDoubleToString, javaFloatToString } from "../data/java-format.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../data/logical.ts";
-import { acceptsPlain, mapEntries, SchemaBuilder, type Schema, type Type } from "../data/schema.ts";
-import { Struct } from "../data/struct.ts";
-import { SchemaAndValue, settingStrings, type Converter, type ConverterConfig, type HeaderConverter } from "./converter.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import { LruCache } from "../../platform/lru.ts";
+import { BigDecimal } from "../../jvm/big-decimal.ts";
+import { DataException } from "../api/data/errors.ts";
+import { isPlainObject, javaClassName, javaDoubleToString, javaFloatToString } from "../api/data/java-format.ts";
+import { ConnectDate, Decimal, Time, Timestamp } from "../api/data/logical.ts";
+import { acceptsPlain, mapEntries, SchemaBuilder, type Schema, type Type } from "../api/data/schema.ts";
+import { Struct } from "../api/data/struct.ts";
+import { SchemaAndValue, settingStrings, type Converter, type ConverterConfig, type HeaderConverter } from "../api/converter.ts";
 import {
   binaryValue,
   booleanValue,
@@ -30,7 +30,7 @@ import {
   textValue,
   type JsonNode,
 } from "./json-tree.ts";
-import { base64, jsonString, utf8Bytes } from "./json-text.ts";
+import { base64, jsonString, utf8Bytes } from "../../jvm/json-text.ts";
 
 export const jsonConverterSettings = new SettingsDefinition([
   { name: "schemas.enable", type: "boolean", default: true, importance: "high", doc: "Include schemas within each of the serialized values and keys." },

@@ -5,19 +5,19 @@
 // keywords included, so Sluice and a JVM worker register the same schema. Values are JSON text
 // written as Jackson writes it, and read from the registry's own JSON reader (exact numbers).
 import { commonDataSettings, flattenSingletonUnions } from "./data-config.ts";
-import type { ParsedSettings, Setting } from "../../common/settings.ts";
-import { jsonSchemaFormat, type JsonSchemaParsed } from "../../registry/formats/jsonschema/index.ts";
-import { JavaHashKeys } from "../../registry/formats/jsonschema/javaHash.ts";
-import { isJObject, JNumber, readTree, writeJson, type JObject, type JValue } from "../../registry/formats/jsonschema/json.ts";
-import { propertyOrder, type CombinedNode, type ObjectNode, type SchemaNode } from "../../registry/formats/jsonschema/model.ts";
-import { LruCache } from "../../common/lru.ts";
-import { BigDecimal } from "../data/big-decimal.ts";
-import { DataException } from "../data/errors.ts";
-import { isPlainObject, javaClassName, javaDoubleToString, javaFloatToString } from "../data/java-format.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../data/logical.ts";
-import { Schema, SchemaBuilder, acceptsPlain, copySchema, mapEntries, validateValue } from "../data/schema.ts";
-import { Struct } from "../data/struct.ts";
-import { base64, jsonString } from "./json-text.ts";
+import type { ParsedSettings, Setting } from "../../platform/settings.ts";
+import { jsonSchemaFormat, type JsonSchemaParsed } from "../../schema/jsonschema/index.ts";
+import { JavaHashKeys } from "../../jvm/hash-order.ts";
+import { isJObject, JNumber, readTree, writeJson, type JObject, type JValue } from "../../schema/jsonschema/json.ts";
+import { propertyOrder, type CombinedNode, type ObjectNode, type SchemaNode } from "../../schema/jsonschema/model.ts";
+import { LruCache } from "../../platform/lru.ts";
+import { BigDecimal } from "../../jvm/big-decimal.ts";
+import { DataException } from "../api/data/errors.ts";
+import { isPlainObject, javaClassName, javaDoubleToString, javaFloatToString } from "../api/data/java-format.ts";
+import { ConnectDate, Decimal, Time, Timestamp } from "../api/data/logical.ts";
+import { Schema, SchemaBuilder, acceptsPlain, copySchema, mapEntries, validateValue } from "../api/data/schema.ts";
+import { Struct } from "../api/data/struct.ts";
+import { base64, jsonString } from "../../jvm/json-text.ts";
 
 const NAMESPACE = "io.confluent.connect.json";
 const KEY_FIELD = "key";

@@ -2,15 +2,15 @@
 // with the JSON schema JsonSchemaData derives from the Connect schema registered (or looked up) in
 // the registry. The payload does not depend on the writer schema, and (as Confluent's serializer by
 // default) is not validated against it.
-import type { ParsedSettings } from "../../common/settings.ts";
-import type { ParsedSchema } from "../../registry/formats/format.ts";
-import { jsonSchemaTitle, type JsonSchemaParsed } from "../../registry/formats/jsonschema/index.ts";
-import { JsonSyntaxError, readTree } from "../../registry/formats/jsonschema/json.ts";
+import type { ParsedSettings } from "../../platform/settings.ts";
+import type { ParsedSchema } from "../../schema/format.ts";
+import { jsonSchemaTitle, type JsonSchemaParsed } from "../../schema/jsonschema/index.ts";
+import { JsonSyntaxError, readTree } from "../../schema/jsonschema/json.ts";
 import type { Encoded } from "../../serde/codecs/codec.ts";
 import { SerializationException } from "../../serde/errors.ts";
-import { DataException } from "../data/errors.ts";
-import type { Schema } from "../data/schema.ts";
-import type { SchemaAndValue } from "./converter.ts";
+import { DataException } from "../api/data/errors.ts";
+import type { Schema } from "../api/data/schema.ts";
+import type { SchemaAndValue } from "../api/converter.ts";
 import { JsonSchemaData, jsonSchemaDataOptions, jsonSchemaDataSettings } from "./jsonschema-data.ts";
 import { RegistryConverter, registryConverterSettings } from "./registry-converter.ts";
 

@@ -1,11 +1,11 @@
 // Kafka's primitive converters (org.apache.kafka.connect.converters.{Short,Integer,Long,Float,Double,
 // Boolean}Converter): the value in the Kafka serializers' fixed-width big-endian form. Reading gives the
 // matching optional schema; writing, like Kafka, ignores the schema and checks only the value.
-import { SettingsDefinition } from "../../common/settings.ts";
-import { DataException } from "../data/errors.ts";
-import { javaClassName } from "../data/java-format.ts";
-import { acceptsPlain, Schema } from "../data/schema.ts";
-import type { Converter, HeaderConverter, SchemaAndValue } from "./converter.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import { DataException } from "../api/data/errors.ts";
+import { javaClassName } from "../api/data/java-format.ts";
+import { acceptsPlain, Schema } from "../api/data/schema.ts";
+import type { Converter, HeaderConverter, SchemaAndValue } from "../api/converter.ts";
 
 const settings = new SettingsDefinition([
   { name: "converter.type", type: "string", oneOf: ["key", "value", "header"], importance: "low", doc: "How this converter will be used (set by the runtime)." },

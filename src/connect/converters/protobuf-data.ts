@@ -9,18 +9,18 @@
 // field and oneof names are camelCase (protobufjs's default): Connect keeps the .proto names.
 import { commonDataSettings } from "./data-config.ts";
 import protobuf from "protobufjs";
-import type { ParsedSettings, Setting } from "../../common/settings.ts";
-import { canonicalString } from "../../registry/formats/protobuf/canonical.ts";
-import type { FieldElement, MessageElement, OneOfElement, OptionElement, OptionMap, OptionValue, ProtoFileElement } from "../../registry/formats/protobuf/elements.ts";
-import { protobufFormat, type ProtobufParsedSchema } from "../../registry/formats/protobuf/index.ts";
-import { JavaHashKeys } from "../../registry/formats/jsonschema/javaHash.ts";
-import { LruCache } from "../../common/lru.ts";
-import { BigDecimal } from "../data/big-decimal.ts";
-import { DataException } from "../data/errors.ts";
-import { isPlainObject, javaClassName } from "../data/java-format.ts";
-import { ConnectDate, Decimal, fromTwosComplement, Time, Timestamp, twosComplementBytes } from "../data/logical.ts";
-import { acceptsPlain, mapEntries, Schema, SchemaBuilder } from "../data/schema.ts";
-import { Struct } from "../data/struct.ts";
+import type { ParsedSettings, Setting } from "../../platform/settings.ts";
+import { canonicalString } from "../../schema/protobuf/canonical.ts";
+import type { FieldElement, MessageElement, OneOfElement, OptionElement, OptionMap, OptionValue, ProtoFileElement } from "../../schema/protobuf/elements.ts";
+import { protobufFormat, type ProtobufParsedSchema } from "../../schema/protobuf/index.ts";
+import { JavaHashKeys } from "../../jvm/hash-order.ts";
+import { LruCache } from "../../platform/lru.ts";
+import { BigDecimal } from "../../jvm/big-decimal.ts";
+import { DataException } from "../api/data/errors.ts";
+import { isPlainObject, javaClassName } from "../api/data/java-format.ts";
+import { ConnectDate, Decimal, fromTwosComplement, Time, Timestamp, twosComplementBytes } from "../api/data/logical.ts";
+import { acceptsPlain, mapEntries, Schema, SchemaBuilder } from "../api/data/schema.ts";
+import { Struct } from "../api/data/struct.ts";
 import { scrubName as avroScrubName } from "./avro-data.ts";
 
 const NAMESPACE = "io.confluent.connect.protobuf";

@@ -2,8 +2,8 @@
 // wire format (message indexes before the payload), with the .proto file ProtobufData derives from
 // the Connect schema registered (or looked up) in the registry.
 import type protobuf from "protobufjs";
-import type { ParsedSettings } from "../../common/settings.ts";
-import type { ParsedSchema } from "../../registry/formats/format.ts";
+import type { ParsedSettings } from "../../platform/settings.ts";
+import type { ParsedSchema } from "../../schema/format.ts";
 import {
   decodeMessageIndexes,
   encodeMessageIndexes,
@@ -11,11 +11,11 @@ import {
   messageForIndexes,
   messageTypes,
   type ProtobufParsedSchema,
-} from "../../registry/formats/protobuf/index.ts";
+} from "../../schema/protobuf/index.ts";
 import type { Encoded } from "../../serde/codecs/codec.ts";
 import { SerializationException } from "../../serde/errors.ts";
-import type { Schema } from "../data/schema.ts";
-import type { SchemaAndValue } from "./converter.ts";
+import type { Schema } from "../api/data/schema.ts";
+import type { SchemaAndValue } from "../api/converter.ts";
 import { ProtobufData, protobufDataOptions, protobufDataSettings } from "./protobuf-data.ts";
 import { RegistryConverter, registryConverterSettings } from "./registry-converter.ts";
 

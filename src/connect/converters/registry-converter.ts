@@ -4,19 +4,19 @@
 // reads as, and the mapping of failures to Connect's exceptions. Each format supplies the
 // Connect ↔ format mapping. Once an id is known, conversion is synchronous; the first record of a
 // schema waits for the registry (the worker awaits converters).
-import { SettingsDefinition, type ParsedSettings, type Setting } from "../../common/settings.ts";
-import { formats } from "../../registry/formats/index.ts";
-import { InvalidSchemaError, type ParsedSchema, type SchemaType } from "../../registry/formats/format.ts";
+import { SettingsDefinition, type ParsedSettings, type Setting } from "../../platform/settings.ts";
+import { formats } from "../../schema/index.ts";
+import { InvalidSchemaError, type ParsedSchema, type SchemaType } from "../../schema/format.ts";
 import type { Encoded } from "../../serde/codecs/codec.ts";
 import { serdeSettings, subjectName, subjectNameStrategy, type SubjectNameStrategy } from "../../serde/config.ts";
 import { RestClientException, SerializationException } from "../../serde/errors.ts";
-import { LruCache } from "../../common/lru.ts";
+import { LruCache } from "../../platform/lru.ts";
 import { SchemaRegistryClient, type SchemaText } from "../../serde/registry-client.ts";
 import { frame, unframe } from "../../serde/wire-format.ts";
-import { DataException } from "../data/errors.ts";
-import type { Schema } from "../data/schema.ts";
-import { RetriableException } from "../plugins/connector.ts";
-import { SchemaAndValue, settingStrings, type Converter, type ConverterConfig } from "./converter.ts";
+import { DataException } from "../api/data/errors.ts";
+import type { Schema } from "../api/data/schema.ts";
+import { RetriableException } from "../api/connector.ts";
+import { SchemaAndValue, settingStrings, type Converter, type ConverterConfig } from "../api/converter.ts";
 
 /** The serializer settings plus a format's data settings, as one converter configuration. */
 export function registryConverterSettings(dataSettings: readonly Setting[]): SettingsDefinition {

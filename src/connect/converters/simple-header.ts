@@ -2,9 +2,9 @@
 // a header value is written as the UTF-8 of Values.convertToString (a struct as `{"id":10}`, bytes in
 // base64, ...). Kafka reads header bytes back with Values.parseString, inferring a type; Sluice hands
 // sinks the text as an optional string.
-import { valuesToString } from "../data/java-format.ts";
-import { Schema } from "../data/schema.ts";
-import type { HeaderConverter, SchemaAndValue } from "./converter.ts";
+import { valuesToString } from "../api/data/java-format.ts";
+import { Schema } from "../api/data/schema.ts";
+import type { HeaderConverter, SchemaAndValue } from "../api/converter.ts";
 
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder();

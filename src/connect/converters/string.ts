@@ -2,10 +2,10 @@
 // `converter.encoding`, reads bytes as an optional string. Supported encodings are the Java charsets
 // UTF-8, UTF-16 (BOM, big-endian), UTF-16BE, UTF-16LE, ISO-8859-1 and US-ASCII, under their Java names
 // and common aliases; characters an encoding cannot hold become '?' as in String.getBytes.
-import { ConfigError, SettingsDefinition } from "../../common/settings.ts";
-import { javaToString } from "../data/java-format.ts";
-import { Schema } from "../data/schema.ts";
-import { settingStrings, type Converter, type ConverterConfig, type HeaderConverter, type SchemaAndValue } from "./converter.ts";
+import { ConfigError, SettingsDefinition } from "../../platform/settings.ts";
+import { javaToString } from "../api/data/java-format.ts";
+import { Schema } from "../api/data/schema.ts";
+import { settingStrings, type Converter, type ConverterConfig, type HeaderConverter, type SchemaAndValue } from "../api/converter.ts";
 
 type Charset = "UTF-8" | "UTF-16" | "UTF-16BE" | "UTF-16LE" | "ISO-8859-1" | "US-ASCII";
 

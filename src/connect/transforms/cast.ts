@@ -3,11 +3,11 @@
 // string (bytes as base64). Numbers narrow as Java's Number.xxxValue() does: integers wrap, floats
 // saturate, NaN becomes 0. Strings parse as Java's Integer.parseInt / Double.parseDouble /
 // Boolean.parseBoolean. Int64 results are bigint.
-import { SettingsDefinition } from "../../common/settings.ts";
-import { BigDecimal, ConnectDate, DataException, SchemaBuilder, Struct, Time, Timestamp, type Schema, type Type } from "../data/index.ts";
-import { javaClassName, javaToString } from "../data/java-format.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
-import type { Transformation } from "../plugins/transformation.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import { BigDecimal, ConnectDate, DataException, SchemaBuilder, Struct, Time, Timestamp, type Schema, type Type } from "../api/data/index.ts";
+import { javaClassName, javaToString } from "../api/data/java-format.ts";
+import type { ConnectRecord } from "../api/records.ts";
+import type { Transformation } from "../api/transformation.ts";
 import {
   REPLACE_NULL_WITH_DEFAULT,
   SchemaCache,

@@ -5,9 +5,9 @@
 //   transforms.a.negate=true             ... or only to those it does not match
 //   predicates=p, predicates.p.type=<class>, predicates.p.* configure the predicate
 // A transform returning null drops the record and ends the chain.
-import { ConfigError, SettingsDefinition } from "../../common/settings.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
-import type { Predicate, Transformation } from "../plugins/transformation.ts";
+import { ConfigError, SettingsDefinition } from "../../platform/settings.ts";
+import type { ConnectRecord } from "../api/records.ts";
+import type { Predicate, Transformation } from "../api/transformation.ts";
 import { BUILTIN_PREDICATES, BUILTIN_TRANSFORMS } from "./registry.ts";
 import { TransformConfigError, configProblem, invalidConfig } from "./util.ts";
 

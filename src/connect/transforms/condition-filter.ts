@@ -3,12 +3,12 @@
 // (exclude) records whose key/value matches the JSONPath `filter.condition` (see json-path.ts for the
 // supported subset). A record whose value is null, or lacks a field the definite part of the path
 // names, follows missing.or.null.behavior: fail (a DataException), include or exclude.
-import { SettingsDefinition } from "../../common/settings.ts";
-import { DataException } from "../data/index.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
-import type { Transformation } from "../plugins/transformation.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import { DataException } from "../api/data/index.ts";
+import type { ConnectRecord } from "../api/records.ts";
+import type { Transformation } from "../api/transformation.ts";
 import { JsonPath, MatchPending, type PathResult, type RegexMatcher } from "./json-path.ts";
-import { PerInput } from "./regex-budget.ts";
+import { PerInput } from "../../jvm/regex-budget.ts";
 import { operatingValue, parseSettings, type Side } from "./util.ts";
 
 function conditionProblem(value: unknown): string | undefined {

@@ -1,8 +1,8 @@
 // DropHeaders: removes every header whose key is listed.
-import { SettingsDefinition } from "../../common/settings.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
-import { newRecord } from "../plugins/records.ts";
-import type { Transformation } from "../plugins/transformation.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import type { ConnectRecord } from "../api/records.ts";
+import { newRecord } from "../api/records.ts";
+import type { Transformation } from "../api/transformation.ts";
 import { nonEmptyList, parseSettings } from "./util.ts";
 
 const DEFINITION = new SettingsDefinition([

@@ -1,9 +1,9 @@
 // ExtractField$Key / ExtractField$Value: replaces the key or value with one of its fields (a nested one
 // with field.syntax.version=V2). Null passes through; without a schema the value must be a map.
-import { SettingsDefinition } from "../../common/settings.ts";
-import { DataException } from "../data/index.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
-import type { Transformation } from "../plugins/transformation.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import { DataException } from "../api/data/index.ts";
+import type { ConnectRecord } from "../api/records.ts";
+import type { Transformation } from "../api/transformation.ts";
 import { FIELD_SYNTAX_VERSION, SingleFieldPath, type FieldSyntaxVersion } from "./field-path.ts";
 import { REPLACE_NULL_WITH_DEFAULT, operatingSchema, operatingValue, parseSettings, requireMapOrNull, requireStructOrNull, withOperating, type Side } from "./util.ts";
 

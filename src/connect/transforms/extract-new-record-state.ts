@@ -10,11 +10,11 @@
 // state for deletes. `add.fields` / `add.headers` copy envelope fields (`op`, `ts_ms`, `source.lsn` or
 // just `lsn`, `transaction.id`, `field:newName`) into the row or headers, prefixed `__` by default.
 // Truncate events (neither before nor after) are dropped.
-import { SettingsDefinition } from "../../common/settings.ts";
-import { Schema, SchemaBuilder, Struct } from "../data/index.ts";
-import type { ConnectHeader, ConnectRecord } from "../plugins/records.ts";
-import { newRecord } from "../plugins/records.ts";
-import type { Transformation } from "../plugins/transformation.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import { Schema, SchemaBuilder, Struct } from "../api/data/index.ts";
+import type { ConnectHeader, ConnectRecord } from "../api/records.ts";
+import { newRecord } from "../api/records.ts";
+import type { Transformation } from "../api/transformation.ts";
 import { ExtractField } from "./extract-field.ts";
 import { InsertField } from "./insert-field.ts";
 import { ReplaceField } from "./replace-field.ts";

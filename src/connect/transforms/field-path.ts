@@ -1,8 +1,8 @@
 // Kafka's SingleFieldPath (KIP-821): `field.syntax.version=V1` names a top-level field verbatim; V2
 // splits on dots, with backticks around a step that contains dots (`foo.bar`.baz) and a backslash
 // before a backtick that belongs to the name.
-import type { Setting } from "../../common/settings.ts";
-import type { Field, Schema, Struct } from "../data/index.ts";
+import type { Setting } from "../../platform/settings.ts";
+import type { Field, Schema, Struct } from "../api/data/index.ts";
 import { configProblem, mapGet, requireMapOrNull, requireStructOrNull, type SchemalessMap } from "./util.ts";
 
 export type FieldSyntaxVersion = "V1" | "V2";

@@ -1,8 +1,8 @@
 // Kafka's Filter: drops every record it is applied to; meant to be used with a predicate
 // (`transforms.x.predicate`, optionally `negate`).
-import { SettingsDefinition } from "../../common/settings.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
-import type { Transformation } from "../plugins/transformation.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import type { ConnectRecord } from "../api/records.ts";
+import type { Transformation } from "../api/transformation.ts";
 
 const DEFINITION = new SettingsDefinition([]);
 

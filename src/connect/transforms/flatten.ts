@@ -2,11 +2,11 @@
 // named by joining the path with `delimiter`. Arrays are kept as they are; a MAP field in a schema'd
 // value is an error, as in Kafka. Nested fields turn optional when a parent is optional, and take
 // their default from the parent's default struct when they have none of their own.
-import { SettingsDefinition } from "../../common/settings.ts";
-import { DataException, SchemaBuilder, Struct, type Schema } from "../data/index.ts";
-import { javaClassName } from "../data/java-format.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
-import type { Transformation } from "../plugins/transformation.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import { DataException, SchemaBuilder, Struct, type Schema } from "../api/data/index.ts";
+import { javaClassName } from "../api/data/java-format.ts";
+import type { ConnectRecord } from "../api/records.ts";
+import type { Transformation } from "../api/transformation.ts";
 import { SchemaCache, copySchemaBasics, isMapValue, mapLike, operatingSchema, operatingValue, parseSettings, requireMap, requireStructOrNull, withOperating, type SchemalessMap, type Side } from "./util.ts";
 
 const DEFINITION = new SettingsDefinition([

@@ -1,9 +1,9 @@
 // HeaderFrom$Key / HeaderFrom$Value: copies (or moves) fields of the key/value into headers; `fields`
 // and `headers` are parallel lists. A moved field is removed from the Struct's schema or the map.
-import { SettingsDefinition } from "../../common/settings.ts";
-import { DataException, SchemaBuilder, Struct, type Schema } from "../data/index.ts";
-import type { ConnectHeader, ConnectRecord } from "../plugins/records.ts";
-import type { Transformation } from "../plugins/transformation.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import { DataException, SchemaBuilder, Struct, type Schema } from "../api/data/index.ts";
+import type { ConnectHeader, ConnectRecord } from "../api/records.ts";
+import type { Transformation } from "../api/transformation.ts";
 import {
   REPLACE_NULL_WITH_DEFAULT,
   SchemaCache,

@@ -1,8 +1,8 @@
 // HoistField$Key / HoistField$Value: wraps the key or value in a single-field Struct (or map).
-import { SettingsDefinition } from "../../common/settings.ts";
-import { SchemaBuilder, Struct } from "../data/index.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
-import type { Transformation } from "../plugins/transformation.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import { SchemaBuilder, Struct } from "../api/data/index.ts";
+import type { ConnectRecord } from "../api/records.ts";
+import type { Transformation } from "../api/transformation.ts";
 import { SchemaCache, mapLike, operatingSchema, operatingValue, parseSettings, withOperating, type Side } from "./util.ts";
 
 const DEFINITION = new SettingsDefinition([

@@ -1,10 +1,10 @@
 // InsertField$Key / InsertField$Value: adds record metadata (topic, partition, offset, timestamp) and/or
 // a static string to a Struct or a schemaless map. A field name ending in `!` makes the added field
 // required, `?` (or nothing) optional; this only matters for the derived schema.
-import { SettingsDefinition, type Setting } from "../../common/settings.ts";
-import { Schema, SchemaBuilder, Struct, Timestamp } from "../data/index.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
-import type { Transformation } from "../plugins/transformation.ts";
+import { SettingsDefinition, type Setting } from "../../platform/settings.ts";
+import { Schema, SchemaBuilder, Struct, Timestamp } from "../api/data/index.ts";
+import type { ConnectRecord } from "../api/records.ts";
+import type { Transformation } from "../api/transformation.ts";
 import {
   REPLACE_NULL_WITH_DEFAULT,
   SchemaCache,

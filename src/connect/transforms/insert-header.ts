@@ -1,9 +1,9 @@
 // InsertHeader: adds one header to every record; `value.literal` is parsed as Kafka's
 // Values.parseString does (so "42" is an INT8 header, "true" a BOOLEAN, "null" a null header).
-import { SettingsDefinition } from "../../common/settings.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
-import { newRecord } from "../plugins/records.ts";
-import type { Transformation } from "../plugins/transformation.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import type { ConnectRecord } from "../api/records.ts";
+import { newRecord } from "../api/records.ts";
+import type { Transformation } from "../api/transformation.ts";
 import { parseSettings } from "./util.ts";
 import { parseString, type SchemaAndValue } from "./values.ts";
 

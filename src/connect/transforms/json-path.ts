@@ -14,8 +14,8 @@
 // with wildcards or filters: at least one element). `missingOrNull` when a definite part of the path
 // (before any wildcard or filter) is absent or null, or a definite path ends at null. Inside filters a
 // missing or null field is "undefined" and no comparison with it holds, as Confluent documents.
-import { BigDecimal, Struct } from "../data/index.ts";
-import { JavaPattern } from "./java-regex.ts";
+import { BigDecimal, Struct } from "../api/data/index.ts";
+import { JavaPattern } from "../../jvm/java-regex.ts";
 
 export class JsonPathError extends Error {
   constructor(message: string) {

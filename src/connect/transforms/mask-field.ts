@@ -2,11 +2,11 @@
 // (0, false, "", epoch, empty list/map), or with `replacement` converted to the field's numeric or
 // string type. Without a schema the JS value decides: an integer number is treated as Java's
 // Integer/Long, any other number as Double (a schemaless 1.0 is indistinguishable from 1).
-import { SettingsDefinition } from "../../common/settings.ts";
-import { BigDecimal, DataException, Decimal, Struct, type Schema } from "../data/index.ts";
-import { javaClassName } from "../data/java-format.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
-import type { Transformation } from "../plugins/transformation.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import { BigDecimal, DataException, Decimal, Struct, type Schema } from "../api/data/index.ts";
+import { javaClassName } from "../api/data/java-format.ts";
+import type { ConnectRecord } from "../api/records.ts";
+import type { Transformation } from "../api/transformation.ts";
 import {
   REPLACE_NULL_WITH_DEFAULT,
   fieldValue,

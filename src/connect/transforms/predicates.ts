@@ -1,9 +1,9 @@
 // Kafka's built-in predicates (org.apache.kafka.connect.transforms.predicates.*).
-import { SettingsDefinition } from "../../common/settings.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
-import type { Predicate } from "../plugins/transformation.ts";
-import { JavaPattern } from "./java-regex.ts";
-import { PerInput } from "./regex-budget.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import type { ConnectRecord } from "../api/records.ts";
+import type { Predicate } from "../api/transformation.ts";
+import { JavaPattern } from "../../jvm/java-regex.ts";
+import { PerInput } from "../../jvm/regex-budget.ts";
 import { regexProblem } from "./regex-router.ts";
 import { invalidConfig, nonEmptyString, parseSettings } from "./util.ts";
 

@@ -1,6 +1,6 @@
 // How Kafka's ConnectRecord.toString() reads, for error messages that embed a record.
-import { javaToString } from "../data/java-format.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
+import { javaToString } from "../api/data/java-format.ts";
+import type { ConnectRecord } from "../api/records.ts";
 
 export function recordToString(record: ConnectRecord): string {
   const headers = record.headers.map((h) => `ConnectHeader(key=${h.key}, value=${javaToString(h.value, h.schema)}, schema=${h.schema ?? "null"})`).join(", ");

@@ -3,12 +3,12 @@
 // is unchanged. The replacement is checked against the regex's groups at configure time (Kafka only
 // finds a bad group reference when the first matching record arrives). The match runs on a regex
 // thread under a time budget, once per topic name (regex-budget.ts).
-import { SettingsDefinition } from "../../common/settings.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
-import { newRecord } from "../plugins/records.ts";
-import type { Transformation } from "../plugins/transformation.ts";
-import { JavaPattern, JavaReplacement } from "./java-regex.ts";
-import { PerInput } from "./regex-budget.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import type { ConnectRecord } from "../api/records.ts";
+import { newRecord } from "../api/records.ts";
+import type { Transformation } from "../api/transformation.ts";
+import { JavaPattern, JavaReplacement } from "../../jvm/java-regex.ts";
+import { PerInput } from "../../jvm/regex-budget.ts";
 import { invalidConfig, parseSettings } from "./util.ts";
 
 /** Kafka's RegexValidator, for settings holding a Java regex. */

@@ -1,7 +1,7 @@
 // Class names → factories for the built-in transforms and predicates: Kafka's real class names, the
 // spec's placeholder packages (org.vendor.*, io.vendor.*, io.cdc.*), Confluent's and Debezium's names,
 // and short aliases (`InsertField$Value`, `RegexRouter`).
-import type { Predicate, Transformation } from "../plugins/transformation.ts";
+import type { Predicate, Transformation } from "../api/transformation.ts";
 import { Cast } from "./cast.ts";
 import { ConditionFilter } from "./condition-filter.ts";
 import { DropHeaders } from "./drop-headers.ts";

@@ -1,10 +1,10 @@
 // ReplaceField$Key / ReplaceField$Value: keeps a field iff it is not excluded and (include is empty or
 // it is included), then renames (`renames=old:new,...`). `whitelist`/`blacklist` are the pre-4.0 names
 // of include/exclude; when both spellings are given the new one wins, as Kafka's translation does.
-import { SettingsDefinition } from "../../common/settings.ts";
-import { SchemaBuilder, Struct, type Schema } from "../data/index.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
-import type { Transformation } from "../plugins/transformation.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import { SchemaBuilder, Struct, type Schema } from "../api/data/index.ts";
+import type { ConnectRecord } from "../api/records.ts";
+import type { Transformation } from "../api/transformation.ts";
 import {
   REPLACE_NULL_WITH_DEFAULT,
   SchemaCache,

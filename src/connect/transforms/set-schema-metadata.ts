@@ -1,9 +1,9 @@
 // SetSchemaMetadata$Key / SetSchemaMetadata$Value: replaces the schema's name and/or version. A Struct
 // value is rebuilt against the renamed schema (a Struct must carry the schema it is described by).
-import { SettingsDefinition } from "../../common/settings.ts";
-import { Struct, copySchema, type Schema } from "../data/index.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
-import type { Transformation } from "../plugins/transformation.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import { Struct, copySchema, type Schema } from "../api/data/index.ts";
+import type { ConnectRecord } from "../api/records.ts";
+import type { Transformation } from "../api/transformation.ts";
 import { REPLACE_NULL_WITH_DEFAULT, configProblem, fieldValue, operatingSchema, operatingValue, parseSettings, requireSchema, withOperating, type Side } from "./util.ts";
 
 const DEFINITION = new SettingsDefinition([

@@ -2,12 +2,12 @@
 // `field`) between a formatted string, unix time (unix.precision, bigint out), and Connect's Date,
 // Time and Timestamp logical types; all in UTC. The source kind comes from the schema, or without one
 // from the JS value (Date → Timestamp, integer → unix, string → string).
-import { SettingsDefinition } from "../../common/settings.ts";
-import { ConnectDate, DataException, Schema, SchemaBuilder, Struct, Time, Timestamp } from "../data/index.ts";
-import { javaClassName } from "../data/java-format.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
-import type { Transformation } from "../plugins/transformation.ts";
-import { DateParseError, SimpleDateFormat } from "./simple-date-format.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import { ConnectDate, DataException, Schema, SchemaBuilder, Struct, Time, Timestamp } from "../api/data/index.ts";
+import { javaClassName } from "../api/data/java-format.ts";
+import type { ConnectRecord } from "../api/records.ts";
+import type { Transformation } from "../api/transformation.ts";
+import { DateParseError, SimpleDateFormat } from "../../jvm/simple-date-format.ts";
 import {
   REPLACE_NULL_WITH_DEFAULT,
   SchemaCache,

@@ -1,12 +1,12 @@
 // TimestampRouter: topic = topic.format with ${topic} and ${timestamp} (the record timestamp formatted
 // by timestamp.format, a SimpleDateFormat pattern, in UTC). A record without a timestamp is an error.
-import { SettingsDefinition } from "../../common/settings.ts";
-import { DataException } from "../data/index.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
-import { newRecord } from "../plugins/records.ts";
-import type { Transformation } from "../plugins/transformation.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import { DataException } from "../api/data/index.ts";
+import type { ConnectRecord } from "../api/records.ts";
+import { newRecord } from "../api/records.ts";
+import type { Transformation } from "../api/transformation.ts";
 import { recordToString } from "./record-text.ts";
-import { SimpleDateFormat } from "./simple-date-format.ts";
+import { SimpleDateFormat } from "../../jvm/simple-date-format.ts";
 import { parseSettings } from "./util.ts";
 
 /** A SimpleDateFormat pattern check for settings. */

@@ -1,10 +1,10 @@
 // Plumbing shared by the built-in transforms: the half of a record a $Key/$Value variant works on,
 // Kafka's Requirements checks (same messages), SchemaUtil.copySchemaBasics, the per-transform schema
 // cache, schemaless map helpers and Kafka-worded configuration errors.
-import { ConfigError, type ParsedSettings, type Setting, type SettingsDefinition } from "../../common/settings.ts";
-import { DataException, SchemaBuilder, Struct, type Field, type Schema } from "../data/index.ts";
-import { isPlainObject, javaClassName } from "../data/java-format.ts";
-import { newRecord, type ConnectHeader, type ConnectRecord, type SinkRecord } from "../plugins/records.ts";
+import { ConfigError, type ParsedSettings, type Setting, type SettingsDefinition } from "../../platform/settings.ts";
+import { DataException, SchemaBuilder, Struct, type Field, type Schema } from "../api/data/index.ts";
+import { isPlainObject, javaClassName } from "../api/data/java-format.ts";
+import { newRecord, type ConnectHeader, type ConnectRecord, type SinkRecord } from "../api/records.ts";
 
 /** Which part of the record a transform operates on (Kafka's `$Key` / `$Value` inner classes). */
 export type Side = "key" | "value";

@@ -1,9 +1,9 @@
 // ValueToKey: the new key is a Struct (or map, without a schema) of the listed value fields.
-import { SettingsDefinition } from "../../common/settings.ts";
-import { DataException, SchemaBuilder, Struct, type Schema } from "../data/index.ts";
-import type { ConnectRecord } from "../plugins/records.ts";
-import { newRecord } from "../plugins/records.ts";
-import type { Transformation } from "../plugins/transformation.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import { DataException, SchemaBuilder, Struct, type Schema } from "../api/data/index.ts";
+import type { ConnectRecord } from "../api/records.ts";
+import { newRecord } from "../api/records.ts";
+import type { Transformation } from "../api/transformation.ts";
 import { REPLACE_NULL_WITH_DEFAULT, SchemaCache, mapGet, mapLike, nonEmptyList, parseSettings, requireMap, requireStruct } from "./util.ts";
 
 const DEFINITION = new SettingsDefinition([

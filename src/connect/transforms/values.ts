@@ -6,8 +6,8 @@
 // else Decimal; ISO-8601 date (yyyy-MM-dd), time (HH:mm:ss.SSS'Z') and timestamp literals; arrays
 // [..] and maps {..} of such values and "quoted strings" (element schema: the common type, integers
 // widened; null when mixed). Anything else is the whole text as a STRING.
-import { BigDecimal, ConnectDate, DataException, Decimal, Schema, SchemaBuilder, Time, Timestamp, type Type } from "../data/index.ts";
-import { SimpleDateFormat } from "./simple-date-format.ts";
+import { BigDecimal, ConnectDate, DataException, Decimal, Schema, SchemaBuilder, Time, Timestamp, type Type } from "../api/data/index.ts";
+import { SimpleDateFormat } from "../../jvm/simple-date-format.ts";
 
 export interface SchemaAndValue {
   readonly schema: Schema | null;

@@ -1,11 +1,11 @@
 // org.apache.kafka.connect.file.FileStreamSinkConnector: each record's value is appended as a line;
 // flush() fsyncs, so offsets are committed only for lines that are on disk.
 import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
-import { SettingsDefinition } from "../../common/settings.ts";
-import { javaToString } from "../../connect/data/index.ts";
-import { ConnectException, SinkConnector, SinkTask } from "../../connect/plugins/connector.ts";
-import type { SinkRecord } from "../../connect/plugins/records.ts";
-import { VERSION } from "../../version.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import { javaToString } from "../../connect/api/data/index.ts";
+import { ConnectException, SinkConnector, SinkTask } from "../../connect/api/connector.ts";
+import type { SinkRecord } from "../../connect/api/records.ts";
+import { VERSION } from "../../platform/version.ts";
 
 export const fileSinkSettings = new SettingsDefinition([
   { name: "file", type: "string", importance: "high", doc: "Destination filename. If not specified, the standard output will be used" },

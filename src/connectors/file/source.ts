@@ -6,11 +6,11 @@
 // it is never trusted (/proc files report 0), and reads are asynchronous, so a file without end or
 // without newlines never holds up the event loop.
 import { open, type FileHandle } from "node:fs/promises";
-import { SettingsDefinition } from "../../common/settings.ts";
-import { Schema } from "../../connect/data/index.ts";
-import { SourceConnector, SourceTask, ConnectException } from "../../connect/plugins/connector.ts";
-import { sourceRecord, type SourceRecord } from "../../connect/plugins/records.ts";
-import { VERSION } from "../../version.ts";
+import { SettingsDefinition } from "../../platform/settings.ts";
+import { Schema } from "../../connect/api/data/index.ts";
+import { SourceConnector, SourceTask, ConnectException } from "../../connect/api/connector.ts";
+import { sourceRecord, type SourceRecord } from "../../connect/api/records.ts";
+import { VERSION } from "../../platform/version.ts";
 
 export const fileSourceSettings = new SettingsDefinition([
   { name: "file", type: "string", importance: "high", doc: "Source filename. If not specified, the standard input will be used" },

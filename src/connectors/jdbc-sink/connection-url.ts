@@ -1,7 +1,7 @@
 // JDBC connection URLs as users already write them for Confluent's connector, read into what our
 // native clients need. The subprotocol picks the dialect; `user`/`password` URL parameters are honoured
 // as the JDBC drivers do (the connection.* settings win over them).
-import { ConfigError } from "../../common/settings.ts";
+import { ConfigError } from "../../platform/settings.ts";
 
 export type DialectName = "postgresql" | "mysql";
 

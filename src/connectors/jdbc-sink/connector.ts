@@ -1,13 +1,13 @@
 // io.confluent.connect.jdbc.JdbcSinkConnector: writes schema'd records into PostgreSQL or MySQL/MariaDB
 // tables. put() commits its own transaction before returning, so flush() has nothing left to make
 // durable and the framework's offset commit (after flush) never runs ahead of the rows.
-import { logger } from "../../common/log.ts";
-import { ConfigError } from "../../common/settings.ts";
-import { DataException } from "../../connect/data/index.ts";
-import { connectionProblem } from "../../connect/plugins/connection-check.ts";
-import { ConnectException, SinkConnector, SinkTask } from "../../connect/plugins/connector.ts";
-import type { SinkRecord } from "../../connect/plugins/records.ts";
-import { VERSION } from "../../version.ts";
+import { logger } from "../../platform/log.ts";
+import { ConfigError } from "../../platform/settings.ts";
+import { DataException } from "../../connect/api/data/index.ts";
+import { connectionProblem } from "../../connect/api/connection-check.ts";
+import { ConnectException, SinkConnector, SinkTask } from "../../connect/api/connector.ts";
+import type { SinkRecord } from "../../connect/api/records.ts";
+import { VERSION } from "../../platform/version.ts";
 import { openDatabase, type Database } from "./database.ts";
 import { jdbcSinkSettings, parseJdbcSinkConfig, type JdbcSinkConfig } from "./settings.ts";
 import { JdbcWriter } from "./writer.ts";

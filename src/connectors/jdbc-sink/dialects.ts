@@ -1,7 +1,7 @@
 // What differs between the databases we write to, following Confluent's PostgreSqlDatabaseDialect and
 // MySqlDatabaseDialect: identifier quotes, parameter placeholders, column types for auto.create and
 // auto.evolve, and the upsert clause. Everything else is standard SQL in statements.ts.
-import { ConnectDate, Decimal, Time, Timestamp, type Schema } from "../../connect/data/index.ts";
+import { ConnectDate, Decimal, Time, Timestamp, type Schema } from "../../connect/api/data/index.ts";
 import type { DialectName } from "./connection-url.ts";
 
 /** A column the sink writes: a record field (or Kafka coordinate) and whether it is in the primary key. */

@@ -1,9 +1,9 @@
 // Which columns a record becomes (Confluent's FieldsMetadata): the primary key columns chosen by
 // pk.mode/pk.fields, then the value fields (filtered by fields.whitelist), and each record's values for
 // them. Messages follow Confluent's so users can search them.
-import { isPrimitive, SchemaBuilder, Struct, type Schema } from "../../connect/data/index.ts";
-import { ConnectException } from "../../connect/plugins/connector.ts";
-import type { SinkRecord } from "../../connect/plugins/records.ts";
+import { isPrimitive, SchemaBuilder, Struct, type Schema } from "../../connect/api/data/index.ts";
+import { ConnectException } from "../../connect/api/connector.ts";
+import type { SinkRecord } from "../../connect/api/records.ts";
 import type { SinkField } from "./dialects.ts";
 import { KAFKA_PK_NAMES, type PkMode } from "./settings.ts";
 

@@ -1,7 +1,7 @@
 // Confluent's JdbcSinkConfig settings (names, defaults, allowed values), and the checks across settings
 // that Confluent makes when the task starts.
-import { ConfigError, SettingsDefinition } from "../../common/settings.ts";
-import { ConnectException } from "../../connect/plugins/connector.ts";
+import { ConfigError, SettingsDefinition } from "../../platform/settings.ts";
+import { ConnectException } from "../../connect/api/connector.ts";
 import { parseConnectionUrl, type ConnectionTarget } from "./connection-url.ts";
 import { wallClock, type WallClock } from "./sql-values.ts";
 

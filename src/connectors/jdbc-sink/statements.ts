@@ -1,7 +1,7 @@
 // The SQL the sink runs, built from names only: values are always bound parameters (placeholders), the
 // one exception being column DEFAULTs in DDL, which cannot be parameters and are written as escaped
 // literals. Pure functions, so every dialect/mode combination is unit-testable.
-import { BigDecimal, type Schema } from "../../connect/data/index.ts";
+import { BigDecimal, type Schema } from "../../connect/api/data/index.ts";
 import type { Dialect, SinkField } from "./dialects.ts";
 
 /** `table` or `schema.table` (MySQL: `database.table`), as table.name.format produced it. */

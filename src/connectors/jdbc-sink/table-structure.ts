@@ -1,8 +1,8 @@
 // Makes a table fit the columns records need (Confluent's DbStructure): CREATE it when missing
 // (auto.create), ADD missing columns (auto.evolve), never drop or change existing ones. What cannot be
 // applied fails with Confluent's message. Column sets are cached per table and re-read after DDL.
-import { logger } from "../../common/log.ts";
-import { ConnectException } from "../../connect/plugins/connector.ts";
+import { logger } from "../../platform/log.ts";
+import { ConnectException } from "../../connect/api/connector.ts";
 import type { Database } from "./database.ts";
 import type { SinkField } from "./dialects.ts";
 import { tableIdToString, type SqlBuilder, type TableId } from "./statements.ts";

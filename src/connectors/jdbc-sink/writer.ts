@@ -2,9 +2,9 @@
 // the same kind (write or delete) and schemas, tables are created/evolved first (DDL outside the
 // transaction, since MySQL commits implicitly on DDL), then every statement runs in a single
 // transaction. When write() resolves the rows are committed, so the offsets of these records are safe.
-import type { Schema } from "../../connect/data/index.ts";
-import { ConnectException } from "../../connect/plugins/connector.ts";
-import type { SinkRecord } from "../../connect/plugins/records.ts";
+import type { Schema } from "../../connect/api/data/index.ts";
+import { ConnectException } from "../../connect/api/connector.ts";
+import type { SinkRecord } from "../../connect/api/records.ts";
 import type { Database, SqlSession } from "./database.ts";
 import { dialectFor } from "./dialects.ts";
 import { keyValues, nonKeyValues, recordLayout, type RecordLayout } from "./record-fields.ts";

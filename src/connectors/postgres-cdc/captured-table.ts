@@ -2,10 +2,10 @@
 // tuples carry them) the converter of its text, or null for a column left out (filtered, or of a type
 // Debezium does not map). Built from a Relation message plus the catalog while streaming, and from
 // the catalog alone for the snapshot.
-import { BigDecimal } from "../../connect/data/big-decimal.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../../connect/data/logical.ts";
-import { Type, type Schema } from "../../connect/data/schema.ts";
-import { Struct } from "../../connect/data/struct.ts";
+import { BigDecimal } from "../../jvm/big-decimal.ts";
+import { ConnectDate, Decimal, Time, Timestamp } from "../../connect/api/data/logical.ts";
+import { Type, type Schema } from "../../connect/api/data/schema.ts";
+import { Struct } from "../../connect/api/data/struct.ts";
 import { capturesColumn, type CaptureFilters } from "./config.ts";
 import { tableSchemas, type Row, type TableColumn, type TableSchemas } from "./envelope.ts";
 import type { CatalogTable, TableName } from "./catalog.ts";

@@ -2,7 +2,7 @@
 // primary key, nullability, defaults and the user types (enum labels, array elements) of a table's columns;
 // the tables the filters capture; and the publication pgoutput streams.
 import type { Sql } from "postgres";
-import { ConnectException } from "../../connect/plugins/connector.ts";
+import { ConnectException } from "../../connect/api/connector.ts";
 import { capturesTable, type AutocreateMode, type CaptureFilters } from "./config.ts";
 import { quoteIdentifier } from "./replication-connection.ts";
 import type { UserType } from "./types.ts";

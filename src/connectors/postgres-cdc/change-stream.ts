@@ -3,7 +3,7 @@
 // definition changed, e.g. ALTER TABLE ... ADD COLUMN), and stamps each record with the offset a
 // restart would resume from.
 import type { Sql } from "postgres";
-import type { ConnectHeader, SourceRecord } from "../../connect/plugins/records.ts";
+import type { ConnectHeader, SourceRecord } from "../../connect/api/records.ts";
 import { tableOfRelation, rowOf, type CaptureOptions, type CapturedTable } from "./captured-table.ts";
 import { describeTable } from "./catalog.ts";
 import { capturesTable } from "./config.ts";

@@ -1,6 +1,6 @@
 // The settings of Debezium's PostgreSQL connector that Sluice honours, by Debezium's names and
 // defaults (PostgresConnectorConfig), parsed once into the typed form the task works with.
-import { SettingsDefinition, type ParsedSettings } from "../../common/settings.ts";
+import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
 import type { DecimalHandlingMode, TimePrecisionMode } from "./types.ts";
 
 export type SnapshotMode = "initial" | "never" | "no_data" | "initial_only" | "always";

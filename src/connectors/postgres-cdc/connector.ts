@@ -1,10 +1,10 @@
 // io.debezium.connector.postgresql.PostgresConnector (alias PostgresCdc): change data capture from
 // PostgreSQL's logical replication (pgoutput), writing Debezium's topics, events and offsets.
 import postgres from "postgres";
-import type { SettingsDefinition } from "../../common/settings.ts";
-import { connectionProblem } from "../../connect/plugins/connection-check.ts";
-import { SourceConnector } from "../../connect/plugins/connector.ts";
-import { VERSION } from "../../version.ts";
+import type { SettingsDefinition } from "../../platform/settings.ts";
+import { connectionProblem } from "../../connect/api/connection-check.ts";
+import { SourceConnector } from "../../connect/api/connector.ts";
+import { VERSION } from "../../platform/version.ts";
 import { parsePostgresCdcConfig, postgresCdcSettings } from "./config.ts";
 import { PostgresCdcTask } from "./task.ts";
 

@@ -1,8 +1,8 @@
 // What a running snapshot has done, told two ways: log lines (per table at most every interval, when a
 // table and when the snapshot ends) and the figures of Debezium's snapshot metrics MBean
 // (context=snapshot) as gauges on the worker's /metrics.
-import type { Logger } from "../../common/log.ts";
-import type { PluginMetrics } from "../../connect/plugins/connector.ts";
+import type { Logger } from "../../platform/log.ts";
+import type { PluginMetrics } from "../../connect/api/connector.ts";
 import { formatCount, formatDuration, progressMessage, rowsPerSecond } from "./progress-format.ts";
 
 export interface EstimatedTable {

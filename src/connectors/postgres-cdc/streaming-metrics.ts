@@ -1,6 +1,6 @@
 // Debezium's streaming metrics MBean (context=streaming) as gauges on the worker's /metrics: how many
 // change events the stream produced and how far behind the source the last one was.
-import type { PluginMetrics } from "../../connect/plugins/connector.ts";
+import type { PluginMetrics } from "../../connect/api/connector.ts";
 
 export class StreamingMetrics {
   private eventsSeen = 0;

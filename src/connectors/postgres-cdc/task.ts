@@ -3,12 +3,12 @@
 // what the framework's committed offset says, so WAL the topics do not hold yet is never released
 // and a crash at any point loses no change.
 import postgres, { type Sql } from "postgres";
-import { SchemaBuilder } from "../../connect/data/schema.ts";
-import { Struct } from "../../connect/data/struct.ts";
-import { logger } from "../../common/log.ts";
-import { ConnectException, RetriableException, SourceTask } from "../../connect/plugins/connector.ts";
-import { sourceRecord, type ConnectHeader, type SourceRecord } from "../../connect/plugins/records.ts";
-import { VERSION } from "../../version.ts";
+import { SchemaBuilder } from "../../connect/api/data/schema.ts";
+import { Struct } from "../../connect/api/data/struct.ts";
+import { logger } from "../../platform/log.ts";
+import { ConnectException, RetriableException, SourceTask } from "../../connect/api/connector.ts";
+import { sourceRecord, type ConnectHeader, type SourceRecord } from "../../connect/api/records.ts";
+import { VERSION } from "../../platform/version.ts";
 import { rowOf, type CaptureOptions } from "./captured-table.ts";
 import { ensurePublication } from "./catalog.ts";
 import { ChangeStream } from "./change-stream.ts";

@@ -3,11 +3,11 @@
 // names and versions, the same numbers for times and durations, the same strings for zoned values.
 // Input is the type's text output, as pgoutput sends it. Types Debezium does not map give no mapping:
 // the column is left out of events, as Debezium leaves it out.
-import { BigDecimal } from "../../connect/data/big-decimal.ts";
-import { DataException } from "../../connect/data/errors.ts";
-import { ConnectDate, Decimal, Time, Timestamp, twosComplementBytes } from "../../connect/data/logical.ts";
-import { SchemaBuilder, type Schema } from "../../connect/data/schema.ts";
-import { Struct } from "../../connect/data/struct.ts";
+import { BigDecimal } from "../../jvm/big-decimal.ts";
+import { DataException } from "../../connect/api/data/errors.ts";
+import { ConnectDate, Decimal, Time, Timestamp, twosComplementBytes } from "../../connect/api/data/logical.ts";
+import { SchemaBuilder, type Schema } from "../../connect/api/data/schema.ts";
+import { Struct } from "../../connect/api/data/struct.ts";
 import { civilDate, parseArray, parseBytea, parseDate, parseInterval, parseTime, parseTimestamp, parseTimestampTz, parseTimeTz, type IntervalParts } from "./pg-text.ts";
 
 export type DecimalHandlingMode = "precise" | "double" | "string";

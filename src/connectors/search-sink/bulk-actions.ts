@@ -1,9 +1,9 @@
 // Sink records as Bulk API actions (newline-delimited JSON), as Confluent's sink builds its requests:
 // index = topic, id = key or topic+partition+offset, and, with key ids, external versioning by Kafka
 // offset so that a re-delivered or reordered older record never overwrites a newer document.
-import { jsonString } from "../../connect/converters/json-text.ts";
-import { DataException } from "../../connect/data/index.ts";
-import type { SinkRecord } from "../../connect/plugins/records.ts";
+import { jsonString } from "../../jvm/json-text.ts";
+import { DataException } from "../../connect/api/data/index.ts";
+import type { SinkRecord } from "../../connect/api/records.ts";
 import { documentJson } from "./document.ts";
 import type { SearchSinkConfig } from "./settings.ts";
 

@@ -1,7 +1,7 @@
 // POST /_bulk (and the few index calls the sink makes before writing: HEAD/PUT /<index>, GET/PUT
 // /<index>/_mapping) to one of several servers: a server that cannot be reached is skipped for the next
 // one (failover); a busy or failing server (429, 5xx) is reported as retriable so the caller backs off.
-import { ConnectException, RetriableException } from "../../connect/plugins/connector.ts";
+import { ConnectException, RetriableException } from "../../connect/api/connector.ts";
 import { bulkItems, type BulkItemResult } from "./bulk-response.ts";
 import type { SearchSinkConfig } from "./settings.ts";
 

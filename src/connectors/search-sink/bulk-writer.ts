@@ -1,8 +1,8 @@
 // Batches bulk actions and keeps up to max.in.flight.requests bulk requests running while put() goes
 // on; flush() waits for every one of them, so the runtime commits offsets only for written records.
 // The first failure is kept and thrown from the next add() or flush(), which fails the task.
-import type { Logger } from "../../common/log.ts";
-import { ConnectException, RetriableException } from "../../connect/plugins/connector.ts";
+import type { Logger } from "../../platform/log.ts";
+import { ConnectException, RetriableException } from "../../connect/api/connector.ts";
 import { retryWaitMs, type BulkClient } from "./bulk-client.ts";
 import { itemOutcome } from "./bulk-response.ts";
 import type { SearchSinkConfig } from "./settings.ts";

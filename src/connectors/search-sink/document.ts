@@ -5,12 +5,12 @@
 // {"key":…,"value":…} documents. Without a schema, or with schema.ignore, the JSON converter's own
 // schemaless output is used as it is.
 import { JsonConverter } from "../../connect/converters/json.ts";
-import { base64, jsonString } from "../../connect/converters/json-text.ts";
-import { BigDecimal, DataException } from "../../connect/data/index.ts";
-import { isPlainObject, javaClassName, javaDoubleToString, javaFloatToString } from "../../connect/data/java-format.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../../connect/data/logical.ts";
-import { acceptsPlain, mapEntries, type Schema } from "../../connect/data/schema.ts";
-import { Struct } from "../../connect/data/struct.ts";
+import { base64, jsonString } from "../../jvm/json-text.ts";
+import { BigDecimal, DataException } from "../../connect/api/data/index.ts";
+import { isPlainObject, javaClassName, javaDoubleToString, javaFloatToString } from "../../connect/api/data/java-format.ts";
+import { ConnectDate, Decimal, Time, Timestamp } from "../../connect/api/data/logical.ts";
+import { acceptsPlain, mapEntries, type Schema } from "../../connect/api/data/schema.ts";
+import { Struct } from "../../connect/api/data/struct.ts";
 
 const plainJson = new JsonConverter();
 plainJson.configure({ "schemas.enable": "false" });

@@ -7,9 +7,9 @@
 // Unlike Confluent's sink, which fails the task on a record without a value schema ("Cannot infer
 // mapping without schema"), such a record (schemaless JSON, a tombstone) leaves the index to dynamic
 // mapping; a later record with a schema still gets its mapping put if the index has none by then.
-import type { Logger } from "../../common/log.ts";
-import { ConnectException, RetriableException } from "../../connect/plugins/connector.ts";
-import type { SinkRecord } from "../../connect/plugins/records.ts";
+import type { Logger } from "../../platform/log.ts";
+import { ConnectException, RetriableException } from "../../connect/api/connector.ts";
+import type { SinkRecord } from "../../connect/api/records.ts";
 import { indexName } from "./bulk-actions.ts";
 import { retryWaitMs, type BulkClient, type ServerReply } from "./bulk-client.ts";
 import { mappingJson, schemaMapping } from "./mapping.ts";

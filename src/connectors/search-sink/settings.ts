@@ -1,6 +1,6 @@
 // Settings of the Elasticsearch/OpenSearch sink under Confluent's names (ElasticsearchSinkConnectorConfig),
 // so existing connector JSON works unchanged.
-import { SettingsDefinition, type ParsedSettings } from "../../common/settings.ts";
+import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
 
 export type NullValueBehavior = "ignore" | "delete" | "fail";
 export type MalformedDocumentBehavior = "ignore" | "warn" | "fail";

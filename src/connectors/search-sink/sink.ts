@@ -3,13 +3,13 @@
 // first document for an index the task creates the index and, unless schema.ignore, puts the mapping of
 // the value schema (indices.ts). Documents are written asynchronously; flush() waits for them, so
 // offsets are committed only for written records.
-import { logger, type Logger } from "../../common/log.ts";
-import type { SettingsDefinition } from "../../common/settings.ts";
-import { DataException } from "../../connect/data/index.ts";
-import { connectionProblem } from "../../connect/plugins/connection-check.ts";
-import { ConnectException, SinkConnector, SinkTask } from "../../connect/plugins/connector.ts";
-import type { SinkRecord } from "../../connect/plugins/records.ts";
-import { VERSION } from "../../version.ts";
+import { logger, type Logger } from "../../platform/log.ts";
+import type { SettingsDefinition } from "../../platform/settings.ts";
+import { DataException } from "../../connect/api/data/index.ts";
+import { connectionProblem } from "../../connect/api/connection-check.ts";
+import { ConnectException, SinkConnector, SinkTask } from "../../connect/api/connector.ts";
+import type { SinkRecord } from "../../connect/api/records.ts";
+import { VERSION } from "../../platform/version.ts";
 import { bulkAction, describeRecord } from "./bulk-actions.ts";
 import { BulkClient } from "./bulk-client.ts";
 import { BulkWriter } from "./bulk-writer.ts";

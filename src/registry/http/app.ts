@@ -1,17 +1,17 @@
 // The Confluent Schema Registry REST API v1 on Elysia. Routes only translate HTTP to RegistryService
 // calls and results to Confluent's bodies; every rule lives in the service.
 import { Elysia } from "elysia";
-import type { RequestGuard } from "../../common/basic-auth.ts";
-import { metricsResponse, type Registry } from "../../common/metrics.ts";
+import type { RequestGuard } from "../../platform/basic-auth.ts";
+import { metricsResponse, type Registry } from "../../platform/metrics.ts";
 import { errors, ForwardToLeader, RegistryError } from "../errors.ts";
-import { schemaTypes } from "../formats/index.ts";
+import { schemaTypes } from "../../schema/index.ts";
 import type { RegistryHealth } from "../health.ts";
 import { parseVersionSpec, type RegistryService, type SchemaRequest } from "../service.ts";
 import type { SchemaVersion } from "../store/state.ts";
-import type { ForwardingTls } from "../../common/tls.ts";
+import type { ForwardingTls } from "../../platform/tls.ts";
 import type { RegistryAccess } from "./access.ts";
 import { forwardToLeader } from "./forward.ts";
-import { LruCache } from "../../common/lru.ts";
+import { LruCache } from "../../platform/lru.ts";
 import { routeParams } from "./path-params.ts";
 import { errorResponse, json, readJsonBody, replyType, text } from "./respond.ts";
 import { ConfigBody, ModeBody, SchemaRequestBody } from "./schemas.ts";

@@ -1,7 +1,7 @@
 // Writes that reach a follower go to the leader as the same REST call (Confluent's RestService
 // forwarding): method, path, query, body and the headers that matter to the leader.
-import { logger } from "../../common/log.ts";
-import type { ForwardingTls } from "../../common/tls.ts";
+import { logger } from "../../platform/log.ts";
+import type { ForwardingTls } from "../../platform/tls.ts";
 import { errors, type ForwardToLeader } from "../errors.ts";
 
 const log = logger("registry-forward");

@@ -1,6 +1,6 @@
 // Confluent's content types and error bodies. One place maps every error to HTTP.
 import { RegistryError, errors } from "../errors.ts";
-import { logger } from "../../common/log.ts";
+import { logger } from "../../platform/log.ts";
 
 const log = logger("registry-http");
 

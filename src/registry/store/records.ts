@@ -1,7 +1,7 @@
 // The `_schemas` topic's records, byte-compatible with Confluent Schema Registry (7.x) and Karapace:
 // JSON keys with a fixed field order (compaction compares key bytes), JSON values, null = tombstone.
 import { decoder, encoder, type Bytes } from "../../broker/broker.ts";
-import type { SchemaReference, SchemaType } from "../formats/format.ts";
+import type { SchemaReference, SchemaType } from "../../schema/format.ts";
 
 export interface SchemaValue {
   subject: string;

@@ -2,7 +2,7 @@
 // A write is answered only after the broker acknowledged it AND it was read back into the state
 // (read-your-writes); nothing is applied to the state except by reading the topic.
 import { BrokerError, type Broker } from "../../broker/broker.ts";
-import { logger } from "../../common/log.ts";
+import { logger } from "../../platform/log.ts";
 import { errors, RegistryError } from "../errors.ts";
 import { encodeKey, encodeValue, replayable, type RegistryRecord } from "./records.ts";
 import type { RegistryState } from "./state.ts";

@@ -1,7 +1,7 @@
 // The registry's in-memory state, rebuilt by applying `_schemas` records in offset order. Pure: the
 // store feeds it records; the service reads it. Mirrors how Confluent's reader applies each keytype.
 import type { Bytes } from "../../broker/broker.ts";
-import type { SchemaReference, SchemaType } from "../formats/format.ts";
+import type { SchemaReference, SchemaType } from "../../schema/format.ts";
 import { decodeRecord, skippedSchemaId, type ConfigValue } from "./records.ts";
 import { VersionIndex } from "./version-index.ts";
 

@@ -1,7 +1,7 @@
 // Avro values: avsc checks and encodes; decoding resolves the writer's schema to an optional reader's.
 import type { Type } from "avsc";
-import type { AvroParsedSchema } from "../../registry/formats/avro/index.ts";
-import type { ParsedSchema } from "../../registry/formats/format.ts";
+import type { AvroParsedSchema } from "../../schema/avro/index.ts";
+import type { ParsedSchema } from "../../schema/format.ts";
 import { SerializationException } from "../errors.ts";
 import type { ValueCodec } from "./codec.ts";
 

@@ -1,6 +1,6 @@
 // How a serializer turns values into a schema type's payload and back. One codec per schema type;
 // the schemas themselves are parsed by the registry's formats (the same code on both sides).
-import type { ParsedSchema, SchemaType } from "../../registry/formats/format.ts";
+import type { ParsedSchema, SchemaType } from "../../schema/format.ts";
 
 export interface Encoded {
   /** Bytes, or text written as UTF-8 (saves a copy). */

@@ -1,4 +1,4 @@
-import type { SchemaType } from "../../registry/formats/format.ts";
+import type { SchemaType } from "../../schema/format.ts";
 import { avroCodec } from "./avro.ts";
 import type { ValueCodec } from "./codec.ts";
 import { jsonCodec } from "./json.ts";

@@ -1,8 +1,9 @@
 // JSON Schema values: validated with ajv against the schema, written as UTF-8 JSON text.
-import { decoder } from "../../broker/broker.ts";
-import { jsonSchemaTitle, jsonValidator } from "../../registry/formats/jsonschema/index.ts";
+import { jsonSchemaTitle, jsonValidator } from "../../schema/jsonschema/index.ts";
 import { SerializationException } from "../errors.ts";
 import type { ValueCodec } from "./codec.ts";
+
+const decoder = new TextDecoder();
 
 export const jsonCodec: ValueCodec = {
   schemaType: "JSON",

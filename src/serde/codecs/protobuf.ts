@@ -1,14 +1,14 @@
 // Protobuf values: plain objects checked and encoded with protobufjs; the message-index array tells
 // the reader which message of the file was written.
 import type protobuf from "protobufjs";
-import type { ParsedSchema } from "../../registry/formats/format.ts";
+import type { ParsedSchema } from "../../schema/format.ts";
 import {
   decodeMessageIndexes,
   encodeMessageIndexes,
   indexesForMessage,
   messageForIndexes,
   messageTypes,
-} from "../../registry/formats/protobuf/index.ts";
+} from "../../schema/protobuf/index.ts";
 import { SerializationException } from "../errors.ts";
 import type { ValueCodec } from "./codec.ts";
 

@@ -6,7 +6,7 @@ import pino from "pino";
 import { BrokerError, type FetchedRecord, type ProduceRecord } from "../../../src/broker/broker.ts";
 import { EmbeddedBroker, type EmbeddedBrokerOptions, repairPartitionLog } from "../../../src/broker/embedded/index.ts";
 import { kafkaPartition } from "../../../src/broker/partitioner.ts";
-import type { Logger } from "../../../src/common/log.ts";
+import type { Logger } from "../../../src/platform/log.ts";
 import { CRASH_TOPIC, crashKey, crashValue } from "./embedded-crash-producer.ts";
 
 const enc = new TextEncoder();

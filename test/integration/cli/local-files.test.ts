@@ -7,7 +7,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KafkaBroker } from "../../../src/broker/kafka/index.ts";
-import { encodeByteMap } from "../../../src/connect/storage/java-byte-map.ts";
+import { encodeByteMap } from "../../../src/connect/runtime/storage/java-byte-map.ts";
 import { builtBinary } from "../../fixtures/binary.ts";
 import { sharedKafka } from "../../fixtures/kafka.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";

@@ -5,17 +5,17 @@
 // exceptions.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { AvroConverter } from "../../../src/connect/converters/avro.ts";
-import type { Converter, ConverterConfig, SchemaAndValue } from "../../../src/connect/converters/converter.ts";
+import type { Converter, ConverterConfig, SchemaAndValue } from "../../../src/connect/api/converter.ts";
 import { BUILTIN_CONVERTERS } from "../../../src/connect/converters/index.ts";
 import { JsonSchemaConverter } from "../../../src/connect/converters/jsonschema.ts";
 import { ProtobufConverter } from "../../../src/connect/converters/protobuf.ts";
-import { BigDecimal } from "../../../src/connect/data/big-decimal.ts";
-import { valuesEqual } from "../../../src/connect/data/equality.ts";
-import { DataException } from "../../../src/connect/data/errors.ts";
-import { ConnectDate, Decimal } from "../../../src/connect/data/logical.ts";
-import { Schema, SchemaBuilder } from "../../../src/connect/data/schema.ts";
-import { Struct } from "../../../src/connect/data/struct.ts";
-import { RetriableException } from "../../../src/connect/plugins/connector.ts";
+import { BigDecimal } from "../../../src/jvm/big-decimal.ts";
+import { valuesEqual } from "../../../src/connect/api/data/equality.ts";
+import { DataException } from "../../../src/connect/api/data/errors.ts";
+import { ConnectDate, Decimal } from "../../../src/connect/api/data/logical.ts";
+import { Schema, SchemaBuilder } from "../../../src/connect/api/data/schema.ts";
+import { Struct } from "../../../src/connect/api/data/struct.ts";
+import { RetriableException } from "../../../src/connect/api/connector.ts";
 import { Deserializer, SchemaRegistryClient } from "../../../src/serde/index.ts";
 import { client, registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
 import { freePort } from "../../fixtures/wait.ts";

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { clientSecurity } from "../../../src/broker/client-security.ts";
-import { ConfigError } from "../../../src/common/settings.ts";
+import { ConfigError } from "../../../src/platform/settings.ts";
 import { certificateAuthority, pkcs12 } from "../../fixtures/certificates.ts";
 
 const ca = certificateAuthority("Test CA");

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EmbeddedBroker } from "../../../src/broker/embedded/embedded-broker.ts";
 import { encoder } from "../../../src/broker/broker.ts";
-import { avroFormat } from "../../../src/registry/formats/avro/index.ts";
+import { avroFormat } from "../../../src/schema/avro/index.ts";
 import { RegistryService } from "../../../src/registry/service.ts";
 import { SchemaLog } from "../../../src/registry/store/schema-log.ts";
 import { RegistryState } from "../../../src/registry/store/state.ts";

@@ -14,7 +14,7 @@ import {
   nodeType,
   readJson,
 } from "../../../../src/connect/converters/json-tree.ts";
-import { base64, jsonString } from "../../../../src/connect/converters/json-text.ts";
+import { base64, jsonString } from "../../../../src/jvm/json-text.ts";
 
 const read = (text: string) => readJson(new TextEncoder().encode(text)).node;
 

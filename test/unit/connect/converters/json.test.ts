@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { ConfigError } from "../../../../src/common/settings.ts";
+import { ConfigError } from "../../../../src/platform/settings.ts";
 import { JsonConverter } from "../../../../src/connect/converters/json.ts";
-import { BigDecimal } from "../../../../src/connect/data/big-decimal.ts";
-import { valuesEqual } from "../../../../src/connect/data/equality.ts";
-import { DataException } from "../../../../src/connect/data/errors.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../../../../src/connect/data/logical.ts";
-import { Schema, SchemaBuilder } from "../../../../src/connect/data/schema.ts";
-import { Struct } from "../../../../src/connect/data/struct.ts";
+import { BigDecimal } from "../../../../src/jvm/big-decimal.ts";
+import { valuesEqual } from "../../../../src/connect/api/data/equality.ts";
+import { DataException } from "../../../../src/connect/api/data/errors.ts";
+import { ConnectDate, Decimal, Time, Timestamp } from "../../../../src/connect/api/data/logical.ts";
+import { Schema, SchemaBuilder } from "../../../../src/connect/api/data/schema.ts";
+import { Struct } from "../../../../src/connect/api/data/struct.ts";
 import { schemaAndValueArbitrary } from "../../../fixtures/connect-data.ts";
 
 const text = (bytes: Uint8Array | null) => (bytes === null ? null : new TextDecoder().decode(bytes));

@@ -4,14 +4,14 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { JsonSchemaData } from "../../../../src/connect/converters/jsonschema-data.ts";
-import { BigDecimal } from "../../../../src/connect/data/big-decimal.ts";
-import { valuesEqual } from "../../../../src/connect/data/equality.ts";
-import { DataException } from "../../../../src/connect/data/errors.ts";
-import { ConnectDate, Decimal, Timestamp } from "../../../../src/connect/data/logical.ts";
-import { Schema, SchemaBuilder } from "../../../../src/connect/data/schema.ts";
-import { Struct } from "../../../../src/connect/data/struct.ts";
-import { jsonSchemaFormat } from "../../../../src/registry/formats/jsonschema/index.ts";
-import { readTree } from "../../../../src/registry/formats/jsonschema/json.ts";
+import { BigDecimal } from "../../../../src/jvm/big-decimal.ts";
+import { valuesEqual } from "../../../../src/connect/api/data/equality.ts";
+import { DataException } from "../../../../src/connect/api/data/errors.ts";
+import { ConnectDate, Decimal, Timestamp } from "../../../../src/connect/api/data/logical.ts";
+import { Schema, SchemaBuilder } from "../../../../src/connect/api/data/schema.ts";
+import { Struct } from "../../../../src/connect/api/data/struct.ts";
+import { jsonSchemaFormat } from "../../../../src/schema/jsonschema/index.ts";
+import { readTree } from "../../../../src/schema/jsonschema/json.ts";
 import { fieldValueOf, registrySchema, type RegistrySchemaOptions } from "./registry-data-arbitraries.ts";
 
 const data = new JsonSchemaData();

@@ -5,12 +5,12 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import type protobuf from "protobufjs";
 import { ProtobufData } from "../../../../src/connect/converters/protobuf-data.ts";
-import { BigDecimal } from "../../../../src/connect/data/big-decimal.ts";
-import { DataException } from "../../../../src/connect/data/errors.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../../../../src/connect/data/logical.ts";
-import { Schema, SchemaBuilder } from "../../../../src/connect/data/schema.ts";
-import { Struct } from "../../../../src/connect/data/struct.ts";
-import { messageForIndexes, protobufFormat, type ProtobufParsedSchema } from "../../../../src/registry/formats/protobuf/index.ts";
+import { BigDecimal } from "../../../../src/jvm/big-decimal.ts";
+import { DataException } from "../../../../src/connect/api/data/errors.ts";
+import { ConnectDate, Decimal, Time, Timestamp } from "../../../../src/connect/api/data/logical.ts";
+import { Schema, SchemaBuilder } from "../../../../src/connect/api/data/schema.ts";
+import { Struct } from "../../../../src/connect/api/data/struct.ts";
+import { messageForIndexes, protobufFormat, type ProtobufParsedSchema } from "../../../../src/schema/protobuf/index.ts";
 import { structAndValue, type RegistrySchemaOptions } from "./registry-data-arbitraries.ts";
 
 const data = new ProtobufData();

@@ -2,10 +2,10 @@
 // format can carry (valid record/message names, no name used by two different structs) and values
 // for them, built on the generic Connect-data arbitraries.
 import fc from "fast-check";
-import { BigDecimal } from "../../../../src/connect/data/big-decimal.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../../../../src/connect/data/logical.ts";
-import { SchemaBuilder, type Schema } from "../../../../src/connect/data/schema.ts";
-import { Struct } from "../../../../src/connect/data/struct.ts";
+import { BigDecimal } from "../../../../src/jvm/big-decimal.ts";
+import { ConnectDate, Decimal, Time, Timestamp } from "../../../../src/connect/api/data/logical.ts";
+import { SchemaBuilder, type Schema } from "../../../../src/connect/api/data/schema.ts";
+import { Struct } from "../../../../src/connect/api/data/struct.ts";
 import { floatArbitrary } from "../../../fixtures/connect-data.ts";
 
 export interface RegistrySchemaOptions {

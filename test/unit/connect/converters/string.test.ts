@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { ConfigError } from "../../../../src/common/settings.ts";
+import { ConfigError } from "../../../../src/platform/settings.ts";
 import { StringConverter } from "../../../../src/connect/converters/string.ts";
-import { BigDecimal } from "../../../../src/connect/data/big-decimal.ts";
-import { Schema, SchemaBuilder } from "../../../../src/connect/data/schema.ts";
-import { Struct } from "../../../../src/connect/data/struct.ts";
+import { BigDecimal } from "../../../../src/jvm/big-decimal.ts";
+import { Schema, SchemaBuilder } from "../../../../src/connect/api/data/schema.ts";
+import { Struct } from "../../../../src/connect/api/data/struct.ts";
 
 function converter(config: Record<string, string> = {}, isKey = false): StringConverter {
   const c = new StringConverter();

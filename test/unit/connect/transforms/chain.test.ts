@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError, SettingsDefinition } from "../../../../src/common/settings.ts";
-import { Schema, SchemaBuilder, Struct } from "../../../../src/connect/data/index.ts";
-import type { ConnectRecord } from "../../../../src/connect/plugins/records.ts";
-import { newRecord } from "../../../../src/connect/plugins/records.ts";
-import type { Transformation } from "../../../../src/connect/plugins/transformation.ts";
+import { ConfigError, SettingsDefinition } from "../../../../src/platform/settings.ts";
+import { Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
+import type { ConnectRecord } from "../../../../src/connect/api/records.ts";
+import { newRecord } from "../../../../src/connect/api/records.ts";
+import type { Transformation } from "../../../../src/connect/api/transformation.ts";
 import {
   BUILTIN_PREDICATES,
   BUILTIN_TRANSFORMS,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError } from "../../../../src/common/settings.ts";
-import { Schema, SchemaBuilder, Struct } from "../../../../src/connect/data/index.ts";
-import type { SourceRecord } from "../../../../src/connect/plugins/records.ts";
+import { ConfigError } from "../../../../src/platform/settings.ts";
+import { Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
+import type { SourceRecord } from "../../../../src/connect/api/records.ts";
 import { ExtractNewRecordState } from "../../../../src/connect/transforms/index.ts";
 import { configured, source } from "./helpers.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError } from "../../../../src/common/settings.ts";
-import { Schema, SchemaBuilder, Struct } from "../../../../src/connect/data/index.ts";
+import { ConfigError } from "../../../../src/platform/settings.ts";
+import { Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
 import { ExtractField, HoistField, ValueToKey } from "../../../../src/connect/transforms/index.ts";
 import { configured, source } from "./helpers.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { Schema, SchemaBuilder, Struct } from "../../../../src/connect/data/index.ts";
+import { Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
 import { Flatten } from "../../../../src/connect/transforms/index.ts";
 import { configured, source } from "./helpers.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError } from "../../../../src/common/settings.ts";
-import { ConnectDate, Decimal, Schema, SchemaBuilder, Struct, Time, Timestamp } from "../../../../src/connect/data/index.ts";
+import { ConfigError } from "../../../../src/platform/settings.ts";
+import { ConnectDate, Decimal, Schema, SchemaBuilder, Struct, Time, Timestamp } from "../../../../src/connect/api/data/index.ts";
 import { DropHeaders, HeaderFrom, InsertHeader, SetSchemaMetadata } from "../../../../src/connect/transforms/index.ts";
 import { parseString } from "../../../../src/connect/transforms/values.ts";
 import { configured, source } from "./helpers.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError } from "../../../../src/common/settings.ts";
-import { DataException, Schema, SchemaBuilder, Struct, Timestamp } from "../../../../src/connect/data/index.ts";
+import { ConfigError } from "../../../../src/platform/settings.ts";
+import { DataException, Schema, SchemaBuilder, Struct, Timestamp } from "../../../../src/connect/api/data/index.ts";
 import { InsertField } from "../../../../src/connect/transforms/index.ts";
 import { configured, sink, source } from "./helpers.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError } from "../../../../src/common/settings.ts";
+import { ConfigError } from "../../../../src/platform/settings.ts";
 import { JavaPattern, RegexRouter } from "../../../../src/connect/transforms/index.ts";
 import { configured, source } from "./helpers.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError } from "../../../../src/common/settings.ts";
-import { ConnectDate, Schema, SchemaBuilder, Struct, Time, Timestamp } from "../../../../src/connect/data/index.ts";
+import { ConfigError } from "../../../../src/platform/settings.ts";
+import { ConnectDate, Schema, SchemaBuilder, Struct, Time, Timestamp } from "../../../../src/connect/api/data/index.ts";
 import { SimpleDateFormat, TimestampConverter, TimestampRouter } from "../../../../src/connect/transforms/index.ts";
 import { configured, source } from "./helpers.ts";
 

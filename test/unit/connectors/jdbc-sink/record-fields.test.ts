@@ -1,7 +1,7 @@
 // Which columns records become under each pk.mode, JDBC URLs, settings checks and bound values.
 import { describe, expect, test } from "bun:test";
-import { BigDecimal, ConnectDate, Decimal, SchemaBuilder, Struct, Time, Timestamp } from "../../../../src/connect/data/index.ts";
-import type { SinkRecord } from "../../../../src/connect/plugins/records.ts";
+import { BigDecimal, ConnectDate, Decimal, SchemaBuilder, Struct, Time, Timestamp } from "../../../../src/connect/api/data/index.ts";
+import type { SinkRecord } from "../../../../src/connect/api/records.ts";
 import { parseConnectionUrl } from "../../../../src/connectors/jdbc-sink/connection-url.ts";
 import { keyValues, nonKeyValues, recordLayout, type FieldsConfig } from "../../../../src/connectors/jdbc-sink/record-fields.ts";
 import { parseJdbcSinkConfig } from "../../../../src/connectors/jdbc-sink/settings.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import type { Logger } from "../../../../src/common/log.ts";
-import type { PluginMetrics } from "../../../../src/connect/plugins/connector.ts";
+import type { Logger } from "../../../../src/platform/log.ts";
+import type { PluginMetrics } from "../../../../src/connect/api/connector.ts";
 import { SnapshotProgress } from "../../../../src/connectors/postgres-cdc/snapshot-progress.ts";
 
 function harness(intervalMs: number) {

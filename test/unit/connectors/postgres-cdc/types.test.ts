@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { BigDecimal } from "../../../../src/connect/data/big-decimal.ts";
-import { DataException } from "../../../../src/connect/data/errors.ts";
-import { Decimal } from "../../../../src/connect/data/logical.ts";
-import { Schema, SchemaBuilder } from "../../../../src/connect/data/schema.ts";
-import { Struct } from "../../../../src/connect/data/struct.ts";
+import { BigDecimal } from "../../../../src/jvm/big-decimal.ts";
+import { DataException } from "../../../../src/connect/api/data/errors.ts";
+import { Decimal } from "../../../../src/connect/api/data/logical.ts";
+import { Schema, SchemaBuilder } from "../../../../src/connect/api/data/schema.ts";
+import { Struct } from "../../../../src/connect/api/data/struct.ts";
 import { columnMapping, Oid, type ColumnMapping, type TimePrecisionMode, type TypeMappingOptions, type UserType } from "../../../../src/connectors/postgres-cdc/types.ts";
 
 const MOOD = 16390;

@@ -1,0 +1,663 @@
+// Distributed mode: workers sharing a `group.id` form one cluster through Kafka's group coordinator.
+// Connector configs, task configs and target states live in the config topic, statuses in the status
+// topic, source offsets in the offsets topic; every worker reads all three. The leader of each group
+// generation assigns connectors and tasks (assignor.ts) and is the one that writes configs for REST
+// requests; other workers forward those requests to it. Each worker starts and stops what it is
+// assigned and writes the statuses of what it runs.
+import { BrokerError, type Broker } from "../../../broker/broker.ts";
+import { GroupMember } from "../../../broker/group-member.ts";
+import { logger } from "../../../platform/log.ts";
+import { RetryLog } from "../../../platform/retry-log.ts";
+import { connectErrors } from "../rest-errors.ts";
+import { ConfigLog, type ConfigChange } from "../storage/config-log.ts";
+import type { StatusRecord } from "../storage/internal-records.ts";
+import { StatusStore } from "../storage/status-store.ts";
+import type { ConnectorCallbacks, Worker } from "../worker/worker.ts";
+import type { Status } from "../worker/worker-task.ts";
+import { assign, type Allocation, type AssignorMemory, type Work } from "./assignor.ts";
+import type { ConfigInfos } from "./config-infos.ts";
+import { decodeAssignment, decodeMetadata, encodeAssignment, encodeMetadata, PROTOCOL_NAME, PROTOCOL_TYPE, type WorkerAssignment } from "./group-protocol.ts";
+import { ForwardRequest, HEALTHY, patchedConfig, type ConnectorInfo, type Health, type ConnectorStateInfo, type Herder, type OffsetsView, type StateInfo, type TargetState, type TaskState } from "./herder.ts";
+import { alteredMessage, notStopped, sinkOffsets, writeConnectorOffsets } from "./offsets-admin.ts";
+import { HerderBase } from "./herder-base.ts";
+
+const log = logger("distributed-herder");
+
+export interface InternalTopic {
+  name: string;
+  partitions: number;
+  replicationFactor: number;
+}
+
+export interface DistributedOptions {
+  groupId: string;
+  /** This worker's REST URL as the others reach it. */
+  url: string;
+  configTopic: InternalTopic;
+  offsetTopic: InternalTopic;
+  statusTopic: InternalTopic;
+  sessionTimeoutMs: number;
+  heartbeatIntervalMs: number;
+  rebalanceTimeoutMs: number;
+  scheduledRebalanceMaxDelayMs: number;
+  /** How often the config topic is polled for other workers' writes. */
+  configPollMs?: number;
+}
+
+const STALE = "Cannot complete request momentarily due to stale configuration (typically caused by a concurrent config change)";
+const NO_LEADER = "Cannot complete request momentarily due to no known leader URL, likely because a rebalance was underway.";
+const STATUS_READ_WAIT_MS = 2000;
+const REBALANCE_WAIT_MS = 3000;
+const taskKey = (connector: string, task: number) => `${connector}\u0000${task}`;
+
+/** Waits for `done`, but no longer than `ms`. */
+async function untilOrAfter(done: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
+export class DistributedHerder extends HerderBase implements Herder {
+  private readonly configLog: ConfigLog;
+  private readonly statuses: StatusStore;
+  private readonly member: GroupMember;
+  private memberId = "";
+  private leaderId = "";
+  private leaderUrl = "";
+  private generation = -1;
+  private rebalancing = true;
+  private urls: Record<string, string> = {};
+  /** The leader's memory of its last assignment; what was configured when this worker was assigned. */
+  private memory: AssignorMemory = { previous: new Map() };
+  private assignedShape = "";
+  /** What this worker was assigned (a STOPPED connector is assigned but not started). */
+  private readonly connectors = new Set<string>();
+  private readonly tasks = new Map<string, { connector: string; task: number; config: Record<string, string> }>();
+  private readonly connectorStates = new Map<string, Status>();
+  private readonly knownTopics = new Set<string>();
+  private readonly taskStarts = new Map<string, number>();
+  private starts = 0;
+  private queue: Promise<void> = Promise.resolve();
+  private delayTimer?: ReturnType<typeof setTimeout>;
+  /** Requests waiting for the current rebalance to end. */
+  private settledWaiters: (() => void)[] = [];
+  private stopped = false;
+
+  constructor(
+    worker: Worker,
+    /** The broker for the internal topics and the group (the worker's own serves its tasks). */
+    private readonly internal: Broker,
+    private readonly options: DistributedOptions,
+  ) {
+    super(worker);
+    this.configLog = new ConfigLog(internal, options.configTopic.name, (change) => this.serially(() => this.onConfigChange(change)));
+    this.statuses = new StatusStore(internal, options.statusTopic.name);
+    this.member = GroupMember.of(
+      internal,
+      {
+        groupId: options.groupId,
+        protocolType: PROTOCOL_TYPE,
+        sessionTimeoutMs: options.sessionTimeoutMs,
+        rebalanceTimeoutMs: options.rebalanceTimeoutMs,
+        heartbeatIntervalMs: options.heartbeatIntervalMs,
+        log,
+      },
+      {
+        protocols: () => [{ name: PROTOCOL_NAME, metadata: encodeMetadata({ url: options.url, workerId: worker.workerId, configOffset: this.configLog.offset, allocation: this.allocation() }) }],
+        assign: (members, join) => this.assignWork(members.map((m) => ({ memberId: m.memberId, metadata: decodeMetadata(m.metadata) })), join.memberId),
+        assigned: (bytes, join) => this.serially(() => this.applyAssignment(decodeAssignment(bytes), join.memberId, join.generation)),
+        rebalancing: () => {
+          this.rebalancing = true;
+        },
+        lost: () => this.serially(() => this.releaseAll("group membership lost")),
+      },
+    );
+  }
+
+  /** Creates the internal topics when missing and reads them to their ends. */
+  async readTopics(): Promise<void> {
+    const compact = { "cleanup.policy": "compact" };
+    await this.untilReady("create the internal topics", async () => {
+      for (const topic of [this.options.configTopic, this.options.offsetTopic, this.options.statusTopic]) {
+        await this.internal.createTopic({ name: topic.name, partitions: topic.partitions, replicationFactor: topic.replicationFactor, config: compact });
+      }
+    });
+    const config = await this.untilReady("describe the config topic", () => this.internal.describeTopic(this.options.configTopic.name));
+    if (config && config.partitions !== 1) {
+      throw new Error(`Topic '${this.options.configTopic.name}' supplied via the 'config.storage.topic' property is required to have a single partition in order to guarantee consistency of connector configurations, but it has ${config.partitions} partitions. Please choose a different topic or delete and re-create this topic with a single partition.`);
+    }
+    await this.untilReady("read the internal topics", () => Promise.all([this.configLog.readToEnd(), this.statuses.readToEnd(), this.worker.options.offsets.refresh?.()]));
+  }
+
+  /** Follows the config topic and joins the group; the work assigned starts from there. */
+  join(): void {
+    this.configLog.follow(this.options.configPollMs ?? 250);
+    this.member.start();
+  }
+
+  /** Resolves once this worker has its first assignment (writes can then be made, or forwarded). */
+  async assigned(): Promise<void> {
+    if (!this.rebalancing && this.leaderUrl) return;
+    await new Promise<void>((resolve) => this.settledWaiters.push(resolve));
+  }
+
+  /**
+   * Start-up steps retried while Kafka is not ready (unreachable, or a topic another worker just
+   * created has no leader yet), for up to rebalance.timeout.ms.
+   */
+  private async untilReady<T>(what: string, action: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + this.options.rebalanceTimeoutMs;
+    let delay = 100;
+    const retries = new RetryLog(log);
+    for (;;) {
+      try {
+        const result = await action();
+        retries.succeeded(`could ${what} after retrying`);
+        return result;
+      } catch (err) {
+        if (!(err instanceof BrokerError) || !err.retriable || Date.now() + delay > deadline) throw err;
+        retries.failed({ err: err.message, retryInMs: delay }, `could not ${what} yet; retrying`);
+        await Bun.sleep(delay); // back-off while Kafka gets ready
+        delay = Math.min(delay * 2, 2000);
+      }
+    }
+  }
+
+  /** Healthy once it joined the group; unhealthy while it has lost its membership (Kafka away). */
+  health(): Health {
+    if (this.generation < 0) return { status: "starting", message: "Worker is still starting up.", httpStatus: 503 };
+    if (!this.leaderUrl) return { status: "unhealthy", message: "Worker is not a member of its group (is Kafka reachable?); its connectors and tasks are stopped until it rejoins.", httpStatus: 500 };
+    return HEALTHY;
+  }
+
+  get isLeader(): boolean {
+    return this.memberId !== "" && this.memberId === this.leaderId;
+  }
+
+  async shutdown(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearTimeout(this.delayTimer);
+    // Stop the work first (offsets committed, statuses written), then leave so the others take over at once.
+    await this.serially(() => this.releaseAll("worker shutting down"));
+    // The statuses written while stopping go out before the broker is closed (a bounded wait if Kafka is away).
+    await untilOrAfter(this.statuses.flushed(), STATUS_READ_WAIT_MS);
+    await this.member.stop();
+    this.configLog.stop();
+    await this.worker.stop();
+  }
+
+  // ---- group: the leader's assignment, every worker's share ----
+
+  private allocation(): Allocation {
+    return { connectors: [...this.connectors].sort(), tasks: [...this.tasks.values()].map(({ connector, task }) => ({ connector, task })) };
+  }
+
+  /** The work to be assigned: every connector, and the committed tasks of each. */
+  private configured(): Allocation {
+    const state = this.configLog.state;
+    const connectors = [...state.connectors.keys()].sort();
+    const tasks: Work[] = [];
+    for (const connector of connectors) (state.tasks.get(connector) ?? []).forEach((_, task) => tasks.push({ connector, task }));
+    return { connectors, tasks };
+  }
+
+  private async assignWork(members: { memberId: string; metadata: { url: string; workerId: string; allocation: Allocation } }[], leader: string): Promise<Map<string, Uint8Array>> {
+    // Assign from everything written so far: no member has read further than the topic's end.
+    await this.configLog.readToEnd();
+    const configured = this.configured();
+    const result = assign({
+      members: members.map((m) => ({ memberId: m.memberId, owned: m.metadata.allocation })),
+      configured,
+      memory: this.memory,
+      now: Date.now(),
+      maxDelayMs: this.options.scheduledRebalanceMaxDelayMs,
+    });
+    this.memory = result.memory;
+    this.assignedShape = JSON.stringify(configured);
+    const urls = Object.fromEntries(members.map((m) => [m.metadata.workerId, m.metadata.url]));
+    const out = new Map<string, Uint8Array>();
+    for (const m of members) {
+      const share = result.assignments.get(m.memberId)!;
+      const assignment: WorkerAssignment = {
+        leader,
+        leaderUrl: this.options.url,
+        configOffset: this.configLog.offset,
+        assigned: share.assigned,
+        revoked: share.revoked,
+        delayMs: result.delayMs,
+        urls,
+      };
+      out.set(m.memberId, encodeAssignment(assignment));
+    }
+    const bytes = [...out.values()].reduce((n, b) => n + b.length, 0);
+    log.info({ members: members.length, connectors: configured.connectors.length, tasks: configured.tasks.length, delayMs: result.delayMs, assignmentBytes: bytes }, "assigned connectors and tasks");
+    return out;
+  }
+
+  private async applyAssignment(assignment: WorkerAssignment, memberId: string, generation: number): Promise<void> {
+    this.memberId = memberId;
+    this.generation = generation;
+    this.leaderId = assignment.leader;
+    this.leaderUrl = assignment.leaderUrl;
+    this.urls = assignment.urls;
+    if (assignment.configOffset > this.configLog.offset) await this.configLog.readToEnd();
+    // What this assignment was made from (the leader knows it exactly; others as far as they read).
+    if (!this.isLeader) this.assignedShape = JSON.stringify(this.configured());
+    const connectors = new Set(assignment.assigned.connectors);
+    const tasks = new Set(assignment.assigned.tasks.map((t) => taskKey(t.connector, t.task)));
+    const stopping = [...this.tasks.keys()].filter((k) => !tasks.has(k));
+    await Promise.all(stopping.map((k) => this.stopTask(k)));
+    for (const name of [...this.connectors].filter((c) => !connectors.has(c))) await this.stopConnector(name);
+    this.rebalancing = false;
+    for (const resolve of this.settledWaiters.splice(0)) resolve();
+    for (const name of connectors) if (!this.connectors.has(name)) await this.startConnector(name);
+    for (const t of assignment.assigned.tasks) if (!this.tasks.has(taskKey(t.connector, t.task))) await this.startTask(t.connector, t.task);
+    log.info({ generation, leader: this.isLeader, connectors: connectors.size, tasks: tasks.size, revoked: assignment.revoked.connectors.length + assignment.revoked.tasks.length }, "assignment applied");
+    // Revoked work is given out in the next round, which this worker starts now that it is released.
+    if (assignment.revoked.connectors.length + assignment.revoked.tasks.length > 0) this.member.rejoin();
+    clearTimeout(this.delayTimer);
+    if (assignment.delayMs > 0) this.delayTimer = setTimeout(() => this.member.rejoin(), assignment.delayMs);
+    this.rebalanceIfConfigChanged();
+  }
+
+  /**
+   * A new round is needed when connectors or task counts changed since the assignment. The leader
+   * starts it; every worker follows the config topic too, so each rejoins as soon as it reads such a
+   * change instead of waiting for its next heartbeat to hear of the round.
+   */
+  private rebalanceIfConfigChanged(): void {
+    if (!this.rebalancing && this.leaderUrl && JSON.stringify(this.configured()) !== this.assignedShape) this.member.rejoin();
+  }
+
+  private async releaseAll(reason: string): Promise<void> {
+    if (this.connectors.size + this.tasks.size > 0) log.info({ reason }, "stopping all connectors and tasks");
+    await Promise.all([...this.tasks.keys()].map((k) => this.stopTask(k)));
+    for (const name of [...this.connectors]) await this.stopConnector(name);
+    this.leaderId = "";
+    this.leaderUrl = "";
+  }
+
+  // ---- running work on this worker ----
+
+  private async startConnector(name: string): Promise<void> {
+    const state = this.configLog.state;
+    const config = state.connectors.get(name);
+    if (!config) return;
+    this.connectors.add(name);
+    const target = state.target(name);
+    if (target === "STOPPED") {
+      this.putStatus(name, undefined, { state: "STOPPED", workerId: this.worker.workerId });
+      return;
+    }
+    const configs = await this.worker.startConnector(name, config, target, this.callbacks(name));
+    if (target === "STARTED" && this.connectorStates.get(name)?.state !== "FAILED") await this.publishTaskConfigs(name, configs);
+  }
+
+  /** Writes the connector's task configs when they changed; the commit record makes them visible. */
+  private async publishTaskConfigs(name: string, generated: Record<string, string>[]): Promise<void> {
+    const config = this.configLog.state.connectors.get(name);
+    if (!config) return;
+    const configs = this.validator.withTaskClass(config, generated);
+    if (JSON.stringify(configs) === JSON.stringify(this.configLog.state.tasks.get(name) ?? null)) return;
+    await this.configLog.write([...configs.map((c, task) => ({ kind: "task" as const, name, task, config: c })), { kind: "commit", name, tasks: configs.length }]);
+    log.info({ connector: name, tasks: configs.length }, `${configs.length} task config${configs.length === 1 ? "" : "s"} of connector ${name} written`);
+  }
+
+  private async stopConnector(name: string): Promise<void> {
+    await this.worker.stopConnector(name);
+    this.connectors.delete(name);
+    this.connectorStates.delete(name);
+    const removed = !this.configLog.state.connectors.has(name);
+    this.putStatus(name, undefined, removed ? null : { state: "UNASSIGNED", workerId: this.worker.workerId });
+  }
+
+  private async restartConnector(name: string): Promise<void> {
+    if (!this.connectors.has(name)) return;
+    await this.worker.stopConnector(name);
+    await this.startConnector(name);
+  }
+
+  private async startTask(connector: string, task: number): Promise<void> {
+    const state = this.configLog.state;
+    const config = state.connectors.get(connector);
+    const taskConfig = state.tasks.get(connector)?.[task];
+    if (!config || !taskConfig) return;
+    this.tasks.set(taskKey(connector, task), { connector, task, config: taskConfig });
+    await this.worker.startTask(connector, task, config, taskConfig, state.target(connector) === "PAUSED", this.taskCallbacks(connector, task));
+  }
+
+  private async stopTask(key: string): Promise<void> {
+    const entry = this.tasks.get(key);
+    if (!entry) return;
+    this.tasks.delete(key);
+    await this.worker.stopTask(entry.connector, entry.task);
+    const removed = (this.configLog.state.tasks.get(entry.connector)?.length ?? 0) <= entry.task;
+    if (removed) this.putStatus(entry.connector, entry.task, null);
+  }
+
+  private async restartTaskHere(connector: string, task: number): Promise<void> {
+    const key = taskKey(connector, task);
+    if (!this.tasks.has(key)) return;
+    log.info({ connector, task }, `restarting task ${connector}-${task}`);
+    await this.stopTask(key);
+    await this.startTask(connector, task);
+  }
+
+  private putStatus(connector: string, task: number | undefined, status: Status | null): void {
+    void this.statuses.put({ connector, task }, status, this.generation).catch(() => undefined);
+  }
+
+  private callbacks(name: string): ConnectorCallbacks {
+    return {
+      onConnectorStatus: (status) => {
+        if (!this.connectors.has(name)) return;
+        this.connectorStates.set(name, status);
+        this.putStatus(name, undefined, status);
+      },
+      onTaskStatus: (task, status) => this.putStatus(name, task, status),
+      onTopic: (topic) => {
+        const key = `${name}\u0000${topic}`;
+        if (this.knownTopics.has(key)) return;
+        this.knownTopics.add(key);
+        void this.statuses.putTopic(topic, name, 0).catch(() => this.knownTopics.delete(key));
+      },
+      requestTaskReconfiguration: () => void this.serially(() => this.restartConnector(name)),
+    };
+  }
+
+  /** As callbacks(), ignoring what an earlier, abandoned instance of the task reports. */
+  private taskCallbacks(name: string, task: number): ConnectorCallbacks {
+    const start = ++this.starts;
+    this.taskStarts.set(taskKey(name, task), start);
+    const base = this.callbacks(name);
+    return {
+      ...base,
+      onTaskStatus: (index, status) => {
+        if (this.taskStarts.get(taskKey(name, index)) === start) base.onTaskStatus(index, status);
+      },
+    };
+  }
+
+  /** Config changes, assignments and shutdown take turns, so each sees what the previous one did. */
+  private serially(action: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(action);
+    this.queue = run.catch((err) => log.error({ err: err instanceof Error ? err.stack : String(err) }, "herder action failed"));
+    return run;
+  }
+
+  private async onConfigChange(change: ConfigChange): Promise<void> {
+    const name = change.name;
+    const state = this.configLog.state;
+    const mine = [...this.tasks.values()].filter((t) => t.connector === name);
+    switch (change.kind) {
+      case "connector":
+        if (change.removed) {
+          await Promise.all(mine.map((t) => this.stopTask(taskKey(name, t.task))));
+          if (this.connectors.has(name)) await this.stopConnector(name);
+        } else {
+          await this.restartConnector(name);
+        }
+        break;
+      case "target": {
+        const target = state.target(name);
+        if (this.connectors.has(name)) {
+          const started = this.connectorStates.has(name);
+          if (target === "STOPPED") {
+            await this.worker.stopConnector(name);
+            this.connectorStates.delete(name);
+            this.putStatus(name, undefined, { state: "STOPPED", workerId: this.worker.workerId });
+          } else if (!started) {
+            await this.startConnector(name);
+          } else if (target === "PAUSED") {
+            this.worker.pauseConnector(name, this.callbacks(name));
+          } else {
+            this.worker.resumeConnector(name, this.callbacks(name));
+            // Created paused, it has no tasks yet: they are generated once it runs.
+            if ((state.tasks.get(name)?.length ?? 0) === 0) await this.restartConnector(name);
+          }
+        }
+        for (const t of mine) {
+          if (target === "PAUSED") this.worker.pauseTask(name, t.task);
+          else if (target === "STARTED") this.worker.resumeTask(name, t.task);
+        }
+        break;
+      }
+      case "tasks": {
+        const configs = state.tasks.get(name) ?? [];
+        for (const t of mine) {
+          const config = configs[t.task];
+          if (!config) await this.stopTask(taskKey(name, t.task));
+          else if (JSON.stringify(config) !== JSON.stringify(t.config)) await this.restartTaskHere(name, t.task);
+        }
+        break;
+      }
+      case "restart": {
+        const failed = (s: StatusRecord | Status | undefined) => s?.state === "FAILED";
+        if (this.connectors.has(name) && (!change.onlyFailed || failed(this.connectorStates.get(name)))) await this.restartConnector(name);
+        if (change.includeTasks) {
+          await this.statuses.readToEnd();
+          const statuses = this.statuses.taskStatuses(name);
+          for (const t of mine) if (!change.onlyFailed || failed(statuses.get(t.task))) await this.restartTaskHere(name, t.task);
+        }
+        break;
+      }
+    }
+    this.rebalanceIfConfigChanged();
+  }
+
+  // ---- REST: writes ----
+
+  /**
+   * Writes of configs happen on the leader, with everything read; others forward. A write arriving
+   * during a rebalance waits a little for it to end (as Kafka Connect's request queue does), then 409.
+   */
+  private async asLeader(): Promise<void> {
+    if (this.rebalancing || !this.leaderUrl) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([new Promise<void>((resolve) => this.settledWaiters.push(resolve)), new Promise<void>((resolve) => (timer = setTimeout(resolve, REBALANCE_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
+    if (this.rebalancing) throw connectErrors.conflict(STALE);
+    if (!this.leaderUrl) throw connectErrors.conflict(NO_LEADER);
+    if (!this.isLeader) throw new ForwardRequest(this.leaderUrl);
+    await this.configLog.readToEnd();
+  }
+
+  async putConnector(name: string, config: Record<string, string>, options: { allowReplace: boolean; initialState?: TargetState }): Promise<{ created: boolean; info: ConnectorInfo }> {
+    const full = { ...config, name };
+    await this.validator.validOrThrow(full);
+    await this.asLeader();
+    const exists = this.configLog.state.connectors.has(name);
+    if (exists && !options.allowReplace) throw connectErrors.conflict(`Connector ${name} already exists`);
+    await this.configLog.write([...(options.initialState && !exists ? [{ kind: "target" as const, name, state: options.initialState }] : []), { kind: "connector", name, config: full }]);
+    log.info({ connector: name }, exists ? `connector ${name} config updated` : `connector ${name} created`);
+    return { created: !exists, info: this.info(name) };
+  }
+
+  async patchConnector(name: string, patch: Record<string, string | null>): Promise<ConnectorInfo> {
+    await this.asLeader();
+    return (await this.putConnector(name, patchedConfig(name, this.need(name), patch), { allowReplace: true })).info;
+  }
+
+  async deleteConnector(name: string): Promise<void> {
+    await this.asLeader();
+    this.need(name);
+    await this.configLog.write([
+      { kind: "connector", name, config: null },
+      { kind: "target", name, state: null },
+    ]);
+    log.info({ connector: name }, `connector ${name} deleted`);
+  }
+
+  /** Any worker may write a target state (Kafka Connect does not forward pause and resume). */
+  async pause(name: string): Promise<void> {
+    this.needKnown(name);
+    if (this.configLog.state.target(name) !== "PAUSED") await this.configLog.write([{ kind: "target", name, state: "PAUSED" }]);
+  }
+
+  async resume(name: string): Promise<void> {
+    this.needKnown(name);
+    if (this.configLog.state.target(name) !== "STARTED") await this.configLog.write([{ kind: "target", name, state: "STARTED" }]);
+  }
+
+  /** KIP-875: the leader writes zero task configs, then the STOPPED target state. */
+  async stop(name: string): Promise<void> {
+    // As Kafka's DistributedHerder: an unknown connector is 404 on any worker, before the leader is asked.
+    this.needKnown(name);
+    await this.asLeader();
+    await this.configLog.write([
+      { kind: "commit", name, tasks: 0 },
+      { kind: "target", name, state: "STOPPED" },
+    ]);
+  }
+
+  async restart(name: string, includeTasks: boolean, onlyFailed: boolean): Promise<ConnectorStateInfo | undefined> {
+    await this.asLeader();
+    if (!this.configLog.state.connectors.has(name)) throw connectErrors.notFound(`Unknown connector: ${name}`);
+    let planned: ConnectorStateInfo | undefined;
+    if (includeTasks || onlyFailed) {
+      // The plan: what will restart shows RESTARTING, with its last trace.
+      const current = await this.status(name).catch(() => undefined);
+      if (current) {
+        const restarting = <S extends StateInfo>(s: S, restart: boolean): S => (restart ? { ...s, state: "RESTARTING" } : s);
+        planned = {
+          ...current,
+          connector: restarting(current.connector, !onlyFailed || current.connector.state === "FAILED"),
+          tasks: current.tasks.map((t) => restarting(t, includeTasks && (!onlyFailed || t.state === "FAILED"))),
+        };
+      }
+    }
+    log.info({ connector: name, includeTasks, onlyFailed }, `restarting connector ${name}`);
+    await this.configLog.write([{ kind: "restart", name, includeTasks, onlyFailed }]);
+    return planned;
+  }
+
+  /** Restarted by the worker running it: others forward the request there. */
+  async restartTask(name: string, index: number): Promise<void> {
+    this.need(name);
+    if (!(this.configLog.state.tasks.get(name)?.[index])) throw connectErrors.notFound(`Task ${name}-${index} not found`);
+    if (this.tasks.has(taskKey(name, index))) return this.serially(() => this.restartTaskHere(name, index));
+    if (this.rebalancing) throw connectErrors.conflict(STALE);
+    await this.statuses.readToEnd();
+    const owner = this.statuses.taskStatuses(name).get(index)?.worker_id;
+    const url = owner ? this.urls[owner] : undefined;
+    if (!url || owner === this.worker.workerId) throw connectErrors.conflict(`Cannot complete request because of a conflicting operation (e.g. worker rebalance)`);
+    throw new ForwardRequest(url);
+  }
+
+  // ---- REST: reads (from this worker's copy of the topics) ----
+
+  connectorNames(): string[] {
+    return [...this.configLog.state.connectors.keys()].sort();
+  }
+
+  info(name: string): ConnectorInfo {
+    const config = this.need(name);
+    return {
+      name,
+      config: { ...config },
+      tasks: (this.configLog.state.tasks.get(name) ?? []).map((_, task) => ({ connector: name, task })),
+      type: this.worker.connectorType(config["connector.class"]!),
+    };
+  }
+
+  config(name: string): Record<string, string> {
+    return { ...this.need(name) };
+  }
+
+  targetState(name: string): TargetState {
+    this.need(name);
+    return this.configLog.state.target(name);
+  }
+
+  taskConfigs(name: string): { id: { connector: string; task: number }; config: Record<string, string> }[] {
+    this.need(name);
+    return (this.configLog.state.tasks.get(name) ?? []).map((config, task) => ({ id: { connector: name, task }, config: { ...config } }));
+  }
+
+  /** Reads the status topic, but answers from what it has when Kafka is slow or away. */
+  private async freshStatuses(): Promise<void> {
+    await untilOrAfter(this.statuses.readToEnd().catch(() => undefined), STATUS_READ_WAIT_MS);
+  }
+
+  async status(name: string): Promise<ConnectorStateInfo> {
+    await this.freshStatuses();
+    const config = this.configLog.state.connectors.get(name);
+    const connector = this.statuses.connector(name);
+    if (!config || !connector) throw connectErrors.notFound(`No status found for connector ${name}`);
+    const show = this.stateInfo(config);
+    return {
+      name,
+      connector: show(connector),
+      tasks: [...this.statuses.taskStatuses(name)].sort(([a], [b]) => a - b).map(([id, s]) => ({ id, ...show(s) })),
+      type: this.worker.connectorType(config["connector.class"]!),
+    };
+  }
+
+  async taskStatus(name: string, index: number): Promise<TaskState> {
+    await this.freshStatuses();
+    const config = this.configLog.state.connectors.get(name);
+    const status = this.statuses.taskStatuses(name).get(index);
+    if (!config || !status) throw connectErrors.notFound(`No status found for task ${name}-${index}`);
+    return { id: index, ...this.stateInfo(config)(status) };
+  }
+
+  private stateInfo(config: Record<string, string>): (s: StatusRecord) => StateInfo {
+    const version = this.worker.options.plugins.find(config["connector.class"]!, "source", "sink")?.version;
+    return (s) => ({ state: s.state, worker_id: s.worker_id, ...(version !== undefined ? { version } : {}), ...(s.trace ? { trace: s.trace } : {}) });
+  }
+
+  async topics(name: string): Promise<{ [connector: string]: { topics: string[] } }> {
+    await this.statuses.readToEnd();
+    return { [name]: { topics: this.statuses.connectorTopics(name) } };
+  }
+
+  async resetTopics(name: string): Promise<void> {
+    await this.statuses.readToEnd();
+    await Promise.all(this.statuses.connectorTopics(name).map((topic) => this.statuses.resetTopic(topic, name)));
+    for (const key of [...this.knownTopics]) if (key.startsWith(`${name}\u0000`)) this.knownTopics.delete(key);
+  }
+
+  // ---- offsets (KIP-875), on stopped connectors ----
+
+  async offsets(name: string): Promise<OffsetsView> {
+    const config = this.need(name);
+    if (this.worker.connectorType(config["connector.class"]!) === "source") {
+      await this.worker.options.offsets.refresh?.();
+      return { offsets: this.worker.options.offsets.all(name) };
+    }
+    return { offsets: await sinkOffsets(this.worker.options.broker, name, config) };
+  }
+
+  async alterOffsets(name: string, offsets: OffsetsView["offsets"] | undefined): Promise<string> {
+    await this.asLeader();
+    const config = this.requireStopped(name);
+    if (!offsets || offsets.length === 0) throw connectErrors.badRequest("Partitions / offsets need to be provided for an alter offsets request");
+    return alteredMessage("altered", await writeConnectorOffsets(this.worker, name, config, offsets));
+  }
+
+  async resetOffsets(name: string): Promise<string> {
+    await this.asLeader();
+    const config = this.requireStopped(name);
+    const current = (await this.offsets(name)).offsets.map((o) => ({ partition: o.partition, offset: null }));
+    return alteredMessage("reset", await writeConnectorOffsets(this.worker, name, config, current));
+  }
+
+  private requireStopped(name: string): Record<string, string> {
+    const config = this.need(name);
+    if (this.configLog.state.target(name) !== "STOPPED") throw notStopped(name);
+    return config;
+  }
+
+  private need(name: string): Record<string, string> {
+    const config = this.configLog.state.connectors.get(name);
+    if (!config) throw connectErrors.notFound(`Connector ${name} not found`);
+    return config;
+  }
+
+  /** As need(), with the wording of Kafka's pause and resume endpoints. */
+  private needKnown(name: string): void {
+    if (!this.configLog.state.connectors.has(name)) throw connectErrors.notFound(`Unknown connector ${name}`);
+  }
+}

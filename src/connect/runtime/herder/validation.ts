@@ -1,0 +1,186 @@
+// Connector config validation, as Kafka's AbstractHerder does it: the connector's and the framework's
+// settings, transforms and predicates, converter classes, plugin versions — with Kafka's messages.
+import { VERSION } from "../../../platform/version.ts";
+import { hideResolved } from "../../../platform/config-providers.ts";
+import { isSimpleHeaderConverter, SimpleHeaderConverter } from "../../converters/simple-header.ts";
+import { ConnectRestError, connectErrors } from "../rest-errors.ts";
+import type { Connector } from "../../api/connector.ts";
+import type { PluginDescriptor, PluginRegistry } from "../plugins/registry.ts";
+import { nearest } from "../../../platform/edit-distance.ts";
+import { connectorFrameworkDefinition, sinkTopicProblems } from "../worker/connector-config.ts";
+import { chainLookups, type Worker } from "../worker/worker.ts";
+import { validateTransforms } from "../../transforms/chain.ts";
+import { configInfos, invalidConfigMessage, type ConfigInfos } from "./config-infos.ts";
+
+/** A connector class no plugin provides (Kafka's ConnectException, which validate wraps once more). */
+export class UnknownConnectorClass extends ConnectRestError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+
+export class ConnectorValidator {
+  constructor(private readonly worker: Worker) {}
+
+  async validate(config: Record<string, string>): Promise<ConfigInfos> {
+    const className = config["connector.class"];
+    if (!className) throw connectErrors.badRequest(`Connector config ${javaMap(config)} contains no connector type`);
+    const plugins = this.worker.options.plugins;
+    const plugin = plugins.find(className, "source", "sink");
+    if (!plugin) throw new UnknownConnectorClass(unknownConnectorMessage(className, plugins));
+    const connector = plugin.create() as Connector;
+    const type = plugin.type as "source" | "sink";
+    const framework = connectorFrameworkDefinition(type, plugin.version);
+    const transforms = new Map(Object.entries(validateTransforms(config, chainLookups(plugins))));
+    const { problems: classes, unparsed } = this.classProblems(config, plugin);
+    const own = await this.connectorProblems(connector, config);
+    const extra = [transforms, classes, own, ...(type === "sink" ? [await sinkTopicProblems(config)] : [])];
+    const infos = configInfos(className, [framework, connector.config()], config, extra, unparsed);
+    this.addConverterChoices(infos, config, plugin, unparsed);
+    return infos;
+  }
+
+  /**
+   * What Kafka's recommenders add: the installed converters and plugin versions, and the worker's
+   * converters where the connector names none.
+   */
+  private addConverterChoices(infos: ConfigInfos, config: Record<string, string>, plugin: PluginDescriptor, unparsed: Set<string>): void {
+    const plugins = this.worker.options.plugins;
+    const converters = plugins.list("converter").map((p) => p.className);
+    const headerConverters = [...new Set([...converters, ...plugins.list("header_converter").map((p) => p.className), SimpleHeaderConverter.className])];
+    const byName = new Map(infos.configs.map((c) => [c.value?.name, c]));
+    const choose = (key: string, values: string[], value: string | null | undefined, defaultValue?: string) => {
+      const entry = byName.get(key);
+      if (!entry?.value) return;
+      entry.value.recommended_values = [...values].sort();
+      if (value !== undefined) entry.value.value = value;
+      // The worker's settings are the defaults of a connector's converters.
+      if (defaultValue !== undefined && entry.definition) entry.definition.default_value = defaultValue;
+    };
+    const versionOf = (className: string) => (isSimpleHeaderConverter(className) ? VERSION : plugins.find(className.trim(), "converter", "header_converter")?.version);
+    if (plugin.version !== undefined) choose("connector.plugin.version", [plugin.version], undefined);
+    for (const key of ["key.converter", "value.converter", "header.converter"] as const) {
+      const workers = this.worker.options.workerConfig[key] ?? this.worker.options.settings.string(key);
+      const effective = config[key] ?? workers;
+      choose(key, key === "header.converter" ? headerConverters : converters, unparsed.has(key) ? null : effective, workers);
+      const version = unparsed.has(key) ? undefined : versionOf(effective);
+      if (version !== undefined) choose(`${key}.plugin.version`, [version], config[`${key}.plugin.version`] ?? version, versionOf(workers));
+    }
+  }
+
+  /**
+   * The connector's own validate (e.g. its connection attempt), as Debezium's and Confluent's run it:
+   * only once its declared settings are valid, on the config with provider references resolved, and
+   * with the resolved values hidden again in what it says.
+   */
+  private async connectorProblems(connector: Connector, config: Record<string, string>): Promise<Map<string, string[]>> {
+    if (!connector.validate || configInfos("", [connector.config()], config, []).error_count > 0) return new Map();
+    const resolved = new Map<string, string>();
+    try {
+      const problems = await connector.validate(this.worker.resolve(config, resolved));
+      return new Map([...problems].map(([key, messages]) => [key, messages.map((m) => hideResolved(m, resolved))]));
+    } catch (err) {
+      return new Map([["connector.class", [hideResolved(`The connector's validation failed: ${err instanceof Error ? err.message : String(err)}`, resolved)]]]);
+    }
+  }
+
+  /** Converter classes and the plugin version must exist, as Kafka loads them while validating. */
+  private classProblems(config: Record<string, string>, plugin: PluginDescriptor): { problems: Map<string, string[]>; unparsed: Set<string> } {
+    const plugins = this.worker.options.plugins;
+    const problems = new Map<string, string[]>();
+    const unparsed = new Set<string>();
+    const converters: [string, ("converter" | "header_converter")[]][] = [
+      ["key.converter", ["converter"]],
+      ["value.converter", ["converter"]],
+      ["header.converter", ["header_converter", "converter"]],
+    ];
+    for (const [key, types] of converters) {
+      const value = config[key];
+      if (value == null || plugins.find(value.trim(), ...types) || (key === "header.converter" && isSimpleHeaderConverter(value))) continue;
+      problems.set(key, [`Invalid value ${value} for configuration ${key}: Class ${value.trim()} could not be found.`]);
+      unparsed.add(key);
+    }
+    const wanted = config["connector.plugin.version"]?.trim();
+    if (wanted && plugin.version !== undefined && !versionMatches(wanted, plugin.version)) {
+      const range = /^[[(]/.test(wanted) ? wanted : `[${wanted},${wanted}]`;
+      const message = `Plugin ${plugin.className} not found that matches the version range ${range}, available versions: [${plugin.version}]`;
+      problems.set("connector.class", [message]);
+      problems.set("connector.plugin.version", [message]);
+    }
+    return { problems, unparsed };
+  }
+
+  async validOrThrow(config: Record<string, string>): Promise<void> {
+    for (const [key, value] of Object.entries(config)) {
+      if (value === null) throw new ConnectRestError(500, `Non-string value found in original settings for key ${key}: null`);
+    }
+    const infos = await this.validate(config);
+    if (infos.error_count > 0) throw connectErrors.badRequest(invalidConfigMessage(infos));
+  }
+
+  /** Task configs as the worker hands them out: each names its task class (Kafka's task.class). */
+  withTaskClass(config: Record<string, string>, taskConfigs: Record<string, string>[]): Record<string, string>[] {
+    const plugin = this.worker.options.plugins.find(config["connector.class"]!, "source", "sink");
+    if (!plugin || taskConfigs.length === 0) return taskConfigs;
+    const taskClass = (plugin.create() as Connector).taskClass();
+    // A task class may name its Java class; otherwise it lives in the connector's package.
+    const pkg = plugin.className.includes(".") ? plugin.className.slice(0, plugin.className.lastIndexOf(".") + 1) : "";
+    const name = taskClass.className ?? `${pkg}${taskClass.name}`;
+    return taskConfigs.map((c) => ({ ...c, "task.class": name }));
+  }
+}
+
+/**
+ * Java's Map.toString of the HashMap Kafka copies a config into before printing it: entries come in
+ * bucket order of a table sized for the map (JDK 17's HashMap(Map) sizing), then insertion order.
+ */
+function javaMap(config: Record<string, string>): string {
+  const keys = Object.keys(config);
+  const wanted = Math.trunc(Math.fround(Math.fround(keys.length / 0.75) + 1));
+  let capacity = 1;
+  while (capacity < wanted) capacity *= 2;
+  const bucket = (key: string) => {
+    let h = 0;
+    for (let i = 0; i < key.length; i++) h = (Math.imul(31, h) + key.charCodeAt(i)) | 0;
+    return (h ^ (h >>> 16)) & (capacity - 1);
+  };
+  const ordered = keys.map((k, i) => ({ k, i, b: bucket(k) })).sort((a, b) => a.b - b.b || a.i - b.i);
+  return `{${ordered.map(({ k }) => `${k}=${config[k]}`).join(", ")}}`;
+}
+
+/**
+ * Kafka's message for a connector class no plugin provides, listing the installed connectors by class
+ * name (Kafka prints its PluginDesc objects, which bury the names) and the nearest name to a typo.
+ */
+export function unknownConnectorMessage(className: string, plugins: PluginRegistry): string {
+  const installed = plugins
+    .list("source", "sink")
+    .map((p) => p.className)
+    .sort()
+    .join(", ");
+  const message = `Failed to find any class that implements Connector and which name matches ${className}, available connectors are: ${installed}`;
+  const near = nearest(className.trim(), plugins.names("source", "sink"));
+  return near === undefined ? message : `${message}. Did you mean ${near}?`;
+}
+
+/** Whether `version` satisfies a Maven-style version or range ("1.0", "[1.0,2.0)", "[1.0,)"). */
+function versionMatches(wanted: string, version: string): boolean {
+  const compare = (a: string, b: string) => {
+    const pa = a.split(/[.-]/);
+    const pb = b.split(/[.-]/);
+    for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+      const x = pa[i] ?? "0";
+      const y = pb[i] ?? "0";
+      const d = /^\d+$/.test(x) && /^\d+$/.test(y) ? Number(x) - Number(y) : x.localeCompare(y);
+      if (d !== 0) return d;
+    }
+    return 0;
+  };
+  const range = /^([[(])\s*([^,]*?)\s*(?:,\s*([^\])]*?)\s*)?([\])])$/.exec(wanted);
+  if (!range) return compare(wanted, version) === 0;
+  const [, open, low, high, close] = range;
+  if (high === undefined) return compare(low!, version) === 0; // [1.0]
+  if (low && (open === "[" ? compare(version, low) < 0 : compare(version, low) <= 0)) return false;
+  if (high && (close === "]" ? compare(version, high) > 0 : compare(version, high) >= 0)) return false;
+  return true;
+}

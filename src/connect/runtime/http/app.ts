@@ -1,0 +1,332 @@
+// The Kafka Connect REST API on Elysia. Routes only talk to the herder; every rule lives there.
+import type { ForwardingTls } from "../../../platform/tls.ts";
+import { Elysia } from "elysia";
+import type { RequestGuard } from "../../../platform/basic-auth.ts";
+import { logger, setLogLevel, type LogLevel } from "../../../platform/log.ts";
+import { metricsResponse } from "../../../platform/metrics.ts";
+import { COMMIT, VERSION } from "../../../platform/version.ts";
+import { ConnectRestError, connectErrors } from "../rest-errors.ts";
+import { configKeyInfos } from "../herder/config-infos.ts";
+import { ForwardRequest, type Herder, type TargetState } from "../herder/herder.ts";
+import { UnknownConnectorClass } from "../herder/validation.ts";
+import { connectorFrameworkDefinition } from "../worker/connector-config.ts";
+import { configMap, createRequest, levelRequest, offsetsRequest, parseJsonBody, unsupportedMediaType } from "./request-bodies.ts";
+import type { SettingsDefinition } from "../../../platform/settings.ts";
+
+const log = logger("connect-http");
+
+/** Java's String.trim(), which Kafka applies to connector names: it also strips control characters. */
+const javaTrim = (text: string) => text.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "");
+
+/** Kafka's check that a validate request's connector.class is the plugin of the URL. */
+const stripConnector = (name: string) => (name.endsWith("Connector") ? name.slice(0, -"Connector".length) : name);
+
+const ROUTES: [RegExp, string[]][] = [
+  [/^\/$/, ["GET"]],
+  [/^\/(health|metrics)$/, ["GET"]],
+  [/^\/connectors$/, ["GET", "POST"]],
+  [/^\/connectors\/[^/]+$/, ["GET", "DELETE"]],
+  [/^\/connectors\/[^/]+\/config$/, ["GET", "PUT", "PATCH"]],
+  [/^\/connectors\/[^/]+\/(status|tasks|topics)$/, ["GET"]],
+  [/^\/connectors\/[^/]+\/(pause|resume|stop|topics\/reset)$/, ["PUT"]],
+  [/^\/connectors\/[^/]+\/restart$/, ["POST"]],
+  [/^\/connectors\/[^/]+\/tasks\/[^/]+\/status$/, ["GET"]],
+  [/^\/connectors\/[^/]+\/tasks\/[^/]+\/restart$/, ["POST"]],
+  [/^\/connectors\/[^/]+\/offsets$/, ["GET", "PATCH", "DELETE"]],
+  [/^\/connector-plugins$/, ["GET"]],
+  [/^\/connector-plugins\/[^/]+\/config$/, ["GET"]],
+  [/^\/connector-plugins\/[^/]+\/config\/validate$/, ["PUT"]],
+  [/^\/admin\/loggers(\/[^/]+)?$/, ["GET", "PUT"]],
+];
+
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+const empty = (status: number) => new Response(null, { status });
+
+/** JavaScript's own errors: their messages describe Sluice's code, not the request. */
+const ENGINE_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError, URIError, EvalError];
+
+function errorBody(error: unknown): Response {
+  if (error instanceof ConnectRestError) return json({ error_code: error.status, message: error.message }, error.status);
+  const message = error instanceof Error ? error.message : String(error);
+  log.error({ err: error instanceof Error ? error.stack : message }, "request failed");
+  const internal = ENGINE_ERRORS.some((type) => error instanceof type);
+  return json({ error_code: 500, message: internal ? "Internal server error; the worker log has the details" : message }, 500);
+}
+
+/** The request's path as Jersey matches it: a trailing slash names the same resource. */
+const resourcePath = (request: Request) => new URL(request.url).pathname.replace(/(.)\/$/, "$1");
+
+/** The methods of the resource at `path`; undefined when no resource is there. */
+const resourceMethods = (path: string) => ROUTES.find(([re]) => re.test(path))?.[1];
+
+/** Answers requests Kafka's Jetty and Jersey refuse before any resource runs; undefined lets the rest through. */
+function refusedEarly(request: Request): Response | undefined {
+  const path = resourcePath(request);
+  try {
+    decodeURIComponent(path);
+  } catch {
+    return json({ error_code: 400, message: "Bad UTF-8 encoding" }, 400);
+  }
+  // Jersey matches the resources' @Consumes(application/json) against every request they get, GETs too
+  // (GET /, /health and /metrics are not among them).
+  if (resourceMethods(path)?.includes(request.method) && !/^\/(health|metrics)?$/.test(path) && unsupportedMediaType(request)) {
+    return json({ error_code: 415, message: "HTTP 415 Unsupported Media Type" }, 415);
+  }
+  return undefined;
+}
+
+/** Kafka Connect's herder request timeout, which also bounds a forwarded request. */
+const FORWARD_TIMEOUT_MS = 90_000;
+
+/**
+ * Sends a request on to the worker that must handle it (Kafka's HerderRequestHandler): `forward=true`
+ * on the first hop, `false` on the second; a request that would need a third hop gets 409.
+ */
+async function forward(target: ForwardRequest, request: Request, body: unknown, tls?: ForwardingTls): Promise<Response> {
+  const incoming = new URL(request.url);
+  const hop = incoming.searchParams.get("forward");
+  if (hop === "false") throw connectErrors.conflict("Cannot complete request because of a conflicting operation (e.g. worker rebalance)");
+  const url = new URL(incoming.pathname + incoming.search, target.url);
+  url.searchParams.set("forward", hop === null ? "true" : "false");
+  const headers = new Headers(request.headers);
+  headers.delete("content-length");
+  headers.delete("host");
+  log.debug({ url: url.toString(), method: request.method }, "forwarding request");
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: request.method,
+      headers,
+      body: body === undefined || body === null || request.method === "GET" ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+      ...(tls ? { tls } : {}),
+    });
+  } catch (err) {
+    if (err instanceof Error && err.name === "TimeoutError") throw new ConnectRestError(500, "Request timed out");
+    throw new ConnectRestError(500, `IO Error trying to forward REST request: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return new Response(await response.arrayBuffer(), { status: response.status, headers: response.headers });
+}
+
+function taskIndex(value: string): number {
+  if (!/^\d+$/.test(value)) throw connectErrors.notFound("HTTP 404 Not Found");
+  return Number(value);
+}
+
+/** Bodies as parsed for the routes that take one, kept for forwarding. */
+const parsedBodies = new WeakMap<Request, unknown>();
+
+/**
+ * The parser of the routes that take a body, given to each of them: Kafka's resources without a body
+ * parameter never read it (Elysia would parse every route's body for a global parse hook).
+ */
+const JSON_BODY = {
+  parse: async ({ request }: { request: Request }) => {
+    const body = parseJsonBody(await request.text());
+    parsedBodies.set(request, body);
+    return body;
+  },
+};
+
+/** Loggers set explicitly over REST, as Kafka's /admin/loggers lists them. */
+const loggerLevels = new Map<string, { level: string; last_modified: number }>();
+/** Root until it is set over REST (Sluice logs at INFO unless configured otherwise). */
+const ROOT_DEFAULT = { level: "INFO", last_modified: null };
+
+/** `guard`: authentication, answering refused requests before any route (../security.ts). */
+export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard?: RequestGuard; forwardTls?: ForwardingTls }) {
+  const plugins = herder.plugins();
+  const nonConnectorTypes = ["transformation", "predicate", "converter", "header_converter"] as const;
+  const metrics = herder.metrics();
+  metrics.trackStates(herder);
+
+  return new Elysia()
+    .onRequest(({ request }) => info.guard?.(request) ?? refusedEarly(request))
+    // Not `body` from the context: naming it here would make Elysia parse every route's body.
+    .onError(async ({ code, error, request, set }) => {
+      if (error instanceof ForwardRequest) {
+        const response = await forward(error, request, parsedBodies.get(request), info.forwardTls);
+        set.status = response.status;
+        return response;
+      }
+      if (code === "NOT_FOUND") {
+        const methods = resourceMethods(resourcePath(request));
+        if (methods && !methods.includes(request.method)) return json({ error_code: 405, message: "HTTP 405 Method Not Allowed" }, 405);
+        return json({ error_code: 404, message: "HTTP 404 Not Found" }, 404);
+      }
+      // Elysia wraps what the body parser threw (parseJsonBody's Jackson-style errors).
+      if (code === "PARSE") return errorBody((error as { cause?: unknown }).cause ?? error);
+      return errorBody(error);
+    })
+    .get("/", () => json({ version: VERSION, commit: COMMIT, kafka_cluster_id: info.kafkaClusterId }))
+    .get("/health", () => {
+      const health = herder.health();
+      return json({ status: health.status, message: health.message }, health.httpStatus);
+    })
+    .get("/metrics", () => metricsResponse(metrics.registry))
+    .get("/connectors", async ({ request }) => {
+      const expand = new URL(request.url).searchParams.getAll("expand");
+      const names = herder.connectorNames();
+      if (!expand.includes("status") && !expand.includes("info")) return json(names);
+      const out: Record<string, Record<string, unknown>> = {};
+      for (const name of names) {
+        out[name] = {};
+        if (expand.includes("status")) {
+          try {
+            out[name]!.status = await herder.status(name);
+          } catch {
+            // no status yet: left out, as Kafka does
+          }
+        }
+        if (expand.includes("info")) out[name]!.info = herder.info(name);
+      }
+      return json(out);
+    })
+    .post("/connectors", async ({ body }) => {
+      const request = createRequest(body);
+      const initialState = request.initialState?.toUpperCase();
+      const targets: Record<string, TargetState> = { RUNNING: "STARTED", PAUSED: "PAUSED", STOPPED: "STOPPED" };
+      if (initialState && !targets[initialState]) {
+        throw new ConnectRestError(500, `Cannot construct instance of \`org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest$InitialState\`, problem: No enum constant org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest.InitialState.${initialState}`);
+      }
+      // A missing name is an empty one: config validation then reports it, as Kafka's does.
+      const name = javaTrim(request.name ?? "");
+      const config = checkName(name, request.config ?? {});
+      const target = initialState ? targets[initialState] : undefined;
+      const { info } = await herder.putConnector(name, config, { allowReplace: false, initialState: target });
+      return json(info, 201, { location: `/connectors/${encodeURIComponent(name)}` });
+    }, JSON_BODY)
+    .get("/connectors/:connector", ({ params }) => json(herder.info(params.connector)))
+    .delete("/connectors/:connector", async ({ params }) => {
+      await herder.deleteConnector(params.connector);
+      return empty(204);
+    })
+    .get("/connectors/:connector/config", ({ params }) => json(herder.config(params.connector)))
+    .put("/connectors/:connector/config", async ({ params, body }) => {
+      const { created, info } = await herder.putConnector(params.connector, checkName(params.connector, configMap(body)), { allowReplace: true });
+      return created ? json(info, 201, { location: `/connectors/${encodeURIComponent(params.connector)}` }) : json(info);
+    }, JSON_BODY)
+    .patch("/connectors/:connector/config", async ({ params, body }) => json(await herder.patchConnector(params.connector, configMap(body))), JSON_BODY)
+    .get("/connectors/:connector/status", async ({ params }) => json(await herder.status(params.connector)))
+    .get("/connectors/:connector/tasks", ({ params }) => json(herder.taskConfigs(params.connector)))
+    .get("/connectors/:connector/tasks/:task/status", async ({ params }) => json(await herder.taskStatus(params.connector, taskIndex(params.task))))
+    .post("/connectors/:connector/restart", async ({ params, query }) => {
+      const planned = await herder.restart(params.connector, query.includeTasks === "true", query.onlyFailed === "true");
+      return planned ? json(planned, 202) : empty(204);
+    })
+    .post("/connectors/:connector/tasks/:task/restart", async ({ params }) => {
+      await herder.restartTask(params.connector, taskIndex(params.task));
+      return empty(204);
+    })
+    .put("/connectors/:connector/pause", async ({ params }) => {
+      await herder.pause(params.connector);
+      return empty(202);
+    })
+    .put("/connectors/:connector/resume", async ({ params }) => {
+      await herder.resume(params.connector);
+      return empty(202);
+    })
+    .put("/connectors/:connector/stop", async ({ params }) => {
+      await herder.stop(params.connector);
+      return empty(204);
+    })
+    .get("/connectors/:connector/topics", async ({ params }) => {
+      if (!herder.settings().boolean("topic.tracking.enable")) throw connectErrors.forbidden("Topic tracking is disabled.");
+      return json(await herder.topics(params.connector));
+    })
+    .put("/connectors/:connector/topics/reset", async ({ params }) => {
+      const settings = herder.settings();
+      if (!settings.boolean("topic.tracking.enable")) throw connectErrors.forbidden("Topic tracking is disabled.");
+      if (!settings.boolean("topic.tracking.allow.reset")) throw connectErrors.forbidden("Topic tracking reset is disabled.");
+      await herder.resetTopics(params.connector);
+      return empty(202);
+    })
+    .get("/connectors/:connector/offsets", async ({ params }) => json(await herder.offsets(params.connector)))
+    .patch(
+      "/connectors/:connector/offsets",
+      async ({ params, body }) => {
+        const offsets = offsetsRequest(body);
+        // Checked before the connector is looked up, as Kafka's resource does.
+        if (!offsets || offsets.length === 0) throw connectErrors.badRequest("Partitions / offsets need to be provided for an alter offsets request");
+        return json({ message: await herder.alterOffsets(params.connector, offsets) });
+      },
+      JSON_BODY,
+    )
+    .delete("/connectors/:connector/offsets", async ({ params }) => json({ message: await herder.resetOffsets(params.connector) }))
+    .get("/connector-plugins", ({ query }) => {
+      const types = query.connectorsOnly === "false" ? (["source", "sink", ...nonConnectorTypes] as const) : (["source", "sink"] as const);
+      const list = plugins
+        .list(...types)
+        .map((p) => ({ class: p.className, type: p.type, ...(p.version ? { version: p.version } : {}) }))
+        .sort((a, b) => (a.class < b.class ? -1 : a.class > b.class ? 1 : 0));
+      return json(list);
+    })
+    .get("/connector-plugins/:plugin/config", ({ params }) => {
+      const plugin = plugins.find(params.plugin);
+      if (!plugin) throw connectErrors.notFound(`Unknown plugin ${params.plugin}.`);
+      const own = (plugin.create() as { config?: () => SettingsDefinition }).config?.();
+      const framework = plugin.type === "sink" || plugin.type === "source" ? [connectorFrameworkDefinition(plugin.type, plugin.version)] : [];
+      // The plugin's own keys first, then the framework's, as Kafka lists them.
+      return json(configKeyInfos([...(own ? [own] : []), ...framework]));
+    })
+    .put("/connector-plugins/:plugin/config/validate", async ({ params, body }) => {
+      const config = configMap(body);
+      const included = config["connector.class"];
+      if (included != null && !stripConnector(included).endsWith(stripConnector(params.plugin))) {
+        throw connectErrors.badRequest(`Included connector type ${included} does not match request type ${params.plugin}`);
+      }
+      try {
+        return json(await herder.validate(config as Record<string, string>));
+      } catch (err) {
+        // Kafka runs validation through a future: its failures come back wrapped, as a 500 naming the exception.
+        if (err instanceof ConnectRestError && err.status === 400) {
+          const cause = err instanceof UnknownConnectorClass ? "org.apache.kafka.connect.errors.ConnectException: " : "";
+          throw new ConnectRestError(500, `org.apache.kafka.connect.runtime.rest.errors.BadRequestException: ${cause}${err.message}`);
+        }
+        throw err;
+      }
+    }, JSON_BODY)
+    .get("/admin/loggers", () => json(Object.fromEntries([...(loggerLevels.has("root") ? [] : [["root", ROOT_DEFAULT] as const]), ...loggerLevels])))
+    .get("/admin/loggers/:name", ({ params }) => {
+      const entry = loggerLevels.get(params.name) ?? (params.name === "root" ? ROOT_DEFAULT : undefined);
+      if (!entry) throw connectErrors.notFound(`Logger ${params.name} not found.`);
+      return json(entry);
+    })
+    .put(
+      "/admin/loggers/:name",
+      ({ params, body, query }) => {
+        const requested = levelRequest(body);
+        if (!requested) throw connectErrors.badRequest("Desired 'level' parameter was not specified in request.");
+        const level = requested.toUpperCase();
+        const ours: Record<string, LogLevel> = { TRACE: "trace", DEBUG: "debug", INFO: "info", WARN: "warn", ERROR: "error", FATAL: "fatal", OFF: "silent" };
+        if (!ours[level]) throw connectErrors.notFound(`invalid log level '${requested}'.`);
+        // One process-wide logger: every name sets the level (the root logger of Kafka's view).
+        setLogLevel(ours[level]!);
+        // As in Kafka, a level also applies to the logger's descendants (root is everyone's ancestor).
+        const name = params.name;
+        const affected = [...new Set([...loggerLevels.keys(), name])].filter((n) => n === name || name === "root" || n.startsWith(`${name}.`)).sort();
+        const now = Date.now();
+        for (const n of affected) loggerLevels.set(n, { level, last_modified: now });
+        // scope=cluster is applied asynchronously across workers in Kafka and answers 204.
+        return query.scope?.toLowerCase() === "cluster" ? empty(204) : json(affected);
+      },
+      JSON_BODY,
+    );
+}
+
+function nonNull(config: Record<string, string | null>): Record<string, string> {
+  for (const [key, value] of Object.entries(config)) {
+    if (value === null) throw new ConnectRestError(500, `Non-string value found in original settings for key ${key}: null`);
+  }
+  return config as Record<string, string>;
+}
+
+/** The URL's name wins; a different `name` in the config is the caller's mistake. */
+function checkName(name: string, config: Record<string, string | null>): Record<string, string> {
+  const values = nonNull(config);
+  if (values.name !== undefined && values.name !== name) {
+    throw connectErrors.badRequest(`Connector name configuration (${values.name}) doesn't match connector name in the URL (${name})`);
+  }
+  return { ...values, name };
+}

@@ -1,0 +1,132 @@
+// Request bodies as Kafka Connect's resources receive them: JSON only (anything else is 415), parsed
+// within Jackson's limits and bound to the resource's types. Where Jackson cannot bind a body Kafka
+// answers 500 with Jackson's message; these mirror its first line (Jackson adds a source location).
+import { ConnectRestError } from "../rest-errors.ts";
+import type { OffsetsView } from "../herder/herder.ts";
+
+/** Jackson's StreamReadConstraints default: deeper documents are refused before binding. */
+const MAX_NESTING_DEPTH = 1000;
+
+/** The nesting depth a JSON text reaches (brackets inside strings do not count), stopping past `limit`. */
+function nestingDepth(text: string, limit: number): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length && max <= limit; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
+}
+
+/** A JSON request body; undefined when empty. */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  if (nestingDepth(text, MAX_NESTING_DEPTH) > MAX_NESTING_DEPTH) {
+    throw new ConnectRestError(500, `Document nesting depth (${MAX_NESTING_DEPTH + 1}) exceeds the maximum allowed (${MAX_NESTING_DEPTH}, from \`StreamReadConstraints.getMaxNestingDepth()\`)`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    // The message is the parser's own; Kafka's is Jackson's (status and shape are the same).
+    throw new ConnectRestError(500, `Unexpected character: ${err instanceof Error ? err.message : "could not parse the request body"}`);
+  }
+}
+
+/**
+ * Whether Jersey would refuse the request 415: Kafka's resources consume application/json only, and
+ * a body sent without a Content-Type is application/octet-stream to it.
+ */
+export function unsupportedMediaType(request: Request): boolean {
+  const bodySent = Number(request.headers.get("content-length") ?? 0) > 0 || request.headers.has("transfer-encoding");
+  const type = request.headers.get("content-type") ?? (bodySent ? "application/octet-stream" : null);
+  return type !== null && !/^application\/json\s*(;|$)/i.test(type.trim());
+}
+
+const JACKSON_TOKENS: Record<string, [string, string]> = {
+  object: ["Object", "START_OBJECT"],
+  array: ["Array", "START_ARRAY"],
+  string: ["String", "VALUE_STRING"],
+  number: ["Integer", "VALUE_NUMBER_INT"],
+  boolean: ["Boolean", "VALUE_TRUE"],
+};
+const kindOf = (v: unknown) => (Array.isArray(v) ? "array" : typeof v);
+const cannotDeserialize = (javaType: string, value: unknown) => {
+  const [kind, token] = JACKSON_TOKENS[kindOf(value)] ?? ["Null", "VALUE_NULL"];
+  return new ConnectRestError(500, `Cannot deserialize value of type \`${javaType}\` from ${kind} value (token \`JsonToken.${token}\`)`);
+};
+
+/** A Map<String,String> body: scalars become strings as Jackson coerces them; null stays null. */
+export function configMap(body: unknown): Record<string, string | null> {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) throw cannotDeserialize("java.util.LinkedHashMap<java.lang.String,java.lang.String>", body);
+  const out: Record<string, string | null> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (value !== null && typeof value === "object") throw cannotDeserialize("java.lang.String", value);
+    out[key] = value === null ? null : String(value);
+  }
+  return out;
+}
+
+const CREATE_FIELDS = ["name", "config", "initial_state"];
+
+/** CreateConnectorRequest as Jackson binds it: unknown fields are refused. */
+export function createRequest(body: unknown): { name?: string; config?: Record<string, string | null>; initialState?: string } {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) throw cannotDeserialize("org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest", body);
+  const fields = body as Record<string, unknown>;
+  for (const key of Object.keys(fields)) {
+    if (!CREATE_FIELDS.includes(key)) {
+      throw new ConnectRestError(500, `Unrecognized field "${key}" (class org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest), not marked as ignorable (3 known properties: "config", "name", "initial_state"])`);
+    }
+  }
+  const text = (v: unknown, javaType: string) => {
+    if (v === undefined || v === null) return undefined;
+    if (typeof v === "object") throw cannotDeserialize(javaType, v);
+    return String(v);
+  };
+  return {
+    name: text(fields.name, "java.lang.String"),
+    config: fields.config === undefined || fields.config === null ? undefined : configMap(fields.config),
+    initialState: text(fields.initial_state, "org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest$InitialState"),
+  };
+}
+
+/** ConnectorOffsets: {"offsets": [{"partition": {...}, "offset": {...} | null}]}. */
+export function offsetsRequest(body: unknown): OffsetsView["offsets"] | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body !== "object" || Array.isArray(body)) throw cannotDeserialize("org.apache.kafka.connect.runtime.rest.entities.ConnectorOffsets", body);
+  const offsets = (body as { offsets?: unknown }).offsets;
+  if (offsets === undefined || offsets === null) return undefined;
+  if (!Array.isArray(offsets)) throw cannotDeserialize("java.util.ArrayList<org.apache.kafka.connect.runtime.rest.entities.ConnectorOffset>", offsets);
+  return offsets.map((entry: unknown) => {
+    if (entry === null) throw new ConnectRestError(500, 'Cannot invoke "org.apache.kafka.connect.runtime.rest.entities.ConnectorOffset.partition()" because "offset" is null');
+    if (typeof entry !== "object" || Array.isArray(entry)) throw cannotConstruct("org.apache.kafka.connect.runtime.rest.entities.ConnectorOffset", entry);
+    const { partition, offset } = entry as { partition?: unknown; offset?: unknown };
+    // A null partition goes on to the herder and connector, which refuse it with their own messages.
+    return { partition: objectMap(partition) as Record<string, unknown>, offset: objectMap(offset) };
+  });
+}
+
+/** A Map<String,Object> field: null stays null; a scalar or array cannot be bound. */
+function objectMap(value: unknown): Record<string, unknown> | null {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value) || typeof value === "number" || typeof value === "boolean") throw cannotDeserialize("java.util.LinkedHashMap<java.lang.String,java.lang.Object>", value);
+  if (typeof value === "string") throw cannotConstruct("java.util.LinkedHashMap", value);
+  return value as Record<string, unknown>;
+}
+
+/** Jackson's answer for a scalar where it needs an object with a constructor. */
+function cannotConstruct(javaType: string, value: unknown): ConnectRestError {
+  const [kind, argument] = typeof value === "string" ? ["String", `String value ('${value}')`] : typeof value === "number" ? [Number.isInteger(value) ? "int/Int" : "double/Double", `Number value (${value})`] : ["boolean/Boolean", `Boolean value (${value})`];
+  return new ConnectRestError(500, `Cannot construct instance of \`${javaType}\` (although at least one Creator exists): no ${kind}-argument constructor/factory method to deserialize from ${argument}`);
+}
+
+/** A logger level request: a Map<String,String> whose "level" may be missing. */
+export function levelRequest(body: unknown): string | undefined {
+  const level = configMap(body ?? {}).level;
+  return level ?? undefined;
+}

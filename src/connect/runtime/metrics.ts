@@ -1,0 +1,182 @@
+// The connect worker's /metrics: HTTP traffic, the state of the connectors and tasks this worker runs,
+// and what its tasks move (Kafka Connect's source-record-poll/write, sink-record-read/send, record
+// errors and offset-commit time, as Prometheus series labelled by connector and task).
+import { Counter, Gauge, Histogram, HttpMetrics, newRegistry, type Registry } from "../../platform/metrics.ts";
+import type { PluginMetrics } from "../api/connector.ts";
+
+type TaskLabel = "connector" | "task";
+
+/** What one running task reports; the worker hands one to each task it starts. */
+export interface TaskMetrics {
+  /** Records a source task's poll() returned. */
+  polled(records: number): void;
+  /** Source records the broker acknowledged. */
+  written(records: number): void;
+  /** Records a sink task read from the broker. */
+  read(records: number): void;
+  /** Records handed to a sink task's put() that it accepted. */
+  put(records: number): void;
+  /** A record that failed in a conversion or transform: skipped (tolerated) or failing the task. */
+  recordError(tolerated: boolean): void;
+  /** Starts timing an offset commit; call the result once the commit succeeded. */
+  commitTimer(): () => void;
+  /** A sink task's lag: records in its partitions not yet consumed. */
+  lag(records: number): void;
+}
+
+interface PluginSeries {
+  /** The task that published it ("<connector>-<index>"), so its series go when it stops. */
+  task: string;
+  labels: Readonly<Record<string, string>>;
+  read: () => number;
+}
+
+interface StateSample {
+  connector: string;
+  /** Absent for the connector itself. */
+  task?: number;
+  state: string;
+}
+
+type StatusView = { name: string; connector: { state: string; worker_id: string }; tasks: { id: number; state: string; worker_id: string }[] };
+
+/** What the metrics read the connectors' states from: the herder, as GET /connectors/{c}/status shows them. */
+export interface StatusSource {
+  readonly workerId: string;
+  connectorNames(): string[];
+  status(name: string): StatusView | Promise<StatusView>;
+}
+
+export class ConnectMetrics {
+  readonly registry: Registry = newRegistry();
+  readonly http = new HttpMetrics(this.registry);
+  private readonly polledTotal: Counter<TaskLabel>;
+  private readonly writtenTotal: Counter<TaskLabel>;
+  private readonly readTotal: Counter<TaskLabel>;
+  private readonly putTotal: Counter<TaskLabel>;
+  private readonly errorsTotal: Counter<TaskLabel | "outcome">;
+  private readonly commitSeconds: Histogram<TaskLabel>;
+  private readonly lagRecords: Gauge<TaskLabel>;
+  /** Plugin gauges' series by metric name; prom-client keeps the gauges themselves in the registry. */
+  private readonly pluginSeries = new Map<string, Map<string, PluginSeries>>();
+  private herder?: StatusSource;
+  /** One sample per scrape, shared by the two state gauges that collect it at the same time. */
+  private sampling?: Promise<StateSample[]>;
+
+  constructor() {
+    const registers = [this.registry];
+    const labelNames: TaskLabel[] = ["connector", "task"];
+    const counter = (name: string, help: string) => new Counter({ name, help, labelNames, registers });
+    this.polledTotal = counter("sluice_connect_source_records_polled_total", "Records returned by source tasks' poll().");
+    this.writtenTotal = counter("sluice_connect_source_records_written_total", "Source records written to the broker and acknowledged.");
+    this.readTotal = counter("sluice_connect_sink_records_read_total", "Records read from the broker by sink tasks.");
+    this.putTotal = counter("sluice_connect_sink_records_put_total", "Records handed to sink tasks' put() and accepted.");
+    this.errorsTotal = new Counter({
+      name: "sluice_connect_record_errors_total",
+      help: "Records that failed in a converter or transform, by outcome: tolerated (skipped, errors.tolerance=all) or failed (the task failed).",
+      labelNames: [...labelNames, "outcome"],
+      registers,
+    });
+    this.lagRecords = new Gauge({ name: "sluice_connect_sink_lag_records", help: "Records in a sink task's partitions not yet consumed (end offsets − positions), as of its last commit.", labelNames, registers });
+    this.commitSeconds = new Histogram({ name: "sluice_connect_offset_commit_duration_seconds", help: "Time taken by successful offset commits.", labelNames, registers });
+    const sample = () => (this.sampling ??= this.sampleStates().finally(() => (this.sampling = undefined)));
+    new Gauge({
+      name: "sluice_connect_connector_state",
+      help: "1 for the current state of each connector this worker runs.",
+      labelNames: ["connector", "state"],
+      registers,
+      async collect() {
+        const states = await sample();
+        this.reset();
+        for (const s of states) if (s.task === undefined) this.set({ connector: s.connector, state: s.state }, 1);
+      },
+    });
+    new Gauge({
+      name: "sluice_connect_task_state",
+      help: "1 for the current state of each task this worker runs.",
+      labelNames: ["connector", "task", "state"],
+      registers,
+      async collect() {
+        const states = await sample();
+        this.reset();
+        for (const s of states) if (s.task !== undefined) this.set({ connector: s.connector, task: String(s.task), state: s.state }, 1);
+      },
+    });
+  }
+
+  /** States come from the herder's statuses (as GET /connectors/{c}/status shows them), once it exists. */
+  trackStates(herder: StatusSource): void {
+    this.herder = herder;
+  }
+
+  task(connector: string, index: number): TaskMetrics {
+    const labels = { connector, task: String(index) };
+    const polled = this.polledTotal.labels(labels);
+    const written = this.writtenTotal.labels(labels);
+    const read = this.readTotal.labels(labels);
+    const put = this.putTotal.labels(labels);
+    const commits = this.commitSeconds.labels(labels);
+    const lag = this.lagRecords.labels(labels);
+    return {
+      polled: (n) => polled.inc(n),
+      written: (n) => written.inc(n),
+      read: (n) => read.inc(n),
+      put: (n) => put.inc(n),
+      recordError: (tolerated) => this.errorsTotal.inc({ ...labels, outcome: tolerated ? "tolerated" : "failed" }),
+      commitTimer: () => commits.startTimer(),
+      lag: (n) => lag.set(n),
+    };
+  }
+
+  /** The gauges a task's own code publishes (e.g. the PostgreSQL connector's Debezium metrics), kept per task. */
+  plugin(connector: string, index: number): PluginMetrics {
+    const task = `${connector}-${index}`;
+    return {
+      gauge: (name, help, labels, read) => {
+        let series = this.pluginSeries.get(name);
+        if (!series) {
+          const all = (series = new Map<string, PluginSeries>());
+          new Gauge({
+            name,
+            help,
+            labelNames: Object.keys(labels),
+            registers: [this.registry],
+            collect() {
+              this.reset();
+              for (const s of all.values()) this.set(s.labels, s.read());
+            },
+          });
+          this.pluginSeries.set(name, series);
+        }
+        series.set(JSON.stringify([task, labels]), { task, labels, read });
+      },
+    };
+  }
+
+  /** Drops a stopped task's series, so tasks that moved to another worker or were deleted do not linger. */
+  removeTask(connector: string, index: number): void {
+    const labels = { connector, task: String(index) };
+    for (const metric of [this.polledTotal, this.writtenTotal, this.readTotal, this.putTotal, this.commitSeconds, this.lagRecords]) metric.remove(labels);
+    for (const outcome of ["tolerated", "failed"]) this.errorsTotal.remove({ ...labels, outcome });
+    const task = `${connector}-${index}`;
+    for (const series of this.pluginSeries.values()) for (const [key, s] of series) if (s.task === task) series.delete(key);
+  }
+
+  /**
+   * The statuses of what runs on this worker. Every worker of a cluster can read every status; each
+   * exposes only its own, so summing over workers counts each task once.
+   */
+  private async sampleStates(): Promise<StateSample[]> {
+    const herder = this.herder;
+    if (!herder) return [];
+    const self = herder.workerId;
+    const statuses = await Promise.all(herder.connectorNames().map((name) => (async () => herder.status(name))().catch(() => undefined)));
+    const samples: StateSample[] = [];
+    for (const status of statuses) {
+      if (!status) continue; // deleted meanwhile, or no status yet
+      if (status.connector.worker_id === self) samples.push({ connector: status.name, state: status.connector.state });
+      for (const t of status.tasks) if (t.worker_id === self) samples.push({ connector: status.name, task: t.id, state: t.state });
+    }
+    return samples;
+  }
+}

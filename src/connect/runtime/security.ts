@@ -1,0 +1,57 @@
+// The worker's REST HTTPS and Basic authentication, from Kafka Connect's settings: ssl.* (or
+// listeners.https.ssl.*) and the BasicAuthSecurityRestExtension.
+import type { TLSOptions } from "bun";
+import { basicAuthGuard, loadUsers, type RequestGuard } from "../../platform/basic-auth.ts";
+import { ConfigError, type ParsedSettings } from "../../platform/settings.ts";
+import { serverTls, type ClientAuth } from "../../platform/tls.ts";
+import { workerSettings } from "./worker/worker-config.ts";
+
+const BASIC_AUTH_EXTENSION = "org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension";
+const HTTPS_PREFIX = "listeners.https.";
+
+/** Kafka's all-or-nothing rule: any listeners.https.* setting means only those configure the listeners. */
+function listenerTlsSettings(settings: ParsedSettings, workerConfig: Record<string, string>): { values: ParsedSettings; prefix: string } {
+  const prefixed = Object.entries(workerConfig).filter(([key]) => key.startsWith(HTTPS_PREFIX));
+  if (prefixed.length === 0) return { values: settings, prefix: "" };
+  try {
+    return { values: workerSettings.parse(Object.fromEntries(prefixed.map(([k, v]) => [k.slice(HTTPS_PREFIX.length), v]))).values, prefix: HTTPS_PREFIX };
+  } catch (err) {
+    if (err instanceof ConfigError) throw new ConfigError(HTTPS_PREFIX + err.setting, err.value, err.allowed);
+    throw err;
+  }
+}
+
+function basicAuth(settings: ParsedSettings): RequestGuard | undefined {
+  const extensions = settings.list("rest.extension.classes");
+  const unknown = extensions.filter((c) => c !== BASIC_AUTH_EXTENSION && c !== "BasicAuthSecurityRestExtension");
+  if (unknown.length > 0) throw new ConfigError("rest.extension.classes", unknown.join(","), `the only REST extension is ${BASIC_AUTH_EXTENSION}`);
+  if (extensions.length === 0) return undefined;
+  const users = loadUsers(
+    {
+      file: settings.optionalString("rest.basic.auth.users.file"),
+      jaasConfig: settings.optionalString("java.security.auth.login.config"),
+      section: "KafkaConnect",
+      fileSetting: "rest.basic.auth.users.file",
+    },
+    false,
+  );
+  return basicAuthGuard({
+    realm: "KafkaConnect",
+    users,
+    roles: ["**"],
+    skipPaths: [],
+    // Kafka's filter message, in Connect's JSON error shape (Kafka sends the bare text as JSON).
+    refuse: (_request, status, headers) =>
+      new Response(JSON.stringify({ error_code: status, message: "User cannot access the resource." }), { status, headers: { "content-type": "application/json", ...headers } }),
+  });
+}
+
+export function connectSecurity(settings: ParsedSettings, workerConfig: Record<string, string>): { tls?: TLSOptions; guard?: RequestGuard } {
+  const https = settings.list("listeners").some((l) => l.toLowerCase().startsWith("https:"));
+  let tls: TLSOptions | undefined;
+  if (https) {
+    const { values, prefix } = listenerTlsSettings(settings, workerConfig);
+    tls = serverTls(values, values.string("ssl.client.auth") as ClientAuth, prefix);
+  }
+  return { tls, guard: basicAuth(settings) };
+}

@@ -1,0 +1,178 @@
+// Wires a connect worker: broker → plugins → worker → herder → REST listeners. Standalone takes its
+// connectors from files given at start; distributed takes them from the cluster's config topic.
+import { listen, type Listening } from "../../platform/listeners.ts";
+import { forwardingTls } from "../../platform/tls.ts";
+import { readFileSync } from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { clientSecurity } from "../../broker/client-security.ts";
+import { createBroker } from "../../broker/index.ts";
+import type { Broker } from "../../broker/broker.ts";
+import { logger } from "../../platform/log.ts";
+import { parseProperties } from "../../platform/properties.ts";
+import type { ParsedSettings } from "../../platform/settings.ts";
+import { ConfigError } from "../../platform/settings.ts";
+import { DistributedHerder } from "./herder/distributed.ts";
+import type { Herder, TargetState } from "./herder/herder.ts";
+import { StandaloneHerder } from "./herder/standalone.ts";
+import { connectSecurity } from "./security.ts";
+import { connectApp } from "./http/app.ts";
+import { loadPlugins } from "./plugins/loader.ts";
+import type { PluginRegistry } from "./plugins/registry.ts";
+import { FileOffsetStore } from "./storage/offset-store.ts";
+import { TopicOffsetStore } from "./storage/topic-offset-store.ts";
+import { Worker } from "./worker/worker.ts";
+
+const log = logger("connect");
+
+export interface RunningConnect {
+  herder: Herder;
+  broker: Broker;
+  urls: string[];
+  stop(): Promise<void>;
+}
+
+/** A connector file: .properties, or JSON (a flat config map, or {"name","config","initial_state"}). */
+export function readConnectorFile(path: string): { name: string; config: Record<string, string>; initialState: TargetState } {
+  const text = readFileSync(path, "utf8");
+  if (path.endsWith(".json")) {
+    const parsed = JSON.parse(text) as Record<string, unknown>;
+    if (parsed.config && typeof parsed.config === "object") {
+      const config = parsed.config as Record<string, string>;
+      const initial = String(parsed.initial_state ?? "").toUpperCase();
+      return { name: String(parsed.name ?? config.name), config, initialState: initial === "PAUSED" || initial === "STOPPED" ? initial : "STARTED" };
+    }
+    return { name: String(parsed.name), config: parsed as Record<string, string>, initialState: "STARTED" };
+  }
+  const config = parseProperties(text);
+  return { name: config.name!, config, initialState: "STARTED" };
+}
+
+export interface ConnectOptions {
+  settings: ParsedSettings;
+  workerConfig: Record<string, string>;
+  connectorFiles: string[];
+  /** Share a broker (sluice dev: the registry's); otherwise one is created from the settings. */
+  broker?: Broker;
+  /** The built-in plugins these settings offer (src/catalog.ts: the runtime does not know the connectors). */
+  catalog: (settings: ParsedSettings) => PluginRegistry;
+}
+
+/** The REST listeners, and how this worker names itself to others (worker_id = host:port). */
+function restIdentity(settings: ParsedSettings, workerConfig: Record<string, string>): { listeners: URL[]; workerId: string; url: string } {
+  const legacyPort = settings.int("rest.port");
+  const listenerUrls = !workerConfig.listeners && legacyPort > 0 ? [`http://${settings.string("rest.host.name") || "0.0.0.0"}:${legacyPort}`] : settings.list("listeners");
+  const listeners = listenerUrls.map((l) => new URL(l.replace("://:", "://0.0.0.0:")));
+  const chosen = listeners.find((l) => l.protocol === `${settings.string("rest.advertised.listener") || "http"}:`) ?? listeners[0];
+  const port = settings.int("rest.advertised.port") > 0 ? settings.int("rest.advertised.port") : Number(chosen?.port || 8083);
+  const host = settings.optionalString("rest.advertised.host.name") ?? (chosen && chosen.hostname !== "0.0.0.0" ? chosen.hostname : hostname());
+  return { listeners, workerId: `${host}:${port}`, url: `${chosen?.protocol ?? "http:"}//${host}:${port}/` };
+}
+
+function serve(herder: Herder, broker: Broker, listeners: URL[], security: ReturnType<typeof connectSecurity>): Promise<Listening[]> {
+  const app = connectApp(herder, { kafkaClusterId: broker.kind === "kafka" ? "kafka" : "embedded", guard: security.guard, forwardTls: forwardingTls(security.tls) });
+  const fetch = herder.metrics().http.instrument(app);
+  // Bun.serve's default body limit (128 MiB) stays the limit, as before.
+  return Promise.all(listeners.map((url) => listen(url, { tls: security.tls, defaultPort: 8083, maxRequestBodySize: 128 * 1024 * 1024, fetch })));
+}
+
+/** Standalone's source offsets file, and the setting that named it. */
+export function offsetsFile(settings: ParsedSettings): { file: string; setting: string } {
+  const named = settings.string("offset.storage.file.filename");
+  return named ? { file: named, setting: "offset.storage.file.filename" } : { file: join(settings.string("data.dir"), "connect.offsets"), setting: "data.dir" };
+}
+
+export async function startConnectStandalone(options: ConnectOptions): Promise<RunningConnect> {
+  const { settings } = options;
+  // Bad key stores or users files fail here, before anything is started.
+  const security = connectSecurity(settings, options.workerConfig);
+  const ownBroker = !options.broker;
+  const broker = options.broker ?? createBroker({ bootstrapServers: settings.list("bootstrap.servers"), dataDir: settings.string("data.dir"), clientId: "connect", security: clientSecurity(options.workerConfig) });
+  if (ownBroker) await broker.connect();
+  const plugins = options.catalog(settings);
+  await loadPlugins(settings.list("plugin.path"), plugins);
+  const { file, setting } = offsetsFile(settings);
+  const offsets = await FileOffsetStore.open(file, setting);
+  const { listeners, workerId } = restIdentity(settings, options.workerConfig);
+  const worker = new Worker({ workerId, broker, plugins, offsets, settings, workerConfig: options.workerConfig });
+  const herder = new StandaloneHerder(worker);
+  for (const file of options.connectorFiles) {
+    const { name, config, initialState } = readConnectorFile(file);
+    await herder.putConnector(name, config, { allowReplace: false, initialState });
+  }
+  const servers = await serve(herder, broker, listeners, security);
+  const urls = servers.map((s) => `${s.protocol}://${s.hostname}:${s.port}`);
+  log.info({ urls, broker: broker.kind, workerId }, "connect worker ready");
+  return {
+    herder,
+    broker,
+    urls,
+    async stop() {
+      for (const s of servers) await s.stop(true);
+      await herder.shutdown();
+      if (ownBroker) await broker.close();
+    },
+  };
+}
+
+export interface DistributedOptions extends Omit<ConnectOptions, "connectorFiles"> {
+  /** Runs once the internal topics are read, before the worker joins its group and starts work. */
+  beforeJoin?: (herder: DistributedHerder) => Promise<void>;
+}
+
+/** A worker of a distributed cluster: joins `group.id` on Kafka and runs what the leader assigns it. */
+export async function startConnectDistributed(options: DistributedOptions): Promise<RunningConnect & { herder: DistributedHerder }> {
+  const { settings } = options;
+  const security = connectSecurity(settings, options.workerConfig);
+  for (const required of ["group.id", "config.storage.topic", "offset.storage.topic", "status.storage.topic"]) {
+    if (!settings.string(required)) throw new ConfigError(required, "", `Missing required configuration "${required}" which has no default value.`);
+  }
+  const choice = { bootstrapServers: settings.list("bootstrap.servers"), dataDir: settings.string("data.dir"), security: clientSecurity(options.workerConfig) };
+  const ownBroker = !options.broker;
+  const broker = options.broker ?? createBroker({ ...choice, clientId: "connect" });
+  if (ownBroker) await broker.connect();
+  // The internal topics and the group get connections of their own, apart from the tasks' traffic
+  // (the embedded broker is one process's: it is shared).
+  const internal = broker.kind === "kafka" ? createBroker({ ...choice, clientId: "connect-internal" }) : broker;
+  if (internal !== broker) await internal.connect();
+  const plugins = options.catalog(settings);
+  await loadPlugins(settings.list("plugin.path"), plugins);
+  const { listeners, workerId, url } = restIdentity(settings, options.workerConfig);
+  const topic = (prefix: string, partitions: number) => ({
+    name: settings.string(`${prefix}.topic`),
+    partitions,
+    replicationFactor: settings.int(`${prefix}.replication.factor`),
+  });
+  const offsetTopic = topic("offset.storage", settings.int("offset.storage.partitions"));
+  const worker = new Worker({ workerId, broker, plugins, offsets: new TopicOffsetStore(internal, offsetTopic.name), settings, workerConfig: options.workerConfig });
+  const herder = new DistributedHerder(worker, internal, {
+    groupId: settings.string("group.id"),
+    url,
+    configTopic: topic("config.storage", 1),
+    offsetTopic,
+    statusTopic: topic("status.storage", settings.int("status.storage.partitions")),
+    sessionTimeoutMs: settings.int("session.timeout.ms"),
+    heartbeatIntervalMs: settings.int("heartbeat.interval.ms"),
+    rebalanceTimeoutMs: settings.int("rebalance.timeout.ms"),
+    scheduledRebalanceMaxDelayMs: settings.int("scheduled.rebalance.max.delay.ms"),
+  });
+  // Listening once the topics are read, so reads answer from them; writes before the first
+  // assignment wait for it (then 409).
+  await herder.readTopics();
+  await options.beforeJoin?.(herder);
+  herder.join();
+  const servers = await serve(herder, broker, listeners, security);
+  const urls = servers.map((s) => `${s.protocol}://${s.hostname}:${s.port}`);
+  log.info({ urls, workerId, group: settings.string("group.id") }, "connect worker started; joining the cluster");
+  return {
+    herder,
+    broker,
+    urls,
+    async stop() {
+      await herder.shutdown();
+      for (const s of servers) await s.stop(true);
+      if (internal !== broker) await internal.close();
+      if (ownBroker) await broker.close();
+    },
+  };
+}

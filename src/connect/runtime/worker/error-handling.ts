@@ -1,0 +1,91 @@
+// Kafka Connect's error handling (RetryWithToleranceOperator): retry retriable failures for up to
+// errors.retry.timeout with backoff; then either fail the task (errors.tolerance=none) or skip the
+// record (all), logging it (errors.log.*) and, for sinks, sending it to the dead letter queue.
+import { logger } from "../../../platform/log.ts";
+import type { ParsedSettings } from "../../../platform/settings.ts";
+import type { TaskMetrics } from "../metrics.ts";
+import { ConnectException, RetriableException } from "../../api/connector.ts";
+
+const log = logger("connect-errors");
+
+/** Kafka's Stage names, written into DLQ headers. */
+export type Stage = "KEY_CONVERTER" | "VALUE_CONVERTER" | "HEADER_CONVERTER" | "TRANSFORMATION" | "TASK_PUT" | "TASK_POLL" | "KAFKA_PRODUCE" | "KAFKA_CONSUME";
+
+export interface ErrorContext {
+  stage: Stage;
+  /** The class whose code failed (connector, converter or transform class name). */
+  className: string;
+  /** What the log shows of the record when errors.log.include.messages is on. */
+  describe: () => string;
+}
+
+/** What the sink runtime does with a tolerated failure (the DLQ writer). */
+export type ToleratedReporter = (error: Error, context: ErrorContext) => Promise<void>;
+
+export const TOLERATED = Symbol("tolerated");
+
+export class ErrorHandler {
+  private readonly retryTimeoutMs: number;
+  private readonly maxDelayMs: number;
+  private readonly tolerateAll: boolean;
+  private readonly logErrors: boolean;
+  private readonly logMessages: boolean;
+
+  constructor(
+    settings: ParsedSettings,
+    private readonly taskId: string,
+    private readonly metrics: TaskMetrics,
+    private readonly report?: ToleratedReporter,
+  ) {
+    this.retryTimeoutMs = settings.int("errors.retry.timeout");
+    this.maxDelayMs = settings.int("errors.retry.delay.max.ms");
+    this.tolerateAll = settings.string("errors.tolerance") === "all";
+    this.logErrors = settings.boolean("errors.log.enable");
+    this.logMessages = settings.boolean("errors.log.include.messages");
+  }
+
+  /** Runs `operation`; returns TOLERATED when it failed and the failure is tolerated. */
+  async execute<T>(context: ErrorContext, operation: () => T | Promise<T>): Promise<T | typeof TOLERATED> {
+    const deadline = this.retryTimeoutMs < 0 ? Infinity : Date.now() + this.retryTimeoutMs;
+    let delay = 300;
+    for (;;) {
+      try {
+        return await operation();
+      } catch (err) {
+        const error = err instanceof Error ? err : new Error(String(err));
+        if (error instanceof RetriableException && Date.now() + delay < deadline) {
+          await Bun.sleep(delay); // retry back-off (errors.retry.*)
+          delay = Math.min(delay * 2, this.maxDelayMs);
+          continue;
+        }
+        return this.failed(error, context);
+      }
+    }
+  }
+
+  private async failed(error: Error, context: ErrorContext): Promise<typeof TOLERATED> {
+    this.metrics.recordError(this.tolerateAll);
+    if (this.logErrors || !this.tolerateAll) {
+      const detail = this.logMessages ? `, where ${context.describe()}` : "";
+      log.error({ task: this.taskId, stage: context.stage, class: context.className, err: error.message }, `Error encountered in task ${this.taskId}. Executing stage '${context.stage}' with class '${context.className}'${detail}.`);
+    }
+    if (!this.tolerateAll) throw new ConnectException("Tolerance exceeded in error handler", error);
+    await this.report?.(error, context);
+    return TOLERATED;
+  }
+}
+
+/** A stack-trace-like text for a task's status (Kafka shows the Java trace). */
+export function traceOf(error: unknown): string {
+  const lines: string[] = [];
+  let current: unknown = error;
+  let first = true;
+  while (current instanceof Error) {
+    const stack = current.stack ?? `${current.name}: ${current.message}`;
+    lines.push(first ? stack : `Caused by: ${stack}`);
+    first = false;
+    current = current.cause;
+  }
+  if (lines.length === 0) lines.push(String(error));
+  return lines.join("\n");
+}

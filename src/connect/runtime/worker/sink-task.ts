@@ -1,0 +1,250 @@
+// Runs a SinkTask: broker → converters → transforms → put. Positions are committed for the group
+// connect-<connector> only after the task flushed (SinkTask.flush/preCommit), so a crash re-delivers
+// what was not flushed and loses nothing.
+import { BrokerError, type Broker, type FetchedRecord, encoder } from "../../../broker/broker.ts";
+import type { Converter, HeaderConverter } from "../../api/converter.ts";
+import type { TaskMetrics } from "../metrics.ts";
+import type { SinkRecord } from "../../api/records.ts";
+import { RetriableException, type SinkTask, type TopicPartition } from "../../api/connector.ts";
+import { ErrorHandler, TOLERATED, type ErrorContext } from "./error-handling.ts";
+import { decodeHeaders, describeRecord } from "./record-conversion.ts";
+import { WorkerTask, type StatusListener } from "./worker-task.ts";
+
+export interface SinkPipeline {
+  task: SinkTask;
+  taskConfig: Record<string, string>;
+  connector: string;
+  group: string;
+  partitions: TopicPartition[];
+  keyConverter: Converter;
+  valueConverter: Converter;
+  headerConverter: HeaderConverter;
+  /** The converters' class names as configured, for error reports and DLQ headers. */
+  converterClasses: { key: string; value: string; header: string };
+  transform: (record: SinkRecord) => Promise<SinkRecord | null>;
+  errors: ErrorHandler;
+  broker: Broker;
+  flushIntervalMs: number;
+  metrics: TaskMetrics;
+  /** Dead letter queue, when configured: the original bytes and error context go there. */
+  dlq?: { topic: string; contextHeaders: boolean; taskId: number };
+  onTopic: (topic: string) => void;
+}
+
+const key = (tp: TopicPartition) => `${tp.topic}:${tp.partition}`;
+const FETCH_WAIT_MS = 200;
+
+export class WorkerSinkTask extends WorkerTask {
+  /** Next offset to fetch per partition. */
+  private readonly positions = new Map<string, number>();
+  /** Offsets (next to read) of everything handed to put() since the last commit. */
+  private readonly consumed = new Map<string, number>();
+  private readonly pausedPartitions = new Set<string>();
+  private lastCommit = Date.now();
+  private commitRequested = false;
+  private timeoutMs: number | undefined;
+  /** The original record being processed, for the DLQ. */
+  private current?: FetchedRecord;
+
+  constructor(
+    id: string,
+    workerId: string,
+    startPaused: boolean,
+    onStatus: StatusListener,
+    private readonly p: SinkPipeline,
+  ) {
+    super(id, workerId, startPaused, onStatus);
+  }
+
+  protected async initialize(): Promise<void> {
+    const { task, taskConfig, partitions } = this.p;
+    task.initialize({
+      configs: taskConfig,
+      offset: (offsets) => {
+        for (const [tp, offset] of offsets) this.positions.set(key(tp), offset);
+      },
+      timeout: (ms) => (this.timeoutMs = ms),
+      assignment: () => [...partitions],
+      pause: (...tps) => tps.forEach((tp) => this.pausedPartitions.add(key(tp))),
+      resume: (...tps) => tps.forEach((tp) => this.pausedPartitions.delete(key(tp))),
+      requestCommit: () => (this.commitRequested = true),
+    });
+    await task.start(taskConfig);
+    // Resume from the group's committed positions; a new group starts at the beginning (auto.offset.reset=earliest).
+    const topics = [...new Set(partitions.map((tp) => tp.topic))];
+    for (const topic of topics) {
+      const committed = await this.p.broker.committedOffsets(this.p.group, topic);
+      const starts = await this.p.broker.startOffsets(topic);
+      for (const tp of partitions.filter((t) => t.topic === topic)) {
+        this.positions.set(key(tp), committed.get(tp.partition) ?? starts[tp.partition] ?? 0);
+      }
+      this.p.onTopic(topic);
+    }
+    await task.open?.([...partitions]);
+  }
+
+  protected async iterate(): Promise<void> {
+    const active = this.p.partitions.filter((tp) => !this.pausedPartitions.has(key(tp)));
+    const fetched = await this.fetch(active);
+    // Paused while fetching: nothing more is delivered; positions stay, so it is fetched again on resume.
+    if (this.isPaused) return;
+    this.p.metrics.read(fetched.length);
+    const records: SinkRecord[] = [];
+    for (const raw of fetched) {
+      this.current = raw;
+      const record = await this.convert(raw);
+      this.positions.set(key(raw), raw.offset + 1);
+      this.consumed.set(key(raw), raw.offset + 1);
+      if (record) records.push(record);
+    }
+    this.current = undefined;
+    if (records.length > 0 || this.timeoutMs !== undefined) {
+      this.timeoutMs = undefined;
+      await this.put(records);
+    }
+    if (this.commitRequested || Date.now() - this.lastCommit >= this.p.flushIntervalMs) await this.commit();
+  }
+
+  protected async onPause(): Promise<void> {
+    await this.commit();
+  }
+
+  protected async shutdown(failed: boolean): Promise<void> {
+    // After a failure nothing more is flushed: the unflushed records are delivered again on restart.
+    if (!failed) await this.commit();
+    await this.p.task.close?.([...this.p.partitions]);
+    await this.p.task.stop();
+  }
+
+  /** As Kafka: a RetriableException redelivers the same batch after a pause; anything else fails the task. */
+  private async put(records: SinkRecord[]): Promise<void> {
+    let delay = 250;
+    for (;;) {
+      try {
+        await this.p.task.put(records);
+        this.p.metrics.put(records.length);
+        return;
+      } catch (err) {
+        if (!(err instanceof RetriableException) || this.stopping) throw err;
+        this.log.warn({ err: err.message, retryInMs: delay }, "put failed with a retriable error; redelivering");
+        await Bun.sleep(delay); // back-off before redelivery
+        delay = Math.min(delay * 2, 10000);
+      }
+    }
+  }
+
+  private async fetch(partitions: TopicPartition[]): Promise<FetchedRecord[]> {
+    if (partitions.length === 0) {
+      await Bun.sleep(FETCH_WAIT_MS); // everything paused by the task: wait for a resume or commit
+      return [];
+    }
+    try {
+      const batches = await Promise.all(partitions.map((tp) => this.p.broker.fetch(tp.topic, tp.partition, this.positions.get(key(tp))!, { maxWaitMs: 0 })));
+      const all = batches.flat();
+      if (all.length > 0) return all;
+      // Nothing anywhere: long-poll the first partition so an idle sink does not spin.
+      const first = partitions[0]!;
+      return await this.p.broker.fetch(first.topic, first.partition, this.positions.get(key(first))!, { maxWaitMs: FETCH_WAIT_MS });
+    } catch (err) {
+      if (!(err instanceof BrokerError) || !err.retriable) throw err;
+      this.log.warn({ err: err.message }, "cannot read from the broker; retrying");
+      await Bun.sleep(1000); // back-off while the broker is away
+      return [];
+    }
+  }
+
+  private async convert(raw: FetchedRecord): Promise<SinkRecord | null> {
+    const describe = () => `topic '${raw.topic}' partition ${raw.partition} offset ${raw.offset}`;
+    const keyData = await this.p.errors.execute(this.context("KEY_CONVERTER", this.p.converterClasses.key, describe), () => this.p.keyConverter.toConnectData(raw.topic, raw.key));
+    if (keyData === TOLERATED) return null;
+    const valueData = await this.p.errors.execute(this.context("VALUE_CONVERTER", this.p.converterClasses.value, describe), () => this.p.valueConverter.toConnectData(raw.topic, raw.value));
+    if (valueData === TOLERATED) return null;
+    const headers = await this.p.errors.execute(this.context("HEADER_CONVERTER", this.p.converterClasses.header, describe), () => decodeHeaders(raw.topic, raw.headers, this.p.headerConverter));
+    if (headers === TOLERATED) return null;
+    const record: SinkRecord = {
+      topic: raw.topic,
+      kafkaPartition: raw.partition,
+      kafkaOffset: raw.offset,
+      keySchema: keyData.schema,
+      key: keyData.value,
+      valueSchema: valueData.schema,
+      value: valueData.value,
+      timestamp: raw.timestamp,
+      timestampType: "CreateTime",
+      headers,
+      originalTopic: raw.topic,
+      originalKafkaPartition: raw.partition,
+      originalKafkaOffset: raw.offset,
+    };
+    const transformed = await this.p.errors.execute(this.context("TRANSFORMATION", "transforms", () => describeRecord(record)), () => this.p.transform(record));
+    return transformed === TOLERATED ? null : transformed;
+  }
+
+  private context(stage: ErrorContext["stage"], className: string, describe: () => string): ErrorContext {
+    return { stage, className, describe };
+  }
+
+  /** flush → preCommit → commit the group's positions: only what the task made durable. */
+  private async commit(): Promise<void> {
+    this.lastCommit = Date.now();
+    this.commitRequested = false;
+    if (this.consumed.size === 0) return;
+    const committed = this.p.metrics.commitTimer();
+    const offsets = new Map(this.consumed);
+    await this.p.task.flush(offsets);
+    const committable = (await this.p.task.preCommit?.(offsets)) ?? offsets;
+    const byTopic = new Map<string, { partition: number; offset: number }[]>();
+    for (const [tp, offset] of committable) {
+      const at = tp.lastIndexOf(":");
+      const topic = tp.slice(0, at);
+      byTopic.set(topic, [...(byTopic.get(topic) ?? []), { partition: Number(tp.slice(at + 1)), offset }]);
+    }
+    try {
+      for (const [topic, positions] of byTopic) await this.p.broker.commitOffsets(this.p.group, topic, positions);
+    } catch (err) {
+      // Not committed: the positions stay for the next commit (what the sink flushed is redelivered at worst).
+      if (!(err instanceof BrokerError) || !err.retriable) throw err;
+      this.log.warn({ err: err.message }, "cannot commit offsets; retrying at the next commit");
+      return;
+    }
+    for (const [tp, offset] of committable) if (this.consumed.get(tp) === offset) this.consumed.delete(tp);
+    committed();
+    await this.reportLag();
+  }
+
+  /** End offsets minus positions over the task's partitions (one ListOffsets per topic per commit). */
+  private async reportLag(): Promise<void> {
+    let lag = 0;
+    try {
+      for (const topic of new Set(this.p.partitions.map((tp) => tp.topic))) {
+        const ends = await this.p.broker.endOffsets(topic);
+        for (const tp of this.p.partitions.filter((p) => p.topic === topic)) lag += Math.max(0, (ends[tp.partition] ?? 0) - (this.positions.get(key(tp)) ?? 0));
+      }
+    } catch {
+      return; // the broker is away: the last figure stands
+    }
+    this.p.metrics.lag(lag);
+  }
+
+  /** Writes the record being processed to the DLQ (errors.tolerance=all), with the error context. */
+  async reportToDlq(error: Error, context: ErrorContext): Promise<void> {
+    const raw = this.current;
+    const dlq = this.p.dlq;
+    if (!raw || !dlq) return;
+    const headers: Record<string, Uint8Array> = { ...raw.headers };
+    if (dlq.contextHeaders) {
+      const put = (name: string, value: string) => (headers[`__connect.errors.${name}`] = encoder.encode(value));
+      put("topic", raw.topic);
+      put("partition", String(raw.partition));
+      put("offset", String(raw.offset));
+      put("connector.name", this.p.connector);
+      put("task.id", String(dlq.taskId));
+      put("stage", context.stage);
+      put("class.name", context.className);
+      put("exception.class.name", error.name);
+      if (error.message) put("exception.message", error.message);
+      if (error.stack) put("exception.stacktrace", error.stack);
+    }
+    await this.p.broker.produce(dlq.topic, [{ key: raw.key, value: raw.value, partition: 0, timestamp: raw.timestamp, headers }]);
+  }
+}

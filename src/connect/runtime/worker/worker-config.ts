@@ -1,0 +1,56 @@
+// A connect worker's settings, by Kafka Connect's names (WorkerConfig, StandaloneConfig,
+// RestServerConfig). Worker files of Kafka Connect work unchanged.
+import { SettingsDefinition } from "../../../platform/settings.ts";
+import { logSettings } from "../../../platform/log.ts";
+import { storeSettings } from "../../../platform/tls.ts";
+
+export const workerSettings = new SettingsDefinition(
+  [
+    { name: "bootstrap.servers", type: "list", default: [], importance: "high", doc: "Kafka brokers. Empty: the embedded broker in `data.dir`, which only this process uses (standalone, dev, or a distributed cluster of one worker)." },
+    { name: "key.converter", type: "class", default: "org.apache.kafka.connect.json.JsonConverter", importance: "high", doc: "Converter class for record keys, unless a connector sets its own." },
+    { name: "value.converter", type: "class", default: "org.apache.kafka.connect.json.JsonConverter", importance: "high", doc: "Converter class for record values, unless a connector sets its own." },
+    { name: "header.converter", type: "class", default: "org.apache.kafka.connect.storage.SimpleHeaderConverter", importance: "low", doc: "Converter class for record headers." },
+    { name: "offset.storage.file.filename", type: "string", default: "", importance: "high", doc: "File holding source offsets (standalone). Default: connect.offsets in data.dir. dev keeps offsets in its offsets topic and carries such a file into it once." },
+    { name: "offset.flush.interval.ms", type: "long", default: 60000, min: 1, importance: "low", doc: "How often source offsets are committed and sinks flushed." },
+    { name: "offset.flush.timeout.ms", type: "long", default: 5000, min: 1, importance: "low", doc: "How long an offset flush may wait for outstanding records." },
+    { name: "task.shutdown.graceful.timeout.ms", type: "long", default: 5000, min: 0, importance: "low", doc: "How long a stopping task may take before it is abandoned." },
+    { name: "listeners", type: "list", default: ["http://:8083"], importance: "low", doc: "REST listeners, `http://host:port` or `https://host:port` (empty host: all interfaces)." },
+    { name: "rest.port", type: "int", default: -1, importance: "low", doc: "Legacy (removed in Kafka 3.0, in the spec's examples): the REST port, used when `listeners` is not set." },
+    { name: "rest.host.name", type: "string", default: "", importance: "low", doc: "Legacy: the REST host, with rest.port." },
+    { name: "rest.advertised.host.name", type: "string", default: "", importance: "low", doc: "Host name given to others (and shown as worker_id)." },
+    { name: "rest.advertised.port", type: "int", default: -1, importance: "low", doc: "Port given to others." },
+    { name: "plugin.path", type: "list", default: ["plugins"], importance: "low", doc: "Folders scanned at start-up for plugin modules (.js/.ts)." },
+    { name: "file.connectors.enable", type: "boolean", default: false, importance: "low", doc: "Sluice: offer the FileStream connectors, which read and write any file the worker can (default true in `sluice dev`). A `plugin.path` entry whose last element starts with `connect-file` (Kafka's `libs/connect-file-<version>.jar`) also enables them." },
+    { name: "config.providers", type: "list", default: [], importance: "low", doc: "Config provider aliases, with config.providers.<alias>.class." },
+    { name: "data.dir", type: "string", default: "./data", importance: "high", doc: "Directory of the embedded broker's logs and of default local files." },
+    { name: "topic.tracking.enable", type: "boolean", default: true, importance: "low", doc: "Track the topics each connector uses (GET /connectors/{c}/topics)." },
+    { name: "topic.tracking.allow.reset", type: "boolean", default: true, importance: "low", doc: "Allow PUT /connectors/{c}/topics/reset." },
+    { name: "regex.match.timeout.ms", type: "long", default: 250, min: 1, importance: "low", doc: "Sluice: the longest one match of a connector's regex may take (RegexRouter, TopicNameMatches, Filter conditions' =~, topics.regex). Matches run on threads of their own; a record whose match takes longer fails through errors.tolerance. Keep it under a second: past its own limit (about that) the JavaScript engine answers \"no match\" instead." },
+    { name: "topic.creation.enable", type: "boolean", default: true, importance: "low", doc: "Create missing topics that source connectors write to." },
+    // Distributed mode (connect-distributed), by DistributedConfig's names and defaults.
+    { name: "group.id", type: "string", default: "", importance: "high", doc: "Distributed: the cluster this worker belongs to (required)." },
+    { name: "config.storage.topic", type: "string", default: "", importance: "high", doc: "Distributed: topic of connector and task configs (required; one partition, compacted)." },
+    { name: "config.storage.replication.factor", type: "int", default: 3, importance: "low", doc: "Distributed: replication factor of the config topic when created (-1: the broker's default)." },
+    { name: "offset.storage.topic", type: "string", default: "", importance: "high", doc: "Distributed: topic of source offsets (required; compacted)." },
+    { name: "offset.storage.partitions", type: "int", default: 25, min: 1, importance: "low", doc: "Distributed: partitions of the offsets topic when created." },
+    { name: "offset.storage.replication.factor", type: "int", default: 3, importance: "low", doc: "Distributed: replication factor of the offsets topic when created." },
+    { name: "status.storage.topic", type: "string", default: "", importance: "high", doc: "Distributed: topic of connector and task statuses (required; compacted)." },
+    { name: "status.storage.partitions", type: "int", default: 5, min: 1, importance: "low", doc: "Distributed: partitions of the status topic when created." },
+    { name: "status.storage.replication.factor", type: "int", default: 3, importance: "low", doc: "Distributed: replication factor of the status topic when created." },
+    { name: "session.timeout.ms", type: "int", default: 10000, min: 1, importance: "high", doc: "Distributed: a worker not heard from for this long leaves the group and its work moves." },
+    { name: "heartbeat.interval.ms", type: "int", default: 3000, min: 1, importance: "high", doc: "Distributed: how often a worker tells the group coordinator it is alive." },
+    { name: "rebalance.timeout.ms", type: "int", default: 60000, min: 1, importance: "high", doc: "Distributed: how long a rebalance waits for every worker to rejoin." },
+    { name: "scheduled.rebalance.max.delay.ms", type: "int", default: 300000, min: 0, importance: "low", doc: "Distributed: how long the work of a departed worker waits for it to come back before it is given to others." },
+    { name: "rest.advertised.listener", type: "string", default: "", importance: "low", doc: "Distributed: http or https, the listener given to other workers." },
+    // HTTPS and authentication of the REST API (README "Security"). `listeners.https.`-prefixed ssl.*
+    // settings, when any is given, replace these for the listeners, as in Kafka.
+    ...storeSettings,
+    ...logSettings,
+    { name: "ssl.client.auth", type: "string", default: "none", oneOf: ["none", "requested", "required"], importance: "low", doc: "Client certificates on https listeners: none, requested (asked for, not needed) or required (signed by a trust store CA)." },
+    { name: "rest.extension.classes", type: "list", default: [], importance: "low", doc: "REST extensions; `org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension` turns on Basic authentication." },
+    { name: "rest.basic.auth.users.file", type: "string", default: "", importance: "low", doc: "Users of the Basic authentication extension: `user=password` lines (password plain, MD5:, CRYPT:, OBF: or a bcrypt/argon2 hash)." },
+    { name: "java.security.auth.login.config", type: "string", default: "", importance: "low", doc: "A JAAS file as Kafka Connect's: the `file` option of its KafkaConnect section names the users file." },
+  ],
+  // Client, converter, provider and distributed-mode settings are accepted as Kafka Connect's are.
+  ["key.converter.", "value.converter.", "header.converter.", "config.providers.", "producer.", "consumer.", "admin.", "rest.", "access.control.", "ssl.", "sasl.", "security.", "connector.client.", "client.", "metric", "connect.protocol", "worker.sync.timeout.ms", "worker.unsync.backoff.ms", "exactly.once", "inter.worker.", "admin.listeners", "response.http.headers.config", "plugin.discovery", "listeners.https."],
+);
