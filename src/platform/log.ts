@@ -32,7 +32,6 @@ const root: Logger = pino(
   { write: (line: string) => stdout.write(format === "json" ? line : renderTextLine(line, colour)) },
 );
 
-
 export function logger(name: string): Logger {
   return root.child({ logger: name });
 }

@@ -4,6 +4,7 @@ import { Elysia } from "elysia";
 import type { RequestGuard } from "../../../platform/basic-auth.ts";
 import { logger, setLogLevel, type LogLevel } from "../../../platform/log.ts";
 import { metricsResponse } from "../../../platform/metrics.ts";
+import { routeMethods, type RouteMethods } from "../../../platform/route-methods.ts";
 import { COMMIT, VERSION } from "../../../platform/version.ts";
 import { ConnectRestError, connectErrors } from "../rest-errors.ts";
 import { configKeyInfos } from "../herder/config-infos.ts";
@@ -21,23 +22,6 @@ const javaTrim = (text: string) => text.replace(/^[\u0000-\u0020]+|[\u0000-\u002
 /** Kafka's check that a validate request's connector.class is the plugin of the URL. */
 const stripConnector = (name: string) => (name.endsWith("Connector") ? name.slice(0, -"Connector".length) : name);
 
-const ROUTES: [RegExp, string[]][] = [
-  [/^\/$/, ["GET"]],
-  [/^\/(health|metrics)$/, ["GET"]],
-  [/^\/connectors$/, ["GET", "POST"]],
-  [/^\/connectors\/[^/]+$/, ["GET", "DELETE"]],
-  [/^\/connectors\/[^/]+\/config$/, ["GET", "PUT", "PATCH"]],
-  [/^\/connectors\/[^/]+\/(status|tasks|topics)$/, ["GET"]],
-  [/^\/connectors\/[^/]+\/(pause|resume|stop|topics\/reset)$/, ["PUT"]],
-  [/^\/connectors\/[^/]+\/restart$/, ["POST"]],
-  [/^\/connectors\/[^/]+\/tasks\/[^/]+\/status$/, ["GET"]],
-  [/^\/connectors\/[^/]+\/tasks\/[^/]+\/restart$/, ["POST"]],
-  [/^\/connectors\/[^/]+\/offsets$/, ["GET", "PATCH", "DELETE"]],
-  [/^\/connector-plugins$/, ["GET"]],
-  [/^\/connector-plugins\/[^/]+\/config$/, ["GET"]],
-  [/^\/connector-plugins\/[^/]+\/config\/validate$/, ["PUT"]],
-  [/^\/admin\/loggers(\/[^/]+)?$/, ["GET", "PUT"]],
-];
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
@@ -57,11 +41,8 @@ function errorBody(error: unknown): Response {
 /** The request's path as Jersey matches it: a trailing slash names the same resource. */
 const resourcePath = (request: Request) => new URL(request.url).pathname.replace(/(.)\/$/, "$1");
 
-/** The methods of the resource at `path`; undefined when no resource is there. */
-const resourceMethods = (path: string) => ROUTES.find(([re]) => re.test(path))?.[1];
-
 /** Answers requests Kafka's Jetty and Jersey refuse before any resource runs; undefined lets the rest through. */
-function refusedEarly(request: Request): Response | undefined {
+function refusedEarly(request: Request, resourceMethods: RouteMethods): Response | undefined {
   const path = resourcePath(request);
   try {
     decodeURIComponent(path);
@@ -141,8 +122,10 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
   const metrics = herder.metrics();
   metrics.trackStates(herder);
 
-  return new Elysia()
-    .onRequest(({ request }) => info.guard?.(request) ?? refusedEarly(request))
+  // The methods of the resource at a path, read from the routes below once they are registered.
+  let methodsAt: RouteMethods = () => undefined;
+  const app = new Elysia()
+    .onRequest(({ request }) => info.guard?.(request) ?? refusedEarly(request, methodsAt))
     // Not `body` from the context: naming it here would make Elysia parse every route's body.
     .onError(async ({ code, error, request, set }) => {
       if (error instanceof ForwardRequest) {
@@ -151,7 +134,7 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
         return response;
       }
       if (code === "NOT_FOUND") {
-        const methods = resourceMethods(resourcePath(request));
+        const methods = methodsAt(resourcePath(request));
         if (methods && !methods.includes(request.method)) return json({ error_code: 405, message: "HTTP 405 Method Not Allowed" }, 405);
         return json({ error_code: 404, message: "HTTP 404 Not Found" }, 404);
       }
@@ -313,6 +296,8 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
       },
       JSON_BODY,
     );
+  methodsAt = routeMethods(app.routes);
+  return app;
 }
 
 function nonNull(config: Record<string, string | null>): Record<string, string> {
