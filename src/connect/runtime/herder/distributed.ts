@@ -15,11 +15,10 @@ import { StatusStore } from "../storage/status-store.ts";
 import type { ConnectorCallbacks, Worker } from "../worker/worker.ts";
 import type { Status } from "../worker/worker-task.ts";
 import { assign, type Allocation, type AssignorMemory, type Work } from "./assignor.ts";
-import type { ConfigInfos } from "./config-infos.ts";
 import { decodeAssignment, decodeMetadata, encodeAssignment, encodeMetadata, PROTOCOL_NAME, PROTOCOL_TYPE, type WorkerAssignment } from "./group-protocol.ts";
-import { ForwardRequest, HEALTHY, patchedConfig, type ConnectorInfo, type Health, type ConnectorStateInfo, type Herder, type OffsetsView, type StateInfo, type TargetState, type TaskState } from "./herder.ts";
-import { alteredMessage, notStopped, sinkOffsets, writeConnectorOffsets } from "./offsets-admin.ts";
+import { ForwardRequest, HEALTHY, patchedConfig, type ConnectorInfo, type Health, type ConnectorStateInfo, type Herder, type StateInfo, type TargetState, type TaskState } from "./herder.ts";
 import { HerderBase } from "./herder-base.ts";
+import { restartPlan, restarts } from "./restart-plan.ts";
 
 const log = logger("distributed-herder");
 
@@ -433,12 +432,11 @@ export class DistributedHerder extends HerderBase implements Herder {
         break;
       }
       case "restart": {
-        const failed = (s: StatusRecord | Status | undefined) => s?.state === "FAILED";
-        if (this.connectors.has(name) && (!change.onlyFailed || failed(this.connectorStates.get(name)))) await this.restartConnector(name);
+        if (this.connectors.has(name) && restarts(change, "connector", this.connectorStates.get(name)?.state)) await this.restartConnector(name);
         if (change.includeTasks) {
           await this.statuses.readToEnd();
           const statuses = this.statuses.taskStatuses(name);
-          for (const t of mine) if (!change.onlyFailed || failed(statuses.get(t.task))) await this.restartTaskHere(name, t.task);
+          for (const t of mine) if (restarts(change, "task", statuses.get(t.task)?.state)) await this.restartTaskHere(name, t.task);
         }
         break;
       }
@@ -519,14 +517,7 @@ export class DistributedHerder extends HerderBase implements Herder {
     if (includeTasks || onlyFailed) {
       // The plan: what will restart shows RESTARTING, with its last trace.
       const current = await this.status(name).catch(() => undefined);
-      if (current) {
-        const restarting = <S extends StateInfo>(s: S, restart: boolean): S => (restart ? { ...s, state: "RESTARTING" } : s);
-        planned = {
-          ...current,
-          connector: restarting(current.connector, !onlyFailed || current.connector.state === "FAILED"),
-          tasks: current.tasks.map((t) => restarting(t, includeTasks && (!onlyFailed || t.state === "FAILED"))),
-        };
-      }
+      if (current) planned = { ...current, ...restartPlan(current, { includeTasks, onlyFailed }) };
     }
     log.info({ connector: name, includeTasks, onlyFailed }, `restarting connector ${name}`);
     await this.configLog.write([{ kind: "restart", name, includeTasks, onlyFailed }]);
@@ -621,33 +612,12 @@ export class DistributedHerder extends HerderBase implements Herder {
 
   // ---- offsets (KIP-875), on stopped connectors ----
 
-  async offsets(name: string): Promise<OffsetsView> {
-    const config = this.need(name);
-    if (this.worker.connectorType(config["connector.class"]!) === "source") {
-      await this.worker.options.offsets.refresh?.();
-      return { offsets: this.worker.options.offsets.all(name) };
-    }
-    return { offsets: await sinkOffsets(this.worker.options.broker, name, config) };
+  protected connectorConfig(name: string): Record<string, string> {
+    return this.need(name);
   }
 
-  async alterOffsets(name: string, offsets: OffsetsView["offsets"] | undefined): Promise<string> {
-    await this.asLeader();
-    const config = this.requireStopped(name);
-    if (!offsets || offsets.length === 0) throw connectErrors.badRequest("Partitions / offsets need to be provided for an alter offsets request");
-    return alteredMessage("altered", await writeConnectorOffsets(this.worker, name, config, offsets));
-  }
-
-  async resetOffsets(name: string): Promise<string> {
-    await this.asLeader();
-    const config = this.requireStopped(name);
-    const current = (await this.offsets(name)).offsets.map((o) => ({ partition: o.partition, offset: null }));
-    return alteredMessage("reset", await writeConnectorOffsets(this.worker, name, config, current));
-  }
-
-  private requireStopped(name: string): Record<string, string> {
-    const config = this.need(name);
-    if (this.configLog.state.target(name) !== "STOPPED") throw notStopped(name);
-    return config;
+  protected override beforeOffsetsWrite(): Promise<void> {
+    return this.asLeader();
   }
 
   private need(name: string): Record<string, string> {

@@ -4,10 +4,9 @@ import { logger } from "../../../platform/log.ts";
 import { ConnectRestError, connectErrors } from "../rest-errors.ts";
 import { type ConnectorCallbacks, type Worker } from "../worker/worker.ts";
 import type { Status } from "../worker/worker-task.ts";
-import type { ConfigInfos } from "./config-infos.ts";
 import { HEALTHY, patchedConfig, type ConnectorInfo, type ConnectorStateInfo, type Health, type Herder, type OffsetsView, type StateInfo, type TargetState } from "./herder.ts";
-import { alteredMessage, notStopped, sinkOffsets, writeConnectorOffsets } from "./offsets-admin.ts";
 import { HerderBase } from "./herder-base.ts";
+import { restarts } from "./restart-plan.ts";
 
 const log = logger("herder");
 
@@ -108,8 +107,9 @@ export class StandaloneHerder extends HerderBase implements Herder {
   async restart(name: string, includeTasks: boolean, onlyFailed: boolean): Promise<ConnectorStateInfo | undefined> {
     const entry = this.entries.get(name);
     if (!entry) throw connectErrors.notFound(`Unknown connector: ${name}`);
-    const restartConnector = !onlyFailed || entry.connectorStatus?.state === "FAILED";
-    const tasks = includeTasks ? entry.taskConfigs.map((_, i) => i).filter((i) => !onlyFailed || entry.taskStatuses.get(i)?.state === "FAILED") : [];
+    const request = { includeTasks, onlyFailed };
+    const restartConnector = restarts(request, "connector", entry.connectorStatus?.state);
+    const tasks = entry.taskConfigs.map((_, i) => i).filter((i) => restarts(request, "task", entry.taskStatuses.get(i)?.state));
     log.info({ connector: name, includeTasks, onlyFailed }, `restarting connector ${name}`);
     if (!includeTasks && !onlyFailed) {
       await this.restartConnectorOnly(name);
@@ -191,37 +191,25 @@ export class StandaloneHerder extends HerderBase implements Herder {
 
   // ---- offsets (KIP-875) ----
 
-  async offsets(name: string): Promise<OffsetsView> {
+  protected connectorConfig(name: string): Record<string, string> {
+    return this.need(name).config;
+  }
+
+  targetState(name: string): TargetState | undefined {
+    return this.entries.get(name)?.target;
+  }
+
+  /** A reset sink partition is shown as gone (Kafka deletes the group's offset; this one rewinds it). */
+  protected override shownSinkOffsets(name: string, offsets: OffsetsView["offsets"]): OffsetsView["offsets"] {
+    const reset = this.need(name).resetPartitions;
+    return offsets.filter((o) => !reset?.has(`${o.partition.kafka_topic}-${o.partition.kafka_partition}`));
+  }
+
+  protected override onSinkOffsetWritten(name: string, topic: string, partition: number, reset: boolean): void {
     const entry = this.need(name);
-    if (this.worker.connectorType(entry.config["connector.class"]!) === "source") return { offsets: this.worker.options.offsets.all(name) };
-    const offsets = await sinkOffsets(this.worker.options.broker, name, entry.config);
-    return { offsets: offsets.filter((o) => !entry.resetPartitions?.has(`${o.partition.kafka_topic}-${o.partition.kafka_partition}`)) };
-  }
-
-  async alterOffsets(name: string, offsets: OffsetsView["offsets"] | undefined): Promise<string> {
-    const entry = this.requireStopped(name);
-    if (!offsets || offsets.length === 0) throw connectErrors.badRequest("Partitions / offsets need to be provided for an alter offsets request");
-    return alteredMessage("altered", await this.writeOffsets(name, entry, offsets));
-  }
-
-  async resetOffsets(name: string): Promise<string> {
-    const entry = this.requireStopped(name);
-    const current = (await this.offsets(name)).offsets.map((o) => ({ partition: o.partition, offset: null }));
-    return alteredMessage("reset", await this.writeOffsets(name, entry, current));
-  }
-
-  private writeOffsets(name: string, entry: Entry, offsets: OffsetsView["offsets"]): Promise<boolean> {
-    return writeConnectorOffsets(this.worker, name, entry.config, offsets, (topic, partition, reset) => {
-      entry.resetPartitions ??= new Set();
-      if (reset) entry.resetPartitions.add(`${topic}-${partition}`);
-      else entry.resetPartitions.delete(`${topic}-${partition}`);
-    });
-  }
-
-  private requireStopped(name: string): Entry {
-    const entry = this.need(name);
-    if (entry.target !== "STOPPED") throw notStopped(name);
-    return entry;
+    entry.resetPartitions ??= new Set();
+    if (reset) entry.resetPartitions.add(`${topic}-${partition}`);
+    else entry.resetPartitions.delete(`${topic}-${partition}`);
   }
 
   // ---- running ----
