@@ -3,8 +3,7 @@
 import type { Broker } from "../../../broker/broker.ts";
 import { logger } from "../../../platform/log.ts";
 import { ConnectRestError, connectErrors } from "../rest-errors.ts";
-import type { TopicPartition } from "../../api/connector.ts";
-import { topicsMatching } from "../worker/connector-config.ts";
+import { sinkPartitions } from "../worker/sink-partitions.ts";
 import type { Worker } from "../worker/worker.ts";
 import type { OffsetsView } from "./herder.ts";
 
@@ -24,7 +23,8 @@ export function alteredMessage(action: "altered" | "reset", ownedByConnector: bo
 /** The committed positions of a sink connector's group, for the partitions of its topics. */
 export async function sinkOffsets(broker: Broker, name: string, config: Record<string, string>): Promise<{ partition: { kafka_topic: string; kafka_partition: number }; offset: { kafka_offset: number } }[]> {
   const out: { partition: { kafka_topic: string; kafka_partition: number }; offset: { kafka_offset: number } }[] = [];
-  for (const tp of await sinkPartitions(broker, config)) {
+  const topics = (config.topics ?? "").split(",").map((t) => t.trim()).filter(Boolean);
+  for (const tp of await sinkPartitions(broker, topics, config["topics.regex"] ?? "", false)) {
     const offset = (await broker.committedOffsets(`connect-${name}`, tp.topic)).get(tp.partition);
     if (offset !== undefined) out.push({ partition: { kafka_topic: tp.topic, kafka_partition: tp.partition }, offset: { kafka_offset: offset } });
   }
@@ -78,17 +78,6 @@ export async function writeConnectorOffsets(
   return written();
 }
 
-async function sinkPartitions(broker: Broker, config: Record<string, string>): Promise<TopicPartition[]> {
-  const topics = (config.topics ?? "").split(",").map((t) => t.trim()).filter(Boolean);
-  const regex = config["topics.regex"];
-  const names = regex ? await topicsMatching(regex, await broker.listTopics()) : topics;
-  const out: TopicPartition[] = [];
-  for (const topic of names) {
-    const d = await broker.describeTopic(topic);
-    for (let p = 0; p < (d?.partitions ?? 0); p++) out.push({ topic, partition: p });
-  }
-  return out;
-}
 
 /** Sink offsets as Kafka's SinkUtils reads them, with its messages for what it refuses. */
 function parseSinkOffsets(offsets: OffsetsView["offsets"]): { topic: string; partition: number; offset: number | null }[] {

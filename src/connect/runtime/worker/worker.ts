@@ -1,17 +1,18 @@
 // The worker runs connectors and tasks on this process: it instantiates them from the plugin registry,
 // builds each task's converters, transforms and error handling, and reports their statuses.
-import { autoCreatedTopic, type Broker } from "../../../broker/broker.ts";
+import type { Broker } from "../../../broker/broker.ts";
 import { ConfigProviders, hideResolved, reverseTransform } from "../../../platform/config-providers.ts";
 import { logger } from "../../../platform/log.ts";
 import type { ParsedSettings } from "../../../platform/settings.ts";
 import type { Converter, HeaderConverter } from "../../api/converter.ts";
 import { isSimpleHeaderConverter, SimpleHeaderConverter } from "../../converters/simple-header.ts";
 import { ConnectMetrics } from "../metrics.ts";
-import { ConnectException, type Connector, type SinkTask, type SourceTask, type TopicPartition } from "../../api/connector.ts";
+import { ConnectException, type Connector, type SinkTask, type SourceTask } from "../../api/connector.ts";
 import type { ConnectRecord } from "../../api/records.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
 import type { OffsetStore } from "../storage/offset-store.ts";
-import { sinkConnectorDefinition, sourceConnectorDefinition, taskCountProblem, topicsMatching } from "./connector-config.ts";
+import { sinkConnectorDefinition, sourceConnectorDefinition, taskCountProblem } from "./connector-config.ts";
+import { sinkPartitions } from "./sink-partitions.ts";
 import { ErrorHandler, traceOf } from "./error-handling.ts";
 import { logStatusChange, logStopped } from "./lifecycle-log.ts";
 import { TransformChain, type ChainOptions } from "../../transforms/chain.ts";
@@ -189,7 +190,7 @@ export class Worker {
           taskConfig: resolvedTask,
           connector: name,
           group: `connect-${name}`,
-          partitions: await this.assignPartitions(settings.list("topics"), settings.string("topics.regex"), index, settings.int("tasks.max")),
+          partitions: (await sinkPartitions(this.options.broker, settings.list("topics"), settings.string("topics.regex"), true)).filter((_, i) => i % settings.int("tasks.max") === index),
           keyConverter: this.converter(resolvedConnector, "key.converter", true),
           valueConverter: this.converter(resolvedConnector, "value.converter", false),
           headerConverter: this.headerConverter(resolvedConnector),
@@ -278,22 +279,6 @@ export class Worker {
   }
 
   /** The partitions of the sink's topics, split round-robin among its tasks. */
-  private async assignPartitions(topics: string[], regex: string, index: number, tasks: number): Promise<TopicPartition[]> {
-    const { broker } = this.options;
-    const names = regex ? (await topicsMatching(regex, await broker.listTopics())).sort() : topics;
-    const all: TopicPartition[] = [];
-    for (const topic of names) {
-      let description = await broker.describeTopic(topic);
-      if (!description) {
-        // As a consumer subscribing to a missing topic with broker auto-creation.
-        await broker.createTopic(autoCreatedTopic(topic));
-        description = await broker.describeTopic(topic);
-      }
-      for (let p = 0; p < (description?.partitions ?? 1); p++) all.push({ topic, partition: p });
-    }
-    return all.filter((_, i) => i % tasks === index);
-  }
-
   private async ensureTopic(topic: string, replicationFactor: number): Promise<void> {
     if (!(await this.options.broker.describeTopic(topic))) {
       // As Kafka's DeadLetterQueueReporter: the factor as configured, -1 leaving it to the broker.
