@@ -1,12 +1,10 @@
 // Confluent-compatible serializers and deserializers for any Bun/Node app.
-import { formats } from "../schema/index.ts";
 import type { ParsedSchema, SchemaReference, SchemaType } from "../schema/format.ts";
-import { InvalidSchemaError } from "../schema/format.ts";
-import { subjectName, subjectNameStrategy } from "./config.ts";
 import { codecs } from "./codecs/index.ts";
 import type { ValueCodec } from "./codecs/codec.ts";
 import { SerializationException } from "./errors.ts";
 import type { SchemaRegistryClient, SchemaText } from "./registry-client.ts";
+import { parseSchemaText, SchemaIdResolver, type ResolvedSchema } from "./schema-id-resolver.ts";
 import { frame, unframe } from "./wire-format.ts";
 import { LruCache } from "../platform/lru.ts";
 
@@ -21,17 +19,6 @@ export interface SerializerOptions {
   isKey?: boolean;
 }
 
-async function parseWith(client: SchemaRegistryClient, text: SchemaText): Promise<ParsedSchema> {
-  const format = formats.get(text.schemaType);
-  if (!format) throw new SerializationException(`Schema type ${text.schemaType} is not supported`);
-  try {
-    return format.parse(text.schema, await client.resolveReferences(text.references));
-  } catch (err) {
-    if (err instanceof InvalidSchemaError) throw new SerializationException(`Invalid ${text.schemaType} schema: ${err.message}`, err);
-    throw err;
-  }
-}
-
 function codecFor(type: SchemaType): ValueCodec {
   const codec = codecs.get(type);
   if (!codec) throw new SerializationException(`Schema type ${type} is not supported`);
@@ -41,11 +28,12 @@ function codecFor(type: SchemaType): ValueCodec {
 export class Serializer {
   private readonly text: SchemaText;
   private readonly codec: ValueCodec;
+  private readonly resolver: SchemaIdResolver;
   private parsing?: Promise<ParsedSchema>;
   /** Per topic, once resolved: the schema id and the schema values are written with. */
-  private readonly resolved = new Map<string, { id: number; schema: ParsedSchema }>();
+  private readonly resolved = new Map<string, ResolvedSchema>();
   private lastTopic?: string;
-  private lastResolved?: { id: number; schema: ParsedSchema };
+  private lastResolved?: ResolvedSchema;
 
   constructor(
     private readonly client: SchemaRegistryClient,
@@ -53,6 +41,7 @@ export class Serializer {
   ) {
     const schemaType = options.schemaType ?? "AVRO";
     this.codec = codecFor(schemaType);
+    this.resolver = new SchemaIdResolver(client, options.isKey ?? false);
     this.text = {
       schema: typeof options.schema === "string" ? options.schema : JSON.stringify(options.schema),
       schemaType,
@@ -81,49 +70,21 @@ export class Serializer {
       this.lastResolved = known;
     }
     if (!known) throw new SerializationException(`The schema id for topic ${topic} is not known yet: call serialize() once first`);
-    const encoded = this.codec.encode(known.schema, value, this.options.messageName);
+    const encoded = this.codec.encode(known.writer, value, this.options.messageName);
     return frame(known.id, encoded.payload, encoded.prefix);
   }
 
   private async resolveAndSerialize(topic: string, value: unknown): Promise<Uint8Array> {
-    const settings = this.client.settings;
-    this.parsing ??= parseWith(this.client, this.text);
+    this.parsing ??= parseSchemaText(this.client, this.text);
     const schema = await this.parsing.catch((err: unknown) => {
       this.parsing = undefined;
       throw err;
     });
     // Checked before any registry call: a bad value never registers or sends anything.
     this.codec.encode(schema, value, this.options.messageName);
-    const isKey = this.options.isKey ?? false;
-    const strategy = subjectNameStrategy(settings.string(isKey ? "key.subject.name.strategy" : "value.subject.name.strategy"))!;
-    const subject = subjectName(strategy, topic, isKey, () => this.codec.recordName(schema, this.options.messageName));
-    const normalize = settings.boolean("normalize.schemas");
-    const text = { ...this.text, schema: schema.canonical };
-    let writer = { id: -1, schema };
-    try {
-      if (settings.int("use.schema.id") >= 0) writer.id = settings.int("use.schema.id");
-      else if (settings.boolean("auto.register.schemas")) writer.id = await this.client.register(subject, text, normalize);
-      else if (settings.boolean("use.latest.version")) writer = await this.latest(subject, schema);
-      else writer.id = await this.client.lookup(subject, text, normalize);
-    } catch (err) {
-      if (err instanceof SerializationException) throw err;
-      throw new SerializationException(`Error retrieving schema id for subject ${subject}: ${(err as Error).message}`, err);
-    }
-    this.resolved.set(topic, writer);
+    const subject = this.resolver.subject(topic, () => this.codec.recordName(schema, this.options.messageName));
+    this.resolved.set(topic, await this.resolver.resolve(subject, schema, this.text.references));
     return this.serialize(topic, value);
-  }
-
-  /** use.latest.version: values are written with the subject's latest schema. */
-  private async latest(subject: string, schema: ParsedSchema): Promise<{ id: number; schema: ParsedSchema }> {
-    const latest = await this.client.version(subject, "latest");
-    const latestParsed = await parseWith(this.client, latest);
-    if (this.client.settings.boolean("latest.compatibility.strict")) {
-      const problems = formats.get(latest.schemaType)!.readProblems(latestParsed, schema);
-      if (problems.length > 0) {
-        throw new SerializationException(`Latest schema of ${subject} (version ${latest.version}) cannot read the given schema: ${problems.map((p) => p.description).join("; ")}`);
-      }
-    }
-    return { id: latest.id, schema: latestParsed };
   }
 }
 
@@ -186,7 +147,7 @@ export class Deserializer {
   private async loadAndDeserialize(_topic: string, id: number, bytes: Uint8Array, offset: number): Promise<unknown> {
     const writer = await this.writers.getOrLoad(id, this.loading, async () => {
       try {
-        return await parseWith(this.client, await this.client.schemaById(id));
+        return await parseSchemaText(this.client, await this.client.schemaById(id));
       } catch (err) {
         if (err instanceof SerializationException) throw err;
         throw new SerializationException(`Error retrieving schema ${id} for deserialization: ${(err as Error).message}`, err);
@@ -194,7 +155,7 @@ export class Deserializer {
     });
     const schema = this.options.readerSchema;
     if (schema !== undefined && !this.reader) {
-      this.readerParsing ??= parseWith(this.client, {
+      this.readerParsing ??= parseSchemaText(this.client, {
         schema: typeof schema === "string" ? schema : JSON.stringify(schema),
         schemaType: this.options.schemaType ?? writer.schemaType,
         references: this.options.references ?? [],

@@ -1,17 +1,17 @@
 // What Confluent's three schema registry converters share (AvroConverter, ProtobufConverter,
-// JsonSchemaConverter): the registry client and its settings, subject naming, registering or looking
-// up the schema derived from the Connect schema, the wire format, a cache of what each schema id
-// reads as, and the mapping of failures to Connect's exceptions. Each format supplies the
+// JsonSchemaConverter): the registry client and its settings, the serializers' schema id resolver
+// (subject naming, registering or looking up the schema derived from the Connect schema), the wire
+// format, a cache of what each schema id reads as, and the mapping of failures to Connect's exceptions. Each format supplies the
 // Connect ↔ format mapping. Once an id is known, conversion is synchronous; the first record of a
 // schema waits for the registry (the worker awaits converters).
 import { SettingsDefinition, type ParsedSettings, type Setting } from "../../platform/settings.ts";
-import { formats } from "../../schema/index.ts";
-import { InvalidSchemaError, type ParsedSchema, type SchemaType } from "../../schema/format.ts";
+import type { ParsedSchema, SchemaType } from "../../schema/format.ts";
 import type { Encoded } from "../../serde/codecs/codec.ts";
-import { serdeSettings, subjectName, subjectNameStrategy, type SubjectNameStrategy } from "../../serde/config.ts";
+import { serdeSettings } from "../../serde/config.ts";
 import { RestClientException, SerializationException } from "../../serde/errors.ts";
 import { LruCache } from "../../platform/lru.ts";
 import { SchemaRegistryClient, type SchemaText } from "../../serde/registry-client.ts";
+import { parseSchemaText, SchemaIdResolver, type ResolvedSchema } from "../../serde/schema-id-resolver.ts";
 import { frame, unframe } from "../../serde/wire-format.ts";
 import { DataException } from "../api/data/errors.ts";
 import type { Schema } from "../api/data/schema.ts";
@@ -23,21 +23,13 @@ export function registryConverterSettings(dataSettings: readonly Setting[]): Set
   return new SettingsDefinition([...serdeSettings.settings, ...dataSettings], serdeSettings.passThroughPrefixes);
 }
 
-interface Resolved {
-  id: number;
-  /** The schema values are written with: the derived one, or the subject's latest (use.latest.version). */
-  writer: ParsedSchema;
-}
-
 export abstract class RegistryConverter<Reader> implements Converter {
   /** Set by configure(). */
   protected client!: SchemaRegistryClient;
   protected isKey = false;
-  private strategy: SubjectNameStrategy = "TopicNameStrategy";
+  private resolver!: SchemaIdResolver;
   private readers = new LruCache<number, Reader>(1000);
   private readonly loading = new Map<number, Promise<Reader>>();
-  /** Per derived schema and subject: the id (and writer) once the registry gave it. */
-  private readonly resolved = new WeakMap<ParsedSchema, Map<string, Resolved>>();
 
   protected abstract readonly schemaType: SchemaType;
   /** The format as Confluent's messages name it ("Avro", "Protobuf", "JSON Schema"). */
@@ -60,7 +52,7 @@ export abstract class RegistryConverter<Reader> implements Converter {
     this.isKey = isKey;
     const settings = this.settingsDefinition.parse(settingStrings(config)).values;
     this.client = new SchemaRegistryClient(settings);
-    this.strategy = subjectNameStrategy(settings.string(isKey ? "key.subject.name.strategy" : "value.subject.name.strategy"))!;
+    this.resolver = new SchemaIdResolver(this.client, isKey);
     this.readers = new LruCache(settings.int("max.schemas.per.subject"));
     this.configureData(settings);
   }
@@ -80,13 +72,13 @@ export abstract class RegistryConverter<Reader> implements Converter {
       // Converted before any registry call: a bad value never registers a schema.
       encoded = this.encode(schema, derived, value);
       if (encoded === null) return null;
-      subject = this.subject(topic, derived);
-      const known = this.resolved.get(derived)?.get(subject);
+      subject = this.resolver.subject(topic, () => this.recordName(derived));
+      const known = this.resolver.known(subject, derived);
       if (known) return this.write(known, schema, derived, encoded, value);
     } catch (err) {
       throw this.serializeError(topic, err);
     }
-    return this.resolve(subject, derived).then(
+    return this.resolver.resolve(subject, derived).then(
       (known) => this.write(known, schema, derived, encoded, value),
       (err: unknown) => {
         throw this.serializeError(topic, err);
@@ -121,49 +113,10 @@ export abstract class RegistryConverter<Reader> implements Converter {
 
   close(): void {}
 
-  private subject(topic: string, schema: ParsedSchema): string {
-    return subjectName(this.strategy, topic, this.isKey, () => this.recordName(schema));
-  }
-
-  private write(known: Resolved, schema: Schema | null, derived: ParsedSchema, encoded: Encoded, value: unknown): Uint8Array {
+  private write(known: ResolvedSchema, schema: Schema | null, derived: ParsedSchema, encoded: Encoded, value: unknown): Uint8Array {
     const payload = known.writer === derived ? encoded : this.encode(schema, known.writer, value);
     if (payload === null) throw new DataException("The writer schema gave no payload for a non-null value");
     return frame(known.id, payload.payload, payload.prefix);
-  }
-
-  /** The schema id to write `derived` under `subject` with, by the serializer settings (as Confluent's serializers). */
-  private async resolve(subject: string, derived: ParsedSchema): Promise<Resolved> {
-    const settings = this.client.settings;
-    const normalize = settings.boolean("normalize.schemas");
-    const text: SchemaText = { schema: derived.canonical, schemaType: this.schemaType, references: [] };
-    let resolved: Resolved = { id: -1, writer: derived };
-    try {
-      if (settings.int("use.schema.id") >= 0) resolved.id = settings.int("use.schema.id");
-      else if (settings.boolean("auto.register.schemas")) resolved.id = await this.client.register(subject, text, normalize);
-      else if (settings.boolean("use.latest.version")) resolved = await this.latest(subject, derived);
-      else resolved.id = await this.client.lookup(subject, text, normalize);
-    } catch (err) {
-      if (err instanceof SerializationException || err instanceof DataException) throw err;
-      throw new SerializationException(`Error retrieving schema ID for subject ${subject}: ${(err as Error).message}`, err);
-    }
-    let bySubject = this.resolved.get(derived);
-    if (!bySubject) this.resolved.set(derived, (bySubject = new Map()));
-    bySubject.set(subject, resolved);
-    return resolved;
-  }
-
-  /** use.latest.version: written with the subject's latest schema, which must read the derived one when strict. */
-  private async latest(subject: string, derived: ParsedSchema): Promise<Resolved> {
-    const latest = await this.client.version(subject, "latest");
-    if (latest.schemaType !== this.schemaType) throw new SerializationException(`Latest schema of ${subject} is ${latest.schemaType}, not ${this.schemaType}`);
-    const writer = await this.parse(latest);
-    if (this.client.settings.boolean("latest.compatibility.strict")) {
-      const problems = formats.get(this.schemaType)!.readProblems(writer, derived);
-      if (problems.length > 0) {
-        throw new SerializationException(`Latest schema of ${subject} (version ${latest.version}) cannot read the given schema: ${problems.map((p) => p.description).join("; ")}`);
-      }
-    }
-    return { id: latest.id, writer };
   }
 
   private async loadReader(id: number): Promise<Reader> {
@@ -176,16 +129,7 @@ export abstract class RegistryConverter<Reader> implements Converter {
     if (text.schemaType !== this.schemaType) {
       throw new DataException(`Schema id ${id} is a ${text.schemaType} schema; the ${this.formatName} converter reads ${this.schemaType} schemas`);
     }
-    return this.reader(await this.parse(text));
-  }
-
-  private async parse(text: SchemaText): Promise<ParsedSchema> {
-    try {
-      return formats.get(text.schemaType)!.parse(text.schema, await this.client.resolveReferences(text.references));
-    } catch (err) {
-      if (err instanceof InvalidSchemaError) throw new SerializationException(`Invalid ${text.schemaType} schema: ${err.message}`, err);
-      throw err;
-    }
+    return this.reader(await parseSchemaText(this.client, text));
   }
 
   /** How Confluent's converter words a failed fromConnectData. */
