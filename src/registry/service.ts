@@ -6,6 +6,7 @@ import { errors, RegistryError } from "./errors.ts";
 import { formats } from "../schema/index.ts";
 import {
   InvalidSchemaError,
+  resolvedReference,
   type ParsedSchema,
   type ResolvedReference,
   type SchemaFormat,
@@ -523,14 +524,7 @@ export class RegistryService {
       } catch {
         throw errors.invalidSchema(`Invalid schema, reference not found: subject ${ref.subject} version ${ref.version}`);
       }
-      return {
-        name: ref.name,
-        subject: ref.subject,
-        version: target.version,
-        schema: target.schema,
-        schemaType: target.schemaType,
-        references: this.resolveReferences(target.references, new Set([...seen, key])),
-      };
+      return resolvedReference(ref, target, this.resolveReferences(target.references, new Set([...seen, key])));
     });
   }
 

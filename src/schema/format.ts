@@ -16,6 +16,15 @@ export interface ResolvedReference extends SchemaReference {
   references: ResolvedReference[];
 }
 
+/** A reference with the subject version it names (`latest`, -1, made a number) and that version's own references resolved. */
+export function resolvedReference(
+  ref: SchemaReference,
+  target: { version: number; schema: string; schemaType: SchemaType },
+  references: ResolvedReference[],
+): ResolvedReference {
+  return { name: ref.name, subject: ref.subject, version: target.version, schema: target.schema, schemaType: target.schemaType, references };
+}
+
 /**
  * Referenced schema texts by reference name, depth-first (dependencies first), each name once — the
  * order Confluent's AbstractSchemaProvider.resolveReferences hands them to a parser.

@@ -3,7 +3,7 @@
 // look-ups collapsed into one request.
 import { clientTls } from "../platform/tls.ts";
 import type { ParsedSettings } from "../platform/settings.ts";
-import type { ResolvedReference, SchemaReference, SchemaType } from "../schema/format.ts";
+import { resolvedReference, type ResolvedReference, type SchemaReference, type SchemaType } from "../schema/format.ts";
 import { parseSerdeConfig, type SerdeConfig } from "./config.ts";
 import { RestClientException } from "./errors.ts";
 import { LruCache } from "../platform/lru.ts";
@@ -97,14 +97,7 @@ export class SchemaRegistryClient {
     return Promise.all(
       references.map(async (ref) => {
         const target = await this.version(ref.subject, ref.version === -1 ? "latest" : ref.version);
-        return {
-          name: ref.name,
-          subject: ref.subject,
-          version: target.version,
-          schema: target.schema,
-          schemaType: target.schemaType,
-          references: await this.resolveReferences(target.references),
-        };
+        return resolvedReference(ref, target, await this.resolveReferences(target.references));
       }),
     );
   }
