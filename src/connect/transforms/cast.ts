@@ -8,26 +8,12 @@ import { BigDecimal, ConnectDate, DataException, SchemaBuilder, Struct, Time, Ti
 import { javaClassName, javaToString } from "../api/data/java-format.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import type { Transformation } from "../api/transformation.ts";
-import {
-  REPLACE_NULL_WITH_DEFAULT,
-  SchemaCache,
-  configProblem,
-  copySchemaBasics,
-  fieldValue,
-  invalidConfig,
-  isMapValue,
-  javaSplit,
-  mapCopy,
-  mapGet,
-  mapLike,
-  operatingSchema,
-  operatingValue,
-  parseSettings,
-  requireMap,
-  requireStruct,
-  withOperating,
-  type Side,
-} from "./util.ts";
+import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { requireMap, requireStruct } from "./requirements.ts";
+import { SchemaCache } from "./schema-cache.ts";
+import { isMapValue, mapCopy, mapGet, mapLike } from "./schemaless-map.ts";
+import { copySchemaBasics, fieldValue } from "./struct-copy.ts";
+import { REPLACE_NULL_WITH_DEFAULT, configProblem, invalidConfig, javaSplit, parseSettings } from "./transform-settings.ts";
 import { bigDecimalToDouble, bigDecimalToLong, dateFormatFor } from "./values.ts";
 
 const ALL_TYPES: readonly Type[] = ["INT8", "INT16", "INT32", "INT64", "FLOAT32", "FLOAT64", "BOOLEAN", "STRING", "BYTES", "ARRAY", "MAP", "STRUCT"];

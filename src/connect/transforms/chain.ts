@@ -9,7 +9,7 @@ import { ConfigError, SettingsDefinition } from "../../platform/settings.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import type { Predicate, Transformation } from "../api/transformation.ts";
 import { BUILTIN_PREDICATES, BUILTIN_TRANSFORMS } from "./registry.ts";
-import { TransformConfigError, configProblem, invalidConfig } from "./util.ts";
+import { TransformConfigError, configProblem, invalidConfig } from "./transform-settings.ts";
 
 export type TransformFactory = () => Transformation;
 export type PredicateFactory = () => Predicate;

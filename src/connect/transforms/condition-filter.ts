@@ -9,7 +9,8 @@ import type { ConnectRecord } from "../api/records.ts";
 import type { Transformation } from "../api/transformation.ts";
 import { JsonPath, MatchPending, type PathResult, type RegexMatcher } from "./json-path.ts";
 import { PerInput } from "../../jvm/regex-budget.ts";
-import { operatingValue, parseSettings, type Side } from "./util.ts";
+import { operatingValue, type Side } from "./key-or-value.ts";
+import { parseSettings } from "./transform-settings.ts";
 
 function conditionProblem(value: unknown): string | undefined {
   try {

@@ -3,7 +3,7 @@ import { SettingsDefinition } from "../../platform/settings.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import { newRecord } from "../api/records.ts";
 import type { Transformation } from "../api/transformation.ts";
-import { nonEmptyList, parseSettings } from "./util.ts";
+import { nonEmptyList, parseSettings } from "./transform-settings.ts";
 
 const DEFINITION = new SettingsDefinition([
   { name: "headers", type: "list", required: true, importance: "high", doc: "The name of the headers to be removed.", validate: nonEmptyList },

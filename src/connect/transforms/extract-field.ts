@@ -5,7 +5,9 @@ import { DataException } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import type { Transformation } from "../api/transformation.ts";
 import { FIELD_SYNTAX_VERSION, SingleFieldPath, type FieldSyntaxVersion } from "./field-path.ts";
-import { REPLACE_NULL_WITH_DEFAULT, operatingSchema, operatingValue, parseSettings, requireMapOrNull, requireStructOrNull, withOperating, type Side } from "./util.ts";
+import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { requireMapOrNull, requireStructOrNull } from "./requirements.ts";
+import { REPLACE_NULL_WITH_DEFAULT, parseSettings } from "./transform-settings.ts";
 
 const DEFINITION = new SettingsDefinition([
   { name: "field", type: "string", required: true, importance: "medium", doc: "Field name to extract." },

@@ -18,7 +18,10 @@ import type { Transformation } from "../api/transformation.ts";
 import { ExtractField } from "./extract-field.ts";
 import { InsertField } from "./insert-field.ts";
 import { ReplaceField } from "./replace-field.ts";
-import { SchemaCache, configProblem, copySchemaBasics, javaSplit, parseSettings, requireStruct } from "./util.ts";
+import { requireStruct } from "./requirements.ts";
+import { SchemaCache } from "./schema-cache.ts";
+import { copySchemaBasics } from "./struct-copy.ts";
+import { configProblem, javaSplit, parseSettings } from "./transform-settings.ts";
 
 type DeleteTombstoneHandling = "drop" | "tombstone" | "rewrite" | "rewrite-with-tombstone" | "delete-to-tombstone";
 type LegacyDeleteHandling = "drop" | "rewrite" | "none";

@@ -3,7 +3,9 @@
 // before a backtick that belongs to the name.
 import type { Setting } from "../../platform/settings.ts";
 import type { Field, Schema, Struct } from "../api/data/index.ts";
-import { configProblem, mapGet, requireMapOrNull, requireStructOrNull, type SchemalessMap } from "./util.ts";
+import { requireMapOrNull, requireStructOrNull } from "./requirements.ts";
+import { mapGet, type SchemalessMap } from "./schemaless-map.ts";
+import { configProblem } from "./transform-settings.ts";
 
 export type FieldSyntaxVersion = "V1" | "V2";
 

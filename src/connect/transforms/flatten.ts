@@ -7,7 +7,12 @@ import { DataException, SchemaBuilder, Struct, type Schema } from "../api/data/i
 import { javaClassName } from "../api/data/java-format.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import type { Transformation } from "../api/transformation.ts";
-import { SchemaCache, copySchemaBasics, isMapValue, mapLike, operatingSchema, operatingValue, parseSettings, requireMap, requireStructOrNull, withOperating, type SchemalessMap, type Side } from "./util.ts";
+import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { requireMap, requireStructOrNull } from "./requirements.ts";
+import { SchemaCache } from "./schema-cache.ts";
+import { isMapValue, mapLike, type SchemalessMap } from "./schemaless-map.ts";
+import { copySchemaBasics } from "./struct-copy.ts";
+import { parseSettings } from "./transform-settings.ts";
 
 const DEFINITION = new SettingsDefinition([
   {

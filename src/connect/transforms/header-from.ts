@@ -4,23 +4,12 @@ import { SettingsDefinition } from "../../platform/settings.ts";
 import { DataException, SchemaBuilder, Struct, type Schema } from "../api/data/index.ts";
 import type { ConnectHeader, ConnectRecord } from "../api/records.ts";
 import type { Transformation } from "../api/transformation.ts";
-import {
-  REPLACE_NULL_WITH_DEFAULT,
-  SchemaCache,
-  configProblem,
-  copySchemaBasics,
-  mapCopy,
-  mapGet,
-  mapLike,
-  nonEmptyList,
-  operatingSchema,
-  operatingValue,
-  parseSettings,
-  requireMap,
-  requireStruct,
-  withOperating,
-  type Side,
-} from "./util.ts";
+import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { requireMap, requireStruct } from "./requirements.ts";
+import { SchemaCache } from "./schema-cache.ts";
+import { mapCopy, mapGet, mapLike } from "./schemaless-map.ts";
+import { copySchemaBasics } from "./struct-copy.ts";
+import { REPLACE_NULL_WITH_DEFAULT, configProblem, nonEmptyList, parseSettings } from "./transform-settings.ts";
 
 const DEFINITION = new SettingsDefinition([
   { name: "fields", type: "list", required: true, importance: "high", doc: "Field names in the record whose values are to be copied or moved to headers.", validate: nonEmptyList },

@@ -3,7 +3,10 @@ import { SettingsDefinition } from "../../platform/settings.ts";
 import { SchemaBuilder, Struct } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import type { Transformation } from "../api/transformation.ts";
-import { SchemaCache, mapLike, operatingSchema, operatingValue, parseSettings, withOperating, type Side } from "./util.ts";
+import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { SchemaCache } from "./schema-cache.ts";
+import { mapLike } from "./schemaless-map.ts";
+import { parseSettings } from "./transform-settings.ts";
 
 const DEFINITION = new SettingsDefinition([
   { name: "field", type: "string", required: true, importance: "medium", doc: "Field name for the single field that will be created in the resulting Struct or Map." },

@@ -5,24 +5,12 @@ import { SettingsDefinition, type Setting } from "../../platform/settings.ts";
 import { Schema, SchemaBuilder, Struct, Timestamp } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import type { Transformation } from "../api/transformation.ts";
-import {
-  REPLACE_NULL_WITH_DEFAULT,
-  SchemaCache,
-  configProblem,
-  copySchemaBasics,
-  fieldValue,
-  invalidConfig,
-  mapCopy,
-  mapLike,
-  operatingSchema,
-  operatingValue,
-  parseSettings,
-  requireMap,
-  requireSinkRecord,
-  requireStruct,
-  withOperating,
-  type Side,
-} from "./util.ts";
+import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { requireMap, requireSinkRecord, requireStruct } from "./requirements.ts";
+import { SchemaCache } from "./schema-cache.ts";
+import { mapCopy, mapLike } from "./schemaless-map.ts";
+import { copySchemaBasics, fieldValue } from "./struct-copy.ts";
+import { REPLACE_NULL_WITH_DEFAULT, configProblem, invalidConfig, parseSettings } from "./transform-settings.ts";
 
 const OPTIONALITY = "Suffix with `!` to make this a required field, or `?` to keep it optional (the default).";
 const field = (name: string, doc: string): Setting => ({ name, type: "string", importance: "medium", doc });

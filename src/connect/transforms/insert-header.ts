@@ -4,7 +4,7 @@ import { SettingsDefinition } from "../../platform/settings.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import { newRecord } from "../api/records.ts";
 import type { Transformation } from "../api/transformation.ts";
-import { parseSettings } from "./util.ts";
+import { parseSettings } from "./transform-settings.ts";
 import { parseString, type SchemaAndValue } from "./values.ts";
 
 const DEFINITION = new SettingsDefinition([

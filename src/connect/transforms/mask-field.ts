@@ -7,23 +7,11 @@ import { BigDecimal, DataException, Decimal, Struct, type Schema } from "../api/
 import { javaClassName } from "../api/data/java-format.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import type { Transformation } from "../api/transformation.ts";
-import {
-  REPLACE_NULL_WITH_DEFAULT,
-  fieldValue,
-  isMapValue,
-  mapCopy,
-  mapGet,
-  mapLike,
-  nonEmptyList,
-  nonEmptyString,
-  operatingSchema,
-  operatingValue,
-  parseSettings,
-  requireMap,
-  requireStruct,
-  withOperating,
-  type Side,
-} from "./util.ts";
+import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { requireMap, requireStruct } from "./requirements.ts";
+import { isMapValue, mapCopy, mapGet, mapLike } from "./schemaless-map.ts";
+import { fieldValue } from "./struct-copy.ts";
+import { REPLACE_NULL_WITH_DEFAULT, nonEmptyList, nonEmptyString, parseSettings } from "./transform-settings.ts";
 import { parseBigDecimal, stringAsDouble, stringAsLong } from "./values.ts";
 
 const DEFINITION = new SettingsDefinition([

@@ -5,7 +5,7 @@ import type { Predicate } from "../api/transformation.ts";
 import { JavaPattern } from "../../jvm/java-regex.ts";
 import { PerInput } from "../../jvm/regex-budget.ts";
 import { regexProblem } from "./regex-router.ts";
-import { invalidConfig, nonEmptyString, parseSettings } from "./util.ts";
+import { invalidConfig, nonEmptyString, parseSettings } from "./transform-settings.ts";
 
 const TOPIC_NAME_MATCHES = new SettingsDefinition([
   {

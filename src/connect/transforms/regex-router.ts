@@ -9,7 +9,7 @@ import { newRecord } from "../api/records.ts";
 import type { Transformation } from "../api/transformation.ts";
 import { JavaPattern, JavaReplacement } from "../../jvm/java-regex.ts";
 import { PerInput } from "../../jvm/regex-budget.ts";
-import { invalidConfig, parseSettings } from "./util.ts";
+import { invalidConfig, parseSettings } from "./transform-settings.ts";
 
 /** Kafka's RegexValidator, for settings holding a Java regex. */
 export function regexProblem(value: unknown): string | undefined {

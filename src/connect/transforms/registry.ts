@@ -20,7 +20,7 @@ import { ReplaceField } from "./replace-field.ts";
 import { SetSchemaMetadata } from "./set-schema-metadata.ts";
 import { TimestampConverter } from "./timestamp-converter.ts";
 import { TimestampRouter } from "./timestamp-router.ts";
-import type { Side } from "./util.ts";
+import type { Side } from "./key-or-value.ts";
 import { ValueToKey } from "./value-to-key.ts";
 
 type SidedTransform = new (side: Side) => Transformation;

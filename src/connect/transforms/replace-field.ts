@@ -5,21 +5,12 @@ import { SettingsDefinition } from "../../platform/settings.ts";
 import { SchemaBuilder, Struct, type Schema } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import type { Transformation } from "../api/transformation.ts";
-import {
-  REPLACE_NULL_WITH_DEFAULT,
-  SchemaCache,
-  copySchemaBasics,
-  invalidConfig,
-  javaSplit,
-  mapLike,
-  operatingSchema,
-  operatingValue,
-  parseSettings,
-  requireMap,
-  requireStruct,
-  withOperating,
-  type Side,
-} from "./util.ts";
+import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { requireMap, requireStruct } from "./requirements.ts";
+import { SchemaCache } from "./schema-cache.ts";
+import { mapLike } from "./schemaless-map.ts";
+import { copySchemaBasics } from "./struct-copy.ts";
+import { REPLACE_NULL_WITH_DEFAULT, invalidConfig, javaSplit, parseSettings } from "./transform-settings.ts";
 
 /** Parses `old:new` pairs; Kafka's validator message for a malformed one. */
 export function parseRenameMappings(mappings: readonly string[]): Map<string, string> {

@@ -4,7 +4,10 @@ import { SettingsDefinition } from "../../platform/settings.ts";
 import { Struct, copySchema, type Schema } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import type { Transformation } from "../api/transformation.ts";
-import { REPLACE_NULL_WITH_DEFAULT, configProblem, fieldValue, operatingSchema, operatingValue, parseSettings, requireSchema, withOperating, type Side } from "./util.ts";
+import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { requireSchema } from "./requirements.ts";
+import { fieldValue } from "./struct-copy.ts";
+import { REPLACE_NULL_WITH_DEFAULT, configProblem, parseSettings } from "./transform-settings.ts";
 
 const DEFINITION = new SettingsDefinition([
   { name: "schema.name", type: "string", importance: "high", doc: "Schema name to set." },

@@ -8,23 +8,12 @@ import { javaClassName } from "../api/data/java-format.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import type { Transformation } from "../api/transformation.ts";
 import { DateParseError, SimpleDateFormat } from "../../jvm/simple-date-format.ts";
-import {
-  REPLACE_NULL_WITH_DEFAULT,
-  SchemaCache,
-  configProblem,
-  copySchemaBasics,
-  fieldValue,
-  mapCopy,
-  mapGet,
-  mapLike,
-  operatingSchema,
-  operatingValue,
-  parseSettings,
-  requireMap,
-  requireStructOrNull,
-  withOperating,
-  type Side,
-} from "./util.ts";
+import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { requireMap, requireStructOrNull } from "./requirements.ts";
+import { SchemaCache } from "./schema-cache.ts";
+import { mapCopy, mapGet, mapLike } from "./schemaless-map.ts";
+import { copySchemaBasics, fieldValue } from "./struct-copy.ts";
+import { REPLACE_NULL_WITH_DEFAULT, configProblem, parseSettings } from "./transform-settings.ts";
 
 type TimestampType = "string" | "unix" | "Date" | "Time" | "Timestamp";
 type UnixPrecision = "seconds" | "milliseconds" | "microseconds" | "nanoseconds";

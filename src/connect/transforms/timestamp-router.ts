@@ -7,7 +7,7 @@ import { newRecord } from "../api/records.ts";
 import type { Transformation } from "../api/transformation.ts";
 import { recordToString } from "./record-text.ts";
 import { SimpleDateFormat } from "../../jvm/simple-date-format.ts";
-import { parseSettings } from "./util.ts";
+import { parseSettings } from "./transform-settings.ts";
 
 /** A SimpleDateFormat pattern check for settings. */
 export function dateFormatProblem(value: unknown): string | undefined {

@@ -4,7 +4,10 @@ import { DataException, SchemaBuilder, Struct, type Schema } from "../api/data/i
 import type { ConnectRecord } from "../api/records.ts";
 import { newRecord } from "../api/records.ts";
 import type { Transformation } from "../api/transformation.ts";
-import { REPLACE_NULL_WITH_DEFAULT, SchemaCache, mapGet, mapLike, nonEmptyList, parseSettings, requireMap, requireStruct } from "./util.ts";
+import { requireMap, requireStruct } from "./requirements.ts";
+import { SchemaCache } from "./schema-cache.ts";
+import { mapGet, mapLike } from "./schemaless-map.ts";
+import { REPLACE_NULL_WITH_DEFAULT, nonEmptyList, parseSettings } from "./transform-settings.ts";
 
 const DEFINITION = new SettingsDefinition([
   { name: "fields", type: "list", required: true, importance: "high", doc: "Field names on the record value to extract as the record key.", validate: nonEmptyList },
