@@ -3,17 +3,16 @@
 // string (bytes as base64). Numbers narrow as Java's Number.xxxValue() does: integers wrap, floats
 // saturate, NaN becomes 0. Strings parse as Java's Integer.parseInt / Double.parseDouble /
 // Boolean.parseBoolean. Int64 results are bigint.
-import { SettingsDefinition } from "../../platform/settings.ts";
+import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
 import { BigDecimal, ConnectDate, DataException, SchemaBuilder, Struct, Time, Timestamp, type Schema, type Type } from "../api/data/index.ts";
 import { javaClassName, javaToString } from "../api/data/java-format.ts";
 import type { ConnectRecord } from "../api/records.ts";
-import type { Transformation } from "../api/transformation.ts";
-import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireStruct } from "./requirements.ts";
 import { SchemaCache } from "./schema-cache.ts";
 import { isMapValue, mapCopy, mapGet, mapLike } from "./schemaless-map.ts";
 import { copySchemaBasics, fieldValue } from "./struct-copy.ts";
-import { REPLACE_NULL_WITH_DEFAULT, configProblem, invalidConfig, javaSplit, parseSettings } from "./transform-settings.ts";
+import { REPLACE_NULL_WITH_DEFAULT, configProblem, invalidConfig, javaSplit } from "./transform-settings.ts";
 import { bigDecimalToDouble, bigDecimalToLong, dateFormatFor } from "./values.ts";
 
 const ALL_TYPES: readonly Type[] = ["INT8", "INT16", "INT32", "INT64", "FLOAT32", "FLOAT64", "BOOLEAN", "STRING", "BYTES", "ARRAY", "MAP", "STRUCT"];
@@ -64,43 +63,36 @@ const DEFINITION = new SettingsDefinition([
 
 const PURPOSE = "cast types";
 
-export class Cast<R extends ConnectRecord = ConnectRecord> implements Transformation<R> {
+export class Cast<R extends ConnectRecord = ConnectRecord> extends KeyOrValueTransformation<R> {
   private casts: CastSpec = new Map();
   private wholeValueCastType: Type | null = null;
-  private replaceNullWithDefault = true;
   private readonly schemaCache = new SchemaCache();
 
-  constructor(readonly side: Side = "value") {}
+  protected readonly definition = DEFINITION;
 
-  config(): SettingsDefinition {
-    return DEFINITION;
-  }
-
-  configure(config: Record<string, string>): void {
-    const s = parseSettings(DEFINITION, config);
+  protected configureWith(s: ParsedSettings): void {
     this.casts = parseCastSpec(s.list("spec"));
     this.wholeValueCastType = this.casts.get(null) ?? null;
-    this.replaceNullWithDefault = s.boolean("replace.null.with.default");
   }
 
   apply(record: R): R {
-    const value = operatingValue(record, this.side);
+    const value = this.operatingValue(record);
     if (value === null) return record;
-    const schema = operatingSchema(record, this.side);
+    const schema = this.operatingSchema(record);
     return schema === null ? this.applySchemaless(record, value) : this.applyWithSchema(record, schema, value);
   }
 
   private applySchemaless(record: R, raw: unknown): R {
-    if (this.wholeValueCastType !== null) return withOperating(record, this.side, null, castValueToType(null, raw, this.wholeValueCastType));
+    if (this.wholeValueCastType !== null) return this.withOperating(record, null, castValueToType(null, raw, this.wholeValueCastType));
     const value = requireMap(raw, PURPOSE);
     const updated = mapCopy(value);
     for (const [name, type] of this.casts) if (name !== null) updated.set(name, castValueToType(null, mapGet(value, name), type));
-    return withOperating(record, this.side, null, mapLike(updated, value));
+    return this.withOperating(record, null, mapLike(updated, value));
   }
 
   private applyWithSchema(record: R, schema: Schema, raw: unknown): R {
     const updatedSchema = this.schemaCache.getOrCompute(schema, (s) => this.updatedSchema(s));
-    if (this.wholeValueCastType !== null) return withOperating(record, this.side, updatedSchema, castValueToType(schema, raw, this.wholeValueCastType));
+    if (this.wholeValueCastType !== null) return this.withOperating(record, updatedSchema, castValueToType(schema, raw, this.wholeValueCastType));
     const value = requireStruct(raw, PURPOSE);
     const updated = new Struct(updatedSchema);
     for (const f of value.schema.fields) {
@@ -108,7 +100,7 @@ export class Cast<R extends ConnectRecord = ConnectRecord> implements Transforma
       const target = this.casts.get(f.name);
       updated.put(f.name, target === undefined ? original : castValueToType(f.schema, original, target));
     }
-    return withOperating(record, this.side, updatedSchema, updated);
+    return this.withOperating(record, updatedSchema, updated);
   }
 
   private updatedSchema(schema: Schema): Schema {

@@ -3,14 +3,12 @@
 // (exclude) records whose key/value matches the JSONPath `filter.condition` (see json-path.ts for the
 // supported subset). A record whose value is null, or lacks a field the definite part of the path
 // names, follows missing.or.null.behavior: fail (a DataException), include or exclude.
-import { SettingsDefinition } from "../../platform/settings.ts";
+import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
 import { DataException } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
-import type { Transformation } from "../api/transformation.ts";
 import { JsonPath, MatchPending, type PathResult, type RegexMatcher } from "./json-path.ts";
 import { PerInput } from "../../jvm/regex-budget.ts";
-import { operatingValue, type Side } from "./key-or-value.ts";
-import { parseSettings } from "./transform-settings.ts";
+import { KeyOrValueTransformation } from "./key-or-value.ts";
 
 function conditionProblem(value: unknown): string | undefined {
   try {
@@ -48,7 +46,7 @@ const DEFINITION = new SettingsDefinition([
   },
 ]);
 
-export class ConditionFilter<R extends ConnectRecord = ConnectRecord> implements Transformation<R> {
+export class ConditionFilter<R extends ConnectRecord = ConnectRecord> extends KeyOrValueTransformation<R> {
   private condition: JsonPath | null = null;
   private include = true;
   private missingOrNull: "fail" | "include" | "exclude" = "fail";
@@ -56,14 +54,9 @@ export class ConditionFilter<R extends ConnectRecord = ConnectRecord> implements
   private readonly matches: RegexMatcher = (pattern, input) =>
     this.matched.get(`${pattern.pattern}\u0000${input}`, () => pattern.matchesWithin("filter.condition regex", input));
 
-  constructor(readonly side: Side = "value") {}
+  protected readonly definition = DEFINITION;
 
-  config(): SettingsDefinition {
-    return DEFINITION;
-  }
-
-  configure(config: Record<string, string>): void {
-    const s = parseSettings(DEFINITION, config);
+  protected configureWith(s: ParsedSettings): void {
     this.condition = JsonPath.compile(s.string("filter.condition"));
     this.include = s.string("filter.type") === "include";
     this.missingOrNull = s.string("missing.or.null.behavior") as "fail" | "include" | "exclude";
@@ -74,7 +67,7 @@ export class ConditionFilter<R extends ConnectRecord = ConnectRecord> implements
     if (condition === null) return record;
     let result: PathResult;
     try {
-      result = condition.evaluate(operatingValue(record, this.side), this.matches);
+      result = condition.evaluate(this.operatingValue(record), this.matches);
     } catch (e) {
       // A =~ went to a regex thread: evaluate again once it answered (then from the memo).
       if (e instanceof MatchPending) return e.answer.then(() => this.apply(record));

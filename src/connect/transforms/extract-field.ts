@@ -1,13 +1,12 @@
 // ExtractField$Key / ExtractField$Value: replaces the key or value with one of its fields (a nested one
 // with field.syntax.version=V2). Null passes through; without a schema the value must be a map.
-import { SettingsDefinition } from "../../platform/settings.ts";
+import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
 import { DataException } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
-import type { Transformation } from "../api/transformation.ts";
 import { FIELD_SYNTAX_VERSION, SingleFieldPath, type FieldSyntaxVersion } from "./field-path.ts";
-import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMapOrNull, requireStructOrNull } from "./requirements.ts";
-import { REPLACE_NULL_WITH_DEFAULT, parseSettings } from "./transform-settings.ts";
+import { REPLACE_NULL_WITH_DEFAULT } from "./transform-settings.ts";
 
 const DEFINITION = new SettingsDefinition([
   { name: "field", type: "string", required: true, importance: "medium", doc: "Field name to extract." },
@@ -17,33 +16,26 @@ const DEFINITION = new SettingsDefinition([
 
 const PURPOSE = "field extraction";
 
-export class ExtractField<R extends ConnectRecord = ConnectRecord> implements Transformation<R> {
+export class ExtractField<R extends ConnectRecord = ConnectRecord> extends KeyOrValueTransformation<R> {
   private path = new SingleFieldPath("", "V1");
-  private replaceNullWithDefault = true;
 
-  constructor(readonly side: Side = "value") {}
+  protected readonly definition = DEFINITION;
 
-  config(): SettingsDefinition {
-    return DEFINITION;
-  }
-
-  configure(config: Record<string, string>): void {
-    const s = parseSettings(DEFINITION, config);
+  protected configureWith(s: ParsedSettings): void {
     this.path = new SingleFieldPath(s.string("field"), s.string("field.syntax.version").toUpperCase() as FieldSyntaxVersion);
-    this.replaceNullWithDefault = s.boolean("replace.null.with.default");
   }
 
   apply(record: R): R {
-    const schema = operatingSchema(record, this.side);
-    const raw = operatingValue(record, this.side);
+    const schema = this.operatingSchema(record);
+    const raw = this.operatingValue(record);
     if (schema === null) {
       const value = requireMapOrNull(raw, PURPOSE);
-      return withOperating(record, this.side, null, value === null ? null : this.path.valueFromMap(value));
+      return this.withOperating(record, null, value === null ? null : this.path.valueFromMap(value));
     }
     const value = requireStructOrNull(raw, PURPOSE);
     const field = this.path.fieldFrom(schema);
     // Kafka throws IllegalArgumentException here; the message is the same.
     if (field === null) throw new DataException(`Unknown field: ${this.path.text}`);
-    return withOperating(record, this.side, field.schema, value === null ? null : this.path.valueFromStruct(value, this.replaceNullWithDefault));
+    return this.withOperating(record, field.schema, value === null ? null : this.path.valueFromStruct(value, this.replaceNullWithDefault));
   }
 }

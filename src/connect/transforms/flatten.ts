@@ -2,17 +2,15 @@
 // named by joining the path with `delimiter`. Arrays are kept as they are; a MAP field in a schema'd
 // value is an error, as in Kafka. Nested fields turn optional when a parent is optional, and take
 // their default from the parent's default struct when they have none of their own.
-import { SettingsDefinition } from "../../platform/settings.ts";
+import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
 import { DataException, SchemaBuilder, Struct, type Schema } from "../api/data/index.ts";
 import { javaClassName } from "../api/data/java-format.ts";
 import type { ConnectRecord } from "../api/records.ts";
-import type { Transformation } from "../api/transformation.ts";
-import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireStructOrNull } from "./requirements.ts";
 import { SchemaCache } from "./schema-cache.ts";
 import { isMapValue, mapLike, type SchemalessMap } from "./schemaless-map.ts";
 import { copySchemaBasics } from "./struct-copy.ts";
-import { parseSettings } from "./transform-settings.ts";
 
 const DEFINITION = new SettingsDefinition([
   {
@@ -26,25 +24,21 @@ const DEFINITION = new SettingsDefinition([
 
 const PURPOSE = "flattening";
 
-export class Flatten<R extends ConnectRecord = ConnectRecord> implements Transformation<R> {
+export class Flatten<R extends ConnectRecord = ConnectRecord> extends KeyOrValueTransformation<R> {
   private delimiter = ".";
   private readonly schemaCache = new SchemaCache();
 
-  constructor(readonly side: Side = "value") {}
+  protected readonly definition = DEFINITION;
 
-  config(): SettingsDefinition {
-    return DEFINITION;
-  }
-
-  configure(config: Record<string, string>): void {
+  protected configureWith(s: ParsedSettings): void {
     // Trimmed, as Kafka's ConfigDef trims string settings.
-    this.delimiter = parseSettings(DEFINITION, config).string("delimiter");
+    this.delimiter = s.string("delimiter");
   }
 
   apply(record: R): R {
-    const value = operatingValue(record, this.side);
+    const value = this.operatingValue(record);
     if (value === null) return record;
-    return operatingSchema(record, this.side) === null ? this.applySchemaless(record, value) : this.applyWithSchema(record, value);
+    return this.operatingSchema(record) === null ? this.applySchemaless(record, value) : this.applyWithSchema(record, value);
   }
 
   private name(prefix: string, field: string): string {
@@ -55,7 +49,7 @@ export class Flatten<R extends ConnectRecord = ConnectRecord> implements Transfo
     const value = requireMap(raw, PURPOSE);
     const out = new Map<unknown, unknown>();
     this.flattenMap(value, "", out);
-    return withOperating(record, this.side, null, mapLike(out, value));
+    return this.withOperating(record, null, mapLike(out, value));
   }
 
   private flattenMap(map: SchemalessMap, prefix: string, out: Map<unknown, unknown>): void {
@@ -78,16 +72,16 @@ export class Flatten<R extends ConnectRecord = ConnectRecord> implements Transfo
 
   private applyWithSchema(record: R, raw: unknown): R {
     const value = requireStructOrNull(raw, PURPOSE);
-    const schema = operatingSchema(record, this.side) as Schema;
+    const schema = this.operatingSchema(record) as Schema;
     const updatedSchema = this.schemaCache.getOrCompute(schema, (s) => {
       const builder = copySchemaBasics(s, SchemaBuilder.struct());
       this.buildSchema(s, "", builder, s.optional, s.defaultValue instanceof Struct ? s.defaultValue : null);
       return builder.build();
     });
-    if (value === null) return withOperating(record, this.side, updatedSchema, null);
+    if (value === null) return this.withOperating(record, updatedSchema, null);
     const updated = new Struct(updatedSchema);
     this.buildValue(value, "", updated);
-    return withOperating(record, this.side, updatedSchema, updated);
+    return this.withOperating(record, updatedSchema, updated);
   }
 
   private buildSchema(schema: Schema, prefix: string, out: SchemaBuilder, optional: boolean, parentDefault: Struct | null): void {

@@ -1,15 +1,14 @@
 // HeaderFrom$Key / HeaderFrom$Value: copies (or moves) fields of the key/value into headers; `fields`
 // and `headers` are parallel lists. A moved field is removed from the Struct's schema or the map.
-import { SettingsDefinition } from "../../platform/settings.ts";
+import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
 import { DataException, SchemaBuilder, Struct, type Schema } from "../api/data/index.ts";
 import type { ConnectHeader, ConnectRecord } from "../api/records.ts";
-import type { Transformation } from "../api/transformation.ts";
-import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireStruct } from "./requirements.ts";
 import { SchemaCache } from "./schema-cache.ts";
 import { mapCopy, mapGet, mapLike } from "./schemaless-map.ts";
 import { copySchemaBasics } from "./struct-copy.ts";
-import { REPLACE_NULL_WITH_DEFAULT, configProblem, nonEmptyList, parseSettings } from "./transform-settings.ts";
+import { REPLACE_NULL_WITH_DEFAULT, configProblem, nonEmptyList } from "./transform-settings.ts";
 
 const DEFINITION = new SettingsDefinition([
   { name: "fields", type: "list", required: true, importance: "high", doc: "Field names in the record whose values are to be copied or moved to headers.", validate: nonEmptyList },
@@ -32,31 +31,24 @@ const DEFINITION = new SettingsDefinition([
   REPLACE_NULL_WITH_DEFAULT,
 ]);
 
-export class HeaderFrom<R extends ConnectRecord = ConnectRecord> implements Transformation<R> {
+export class HeaderFrom<R extends ConnectRecord = ConnectRecord> extends KeyOrValueTransformation<R> {
   private fields: readonly string[] = [];
   private headers: readonly string[] = [];
   private operation: "move" | "copy" = "copy";
-  private replaceNullWithDefault = true;
   private readonly moveSchemaCache = new SchemaCache();
 
-  constructor(readonly side: Side = "value") {}
+  protected readonly definition = DEFINITION;
 
-  config(): SettingsDefinition {
-    return DEFINITION;
-  }
-
-  configure(config: Record<string, string>): void {
-    const s = parseSettings(DEFINITION, config);
+  protected configureWith(s: ParsedSettings): void {
     this.fields = s.list("fields");
     this.headers = s.list("headers");
     if (this.fields.length !== this.headers.length) throw configProblem("headers", "'fields' config must have the same number of elements as 'headers' config.");
     this.operation = s.string("operation") as "move" | "copy";
-    this.replaceNullWithDefault = s.boolean("replace.null.with.default");
   }
 
   apply(record: R): R {
-    const schema = operatingSchema(record, this.side);
-    const value = operatingValue(record, this.side);
+    const schema = this.operatingSchema(record);
+    const value = this.operatingValue(record);
     return schema === null ? this.applySchemaless(record, value) : this.applyWithSchema(record, value, schema);
   }
 
@@ -76,7 +68,7 @@ export class HeaderFrom<R extends ConnectRecord = ConnectRecord> implements Tran
       if (field === null) throw new DataException(`${name} is not a valid field name`);
       headers.push({ key: this.headers[i], schema: field.schema, value: value.schema.field(name) !== null ? this.fieldValue(value, name) : null });
     });
-    return withOperating(record, this.side, updatedSchema, updatedValue, headers);
+    return this.withOperating(record, updatedSchema, updatedValue, headers);
   }
 
   private fieldValue(struct: Struct, name: string): unknown {
@@ -97,6 +89,6 @@ export class HeaderFrom<R extends ConnectRecord = ConnectRecord> implements Tran
       if (this.operation === "move") updated.delete(name);
       headers.push({ key: this.headers[i], schema: null, value: mapGet(value, name) });
     });
-    return withOperating(record, this.side, null, mapLike(updated, value), headers);
+    return this.withOperating(record, null, mapLike(updated, value), headers);
   }
 }

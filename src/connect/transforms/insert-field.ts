@@ -1,16 +1,15 @@
 // InsertField$Key / InsertField$Value: adds record metadata (topic, partition, offset, timestamp) and/or
 // a static string to a Struct or a schemaless map. A field name ending in `!` makes the added field
 // required, `?` (or nothing) optional; this only matters for the derived schema.
-import { SettingsDefinition, type Setting } from "../../platform/settings.ts";
+import { SettingsDefinition, type ParsedSettings, type Setting } from "../../platform/settings.ts";
 import { Schema, SchemaBuilder, Struct, Timestamp } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
-import type { Transformation } from "../api/transformation.ts";
-import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireSinkRecord, requireStruct } from "./requirements.ts";
 import { SchemaCache } from "./schema-cache.ts";
 import { mapCopy, mapLike } from "./schemaless-map.ts";
 import { copySchemaBasics, fieldValue } from "./struct-copy.ts";
-import { REPLACE_NULL_WITH_DEFAULT, configProblem, invalidConfig, parseSettings } from "./transform-settings.ts";
+import { REPLACE_NULL_WITH_DEFAULT, configProblem, invalidConfig } from "./transform-settings.ts";
 
 const OPTIONALITY = "Suffix with `!` to make this a required field, or `?` to keep it optional (the default).";
 const field = (name: string, doc: string): Setting => ({ name, type: "string", importance: "medium", doc });
@@ -40,24 +39,18 @@ function parseSpec(spec: string | undefined): InsertionSpec | null {
   return { name: spec, optional: true };
 }
 
-export class InsertField<R extends ConnectRecord = ConnectRecord> implements Transformation<R> {
+export class InsertField<R extends ConnectRecord = ConnectRecord> extends KeyOrValueTransformation<R> {
   private topicField: InsertionSpec | null = null;
   private partitionField: InsertionSpec | null = null;
   private offsetField: InsertionSpec | null = null;
   private timestampField: InsertionSpec | null = null;
   private staticField: InsertionSpec | null = null;
   private staticValue: string | null = null;
-  private replaceNullWithDefault = true;
   private readonly schemaCache = new SchemaCache();
 
-  constructor(readonly side: Side = "value") {}
+  protected readonly definition = DEFINITION;
 
-  config(): SettingsDefinition {
-    return DEFINITION;
-  }
-
-  configure(config: Record<string, string>): void {
-    const s = parseSettings(DEFINITION, config);
+  protected configureWith(s: ParsedSettings, config: Record<string, string>): void {
     this.topicField = parseSpec(s.optionalString("topic.field"));
     this.partitionField = parseSpec(s.optionalString("partition.field"));
     this.offsetField = parseSpec(s.optionalString("offset.field"));
@@ -65,7 +58,6 @@ export class InsertField<R extends ConnectRecord = ConnectRecord> implements Tra
     this.staticField = parseSpec(s.optionalString("static.field"));
     // An explicitly empty static value is a value (Kafka only rejects a missing one).
     this.staticValue = config["static.value"] !== undefined ? s.string("static.value") : null;
-    this.replaceNullWithDefault = s.boolean("replace.null.with.default");
     if (!this.topicField && !this.partitionField && !this.offsetField && !this.timestampField && !this.staticField)
       throw configProblem("", "No field insertion configured");
     if (this.staticField !== null && this.staticValue === null)
@@ -73,9 +65,9 @@ export class InsertField<R extends ConnectRecord = ConnectRecord> implements Tra
   }
 
   apply(record: R): R {
-    const value = operatingValue(record, this.side);
+    const value = this.operatingValue(record);
     if (value === null) return record;
-    const schema = operatingSchema(record, this.side);
+    const schema = this.operatingSchema(record);
     return schema === null ? this.applySchemaless(record, value) : this.applyWithSchema(record, value);
   }
 
@@ -87,7 +79,7 @@ export class InsertField<R extends ConnectRecord = ConnectRecord> implements Tra
     if (this.offsetField) updated.set(this.offsetField.name, requireSinkRecord(record, PURPOSE).kafkaOffset);
     if (this.timestampField && record.timestamp !== null) updated.set(this.timestampField.name, record.timestamp);
     if (this.staticField && this.staticValue !== null) updated.set(this.staticField.name, this.staticValue);
-    return withOperating(record, this.side, null, mapLike(updated, value));
+    return this.withOperating(record, null, mapLike(updated, value));
   }
 
   private applyWithSchema(record: R, raw: unknown): R {
@@ -100,7 +92,7 @@ export class InsertField<R extends ConnectRecord = ConnectRecord> implements Tra
     if (this.offsetField) updated.put(this.offsetField.name, requireSinkRecord(record, PURPOSE).kafkaOffset);
     if (this.timestampField && record.timestamp !== null) updated.put(this.timestampField.name, new Date(record.timestamp));
     if (this.staticField && this.staticValue !== null) updated.put(this.staticField.name, this.staticValue);
-    return withOperating(record, this.side, schema, updated);
+    return this.withOperating(record, schema, updated);
   }
 
   private updatedSchema(schema: Schema): Schema {

@@ -2,16 +2,15 @@
 // (0, false, "", epoch, empty list/map), or with `replacement` converted to the field's numeric or
 // string type. Without a schema the JS value decides: an integer number is treated as Java's
 // Integer/Long, any other number as Double (a schemaless 1.0 is indistinguishable from 1).
-import { SettingsDefinition } from "../../platform/settings.ts";
+import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
 import { BigDecimal, DataException, Decimal, Struct, type Schema } from "../api/data/index.ts";
 import { javaClassName } from "../api/data/java-format.ts";
 import type { ConnectRecord } from "../api/records.ts";
-import type { Transformation } from "../api/transformation.ts";
-import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireStruct } from "./requirements.ts";
 import { isMapValue, mapCopy, mapGet, mapLike } from "./schemaless-map.ts";
 import { fieldValue } from "./struct-copy.ts";
-import { REPLACE_NULL_WITH_DEFAULT, nonEmptyList, nonEmptyString, parseSettings } from "./transform-settings.ts";
+import { REPLACE_NULL_WITH_DEFAULT, nonEmptyList, nonEmptyString } from "./transform-settings.ts";
 import { parseBigDecimal, stringAsDouble, stringAsLong } from "./values.ts";
 
 const DEFINITION = new SettingsDefinition([
@@ -78,45 +77,38 @@ function kindOf(value: unknown, schema: Schema | null): JavaKind {
   return "other";
 }
 
-export class MaskField<R extends ConnectRecord = ConnectRecord> implements Transformation<R> {
+export class MaskField<R extends ConnectRecord = ConnectRecord> extends KeyOrValueTransformation<R> {
   private maskedFields: ReadonlySet<string> = new Set();
   private replacement: string | null = null;
-  private replaceNullWithDefault = true;
 
-  constructor(readonly side: Side = "value") {}
+  protected readonly definition = DEFINITION;
 
-  config(): SettingsDefinition {
-    return DEFINITION;
-  }
-
-  configure(config: Record<string, string>): void {
-    const s = parseSettings(DEFINITION, config);
+  protected configureWith(s: ParsedSettings): void {
     this.maskedFields = new Set(s.list("fields"));
     this.replacement = s.optionalString("replacement") ?? null;
-    this.replaceNullWithDefault = s.boolean("replace.null.with.default");
   }
 
   apply(record: R): R {
     // Kafka does not let null values through here: a tombstone fails requireMap.
-    return operatingSchema(record, this.side) === null ? this.applySchemaless(record) : this.applyWithSchema(record);
+    return this.operatingSchema(record) === null ? this.applySchemaless(record) : this.applyWithSchema(record);
   }
 
   private applySchemaless(record: R): R {
-    const value = requireMap(operatingValue(record, this.side), PURPOSE);
+    const value = requireMap(this.operatingValue(record), PURPOSE);
     const updated = mapCopy(value);
     // As in Kafka, a listed field that is absent is added with a null value.
     for (const name of this.maskedFields) updated.set(name, this.masked(mapGet(value, name), null));
-    return withOperating(record, this.side, null, mapLike(updated, value));
+    return this.withOperating(record, null, mapLike(updated, value));
   }
 
   private applyWithSchema(record: R): R {
-    const value = requireStruct(operatingValue(record, this.side), PURPOSE);
+    const value = requireStruct(this.operatingValue(record), PURPOSE);
     const updated = new Struct(value.schema);
     for (const f of value.schema.fields) {
       const original = fieldValue(value, f, this.replaceNullWithDefault);
       updated.put(f, this.maskedFields.has(f.name) ? this.masked(original, f.schema) : original);
     }
-    return withOperating(record, this.side, operatingSchema(record, this.side), updated);
+    return this.withOperating(record, this.operatingSchema(record), updated);
   }
 
   private masked(value: unknown, schema: Schema | null): unknown {

@@ -1,16 +1,15 @@
 // ReplaceField$Key / ReplaceField$Value: keeps a field iff it is not excluded and (include is empty or
 // it is included), then renames (`renames=old:new,...`). `whitelist`/`blacklist` are the pre-4.0 names
 // of include/exclude; when both spellings are given the new one wins, as Kafka's translation does.
-import { SettingsDefinition } from "../../platform/settings.ts";
+import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
 import { SchemaBuilder, Struct, type Schema } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
-import type { Transformation } from "../api/transformation.ts";
-import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireStruct } from "./requirements.ts";
 import { SchemaCache } from "./schema-cache.ts";
 import { mapLike } from "./schemaless-map.ts";
 import { copySchemaBasics } from "./struct-copy.ts";
-import { REPLACE_NULL_WITH_DEFAULT, invalidConfig, javaSplit, parseSettings } from "./transform-settings.ts";
+import { REPLACE_NULL_WITH_DEFAULT, invalidConfig, javaSplit } from "./transform-settings.ts";
 
 /** Parses `old:new` pairs; Kafka's validator message for a malformed one. */
 export function parseRenameMappings(mappings: readonly string[]): Map<string, string> {
@@ -42,36 +41,33 @@ const DEFINITION = new SettingsDefinition([
 
 const PURPOSE = "field replacement";
 
-export class ReplaceField<R extends ConnectRecord = ConnectRecord> implements Transformation<R> {
+export class ReplaceField<R extends ConnectRecord = ConnectRecord> extends KeyOrValueTransformation<R> {
   private exclude: ReadonlySet<string> = new Set();
   private include: ReadonlySet<string> = new Set();
   private renames: ReadonlyMap<string, string> = new Map();
   private reverseRenames: ReadonlyMap<string, string> = new Map();
-  private replaceNullWithDefault = true;
   private readonly schemaCache = new SchemaCache();
 
-  constructor(readonly side: Side = "value") {}
+  protected readonly definition = DEFINITION;
 
-  config(): SettingsDefinition {
-    return DEFINITION;
-  }
-
-  configure(config: Record<string, string>): void {
+  override configure(config: Record<string, string>): void {
     const effective = { ...config };
     if (effective.include !== undefined) delete effective.whitelist;
     if (effective.exclude !== undefined) delete effective.blacklist;
-    const s = parseSettings(DEFINITION, effective);
+    super.configure(effective);
+  }
+
+  protected configureWith(s: ParsedSettings): void {
     this.exclude = new Set(s.list("exclude"));
     this.include = new Set(s.list("include"));
     this.renames = parseRenameMappings(s.list("renames"));
     this.reverseRenames = new Map([...this.renames].map(([from, to]) => [to, from]));
-    this.replaceNullWithDefault = s.boolean("replace.null.with.default");
   }
 
   apply(record: R): R {
-    const value = operatingValue(record, this.side);
+    const value = this.operatingValue(record);
     if (value === null) return record;
-    return operatingSchema(record, this.side) === null ? this.applySchemaless(record, value) : this.applyWithSchema(record, value);
+    return this.operatingSchema(record) === null ? this.applySchemaless(record, value) : this.applyWithSchema(record, value);
   }
 
   private keep(name: string): boolean {
@@ -89,7 +85,7 @@ export class ReplaceField<R extends ConnectRecord = ConnectRecord> implements Tr
       const name = String(k);
       if (this.keep(name)) updated.set(this.renamed(name), v);
     }
-    return withOperating(record, this.side, null, mapLike(updated, value));
+    return this.withOperating(record, null, mapLike(updated, value));
   }
 
   private applyWithSchema(record: R, raw: unknown): R {
@@ -100,7 +96,7 @@ export class ReplaceField<R extends ConnectRecord = ConnectRecord> implements Tr
       const source = this.reverseRenames.get(f.name) ?? f.name;
       updated.put(f.name, this.replaceNullWithDefault ? value.get(source) : value.getWithoutDefault(source));
     }
-    return withOperating(record, this.side, schema, updated);
+    return this.withOperating(record, schema, updated);
   }
 
   private updatedSchema(schema: Schema): Schema {

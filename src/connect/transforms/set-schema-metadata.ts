@@ -1,13 +1,12 @@
 // SetSchemaMetadata$Key / SetSchemaMetadata$Value: replaces the schema's name and/or version. A Struct
 // value is rebuilt against the renamed schema (a Struct must carry the schema it is described by).
-import { SettingsDefinition } from "../../platform/settings.ts";
+import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
 import { Struct, copySchema, type Schema } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
-import type { Transformation } from "../api/transformation.ts";
-import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireSchema } from "./requirements.ts";
 import { fieldValue } from "./struct-copy.ts";
-import { REPLACE_NULL_WITH_DEFAULT, configProblem, parseSettings } from "./transform-settings.ts";
+import { REPLACE_NULL_WITH_DEFAULT, configProblem } from "./transform-settings.ts";
 
 const DEFINITION = new SettingsDefinition([
   { name: "schema.name", type: "string", importance: "high", doc: "Schema name to set." },
@@ -15,32 +14,25 @@ const DEFINITION = new SettingsDefinition([
   REPLACE_NULL_WITH_DEFAULT,
 ]);
 
-export class SetSchemaMetadata<R extends ConnectRecord = ConnectRecord> implements Transformation<R> {
+export class SetSchemaMetadata<R extends ConnectRecord = ConnectRecord> extends KeyOrValueTransformation<R> {
   private schemaName: string | null = null;
   private schemaVersion: number | null = null;
-  private replaceNullWithDefault = true;
 
-  constructor(readonly side: Side = "value") {}
+  protected readonly definition = DEFINITION;
 
-  config(): SettingsDefinition {
-    return DEFINITION;
-  }
-
-  configure(config: Record<string, string>): void {
-    const s = parseSettings(DEFINITION, config);
+  protected configureWith(s: ParsedSettings, config: Record<string, string>): void {
     this.schemaName = s.optionalString("schema.name") ?? null;
     this.schemaVersion = config["schema.version"] !== undefined && config["schema.version"].trim() !== "" ? s.int("schema.version") : null;
-    this.replaceNullWithDefault = s.boolean("replace.null.with.default");
     if (this.schemaName === null && this.schemaVersion === null) throw configProblem("schema.name", "Neither schema name nor version configured");
   }
 
   apply(record: R): R {
-    const value = operatingValue(record, this.side);
-    const schema = operatingSchema(record, this.side);
+    const value = this.operatingValue(record);
+    const schema = this.operatingSchema(record);
     if (value === null && schema === null) return record;
     const original = requireSchema(schema, "updating schema metadata");
     const updated = copySchema(original, { name: this.schemaName ?? original.name, version: this.schemaVersion ?? original.version });
-    return withOperating(record, this.side, updated, this.updateSchemaIn(value, updated));
+    return this.withOperating(record, updated, this.updateSchemaIn(value, updated));
   }
 
   private updateSchemaIn(value: unknown, schema: Schema): unknown {

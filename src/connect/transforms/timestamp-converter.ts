@@ -2,18 +2,17 @@
 // `field`) between a formatted string, unix time (unix.precision, bigint out), and Connect's Date,
 // Time and Timestamp logical types; all in UTC. The source kind comes from the schema, or without one
 // from the JS value (Date → Timestamp, integer → unix, string → string).
-import { SettingsDefinition } from "../../platform/settings.ts";
+import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
 import { ConnectDate, DataException, Schema, SchemaBuilder, Struct, Time, Timestamp } from "../api/data/index.ts";
 import { javaClassName } from "../api/data/java-format.ts";
 import type { ConnectRecord } from "../api/records.ts";
-import type { Transformation } from "../api/transformation.ts";
 import { DateParseError, SimpleDateFormat } from "../../jvm/simple-date-format.ts";
-import { operatingSchema, operatingValue, withOperating, type Side } from "./key-or-value.ts";
+import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireStructOrNull } from "./requirements.ts";
 import { SchemaCache } from "./schema-cache.ts";
 import { mapCopy, mapGet, mapLike } from "./schemaless-map.ts";
 import { copySchemaBasics, fieldValue } from "./struct-copy.ts";
-import { REPLACE_NULL_WITH_DEFAULT, configProblem, parseSettings } from "./transform-settings.ts";
+import { REPLACE_NULL_WITH_DEFAULT, configProblem } from "./transform-settings.ts";
 
 type TimestampType = "string" | "unix" | "Date" | "Time" | "Timestamp";
 type UnixPrecision = "seconds" | "milliseconds" | "microseconds" | "nanoseconds";
@@ -74,26 +73,19 @@ function saturate(n: bigint): bigint {
   return n < LONG_MIN ? LONG_MIN : n > LONG_MAX ? LONG_MAX : n;
 }
 
-export class TimestampConverter<R extends ConnectRecord = ConnectRecord> implements Transformation<R> {
+export class TimestampConverter<R extends ConnectRecord = ConnectRecord> extends KeyOrValueTransformation<R> {
   private field = "";
   private targetType: TimestampType = "Timestamp";
   private format: SimpleDateFormat | null = null;
   private unixPrecision: UnixPrecision = "milliseconds";
-  private replaceNullWithDefault = true;
   private readonly schemaCache = new SchemaCache();
 
-  constructor(readonly side: Side = "value") {}
+  protected readonly definition = DEFINITION;
 
-  config(): SettingsDefinition {
-    return DEFINITION;
-  }
-
-  configure(config: Record<string, string>): void {
-    const s = parseSettings(DEFINITION, config);
+  protected configureWith(s: ParsedSettings): void {
     this.field = s.string("field");
     this.targetType = s.string("target.type") as TimestampType;
     this.unixPrecision = s.string("unix.precision") as UnixPrecision;
-    this.replaceNullWithDefault = s.boolean("replace.null.with.default");
     const pattern = s.string("format");
     if (this.targetType === "string" && pattern.trim() === "")
       throw configProblem("format", "TimestampConverter requires format option to be specified when using string timestamps");
@@ -108,16 +100,16 @@ export class TimestampConverter<R extends ConnectRecord = ConnectRecord> impleme
   }
 
   apply(record: R): R {
-    const schema = operatingSchema(record, this.side);
+    const schema = this.operatingSchema(record);
     return schema === null ? this.applySchemaless(record) : this.applyWithSchema(record, schema);
   }
 
   private applyWithSchema(record: R, schema: Schema): R {
-    const value = operatingValue(record, this.side);
-    if (this.field === "") return withOperating(record, this.side, typeSchema(this.targetType, schema.optional), this.convert(value, typeFromSchema(schema)));
+    const value = this.operatingValue(record);
+    if (this.field === "") return this.withOperating(record, typeSchema(this.targetType, schema.optional), this.convert(value, typeFromSchema(schema)));
     const struct = requireStructOrNull(value, PURPOSE);
     const updatedSchema = this.schemaCache.getOrCompute(schema, (s) => this.updatedSchema(s));
-    return withOperating(record, this.side, updatedSchema, struct === null ? null : this.convertStruct(struct, updatedSchema));
+    return this.withOperating(record, updatedSchema, struct === null ? null : this.convertStruct(struct, updatedSchema));
   }
 
   private updatedSchema(schema: Schema): Schema {
@@ -139,12 +131,12 @@ export class TimestampConverter<R extends ConnectRecord = ConnectRecord> impleme
   }
 
   private applySchemaless(record: R): R {
-    const raw = operatingValue(record, this.side);
-    if (raw === null || this.field === "") return withOperating(record, this.side, null, this.convert(raw, null));
+    const raw = this.operatingValue(record);
+    if (raw === null || this.field === "") return this.withOperating(record, null, this.convert(raw, null));
     const value = requireMap(raw, PURPOSE);
     const updated = mapCopy(value);
     updated.set(this.field, this.convert(mapGet(value, this.field), null));
-    return withOperating(record, this.side, null, mapLike(updated, value));
+    return this.withOperating(record, null, mapLike(updated, value));
   }
 
   private convert(timestamp: unknown, sourceType: TimestampType | null): unknown {
