@@ -10,9 +10,10 @@ import type { ConnectRecord } from "../api/records.ts";
 import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireStruct } from "./requirements.ts";
 import { SchemaCache } from "./schema-cache.ts";
-import { isMapValue, mapCopy, mapGet, mapLike } from "./schemaless-map.ts";
-import { copySchemaBasics, fieldValue } from "./struct-copy.ts";
+import { mapCopy, mapGet, mapLike } from "./schemaless-map.ts";
+import { copyFields, copySchemaBasics } from "./struct-copy.ts";
 import { REPLACE_NULL_WITH_DEFAULT, configProblem, invalidConfig, javaSplit } from "./transform-settings.ts";
+import { connectTypeOf } from "./value-type.ts";
 import { bigDecimalToDouble, bigDecimalToLong, dateFormatFor } from "./values.ts";
 
 const ALL_TYPES: readonly Type[] = ["INT8", "INT16", "INT32", "INT64", "FLOAT32", "FLOAT64", "BOOLEAN", "STRING", "BYTES", "ARRAY", "MAP", "STRUCT"];
@@ -94,12 +95,10 @@ export class Cast<R extends ConnectRecord = ConnectRecord> extends KeyOrValueTra
     const updatedSchema = this.schemaCache.getOrCompute(schema, (s) => this.updatedSchema(s));
     if (this.wholeValueCastType !== null) return this.withOperating(record, updatedSchema, castValueToType(schema, raw, this.wholeValueCastType));
     const value = requireStruct(raw, PURPOSE);
-    const updated = new Struct(updatedSchema);
-    for (const f of value.schema.fields) {
-      const original = fieldValue(value, f, this.replaceNullWithDefault);
+    const updated = copyFields(value, new Struct(updatedSchema), this.replaceNullWithDefault, (f, original) => {
       const target = this.casts.get(f.name);
-      updated.put(f.name, target === undefined ? original : castValueToType(f.schema, original, target));
-    }
+      return target === undefined ? original : castValueToType(f.schema, original, target);
+    });
     return this.withOperating(record, updatedSchema, updated);
   }
 
@@ -128,29 +127,9 @@ export class Cast<R extends ConnectRecord = ConnectRecord> extends KeyOrValueTra
   }
 }
 
-/** ConnectSchema.schemaType(value.getClass()) for a JS value; null for what Connect has no type for. */
-function inferType(value: unknown): Type | null {
-  switch (typeof value) {
-    case "boolean":
-      return "BOOLEAN";
-    case "string":
-      return "STRING";
-    case "bigint":
-      return "INT64";
-    case "number":
-      if (!Number.isSafeInteger(value)) return "FLOAT64";
-      return value >= -2147483648 && value <= 2147483647 ? "INT32" : "INT64";
-  }
-  if (value instanceof Uint8Array) return "BYTES";
-  if (Array.isArray(value)) return "ARRAY";
-  if (value instanceof Struct) return "STRUCT";
-  if (isMapValue(value)) return "MAP";
-  return null;
-}
-
 export function castValueToType(schema: Schema | null, value: unknown, target: Type): unknown {
   if (value === null || value === undefined) return null;
-  const inputType = schema === null ? inferType(value) : schema.type;
+  const inputType = schema === null ? connectTypeOf(value) : schema.type;
   if (inputType === null) throw new DataException(`Cast transformation was passed a value of type ${javaClassName(value)} which is not supported by Connect's data API`);
   if (!INPUT_TYPES.includes(inputType))
     throw new DataException(`Cast transformation does not support casting from ${inputType}; supported types are [${INPUT_TYPES.join(", ")}]`);

@@ -5,6 +5,7 @@ import type { Setting } from "../../platform/settings.ts";
 import type { Field, Schema, Struct } from "../api/data/index.ts";
 import { requireMapOrNull, requireStructOrNull } from "./requirements.ts";
 import { mapGet, type SchemalessMap } from "./schemaless-map.ts";
+import { fieldValue } from "./struct-copy.ts";
 import { configProblem } from "./transform-settings.ts";
 
 export type FieldSyntaxVersion = "V1" | "V2";
@@ -50,7 +51,7 @@ export class SingleFieldPath {
     }
     const last = this.steps[this.steps.length - 1];
     if (current.schema.field(last) === null) return null;
-    return withDefault ? current.get(last) : current.getWithoutDefault(last);
+    return fieldValue(current, last, withDefault);
   }
 
   valueFromMap(map: SchemalessMap | null): unknown {

@@ -7,7 +7,7 @@ import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireStruct } from "./requirements.ts";
 import { SchemaCache } from "./schema-cache.ts";
 import { mapCopy, mapGet, mapLike } from "./schemaless-map.ts";
-import { copySchemaBasics } from "./struct-copy.ts";
+import { copySchemaBasics, fieldValue, structFromFields } from "./struct-copy.ts";
 import { REPLACE_NULL_WITH_DEFAULT, configProblem, nonEmptyList } from "./transform-settings.ts";
 
 const DEFINITION = new SettingsDefinition([
@@ -58,21 +58,16 @@ export class HeaderFrom<R extends ConnectRecord = ConnectRecord> extends KeyOrVa
     let updatedValue = value;
     if (this.operation === "move") {
       updatedSchema = this.moveSchemaCache.getOrCompute(schema, (s) => this.moveSchema(s));
-      updatedValue = new Struct(updatedSchema);
-      for (const f of updatedSchema.fields) updatedValue.put(f, this.fieldValue(value, f.name));
+      updatedValue = structFromFields(updatedSchema, value, this.replaceNullWithDefault, (f) => f.name);
     }
     const headers: ConnectHeader[] = [...record.headers];
     this.fields.forEach((name, i) => {
       const field = schema.field(name);
       // Kafka fails with a NullPointerException for a field the schema lacks.
       if (field === null) throw new DataException(`${name} is not a valid field name`);
-      headers.push({ key: this.headers[i], schema: field.schema, value: value.schema.field(name) !== null ? this.fieldValue(value, name) : null });
+      headers.push({ key: this.headers[i], schema: field.schema, value: value.schema.field(name) !== null ? fieldValue(value, name, this.replaceNullWithDefault) : null });
     });
     return this.withOperating(record, updatedSchema, updatedValue, headers);
-  }
-
-  private fieldValue(struct: Struct, name: string): unknown {
-    return this.replaceNullWithDefault ? struct.get(name) : struct.getWithoutDefault(name);
   }
 
   private moveSchema(schema: Schema): Schema {

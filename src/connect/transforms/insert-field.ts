@@ -8,7 +8,7 @@ import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireSinkRecord, requireStruct } from "./requirements.ts";
 import { SchemaCache } from "./schema-cache.ts";
 import { mapCopy, mapLike } from "./schemaless-map.ts";
-import { copySchemaBasics, fieldValue } from "./struct-copy.ts";
+import { copyFields, copySchemaBasics } from "./struct-copy.ts";
 import { REPLACE_NULL_WITH_DEFAULT, configProblem, invalidConfig } from "./transform-settings.ts";
 
 const OPTIONALITY = "Suffix with `!` to make this a required field, or `?` to keep it optional (the default).";
@@ -85,8 +85,7 @@ export class InsertField<R extends ConnectRecord = ConnectRecord> extends KeyOrV
   private applyWithSchema(record: R, raw: unknown): R {
     const value = requireStruct(raw, PURPOSE);
     const schema = this.schemaCache.getOrCompute(value.schema, (s) => this.updatedSchema(s));
-    const updated = new Struct(schema);
-    for (const f of value.schema.fields) updated.put(f.name, fieldValue(value, f, this.replaceNullWithDefault));
+    const updated = copyFields(value, new Struct(schema), this.replaceNullWithDefault);
     if (this.topicField) updated.put(this.topicField.name, record.topic);
     if (this.partitionField && record.kafkaPartition !== null) updated.put(this.partitionField.name, record.kafkaPartition);
     if (this.offsetField) updated.put(this.offsetField.name, requireSinkRecord(record, PURPOSE).kafkaOffset);

@@ -8,9 +8,10 @@ import { javaClassName } from "../api/data/java-format.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireStruct } from "./requirements.ts";
-import { isMapValue, mapCopy, mapGet, mapLike } from "./schemaless-map.ts";
-import { fieldValue } from "./struct-copy.ts";
+import { mapCopy, mapGet, mapLike } from "./schemaless-map.ts";
+import { copyFields } from "./struct-copy.ts";
 import { REPLACE_NULL_WITH_DEFAULT, nonEmptyList, nonEmptyString } from "./transform-settings.ts";
+import { connectTypeOf } from "./value-type.ts";
 import { parseBigDecimal, stringAsDouble, stringAsLong } from "./values.ts";
 
 const DEFINITION = new SettingsDefinition([
@@ -31,50 +32,32 @@ const PURPOSE = "mask fields";
 type JavaKind = "Boolean" | "Byte" | "Short" | "Integer" | "Long" | "Float" | "Double" | "BigDecimal" | "Date" | "String" | "List" | "Map" | "other";
 
 function kindOf(value: unknown, schema: Schema | null): JavaKind {
-  if (schema !== null) {
-    if (schema.name === Decimal.LOGICAL_NAME) return "BigDecimal";
-    if (value instanceof Date) return "Date";
-    switch (schema.type) {
-      case "BOOLEAN":
-        return "Boolean";
-      case "INT8":
-        return "Byte";
-      case "INT16":
-        return "Short";
-      case "INT32":
-        return "Integer";
-      case "INT64":
-        return "Long";
-      case "FLOAT32":
-        return "Float";
-      case "FLOAT64":
-        return "Double";
-      case "STRING":
-        return "String";
-      case "ARRAY":
-        return "List";
-      case "MAP":
-        return "Map";
-      default:
-        return "other";
-    }
-  }
-  switch (typeof value) {
-    case "boolean":
-      return "Boolean";
-    case "string":
-      return "String";
-    case "bigint":
-      return "Long";
-    case "number":
-      if (!Number.isSafeInteger(value)) return "Double";
-      return value >= -2147483648 && value <= 2147483647 ? "Integer" : "Long";
-  }
-  if (value instanceof BigDecimal) return "BigDecimal";
+  if (schema === null ? value instanceof BigDecimal : schema.name === Decimal.LOGICAL_NAME) return "BigDecimal";
   if (value instanceof Date) return "Date";
-  if (Array.isArray(value)) return "List";
-  if (isMapValue(value)) return "Map";
-  return "other";
+  switch (schema === null ? connectTypeOf(value) : schema.type) {
+    case "BOOLEAN":
+      return "Boolean";
+    case "INT8":
+      return "Byte";
+    case "INT16":
+      return "Short";
+    case "INT32":
+      return "Integer";
+    case "INT64":
+      return "Long";
+    case "FLOAT32":
+      return "Float";
+    case "FLOAT64":
+      return "Double";
+    case "STRING":
+      return "String";
+    case "ARRAY":
+      return "List";
+    case "MAP":
+      return "Map";
+    default:
+      return "other";
+  }
 }
 
 export class MaskField<R extends ConnectRecord = ConnectRecord> extends KeyOrValueTransformation<R> {
@@ -103,11 +86,9 @@ export class MaskField<R extends ConnectRecord = ConnectRecord> extends KeyOrVal
 
   private applyWithSchema(record: R): R {
     const value = requireStruct(this.operatingValue(record), PURPOSE);
-    const updated = new Struct(value.schema);
-    for (const f of value.schema.fields) {
-      const original = fieldValue(value, f, this.replaceNullWithDefault);
-      updated.put(f, this.maskedFields.has(f.name) ? this.masked(original, f.schema) : original);
-    }
+    const updated = copyFields(value, new Struct(value.schema), this.replaceNullWithDefault, (f, original) =>
+      this.maskedFields.has(f.name) ? this.masked(original, f.schema) : original,
+    );
     return this.withOperating(record, this.operatingSchema(record), updated);
   }
 

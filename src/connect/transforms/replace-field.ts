@@ -8,7 +8,7 @@ import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireStruct } from "./requirements.ts";
 import { SchemaCache } from "./schema-cache.ts";
 import { mapLike } from "./schemaless-map.ts";
-import { copySchemaBasics } from "./struct-copy.ts";
+import { copySchemaBasics, structFromFields } from "./struct-copy.ts";
 import { REPLACE_NULL_WITH_DEFAULT, invalidConfig, javaSplit } from "./transform-settings.ts";
 
 /** Parses `old:new` pairs; Kafka's validator message for a malformed one. */
@@ -91,11 +91,7 @@ export class ReplaceField<R extends ConnectRecord = ConnectRecord> extends KeyOr
   private applyWithSchema(record: R, raw: unknown): R {
     const value = requireStruct(raw, PURPOSE);
     const schema = this.schemaCache.getOrCompute(value.schema, (s) => this.updatedSchema(s));
-    const updated = new Struct(schema);
-    for (const f of schema.fields) {
-      const source = this.reverseRenames.get(f.name) ?? f.name;
-      updated.put(f.name, this.replaceNullWithDefault ? value.get(source) : value.getWithoutDefault(source));
-    }
+    const updated = structFromFields(schema, value, this.replaceNullWithDefault, (f) => this.reverseRenames.get(f.name) ?? f.name);
     return this.withOperating(record, schema, updated);
   }
 

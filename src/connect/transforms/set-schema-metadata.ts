@@ -5,7 +5,7 @@ import { Struct, copySchema, type Schema } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireSchema } from "./requirements.ts";
-import { fieldValue } from "./struct-copy.ts";
+import { structFromFields } from "./struct-copy.ts";
 import { REPLACE_NULL_WITH_DEFAULT, configProblem } from "./transform-settings.ts";
 
 const DEFINITION = new SettingsDefinition([
@@ -36,9 +36,6 @@ export class SetSchemaMetadata<R extends ConnectRecord = ConnectRecord> extends 
   }
 
   private updateSchemaIn(value: unknown, schema: Schema): unknown {
-    if (!(value instanceof Struct)) return value;
-    const struct = new Struct(schema);
-    for (const f of schema.fields) struct.put(f, fieldValue(value, f, this.replaceNullWithDefault));
-    return struct;
+    return value instanceof Struct ? structFromFields(schema, value, this.replaceNullWithDefault) : value;
   }
 }

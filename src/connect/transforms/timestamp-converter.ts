@@ -11,7 +11,7 @@ import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireStructOrNull } from "./requirements.ts";
 import { SchemaCache } from "./schema-cache.ts";
 import { mapCopy, mapGet, mapLike } from "./schemaless-map.ts";
-import { copySchemaBasics, fieldValue } from "./struct-copy.ts";
+import { copyFields, copySchemaBasics } from "./struct-copy.ts";
 import { REPLACE_NULL_WITH_DEFAULT, configProblem } from "./transform-settings.ts";
 
 type TimestampType = "string" | "unix" | "Date" | "Time" | "Timestamp";
@@ -122,12 +122,7 @@ export class TimestampConverter<R extends ConnectRecord = ConnectRecord> extends
   }
 
   private convertStruct(value: Struct, schema: Schema): Struct {
-    const updated = new Struct(schema);
-    for (const f of value.schema.fields) {
-      const v = fieldValue(value, f, this.replaceNullWithDefault);
-      updated.put(f.name, f.name === this.field ? this.convert(v, typeFromSchema(f.schema)) : v);
-    }
-    return updated;
+    return copyFields(value, new Struct(schema), this.replaceNullWithDefault, (f, v) => (f.name === this.field ? this.convert(v, typeFromSchema(f.schema)) : v));
   }
 
   private applySchemaless(record: R): R {

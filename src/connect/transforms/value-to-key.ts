@@ -7,6 +7,7 @@ import type { Transformation } from "../api/transformation.ts";
 import { requireMap, requireStruct } from "./requirements.ts";
 import { SchemaCache } from "./schema-cache.ts";
 import { mapGet, mapLike } from "./schemaless-map.ts";
+import { fieldValue } from "./struct-copy.ts";
 import { REPLACE_NULL_WITH_DEFAULT, nonEmptyList, parseSettings } from "./transform-settings.ts";
 
 const DEFINITION = new SettingsDefinition([
@@ -40,7 +41,7 @@ export class ValueToKey<R extends ConnectRecord = ConnectRecord> implements Tran
     const value = requireStruct(record.value, PURPOSE);
     const keySchema = this.schemaCache.getOrCompute(value.schema, (s) => this.keySchema(s));
     const key = new Struct(keySchema);
-    for (const f of this.fields) key.put(f, this.replaceNullWithDefault ? value.get(f) : value.getWithoutDefault(f));
+    for (const f of this.fields) key.put(f, fieldValue(value, f, this.replaceNullWithDefault));
     return newRecord(record, { keySchema, key, valueSchema: value.schema, value });
   }
 
