@@ -1,5 +1,15 @@
-// Settings every Confluent *Data mapping shares (Confluent's AbstractDataConfig), declared once.
+// Settings every Confluent *Data mapping shares (Confluent's AbstractDataConfig), and decimal.format,
+// which Kafka's JsonConverter and Confluent's JsonSchemaData both declare; each declared once.
 import type { Setting } from "../../platform/settings.ts";
+
+export const decimalFormat: Setting = {
+  name: "decimal.format",
+  type: "string",
+  default: "BASE64",
+  oneOf: ["BASE64", "NUMERIC"],
+  importance: "low",
+  doc: "Controls which format this converter will serialize decimals in. This value is case insensitive and can be either 'BASE64' (default) or 'NUMERIC'",
+};
 
 export const flattenSingletonUnions: Setting = { name: "flatten.singleton.unions", type: "boolean", default: true, importance: "low", doc: "Whether to flatten singleton unions" };
 

@@ -4,6 +4,7 @@
 // Kafka's rules, quirks included (e.g. a string where an int32 is expected reads as 0), so that
 // records round-trip between Sluice and JVM workers unchanged.
 import { SettingsDefinition } from "../../platform/settings.ts";
+import { decimalFormat } from "./data-config.ts";
 import { LruCache } from "../../platform/lru.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";
 import { DataException } from "../api/data/errors.ts";
@@ -35,14 +36,7 @@ import { base64, jsonString, utf8Bytes } from "../../jvm/json-text.ts";
 export const jsonConverterSettings = new SettingsDefinition([
   { name: "schemas.enable", type: "boolean", default: true, importance: "high", doc: "Include schemas within each of the serialized values and keys." },
   { name: "schemas.cache.size", type: "int", default: 1000, min: 0, importance: "high", doc: "The maximum number of schemas that can be cached in this converter instance." },
-  {
-    name: "decimal.format",
-    type: "string",
-    default: "BASE64",
-    oneOf: ["BASE64", "NUMERIC"],
-    importance: "low",
-    doc: "Controls which format this converter will serialize decimals in. This value is case insensitive and can be either 'BASE64' (default) or 'NUMERIC'",
-  },
+  decimalFormat,
   {
     name: "replace.null.with.default",
     type: "boolean",
@@ -202,27 +196,6 @@ export class JsonConverter implements Converter, HeaderConverter {
     const type = schema === null ? schemalessType(value) : schema.type;
     const invalid = () => new DataException(`Invalid type for ${schema === null ? "unknown schema" : schema.type}: ${javaClassName(value)}`);
     switch (type) {
-      case "INT8":
-      case "INT16":
-      case "INT32":
-      case "INT64":
-        if (!acceptsPlain(type, value)) throw invalid();
-        return String(value);
-      case "FLOAT32":
-        if (typeof value !== "number") throw invalid();
-        return Number.isFinite(value) ? javaFloatToString(value) : `"${javaFloatToString(value)}"`;
-      case "FLOAT64":
-        if (typeof value !== "number") throw invalid();
-        return Number.isFinite(value) ? javaDoubleToString(value) : `"${javaDoubleToString(value)}"`;
-      case "BOOLEAN":
-        if (typeof value !== "boolean") throw invalid();
-        return value ? "true" : "false";
-      case "STRING":
-        if (typeof value !== "string") throw invalid();
-        return jsonString(value);
-      case "BYTES":
-        if (!(value instanceof Uint8Array)) throw new DataException(`Invalid type for bytes type: ${javaClassName(value)}`);
-        return `"${base64(value)}"`;
       case "ARRAY": {
         if (!Array.isArray(value)) throw invalid();
         const elementSchema = schema === null ? null : schema.valueSchema;
@@ -236,6 +209,11 @@ export class JsonConverter implements Converter, HeaderConverter {
         if (!(value instanceof Struct)) throw invalid();
         if (schema === null || !value.schema.equals(schema)) throw new DataException("Mismatching schema.");
         return `{${schema.fields.map((f) => `${jsonString(f.name)}:${this.toJson(f.schema, value.getWithoutDefault(f.name))}`).join(",")}}`;
+      }
+      default: {
+        const json = primitiveJson(type, value);
+        if (json !== undefined) return json;
+        throw type === "BYTES" ? new DataException(`Invalid type for bytes type: ${javaClassName(value)}`) : invalid();
       }
     }
   }
@@ -466,6 +444,32 @@ function schemalessNodeType(node: JsonNode): Type {
  * a double and a bigint a long, the way this converter reads them, so schemaless JSON passes through
  * unchanged (1.0 stays 1.0, 1 stays 1).
  */
+/**
+ * The JSON text JsonConverter writes for a value of a primitive Connect type (Java's number printing,
+ * NaN and infinities as strings, bytes as base64); undefined when the value is not of that type.
+ */
+export function primitiveJson(type: Exclude<Type, "ARRAY" | "MAP" | "STRUCT">, value: unknown): string | undefined {
+  switch (type) {
+    case "INT8":
+    case "INT16":
+    case "INT32":
+    case "INT64":
+      return acceptsPlain(type, value) ? String(value) : undefined;
+    case "FLOAT32":
+      if (typeof value !== "number") return undefined;
+      return Number.isFinite(value) ? javaFloatToString(value) : `"${javaFloatToString(value)}"`;
+    case "FLOAT64":
+      if (typeof value !== "number") return undefined;
+      return Number.isFinite(value) ? javaDoubleToString(value) : `"${javaDoubleToString(value)}"`;
+    case "BOOLEAN":
+      return typeof value === "boolean" ? String(value) : undefined;
+    case "STRING":
+      return typeof value === "string" ? jsonString(value) : undefined;
+    case "BYTES":
+      return value instanceof Uint8Array ? `"${base64(value)}"` : undefined;
+  }
+}
+
 function schemalessType(value: unknown): Type {
   switch (typeof value) {
     case "string":

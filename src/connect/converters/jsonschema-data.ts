@@ -4,7 +4,7 @@
 // keeps the key order Everit's printer (Confluent's JsonSchema.toString) gives, hash-ordered
 // keywords included, so Sluice and a JVM worker register the same schema. Values are JSON text
 // written as Jackson writes it, and read from the registry's own JSON reader (exact numbers).
-import { commonDataSettings, flattenSingletonUnions } from "./data-config.ts";
+import { commonDataSettings, decimalFormat, flattenSingletonUnions } from "./data-config.ts";
 import type { ParsedSettings, Setting } from "../../platform/settings.ts";
 import { jsonSchemaFormat, type JsonSchemaParsed } from "../../schema/jsonschema/index.ts";
 import { JavaHashKeys } from "../../jvm/hash-order.ts";
@@ -49,14 +49,7 @@ const NUMBER_TYPES: Readonly<Record<string, () => SchemaBuilder>> = {
 export const jsonSchemaDataSettings: readonly Setting[] = [
   { name: "object.additional.properties", type: "boolean", default: true, importance: "medium", doc: "Whether to allow additional properties for object schemas." },
   { name: "use.optional.for.nonrequired", type: "boolean", default: false, importance: "medium", doc: "Whether to set non-required properties to be optional." },
-  {
-    name: "decimal.format",
-    type: "string",
-    default: "BASE64",
-    oneOf: ["BASE64", "NUMERIC"],
-    importance: "low",
-    doc: "Controls which format this converter will serialize decimals in. This value is case insensitive and can be either 'BASE64' (default) or 'NUMERIC'",
-  },
+  decimalFormat,
   flattenSingletonUnions,
   ...commonDataSettings,
 ];

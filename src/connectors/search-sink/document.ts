@@ -4,12 +4,12 @@
 // of the day, milliseconds since the epoch), and a map without string keys becomes an array of
 // {"key":…,"value":…} documents. Without a schema, or with schema.ignore, the JSON converter's own
 // schemaless output is used as it is.
-import { JsonConverter } from "../../connect/converters/json.ts";
-import { base64, jsonString } from "../../jvm/json-text.ts";
+import { JsonConverter, primitiveJson } from "../../connect/converters/json.ts";
+import { jsonString } from "../../jvm/json-text.ts";
 import { BigDecimal, DataException } from "../../connect/api/data/index.ts";
-import { isPlainObject, javaClassName, javaDoubleToString, javaFloatToString } from "../../connect/api/data/java-format.ts";
+import { isPlainObject, javaClassName } from "../../connect/api/data/java-format.ts";
 import { ConnectDate, Decimal, Time, Timestamp } from "../../connect/api/data/logical.ts";
-import { acceptsPlain, mapEntries, type Schema } from "../../connect/api/data/schema.ts";
+import { mapEntries, type Schema } from "../../connect/api/data/schema.ts";
 import { Struct } from "../../connect/api/data/struct.ts";
 
 const plainJson = new JsonConverter();
@@ -43,7 +43,7 @@ function toJson(schema: Schema, value: unknown, compact: boolean): string {
   switch (schema.name) {
     case Decimal.LOGICAL_NAME:
       if (!(value instanceof BigDecimal)) throw new DataException(`Invalid type for Decimal, expected BigDecimal but was ${javaClassName(value)}`);
-      return finiteDouble(value.toNumber());
+      return primitiveJson("FLOAT64", value.toNumber())!;
     case ConnectDate.LOGICAL_NAME:
       return String(ConnectDate.fromLogical(schema, asDate(value, "Date")));
     case Time.LOGICAL_NAME:
@@ -53,27 +53,6 @@ function toJson(schema: Schema, value: unknown, compact: boolean): string {
   }
   const invalid = () => new DataException(`Invalid type for ${schema.type}: ${javaClassName(value)}`);
   switch (schema.type) {
-    case "INT8":
-    case "INT16":
-    case "INT32":
-    case "INT64":
-      if (!acceptsPlain(schema.type, value)) throw invalid();
-      return String(value);
-    case "FLOAT32":
-      if (typeof value !== "number") throw invalid();
-      return Number.isFinite(value) ? javaFloatToString(value) : `"${javaFloatToString(value)}"`;
-    case "FLOAT64":
-      if (typeof value !== "number") throw invalid();
-      return finiteDouble(value);
-    case "BOOLEAN":
-      if (typeof value !== "boolean") throw invalid();
-      return String(value);
-    case "STRING":
-      if (typeof value !== "string") throw invalid();
-      return jsonString(value);
-    case "BYTES":
-      if (!(value instanceof Uint8Array)) throw invalid();
-      return `"${base64(value)}"`;
     case "ARRAY":
       if (!Array.isArray(value)) throw invalid();
       return `[${value.map((e: unknown) => toJson(schema.valueSchema!, e, compact)).join(",")}]`;
@@ -93,15 +72,15 @@ function toJson(schema: Schema, value: unknown, compact: boolean): string {
     case "STRUCT":
       if (!(value instanceof Struct)) throw invalid();
       return `{${schema.fields.map((f) => `${jsonString(f.name)}:${toJson(f.schema, value.getWithoutDefault(f.name), compact)}`).join(",")}}`;
+    default: {
+      const json = primitiveJson(schema.type, value);
+      if (json === undefined) throw invalid();
+      return json;
+    }
   }
 }
 
 function asDate(value: unknown, what: string): Date {
   if (!(value instanceof Date)) throw new DataException(`Invalid type for ${what}, expected Date but was ${javaClassName(value)}`);
   return value;
-}
-
-/** Jackson writes NaN and infinities as strings, since JSON has no such numbers. */
-function finiteDouble(value: number): string {
-  return Number.isFinite(value) ? javaDoubleToString(value) : `"${javaDoubleToString(value)}"`;
 }
