@@ -4,6 +4,7 @@
 // The accessors below answer as Jackson's JsonNode does (intValue() of a string is 0, and so on),
 // because JsonConverter's results depend on those answers.
 import { BigDecimal } from "../../jvm/big-decimal.ts";
+import { JsonSyntaxError, readJsonText, type JsonShape } from "../../jvm/json-text.ts";
 
 export class JsonNumber {
   constructor(
@@ -14,28 +15,21 @@ export class JsonNumber {
 }
 
 export class JsonObject {
-  readonly fields = new Map<string, JsonNode>();
   constructor(
+    readonly fields: Map<string, JsonNode>,
     /** Where the object starts and ends in the text it was read from. */
     readonly start: number,
-    public end = start,
+    readonly end: number,
   ) {}
 }
 
 /** `undefined` stands for Jackson's MissingNode (absent field, empty input). */
 export type JsonNode = null | boolean | string | JsonNumber | JsonNode[] | JsonObject;
 
-export class JsonReadError extends Error {
-  constructor(message: string, position: number) {
-    super(`${message} at position ${position}`);
-    this.name = "JsonReadError";
-  }
-}
-
-const MAX_DEPTH = 1000;
-const MAX_NUMBER_LENGTH = 1000;
-const MAX_STRING_LENGTH = 20_000_000;
-const MAX_NAME_LENGTH = 50_000;
+const JSON_NODES: JsonShape<JsonNode> = {
+  number: (text, integral) => new JsonNumber(text, integral),
+  object: (fields, start, end) => new JsonObject(fields, start, end),
+};
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -45,269 +39,9 @@ export function readJson(bytes: Uint8Array): { node: JsonNode | undefined; text:
   try {
     text = utf8.decode(bytes);
   } catch {
-    throw new JsonReadError("Invalid UTF-8", 0);
+    throw new JsonSyntaxError("Invalid UTF-8");
   }
-  return { node: new Reader(text).root(), text };
-}
-
-class Reader {
-  private pos = 0;
-  private depth = 0;
-  constructor(private readonly text: string) {}
-
-  root(): JsonNode | undefined {
-    this.skipSpace();
-    if (this.pos >= this.text.length) return undefined;
-    const c = this.text.charCodeAt(this.pos);
-    const node = this.value();
-    // Jackson wants white space (or the end) after a root-level number.
-    if (((c >= 0x30 && c <= 0x39) || c === 0x2d) && this.pos < this.text.length && !isSpace(this.text.charCodeAt(this.pos)))
-      this.fail(`Unexpected character ${describe(this.text, this.pos)}: Expected space separating root-level values`);
-    return node;
-  }
-
-  private value(): JsonNode {
-    const c = this.text.charCodeAt(this.pos);
-    switch (c) {
-      case 0x7b:
-        return this.object();
-      case 0x5b:
-        return this.array();
-      case 0x22:
-        return this.string(MAX_STRING_LENGTH);
-      case 0x74:
-        return this.literal("true", true);
-      case 0x66:
-        return this.literal("false", false);
-      case 0x6e:
-        return this.literal("null", null);
-      default:
-        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number();
-        return this.fail(`Unexpected character ${describe(this.text, this.pos)}: expected a valid value`);
-    }
-  }
-
-  private object(): JsonObject {
-    const node = new JsonObject(this.pos);
-    this.enter();
-    this.pos++;
-    this.skipSpace();
-    if (this.text.charCodeAt(this.pos) === 0x7d) {
-      this.pos++;
-    } else {
-      for (;;) {
-        if (this.text.charCodeAt(this.pos) !== 0x22) this.fail(`Unexpected character ${describe(this.text, this.pos)}: was expecting double-quote to start field name`);
-        const key = this.string(MAX_NAME_LENGTH);
-        this.skipSpace();
-        if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail(`Unexpected character ${describe(this.text, this.pos)}: was expecting a colon to separate field name and value`);
-        this.pos++;
-        this.skipSpace();
-        node.fields.set(key, this.value());
-        this.skipSpace();
-        const c = this.text.charCodeAt(this.pos);
-        this.pos++;
-        if (c === 0x7d) break;
-        if (c !== 0x2c) this.fail(`Unexpected character ${describe(this.text, this.pos - 1)}: was expecting comma to separate Object entries`);
-        this.skipSpace();
-      }
-    }
-    this.depth--;
-    node.end = this.pos;
-    return node;
-  }
-
-  private array(): JsonNode[] {
-    const items: JsonNode[] = [];
-    this.enter();
-    this.pos++;
-    this.skipSpace();
-    if (this.text.charCodeAt(this.pos) === 0x5d) {
-      this.pos++;
-    } else {
-      for (;;) {
-        items.push(this.value());
-        this.skipSpace();
-        const c = this.text.charCodeAt(this.pos);
-        this.pos++;
-        if (c === 0x5d) break;
-        if (c !== 0x2c) this.fail(`Unexpected character ${describe(this.text, this.pos - 1)}: was expecting comma to separate Array entries`);
-        this.skipSpace();
-      }
-    }
-    this.depth--;
-    return items;
-  }
-
-  private enter(): void {
-    if (++this.depth > MAX_DEPTH) this.fail(`Document nesting depth (${this.depth}) exceeds the maximum allowed (${MAX_DEPTH})`);
-  }
-
-  private string(maxLength: number): string {
-    const text = this.text;
-    const start = ++this.pos;
-    // Fast path: no escapes.
-    let i = start;
-    for (; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x22 || c === 0x5c || c < 0x20) break;
-    }
-    if (text.charCodeAt(i) === 0x22) {
-      this.pos = i + 1;
-      if (i - start > maxLength) this.fail(`String value length (${i - start}) exceeds the maximum allowed (${maxLength})`);
-      return text.slice(start, i);
-    }
-    let out = text.slice(start, i);
-    for (;;) {
-      if (i >= text.length) {
-        this.pos = i;
-        this.fail("Unexpected end-of-input in a String value");
-      }
-      const c = text.charCodeAt(i);
-      if (c === 0x22) break;
-      if (c < 0x20) {
-        this.pos = i;
-        this.fail(`Illegal unquoted character ((CTRL-CHAR, code ${c})): has to be escaped using backslash to be included in string value`);
-      }
-      if (c !== 0x5c) {
-        out += text[i];
-        i++;
-        continue;
-      }
-      const e = text[i + 1];
-      i += 2;
-      switch (e) {
-        case '"':
-        case "\\":
-        case "/":
-          out += e;
-          break;
-        case "b":
-          out += "\b";
-          break;
-        case "f":
-          out += "\f";
-          break;
-        case "n":
-          out += "\n";
-          break;
-        case "r":
-          out += "\r";
-          break;
-        case "t":
-          out += "\t";
-          break;
-        case "u": {
-          const hex = text.slice(i, i + 4);
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
-            this.pos = i;
-            this.fail("Unexpected character in a \\u escape: expected a hex-digit");
-          }
-          out += String.fromCharCode(parseInt(hex, 16));
-          i += 4;
-          break;
-        }
-        default:
-          this.pos = i - 1;
-          this.fail(`Unrecognized character escape ${describe(text, i - 1)}`);
-      }
-    }
-    this.pos = i + 1;
-    if (out.length > maxLength) this.fail(`String value length (${out.length}) exceeds the maximum allowed (${maxLength})`);
-    return out;
-  }
-
-  private number(): JsonNumber {
-    const text = this.text;
-    const start = this.pos;
-    let i = start;
-    if (text.charCodeAt(i) === 0x2d) i++;
-    const intStart = i;
-    while (isDigit(text.charCodeAt(i))) i++;
-    if (i === intStart) {
-      this.pos = i;
-      this.fail(`Unexpected character ${describe(text, i)} in numeric value: expected digit`);
-    }
-    let integral = true;
-    if (text.charCodeAt(i) === 0x2e) {
-      integral = false;
-      const fractionStart = ++i;
-      while (isDigit(text.charCodeAt(i))) i++;
-      if (i === fractionStart) {
-        this.pos = i;
-        this.fail(`Unexpected character ${describe(text, i)} in numeric value: Decimal point not followed by a digit`);
-      }
-    }
-    const e = text.charCodeAt(i);
-    if (e === 0x65 || e === 0x45) {
-      integral = false;
-      i++;
-      const sign = text.charCodeAt(i);
-      if (sign === 0x2b || sign === 0x2d) i++;
-      const expStart = i;
-      while (isDigit(text.charCodeAt(i))) i++;
-      if (i === expStart) {
-        this.pos = i;
-        this.fail(`Unexpected character ${describe(text, i)} in numeric value: Exponent indicator not followed by a digit`);
-      }
-    }
-    if (i - start > MAX_NUMBER_LENGTH) this.fail(`Number value length (${i - start}) exceeds the maximum allowed (${MAX_NUMBER_LENGTH})`);
-    this.pos = i;
-    return new JsonNumber(text.slice(start, i), integral);
-  }
-
-  private literal<T extends boolean | null>(word: string, value: T): T {
-    if (!this.text.startsWith(word, this.pos)) this.fail(`Unrecognized token '${this.token()}': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')`);
-    this.pos += word.length;
-    // "truex" is one unknown token, not true followed by x.
-    if (isIdentifierPart(this.text.charCodeAt(this.pos))) {
-      this.pos -= word.length;
-      this.fail(`Unrecognized token '${this.token()}': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')`);
-    }
-    return value;
-  }
-
-  private token(): string {
-    let end = this.pos;
-    while (end < this.text.length && isIdentifierPart(this.text.charCodeAt(end))) end++;
-    return this.text.slice(this.pos, Math.max(end, this.pos + 1));
-  }
-
-  private skipSpace(): void {
-    const text = this.text;
-    let i = this.pos;
-    while (i < text.length) {
-      const c = text.charCodeAt(i);
-      if (isSpace(c)) i++;
-      else if (c < 0x20) {
-        this.pos = i;
-        this.fail(`Illegal character ((CTRL-CHAR, code ${c})): only regular white space (\\r, \\n, \\t) is allowed between tokens`);
-      } else break;
-    }
-    this.pos = i;
-  }
-
-  private fail(message: string): never {
-    if (this.pos >= this.text.length && !message.startsWith("Unexpected end")) throw new JsonReadError("Unexpected end-of-input", this.pos);
-    throw new JsonReadError(message, this.pos);
-  }
-}
-
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
-
-function isIdentifierPart(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x24 || c > 0x7f;
-}
-
-function describe(text: string, pos: number): string {
-  if (pos >= text.length) return "(end-of-input)";
-  const c = text.charCodeAt(pos);
-  return `('${text[pos]}' (code ${c}))`;
+  return { node: readJsonText(text, JSON_NODES, { leadingZeros: true }), text };
 }
 
 // ---- JsonNode accessors, with Jackson's answers ----
