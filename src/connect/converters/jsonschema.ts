@@ -5,7 +5,8 @@
 import type { ParsedSettings } from "../../platform/settings.ts";
 import type { ParsedSchema } from "../../schema/format.ts";
 import { jsonSchemaTitle, type JsonSchemaParsed } from "../../schema/jsonschema/index.ts";
-import { JsonSyntaxError, readTree } from "../../schema/jsonschema/json.ts";
+import { JsonSyntaxError } from "../../jvm/json-text.ts";
+import { readTree } from "../../schema/jsonschema/json.ts";
 import type { Encoded } from "../../serde/codecs/codec.ts";
 import { SerializationException } from "../../serde/errors.ts";
 import { DataException } from "../api/data/errors.ts";

@@ -16,7 +16,8 @@ import {
 import { compareSchemas } from "./compatibility.ts";
 import { COMPATIBLE_STRICT, describe } from "./differences.ts";
 import { draftOf, idKeyword, metaSchemaDocuments, metaSchemaProblems, type Draft } from "./drafts.ts";
-import { isJObject, JNumber, JsonSyntaxError, readTree, sortKeys, toPlain, writeJson, type JValue } from "./json.ts";
+import { JsonSyntaxError, sortedKeys } from "../../jvm/json-text.ts";
+import { isJObject, JNumber, readTree, toPlain, writeJson, type JValue } from "./json.ts";
 import { SchemaLoader } from "./loader.ts";
 import type { SchemaNode } from "./model.ts";
 import { RefResolver } from "./references.ts";
@@ -45,7 +46,7 @@ export class JsonSchemaParsed implements ParsedSchema {
 
   normalized(): string {
     // Confluent re-reads its canonical string with a key-sorting node factory and writes it again.
-    this.normalizedCache ??= writeJson(sortKeys(this.root));
+    this.normalizedCache ??= writeJson(sortedKeys(this.root));
     return this.normalizedCache;
   }
 }
