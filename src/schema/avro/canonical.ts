@@ -7,9 +7,10 @@
 // Byte-exactness needs Jackson's view of JSON, not JavaScript's: integer and floating literals are
 // different node kinds ("1.0" stays 1.0, "1e2" becomes 100.0), numbers print like Java's
 // Double.toString, object keys keep their first position on duplicates, and integer-looking keys are
-// not reordered. So this module carries its own JSON reader/writer.
+// not reordered. So JSON is read and written with jvm/json-text, into Jackson's node kinds.
 
 import { javaDoubleToString, javaFloatToString } from "../../jvm/java-numbers.ts";
+import { jsonString, JsonSyntaxError, readJsonTree, sortedKeys, writeJsonTree, type JsonTree } from "../../jvm/json-text.ts";
 
 // ---------------------------------------------------------------------------------------------
 // JSON values as Jackson's tree model sees them
@@ -53,24 +54,23 @@ export class JsonNumber {
     if (this.integer !== null) return this.integer.toString();
     const text = this.kind === "float" ? javaFloatToString(this.value) : javaDoubleToString(this.value);
     // Jackson quotes non-finite numbers by default (WRITE_NAN_AS_STRINGS).
-    return Number.isFinite(this.value) ? text : quoteJson(text);
+    return Number.isFinite(this.value) ? text : jsonString(text, "string");
   }
 }
 
 /** Objects are Maps so that key order is exactly the source order (JS objects hoist integer keys). */
+export type JsonValue = JsonTree<JsonNumber>;
 export type JsonObject = Map<string, JsonValue>;
-export type JsonValue = null | boolean | string | JsonNumber | JsonValue[] | JsonObject;
 
 export function isJsonObject(v: JsonValue | undefined): v is JsonObject {
   return v instanceof Map;
 }
 
-export class JsonSyntaxError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "JsonSyntaxError";
-  }
+function jsonNumber(text: string, integral: boolean): JsonNumber {
+  return integral ? JsonNumber.ofInteger(BigInt(text)) : JsonNumber.ofDouble(Number(text));
 }
+
+const danglingContent = (rest: string) => new JsonSyntaxError(`dangling content after end of schema: ${rest.trim()}`);
 
 /**
  * Parses JSON the way Avro's Jackson factory does: comments allowed (Avro enables ALLOW_COMMENTS),
@@ -78,252 +78,17 @@ export class JsonSyntaxError extends Error {
  * root value. Returns undefined for input that holds no value at all (Jackson's readTree → null).
  */
 export function parseJson(text: string): JsonValue | undefined {
-  const p = new JsonReader(text);
-  p.skipBlank();
-  if (p.atEnd()) return undefined;
-  const value = p.readValue(0);
-  p.skipBlank();
-  if (!p.atEnd()) {
-    throw new JsonSyntaxError(`dangling content after end of schema: ${text.slice(p.pos).trim()}`);
-  }
-  return value;
+  return readJsonTree(text, jsonNumber, { comments: true, trailing: danglingContent });
 }
 
-const MAX_DEPTH = 1000; // Jackson's default StreamReadConstraints nesting limit
-
-class JsonReader {
-  pos = 0;
-  constructor(private readonly s: string) {}
-
-  atEnd(): boolean {
-    return this.pos >= this.s.length;
-  }
-
-  private fail(what: string): never {
-    if (this.pos >= this.s.length) what = "Unexpected end of input";
-    const line = this.s.slice(0, this.pos).split("\n").length;
-    throw new JsonSyntaxError(`${what} at line ${line}, offset ${this.pos}`);
-  }
-
-  skipBlank(): void {
-    const s = this.s;
-    while (this.pos < s.length) {
-      const c = s.charCodeAt(this.pos);
-      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) {
-        this.pos++;
-      } else if (c === 0x2f /* / */ && s[this.pos + 1] === "/") {
-        const nl = s.indexOf("\n", this.pos);
-        this.pos = nl < 0 ? s.length : nl + 1;
-      } else if (c === 0x2f && s[this.pos + 1] === "*") {
-        const end = s.indexOf("*/", this.pos + 2);
-        if (end < 0) this.fail("Unexpected end of input in a comment");
-        this.pos = end + 2;
-      } else {
-        break;
-      }
-    }
-  }
-
-  readValue(depth: number): JsonValue {
-    if (depth > MAX_DEPTH) this.fail("Document nesting depth exceeds the maximum allowed");
-    this.skipBlank();
-    const c = this.s[this.pos];
-    switch (c) {
-      case "{":
-        return this.readObject(depth);
-      case "[":
-        return this.readArray(depth);
-      case '"':
-        return this.readString();
-      case "t":
-        return this.readLiteral("true", true);
-      case "f":
-        return this.readLiteral("false", false);
-      case "n":
-        return this.readLiteral("null", null);
-      default:
-        if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) return this.readNumber();
-        if (c === undefined) this.fail("Unexpected end of input");
-        this.fail(`Unexpected character '${c}'`);
-    }
-  }
-
-  private readLiteral<T extends JsonValue>(word: string, value: T): T {
-    if (this.s.startsWith(word, this.pos)) {
-      const after = this.s[this.pos + word.length];
-      if (after === undefined || !/[A-Za-z0-9_$]/.test(after)) {
-        this.pos += word.length;
-        return value;
-      }
-    }
-    this.fail("Unrecognized token");
-  }
-
-  private readNumber(): JsonNumber {
-    const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(this.s.slice(this.pos, this.pos + 2048));
-    if (!m || m[0] === "-") this.fail("Invalid numeric value");
-    const tok = m[0];
-    const next = this.s[this.pos + tok.length];
-    if (next !== undefined && /[0-9.eE+\-A-Za-z]/.test(next)) this.fail("Invalid numeric value");
-    this.pos += tok.length;
-    if (m[2] === undefined && m[3] === undefined) return JsonNumber.ofInteger(BigInt(tok));
-    return JsonNumber.ofDouble(Number(tok));
-  }
-
-  readString(): string {
-    const s = this.s;
-    this.pos++; // opening quote
-    let out = "";
-    let start = this.pos;
-    for (;;) {
-      if (this.pos >= s.length) this.fail("Unexpected end of input in a string");
-      const c = s.charCodeAt(this.pos);
-      if (c === 0x22) {
-        out += s.slice(start, this.pos);
-        this.pos++;
-        return out;
-      }
-      if (c < 0x20) this.fail("Illegal unquoted control character in a string");
-      if (c === 0x5c) {
-        out += s.slice(start, this.pos);
-        const e = s[this.pos + 1];
-        this.pos += 2;
-        switch (e) {
-          case '"':
-            out += '"';
-            break;
-          case "\\":
-            out += "\\";
-            break;
-          case "/":
-            out += "/";
-            break;
-          case "b":
-            out += "\b";
-            break;
-          case "f":
-            out += "\f";
-            break;
-          case "n":
-            out += "\n";
-            break;
-          case "r":
-            out += "\r";
-            break;
-          case "t":
-            out += "\t";
-            break;
-          case "u": {
-            const hex = s.slice(this.pos, this.pos + 4);
-            if (!/^[0-9A-Fa-f]{4}$/.test(hex)) this.fail("Invalid unicode escape");
-            out += String.fromCharCode(parseInt(hex, 16));
-            this.pos += 4;
-            break;
-          }
-          default:
-            this.fail("Unrecognized character escape");
-        }
-        start = this.pos;
-      } else {
-        this.pos++;
-      }
-    }
-  }
-
-  private readArray(depth: number): JsonValue[] {
-    this.pos++;
-    const out: JsonValue[] = [];
-    this.skipBlank();
-    if (this.s[this.pos] === "]") {
-      this.pos++;
-      return out;
-    }
-    for (;;) {
-      out.push(this.readValue(depth + 1));
-      this.skipBlank();
-      const c = this.s[this.pos++];
-      if (c === "]") return out;
-      if (c !== ",") this.fail("Expected ',' or ']' in an array");
-    }
-  }
-
-  private readObject(depth: number): JsonObject {
-    this.pos++;
-    const out: JsonObject = new Map();
-    this.skipBlank();
-    if (this.s[this.pos] === "}") {
-      this.pos++;
-      return out;
-    }
-    for (;;) {
-      this.skipBlank();
-      if (this.s[this.pos] !== '"') this.fail("Expected a double-quoted field name");
-      const key = this.readString();
-      this.skipBlank();
-      if (this.s[this.pos++] !== ":") this.fail("Expected ':' after a field name");
-      out.set(key, this.readValue(depth + 1)); // Map.set keeps the first position, like Jackson's ObjectNode
-      this.skipBlank();
-      const c = this.s[this.pos++];
-      if (c === "}") return out;
-      if (c !== ",") this.fail("Expected ',' or '}' in an object");
-    }
-  }
-}
-
-const HEX = "0123456789ABCDEF";
-
-/** Jackson's string quoting: short escapes for \b \t \n \f \r, uppercase \u00XX for other controls. */
+/** Jackson's string quoting for text written to a java.lang.String, as Avro's Schema.toString does. */
 export function quoteJson(s: string): string {
-  let out = '"';
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x20 && c !== 0x22 && c !== 0x5c) continue;
-    out += s.slice(start, i);
-    start = i + 1;
-    switch (c) {
-      case 0x22:
-        out += '\\"';
-        break;
-      case 0x5c:
-        out += "\\\\";
-        break;
-      case 0x08:
-        out += "\\b";
-        break;
-      case 0x09:
-        out += "\\t";
-        break;
-      case 0x0a:
-        out += "\\n";
-        break;
-      case 0x0c:
-        out += "\\f";
-        break;
-      case 0x0d:
-        out += "\\r";
-        break;
-      default:
-        out += "\\u00" + HEX[c >> 4] + HEX[c & 15];
-    }
-  }
-  return out + s.slice(start) + '"';
+  return jsonString(s, "string");
 }
 
 /** Compact JSON exactly as Jackson's JsonNode.toString()/writeTree produce it. */
 export function writeJson(v: JsonValue): string {
-  if (v === null) return "null";
-  if (typeof v === "boolean") return v ? "true" : "false";
-  if (typeof v === "string") return quoteJson(v);
-  if (v instanceof JsonNumber) return v.toJson();
-  if (Array.isArray(v)) return "[" + v.map(writeJson).join(",") + "]";
-  let out = "{";
-  let first = true;
-  for (const [k, val] of v) {
-    out += (first ? "" : ",") + quoteJson(k) + ":" + writeJson(val);
-    first = false;
-  }
-  return out + "}";
+  return writeJsonTree(v, (n) => n.toJson(), "string");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -683,7 +448,7 @@ function writeSortedProps(props: JsonObject, out: string[]): void {
   for (const key of sortStrings([...props.keys()])) {
     const v = props.get(key);
     if (v === undefined) continue;
-    out.push(',"', key, '":', writeJson(sortedCopy(v)));
+    out.push(',"', key, '":', writeJson(sortedKeys(v)));
   }
 }
 
@@ -693,20 +458,9 @@ function writeNormalizedFieldProps(f: FieldNode, out: string[]): void {
   if (f.aliases.length > 0) out.push(',"aliases":', writeJson(sortStrings(f.aliases)));
   if (f.defaultValue !== undefined) {
     const v = defaultToObject(f.defaultValue, f.type);
-    if (v !== undefined) out.push(',"default":', writeJson(sortedCopy(v)));
+    if (v !== undefined) out.push(',"default":', writeJson(sortedKeys(v)));
   }
   writeSortedProps(f.props, out);
-}
-
-/** Re-serialization through Confluent's SortingNodeFactory: object keys sorted at every level. */
-function sortedCopy(v: JsonValue): JsonValue {
-  if (Array.isArray(v)) return v.map(sortedCopy);
-  if (isJsonObject(v)) {
-    const m: JsonObject = new Map();
-    for (const k of sortStrings([...v.keys()])) m.set(k, sortedCopy(v.get(k) as JsonValue));
-    return m;
-  }
-  return v;
 }
 
 /**

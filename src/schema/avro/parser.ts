@@ -3,9 +3,9 @@
 // references, so named types of earlier texts are visible to later ones, and forward references
 // within one text resolve once it is complete.
 import { InvalidSchemaError } from "../format.ts";
+import { JsonSyntaxError } from "../../jvm/json-text.ts";
 import {
   JsonNumber,
-  JsonSyntaxError,
   canonicalString,
   fullNameOf,
   isJsonObject,

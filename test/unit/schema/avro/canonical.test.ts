@@ -312,7 +312,7 @@ describe("invalid schemas", () => {
 
   test("reasons follow Java Avro's messages", () => {
     expect(invalid("")).toBe("Cannot parse <null> schema");
-    expect(invalid("{")).toContain("Unexpected end of input");
+    expect(invalid("{")).toContain("Unexpected end-of-input");
     expect(invalid('"string" x')).toBe("dangling content after end of schema: x");
     expect(invalid("123")).toBe("Schema not yet supported: 123");
     expect(invalid('"Foo"')).toBe("Undefined schema: Foo");
