@@ -46,7 +46,7 @@ export interface JsonReadOptions {
 }
 
 // Jackson's StreamReadConstraints defaults.
-const MAX_DEPTH = 1000;
+export const MAX_NESTING_DEPTH = 1000;
 const MAX_NUMBER_LENGTH = 1000;
 const MAX_STRING_LENGTH = 20_000_000;
 const MAX_NAME_LENGTH = 50_000;
@@ -123,9 +123,9 @@ class Reader<V> {
         fields.set(key, this.value()); // Map.set keeps the first position, as ObjectNode.replace does
         this.skipSpace();
         const c = this.text.charCodeAt(this.pos);
+        if (c !== 0x7d && c !== 0x2c) this.fail(`Unexpected character ${describe(this.text, this.pos)}: was expecting comma to separate Object entries`);
         this.pos++;
         if (c === 0x7d) break;
-        if (c !== 0x2c) this.fail(`Unexpected character ${describe(this.text, this.pos - 1)}: was expecting comma to separate Object entries`);
         this.skipSpace();
       }
     }
@@ -145,9 +145,9 @@ class Reader<V> {
         items.push(this.value());
         this.skipSpace();
         const c = this.text.charCodeAt(this.pos);
+        if (c !== 0x5d && c !== 0x2c) this.fail(`Unexpected character ${describe(this.text, this.pos)}: was expecting comma to separate Array entries`);
         this.pos++;
         if (c === 0x5d) break;
-        if (c !== 0x2c) this.fail(`Unexpected character ${describe(this.text, this.pos - 1)}: was expecting comma to separate Array entries`);
         this.skipSpace();
       }
     }
@@ -156,7 +156,7 @@ class Reader<V> {
   }
 
   private enter(): void {
-    if (++this.depth > MAX_DEPTH) this.fail(`Document nesting depth (${this.depth}) exceeds the maximum allowed (${MAX_DEPTH})`);
+    if (++this.depth > MAX_NESTING_DEPTH) this.fail(`Document nesting depth (${this.depth}) exceeds the maximum allowed (${MAX_NESTING_DEPTH})`);
   }
 
   private string(maxLength: number): string {
@@ -364,6 +364,26 @@ function isIdentifierPart(c: number): boolean {
 function describe(text: string, pos: number): string {
   if (pos >= text.length) return "(end-of-input)";
   return `('${text[pos]}' (code ${text.charCodeAt(pos)}))`;
+}
+
+/**
+ * The deepest nesting of arrays and objects in JSON text (brackets inside strings do not count),
+ * for checking Jackson's nesting limit without building a tree; the scan stops once past `limit`.
+ */
+export function jsonNestingDepth(text: string, limit = Infinity): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length && max <= limit; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,33 +1,14 @@
 // Request bodies as Kafka Connect's resources receive them: JSON only (anything else is 415), parsed
 // within Jackson's limits and bound to the resource's types. Where Jackson cannot bind a body Kafka
 // answers 500 with Jackson's message; these mirror its first line (Jackson adds a source location).
+import { jsonNestingDepth, MAX_NESTING_DEPTH } from "../../../jvm/json-text.ts";
 import { ConnectRestError } from "../rest-errors.ts";
 import type { OffsetsView } from "../herder/herder.ts";
-
-/** Jackson's StreamReadConstraints default: deeper documents are refused before binding. */
-const MAX_NESTING_DEPTH = 1000;
-
-/** The nesting depth a JSON text reaches (brackets inside strings do not count), stopping past `limit`. */
-function nestingDepth(text: string, limit: number): number {
-  let depth = 0;
-  let max = 0;
-  let inString = false;
-  for (let i = 0; i < text.length && max <= limit; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
-    else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return max;
-}
 
 /** A JSON request body; undefined when empty. */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === "") return undefined;
-  if (nestingDepth(text, MAX_NESTING_DEPTH) > MAX_NESTING_DEPTH) {
+  if (jsonNestingDepth(text, MAX_NESTING_DEPTH) > MAX_NESTING_DEPTH) {
     throw new ConnectRestError(500, `Document nesting depth (${MAX_NESTING_DEPTH + 1}) exceeds the maximum allowed (${MAX_NESTING_DEPTH}, from \`StreamReadConstraints.getMaxNestingDepth()\`)`);
   }
   try {
