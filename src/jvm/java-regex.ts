@@ -1,50 +1,36 @@
-// java.util.regex semantics that Connect configs rely on, over JS RegExp: Matcher.matches() (the whole
-// input), Matcher.replaceFirst() with Java's replacement syntax ($1, ${name}, \$), and the translation
-// of the Java-only constructs that topic patterns actually use.
-//
-// Translated: leading inline flags (?i) (?s) (?m) (?u) (?d), \A \z \Z, \Q...\E quoting, possessive
-// quantifiers (*+ ++ ?+ {n}+, treated as greedy) and \h. Anything else is passed to RegExp as is, so
-// Java-only syntax (class intersection [a-z&&[^e]], POSIX \p{Alpha}, (?x) comments) is rejected or
-// may differ.
+// java.util.regex's Matcher over the translated RegExp (java-regex-translation.ts): matches() (the
+// whole input) and replaceFirst() with Java's replacement syntax ($1, ${name}, \$).
 //
 // matches() and replaceFirst() run here, for patterns and inputs Sluice itself controls; a task's
 // matches of user-supplied regexes use matchesWithin() and replaceFirstWithin(), which run on a regex
 // thread under a time budget (regex-budget.ts).
 import { regexThreads, type RegexMatch } from "./regex-budget.ts";
+import { JavaRegexError, javaRegExp } from "./java-regex-translation.ts";
 
-export class JavaRegexError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "PatternSyntaxException";
-  }
-}
+// Thrown by compile() and by JavaReplacement; exported here too for the matcher's users.
+export { JavaRegexError };
 
 export class JavaPattern {
   private readonly whole: RegExp;
   private readonly first: RegExp;
+  private readonly source: string;
+  private readonly flags: string;
   readonly groupCount: number;
   readonly groupNames: ReadonlySet<string>;
 
-  private constructor(
-    readonly pattern: string,
-    private readonly source: string,
-    private readonly flags: string,
-  ) {
-    try {
-      this.first = new RegExp(source, flags);
-      this.whole = new RegExp(`^(?:${source})$`, flags);
-    } catch (e) {
-      throw new JavaRegexError(`${(e as Error).message} near index 0\n${pattern}`);
-    }
+  private constructor(readonly pattern: string) {
+    this.first = javaRegExp(pattern);
+    this.source = this.first.source;
+    this.flags = this.first.flags;
+    this.whole = new RegExp(`^(?:${this.source})$`, this.flags);
     // An empty alternative always matches, which reveals how many groups the pattern has.
-    const probe = new RegExp(`${source}|`, flags).exec("") as RegExpExecArray;
+    const probe = new RegExp(`${this.source}|`, this.flags).exec("") as RegExpExecArray;
     this.groupCount = probe.length - 1;
     this.groupNames = new Set(Object.keys(probe.groups ?? {}));
   }
 
   static compile(pattern: string): JavaPattern {
-    const { source, flags } = translate(pattern);
-    return new JavaPattern(pattern, source, flags);
+    return new JavaPattern(pattern);
   }
 
   /** Matcher.matches(): the entire input. */
@@ -147,74 +133,4 @@ export class JavaReplacement {
 
 function isDigit(c: string | undefined): boolean {
   return c !== undefined && c >= "0" && c <= "9";
-}
-
-const HORIZONTAL_SPACE = "[ \\t\\xA0\\u1680\\u180e\\u2000-\\u200a\\u202f\\u205f\\u3000]";
-
-function translate(pattern: string): { source: string; flags: string } {
-  let flags = "";
-  let i = 0;
-  // Leading (?imsud) groups become RegExp flags.
-  for (let m = /^\(\?([a-zA-Z]+)\)/.exec(pattern); m !== null; m = /^\(\?([a-zA-Z]+)\)/.exec(pattern.slice(i))) {
-    for (const f of m[1]) {
-      if (f === "i" || f === "m" || f === "s") {
-        if (!flags.includes(f)) flags += f;
-      } else if (f !== "u" && f !== "d") throw new JavaRegexError(`Unsupported inline flag '${f}' near index ${i}\n${pattern}`);
-    }
-    i += m[0].length;
-  }
-  let out = "";
-  let inClass = false;
-  let unicode = false;
-  while (i < pattern.length) {
-    const c = pattern[i];
-    if (c === "\\") {
-      const n = pattern[i + 1];
-      if (n === undefined) throw new JavaRegexError(`Unexpected internal error near index ${i + 1}\n${pattern}`);
-      if (n === "Q") {
-        const end = pattern.indexOf("\\E", i + 2);
-        const quoted = pattern.slice(i + 2, end < 0 ? pattern.length : end);
-        out += quoted.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
-        i = end < 0 ? pattern.length : end + 2;
-        continue;
-      }
-      if (!inClass && n === "A") out += "(?<![\\s\\S])";
-      else if (!inClass && n === "z") out += "(?![\\s\\S])";
-      else if (!inClass && n === "Z") out += "(?=\\n?(?![\\s\\S]))";
-      else if (n === "h") out += inClass ? HORIZONTAL_SPACE.slice(1, -1) : HORIZONTAL_SPACE;
-      else {
-        if (n === "p" || n === "P") unicode = true;
-        out += c + n;
-      }
-      i += 2;
-      continue;
-    }
-    if (inClass) {
-      if (c === "]") inClass = false;
-      out += c;
-      i++;
-      continue;
-    }
-    if (c === "[") {
-      inClass = true;
-      out += c;
-      // A leading ] (or ^]) is literal in Java, as in JS.
-      if (pattern[i + 1] === "^") {
-        out += "^";
-        i++;
-      }
-      i++;
-      continue;
-    }
-    out += c;
-    i++;
-    // Possessive quantifiers: drop the '+' that follows a quantifier.
-    if ((c === "*" || c === "+" || c === "?" || c === "}") && pattern[i] === "+") {
-      const prev = out.length >= 2 ? out[out.length - 2] : "";
-      const isQuantifier = c !== "?" || (prev !== "(" && prev !== "");
-      if (isQuantifier) i++;
-    }
-  }
-  if (unicode) flags += "u";
-  return { source: out, flags };
 }

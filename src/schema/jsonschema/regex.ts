@@ -1,6 +1,6 @@
-// Schema patterns are Java regular expressions (Confluent compiles them with java.util.regex).
-// JavaScript's engine covers the common subset; the usual Java-only spellings (leading inline
-// flags, possessive quantifiers, \A \z \Z anchors) are translated, the rest taken as JS reads it.
+// Schema patterns are Java regular expressions (Confluent compiles them with java.util.regex);
+// jvm/java-regex-translation translates them.
+import { javaRegExp } from "../../jvm/java-regex-translation.ts";
 
 const cache = new Map<string, RegExp | null>();
 
@@ -8,40 +8,17 @@ const cache = new Map<string, RegExp | null>();
 export function compileJavaPattern(pattern: string): RegExp | null {
   let re = cache.get(pattern);
   if (re === undefined) {
-    re = translate(pattern);
+    re = translated(pattern);
     if (cache.size > 10_000) cache.clear();
     cache.set(pattern, re);
   }
   return re;
 }
 
-function translate(pattern: string): RegExp | null {
-  let flags = "";
-  let body = pattern;
-  const inline = /^\(\?([imsux]+)\)/.exec(body);
-  if (inline) {
-    for (const f of inline[1]) if ((f === "i" || f === "m" || f === "s") && !flags.includes(f)) flags += f;
-    body = body.slice(inline[0].length);
+function translated(pattern: string): RegExp | null {
+  try {
+    return javaRegExp(pattern);
+  } catch {
+    return null;
   }
-  body = body
-    .replace(/(\*|\+|\?|\})\+/g, (m, q: string, offset: number, whole: string) => (isEscaped(whole, offset) ? m : q))
-    .replace(/\\([AzZ])/g, (m, c: string, offset: number, whole: string) => {
-      if (isEscaped(whole, offset)) return m;
-      return c === "A" ? "(?<![\\s\\S])" : c === "z" ? "(?![\\s\\S])" : "(?=\\n?(?![\\s\\S]))";
-    });
-  for (const f of ["u", ""]) {
-    try {
-      return new RegExp(body, flags + f);
-    } catch {
-      // try the next dialect
-    }
-  }
-  return null;
-}
-
-/** Whether the character at `offset` is preceded by an odd number of backslashes. */
-function isEscaped(s: string, offset: number): boolean {
-  let n = 0;
-  for (let i = offset - 1; i >= 0 && s[i] === "\\"; i--) n++;
-  return n % 2 === 1;
 }
