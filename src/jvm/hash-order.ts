@@ -1,13 +1,36 @@
-// Iteration order of java.util.HashMap/HashSet with String keys. Confluent's JSON Schema diff walks
-// property names through HashMaps and HashSets, so the order of the differences it reports (and,
-// where the loader combines keywords, the order of subschemas) is the hash-table order. Simulating
-// the table (String.hashCode, bucket spreading, resizes that keep bucket order) reproduces it.
+// Iteration order of java.util.HashMap/HashSet with String or Integer keys. Confluent's schema diffs
+// walk names and tags through HashMaps and HashSets, so the order of the differences they report
+// (and, where the JSON Schema loader combines keywords, the order of subschemas) is the hash-table
+// order; Kafka prints configs copied into a HashMap. Simulating the table (hashCode, bucket
+// spreading, resizes that keep bucket order) reproduces it.
 
 /** Java's String.hashCode over UTF-16 code units. */
 export function javaStringHash(s: string): number {
   let h = 0;
   for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
   return h;
+}
+
+/** hashCode of the boxed key: String's, or Integer's (the value itself). */
+function javaHashCode(key: string | number): number {
+  return typeof key === "string" ? javaStringHash(key) : key | 0;
+}
+
+/**
+ * How `new HashMap<>(map)` and `new HashSet<>(collection)` size their table. JDK 19 changed it:
+ * since, ceil(n / 0.75) (a HashSet copy sized for at least 12 keys); before, (int) (n / 0.75f) + 1
+ * (a HashSet copy at least 16). They differ when n is 12, 24, 48, ….
+ */
+export type CopySizing = "jdk19+" | "jdk17";
+
+function copyCapacity(n: number, forHashSet: boolean, sizing: CopySizing): number | undefined {
+  if (sizing === "jdk19+") {
+    const wanted = forHashSet ? Math.max(n, 12) : n;
+    return wanted > 0 ? Math.ceil(wanted / 0.75) : undefined;
+  }
+  const floatSized = Math.trunc(Math.fround(Math.fround(n / 0.75) + 1)); // float arithmetic, as Java's
+  if (forHashSet) return Math.max(floatSized, 16);
+  return n > 0 ? floatSized : undefined;
 }
 
 /** HashMap.tableSizeFor: the next power of two (at least 1). */
@@ -21,36 +44,33 @@ const TREEIFY_THRESHOLD = 8;
 const MIN_TREEIFY_CAPACITY = 64;
 
 /** A java.util.HashMap key set, as far as iteration order goes (bins never become trees here). */
-export class JavaHashKeys {
-  private table: string[][] | null = null;
+export class JavaHashKeys<K extends string | number = string> {
+  private table: K[][] | null = null;
   private threshold: number;
   private count = 0;
-  private readonly present = new Set<string>();
+  private readonly present = new Set<K>();
 
   /** `initialCapacity` as given to `new HashMap<>(n)`; omit for `new HashMap<>()`. */
   constructor(initialCapacity?: number) {
     this.threshold = initialCapacity === undefined ? 0 : tableSizeFor(initialCapacity);
   }
 
-  /**
-   * `new HashMap<>(map)` / `new HashSet<>(collection)` copies, with the capacity Java 21 picks
-   * (JDK 19 changed the pre-sizing to ceil(n / 0.75); HashSet copies size for at least 12).
-   */
-  static copyOf(keys: Iterable<string>, forHashSet: boolean): JavaHashKeys {
+  /** `new HashMap<>(map)` / `new HashSet<>(collection)` copies, sized as the JDK does (19 and later unless said). */
+  static copyOf<K extends string | number>(keys: Iterable<K>, forHashSet: boolean, sizing: CopySizing = "jdk19+"): JavaHashKeys<K> {
     const list = [...keys];
-    const n = forHashSet ? Math.max(list.length, 12) : list.length;
-    const set = new JavaHashKeys(n > 0 ? Math.ceil(n / 0.75) : undefined);
-    for (const k of list) set.add(k);
+    const set = new JavaHashKeys<K>(copyCapacity(list.length, forHashSet, sizing));
+    set.addAll(list);
     return set;
   }
 
-  static of(keys: Iterable<string>): JavaHashKeys {
-    const set = new JavaHashKeys();
-    for (const k of keys) set.add(k);
+  /** `new HashSet<>()` with `keys` added in order. */
+  static of<K extends string | number>(keys: Iterable<K>): JavaHashKeys<K> {
+    const set = new JavaHashKeys<K>();
+    set.addAll(keys);
     return set;
   }
 
-  has(key: string): boolean {
+  has(key: K): boolean {
     return this.present.has(key);
   }
 
@@ -58,10 +78,10 @@ export class JavaHashKeys {
     return this.count;
   }
 
-  add(key: string): void {
+  add(key: K): void {
     if (this.present.has(key)) return;
     if (this.table === null) this.resize();
-    const table = this.table as string[][];
+    const table = this.table as K[][];
     const bin = table[this.index(key, table.length)];
     bin.push(key);
     this.present.add(key);
@@ -70,20 +90,20 @@ export class JavaHashKeys {
     if (++this.count > this.threshold) this.resize();
   }
 
-  addAll(keys: Iterable<string>): void {
+  addAll(keys: Iterable<K>): void {
     for (const k of keys) this.add(k);
   }
 
-  keys(): string[] {
+  keys(): K[] {
     return this.table === null ? [] : this.table.flat();
   }
 
-  [Symbol.iterator](): Iterator<string> {
+  [Symbol.iterator](): Iterator<K> {
     return this.keys()[Symbol.iterator]();
   }
 
-  private index(key: string, length: number): number {
-    const h = javaStringHash(key);
+  private index(key: K, length: number): number {
+    const h = javaHashCode(key);
     return (h ^ (h >>> 16)) & (length - 1);
   }
 
@@ -96,7 +116,7 @@ export class JavaHashKeys {
       capacity = old.length * 2;
     }
     this.threshold = capacity * 0.75;
-    const table: string[][] = Array.from({ length: capacity }, () => []);
+    const table: K[][] = Array.from({ length: capacity }, () => []);
     // Splitting a bin keeps the relative order of its keys, as iterating the old table does.
     if (old !== null) for (const bin of old) for (const k of bin) table[this.index(k, capacity)].push(k);
     this.table = table;

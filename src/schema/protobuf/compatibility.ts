@@ -5,7 +5,7 @@
 // Confluent's order, Java hash-set iteration included.
 import type { Incompatibility } from "../format.ts";
 import { protoType, type EnumElement, type FieldElement, type Label, type MessageElement, type ProtoType, type TypeElement } from "./elements.ts";
-import { copyConstructorCapacity, javaHashSetOrder, javaStringHash } from "./java-compat.ts";
+import { JavaHashKeys } from "../../jvm/hash-order.ts";
 import { mapTypeOf, TypeContext, type Difference, type SchemaFiles } from "./type-context.ts";
 
 export const COMPATIBLE_CHANGES: ReadonlySet<string> = new Set([
@@ -132,23 +132,22 @@ function indexTypes(types: readonly TypeElement[]): TypeIndex {
     messages,
     messageIndexes,
     enums,
-    messageOrder: javaHashSetOrder([...messages.keys()], javaStringHash),
-    enumOrder: javaHashSetOrder([...enums.keys()], javaStringHash),
+    messageOrder: JavaHashKeys.of(messages.keys()).keys(),
+    enumOrder: JavaHashKeys.of(enums.keys()).keys(),
   };
 }
 
-/** `Set s = new HashSet<>(a); s.addAll(b)` iteration order. */
-function hashSetUnion(a: string[], b: string[]): string[] {
-  return javaHashSetOrder([...a, ...b], javaStringHash, copyConstructorCapacity(a.length));
+/** `Set s = new HashSet<>(a); s.addAll(b)` iteration order (a's copy sized as before JDK 19). */
+function hashSetUnion<K extends string | number>(a: K[], b: K[]): K[] {
+  const set = JavaHashKeys.copyOf(a, true, "jdk17");
+  set.addAll(b);
+  return set.keys();
 }
 
 function compareEnums(ctx: TypeContext, original: EnumElement, update: EnumElement): void {
   const originalByTag = new Map(original.constants.map((c) => [c.tag, c] as const));
   const updateByTag = new Map(update.constants.map((c) => [c.tag, c] as const));
-  const hashInt = (n: number): number => n;
-  const originalOrder = javaHashSetOrder([...originalByTag.keys()], hashInt);
-  const updateOrder = javaHashSetOrder([...updateByTag.keys()], hashInt);
-  const tags = javaHashSetOrder([...originalOrder, ...updateOrder], hashInt, copyConstructorCapacity(originalOrder.length));
+  const tags = hashSetUnion(JavaHashKeys.of(originalByTag.keys()).keys(), JavaHashKeys.of(updateByTag.keys()).keys());
   for (const tag of tags) {
     ctx.inPath(String(tag), () => {
       const o = originalByTag.get(tag);

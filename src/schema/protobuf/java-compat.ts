@@ -1,53 +1,5 @@
-// Java behaviours that show through in Confluent's output: the iteration order of HashSet/HashMap
-// (the order in which compatibility differences are reported) and the number formatting of the
-// normalized schema (Apache Commons NumberUtils.createNumber, then a default java.text.DecimalFormat).
-
-/** Java's String.hashCode (UTF-16 code units, 32-bit wrap-around). */
-export function javaStringHash(s: string): number {
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
-  return h;
-}
-
-function tableSizeFor(cap: number): number {
-  let n = 1;
-  while (n < cap) n *= 2;
-  return n;
-}
-
-/**
- * The iteration order of a java.util.HashSet filled with `inserted` (in that order): buckets by
- * spread hash ascending, insertion order within a bucket. `initialCapacity` is the constructor
- * argument (HashSet(Collection) uses max(n / .75 + 1, 16)).
- */
-export function javaHashSetOrder<T>(inserted: readonly T[], hash: (t: T) => number, initialCapacity = 16): T[] {
-  const distinct: T[] = [];
-  const seen = new Set<T>();
-  for (const t of inserted) {
-    if (!seen.has(t)) {
-      seen.add(t);
-      distinct.push(t);
-    }
-  }
-  let capacity = tableSizeFor(initialCapacity);
-  let size = 0;
-  for (let i = 0; i < distinct.length; i++) {
-    if (++size > capacity * 0.75) capacity *= 2;
-  }
-  const bucket = (t: T): number => {
-    const h = hash(t);
-    return (h ^ (h >>> 16)) & (capacity - 1);
-  };
-  return distinct
-    .map((t, i) => ({ t, i, b: bucket(t) }))
-    .sort((x, y) => x.b - y.b || x.i - y.i)
-    .map((e) => e.t);
-}
-
-/** Initial capacity Java's HashSet(Collection c) / HashMap(Map m) constructors pick. */
-export function copyConstructorCapacity(size: number): number {
-  return Math.max(Math.floor(size / 0.75) + 1, 16);
-}
+// The number formatting of Confluent's normalized Protobuf schema: Apache Commons
+// NumberUtils.createNumber, then a default java.text.DecimalFormat.
 
 /** Java's Integer.decode-style integer text (sign, 0x/#, leading-zero octal) → BigInt; null if invalid. */
 function decodeInteger(text: string): bigint | null {

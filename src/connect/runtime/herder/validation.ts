@@ -7,6 +7,7 @@ import { ConnectRestError, connectErrors } from "../rest-errors.ts";
 import type { Connector } from "../../api/connector.ts";
 import type { PluginDescriptor, PluginRegistry } from "../plugins/registry.ts";
 import { nearest } from "../../../platform/edit-distance.ts";
+import { JavaHashKeys } from "../../../jvm/hash-order.ts";
 import { connectorFrameworkDefinition, sinkTopicProblems } from "../worker/connector-config.ts";
 import { chainLookups, type Worker } from "../worker/worker.ts";
 import { validateTransforms } from "../../transforms/chain.ts";
@@ -131,21 +132,14 @@ export class ConnectorValidator {
 }
 
 /**
- * Java's Map.toString of the HashMap Kafka copies a config into before printing it: entries come in
- * bucket order of a table sized for the map (JDK 17's HashMap(Map) sizing), then insertion order.
+ * Java's Map.toString of the HashMap Kafka copies a config into before printing it: entries in the
+ * iteration order of `new HashMap<>(config)` (JDK 17's sizing of the copy).
  */
 function javaMap(config: Record<string, string>): string {
-  const keys = Object.keys(config);
-  const wanted = Math.trunc(Math.fround(Math.fround(keys.length / 0.75) + 1));
-  let capacity = 1;
-  while (capacity < wanted) capacity *= 2;
-  const bucket = (key: string) => {
-    let h = 0;
-    for (let i = 0; i < key.length; i++) h = (Math.imul(31, h) + key.charCodeAt(i)) | 0;
-    return (h ^ (h >>> 16)) & (capacity - 1);
-  };
-  const ordered = keys.map((k, i) => ({ k, i, b: bucket(k) })).sort((a, b) => a.b - b.b || a.i - b.i);
-  return `{${ordered.map(({ k }) => `${k}=${config[k]}`).join(", ")}}`;
+  return `{${JavaHashKeys.copyOf(Object.keys(config), false, "jdk17")
+    .keys()
+    .map((k) => `${k}=${config[k]}`)
+    .join(", ")}}`;
 }
 
 /**
