@@ -28,7 +28,7 @@ import {
   type ServiceElement,
   type TypeElement,
 } from "./elements.ts";
-import { normalizeNumberText } from "./java-compat.ts";
+import { normalizeNumberText } from "../../jvm/decimal-format.ts";
 import { mapTypeOf, TypeContext, type SchemaFiles } from "./type-context.ts";
 
 /** A problem found while printing, with the declaration it concerns when known. */

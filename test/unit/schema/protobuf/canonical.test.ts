@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { normalizeNumberText } from "../../../../src/schema/protobuf/java-compat.ts";
 import { canonical, parse, proto3 } from "./helpers.ts";
 
 describe("canonical string (ProtobufSchemaUtils.toString)", () => {
@@ -317,18 +316,5 @@ enum E {
     const b = proto3("message A {\n  int32 a = 1;\n  int32 b = 2;\n}\n");
     expect(parse(a).canonical).not.toBe(parse(b).canonical);
     expect(parse(a).normalized()).toBe(parse(b).normalized());
-  });
-
-  test("numbers as Java's NumberUtils + DecimalFormat print them", () => {
-    expect(normalizeNumberText("0x1F")).toBe("31");
-    expect(normalizeNumberText("010")).toBe("8");
-    expect(normalizeNumberText("1.50")).toBe("1.5");
-    expect(normalizeNumberText("2.0")).toBe("2");
-    expect(normalizeNumberText("1.23456")).toBe("1.235");
-    expect(normalizeNumberText("0.0625")).toBe("0.062");
-    expect(normalizeNumberText("1e3")).toBe("1000");
-    expect(normalizeNumberText("-5")).toBe("-5");
-    expect(normalizeNumberText("99999999999999999999")).toBe("99999999999999999999");
-    expect(normalizeNumberText("inf")).toBe("inf");
   });
 });

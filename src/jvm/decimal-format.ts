@@ -1,5 +1,6 @@
-// The number formatting of Confluent's normalized Protobuf schema: Apache Commons
-// NumberUtils.createNumber, then a default java.text.DecimalFormat.
+// Number text through Apache Commons NumberUtils.createNumber and then a default
+// java.text.DecimalFormat (no grouping, at most 3 fraction digits, HALF_EVEN), as Confluent's
+// normalized Protobuf schema prints option values.
 
 /** Java's Integer.decode-style integer text (sign, 0x/#, leading-zero octal) → BigInt; null if invalid. */
 function decodeInteger(text: string): bigint | null {
