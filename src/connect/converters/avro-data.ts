@@ -8,19 +8,9 @@
 // way. Quirks of AvroData are kept on purpose (each is noted where it happens).
 import { commonDataSettings, flattenSingletonUnions } from "./data-config.ts";
 import type { ParsedSettings, Setting } from "../../platform/settings.ts";
-import {
-  canonicalString,
-  isJsonObject,
-  JsonNumber,
-  writeJson,
-  type AvroName,
-  type AvroNode,
-  type FieldNode,
-  type JsonObject,
-  type JsonValue,
-  type PrimitiveType,
-  type RecordNode,
-} from "../../schema/avro/canonical.ts";
+import { canonicalString } from "../../schema/avro/canonical.ts";
+import { isJsonObject, JsonNumber, writeJson, type JsonObject, type JsonValue } from "../../schema/avro/json.ts";
+import type { AvroName, AvroNode, FieldNode, PrimitiveType, RecordNode } from "../../schema/avro/model.ts";
 import { avroFormat, isValidDefault, type AvroParsedSchema } from "../../schema/avro/index.ts";
 import { LruCache } from "../../platform/lru.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";

@@ -4,7 +4,7 @@
 // wrapped (the branch is explicit) and longs as bigint (all 64 bits).
 import { Type, types } from "avsc";
 import type { ParsedSettings } from "../../platform/settings.ts";
-import type { AvroNode } from "../../schema/avro/canonical.ts";
+import type { AvroNode } from "../../schema/avro/model.ts";
 import type { AvroParsedSchema } from "../../schema/avro/index.ts";
 import type { ParsedSchema } from "../../schema/format.ts";
 import { avroCodec } from "../../serde/codecs/avro.ts";

@@ -6,7 +6,8 @@
 // length) are left out of the avsc type.
 import { Type } from "avsc";
 import { InvalidSchemaError } from "../format.ts";
-import { JsonNumber, isJsonObject, isNamed, type AvroName, type AvroNode, type JsonValue } from "./canonical.ts";
+import { JsonNumber, isJsonObject, type JsonValue } from "./json.ts";
+import { isNamed, type AvroName, type AvroNode } from "./model.ts";
 
 type AvscSchema = Parameters<typeof Type.forSchema>[0];
 

@@ -14,16 +14,8 @@
 // - a reader field without default whose type is an enum with a default is compared against the
 //   whole writer record (a TYPE_MISMATCH).
 import type { Incompatibility } from "../format.ts";
-import {
-  aliasStrings,
-  canonicalString,
-  type AvroNode,
-  type EnumNode,
-  type FieldNode,
-  type FixedNode,
-  type NamedNode,
-  type RecordNode,
-} from "./canonical.ts";
+import { canonicalString } from "./canonical.ts";
+import { aliasStrings, type AvroNode, type EnumNode, type FieldNode, type FixedNode, type NamedNode, type RecordNode } from "./model.ts";
 
 export type NewSchemaSide = "reader" | "writer";
 

@@ -1,7 +1,9 @@
 // Which field defaults Avro accepts: Java Avro 1.12's Schema.isValidDefault, checked when a schema is
 // parsed and by the Connect Avro mapping.
 import { InvalidSchemaError } from "../format.ts";
-import { JsonNumber, canonicalString, isJsonObject, writeJson, type AvroNode, type JsonValue } from "./canonical.ts";
+import { canonicalString } from "./canonical.ts";
+import { JsonNumber, isJsonObject, writeJson, type JsonValue } from "./json.ts";
+import type { AvroNode } from "./model.ts";
 
 /** Java's Schema.isValidDefault (1.12: a union default may match any branch). */
 export function isValidDefault(schema: AvroNode, v: JsonValue | undefined): boolean {

@@ -1,6 +1,7 @@
 // Java Avro's Schema.equals, which decides whether a name may be defined again (identically) while
 // parsing: docs and aliases do not count; props and defaults compare as Jackson's JsonNode.equals.
-import { JsonNumber, isJsonObject, type AvroNode, type JsonObject, type JsonValue, type RecordNode, type UnionNode } from "./canonical.ts";
+import { JsonNumber, isJsonObject, type JsonObject, type JsonValue } from "./json.ts";
+import type { AvroNode, RecordNode, UnionNode } from "./model.ts";
 
 /** Java Schema equality (used to allow re-defining a name identically): ignores docs and aliases. */
 export function schemaEquals(a: AvroNode, b: AvroNode, seen = new Set<string>(), ids = new WeakMap<object, number>()): boolean {

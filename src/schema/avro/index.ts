@@ -16,11 +16,13 @@ import {
   flattenReferences,
 } from "../format.ts";
 import { toAvscType } from "./avsc.ts";
-import { canonicalString, fullNameOf, normalizedSource, type AvroNode } from "./canonical.ts";
+import { canonicalString } from "./canonical.ts";
+import { fullNameOf, type AvroNode } from "./model.ts";
+import { normalizedSource } from "./normalized.ts";
 import { readProblems, type NewSchemaSide } from "./compatibility.ts";
 import { ParseContext } from "./parser.ts";
 
-export type { AvroNode } from "./canonical.ts";
+export type { AvroNode } from "./model.ts";
 export { isValidDefault } from "./defaults.ts";
 
 export class AvroParsedSchema implements ParsedSchema {

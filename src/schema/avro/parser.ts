@@ -4,25 +4,20 @@
 // within one text resolve once it is complete.
 import { InvalidSchemaError } from "../format.ts";
 import { JsonSyntaxError } from "../../jvm/json-text.ts";
+import { canonicalString } from "./canonical.ts";
+import { isJsonObject, JsonNumber, parseJson, writeJson, type JsonObject, type JsonValue } from "./json.ts";
 import {
-  JsonNumber,
-  canonicalString,
   fullNameOf,
-  isJsonObject,
-  parseJson,
-  writeJson,
   type AvroName,
   type AvroNode,
   type FieldNode,
   type FieldOrder,
-  type JsonObject,
-  type JsonValue,
   type LogicalTypeInfo,
   type NamedNode,
   type PrimitiveType,
   type RecordNode,
   type UnionNode,
-} from "./canonical.ts";
+} from "./model.ts";
 import { validateDefault } from "./defaults.ts";
 import { schemaEquals } from "./equality.ts";
 
