@@ -1,12 +1,12 @@
 // Runs a SinkTask: broker → converters → transforms → put. Positions are committed for the group
 // connect-<connector> only after the task flushed (SinkTask.flush/preCommit), so a crash re-delivers
 // what was not flushed and loses nothing.
-import { BrokerError, type Broker, type FetchedRecord, encoder } from "../../../broker/broker.ts";
+import { BrokerError, type Broker, type FetchedRecord } from "../../../broker/broker.ts";
 import type { Converter, HeaderConverter } from "../../api/converter.ts";
 import type { TaskMetrics } from "../metrics.ts";
 import type { SinkRecord } from "../../api/records.ts";
 import { RetriableException, type SinkTask, type TopicPartition } from "../../api/connector.ts";
-import { ErrorHandler, TOLERATED, type ErrorContext } from "./error-handling.ts";
+import { TOLERATED, type RetryWithToleranceOperator } from "../errors/tolerance.ts";
 import { decodeHeaders, describeRecord } from "./record-conversion.ts";
 import { WorkerTask, type StatusListener } from "./worker-task.ts";
 
@@ -22,12 +22,11 @@ export interface SinkPipeline {
   /** The converters' class names as configured, for error reports and DLQ headers. */
   converterClasses: { key: string; value: string; header: string };
   transform: (record: SinkRecord) => Promise<SinkRecord | null>;
-  errors: ErrorHandler;
+  /** Error tolerance, with the dead letter queue among its reporters when the connector has one. */
+  errors: RetryWithToleranceOperator;
   broker: Broker;
   flushIntervalMs: number;
   metrics: TaskMetrics;
-  /** Dead letter queue, when configured: the original bytes and error context go there. */
-  dlq?: { topic: string; contextHeaders: boolean; taskId: number };
   onTopic: (topic: string) => void;
 }
 
@@ -43,8 +42,6 @@ export class WorkerSinkTask extends WorkerTask {
   private lastCommit = Date.now();
   private commitRequested = false;
   private timeoutMs: number | undefined;
-  /** The original record being processed, for the DLQ. */
-  private current?: FetchedRecord;
 
   constructor(
     id: string,
@@ -91,13 +88,11 @@ export class WorkerSinkTask extends WorkerTask {
     this.p.metrics.read(fetched.length);
     const records: SinkRecord[] = [];
     for (const raw of fetched) {
-      this.current = raw;
       const record = await this.convert(raw);
       this.positions.set(key(raw), raw.offset + 1);
       this.consumed.set(key(raw), raw.offset + 1);
       if (record) records.push(record);
     }
-    this.current = undefined;
     if (records.length > 0 || this.timeoutMs !== undefined) {
       this.timeoutMs = undefined;
       await this.put(records);
@@ -155,11 +150,11 @@ export class WorkerSinkTask extends WorkerTask {
 
   private async convert(raw: FetchedRecord): Promise<SinkRecord | null> {
     const describe = () => `topic '${raw.topic}' partition ${raw.partition} offset ${raw.offset}`;
-    const keyData = await this.p.errors.execute(this.context("KEY_CONVERTER", this.p.converterClasses.key, describe), () => this.p.keyConverter.toConnectData(raw.topic, raw.key));
+    const keyData = await this.p.errors.execute({ stage: "KEY_CONVERTER", className: this.p.converterClasses.key, describe, original: raw }, () => this.p.keyConverter.toConnectData(raw.topic, raw.key));
     if (keyData === TOLERATED) return null;
-    const valueData = await this.p.errors.execute(this.context("VALUE_CONVERTER", this.p.converterClasses.value, describe), () => this.p.valueConverter.toConnectData(raw.topic, raw.value));
+    const valueData = await this.p.errors.execute({ stage: "VALUE_CONVERTER", className: this.p.converterClasses.value, describe, original: raw }, () => this.p.valueConverter.toConnectData(raw.topic, raw.value));
     if (valueData === TOLERATED) return null;
-    const headers = await this.p.errors.execute(this.context("HEADER_CONVERTER", this.p.converterClasses.header, describe), () => decodeHeaders(raw.topic, raw.headers, this.p.headerConverter));
+    const headers = await this.p.errors.execute({ stage: "HEADER_CONVERTER", className: this.p.converterClasses.header, describe, original: raw }, () => decodeHeaders(raw.topic, raw.headers, this.p.headerConverter));
     if (headers === TOLERATED) return null;
     const record: SinkRecord = {
       topic: raw.topic,
@@ -176,12 +171,8 @@ export class WorkerSinkTask extends WorkerTask {
       originalKafkaPartition: raw.partition,
       originalKafkaOffset: raw.offset,
     };
-    const transformed = await this.p.errors.execute(this.context("TRANSFORMATION", "transforms", () => describeRecord(record)), () => this.p.transform(record));
+    const transformed = await this.p.errors.execute({ stage: "TRANSFORMATION", className: "transforms", describe: () => describeRecord(record), original: raw }, () => this.p.transform(record));
     return transformed === TOLERATED ? null : transformed;
-  }
-
-  private context(stage: ErrorContext["stage"], className: string, describe: () => string): ErrorContext {
-    return { stage, className, describe };
   }
 
   /** flush → preCommit → commit the group's positions: only what the task made durable. */
@@ -224,27 +215,5 @@ export class WorkerSinkTask extends WorkerTask {
       return; // the broker is away: the last figure stands
     }
     this.p.metrics.lag(lag);
-  }
-
-  /** Writes the record being processed to the DLQ (errors.tolerance=all), with the error context. */
-  async reportToDlq(error: Error, context: ErrorContext): Promise<void> {
-    const raw = this.current;
-    const dlq = this.p.dlq;
-    if (!raw || !dlq) return;
-    const headers: Record<string, Uint8Array> = { ...raw.headers };
-    if (dlq.contextHeaders) {
-      const put = (name: string, value: string) => (headers[`__connect.errors.${name}`] = encoder.encode(value));
-      put("topic", raw.topic);
-      put("partition", String(raw.partition));
-      put("offset", String(raw.offset));
-      put("connector.name", this.p.connector);
-      put("task.id", String(dlq.taskId));
-      put("stage", context.stage);
-      put("class.name", context.className);
-      put("exception.class.name", error.name);
-      if (error.message) put("exception.message", error.message);
-      if (error.stack) put("exception.stacktrace", error.stack);
-    }
-    await this.p.broker.produce(dlq.topic, [{ key: raw.key, value: raw.value, partition: 0, timestamp: raw.timestamp, headers }]);
   }
 }

@@ -7,7 +7,7 @@ import type { SourceRecord } from "../../api/records.ts";
 import { RetriableException, type PluginMetrics, type SourceTask } from "../../api/connector.ts";
 import type { TaskMetrics } from "../metrics.ts";
 import type { OffsetStore } from "../storage/offset-store.ts";
-import { ErrorHandler, TOLERATED } from "./error-handling.ts";
+import { TOLERATED, type RetryWithToleranceOperator } from "../errors/tolerance.ts";
 import { WorkerTask, type StatusListener } from "./worker-task.ts";
 import { describeRecord, encodeHeaders } from "./record-conversion.ts";
 
@@ -21,7 +21,7 @@ export interface SourcePipeline {
   /** The converters' class names as configured, for error reports and DLQ headers. */
   converterClasses: { key: string; value: string; header: string };
   transform: (record: SourceRecord) => Promise<SourceRecord | null>;
-  errors: ErrorHandler;
+  errors: RetryWithToleranceOperator;
   broker: Broker;
   offsets: OffsetStore;
   flushIntervalMs: number;

@@ -1,7 +1,6 @@
 // What every running task shares: its status, the pause/resume/stop lifecycle and the loop that
 // drives it. A failure moves the task to FAILED with its trace; it never reaches the worker.
 import { logger, type Logger } from "../../../platform/log.ts";
-import { traceOf } from "./error-handling.ts";
 
 export type State = "UNASSIGNED" | "RUNNING" | "PAUSED" | "STOPPED" | "FAILED" | "RESTARTING";
 
@@ -102,4 +101,19 @@ export abstract class WorkerTask {
     this.status = { state, workerId: this.status.workerId, ...(trace ? { trace } : {}) };
     this.onStatus(this.status);
   }
+}
+
+/** A stack-trace-like text for a task's or connector's status (Kafka shows the Java trace). */
+export function traceOf(error: unknown): string {
+  const lines: string[] = [];
+  let current: unknown = error;
+  let first = true;
+  while (current instanceof Error) {
+    const stack = current.stack ?? `${current.name}: ${current.message}`;
+    lines.push(first ? stack : `Caused by: ${stack}`);
+    first = false;
+    current = current.cause;
+  }
+  if (lines.length === 0) lines.push(String(error));
+  return lines.join("\n");
 }

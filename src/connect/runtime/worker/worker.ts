@@ -13,14 +13,14 @@ import type { PluginRegistry } from "../plugins/registry.ts";
 import type { OffsetStore } from "../storage/offset-store.ts";
 import { sinkConnectorDefinition, sourceConnectorDefinition, taskCountProblem } from "./connector-config.ts";
 import { sinkPartitions } from "./sink-partitions.ts";
-import { ErrorHandler, traceOf } from "./error-handling.ts";
+import { DeadLetterQueueReporter } from "../errors/dead-letter-queue.ts";
+import { RetryWithToleranceOperator } from "../errors/tolerance.ts";
 import { logStatusChange, logStopped } from "./lifecycle-log.ts";
 import { TransformChain, type ChainOptions } from "../../transforms/chain.ts";
 import { REGEX_TIMEOUT_SETTING, regexThreads } from "../../../jvm/regex-budget.ts";
 import { WorkerSinkTask } from "./sink-task.ts";
 import { WorkerSourceTask } from "./source-task.ts";
-import type { Status, StatusListener } from "./worker-task.ts";
-import { WorkerTask } from "./worker-task.ts";
+import { traceOf, WorkerTask, type Status, type StatusListener } from "./worker-task.ts";
 
 const log = logger("worker");
 
@@ -170,7 +170,7 @@ export class Worker {
           headerConverter: this.headerConverter(resolvedConnector),
           converterClasses: this.converterClasses(resolvedConnector),
           transform,
-          errors: new ErrorHandler(settings, id, metrics),
+          errors: new RetryWithToleranceOperator(settings, id, metrics),
           broker: this.options.broker,
           offsets: this.options.offsets,
           flushIntervalMs,
@@ -181,11 +181,8 @@ export class Worker {
         });
       } else {
         const settings = sinkConnectorDefinition.parse(resolvedConnector).values;
-        const dlqTopic = settings.string("errors.deadletterqueue.topic.name");
-        if (dlqTopic) await this.ensureTopic(dlqTopic, settings.int("errors.deadletterqueue.topic.replication.factor"));
-        let sinkTask: WorkerSinkTask | undefined;
-        const errors = new ErrorHandler(settings, id, metrics, (error, context) => sinkTask!.reportToDlq(error, context));
-        sinkTask = new WorkerSinkTask(id, this.workerId, paused, onStatus, {
+        const dlq = await DeadLetterQueueReporter.create(this.options.broker, settings, name, index);
+        task = new WorkerSinkTask(id, this.workerId, paused, onStatus, {
           task: new TaskClass() as SinkTask,
           taskConfig: resolvedTask,
           connector: name,
@@ -196,14 +193,12 @@ export class Worker {
           headerConverter: this.headerConverter(resolvedConnector),
           converterClasses: this.converterClasses(resolvedConnector),
           transform,
-          errors,
+          errors: new RetryWithToleranceOperator(settings, id, metrics, dlq ? [dlq] : []),
           broker: this.options.broker,
           flushIntervalMs,
           metrics,
-          dlq: dlqTopic ? { topic: dlqTopic, contextHeaders: settings.boolean("errors.deadletterqueue.context.headers.enable"), taskId: index } : undefined,
           onTopic: callbacks.onTopic,
         });
-        task = sinkTask;
       }
       this.tasks.set(id, task);
       task.start();
@@ -276,14 +271,6 @@ export class Worker {
   private converterSettings(source: Record<string, string>, setting: string): Record<string, string> {
     const prefix = `${setting}.`;
     return Object.fromEntries(Object.entries(this.resolve(source)).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
-  }
-
-  /** The partitions of the sink's topics, split round-robin among its tasks. */
-  private async ensureTopic(topic: string, replicationFactor: number): Promise<void> {
-    if (!(await this.options.broker.describeTopic(topic))) {
-      // As Kafka's DeadLetterQueueReporter: the factor as configured, -1 leaving it to the broker.
-      await this.options.broker.createTopic({ name: topic, partitions: 1, replicationFactor });
-    }
   }
 }
 

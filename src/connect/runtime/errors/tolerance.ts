@@ -1,6 +1,8 @@
 // Kafka Connect's error handling (RetryWithToleranceOperator): retry retriable failures for up to
 // errors.retry.timeout with backoff; then either fail the task (errors.tolerance=none) or skip the
-// record (all), logging it (errors.log.*) and, for sinks, sending it to the dead letter queue.
+// record (all), logging it (errors.log.*) and handing it to the task's reporters (for sinks, the
+// dead letter queue).
+import type { FetchedRecord } from "../../../broker/broker.ts";
 import { logger } from "../../../platform/log.ts";
 import type { ParsedSettings } from "../../../platform/settings.ts";
 import type { TaskMetrics } from "../metrics.ts";
@@ -11,20 +13,25 @@ const log = logger("connect-errors");
 /** Kafka's Stage names, written into DLQ headers. */
 export type Stage = "KEY_CONVERTER" | "VALUE_CONVERTER" | "HEADER_CONVERTER" | "TRANSFORMATION" | "TASK_PUT" | "TASK_POLL" | "KAFKA_PRODUCE" | "KAFKA_CONSUME";
 
+/** Where a failure happened (Kafka's ProcessingContext). */
 export interface ErrorContext {
   stage: Stage;
   /** The class whose code failed (connector, converter or transform class name). */
   className: string;
   /** What the log shows of the record when errors.log.include.messages is on. */
   describe: () => string;
+  /** The record as read from the broker, for a sink: what a dead letter queue receives. */
+  original?: FetchedRecord;
 }
 
-/** What the sink runtime does with a tolerated failure (the DLQ writer). */
-export type ToleratedReporter = (error: Error, context: ErrorContext) => Promise<void>;
+/** Told of each tolerated failure (Kafka's ErrorReporter), e.g. the dead letter queue. */
+export interface ErrorReporter {
+  report(error: Error, context: ErrorContext): Promise<void>;
+}
 
 export const TOLERATED = Symbol("tolerated");
 
-export class ErrorHandler {
+export class RetryWithToleranceOperator {
   private readonly retryTimeoutMs: number;
   private readonly maxDelayMs: number;
   private readonly tolerateAll: boolean;
@@ -35,7 +42,7 @@ export class ErrorHandler {
     settings: ParsedSettings,
     private readonly taskId: string,
     private readonly metrics: TaskMetrics,
-    private readonly report?: ToleratedReporter,
+    private readonly reporters: readonly ErrorReporter[] = [],
   ) {
     this.retryTimeoutMs = settings.int("errors.retry.timeout");
     this.maxDelayMs = settings.int("errors.retry.delay.max.ms");
@@ -70,22 +77,7 @@ export class ErrorHandler {
       log.error({ task: this.taskId, stage: context.stage, class: context.className, err: error.message }, `Error encountered in task ${this.taskId}. Executing stage '${context.stage}' with class '${context.className}'${detail}.`);
     }
     if (!this.tolerateAll) throw new ConnectException("Tolerance exceeded in error handler", error);
-    await this.report?.(error, context);
+    for (const reporter of this.reporters) await reporter.report(error, context);
     return TOLERATED;
   }
-}
-
-/** A stack-trace-like text for a task's status (Kafka shows the Java trace). */
-export function traceOf(error: unknown): string {
-  const lines: string[] = [];
-  let current: unknown = error;
-  let first = true;
-  while (current instanceof Error) {
-    const stack = current.stack ?? `${current.name}: ${current.message}`;
-    lines.push(first ? stack : `Caused by: ${stack}`);
-    first = false;
-    current = current.cause;
-  }
-  if (lines.length === 0) lines.push(String(error));
-  return lines.join("\n");
 }
