@@ -71,7 +71,8 @@ export abstract class WorkerTask {
     let failed = false;
     try {
       await this.initialize();
-      this.setStatus(this.paused ? "PAUSED" : "RUNNING");
+      // A task started paused says so once, from the loop's pause (as Kafka's: onPause, then PAUSED).
+      if (!this.paused) this.setStatus("RUNNING");
       while (!this.stopping) {
         if (this.paused) {
           await this.onPause();

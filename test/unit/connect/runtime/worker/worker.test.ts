@@ -2,130 +2,41 @@
 // connectors: which partitions a sink task gets, what topics it creates on the way, and the
 // converters it gives the task.
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { EmbeddedBroker } from "../../../../../src/broker/embedded/embedded-broker.ts";
-import { SettingsDefinition } from "../../../../../src/platform/settings.ts";
+import type { EmbeddedBroker } from "../../../../../src/broker/embedded/embedded-broker.ts";
 import { Schema, SchemaBuilder } from "../../../../../src/connect/api/data/schema.ts";
-import { builtinPlugins } from "../../../../../src/catalog.ts";
-import { SinkConnector, SinkTask, SourceConnector, SourceTask, type TopicPartition } from "../../../../../src/connect/api/connector.ts";
-import { sourceRecord, type SinkRecord, type SourceRecord } from "../../../../../src/connect/api/records.ts";
-import type { OffsetStore } from "../../../../../src/connect/runtime/storage/offset-store.ts";
-import { Worker, type ConnectorCallbacks } from "../../../../../src/connect/runtime/worker/worker.ts";
-import { workerSettings } from "../../../../../src/connect/runtime/worker/worker-config.ts";
-import type { Status } from "../../../../../src/connect/runtime/worker/worker-task.ts";
-
-/** What the scripted tasks saw, by task index; reset per test. */
-const seen = { opened: new Map<number, TopicPartition[]>(), put: [] as SinkRecord[] };
-/** The records the scripted source task hands out, once each. */
-const toPoll: SourceRecord[] = [];
-
-class RecordingSinkTask extends SinkTask {
-  private index = -1;
-  version = () => "1";
-  start(props: Record<string, string>) {
-    this.index = Number(props.index);
-  }
-  override open(partitions: TopicPartition[]) {
-    seen.opened.set(this.index, partitions);
-  }
-  put(records: SinkRecord[]) {
-    seen.put.push(...records);
-  }
-  stop() {}
-}
-
-class RecordingSink extends SinkConnector {
-  version = () => "1";
-  start() {}
-  taskClass = () => RecordingSinkTask;
-  taskConfigs = (max: number) => Array.from({ length: max }, (_, i) => ({ index: String(i) }));
-  stop() {}
-  config = () => new SettingsDefinition([]);
-}
-
-class ScriptedSourceTask extends SourceTask {
-  version = () => "1";
-  start() {}
-  async poll() {
-    if (toPoll.length > 0) return toPoll.splice(0);
-    await Bun.sleep(10);
-    return null;
-  }
-  stop() {}
-}
-
-class ScriptedSource extends SourceConnector {
-  version = () => "1";
-  start() {}
-  taskClass = () => ScriptedSourceTask;
-  taskConfigs = () => [{}];
-  stop() {}
-  config = () => new SettingsDefinition([]);
-}
+import { sourceRecord } from "../../../../../src/connect/api/records.ts";
+import { waitFor } from "../../../../fixtures/wait.ts";
+import { RECORDING_SINK, SCRIPTED_SOURCE, startWorker as startScriptedWorker } from "../scripted-worker.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  seen.opened.clear();
-  seen.put.length = 0;
-  toPoll.length = 0;
 });
 
 async function startWorker(workerConfig: Record<string, string> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), "sluice-worker-"));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const broker = new EmbeddedBroker({ dataDir: dir });
-  await broker.connect();
-  cleanups.push(() => broker.close());
-  const plugins = builtinPlugins({ fileConnectors: false });
-  plugins.add({ className: "test.RecordingSink", type: "sink", create: () => new RecordingSink() });
-  plugins.add({ className: "test.ScriptedSource", type: "source", create: () => new ScriptedSource() });
-  const offsets: OffsetStore = { get: () => null, all: () => [], set: async () => {} };
-  const settings = workerSettings.parse(workerConfig).values;
-  const worker = new Worker({ workerId: "w", broker, plugins, offsets, settings, workerConfig });
-  cleanups.push(() => worker.stop());
-  const statuses = new Map<number, Status>();
-  const callbacks: ConnectorCallbacks = {
-    onConnectorStatus: () => {},
-    onTaskStatus: (index, status) => statuses.set(index, status),
-    onTopic: () => {},
-    requestTaskReconfiguration: () => {},
-  };
-  /** Starts task `index` and waits until it runs (or failed). */
-  const startTask = async (config: Record<string, string>, index = 0) => {
-    await worker.startTask(config.name!, index, config, { index: String(index) }, false, callbacks);
-    const deadline = Date.now() + 5000;
-    while (!["RUNNING", "FAILED"].includes(statuses.get(index)?.state ?? "") && Date.now() < deadline) await Bun.sleep(5);
-    return statuses.get(index);
-  };
-  return { broker, worker, startTask };
+  const worker = await startScriptedWorker(workerConfig);
+  cleanups.push(worker.close);
+  return worker;
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string) {
-  const deadline = Date.now() + 5000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(5);
-  }
-}
+/** Polls `condition` (a record arriving, a topic appearing) until it holds. */
+const until = (condition: () => boolean | Promise<boolean>, what: string) => waitFor(what, condition, { timeoutMs: 5000, intervalMs: 5 });
 
 describe("sink partitions", () => {
   test("tasks.max is read through its declared setting, so a config provider reference counts", async () => {
     process.env.SLUICE_TEST_TASKS_MAX = "2";
     cleanups.push(() => void delete process.env.SLUICE_TEST_TASKS_MAX);
-    const { broker, startTask } = await startWorker({
+    const { broker, startTask, script } = await startWorker({
       "config.providers": "env",
       "config.providers.env.class": "org.apache.kafka.common.config.provider.EnvVarConfigProvider",
     });
     await broker.createTopic({ name: "four", partitions: 4, replicationFactor: 1 });
-    const config = { name: "s", "connector.class": "test.RecordingSink", topics: "four", "tasks.max": "${env:SLUICE_TEST_TASKS_MAX}" };
+    const config = { name: "s", "connector.class": RECORDING_SINK, topics: "four", "tasks.max": "${env:SLUICE_TEST_TASKS_MAX}" };
     expect((await startTask(config, 0))?.state).toBe("RUNNING");
     expect((await startTask(config, 1))?.state).toBe("RUNNING");
     // Read raw, the reference was NaN and no task got any partition.
-    expect(seen.opened.get(0)?.map((tp) => tp.partition)).toEqual([0, 2]);
-    expect(seen.opened.get(1)?.map((tp) => tp.partition)).toEqual([1, 3]);
+    expect(script.opened.get(0)?.map((tp) => tp.partition)).toEqual([0, 2]);
+    expect(script.opened.get(1)?.map((tp) => tp.partition)).toEqual([1, 3]);
   });
 });
 
@@ -133,17 +44,17 @@ describe("topics the worker creates", () => {
   test("a sink's missing topic is created as the broker's auto-creation would: its replication factor", async () => {
     const { broker, startTask } = await startWorker();
     const created = spyOn(broker, "createTopic");
-    expect((await startTask({ name: "s", "connector.class": "test.RecordingSink", topics: "missing" }))?.state).toBe("RUNNING");
+    expect((await startTask({ name: "s", "connector.class": RECORDING_SINK, topics: "missing" }))?.state).toBe("RUNNING");
     expect(created.mock.calls.map(([spec]) => spec)).toEqual([{ name: "missing", partitions: 1, replicationFactor: -1 }]);
     // The embedded broker's default is one copy.
     expect((await broker.describeTopic("missing"))?.replicationFactor).toBe(1);
   });
 
   test("a source's missing topic likewise", async () => {
-    const { broker, startTask } = await startWorker();
+    const { broker, startTask, script } = await startWorker();
     const created = spyOn(broker, "createTopic");
-    expect((await startTask({ name: "src", "connector.class": "test.ScriptedSource" }))?.state).toBe("RUNNING");
-    toPoll.push(sourceRecord({ sourcePartition: {}, sourceOffset: {}, topic: "fresh", value: null }));
+    expect((await startTask({ name: "src", "connector.class": SCRIPTED_SOURCE }))?.state).toBe("RUNNING");
+    script.toPoll.push(sourceRecord({ sourcePartition: {}, sourceOffset: {}, topic: "fresh", value: null }));
     await until(async () => (await broker.endOffsets("fresh").catch(() => [0]))[0] === 1, "the record");
     expect(created.mock.calls.map(([spec]) => spec)).toEqual([{ name: "fresh", partitions: 1, replicationFactor: -1 }]);
   });
@@ -153,7 +64,7 @@ describe("topics the worker creates", () => {
     const created = spyOn(broker, "createTopic");
     await broker.createTopic({ name: "in", partitions: 1, replicationFactor: 1 });
     created.mockClear();
-    const sink = { "connector.class": "test.RecordingSink", topics: "in", "errors.tolerance": "all" };
+    const sink = { "connector.class": RECORDING_SINK, topics: "in", "errors.tolerance": "all" };
     expect((await startTask({ ...sink, name: "a", "errors.deadletterqueue.topic.name": "dlq-a" }, 0))?.state).toBe("RUNNING");
     expect((await startTask({ ...sink, name: "b", "errors.deadletterqueue.topic.name": "dlq-b", "errors.deadletterqueue.topic.replication.factor": "-1" }, 1))?.state).toBe("RUNNING");
     expect(created.mock.calls.map(([spec]) => spec)).toEqual([
@@ -175,39 +86,39 @@ describe("header.converter", () => {
   };
 
   test("a source writes headers with SimpleHeaderConverter unless told otherwise", async () => {
-    const { broker, startTask } = await startWorker();
-    expect((await startTask({ name: "src", "connector.class": "test.ScriptedSource" }))?.state).toBe("RUNNING");
-    toPoll.push(withHeader("simple"));
+    const { broker, startTask, script } = await startWorker();
+    expect((await startTask({ name: "src", "connector.class": SCRIPTED_SOURCE }))?.state).toBe("RUNNING");
+    script.toPoll.push(withHeader("simple"));
     expect(await rawHeader(broker, "simple")).toBe('{"a":1}');
   });
 
   test("a connector's header.converter writes its headers (StringConverter: Java's toString)", async () => {
-    const { broker, startTask } = await startWorker();
-    expect((await startTask({ name: "src", "connector.class": "test.ScriptedSource", "header.converter": STRING }))?.state).toBe("RUNNING");
-    toPoll.push(withHeader("string"));
+    const { broker, startTask, script } = await startWorker();
+    expect((await startTask({ name: "src", "connector.class": SCRIPTED_SOURCE, "header.converter": STRING }))?.state).toBe("RUNNING");
+    script.toPoll.push(withHeader("string"));
     expect(await rawHeader(broker, "string")).toBe("{a=1}");
   });
 
   test("a sink reads headers through the worker's header.converter and its header.converter.* settings", async () => {
-    const { broker, startTask } = await startWorker({ "header.converter": STRING, "header.converter.converter.encoding": "UTF-16" });
+    const { broker, startTask, script } = await startWorker({ "header.converter": STRING, "header.converter.converter.encoding": "UTF-16" });
     await broker.produce("in", [{ key: null, value: null, headers: { h: new Uint8Array([0xfe, 0xff, 0x00, 0x68, 0x00, 0xe9]) } }]);
-    expect((await startTask({ name: "s", "connector.class": "test.RecordingSink", topics: "in", "value.converter": BYTES }))?.state).toBe("RUNNING");
-    await until(() => seen.put.length === 1, "the record");
-    expect(seen.put[0]!.headers).toEqual([{ key: "h", schema: Schema.OPTIONAL_STRING_SCHEMA, value: "hé" }]);
+    expect((await startTask({ name: "s", "connector.class": RECORDING_SINK, topics: "in", "value.converter": BYTES }))?.state).toBe("RUNNING");
+    await until(() => script.put.length === 1, "the record");
+    expect(script.put[0]!.headers).toEqual([{ key: "h", schema: Schema.OPTIONAL_STRING_SCHEMA, value: "hé" }]);
   });
 
   test("a connector's header.converter wins over the worker's, with its own settings", async () => {
-    const { broker, startTask } = await startWorker({ "header.converter": STRING, "header.converter.converter.encoding": "UTF-16" });
+    const { broker, startTask, script } = await startWorker({ "header.converter": STRING, "header.converter.converter.encoding": "UTF-16" });
     await broker.produce("in", [{ key: null, value: null, headers: { h: new TextEncoder().encode("hé") } }]);
-    const sink = { name: "s", "connector.class": "test.RecordingSink", topics: "in", "value.converter": BYTES, "header.converter": STRING };
+    const sink = { name: "s", "connector.class": RECORDING_SINK, topics: "in", "value.converter": BYTES, "header.converter": STRING };
     expect((await startTask(sink))?.state).toBe("RUNNING");
-    await until(() => seen.put.length === 1, "the record");
-    expect(seen.put[0]!.headers).toEqual([{ key: "h", schema: Schema.OPTIONAL_STRING_SCHEMA, value: "hé" }]);
+    await until(() => script.put.length === 1, "the record");
+    expect(script.put[0]!.headers).toEqual([{ key: "h", schema: Schema.OPTIONAL_STRING_SCHEMA, value: "hé" }]);
   });
 
   test("a class that is no HeaderConverter fails the task, naming the setting", async () => {
     const { startTask } = await startWorker();
-    const status = await startTask({ name: "s", "connector.class": "test.RecordingSink", topics: "in", "header.converter": "io.confluent.connect.avro.AvroConverter" });
+    const status = await startTask({ name: "s", "connector.class": RECORDING_SINK, topics: "in", "header.converter": "io.confluent.connect.avro.AvroConverter" });
     expect(status?.state).toBe("FAILED");
     expect(status?.trace).toContain("Invalid value io.confluent.connect.avro.AvroConverter for configuration header.converter: Class io.confluent.connect.avro.AvroConverter is not a HeaderConverter.");
   });

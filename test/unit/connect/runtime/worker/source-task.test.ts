@@ -1,0 +1,206 @@
+// The source task loop (WorkerSourceTask) on an embedded broker with a file offset store: what reaches
+// the broker, what the task is told of it, when source offsets are stored, retriable and other poll
+// failures, skipped records, pause and resume.
+import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { decoder, encoder } from "../../../../../src/broker/broker.ts";
+import type { EmbeddedBroker } from "../../../../../src/broker/embedded/embedded-broker.ts";
+import { kafkaPartition } from "../../../../../src/broker/partitioner.ts";
+import { RetriableException, SourceTask, type RecordMetadata } from "../../../../../src/connect/api/connector.ts";
+import { newRecord, sourceRecord, type SourceRecord } from "../../../../../src/connect/api/records.ts";
+import { SimpleHeaderConverter } from "../../../../../src/connect/converters/simple-header.ts";
+import { StringConverter } from "../../../../../src/connect/converters/string.ts";
+import { RetryWithToleranceOperator } from "../../../../../src/connect/runtime/errors/tolerance.ts";
+import { ConnectMetrics } from "../../../../../src/connect/runtime/metrics.ts";
+import { FileOffsetStore } from "../../../../../src/connect/runtime/storage/offset-store.ts";
+import { sourceConnectorDefinition } from "../../../../../src/connect/runtime/worker/connector-config.ts";
+import { WorkerSourceTask } from "../../../../../src/connect/runtime/worker/source-task.ts";
+import { tempBroker } from "../../../../fixtures/embedded-broker.ts";
+import { StatusLog } from "./status-log.ts";
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A source task handing out what the test offers (records, or an error to throw), one poll each; it waits when there is nothing. */
+class ScriptedSourceTask extends SourceTask {
+  private readonly queue: (SourceRecord[] | Error)[] = [];
+  private wake?: () => void;
+  polls = 0;
+  commits = 0;
+  readonly committedRecords: [unknown, RecordMetadata | null][] = [];
+  readonly calls: string[] = [];
+  onCommitRecord?: (count: number) => void;
+  version = () => "1";
+  start() {
+    this.calls.push("start");
+  }
+  offer(...items: (SourceRecord[] | Error)[]) {
+    this.queue.push(...items);
+    this.wake?.();
+  }
+  async poll() {
+    this.polls++;
+    while (this.queue.length === 0) await new Promise<void>((resolve) => (this.wake = resolve));
+    const next = this.queue.shift()!;
+    if (next instanceof Error) throw next;
+    return next;
+  }
+  override commit() {
+    this.commits++;
+  }
+  override commitRecord(record: SourceRecord, metadata: RecordMetadata | null) {
+    this.committedRecords.push([record.value, metadata]);
+    this.onCommitRecord?.(this.committedRecords.length);
+  }
+  stop() {
+    this.calls.push("stop");
+  }
+}
+
+const record = (file: string, position: number, value: string, key: string | null = null) =>
+  sourceRecord({ sourcePartition: { file }, sourceOffset: { position }, topic: "out", key, value });
+
+async function startSource(task: ScriptedSourceTask, options: { connector?: Record<string, string>; flushIntervalMs?: number; transform?: (r: SourceRecord) => SourceRecord | null } = {}) {
+  const temp = await tempBroker();
+  cleanups.push(temp.close);
+  const offsets = await FileOffsetStore.open(join(temp.dir, "offsets"), "offset.storage.file.filename");
+  const settings = sourceConnectorDefinition.parse({ name: "src", "connector.class": "test.Source", ...options.connector }).values;
+  const string = (isKey: boolean) => {
+    const converter = new StringConverter();
+    converter.configure({}, isKey);
+    return converter;
+  };
+  const log = new StatusLog();
+  const metrics = new ConnectMetrics().task("src", 0);
+  const worker = new WorkerSourceTask("src-0", "w", false, log.listener, {
+    task,
+    taskConfig: {},
+    connector: "src",
+    keyConverter: string(true),
+    valueConverter: string(false),
+    headerConverter: new SimpleHeaderConverter(),
+    converterClasses: { key: "StringConverter", value: "StringConverter", header: "SimpleHeaderConverter" },
+    transform: async (r) => (options.transform ? options.transform(r) : r),
+    errors: new RetryWithToleranceOperator(settings, "src-0", metrics),
+    broker: temp.broker,
+    offsets,
+    flushIntervalMs: options.flushIntervalMs ?? 60_000,
+    metrics,
+    pluginMetrics: new ConnectMetrics().plugin("src", 0),
+    createTopics: true,
+    onTopic: () => {},
+  });
+  worker.start();
+  return { worker, log, broker: temp.broker, offsets };
+}
+
+async function written(broker: EmbeddedBroker, topic: string, partition = 0): Promise<[string | null, string | null][]> {
+  const text = (bytes: Uint8Array | null) => (bytes === null ? null : decoder.decode(bytes));
+  return (await broker.fetch(topic, partition, 0)).map((r) => [text(r.key), text(r.value)]);
+}
+
+describe("sending", () => {
+  test("polled records go through the transform and converters to the key's partition; commitRecord gets each position; offsets are stored per source partition", async () => {
+    const task = new ScriptedSourceTask();
+    const { worker, log, broker, offsets } = await startSource(task, {
+      flushIntervalMs: 0,
+      transform: (r) => newRecord(r, { value: `${String(r.value)}!` }),
+    });
+    await broker.createTopic({ name: "out", partitions: 3, replicationFactor: 1 });
+    task.onCommitRecord = (count) => void (count === 3 && worker.stop(5000));
+    task.offer([record("a", 1, "v1", "k1"), record("a", 2, "v2", "k2"), record("b", 7, "v3", "k1")]);
+    await log.reached("UNASSIGNED");
+
+    const k1 = kafkaPartition(encoder.encode("k1"), 3);
+    const k2 = kafkaPartition(encoder.encode("k2"), 3);
+    expect(k1).not.toBe(k2);
+    expect(await written(broker, "out", k1)).toEqual([["k1", "v1!"], ["k1", "v3!"]]);
+    expect(await written(broker, "out", k2)).toEqual([["k2", "v2!"]]);
+    expect(task.committedRecords).toEqual([
+      ["v1", { topic: "out", partition: k1, offset: 0 }],
+      ["v2", { topic: "out", partition: k2, offset: 0 }],
+      ["v3", { topic: "out", partition: k1, offset: 1 }],
+    ]);
+    // The last record of each source partition carries its position.
+    expect(offsets.all("src")).toEqual([
+      { partition: { file: "a" }, offset: { position: 2 } },
+      { partition: { file: "b" }, offset: { position: 7 } },
+    ]);
+    expect(task.commits).toBe(1);
+    expect(task.calls).toEqual(["start", "stop"]);
+  });
+
+  test("a record the transform drops or whose failure is tolerated is not written, commitRecord gets null, and its offset still advances", async () => {
+    const task = new ScriptedSourceTask();
+    const { worker, log, broker, offsets } = await startSource(task, {
+      connector: { "errors.tolerance": "all" },
+      transform: (r) => {
+        if (r.value === "drop") return null;
+        if (r.value === "bad") throw new Error("cannot transform");
+        return r;
+      },
+    });
+    task.onCommitRecord = (count) => void (count === 3 && worker.stop(5000));
+    task.offer([record("a", 1, "drop"), record("a", 2, "ok"), record("a", 3, "bad")]);
+    await log.reached("UNASSIGNED");
+    expect(await written(broker, "out")).toEqual([[null, "ok"]]);
+    expect(task.committedRecords).toEqual([
+      ["ok", { topic: "out", partition: 0, offset: 0 }],
+      ["drop", null],
+      ["bad", null],
+    ]);
+    expect(offsets.get("src", { file: "a" })).toEqual({ position: 3 });
+  });
+
+  test("errors.tolerance=none: a transform failure fails the task, naming the tolerance", async () => {
+    const task = new ScriptedSourceTask();
+    const { log, broker } = await startSource(task, {
+      transform: () => {
+        throw new Error("cannot transform");
+      },
+    });
+    task.offer([record("a", 1, "x")]);
+    const failed = await log.reached("FAILED");
+    expect(failed.trace).toStartWith("ConnectException: Tolerance exceeded in error handler");
+    expect(failed.trace).toContain("Caused by: Error: cannot transform");
+    expect(await broker.describeTopic("out")).toBeUndefined();
+  });
+});
+
+describe("poll failures", () => {
+  test("a RetriableException is polled again; another error fails the task, and what the broker acknowledged is still stored", async () => {
+    const task = new ScriptedSourceTask();
+    const { worker, log, broker, offsets } = await startSource(task);
+    task.offer([record("a", 1, "v1")], new RetriableException("source busy"), [record("a", 2, "v2")], new Error("source gone"));
+    const failed = await log.reached("FAILED");
+    await worker.stop(5000); // the failed loop's end: its shutdown
+    expect(failed.trace).toStartWith("Error: source gone");
+    expect(task.polls).toBe(4);
+    expect(await written(broker, "out")).toEqual([[null, "v1"], [null, "v2"]]);
+    // offset.flush.interval.ms is a minute: the offsets were stored as the task stopped.
+    expect(offsets.get("src", { file: "a" })).toEqual({ position: 2 });
+    expect(task.calls).toEqual(["start", "stop"]);
+    expect(log.states).toEqual(["RUNNING", "FAILED"]);
+  });
+});
+
+describe("pause and resume", () => {
+  test("a pause stores the acknowledged offsets and polls nothing until resumed", async () => {
+    const task = new ScriptedSourceTask();
+    const { worker, log, offsets } = await startSource(task);
+    task.onCommitRecord = (count) => (count === 1 ? worker.pause() : void worker.stop(5000));
+    task.offer([record("a", 1, "v1")]);
+    await log.reached("PAUSED");
+    expect(offsets.get("src", { file: "a" })).toEqual({ position: 1 });
+    task.offer([record("a", 2, "v2")]);
+    // Parked until resumed: no poll takes the record.
+    expect(task.polls).toBe(1);
+    worker.resume();
+    await log.reached("UNASSIGNED");
+    expect(task.polls).toBe(2);
+    expect(offsets.get("src", { file: "a" })).toEqual({ position: 2 });
+    expect(log.states).toEqual(["RUNNING", "PAUSED", "RUNNING", "UNASSIGNED"]);
+  });
+});
