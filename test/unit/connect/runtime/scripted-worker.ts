@@ -15,6 +15,8 @@ export const RECORDING_SINK = "test.RecordingSink";
 export const SCRIPTED_SOURCE = "test.ScriptedSource";
 /** Connector setting of both: task indexes (comma-separated) whose start() throws. */
 export const FAIL_TASKS = "script.fail.tasks";
+/** Connector setting of both: "true" makes the connector's start() throw. */
+export const FAIL_CONNECTOR = "script.fail.connector";
 
 /** What the scripted connectors and tasks saw, and the records the source hands out. */
 export class Script {
@@ -75,6 +77,7 @@ function scriptedConnectors(script: Script): { sink: () => Connector; source: ()
     version = () => "1";
     start(props: Record<string, string>) {
       script.connectorStarts++;
+      if (props[FAIL_CONNECTOR] === "true") throw new Error("the connector refuses to start");
       this.props = props;
     }
     taskClass = () => this.tasks;
