@@ -4,12 +4,10 @@ import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EmbeddedBroker } from "../../../src/broker/embedded/embedded-broker.ts";
 import { encoder } from "../../../src/broker/broker.ts";
 import { avroFormat } from "../../../src/schema/avro/index.ts";
-import { RegistryService } from "../../../src/registry/service.ts";
-import { SchemaLog } from "../../../src/registry/store/schema-log.ts";
 import { RegistryState } from "../../../src/registry/store/state.ts";
+import { startRegistry } from "./embedded-registry.ts";
 
 const dirs: string[] = [];
 const closers: (() => Promise<void>)[] = [];
@@ -19,16 +17,9 @@ afterEach(async () => {
 });
 
 async function registry(dataDir: string, schemaCacheSize = 1000) {
-  const broker = new EmbeddedBroker({ dataDir });
-  await broker.connect();
-  const log = new SchemaLog(broker, new RegistryState(), { topic: "_schemas", replicationFactor: 1, timeoutMs: 5000, initTimeoutMs: 5000 });
-  await log.start();
-  closers.push(async () => {
-    await log.stop();
-    await broker.close();
-  });
-  const service = new RegistryService(log, { defaultCompatibility: "BACKWARD", modeMutability: true, maxSchemaBytes: 1 << 20, schemaCacheSize });
-  return { service, close: closers[closers.length - 1]! };
+  const started = await startRegistry({ schemaCacheSize }, dataDir);
+  closers.push(started.close);
+  return started;
 }
 
 const record = (name: string, fields: string[]) =>
