@@ -7,9 +7,9 @@ import { mkdir, open, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
-import { FRAME_START_BYTES, encodeFrame, isTornFrame, type FrameRecord } from "../../../src/broker/embedded/record-frame.ts";
-import { repairPartitionLog } from "../../../src/broker/embedded/log-repair.ts";
-import { LogDamaged, recoverLog, scanLog } from "../../../src/broker/embedded/recovery.ts";
+import { FRAME_START_BYTES, encodeFrame, isTornFrame, type FrameRecord } from "../../../../src/broker/embedded/record-frame.ts";
+import { repairPartitionLog } from "../../../../src/broker/embedded/log-repair.ts";
+import { LogDamaged, recoverLog, scanLog } from "../../../../src/broker/embedded/recovery.ts";
 
 const record = fc.record({
   offset: fc.integer({ min: 0, max: 2 ** 40 }),
@@ -75,9 +75,31 @@ describe("recoverLog", () => {
     }
   }
 
+  test("an empty log has no records and nothing to cut", async () => {
+    expect(await recover(new Uint8Array(0))).toMatchObject({ result: { validEnd: 0, lastOffset: -1 }, offsets: [] });
+  });
+
+  test("scanning on from a frame and the offset before it visits the rest; an offset going backwards is damage", async () => {
+    const file = join(dir, `${n++}.log`);
+    await writeFile(file, whole);
+    const handle = await open(file, "r");
+    const tenth = frames.slice(0, 10).reduce((sum, f) => sum + f.length, 0);
+    try {
+      const offsets: number[] = [];
+      expect(await scanLog(handle, tenth, 9, (_, offset) => void offsets.push(offset))).toEqual({ validEnd: whole.length, lastOffset: 19, size: whole.length });
+      expect(offsets).toEqual(Array.from({ length: 10 }, (_, i) => 10 + i));
+      const stale = await scanLog(handle, tenth, 15, () => {});
+      expect(stale).toMatchObject({ validEnd: tenth, lastOffset: 15, size: whole.length });
+      expect(stale.damage?.message).toBe(`offset 10 after 15 at byte ${tenth}`);
+    } finally {
+      await handle.close();
+    }
+  });
+
   test("a whole log is left as it is", async () => {
-    const { file, result } = await recover(whole);
+    const { file, result, offsets } = await recover(whole);
     expect(result).toEqual({ validEnd: whole.length, lastOffset: 19 });
+    expect(offsets).toEqual(Array.from({ length: 20 }, (_, i) => i));
     expect((await readFile(file)).equals(whole)).toBe(true);
   });
 
