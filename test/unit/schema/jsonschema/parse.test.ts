@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { InvalidSchemaError, type ResolvedReference } from "../../../../src/schema/format.ts";
 import { jsonSchemaFormat, type Draft, type JsonSchemaParsed } from "../../../../src/schema/jsonschema/index.ts";
+import type { SchemaNode } from "../../../../src/schema/jsonschema/model.ts";
 
 const parse = (s: unknown, refs: ResolvedReference[] = []): JsonSchemaParsed =>
   jsonSchemaFormat.parse(typeof s === "string" ? s : JSON.stringify(s), refs);
@@ -51,19 +52,27 @@ describe("drafts", () => {
 
   test("draft-specific keywords are judged by that draft's meta-schema", () => {
     // Draft 4: exclusiveMaximum is a boolean; draft 6+: a number.
-    parse({ $schema: "http://json-schema.org/draft-04/schema#", type: "number", maximum: 5, exclusiveMaximum: true });
+    const draft4 = parse({ $schema: "http://json-schema.org/draft-04/schema#", type: "number", maximum: 5, exclusiveMaximum: true });
+    expect(draft4.model).toMatchObject({ kind: "Number", maximum: { unscaled: 5n, scale: 0 } });
     expect(rejection({ $schema: "http://json-schema.org/draft-04/schema#", type: "number", exclusiveMaximum: 5 })).toContain("draft-04");
-    parse({ type: "number", exclusiveMaximum: 5 });
+    expect(parse({ type: "number", exclusiveMaximum: 5 }).model).toMatchObject({ kind: "Number", maximum: undefined, exclusiveMaximum: { unscaled: 5n, scale: 0 } });
     expect(rejection({ type: "number", exclusiveMaximum: true })).toContain("exclusiveMaximum");
-    // 2020-12 prefixItems with items: false
-    parse({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "array", prefixItems: [{ type: "string" }], items: false });
+    // 2020-12 prefixItems with items: false: a tuple of one string, nothing after it.
+    const tuple = parse({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "array", prefixItems: [{ type: "string" }], items: false });
+    expect(tuple.model).toMatchObject({ kind: "Array", itemSchemas: [{ kind: "String" }], additionalItems: false, allItemSchema: undefined });
   });
 
   test("boolean schemas", () => {
     expect(parse("true").canonical).toBe("true");
     expect(parse("false").canonical).toBe("false");
-    parse({ type: "object", properties: { anything: true, nothing: false } });
-    parse({ $schema: "https://json-schema.org/draft/2020-12/schema", properties: { a: true }, additionalProperties: false });
+    const properties = (s: unknown) => {
+      const model = parse(s).model;
+      return model.kind === "Object" ? Object.fromEntries([...model.properties].map(([name, node]) => [name, node.kind])) : model.kind;
+    };
+    expect(properties({ type: "object", properties: { anything: true, nothing: false } })).toEqual({ anything: "True", nothing: "False" });
+    const closed = parse({ $schema: "https://json-schema.org/draft/2020-12/schema", properties: { a: true }, additionalProperties: false });
+    expect(closed.model).toMatchObject({ kind: "Object", additionalProperties: false });
+    expect(properties(closed.canonical)).toEqual({ a: "True" });
     // Draft 4 has no boolean subschemas.
     expect(rejection({ $schema: "http://json-schema.org/draft-04/schema#", properties: { a: true } })).toContain("draft-04");
   });
@@ -103,9 +112,9 @@ describe("invalid schemas", () => {
     expect(rejection({ type: "string", pattern: "([a-z]" })).toContain("Invalid regular expression");
   });
 
-  test("Java-style patterns are accepted", () => {
-    parse({ type: "string", pattern: "(?i)^[a-z]++$" });
-    parse({ type: "string", pattern: "\\Aabc\\z" });
+  test("Java-style patterns are accepted, kept as written", () => {
+    expect(parse({ type: "string", pattern: "(?i)^[a-z]++$" }).model).toMatchObject({ kind: "String", pattern: "(?i)^[a-z]++$" });
+    expect(parse({ type: "string", pattern: "\\Aabc\\z" }).model).toMatchObject({ kind: "String", pattern: "\\Aabc\\z" });
   });
 
   test("anything after the root value is ignored, as Jackson's readTree does", () => {
@@ -115,6 +124,12 @@ describe("invalid schemas", () => {
 
 describe("references", () => {
   const customer = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
+  /** The node a property's $ref resolved to, as the compatibility checks see it. */
+  const referred = (parsed: JsonSchemaParsed, property: string): SchemaNode | undefined => {
+    const node = parsed.model.kind === "Object" ? parsed.model.properties.get(property) : undefined;
+    return node?.kind === "Reference" ? node.referred : undefined;
+  };
+  const customerNode = { kind: "Object", properties: new Map([["name", expect.objectContaining({ kind: "String" })]]), required: ["name"] };
 
   test("a $ref to a referenced schema by name", () => {
     const p = parse({ type: "object", properties: { customer: { $ref: "customer.json" } } }, [ref("customer.json", customer)]);
@@ -123,18 +138,18 @@ describe("references", () => {
 
   test("a $ref by absolute URL, and by a name relative to the root $id", () => {
     const url = "https://example.com/schemas/customer.schema.json";
-    parse({ properties: { c: { $ref: url } } }, [ref(url, customer)]);
-    parse({ $id: "https://example.com/schemas/order.schema.json", properties: { c: { $ref: "customer.schema.json" } } }, [
-      ref("customer.schema.json", customer),
-    ]);
-    parse({ $id: "https://example.com/schemas/order.schema.json", properties: { c: { $ref: "customer.schema.json" } } }, [ref(url, customer)]);
+    expect(referred(parse({ properties: { c: { $ref: url } } }, [ref(url, customer)]), "c")).toMatchObject(customerNode);
+    const order = { $id: "https://example.com/schemas/order.schema.json", properties: { c: { $ref: "customer.schema.json" } } };
+    expect(referred(parse(order, [ref("customer.schema.json", customer)]), "c")).toMatchObject(customerNode);
+    expect(referred(parse(order, [ref(url, customer)]), "c")).toMatchObject(customerNode);
   });
 
   test("a fragment inside a referenced schema, and definitions reached as $defs", () => {
     const defs = { definitions: { address: { type: "object", properties: { city: { type: "string" } } } } };
-    parse({ properties: { a: { $ref: "defs.json#/definitions/address" } } }, [ref("defs.json", defs)]);
-    parse({ properties: { a: { $ref: "defs.json#/$defs/address" } } }, [ref("defs.json", defs)]);
-    parse({ definitions: { x: { type: "string" } }, properties: { a: { $ref: "#/$defs/x" } } });
+    const address = { kind: "Object", properties: new Map([["city", expect.objectContaining({ kind: "String" })]]) };
+    expect(referred(parse({ properties: { a: { $ref: "defs.json#/definitions/address" } } }, [ref("defs.json", defs)]), "a")).toMatchObject(address);
+    expect(referred(parse({ properties: { a: { $ref: "defs.json#/$defs/address" } } }, [ref("defs.json", defs)]), "a")).toMatchObject(address);
+    expect(referred(parse({ definitions: { x: { type: "string" } }, properties: { a: { $ref: "#/$defs/x" } } }), "a")).toMatchObject({ kind: "String" });
   });
 
   test("nested references are resolved recursively", () => {
@@ -157,11 +172,23 @@ describe("references", () => {
   });
 
   test("references to the bundled meta-schemas resolve locally", () => {
-    parse({ properties: { s: { $ref: "http://json-schema.org/draft-07/schema#" } } });
+    // The draft-07 meta-schema's root, "type": ["object", "boolean"], as Everit reads it.
+    expect(referred(parse({ properties: { s: { $ref: "http://json-schema.org/draft-07/schema#" } } }), "s")).toMatchObject({
+      kind: "Combined",
+      criterion: "anyOf",
+      subschemas: [{ kind: "Object" }, { kind: "Boolean" }],
+    });
   });
 
   test("recursive schemas", () => {
-    parse({ definitions: { node: { type: "object", properties: { next: { $ref: "#/definitions/node" } } } }, $ref: "#/definitions/node" });
-    parse({ type: "object", properties: { children: { type: "array", items: { $ref: "#" } } } });
+    // A node's "next" refers back to the node itself: one shared model node, not an endless copy.
+    const linked = parse({ definitions: { node: { type: "object", properties: { next: { $ref: "#/definitions/node" } } } }, $ref: "#/definitions/node" }).model;
+    const node = linked.kind === "Reference" ? linked.referred : undefined;
+    expect(node?.kind).toBe("Object");
+    expect(node?.kind === "Object" && node.properties.get("next")).toMatchObject({ kind: "Reference", referred: node });
+    const tree = parse({ type: "object", properties: { children: { type: "array", items: { $ref: "#" } } } }).model;
+    const children = tree.kind === "Object" ? tree.properties.get("children") : undefined;
+    const item = children?.kind === "Array" ? children.allItemSchema : undefined;
+    expect(item).toMatchObject({ kind: "Reference", refValue: "#", referred: { kind: "Object" } });
   });
 });
