@@ -1,11 +1,12 @@
-// A worker on an embedded broker in a temp dir, with two small scripted connectors beside the
+// A worker on an embedded broker in a temp dir (source offsets in a file there), with two small scripted connectors beside the
 // built-ins: test.RecordingSink (records what its tasks were given) and test.ScriptedSource (hands out
 // what the test queues). Each worker has its own Script, so tests do not share state.
+import { join } from "node:path";
 import { SettingsDefinition } from "../../../../src/platform/settings.ts";
 import { builtinPlugins } from "../../../../src/catalog.ts";
 import { Connector, SinkTask, SourceTask, type ConnectorType, type TaskClass, type TopicPartition } from "../../../../src/connect/api/connector.ts";
 import type { SinkRecord, SourceRecord } from "../../../../src/connect/api/records.ts";
-import type { OffsetStore } from "../../../../src/connect/runtime/storage/offset-store.ts";
+import { FileOffsetStore } from "../../../../src/connect/runtime/storage/offset-store.ts";
 import { Worker, type ConnectorCallbacks } from "../../../../src/connect/runtime/worker/worker.ts";
 import { workerSettings } from "../../../../src/connect/runtime/worker/worker-config.ts";
 import type { Status } from "../../../../src/connect/runtime/worker/worker-task.ts";
@@ -101,13 +102,13 @@ export interface ScriptedWorker {
 }
 
 export async function startWorker(workerConfig: Record<string, string> = {}): Promise<ScriptedWorker> {
-  const { broker, close } = await tempBroker();
+  const { broker, dir, close } = await tempBroker();
   const script = new Script();
   const plugins = builtinPlugins({ fileConnectors: false });
   const connectors = scriptedConnectors(script);
   plugins.add({ className: RECORDING_SINK, type: "sink", create: connectors.sink });
   plugins.add({ className: SCRIPTED_SOURCE, type: "source", create: connectors.source });
-  const offsets: OffsetStore = { get: () => null, all: () => [], set: async () => {} };
+  const offsets = await FileOffsetStore.open(join(dir, "connect.offsets"), "offset.storage.file.filename");
   const settings = workerSettings.parse(workerConfig).values;
   const worker = new Worker({ workerId: "w", broker, plugins, offsets, settings, workerConfig });
   const statuses = new Map<number, Status>();

@@ -6,7 +6,7 @@ import { sourceRecord } from "../../../../../src/connect/api/records.ts";
 import { StandaloneHerder } from "../../../../../src/connect/runtime/herder/standalone.ts";
 import type { ConnectorStateInfo } from "../../../../../src/connect/runtime/herder/herder.ts";
 import { waitFor } from "../../../../fixtures/wait.ts";
-import { FAIL_CONNECTOR, FAIL_TASKS, SCRIPTED_SOURCE, startWorker, type Script } from "../scripted-worker.ts";
+import { FAIL_CONNECTOR, FAIL_TASKS, RECORDING_SINK, SCRIPTED_SOURCE, startWorker, type Script } from "../scripted-worker.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -208,6 +208,38 @@ describe("restart (KIP-745)", () => {
     expect(await rejection(herder.restart("nope", true, false))).toEqual({ status: 404, message: "Unknown connector: nope" });
     expect(await rejection(herder.restartTask("src", 5))).toEqual({ status: 404, message: "Task src-5 not found" });
     expect(await rejection(() => herder.taskStatus("src", 5))).toEqual({ status: 404, message: "No status found for task src-5" });
+  });
+});
+
+describe("offsets (KIP-875), on HerderBase", () => {
+  const NOT_STOPPED = "Connectors must be in the STOPPED state before their offsets can be modified. This can be done for the specified connector by issuing a 'PUT' request to the '/connectors/src/stop' endpoint";
+
+  test("a source's offsets are altered and reset in the offset store, only while it is STOPPED", async () => {
+    const { herder } = await standalone();
+    await herder.putConnector("src", source(), { allowReplace: false });
+    const offsets = [{ partition: { file: "a" }, offset: { position: 7 } }];
+    expect(await rejection(herder.alterOffsets("src", offsets))).toEqual({ status: 400, message: NOT_STOPPED });
+    await herder.stop("src");
+    expect(await rejection(herder.alterOffsets("src", []))).toEqual({ status: 400, message: "Partitions / offsets need to be provided for an alter offsets request" });
+    expect(await herder.alterOffsets("src", offsets)).toStartWith("The Connect framework-managed offsets for this connector have been altered successfully.");
+    expect(await herder.offsets("src")).toEqual({ offsets });
+    expect(await herder.resetOffsets("src")).toStartWith("The Connect framework-managed offsets for this connector have been reset successfully.");
+    expect(await herder.offsets("src")).toEqual({ offsets: [] });
+  });
+
+  test("a sink's offsets are its group's positions; standalone hides a reset partition until the connector runs again", async () => {
+    const { herder } = await standalone();
+    await herder.worker.options.broker.createTopic({ name: "in", partitions: 2, replicationFactor: 1 });
+    await herder.putConnector("sink", { "connector.class": RECORDING_SINK, topics: "in" }, { allowReplace: false, initialState: "STOPPED" });
+    const at = (partition: number, offset: number | null) => ({ partition: { kafka_topic: "in", kafka_partition: partition }, offset: offset === null ? null : { kafka_offset: offset } });
+    await herder.alterOffsets("sink", [at(0, 0), at(1, 0)]);
+    expect(await herder.offsets("sink")).toEqual({ offsets: [at(0, 0), at(1, 0)] });
+    await herder.alterOffsets("sink", [at(1, null)]);
+    expect(await herder.offsets("sink")).toEqual({ offsets: [at(0, 0)] });
+    expect(await rejection(herder.alterOffsets("sink", [{ partition: { kafka_topic: "in" }, offset: null }]))).toEqual({
+      status: 400,
+      message: "The partition for a sink connector offset must contain the keys 'kafka_topic' and 'kafka_partition'",
+    });
   });
 });
 
