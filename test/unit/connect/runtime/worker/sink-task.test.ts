@@ -60,9 +60,11 @@ class ScriptedSinkTask extends SinkTask {
   }
 }
 
-async function broker(): Promise<EmbeddedBroker> {
+/** A broker in a temp dir, `values` already in topic "in" (partition 0). */
+async function broker(...values: string[]): Promise<EmbeddedBroker> {
   const temp = await tempBroker();
   cleanups.push(temp.close);
+  if (values.length > 0) await produce(temp.broker, "in", values);
   return temp.broker;
 }
 
@@ -110,8 +112,7 @@ const committed = async (broker: EmbeddedBroker) => Object.fromEntries(await bro
 
 describe("delivery and commits", () => {
   test("delivers each record once, converted; positions are committed after flush, and a new task resumes from them", async () => {
-    const b = await broker();
-    await produce(b, "in", ["a", "b", "c"]);
+    const b = await broker("a", "b", "c");
     const first = new ScriptedSinkTask();
     const { worker, log } = startSink(b, first);
     first.onPut = (records) => void (records.length > 0 && worker.stop(5000));
@@ -137,8 +138,7 @@ describe("delivery and commits", () => {
   });
 
   test("only the offsets preCommit returns are committed: the rest is delivered again to the next task", async () => {
-    const b = await broker();
-    await produce(b, "in", ["a", "b", "c"]);
+    const b = await broker("a", "b", "c");
     const first = new ScriptedSinkTask();
     first.commitOnly = () => new Map([["in:0", 1]]); // only "a" is durable
     const { worker, log } = startSink(b, first, { flushIntervalMs: 0 });
@@ -156,8 +156,7 @@ describe("delivery and commits", () => {
 
 describe("put failures", () => {
   test("a RetriableException redelivers the same batch; another error fails the task with its trace and commits nothing", async () => {
-    const b = await broker();
-    await produce(b, "in", ["a", "b"]);
+    const b = await broker("a", "b");
     const task = new ScriptedSinkTask();
     task.onPut = (_, batch) => {
       if (batch === 1) throw new RetriableException("database busy");
@@ -183,8 +182,7 @@ describe("errors.tolerance", () => {
     return converter;
   };
   test("none: a record the converter cannot read fails the task, naming the tolerance", async () => {
-    const b = await broker();
-    await produce(b, "in", ['"a"', "not json"]);
+    const b = await broker('"a"', "not json");
     const task = new ScriptedSinkTask();
     const { log } = startSink(b, task, { valueConverter: schemalessJson() });
     const failed = await log.reached("FAILED");
@@ -193,8 +191,7 @@ describe("errors.tolerance", () => {
   });
 
   test("all: the record is skipped and sent as read to the dead letter queue; its position is committed with the others", async () => {
-    const b = await broker();
-    await produce(b, "in", ['"a"', "not json", '"c"']);
+    const b = await broker('"a"', "not json", '"c"');
     const connector = { "errors.tolerance": "all", "errors.deadletterqueue.topic.name": "dlq", "errors.deadletterqueue.topic.replication.factor": "1", "errors.deadletterqueue.context.headers.enable": "true" };
     const dlq = await DeadLetterQueueReporter.create(b, sinkSettings(connector), "sink", 0);
     const task = new ScriptedSinkTask();
@@ -212,8 +209,7 @@ describe("errors.tolerance", () => {
 
 describe("pause and resume", () => {
   test("a pause commits what was delivered and delivers nothing more until resumed", async () => {
-    const b = await broker();
-    await produce(b, "in", ["a", "b"]);
+    const b = await broker("a", "b");
     const task = new ScriptedSinkTask();
     const { worker, log } = startSink(b, task);
     task.onPut = (_, batch) => (batch === 1 ? worker.pause() : void worker.stop(5000));
@@ -231,8 +227,7 @@ describe("pause and resume", () => {
 
 describe("SinkTaskContext", () => {
   test("offset() rewinds a partition before the next put", async () => {
-    const b = await broker();
-    await produce(b, "in", ["a", "b", "c"]);
+    const b = await broker("a", "b", "c");
     const task = new ScriptedSinkTask();
     const { worker, log } = startSink(b, task);
     task.onPut = (_, batch) => (batch === 1 ? task.context.offset(new Map([[{ topic: "in", partition: 0 }, 1]])) : void worker.stop(5000));
@@ -254,8 +249,7 @@ describe("SinkTaskContext", () => {
   });
 
   test("requestCommit commits at the end of the round, before offset.flush.interval.ms", async () => {
-    const b = await broker();
-    await produce(b, "in", ["a"]);
+    const b = await broker("a");
     const task = new ScriptedSinkTask();
     const { worker, log } = startSink(b, task);
     let committedWhileRunning: Record<number, number> | undefined;
