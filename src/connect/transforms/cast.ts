@@ -3,6 +3,7 @@
 // string (bytes as base64). Numbers narrow as Java's Number.xxxValue() does: integers wrap, floats
 // saturate, NaN becomes 0. Strings parse as Java's Integer.parseInt / Double.parseDouble /
 // Boolean.parseBoolean. Int64 results are bigint.
+import { javaSplit } from "../../jvm/java-strings.ts";
 import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
 import { BigDecimal, ConnectDate, DataException, SchemaBuilder, Struct, Time, Timestamp, type Schema, type Type } from "../api/data/index.ts";
 import { javaClassName, javaToString } from "../api/data/java-format.ts";
@@ -12,7 +13,7 @@ import { requireMap, requireStruct } from "./requirements.ts";
 import { SchemaCache } from "./schema-cache.ts";
 import { mapCopy, mapGet, mapLike } from "./schemaless-map.ts";
 import { copyFields, copySchemaBasics } from "./struct-copy.ts";
-import { REPLACE_NULL_WITH_DEFAULT, configProblem, invalidConfig, javaSplit } from "./transform-settings.ts";
+import { REPLACE_NULL_WITH_DEFAULT, configProblem, invalidConfig } from "./transform-settings.ts";
 import { connectTypeOf } from "./value-type.ts";
 import { bigDecimalToDouble, bigDecimalToLong, dateFormatFor } from "./values.ts";
 

@@ -10,6 +10,7 @@
 // state for deletes. `add.fields` / `add.headers` copy envelope fields (`op`, `ts_ms`, `source.lsn` or
 // just `lsn`, `transaction.id`, `field:newName`) into the row or headers, prefixed `__` by default.
 // Truncate events (neither before nor after) are dropped.
+import { javaSplit } from "../../jvm/java-strings.ts";
 import { SettingsDefinition } from "../../platform/settings.ts";
 import { Schema, SchemaBuilder, Struct } from "../api/data/index.ts";
 import type { ConnectHeader, ConnectRecord } from "../api/records.ts";
@@ -21,7 +22,7 @@ import { ReplaceField } from "./replace-field.ts";
 import { requireStruct } from "./requirements.ts";
 import { SchemaCache } from "./schema-cache.ts";
 import { copySchemaBasics } from "./struct-copy.ts";
-import { configProblem, javaSplit, parseSettings } from "./transform-settings.ts";
+import { configProblem, parseSettings } from "./transform-settings.ts";
 
 type DeleteTombstoneHandling = "drop" | "tombstone" | "rewrite" | "rewrite-with-tombstone" | "delete-to-tombstone";
 type LegacyDeleteHandling = "drop" | "rewrite" | "none";

@@ -1,6 +1,7 @@
 // ReplaceField$Key / ReplaceField$Value: keeps a field iff it is not excluded and (include is empty or
 // it is included), then renames (`renames=old:new,...`). `whitelist`/`blacklist` are the pre-4.0 names
 // of include/exclude; when both spellings are given the new one wins, as Kafka's translation does.
+import { javaSplit } from "../../jvm/java-strings.ts";
 import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
 import { SchemaBuilder, Struct, type Schema } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
@@ -9,7 +10,7 @@ import { requireMap, requireStruct } from "./requirements.ts";
 import { SchemaCache } from "./schema-cache.ts";
 import { mapLike } from "./schemaless-map.ts";
 import { copySchemaBasics, structFromFields } from "./struct-copy.ts";
-import { REPLACE_NULL_WITH_DEFAULT, invalidConfig, javaSplit } from "./transform-settings.ts";
+import { REPLACE_NULL_WITH_DEFAULT, invalidConfig } from "./transform-settings.ts";
 
 /** Parses `old:new` pairs; Kafka's validator message for a malformed one. */
 export function parseRenameMappings(mappings: readonly string[]): Map<string, string> {

@@ -48,10 +48,3 @@ export function nonEmptyString(value: unknown): string | undefined {
   return value === "" ? "String must be non-empty" : undefined;
 }
 
-/** Java's String.split(regex) for a literal separator: trailing empty strings are removed. */
-export function javaSplit(text: string, separator: string): string[] {
-  const parts = text.split(separator);
-  while (parts.length > 1 && parts[parts.length - 1] === "") parts.pop();
-  if (parts.length === 1 && parts[0] === "" && text !== "") return [];
-  return parts;
-}

@@ -1,6 +1,7 @@
 // Connect's config descriptions and validation results (ConfigKeyInfo, ConfigInfos), built from the
 // setting declarations. Validation follows Kafka's ConfigDef rather than Sluice's own settings parser:
 // clients of the Connect API read these messages, so they are worded and ordered as Kafka's are.
+import { javaTrim } from "../../../jvm/java-strings.ts";
 import type { Setting, SettingsDefinition } from "../../../platform/settings.ts";
 import type { ConnectorSetting } from "../worker/connector-config.ts";
 
@@ -94,9 +95,6 @@ const INT_RANGES: Record<string, [bigint, bigint]> = {
 };
 
 type Parsed = string | number | boolean | string[];
-
-/** String.trim() of Java: strips every char up to U+0020 (control chars too), nothing else. */
-const javaTrim = (text: string) => text.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "");
 
 /** Java's toString of a parsed value, as ConfigException prints it. */
 const javaText = (v: Parsed | null) => (v === null ? "null" : Array.isArray(v) ? `[${v.join(", ")}]` : String(v));

@@ -1,6 +1,7 @@
 // The Kafka Connect REST API on Elysia. Routes only talk to the herder; every rule lives there.
 import type { ForwardingTls } from "../../../platform/tls.ts";
 import { Elysia } from "elysia";
+import { javaTrim } from "../../../jvm/java-strings.ts";
 import type { RequestGuard } from "../../../platform/basic-auth.ts";
 import { logger, setLogLevel, type LogLevel } from "../../../platform/log.ts";
 import { metricsResponse } from "../../../platform/metrics.ts";
@@ -15,9 +16,6 @@ import { configMap, createRequest, levelRequest, offsetsRequest, parseJsonBody, 
 import type { SettingsDefinition } from "../../../platform/settings.ts";
 
 const log = logger("connect-http");
-
-/** Java's String.trim(), which Kafka applies to connector names: it also strips control characters. */
-const javaTrim = (text: string) => text.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "");
 
 /** Kafka's check that a validate request's connector.class is the plugin of the URL. */
 const stripConnector = (name: string) => (name.endsWith("Connector") ? name.slice(0, -"Connector".length) : name);
