@@ -1,6 +1,32 @@
 // Java's Double.toString and Float.toString (JDK 19+), the text Jackson writes for double and float JSON
 // numbers. Both the registry (Avro canonical forms) and connect (converters, toString of values) print
-// numbers this way, so it lives here, below both.
+// numbers this way, so it lives here, below both. And Double.parseDouble, which reads Avro's string
+// defaults, Cast's strings and Debezium's column defaults.
+import { javaTrim } from "./java-strings.ts";
+
+/** Java's NumberFormatException; the message is Java's. */
+export class JavaNumberFormatError extends Error {}
+
+const JAVA_FLOAT_LITERAL = /^([+-]?)(?:(NaN|Infinity)|((?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)[fFdD]?)$/;
+
+/**
+ * Java's Double.parseDouble: the text is trimmed as String.trim does, then read as an optional sign and
+ * NaN, Infinity or a decimal literal with an optional f/F/d/D suffix (not after NaN or Infinity).
+ * Java's hexadecimal form (`0x1.8p1`) is not read. Throws JavaNumberFormatError with Java's message,
+ * which quotes the trimmed text.
+ */
+export function javaParseDouble(text: string): number {
+  const t = javaTrim(text);
+  const m = JAVA_FLOAT_LITERAL.exec(t);
+  if (m === null) {
+    if (t === "") throw new JavaNumberFormatError("empty String");
+    // Java's digit scan stops at a second point before it looks at anything else.
+    if (/^[+-]?\d*\.\d*\./.test(t)) throw new JavaNumberFormatError("multiple points");
+    throw new JavaNumberFormatError(`For input string: "${t}"`);
+  }
+  const magnitude = m[2] === "NaN" ? NaN : Number(m[2] ?? m[3]);
+  return m[1] === "-" ? -magnitude : magnitude;
+}
 
 /**
  * Java's Double.toString as of JDK 19+ (shortest digits that round-trip; ties to the even digit).

@@ -3,6 +3,7 @@
 // string (bytes as base64). Numbers narrow as Java's Number.xxxValue() does: integers wrap, floats
 // saturate, NaN becomes 0. Strings parse as Java's Integer.parseInt / Double.parseDouble /
 // Boolean.parseBoolean. Int64 results are bigint.
+import { JavaNumberFormatError, javaParseDouble } from "../../jvm/java-numbers.ts";
 import { javaSplit } from "../../jvm/java-strings.ts";
 import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
 import { BigDecimal, ConnectDate, DataException, SchemaBuilder, Struct, Time, Timestamp, type Schema, type Type } from "../api/data/index.ts";
@@ -162,12 +163,10 @@ export function castValueToType(schema: Schema | null, value: unknown, target: T
         throw new DataException(`${target} is not supported in the Cast transformation.`);
     }
   } catch (e) {
-    if (e instanceof NumberFormatError) throw new DataException(`Value (${javaToString(value, schema)}) was out of range for requested data type`, { cause: e });
+    if (e instanceof JavaNumberFormatError) throw new DataException(`Value (${javaToString(value, schema)}) was out of range for requested data type`, { cause: e });
     throw e;
   }
 }
-
-class NumberFormatError extends Error {}
 
 function encodeLogical(schema: Schema, value: unknown): unknown {
   if (!(value instanceof Date)) return value;
@@ -209,9 +208,9 @@ function toJavaInt(v: unknown, floating: boolean, width: 32 | 64): bigint {
 
 /** Byte.parseByte / Short.parseShort / Integer.parseInt / Long.parseLong: ASCII digits, optional sign, in range. */
 function parseJavaInteger(text: string, width: 8 | 16 | 32 | 64): bigint {
-  if (!/^[+-]?\d+$/.test(text)) throw new NumberFormatError(`For input string: "${text}"`);
+  if (!/^[+-]?\d+$/.test(text)) throw new JavaNumberFormatError(`For input string: "${text}"`);
   const n = BigInt(text);
-  if (BigInt.asIntN(width, n) !== n) throw new NumberFormatError(`For input string: "${text}"`);
+  if (BigInt.asIntN(width, n) !== n) throw new JavaNumberFormatError(`For input string: "${text}"`);
   return n;
 }
 
@@ -220,18 +219,8 @@ function toDouble(v: unknown): number {
   if (typeof v === "number") return v;
   if (typeof v === "bigint") return Number(v);
   if (v instanceof BigDecimal) return bigDecimalToDouble(v);
-  if (typeof v === "string") return parseJavaDouble(v);
+  if (typeof v === "string") return javaParseDouble(v);
   throw new DataException(`Unexpected type in Cast transformation: ${javaClassName(v)}`);
-}
-
-const JAVA_DOUBLE = /^[+-]?(NaN|Infinity|((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)[fFdD]?)$/;
-
-/** Double.parseDouble: Java's float literal syntax (hex floats aside), surrounding whitespace ignored. */
-function parseJavaDouble(text: string): number {
-  // Java trims characters up to U+0020.
-  const trimmed = text.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "");
-  if (!JAVA_DOUBLE.test(trimmed)) throw new NumberFormatError(`For input string: "${text}"`);
-  return Number(trimmed.replace(/[fFdD]$/, ""));
 }
 
 function castToString(v: unknown, schema: Schema | null): string {

@@ -4,6 +4,7 @@
 // Input is the type's text output, as pgoutput sends it. Types Debezium does not map give no mapping:
 // the column is left out of events, as Debezium leaves it out.
 import { BigDecimal } from "../../jvm/big-decimal.ts";
+import { javaDoubleToString, javaParseDouble } from "../../jvm/java-numbers.ts";
 import { DataException } from "../../connect/api/data/errors.ts";
 import { ConnectDate, Decimal, Time, Timestamp, twosComplementBytes } from "../../connect/api/data/logical.ts";
 import { SchemaBuilder, type Schema } from "../../connect/api/data/schema.ts";
@@ -154,11 +155,13 @@ function javaIntegerText(text: string): string | null {
   return /^[+-]?\d+$/.test(text) ? text.replace(/^\+/, "") : null;
 }
 
-/** Float.parseFloat / Double.parseDouble: NaN, Infinity or a decimal, with an optional f/d suffix. */
+/** Float.parseFloat / Double.parseDouble of the default, as text parseFloat64 reads back to the same double; null where Java throws. */
 function javaFloatText(text: string): string | null {
-  const m = /^([+-]?)(NaN|Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)[fFdD]?$/.exec(text);
-  if (!m) return null;
-  return m[2] === "NaN" ? "NaN" : `${m[1] === "-" ? "-" : ""}${m[2]}`;
+  try {
+    return javaDoubleToString(javaParseDouble(text));
+  } catch {
+    return null;
+  }
 }
 
 const FUNCTION_DEFAULT = /^[(]?[A-Za-z0-9_.]+\((?:.+(?:, ?.+)*)?\)/;

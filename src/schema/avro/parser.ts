@@ -3,6 +3,7 @@
 // references, so named types of earlier texts are visible to later ones, and forward references
 // within one text resolve once it is complete.
 import { InvalidSchemaError } from "../format.ts";
+import { JavaNumberFormatError, javaParseDouble } from "../../jvm/java-numbers.ts";
 import { JsonSyntaxError } from "../../jvm/json-text.ts";
 import { canonicalString } from "./canonical.ts";
 import { isJsonObject, JsonNumber, parseJson, writeJson, type JsonObject, type JsonValue } from "./json.ts";
@@ -92,16 +93,14 @@ function namedAliases(node: JsonObject, space: string | null): AvroName[] {
   return [...out.values()];
 }
 
-/** Java's Double.parseDouble for the string defaults Avro accepts on float/double fields. */
-function javaParseDouble(text: string): number {
-  const t = text.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, "");
-  const m = /^([+-]?)(NaN|Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)[fFdD]?$/.exec(t);
-  const special = m !== null && (m[2] === "NaN" || m[2] === "Infinity");
-  if (m === null || (special && t !== m[1] + m[2])) {
-    throw new InvalidSchemaError(t === "" ? "empty String" : `For input string: "${text}"`);
+/** Double.valueOf of a string default on a float/double field, as Avro reads it; its NumberFormatException makes the schema invalid. */
+function stringDefaultAsDouble(text: string): number {
+  try {
+    return javaParseDouble(text);
+  } catch (e) {
+    if (e instanceof JavaNumberFormatError) throw new InvalidSchemaError(e.message);
+    throw e;
   }
-  const v = m[2] === "NaN" ? NaN : m[2] === "Infinity" ? Infinity : Number(m[2]);
-  return m[1] === "-" ? -v : v;
 }
 
 
@@ -320,7 +319,7 @@ export class ParseContext {
     }
     let defaultValue = fj.get("default");
     if (typeof defaultValue === "string" && (type.type === "float" || type.type === "double")) {
-      defaultValue = JsonNumber.ofDouble(javaParseDouble(defaultValue));
+      defaultValue = JsonNumber.ofDouble(stringDefaultAsDouble(defaultValue));
     }
     validateName(name);
     // Java validates here (against placeholders for forward references) and again after resolution.

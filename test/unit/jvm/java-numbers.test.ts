@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { javaDoubleToString, javaFloatToString } from "../../../src/jvm/java-numbers.ts";
+import { JavaNumberFormatError, javaDoubleToString, javaFloatToString, javaParseDouble } from "../../../src/jvm/java-numbers.ts";
 
 const bitsToDouble = (hex: string) => {
   const view = new DataView(new ArrayBuffer(8));
@@ -127,5 +127,62 @@ describe("Float.toString", () => {
         return Math.fround(Number(shorter)) !== Math.abs(f);
       }),
     );
+  });
+});
+
+// Double.parseDouble's results and NumberFormatException messages on JDK 17+ (FloatingDecimal.readJavaFormatString).
+describe("Double.parseDouble", () => {
+  const failure = (text: string) => {
+    try {
+      javaParseDouble(text);
+    } catch (e) {
+      expect(e).toBeInstanceOf(JavaNumberFormatError);
+      return (e as Error).message;
+    }
+    throw new Error(`${JSON.stringify(text)} parsed`);
+  };
+
+  test("decimal literals with a sign, an exponent and an f/F/d/D suffix", () => {
+    expect(javaParseDouble("1.5")).toBe(1.5);
+    expect(javaParseDouble("+1.")).toBe(1);
+    expect(javaParseDouble("-.5e1")).toBe(-5);
+    expect(javaParseDouble("007")).toBe(7);
+    expect(javaParseDouble("2.5f")).toBe(2.5);
+    expect(javaParseDouble("1E3D")).toBe(1000);
+    expect(javaParseDouble("1e400")).toBe(Infinity);
+    expect(javaParseDouble("1e-400")).toBe(0);
+    expect(Object.is(javaParseDouble("-0"), -0)).toBe(true);
+    expect(javaParseDouble("0.1")).toBe(0.1);
+    expect(javaParseDouble("4.9E-324")).toBe(Number.MIN_VALUE);
+  });
+
+  test("NaN and Infinity, signed, without suffix", () => {
+    expect(javaParseDouble("NaN")).toBeNaN();
+    expect(javaParseDouble("-NaN")).toBeNaN();
+    expect(javaParseDouble("+Infinity")).toBe(Infinity);
+    expect(javaParseDouble("-Infinity")).toBe(-Infinity);
+    expect(failure("Infinityd")).toBe('For input string: "Infinityd"');
+    expect(failure("nan")).toBe('For input string: "nan"');
+    expect(failure("inf")).toBe('For input string: "inf"');
+  });
+
+  test("trims as String.trim does: control chars, not Unicode spaces", () => {
+    expect(javaParseDouble(" \t1.5\n\u0000")).toBe(1.5);
+    expect(javaParseDouble(" -Infinity ")).toBe(-Infinity);
+    expect(failure("\u00a01.5")).toBe('For input string: "\u00a01.5"');
+  });
+
+  test("Java's messages: empty String, multiple points, else the trimmed input quoted", () => {
+    expect(failure("")).toBe("empty String");
+    expect(failure(" \t ")).toBe("empty String");
+    expect(failure(" abc ")).toBe('For input string: "abc"');
+    expect(failure("1.2.3")).toBe("multiple points");
+    expect(failure("-..")).toBe("multiple points");
+    expect(failure("1.2e3.4")).toBe('For input string: "1.2e3.4"');
+    expect(failure("1e")).toBe('For input string: "1e"');
+    expect(failure(".")).toBe('For input string: "."');
+    expect(failure("+")).toBe('For input string: "+"');
+    expect(failure("1_000")).toBe('For input string: "1_000"');
+    expect(failure("1.5ff")).toBe('For input string: "1.5ff"');
   });
 });

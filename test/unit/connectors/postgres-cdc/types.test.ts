@@ -284,6 +284,10 @@ describe("Debezium type mapping: column defaults in the schema", () => {
     expect(defaultOf(Oid.NUMERIC, "1.5", numericTypmod(6, 2), { decimalHandlingMode: "string" })).toBe("1.50");
     expect(defaultOf(Oid.FLOAT4, "0.1")).toBe(0.1);
     expect(defaultOf(Oid.FLOAT8, "'-25000000000'::numeric")).toBe(-2.5e10);
+    // Double.parseDouble trims the literal and takes a suffix; it refuses Unicode spaces.
+    expect(defaultOf(Oid.FLOAT8, "' 2.5'::double precision")).toBe(2.5);
+    expect(defaultOf(Oid.FLOAT4, "'-1e3f'::real")).toBe(-1000);
+    expect(defaultOf(Oid.FLOAT8, "'\u00a02.5'::double precision")).toBeUndefined();
     expect(defaultOf(Oid.VARCHAR, "'it''s'::character varying")).toBe("it's");
     expect(defaultOf(Oid.BPCHAR, "'x'::bpchar")).toBe("x");
     expect(defaultOf(Oid.TEXT, "'hello'::text")).toBe("hello");

@@ -355,6 +355,10 @@ describe("invalid schemas", () => {
       'Invalid default for field f: ["a"] not a {"type":"array","items":"int"}',
     );
     expect(invalid(field("double", "abc"))).toBe('For input string: "abc"');
+    // Double.valueOf's messages: the input quoted after String.trim, a second point named.
+    expect(invalid(field("double", " abc "))).toBe('For input string: "abc"');
+    expect(invalid(field("float", "1.2.3"))).toBe("multiple points");
+    expect(invalid(field("double", " "))).toBe("empty String");
     // valid ones: any union branch (Avro 1.12), missing record fields covered by their defaults
     expect(canonical(field(["null", "string"], "x"))).toBe('{"type":"record","name":"R","fields":[{"name":"f","type":["null","string"],"default":"x"}]}');
     const inner = { type: "record", name: "I", fields: [{ name: "a", type: "int", default: 1 }, { name: "b", type: "string" }] };
