@@ -418,6 +418,29 @@ export function writeJsonTree<N>(v: JsonTree<N>, number: (n: N) => string, outpu
   return number(v);
 }
 
+/**
+ * Jackson's JsonNode.equals on trees (and Everit's ObjectComparator.deepEquals on org.json's values,
+ * which has the same shape): arrays element by element, objects as maps (key order does not count),
+ * strings, booleans and null by value, number nodes by `numberEquals` (their node classes decide:
+ * IntNode 1 is not DoubleNode 1.0). `N` is an object type.
+ */
+export function jsonTreeEquals<N>(a: JsonTree<N>, b: JsonTree<N>, numberEquals: (a: N, b: N) => boolean): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonTreeEquals(x, b[i] as JsonTree<N>, numberEquals));
+  }
+  if (a instanceof Map || b instanceof Map) {
+    if (!(a instanceof Map && b instanceof Map) || a.size !== b.size) return false;
+    for (const [k, x] of a) {
+      const y = b.get(k);
+      if (y === undefined || !jsonTreeEquals(x, y, numberEquals)) return false;
+    }
+    return true;
+  }
+  return numberEquals(a as N, b as N);
+}
+
 /** The tree re-read with Confluent's sorting node factory: object keys in String.compareTo order at every level. */
 export function sortedKeys<N>(v: JsonTree<N>): JsonTree<N> {
   if (Array.isArray(v)) return v.map(sortedKeys);

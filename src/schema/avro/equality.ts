@@ -1,12 +1,13 @@
 // Java Avro's Schema.equals, which decides whether a name may be defined again (identically) while
 // parsing: docs and aliases do not count; props and defaults compare as Jackson's JsonNode.equals.
-import { JsonNumber, isJsonObject, type JsonObject, type JsonValue } from "./json.ts";
+import { jsonTreeEquals } from "../../jvm/json-text.ts";
+import { JsonNumber, type JsonValue } from "./json.ts";
 import type { AvroNode, RecordNode, UnionNode } from "./model.ts";
 
 /** Java Schema equality (used to allow re-defining a name identically): ignores docs and aliases. */
 export function schemaEquals(a: AvroNode, b: AvroNode, seen = new Set<string>(), ids = new WeakMap<object, number>()): boolean {
   if (a === b) return true;
-  if (a.type !== b.type || !jsonMapEquals(a.props, b.props)) return false;
+  if (a.type !== b.type || !jsonEquals(a.props, b.props)) return false;
   switch (a.type) {
     case "record": {
       const rb = b as RecordNode;
@@ -19,7 +20,7 @@ export function schemaEquals(a: AvroNode, b: AvroNode, seen = new Set<string>(),
         return (
           f.name === g.name &&
           f.order === g.order &&
-          jsonMapEquals(f.props, g.props) &&
+          jsonEquals(f.props, g.props) &&
           defaultEquals(f.defaultValue, g.defaultValue) &&
           schemaEquals(f.type, g.type, seen, ids)
         );
@@ -66,29 +67,15 @@ function defaultEquals(a: JsonValue | undefined, b: JsonValue | undefined): bool
   return jsonEquals(a, b);
 }
 
-/** Jackson JsonNode.equals: node classes must match (1 ≠ 1.0), objects compare unordered. */
-function jsonEquals(a: JsonValue, b: JsonValue): boolean {
-  if (a === b) return true;
-  if (a instanceof JsonNumber || b instanceof JsonNumber) {
-    return (
-      a instanceof JsonNumber &&
-      b instanceof JsonNumber &&
-      a.kind === b.kind &&
-      (a.integer !== null ? a.integer === b.integer : a.value === b.value)
-    );
-  }
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEquals(x, b[i]));
-  }
-  if (isJsonObject(a) && isJsonObject(b)) return jsonMapEquals(a, b);
-  return false;
+/**
+ * Jackson's number node equality: the same node class, then the value; Double/FloatNode compare with
+ * Double.compare, so NaN equals NaN and 0.0 is not -0.0 (Object.is).
+ */
+function numberNodesEqual(a: JsonNumber, b: JsonNumber): boolean {
+  return a.kind === b.kind && (a.integer !== null ? a.integer === b.integer : Object.is(a.value, b.value));
 }
 
-function jsonMapEquals(a: JsonObject, b: JsonObject): boolean {
-  if (a.size !== b.size) return false;
-  for (const [k, v] of a) {
-    const w = b.get(k);
-    if (w === undefined || !jsonEquals(v, w)) return false;
-  }
-  return true;
+/** Jackson's JsonNode.equals (objects as maps, numbers by node class and value). */
+function jsonEquals(a: JsonValue, b: JsonValue): boolean {
+  return jsonTreeEquals(a, b, numberNodesEqual);
 }

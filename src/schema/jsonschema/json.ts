@@ -4,7 +4,7 @@
 // rules, which differ from JSON.parse/JSON.stringify: "1.50" stays 1.50, "1e5" prints as 1E+5,
 // integer-looking keys keep their position, a duplicate key keeps its first position.
 import { BigDecimal } from "../../jvm/big-decimal.ts";
-import { readJsonTree, writeJsonTree, type JsonTree } from "../../jvm/json-text.ts";
+import { jsonTreeEquals, readJsonTree, writeJsonTree, type JsonTree } from "../../jvm/json-text.ts";
 
 /** An integral (Jackson Int/Long/BigIntegerNode) or decimal (DecimalNode, exact BigDecimal) number. */
 export class JNumber {
@@ -99,17 +99,7 @@ export function toPlain(v: JValue): unknown {
 
 /** Structural equality with Java's equals on the values org.json produces (Integer ≠ BigDecimal). */
 export function javaJsonEquals(a: JValue, b: JValue): boolean {
-  if (a instanceof JNumber) return b instanceof JNumber && a.javaEquals(b);
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => javaJsonEquals(x, b[i]));
-  if (isJObject(a)) {
-    if (!isJObject(b) || a.size !== b.size) return false;
-    for (const [k, v] of a) {
-      const w = b.get(k);
-      if (w === undefined || !javaJsonEquals(v, w)) return false;
-    }
-    return true;
-  }
-  return a === b;
+  return jsonTreeEquals(a, b, (x, y) => x.javaEquals(y));
 }
 
 /** A string that values javaJsonEquals calls equal share (objects and arrays share one, coarse). */

@@ -4,6 +4,7 @@ import {
   jsonNestingDepth,
   jsonString,
   JsonSyntaxError,
+  jsonTreeEquals,
   readJsonText,
   readJsonTree,
   sortedKeys,
@@ -139,5 +140,26 @@ describe("writing", () => {
     expect(jsonNestingDepth('{"a":[[1],"[[[\\"["],"b":{}}')).toBe(3);
     expect(jsonNestingDepth("1")).toBe(0);
     expect(jsonNestingDepth("[".repeat(5000), 10)).toBe(11);
+  });
+});
+
+describe("JsonNode.equals on trees", () => {
+  const equal = (a: string, b: string) =>
+    jsonTreeEquals(read(a)!, read(b)!, (x, y) => x.integral === y.integral && Number(x.text) === Number(y.text));
+
+  test("objects as maps, arrays in order, scalars by value", () => {
+    expect(equal('{"a":1,"b":[true,null,"x"]}', '{"b":[true,null,"x"],"a":1}')).toBe(true);
+    expect(equal("[1,2]", "[2,1]")).toBe(false);
+    expect(equal('{"a":1}', '{"a":1,"b":2}')).toBe(false);
+    expect(equal('{"a":null}', '{"b":null}')).toBe(false);
+    expect(equal('"1"', "1")).toBe(false);
+    expect(equal("[]", "{}")).toBe(false);
+    expect(equal("null", "false")).toBe(false);
+  });
+
+  test("numbers by the caller's node equality", () => {
+    expect(equal("[1]", "[1]")).toBe(true);
+    expect(equal("1", "1.0")).toBe(false);
+    expect(equal('{"n":1.50}', '{"n":1.5}')).toBe(true);
   });
 });

@@ -297,6 +297,19 @@ describe("references", () => {
       "Can't redefine: com.acme.Address",
     );
   });
+
+  test("defaults and props compare as Jackson's JsonNode.equals: 1 is not 1.0, 0.0 is not -0.0, NaN is NaN", () => {
+    const withDefault = (dflt: string, prop = "1") =>
+      `{"type":"record","name":"D","fields":[{"name":"x","type":"double","default":${dflt},"p":${prop}}]}`;
+    const redefined = (first: string, second: string) => () =>
+      canonical(`{"type":"record","name":"P","fields":[{"name":"a","type":${second}}]}`, [ref("d", first)]);
+    expect(redefined(withDefault("0.0"), withDefault("0.0"))).not.toThrow();
+    expect(redefined(withDefault('"NaN"'), withDefault('"NaN"'))).not.toThrow();
+    expect(redefined(withDefault("0.0", '{"a":[1,2],"b":null}'), withDefault("0.0", '{"b":null,"a":[1,2]}'))).not.toThrow();
+    expect(redefined(withDefault("0.0"), withDefault("-0.0"))).toThrow("Can't redefine: D");
+    expect(redefined(withDefault("0.0", "1"), withDefault("0.0", "1.0"))).toThrow("Can't redefine: D");
+    expect(redefined(withDefault("0.0", "[1,2]"), withDefault("0.0", "[2,1]"))).toThrow("Can't redefine: D");
+  });
 });
 
 describe("invalid schemas", () => {
