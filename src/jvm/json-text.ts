@@ -47,6 +47,8 @@ export interface JsonReadOptions {
 
 // Jackson's StreamReadConstraints defaults.
 export const MAX_NESTING_DEPTH = 1000;
+/** Jackson's StreamWriteConstraints default: a generator refuses to write deeper documents. */
+export const MAX_WRITE_NESTING_DEPTH = 1000;
 const MAX_NUMBER_LENGTH = 1000;
 const MAX_STRING_LENGTH = 20_000_000;
 const MAX_NAME_LENGTH = 50_000;

@@ -31,7 +31,7 @@ import {
   textValue,
   type JsonNode,
 } from "./json-tree.ts";
-import { base64, jsonString, utf8Bytes } from "../../jvm/json-text.ts";
+import { base64, jsonNestingDepth, jsonString, MAX_WRITE_NESTING_DEPTH, utf8Bytes } from "../../jvm/json-text.ts";
 
 export const jsonConverterSettings = new SettingsDefinition([
   { name: "schemas.enable", type: "boolean", default: true, importance: "high", doc: "Include schemas within each of the serialized values and keys." },
@@ -103,9 +103,9 @@ export class JsonConverter implements Converter, HeaderConverter {
     const payload = this.toJson(schema, value);
     const json = this.schemasEnabled ? `{"schema":${schema === null ? "null" : this.asJsonSchema(schema)},"payload":${payload}}` : payload;
     // Jackson refuses to write documents nested deeper than 1000.
-    if (json.length > 2 * MAX_WRITE_DEPTH && nestingDepth(json) > MAX_WRITE_DEPTH)
+    if (json.length > 2 * MAX_WRITE_NESTING_DEPTH && jsonNestingDepth(json, MAX_WRITE_NESTING_DEPTH) > MAX_WRITE_NESTING_DEPTH)
       throw new DataException("Converting Kafka Connect data to byte[] failed due to serialization error: ", {
-        cause: new Error(`Document nesting depth exceeds the maximum allowed (${MAX_WRITE_DEPTH})`),
+        cause: new Error(`Document nesting depth exceeds the maximum allowed (${MAX_WRITE_NESTING_DEPTH})`),
       });
     return utf8Bytes(json);
   }
@@ -488,25 +488,6 @@ function schemalessType(value: unknown): Type {
       if (value instanceof Struct) return "STRUCT";
   }
   throw new DataException(`Java class ${javaClassName(value)} does not have corresponding schema type.`);
-}
-
-const MAX_WRITE_DEPTH = 1000;
-
-/** Deepest nesting of arrays and objects in JSON text we wrote. */
-function nestingDepth(json: string): number {
-  let depth = 0;
-  let max = 0;
-  let inString = false;
-  for (let i = 0; i < json.length; i++) {
-    const c = json.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
-    else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return max;
 }
 
 /** Jackson's asText() of a written node, which names an object-mode map key. */

@@ -17,7 +17,7 @@ import { isPlainObject, javaClassName, javaDoubleToString, javaFloatToString } f
 import { ConnectDate, Decimal, Time, Timestamp } from "../api/data/logical.ts";
 import { Schema, SchemaBuilder, acceptsPlain, copySchema, mapEntries, validateValue } from "../api/data/schema.ts";
 import { Struct } from "../api/data/struct.ts";
-import { base64, jsonString } from "../../jvm/json-text.ts";
+import { base64, writeJsonTree, type JsonTree } from "../../jvm/json-text.ts";
 
 const NAMESPACE = "io.confluent.connect.json";
 const KEY_FIELD = "key";
@@ -236,7 +236,7 @@ export class JsonSchemaData {
   /** The JSON text of a value (JsonSchemaData.fromConnectData + Jackson); null when no record is written. */
   fromConnectData(schema: Schema, value: unknown): string | null {
     const json = this.toJsonValue(schema, value);
-    return json === undefined ? null : writeOut(json);
+    return json === undefined ? null : writeJsonTree(json, (n) => n.number, "bytes");
   }
 
   /** A value as JSON; undefined where Java's JsonNode is null (a required value that is missing). */
@@ -594,20 +594,7 @@ interface ToConnectContext {
 }
 
 /** A value on its way to JSON text: numbers carry the digits Jackson prints. */
-type OutValue = null | boolean | string | { number: string } | OutValue[] | Map<string, OutValue>;
-
-function writeOut(v: OutValue): string {
-  if (v === null) return "null";
-  if (typeof v === "boolean") return v ? "true" : "false";
-  if (typeof v === "string") return jsonString(v);
-  if (Array.isArray(v)) return "[" + v.map(writeOut).join(",") + "]";
-  if (v instanceof Map) {
-    const parts: string[] = [];
-    for (const [k, x] of v) parts.push(jsonString(k) + ":" + writeOut(x));
-    return "{" + parts.join(",") + "}";
-  }
-  return v.number;
-}
+type OutValue = JsonTree<{ number: string }>;
 
 /** JsonNode.asText of a map key. */
 function asText(v: OutValue): string {
