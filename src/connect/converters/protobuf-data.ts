@@ -11,7 +11,7 @@ import { commonDataSettings } from "./data-config.ts";
 import protobuf from "protobufjs";
 import type { ParsedSettings, Setting } from "../../platform/settings.ts";
 import { canonicalString } from "../../schema/protobuf/canonical.ts";
-import type { FieldElement, MessageElement, OneOfElement, OptionElement, OptionMap, OptionValue, ProtoFileElement } from "../../schema/protobuf/elements.ts";
+import { emptyMessage, type FieldElement, type MessageElement, type OneOfElement, type OptionElement, type OptionMap, type OptionValue, type ProtoFileElement } from "../../schema/protobuf/elements.ts";
 import { protobufFormat, type ProtobufParsedSchema } from "../../schema/protobuf/index.ts";
 import { JavaHashKeys } from "../../jvm/hash-order.ts";
 import { LruCache } from "../../platform/lru.ts";
@@ -205,19 +205,7 @@ export class ProtobufData {
   }
 
   private messageFromConnect(ctx: FromConnectContext, imports: string[], name: string, struct: Schema): MessageElement {
-    const message: MessageElement = {
-      kind: "message",
-      name,
-      nestedTypes: [],
-      options: [],
-      reserveds: [],
-      fields: [],
-      oneOfs: [],
-      extensions: [],
-      groups: [],
-      extendDeclarations: [],
-      position: null,
-    };
+    const message = emptyMessage(name);
     let index = 1;
     for (const field of struct.fields) {
       const tagParam = field.schema.parameters?.get(PROTOBUF_TYPE_TAG);

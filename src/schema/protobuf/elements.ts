@@ -89,6 +89,23 @@ export interface MessageElement {
   readonly position: Position | null;
 }
 
+/** A message with nothing in it yet, for a parser or builder to fill (its lists are fresh arrays). */
+export function emptyMessage(name: string, position: Position | null = null): MessageElement {
+  return {
+    kind: "message",
+    name,
+    nestedTypes: [],
+    options: [],
+    reserveds: [],
+    fields: [],
+    oneOfs: [],
+    extensions: [],
+    groups: [],
+    extendDeclarations: [],
+    position,
+  };
+}
+
 export interface EnumConstantElement {
   readonly name: string;
   readonly tag: number;

@@ -1,7 +1,7 @@
 // Parsed forms of the files Confluent resolves without references, built once per process.
 import protobuf from "protobufjs";
 import { descriptorNamespaceJson } from "./descriptor-types.ts";
-import type { FieldElement, MessageElement, ProtoFileElement, TypeElement } from "./elements.ts";
+import { emptyMessage, type FieldElement, type MessageElement, type ProtoFileElement, type TypeElement } from "./elements.ts";
 import { parseProto } from "./parser.ts";
 import { DESCRIPTOR_FILE, KNOWN_TEXTS } from "./well-known.ts";
 
@@ -59,17 +59,10 @@ function reflectType(obj: protobuf.ReflectionObject): TypeElement[] {
     });
     const inOneOf = new Set(obj.oneofsArray.flatMap((o) => o.fieldsArray));
     const message: MessageElement = {
-      kind: "message",
-      name: obj.name,
+      ...emptyMessage(obj.name),
       nestedTypes: obj.nestedArray.flatMap(reflectType),
-      options: [],
-      reserveds: [],
       fields: obj.fieldsArray.filter((f) => !inOneOf.has(f)).map(field),
       oneOfs: obj.oneofsArray.map((o) => ({ name: o.name, fields: o.fieldsArray.map((f) => ({ ...field(f), label: null })), groups: [], options: [] })),
-      extensions: [],
-      groups: [],
-      extendDeclarations: [],
-      position: null,
     };
     return [message];
   }

@@ -5,6 +5,7 @@ import {
   MAX_TAG_VALUE,
   type EnumConstantElement,
   type EnumElement,
+  emptyMessage,
   type ExtendElement,
   type ExtensionsElement,
   type FieldElement,
@@ -509,19 +510,7 @@ class Parser {
     if (++this.messageNesting > MAX_MESSAGE_NESTING) throw new NestingTooDeepError();
     const r = this.reader;
     const name = r.readName();
-    const message: MessageElement = {
-      kind: "message",
-      name,
-      nestedTypes: [],
-      options: [],
-      reserveds: [],
-      fields: [],
-      oneOfs: [],
-      extensions: [],
-      groups: [],
-      extendDeclarations: [],
-      position,
-    };
+    const message = emptyMessage(name, position);
     r.require("{");
     for (;;) {
       r.readDocumentation();
