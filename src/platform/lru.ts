@@ -24,6 +24,11 @@ export class LruCache<K, V> {
     this.map.clear();
   }
 
+  /** The keys, least recently used first (reading them does not count as use). */
+  keys(): IterableIterator<K> {
+    return this.map.keys();
+  }
+
   get size(): number {
     return this.map.size;
   }

@@ -1,4 +1,5 @@
 // The per-transform cache of derived schemas.
+import { LruCache } from "../../platform/lru.ts";
 import type { Schema } from "../api/data/index.ts";
 
 /**
@@ -6,25 +7,23 @@ import type { Schema } from "../api/data/index.ts";
  * SynchronizedCache). Looked up by identity first, then by Schema.equals as Kafka's hash map does.
  */
 export class SchemaCache<V = Schema> {
-  private readonly entries = new Map<Schema, V>();
+  private readonly entries: LruCache<Schema, V>;
 
-  constructor(private readonly capacity = 16) {}
+  constructor(capacity = 16) {
+    this.entries = new LruCache(capacity);
+  }
 
   get(key: Schema): V | undefined {
-    let found: Schema | undefined = this.entries.has(key) ? key : undefined;
-    if (found === undefined) for (const k of this.entries.keys()) if (k.equals(key)) found = k;
-    if (found === undefined) return undefined;
-    const value = this.entries.get(found) as V;
-    // Re-insert to mark as most recently used.
-    this.entries.delete(found);
-    this.entries.set(found, value);
-    return value;
+    const same = this.entries.get(key);
+    if (same !== undefined) return same;
+    // The most recently used of equal keys.
+    let found: Schema | undefined;
+    for (const k of this.entries.keys()) if (k.equals(key)) found = k;
+    return found === undefined ? undefined : this.entries.get(found);
   }
 
   put(key: Schema, value: V): void {
-    this.entries.delete(key);
     this.entries.set(key, value);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as Schema);
   }
 
   getOrCompute(key: Schema, compute: (key: Schema) => V): V {
