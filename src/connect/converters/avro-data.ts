@@ -12,9 +12,9 @@ import { canonicalString } from "../../schema/avro/canonical.ts";
 import { isJsonObject, JsonNumber, writeJson, type JsonObject, type JsonValue } from "../../schema/avro/json.ts";
 import type { AvroName, AvroNode, FieldNode, PrimitiveType, RecordNode } from "../../schema/avro/model.ts";
 import { avroFormat, isValidDefault, type AvroParsedSchema } from "../../schema/avro/index.ts";
-import { LruCache } from "../../platform/lru.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";
 import { DataException } from "../api/data/errors.ts";
+import { DerivedSchemas } from "./derived-schemas.ts";
 import { isPlainObject, javaClassName } from "../api/data/java-format.ts";
 import { ConnectDate, Decimal, Time, Timestamp } from "../api/data/logical.ts";
 import { Schema, SchemaBuilder, copySchema, acceptsPlain, mapEntries, validateValue, type Field } from "../api/data/schema.ts";
@@ -159,15 +159,14 @@ interface ToConnectContext {
 export class AvroData {
   readonly options: AvroDataOptions;
   private readonly fromConnectCache = new WeakMap<Schema, AvroParsedSchema>();
-  /** Canonical text → parsed schema: equal Connect schemas held by different objects parse once. */
-  private readonly parsedByText: LruCache<string, AvroParsedSchema>;
+  private readonly derived: DerivedSchemas<AvroParsedSchema>;
   private readonly toConnectCache = new WeakMap<AvroNode, Map<number, Schema | null>>();
   /** Numbers the generalized union names (connect_union_<n>), for the life of this instance as in Java. */
   private unionIndex = 0;
 
   constructor(options: Partial<AvroDataOptions> = {}) {
     this.options = { ...DEFAULT_AVRO_DATA_OPTIONS, ...options };
-    this.parsedByText = new LruCache(this.options.cacheSize);
+    this.derived = new DerivedSchemas(this.options.cacheSize, (text) => avroFormat.parse(text, []), "The Avro schema derived from the Connect schema is invalid");
   }
 
   // ------------------------------------------------------------------------------------------
@@ -179,15 +178,7 @@ export class AvroData {
     const cached = this.fromConnectCache.get(schema);
     if (cached) return cached;
     const text = canonicalString(this.fromConnectSchemaNode(schema, new FromConnectContext(), false));
-    let parsed = this.parsedByText.get(text);
-    if (!parsed) {
-      try {
-        parsed = avroFormat.parse(text, []);
-      } catch (err) {
-        throw new DataException(`The Avro schema derived from the Connect schema is invalid: ${(err as Error).message}`, { cause: err });
-      }
-      this.parsedByText.set(text, parsed);
-    }
+    const parsed = this.derived.parse(text);
     this.fromConnectCache.set(schema, parsed);
     return parsed;
   }

@@ -10,9 +10,9 @@ import { jsonSchemaFormat, type JsonSchemaParsed } from "../../schema/jsonschema
 import { JavaHashKeys } from "../../jvm/hash-order.ts";
 import { isJObject, JNumber, readTree, writeJson, type JObject, type JValue } from "../../schema/jsonschema/json.ts";
 import { propertyOrder, type CombinedNode, type ObjectNode, type SchemaNode } from "../../schema/jsonschema/model.ts";
-import { LruCache } from "../../platform/lru.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";
 import { DataException } from "../api/data/errors.ts";
+import { DerivedSchemas } from "./derived-schemas.ts";
 import { isPlainObject, javaClassName, javaDoubleToString, javaFloatToString } from "../api/data/java-format.ts";
 import { ConnectDate, Decimal, Time, Timestamp } from "../api/data/logical.ts";
 import { Schema, SchemaBuilder, acceptsPlain, copySchema, mapEntries, validateValue } from "../api/data/schema.ts";
@@ -107,12 +107,12 @@ const NULL_DRAFT = (): Draft => ({ kind: "null", unprocessed: new Map() });
 export class JsonSchemaData {
   readonly options: JsonSchemaDataOptions;
   private readonly fromConnectCache = new WeakMap<Schema, JsonSchemaParsed>();
-  private readonly parsedByText: LruCache<string, JsonSchemaParsed>;
+  private readonly derived: DerivedSchemas<JsonSchemaParsed>;
   private readonly toConnectCache = new WeakMap<SchemaNode, Schema>();
 
   constructor(options: Partial<JsonSchemaDataOptions> = {}) {
     this.options = { ...DEFAULT_JSON_SCHEMA_DATA_OPTIONS, ...options };
-    this.parsedByText = new LruCache(this.options.cacheSize);
+    this.derived = new DerivedSchemas(this.options.cacheSize, (text) => jsonSchemaFormat.parse(text, []), "The JSON schema derived from the Connect schema is invalid");
   }
 
   // ------------------------------------------------------------------------------------------
@@ -122,15 +122,7 @@ export class JsonSchemaData {
     const cached = this.fromConnectCache.get(schema);
     if (cached) return cached;
     const text = writeJson(render(this.draftOf(schema, null, false)));
-    let parsed = this.parsedByText.get(text);
-    if (!parsed) {
-      try {
-        parsed = jsonSchemaFormat.parse(text, []);
-      } catch (err) {
-        throw new DataException(`The JSON schema derived from the Connect schema is invalid: ${(err as Error).message}`, { cause: err });
-      }
-      this.parsedByText.set(text, parsed);
-    }
+    const parsed = this.derived.parse(text);
     this.fromConnectCache.set(schema, parsed);
     return parsed;
   }

@@ -14,9 +14,9 @@ import { canonicalString } from "../../schema/protobuf/canonical.ts";
 import { emptyMessage, type FieldElement, type MessageElement, type OneOfElement, type OptionElement, type OptionMap, type OptionValue, type ProtoFileElement } from "../../schema/protobuf/elements.ts";
 import { protobufFormat, type ProtobufParsedSchema } from "../../schema/protobuf/index.ts";
 import { JavaHashKeys } from "../../jvm/hash-order.ts";
-import { LruCache } from "../../platform/lru.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";
 import { DataException } from "../api/data/errors.ts";
+import { DerivedSchemas } from "./derived-schemas.ts";
 import { isPlainObject, javaClassName } from "../api/data/java-format.ts";
 import { ConnectDate, Decimal, fromTwosComplement, Time, Timestamp, twosComplementBytes } from "../api/data/logical.ts";
 import { acceptsPlain, mapEntries, Schema, SchemaBuilder } from "../api/data/schema.ts";
@@ -153,7 +153,7 @@ class FromConnectContext {
 export class ProtobufData {
   readonly options: ProtobufDataOptions;
   private readonly fromConnectCache = new WeakMap<Schema, ProtobufWriter>();
-  private readonly parsedByText: LruCache<string, ProtobufParsedSchema>;
+  private readonly derived: DerivedSchemas<ProtobufParsedSchema>;
   private readonly toConnectCache = new WeakMap<protobuf.Type, Schema>();
   /** proto2 `optional` fields met while deriving Connect schemas (their presence is explicit). */
   private readonly proto2Optional = new WeakSet<protobuf.Field>();
@@ -162,7 +162,7 @@ export class ProtobufData {
 
   constructor(options: Partial<ProtobufDataOptions> = {}) {
     this.options = { ...DEFAULT_PROTOBUF_DATA_OPTIONS, ...options };
-    this.parsedByText = new LruCache(this.options.cacheSize);
+    this.derived = new DerivedSchemas(this.options.cacheSize, (text) => protobufFormat.parse(text, []), "Invalid protobuf schema definition");
   }
 
   // ------------------------------------------------------------------------------------------
@@ -190,15 +190,7 @@ export class ProtobufData {
       options: [],
     };
     const text = canonicalString(file);
-    let parsed = this.parsedByText.get(text);
-    if (!parsed) {
-      try {
-        parsed = protobufFormat.parse(text, []);
-      } catch (err) {
-        throw new DataException(`Invalid protobuf schema definition: ${(err as Error).message}`, { cause: err });
-      }
-      this.parsedByText.set(text, parsed);
-    }
+    const parsed = this.derived.parse(text);
     const writer = { parsed, messageName: packageName === null ? name : `${packageName}.${name}` };
     this.fromConnectCache.set(schema, writer);
     return writer;
