@@ -3,8 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { freePort } from "../fixtures/wait.ts";
-import { install, linesWith, type Install } from "./sluice.ts";
+import { freeListener, install, linesWith, type Install } from "./sluice.ts";
 
 let sluice: Install;
 beforeAll(() => {
@@ -12,7 +11,6 @@ beforeAll(() => {
 }, 180_000);
 afterAll(() => sluice.remove());
 
-const listener = () => `http://127.0.0.1:${freePort()}`;
 
 describe("each command's usage", () => {
   const commands = ["dev", "registry", "connect-standalone", "connect-distributed", "healthcheck", "repair-log", "hash-password"];
@@ -39,7 +37,7 @@ describe("each command's usage", () => {
 
 describe("dev's flags", () => {
   test("sluice dev --listeners is refused (exit 2), naming --registry-listeners and --connect-listeners", () => {
-    const { exitCode, stderr } = sluice.run(["dev", "--listeners", listener()]);
+    const { exitCode, stderr } = sluice.run(["dev", "--listeners", freeListener()]);
     expect(stderr).toContain("--registry-listeners");
     expect(stderr).toContain("--connect-listeners");
     expect(stderr).toContain("Usage: sluice dev");
@@ -71,7 +69,7 @@ describe("the README", () => {
 
 describe("settings", () => {
   test("a misspelt setting is reported with the nearest known name; the embedded broker is announced once", async () => {
-    const registry = await sluice.start(["registry", "--kafkastore.bootstrap.server=127.0.0.1:9092", "--listeners", listener(), "--data-dir", "typo-data"]);
+    const registry = await sluice.start(["registry", "--kafkastore.bootstrap.server=127.0.0.1:9092", "--listeners", freeListener(), "--data-dir", "typo-data"]);
     const output = registry.output();
     expect(linesWith(output, "Unknown setting kafkastore.bootstrap.server is ignored; did you mean kafkastore.bootstrap.servers?")).toHaveLength(1);
     const embedded = linesWith(output, "embedded broker");
@@ -82,7 +80,7 @@ describe("settings", () => {
 
   test("connect-standalone on the embedded broker says so once, naming the data directory", async () => {
     const worker = join(sluice.dir, "worker.properties");
-    await Bun.write(worker, `listeners=${listener()}\nkey.converter=org.apache.kafka.connect.storage.StringConverter\n`);
+    await Bun.write(worker, `listeners=${freeListener()}\nkey.converter=org.apache.kafka.connect.storage.StringConverter\n`);
     const connect = await sluice.start(["connect-standalone", worker, "--data-dir", "connect-data"]);
     const embedded = linesWith(connect.output(), "embedded broker").filter((l) => l.includes('"level":"warn"'));
     expect(embedded).toHaveLength(1);
@@ -94,8 +92,8 @@ describe("settings", () => {
     const dev = await sluice.start(
       [
         "dev",
-        "--registry-listeners", listener(),
-        "--connect-listeners", listener(),
+        "--registry-listeners", freeListener(),
+        "--connect-listeners", freeListener(),
         "--data-dir", "dev-data",
         "--kafkastore.topic.replication.factor=1",
         "--kafkastore.topic=_schemas",
@@ -108,7 +106,7 @@ describe("settings", () => {
   }, 90_000);
 
   test("dev reports a setting neither service knows once, with the nearest name of either", async () => {
-    const dev = await sluice.start(["dev", "--registry-listeners", listener(), "--connect-listeners", listener(), "--data-dir", "dev-typo", "--offset.flush.interval=1000"]);
+    const dev = await sluice.start(["dev", "--registry-listeners", freeListener(), "--connect-listeners", freeListener(), "--data-dir", "dev-typo", "--offset.flush.interval=1000"]);
     expect(linesWith(dev.output(), "Unknown setting")).toHaveLength(1);
     expect(dev.output()).toContain("Unknown setting offset.flush.interval is ignored; did you mean offset.flush.interval.ms?");
   }, 90_000);

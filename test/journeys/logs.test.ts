@@ -7,7 +7,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectClient } from "../fixtures/connect.ts";
 import { freePort, waitFor } from "../fixtures/wait.ts";
-import { install, type Install, type Running } from "./sluice.ts";
+import { freeListener, install, type Install, type Running } from "./sluice.ts";
 
 interface Line {
   level: string;
@@ -22,7 +22,6 @@ beforeAll(() => {
 }, 180_000);
 afterAll(() => sluice.remove());
 
-const listener = () => `http://127.0.0.1:${freePort()}`;
 const jsonLines = (output: string): Line[] => output.split("\n").filter((l) => l.length > 0).map((l) => JSON.parse(l) as Line);
 
 /** Waits until dev has logged a line with this message; returns it. */
@@ -32,7 +31,7 @@ const logged = (dev: Running, msg: string) =>
 describe("a connector's life, as the log tells it", () => {
   test("dev with its output in a file: JSON lines with named levels, one INFO line per lifecycle event, the failure with its reason", async () => {
     const port = freePort();
-    const dev = await sluice.start(["dev", "--connect-listeners", `http://127.0.0.1:${port}`, "--registry-listeners", listener(), "--data-dir", "lifecycle-data"]);
+    const dev = await sluice.start(["dev", "--connect-listeners", `http://127.0.0.1:${port}`, "--registry-listeners", freeListener(), "--data-dir", "lifecycle-data"]);
     const api = connectClient(`http://127.0.0.1:${port}`);
     const input = join(sluice.dir, "input.txt");
     writeFileSync(input, "one\n");
@@ -115,7 +114,7 @@ describe("the log's form", () => {
   });
 
   test("an unknown log.format is refused at start, naming the allowed values", () => {
-    const { exitCode, stderr } = sluice.run(["registry", "--listeners", listener(), "--log.format=pretty"]);
+    const { exitCode, stderr } = sluice.run(["registry", "--listeners", freeListener(), "--log.format=pretty"]);
     expect(stderr).toContain("log.format");
     expect(stderr).toContain("json, text");
     expect(exitCode).toBe(1);

@@ -5,7 +5,7 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { builtBinary } from "../fixtures/binary.ts";
-import { waitFor } from "../fixtures/wait.ts";
+import { freePort, waitFor } from "../fixtures/wait.ts";
 
 export interface Install {
   dir: string;
@@ -67,3 +67,6 @@ export function install(): Install {
 
 /** The lines of a service's output that contain `text`. */
 export const linesWith = (output: string, text: string) => output.split("\n").filter((l) => l.includes(text));
+
+/** A listener on a port nothing uses, for a service's --listeners. */
+export const freeListener = () => `http://127.0.0.1:${freePort()}`;
