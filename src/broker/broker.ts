@@ -58,8 +58,15 @@ export interface TopicDescription {
 export interface FetchOptions {
   /** Wait up to this long for records when none are available at `offset` (long poll). Default 0. */
   maxWaitMs?: number;
-  /** Soft cap on the bytes returned; at least one record is returned when one is available. */
+  /** Soft cap on the bytes returned per partition; at least one record is returned when one is available. */
   maxBytes?: number;
+}
+
+/** One partition to read in a fetchMany, from `offset` on. */
+export interface PartitionRead {
+  topic: string;
+  partition: number;
+  offset: number;
 }
 
 export interface Broker {
@@ -85,6 +92,13 @@ export interface Broker {
   startOffsets(topic: string): Promise<number[]>;
   /** Records of one partition from `offset` on, in offset order. Offsets may have gaps (compaction). */
   fetch(topic: string, partition: number, offset: number, options?: FetchOptions): Promise<FetchedRecord[]>;
+  /**
+   * Records of several partitions in one call (Kafka: one Fetch request per partition leader), in offset
+   * order within each partition. Answers as soon as any of them has records; when none has, waits up to
+   * `maxWaitMs` for a record on any of them (a long poll across all). A partition that has records may
+   * still be left out of one answer (its leader had not answered yet): read it again in the next call.
+   */
+  fetchMany(reads: PartitionRead[], options?: FetchOptions): Promise<FetchedRecord[]>;
 
   /** Committed consumer positions of a group for a topic (partition → next offset to read). */
   committedOffsets(group: string, topic: string): Promise<Map<number, number>>;

@@ -20,6 +20,7 @@ import {
   type FetchOptions,
   type GroupMembership,
   type GroupOptions,
+  type PartitionRead,
   type ProduceRecord,
   type RecordPosition,
   type TopicDescription,
@@ -322,20 +323,30 @@ export class EmbeddedBroker implements Broker {
     return this.requireTopic(topic).partitions.map(() => 0);
   }
 
-  async fetch(topicName: string, partition: number, offset: number, options: FetchOptions = {}): Promise<FetchedRecord[]> {
+  fetch(topic: string, partition: number, offset: number, options: FetchOptions = {}): Promise<FetchedRecord[]> {
+    return this.fetchMany([{ topic, partition, offset }], options);
+  }
+
+  async fetchMany(reads: PartitionRead[], options: FetchOptions = {}): Promise<FetchedRecord[]> {
     this.ensureOpen();
-    const log = this.requirePartition(topicName, partition);
-    if (!Number.isInteger(offset) || offset < 0 || offset > log.highWatermark) {
-      throw new BrokerError(
-        `offset ${offset} out of range for ${topicName}-${partition} (0..${log.highWatermark})`,
-        false,
-      );
-    }
+    const logs = reads.map(({ topic, partition, offset }) => {
+      const log = this.requirePartition(topic, partition);
+      if (!Number.isInteger(offset) || offset < 0 || offset > log.highWatermark) {
+        throw new BrokerError(`offset ${offset} out of range for ${topic}-${partition} (0..${log.highWatermark})`, false);
+      }
+      return log;
+    });
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_FETCH_BYTES;
-    let found = await this.readPartition(log, topicName, partition, offset, maxBytes);
-    if (found.length === 0 && (options.maxWaitMs ?? 0) > 0) {
-      await log.waitForRecords(offset, options.maxWaitMs ?? 0);
-      if (this.state === "open") found = await this.readPartition(log, topicName, partition, offset, maxBytes);
+    const maxWaitMs = options.maxWaitMs ?? 0;
+    const readAll = async (): Promise<FetchedRecord[]> =>
+      (await Promise.all(reads.map((r, i) => this.readPartition(logs[i]!, r.topic, r.partition, r.offset, maxBytes)))).flat();
+    let found = await readAll();
+    if (found.length === 0 && maxWaitMs > 0 && reads.length > 0) {
+      // The first partition to get a record ends the wait; the others' waits are withdrawn.
+      const woken = new AbortController();
+      await Promise.race(reads.map((r, i) => logs[i]!.waitForRecords(r.offset, maxWaitMs, woken.signal)));
+      woken.abort();
+      if (this.state === "open") found = await readAll();
     } else if (found.length === 0) {
       // An empty answer involves no I/O; without a macrotask turn a consumer polling with maxWaitMs 0
       // would spin on microtasks and starve the producers it is waiting for.

@@ -206,13 +206,17 @@ export class PartitionLog {
     return out;
   }
 
-  /** Resolves when a record at or after `offset` becomes visible, after `maxWaitMs`, or on close. */
-  waitForRecords(offset: number, maxWaitMs: number): Promise<void> {
-    if (this.highWatermarkOffset > offset || this.closing || maxWaitMs <= 0) return Promise.resolve();
+  /**
+   * Resolves when a record at or after `offset` becomes visible, after `maxWaitMs`, on close, or when
+   * `signal` aborts (a caller waiting on several partitions stops waiting on the others).
+   */
+  waitForRecords(offset: number, maxWaitMs: number, signal?: AbortSignal): Promise<void> {
+    if (this.highWatermarkOffset > offset || this.closing || maxWaitMs <= 0 || signal?.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
         this.waiters.delete(check);
+        signal?.removeEventListener("abort", done);
         resolve();
       };
       const check = (): void => {
@@ -220,6 +224,7 @@ export class PartitionLog {
       };
       const timer = setTimeout(done, maxWaitMs);
       this.waiters.add(check);
+      signal?.addEventListener("abort", done);
     });
   }
 

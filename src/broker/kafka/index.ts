@@ -15,6 +15,7 @@ import {
   type Bytes,
   type FetchedRecord,
   type FetchOptions,
+  type PartitionRead,
   type ProduceRecord,
   type RecordPosition,
   type GroupMembership,
@@ -57,9 +58,10 @@ interface KafkajsCluster {
       maxBytes: number;
       isolationLevel: number;
       topics: { topic: string; partitions: { partition: number; fetchOffset: string; maxBytes: number }[] }[];
-    }): Promise<{ responses: { topicName: string; partitions: KafkajsPartitionData[] }[] }>;
+    }): Promise<KafkajsFetchResponse>;
   }>;
 }
+type KafkajsFetchResponse = { responses: { topicName: string; partitions: KafkajsPartitionData[] }[] };
 interface KafkajsPartitionData {
   partition: number;
   errorCode: number;
@@ -84,6 +86,16 @@ function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
 }
 const READ_COMMITTED = 1;
+/** Kafka's max.partition.fetch.bytes and fetch.max.bytes defaults. */
+const PARTITION_MAX_BYTES = 1048576;
+const FETCH_MAX_BYTES = 52428800;
+
+/** One Fetch request to a partition leader: what it asked (to reuse it) and, once answered, its records. */
+interface LeaderFetch {
+  request: string;
+  answer: Promise<FetchedRecord[]>;
+  records?: FetchedRecord[];
+}
 
 export class KafkaBroker implements Broker {
   readonly kind = "kafka";
@@ -93,6 +105,8 @@ export class KafkaBroker implements Broker {
   private producer?: Producer;
   private cluster?: KafkajsCluster;
   private readonly knownTopics = new Set<string>();
+  /** The last Fetch request sent to each leader (by node id), while in flight or holding records. */
+  private readonly leaderFetches = new Map<string, LeaderFetch>();
   private readonly cappedFactors = new Set<number>();
 
   constructor(private readonly options: KafkaBrokerOptions) {
@@ -245,46 +259,105 @@ export class KafkaBroker implements Broker {
     });
   }
 
-  async fetch(topic: string, partition: number, offset: number, options: FetchOptions = {}): Promise<FetchedRecord[]> {
-    return this.guard(`read ${topic}`, async () => {
+  fetch(topic: string, partition: number, offset: number, options: FetchOptions = {}): Promise<FetchedRecord[]> {
+    return this.fetchMany([{ topic, partition, offset }], options);
+  }
+
+  async fetchMany(reads: PartitionRead[], options: FetchOptions = {}): Promise<FetchedRecord[]> {
+    if (reads.length === 0) return [];
+    return this.guard(`read ${[...new Set(reads.map((r) => r.topic))].join(", ")}`, async () => {
       const cluster = this.need(this.cluster);
+      const byLeader = await this.readsByLeader(cluster, reads);
+      const maxBytes = options.maxBytes ?? PARTITION_MAX_BYTES;
+      const fetches = [...byLeader].map(([nodeId, mine]) => this.leaderFetch(cluster, nodeId, mine, options.maxWaitMs ?? 0, maxBytes));
+      return this.firstRecords(fetches);
+    });
+  }
+
+  /** The reads grouped by the node that leads their partition. */
+  private async readsByLeader(cluster: KafkajsCluster, reads: PartitionRead[]): Promise<Map<string, PartitionRead[]>> {
+    const byLeader = new Map<string, PartitionRead[]>();
+    for (const topic of new Set(reads.map((r) => r.topic))) {
       if (!this.knownTopics.has(topic)) {
         await cluster.addTargetTopic(topic);
         this.knownTopics.add(topic);
       }
-      const leaders = cluster.findLeaderForPartitions(topic, [partition]);
-      const nodeId = Object.keys(leaders)[0];
-      if (nodeId === undefined) {
+      const ofTopic = reads.filter((r) => r.topic === topic);
+      const led = new Set<number>();
+      for (const [nodeId, partitions] of Object.entries(cluster.findLeaderForPartitions(topic, ofTopic.map((r) => r.partition)))) {
+        const mine = byLeader.get(nodeId) ?? [];
+        for (const partition of partitions) {
+          mine.push(ofTopic.find((r) => r.partition === partition)!);
+          led.add(partition);
+        }
+        byLeader.set(nodeId, mine);
+      }
+      const leaderless = ofTopic.find((r) => !led.has(r.partition));
+      if (leaderless) {
         await cluster.refreshMetadata();
-        throw new BrokerError(`no leader for ${topic}-${partition}`, true);
+        throw new BrokerError(`no leader for ${topic}-${leaderless.partition}`, true);
       }
+    }
+    return byLeader;
+  }
+
+  /**
+   * One Fetch request for all of a leader's partitions, minBytes 1: the broker answers as soon as any of
+   * them has a record, or after maxWaitMs. A request still in flight (or answered with records nobody
+   * took yet) for the same partitions at the same offsets is reused rather than sent again: a leader
+   * that was slower than another in the last call is not asked twice, and its answer is not lost.
+   */
+  private leaderFetch(cluster: KafkajsCluster, nodeId: string, reads: PartitionRead[], maxWaitMs: number, maxBytes: number): LeaderFetch {
+    const request = JSON.stringify([maxBytes, reads.map((r) => [r.topic, r.partition, r.offset])]);
+    const pending = this.leaderFetches.get(nodeId);
+    if (pending?.request === request) return pending;
+    const fetch: LeaderFetch = { request, answer: this.sendFetch(cluster, nodeId, reads, maxWaitMs, maxBytes) };
+    this.leaderFetches.set(nodeId, fetch);
+    const forget = (): void => {
+      if (this.leaderFetches.get(nodeId) === fetch) this.leaderFetches.delete(nodeId);
+    };
+    fetch.answer.then((records) => {
+      // An empty answer is stale as soon as it arrives; records stay until a caller takes them.
+      if (records.length === 0) forget();
+      else fetch.records = records;
+    }, forget);
+    return fetch;
+  }
+
+  private async sendFetch(cluster: KafkajsCluster, nodeId: string, reads: PartitionRead[], maxWaitMs: number, maxBytes: number): Promise<FetchedRecord[]> {
+    const topics = new Map<string, { partition: number; fetchOffset: string; maxBytes: number }[]>();
+    for (const r of reads) topics.set(r.topic, [...(topics.get(r.topic) ?? []), { partition: r.partition, fetchOffset: String(r.offset), maxBytes }]);
+    try {
       const broker = await cluster.findBroker({ nodeId });
-      const maxBytes = options.maxBytes ?? 1048576;
       const response = await broker.fetch({
-        maxWaitTime: options.maxWaitMs ?? 0,
+        maxWaitTime: maxWaitMs,
         minBytes: 1,
-        maxBytes,
+        maxBytes: Math.max(maxBytes, Math.min(maxBytes * reads.length, FETCH_MAX_BYTES)),
         isolationLevel: READ_COMMITTED,
-        topics: [{ topic, partitions: [{ partition, fetchOffset: String(offset), maxBytes }] }],
+        topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })),
       });
-      const data = response.responses[0]?.partitions.find((p) => p.partition === partition);
-      const records: FetchedRecord[] = [];
-      for (const m of data?.messages ?? []) {
-        const o = Number(m.offset);
-        // Batches may start before the requested offset; transaction markers are not records.
-        if (o < offset || m.isControlRecord) continue;
-        records.push({
-          topic,
-          partition,
-          offset: o,
-          timestamp: Number(m.timestamp),
-          key: m.key ? new Uint8Array(m.key) : null,
-          value: m.value ? new Uint8Array(m.value) : null,
-          headers: headersOf(m.headers),
-        });
-      }
-      return records;
+      return recordsOf(response, reads);
+    } catch (err) {
+      // Most fetch errors (not the leader any more, unknown partition, broker gone) mean stale metadata.
+      await cluster.refreshMetadata().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Waits for the first leader to answer with records (or for all to answer empty), then takes every answer with records. */
+  private async firstRecords(fetches: LeaderFetch[]): Promise<FetchedRecord[]> {
+    await new Promise<void>((resolve, reject) => {
+      let unanswered = fetches.length;
+      for (const f of fetches) f.answer.then((records) => (records.length > 0 || --unanswered === 0) && resolve(), reject);
     });
+    const records: FetchedRecord[] = [];
+    for (const f of fetches) {
+      if (!f.records) continue;
+      records.push(...f.records);
+      f.records = undefined;
+      for (const [nodeId, pending] of this.leaderFetches) if (pending === f) this.leaderFetches.delete(nodeId);
+    }
+    return records;
   }
 
   async committedOffsets(group: string, topic: string): Promise<Map<number, number>> {
@@ -352,6 +425,32 @@ export class KafkaBroker implements Broker {
       throw new BrokerError(`could not ${what} (${this.options.bootstrapServers.join(",")}): ${reason}`, retriable, err);
     }
   }
+}
+
+/** The records of a Fetch response from each read's offset on, without transaction markers. */
+function recordsOf(response: KafkajsFetchResponse, reads: PartitionRead[]): FetchedRecord[] {
+  const records: FetchedRecord[] = [];
+  for (const { topicName: topic, partitions } of response.responses) {
+    for (const data of partitions) {
+      const offset = reads.find((r) => r.topic === topic && r.partition === data.partition)?.offset;
+      if (offset === undefined) continue;
+      for (const m of data.messages) {
+        const o = Number(m.offset);
+        // Batches may start before the requested offset; transaction markers are not records.
+        if (o < offset || m.isControlRecord) continue;
+        records.push({
+          topic,
+          partition: data.partition,
+          offset: o,
+          timestamp: Number(m.timestamp),
+          key: m.key ? new Uint8Array(m.key) : null,
+          value: m.value ? new Uint8Array(m.value) : null,
+          headers: headersOf(m.headers),
+        });
+      }
+    }
+  }
+  return records;
 }
 
 function headersOf(headers: Record<string, Buffer | Buffer[] | undefined> | undefined): Record<string, Bytes> {

@@ -134,12 +134,10 @@ export class WorkerSinkTask extends WorkerTask {
       return [];
     }
     try {
-      const batches = await Promise.all(partitions.map((tp) => this.p.broker.fetch(tp.topic, tp.partition, this.positions.get(key(tp))!, { maxWaitMs: 0 })));
-      const all = batches.flat();
-      if (all.length > 0) return all;
-      // Nothing anywhere: long-poll the first partition so an idle sink does not spin.
-      const first = partitions[0]!;
-      return await this.p.broker.fetch(first.topic, first.partition, this.positions.get(key(first))!, { maxWaitMs: FETCH_WAIT_MS });
+      // All partitions in one call (one Fetch per leader), long-polled together: an idle sink does not
+      // spin, and a record on any partition ends the wait.
+      const reads = partitions.map((tp) => ({ topic: tp.topic, partition: tp.partition, offset: this.positions.get(key(tp))! }));
+      return await this.p.broker.fetchMany(reads, { maxWaitMs: FETCH_WAIT_MS });
     } catch (err) {
       if (!(err instanceof BrokerError) || !err.retriable) throw err;
       this.log.warn({ err: err.message }, "cannot read from the broker; retrying");

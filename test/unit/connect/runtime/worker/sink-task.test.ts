@@ -207,6 +207,35 @@ describe("errors.tolerance", () => {
   });
 });
 
+describe("fetching", () => {
+  test("each round reads all the task's partitions in one long-polled fetchMany: a record on the second ends an idle wait", async () => {
+    const b = await broker();
+    await b.createTopic({ name: "in", partitions: 2, replicationFactor: 1 });
+    await produce(b, "in", ["p0"], 0);
+    await produce(b, "in", ["p1"], 1);
+    const rounds: string[] = [];
+    let produced = false;
+    const fetchMany = b.fetchMany.bind(b);
+    b.fetchMany = (reads, options) => {
+      rounds.push(reads.map((r) => `${r.partition}@${r.offset}`).join(" "));
+      const answer = fetchMany(reads, options);
+      // The sink is idle once both partitions are read to their end: a record on partition 1 wakes it.
+      if (!produced && rounds.at(-1) === "0@1 1@1") {
+        produced = true;
+        setImmediate(() => void produce(b, "in", ["late"], 1));
+      }
+      return answer;
+    };
+    b.fetch = () => Promise.reject(new Error("the sink task reads with fetchMany only"));
+    const task = new ScriptedSinkTask();
+    const { worker, log } = startSink(b, task, { partitions: [0, 1] });
+    task.onPut = (_, batch) => void (batch === 2 && worker.stop(5000));
+    await log.reached("UNASSIGNED");
+    expect(task.values).toEqual([["p0", "p1"], ["late"]]);
+    expect(rounds.slice(0, 2)).toEqual(["0@0 1@0", "0@1 1@1"]);
+  });
+});
+
 describe("pause and resume", () => {
   test("a pause commits what was delivered and delivers nothing more until resumed", async () => {
     const b = await broker("a", "b");

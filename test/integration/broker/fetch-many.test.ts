@@ -1,0 +1,121 @@
+// fetchMany on both brokers: several partitions in one call (on Kafka one Fetch request per leader), and
+// a long poll that any of the partitions ends, not only the first.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { decoder, encoder, type Broker, type FetchedRecord, type PartitionRead } from "../../../src/broker/broker.ts";
+import { KafkaBroker } from "../../../src/broker/kafka/index.ts";
+import { tempBroker, type TempBroker } from "../../fixtures/embedded-broker.ts";
+import { sharedKafka } from "../../fixtures/kafka.ts";
+
+const summary = (records: FetchedRecord[]) =>
+  records.map((r) => `${r.partition}@${r.offset}=${decoder.decode(r.value!)}`).sort();
+
+let topicCount = 0;
+async function newTopic(broker: Broker, partitions: number): Promise<string> {
+  const name = `fetch-many-${Date.now()}-${topicCount++}`;
+  await broker.createTopic({ name, partitions, replicationFactor: 1 });
+  return name;
+}
+
+async function produce(broker: Broker, topic: string, partition: number, ...values: string[]): Promise<void> {
+  await broker.produce(topic, values.map((v) => ({ key: null, value: encoder.encode(v), partition })));
+}
+
+const reads = (topic: string, ...offsets: number[]): PartitionRead[] => offsets.map((offset, partition) => ({ topic, partition, offset }));
+
+/** The same behaviour on either broker. */
+function fetchManyBehaviour(connect: () => Promise<Broker>) {
+  let broker: Broker;
+  beforeAll(async () => {
+    broker = await connect();
+  }, 120_000);
+
+  test("a long poll across two partitions ends as soon as a record arrives on the second", async () => {
+    const topic = await newTopic(broker, 2);
+    // Metadata and connections in place first, so the poll below is on its way at once.
+    expect(await broker.fetchMany(reads(topic, 0, 0))).toEqual([]);
+    const started = performance.now();
+    let answered = false;
+    const poll = broker.fetchMany(reads(topic, 0, 0), { maxWaitMs: 10_000 });
+    void poll.then(() => (answered = true));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(answered).toBe(false);
+    await produce(broker, topic, 1, "late");
+    const got = await poll;
+    const elapsed = performance.now() - started;
+    expect(summary(got)).toEqual(["1@0=late"]);
+    // The poll's own limit is 10 s; well under it means the record on partition 1 ended the wait.
+    expect(elapsed).toBeLessThan(5_000);
+  }, 30_000);
+
+  test("records of several partitions come back in one call, each from its own offset", async () => {
+    const topic = await newTopic(broker, 3);
+    await produce(broker, topic, 0, "a0", "a1");
+    await produce(broker, topic, 1, "b0");
+    await produce(broker, topic, 2, "c0", "c1", "c2");
+    const got = await broker.fetchMany(reads(topic, 1, 0, 2), { maxWaitMs: 10_000 });
+    expect(summary(got)).toEqual(["0@1=a1", "1@0=b0", "2@2=c2"]);
+  }, 30_000);
+
+  test("with nothing to read, the poll answers empty after its wait", async () => {
+    const topic = await newTopic(broker, 2);
+    const started = performance.now();
+    expect(await broker.fetchMany(reads(topic, 0, 0), { maxWaitMs: 1_000 })).toEqual([]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(900);
+  }, 30_000);
+
+  return () => broker;
+}
+
+describe("embedded broker", () => {
+  let temp: TempBroker;
+  afterAll(() => temp.close());
+  fetchManyBehaviour(async () => (temp = await tempBroker()).broker);
+});
+
+describe("Kafka", () => {
+  let kafka: KafkaBroker;
+  afterAll(() => kafka.close());
+  const broker = fetchManyBehaviour(async () => {
+    kafka = new KafkaBroker({ bootstrapServers: [(await sharedKafka()).bootstrap] });
+    await kafka.connect();
+    return kafka;
+  });
+
+  test("one Fetch request per leader carries all the partitions it leads", async () => {
+    const topic = await newTopic(broker(), 3);
+    await produce(broker(), topic, 0, "a0");
+    await produce(broker(), topic, 2, "c0");
+    expect(await broker().fetchMany(reads(topic, 0, 0, 0))).toHaveLength(2);
+    // Count the requests the real kafkajs connections send (each still goes to Kafka).
+    type NodeBroker = { fetch(a: unknown): Promise<unknown> };
+    const cluster = Reflect.get(kafka, "cluster") as {
+      findLeaderForPartitions(topic: string, partitions: number[]): Record<string, number[]>;
+      findBroker(a: { nodeId: string }): Promise<NodeBroker>;
+    };
+    const leaders = cluster.findLeaderForPartitions(topic, [0, 1, 2]);
+    const sent: { nodeId: string; partitions: string[]; maxWaitTime: number; minBytes: number }[] = [];
+    const restore: (() => void)[] = [];
+    for (const nodeId of Object.keys(leaders)) {
+      const node = await cluster.findBroker({ nodeId });
+      const fetch = node.fetch;
+      node.fetch = (args) => {
+        const request = args as { topics: { topic: string; partitions: { partition: number }[] }[]; maxWaitTime: number; minBytes: number };
+        const partitions = request.topics.flatMap((t) => t.partitions.map((p) => `${t.topic}-${p.partition}`)).sort();
+        sent.push({ nodeId, partitions, maxWaitTime: request.maxWaitTime, minBytes: request.minBytes });
+        return fetch.call(node, args);
+      };
+      restore.push(() => (node.fetch = fetch));
+    }
+    try {
+      const got = await broker().fetchMany(reads(topic, 0, 0, 0), { maxWaitMs: 5_000 });
+      expect(summary(got)).toEqual(["0@0=a0", "2@0=c0"]);
+    } finally {
+      for (const undo of restore) undo();
+    }
+    expect(sent.sort((a, b) => a.nodeId.localeCompare(b.nodeId))).toEqual(
+      Object.entries(leaders)
+        .map(([nodeId, partitions]) => ({ nodeId, partitions: partitions.map((p) => `${topic}-${p}`).sort(), maxWaitTime: 5_000, minBytes: 1 }))
+        .sort((a, b) => a.nodeId.localeCompare(b.nodeId)),
+    );
+  }, 30_000);
+});
