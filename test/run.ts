@@ -16,11 +16,11 @@ const root = join(import.meta.dir, "..");
 const reportDir = join(root, "node_modules", ".cache", "sluice");
 const report = join(reportDir, "junit.xml");
 
-/** A server the tests need: missing is fatal with CI=true; otherwise its tests skip. */
+/** A server the tests need: missing is fatal with CI=true; otherwise said here, before its tests fail. */
 function found(name: string, where: unknown): void {
   if (where !== null) return;
   if (process.env.CI === "true") throw new Error(`${name} is missing and could not be installed (apt-get needs root on Debian)`);
-  process.stdout.write(`${name} not available, its tests will skip; `);
+  process.stdout.write(`${name} not available, its tests will fail; `);
 }
 
 function step(what: string, action: () => void): void {

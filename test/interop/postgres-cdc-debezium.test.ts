@@ -22,13 +22,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { FetchedRecord } from "../../src/broker/broker.ts";
 import { VERSION } from "../../src/platform/version.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../fixtures/connect.ts";
-import { DEBEZIUM_VERSION, debeziumAvailable, debeziumClasspath } from "../fixtures/debezium.ts";
+import { DEBEZIUM_VERSION, debeziumClasspath } from "../fixtures/debezium.ts";
 import { startKafkaConnect, type KafkaConnect } from "../fixtures/kafka-connect.ts";
 import { sharedKafka } from "../fixtures/kafka.ts";
-import { cdcConnection, postgresAvailable, startPostgres, type PostgresServer } from "../fixtures/postgres.ts";
+import { cdcConnection, startPostgres, type PostgresServer } from "../fixtures/postgres.ts";
 import { waitFor } from "../fixtures/wait.ts";
-
-const available = postgresAvailable() && debeziumAvailable();
 
 const CONNECTOR_CLASS = "io.debezium.connector.postgresql.PostgresConnector";
 const JSON_CONVERTERS = { "key.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter" };
@@ -244,7 +242,7 @@ function differences(a: unknown, b: unknown, path = ""): string[] {
   return [`${path}: ${JSON.stringify(a)?.slice(0, 300)} ≠ ${JSON.stringify(b)?.slice(0, 300)}`];
 }
 
-describe.skipIf(!available)(`PostgreSQL CDC: Sluice's connector writes what Debezium ${DEBEZIUM_VERSION}'s writes`, () => {
+describe(`PostgreSQL CDC: Sluice's connector writes what Debezium ${DEBEZIUM_VERSION}'s writes`, () => {
   let pg: PostgresServer;
   let kafkaConnect: KafkaConnect;
   let worker: TestConnect;

@@ -12,6 +12,7 @@ import { sharedKafka } from "../fixtures/kafka.ts";
 import { cdcConnection, startPostgres, type PostgresServer } from "../fixtures/postgres.ts";
 import { scrape, valueOf } from "../fixtures/prometheus.ts";
 import { freePort, waitFor } from "../fixtures/wait.ts";
+import { logLines, type LogLine } from "../fixtures/logs.ts";
 import { install, type Install } from "./sluice.ts";
 
 const ROWS = 50_000;
@@ -25,25 +26,8 @@ afterAll(async () => {
   await pg?.stop();
 }, 60_000);
 
-interface LogLine {
-  logger?: string;
-  msg: string;
-  [field: string]: unknown;
-}
-
 /** The JSON log lines of the CDC connector in a service's output, in the order written. */
-const cdcLines = (output: string): LogLine[] =>
-  output
-    .split("\n")
-    .flatMap((line) => {
-      if (!line.startsWith("{")) return [];
-      try {
-        return [JSON.parse(line) as LogLine];
-      } catch {
-        return []; // a line still being written
-      }
-    })
-    .filter((line) => line.logger === "postgres-cdc");
+const cdcLines = (output: string): LogLine[] => logLines(output).filter((line) => line.logger === "postgres-cdc");
 
 test("connect-distributed logs a CDC snapshot's progress per table, its end and the start of streaming; /metrics has Debezium's snapshot figures", async () => {
   const kafka = await sharedKafka();

@@ -11,7 +11,7 @@ import type { Broker } from "../../src/broker/broker.ts";
 import { createBroker } from "../../src/broker/index.ts";
 import { connectClient } from "../fixtures/connect.ts";
 import { sharedKafka } from "../fixtures/kafka.ts";
-import { cdcConnection, postgresAvailable, startPostgres, type PostgresServer } from "../fixtures/postgres.ts";
+import { cdcConnection, startPostgres, type PostgresServer } from "../fixtures/postgres.ts";
 import { freePort, waitFor } from "../fixtures/wait.ts";
 import { install, linesWith, type Install, type Running } from "./sluice.ts";
 
@@ -73,7 +73,7 @@ const fileSource = (file: string, topic: string) => ({
 
 const restoredLine = (output: string) => linesWith(output, "restored").filter((l) => l.includes('"level":"info"'));
 
-describe.skipIf(!postgresAvailable())("dev on Kafka keeps its connectors across a restart", () => {
+describe("dev on Kafka keeps its connectors across a restart", () => {
   test("a FileStream source (paused) and a PostgreSQL CDC source: back as they were, every line and row once", async () => {
     const kafka = await sharedKafka();
     pg = await startPostgres();

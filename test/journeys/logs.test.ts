@@ -7,14 +7,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectClient } from "../fixtures/connect.ts";
 import { freePort, waitFor } from "../fixtures/wait.ts";
+import { logLines, type LogLine } from "../fixtures/logs.ts";
 import { freeListener, install, type Install, type Running } from "./sluice.ts";
-
-interface Line {
-  level: string;
-  logger?: string;
-  msg: string;
-  [field: string]: unknown;
-}
 
 let sluice: Install;
 beforeAll(() => {
@@ -22,11 +16,10 @@ beforeAll(() => {
 }, 180_000);
 afterAll(() => sluice.remove());
 
-const jsonLines = (output: string): Line[] => output.split("\n").filter((l) => l.length > 0).map((l) => JSON.parse(l) as Line);
 
 /** Waits until dev has logged a line with this message; returns it. */
 const logged = (dev: Running, msg: string) =>
-  waitFor(`the log line "${msg}"`, () => jsonLines(dev.output()).find((l) => l.msg === msg), { timeoutMs: 30_000, intervalMs: 50 });
+  waitFor(`the log line "${msg}"`, () => logLines(dev.output()).find((l) => l.msg === msg), { timeoutMs: 30_000, intervalMs: 50 });
 
 describe("a connector's life, as the log tells it", () => {
   test("dev with its output in a file: JSON lines with named levels, one INFO line per lifecycle event, the failure with its reason", async () => {
@@ -54,20 +47,22 @@ describe("a connector's life, as the log tells it", () => {
     await logged(dev, "connector lines stopped");
     await api.waitForState("lines", "STOPPED");
     expect((await api.delete("/connectors/lines/offsets")).status).toBe(200);
-    await waitFor("the reset offsets line", () => jsonLines(dev.output()).find((l) => /^offsets of connector lines reset/.test(l.msg)));
+    await waitFor("the reset offsets line", () => logLines(dev.output()).find((l) => /^offsets of connector lines reset/.test(l.msg)));
     expect((await api.delete("/connectors/lines")).status).toBe(204);
     await logged(dev, "connector lines deleted");
 
     // A directory is no file to read: the task fails, and the log says why.
     expect((await api.post("/connectors", { name: "broken", config: { ...config, file: sluice.dir } })).status).toBe(201);
-    const failed = await waitFor("the failure line", () => jsonLines(dev.output()).find((l) => l.msg.startsWith("task broken-0 failed: ")), { timeoutMs: 30_000 });
+    const failed = await waitFor("the failure line", () => logLines(dev.output()).find((l) => l.msg.startsWith("task broken-0 failed: ")), { timeoutMs: 30_000 });
     expect(failed.level).toBe("error");
     expect(failed.msg).toContain("EISDIR");
     expect(failed.reason).toContain("EISDIR");
 
     dev.proc.kill("SIGINT");
     expect(await dev.proc.exited).toBe(0);
-    const lines = jsonLines(dev.output()); // every line is JSON: nothing else is written to the output
+    // Every line is JSON: nothing else is written to the output.
+    expect(dev.output().split("\n").filter((l) => l.length > 0 && !l.startsWith("{"))).toEqual([]);
+    const lines = logLines(dev.output());
     expect(lines.every((l) => ["trace", "debug", "info", "warn", "error", "fatal"].includes(l.level))).toBe(true);
     const lifecycle = lines.filter((l) => l.connector === "lines" && l.level === "info").map((l) => l.msg);
     expect(lifecycle.every((msg) => msg.includes("lines"))).toBe(true);
@@ -110,7 +105,7 @@ describe("the log's form", () => {
     const r = spawnSync(["script", "-qec", command, "/dev/null"], { cwd: sluice.dir, env: { PATH: process.env.PATH ?? "", HOME: sluice.dir, SCHEMA_REGISTRY_LOG_FORMAT: "json" }, stdout: "pipe", stderr: "pipe" });
     const json = r.stdout.toString().split(/\r?\n/).filter((l) => l.includes('"logger":"schema-log"'));
     expect(json.length).toBeGreaterThan(0);
-    expect(json.map((l) => (JSON.parse(l) as Line).level)).toContain("info");
+    expect(json.map((l) => (JSON.parse(l) as LogLine).level)).toContain("info");
   });
 
   test("an unknown log.format is refused at start, naming the allowed values", () => {

@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectClient } from "../../fixtures/connect.ts";
-import { mariadbAvailable, startMariaDb, type MariaDbServer } from "../../fixtures/mariadb.ts";
-import { openSearchAvailable, sharedOpenSearch, type OpenSearchNode } from "../../fixtures/opensearch.ts";
-import { postgresAvailable, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { startMariaDb, type MariaDbServer } from "../../fixtures/mariadb.ts";
+import { sharedOpenSearch, type OpenSearchNode } from "../../fixtures/opensearch.ts";
+import { startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { startSluice, type SluiceProcess } from "../../fixtures/sluice-process.ts";
 import { freePort } from "../../fixtures/wait.ts";
 
@@ -62,7 +62,7 @@ describe("connector classes and framework settings", () => {
   });
 });
 
-describe.skipIf(!postgresAvailable() || !mariadbAvailable())("database connectors try their connection", () => {
+describe("database connectors try their connection", () => {
   let pg: PostgresServer;
   let maria: MariaDbServer;
   beforeAll(async () => {
@@ -128,7 +128,7 @@ describe.skipIf(!postgresAvailable() || !mariadbAvailable())("database connector
   });
 });
 
-describe.skipIf(!openSearchAvailable())("the search sink tries its connection", () => {
+describe("the search sink tries its connection", () => {
   let search: OpenSearchNode;
   beforeAll(async () => {
     search = await sharedOpenSearch();

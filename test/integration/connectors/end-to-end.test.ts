@@ -14,13 +14,11 @@ import postgres from "postgres";
 import { builtBinary } from "../../fixtures/binary.ts";
 import { connectClient } from "../../fixtures/connect.ts";
 import { sharedKafka } from "../../fixtures/kafka.ts";
-import { mariadbAvailable, startMariaDb, type MariaDbServer } from "../../fixtures/mariadb.ts";
-import { openSearchAvailable, sharedOpenSearch, type OpenSearchNode } from "../../fixtures/opensearch.ts";
-import { postgresAvailable, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { startMariaDb, type MariaDbServer } from "../../fixtures/mariadb.ts";
+import { sharedOpenSearch, type OpenSearchNode } from "../../fixtures/opensearch.ts";
+import { startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
-
-const available = postgresAvailable() && mariadbAvailable() && openSearchAvailable();
 
 const TABLE = "everything";
 const CONNECTORS = ["source", "sink-postgres", "sink-mariadb", "sink-search"];
@@ -116,7 +114,7 @@ function rowLiteral(n: number): string {
     '${"a0eebc99-9c0b-4ef8-bb6d-6bb9bd38".concat(String(n).padStart(4, "0"))}', '${moods[n % 3]}', ARRAY[${n}, ${-n}, 0], ARRAY['t${n}', 'with,comma', NULL])`;
 }
 
-describe.skipIf(!available)("PostgreSQL → Kafka (Avro) → MariaDB, PostgreSQL and OpenSearch", () => {
+describe("PostgreSQL → Kafka (Avro) → MariaDB, PostgreSQL and OpenSearch", () => {
   let pg: PostgresServer;
   let maria: MariaDbServer;
   let search: OpenSearchNode;

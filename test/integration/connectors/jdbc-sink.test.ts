@@ -6,11 +6,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { encoder } from "../../../src/broker/broker.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { captureLogs } from "../../fixtures/logs.ts";
-import { mariadbAvailable, startMariaDb, type MariaDbServer } from "../../fixtures/mariadb.ts";
-import { postgresAvailable, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { startMariaDb, type MariaDbServer } from "../../fixtures/mariadb.ts";
+import { startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { waitFor } from "../../fixtures/wait.ts";
-
-const available = postgresAvailable() && mariadbAvailable();
 
 interface Target {
   name: string;
@@ -33,7 +31,7 @@ function struct(fields: FieldSpec[], payload: Record<string, unknown>): Uint8Arr
 }
 const key = (id: number) => struct([ID], { id });
 
-describe.skipIf(!available)("JDBC sink into PostgreSQL and MariaDB", () => {
+describe("JDBC sink into PostgreSQL and MariaDB", () => {
   let pg: PostgresServer;
   let maria: MariaDbServer;
   let worker: TestConnect;

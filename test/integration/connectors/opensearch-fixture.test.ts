@@ -1,8 +1,8 @@
 // The OpenSearch node the search sink tests write to. Without Java and Maven it is skipped, except in CI.
 import { describe, expect, test } from "bun:test";
-import { openSearchAvailable, sharedOpenSearch } from "../../fixtures/opensearch.ts";
+import { sharedOpenSearch } from "../../fixtures/opensearch.ts";
 
-describe.skipIf(!openSearchAvailable())("OpenSearch fixture", () => {
+describe("OpenSearch fixture", () => {
   test("a green or yellow single node that answers GET / with its version", async () => {
     const node = await sharedOpenSearch();
     const root = (await (await fetch(`${node.url}/`)).json()) as { version: { distribution?: string; number: string } };

@@ -5,12 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { captureLogs } from "../../fixtures/logs.ts";
-import { cdcConnection, postgresAvailable, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { cdcConnection, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
-const available = postgresAvailable();
-
-describe.skipIf(!available)("PostgreSQL CDC connector when PostgreSQL goes away", () => {
+describe("PostgreSQL CDC connector when PostgreSQL goes away", () => {
   let pg: PostgresServer;
   let worker: TestConnect;
   const run = Date.now().toString(36);

@@ -3,32 +3,21 @@
 // the start of streaming; the worker's /metrics carries Debezium's snapshot and streaming figures.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
-import { captureLogs } from "../../fixtures/logs.ts";
-import { cdcConnection, postgresAvailable, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { captureLogs, logLines, type LogLine } from "../../fixtures/logs.ts";
+import { cdcConnection, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { scrape, valueOf } from "../../fixtures/prometheus.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
-const available = postgresAvailable();
 const ROWS = 50_000;
 
-interface LogLine {
-  logger?: string;
-  msg: string;
-  [field: string]: unknown;
-}
-
-describe.skipIf(!available)("PostgreSQL CDC snapshot progress", () => {
+describe("PostgreSQL CDC snapshot progress", () => {
   let pg: PostgresServer;
   let worker: TestConnect;
   let logs: ReturnType<typeof captureLogs>;
   const prefix = `progress${Date.now()}`;
   const json = { "key.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter" };
   const cdcLines = (): LogLine[] =>
-    logs
-      .text()
-      .split("\n")
-      .flatMap((line) => (line.startsWith("{") ? [JSON.parse(line) as LogLine] : []))
-      .filter((line) => line.logger === "postgres-cdc");
+    logLines(logs.text()).filter((line) => line.logger === "postgres-cdc");
   const server = () => ({ context: "snapshot", server: prefix });
 
   beforeAll(async () => {

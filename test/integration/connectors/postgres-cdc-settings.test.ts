@@ -10,10 +10,8 @@
 // made for earlier changes is in Kafka too; what is missing then was never made.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
-import { cdcConnection, postgresAvailable, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { cdcConnection, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { waitFor } from "../../fixtures/wait.ts";
-
-const available = postgresAvailable();
 
 interface Field {
   field: string;
@@ -31,7 +29,7 @@ interface Envelope {
   source: Record<string, unknown>;
 }
 
-describe.skipIf(!available)("PostgreSQL CDC connector settings", () => {
+describe("PostgreSQL CDC connector settings", () => {
   let pg: PostgresServer;
   let worker: TestConnect;
   const run = Date.now().toString(36);

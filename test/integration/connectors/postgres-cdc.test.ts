@@ -4,10 +4,8 @@
 // worker is down arrive after it starts again, none lost.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
-import { cdcConnection, postgresAvailable, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { cdcConnection, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { waitFor } from "../../fixtures/wait.ts";
-
-const available = postgresAvailable();
 
 interface Event {
   key: { payload: Record<string, unknown> } | null;
@@ -20,7 +18,7 @@ interface Envelope {
   source: Record<string, unknown>;
 }
 
-describe.skipIf(!available)("PostgreSQL CDC connector on Kafka", () => {
+describe("PostgreSQL CDC connector on Kafka", () => {
   let pg: PostgresServer;
   let worker: TestConnect;
   const prefix = `pg${Date.now()}`;

@@ -1,10 +1,8 @@
 // The PostgreSQL fixture the CDC tests build on. Without a server it is skipped, except in CI.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { postgresAvailable, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 
-const available = postgresAvailable();
-
-describe.skipIf(!available)("PostgreSQL fixture", () => {
+describe("PostgreSQL fixture", () => {
   let pg: PostgresServer;
   beforeAll(async () => {
     pg = await startPostgres();

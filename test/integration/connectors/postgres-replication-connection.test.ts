@@ -6,12 +6,10 @@ import { join } from "node:path";
 import { parseLsn } from "../../../src/connectors/postgres-cdc/lsn.ts";
 import { decodePgOutput, type PgOutputMessage } from "../../../src/connectors/postgres-cdc/pgoutput.ts";
 import { PostgresError, ReplicationConnection } from "../../../src/connectors/postgres-cdc/replication-connection.ts";
-import { postgresAvailable, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
-const available = postgresAvailable();
-
-describe.skipIf(!available)("PostgreSQL replication connection", () => {
+describe("PostgreSQL replication connection", () => {
   let pg: PostgresServer;
   const open = (user: string, password = "") => ReplicationConnection.open({ host: "127.0.0.1", port: pg.port, user, password, database: "postgres" });
 

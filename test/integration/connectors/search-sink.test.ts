@@ -6,12 +6,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { encoder } from "../../../src/broker/broker.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
-import { openSearchAvailable, sharedOpenSearch, type OpenSearchNode } from "../../fixtures/opensearch.ts";
+import { sharedOpenSearch, type OpenSearchNode } from "../../fixtures/opensearch.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
 const json = (value: unknown) => encoder.encode(JSON.stringify(value));
 
-describe.skipIf(!openSearchAvailable())("Elasticsearch sink into OpenSearch", () => {
+describe("Elasticsearch sink into OpenSearch", () => {
   let search: OpenSearchNode;
   let worker: TestConnect;
   let api: ReturnType<typeof connectClient>;
