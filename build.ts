@@ -24,9 +24,9 @@ const releaseTargets = ["bun-linux-x64", "bun-linux-x64-baseline", "bun-linux-ar
 
 async function compile(outfile: string, target?: (typeof releaseTargets)[number]): Promise<void> {
   const result = await Bun.build({
-    // The schema thread's entry (started by src/registry/schema-thread.ts) is bundled too; flat names
-    // put it beside the CLI's, where the thread looks for it.
-    entrypoints: ["src/cli.ts", "src/registry/schema-worker.ts"],
+    // The threads' entries (src/registry/schema-thread.ts's and the connect worker's task threads') are
+    // bundled too; flat names put them beside the CLI's, where the threads are started from.
+    entrypoints: ["src/cli.ts", "src/registry/schema-worker.ts", "src/task-thread.ts"],
     naming: { entry: "[name].[ext]" },
     compile: target ? { outfile, target } : { outfile },
     // Identifiers stay: stack traces (a failed task's trace) show them. keepNames would only fix .name;

@@ -10,6 +10,9 @@ import { parseProperties, propertiesFromEnv } from "./platform/properties.ts";
 import { resolve } from "node:path";
 import { ConfigError, settingsReference, unknownSettingWarning, type ParsedSettings, type SettingsDefinition } from "./platform/settings.ts";
 import { catalog } from "./catalog.ts";
+
+// Beside this file, in the source tree and in the binary (build.ts bundles it as an entry of its own).
+const TASK_THREAD = new URL("./task-thread.ts", import.meta.url).href;
 import { DEV_CONNECT_DEFAULTS, startConnectDev } from "./connect/runtime/dev.ts";
 import { startConnectDistributed, startConnectStandalone, type RunningConnect } from "./connect/runtime/server.ts";
 import { workerSettings } from "./connect/runtime/worker/worker-config.ts";
@@ -136,7 +139,7 @@ async function main(argv: string[]): Promise<number> {
     applyLogSettings(values);
     warnUnknownSettings(worker);
     warnEmbeddedBroker(values, "bootstrap.servers");
-    const connect = await startConnectStandalone({ settings: values, workerConfig: raw, connectorFiles, catalog });
+    const connect = await startConnectStandalone({ settings: values, workerConfig: raw, connectorFiles, catalog, taskThreadEntry: TASK_THREAD });
     running.push(connect);
     log.info({ urls: connect.urls, broker: connect.broker.kind }, `Connect worker listening on ${connect.urls.join(", ")} (${connect.broker.kind} broker)`);
   } else if (command === "dev") {
@@ -166,6 +169,7 @@ async function main(argv: string[]): Promise<number> {
       connectorFiles: positional,
       broker,
       catalog,
+      taskThreadEntry: TASK_THREAD,
     });
     running.push(connect, { stop: () => broker.close() });
     log.info({ registry: sr.urls, connect: connect.urls, broker: broker.kind }, `Schema registry listening on ${sr.urls.join(", ")}; connect worker on ${connect.urls.join(", ")} (${broker.kind} broker)`);
@@ -176,7 +180,7 @@ async function main(argv: string[]): Promise<number> {
     const { values, raw } = worker;
     applyLogSettings(values);
     warnUnknownSettings(worker);
-    const connect = await startConnectDistributed({ settings: values, workerConfig: raw, catalog });
+    const connect = await startConnectDistributed({ settings: values, workerConfig: raw, catalog, taskThreadEntry: TASK_THREAD });
     running.push(connect);
     log.info({ urls: connect.urls, group: values.string("group.id"), broker: connect.broker.kind }, `Connect worker listening on ${connect.urls.join(", ")}, joining group ${values.string("group.id")} (${connect.broker.kind} broker)`);
   } else {

@@ -44,6 +44,11 @@ export function setLogFormat(next: LogFormat): void {
   format = next;
 }
 
+/** The level and format in force, for a thread to log as this one does. */
+export function currentLogSettings(): { level: LogLevel; format: LogFormat } {
+  return { level: root.level as LogLevel, format };
+}
+
 const LEVELS: LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 
 /** The log settings every command takes (registry and worker files, SCHEMA_REGISTRY_/CONNECT_ variables). */

@@ -143,7 +143,19 @@ function convert(s: Setting, given: string, text: string): SettingValue {
   return value;
 }
 
+/** Parsed settings as plain data, to hand to another thread (ParsedSettings.from). */
+export interface SettingsSnapshot {
+  values: Map<string, SettingValue>;
+  extra: Record<string, string>;
+}
+
 export class ParsedSettings {
+  static from(snapshot: SettingsSnapshot): ParsedSettings {
+    return new ParsedSettings(snapshot.values, snapshot.extra);
+  }
+  snapshot(): SettingsSnapshot {
+    return { values: this.values, extra: this.extra };
+  }
   constructor(
     private readonly values: Map<string, SettingValue>,
     /** Settings not declared (passed-through client settings and unknown ones). */

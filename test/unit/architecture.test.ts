@@ -24,6 +24,7 @@ const ALLOWED: [folder: string, mayImport: string[]][] = [
   ["connectors", ["connect/api", "connect/converters", "jvm", "platform"]],
   ["connect/runtime", ["connect/api", "connect/converters", "connect/transforms", "broker", "schema", "serde", "jvm", "platform"]],
   ["catalog.ts", ["connectors", "connect/api", "connect/converters", "connect/transforms", "connect/runtime", "platform"]],
+  ["task-thread.ts", ["catalog.ts", "connect/runtime"]],
   ["cli.ts", ["*"]],
   ["usage.ts", ["*"]],
 ];

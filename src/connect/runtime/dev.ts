@@ -38,6 +38,7 @@ export async function startConnectDev(options: ConnectOptions & { broker: Broker
     workerConfig: options.workerConfig,
     broker: options.broker,
     catalog: options.catalog,
+    taskThreadEntry: options.taskThreadEntry,
     beforeJoin: async (herder) => {
       logRestored(herder, settings.string("config.storage.topic"));
       await carryOffsetsFile(settings, herder);

@@ -20,6 +20,8 @@ export interface TaskMetrics {
   recordError(tolerated: boolean): void;
   /** Starts timing an offset commit; call the result once the commit succeeded. */
   commitTimer(): () => void;
+  /** An offset commit that succeeded after `seconds` (timed elsewhere, e.g. on a task thread). */
+  committed(seconds: number): void;
   /** A sink task's lag: records in its partitions not yet consumed. */
   lag(records: number): void;
 }
@@ -28,7 +30,8 @@ interface PluginSeries {
   /** The task that published it ("<connector>-<index>"), so its series go when it stops. */
   task: string;
   labels: Readonly<Record<string, string>>;
-  read: () => number;
+  /** A task thread's gauge answers by message, hence a promise. */
+  read: () => number | Promise<number>;
 }
 
 interface StateSample {
@@ -124,12 +127,13 @@ export class ConnectMetrics {
       put: (n) => put.inc(n),
       recordError: (tolerated) => this.errorsTotal.inc({ ...labels, outcome: tolerated ? "tolerated" : "failed" }),
       commitTimer: () => commits.startTimer(),
+      committed: (seconds) => commits.observe(seconds),
       lag: (n) => lag.set(n),
     };
   }
 
   /** The gauges a task's own code publishes (e.g. the PostgreSQL connector's Debezium metrics), kept per task. */
-  plugin(connector: string, index: number): PluginMetrics {
+  plugin(connector: string, index: number): PluginMetrics & { gauge(name: string, help: string, labels: Readonly<Record<string, string>>, read: () => number | Promise<number>): void } {
     const task = `${connector}-${index}`;
     return {
       gauge: (name, help, labels, read) => {
@@ -141,9 +145,10 @@ export class ConnectMetrics {
             help,
             labelNames: Object.keys(labels),
             registers: [this.registry],
-            collect() {
+            async collect() {
+              const values = await Promise.all([...all.values()].map(async (s) => [s.labels, await s.read()] as const));
               this.reset();
-              for (const s of all.values()) this.set(s.labels, s.read());
+              for (const [labels, value] of values) this.set(labels, value);
             },
           });
           this.pluginSeries.set(name, series);

@@ -3,10 +3,10 @@
 import { listen, type Listening } from "../../platform/listeners.ts";
 import { forwardingTls } from "../../platform/tls.ts";
 import { readFileSync } from "node:fs";
-import { hostname } from "node:os";
+import { availableParallelism, hostname } from "node:os";
 import { join } from "node:path";
 import { clientSecurity } from "../../broker/client-security.ts";
-import { createBroker } from "../../broker/index.ts";
+import { createBroker, type BrokerChoice } from "../../broker/index.ts";
 import type { Broker } from "../../broker/broker.ts";
 import { logger } from "../../platform/log.ts";
 import { parseProperties } from "../../platform/properties.ts";
@@ -21,7 +21,7 @@ import { loadPlugins } from "./plugins/loader.ts";
 import type { PluginRegistry } from "./plugins/registry.ts";
 import { FileOffsetStore } from "./storage/offset-store.ts";
 import { TopicOffsetStore } from "./storage/topic-offset-store.ts";
-import { Worker } from "./worker/worker.ts";
+import { Worker, type WorkerOptions } from "./worker/worker.ts";
 
 const log = logger("connect");
 
@@ -56,6 +56,16 @@ export interface ConnectOptions {
   broker?: Broker;
   /** The built-in plugins these settings offer (src/catalog.ts: the runtime does not know the connectors). */
   catalog: (settings: ParsedSettings) => PluginRegistry;
+  /** The task threads' entry module (src/task-thread.ts); without it, tasks run on the main thread. */
+  taskThreadEntry?: string;
+}
+
+/** The worker's task threads: as many as task.threads says (-1: one per core), each with its own client on Kafka. */
+function taskThreads(options: Pick<ConnectOptions, "settings" | "taskThreadEntry">, broker: Broker, choice: BrokerChoice): WorkerOptions["taskThreads"] {
+  if (!options.taskThreadEntry) return undefined;
+  const setting = options.settings.int("task.threads");
+  const max = setting < 0 ? availableParallelism() : setting;
+  return { entry: options.taskThreadEntry, max, broker: broker.kind === "kafka" ? { kind: "kafka", choice: { ...choice, clientId: "connect-task" } } : { kind: "embedded" } };
 }
 
 /** The REST listeners, and how this worker names itself to others (worker_id = host:port). */
@@ -87,14 +97,15 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
   // Bad key stores or users files fail here, before anything is started.
   const security = connectSecurity(settings, options.workerConfig);
   const ownBroker = !options.broker;
-  const broker = options.broker ?? createBroker({ bootstrapServers: settings.list("bootstrap.servers"), dataDir: settings.string("data.dir"), clientId: "connect", security: clientSecurity(options.workerConfig) });
+  const choice = { bootstrapServers: settings.list("bootstrap.servers"), dataDir: settings.string("data.dir"), clientId: "connect", security: clientSecurity(options.workerConfig) };
+  const broker = options.broker ?? createBroker(choice);
   if (ownBroker) await broker.connect();
   const plugins = options.catalog(settings);
   await loadPlugins(settings.list("plugin.path"), plugins);
   const { file, setting } = offsetsFile(settings);
   const offsets = await FileOffsetStore.open(file, setting);
   const { listeners, workerId } = restIdentity(settings, options.workerConfig);
-  const worker = new Worker({ workerId, broker, plugins, offsets, settings, workerConfig: options.workerConfig });
+  const worker = new Worker({ workerId, broker, plugins, offsets, settings, workerConfig: options.workerConfig, taskThreads: taskThreads(options, broker, choice) });
   const herder = new StandaloneHerder(worker);
   for (const file of options.connectorFiles) {
     const { name, config, initialState } = readConnectorFile(file);
@@ -127,9 +138,9 @@ export async function startConnectDistributed(options: DistributedOptions): Prom
   for (const required of ["group.id", "config.storage.topic", "offset.storage.topic", "status.storage.topic"]) {
     if (!settings.string(required)) throw new ConfigError(required, "", `Missing required configuration "${required}" which has no default value.`);
   }
-  const choice = { bootstrapServers: settings.list("bootstrap.servers"), dataDir: settings.string("data.dir"), security: clientSecurity(options.workerConfig) };
+  const choice = { bootstrapServers: settings.list("bootstrap.servers"), dataDir: settings.string("data.dir"), clientId: "connect", security: clientSecurity(options.workerConfig) };
   const ownBroker = !options.broker;
-  const broker = options.broker ?? createBroker({ ...choice, clientId: "connect" });
+  const broker = options.broker ?? createBroker(choice);
   if (ownBroker) await broker.connect();
   // The internal topics and the group get connections of their own, apart from the tasks' traffic
   // (the embedded broker is one process's: it is shared).
@@ -144,7 +155,7 @@ export async function startConnectDistributed(options: DistributedOptions): Prom
     replicationFactor: settings.int(`${prefix}.replication.factor`),
   });
   const offsetTopic = topic("offset.storage", settings.int("offset.storage.partitions"));
-  const worker = new Worker({ workerId, broker, plugins, offsets: new TopicOffsetStore(internal, offsetTopic.name), settings, workerConfig: options.workerConfig });
+  const worker = new Worker({ workerId, broker, plugins, offsets: new TopicOffsetStore(internal, offsetTopic.name), settings, workerConfig: options.workerConfig, taskThreads: taskThreads(options, broker, choice) });
   const herder = new DistributedHerder(worker, internal, {
     groupId: settings.string("group.id"),
     url,

@@ -9,7 +9,8 @@ import type { PluginDescriptor, PluginRegistry } from "../plugins/registry.ts";
 import { nearest } from "../../../platform/edit-distance.ts";
 import { JavaHashKeys } from "../../../jvm/hash-order.ts";
 import { connectorFrameworkDefinition, sinkTopicProblems } from "../worker/connector-config.ts";
-import { chainLookups, type Worker } from "../worker/worker.ts";
+import type { Worker } from "../worker/worker.ts";
+import { chainLookups } from "../worker/task-factory.ts";
 import { validateTransforms } from "../../transforms/chain.ts";
 import { configInfos, invalidConfigMessage, type ConfigInfos } from "./config-infos.ts";
 

@@ -26,6 +26,7 @@ export const workerSettings = new SettingsDefinition(
     { name: "topic.tracking.enable", type: "boolean", default: true, importance: "low", doc: "Track the topics each connector uses (GET /connectors/{c}/topics)." },
     { name: "topic.tracking.allow.reset", type: "boolean", default: true, importance: "low", doc: "Allow PUT /connectors/{c}/topics/reset." },
     { name: "regex.match.timeout.ms", type: "long", default: 250, min: 1, importance: "low", doc: "Sluice: the longest one match of a connector's regex may take (RegexRouter, TopicNameMatches, Filter conditions' =~, topics.regex). Matches run on threads of their own; a record whose match takes longer fails through errors.tolerance. Keep it under a second: past its own limit (about that) the JavaScript engine answers \"no match\" instead." },
+    { name: "task.threads", type: "int", default: -1, min: -1, importance: "low", doc: "Sluice: the most threads the worker runs its tasks on, each task with its whole pipeline (converters, transforms, Kafka client) on one of them. -1: one per core; 0: every task on the main thread." },
     { name: "topic.creation.enable", type: "boolean", default: true, importance: "low", doc: "Create missing topics that source connectors write to." },
     // Distributed mode (connect-distributed), by DistributedConfig's names and defaults.
     { name: "group.id", type: "string", default: "", importance: "high", doc: "Distributed: the cluster this worker belongs to (required)." },

@@ -19,6 +19,8 @@ export abstract class WorkerTask {
   private paused: boolean;
   private resumed?: () => void;
   private loop?: Promise<void>;
+  /** Failed from outside its loop (see fail). */
+  private failedOutside = false;
 
   constructor(
     readonly id: string,
@@ -58,6 +60,18 @@ export abstract class WorkerTask {
     if (!finished) this.log.warn({ timeoutMs }, "task did not stop in time; abandoning it");
   }
 
+  /**
+   * Fails the task from outside its loop: its code threw where none of its awaits catches it (a timer,
+   * a callback). FAILED at once, since the loop may be waiting for what the failed code was to do.
+   */
+  fail(error: unknown): void {
+    if (this.failedOutside || this.status.state === "FAILED") return;
+    this.failedOutside = true;
+    this.stopping = true;
+    this.setStatus("FAILED", traceOf(error));
+    this.resumed?.();
+  }
+
   /** Set up (start the connector's task, open resources). */
   protected abstract initialize(): Promise<void>;
   /** One round of work (poll and send, or fetch and put). */
@@ -86,8 +100,9 @@ export abstract class WorkerTask {
       }
     } catch (err) {
       failed = true;
-      this.setStatus("FAILED", traceOf(err));
+      if (!this.failedOutside) this.setStatus("FAILED", traceOf(err));
     }
+    failed ||= this.failedOutside;
     try {
       await this.shutdown(failed);
     } catch (err) {

@@ -1,26 +1,20 @@
-// The worker runs connectors and tasks on this process: it instantiates them from the plugin registry,
-// builds each task's converters, transforms and error handling, and reports their statuses.
+// The worker runs connectors and tasks on this process: it instantiates connectors from the plugin
+// registry, starts their tasks (on task threads, or here: task-factory.ts builds them) and reports statuses.
 import type { Broker } from "../../../broker/broker.ts";
 import { ConfigProviders, hideResolved, reverseTransform } from "../../../platform/config-providers.ts";
-import { logger } from "../../../platform/log.ts";
+import { currentLogSettings, logger } from "../../../platform/log.ts";
 import type { ParsedSettings } from "../../../platform/settings.ts";
-import type { Converter, HeaderConverter } from "../../api/converter.ts";
-import { isSimpleHeaderConverter, SimpleHeaderConverter } from "../../converters/simple-header.ts";
 import { ConnectMetrics } from "../metrics.ts";
-import { ConnectException, type Connector, type SinkTask, type SourceTask } from "../../api/connector.ts";
-import type { ConnectRecord } from "../../api/records.ts";
+import { ConnectException, type Connector } from "../../api/connector.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
 import type { OffsetStore } from "../storage/offset-store.ts";
 import { sinkConnectorDefinition, sourceConnectorDefinition, taskCountProblem } from "./connector-config.ts";
-import { sinkPartitions } from "./sink-partitions.ts";
-import { DeadLetterQueueReporter } from "../errors/dead-letter-queue.ts";
-import { RetryWithToleranceOperator } from "../errors/tolerance.ts";
 import { logStatusChange, logStopped } from "./lifecycle-log.ts";
-import { TransformChain, type ChainOptions } from "../../transforms/chain.ts";
 import { REGEX_TIMEOUT_SETTING, regexThreads } from "../../../jvm/regex-budget.ts";
-import { WorkerSinkTask } from "./sink-task.ts";
-import { WorkerSourceTask } from "./source-task.ts";
-import { traceOf, WorkerTask, type Status, type StatusListener } from "./worker-task.ts";
+import { converterSettingsOf, createTask, newConnector, type TaskSpec } from "./task-factory.ts";
+import { traceOf, type Status, type StatusListener } from "./worker-task.ts";
+import type { ThreadInit } from "../threads/protocol.ts";
+import { TaskThreads, type RunningTask } from "../threads/task-threads.ts";
 
 const log = logger("worker");
 
@@ -32,6 +26,8 @@ export interface WorkerOptions {
   settings: ParsedSettings;
   /** The worker config as given, for converter sub-settings (key.converter.*) and providers. */
   workerConfig: Record<string, string>;
+  /** Run tasks on up to `max` threads started from `entry` (absent or 0: on this thread). */
+  taskThreads?: { entry: string; max: number; broker: ThreadInit["broker"] };
 }
 
 export interface ConnectorCallbacks {
@@ -45,11 +41,22 @@ export class Worker {
   readonly providers: ConfigProviders;
   readonly metrics = new ConnectMetrics();
   private readonly connectors = new Map<string, { instance: Connector; status: Status }>();
-  private readonly tasks = new Map<string, WorkerTask>();
+  private readonly tasks = new Map<string, RunningTask>();
+  private readonly threads?: TaskThreads;
 
   constructor(readonly options: WorkerOptions) {
     this.providers = ConfigProviders.fromWorkerConfig(options.workerConfig);
     regexThreads.timeoutMs = options.settings.int(REGEX_TIMEOUT_SETTING);
+    const threads = options.taskThreads;
+    if (threads && threads.max > 0) {
+      this.threads = new TaskThreads({
+        ...threads,
+        init: { workerId: options.workerId, settings: options.settings.snapshot(), log: currentLogSettings(), broker: threads.broker },
+        broker: options.broker,
+        offsets: options.offsets,
+        metrics: this.metrics,
+      });
+    }
   }
 
   get workerId(): string {
@@ -62,9 +69,7 @@ export class Worker {
   }
 
   newConnector(className: string): Connector {
-    const plugin = this.options.plugins.find(className, "source", "sink");
-    if (!plugin) throw new Error(`Failed to find any class that implements Connector and which name matches ${className}`);
-    return plugin.create() as Connector;
+    return newConnector(this.options.plugins, className);
   }
 
   /** Starts a connector; returns its task configs (empty when it failed or is stopped). */
@@ -133,7 +138,7 @@ export class Worker {
     return plugin ? (plugin.type as "source" | "sink") : "unknown";
   }
 
-  /** Starts task `index` of a connector with its task config. */
+  /** Starts task `index` of a connector with its task config, on a task thread unless task.threads is 0. */
   async startTask(name: string, index: number, connectorConfig: Record<string, string>, taskConfig: Record<string, string>, paused: boolean, callbacks: ConnectorCallbacks): Promise<void> {
     const id = `${name}-${index}`;
     const resolved = new Map<string, string>();
@@ -148,58 +153,36 @@ export class Worker {
     // of the event loop first lets REST requests in between a thousand task starts.
     await new Promise<void>((resolve) => setImmediate(resolve));
     try {
-      const resolvedConnector = this.resolve(connectorConfig, resolved);
-      const resolvedTask = this.resolve(taskConfig, resolved);
-      const connector = this.newConnector(connectorConfig["connector.class"]!);
-      const TaskClass = connector.taskClass();
-      const chain = TransformChain.fromConfig<ConnectRecord>(resolvedConnector, chainLookups(this.options.plugins));
-      const transform = <R extends ConnectRecord>(record: R) => chain.apply(record) as Promise<R | null>;
-      const flushIntervalMs = this.options.settings.int("offset.flush.interval.ms");
-      const metrics = this.metrics.task(name, index);
-      let task: WorkerTask;
-      if (connector.type === "source") {
-        const settings = sourceConnectorDefinition.parse(resolvedConnector).values;
-        // In a cluster the task may have run elsewhere until now: read what it committed there.
-        await this.options.offsets.refresh?.();
-        task = new WorkerSourceTask(id, this.workerId, paused, onStatus, {
-          task: new TaskClass() as SourceTask,
-          taskConfig: resolvedTask,
-          connector: name,
-          keyConverter: this.converter(resolvedConnector, "key.converter", true),
-          valueConverter: this.converter(resolvedConnector, "value.converter", false),
-          headerConverter: this.headerConverter(resolvedConnector),
-          converterClasses: this.converterClasses(resolvedConnector),
-          transform,
-          errors: new RetryWithToleranceOperator(settings, id, metrics),
+      const spec: TaskSpec = {
+        connector: name,
+        index,
+        connectorConfig: this.resolve(connectorConfig, resolved),
+        taskConfig: this.resolve(taskConfig, resolved),
+        workerConverters: this.resolve(converterSettingsOf(this.options.workerConfig), resolved),
+        paused,
+      };
+      const source = this.connectorType(connectorConfig["connector.class"]!) === "source";
+      // In a cluster the task may have run elsewhere until now: read what it committed there.
+      if (source) await this.options.offsets.refresh?.();
+      if (this.threads) {
+        const offsets = source ? this.options.offsets.all(name) : [];
+        this.tasks.set(id, this.threads.start(spec, offsets, { onStatus, onTopic: callbacks.onTopic }));
+        return;
+      }
+      const task = await createTask(
+        {
+          workerId: this.workerId,
+          plugins: this.options.plugins,
+          settings: this.options.settings,
           broker: this.options.broker,
           offsets: this.options.offsets,
-          flushIntervalMs,
-          metrics,
+          metrics: this.metrics.task(name, index),
           pluginMetrics: this.metrics.plugin(name, index),
-          createTopics: this.options.settings.boolean("topic.creation.enable"),
           onTopic: callbacks.onTopic,
-        });
-      } else {
-        const settings = sinkConnectorDefinition.parse(resolvedConnector).values;
-        const dlq = await DeadLetterQueueReporter.create(this.options.broker, settings, name, index);
-        task = new WorkerSinkTask(id, this.workerId, paused, onStatus, {
-          task: new TaskClass() as SinkTask,
-          taskConfig: resolvedTask,
-          connector: name,
-          group: `connect-${name}`,
-          partitions: (await sinkPartitions(this.options.broker, settings.list("topics"), settings.string("topics.regex"), true)).filter((_, i) => i % settings.int("tasks.max") === index),
-          keyConverter: this.converter(resolvedConnector, "key.converter", true),
-          valueConverter: this.converter(resolvedConnector, "value.converter", false),
-          headerConverter: this.headerConverter(resolvedConnector),
-          converterClasses: this.converterClasses(resolvedConnector),
-          transform,
-          errors: new RetryWithToleranceOperator(settings, id, metrics, dlq ? [dlq] : []),
-          broker: this.options.broker,
-          flushIntervalMs,
-          metrics,
-          onTopic: callbacks.onTopic,
-        });
-      }
+        },
+        spec,
+        onStatus,
+      );
       this.tasks.set(id, task);
       task.start();
     } catch (err) {
@@ -230,54 +213,6 @@ export class Worker {
       return this.stopTask(id.slice(0, at), Number(id.slice(at + 1)));
     }));
     await Promise.all([...this.connectors.keys()].map((name) => this.stopConnector(name)));
+    this.threads?.close();
   }
-
-  private converterClasses(config: Record<string, string>): { key: string; value: string; header: string } {
-    const name = (setting: "key.converter" | "value.converter" | "header.converter", ...types: ("converter" | "header_converter")[]) => {
-      const given = config[setting] ?? this.options.workerConfig[setting] ?? this.options.settings.string(setting);
-      if (setting === "header.converter" && isSimpleHeaderConverter(given)) return SimpleHeaderConverter.className;
-      return this.options.plugins.find(given, ...types)?.className ?? given;
-    };
-    return { key: name("key.converter", "converter"), value: name("value.converter", "converter"), header: name("header.converter", "header_converter", "converter") };
-  }
-
-  /** The connector's converter, else the worker's; sub-settings come with whichever config named it. */
-  private converter(config: Record<string, string>, setting: "key.converter" | "value.converter", isKey: boolean): Converter {
-    const source = config[setting] ? config : this.options.workerConfig;
-    const className = source[setting] ?? this.options.settings.string(setting);
-    const plugin = this.options.plugins.find(className, "converter");
-    if (!plugin) throw new Error(`Invalid value ${className} for configuration ${setting}: Class ${className} could not be found.`);
-    const converter = plugin.create() as Converter;
-    converter.configure(this.converterSettings(source, setting), isKey);
-    return converter;
-  }
-
-  /**
-   * The connector's header.converter, else the worker's (SimpleHeaderConverter by default), as Kafka's
-   * Worker builds it: any HeaderConverter, which Kafka's own converters also are.
-   */
-  private headerConverter(config: Record<string, string>): HeaderConverter {
-    const setting = "header.converter";
-    const source = config[setting] ? config : this.options.workerConfig;
-    const className = (source[setting] ?? this.options.settings.string(setting)).trim();
-    const converter = isSimpleHeaderConverter(className) ? new SimpleHeaderConverter() : this.options.plugins.find(className, "header_converter", "converter")?.create();
-    if (!converter) throw new Error(`Invalid value ${className} for configuration ${setting}: Class ${className} could not be found.`);
-    if (!("fromConnectHeader" in converter)) throw new Error(`Invalid value ${className} for configuration ${setting}: Class ${className} is not a HeaderConverter.`);
-    converter.configure(this.converterSettings(source, setting), false);
-    return converter;
-  }
-
-  /** A converter's own settings: `<setting>.*` of the config that named it, prefix removed. */
-  private converterSettings(source: Record<string, string>, setting: string): Record<string, string> {
-    const prefix = `${setting}.`;
-    return Object.fromEntries(Object.entries(this.resolve(source)).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
-  }
-}
-
-/** Transforms and predicates from plugin.path modules, for chains and their validation. */
-export function chainLookups(plugins: PluginRegistry): ChainOptions {
-  return {
-    lookup: (name) => plugins.find(name, "transformation")?.create,
-    predicateLookup: (name) => plugins.find(name, "predicate")?.create,
-  };
 }
