@@ -33,7 +33,8 @@ export function hostTasks(catalog: (settings: ParsedSettings) => PluginRegistry)
   const call = (target: CallTarget, method: string, args: unknown[]) => pending.call((id) => post({ type: "call", id, target, method, args }));
   const hosted = new Map<string, Hosted>();
   const current = new AsyncLocalStorage<string>();
-  let ready: Promise<{ init: ThreadInit; settings: ParsedSettings; plugins: PluginRegistry; broker: Broker }> | undefined;
+  let workerId = "";
+  let ready: Promise<{ settings: ParsedSettings; plugins: PluginRegistry; broker: Broker }> | undefined;
 
   async function setUp(init: ThreadInit) {
     setLogLevel(init.log.level);
@@ -44,7 +45,7 @@ export function hostTasks(catalog: (settings: ParsedSettings) => PluginRegistry)
     await loadPlugins(settings.list("plugin.path"), plugins);
     const broker = init.broker.kind === "kafka" ? createBroker(init.broker.choice) : new RemoteBroker((method, args) => call("broker", method, args));
     await broker.connect();
-    return { init, settings, plugins, broker };
+    return { settings, plugins, broker };
   }
 
   /** Fails the task whose code threw outside its loop; with one task on the thread, it is that one. */
@@ -66,9 +67,9 @@ export function hostTasks(catalog: (settings: ParsedSettings) => PluginRegistry)
     hosted.set(id, entry);
     const onStatus = (status: Status) => post({ type: "status", task: id, status });
     try {
-      const { init, settings, plugins, broker } = await ready!;
+      const { settings, plugins, broker } = await ready!;
       const env: TaskEnvironment = {
-        workerId: init.workerId,
+        workerId,
         plugins,
         settings,
         broker,
@@ -84,7 +85,7 @@ export function hostTasks(catalog: (settings: ParsedSettings) => PluginRegistry)
         task.start();
       });
     } catch (err) {
-      onStatus({ state: "FAILED", workerId: (await ready!.catch(() => undefined))?.init.workerId ?? "", trace: traceOf(err) });
+      onStatus({ state: "FAILED", workerId, trace: traceOf(err) });
     }
   }
 
@@ -98,6 +99,7 @@ export function hostTasks(catalog: (settings: ParsedSettings) => PluginRegistry)
     const message = event.data;
     switch (message.type) {
       case "init":
+        workerId = message.init.workerId;
         ready = setUp(message.init);
         ready.catch((err) => log.error({ err: traceOf(err) }, "task thread could not start"));
         return;
