@@ -39,7 +39,8 @@ describe("JDBC sink into PostgreSQL and MariaDB", () => {
 
   beforeAll(async () => {
     [pg, maria] = await Promise.all([startPostgres(), startMariaDb()]);
-    worker = await startTestConnect("kafka");
+    // Tasks on this thread: the test reads the task's log lines through captureLogs (a spy of this thread).
+    worker = await startTestConnect("kafka", { "task.threads": "0" });
     api = connectClient(worker.url);
   });
   afterAll(async () => {

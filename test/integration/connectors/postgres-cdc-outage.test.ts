@@ -46,7 +46,8 @@ describe("PostgreSQL CDC connector when PostgreSQL goes away", () => {
 
   beforeAll(async () => {
     pg = await startPostgres();
-    worker = await startTestConnect("kafka", json);
+    // Tasks on this thread: the test reads the task's log lines through captureLogs (a spy of this thread).
+    worker = await startTestConnect("kafka", { ...json, "task.threads": "0" });
   }, 180_000);
   afterAll(async () => {
     await worker?.stop();

@@ -25,7 +25,8 @@ describe("PostgreSQL CDC snapshot progress", () => {
     pg.psql("CREATE TABLE bulk (id int PRIMARY KEY, payload text NOT NULL)");
     pg.psql(`INSERT INTO bulk SELECT i, repeat('x', 100) FROM generate_series(1, ${ROWS}) AS i`);
     pg.psql("ANALYZE bulk"); // the estimate comes from pg_class.reltuples, as Debezium's does
-    worker = await startTestConnect("kafka", json);
+    // Tasks on this thread: the test reads the task's log lines through captureLogs (a spy of this thread).
+    worker = await startTestConnect("kafka", { ...json, "task.threads": "0" });
     logs = captureLogs();
   }, 180_000);
   afterAll(async () => {
