@@ -8,7 +8,6 @@
 // - peak RSS of the worker process (VmHWM from /proc/<pid>/status, sampled every 100 ms).
 // Usage: bun bench/connect.ts [lines=1000000] [timeoutSeconds=600]
 // SLUICE_BIN overrides the Sluice executable (default dist/sluice, built with `bun run build` if missing).
-import { spawn, spawnSync, type Subprocess } from "bun";
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,10 +15,10 @@ import { kafkaConnectClasspath } from "../test/fixtures/kafka-connect.ts";
 import { startKafka } from "../test/fixtures/kafka.ts";
 import { CONNECT_FILE_JAR } from "../test/fixtures/connect.ts";
 import { freePort } from "../test/fixtures/wait.ts";
+import { KAFKA_CONNECT_JVM_OPTIONS, properties, sluiceBinary, startWorkerProcess } from "./worker-process.ts";
 
 const lines = Number(process.argv[2] ?? 1_000_000);
 const timeoutMs = Number(process.argv[3] ?? 600) * 1000;
-const root = join(import.meta.dir, "..");
 const work = mkdtempSync(join(tmpdir(), "sluice-bench-connect-"));
 
 /** ~100-byte lines, numbered so a lost or repeated line changes the file. */
@@ -40,8 +39,6 @@ function writeInput(file: string): number {
   return statSync(file).size;
 }
 
-const properties = (values: Record<string, string>) => Object.entries(values).map(([k, v]) => `${k}=${v}`).join("\n") + "\n";
-
 interface Result {
   name: string;
   restMs: number;
@@ -52,46 +49,15 @@ interface Result {
   recordsPerSecondAfterStart: number;
 }
 
-/** Peak RSS of a process (VmHWM), sampled until stopped. */
-function rssSampler(pid: number) {
-  let peakKiB = 0;
-  const sample = () => {
-    try {
-      const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      const hwm = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      peakKiB = Math.max(peakKiB, hwm, rss);
-    } catch {
-      // the process is gone
-    }
-  };
-  const timer = setInterval(sample, 100);
-  return {
-    stop: () => {
-      sample();
-      clearInterval(timer);
-      return peakKiB / 1024;
-    },
-  };
-}
-
-async function httpOk(url: string): Promise<boolean> {
-  try {
-    return (await fetch(url)).status === 200;
-  } catch {
-    return false;
-  }
-}
-
-async function runSide(name: string, command: (dir: string, worker: string, connectors: string[]) => string[], bootstrap: string, input: string, inputBytes: number): Promise<Result> {
+async function runSide(name: string, command: (dir: string, workerFile: string, connectors: string[]) => string[], bootstrap: string, input: string, inputBytes: number): Promise<Result> {
   const dir = join(work, name);
   mkdirSync(dir, { recursive: true });
   const port = freePort();
   const output = join(dir, "out.txt");
-  const worker = join(dir, "worker.properties");
+  const workerFile = join(dir, "worker.properties");
   const topic = `bench-${name}-${Date.now()}`;
   await Bun.write(
-    worker,
+    workerFile,
     properties({
       "bootstrap.servers": bootstrap,
       listeners: `http://127.0.0.1:${port}`,
@@ -110,41 +76,28 @@ async function runSide(name: string, command: (dir: string, worker: string, conn
   // Own connector names per side: the sink's consumer group (connect-<name>) must not be shared.
   await Bun.write(source, properties({ name: `${name}-src`, "connector.class": "FileStreamSource", file: input, topic, "tasks.max": "1" }));
   await Bun.write(sink, properties({ name: `${name}-sink`, "connector.class": "FileStreamSink", file: output, topics: topic, "tasks.max": "1" }));
-  const log = join(dir, "worker.log");
-  const started = performance.now();
-  const proc: Subprocess = spawn(command(dir, worker, [source, sink]), { cwd: dir, stdout: Bun.file(log), stderr: Bun.file(log) });
-  const rss = rssSampler(proc.pid);
-  const base = `http://127.0.0.1:${port}`;
+  const worker = await startWorkerProcess(name, command(dir, workerFile, [source, sink]), { cwd: dir, port, logFile: join(dir, "worker.log"), timeoutMs, readyPath: "/" });
   const deadline = Date.now() + timeoutMs;
-  const check = () => {
-    if (proc.exitCode !== null) throw new Error(`${name} exited with ${proc.exitCode}: ${readFileSync(log, "utf8").slice(-2000)}`);
-    if (Date.now() > deadline) throw new Error(`${name}: timed out after ${timeoutMs / 1000} s`);
-  };
   try {
-    while (!(await httpOk(`${base}/`))) {
-      check();
-      await Bun.sleep(20);
-    }
-    const restMs = performance.now() - started;
     for (;;) {
-      check();
-      const res = await fetch(`${base}/connectors/${name}-src/status`).catch(() => undefined);
+      worker.check(deadline);
+      const res = await fetch(`${worker.url}/connectors/${name}-src/status`).catch(() => undefined);
       const body = res?.status === 200 ? ((await res.json()) as { tasks?: { state: string }[] }) : undefined;
       if (body?.tasks?.some((t) => t.state === "RUNNING")) break;
       await Bun.sleep(20);
     }
-    const runningMs = performance.now() - started;
+    const runningMs = performance.now() - worker.started;
     while (!existsSync(output) || statSync(output).size < inputBytes) {
-      check();
+      worker.check(deadline);
       await Bun.sleep(20);
     }
-    const doneMs = performance.now() - started;
-    const peakRssMiB = rss.stop();
+    const doneMs = performance.now() - worker.started;
+    const peakRssMiB = worker.rss.peakMiB();
     const written = readFileSync(output);
     if (!written.equals(readFileSync(input))) throw new Error(`${name}: the sink file differs from the input (${written.length} bytes)`);
     return {
       name,
-      restMs,
+      restMs: worker.restMs,
       runningMs,
       doneMs,
       peakRssMiB,
@@ -152,23 +105,8 @@ async function runSide(name: string, command: (dir: string, worker: string, conn
       recordsPerSecondAfterStart: lines / ((doneMs - runningMs) / 1000),
     };
   } finally {
-    rss.stop();
-    proc.kill("SIGTERM");
-    const killer = setTimeout(() => proc.kill("SIGKILL"), 15000);
-    await proc.exited;
-    clearTimeout(killer);
+    await worker.stop();
   }
-}
-
-function sluiceBinary(): string {
-  const given = process.env.SLUICE_BIN;
-  if (given) return given;
-  const bin = join(root, "dist", "sluice");
-  if (!existsSync(bin)) {
-    const build = spawnSync([process.execPath, "run", "build"], { cwd: root, stdout: "inherit", stderr: "inherit" });
-    if (build.exitCode !== 0) throw new Error("bun run build failed");
-  }
-  return bin;
 }
 
 const kafka = await startKafka();
@@ -178,10 +116,8 @@ try {
   console.log(`input: ${lines} lines, ${(inputBytes / 1e6).toFixed(1)} MB; broker ${kafka.bootstrap}`);
   const classpath = kafkaConnectClasspath();
   const sluice = sluiceBinary();
-  // The heap and GC flags of Kafka's bin/connect-standalone.sh and kafka-run-class.sh.
-  const jvm = ["-Xms256M", "-Xmx2G", "-server", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20", "-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent", "-XX:MaxInlineLevel=15", "-Djava.awt.headless=true"];
   const results: Result[] = [];
-  results.push(await runSide("kafka-connect", (_dir, worker, connectors) => ["java", ...jvm, "-cp", classpath, "org.apache.kafka.connect.cli.ConnectStandalone", worker, ...connectors], kafka.bootstrap, input, inputBytes));
+  results.push(await runSide("kafka-connect", (_dir, worker, connectors) => ["java", ...KAFKA_CONNECT_JVM_OPTIONS, "-cp", classpath, "org.apache.kafka.connect.cli.ConnectStandalone", worker, ...connectors], kafka.bootstrap, input, inputBytes));
   results.push(await runSide("sluice", (_dir, worker, connectors) => [sluice, "connect-standalone", worker, ...connectors], kafka.bootstrap, input, inputBytes));
   const fmt = (n: number) => Math.round(n).toLocaleString("en-US").replace(/,/g, " ");
   console.log("\n| Worker | REST up | First task RUNNING | All lines in the sink | Records/s (from spawn) | Records/s (from RUNNING) | Peak RSS |");

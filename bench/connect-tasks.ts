@@ -1,0 +1,134 @@
+// Multi-task connect benchmark: a CPU-bound pipeline, SequenceSource (plugins/sequence-source.ts) →
+// a 2-partition Kafka topic → FileStreamSink, on `dist/sluice connect-standalone` (its own process, as in
+// bench/connect.ts), once with tasks.max=1 and once with tasks.max=2 on both connectors. JsonConverter
+// (with schemas) for keys and values: the work per record is conversion and the Kafka client, not I/O.
+// The same number of records either way (with 2 tasks, each task writes half: its key is its task id,
+// and the keys "0" and "1" land in partitions 0 and 1, so each sink task reads one partition).
+// Measures records/s from connector creation until the sink file holds every number (then checked:
+// each number exactly once per task), the worker's CPU time over that wall time (how many cores it
+// used) and its peak RSS. The ratio 2 tasks / 1 task is the target's figure (≥ 1.7× on 2 cores, once
+// tasks run on threads of their own).
+// Usage: bun bench/connect-tasks.ts [records=1000000] [timeoutSeconds=600]
+// SLUICE_BIN overrides the Sluice executable (default dist/sluice, built with `bun run build` if missing).
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { KafkaBroker } from "../src/broker/kafka/index.ts";
+import { CONNECT_FILE_JAR } from "../test/fixtures/connect.ts";
+import { startKafka } from "../test/fixtures/kafka.ts";
+import { freePort } from "../test/fixtures/wait.ts";
+import { createConnector, properties, sluiceBinary, startWorkerProcess } from "./worker-process.ts";
+
+const records = Number(process.argv[2] ?? 1_000_000);
+const timeoutMs = Number(process.argv[3] ?? 600) * 1000;
+const root = join(import.meta.dir, "..");
+const work = mkdtempSync(join(tmpdir(), "sluice-bench-tasks-"));
+const PARTITIONS = 2;
+
+interface Result {
+  tasks: number;
+  seconds: number;
+  recordsPerSecond: number;
+  /** CPU seconds of the worker process per wall second, over the measured interval. */
+  cores: number;
+  peakRssMiB: number;
+}
+
+/** User + system CPU time of a process, in seconds (/proc/<pid>/stat, clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Bytes FileStreamSink writes for the numbers 0 … perTask−1 of each of `tasks` tasks ("n\n" each). */
+function expectedBytes(tasks: number, perTask: number): number {
+  let bytes = 0;
+  for (let digits = 1, low = 0; low < perTask; digits++) {
+    const high = Math.min(perTask, 10 ** digits);
+    bytes += (high - low) * (digits + 1);
+    low = high;
+  }
+  return bytes * tasks;
+}
+
+/** Throws unless the file holds each of 0 … perTask−1 exactly `tasks` times. */
+function checkNumbers(file: string, tasks: number, perTask: number): void {
+  const seen = new Uint8Array(perTask);
+  const lines = readFileSync(file, "utf8").split("\n");
+  lines.pop(); // after the last newline
+  for (const line of lines) {
+    const n = Number(line);
+    if (!Number.isInteger(n) || n < 0 || n >= perTask || ++seen[n]! > tasks) throw new Error(`unexpected line in the sink file: ${JSON.stringify(line)}`);
+  }
+  if (lines.length !== tasks * perTask) throw new Error(`the sink file holds ${lines.length} lines, expected ${tasks * perTask}`);
+}
+
+async function run(tasks: number, bootstrap: string, admin: KafkaBroker, sluice: string): Promise<Result> {
+  const dir = join(work, `tasks-${tasks}`);
+  mkdirSync(join(dir, "plugins"), { recursive: true });
+  copyFileSync(join(root, "plugins", "sequence-source.ts"), join(dir, "plugins", "sequence-source.ts"));
+  const port = freePort();
+  const workerFile = join(dir, "worker.properties");
+  await Bun.write(
+    workerFile,
+    properties({
+      "bootstrap.servers": bootstrap,
+      listeners: `http://127.0.0.1:${port}`,
+      "key.converter": "org.apache.kafka.connect.json.JsonConverter",
+      "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+      "offset.storage.file.filename": join(dir, "connect.offsets"),
+      "offset.flush.interval.ms": "10000",
+      // The example plugin, and the FileStream connectors enabled as Kafka's quickstart does.
+      "plugin.path": `${join(dir, "plugins")},${join(dir, "libs", CONNECT_FILE_JAR)}`,
+      "data.dir": join(dir, "data"),
+    }),
+  );
+  const topic = `bench-tasks-${tasks}-${Date.now()}`;
+  await admin.createTopic({ name: topic, partitions: PARTITIONS, replicationFactor: 1 });
+  const perTask = Math.floor(records / tasks);
+  const output = join(dir, "out.txt");
+  const bytes = expectedBytes(tasks, perTask);
+  const worker = await startWorkerProcess(`sluice (tasks.max=${tasks})`, [sluice, "connect-standalone", workerFile], { cwd: dir, port, logFile: join(dir, "worker.log"), timeoutMs });
+  try {
+    const deadline = Date.now() + timeoutMs;
+    const cpuBefore = cpuSeconds(worker.proc.pid);
+    const start = performance.now();
+    await createConnector(worker.url, "sink", { "connector.class": "FileStreamSink", topics: topic, file: output, "tasks.max": String(tasks) });
+    await createConnector(worker.url, "seq", { "connector.class": "SequenceSource", topic, "tasks.max": String(tasks), "sequence.max": String(perTask) });
+    while (!existsSync(output) || statSync(output).size < bytes) {
+      worker.check(deadline);
+      await Bun.sleep(20);
+    }
+    const seconds = (performance.now() - start) / 1000;
+    const cores = (cpuSeconds(worker.proc.pid) - cpuBefore) / seconds;
+    checkNumbers(output, tasks, perTask);
+    return { tasks, seconds, recordsPerSecond: (tasks * perTask) / seconds, cores, peakRssMiB: worker.rss.peakMiB() };
+  } finally {
+    await worker.stop();
+  }
+}
+
+const kafka = await startKafka();
+const admin = new KafkaBroker({ bootstrapServers: kafka.bootstrap.split(",") });
+try {
+  await admin.connect();
+  const sluice = sluiceBinary();
+  console.log(`${records} records per run, topic of ${PARTITIONS} partitions; broker ${kafka.bootstrap}`);
+  const results: Result[] = [];
+  for (const tasks of [1, 2]) {
+    const r = await run(tasks, kafka.bootstrap, admin, sluice);
+    console.log(`tasks.max=${tasks}: ${Math.round(r.recordsPerSecond)} records/s (${r.seconds.toFixed(2)} s), ${r.cores.toFixed(2)} cores, peak RSS ${Math.round(r.peakRssMiB)} MiB`);
+    results.push(r);
+  }
+  const fmt = (n: number) => Math.round(n).toLocaleString("en-US").replace(/,/g, " ");
+  console.log("\n| tasks.max | Records | Seconds | Records/s | CPU (cores) | Peak RSS |");
+  console.log("|---|---|---|---|---|---|");
+  for (const r of results) console.log(`| ${r.tasks} | ${fmt(r.recordsPerSecond * r.seconds)} | ${r.seconds.toFixed(2)} | ${fmt(r.recordsPerSecond)} | ${r.cores.toFixed(2)} | ${fmt(r.peakRssMiB)} MiB |`);
+  const [one, two] = results as [Result, Result];
+  console.log(`\nratio tasks.max=2 / tasks.max=1: ${(two.recordsPerSecond / one.recordsPerSecond).toFixed(2)} (target ≥ 1.7 on 2 cores)`);
+} finally {
+  await admin.close();
+  await kafka.stop();
+  rmSync(work, { recursive: true, force: true });
+}
