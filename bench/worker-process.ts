@@ -139,3 +139,15 @@ export async function deleteConnector(base: string, name: string): Promise<void>
   const res = await fetch(`${base}/connectors/${name}`, { method: "DELETE" });
   if (res.status !== 204 && res.status !== 200) throw new Error(`deleting ${name}: ${res.status} ${await res.text()}`);
 }
+
+/** Throws with the trace of the first FAILED connector or task of the worker at `base`, if any. */
+export async function checkNoFailure(base: string): Promise<void> {
+  const res = await fetch(`${base}/connectors?expand=status`).catch(() => undefined);
+  if (res?.status !== 200) return;
+  type State = { state: string; trace?: string };
+  const all = (await res.json()) as Record<string, { status: { connector: State; tasks: State[] } }>;
+  for (const [name, { status }] of Object.entries(all)) {
+    const failed = [status.connector, ...status.tasks].find((s) => s.state === "FAILED");
+    if (failed) throw new Error(`${name} FAILED: ${failed.trace?.slice(0, 3000) ?? "(no trace)"}`);
+  }
+}
