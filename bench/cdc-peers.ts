@@ -154,7 +154,7 @@ async function runSide(side: Side, pg: PostgresServer, source: Sql, bootstrap: s
     for (const rate of rates) {
       const latency = await measureLatency(source, target, lastId, rate, latencySeconds, check);
       lastId += latency.changes;
-      console.log(`${side.name}: ${latency.changes} changes at ${Math.round(latency.achieved)}/s: p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms`);
+      console.log(`${side.name}: ${latency.changes} changes at ${Math.round(latency.achieved)}/s, delivered at ${Math.round(latency.delivered)}/s: p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms`);
       latencies.push(latency);
     }
     return { name: side.name, sourceOnly, pipeline, catchUpSeconds, latencies, peakRssMiB: worker.rss.peakMiB() };
@@ -220,11 +220,11 @@ try {
   const ours = await runSide(sluiceSide, pg, source, kafka.bootstrap, admin);
 
   const fmt = (n: number) => Math.round(n).toLocaleString("en-US").replace(/,/g, " ");
-  const latencyHeads = rates.map((r) => `p50 / p99 at ${fmt(r)}/s`);
+  const latencyHeads = rates.map((r) => `p50 / p99 at ${fmt(r)}/s (delivered/s)`);
   console.log(`\n| Worker | Source only | Pipeline | Pipeline / COPY | ${latencyHeads.join(" | ")} | Peak RSS |`);
   console.log(`|---|---|---|---|${rates.map(() => "---|").join("")}---|`);
   for (const r of [jvm, ours]) {
-    const lat = r.latencies.map((l) => `${l.p50.toFixed(1)} / ${l.p99.toFixed(1)} ms`);
+    const lat = r.latencies.map((l) => `${l.p50.toFixed(1)} / ${l.p99.toFixed(1)} ms (${fmt(l.delivered)})`);
     console.log(`| ${r.name} | ${fmt(r.sourceOnly)} rows/s | ${fmt(r.pipeline)} rows/s | ${(r.pipeline / ceiling).toFixed(3)} | ${lat.join(" | ")} | ${fmt(r.peakRssMiB)} MiB |`);
   }
   console.log(`\nCOPY ceiling: ${fmt(ceiling)} rows/s`);

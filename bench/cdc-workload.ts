@@ -86,6 +86,11 @@ export interface Latency {
   changes: number;
   /** The insert rate achieved, changes/s. */
   achieved: number;
+  /**
+   * Changes over the time from the first insert until the last change was seen in the target: below
+   * `achieved`, the pipeline did not keep up and the latencies measure its backlog.
+   */
+  delivered: number;
   p50: number;
   p99: number;
   max: number;
@@ -105,12 +110,14 @@ export async function measureLatency(source: Sql, target: Sql, lastId: number, c
   let nextId = lastId + 1;
   const latencies: number[] = [];
   let polling = true;
+  let lastSeen = 0;
   const poller = (async () => {
     let seen = lastId;
     while (polling || seen < lastId + total) {
       await check();
       const fresh = await target`SELECT id, committed_at FROM bench WHERE id > ${seen} ORDER BY id`;
       const now = Date.now();
+      if (fresh.length > 0) lastSeen = performance.now();
       for (const row of fresh) {
         latencies.push(now - Number(row.committed_at));
         seen = Math.max(seen, Number(row.id));
@@ -133,5 +140,5 @@ export async function measureLatency(source: Sql, target: Sql, lastId: number, c
   await poller;
   latencies.sort((a, b) => a - b);
   const quantile = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-  return { changes: total, achieved, p50: quantile(0.5), p99: quantile(0.99), max: latencies.at(-1)! };
+  return { changes: total, achieved, delivered: total / ((lastSeen - streamStart) / 1000), p50: quantile(0.5), p99: quantile(0.99), max: latencies.at(-1)! };
 }

@@ -65,7 +65,7 @@ const catchUpSeconds = await catchUp(source, target, rows);
 console.log(`Streaming caught up with the WAL written during the snapshot after ${catchUpSeconds.toFixed(2)} s`);
 const latency = await measureLatency(source, target, rows + 1, changesPerSecond, latencySeconds);
 console.log(
-  `Streaming: ${latency.changes} changes at ${Math.round(latency.achieved)}/s; commit → visible in target p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms`,
+  `Streaming: ${latency.changes} changes at ${Math.round(latency.achieved)}/s (delivered at ${Math.round(latency.delivered)}/s); commit → visible in target p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms`,
 );
 
 await worker.stop();
