@@ -6,8 +6,8 @@
 // and the keys "0" and "1" land in partitions 0 and 1, so each sink task reads one partition).
 // Measures records/s from connector creation until the sink file holds every number (then checked:
 // each number exactly once per task), the worker's CPU time over that wall time (how many cores it
-// used) and its peak RSS. The ratio 2 tasks / 1 task is the target's figure (≥ 1.7× on 2 cores, once
-// tasks run on threads of their own).
+// used) and its peak RSS. The ratio 2 tasks / 1 task is the target's figure (≥ 1.7× on 2 cores, with
+// tasks on threads of their own).
 // Usage: bun bench/connect-tasks.ts [records=1000000] [timeoutSeconds=600]
 // SLUICE_BIN overrides the Sluice executable (default dist/sluice, built with `bun run build` if missing).
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
