@@ -6,7 +6,7 @@
 // values with JsonConverter with schemas (schemas.enable=true). Each side gets what it needs to upsert
 // the same rows into the same table (`bench`, created beforehand with the source's columns, in a target
 // database of its own): Debezium's sink reads Debezium's envelopes as they are; Sluice's sink reads the
-// rows ExtractNewRecordState takes out of them (the table named by table.name.format in both cases).
+// rows ExtractNewRecordState takes out of them (the table named outright: collection.name.format, table.name.format).
 // Per side, in one worker process:
 // 1. Source only: the snapshot into Kafka (no sink, no transform), from connector creation until the
 //    topic's end offsets add up to the row count.
