@@ -1,7 +1,9 @@
 // Serde benchmark (not a test): serialize + deserialize throughput per format with a warm cache,
 // against the bare library doing the same work in the same run (avsc; protobufjs; JSON.stringify +
-// ajv + JSON.parse). Prints the overhead ratio bare/ours (target <= 1.15).
-// Usage: bun bench/serde.ts [iterations]
+// ajv + JSON.parse). Prints the overhead ratio bare/ours (target <= 1.15). The three loops of a format
+// take turns over five rounds and each rate is the median of its rounds: one pass each, in a fixed
+// order, swung by ±30% with JIT tier-up and the machine's other work.
+// Usage: bun bench/serde.ts [iterations per round]
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,16 +25,15 @@ const json = { type: "object", properties: { id: { type: "integer" }, user: { ty
 const value = { id: 12345, user: "ada", score: 0.75, tags: ["a", "b", "c"] };
 const protoValue = { ...value, id: "12345" };
 
+const rounds = 5;
+
 function timeIt(fn: () => void): number {
-  for (let i = 0; i < iterations / 10; i++) fn(); // warm-up
   const start = performance.now();
   for (let i = 0; i < iterations; i++) fn();
   return iterations / ((performance.now() - start) / 1000);
 }
 
 async function timeAsync(serializer: Serializer, deserializer: Deserializer, topic: string, v: unknown): Promise<number> {
-  const round = async () => deserializer.deserialize(topic, await serializer.serialize(topic, v));
-  for (let i = 0; i < iterations / 10; i++) await round();
   const start = performance.now();
   for (let i = 0; i < iterations; i++) {
     const bytes = await serializer.serialize(topic, v);
@@ -41,15 +42,23 @@ async function timeAsync(serializer: Serializer, deserializer: Deserializer, top
   return iterations / ((performance.now() - start) / 1000);
 }
 
+const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[xs.length >> 1]!;
+
 async function measure(type: SchemaType, schema: string | object, v: unknown, bare: () => void) {
   const serializer = new Serializer(client, { schemaType: type, schema });
   const deserializer = new Deserializer(client);
   const topic = `bench-${type.toLowerCase()}`;
   await deserializer.deserialize(topic, await serializer.serialize(topic, v)); // warm the caches
-  const bareRate = timeIt(bare);
-  const syncRate = timeIt(() => deserializer.deserializeSync(serializer.serializeSync(topic, v)));
-  const asyncRate = await timeAsync(serializer, deserializer, topic, v);
-  return { type, bareRate, syncRate, asyncRate };
+  const sync = () => deserializer.deserializeSync(serializer.serializeSync(topic, v));
+  for (let i = 0; i < iterations / 10; i++) { bare(); sync(); } // warm-up (JIT)
+  await timeAsync(serializer, deserializer, topic, v);
+  const bareRates: number[] = [], syncRates: number[] = [], asyncRates: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    bareRates.push(timeIt(bare));
+    syncRates.push(timeIt(sync));
+    asyncRates.push(await timeAsync(serializer, deserializer, topic, v));
+  }
+  return { type, bareRate: median(bareRates), syncRate: median(syncRates), asyncRate: median(asyncRates) };
 }
 
 const parse = (type: SchemaType, text: string) => formats.get(type)!.parse(text, []);
@@ -74,7 +83,7 @@ const results = [
 ];
 await sr.stop();
 
-console.log(`serialize + deserialize, ${iterations} values each, warm caches (overhead ratio = bare / sluice, target <= 1.15):`);
+console.log(`serialize + deserialize, ${iterations} values per round, median of ${rounds} rounds, warm caches (overhead ratio = bare / sluice, target <= 1.15):`);
 for (const r of results) {
   const f = (x: number) => String(Math.round(x)).padStart(8);
   console.log(

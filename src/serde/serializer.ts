@@ -1,11 +1,11 @@
 // Confluent-compatible serializers and deserializers for any Bun/Node app.
 import type { ParsedSchema, SchemaReference, SchemaType } from "../schema/format.ts";
 import { codecs } from "./codecs/index.ts";
-import type { ValueCodec } from "./codecs/codec.ts";
+import type { Decode, Encode, ValueCodec } from "./codecs/codec.ts";
 import { SerializationException } from "./errors.ts";
 import type { SchemaRegistryClient, SchemaText } from "./registry-client.ts";
-import { parseSchemaText, SchemaIdResolver, type ResolvedSchema } from "./schema-id-resolver.ts";
-import { frame, unframe } from "./wire-format.ts";
+import { parseSchemaText, SchemaIdResolver } from "./schema-id-resolver.ts";
+import { unframe } from "./wire-format.ts";
 import { LruCache } from "../platform/lru.ts";
 
 export interface SerializerOptions {
@@ -30,10 +30,10 @@ export class Serializer {
   private readonly codec: ValueCodec;
   private readonly resolver: SchemaIdResolver;
   private parsing?: Promise<ParsedSchema>;
-  /** Per topic, once resolved: the schema id and the schema values are written with. */
-  private readonly resolved = new Map<string, ResolvedSchema>();
+  /** Per topic, once its schema id is resolved: the encoder for that id and schema. */
+  private readonly encoders = new Map<string, Encode>();
   private lastTopic?: string;
-  private lastResolved?: ResolvedSchema;
+  private lastEncode?: Encode;
 
   constructor(
     private readonly client: SchemaRegistryClient,
@@ -54,7 +54,7 @@ export class Serializer {
    * topic's id is known, this is the codec's work plus the 5-byte header: no registry call, no await.
    */
   serialize(topic: string, value: unknown): Promise<Uint8Array> {
-    if (!this.resolved.has(topic)) return this.resolveAndSerialize(topic, value);
+    if (!this.encoders.has(topic)) return this.resolveAndSerialize(topic, value);
     try {
       return Promise.resolve(this.serializeSync(topic, value));
     } catch (err) {
@@ -64,14 +64,12 @@ export class Serializer {
 
   /** serialize() for a topic whose schema id is already known (after one serialize()); no promise. */
   serializeSync(topic: string, value: unknown): Uint8Array {
-    const known = topic === this.lastTopic ? this.lastResolved : this.resolved.get(topic);
-    if (known) {
-      this.lastTopic = topic;
-      this.lastResolved = known;
-    }
-    if (!known) throw new SerializationException(`The schema id for topic ${topic} is not known yet: call serialize() once first`);
-    const encoded = this.codec.encode(known.writer, value, this.options.messageName);
-    return frame(known.id, encoded.payload, encoded.prefix);
+    if (topic === this.lastTopic) return this.lastEncode!(value);
+    const encode = this.encoders.get(topic);
+    if (!encode) throw new SerializationException(`The schema id for topic ${topic} is not known yet: call serialize() once first`);
+    this.lastTopic = topic;
+    this.lastEncode = encode;
+    return encode(value);
   }
 
   private async resolveAndSerialize(topic: string, value: unknown): Promise<Uint8Array> {
@@ -81,9 +79,10 @@ export class Serializer {
       throw err;
     });
     // Checked before any registry call: a bad value never registers or sends anything.
-    this.codec.encode(schema, value, this.options.messageName);
+    this.codec.encoder(schema, 0, this.options.messageName)(value);
     const subject = this.resolver.subject(topic, () => this.codec.recordName(schema, this.options.messageName));
-    this.resolved.set(topic, await this.resolver.resolve(subject, schema, this.text.references));
+    const { id, writer } = await this.resolver.resolve(subject, schema, this.text.references);
+    this.encoders.set(topic, this.codec.encoder(writer, id, this.options.messageName));
     return this.serialize(topic, value);
   }
 }
@@ -96,18 +95,18 @@ export interface DeserializerOptions {
 }
 
 export class Deserializer {
-  private readonly writers: LruCache<number, ParsedSchema>;
-  private readonly loading = new Map<number, Promise<ParsedSchema>>();
-  private reader?: ParsedSchema;
+  /** Per schema id: the decoder of its writer schema (resolved to the reader schema, if any). */
+  private readonly decoders: LruCache<number, Decode>;
+  private readonly loading = new Map<number, Promise<Decode>>();
   private readerParsing?: Promise<ParsedSchema>;
   private lastId = -1;
-  private lastWriter?: ParsedSchema;
+  private lastDecode?: Decode;
 
   constructor(
     private readonly client: SchemaRegistryClient,
     private readonly options: DeserializerOptions = {},
   ) {
-    this.writers = new LruCache(client.settings.int("max.schemas.per.subject"));
+    this.decoders = new LruCache(client.settings.int("max.schemas.per.subject"));
   }
 
   /** Decodes framed bytes; with the writer's schema cached this makes no registry call and no await. */
@@ -115,9 +114,9 @@ export class Deserializer {
     if (bytes === null) return Promise.resolve(null);
     try {
       const { id, offset } = unframe(bytes);
-      const writer = this.cachedWriter(id);
-      if (!writer) return this.loadAndDeserialize(topic, id, bytes, offset);
-      return Promise.resolve(codecFor(writer.schemaType).decode(writer, bytes, offset, this.reader));
+      const decode = this.cachedDecoder(id);
+      if (!decode) return this.loadAndDeserialize(topic, id, bytes, offset);
+      return Promise.resolve(decode(bytes, offset));
     } catch (err) {
       return Promise.reject(err);
     }
@@ -126,42 +125,45 @@ export class Deserializer {
   /** deserialize() for bytes whose writer schema is already cached (after one deserialize()); no promise. */
   deserializeSync(bytes: Uint8Array): unknown {
     const { id, offset } = unframe(bytes);
-    const writer = this.cachedWriter(id);
-    if (!writer) throw new SerializationException(`Schema ${id} is not cached yet: call deserialize() once first`);
-    return codecFor(writer.schemaType).decode(writer, bytes, offset, this.reader);
+    const decode = this.cachedDecoder(id);
+    if (!decode) throw new SerializationException(`Schema ${id} is not cached yet: call deserialize() once first`);
+    return decode(bytes, offset);
   }
 
-  /** The cached writer schema, when decoding can start (and the reader schema, if any, is parsed). */
-  private cachedWriter(id: number): ParsedSchema | undefined {
-    if (this.options.readerSchema !== undefined && this.reader === undefined) return undefined;
+  private cachedDecoder(id: number): Decode | undefined {
     // Streams mostly repeat one schema id: skip the LRU bookkeeping for it.
-    if (id === this.lastId) return this.lastWriter;
-    const writer = this.writers.get(id);
-    if (writer) {
+    if (id === this.lastId) return this.lastDecode;
+    const decode = this.decoders.get(id);
+    if (decode) {
       this.lastId = id;
-      this.lastWriter = writer;
+      this.lastDecode = decode;
     }
-    return writer;
+    return decode;
   }
 
   private async loadAndDeserialize(_topic: string, id: number, bytes: Uint8Array, offset: number): Promise<unknown> {
-    const writer = await this.writers.getOrLoad(id, this.loading, async () => {
+    const decode = await this.decoders.getOrLoad(id, this.loading, async () => {
+      let writer: ParsedSchema;
       try {
-        return await parseSchemaText(this.client, await this.client.schemaById(id));
+        writer = await parseSchemaText(this.client, await this.client.schemaById(id));
       } catch (err) {
         if (err instanceof SerializationException) throw err;
         throw new SerializationException(`Error retrieving schema ${id} for deserialization: ${(err as Error).message}`, err);
       }
+      return codecFor(writer.schemaType).decoder(writer, await this.readerFor(writer));
     });
+    return decode(bytes, offset);
+  }
+
+  /** The reader schema, parsed once (its type defaults to the first writer's). */
+  private async readerFor(writer: ParsedSchema): Promise<ParsedSchema | undefined> {
     const schema = this.options.readerSchema;
-    if (schema !== undefined && !this.reader) {
-      this.readerParsing ??= parseSchemaText(this.client, {
-        schema: typeof schema === "string" ? schema : JSON.stringify(schema),
-        schemaType: this.options.schemaType ?? writer.schemaType,
-        references: this.options.references ?? [],
-      });
-      this.reader = await this.readerParsing;
-    }
-    return codecFor(writer.schemaType).decode(writer, bytes, offset, this.reader);
+    if (schema === undefined) return undefined;
+    this.readerParsing ??= parseSchemaText(this.client, {
+      schema: typeof schema === "string" ? schema : JSON.stringify(schema),
+      schemaType: this.options.schemaType ?? writer.schemaType,
+      references: this.options.references ?? [],
+    });
+    return this.readerParsing;
   }
 }

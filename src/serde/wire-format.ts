@@ -3,19 +3,24 @@
 import { SerializationException } from "./errors.ts";
 
 export const MAGIC_BYTE = 0;
-const HEADER = 5;
+export const HEADER = 5;
 
-/** Header + prefix + payload in one buffer; a string payload is written as UTF-8 straight into it. */
-export function frame(id: number, payload: Uint8Array | string, prefix?: Uint8Array): Uint8Array {
-  const start = HEADER + (prefix?.length ?? 0);
-  const size = typeof payload === "string" ? Buffer.byteLength(payload) : payload.length;
-  // A Buffer (a Uint8Array) from Node's pool: cheap to allocate, and decoders read it without a view.
-  const out = Buffer.allocUnsafe(start + size);
+/** Writes the magic byte and the schema id at the start of `out`. */
+export function writeHeader(out: Uint8Array, id: number): void {
   out[0] = MAGIC_BYTE;
   out[1] = id >>> 24;
   out[2] = (id >>> 16) & 0xff;
   out[3] = (id >>> 8) & 0xff;
   out[4] = id & 0xff;
+}
+
+/** Header + prefix + payload in one buffer; a string payload is written as UTF-8 straight into it. */
+export function frame(id: number, payload: Uint8Array | string, prefix?: Uint8Array): Uint8Array {
+  const start = HEADER + (prefix?.length ?? 0);
+  const size = typeof payload === "string" ? Buffer.byteLength(payload) : payload.length;
+  // A Buffer (a Uint8Array): decoders read it without a view.
+  const out = Buffer.allocUnsafe(start + size);
+  writeHeader(out, id);
   if (prefix) out.set(prefix, HEADER);
   if (typeof payload === "string") out.write(payload, start, "utf8");
   else out.set(payload, start);

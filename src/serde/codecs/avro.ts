@@ -3,63 +3,75 @@ import type { Type } from "avsc";
 import type { AvroParsedSchema } from "../../schema/avro/index.ts";
 import type { ParsedSchema } from "../../schema/format.ts";
 import { SerializationException } from "../errors.ts";
+import { frame, HEADER, writeHeader } from "../wire-format.ts";
 import type { ValueCodec } from "./codec.ts";
 
-const resolvers = new WeakMap<Type, WeakMap<Type, unknown>>();
+/** avsc's positional API (untyped in its declarations): `encode` returns the end, negative when `buf` is too small. */
+interface PositionalType {
+  encode(value: unknown, buf: Buffer, pos: number): number;
+  decode(buf: Buffer, pos: number, resolver?: unknown): { value: unknown; offset: number };
+}
+
+// Values are encoded after a header into this buffer, then copied out whole: one allocation and one
+// copy per record, as avsc's own toBuffer does.
 const scratch = Buffer.alloc(64 * 1024);
 
 function avsc(schema: ParsedSchema): Type {
   return (schema as AvroParsedSchema).avscType;
 }
 
+/** Only a bad value pays for collecting where it is wrong. */
+function invalid(type: Type, value: unknown): SerializationException {
+  const problems: string[] = [];
+  type.isValid(value, {
+    errorHook: (path: string[], got: unknown, expected: Type) => {
+      problems.push(`${path.length ? path.join(".") : "value"}: ${JSON.stringify(got) ?? String(got)} is not a ${expected.typeName ?? expected.toString()}`);
+    },
+  });
+  return new SerializationException(`Error serializing Avro message: ${problems.join("; ")}`);
+}
+
 export const avroCodec: ValueCodec = {
   schemaType: "AVRO",
 
-  encode(schema, value) {
+  encoder(schema, id) {
     const type = avsc(schema);
-    if (type.isValid(value)) {
-      // Encoded into a reused scratch buffer; the framing copies it out before the next call.
-      const end = (type as unknown as { encode(v: unknown, b: Buffer, pos: number): number }).encode(value, scratch, 0);
-      return { payload: end >= 0 ? scratch.subarray(0, end) : type.toBuffer(value) };
-    }
-    // Only a bad value pays for collecting where it is wrong.
-    const problems: string[] = [];
-    type.isValid(value, {
-      errorHook: (path: string[], got: unknown, expected: Type) => {
-        problems.push(`${path.length ? path.join(".") : "value"}: ${JSON.stringify(got) ?? String(got)} is not a ${expected.typeName ?? expected.toString()}`);
-      },
-    });
-    throw new SerializationException(`Error serializing Avro message: ${problems.join("; ")}`);
+    const positional = type as unknown as PositionalType;
+    return (value) => {
+      if (!type.isValid(value)) throw invalid(type, value);
+      const end = positional.encode(value, scratch, HEADER);
+      if (end < 0) return frame(id, type.toBuffer(value)); // larger than the scratch buffer
+      writeHeader(scratch, id);
+      const out = Buffer.allocUnsafe(end);
+      scratch.copy(out, 0, 0, end);
+      return out;
+    };
   },
 
-  decode(writer, bytes, offset, reader) {
+  decoder(writer, reader) {
     const writerType = avsc(writer);
-    const readerType = reader ? avsc(reader) : writerType;
-    // Decoded in place from `offset`: no copy, no view when the bytes already are a Buffer.
-    const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const readerType = (reader ? avsc(reader) : writerType) as unknown as PositionalType;
     let resolver: unknown;
-    if (readerType !== writerType) {
-      let byWriter = resolvers.get(readerType);
-      if (!byWriter) resolvers.set(readerType, (byWriter = new WeakMap()));
-      resolver = byWriter.get(writerType);
-      if (!resolver) {
-        try {
-          resolver = readerType.createResolver(writerType);
-        } catch (err) {
-          throw new SerializationException(`The reader schema cannot read data written with schema ${writerType.name ?? ""}: ${(err as Error).message}`);
-        }
-        byWriter.set(writerType, resolver);
+    if (reader && avsc(reader) !== writerType) {
+      try {
+        resolver = avsc(reader).createResolver(writerType);
+      } catch (err) {
+        throw new SerializationException(`The reader schema cannot read data written with schema ${writerType.name ?? ""}: ${(err as Error).message}`);
       }
     }
-    let result: { value: unknown; offset: number };
-    try {
-      result = (readerType as unknown as { decode(b: Buffer, pos: number, r?: unknown): { value: unknown; offset: number } }).decode(buffer, offset, resolver);
-    } catch (err) {
-      throw new SerializationException(`Error deserializing Avro message: ${(err as Error).message}`, err);
-    }
-    if (result.offset < 0) throw new SerializationException("Error deserializing Avro message: truncated payload");
-    if (result.offset !== buffer.length) throw new SerializationException(`Error deserializing Avro message: ${buffer.length - result.offset} trailing bytes`);
-    return result.value;
+    return (bytes, offset) => {
+      // Decoded in place from `offset`: no copy, no view when the bytes already are a Buffer.
+      const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      let result: { value: unknown; offset: number };
+      try {
+        result = readerType.decode(buffer, offset, resolver);
+      } catch (err) {
+        throw new SerializationException(`Error deserializing Avro message: ${(err as Error).message}`, err);
+      }
+      if (result.offset < 0) throw new SerializationException("Error deserializing Avro message: truncated payload");
+      if (result.offset !== buffer.length) throw new SerializationException(`Error deserializing Avro message: ${buffer.length - result.offset} trailing bytes`);
+      return result.value;
+    };
   },
 
   recordName(schema) {

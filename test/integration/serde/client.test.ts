@@ -87,4 +87,28 @@ describe("serde client settings", () => {
     await expect(new Serializer(registry, { schema: v1 }).serialize("nothing", { a: 5 })).rejects.toThrow(SerializationException);
     expect((await client(sr.url).get("/subjects")).body).toEqual(before);
   });
+
+  test("framed bytes round-trip per format: Protobuf message indexes, Avro reader schemas, bytes that are not a Buffer", async () => {
+    const registry = new SchemaRegistryClient({ "schema.registry.url": sr.url });
+    const proto = `syntax = "proto3";\npackage shop;\nmessage Other { string x = 1; }\nmessage Order {\n  message Line { int64 qty = 1; }\n  string id = 1;\n  repeated Line lines = 2;\n}\n`;
+    const line = new Serializer(registry, { schemaType: "PROTOBUF", schema: proto, messageName: "shop.Order.Line" });
+    const bytes = await line.serialize("proto-lines", { qty: "7" });
+    // Magic byte, id, then the index path [1, 0] as zig-zag varints (count 2, 1, 0), then the payload.
+    expect([...bytes.subarray(5, 8)]).toEqual([4, 2, 0]);
+    expect(await new Deserializer(registry).deserialize("proto-lines", Uint8Array.from(bytes))).toEqual({ qty: "7" });
+    const order = new Serializer(registry, { schemaType: "PROTOBUF", schema: proto, messageName: "shop.Order" });
+    const first = await order.serialize("proto-orders", { id: "o1", lines: [{ qty: 2 }] });
+    expect(await new Deserializer(registry).deserialize("proto-orders", first)).toEqual({ id: "o1", lines: [{ qty: "2" }] });
+    expect(() => order.serializeSync("proto-orders", { id: "o1", note: "x" })).toThrow("Error serializing Protobuf message shop.Order: unknown field note");
+
+    const avroBytes = await new Serializer(registry, { schema: v2 }).serialize("avro-read", { a: "x", b: 3 });
+    const reader = new Deserializer(registry, { readerSchema: v1 });
+    expect(await reader.deserialize("avro-read", Uint8Array.from(avroBytes))).toEqual({ a: "x" });
+    expect(reader.deserializeSync(avroBytes)).toEqual({ a: "x" });
+
+    const json = new Serializer(registry, { schemaType: "JSON", schema: { type: "object", properties: { n: { type: "integer" } } } });
+    const jsonBytes = await json.serialize("json-read", { n: 1 });
+    expect(new TextDecoder().decode(jsonBytes.subarray(5))).toBe('{"n":1}');
+    expect(await new Deserializer(registry).deserialize("json-read", Uint8Array.from(jsonBytes))).toEqual({ n: 1 });
+  });
 });
