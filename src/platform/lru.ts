@@ -3,13 +3,16 @@
 
 export class LruCache<K, V> {
   private readonly map = new Map<K, V>();
+  /** The most recently used key: using it again changes no order (hot reads repeat one key). */
+  private newest?: K;
   constructor(private readonly capacity: number) {}
 
   get(key: K): V | undefined {
     const value = this.map.get(key);
-    if (value !== undefined) {
+    if (value !== undefined && key !== this.newest) {
       this.map.delete(key);
       this.map.set(key, value);
+      this.newest = key;
     }
     return value;
   }
@@ -17,11 +20,13 @@ export class LruCache<K, V> {
   set(key: K, value: V): void {
     this.map.delete(key);
     this.map.set(key, value);
+    this.newest = key;
     if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
   }
 
   clear(): void {
     this.map.clear();
+    this.newest = undefined;
   }
 
   /** The keys, least recently used first (reading them does not count as use). */

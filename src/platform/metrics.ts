@@ -79,15 +79,74 @@ function specificity(a: (string | null)[], b: (string | null)[]): number {
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-/** Requests by method, route template and status, and their latency by method and route. */
+/** prom-client's default latency buckets (seconds). */
+const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** One method and route: requests by status, and the latency histogram (count per bucket, not cumulative). */
+class RouteSeries {
+  readonly byStatus = new Map<number, number>();
+  readonly buckets = new Float64Array(BUCKETS.length);
+  sum = 0;
+  count = 0;
+
+  constructor(
+    readonly method: string,
+    readonly route: string,
+  ) {}
+
+  record(status: number, seconds: number): void {
+    this.byStatus.set(status, (this.byStatus.get(status) ?? 0) + 1);
+    let b = 0;
+    while (b < BUCKETS.length && seconds > BUCKETS[b]!) b++;
+    if (b < BUCKETS.length) this.buckets[b]!++;
+    this.sum += seconds;
+    this.count++;
+  }
+}
+
+/**
+ * Requests by method, route template and status, and their latency by method and route. Kept as
+ * plain numbers per route and handed to the registry in prom-client's metric shape when scraped:
+ * prom-client's Counter.inc and Histogram.observe build and check a label hash on every call,
+ * ~0.6 µs per request — a fifth of the CPU of a cached registry read.
+ */
 export class HttpMetrics {
-  private readonly requests: Counter<"method" | "route" | "status">;
-  private readonly latency: Histogram<"method" | "route">;
+  private readonly series = new Map<string, RouteSeries>();
 
   constructor(registry: Registry) {
-    const registers = [registry];
-    this.requests = new Counter({ name: "sluice_http_requests_total", help: "HTTP requests answered, by method, route template and status.", labelNames: ["method", "route", "status"], registers });
-    this.latency = new Histogram({ name: "sluice_http_request_duration_seconds", help: "Time to answer an HTTP request, by method and route template.", labelNames: ["method", "route"], registers });
+    const all = () => [...this.series.values()];
+    const metric = (name: string, help: string, type: "counter" | "histogram", values: () => unknown[]) => ({
+      name,
+      help,
+      type,
+      aggregator: "sum",
+      get: () => ({ name, help, type, aggregator: "sum", values: values() }),
+      reset: () => this.series.clear(),
+    });
+    const requests = metric("sluice_http_requests_total", "HTTP requests answered, by method, route template and status.", "counter", () =>
+      all().flatMap((s) => [...s.byStatus].map(([status, value]) => ({ labels: { method: s.method, route: s.route, status: String(status) }, value }))),
+    );
+    const latency = metric("sluice_http_request_duration_seconds", "Time to answer an HTTP request, by method and route template.", "histogram", () =>
+      all().flatMap((s) => {
+        const labels = { method: s.method, route: s.route };
+        let cumulative = 0;
+        return [
+          ...BUCKETS.map((le, i) => ({ labels: { le, ...labels }, value: (cumulative += s.buckets[i]!), metricName: "sluice_http_request_duration_seconds_bucket" })),
+          { labels: { le: "+Inf", ...labels }, value: s.count, metricName: "sluice_http_request_duration_seconds_bucket" },
+          { labels, value: s.sum, metricName: "sluice_http_request_duration_seconds_sum" },
+          { labels, value: s.count, metricName: "sluice_http_request_duration_seconds_count" },
+        ];
+      }),
+    );
+    registry.registerMetric(requests as unknown as Counter);
+    registry.registerMetric(latency as unknown as Histogram);
+  }
+
+  private routeSeries(method: string, route: string): RouteSeries {
+    const key = `${method} ${route}`;
+    let series = this.series.get(key);
+    if (!series) this.series.set(key, (series = new RouteSeries(method, route)));
+    return series;
   }
 
   /**
@@ -107,9 +166,13 @@ export class HttpMetrics {
       } finally {
         const method = METHODS.has(request.method) ? request.method : "OTHER";
         const route = routeOf(request.method, new URL(request.url).pathname);
-        this.requests.inc({ method, route, status: String(status) });
-        this.latency.observe({ method, route }, (performance.now() - started) / 1000);
+        this.routeSeries(method, route).record(status, (performance.now() - started) / 1000);
       }
     };
+  }
+
+  /** Counts the requests of one route answered in front of the app (../registry/http/cached-reads.ts). */
+  recorder(method: string, route: string): (status: number, started: number) => void {
+    return (status, started) => this.routeSeries(method, route).record(status, (performance.now() - started) / 1000);
   }
 }

@@ -11,6 +11,8 @@ import { RegistryCluster, type Identity } from "./cluster.ts";
 import { parseLevel } from "./compatibility.ts";
 import { registryHealth } from "./health.ts";
 import { registryApp } from "./http/app.ts";
+import { withCachedReads } from "./http/cached-reads.ts";
+import { SchemasById } from "./http/schemas-by-id.ts";
 import { RegistryMetrics } from "./metrics.ts";
 import { registrySecurity } from "./security.ts";
 import { RegistryService } from "./service.ts";
@@ -75,11 +77,13 @@ export async function startRegistry(settings: ParsedSettings, shared?: Broker): 
   clearTimeout(timer);
   const maxBodyBytes = settings.int("size.limit.filter.max.request.body.size");
   const metrics = new RegistryMetrics(schemaLog.state, () => cluster.isLeader);
-  const app = registryApp(service, { maxBodyBytes, responseCacheSize: settings.int("schema.response.cache.size"), guard: security.guard, access: security.access, forwardTls: forwardingTls(security.tls), metrics: metrics.registry, health: () => registryHealth(schemaLog) });
+  const schemasById = new SchemasById(service, settings.int("schema.response.cache.size"), security.access);
+  const app = registryApp(service, { maxBodyBytes, schemasById, guard: security.guard, access: security.access, forwardTls: forwardingTls(security.tls), metrics: metrics.registry, health: () => registryHealth(schemaLog) });
+  const fetch = withCachedReads(metrics.http.instrument(app), { schemasById, guard: security.guard, metrics: metrics.http });
   const servers: Listening[] = [];
   for (const listener of settings.list("listeners")) {
     // Bun's own hard stop at twice the limit; the app answers 413 in Confluent's shape below this.
-    servers.push(await listen(new URL(listener), { tls: security.tls, defaultPort: 8081, maxRequestBodySize: maxBodyBytes * 2, fetch: metrics.http.instrument(app) }));
+    servers.push(await listen(new URL(listener), { tls: security.tls, defaultPort: 8081, maxRequestBodySize: maxBodyBytes * 2, fetch }));
   }
   const urls = servers.map((s) => `${s.protocol}://${s.hostname}:${s.port}`);
   log.info({ urls, broker: broker.kind }, "schema registry ready");

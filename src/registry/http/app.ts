@@ -17,12 +17,13 @@ import { modeRoutes } from "./mode-routes.ts";
 import { routeParams } from "./path-params.ts";
 import { errorResponse, json, readJsonBody, replyType, text } from "./respond.ts";
 import { schemaRoutes } from "./schema-routes.ts";
+import type { SchemasById } from "./schemas-by-id.ts";
 import { subjectRoutes } from "./subject-routes.ts";
 
 export interface RegistryHttpOptions {
   maxBodyBytes: number;
-  /** Bodies of GET /schemas/ids/{id} kept (schema.response.cache.size). */
-  responseCacheSize: number;
+  /** GET /schemas/ids/{id}: cached bodies and who may read an id (shared with ./cached-reads.ts). */
+  schemasById: SchemasById;
   /** What GET /metrics exposes. */
   metrics: Registry;
   /** What GET /health answers. */

@@ -8,9 +8,20 @@ export const V1 = "application/vnd.schemaregistry.v1+json";
 const PRODUCES = [V1, "application/vnd.schemaregistry+json", "application/json"];
 const CONSUMES = new Set([...PRODUCES, "application/octet-stream"]);
 
+// Clients send the same Accept header on every request: the last answer is kept.
+let lastAccept = "";
+let lastType = V1;
+
 /** The reply content type: the client's preferred one we produce, else v1 (Confluent's default). */
 export function replyType(accept: string | null): string {
   if (!accept) return V1;
+  if (accept === lastAccept) return lastType;
+  lastType = negotiate(accept);
+  lastAccept = accept;
+  return lastType;
+}
+
+function negotiate(accept: string): string {
   let best = V1;
   let bestQ = -1;
   for (const part of accept.split(",")) {

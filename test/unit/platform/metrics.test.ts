@@ -77,6 +77,25 @@ describe("HTTP metrics", () => {
   });
 });
 
+describe("HTTP metrics recorded in front of the app", () => {
+  test("a route's recorder counts into the same series as the instrumented app; buckets are cumulative", async () => {
+    const registry = newRegistry();
+    const metrics = new HttpMetrics(registry);
+    const fetch = metrics.instrument({ routes: ROUTES, fetch: () => new Response("{}") });
+    const record = metrics.recorder("GET", "/schemas/ids/:id");
+    await fetch(new Request("http://localhost/schemas/ids/1"));
+    record(200, performance.now());
+    record(404, performance.now() - 20_000); // 20 s: above every bucket but +Inf
+    const text = await registry.metrics();
+    expect(text).toContain('sluice_http_requests_total{method="GET",route="/schemas/ids/:id",status="200"} 2');
+    expect(text).toContain('sluice_http_requests_total{method="GET",route="/schemas/ids/:id",status="404"} 1');
+    expect(text).toContain('sluice_http_request_duration_seconds_bucket{le="10",method="GET",route="/schemas/ids/:id"} 2');
+    expect(text).toContain('sluice_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/schemas/ids/:id"} 3');
+    expect(text).toContain('sluice_http_request_duration_seconds_count{method="GET",route="/schemas/ids/:id"} 3');
+    expect(text).toContain("# TYPE sluice_http_request_duration_seconds histogram");
+  });
+});
+
 describe("registry and exposition", () => {
   test("process metrics are there from the start; sampled gauges are read at scrape time", async () => {
     const registry = newRegistry();
