@@ -42,8 +42,14 @@ export function json(body: unknown, status = 200, type = V1): Response {
   return text(JSON.stringify(body), status, type);
 }
 
+// One Headers per content type (a handful): Response copies it, in about half the time it takes to
+// build headers from an object.
+const headersOf = new Map<string, Headers>();
+
 export function text(body: string, status = 200, type = V1): Response {
-  return new Response(body, { status, headers: { "content-type": type } });
+  let headers = headersOf.get(type);
+  if (!headers) headersOf.set(type, (headers = new Headers({ "content-type": type })));
+  return new Response(body, { status, headers });
 }
 
 export function errorResponse(error: unknown, type = V1): Response {

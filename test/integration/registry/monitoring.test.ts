@@ -54,6 +54,14 @@ describe("registry monitoring", () => {
     expect(valueOf(metrics, "sluice_registry_max_schema_id")).toBe(b.body.id);
     expect(valueOf(metrics, "sluice_http_requests_total", { method: "POST", route: "/subjects/:subject/versions", status: "200" })).toBe(3);
     expect(valueOf(metrics, "sluice_http_requests_total", { method: "DELETE", route: "/subjects/:subject", status: "200" })).toBe(1);
+    // Reads by id are counted whether answered in front of the router (no query) or through it.
+    expect((await api.get(`/schemas/ids/${b.body.id}`)).status).toBe(200);
+    expect((await api.get(`/schemas/ids/${b.body.id}?format=resolved`)).status).toBe(200);
+    expect((await api.get("/schemas/ids/9999")).status).toBe(404);
+    metrics = await scrape(sr.url);
+    expect(valueOf(metrics, "sluice_http_requests_total", { method: "GET", route: "/schemas/ids/:id", status: "200" })).toBe(2);
+    expect(valueOf(metrics, "sluice_http_requests_total", { method: "GET", route: "/schemas/ids/:id", status: "404" })).toBe(1);
+    expect(valueOf(metrics, "sluice_http_request_duration_seconds_count", { method: "GET", route: "/schemas/ids/:id" })).toBe(3);
   });
 
   test("errors are counted under the route template with their status, never under the raw path", async () => {
