@@ -1,8 +1,10 @@
 // Serde benchmark (not a test): serialize + deserialize throughput per format with a warm cache,
 // against the bare library doing the same work in the same run (avsc; protobufjs; ajv +
-// JSON.stringify + JSON.parse), each bare loop checking the value as a serializer must. Prints the overhead ratio bare/ours (target <= 1.15). The three loops of a format
-// take turns over five rounds and each rate is the median of its rounds: one pass each, in a fixed
-// order, swung by ±30% with JIT tier-up and the machine's other work.
+// JSON.stringify + JSON.parse), each bare loop checking the value as a serializer must. Prints the
+// overhead ratio bare/ours (target <= 1.15). The three loops of a format take turns over seven
+// rounds; a ratio is the median of the rounds' ratios (bare and ours measured back to back), a rate
+// the median of its rounds. One pass each in a fixed order swung by ±30% with JIT tier-up and the
+// machine's other work.
 // Usage: bun bench/serde.ts [iterations per round]
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,7 +27,7 @@ const json = { type: "object", properties: { id: { type: "integer" }, user: { ty
 const value = { id: 12345, user: "ada", score: 0.75, tags: ["a", "b", "c"] };
 const protoValue = { ...value, id: "12345" };
 
-const rounds = 5;
+const rounds = 7;
 
 function timeIt(fn: () => void): number {
   const start = performance.now();
@@ -58,7 +60,14 @@ async function measure(type: SchemaType, schema: string | object, v: unknown, ba
     syncRates.push(timeIt(sync));
     asyncRates.push(await timeAsync(serializer, deserializer, topic, v));
   }
-  return { type, bareRate: median(bareRates), syncRate: median(syncRates), asyncRate: median(asyncRates) };
+  return {
+    type,
+    bareRate: median(bareRates),
+    syncRate: median(syncRates),
+    asyncRate: median(asyncRates),
+    syncRatio: median(bareRates.map((b, r) => b / syncRates[r]!)),
+    asyncRatio: median(bareRates.map((b, r) => b / asyncRates[r]!)),
+  };
 }
 
 const parse = (type: SchemaType, text: string) => formats.get(type)!.parse(text, []);
@@ -90,8 +99,8 @@ console.log(`serialize + deserialize, ${iterations} values per round, median of 
 for (const r of results) {
   const f = (x: number) => String(Math.round(x)).padStart(8);
   console.log(
-    `  ${r.type.padEnd(8)} bare ${f(r.bareRate)} /s | serializeSync+deserializeSync ${f(r.syncRate)} /s, ratio ${(r.bareRate / r.syncRate).toFixed(2)}` +
-      ` | await serialize+deserialize ${f(r.asyncRate)} /s, ratio ${(r.bareRate / r.asyncRate).toFixed(2)}`,
+    `  ${r.type.padEnd(8)} bare ${f(r.bareRate)} /s | serializeSync+deserializeSync ${f(r.syncRate)} /s, ratio ${r.syncRatio.toFixed(2)}` +
+      ` | await serialize+deserialize ${f(r.asyncRate)} /s, ratio ${r.asyncRatio.toFixed(2)}`,
   );
 }
 process.exit(0);
