@@ -1,0 +1,29 @@
+// What a failure of @platformatic/kafka means for our callers: retriable or not, and the Kafka error it
+// carries (by Kafka's name, e.g. REBALANCE_IN_PROGRESS), wherever it sits in the library's error chain.
+import { findErrorBy, GenericError, NetworkError } from "@platformatic/kafka";
+
+/** Kafka's name of the first protocol error in the chain that is one of `names`. */
+export function kafkaErrorOf(err: unknown, names: Iterable<string>): string | undefined {
+  if (!(err instanceof Error)) return undefined;
+  for (const name of names) if (findErrorBy(err, "apiId", name)) return name;
+  return undefined;
+}
+
+/**
+ * A network failure (refused, closed, timed out) or errors that all say they may be retried. The
+ * library marks its own timeouts as not retriable; for us a broker that does not answer in time is
+ * one that may answer later.
+ */
+export function isRetriable(err: unknown): boolean {
+  if (!(err instanceof Error) || !GenericError.isGenericError(err)) return false;
+  return findErrorBy(err, "code", NetworkError.code) !== null || findErrorBy(err, "canRetry", false) === null;
+}
+
+/** The message of an error with the messages of what it aggregates (the library nests the real reason). */
+export function reasonOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const nested = err instanceof AggregateError ? err.errors.map(reasonOf) : err.cause ? [reasonOf(err.cause)] : [];
+  const detail = (err as { serverErrorMessage?: unknown }).serverErrorMessage;
+  const own = typeof detail === "string" && detail ? `${err.message} (${detail})` : err.message;
+  return nested.length > 0 ? `${own}: ${[...new Set(nested)].join("; ")}` : own;
+}
