@@ -150,14 +150,24 @@ export class KafkaBroker implements Broker {
     });
   }
 
-  /** Waits until every partition of a new topic has a leader, so that the first write does not fail. */
+  /**
+   * Waits until every partition of a new topic has a leader that serves it, so that the first read or
+   * write does not fail: metadata names a leader before that broker has loaded the partition, so the
+   * leaders are asked for an offset too.
+   */
   private async leadersElected(topic: string): Promise<void> {
+    const admin = this.need(this.admin);
     const deadline = Date.now() + 10000;
     for (;;) {
-      const partitions = await this.need(this.admin)
-        .metadata({ topics: [topic], forceUpdate: true })
-        .then((m) => m.topics.get(topic)?.partitions ?? [], (err: unknown) => (Date.now() < deadline ? [] : Promise.reject(err)));
-      if (partitions.length > 0 && partitions.every((p) => p && p.leader >= 0)) return;
+      try {
+        const partitions = (await admin.metadata({ topics: [topic], forceUpdate: true })).topics.get(topic)?.partitions ?? [];
+        if (partitions.length > 0 && partitions.every((p) => p && p.leader >= 0)) {
+          await admin.listOffsets({ topics: [{ name: topic, partitions: partitions.map((_, partitionIndex) => ({ partitionIndex, timestamp: ListOffsetTimestamps.LATEST })) }] });
+          return;
+        }
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+      }
       if (Date.now() > deadline) throw new BrokerError(`no leaders for the partitions of the new topic ${topic}`, true);
       await Bun.sleep(50); // the controller elects them within milliseconds
     }

@@ -1,8 +1,9 @@
 // fetchMany on both brokers: several partitions in one call (on Kafka one Fetch request per leader), and
 // a long poll that any of the partitions ends, not only the first.
+import { Admin, fetchV12 } from "@platformatic/kafka";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { decoder, encoder, type Broker, type FetchedRecord, type PartitionRead } from "../../../src/broker/broker.ts";
-import { KafkaBroker } from "../../../src/broker/kafka/index.ts";
+import { KafkaBroker } from "../../fixtures/kafka-broker.ts";
 import { tempBroker, type TempBroker } from "../../fixtures/embedded-broker.ts";
 import { sharedKafka } from "../../fixtures/kafka.ts";
 
@@ -81,7 +82,39 @@ describe("Kafka", () => {
     return kafka;
   });
 
+  test("one Fetch request per leader carries all the partitions it leads (@platformatic/kafka)", async () => {
+    if (process.env.SLUICE_KAFKA_CLIENT !== "platformatic") return;
+    const topic = await newTopic(broker(), 3);
+    await produce(broker(), topic, 0, "a0");
+    await produce(broker(), topic, 2, "c0");
+    expect(await broker().fetchMany(reads(topic, 0, 0, 0))).toHaveLength(2);
+    const admin = new Admin({ clientId: "fetch-many-test", bootstrapBrokers: [(await sharedKafka()).bootstrap] });
+    const metadata = await admin.metadata({ topics: [topic] });
+    await admin.close();
+    const leaders = new Map<string, string[]>();
+    metadata.topics.get(topic)!.partitions.forEach((p, i) => {
+      const { host, port } = metadata.brokers.get(p.leader)!;
+      leaders.set(`${host}:${port}`, [...(leaders.get(`${host}:${port}`) ?? []), `${topic}-${i}`]);
+    });
+    // Count the requests sent through the library's Fetch function (each still goes to Kafka).
+    const sent: { node: string; partitions: string[]; maxWaitMs: number; minBytes: number }[] = [];
+    const original = fetchV12.api.async;
+    fetchV12.api.async = (connection, maxWaitMs, minBytes, ...rest) => {
+      const partitions = rest[4].flatMap((t) => t.partitions.map((p) => `${t.topicId}-${p.partition}`)).sort();
+      sent.push({ node: `${connection.host}:${connection.port}`, partitions, maxWaitMs, minBytes });
+      return original(connection, maxWaitMs, minBytes, ...rest);
+    };
+    try {
+      const got = await broker().fetchMany(reads(topic, 0, 0, 0), { maxWaitMs: 5_000 });
+      expect(summary(got)).toEqual(["0@0=a0", "2@0=c0"]);
+    } finally {
+      fetchV12.api.async = original;
+    }
+    expect(sent).toEqual([...leaders].map(([node, partitions]) => ({ node, partitions: partitions.sort(), maxWaitMs: 5_000, minBytes: 1 })));
+  }, 30_000);
+
   test("one Fetch request per leader carries all the partitions it leads", async () => {
+    if (process.env.SLUICE_KAFKA_CLIENT === "platformatic") return;
     const topic = await newTopic(broker(), 3);
     await produce(broker(), topic, 0, "a0");
     await produce(broker(), topic, 2, "c0");
