@@ -4,7 +4,7 @@
 // dist/serde: sluice/serde for Node apps.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { spawnSync } from "bun";
 import pkg from "./package.json" with { type: "json" };
 
@@ -22,6 +22,17 @@ mkdirSync("dist/release", { recursive: true });
 
 const releaseTargets = ["bun-linux-x64", "bun-linux-x64-baseline", "bun-linux-arm64"] as const;
 
+/**
+ * @platformatic/kafka's WebAssembly helpers read a .wasm file beside their module when loaded, which a
+ * compiled binary does not have; their "bundled" build carries the same module inline.
+ */
+const inlineWasm: Bun.BunPlugin = {
+  name: "inline-wasm",
+  setup(build) {
+    build.onResolve({ filter: /^@platformatic\/wasm-utils$/ }, (args) => ({ path: Bun.resolveSync("@platformatic/wasm-utils/bundled", dirname(args.importer)) }));
+  },
+};
+
 async function compile(outfile: string, target?: (typeof releaseTargets)[number]): Promise<void> {
   const result = await Bun.build({
     // The threads' entries (src/registry/schema-thread.ts's and the connect worker's task threads') are
@@ -36,7 +47,13 @@ async function compile(outfile: string, target?: (typeof releaseTargets)[number]
     target: "bun",
     // Bun inlines NODE_ENV at build time (from the building shell, else "development"): fixed here so
     // the binary a test run builds (NODE_ENV=test) behaves as the one people run.
-    define: { "process.env.SLUICE_COMMIT": JSON.stringify(commit), "process.env.NODE_ENV": JSON.stringify("production") },
+    define: {
+      "process.env.SLUICE_COMMIT": JSON.stringify(commit),
+      "process.env.NODE_ENV": JSON.stringify("production"),
+      // TEMPORARY (issue 14): the binary runs on the Kafka client of the build's environment.
+      "process.env.SLUICE_KAFKA_CLIENT": JSON.stringify(process.env.SLUICE_KAFKA_CLIENT ?? ""),
+    },
+    plugins: [inlineWasm],
   });
   failOn(result);
 }

@@ -1,12 +1,13 @@
-// Kafka client benchmark: how fast Sluice's Kafka path (KafkaBroker.produce, on kafkajs) writes the
-// records a CDC source task produces, against @platformatic/kafka (the candidate replacement behind
-// src/broker/kafka/) writing the same records, side by side on the same broker, in alternating rounds.
+// Kafka client benchmark: how fast Sluice's Kafka path (KafkaBroker.produce) writes the records a CDC
+// source task produces on kafkajs and on @platformatic/kafka (src/broker/kafka-platformatic/), and a bare
+// @platformatic/kafka Producer writing the same records, side by side on the same broker, in rounds.
 // Records: a ~20-byte key, a ~300-byte JsonConverter value and, unless `noheaders`, Debezium's four
 // context headers; acks=-1; batches of 1,024 awaited one after the other, as a source task sends them.
-// Prints records/s of both and the ratio platformatic/kafkajs.
+// Prints records/s of each and the ratio of Sluice's path on platformatic to it on kafkajs.
 // Usage: bun bench/kafka-client.ts [records=200000] [headers|noheaders]
 import { Producer } from "@platformatic/kafka";
 import { KafkaBroker } from "../src/broker/kafka/index.ts";
+import { KafkaBroker as PlatformaticBroker } from "../src/broker/kafka-platformatic/index.ts";
 import { sharedKafka, stopSharedKafka } from "../test/fixtures/kafka.ts";
 
 const records = Number(process.argv[2] ?? 200_000);
@@ -30,13 +31,15 @@ const range = (from: number, to: number) => Array.from({ length: to - from }, (_
 
 const broker = new KafkaBroker({ bootstrapServers: [bootstrap] });
 await broker.connect();
+const platformaticBroker = new PlatformaticBroker({ bootstrapServers: [bootstrap] });
+await platformaticBroker.connect();
 const run = Date.now();
-await broker.createTopic({ name: `kafkajs-${run}`, partitions: 1, replicationFactor: 1 });
-await broker.createTopic({ name: `platformatic-${run}`, partitions: 1, replicationFactor: 1 });
+for (const side of ["kafkajs", "sluice-platformatic", "platformatic"]) await broker.createTopic({ name: `${side}-${run}`, partitions: 1, replicationFactor: 1 });
 const producer = new Producer({ clientId: "bench", bootstrapBrokers: [bootstrap], acks: -1 });
 
 const sides = {
   kafkajs: (from: number, to: number) => broker.produce(`kafkajs-${run}`, range(from, to).map((i) => ({ key: key(i), value, partition: 0, headers }))),
+  sluicePlatformatic: (from: number, to: number) => platformaticBroker.produce(`sluice-platformatic-${run}`, range(from, to).map((i) => ({ key: key(i), value, partition: 0, headers }))),
   platformatic: (from: number, to: number) =>
     producer.send({ messages: range(from, to).map((i) => ({ topic: `platformatic-${run}`, key: key(i), value, partition: 0, headers: platformaticHeaders })) }),
 };
@@ -51,12 +54,16 @@ for (const send of Object.values(sides)) await send(0, 100); // warm-up: connect
 const ratios: number[] = [];
 for (let round = 1; round <= ROUNDS; round++) {
   const kafkajs = await rate(sides.kafkajs);
+  const sluicePlatformatic = await rate(sides.sluicePlatformatic);
   const platformatic = await rate(sides.platformatic);
-  ratios.push(platformatic / kafkajs);
-  console.log(`round ${round}: kafkajs ${Math.round(kafkajs)} records/s, @platformatic/kafka ${Math.round(platformatic)} records/s, ratio ${(platformatic / kafkajs).toFixed(2)}`);
+  ratios.push(sluicePlatformatic / kafkajs);
+  console.log(
+    `round ${round}: KafkaBroker on kafkajs ${Math.round(kafkajs)} records/s, KafkaBroker on @platformatic/kafka ${Math.round(sluicePlatformatic)} records/s, bare @platformatic/kafka Producer ${Math.round(platformatic)} records/s, ratio ${(sluicePlatformatic / kafkajs).toFixed(2)}`,
+  );
 }
-console.log(`${records} records per side and round, ${withHeaders ? "with" : "without"} headers: median ratio platformatic/kafkajs ${ratios.sort((a, b) => a - b)[Math.floor(ROUNDS / 2)]!.toFixed(2)}`);
+console.log(`${records} records per side and round, ${withHeaders ? "with" : "without"} headers: median ratio KafkaBroker platformatic/kafkajs ${ratios.sort((a, b) => a - b)[Math.floor(ROUNDS / 2)]!.toFixed(2)}`);
 
 await producer.close();
 await broker.close();
+await platformaticBroker.close();
 await stopSharedKafka();
