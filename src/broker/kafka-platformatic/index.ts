@@ -216,7 +216,7 @@ export class KafkaBroker implements Broker {
         key: r.key ? asBuffer(r.key) : undefined,
         value: r.value ? asBuffer(r.value) : undefined,
         timestamp: r.timestamp === undefined ? undefined : BigInt(r.timestamp),
-        headers: r.headers ? new Map(Object.entries(r.headers).map(([k, v]) => [Buffer.from(k), asBuffer(v)])) : undefined,
+        headers: r.headers ? headersOf(r.headers) : undefined,
       })),
     });
     // One base offset per partition; records of a partition are contiguous in send order.
@@ -412,6 +412,22 @@ export class KafkaBroker implements Broker {
  */
 function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
+}
+
+/** Header names as bytes, encoded once: a pipeline writes the same few names on every record. */
+const headerNames = new Map<string, Buffer>();
+
+function headersOf(headers: Record<string, Bytes>): Map<Buffer, Buffer> {
+  const out = new Map<Buffer, Buffer>();
+  for (const name in headers) {
+    let key = headerNames.get(name);
+    if (!key) {
+      if (headerNames.size >= 1024) headerNames.clear();
+      headerNames.set(name, (key = Buffer.from(name)));
+    }
+    out.set(key, asBuffer(headers[name]!));
+  }
+  return out;
 }
 
 function sizeOf(r: ProduceRecord): number {
