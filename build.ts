@@ -47,12 +47,7 @@ async function compile(outfile: string, target?: (typeof releaseTargets)[number]
     target: "bun",
     // Bun inlines NODE_ENV at build time (from the building shell, else "development"): fixed here so
     // the binary a test run builds (NODE_ENV=test) behaves as the one people run.
-    define: {
-      "process.env.SLUICE_COMMIT": JSON.stringify(commit),
-      "process.env.NODE_ENV": JSON.stringify("production"),
-      // TEMPORARY (issue 14): the binary runs on the Kafka client of the build's environment.
-      "process.env.SLUICE_KAFKA_CLIENT": JSON.stringify(process.env.SLUICE_KAFKA_CLIENT ?? ""),
-    },
+    define: { "process.env.SLUICE_COMMIT": JSON.stringify(commit), "process.env.NODE_ENV": JSON.stringify("production") },
     plugins: [inlineWasm],
   });
   failOn(result);

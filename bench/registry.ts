@@ -3,7 +3,7 @@
 //     package, installed with apt-get when missing and running as root), vs a minimal Bun server
 //     returning the same fixed JSON body (the ceiling). wrk, in C, saturates neither server; a
 //     JavaScript load generator saturated before either did and hid the difference.
-//  2. Registrations per second on Kafka vs a raw kafkajs produce-and-read-back loop (the ceiling).
+//  2. Registrations per second on Kafka vs a raw KafkaBroker produce-and-read-back loop (the ceiling).
 // Usage: bun bench/registry.ts [seconds]   (uses KAFKA_BOOTSTRAP_SERVERS or starts a local broker)
 // Run it on a quiet machine, without nice: both servers share the process and the machine with wrk.
 import { spawn } from "bun";
@@ -112,7 +112,7 @@ console.log(`  bare Bun server (ceiling): ${f(ceilingReads.rps)} req/s, p50 / p9
 console.log(`  sluice registry:           ${f(ourReads.rps)} req/s, p50 / p99 ${f(ourReads.p50, 2)} / ${f(ourReads.p99, 2)} ms, errors ${ourReads.errors}`);
 console.log(`  ratio: ${(ourReads.rps / ceilingReads.rps).toFixed(2)} (target >= 0.9)`);
 console.log(`Registrations on Kafka, ${n} sequential:`);
-console.log(`  raw kafkajs produce + read back (ceiling): ${f(rawPerSecond)} /s`);
+console.log(`  raw KafkaBroker produce + read back (ceiling): ${f(rawPerSecond)} /s`);
 console.log(`  sluice POST /subjects/{s}/versions:        ${f(regPerSecond)} /s`);
 console.log(`  ratio: ${(regPerSecond / rawPerSecond).toFixed(2)}`);
 process.exit(0);

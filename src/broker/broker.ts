@@ -1,5 +1,5 @@
 // The spec's "message broker", reduced to what the registry and the connector runtime need.
-// Two implementations: kafka/ (a real cluster through kafkajs) and embedded/ (local logs for one process).
+// Two implementations: kafka/ (a real cluster through @platformatic/kafka) and embedded/ (local logs for one process).
 
 export type Bytes = Uint8Array;
 

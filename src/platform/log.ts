@@ -66,9 +66,9 @@ export function applyLogSettings(settings: ParsedSettings): void {
 }
 
 /**
- * Process warnings go to the log instead of raw stderr. kafkajs' request queue arms a timer for
- * `-1 - Date.now()` ms whenever it is not throttled (TimeoutNegativeWarning, harmless: Node and Bun
- * run it after 1 ms), so that one is kept at debug.
+ * Process warnings go to the log instead of raw stderr. A TimeoutNegativeWarning (a library arming a
+ * timer for a negative time, which Node and Bun run after 1 ms; kafkajs did on every request) is kept
+ * at debug.
  */
 export function logProcessWarnings(): void {
   const log = logger("process");

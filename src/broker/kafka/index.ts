@@ -1,31 +1,41 @@
-// The Broker interface on a real Kafka cluster. The only module that imports kafkajs.
+// The Broker interface on a real Kafka cluster through @platformatic/kafka's public API: its Admin and
+// Producer, and its protocol API functions on its ConnectionPool where the clients have no call for what
+// we need (Fetch to each leader of a partition list, without a consumer group; group membership with
+// other protocol types). This folder is the only importer of the Kafka client.
 import {
-  Kafka,
-  logLevel as KafkaLogLevel,
-  type Admin,
-  type Producer,
-  type KafkaConfig,
-  type LogEntry,
+  Admin,
   ConfigResourceTypes,
-  KafkaJSError,
-} from "kafkajs";
+  ConnectionPool,
+  FetchIsolationLevels,
+  FindCoordinatorKeyTypes,
+  ListOffsetTimestamps,
+  Producer,
+  UserError,
+  fetchV12,
+  type BaseOptions,
+  type Broker as KafkaNode,
+  type ConnectionOptions,
+  type RecordsBatch,
+} from "@platformatic/kafka";
 import {
   BrokerError,
   type Broker,
   type Bytes,
   type FetchedRecord,
   type FetchOptions,
+  type GroupMembership,
+  type GroupOptions,
   type PartitionRead,
   type ProduceRecord,
   type RecordPosition,
-  type GroupMembership,
-  type GroupOptions,
   type TopicDescription,
   type TopicSpec,
 } from "../broker.ts";
-import { KafkaGroupMembership, type GroupCluster } from "./group.ts";
 import type { ClientSecurity } from "../client-security.ts";
+import { kafkaPartition } from "../partitioner.ts";
 import { logger as makeLogger, type Logger } from "../../platform/log.ts";
+import { isRetriable, kafkaErrorOf, reasonOf } from "./errors.ts";
+import { PlatformaticGroupMembership } from "./group.ts";
 
 export interface KafkaBrokerOptions {
   bootstrapServers: string[];
@@ -36,59 +46,19 @@ export interface KafkaBrokerOptions {
   logger?: Logger;
 }
 
-/** The subset of kafkajs' internal Cluster used for partition reads without a consumer group. */
-interface KafkajsCluster {
-  connect(): Promise<void>;
-  disconnect(): Promise<void>;
-  addTargetTopic(topic: string): Promise<void>;
-  refreshMetadata(): Promise<void>;
-  findLeaderForPartitions(topic: string, partitions: number[]): Record<string, number[]>;
-  findGroupCoordinator(args: { groupId: string }): Promise<{
-    offsetCommit(args: {
-      groupId: string;
-      groupGenerationId: number;
-      memberId: string;
-      topics: { topic: string; partitions: { partition: number; offset: string }[] }[];
-    }): Promise<unknown>;
-  }>;
-  findBroker(args: { nodeId: string }): Promise<{
-    fetch(args: {
-      maxWaitTime: number;
-      minBytes: number;
-      maxBytes: number;
-      isolationLevel: number;
-      topics: { topic: string; partitions: { partition: number; fetchOffset: string; maxBytes: number }[] }[];
-    }): Promise<KafkajsFetchResponse>;
-  }>;
-}
-type KafkajsFetchResponse = { responses: { topicName: string; partitions: KafkajsPartitionData[] }[] };
-interface KafkajsPartitionData {
-  partition: number;
-  errorCode: number;
-  messages: {
-    offset: string;
-    timestamp: string;
-    key: Buffer | null;
-    value: Buffer | null;
-    headers?: Record<string, Buffer | Buffer[] | undefined>;
-    isControlRecord?: boolean;
-  }[];
-}
-
-const CREATE_CLUSTER = "private:Kafka:createCluster";
-const PRODUCE_CHUNK = 256;
-
-/**
- * The bytes as a Buffer (kafkajs wants Buffers). A copy: reading `.buffer` of a small typed array makes
- * the engine move it out of the GC heap, which cost more than copying (source throughput +6% measured).
- */
-function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
-}
-const READ_COMMITTED = 1;
+const READ_COMMITTED = FetchIsolationLevels.READ_COMMITTED;
 /** Kafka's max.partition.fetch.bytes and fetch.max.bytes defaults. */
 const PARTITION_MAX_BYTES = 1048576;
 const FETCH_MAX_BYTES = 52428800;
+/**
+ * One send holds at most this many bytes of keys, values and headers: a partition's records of one send
+ * travel as one record batch, and the broker refuses batches over its message.max.bytes (1 MiB default).
+ */
+const PRODUCE_CHUNK_BYTES = 512 * 1024;
+/** Record batch attributes (Kafka's RecordBatch): timestamp type, transactional, control. */
+const LOG_APPEND_TIME = 0x08;
+const TRANSACTIONAL = 0x10;
+const CONTROL = 0x20;
 
 /** One Fetch request to a partition leader: what it asked (to reuse it) and, once answered, its records. */
 interface LeaderFetch {
@@ -99,65 +69,63 @@ interface LeaderFetch {
 
 export class KafkaBroker implements Broker {
   readonly kind = "kafka";
-  private readonly kafka: Kafka;
   private readonly log: Logger;
+  private readonly clientId: string;
+  private readonly connection: ConnectionOptions;
   private admin?: Admin;
   private producer?: Producer;
-  private cluster?: KafkajsCluster;
-  private readonly knownTopics = new Set<string>();
+  /** Fetches have their own connections: a long poll holds its connection until the broker answers. */
+  private fetchPool?: ConnectionPool;
+  /** A fetch failed in a way that says leaders moved: the next one asks for fresh metadata. */
+  private staleMetadata = false;
   /** The last Fetch request sent to each leader (by node id), while in flight or holding records. */
-  private readonly leaderFetches = new Map<string, LeaderFetch>();
+  private readonly leaderFetches = new Map<number, LeaderFetch>();
   private readonly cappedFactors = new Set<number>();
 
   constructor(private readonly options: KafkaBrokerOptions) {
     this.log = options.logger ?? makeLogger("kafka");
-    const log = this.log;
-    this.kafka = new Kafka({
-      clientId: options.clientId ?? "sluice",
-      brokers: options.bootstrapServers,
-      requestTimeout: options.requestTimeoutMs ?? 30000,
-      connectionTimeout: 3000,
-      retry: { retries: 5, initialRetryTime: 100, maxRetryTime: 2000 },
-      ...kafkajsSecurity(options.security),
-      logLevel: KafkaLogLevel.WARN,
-      logCreator: () => (entry: LogEntry) => {
-        const { message, ...rest } = entry.log;
-        // kafkajs logs expected coordinator/leader churn as ERROR; our callers report real failures.
-        log.debug({ ...rest, namespace: entry.namespace }, message);
-      },
-    });
+    this.clientId = options.clientId ?? "sluice";
+    this.connection = { connectTimeout: 3000, requestTimeout: options.requestTimeoutMs ?? 30000, ...connectionSecurity(options.security) };
+  }
+
+  private clientOptions(): BaseOptions {
+    return {
+      clientId: this.clientId,
+      bootstrapBrokers: this.options.bootstrapServers,
+      ...this.connection,
+      retries: 5,
+      retryDelay: (_client, _operation, attempt) => Math.min(100 * 2 ** (attempt - 1), 2000),
+    };
   }
 
   async connect(): Promise<void> {
     await this.guard("connect to Kafka", async () => {
-      this.admin = this.kafka.admin();
-      await this.admin.connect();
-      this.producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-      await this.producer.connect();
-      this.cluster = this.newCluster<KafkajsCluster>();
-      await this.cluster.connect();
+      this.admin = new Admin(this.clientOptions());
+      // The library connects on first use: ask for the cluster's brokers so that a bad address or
+      // credentials fail here.
+      await this.admin.metadata({ topics: [] });
+      this.producer = new Producer({ ...this.clientOptions(), idempotent: true, acks: -1, autocreateTopics: false });
+      this.fetchPool = new ConnectionPool(this.clientId, this.connection);
     });
   }
 
-  /** A cluster object of kafkajs (metadata and connections to every broker) of our own. */
-  private newCluster<T>(): T {
-    const create = (this.kafka as unknown as Record<symbol, (o: object) => T>)[Object.getOwnPropertySymbols(this.kafka).find((s) => s.description === CREATE_CLUSTER)!];
-    if (!create) throw new Error("unsupported kafkajs version: no internal cluster factory");
-    return create({ allowAutoTopicCreation: false, isolationLevel: READ_COMMITTED });
-  }
-
   groupMembership(options: GroupOptions): GroupMembership {
-    return new KafkaGroupMembership(this.newCluster<GroupCluster>(), options);
+    const findCoordinator = async (groupId: string) => {
+      const [coordinator] = await this.need(this.admin).findCoordinator({ keyType: FindCoordinatorKeyTypes.GROUP, keys: [groupId] });
+      if (!coordinator) throw new BrokerError(`no coordinator for group ${groupId}`, true);
+      return coordinator;
+    };
+    return new PlatformaticGroupMembership(this.clientId, this.connection, findCoordinator, options);
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.producer?.disconnect(), this.admin?.disconnect(), this.cluster?.disconnect()]);
+    await Promise.allSettled([this.producer?.close(), this.admin?.close(), this.fetchPool?.close()]);
   }
 
   async createTopic(spec: TopicSpec): Promise<boolean> {
     return this.guard(`create topic ${spec.name}`, async () => {
       const admin = this.need(this.admin);
-      const brokers = (await admin.describeCluster()).brokers.length;
+      const brokers = (await admin.metadata({ topics: [], forceUpdate: true })).brokers.size;
       // As Confluent and Connect do: the requested replication factor, capped by the live brokers.
       const replicationFactor = Math.min(spec.replicationFactor, Math.max(1, brokers));
       if (replicationFactor < spec.replicationFactor) {
@@ -168,93 +136,115 @@ export class KafkaBroker implements Broker {
         if (first) this.log.warn(fields, `replication factor ${spec.replicationFactor} capped to ${replicationFactor} by ${brokers} live broker${brokers === 1 ? "" : "s"} for topic ${spec.name}; other topics asking for ${spec.replicationFactor} are capped the same way`);
         else this.log.debug(fields, "replication factor capped by live brokers");
       }
-      return admin.createTopics({
-        waitForLeaders: true,
-        topics: [
-          {
-            topic: spec.name,
-            numPartitions: spec.partitions,
-            replicationFactor,
-            configEntries: Object.entries(spec.config ?? {}).map(([name, value]) => ({ name, value })),
-          },
-        ],
-      });
+      try {
+        await admin.createTopics({
+          topics: [{ topic: spec.name, partitions: spec.partitions, replicas: replicationFactor }],
+          configs: Object.entries(spec.config ?? {}).map(([name, value]) => ({ name, value })),
+        });
+      } catch (err) {
+        if (kafkaErrorOf(err, ["TOPIC_ALREADY_EXISTS"])) return false;
+        throw err;
+      }
+      await this.leadersElected(spec.name);
+      return true;
     });
   }
 
+  /**
+   * Waits until every partition of a new topic has a leader that serves it, so that the first read or
+   * write does not fail: metadata names a leader before that broker has loaded the partition, so the
+   * leaders are asked for an offset too.
+   */
+  private async leadersElected(topic: string): Promise<void> {
+    const admin = this.need(this.admin);
+    const deadline = Date.now() + 10000;
+    for (;;) {
+      try {
+        const partitions = (await admin.metadata({ topics: [topic], forceUpdate: true })).topics.get(topic)?.partitions ?? [];
+        if (partitions.length > 0 && partitions.every((p) => p && p.leader >= 0)) {
+          await admin.listOffsets({ topics: [{ name: topic, partitions: partitions.map((_, partitionIndex) => ({ partitionIndex, timestamp: ListOffsetTimestamps.LATEST })) }] });
+          return;
+        }
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+      }
+      if (Date.now() > deadline) throw new BrokerError(`no leaders for the partitions of the new topic ${topic}`, true);
+      await Bun.sleep(50); // the controller elects them within milliseconds
+    }
+  }
+
   async listTopics(): Promise<string[]> {
-    return this.guard("list topics", () => this.need(this.admin).listTopics());
+    return this.guard("list topics", () => this.need(this.admin).listTopics({ includeInternals: true }));
   }
 
   async describeTopic(name: string): Promise<TopicDescription | undefined> {
     return this.guard(`describe topic ${name}`, async () => {
       const admin = this.need(this.admin);
-      const topics = await admin.listTopics();
-      if (!topics.includes(name)) return undefined;
-      const meta = await admin.fetchTopicMetadata({ topics: [name] });
-      const partitions = meta.topics[0]?.partitions ?? [];
-      const configs = await admin.describeConfigs({
-        includeSynonyms: false,
-        resources: [{ type: ConfigResourceTypes.TOPIC, name }],
-      });
+      if (!(await admin.listTopics({ includeInternals: true })).includes(name)) return undefined;
+      const partitions = (await admin.metadata({ topics: [name], forceUpdate: true })).topics.get(name)?.partitions ?? [];
+      const [described] = await admin.describeConfigs({ includeSynonyms: false, resources: [{ resourceType: ConfigResourceTypes.TOPIC, resourceName: name }] });
       const config: Record<string, string> = {};
-      for (const entry of configs.resources[0]?.configEntries ?? []) config[entry.configName] = entry.configValue;
-      return {
-        name,
-        partitions: partitions.length,
-        replicationFactor: partitions[0]?.replicas.length ?? 0,
-        config,
-      };
+      for (const entry of described?.configs ?? []) if (entry.value != null) config[entry.name] = entry.value;
+      return { name, partitions: partitions.length, replicationFactor: partitions[0]?.replicas.length ?? 0, config };
     });
   }
 
   async produce(topic: string, records: ProduceRecord[]): Promise<RecordPosition[]> {
     return this.guard(`write to ${topic}`, async () => {
-      // kafkajs groups a send's messages by partition by copying the partition's list per message
-      // (quadratic): bounded chunks keep that cost linear. Chunks go out in order, one at a time.
+      const producer = this.need(this.producer);
+      const unplaced = records.some((r) => r.partition === undefined);
+      const partitions = unplaced ? ((await producer.metadata({ topics: [topic] })).topics.get(topic)?.partitionsCount ?? 1) : 1;
+      // Placed here rather than by the library, to answer each record's position.
+      const placed = records.map((r) => r.partition ?? (r.key ? kafkaPartition(r.key, partitions) : 0));
       const positions: RecordPosition[] = [];
-      for (let start = 0; start < records.length; start += PRODUCE_CHUNK) {
-        positions.push(...(await this.produceChunk(topic, records.slice(start, start + PRODUCE_CHUNK))));
+      // Chunks go out in order, one at a time (the idempotent producer keeps one request in flight).
+      for (let start = 0; start < records.length; ) {
+        let end = start;
+        for (let bytes = 0; end < records.length && (end === start || bytes < PRODUCE_CHUNK_BYTES); end++) bytes += sizeOf(records[end]!);
+        positions.push(...(await this.produceChunk(producer, topic, records.slice(start, end), placed.slice(start, end))));
+        start = end;
       }
       return positions;
     });
   }
 
-  private async produceChunk(topic: string, records: ProduceRecord[]): Promise<RecordPosition[]> {
-    const result = await this.need(this.producer).send({
-      topic,
-      acks: -1,
-      messages: records.map((r) => ({
-        key: r.key ? asBuffer(r.key) : null,
-        value: r.value ? asBuffer(r.value) : null,
-        partition: r.partition,
-        timestamp: r.timestamp === undefined ? undefined : String(r.timestamp),
-        headers: r.headers ? Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, asBuffer(v)])) : undefined,
+  private async produceChunk(producer: Producer, topic: string, records: ProduceRecord[], partitions: number[]): Promise<RecordPosition[]> {
+    const result = await producer.send({
+      messages: records.map((r, i) => ({
+        topic,
+        partition: partitions[i],
+        key: r.key ? asBuffer(r.key) : undefined,
+        value: r.value ? asBuffer(r.value) : undefined,
+        timestamp: r.timestamp === undefined ? undefined : BigInt(r.timestamp),
+        headers: r.headers ? headersOf(r.headers) : undefined,
       })),
     });
-    // kafkajs answers one base offset per partition; records of a partition are contiguous in send order.
-    const next = new Map(result.map((r) => [r.partition, Number(r.baseOffset)]));
-    return records.map((r) => {
-      const partition = r.partition ?? result[0]!.partition;
-      const offset = next.get(partition)!;
+    // One base offset per partition; records of a partition are contiguous in send order.
+    const next = new Map((result.offsets ?? []).map((o) => [o.partition, Number(o.offset)]));
+    return partitions.map((partition) => {
+      const offset = next.get(partition);
+      if (offset === undefined) throw new BrokerError(`no offset answered for ${topic}-${partition}`, false);
       next.set(partition, offset + 1);
       return { partition, offset };
     });
   }
 
   async endOffsets(topic: string): Promise<number[]> {
-    return this.offsets(topic, "high");
+    return this.offsets(topic, ListOffsetTimestamps.LATEST);
   }
 
   async startOffsets(topic: string): Promise<number[]> {
-    return this.offsets(topic, "low");
+    return this.offsets(topic, ListOffsetTimestamps.EARLIEST);
   }
 
-  private async offsets(topic: string, which: "high" | "low"): Promise<number[]> {
+  private async offsets(topic: string, timestamp: bigint): Promise<number[]> {
     return this.guard(`read offsets of ${topic}`, async () => {
-      const offsets = await this.need(this.admin).fetchTopicOffsets(topic);
+      const admin = this.need(this.admin);
+      const count = (await admin.metadata({ topics: [topic] })).topics.get(topic)?.partitionsCount ?? 0;
+      const partitions = Array.from({ length: count }, (_, partitionIndex) => ({ partitionIndex, timestamp }));
+      const [listed] = await admin.listOffsets({ topics: [{ name: topic, partitions }], isolationLevel: READ_COMMITTED });
       const out: number[] = [];
-      for (const o of offsets) out[o.partition] = Number(o[which]);
+      for (const p of listed?.partitions ?? []) out[p.partitionIndex] = Number(p.offset);
       return out;
     });
   }
@@ -266,39 +256,28 @@ export class KafkaBroker implements Broker {
   async fetchMany(reads: PartitionRead[], options: FetchOptions = {}): Promise<FetchedRecord[]> {
     if (reads.length === 0) return [];
     return this.guard(`read ${[...new Set(reads.map((r) => r.topic))].join(", ")}`, async () => {
-      const cluster = this.need(this.cluster);
-      const byLeader = await this.readsByLeader(cluster, reads);
+      const { byLeader, nodes } = await this.readsByLeader(reads);
       const maxBytes = options.maxBytes ?? PARTITION_MAX_BYTES;
-      const fetches = [...byLeader].map(([nodeId, mine]) => this.leaderFetch(cluster, nodeId, mine, options.maxWaitMs ?? 0, maxBytes));
+      const fetches = [...byLeader].map(([nodeId, mine]) => this.leaderFetch(nodeId, nodes.get(nodeId)!, mine, options.maxWaitMs ?? 0, maxBytes));
       return this.firstRecords(fetches);
     });
   }
 
-  /** The reads grouped by the node that leads their partition. */
-  private async readsByLeader(cluster: KafkajsCluster, reads: PartitionRead[]): Promise<Map<string, PartitionRead[]>> {
-    const byLeader = new Map<string, PartitionRead[]>();
-    for (const topic of new Set(reads.map((r) => r.topic))) {
-      if (!this.knownTopics.has(topic)) {
-        await cluster.addTargetTopic(topic);
-        this.knownTopics.add(topic);
+  /** The reads grouped by the node that leads their partition, with the nodes' addresses. */
+  private async readsByLeader(reads: PartitionRead[]): Promise<{ byLeader: Map<number, PartitionRead[]>; nodes: Map<number, KafkaNode> }> {
+    const forceUpdate = this.staleMetadata;
+    this.staleMetadata = false;
+    const metadata = await this.need(this.admin).metadata({ topics: [...new Set(reads.map((r) => r.topic))], forceUpdate });
+    const byLeader = new Map<number, PartitionRead[]>();
+    for (const read of reads) {
+      const leader = metadata.topics.get(read.topic)?.partitions[read.partition]?.leader ?? -1;
+      if (leader < 0 || !metadata.brokers.has(leader)) {
+        this.staleMetadata = true;
+        throw new BrokerError(`no leader for ${read.topic}-${read.partition}`, true);
       }
-      const ofTopic = reads.filter((r) => r.topic === topic);
-      const led = new Set<number>();
-      for (const [nodeId, partitions] of Object.entries(cluster.findLeaderForPartitions(topic, ofTopic.map((r) => r.partition)))) {
-        const mine = byLeader.get(nodeId) ?? [];
-        for (const partition of partitions) {
-          mine.push(ofTopic.find((r) => r.partition === partition)!);
-          led.add(partition);
-        }
-        byLeader.set(nodeId, mine);
-      }
-      const leaderless = ofTopic.find((r) => !led.has(r.partition));
-      if (leaderless) {
-        await cluster.refreshMetadata();
-        throw new BrokerError(`no leader for ${topic}-${leaderless.partition}`, true);
-      }
+      byLeader.set(leader, [...(byLeader.get(leader) ?? []), read]);
     }
-    return byLeader;
+    return { byLeader, nodes: metadata.brokers };
   }
 
   /**
@@ -307,11 +286,11 @@ export class KafkaBroker implements Broker {
    * took yet) for the same partitions at the same offsets is reused rather than sent again: a leader
    * that was slower than another in the last call is not asked twice, and its answer is not lost.
    */
-  private leaderFetch(cluster: KafkajsCluster, nodeId: string, reads: PartitionRead[], maxWaitMs: number, maxBytes: number): LeaderFetch {
+  private leaderFetch(nodeId: number, node: KafkaNode, reads: PartitionRead[], maxWaitMs: number, maxBytes: number): LeaderFetch {
     const request = JSON.stringify([maxBytes, reads.map((r) => [r.topic, r.partition, r.offset])]);
     const pending = this.leaderFetches.get(nodeId);
     if (pending?.request === request) return pending;
-    const fetch: LeaderFetch = { request, answer: this.sendFetch(cluster, nodeId, reads, maxWaitMs, maxBytes) };
+    const fetch: LeaderFetch = { request, answer: this.sendFetch(node, reads, maxWaitMs, maxBytes) };
     this.leaderFetches.set(nodeId, fetch);
     const forget = (): void => {
       if (this.leaderFetches.get(nodeId) === fetch) this.leaderFetches.delete(nodeId);
@@ -324,22 +303,31 @@ export class KafkaBroker implements Broker {
     return fetch;
   }
 
-  private async sendFetch(cluster: KafkajsCluster, nodeId: string, reads: PartitionRead[], maxWaitMs: number, maxBytes: number): Promise<FetchedRecord[]> {
-    const topics = new Map<string, { partition: number; fetchOffset: string; maxBytes: number }[]>();
-    for (const r of reads) topics.set(r.topic, [...(topics.get(r.topic) ?? []), { partition: r.partition, fetchOffset: String(r.offset), maxBytes }]);
+  private async sendFetch(node: KafkaNode, reads: PartitionRead[], maxWaitMs: number, maxBytes: number): Promise<FetchedRecord[]> {
+    const topics = new Map<string, fetchV12.FetchRequestPartition[]>();
+    for (const r of reads) {
+      topics.set(r.topic, [...(topics.get(r.topic) ?? []), { partition: r.partition, currentLeaderEpoch: -1, fetchOffset: BigInt(r.offset), lastFetchedEpoch: -1, partitionMaxBytes: maxBytes }]);
+    }
     try {
-      const broker = await cluster.findBroker({ nodeId });
-      const response = await broker.fetch({
-        maxWaitTime: maxWaitMs,
-        minBytes: 1,
-        maxBytes: Math.max(maxBytes, Math.min(maxBytes * reads.length, FETCH_MAX_BYTES)),
-        isolationLevel: READ_COMMITTED,
-        topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })),
-      });
+      const connection = await this.need(this.fetchPool).get(node);
+      // Fetch v12 names topics (later versions want topic ids); session id 0 with epoch -1 is a full
+      // fetch without a fetch session, so concurrent readers of one broker do not disturb each other.
+      const response = await fetchV12.api.async(
+        connection,
+        maxWaitMs,
+        1,
+        Math.max(maxBytes, Math.min(maxBytes * reads.length, FETCH_MAX_BYTES)),
+        READ_COMMITTED,
+        0,
+        -1,
+        [...topics].map(([topicId, partitions]) => ({ topicId, partitions })),
+        [],
+        "",
+      );
       return recordsOf(response, reads);
     } catch (err) {
       // Most fetch errors (not the leader any more, unknown partition, broker gone) mean stale metadata.
-      await cluster.refreshMetadata().catch(() => undefined);
+      this.staleMetadata = true;
       throw err;
     }
   }
@@ -362,11 +350,10 @@ export class KafkaBroker implements Broker {
 
   async committedOffsets(group: string, topic: string): Promise<Map<number, number>> {
     return this.retrying(`read offsets of group ${group}`, async () => {
-      const result = await this.need(this.admin).fetchOffsets({ groupId: group, topics: [topic] });
+      const [listed] = await this.need(this.admin).listConsumerGroupOffsets({ groups: [group] });
       const out = new Map<number, number>();
-      for (const p of result[0]?.partitions ?? []) {
-        const o = Number(p.offset);
-        if (o >= 0) out.set(p.partition, o);
+      for (const p of listed?.topics.find((t) => t.name === topic)?.partitions ?? []) {
+        if (p.committedOffset >= 0n) out.set(p.partitionIndex, Number(p.committedOffset));
       }
       return out;
     });
@@ -374,23 +361,18 @@ export class KafkaBroker implements Broker {
 
   async commitOffsets(group: string, topic: string, offsets: RecordPosition[]): Promise<void> {
     // A plain OffsetCommit to the coordinator, without group membership (generation -1, no member id),
-    // as a Java consumer with assign() commits. kafkajs' admin.setOffsets joins the group first, which
-    // takes seconds per commit.
-    await this.retrying(`commit offsets of group ${group}`, async () => {
-      const cluster = this.need(this.cluster);
-      const coordinator = await cluster.findGroupCoordinator({ groupId: group });
-      await coordinator.offsetCommit({
+    // as a Java consumer with assign() commits.
+    await this.retrying(`commit offsets of group ${group}`, () =>
+      this.need(this.admin).alterConsumerGroupOffsets({
         groupId: group,
-        groupGenerationId: -1,
-        memberId: "",
-        topics: [{ topic, partitions: offsets.map((o) => ({ partition: o.partition, offset: String(o.offset) })) }],
-      });
-    });
+        topics: [{ name: topic, partitionOffsets: offsets.map((o) => ({ partition: o.partition, offset: BigInt(o.offset) })) }],
+      }),
+    );
   }
 
   /**
    * Group coordinator calls: a coordinator that is loading or moving answers with retriable errors for
-   * a while after a broker start, which kafkajs' admin does not retry itself.
+   * a while after a broker start, longer than the library's own retries.
    */
   private async retrying<T>(what: string, action: () => Promise<T>, deadlineMs = 30000): Promise<T> {
     const deadline = Date.now() + deadlineMs;
@@ -417,65 +399,98 @@ export class KafkaBroker implements Broker {
       return await action();
     } catch (err) {
       if (err instanceof BrokerError) throw err;
-      // kafkajs gives up after its own retries with a non-retriable wrapper; what it wrapped decides.
-      const retriable =
-        err instanceof KafkaJSError &&
-        (err.retriable || err.name === "KafkaJSNumberOfRetriesExceeded" || (err.cause instanceof KafkaJSError && err.cause.retriable));
-      const reason = err instanceof Error ? err.message : String(err);
-      throw new BrokerError(`could not ${what} (${this.options.bootstrapServers.join(",")}): ${reason}`, retriable, err);
+      // A topic not there (yet) is one a caller may wait for, as Kafka's clients do.
+      const retriable = isRetriable(err) || (err instanceof UserError && err.message.startsWith("Unknown topic"));
+      throw new BrokerError(`could not ${what} (${this.options.bootstrapServers.join(",")}): ${reasonOf(err)}`, retriable, err);
     }
   }
 }
 
-/** The records of a Fetch response from each read's offset on, without transaction markers. */
-function recordsOf(response: KafkajsFetchResponse, reads: PartitionRead[]): FetchedRecord[] {
+/**
+ * The bytes as a Buffer (the library wants Buffers). A copy: reading `.buffer` of a small typed array makes
+ * the engine move it out of the GC heap, which cost more than copying (measured on the kafkajs path).
+ */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
+}
+
+/** Header names as bytes, encoded once: a pipeline writes the same few names on every record. */
+const headerNames = new Map<string, Buffer>();
+
+function headersOf(headers: Record<string, Bytes>): Map<Buffer, Buffer> {
+  const out = new Map<Buffer, Buffer>();
+  for (const name in headers) {
+    let key = headerNames.get(name);
+    if (!key) {
+      if (headerNames.size >= 1024) headerNames.clear();
+      headerNames.set(name, (key = Buffer.from(name)));
+    }
+    out.set(key, asBuffer(headers[name]!));
+  }
+  return out;
+}
+
+function sizeOf(r: ProduceRecord): number {
+  let bytes = 16 + (r.key?.length ?? 0) + (r.value?.length ?? 0);
+  for (const k in r.headers) bytes += k.length + r.headers[k]!.length;
+  return bytes;
+}
+
+/**
+ * The records of a Fetch response from each read's offset on, as a read_committed consumer sees them:
+ * without transaction markers and without the records of aborted transactions.
+ */
+function recordsOf(response: fetchV12.FetchResponse, reads: PartitionRead[]): FetchedRecord[] {
   const records: FetchedRecord[] = [];
-  for (const { topicName: topic, partitions } of response.responses) {
+  for (const { topicId: topic, partitions } of response.responses) {
     for (const data of partitions) {
-      const offset = reads.find((r) => r.topic === topic && r.partition === data.partition)?.offset;
-      if (offset === undefined) continue;
-      for (const m of data.messages) {
-        const o = Number(m.offset);
-        // Batches may start before the requested offset; transaction markers are not records.
-        if (o < offset || m.isControlRecord) continue;
-        records.push({
-          topic,
-          partition: data.partition,
-          offset: o,
-          timestamp: Number(m.timestamp),
-          key: m.key ? new Uint8Array(m.key) : null,
-          value: m.value ? new Uint8Array(m.value) : null,
-          headers: headersOf(m.headers),
-        });
+      const from = reads.find((r) => r.topic === topic && r.partition === data.partitionIndex)?.offset;
+      if (from === undefined) continue;
+      const aborted = [...(data.abortedTransactions ?? [])].sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : 1));
+      const abortedProducers = new Set<bigint>();
+      for (const batch of data.records ?? []) {
+        while (aborted.length > 0 && aborted[0]!.firstOffset <= batch.firstOffset) abortedProducers.add(aborted.shift()!.producerId);
+        if (batch.attributes & CONTROL) {
+          // An abort marker (control type 0) ends that producer's aborted transaction.
+          if (batch.records[0]?.key?.readInt16BE(2) === 0) abortedProducers.delete(batch.producerId);
+          continue;
+        }
+        if (batch.attributes & TRANSACTIONAL && abortedProducers.has(batch.producerId)) continue;
+        pushBatch(records, topic, data.partitionIndex, from, batch);
       }
     }
   }
   return records;
 }
 
-function headersOf(headers: Record<string, Buffer | Buffer[] | undefined> | undefined): Record<string, Bytes> {
-  const out: Record<string, Bytes> = {};
-  for (const [k, v] of Object.entries(headers ?? {})) {
-    const first = Array.isArray(v) ? v[0] : v;
-    if (first) out[k] = new Uint8Array(first);
+function pushBatch(out: FetchedRecord[], topic: string, partition: number, from: number, batch: RecordsBatch): void {
+  const firstOffset = Number(batch.firstOffset);
+  const logAppendTime = batch.attributes & LOG_APPEND_TIME ? Number(batch.maxTimestamp) : undefined;
+  const firstTimestamp = Number(batch.firstTimestamp);
+  for (const r of batch.records) {
+    const offset = firstOffset + r.offsetDelta;
+    // Batches may start before the requested offset.
+    if (offset < from) continue;
+    const headers: Record<string, Bytes> = {};
+    for (const [k, v] of r.headers) if (k && v && !(k.toString() in headers)) headers[k.toString()] = new Uint8Array(v);
+    out.push({
+      topic,
+      partition,
+      offset,
+      timestamp: logAppendTime ?? firstTimestamp + Number(r.timestampDelta),
+      // Copies: a slice would keep the whole response's buffer alive as long as the record.
+      key: r.key ? new Uint8Array(r.key) : null,
+      value: r.value ? new Uint8Array(r.value) : null,
+      headers,
+    });
   }
-  return out;
 }
 
-function kafkajsSecurity(security: ClientSecurity | undefined): Pick<KafkaConfig, "ssl" | "sasl"> {
+function connectionSecurity(security: ClientSecurity | undefined): Pick<ConnectionOptions, "tls" | "sasl"> {
   const { ssl, sasl } = security ?? {};
+  const mechanisms = { plain: "PLAIN", "scram-sha-256": "SCRAM-SHA-256", "scram-sha-512": "SCRAM-SHA-512" } as const;
   return {
-    ...(ssl
-      ? {
-          ssl: {
-            ca: ssl.ca,
-            cert: ssl.cert,
-            key: ssl.key,
-            rejectUnauthorized: true,
-            ...(ssl.checkHostname ? {} : { checkServerIdentity: () => undefined }),
-          },
-        }
-      : {}),
-    ...(sasl ? { sasl: { mechanism: sasl.mechanism, username: sasl.username, password: sasl.password } as KafkaConfig["sasl"] } : {}),
+    ...(ssl ? { tls: { ca: ssl.ca, cert: ssl.cert, key: ssl.key, rejectUnauthorized: true, ...(ssl.checkHostname ? {} : { checkServerIdentity: () => undefined }) } } : {}),
+    ...(sasl ? { sasl: { mechanism: mechanisms[sasl.mechanism], username: sasl.username, password: sasl.password } } : {}),
   };
 }

@@ -3,7 +3,7 @@
 import { Admin, fetchV12 } from "@platformatic/kafka";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { decoder, encoder, type Broker, type FetchedRecord, type PartitionRead } from "../../../src/broker/broker.ts";
-import { KafkaBroker } from "../../fixtures/kafka-broker.ts";
+import { KafkaBroker } from "../../../src/broker/kafka/index.ts";
 import { tempBroker, type TempBroker } from "../../fixtures/embedded-broker.ts";
 import { sharedKafka } from "../../fixtures/kafka.ts";
 
@@ -82,8 +82,7 @@ describe("Kafka", () => {
     return kafka;
   });
 
-  test("one Fetch request per leader carries all the partitions it leads (@platformatic/kafka)", async () => {
-    if (process.env.SLUICE_KAFKA_CLIENT !== "platformatic") return;
+  test("one Fetch request per leader carries all the partitions it leads", async () => {
     const topic = await newTopic(broker(), 3);
     await produce(broker(), topic, 0, "a0");
     await produce(broker(), topic, 2, "c0");
@@ -111,44 +110,5 @@ describe("Kafka", () => {
       fetchV12.api.async = original;
     }
     expect(sent).toEqual([...leaders].map(([node, partitions]) => ({ node, partitions: partitions.sort(), maxWaitMs: 5_000, minBytes: 1 })));
-  }, 30_000);
-
-  test("one Fetch request per leader carries all the partitions it leads", async () => {
-    if (process.env.SLUICE_KAFKA_CLIENT === "platformatic") return;
-    const topic = await newTopic(broker(), 3);
-    await produce(broker(), topic, 0, "a0");
-    await produce(broker(), topic, 2, "c0");
-    expect(await broker().fetchMany(reads(topic, 0, 0, 0))).toHaveLength(2);
-    // Count the requests the real kafkajs connections send (each still goes to Kafka).
-    type NodeBroker = { fetch(a: unknown): Promise<unknown> };
-    const cluster = Reflect.get(kafka, "cluster") as {
-      findLeaderForPartitions(topic: string, partitions: number[]): Record<string, number[]>;
-      findBroker(a: { nodeId: string }): Promise<NodeBroker>;
-    };
-    const leaders = cluster.findLeaderForPartitions(topic, [0, 1, 2]);
-    const sent: { nodeId: string; partitions: string[]; maxWaitTime: number; minBytes: number }[] = [];
-    const restore: (() => void)[] = [];
-    for (const nodeId of Object.keys(leaders)) {
-      const node = await cluster.findBroker({ nodeId });
-      const fetch = node.fetch;
-      node.fetch = (args) => {
-        const request = args as { topics: { topic: string; partitions: { partition: number }[] }[]; maxWaitTime: number; minBytes: number };
-        const partitions = request.topics.flatMap((t) => t.partitions.map((p) => `${t.topic}-${p.partition}`)).sort();
-        sent.push({ nodeId, partitions, maxWaitTime: request.maxWaitTime, minBytes: request.minBytes });
-        return fetch.call(node, args);
-      };
-      restore.push(() => (node.fetch = fetch));
-    }
-    try {
-      const got = await broker().fetchMany(reads(topic, 0, 0, 0), { maxWaitMs: 5_000 });
-      expect(summary(got)).toEqual(["0@0=a0", "2@0=c0"]);
-    } finally {
-      for (const undo of restore) undo();
-    }
-    expect(sent.sort((a, b) => a.nodeId.localeCompare(b.nodeId))).toEqual(
-      Object.entries(leaders)
-        .map(([nodeId, partitions]) => ({ nodeId, partitions: partitions.map((p) => `${topic}-${p}`).sort(), maxWaitTime: 5_000, minBytes: 1 }))
-        .sort((a, b) => a.nodeId.localeCompare(b.nodeId)),
-    );
   }, 30_000);
 });

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { clientSecurity } from "../../../src/broker/client-security.ts";
-import { KafkaBroker } from "../../fixtures/kafka-broker.ts";
+import { KafkaBroker } from "../../../src/broker/kafka/index.ts";
 import { startRegistry } from "../../../src/registry/server.ts";
 import { registrySettingsDefinition } from "../../../src/registry/settings.ts";
 import { connectClient, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";

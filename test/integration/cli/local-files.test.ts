@@ -6,7 +6,7 @@ import { spawn, type Subprocess } from "bun";
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KafkaBroker } from "../../fixtures/kafka-broker.ts";
+import { KafkaBroker } from "../../../src/broker/kafka/index.ts";
 import { encodeByteMap } from "../../../src/connect/runtime/storage/java-byte-map.ts";
 import { builtBinary } from "../../fixtures/binary.ts";
 import { sharedKafka } from "../../fixtures/kafka.ts";

@@ -1,4 +1,4 @@
-// examples/serde-with-kafkajs.ts stays runnable: run it against the Kafka fixture and a registry.
+// examples/serde-with-platformatic-kafka.ts stays runnable: run it against the Kafka fixture and a registry.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { sharedKafka } from "../../fixtures/kafka.ts";
@@ -10,8 +10,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => sr?.stop());
 
-test("the README's kafkajs example produces and consumes through the serde", async () => {
-  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "..", "..", "examples", "serde-with-kafkajs.ts")], {
+test("the README's @platformatic/kafka example produces and consumes through the serde", async () => {
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "..", "..", "..", "examples", "serde-with-platformatic-kafka.ts")], {
     env: { ...process.env, KAFKA_BOOTSTRAP_SERVERS: (await sharedKafka()).bootstrap, SCHEMA_REGISTRY_URL: sr.url, TOPIC: `example-${Date.now()}` },
     stdout: "pipe",
     stderr: "pipe",
