@@ -4,10 +4,11 @@
 // (with schemas) for keys and values: the work per record is conversion and the Kafka client, not I/O.
 // The same number of records either way (with 2 tasks, each task writes half: its key is its task id,
 // and the keys "0" and "1" land in partitions 0 and 1, so each sink task reads one partition).
-// Measures records/s from connector creation until the sink file holds every number (then checked:
-// each number exactly once per task), the worker's CPU time over that wall time (how many cores it
-// used) and its peak RSS. The ratio 2 tasks / 1 task is the target's figure (≥ 1.7× on 2 cores, with
-// tasks on threads of their own).
+// Two phases per run, each connector alone, so tasks.max=1 is one task on one thread and tasks.max=2 two
+// tasks on two: the source until the topic holds every record (end offsets), then the sink until its file
+// holds every number (then checked: each number exactly once per task). Each phase: records/s and the
+// worker's CPU time over its wall time (how many cores it used); and the worker's peak RSS. The ratio
+// 2 tasks / 1 task per connector is the target's figure (≥ 1.7× on 2 cores).
 // Usage: bun bench/connect-tasks.ts [records=1000000] [timeoutSeconds=600]
 // SLUICE_BIN overrides the Sluice executable (default dist/sluice, built with `bun run build` if missing).
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -25,12 +26,18 @@ const root = join(import.meta.dir, "..");
 const work = mkdtempSync(join(tmpdir(), "sluice-bench-tasks-"));
 const PARTITIONS = 2;
 
-interface Result {
-  tasks: number;
+/** One phase (the source alone, then the sink alone) at one tasks.max. */
+interface Phase {
   seconds: number;
   recordsPerSecond: number;
-  /** CPU seconds of the worker process per wall second, over the measured interval. */
+  /** CPU seconds of the worker process per wall second, over the phase. */
   cores: number;
+}
+
+interface Result {
+  tasks: number;
+  source: Phase;
+  sink: Phase;
   peakRssMiB: number;
 }
 
@@ -92,18 +99,29 @@ async function run(tasks: number, bootstrap: string, admin: KafkaBroker, sluice:
   const worker = await startWorkerProcess(`sluice (tasks.max=${tasks})`, [sluice, "connect-standalone", workerFile], { cwd: dir, port, logFile: join(dir, "worker.log"), timeoutMs });
   try {
     const deadline = Date.now() + timeoutMs;
-    const cpuBefore = cpuSeconds(worker.proc.pid);
-    const start = performance.now();
-    await createConnector(worker.url, "sink", { "connector.class": "FileStreamSink", topics: topic, file: output, "tasks.max": String(tasks) });
-    await createConnector(worker.url, "seq", { "connector.class": "SequenceSource", topic, "tasks.max": String(tasks), "sequence.max": String(perTask) });
-    while (!existsSync(output) || statSync(output).size < bytes) {
-      worker.check(deadline);
-      await Bun.sleep(20);
-    }
-    const seconds = (performance.now() - start) / 1000;
-    const cores = (cpuSeconds(worker.proc.pid) - cpuBefore) / seconds;
+    const total = tasks * perTask;
+    // Each phase alone, so tasks.max=1 is one task on one thread and tasks.max=2 two tasks on two.
+    const phase = async (create: () => Promise<void>, done: () => Promise<boolean>): Promise<Phase> => {
+      const cpuBefore = cpuSeconds(worker.proc.pid);
+      const start = performance.now();
+      await create();
+      while (!(await done())) {
+        worker.check(deadline);
+        await Bun.sleep(20);
+      }
+      const seconds = (performance.now() - start) / 1000;
+      return { seconds, recordsPerSecond: total / seconds, cores: (cpuSeconds(worker.proc.pid) - cpuBefore) / seconds };
+    };
+    const source = await phase(
+      () => createConnector(worker.url, "seq", { "connector.class": "SequenceSource", topic, "tasks.max": String(tasks), "sequence.max": String(perTask) }),
+      async () => (await admin.endOffsets(topic)).reduce((a, b) => a + b, 0) >= total,
+    );
+    const sink = await phase(
+      () => createConnector(worker.url, "sink", { "connector.class": "FileStreamSink", topics: topic, file: output, "tasks.max": String(tasks) }),
+      async () => existsSync(output) && statSync(output).size >= bytes,
+    );
     checkNumbers(output, tasks, perTask);
-    return { tasks, seconds, recordsPerSecond: (tasks * perTask) / seconds, cores, peakRssMiB: worker.rss.peakMiB() };
+    return { tasks, source, sink, peakRssMiB: worker.rss.peakMiB() };
   } finally {
     await worker.stop();
   }
@@ -118,15 +136,20 @@ try {
   const results: Result[] = [];
   for (const tasks of [1, 2]) {
     const r = await run(tasks, kafka.bootstrap, admin, sluice);
-    console.log(`tasks.max=${tasks}: ${Math.round(r.recordsPerSecond)} records/s (${r.seconds.toFixed(2)} s), ${r.cores.toFixed(2)} cores, peak RSS ${Math.round(r.peakRssMiB)} MiB`);
+    const says = (p: Phase) => `${Math.round(p.recordsPerSecond)} records/s (${p.seconds.toFixed(2)} s, ${p.cores.toFixed(2)} cores)`;
+    console.log(`tasks.max=${tasks}: source ${says(r.source)}; sink ${says(r.sink)}; peak RSS ${Math.round(r.peakRssMiB)} MiB`);
     results.push(r);
   }
   const fmt = (n: number) => Math.round(n).toLocaleString("en-US").replace(/,/g, " ");
-  console.log("\n| tasks.max | Records | Seconds | Records/s | CPU (cores) | Peak RSS |");
+  console.log("\n| tasks.max | Connector | Records | Seconds | Records/s | CPU (cores) |");
   console.log("|---|---|---|---|---|---|");
-  for (const r of results) console.log(`| ${r.tasks} | ${fmt(r.recordsPerSecond * r.seconds)} | ${r.seconds.toFixed(2)} | ${fmt(r.recordsPerSecond)} | ${r.cores.toFixed(2)} | ${fmt(r.peakRssMiB)} MiB |`);
+  for (const r of results) {
+    for (const [name, p] of [["SequenceSource", r.source], ["FileStreamSink", r.sink]] as const) {
+      console.log(`| ${r.tasks} | ${name} | ${fmt(p.recordsPerSecond * p.seconds)} | ${p.seconds.toFixed(2)} | ${fmt(p.recordsPerSecond)} | ${p.cores.toFixed(2)} |`);
+    }
+  }
   const [one, two] = results as [Result, Result];
-  console.log(`\nratio tasks.max=2 / tasks.max=1: ${(two.recordsPerSecond / one.recordsPerSecond).toFixed(2)} (target ≥ 1.7 on 2 cores)`);
+  console.log(`\nratio tasks.max=2 / tasks.max=1 (target ≥ 1.7 on 2 cores): source ${(two.source.recordsPerSecond / one.source.recordsPerSecond).toFixed(2)}, sink ${(two.sink.recordsPerSecond / one.sink.recordsPerSecond).toFixed(2)}`);
 } finally {
   await admin.close();
   await kafka.stop();
