@@ -82,9 +82,10 @@ describe("a task's code going wrong on a shared thread", () => {
 test("a task whose code never yields: REST answers; stopping it ends its thread; the tasks it shared the thread with are FAILED, saying why, and resume from their offsets on restart", async () => {
   await count("steady", { pace: "20" });
   await atLeast("steady", 20);
-  expect((await api.put("/connectors/spinner/config", { "connector.class": "test.CountingSourceConnector", topic: "spinner", count: "100", misbehave: "spin", after: "5" })).status).toBe(201);
+  expect((await api.put("/connectors/spinner/config", { "connector.class": "test.CountingSourceConnector", topic: "spinner", count: "100", misbehave: "spin", after: "0" })).status).toBe(201);
+  // RUNNING is reported right before its first poll, which spins: from then on the thread is held
+  // (a stop request cannot reach the task), and the worker's REST API, on the main thread, answers.
   await inState("spinner", "RUNNING");
-  // The thread is held by the loop; the worker's REST API is on the main thread and answers.
   expect((await api.get("/connectors")).body).toEqual(expect.arrayContaining(["steady", "steady-file", "spinner"]));
   expect((await api.delete("/connectors/spinner")).status).toBe(204);
   for (const name of ["steady", "steady-file"]) expect((await inState(name, "FAILED")).trace).toContain("spinner-0 did not stop within 500 ms");
