@@ -13,7 +13,20 @@ import {
   type SchemaReference,
   type SchemaType,
 } from "../schema/format.ts";
+import {
+  confluentVersion,
+  contractKey,
+  mergeMetadata,
+  mergeRuleSets,
+  readMetadata,
+  readRuleSet,
+  sameContractIgnoringVersion,
+  validateRuleSet,
+  withConfluentVersion,
+  type Contract,
+} from "./data-contracts.ts";
 import { SchemaThread } from "./schema-thread.ts";
+import { configBody, configInScope, configUpdateBody, storedConfigJson, updatedConfig, type SubjectConfig } from "./subject-config.ts";
 import { isLarge, type SchemaText, type VersionText } from "./schema-work.ts";
 import type { RegistryRecord } from "./store/records.ts";
 import type { SchemaLog } from "./store/schema-log.ts";
@@ -32,6 +45,19 @@ export interface SchemaRequest {
   references?: SchemaReference[];
   id?: number;
   version?: number;
+  /** Data contract (./data-contracts.ts), as sent: read and validated by the service. */
+  metadata?: unknown;
+  ruleSet?: unknown;
+}
+
+/** A registration's outcome: the version holding the schema (new or found) and whether its contract is set. */
+export interface Registered {
+  id: number;
+  version: number;
+  schemaType: SchemaType;
+  references: SchemaReference[];
+  schema: string;
+  contract: Contract;
 }
 
 export interface RegistryOptions {
@@ -160,38 +186,93 @@ export class RegistryService {
     return this.referrers(target, deleted).map((v) => v.id);
   }
 
+  /**
+   * The version of `subject` holding the request's schema and contract, as Confluent looks it up:
+   * the same schema and contract; else one differing only by `confluent:version`; else, with the
+   * contract a registration would give it (the latest version's and the config's), the same again.
+   */
   async lookup(subject: string, request: SchemaRequest, normalize: boolean, deleted: boolean): Promise<SchemaVersion> {
+    const given = requestContract(request);
     const candidate = this.schemaText(request);
+    const config = this.configInScope(subject);
+    normalize ||= config.normalize === true;
     const form = await this.identityFormOf(candidate, normalize);
     if (!this.state.versions(subject).some((v) => deleted || !v.deleted)) throw errors.subjectNotFound(subject);
-    const found = this.inSubject(subject, candidate.schemaType, form, request.references ?? [], normalize).filter((v) => deleted || !v.deleted);
-    if (found.length === 0) throw errors.schemaNotFound();
-    return found[found.length - 1]!;
+    const find = (contract: Contract) => {
+      const exact = this.inSubject(subject, candidate.schemaType, form, request.references ?? [], normalize, contract).filter((v) => deleted || !v.deleted);
+      if (exact.length > 0) return exact[exact.length - 1];
+      return this.sameButVersion(subject, candidate.schemaType, form, request.references ?? [], normalize, contract, deleted);
+    };
+    const prev = this.liveVersions(subject).at(-1);
+    const populated = prev ? populatedContract(config, given, prev, undefined) : given;
+    const found = find(given) ?? (contractKey(populated) !== contractKey(given) ? find(populated) : undefined);
+    if (!found) throw errors.schemaNotFound();
+    return found;
+  }
+
+  /** The latest version equal to the schema whose contract differs at most by `confluent:version` (Confluent's canLookup). */
+  private sameButVersion(subject: string, type: SchemaType, form: string, references: SchemaReference[], normalize: boolean, contract: Contract, deleted: boolean): SchemaVersion | undefined {
+    return this.state
+      .versions(subject)
+      .reverse()
+      .find((v) => (deleted || !v.deleted) && this.sameSchema(v, type, form, references, normalize) && sameContractIgnoringVersion(contract, v, v.version));
   }
 
   // ---- register ----
 
   async register(subject: string, request: SchemaRequest, normalize: boolean): Promise<number> {
+    return (await this.registerFull(subject, request, normalize)).id;
+  }
+
+  /**
+   * Registers the request's schema under `subject` as Confluent 7.5+ does: outside IMPORT mode the
+   * contract is the request's (else the latest version's) merged over the config's default and under
+   * its override, and an empty schema re-registers the latest one with that contract. The same schema
+   * with the same contract finds its version; a changed contract makes a new version (and id).
+   */
+  async registerFull(subject: string, request: SchemaRequest, normalize: boolean): Promise<Registered> {
+    const given = requestContract(request);
     validateSubject(subject);
     const mode = this.effectiveMode(subject);
     const importing = request.id !== undefined && request.id >= 0;
     if (mode === "READONLY" || mode === "READONLY_OVERRIDE") throw errors.operationNotPermitted(`Subject ${subject} is in read-only mode`);
     if (importing && mode !== "IMPORT") throw errors.operationNotPermitted(`Subject ${subject} is not in import mode`);
     if (!importing && mode === "IMPORT") throw errors.operationNotPermitted(`Subject ${subject} is not in read-write mode`);
+    normalize ||= this.configInScope(subject).normalize === true;
 
-    const candidate = this.schemaText(request);
-    const schemaType = candidate.schemaType;
-    const text = await this.identityFormOf(candidate, normalize);
-    const references = request.references ?? [];
-    const fastPath = () => this.inSubject(subject, schemaType, text, references, normalize).find((v) => !v.deleted);
-    const existing = fastPath();
-    if (existing && !importing) return existing.id;
-
-    return this.log.exclusive(async () => {
-      const again = fastPath();
-      if (again && !importing) return { records: [], result: again.id };
+    // What is registered: the schema (the latest one's when none is sent) and its contract.
+    const prepare = async () => {
       const all = this.state.versions(subject);
       const newVersion = (all[all.length - 1]?.version ?? 0) + 1;
+      let full = request;
+      let contract = given;
+      if (mode !== "IMPORT") {
+        const prev = this.liveVersions(subject).at(-1);
+        if ((request.schema === undefined || request.schema.trim() === "") && prev) {
+          full = { ...request, schema: prev.schema, schemaType: prev.schemaType, references: prev.references };
+        }
+        contract = populatedContract(this.configInScope(subject), given, prev, newVersion, request.version !== undefined && request.version !== 0);
+      }
+      const candidate = this.schemaText(full);
+      return { candidate, text: await this.identityFormOf(candidate, normalize), references: full.references ?? [], contract, newVersion };
+    };
+    const registered = (v: SchemaVersion): Registered => ({ id: v.id, version: v.version, schemaType: v.schemaType, references: v.references, schema: v.schema, contract: contractOf(v) });
+    const existing = ({ candidate, text, references, contract }: Awaited<ReturnType<typeof prepare>>) =>
+      importing
+        ? undefined
+        : (this.inSubject(subject, candidate.schemaType, text, references, normalize, contract).find((v) => !v.deleted) ??
+          this.sameButVersion(subject, candidate.schemaType, text, references, normalize, contract, false));
+    const found = existing(await prepare());
+    if (found) return registered(found);
+
+    return this.log.exclusive(async () => {
+      // The state may have moved while the schema was parsed: what is registered is decided again.
+      const prepared = await prepare();
+      const { candidate, text, references, contract, newVersion } = prepared;
+      const schemaType = candidate.schemaType;
+      const again = existing(prepared);
+      if (again) return { records: [], result: registered(again) };
+      const all = this.state.versions(subject);
       let version = newVersion;
       if (request.version !== undefined && request.version > 0) {
         if (mode !== "IMPORT" && request.version !== newVersion) {
@@ -199,24 +280,26 @@ export class RegistryService {
         }
         version = request.version;
       }
-      // As Confluent's lookup by hash: another subject's schema shares its id when stored with this very text.
-      const sameIdentity = this.state.withText(schemaType, references, text)[0];
+      // As Confluent's lookup by hash: another subject's schema shares its id when stored with this very text and contract.
+      const sameIdentity = this.state.withText(schemaType, references, text, contract)[0];
 
       let id: number;
       if (importing) {
         id = request.id!;
         const holder = this.state.holders(id)[0];
-        if (holder && !this.sameSchema(holder, schemaType, text, references, normalize)) {
+        if (holder && (!this.sameSchema(holder, schemaType, text, references, normalize) || contractKey(holder) !== contractKey(contract))) {
           throw errors.operationNotPermitted(`Overwrite new schema with id ${id} is not permitted.`);
         }
-        const inSubject = this.inSubject(subject, schemaType, text, references, normalize)[0];
+        const inSubject = this.inSubject(subject, schemaType, text, references, normalize, contract)[0];
         if (inSubject && inSubject.id !== id) throw errors.idMismatch();
         if (this.state.version(subject, version)) {
           throw errors.operationNotPermitted(`Overwrite new schema with id ${id} is not permitted.`);
         }
       } else {
+        const config = this.configInScope(subject);
         const level = this.effectiveLevel(subject);
-        const messages = await this.compatibilityOf(candidate, level, this.comparedVersions(subject, level));
+        const against = this.comparedVersions(subject, level, groupFilter(config, contract));
+        const messages = await this.compatibilityOf(candidate, level, against);
         if (messages.length > 0) {
           throw errors.incompatible(
             `Schema being registered is incompatible with an earlier schema for subject "${subject}", details: [${messages.join(", ")}]`,
@@ -232,11 +315,30 @@ export class RegistryService {
           records.push({ keytype: "SCHEMA", subject, version: old.version, value: null, rawKey: old.key });
         }
       }
-      const value = { subject, version, id, schema: text, schemaType: schemaType === "AVRO" ? undefined : schemaType, references, deleted: false };
+      const value = {
+        subject,
+        version,
+        id,
+        schema: text,
+        schemaType: schemaType === "AVRO" ? undefined : schemaType,
+        references,
+        ...contract,
+        deleted: false,
+      };
       if (JSON.stringify(value).length > this.options.maxSchemaBytes) throw errors.schemaTooLarge();
       records.push({ keytype: "SCHEMA", subject, version, value });
-      return { records, result: id };
+      return { records, result: { id, version, schemaType, references, schema: text, contract } };
     });
+  }
+
+  /** The latest version of `subject` whose metadata properties include all of `properties` (GET /subjects/{s}/metadata). */
+  latestWithMetadata(subject: string, properties: Record<string, string>, deleted: boolean): SchemaVersion {
+    const visible = this.state.versions(subject).filter((v) => deleted || !v.deleted);
+    const wanted = Object.entries(properties);
+    const found = visible.reverse().find((v) => v.metadata && wanted.every(([k, value]) => v.metadata!.properties[k] === value));
+    if (found) return found;
+    if (visible.length === 0) throw errors.subjectNotFound(subject);
+    throw errors.schemaNotFound();
   }
 
   // ---- compatibility test ----
@@ -252,7 +354,7 @@ export class RegistryService {
     }
     let level = this.effectiveLevel(subject);
     let against: SchemaVersion[];
-    if (spec === undefined) against = this.comparedVersions(subject, level);
+    if (spec === undefined) against = this.comparedVersions(subject, level, groupFilter(this.configInScope(subject), requestContract(request)));
     else {
       const live = this.liveVersions(subject);
       const target = spec === "latest" ? live[live.length - 1] : live.find((v) => v.version === spec);
@@ -329,31 +431,31 @@ export class RegistryService {
 
   // ---- config ----
 
-  getConfig(subject: string | null, defaultToGlobal: boolean): CompatibilityLevel {
-    if (subject === null) return this.globalLevel();
-    const own = parseLevel(this.state.configs.get(subject)?.value.compatibilityLevel);
-    if (own) return own;
-    if (defaultToGlobal) return this.globalLevel();
+  /** GET /config's body: the global config (the default level filled in) or a subject's own (in scope with defaultToGlobal). */
+  getConfig(subject: string | null, defaultToGlobal: boolean): Record<string, unknown> {
+    if (subject === null) return configBody(this.storedConfig(null) ?? { kept: {} }, this.globalLevel());
+    const own = this.storedConfig(subject);
+    if (own && !defaultToGlobal) return configBody(own);
+    if (own || defaultToGlobal) return configBody(this.configInScope(subject), this.globalLevel());
     throw errors.subjectConfigNotFound(subject);
   }
 
-  async setConfig(subject: string | null, level: unknown): Promise<CompatibilityLevel> {
-    const parsed = parseLevel(level);
-    if (!parsed) throw errors.invalidCompatibilityLevel();
+  /** PUT /config: the body's fields over the stored config (./subject-config.ts); answers PUT's body. */
+  async setConfig(subject: string | null, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    updatedConfig(this.storedConfig(subject), body); // bad input is refused before anything is checked or written
     if (subject !== null) validateSubject(subject);
     this.requireWritable(subject);
     return this.log.exclusive(async () => {
-      const current = this.state.configs.get(subject)?.value ?? {};
-      const value = { ...current, compatibilityLevel: parsed };
-      return { records: [{ keytype: "CONFIG", subject, value }], result: parsed };
+      const next = updatedConfig(this.storedConfig(subject), body);
+      return { records: [{ keytype: "CONFIG", subject, value: storedConfigJson(subject, next) }], result: configUpdateBody(next) };
     });
   }
 
-  async deleteConfig(subject: string | null): Promise<CompatibilityLevel> {
+  async deleteConfig(subject: string | null): Promise<Record<string, unknown>> {
     return this.log.exclusive(async () => {
       const current = this.state.configs.get(subject);
       if (subject !== null && !current) throw errors.subjectNotFound(subject);
-      const previous = subject === null ? this.globalLevel() : parseLevel(current?.value.compatibilityLevel) ?? this.globalLevel();
+      const previous = configBody(current?.value ?? { kept: {} }, this.globalLevel());
       const records: RegistryRecord[] = current ? [{ keytype: "CONFIG", subject, value: null, rawKey: current.key }] : [];
       return { records, result: previous };
     });
@@ -408,11 +510,20 @@ export class RegistryService {
   // ---- helpers ----
 
   effectiveLevel(subject: string): CompatibilityLevel {
-    return parseLevel(this.state.configs.get(subject)?.value.compatibilityLevel) ?? this.globalLevel();
+    return this.storedConfig(subject)?.compatibilityLevel ?? this.globalLevel();
   }
 
   private globalLevel(): CompatibilityLevel {
-    return parseLevel(this.state.configs.get(null)?.value.compatibilityLevel) ?? this.options.defaultCompatibility;
+    return this.storedConfig(null)?.compatibilityLevel ?? this.options.defaultCompatibility;
+  }
+
+  private storedConfig(subject: string | null): SubjectConfig | undefined {
+    return this.state.configs.get(subject)?.value;
+  }
+
+  /** The config a subject's registrations follow: its own over the global one (./subject-config.ts). */
+  configInScope(subject: string): SubjectConfig {
+    return configInScope(this.storedConfig(null), this.storedConfig(subject));
   }
 
   private globalMode(): Mode {
@@ -549,10 +660,11 @@ export class RegistryService {
    * with this very text from the index, else compared by identity form, as Confluent compares a
    * subject's versions (text written by another registry may differ in layout).
    */
-  private inSubject(subject: string, type: SchemaType, form: string, references: SchemaReference[], normalize: boolean): SchemaVersion[] {
-    const exact = this.state.withText(type, references, form).filter((v) => v.subject === subject);
+  private inSubject(subject: string, type: SchemaType, form: string, references: SchemaReference[], normalize: boolean, contract: Contract): SchemaVersion[] {
+    const exact = this.state.withText(type, references, form, contract).filter((v) => v.subject === subject);
     if (exact.length > 0) return exact;
-    return this.state.versions(subject).filter((v) => this.sameSchema(v, type, form, references, normalize));
+    const key = contractKey(contract);
+    return this.state.versions(subject).filter((v) => contractKey(v) === key && this.sameSchema(v, type, form, references, normalize));
   }
 
   /**
@@ -573,10 +685,13 @@ export class RegistryService {
     return form;
   }
 
-  /** The live versions a check at `level` compares with: all for transitive levels, else the latest. */
-  private comparedVersions(subject: string, level: CompatibilityLevel): SchemaVersion[] {
+  /**
+   * The live versions a check at `level` compares with: of those in the candidate's compatibility
+   * group (when the config names one), all for transitive levels, else the latest.
+   */
+  private comparedVersions(subject: string, level: CompatibilityLevel, inGroup: (v: SchemaVersion) => boolean = () => true): SchemaVersion[] {
     if (level === "NONE") return [];
-    const live = this.liveVersions(subject);
+    const live = this.liveVersions(subject).filter(inGroup);
     return level.endsWith("_TRANSITIVE") ? live : live.slice(-1);
   }
 
@@ -605,8 +720,42 @@ function toValue(v: SchemaVersion) {
     schema: v.schema,
     schemaType: v.schemaType === "AVRO" ? undefined : v.schemaType,
     references: v.references,
+    ...contractOf(v),
     deleted: v.deleted,
   };
+}
+
+/** A stored version's contract, each part only when it has one. */
+export function contractOf(v: Contract): Contract {
+  return { ...(v.metadata ? { metadata: v.metadata } : {}), ...(v.ruleSet ? { ruleSet: v.ruleSet } : {}) };
+}
+
+/** The request's metadata and rule set, read (400 for a wrong shape) and the rule set validated (42210). */
+function requestContract(request: SchemaRequest): Contract {
+  const metadata = readMetadata(request.metadata);
+  const ruleSet = readRuleSet(request.ruleSet);
+  validateRuleSet(ruleSet);
+  return contractOf({ metadata, ruleSet });
+}
+
+/**
+ * Confluent's maybeSetMetadataRuleSet: the request's contract (else the latest version's) merged over
+ * the config's defaults and under its overrides; on registration (`newVersion`), `confluent:version`
+ * is set to the new version when the request named a version or the merged metadata has one.
+ */
+function populatedContract(config: SubjectConfig, given: Contract, prev: SchemaVersion | undefined, newVersion?: number, requestHasVersion = false): Contract {
+  const metadata = mergeMetadata(mergeMetadata(config.defaultMetadata, given.metadata ?? prev?.metadata), config.overrideMetadata);
+  const ruleSet = mergeRuleSets(mergeRuleSets(config.defaultRuleSet, given.ruleSet ?? prev?.ruleSet), config.overrideRuleSet);
+  const versioned = newVersion !== undefined && (requestHasVersion || confluentVersion(metadata) !== undefined) ? withConfluentVersion(metadata, newVersion) : metadata;
+  return contractOf({ metadata: versioned, ruleSet });
+}
+
+/** With a compatibilityGroup, only versions whose metadata property of that name equals the candidate's are compared. */
+function groupFilter(config: SubjectConfig, candidate: Contract): (v: SchemaVersion) => boolean {
+  const group = config.compatibilityGroup;
+  if (group === undefined) return () => true;
+  const value = candidate.metadata?.properties[group];
+  return (v) => v.metadata?.properties[group] === value;
 }
 
 function validateSubject(subject: string): void {

@@ -1,4 +1,4 @@
-// /config: the global compatibility level and each subject's.
+// /config: the global config (compatibility level and data-contract settings) and each subject's.
 import { Elysia } from "elysia";
 import type { RegistryService } from "../service.ts";
 import { flag } from "./query.ts";
@@ -6,10 +6,10 @@ import { ConfigBody } from "./request-bodies.ts";
 
 export function configRoutes(service: RegistryService) {
   return new Elysia()
-    .get("/config", ({ query }) => ({ compatibilityLevel: service.getConfig(null, flag(query, "defaultToGlobal")) }))
-    .put("/config", async ({ body }) => ({ compatibility: await service.setConfig(null, body.compatibility) }), { body: ConfigBody })
-    .delete("/config", async () => ({ compatibilityLevel: await service.deleteConfig(null) }))
-    .get("/config/:subject", ({ params, query }) => ({ compatibilityLevel: service.getConfig(params.subject, flag(query, "defaultToGlobal")) }))
-    .put("/config/:subject", async ({ params, body }) => ({ compatibility: await service.setConfig(params.subject, body.compatibility) }), { body: ConfigBody })
-    .delete("/config/:subject", async ({ params }) => ({ compatibilityLevel: await service.deleteConfig(params.subject) }));
+    .get("/config", ({ query }) => service.getConfig(null, flag(query, "defaultToGlobal")))
+    .put("/config", ({ body }) => service.setConfig(null, body), { body: ConfigBody })
+    .delete("/config", () => service.deleteConfig(null))
+    .get("/config/:subject", ({ params, query }) => service.getConfig(params.subject, flag(query, "defaultToGlobal")))
+    .put("/config/:subject", ({ params, body }) => service.setConfig(params.subject, body), { body: ConfigBody })
+    .delete("/config/:subject", ({ params }) => service.deleteConfig(params.subject));
 }

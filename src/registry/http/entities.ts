@@ -1,4 +1,6 @@
-// The bodies the registry answers with, in Confluent 7.x's entity shapes.
+// The bodies the registry answers with, in Confluent's entity shapes (7.x, with 7.4+'s data contracts).
+import { contractJson, type Contract } from "../data-contracts.ts";
+import type { Registered } from "../service.ts";
 import type { SchemaVersion } from "../store/state.ts";
 
 /** A reply body that is already JSON text (cached bodies, raw schema text). */
@@ -6,14 +8,24 @@ export class RawJson {
   constructor(readonly body: string) {}
 }
 
-/** schemaType omitted for AVRO, references only when present. */
-export function typed(v: SchemaVersion): { schemaType?: string; references?: unknown[] } {
+/** schemaType omitted for AVRO; references, metadata and ruleSet only when present. */
+export function typed(v: Pick<SchemaVersion, "schemaType" | "references"> & Contract) {
   return {
     ...(v.schemaType !== "AVRO" ? { schemaType: v.schemaType } : {}),
     ...(v.references.length > 0 ? { references: v.references } : {}),
+    ...contractJson(v),
   };
 }
 
 export function versionBody(v: SchemaVersion) {
   return { subject: v.subject, version: v.version, id: v.id, ...typed(v), schema: v.schema };
+}
+
+/**
+ * POST /subjects/{s}/versions: the id, and with a data contract the version it was registered as
+ * (Confluent 7.5+ answers the schema as stored when the registry filled in its metadata or rules).
+ */
+export function registeredBody(r: Registered) {
+  if (!r.contract.metadata && !r.contract.ruleSet) return { id: r.id };
+  return { id: r.id, version: r.version, ...typed({ ...r, ...r.contract }), schema: r.schema };
 }

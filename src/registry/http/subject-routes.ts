@@ -2,7 +2,7 @@
 import { Elysia } from "elysia";
 import { parseVersionSpec, type RegistryService, type SchemaRequest } from "../service.ts";
 import type { RegistryAccess } from "./access.ts";
-import { RawJson, versionBody } from "./entities.ts";
+import { RawJson, registeredBody, versionBody } from "./entities.ts";
 import { flag, listOptions } from "./query.ts";
 import { SchemaRequestBody } from "./request-bodies.ts";
 
@@ -12,11 +12,21 @@ export function subjectRoutes(service: RegistryService, options: { access?: Regi
     .get("/subjects/:subject/versions", ({ params, query }) => service.listVersions(params.subject, listOptions(query)))
     .post(
       "/subjects/:subject/versions",
-      async ({ params, query, body }) => ({ id: await service.register(params.subject, body as SchemaRequest, flag(query, "normalize")) }),
+      async ({ params, query, body }) => registeredBody(await service.registerFull(params.subject, body as SchemaRequest, flag(query, "normalize"))),
       { body: SchemaRequestBody },
     )
     .get("/subjects/:subject/versions/:version", ({ params, query }) => {
       const v = service.getVersion(params.subject, parseVersionSpec(params.version), flag(query, "deleted"));
+      return { ...versionBody(v), schema: service.formattedSchema(v, query.format) };
+    })
+    // The latest version whose metadata has every key=value pair given (repeated `key` and `value`, paired in order).
+    .get("/subjects/:subject/metadata", ({ params, query, request }) => {
+      const search = new URL(request.url).searchParams;
+      const keys = search.getAll("key");
+      const values = search.getAll("value");
+      const wanted: Record<string, string> = {};
+      for (let i = 0; i < Math.min(keys.length, values.length); i++) wanted[keys[i]!] = values[i]!;
+      const v = service.latestWithMetadata(params.subject, wanted, flag(query, "deleted"));
       return { ...versionBody(v), schema: service.formattedSchema(v, query.format) };
     })
     .get("/subjects/:subject/versions/:version/schema", ({ params, query }) =>

@@ -2,6 +2,7 @@
 // JSON keys with a fixed field order (compaction compares key bytes), JSON values, null = tombstone.
 import { decoder, encoder, type Bytes } from "../../broker/broker.ts";
 import type { SchemaReference, SchemaType } from "../../schema/format.ts";
+import { contractJson, readMetadata, readRuleSet, type Metadata, type RuleSet } from "../data-contracts.ts";
 
 export interface SchemaValue {
   subject: string;
@@ -11,13 +12,13 @@ export interface SchemaValue {
   /** Omitted for AVRO, as Confluent 7.x writes it. */
   schemaType?: SchemaType;
   references?: SchemaReference[];
+  metadata?: Metadata;
+  ruleSet?: RuleSet;
   deleted: boolean;
 }
 
-export interface ConfigValue {
-  compatibilityLevel?: string;
-  [extra: string]: unknown;
-}
+/** A CONFIG record's value as JSON (../subject-config.ts reads and writes it). */
+export type ConfigValue = Record<string, unknown>;
 
 export type RegistryRecord =
   | { keytype: "SCHEMA"; subject: string; version: number; value: SchemaValue | null; rawKey?: Bytes }
@@ -50,13 +51,14 @@ export function encodeValue(record: RegistryRecord): Bytes | null {
   if (record.keytype === "NOOP" || record.value === null) return null;
   if (record.keytype === "SCHEMA") {
     const v = record.value;
-    // Confluent's value field order; schemaType and references only when present.
+    // Confluent's value field order; schemaType, references, metadata and ruleSet only when present.
     return json({
       subject: v.subject,
       version: v.version,
       id: v.id,
       ...(v.schemaType && v.schemaType !== "AVRO" ? { schemaType: v.schemaType } : {}),
       ...(v.references && v.references.length > 0 ? { references: v.references } : {}),
+      ...contractJson(v),
       schema: v.schema,
       deleted: v.deleted,
     });
@@ -81,6 +83,12 @@ export function decodeRecord(key: Bytes | null, value: Bytes | null): RegistryRe
       if (v === null) return { keytype: "SCHEMA", subject, version: k.version, value: null };
       if (typeof v.id !== "number" || typeof v.schema !== "string") return undefined;
       const schemaType = typeof v.schemaType === "string" ? (v.schemaType.toUpperCase() as SchemaType) : undefined;
+      let contract: { metadata?: Metadata; ruleSet?: RuleSet };
+      try {
+        contract = { metadata: readMetadata(v.metadata), ruleSet: readRuleSet(v.ruleSet) };
+      } catch {
+        return undefined; // a data contract this registry cannot read: the record is skipped, its id kept
+      }
       return {
         keytype: "SCHEMA",
         subject,
@@ -92,6 +100,8 @@ export function decodeRecord(key: Bytes | null, value: Bytes | null): RegistryRe
           schema: v.schema,
           schemaType: schemaType === "AVRO" ? undefined : schemaType,
           references: Array.isArray(v.references) ? (v.references as SchemaReference[]) : undefined,
+          ...(contract.metadata ? { metadata: contract.metadata } : {}),
+          ...(contract.ruleSet ? { ruleSet: contract.ruleSet } : {}),
           deleted: v.deleted === true,
         },
       };

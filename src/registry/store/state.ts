@@ -2,7 +2,9 @@
 // store feeds it records; the service reads it. Mirrors how Confluent's reader applies each keytype.
 import type { Bytes } from "../../broker/broker.ts";
 import type { SchemaReference, SchemaType } from "../../schema/format.ts";
-import { decodeRecord, skippedSchemaId, type ConfigValue } from "./records.ts";
+import { contractKey, type Contract, type Metadata, type RuleSet } from "../data-contracts.ts";
+import { readStoredConfig, type SubjectConfig } from "../subject-config.ts";
+import { decodeRecord, skippedSchemaId } from "./records.ts";
 import { VersionIndex } from "./version-index.ts";
 
 export interface SchemaVersion {
@@ -12,6 +14,8 @@ export interface SchemaVersion {
   schema: string;
   schemaType: SchemaType;
   references: SchemaReference[];
+  metadata?: Metadata;
+  ruleSet?: RuleSet;
   deleted: boolean;
   /** The record's key bytes as read, so a tombstone reproduces them exactly. */
   key: Bytes;
@@ -25,9 +29,9 @@ export interface Scoped<T> {
 export class RegistryState {
   private readonly subjects = new Map<string, Map<number, SchemaVersion>>();
   private readonly byId = new VersionIndex<number, SchemaVersion>();
-  /** Versions by a hash of their type, references and stored text: finding a schema does not scan. */
+  /** Versions by a hash of their type, references, stored text and data contract: finding a schema does not scan. */
   private readonly byText = new VersionIndex<number, SchemaVersion>();
-  readonly configs = new Map<string | null, Scoped<ConfigValue>>();
+  readonly configs = new Map<string | null, Scoped<SubjectConfig>>();
   readonly modes = new Map<string | null, Scoped<string>>();
   /** Highest id ever seen, in skipped schema records too: the id allocator's state. */
   maxId = 0;
@@ -63,6 +67,8 @@ export class RegistryState {
           schema: v.schema,
           schemaType: v.schemaType ?? "AVRO",
           references: v.references ?? [],
+          ...(v.metadata ? { metadata: v.metadata } : {}),
+          ...(v.ruleSet ? { ruleSet: v.ruleSet } : {}),
           deleted: v.deleted,
           key,
         };
@@ -70,13 +76,13 @@ export class RegistryState {
         if (!versions) this.subjects.set(record.subject, (versions = new Map()));
         versions.set(record.version, entry);
         this.byId.add(v.id, entry);
-        this.byText.add(textKey(entry.schemaType, entry.references, entry.schema), entry);
+        this.byText.add(textKey(entry.schemaType, entry.references, entry.schema, entry), entry);
         if (v.id > this.maxId) this.maxId = v.id;
         return true;
       }
       case "CONFIG":
         if (record.value === null) this.configs.delete(record.subject);
-        else this.configs.set(record.subject, { value: record.value, key });
+        else this.configs.set(record.subject, { value: readStoredConfig(record.value), key });
         return true;
       case "MODE":
         if (record.value === null) this.modes.delete(record.subject);
@@ -104,14 +110,15 @@ export class RegistryState {
 
   private unindex(entry: SchemaVersion): void {
     this.byId.delete(entry.id, entry);
-    this.byText.delete(textKey(entry.schemaType, entry.references, entry.schema), entry);
+    this.byText.delete(textKey(entry.schemaType, entry.references, entry.schema, entry), entry);
   }
 
-  /** Versions (of any subject, soft-deleted included) stored with exactly this type, references and text. */
-  withText(schemaType: SchemaType, references: SchemaReference[], schema: string): SchemaVersion[] {
+  /** Versions (of any subject, soft-deleted included) stored with exactly this type, references, text and contract. */
+  withText(schemaType: SchemaType, references: SchemaReference[], schema: string, contract: Contract): SchemaVersion[] {
     const out: SchemaVersion[] = [];
-    for (const v of this.byText.get(textKey(schemaType, references, schema))) {
-      if (v.schemaType === schemaType && v.schema === schema && sameReferences(v.references, references)) out.push(v);
+    const wanted = contractKey(contract);
+    for (const v of this.byText.get(textKey(schemaType, references, schema, contract))) {
+      if (v.schemaType === schemaType && v.schema === schema && sameReferences(v.references, references) && contractKey(v) === wanted) out.push(v);
     }
     return out.sort(bySubjectAndVersion);
   }
@@ -149,9 +156,9 @@ export function sameReferences(a: SchemaReference[], b: SchemaReference[]): bool
  * A 52-bit hash, not the text: the index costs a few bytes per version, not a second copy of each
  * schema; as a plain number it is no object of its own either.
  */
-function textKey(schemaType: SchemaType, references: SchemaReference[], schema: string): number {
+function textKey(schemaType: SchemaType, references: SchemaReference[], schema: string, contract: Contract): number {
   const refs = references.map((r) => `${r?.name}\u0000${r?.subject}\u0000${r?.version}`).join("\u0000");
-  return Number(BigInt.asUintN(52, BigInt(Bun.hash(`${schemaType}\u0000${refs}\u0000${schema}`))));
+  return Number(BigInt.asUintN(52, BigInt(Bun.hash(`${schemaType}\u0000${refs}\u0000${contractKey(contract)}\u0000${schema}`))));
 }
 
 function bySubjectAndVersion(a: SchemaVersion, b: SchemaVersion): number {

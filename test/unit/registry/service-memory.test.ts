@@ -79,10 +79,10 @@ describe("registry memory", () => {
     put("b", 1, 1, '"string"');
     put("a", 1, 1, '"string"');
     put("a", 2, 2, '"int"');
-    expect(state.withText("AVRO", [], '"string"').map((v) => `${v.subject}/${v.version}`)).toEqual(["a/1", "b/1"]);
-    expect(state.withText("JSON", [], '"string"')).toEqual([]);
-    expect(state.withText("AVRO", [{ name: "x", subject: "a", version: 2 }], '"string"')).toEqual([]);
+    expect(state.withText("AVRO", [], '"string"', {}).map((v) => `${v.subject}/${v.version}`)).toEqual(["a/1", "b/1"]);
+    expect(state.withText("JSON", [], '"string"', {})).toEqual([]);
+    expect(state.withText("AVRO", [{ name: "x", subject: "a", version: 2 }], '"string"', {})).toEqual([]);
     put("a", 1, 1, null);
-    expect(state.withText("AVRO", [], '"string"').map((v) => v.subject)).toEqual(["b"]);
+    expect(state.withText("AVRO", [], '"string"', {}).map((v) => v.subject)).toEqual(["b"]);
   });
 });

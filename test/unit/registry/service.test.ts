@@ -69,19 +69,19 @@ describe("register", () => {
     expect(code).toBe(409);
     expect(message).toStartWith('Schema being registered is incompatible with an earlier schema for subject "s", details: [');
     expect(message).toContain("READER_FIELD_MISSING_DEFAULT_VALUE");
-    await service.setConfig("s", "NONE");
+    await service.setConfig("s", { compatibility: "NONE" });
     expect(await service.register("s", avro("R", ["a", "int"], ["b", "int"]), false)).toBe(2);
   });
 
   test("BACKWARD compares with the latest version only, BACKWARD_TRANSITIVE with every live one", async () => {
     const service = await registry();
-    await service.setConfig("s", "NONE");
+    await service.setConfig("s", { compatibility: "NONE" });
     await service.register("s", avro("R", ["a", "int"]), false);
     await service.register("s", avro("R", ["a", "string"]), false);
-    await service.setConfig("s", "BACKWARD");
+    await service.setConfig("s", { compatibility: "BACKWARD" });
     // Readable against v2 ("a" a string), not against v1 ("a" an int).
     expect(await service.register("s", avro("R", ["a", "string"], "x"), false)).toBe(3);
-    await service.setConfig("s", "BACKWARD_TRANSITIVE");
+    await service.setConfig("s", { compatibility: "BACKWARD_TRANSITIVE" });
     expect((await refusal(() => service.register("s", avro("R", ["a", "string"], "x", "y"), false)))[0]).toBe(409);
     // A check against one named version is the non-transitive one.
     expect(await service.testCompatibility("s", 2, avro("R", ["a", "string"], "x", "y"), false)).toEqual([]);
@@ -148,7 +148,7 @@ describe("deletes", () => {
     await service.register("s", avro("R", "a"), false);
     await service.register("s", avro("R", "a", "b"), false);
     await service.register("other", avro("O", "a"), false);
-    await service.setConfig("s", "FULL");
+    await service.setConfig("s", { compatibility: "FULL" });
     await service.setMode("s", "READWRITE", false);
     expect(await refusal(() => service.deleteSubject("s", true))).toEqual([40405, "Subject 's' was not deleted first before being permanently deleted"]);
     expect(await service.deleteSubject("s", false)).toEqual([1, 2]);
@@ -180,18 +180,18 @@ describe("deletes", () => {
 describe("config", () => {
   test("a subject's level, else the global one; deleting returns the level it had", async () => {
     const service = await registry();
-    expect(service.getConfig(null, false)).toBe("BACKWARD");
+    expect(service.getConfig(null, false)).toEqual({ compatibilityLevel: "BACKWARD" });
     expect(await refusal(() => service.getConfig("s", false))).toEqual([40408, "Subject 's' does not have subject-level compatibility configured"]);
-    expect(service.getConfig("s", true)).toBe("BACKWARD");
-    expect(await service.setConfig("s", "full_transitive")).toBe("FULL_TRANSITIVE");
-    expect(await service.setConfig(null, "NONE")).toBe("NONE");
-    expect(service.getConfig("s", false)).toBe("FULL_TRANSITIVE");
-    expect(service.getConfig("t", true)).toBe("NONE");
-    expect(await refusal(() => service.setConfig("s", "SIDEWAYS"))).toEqual([42203, expect.stringMatching(/^Invalid compatibility level\. Valid values are none, backward/)]);
-    expect(await service.deleteConfig("s")).toBe("FULL_TRANSITIVE");
-    expect(service.getConfig("s", true)).toBe("NONE");
-    expect(await service.deleteConfig(null)).toBe("NONE");
-    expect(service.getConfig(null, false)).toBe("BACKWARD");
+    expect(service.getConfig("s", true)).toEqual({ compatibilityLevel: "BACKWARD" });
+    expect(await service.setConfig("s", { compatibility: "full_transitive" })).toEqual({ compatibility: "FULL_TRANSITIVE" });
+    expect(await service.setConfig(null, { compatibility: "NONE" })).toEqual({ compatibility: "NONE" });
+    expect(service.getConfig("s", false)).toEqual({ compatibilityLevel: "FULL_TRANSITIVE" });
+    expect(service.getConfig("t", true)).toEqual({ compatibilityLevel: "NONE" });
+    expect(await refusal(() => service.setConfig("s", { compatibility: "SIDEWAYS" }))).toEqual([42203, expect.stringMatching(/^Invalid compatibility level\. Valid values are none, backward/)]);
+    expect(await service.deleteConfig("s")).toEqual({ compatibilityLevel: "FULL_TRANSITIVE" });
+    expect(service.getConfig("s", true)).toEqual({ compatibilityLevel: "NONE" });
+    expect(await service.deleteConfig(null)).toEqual({ compatibilityLevel: "NONE" });
+    expect(service.getConfig(null, false)).toEqual({ compatibilityLevel: "BACKWARD" });
     expect(await refusal(() => service.deleteConfig("s"))).toEqual([40401, "Subject 's' not found."]);
   });
 });
@@ -206,7 +206,7 @@ describe("modes", () => {
     expect(await refusal(() => service.register("s", avro("R", "a", "b"), false))).toEqual(readOnly);
     expect(await refusal(() => service.deleteVersion("s", 1, false))).toEqual(readOnly);
     expect(await refusal(() => service.deleteSubject("s", false))).toEqual(readOnly);
-    expect(await refusal(() => service.setConfig("s", "NONE"))).toEqual(readOnly);
+    expect(await refusal(() => service.setConfig("s", { compatibility: "NONE" }))).toEqual(readOnly);
     // Reads still answer, and other subjects are writable.
     expect(service.getVersion("s", 1).id).toBe(1);
     expect(await service.register("t", avro("T", "a"), false)).toBe(2);
