@@ -45,6 +45,7 @@ export function readStoredConfig(value: Record<string, unknown>): SubjectConfig 
  * compatibility level, 42210 for an invalid rule set, 400 for a field of the wrong JSON type.
  */
 export function updatedConfig(old: SubjectConfig | undefined, body: Record<string, unknown>): SubjectConfig {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw errors.badRequest("Invalid request body: expected an object");
   const next: SubjectConfig = { ...(old ?? {}), kept: { ...(old?.kept ?? {}) } };
   const has = (f: string) => Object.prototype.hasOwnProperty.call(body, f);
   if (has("compatibility")) {

@@ -16,6 +16,4 @@ export const SchemaRequestBody = t.Object(
   { additionalProperties: true },
 );
 
-// Config fields are read by ../subject-config.ts, which answers Confluent's errors for each.
-export const ConfigBody = t.Record(t.String(), t.Unknown());
 export const ModeBody = t.Object({ mode: t.Optional(t.Unknown()) }, { additionalProperties: true });

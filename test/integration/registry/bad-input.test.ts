@@ -305,7 +305,11 @@ describe("bad input anywhere gets a 4xx in Confluent's shape (items 12 and 13)",
 
   test("bodies of every wrong shape on config and mode", async () => {
     for (const path of ["/config", "/config/s", "/mode/s"]) {
-      for (const [what, body] of settingBodies) expectClientError(await jsonCall(registry.url + path, "PUT", body, V1), `PUT ${path} with ${what}`);
+      for (const [what, body] of settingBodies) {
+        // Confluent 7.4+ reads a config field sent as null as "clear it" (ConfigUpdateRequest's Optional fields).
+        if (path.startsWith("/config") && what === "a value that is null") continue;
+        expectClientError(await jsonCall(registry.url + path, "PUT", body, V1), `PUT ${path} with ${what}`);
+      }
     }
   });
 
@@ -324,7 +328,11 @@ describe("bad input anywhere gets a 4xx in Confluent's shape (items 12 and 13)",
   });
 
   test("the registry still serves after all of it", async () => {
-    // (DELETE /subjects/s/versions/%201 above soft-deleted version 1: version ids are trimmed, see parseVersionSpec.)
-    expect((await jsonCall(`${registry.url}/subjects/s/versions/1?deleted=true`, "GET", undefined, {})).body).toMatchObject({ subject: "s", version: 1 });
+    // DELETE /subjects/s/versions/%201 above soft-deleted version 1 (version ids are trimmed, see
+    // parseVersionSpec); the POSTs of S with odd but accepted content types then registered it again:
+    // as in Confluent, a new version with the same id, the soft-deleted one superseded.
+    const latest = await jsonCall(`${registry.url}/subjects/s/versions/latest`, "GET", undefined, {});
+    expect(latest.body).toMatchObject({ subject: "s", id: 1, schema: schema("S").schema });
+    expect((await jsonCall(`${registry.url}/schemas/ids/1`, "GET", undefined, {})).body).toEqual({ schema: schema("S").schema });
   });
 });
