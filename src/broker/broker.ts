@@ -106,6 +106,9 @@ export interface Broker {
 
   /** A member of a coordinated group (Kafka's group coordinator: JoinGroup, SyncGroup, Heartbeat). */
   groupMembership(options: GroupOptions): GroupMembership;
+
+  /** The cluster's id (Kafka's, from its metadata; the embedded broker keeps one in its data directory). */
+  clusterId?(): Promise<string>;
 }
 
 export interface GroupOptions {

@@ -58,6 +58,7 @@ export const errors = {
   invalidSubject: (subject: string) => err(422, 42208, `The specified subject '${subject}' is not a valid.`),
   schemaTooLarge: () => err(422, 42209, "Register operation failed because schema is too large"),
   invalidRuleSet: (message: string) => err(422, 42210, message),
+  contextNotEmpty: (context: string) => err(422, 42211, `The specified context '${context}' is not empty.`),
   store: (message: string) => err(500, 50001, message),
   timeout: (message: string) => err(500, 50002, message),
   forwarding: (message: string) => err(500, 50003, message),

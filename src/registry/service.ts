@@ -31,6 +31,17 @@ import { isLarge, type SchemaText, type VersionText } from "./schema-work.ts";
 import type { RegistryRecord } from "./store/records.ts";
 import type { SchemaLog } from "./store/schema-log.ts";
 import { compareStrings, sameReferences, type RegistryState, type SchemaVersion } from "./store/state.ts";
+import {
+  contextOf,
+  contextPrefix,
+  CONTEXT_WILDCARD,
+  DEFAULT_CONTEXT,
+  GLOBAL_CONTEXT,
+  parseSubject,
+  qualifiedName,
+  qualifyWithParent,
+  subjectPrefixMatcher,
+} from "./contexts.ts";
 import { LruCache } from "../platform/lru.ts";
 
 export const MODES = ["READWRITE", "READONLY", "READONLY_OVERRIDE", "IMPORT"] as const;
@@ -115,30 +126,82 @@ export class RegistryService {
 
   // ---- schemas by id ----
 
+  /** Schema `id` of the default context (the cached read, without a subject). */
   schemaById(id: number): SchemaVersion {
     const holder = this.state.holders(id)[0];
     if (!holder) throw errors.schemaIdNotFound(id);
     return holder;
   }
 
+  /**
+   * Schema `id` as `GET /schemas/ids/{id}?subject=` finds it (Confluent's getSchemaKeyUsingContexts):
+   * a qualified subject (`:.ctx:s`) names the context and must hold the id; a context alone
+   * (`:.ctx:`) takes any holder in it; an unqualified subject is tried as it is, then in each known
+   * context, then any holder in the default context. Without a subject, the default context.
+   */
+  schemaByIdFor(id: number, subject: string | undefined): SchemaVersion {
+    const found = subject === undefined ? this.state.holders(id)[0] : this.holderFor(id, subject);
+    if (!found) throw errors.schemaIdNotFound(id);
+    return found;
+  }
+
+  private holderFor(id: number, subject: string): SchemaVersion | undefined {
+    const q = parseSubject(subject);
+    const inContext = (context: string, name: string) => {
+      const holders = this.state.holders(id, context);
+      return name === "" ? holders[0] : holders.find((h) => h.subject === qualifiedName({ context, subject: name }));
+    };
+    const direct = inContext(q.context, q.subject);
+    if (direct || q.subject === "" || q.context !== DEFAULT_CONTEXT) return direct;
+    for (const context of [...this.state.contexts.keys()].sort(compareStrings)) {
+      const found = inContext(context, q.subject);
+      if (found) return found;
+    }
+    return inContext(DEFAULT_CONTEXT, "");
+  }
+
+  /** The highest id of the schema's context, as `fetchMaxId` reports it (1 in a context without ids, as Confluent). */
+  maxIdOf(v: SchemaVersion): number {
+    return this.state.maxIdIn(contextOf(v.subject)) || 1;
+  }
+
+  /** `.` first, then the contexts in name order, as Confluent lists them. */
+  listContexts(): string[] {
+    return [DEFAULT_CONTEXT, ...[...this.state.contexts.keys()].sort(compareStrings)];
+  }
+
+  /** DELETE /contexts/{context}: only an empty context (no subject in it, soft-deleted ones included). */
+  async deleteContext(name: string): Promise<void> {
+    const context = parseSubject(name).context;
+    return this.log.exclusive(async () => {
+      if (this.state.subjectNames().some((s) => contextOf(s) === context)) throw errors.contextNotEmpty(name);
+      const current = this.state.contexts.get(context);
+      const records: RegistryRecord[] = current ? [{ keytype: "CONTEXT", context, value: null, rawKey: current.key }] : [];
+      return { records, result: undefined };
+    });
+  }
+
   /** The schema text of a stored version in a `format=` rendering; the stored text when the format has none. */
   formattedSchema(v: SchemaVersion, format: string | undefined): string {
     const formatter = format ? formats.get(v.schemaType)?.formatted : undefined;
     if (!formatter || !format) return v.schema;
-    const parsed = this.parse(v.schemaType, v.schema, this.resolveReferences(v.references, new Set()));
+    const parsed = this.parse(v.schemaType, v.schema, this.resolveReferences(v.subject, v.references, new Set()));
     return formatter(parsed, format) ?? v.schema;
   }
 
-  versionsOfId(id: number, deleted: boolean): { subject: string; version: number }[] {
-    const holders = this.state.holders(id);
+  /** The subject-versions holding `id` in the context where `subject` finds it (see schemaByIdFor). */
+  versionsOfId(id: number, deleted: boolean, subject?: string): { subject: string; version: number }[] {
+    const found = subject === undefined ? this.state.holders(id)[0] : this.holderFor(id, subject);
+    const holders = found ? this.state.holders(id, contextOf(found.subject)) : [];
     if (holders.length === 0) throw errors.schemaIdNotFound(id);
     return holders.filter((h) => deleted || !h.deleted).map((h) => ({ subject: h.subject, version: h.version }));
   }
 
   listSchemas(options: ListOptions & { latestOnly?: boolean }): SchemaVersion[] {
-    const prefix = options.subjectPrefix ?? "";
+    // Confluent's default prefix here is "", which selects the default context only.
+    const selected = subjectPrefixMatcher(options.subjectPrefix ?? "", new Set(this.state.contexts.keys()));
     const readable = options.readable ?? (() => true);
-    let out = this.state.allVersions().filter((v) => v.subject.startsWith(prefix) && (options.deleted || !v.deleted) && readable(v.subject));
+    let out = this.state.allVersions().filter((v) => selected(v.subject) && (options.deleted || !v.deleted) && readable(v.subject));
     if (options.latestOnly) {
       const latest = new Map<string, SchemaVersion>();
       for (const v of out) latest.set(v.subject, v);
@@ -150,11 +213,12 @@ export class RegistryService {
   // ---- subjects ----
 
   listSubjects(options: ListOptions): string[] {
-    const prefix = options.subjectPrefix ?? "";
+    // Confluent's default prefix here is `:*:`, every context.
+    const selected = subjectPrefixMatcher(options.subjectPrefix ?? CONTEXT_WILDCARD, new Set(this.state.contexts.keys()));
     const readable = options.readable ?? (() => true);
     const out: string[] = [];
     for (const subject of this.state.subjectNames().sort(compareStrings)) {
-      if (!subject.startsWith(prefix) || !readable(subject)) continue;
+      if (!selected(subject) || !readable(subject)) continue;
       // A subject counts as deleted only when every version is soft-deleted.
       const deleted = this.state.versions(subject).every((v) => v.deleted);
       if (options.deletedOnly ? deleted : options.deleted || !deleted) out.push(subject);
@@ -163,11 +227,11 @@ export class RegistryService {
   }
 
   listVersions(subject: string, options: ListOptions): number[] {
-    const versions = this.state
-      .versions(subject)
-      .filter((v) => (options.deletedOnly ? v.deleted : options.deleted || !v.deleted))
-      .map((v) => v.version);
-    if (versions.length === 0) throw errors.subjectNotFound(subject);
+    const all = this.state.versions(subject);
+    // As Confluent: 404 only for a subject without versions (soft-deleted ones count when asked for);
+    // deletedOnly on a subject with none deleted is an empty list.
+    if (!all.some((v) => options.deleted || options.deletedOnly || !v.deleted)) throw errors.subjectNotFound(subject);
+    const versions = all.filter((v) => (options.deletedOnly ? v.deleted : options.deleted || !v.deleted)).map((v) => v.version);
     return page(versions, options);
   }
 
@@ -193,7 +257,7 @@ export class RegistryService {
    */
   async lookup(subject: string, request: SchemaRequest, normalize: boolean, deleted: boolean): Promise<SchemaVersion> {
     const given = requestContract(request);
-    const candidate = this.schemaText(request);
+    const candidate = this.schemaText(request, subject);
     const config = this.configInScope(subject);
     normalize ||= config.normalize === true;
     const form = await this.identityFormOf(candidate, normalize);
@@ -253,7 +317,7 @@ export class RegistryService {
         }
         contract = populatedContract(this.configInScope(subject), given, prev, newVersion, request.version !== undefined && request.version !== 0);
       }
-      const candidate = this.schemaText(full);
+      const candidate = this.schemaText(full, subject);
       return { candidate, text: await this.identityFormOf(candidate, normalize), references: full.references ?? [], contract, newVersion };
     };
     const registered = (v: SchemaVersion): Registered => ({ id: v.id, version: v.version, schemaType: v.schemaType, references: v.references, schema: v.schema, contract: contractOf(v) });
@@ -280,13 +344,15 @@ export class RegistryService {
         }
         version = request.version;
       }
-      // As Confluent's lookup by hash: another subject's schema shares its id when stored with this very text and contract.
-      const sameIdentity = this.state.withText(schemaType, references, text, contract)[0];
+      // As Confluent's lookup by hash: another subject's schema shares its id when stored with this
+      // very text and contract, in the same context (ids are per context).
+      const context = contextOf(subject);
+      const sameIdentity = this.state.withText(schemaType, references, text, contract).find((v) => contextOf(v.subject) === context);
 
       let id: number;
       if (importing) {
         id = request.id!;
-        const holder = this.state.holders(id)[0];
+        const holder = this.state.holders(id, context)[0];
         if (holder && (!this.sameSchema(holder, schemaType, text, references, normalize) || contractKey(holder) !== contractKey(contract))) {
           throw errors.operationNotPermitted(`Overwrite new schema with id ${id} is not permitted.`);
         }
@@ -305,10 +371,14 @@ export class RegistryService {
             `Schema being registered is incompatible with an earlier schema for subject "${subject}", details: [${messages.join(", ")}]`,
           );
         }
-        id = sameIdentity?.id ?? this.state.maxId + 1;
+        id = sameIdentity?.id ?? this.state.maxIdIn(context) + 1;
       }
 
       const records: RegistryRecord[] = [];
+      // Confluent records a context when a subject first registers in it; GET /contexts lists these.
+      if (context !== DEFAULT_CONTEXT && !this.state.contexts.has(context)) {
+        records.push({ keytype: "CONTEXT", context, value: { tenant: "default", context } });
+      }
       // An older soft-deleted version of this subject with the same id is superseded (Confluent does the same).
       for (const old of all) {
         if (old.deleted && old.id === id && this.referrers(old, true).length === 0) {
@@ -346,7 +416,7 @@ export class RegistryService {
   async testCompatibility(subject: string, spec: VersionSpec | undefined, request: SchemaRequest, verbose: boolean): Promise<string[]> {
     let candidate: SchemaText;
     try {
-      candidate = this.schemaText(request);
+      candidate = this.schemaText(request, subject);
       await this.identityFormOf(candidate, false); // an invalid schema is the answer, whatever the versions
     } catch (err) {
       if (verbose && err instanceof RegistryError && err.errorCode === 42201) return [err.message];
@@ -433,17 +503,19 @@ export class RegistryService {
 
   /** GET /config's body: the global config (the default level filled in) or a subject's own (in scope with defaultToGlobal). */
   getConfig(subject: string | null, defaultToGlobal: boolean): Record<string, unknown> {
-    if (subject === null) return configBody(this.storedConfig(null) ?? { kept: {} }, this.globalLevel());
+    // `:.:`, the default context named as a subject, is the global config (Confluent's isDefaultContext).
+    if (subject === null || subject === "") return configBody(this.storedConfig(null) ?? { kept: {} }, this.globalLevel());
     const own = this.storedConfig(subject);
     if (own && !defaultToGlobal) return configBody(own);
-    if (own || defaultToGlobal) return configBody(this.configInScope(subject), this.globalLevel());
+    if (own || defaultToGlobal) return configBody(this.configInScope(subject), this.effectiveLevel(subject));
     throw errors.subjectConfigNotFound(subject);
   }
 
   /** PUT /config: the body's fields over the stored config (./subject-config.ts); answers PUT's body. */
   async setConfig(subject: string | null, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (subject === "") subject = null;
     updatedConfig(this.storedConfig(subject), body); // bad input is refused before anything is checked or written
-    if (subject !== null) validateSubject(subject);
+    if (subject !== null) validateSubject(subject, true);
     this.requireWritable(subject);
     return this.log.exclusive(async () => {
       const next = updatedConfig(this.storedConfig(subject), body);
@@ -464,29 +536,30 @@ export class RegistryService {
   // ---- mode ----
 
   getMode(subject: string | null, defaultToGlobal: boolean): Mode {
-    if (subject === null) return this.globalMode();
+    if (subject === null || subject === "") return this.globalMode();
     const own = this.state.modes.get(subject)?.value as Mode | undefined;
     if (own) return own;
-    if (defaultToGlobal) return this.globalMode();
+    if (defaultToGlobal) return this.modeAt(scopeKey(subject)) ?? this.modeAt(GLOBAL_SCOPE) ?? "READWRITE";
     throw errors.subjectModeNotFound(subject);
   }
 
   async setMode(subject: string | null, mode: unknown, force: boolean): Promise<Mode> {
+    if (subject === "") subject = null;
     const parsed = typeof mode === "string" ? (MODES as readonly string[]).find((m) => m === mode.trim().toUpperCase()) : undefined;
     if (!parsed) throw errors.invalidMode();
     if (!this.options.modeMutability) throw errors.operationNotPermitted("Mode changes are not allowed");
-    if (subject !== null) validateSubject(subject);
+    if (subject !== null) validateSubject(subject, true);
     return this.log.exclusive(async () => {
       const records: RegistryRecord[] = [];
       if (parsed === "IMPORT" && !force) {
-        const scope = subject === null ? this.state.subjectNames() : [subject];
+        const scope = this.subjectsOf(subject);
         if (scope.some((s) => this.state.versions(s).some((v) => !v.deleted))) {
           throw errors.operationNotPermitted("Cannot import since found existing subjects");
         }
       }
       if (parsed === "IMPORT") {
         // Leftover soft-deleted versions would collide with imported ones.
-        const scope = subject === null ? this.state.subjectNames() : [subject];
+        const scope = this.subjectsOf(subject);
         for (const s of scope) {
           if (this.state.versions(s).some((v) => v.deleted)) records.push({ keytype: "CLEAR_SUBJECT", subject: s, value: { subject: s } });
         }
@@ -509,12 +582,22 @@ export class RegistryService {
 
   // ---- helpers ----
 
+  /**
+   * The subject's level, else its scope's (Confluent's lookup): a subject of a context takes the
+   * context's config (`:.ctx:`), one of the default context the global config; then the
+   * `:.__GLOBAL:` context's, then the server's default.
+   */
   effectiveLevel(subject: string): CompatibilityLevel {
-    return this.storedConfig(subject)?.compatibilityLevel ?? this.globalLevel();
+    return this.storedConfig(subject)?.compatibilityLevel ?? this.scopeConfig(subject)?.compatibilityLevel ?? this.options.defaultCompatibility;
   }
 
   private globalLevel(): CompatibilityLevel {
-    return this.storedConfig(null)?.compatibilityLevel ?? this.options.defaultCompatibility;
+    return this.scopeConfig(null)?.compatibilityLevel ?? this.options.defaultCompatibility;
+  }
+
+  /** The config a subject without its own falls back to: its context's or the global one, else `:.__GLOBAL:`'s. */
+  private scopeConfig(subject: string | null): SubjectConfig | undefined {
+    return this.storedConfig(scopeKey(subject)) ?? this.storedConfig(GLOBAL_SCOPE);
   }
 
   private storedConfig(subject: string | null): SubjectConfig | undefined {
@@ -523,17 +606,32 @@ export class RegistryService {
 
   /** The config a subject's registrations follow: its own over the global one (./subject-config.ts). */
   configInScope(subject: string): SubjectConfig {
-    return configInScope(this.storedConfig(null), this.storedConfig(subject));
+    // Confluent's getConfigInScope: without its own config, the scope's; with one, merged over the global one.
+    const own = this.storedConfig(subject);
+    if (!own) return this.scopeConfig(subject) ?? { kept: {} };
+    return configInScope(this.storedConfig(null), own);
   }
 
   private globalMode(): Mode {
-    return (this.state.modes.get(null)?.value as Mode | undefined) ?? "READWRITE";
+    return this.modeAt(null) ?? this.modeAt(GLOBAL_SCOPE) ?? "READWRITE";
   }
 
+  private modeAt(key: string | null): Mode | undefined {
+    return this.state.modes.get(key)?.value as Mode | undefined;
+  }
+
+  /** The subject's mode, else its scope's, as effectiveLevel; a global READONLY_OVERRIDE overrides all. */
   private effectiveMode(subject: string): Mode {
     const global = this.globalMode();
     if (global === "READONLY_OVERRIDE") return global;
-    return (this.state.modes.get(subject)?.value as Mode | undefined) ?? global;
+    return this.modeAt(subject) ?? this.modeAt(scopeKey(subject)) ?? this.modeAt(GLOBAL_SCOPE) ?? "READWRITE";
+  }
+
+  /** The subjects a config or mode scope covers: all, a context's (`:.ctx:`), or the one subject. */
+  private subjectsOf(scope: string | null): string[] {
+    if (scope === null) return this.state.subjectNames();
+    const q = parseSubject(scope);
+    return q.subject === "" ? this.state.subjectNames().filter((s) => contextOf(s) === q.context) : [scope];
   }
 
   private requireWritable(subject: string | null): void {
@@ -559,11 +657,11 @@ export class RegistryService {
   }
 
   /** The request's schema with its references resolved; 42201 for an unknown type or an empty schema. */
-  private schemaText(request: SchemaRequest): SchemaText {
+  private schemaText(request: SchemaRequest, subject: string): SchemaText {
     const type = (request.schemaType ?? "AVRO").toUpperCase() as SchemaType;
     if (!formats.has(type)) throw errors.invalidSchema(`Invalid schema type ${request.schemaType}`);
     if (request.schema === undefined || request.schema.trim() === "") throw errors.invalidSchema("Empty schema");
-    return { schemaType: type, schema: request.schema, references: this.resolveReferences(request.references ?? [], new Set()) };
+    return { schemaType: type, schema: request.schema, references: this.resolveReferences(subject, request.references ?? [], new Set()) };
   }
 
   /** The candidate's identity form; a large schema's is worked out on the schema thread. */
@@ -582,7 +680,7 @@ export class RegistryService {
     const previous: VersionText[] = [];
     for (const v of against) {
       try {
-        previous.push({ version: v.version, schemaType: v.schemaType, schema: v.schema, references: this.resolveReferences(v.references, new Set()) });
+        previous.push({ version: v.version, schemaType: v.schemaType, schema: v.schema, references: this.resolveReferences(v.subject, v.references, new Set()) });
       } catch {
         // A stored schema whose references are gone cannot be compared; Confluent skips it too.
       }
@@ -621,21 +719,23 @@ export class RegistryService {
     return parsed;
   }
 
-  private resolveReferences(references: SchemaReference[], seen: Set<string>): ResolvedReference[] {
+  /** References of a schema of subject `parent`: an unqualified reference subject is in the parent's context. */
+  private resolveReferences(parent: string, references: SchemaReference[], seen: Set<string>): ResolvedReference[] {
     return references.map((ref) => {
       if (typeof ref?.name !== "string" || typeof ref.subject !== "string" || typeof ref.version !== "number") {
         throw errors.invalidSchema("Invalid reference: name, subject and version are required");
       }
-      const key = `${ref.subject}/${ref.version}`;
+      const refSubject = qualifyWithParent(parent, ref.subject);
+      const key = `${refSubject}/${ref.version}`;
       if (seen.has(key)) throw errors.invalidSchema(`Circular reference to ${key}`);
       const spec: VersionSpec = ref.version === -1 ? "latest" : ref.version;
       let target: SchemaVersion;
       try {
-        target = this.getVersion(ref.subject, spec);
+        target = this.getVersion(refSubject, spec);
       } catch {
         throw errors.invalidSchema(`Invalid schema, reference not found: subject ${ref.subject} version ${ref.version}`);
       }
-      return resolvedReference(ref, target, this.resolveReferences(target.references, new Set([...seen, key])));
+      return resolvedReference(ref, target, this.resolveReferences(target.subject, target.references, new Set([...seen, key])));
     });
   }
 
@@ -676,7 +776,7 @@ export class RegistryService {
     if (memo.has(stored)) return memo.get(stored);
     let form: string | undefined;
     try {
-      form = this.identityForm(this.parse(stored.schemaType, stored.schema, this.resolveReferences(stored.references, new Set())), normalize);
+      form = this.identityForm(this.parse(stored.schemaType, stored.schema, this.resolveReferences(stored.subject, stored.references, new Set())), normalize);
     } catch {
       form = undefined; // unparseable stored schemas match nothing
     }
@@ -702,7 +802,7 @@ export class RegistryService {
       .filter(
         (v) =>
           (includeDeleted || !v.deleted) &&
-          v.references.some((r) => r.subject === target.subject && r.version === target.version),
+          v.references.some((r) => r.version === target.version && qualifyWithParent(v.subject, r.subject) === target.subject),
       );
   }
 }
@@ -758,12 +858,25 @@ function groupFilter(config: SubjectConfig, candidate: Contract): (v: SchemaVers
   return (v) => v.metadata?.properties[group] === value;
 }
 
-function validateSubject(subject: string): void {
+/** Config and mode of the `:.__GLOBAL:` context apply where no other scope has one. */
+const GLOBAL_SCOPE = contextPrefix(GLOBAL_CONTEXT);
+
+/** Where a subject's config and mode come from when it has none: its context's, or the global one. */
+function scopeKey(subject: string | null): string | null {
+  const context = subject === null ? DEFAULT_CONTEXT : contextOf(subject);
+  return context === DEFAULT_CONTEXT ? null : contextPrefix(context);
+}
+
+/**
+ * Confluent's QualifiedSubject.isValidSubject: no control characters, no `__GLOBAL`/`__EMPTY` subject
+ * (in any context), and the `:.__GLOBAL:` context only for config and mode.
+ */
+function validateSubject(subject: string, configOrMode = false): void {
   // Typed as a string, but a subject the HTTP layer failed to decode must never pass as one.
   // eslint-disable-next-line no-control-regex
-  if (typeof subject !== "string" || subject === "" || /[\u0000-\u001f\u007f-\u009f]/.test(subject) || subject === "__GLOBAL" || subject === "__EMPTY") {
-    throw errors.invalidSubject(subject);
-  }
+  if (typeof subject !== "string" || subject === "" || /[\u0000-\u001f\u007f-\u009f]/.test(subject)) throw errors.invalidSubject(subject);
+  const q = parseSubject(subject);
+  if (q.subject === "__GLOBAL" || q.subject === "__EMPTY" || (!configOrMode && q.context === GLOBAL_CONTEXT)) throw errors.invalidSubject(subject);
 }
 
 function page<T>(items: T[], { offset = 0, limit = -1 }: ListOptions): T[] {

@@ -5,6 +5,7 @@
 // <dataDir>/topics/<topic>/meta.json       partitions, replication factor (as asked), config
 // <dataDir>/topics/<topic>/<partition>.log frames, see record-frame.ts
 // <dataDir>/groups/<group>.json            committed positions
+// <dataDir>/cluster.id                     this data directory's cluster id, as Kafka's meta.properties keeps one
 //
 // Retention (retention.ms / retention.bytes) is not implemented: topics with cleanup.policy=delete just
 // grow. Compacted topics are compacted as in Kafka (latest record per key, offsets kept).
@@ -29,7 +30,7 @@ import {
 import { kafkaPartition } from "../partitioner.ts";
 import type { CompactionResult } from "./compaction.ts";
 import { DataDirLock } from "./data-dir-lock.ts";
-import { fsyncDir, isAtomicWriteLeftover } from "../../platform/files.ts";
+import { fsyncDir, isAtomicWriteLeftover, writeFileAtomic } from "../../platform/files.ts";
 import { EmbeddedGroupCoordinator } from "./group-coordinator.ts";
 import { GroupOffsets } from "./group-offsets.ts";
 import { Mutex } from "./mutex.ts";
@@ -118,6 +119,24 @@ export class EmbeddedBroker implements Broker {
     }
     this.state = "open";
     this.log.info({ dataDir: this.options.dataDir, topics: this.topics.size }, "embedded broker open");
+  }
+
+  /** Made on first use, in Kafka's form (a random UUID, 22 characters of base64url), and kept. */
+  clusterId(): Promise<string> {
+    this.clusterIdRead ??= this.readClusterId();
+    return this.clusterIdRead;
+  }
+
+  private clusterIdRead: Promise<string> | undefined;
+
+  private async readClusterId(): Promise<string> {
+    await this.connect();
+    const path = join(this.options.dataDir, "cluster.id");
+    const file = Bun.file(path);
+    if (await file.exists()) return (await file.text()).trim();
+    const id = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64url");
+    await writeFileAtomic(path, id);
+    return id;
   }
 
   private async loadTopic(dirName: string): Promise<void> {

@@ -109,6 +109,10 @@ export class KafkaBroker implements Broker {
     });
   }
 
+  async clusterId(): Promise<string> {
+    return this.guard("describe the cluster", async () => (await this.need(this.admin).metadata({ topics: [] })).id);
+  }
+
   groupMembership(options: GroupOptions): GroupMembership {
     const findCoordinator = async (groupId: string) => {
       const [coordinator] = await this.need(this.admin).findCoordinator({ keyType: FindCoordinatorKeyTypes.GROUP, keys: [groupId] });

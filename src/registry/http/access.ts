@@ -12,9 +12,11 @@ export interface RegistryAccess {
 }
 
 /**
- * Global config and mode need `Config:`; a route on a subject needs `Subject:<subject>`: Read for
- * GETs, the lookup (POST /subjects/{s}) and compatibility tests, Write for the rest. Other routes
- * need no permission of their own.
+ * Global config and mode need `Config:`; a route on a subject needs `Subject:<subject>` (a subject
+ * of a context by its qualified name, `Subject::.ctx:orders`): Read for GETs, the lookup
+ * (POST /subjects/{s}) and compatibility tests, Write for the rest; deleting a context needs Write on
+ * `Subject::.ctx:`. Other routes (`/`, `/v1/metadata/*`, `/contexts`, whose list is filtered to
+ * contexts with a readable subject) need no permission of their own.
  */
 export function requiredPermission(method: string, route: string, params: Record<string, string> | undefined): { operation: Operation; resource: string } | undefined {
   const reads = method === "GET" || method === "HEAD" || (method === "POST" && (route === "/subjects/:subject" || route.startsWith("/compatibility/")));
@@ -22,6 +24,8 @@ export function requiredPermission(method: string, route: string, params: Record
   if (route === "/config" || route === "/mode") return { operation, resource: CONFIG_RESOURCE };
   // Elysia gives routes without parameters no params object.
   if (params?.subject !== undefined) return { operation, resource: subjectResource(params.subject) };
+  // A context is named as its subjects are, `:.ctx:`: who may write `Subject::.ctx:…` may delete it.
+  if (params?.context !== undefined) return { operation, resource: subjectResource(params.context) };
   return undefined;
 }
 

@@ -11,8 +11,11 @@ import type { RegistryService } from "../service.ts";
 import type { RegistryAccess } from "./access.ts";
 import { compatibilityRoutes } from "./compatibility-routes.ts";
 import { configRoutes } from "./config-routes.ts";
+import { contextRoutes } from "./context-routes.ts";
+import { normalizeSubject } from "../contexts.ts";
 import { RawJson } from "./entities.ts";
 import { forwardToLeader } from "./forward.ts";
+import { metadataRoutes, type ServerMetadata } from "./metadata-routes.ts";
 import { modeRoutes } from "./mode-routes.ts";
 import { routeParams } from "./path-params.ts";
 import { errorResponse, json, readJsonBody, replyType, text } from "./respond.ts";
@@ -34,6 +37,8 @@ export interface RegistryHttpOptions {
   forwardTls?: ForwardingTls;
   /** Per-user permissions (./access.ts); absent, an admitted request may do everything. */
   access?: RegistryAccess;
+  /** What GET /v1/metadata/id answers. */
+  serverMetadata?: ServerMetadata;
 }
 
 export function registryApp(service: RegistryService, options: RegistryHttpOptions) {
@@ -50,7 +55,9 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
     .use(subjectRoutes(service, options))
     .use(configRoutes(service))
     .use(modeRoutes(service))
-    .use(compatibilityRoutes(service));
+    .use(compatibilityRoutes(service))
+    .use(contextRoutes(service, options))
+    .use(metadataRoutes(options.serverMetadata));
   const methodsAt = routeMethods(routes.routes);
 
   return new Elysia()
@@ -66,7 +73,11 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
     // Elysia's router leaves params it cannot decode null; every route and the permission check
     // instead see the parameters decoded once, as Jersey decodes them (./path-params.ts).
     .onTransform((context) => {
-      context.params = routeParams(context.route, new URL(context.request.url).pathname);
+      const params = routeParams(context.route, new URL(context.request.url).pathname);
+      // Confluent names a subject (and a context) by its normalized qualified name: `:.:s` is `s`.
+      if (params.subject !== undefined) params.subject = normalizeSubject(params.subject);
+      if (params.context !== undefined) params.context = normalizeSubject(params.context);
+      context.params = params;
       options.access?.check(context.request, context.route, context.params);
     })
     .onError(async ({ code, error, request, body, set }) => {

@@ -5,26 +5,46 @@ import type { RegistryService } from "../service.ts";
 import type { RegistryAccess } from "./access.ts";
 import type { SchemasById } from "./schemas-by-id.ts";
 import { RawJson, typed, versionBody } from "./entities.ts";
-import { flag, listOptions, schemaId } from "./query.ts";
+import { flag, int, listOptions, schemaId, type Query } from "./query.ts";
 
 export function schemaRoutes(service: RegistryService, options: { schemasById: SchemasById; access?: RegistryAccess }) {
   const byId = options.schemasById;
   return new Elysia()
     .get("/schemas/types", () => schemaTypes())
     .get("/schemas/ids/:id", ({ params, query, request }) => {
-      byId.checkReadable(request, schemaId(params.id));
-      if (!query.format) return new RawJson(byId.body(schemaId(params.id)));
-      const v = service.schemaById(schemaId(params.id));
-      return { ...typed(v), schema: service.formattedSchema(v, query.format) };
+      const id = schemaId(params.id);
+      const subject = query.subject;
+      byId.checkReadable(request, id, subject);
+      const fetchMaxId = flag(query, "fetchMaxId");
+      if (!query.format && subject === undefined && !fetchMaxId) return new RawJson(byId.body(id));
+      const v = service.schemaByIdFor(id, subject);
+      // Confluent 8 names the subject and version found when the request named a subject.
+      return {
+        ...(subject !== undefined ? { subject: v.subject, version: v.version } : {}),
+        ...typed(v),
+        schema: service.formattedSchema(v, query.format),
+        ...(fetchMaxId ? { maxId: service.maxIdOf(v) } : {}),
+      };
     })
     .get("/schemas/ids/:id/schema", ({ params, query, request }) => {
-      byId.checkReadable(request, schemaId(params.id));
-      const v = service.schemaById(schemaId(params.id));
-      return new RawJson(service.formattedSchema(v, query.format));
+      const id = schemaId(params.id);
+      byId.checkReadable(request, id, query.subject);
+      return new RawJson(service.formattedSchema(service.schemaByIdFor(id, query.subject), query.format));
     })
-    .get("/schemas/ids/:id/versions", ({ params, query, request }) => byId.readableVersions(request, schemaId(params.id), flag(query, "deleted")))
-    .get("/schemas/ids/:id/subjects", ({ params, query, request }) => [...new Set(byId.readableVersions(request, schemaId(params.id), flag(query, "deleted")).map((v) => v.subject))])
+    .get("/schemas/ids/:id/versions", ({ params, query, request }) =>
+      page(byId.readableVersions(request, schemaId(params.id), flag(query, "deleted"), query.subject), query),
+    )
+    .get("/schemas/ids/:id/subjects", ({ params, query, request }) =>
+      page([...new Set(byId.readableVersions(request, schemaId(params.id), flag(query, "deleted"), query.subject).map((v) => v.subject))], query),
+    )
     .get("/schemas", ({ query, request }) =>
       service.listSchemas({ ...listOptions(query), latestOnly: flag(query, "latestOnly"), readable: options.access?.readable(request) }).map(versionBody),
     );
+}
+
+/** offset and limit as Confluent's resources apply them to a list (a limit of 0 or less: no limit). */
+function page<T>(items: T[], query: Query): T[] {
+  const offset = Math.max(0, int(query.offset, 0));
+  const limit = int(query.limit, -1);
+  return limit > 0 ? items.slice(offset, offset + limit) : items.slice(offset);
 }

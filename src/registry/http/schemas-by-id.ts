@@ -35,15 +35,18 @@ export class SchemasById {
     return body;
   }
 
-  /** Karapace's rule: an id may be read by whoever may read one of the subjects holding it. */
-  checkReadable(request: Request, id: number): void {
+  /**
+   * Karapace's rule: an id may be read by whoever may read one of the subjects holding it (in the
+   * context `subject` finds it in; the default context without one).
+   */
+  checkReadable(request: Request, id: number, subject?: string): void {
     const readable = this.access?.readable(request);
-    if (readable && !this.service.versionsOfId(id, true).some((h) => readable(h.subject))) throw errors.forbidden("Read", `Schema: ${id}`);
+    if (readable && !this.service.versionsOfId(id, true, subject).some((h) => readable(h.subject))) throw errors.forbidden("Read", `Schema: ${id}`);
   }
 
-  readableVersions(request: Request, id: number, deleted: boolean): { subject: string; version: number }[] {
-    this.checkReadable(request, id);
+  readableVersions(request: Request, id: number, deleted: boolean, subject?: string): { subject: string; version: number }[] {
+    this.checkReadable(request, id, subject);
     const readable = this.access?.readable(request) ?? (() => true);
-    return this.service.versionsOfId(id, deleted).filter((h) => readable(h.subject));
+    return this.service.versionsOfId(id, deleted, subject).filter((h) => readable(h.subject));
   }
 }

@@ -20,13 +20,23 @@ export interface SchemaValue {
 /** A CONFIG record's value as JSON (../subject-config.ts reads and writes it). */
 export type ConfigValue = Record<string, unknown>;
 
+/** Confluent's ContextValue; the tenant is always "default" in a registry without tenants. */
+export interface ContextValue {
+  tenant: string;
+  context: string;
+}
+
 export type RegistryRecord =
   | { keytype: "SCHEMA"; subject: string; version: number; value: SchemaValue | null; rawKey?: Bytes }
   | { keytype: "CONFIG"; subject: string | null; value: ConfigValue | null; rawKey?: Bytes }
   | { keytype: "MODE"; subject: string | null; value: { mode: string } | null; rawKey?: Bytes }
   | { keytype: "DELETE_SUBJECT"; subject: string; value: { subject: string; version: number } | null }
   | { keytype: "CLEAR_SUBJECT"; subject: string; value: { subject: string } | null }
+  /** Written when a subject of a context (not the default one) is first registered; lists the contexts. */
+  | { keytype: "CONTEXT"; context: string; value: ContextValue | null; rawKey?: Bytes }
   | { keytype: "NOOP" };
+
+const DEFAULT_TENANT = "default";
 
 /** The key bytes Confluent writes for a record (field order matters: tombstones must match). */
 export function encodeKey(record: RegistryRecord): Bytes {
@@ -37,6 +47,8 @@ export function encodeKey(record: RegistryRecord): Bytes {
       return json({ keytype: "SCHEMA", subject: record.subject, version: record.version, magic: 1 });
     case "NOOP":
       return json({ keytype: "NOOP", magic: 0 });
+    case "CONTEXT":
+      return json({ keytype: "CONTEXT", tenant: DEFAULT_TENANT, context: record.context, magic: 0 });
     case "CONFIG":
     case "MODE":
       return record.subject === null
@@ -63,6 +75,7 @@ export function encodeValue(record: RegistryRecord): Bytes | null {
       deleted: v.deleted,
     });
   }
+  if (record.keytype === "CONTEXT") return json({ tenant: record.value.tenant, context: record.value.context });
   if (record.keytype === "MODE") return json(record.subject === null ? record.value : { subject: record.subject, ...record.value });
   return json(record.value);
 }
@@ -116,6 +129,12 @@ export function decodeRecord(key: Bytes | null, value: Bytes | null): RegistryRe
     case "CLEAR_SUBJECT":
       if (subject === null) return undefined;
       return { keytype: "CLEAR_SUBJECT", subject, value: v === null ? null : { subject } };
+    case "CONTEXT": {
+      // Another tenant's contexts (Confluent Cloud's multi-tenant registries) are not this registry's.
+      const tenant = typeof k.tenant === "string" ? k.tenant : DEFAULT_TENANT;
+      if (typeof k.context !== "string" || tenant !== DEFAULT_TENANT) return undefined;
+      return { keytype: "CONTEXT", context: k.context, value: v === null ? null : { tenant, context: k.context } };
+    }
     default:
       return undefined;
   }

@@ -4,7 +4,8 @@ import type { Bytes } from "../../broker/broker.ts";
 import type { SchemaReference, SchemaType } from "../../schema/format.ts";
 import { contractKey, type Contract, type Metadata, type RuleSet } from "../data-contracts.ts";
 import { readStoredConfig, type SubjectConfig } from "../subject-config.ts";
-import { decodeRecord, skippedSchemaId } from "./records.ts";
+import { contextOf, DEFAULT_CONTEXT } from "../contexts.ts";
+import { decodeRecord, skippedSchemaId, type ContextValue } from "./records.ts";
 import { VersionIndex } from "./version-index.ts";
 
 export interface SchemaVersion {
@@ -33,8 +34,12 @@ export class RegistryState {
   private readonly byText = new VersionIndex<number, SchemaVersion>();
   readonly configs = new Map<string | null, Scoped<SubjectConfig>>();
   readonly modes = new Map<string | null, Scoped<string>>();
-  /** Highest id ever seen, in skipped schema records too: the id allocator's state. */
+  /** The contexts Confluent has CONTEXT records of (".ctx"), the default one not among them. */
+  readonly contexts = new Map<string, Scoped<ContextValue>>();
+  /** Highest id ever seen in the default context, in skipped schema records too: the id allocator's state. */
   maxId = 0;
+  /** The same per other context: ids are allocated per context, as Confluent's IncrementalIdGenerator does. */
+  private readonly contextMaxIds = new Map<string, number>();
   /** Bumped on every applied change, for caches keyed on the state. */
   generation = 0;
 
@@ -77,9 +82,18 @@ export class RegistryState {
         versions.set(record.version, entry);
         this.byId.add(v.id, entry);
         this.byText.add(textKey(entry.schemaType, entry.references, entry.schema, entry), entry);
-        if (v.id > this.maxId) this.maxId = v.id;
+        const context = contextOf(record.subject);
+        if (context === DEFAULT_CONTEXT) {
+          if (v.id > this.maxId) this.maxId = v.id;
+        } else if (v.id > (this.contextMaxIds.get(context) ?? 0)) {
+          this.contextMaxIds.set(context, v.id);
+        }
         return true;
       }
+      case "CONTEXT":
+        if (record.value === null) this.contexts.delete(record.context);
+        else this.contexts.set(record.context, { value: record.value, key });
+        return true;
       case "CONFIG":
         if (record.value === null) this.configs.delete(record.subject);
         else this.configs.set(record.subject, { value: readStoredConfig(record.value), key });
@@ -136,9 +150,14 @@ export class RegistryState {
     return this.subjects.get(subject)?.get(version);
   }
 
-  /** Subject-versions holding schema `id`, in subject/version order. */
-  holders(id: number): SchemaVersion[] {
-    return [...this.byId.get(id)].sort(bySubjectAndVersion);
+  /** Subject-versions of `context` holding schema `id` (ids are per context), in subject/version order. */
+  holders(id: number, context = DEFAULT_CONTEXT): SchemaVersion[] {
+    return [...this.byId.get(id)].filter((v) => contextOf(v.subject) === context).sort(bySubjectAndVersion);
+  }
+
+  /** The highest id allocated in `context`. */
+  maxIdIn(context: string): number {
+    return context === DEFAULT_CONTEXT ? this.maxId : (this.contextMaxIds.get(context) ?? 0);
   }
 
   allVersions(): SchemaVersion[] {

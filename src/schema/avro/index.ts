@@ -69,6 +69,10 @@ export const avroFormat: AvroFormat = {
   parse(text: string, references: ResolvedReference[]): AvroParsedSchema {
     return parseWithTexts(text, [...flattenReferences(references).values()]);
   },
+  /** Confluent's `resolved`: referenced named types written out where first used (Avro's Schema.toString). */
+  formatted(parsed: ParsedSchema, format: string): string | undefined {
+    return format.toLowerCase() === "resolved" && parsed instanceof AvroParsedSchema ? canonicalString(parsed.root) : undefined;
+  },
   readProblems(reader: ParsedSchema, writer: ParsedSchema, newSchema: NewSchemaSide = "reader"): Incompatibility[] {
     if (!(reader instanceof AvroParsedSchema) || !(writer instanceof AvroParsedSchema)) {
       throw new TypeError("Avro compatibility needs two Avro schemas");

@@ -54,7 +54,7 @@ export const protobufFormat: ProtobufFormat = {
     return parseSchema(text, references);
   },
   formatted(parsed: ParsedSchema, format: string): string | undefined {
-    return format === "serialized" ? serializedFormat(parsed) : undefined;
+    return format.toLowerCase() === "serialized" ? serializedFormat(parsed) : undefined;
   },
   readProblems(reader: ParsedSchema, writer: ParsedSchema, newSchema: "reader" | "writer" = "reader"): Incompatibility[] {
     // Confluent's Protobuf Difference.toString: double quotes, no additionalInfo.
