@@ -18,12 +18,14 @@ const user = (username: string) => ({
   password_hash: pbkdf2Sync(PASSWORD, `salt-${username}`, 5000, 32, "sha256").toString("base64"),
 });
 const authFile = {
-  users: ["admin", "reader", "orders", "nobody"].map(user),
+  users: ["admin", "reader", "orders", "nobody", "prod"].map(user),
   permissions: [
     { username: "admin", operation: "Write", resource: "Config:" },
     { username: "admin", operation: "Write", resource: "Subject:.*" },
     { username: "reader", operation: "Read", resource: "Subject:.*" },
     { username: "orders", operation: "Write", resource: "Subject:orders-.*" },
+    // A context's subjects by their qualified names.
+    { username: "prod", operation: "Write", resource: "Subject::\\.prod:" },
   ],
 };
 
@@ -177,4 +179,24 @@ test("with client certificates, the certificate's CN is the user: no password, t
     await https.stop();
     removePlace(mtlsPlace);
   }
+});
+
+test("contexts: a qualified subject is the resource; /contexts lists readable contexts; /v1/metadata is open", async () => {
+  const registered = await call("prod", "POST", `/subjects/${encodeURIComponent(":.prod:orders-value")}/versions`, record("prodOrders"));
+  expect(registered.status).toBe(200);
+  expect((await call("prod", "POST", "/subjects/orders-value/versions", record("orders"))).body).toEqual(denied("Write", "Subject: orders-value"));
+  expect((await call("orders", "POST", `/subjects/${encodeURIComponent(":.prod:orders-value")}/versions`, record("x"))).body).toEqual(
+    denied("Write", "Subject: :.prod:orders-value"),
+  );
+  expect((await call("prod", "GET", "/contexts")).body).toEqual([".", ".prod"]);
+  expect((await call("orders", "GET", "/contexts")).body).toEqual(["."]);
+  expect((await call("reader", "GET", "/contexts")).body).toEqual([".", ".prod"]);
+  const byId = `/schemas/ids/${registered.body.id}?subject=${encodeURIComponent(":.prod:orders-value")}`;
+  expect((await call("prod", "GET", byId)).status).toBe(200);
+  expect((await call("nobody", "GET", byId)).body).toEqual(denied("Read", `Schema: ${registered.body.id}`));
+  expect((await call("nobody", "GET", "/v1/metadata/version")).status).toBe(200);
+  expect((await call("nobody", "GET", "/v1/metadata/id")).status).toBe(200);
+  // Deleting a context needs Write on it.
+  expect((await call("orders", "DELETE", `/contexts/${encodeURIComponent(":.prod:")}`)).body).toEqual(denied("Write", "Subject: :.prod:"));
+  expect((await call("prod", "DELETE", `/contexts/${encodeURIComponent(":.prod:")}`)).body.error_code).toBe(42211);
 });
