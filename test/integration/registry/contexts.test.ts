@@ -175,3 +175,31 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("contexts on %s", (kind) =>
     expect((await api.register("after", record("After"))).body.id).toBe(3);
   }, 60_000);
 });
+
+describe("contexts through a follower on kafka", () => {
+  let place: RegistryPlace;
+  let leader: TestRegistry;
+  let follower: TestRegistry;
+
+  beforeAll(async () => {
+    place = await registryPlace("kafka");
+    leader = await startTestRegistry(place);
+    follower = await startTestRegistry(place, { "leader.eligibility": "false" });
+  }, 120_000);
+  afterAll(async () => {
+    await follower?.stop();
+    await leader?.stop();
+  }, 60_000);
+
+  test("a registration in a context through a follower is written by the leader, with the context's id", async () => {
+    const viaFollower = client(follower.url);
+    expect((await viaFollower.register("plain", record("P"))).body.id).toBe(1);
+    const reply = await viaFollower.register(":.fwd:s", record("F"));
+    expect(reply.status).toBe(200);
+    expect(reply.body.id).toBe(1);
+    const viaLeader = client(leader.url);
+    expect((await viaLeader.get("/contexts")).body).toEqual([".", ".fwd"]);
+    expect((await viaLeader.get(`/schemas/ids/1?subject=${q(":.fwd:s")}`)).body).toEqual({ subject: ":.fwd:s", version: 1, schema: JSON.stringify(record("F")) });
+    expect(leader.registry.cluster.isLeader).toBe(true);
+  });
+});
