@@ -15,6 +15,9 @@ export const CONFIG_RESOURCE = "Config:";
 
 export const subjectResource = (subject: string) => `Subject:${subject}`;
 
+/** A KEK of the DEK registry and its DEKs (Confluent's RBAC binds these to `Kek:<kekName>`). */
+export const kekResource = (name: string) => `Kek:${name}`;
+
 /**
  * A permission's resource pattern as Karapace applies it (Python's `re.match`): anchored at the
  * start only, so `Subject:orders` also covers `Subject:orders-value`; a `$` at the end matches whole.

@@ -14,6 +14,8 @@ import { registryApp } from "./http/app.ts";
 import { withCachedReads } from "./http/cached-reads.ts";
 import { SchemasById } from "./http/schemas-by-id.ts";
 import { RegistryMetrics } from "./metrics.ts";
+import { keysLog } from "./dek/keys-log.ts";
+import { DekRegistry } from "./dek/service.ts";
 import { registrySecurity } from "./security.ts";
 import { RegistryService } from "./service.ts";
 import { SchemaLog } from "./store/schema-log.ts";
@@ -49,9 +51,18 @@ export async function startRegistry(settings: ParsedSettings, shared?: Broker): 
     timeoutMs: settings.int("kafkastore.timeout.ms"),
     initTimeoutMs: settings.int("kafkastore.init.timeout.ms"),
   });
+  const dekLog = keysLog(broker, {
+    topic: settings.string("dek.registry.topic"),
+    replicationFactor: settings.int("kafkastore.topic.replication.factor"),
+    timeoutMs: settings.int("kafkastore.timeout.ms"),
+    initTimeoutMs: settings.int("kafkastore.init.timeout.ms"),
+  });
   try {
     await schemaLog.start();
+    await dekLog.start();
   } catch (err) {
+    await dekLog.stop();
+    await schemaLog.stop();
     if (!shared) await broker.close();
     throw err;
   }
@@ -67,9 +78,14 @@ export async function startRegistry(settings: ParsedSettings, shared?: Broker): 
     sessionTimeoutMs: settings.int("kafkagroup.session.timeout.ms"),
     heartbeatIntervalMs: settings.int("kafkagroup.heartbeat.interval.ms"),
     rebalanceTimeoutMs: settings.int("kafkagroup.rebalance.timeout.ms"),
-    onLeadership: (leader) => schemaLog.leadershipChanged(leader),
+    onLeadership: async (leader) => {
+      await schemaLog.leadershipChanged(leader);
+      await dekLog.leadershipChanged(leader);
+    },
   });
   schemaLog.writer = cluster;
+  dekLog.writer = cluster;
+  const dek = new DekRegistry(dekLog, { maxKeys: settings.int("dek.registry.max.keys") });
   cluster.start();
   // Reads are served at once; writes wait for the first election (bounded: then 50004 until one).
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -78,7 +94,7 @@ export async function startRegistry(settings: ParsedSettings, shared?: Broker): 
   const maxBodyBytes = settings.int("size.limit.filter.max.request.body.size");
   const metrics = new RegistryMetrics(schemaLog.state, () => cluster.isLeader);
   const schemasById = new SchemasById(service, settings.int("schema.response.cache.size"), security.access);
-  const app = registryApp(service, { maxBodyBytes, schemasById, guard: security.guard, access: security.access, forwardTls: forwardingTls(security.tls), metrics: metrics.registry, health: () => registryHealth(schemaLog), serverMetadata: { kafkaClusterId: async () => broker.clusterId?.(), groupId: settings.string("schema.registry.group.id") } });
+  const app = registryApp(service, { dek, maxBodyBytes, schemasById, guard: security.guard, access: security.access, forwardTls: forwardingTls(security.tls), metrics: metrics.registry, health: () => registryHealth(schemaLog), serverMetadata: { kafkaClusterId: async () => broker.clusterId?.(), groupId: settings.string("schema.registry.group.id") } });
   const fetch = withCachedReads(metrics.http.instrument(app), { schemasById, guard: security.guard, metrics: metrics.http });
   const servers: Listening[] = [];
   for (const listener of settings.list("listeners")) {
@@ -96,6 +112,7 @@ export async function startRegistry(settings: ParsedSettings, shared?: Broker): 
     async stop() {
       for (const s of servers) await s.stop(true);
       await cluster.stop();
+      await dekLog.stop();
       await schemaLog.stop();
       if (!shared) await broker.close();
     },

@@ -65,6 +65,22 @@ export const registrySettings: Setting[] = [
     doc: "How long start-up may take to read the schemas topic to its end.",
   },
   {
+    name: "dek.registry.topic",
+    type: "string",
+    default: "_dek_registry_keys",
+    importance: "high",
+    doc: "The compacted single-partition topic holding the DEK registry's KEKs and DEKs (Confluent's name and record format).",
+    validate: (v) => (/^[a-zA-Z0-9._-]{1,249}$/.test(String(v)) ? undefined : "a Kafka topic name ([a-zA-Z0-9._-], 1-249 chars)"),
+  },
+  {
+    name: "dek.registry.max.keys",
+    type: "int",
+    default: 20000,
+    min: 0,
+    importance: "low",
+    doc: "How many KEKs, and how many DEKs, the DEK registry holds at most (then 40972).",
+  },
+  {
     name: "schema.compatibility.level",
     aliases: ["avro.compatibility.level"],
     type: "string",

@@ -3,12 +3,15 @@
 // subject the handler gets (./path-params.ts).
 import { errors } from "../errors.ts";
 import { allows, CONFIG_RESOURCE, subjectResource, type Operation, type Permission } from "../permissions.ts";
+import { DEK_ROUTES, dekPermissions } from "./dek-access.ts";
 
 export interface RegistryAccess {
   /** Throws 403 unless the request's user holds the permission its route needs. */
   check(request: Request, route: string, params: Record<string, string> | undefined): void;
   /** Which subjects the request's user may read (lists are filtered, ids need one of their subjects). */
   readable(request: Request): (subject: string) => boolean;
+  /** Whether the request's user may do `operation` on `resource` (checks a route makes on its body, filtered lists). */
+  may(request: Request, operation: Operation, resource: string): boolean;
 }
 
 /**
@@ -29,8 +32,8 @@ export function requiredPermission(method: string, route: string, params: Record
   return undefined;
 }
 
-/** "Subject:orders-value" as Confluent's denial names it: "Subject: orders-value". */
-const named = (resource: string) => (resource === CONFIG_RESOURCE ? "Config" : resource.replace(/^Subject:/, "Subject: "));
+/** "Subject:orders-value" as Confluent's denial names it: "Subject: orders-value" (and "Kek: k1"). */
+export const named = (resource: string) => (resource === CONFIG_RESOURCE ? "Config" : resource.replace(/^(Subject|Kek):/, "$1: "));
 
 /**
  * Access by Karapace-style permissions of the users the guard recorded per request: a request on a
@@ -44,9 +47,12 @@ export function permissionAccess(permissions: readonly Permission[], userOf: Wea
   };
   return {
     check(request, route, params) {
-      const needed = requiredPermission(request.method, route, params);
-      if (needed && !may(request, needed.operation, needed.resource)) throw errors.forbidden(needed.operation, named(needed.resource));
+      const needs = route.startsWith(DEK_ROUTES) ? dekPermissions(request.method, route, params) : [requiredPermission(request.method, route, params)];
+      for (const needed of needs) {
+        if (needed && !may(request, needed.operation, needed.resource)) throw errors.forbidden(needed.operation, named(needed.resource));
+      }
     },
     readable: (request) => (subject) => may(request, "Read", subjectResource(subject)),
+    may,
   };
 }

@@ -7,12 +7,14 @@ import { routeMethods } from "../../platform/route-methods.ts";
 import type { ForwardingTls } from "../../platform/tls.ts";
 import { errors, ForwardToLeader, RegistryError } from "../errors.ts";
 import type { RegistryHealth } from "../health.ts";
+import type { DekRegistry } from "../dek/service.ts";
 import type { RegistryService } from "../service.ts";
 import type { RegistryAccess } from "./access.ts";
 import { compatibilityRoutes } from "./compatibility-routes.ts";
 import { configRoutes } from "./config-routes.ts";
 import { contextRoutes } from "./context-routes.ts";
 import { normalizeSubject } from "../contexts.ts";
+import { dekRoutes, takesNoBody } from "./dek-routes.ts";
 import { RawJson } from "./entities.ts";
 import { forwardToLeader } from "./forward.ts";
 import { metadataRoutes, type ServerMetadata } from "./metadata-routes.ts";
@@ -24,6 +26,8 @@ import type { SchemasById } from "./schemas-by-id.ts";
 import { subjectRoutes } from "./subject-routes.ts";
 
 export interface RegistryHttpOptions {
+  /** The DEK registry (/dek-registry/v1/keks). */
+  dek: DekRegistry;
   maxBodyBytes: number;
   /** GET /schemas/ids/{id}: cached bodies and who may read an id (shared with ./cached-reads.ts). */
   schemasById: SchemasById;
@@ -57,7 +61,8 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
     .use(modeRoutes(service))
     .use(compatibilityRoutes(service))
     .use(contextRoutes(service, options))
-    .use(metadataRoutes(options.serverMetadata));
+    .use(metadataRoutes(options.serverMetadata))
+    .use(dekRoutes(options.dek, options));
   const methodsAt = routeMethods(routes.routes);
 
   return new Elysia()
@@ -69,7 +74,7 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
       return response instanceof RawJson ? text(response.body, status, type) : json(response, status, type);
     })
     // Only the POST and PUT resources take a body; others ignore whatever is sent.
-    .onParse(({ request }) => (request.method === "POST" || request.method === "PUT" ? readJsonBody(request, options.maxBodyBytes) : null))
+    .onParse(({ request, path }) => ((request.method === "POST" || request.method === "PUT") && !takesNoBody(path) ? readJsonBody(request, options.maxBodyBytes) : null))
     // Elysia's router leaves params it cannot decode null; every route and the permission check
     // instead see the parameters decoded once, as Jersey decodes them (./path-params.ts).
     .onTransform((context) => {
