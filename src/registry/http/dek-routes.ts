@@ -4,7 +4,7 @@ import { Elysia } from "elysia";
 import { dekErrors } from "../dek/errors.ts";
 import { errors } from "../errors.ts";
 import { parseAlgorithm, propsJson, type DekAlgorithm } from "../dek/records.ts";
-import type { DekRegistry, DekVersion, DekView } from "../dek/service.ts";
+import type { DekRegistry, DekView } from "../dek/service.ts";
 import type { StoredKek } from "../dek/state.ts";
 import { kekResource, subjectResource } from "../permissions.ts";
 import { parseVersionSpec } from "../service.ts";
@@ -65,13 +65,13 @@ export function dekRoutes(dek: DekRegistry, options: { access?: RegistryAccess }
         page(dek.dekVersions(params.name, params.subject, algorithm(query), flag(query, "deleted")), query),
       )
       .get(`${KEKS}/:name/deks/:subject/versions/:version`, ({ params, query }) =>
-        dekBody(dek.getDek(params.name, params.subject, version(params.version), algorithm(query), flag(query, "deleted"))),
+        dekBody(dek.getDek(params.name, params.subject, parseVersionSpec(params.version), algorithm(query), flag(query, "deleted"))),
       )
       .delete(`${KEKS}/:name/deks/:subject/versions/:version`, async ({ params, query }) =>
-        noContent(await dek.deleteDekVersion(params.name, params.subject, version(params.version), algorithm(query), flag(query, "permanent"))),
+        noContent(await dek.deleteDekVersion(params.name, params.subject, parseVersionSpec(params.version), algorithm(query), flag(query, "permanent"))),
       )
       .post(`${KEKS}/:name/deks/:subject/versions/:version/undelete`, async ({ params, query }) =>
-        noContent(await dek.undeleteDekVersion(params.name, params.subject, version(params.version), algorithm(query))),
+        noContent(await dek.undeleteDekVersion(params.name, params.subject, parseVersionSpec(params.version), algorithm(query))),
       )
   );
 }
@@ -89,10 +89,6 @@ function algorithm(query: Query): DekAlgorithm | undefined {
   const parsed = parseAlgorithm(query.algorithm);
   if (!parsed) throw errors.notFound();
   return parsed;
-}
-
-function version(text: string): DekVersion {
-  return parseVersionSpec(text);
 }
 
 function object(body: unknown): Record<string, unknown> {
