@@ -6,6 +6,7 @@ cel:     registers a schema with metadata and a CEL CONDITION rule, finds it wit
 encrypt: registers a schema whose PII-tagged field an ENCRYPT rule covers (local KMS, the DEK registry of
          the schema registry under test), produces through the serializer, consumes the raw bytes and,
          through the deserializer, the decrypted record.
+decrypt: deserializes given bytes with a given KMS secret.
 Each prints one JSON line per step. With --bootstrap none (a registry on its embedded broker, which
 speaks no Kafka protocol) the serialized bytes are handed from producer to consumer in memory.
 """
@@ -115,29 +116,34 @@ def encrypt(args, client):
     ctx = SerializationContext(args.topic, MessageField.VALUE)
     produce(args.bootstrap, args.topic, [serializer({"name": "Ann", "ssn": "123456789"}, ctx)])
     raw = consume(args.bootstrap, args.topic, 1)[0]
-    out(step="raw", plaintext_visible=b"123456789" in raw, name_visible=b"Ann" in raw)
+    out(step="raw", plaintext_visible=b"123456789" in raw, name_visible=b"Ann" in raw, hex=raw.hex())
     deserializer = AvroDeserializer(client, rule_conf=rule_conf)
     out(step="decrypted", value=deserializer(raw, ctx))
-    without_secret = AvroDeserializer(client, rule_conf={"secret": "not-the-secret"})
+
+
+def decrypt(args, client):
+    """Deserializes --raw (hex) with --secret: the rule executors are configured once per process."""
+    ctx = SerializationContext(args.topic, MessageField.VALUE)
+    deserializer = AvroDeserializer(client, rule_conf={"secret": args.secret})
     try:
-        value = without_secret(raw, ctx)
-        out(step="wrong_secret", value=value)
-    except Exception as e:  # the ERROR action on READ failure
-        out(step="wrong_secret", error=type(e).__name__)
+        out(step="decrypted", value=deserializer(bytes.fromhex(args.raw), ctx))
+    except Exception as e:  # the rule's ERROR action on a READ failure
+        out(step="decrypted", error=type(e).__name__)
 
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("mode", choices=["cel", "encrypt"])
+    p.add_argument("mode", choices=["cel", "encrypt", "decrypt"])
     p.add_argument("--url", required=True)
     p.add_argument("--bootstrap", required=True)
     p.add_argument("--topic", required=True)
     p.add_argument("--subject", required=True)
     p.add_argument("--kek")
     p.add_argument("--secret")
+    p.add_argument("--raw")
     args = p.parse_args()
     client = SchemaRegistryClient({"url": args.url})
-    {"cel": cel, "encrypt": encrypt}[args.mode](args, client)
+    {"cel": cel, "encrypt": encrypt, "decrypt": decrypt}[args.mode](args, client)
 
 
 if __name__ == "__main__":
