@@ -24,6 +24,7 @@ export const errors = {
   subjectNotFound: (subject: string) => err(404, 40401, `Subject '${subject}' not found.`),
   versionNotFound: (version: number) => err(404, 40402, `Version ${version} not found.`),
   schemaIdNotFound: (id: number) => err(404, 40403, `Schema ${id} not found`),
+  schemaGuidNotFound: (guid: string) => err(404, 40403, `Schema ${guid} not found`),
   schemaNotFound: () => err(404, 40403, "Schema not found"),
   subjectSoftDeleted: (subject: string) =>
     err(404, 40404, `Subject '${subject}' was soft deleted.Set permanent=true to delete permanently`),

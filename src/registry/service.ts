@@ -21,6 +21,7 @@ import {
   readMetadata,
   readRuleSet,
   sameContractIgnoringVersion,
+  schemaGuid,
   validateRuleSet,
   withConfluentVersion,
   type Contract,
@@ -107,6 +108,7 @@ export class RegistryService {
   private readonly canonicalForms = new WeakMap<SchemaVersion, string | undefined>();
   private readonly normalizedForms = new WeakMap<SchemaVersion, string | undefined>();
   private readonly schemaThread = new SchemaThread();
+  private guids?: { generation: number; byGuid: Map<string, SchemaVersion[]> };
 
   constructor(
     private readonly log: SchemaLog,
@@ -158,6 +160,25 @@ export class RegistryService {
       if (found) return found;
     }
     return inContext(DEFAULT_CONTEXT, "");
+  }
+
+  /**
+   * The versions whose GUID (Confluent 8: the MD5 of schema, references and contract, ./data-contracts.ts)
+   * is `guid`, default context first: the index is rebuilt lazily after the state changes.
+   */
+  versionsByGuid(guid: string): SchemaVersion[] {
+    if (this.guids?.generation !== this.state.generation) {
+      const byGuid = new Map<string, SchemaVersion[]>();
+      for (const v of this.state.allVersions()) {
+        const key = schemaGuid(v.schema, v.references, v);
+        const list = byGuid.get(key);
+        if (list) list.push(v);
+        else byGuid.set(key, [v]);
+      }
+      this.guids = { generation: this.state.generation, byGuid };
+    }
+    const found = this.guids.byGuid.get(guid.toLowerCase()) ?? [];
+    return [...found].sort((a, b) => Number(contextOf(b.subject) === DEFAULT_CONTEXT) - Number(contextOf(a.subject) === DEFAULT_CONTEXT));
   }
 
   /** The highest id of the schema's context, as `fetchMaxId` reports it (1 in a context without ids, as Confluent). */

@@ -1,6 +1,8 @@
 // /schemas: schema types, schemas by id (the hot path of every deserializer), the list of schemas.
 import { Elysia } from "elysia";
 import { schemaTypes } from "../../schema/index.ts";
+import { contextOf } from "../contexts.ts";
+import { errors } from "../errors.ts";
 import type { RegistryService } from "../service.ts";
 import type { RegistryAccess } from "./access.ts";
 import type { SchemasById } from "./schemas-by-id.ts";
@@ -9,6 +11,14 @@ import { flag, int, listOptions, schemaId, type Query } from "./query.ts";
 
 export function schemaRoutes(service: RegistryService, options: { schemasById: SchemasById; access?: RegistryAccess }) {
   const byId = options.schemasById;
+  /** As an id: 40403 when no version has the GUID, 403 unless the user may read one of its subjects. */
+  const readableByGuid = (request: Request, guid: string) => {
+    const versions = service.versionsByGuid(guid);
+    if (versions.length === 0) throw errors.schemaGuidNotFound(guid);
+    const readable = options.access?.readable(request);
+    if (readable && !versions.some((v) => readable(v.subject))) throw errors.forbidden("Read", `Schema: ${guid}`);
+    return readable ? versions.filter((v) => readable(v.subject)) : versions;
+  };
   return new Elysia()
     .get("/schemas/types", () => schemaTypes())
     .get("/schemas/ids/:id", ({ params, query, request }) => {
@@ -37,6 +47,17 @@ export function schemaRoutes(service: RegistryService, options: { schemasById: S
     .get("/schemas/ids/:id/subjects", ({ params, query, request }) =>
       page([...new Set(byId.readableVersions(request, schemaId(params.id), flag(query, "deleted"), query.subject).map((v) => v.subject))], query),
     )
+    // Confluent 8's GUIDs: a schema by the hash of its content, and the ids it has in each context.
+    .get("/schemas/guids/:guid", ({ params, query, request }) => {
+      const v = readableByGuid(request, params.guid)[0]!;
+      return { guid: params.guid.toLowerCase(), ...typed(v), schema: service.formattedSchema(v, query.format) };
+    })
+    .get("/schemas/guids/:guid/ids", ({ params, request }) => {
+      const seen = new Set<string>();
+      return readableByGuid(request, params.guid)
+        .map((v) => ({ context: contextOf(v.subject), id: v.id }))
+        .filter((c) => !seen.has(`${c.context}/${c.id}`) && seen.add(`${c.context}/${c.id}`));
+    })
     .get("/schemas", ({ query, request }) =>
       service.listSchemas({ ...listOptions(query), latestOnly: flag(query, "latestOnly"), readable: options.access?.readable(request) }).map(versionBody),
     );

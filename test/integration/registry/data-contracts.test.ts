@@ -3,7 +3,9 @@
 // `_schemas` records they are written as — on real Kafka and on the embedded broker, through a
 // restart, and through a follower that forwards to the leader.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
 import { decoder } from "../../../src/broker/broker.ts";
+import { schemaGuid } from "../../../src/registry/data-contracts.ts";
 import { client, registryPlace, removePlace, startTestRegistry, type BrokerKind, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
@@ -163,6 +165,26 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("data contracts on %s", (ki
     expect((await api.put("/config/bad-value", { normalize: "yes" })).status).toBe(400);
     expect((await api.get("/subjects/bad-value/versions")).body.error_code).toBe(40401);
     expect((await api.get("/config/bad-value")).body.error_code).toBe(40408);
+  });
+
+  test("Confluent 8's GUIDs: a schema found by the MD5 of its content, with its ids per context", async () => {
+    const schema = record("Guided", "a");
+    const plain = await api.register("guided-value", schema);
+    const hex = createHash("md5").update(schema).digest("hex");
+    const guid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    expect((await api.get(`/schemas/guids/${guid}`)).body).toEqual({ guid, schema });
+    expect((await api.get(`/schemas/guids/${guid.toUpperCase()}/ids`)).body).toEqual([{ context: ".", id: plain.body.id }]);
+    // The same schema in another context has its own id there, and the same GUID.
+    const other = await api.register(":.guides:guided-value", schema);
+    expect((await api.get(`/schemas/guids/${guid}/ids`)).body).toEqual([{ context: ".", id: plain.body.id }, { context: ".guides", id: other.body.id }]);
+    // The contract is part of the hash.
+    const metadata = { properties: { owner: "g" } };
+    const withContract = await api.register("guided-value", schema, { metadata });
+    const contractGuid = schemaGuid(schema, [], { metadata: { tags: {}, properties: { owner: "g" }, sensitive: [] } });
+    expect((await api.get(`/schemas/guids/${contractGuid}`)).body).toEqual({ guid: contractGuid, metadata, schema });
+    expect((await api.get(`/schemas/guids/${contractGuid}/ids`)).body).toEqual([{ context: ".", id: withContract.body.id }]);
+    const missing = await api.get("/schemas/guids/00000000-0000-0000-0000-000000000000");
+    expect([missing.status, missing.body]).toEqual([404, { error_code: 40403, message: "Schema 00000000-0000-0000-0000-000000000000 not found" }]);
   });
 
   test("_schemas records carry the contract in Confluent's field order, and a restart serves it again", async () => {
