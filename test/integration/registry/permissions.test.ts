@@ -200,3 +200,18 @@ test("contexts: a qualified subject is the resource; /contexts lists readable co
   expect((await call("orders", "DELETE", `/contexts/${encodeURIComponent(":.prod:")}`)).body).toEqual(denied("Write", "Subject: :.prod:"));
   expect((await call("prod", "DELETE", `/contexts/${encodeURIComponent(":.prod:")}`)).body.error_code).toBe(42211);
 });
+
+test("data contracts: the metadata lookup and contract config need the subject; a GUID needs Read on a subject holding it", async () => {
+  const contract = { ...record("contracted"), metadata: { properties: { owner: "orders-team" } } };
+  expect((await call("orders", "POST", "/subjects/orders-contract/versions", contract)).status).toBe(200);
+  expect((await call("orders", "GET", "/subjects/orders-contract/metadata?key=owner&value=orders-team")).body).toMatchObject({ version: 1 });
+  expect((await call("nobody", "GET", "/subjects/orders-contract/metadata?key=owner&value=orders-team")).body).toEqual(denied("Read", "Subject: orders-contract"));
+  expect((await call("orders", "PUT", "/config/payments-value", { defaultMetadata: { properties: { a: "b" } } })).body).toEqual(denied("Write", "Subject: payments-value"));
+  expect((await call("reader", "PUT", "/config/orders-contract", { defaultMetadata: { properties: { a: "b" } } })).body).toEqual(denied("Write", "Subject: orders-contract"));
+  const schema = record("payments").schema;
+  const hex = new Bun.CryptoHasher("md5").update(schema).digest("hex");
+  const guid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  expect((await call("reader", "GET", `/schemas/guids/${guid}`)).body).toEqual({ guid, schema });
+  expect((await call("orders", "GET", `/schemas/guids/${guid}`)).body).toEqual(denied("Read", `Schema: ${guid}`));
+  expect((await call("orders", "GET", `/schemas/guids/${guid}/ids`)).status).toBe(403);
+});
