@@ -1,7 +1,8 @@
 // Data contracts end to end with Python confluent-kafka's own rule executors against dist/sluice, on
 // Kafka (records through a real broker) and on the embedded default (bytes handed over in memory):
 // metadata and a CEL condition enforced by the serializer with use.latest.with.metadata, and a
-// PII-tagged field encrypted on produce and decrypted on consume through Sluice's DEK registry.
+// PII-tagged field encrypted on produce and decrypted on consume through Sluice's DEK registry, and a
+// contract registered under a schema context.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,12 +12,12 @@ import { sharedKafka } from "../fixtures/kafka.ts";
 import { startSluice, type SluiceProcess } from "../fixtures/sluice-process.ts";
 import { freePort } from "../fixtures/wait.ts";
 
-const rulesCli = join(import.meta.dir, "python", "rules_cli.py");
+const contractsCli = join(import.meta.dir, "python", "contracts_cli.py");
 
-async function rules(args: string[]): Promise<Record<string, unknown>[]> {
-  const proc = Bun.spawn([interopPython(), rulesCli, ...args], { stdout: "pipe", stderr: "pipe" });
+async function pythonContracts(args: string[]): Promise<Record<string, unknown>[]> {
+  const proc = Bun.spawn([interopPython(), contractsCli, ...args], { stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (code !== 0) throw new Error(`python rules_cli.py ${args[0]} failed (exit ${code}): ${err.slice(-3000)}`);
+  if (code !== 0) throw new Error(`python contracts_cli.py ${args[0]} failed (exit ${code}): ${err.slice(-3000)}`);
   return out.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
@@ -47,7 +48,7 @@ describe.each(["kafka", "embedded"] as const)("data contracts with Python conflu
 
   test("a CEL condition from the latest version with given metadata accepts one record and rejects another", async () => {
     const topic = `contracts-cel-${kind}-${Date.now()}`;
-    const lines = await rules(["cel", "--url", url, "--bootstrap", bootstrap, "--topic", topic, "--subject", `${topic}-value`]);
+    const lines = await pythonContracts(["cel", "--url", url, "--bootstrap", bootstrap, "--topic", topic, "--subject", `${topic}-value`]);
     expect(step(lines, "registered")).toMatchObject({ version: 1 });
     expect(step(lines, "latest_with_metadata")).toMatchObject({ version: 1, rules: ["checkSsnLen"] });
     expect(step(lines, "rejected")).toMatchObject({ rejected: true });
@@ -58,7 +59,7 @@ describe.each(["kafka", "embedded"] as const)("data contracts with Python conflu
   test("a PII-tagged field is encrypted on produce and decrypted on consume with keys from Sluice's DEK registry", async () => {
     const topic = `contracts-enc-${kind}-${Date.now()}`;
     const kek = `kek-${kind}-${Date.now()}`;
-    const lines = await rules(["encrypt", "--url", url, "--bootstrap", bootstrap, "--topic", topic, "--subject", `${topic}-value`, "--kek", kek, "--secret", "local-secret"]);
+    const lines = await pythonContracts(["encrypt", "--url", url, "--bootstrap", bootstrap, "--topic", topic, "--subject", `${topic}-value`, "--kek", kek, "--secret", "local-secret"]);
     expect(step(lines, "raw")).toMatchObject({ step: "raw", plaintext_visible: false, name_visible: true });
     expect(step(lines, "decrypted")).toEqual({ step: "decrypted", value: { name: "Ann", ssn: "123456789" } });
     // The client created the KEK and a DEK for the subject through the registry's API.
@@ -70,10 +71,17 @@ describe.each(["kafka", "embedded"] as const)("data contracts with Python conflu
     // Another process with the secret reads it; without the KMS secret the field stays unreadable (the
     // rule's onFailure is ERROR on write and NONE on read: the record comes back, its ssn still ciphertext).
     const raw = String(step(lines, "raw")!.hex);
-    const decrypt = (secret: string) => rules(["decrypt", "--url", url, "--bootstrap", bootstrap, "--topic", topic, "--subject", `${topic}-value`, "--raw", raw, "--secret", secret]);
+    const decrypt = (secret: string) => pythonContracts(["decrypt", "--url", url, "--bootstrap", bootstrap, "--topic", topic, "--subject", `${topic}-value`, "--raw", raw, "--secret", secret]);
     expect(await decrypt("local-secret")).toEqual([{ step: "decrypted", value: { name: "Ann", ssn: "123456789" } }]);
     const [withoutSecret] = (await decrypt("not-the-secret")) as { value: { name: string; ssn: string } }[];
     expect(withoutSecret!.value.name).toBe("Ann");
     expect(withoutSecret!.value.ssn).not.toBe("123456789");
+  }, 120_000);
+
+  test("a contract under a schema context: get_contexts, get_schema in the subject's context, the latest with metadata", async () => {
+    const subject = `contracts-ctx-${Date.now()}-value`;
+    const [line] = await pythonContracts(["contexts", "--url", url, "--bootstrap", bootstrap, "--topic", "unused", "--subject", subject, "--context", "prod"]);
+    expect(line).toMatchObject({ contexts: [".", ".prod"], metadata: { owner: "ctx-team" }, latest: [`:.prod:${subject}`, 1, line!.id] });
+    expect((line!.schema as { name: string }).name).toBe("Person");
   }, 120_000);
 });

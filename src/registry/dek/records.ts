@@ -2,7 +2,8 @@
 // Jackson: JSON keys and values whose field order is the @JsonCreator parameters' and then the rest
 // (so `type` comes last), null fields left out, null = tombstone. Offsets and timestamps are never
 // written: Confluent takes them from the record when it reads it back.
-import { decoder, encoder, type Bytes } from "../../broker/broker.ts";
+import { encoder, type Bytes } from "../../broker/broker.ts";
+import { jsonBytes, parseJsonBytes } from "../store/json-bytes.ts";
 
 /** DekFormat, in its Java declaration order (which orders DEK ids). */
 export const ALGORITHMS = ["AES128_GCM", "AES256_GCM", "AES256_SIV"] as const;
@@ -56,7 +57,7 @@ export const dekId = (kekName: string, subject: string, algorithm: DekAlgorithm,
 export function encodeKey(record: DekRecord): Bytes {
   // Compaction compares key bytes: a key another writer wrote is reused as it was read.
   if (record.rawKey) return record.rawKey;
-  return json(
+  return jsonBytes(
     record.type === "KEK"
       ? { tenant: record.tenant, name: record.name, type: "KEK" }
       : { tenant: record.tenant, kekName: record.kekName, subject: record.subject, algorithm: record.algorithm, version: record.version, type: "DEK" },
@@ -72,7 +73,7 @@ export function encodeValue(record: DekRecord): Bytes | null {
     return encoder.encode(`${head},"kmsProps":${propsJson(v.kmsProps)},${tail}`);
   }
   const v = record.value as DekValue;
-  return json({
+  return jsonBytes({
     kekName: v.kekName,
     subject: v.subject,
     algorithm: v.algorithm,
@@ -85,9 +86,9 @@ export function encodeValue(record: DekRecord): Bytes | null {
 
 /** A record as read; undefined for one this registry does not understand (skipped, as Jackson would fail on it). */
 export function decodeRecord(key: Bytes | null, value: Bytes | null): DekRecord | undefined {
-  const k = key === null ? undefined : (parseJson(key) as Record<string, unknown> | undefined);
+  const k = key === null ? undefined : (parseJsonBytes(key) as Record<string, unknown> | undefined);
   if (!k || typeof k.tenant !== "string") return undefined;
-  const v = value === null ? null : (parseJson(value) as Record<string, unknown> | undefined);
+  const v = value === null ? null : (parseJsonBytes(value) as Record<string, unknown> | undefined);
   if (v === undefined) return undefined;
   if (k.type === "KEK") {
     if (typeof k.name !== "string") return undefined;
@@ -152,14 +153,3 @@ function stringProps(value: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string"));
 }
 
-function json(value: unknown): Bytes {
-  return encoder.encode(JSON.stringify(value));
-}
-
-function parseJson(bytes: Bytes): unknown {
-  try {
-    return JSON.parse(decoder.decode(bytes));
-  } catch {
-    return undefined;
-  }
-}

@@ -1,6 +1,7 @@
 // The `_schemas` topic's records, byte-compatible with Confluent Schema Registry (7.x) and Karapace:
 // JSON keys with a fixed field order (compaction compares key bytes), JSON values, null = tombstone.
-import { decoder, encoder, type Bytes } from "../../broker/broker.ts";
+import type { Bytes } from "../../broker/broker.ts";
+import { jsonBytes, parseJsonBytes } from "./json-bytes.ts";
 import type { SchemaReference, SchemaType } from "../../schema/format.ts";
 import { contractJson, readMetadata, readRuleSet, type Metadata, type RuleSet } from "../data-contracts.ts";
 
@@ -44,18 +45,18 @@ export function encodeKey(record: RegistryRecord): Bytes {
   if ("rawKey" in record && record.rawKey) return record.rawKey;
   switch (record.keytype) {
     case "SCHEMA":
-      return json({ keytype: "SCHEMA", subject: record.subject, version: record.version, magic: 1 });
+      return jsonBytes({ keytype: "SCHEMA", subject: record.subject, version: record.version, magic: 1 });
     case "NOOP":
-      return json({ keytype: "NOOP", magic: 0 });
+      return jsonBytes({ keytype: "NOOP", magic: 0 });
     case "CONTEXT":
-      return json({ keytype: "CONTEXT", tenant: DEFAULT_TENANT, context: record.context, magic: 0 });
+      return jsonBytes({ keytype: "CONTEXT", tenant: DEFAULT_TENANT, context: record.context, magic: 0 });
     case "CONFIG":
     case "MODE":
       return record.subject === null
-        ? json({ keytype: record.keytype, magic: 0 })
-        : json({ keytype: record.keytype, subject: record.subject, magic: 0 });
+        ? jsonBytes({ keytype: record.keytype, magic: 0 })
+        : jsonBytes({ keytype: record.keytype, subject: record.subject, magic: 0 });
     default:
-      return json({ keytype: record.keytype, subject: record.subject, magic: 0 });
+      return jsonBytes({ keytype: record.keytype, subject: record.subject, magic: 0 });
   }
 }
 
@@ -64,7 +65,7 @@ export function encodeValue(record: RegistryRecord): Bytes | null {
   if (record.keytype === "SCHEMA") {
     const v = record.value;
     // Confluent's value field order; schemaType, references, metadata and ruleSet only when present.
-    return json({
+    return jsonBytes({
       subject: v.subject,
       version: v.version,
       id: v.id,
@@ -75,17 +76,17 @@ export function encodeValue(record: RegistryRecord): Bytes | null {
       deleted: v.deleted,
     });
   }
-  if (record.keytype === "CONTEXT") return json({ tenant: record.value.tenant, context: record.value.context });
-  if (record.keytype === "MODE") return json(record.subject === null ? record.value : { subject: record.subject, ...record.value });
-  return json(record.value);
+  if (record.keytype === "CONTEXT") return jsonBytes({ tenant: record.value.tenant, context: record.value.context });
+  if (record.keytype === "MODE") return jsonBytes(record.subject === null ? record.value : { subject: record.subject, ...record.value });
+  return jsonBytes(record.value);
 }
 
 /** Parses a record as read from the topic; undefined for keys this registry does not understand. */
 export function decodeRecord(key: Bytes | null, value: Bytes | null): RegistryRecord | undefined {
   if (key === null) return undefined;
-  const k = parseJson(key) as Record<string, unknown> | undefined;
+  const k = parseJsonBytes(key) as Record<string, unknown> | undefined;
   if (!k || typeof k.keytype !== "string") return undefined;
-  const v = value === null ? null : (parseJson(value) as Record<string, unknown> | undefined);
+  const v = value === null ? null : (parseJsonBytes(value) as Record<string, unknown> | undefined);
   if (v === undefined) return undefined;
   const subject = typeof k.subject === "string" ? k.subject : null;
   switch (k.keytype) {
@@ -157,20 +158,9 @@ export function replayable(record: RegistryRecord, key = encodeKey(record), valu
  */
 export function skippedSchemaId(key: Bytes | null, value: Bytes | null): number {
   if (key === null || value === null) return 0;
-  const k = parseJson(key) as Record<string, unknown> | undefined;
-  const v = parseJson(value) as Record<string, unknown> | undefined;
+  const k = parseJsonBytes(key) as Record<string, unknown> | undefined;
+  const v = parseJsonBytes(value) as Record<string, unknown> | undefined;
   if (k?.keytype !== "SCHEMA" || typeof v?.id !== "number" || !Number.isSafeInteger(v.id)) return 0;
   return v.id;
 }
 
-function json(value: unknown): Bytes {
-  return encoder.encode(JSON.stringify(value));
-}
-
-function parseJson(bytes: Bytes): unknown {
-  try {
-    return JSON.parse(decoder.decode(bytes));
-  } catch {
-    return undefined;
-  }
-}

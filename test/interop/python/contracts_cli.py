@@ -7,6 +7,8 @@ encrypt: registers a schema whose PII-tagged field an ENCRYPT rule covers (local
          the schema registry under test), produces through the serializer, consumes the raw bytes and,
          through the deserializer, the decrypted record.
 decrypt: deserializes given bytes with a given KMS secret.
+contexts: registers a schema with metadata under a context-qualified subject and reads it back through
+         get_contexts, get_schema(id, subject_name=...) and get_latest_with_metadata.
 Each prints one JSON line per step. With --bootstrap none (a registry on its embedded broker, which
 speaks no Kafka protocol) the serialized bytes are handed from producer to consumer in memory.
 """
@@ -131,9 +133,19 @@ def decrypt(args, client):
         out(step="decrypted", error=type(e).__name__)
 
 
+def contexts(args, client):
+    subject = f":.{args.context}:{args.subject}"
+    schema = Schema.from_dict({"schema": json.dumps(PERSON), "schemaType": "AVRO", "metadata": {"properties": {"owner": "ctx-team"}}})
+    registered = client.register_schema_full_response(subject, schema)
+    fetched = client.get_schema(registered.schema_id, subject_name=subject)
+    latest = client.get_latest_with_metadata(subject, {"owner": "ctx-team"})
+    out(step="contexts", contexts=client.get_contexts(), id=registered.schema_id, schema=json.loads(fetched.schema_str),
+        metadata=fetched.metadata.properties.properties, latest=[latest.subject, latest.version, latest.schema_id])
+
+
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("mode", choices=["cel", "encrypt", "decrypt"])
+    p.add_argument("mode", choices=["cel", "encrypt", "decrypt", "contexts"])
     p.add_argument("--url", required=True)
     p.add_argument("--bootstrap", required=True)
     p.add_argument("--topic", required=True)
@@ -141,9 +153,10 @@ def main():
     p.add_argument("--kek")
     p.add_argument("--secret")
     p.add_argument("--raw")
+    p.add_argument("--context")
     args = p.parse_args()
     client = SchemaRegistryClient({"url": args.url})
-    {"cel": cel, "encrypt": encrypt, "decrypt": decrypt}[args.mode](args, client)
+    {"cel": cel, "encrypt": encrypt, "decrypt": decrypt, "contexts": contexts}[args.mode](args, client)
 
 
 if __name__ == "__main__":
