@@ -1,10 +1,11 @@
 // The whole test suite: installs what the tests need (Kafka, Debezium and OpenSearch jars through mvn, the
-// database servers from Debian's packages, Python's confluent-kafka; npm packages are installed by the
+// database servers and Chromium from Debian's packages, Python's confluent-kafka; npm packages are installed by the
 // `npm install` before this), then runs every test with bun and prints the summary line
 // `N passed, N failed`. With CI=true a missing dependency fails the run; nothing is skipped.
 import { spawn } from "bun";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { chromiumBinary } from "./fixtures/browser.ts";
 import { debeziumClasspath } from "./fixtures/debezium.ts";
 import { kafkaClasspath } from "./fixtures/kafka.ts";
 import { mariadbBinaries } from "./fixtures/mariadb.ts";
@@ -36,6 +37,7 @@ step("Debezium's PostgreSQL connector jars for the CDC comparison (Maven Central
 step("OpenSearch jars for the search sink tests (Maven Central, cached in ~/.m2)", () => void openSearchClasspath());
 step("PostgreSQL server (Debian package postgresql when missing)", () => found("PostgreSQL", postgresBinDir()));
 step("MariaDB server (Debian package mariadb-server when missing)", () => found("MariaDB", mariadbBinaries()));
+step("Chromium for the console's browser tests (Debian package chromium when missing)", () => found("Chromium", chromiumBinary()));
 
 mkdirSync(reportDir, { recursive: true });
 rmSync(report, { force: true });
