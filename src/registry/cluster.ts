@@ -1,7 +1,9 @@
 // Several registry instances on one schemas topic: they elect one leader, the only writer, through
 // Kafka's group coordinator with Confluent Schema Registry's protocol (type "sr", sub-protocol "v0",
 // JSON identities), so Sluice and Confluent instances could even share a group. The eligible member
-// with the smallest URL leads; the others forward writes to it.
+// with the smallest URL leads; the others forward writes to it. Sluice's assignment also lists every
+// member (`sluice_instances`, which Confluent's instances ignore) so that any instance can show the
+// cluster (GET /v1/sluice/cluster).
 import type { Broker, GroupMemberMetadata } from "../broker/broker.ts";
 import { GroupMember } from "../broker/group-member.ts";
 import { logger } from "../platform/log.ts";
@@ -27,6 +29,14 @@ interface Assignment {
   error: number;
   master: string | null;
   master_identity: Identity | null;
+  /** Every member, by URL; absent when a Confluent instance made the assignment. */
+  sluice_instances?: Identity[];
+}
+
+/** The cluster as GET /v1/sluice/cluster shows it. */
+export interface ClusterView {
+  leader: string | null;
+  instances: { url: string; leader: boolean; eligible: boolean }[];
 }
 
 export const identityUrl = (i: Identity) => `${i.scheme}://${i.host}:${i.port}`;
@@ -60,6 +70,8 @@ export class RegistryCluster {
   private readonly member: GroupMember;
   private leader: Identity | null = null;
   private self = false;
+  /** The members of the last assignment that listed them. */
+  private members: Identity[] = [];
   private elected?: () => void;
   readonly firstElection: Promise<void>;
 
@@ -83,7 +95,10 @@ export class RegistryCluster {
         assign: async (members) => this.assign(members),
         assigned: async (bytes, join) => this.assigned(JSON.parse(decoder.decode(bytes)) as Assignment, join.memberId),
         rebalancing: () => undefined,
-        lost: async () => this.setLeader(null, false),
+        lost: async () => {
+          this.members = [];
+          await this.setLeader(null, false);
+        },
       },
     );
   }
@@ -104,6 +119,20 @@ export class RegistryCluster {
     return this.leader ? identityUrl(this.leader) : undefined;
   }
 
+  /**
+   * The instances of the last election, this one always among them (alone while it is out of the
+   * group); a Confluent leader's assignment names only the leader.
+   */
+  view(): ClusterView {
+    const byUrl = new Map<string, Identity>();
+    for (const i of [...this.members, ...(this.leader ? [this.leader] : []), this.options.identity]) byUrl.set(identityUrl(i), i);
+    const leader = this.leaderUrl ?? null;
+    const instances = [...byUrl.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([url, i]) => ({ url, leader: url === leader, eligible: i.master_eligibility }));
+    return { leader, instances };
+  }
+
   /** Before a write: go ahead as the leader, or be sent to it (50004 while none is known). */
   checkWriter(): void {
     if (this.self) return;
@@ -119,11 +148,12 @@ export class RegistryCluster {
     } else if (!assignment.master) {
       log.warn("no instance is eligible to lead (leader.eligibility=false everywhere): writes are refused");
     }
-    const bytes = encoder.encode(JSON.stringify(assignment));
+    const bytes = encoder.encode(JSON.stringify({ ...assignment, sluice_instances: identities.map((m) => m.identity) }));
     return new Map(members.map((m) => [m.memberId, bytes]));
   }
 
   private async assigned(assignment: Assignment, memberId: string): Promise<void> {
+    this.members = assignment.sluice_instances ?? [];
     await this.setLeader(assignment.master_identity, assignment.master === memberId);
     this.elected?.();
   }

@@ -27,7 +27,15 @@ const refuse: Refusal = (request, status, headers) => {
  * Karapace's auth file in place of the users file: its users authenticate, its permissions decide
  * per request. Setting it is enough to turn Basic authentication on, as in Karapace.
  */
-function permissionsFileSecurity(settings: ParsedSettings, path: string): { guard: RequestGuard; access: RegistryAccess } {
+/** What the guards tell the routes: who each request was admitted as (GET /v1/sluice/permissions). */
+export interface RegistrySecurity {
+  tls?: TLSOptions;
+  guard?: RequestGuard;
+  access?: RegistryAccess;
+  userOf?: (request: Request) => string | undefined;
+}
+
+function permissionsFileSecurity(settings: ParsedSettings, path: string): Required<Omit<RegistrySecurity, "tls">> {
   if (settings.optionalString("authentication.users.file")) {
     throw new ConfigError("authentication.permissions.file", path, "set either authentication.users.file or authentication.permissions.file, not both");
   }
@@ -45,10 +53,10 @@ function permissionsFileSecurity(settings: ParsedSettings, path: string): { guar
     // With permissions per user, a client certificate identifies its user as a password would.
     certificateUsers: true,
   });
-  return { guard, access: permissionAccess(permissions, userOf) };
+  return { guard, access: permissionAccess(permissions, userOf), userOf: (request) => userOf.get(request) };
 }
 
-export function registrySecurity(settings: ParsedSettings): { tls?: TLSOptions; guard?: RequestGuard; access?: RegistryAccess } {
+export function registrySecurity(settings: ParsedSettings): RegistrySecurity {
   const https = settings.list("listeners").some((l) => l.toLowerCase().startsWith("https:"));
   const tls = https ? serverTls(settings, clientAuth(settings)) : undefined;
   const permissionsFile = settings.optionalString("authentication.permissions.file");
@@ -64,12 +72,14 @@ export function registrySecurity(settings: ParsedSettings): { tls?: TLSOptions; 
     },
     true,
   );
+  const userOf = new WeakMap<Request, string | undefined>();
   const guard = basicAuthGuard({
     realm,
     users,
     roles: settings.list("authentication.roles"),
     skipPaths: settings.list("authentication.skip.paths"),
     refuse,
+    admitted: (request, user) => userOf.set(request, user),
   });
-  return { tls, guard };
+  return { tls, guard, userOf: (request) => userOf.get(request) };
 }

@@ -94,7 +94,7 @@ export async function startRegistry(settings: ParsedSettings, shared?: Broker): 
   const maxBodyBytes = settings.int("size.limit.filter.max.request.body.size");
   const metrics = new RegistryMetrics(schemaLog.state, () => cluster.isLeader);
   const schemasById = new SchemasById(service, settings.int("schema.response.cache.size"), security.access);
-  const app = registryApp(service, { dek, maxBodyBytes, schemasById, guard: security.guard, access: security.access, forwardTls: forwardingTls(security.tls), metrics: metrics.registry, health: () => registryHealth(schemaLog), serverMetadata: { kafkaClusterId: async () => broker.clusterId?.(), groupId: settings.string("schema.registry.group.id") } });
+  const app = registryApp(service, { dek, maxBodyBytes, schemasById, guard: security.guard, access: security.access, userOf: security.userOf, cluster: () => cluster.view(), forwardTls: forwardingTls(security.tls), metrics: metrics.registry, health: () => registryHealth(schemaLog), serverMetadata: { kafkaClusterId: async () => broker.clusterId?.(), groupId: settings.string("schema.registry.group.id") } });
   const fetch = withCachedReads(metrics.http.instrument(app), { schemasById, guard: security.guard, metrics: metrics.http });
   const servers: Listening[] = [];
   for (const listener of settings.list("listeners")) {

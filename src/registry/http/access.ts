@@ -12,6 +12,8 @@ export interface RegistryAccess {
   readable(request: Request): (subject: string) => boolean;
   /** Whether the request's user may do `operation` on `resource` (checks a route makes on its body, filtered lists). */
   may(request: Request, operation: Operation, resource: string): boolean;
+  /** Whether the request's user holds any Write permission (the console hides write buttons otherwise). */
+  writesAnything(request: Request): boolean;
 }
 
 /**
@@ -54,5 +56,10 @@ export function permissionAccess(permissions: readonly Permission[], userOf: Wea
     },
     readable: (request) => (subject) => may(request, "Read", subjectResource(subject)),
     may,
+    writesAnything(request) {
+      if (!userOf.has(request)) return false;
+      const user = userOf.get(request);
+      return user === undefined || permissions.some((p) => p.username === user && p.operation === "Write");
+    },
   };
 }

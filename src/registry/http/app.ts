@@ -22,6 +22,7 @@ import { modeRoutes } from "./mode-routes.ts";
 import { routeParams } from "./path-params.ts";
 import { errorResponse, json, readJsonBody, replyType, text } from "./respond.ts";
 import { schemaRoutes } from "./schema-routes.ts";
+import { sluiceRoutes, type SluiceRouteOptions } from "./sluice-routes.ts";
 import type { SchemasById } from "./schemas-by-id.ts";
 import { subjectRoutes } from "./subject-routes.ts";
 
@@ -43,6 +44,10 @@ export interface RegistryHttpOptions {
   access?: RegistryAccess;
   /** What GET /v1/metadata/id answers. */
   serverMetadata?: ServerMetadata;
+  /** GET /v1/sluice/cluster's instances. */
+  cluster?: SluiceRouteOptions["cluster"];
+  /** Who the guard admitted a request as (GET /v1/sluice/permissions). */
+  userOf?: SluiceRouteOptions["userOf"];
 }
 
 export function registryApp(service: RegistryService, options: RegistryHttpOptions) {
@@ -62,6 +67,7 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
     .use(compatibilityRoutes(service))
     .use(contextRoutes(service, options))
     .use(metadataRoutes(options.serverMetadata))
+    .use(sluiceRoutes(options))
     .use(dekRoutes(options.dek, options));
   const methodsAt = routeMethods(routes.routes);
 
