@@ -41,6 +41,20 @@ interface StateSample {
   state: string;
 }
 
+/** One task's counters as GET /sluice/metrics answers them: totals since it started here, and its lag. */
+export interface TaskTotals {
+  connector: string;
+  task: number;
+  polled: number;
+  written: number;
+  read: number;
+  put: number;
+  /** Record errors, tolerated or failing. */
+  errors: number;
+  /** A sink task's lag as of its last commit; null before one (and for source tasks). */
+  lag: number | null;
+}
+
 type StatusView = { name: string; connector: { state: string; worker_id: string }; tasks: { id: number; state: string; worker_id: string }[] };
 
 /** What the metrics read the connectors' states from: the herder, as GET /connectors/{c}/status shows them. */
@@ -65,6 +79,8 @@ export class ConnectMetrics {
   private herder?: StatusSource;
   /** One sample per scrape, shared by the two state gauges that collect it at the same time. */
   private sampling?: Promise<StateSample[]>;
+  /** The tasks handed metrics and not removed since: what runs on this worker. */
+  private readonly running = new Map<string, { connector: string; task: number }>();
 
   constructor() {
     const registers = [this.registry];
@@ -114,6 +130,7 @@ export class ConnectMetrics {
 
   task(connector: string, index: number): TaskMetrics {
     const labels = { connector, task: String(index) };
+    this.running.set(JSON.stringify([connector, index]), { connector, task: index });
     const polled = this.polledTotal.labels(labels);
     const written = this.writtenTotal.labels(labels);
     const read = this.readTotal.labels(labels);
@@ -161,10 +178,30 @@ export class ConnectMetrics {
   /** Drops a stopped task's series, so tasks that moved to another worker or were deleted do not linger. */
   removeTask(connector: string, index: number): void {
     const labels = { connector, task: String(index) };
+    this.running.delete(JSON.stringify([connector, index]));
     for (const metric of [this.polledTotal, this.writtenTotal, this.readTotal, this.putTotal, this.commitSeconds, this.lagRecords]) metric.remove(labels);
     for (const outcome of ["tolerated", "failed"]) this.errorsTotal.remove({ ...labels, outcome });
     const task = `${connector}-${index}`;
     for (const series of this.pluginSeries.values()) for (const [key, s] of series) if (s.task === task) series.delete(key);
+  }
+
+  /** The counters of each task running on this worker, read from the same series /metrics exposes. */
+  async taskTotals(): Promise<TaskTotals[]> {
+    const totals = new Map<string, TaskTotals>();
+    for (const [key, { connector, task }] of this.running) totals.set(key, { connector, task, polled: 0, written: 0, read: 0, put: 0, errors: 0, lag: null });
+    const add = async (metric: Counter<TaskLabel> | Counter<TaskLabel | "outcome"> | Gauge<TaskLabel>, apply: (t: TaskTotals, value: number) => void) => {
+      for (const { labels, value } of (await metric.get()).values) {
+        const entry = totals.get(JSON.stringify([labels.connector, Number(labels.task)]));
+        if (entry) apply(entry, value);
+      }
+    };
+    await add(this.polledTotal, (t, v) => (t.polled = v));
+    await add(this.writtenTotal, (t, v) => (t.written = v));
+    await add(this.readTotal, (t, v) => (t.read = v));
+    await add(this.putTotal, (t, v) => (t.put = v));
+    await add(this.errorsTotal, (t, v) => (t.errors += v));
+    await add(this.lagRecords, (t, v) => (t.lag = v));
+    return [...totals.values()].sort((a, b) => (a.connector < b.connector ? -1 : a.connector > b.connector ? 1 : a.task - b.task));
   }
 
   /**

@@ -21,7 +21,7 @@ function listenerTlsSettings(settings: ParsedSettings, workerConfig: Record<stri
   }
 }
 
-function basicAuth(settings: ParsedSettings): RequestGuard | undefined {
+function basicAuth(settings: ParsedSettings): { guard: RequestGuard; userOf: (request: Request) => string | undefined } | undefined {
   const extensions = settings.list("rest.extension.classes");
   const unknown = extensions.filter((c) => c !== BASIC_AUTH_EXTENSION && c !== "BasicAuthSecurityRestExtension");
   if (unknown.length > 0) throw new ConfigError("rest.extension.classes", unknown.join(","), `the only REST extension is ${BASIC_AUTH_EXTENSION}`);
@@ -35,7 +35,8 @@ function basicAuth(settings: ParsedSettings): RequestGuard | undefined {
     },
     false,
   );
-  return basicAuthGuard({
+  const admitted = new WeakMap<Request, string | undefined>();
+  const guard = basicAuthGuard({
     realm: "KafkaConnect",
     users,
     roles: ["**"],
@@ -43,15 +44,17 @@ function basicAuth(settings: ParsedSettings): RequestGuard | undefined {
     // Kafka's filter message, in Connect's JSON error shape (Kafka sends the bare text as JSON).
     refuse: (_request, status, headers) =>
       new Response(JSON.stringify({ error_code: status, message: "User cannot access the resource." }), { status, headers: { "content-type": "application/json", ...headers } }),
+    admitted: (request, user) => admitted.set(request, user),
   });
+  return { guard, userOf: (request) => admitted.get(request) };
 }
 
-export function connectSecurity(settings: ParsedSettings, workerConfig: Record<string, string>): { tls?: TLSOptions; guard?: RequestGuard } {
+export function connectSecurity(settings: ParsedSettings, workerConfig: Record<string, string>): { tls?: TLSOptions; guard?: RequestGuard; userOf?: (request: Request) => string | undefined } {
   const https = settings.list("listeners").some((l) => l.toLowerCase().startsWith("https:"));
   let tls: TLSOptions | undefined;
   if (https) {
     const { values, prefix } = listenerTlsSettings(settings, workerConfig);
     tls = serverTls(values, values.string("ssl.client.auth") as ClientAuth, prefix);
   }
-  return { tls, guard: basicAuth(settings) };
+  return { tls, ...basicAuth(settings) };
 }

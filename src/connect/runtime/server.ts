@@ -80,7 +80,7 @@ function restIdentity(settings: ParsedSettings, workerConfig: Record<string, str
 }
 
 function serve(herder: Herder, broker: Broker, listeners: URL[], security: ReturnType<typeof connectSecurity>): Promise<Listening[]> {
-  const app = connectApp(herder, { kafkaClusterId: broker.kind === "kafka" ? "kafka" : "embedded", guard: security.guard, forwardTls: forwardingTls(security.tls) });
+  const app = connectApp(herder, { kafkaClusterId: broker.kind === "kafka" ? "kafka" : "embedded", guard: security.guard, userOf: security.userOf, forwardTls: forwardingTls(security.tls) });
   const fetch = herder.metrics().http.instrument(app);
   // Bun.serve's default body limit (128 MiB) stays the limit, as before.
   return Promise.all(listeners.map((url) => listen(url, { tls: security.tls, defaultPort: 8083, maxRequestBodySize: 128 * 1024 * 1024, fetch })));
@@ -104,9 +104,9 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
   await loadPlugins(settings.list("plugin.path"), plugins);
   const { file, setting } = offsetsFile(settings);
   const offsets = await FileOffsetStore.open(file, setting);
-  const { listeners, workerId } = restIdentity(settings, options.workerConfig);
+  const { listeners, workerId, url } = restIdentity(settings, options.workerConfig);
   const worker = new Worker({ workerId, broker, plugins, offsets, settings, workerConfig: options.workerConfig, taskThreads: taskThreads(options, broker, choice) });
-  const herder = new StandaloneHerder(worker);
+  const herder = new StandaloneHerder(worker, url);
   for (const file of options.connectorFiles) {
     const { name, config, initialState } = readConnectorFile(file);
     await herder.putConnector(name, config, { allowReplace: false, initialState });

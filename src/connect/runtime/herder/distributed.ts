@@ -16,7 +16,7 @@ import type { ConnectorCallbacks, Worker } from "../worker/worker.ts";
 import type { Status } from "../worker/worker-task.ts";
 import { assign, type Allocation, type AssignorMemory, type Work } from "./assignor.ts";
 import { decodeAssignment, decodeMetadata, encodeAssignment, encodeMetadata, PROTOCOL_NAME, PROTOCOL_TYPE, type WorkerAssignment } from "./group-protocol.ts";
-import { ForwardRequest, HEALTHY, patchedConfig, type ConnectorInfo, type Health, type ConnectorStateInfo, type Herder, type StateInfo, type TargetState, type TaskState } from "./herder.ts";
+import { ForwardRequest, HEALTHY, patchedConfig, shownUrl, type ConnectorInfo, type WorkersView, type Health, type ConnectorStateInfo, type Herder, type StateInfo, type TargetState, type TaskState } from "./herder.ts";
 import { HerderBase } from "./herder-base.ts";
 import { restartPlan, restarts } from "./restart-plan.ts";
 
@@ -66,6 +66,8 @@ export class DistributedHerder extends HerderBase implements Herder {
   private generation = -1;
   private rebalancing = true;
   private urls: Record<string, string> = {};
+  /** Every worker's share of the last assignment, by worker id. */
+  private allocations: Record<string, Allocation> = {};
   /** The leader's memory of its last assignment; what was configured when this worker was assigned. */
   private memory: AssignorMemory = { previous: new Map() };
   private assignedShape = "";
@@ -169,6 +171,21 @@ export class DistributedHerder extends HerderBase implements Herder {
     return HEALTHY;
   }
 
+  workers(): WorkersView {
+    // Out of the group, this worker knows only itself; its own share is what it runs (an older
+    // leader's assignment lists no one else's).
+    const inGroup = this.leaderUrl !== "";
+    const urls = inGroup ? this.urls : { [this.worker.workerId]: this.options.url };
+    const leader = inGroup ? shownUrl(this.leaderUrl) : null;
+    const workers = Object.entries(urls)
+      .map(([id, url]) => {
+        const share = id === this.worker.workerId ? this.allocation() : (this.allocations[id] ?? { connectors: [], tasks: [] });
+        return { id, url: shownUrl(url), leader: shownUrl(url) === leader, connectors: share.connectors, tasks: share.tasks.map(({ connector, task }) => ({ connector, task })) };
+      })
+      .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+    return { leader, workers };
+  }
+
   get isLeader(): boolean {
     return this.memberId !== "" && this.memberId === this.leaderId;
   }
@@ -215,6 +232,7 @@ export class DistributedHerder extends HerderBase implements Herder {
     this.memory = result.memory;
     this.assignedShape = JSON.stringify(configured);
     const urls = Object.fromEntries(members.map((m) => [m.metadata.workerId, m.metadata.url]));
+    const allocations = Object.fromEntries(members.map((m) => [m.metadata.workerId, result.assignments.get(m.memberId)!.assigned]));
     const out = new Map<string, Uint8Array>();
     for (const m of members) {
       const share = result.assignments.get(m.memberId)!;
@@ -226,6 +244,7 @@ export class DistributedHerder extends HerderBase implements Herder {
         revoked: share.revoked,
         delayMs: result.delayMs,
         urls,
+        allocations,
       };
       out.set(m.memberId, encodeAssignment(assignment));
     }
@@ -240,6 +259,7 @@ export class DistributedHerder extends HerderBase implements Herder {
     this.leaderId = assignment.leader;
     this.leaderUrl = assignment.leaderUrl;
     this.urls = assignment.urls;
+    this.allocations = assignment.allocations ?? {};
     if (assignment.configOffset > this.configLog.offset) await this.configLog.readToEnd();
     // What this assignment was made from (the leader knows it exactly; others as far as they read).
     if (!this.isLeader) this.assignedShape = JSON.stringify(this.configured());

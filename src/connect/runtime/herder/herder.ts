@@ -37,6 +37,16 @@ export interface OffsetsView {
 
 export type TaskState = { id: number } & StateInfo;
 
+/** The workers of a cluster and what each runs, as GET /sluice/workers shows them. */
+export interface WorkersView {
+  /** The leader's REST URL; null while none is known (a rebalance, Kafka away). */
+  leader: string | null;
+  workers: { id: string; url: string; leader: boolean; connectors: string[]; tasks: { connector: string; task: number }[] }[];
+}
+
+/** A REST URL as the console shows it: without the trailing slash of the advertised form. */
+export const shownUrl = (url: string) => url.replace(/\/$/, "");
+
 export interface Herder {
   readonly workerId: string;
   plugins(): PluginRegistry;
@@ -64,6 +74,8 @@ export interface Herder {
   resetOffsets(name: string): Promise<string>;
   /** What GET /health answers (Kafka's KIP-1017 statuses and messages). */
   health(): Health;
+  /** The cluster's workers and their work (standalone: this worker, leading itself). */
+  workers(): WorkersView;
   shutdown(): Promise<void>;
 }
 

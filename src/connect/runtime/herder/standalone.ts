@@ -4,7 +4,7 @@ import { logger } from "../../../platform/log.ts";
 import { ConnectRestError, connectErrors } from "../rest-errors.ts";
 import { type ConnectorCallbacks, type Worker } from "../worker/worker.ts";
 import type { Status } from "../worker/worker-task.ts";
-import { HEALTHY, patchedConfig, type ConnectorInfo, type ConnectorStateInfo, type Health, type Herder, type OffsetsView, type StateInfo, type TargetState } from "./herder.ts";
+import { HEALTHY, patchedConfig, shownUrl, type ConnectorInfo, type WorkersView, type ConnectorStateInfo, type Health, type Herder, type OffsetsView, type StateInfo, type TargetState } from "./herder.ts";
 import { HerderBase } from "./herder-base.ts";
 import { restarts } from "./restart-plan.ts";
 
@@ -32,8 +32,24 @@ export class StandaloneHerder extends HerderBase implements Herder {
   private taskStarts = 0;
   private readonly currentTaskStart = new Map<string, number>();
 
+  /** `url`: this worker's REST URL as others reach it. */
+  constructor(
+    worker: Worker,
+    private readonly url = `http://${worker.workerId}/`,
+  ) {
+    super(worker);
+  }
+
   health(): Health {
     return HEALTHY;
+  }
+
+  /** One worker that decides everything itself: shown as its own leader. */
+  workers(): WorkersView {
+    const url = shownUrl(this.url);
+    const names = this.connectorNames();
+    const tasks = names.flatMap((connector) => this.entries.get(connector)!.taskConfigs.map((_, task) => ({ connector, task })));
+    return { leader: url, workers: [{ id: this.workerId, url, leader: true, connectors: names, tasks }] };
   }
 
   connectorNames(): string[] {

@@ -12,6 +12,7 @@ import { configKeyInfos } from "../herder/config-infos.ts";
 import { ForwardRequest, type Herder, type TargetState } from "../herder/herder.ts";
 import { UnknownConnectorClass } from "../herder/validation.ts";
 import { connectorFrameworkDefinition } from "../worker/connector-config.ts";
+import { consoleRoutes } from "./console-routes.ts";
 import { configMap, createRequest, levelRequest, offsetsRequest, parseJsonBody, unsupportedMediaType } from "./request-bodies.ts";
 import type { SettingsDefinition } from "../../../platform/settings.ts";
 
@@ -113,8 +114,8 @@ const loggerLevels = new Map<string, { level: string; last_modified: number }>()
 /** Root until it is set over REST (Sluice logs at INFO unless configured otherwise). */
 const ROOT_DEFAULT = { level: "INFO", last_modified: null };
 
-/** `guard`: authentication, answering refused requests before any route (../security.ts). */
-export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard?: RequestGuard; forwardTls?: ForwardingTls }) {
+/** `guard`: authentication, answering refused requests before any route (../security.ts); `userOf`: whom it admitted. */
+export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard?: RequestGuard; userOf?: (request: Request) => string | undefined; forwardTls?: ForwardingTls }) {
   const plugins = herder.plugins();
   const nonConnectorTypes = ["transformation", "predicate", "converter", "header_converter"] as const;
   const metrics = herder.metrics();
@@ -146,6 +147,7 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
       return json({ status: health.status, message: health.message }, health.httpStatus);
     })
     .get("/metrics", () => metricsResponse(metrics.registry))
+    .use(consoleRoutes(herder, info))
     .get("/connectors", async ({ request }) => {
       const expand = new URL(request.url).searchParams.getAll("expand");
       const names = herder.connectorNames();

@@ -1,0 +1,95 @@
+// /sluice: Sluice's own resources, not Kafka Connect's, for the web console: the cluster's workers and
+// what each runs, the task counters it charts, and what the calling user may do (see README, Console).
+import { Elysia, t } from "elysia";
+import { logger } from "../../../platform/log.ts";
+import type { ForwardingTls } from "../../../platform/tls.ts";
+import type { Herder } from "../herder/herder.ts";
+import type { TaskTotals } from "../metrics.ts";
+
+const log = logger("connect-http");
+
+const Work = t.Object({ connector: t.String(), task: t.Integer() });
+
+const WorkersBody = t.Object({
+  leader: t.Union([t.String(), t.Null()]),
+  workers: t.Array(t.Object({ id: t.String(), url: t.String(), leader: t.Boolean(), connectors: t.Array(t.String()), tasks: t.Array(Work) })),
+});
+
+const TaskTotalsBody = t.Object({
+  connector: t.String(),
+  task: t.Integer(),
+  worker: t.String(),
+  polled: t.Number(),
+  written: t.Number(),
+  read: t.Number(),
+  put: t.Number(),
+  errors: t.Number(),
+  lag: t.Union([t.Number(), t.Null()]),
+});
+
+const MetricsBody = t.Object({
+  /** When the counters were read (ms since the epoch): rates are differences over time. */
+  time: t.Integer(),
+  tasks: t.Array(TaskTotalsBody),
+  /** Workers that did not answer: their tasks are missing. */
+  unreachable: t.Array(t.String()),
+});
+
+const PermissionsBody = t.Object({
+  user: t.Union([t.String(), t.Null()]),
+  readOnly: t.Boolean(),
+  config: t.Union([t.Literal("Read"), t.Literal("Write"), t.Null()]),
+});
+
+type WorkerTotals = TaskTotals & { worker: string };
+type MetricsReply = { time: number; tasks: WorkerTotals[]; unreachable: string[] };
+
+/** A worker's counters are its own: asking the others is bounded, a slow one is reported unreachable. */
+const PEER_TIMEOUT_MS = 5000;
+
+export interface ConsoleRouteOptions {
+  /** Who the guard admitted the request as (undefined: no authentication). */
+  userOf?: (request: Request) => string | undefined;
+  forwardTls?: ForwardingTls;
+}
+
+export function consoleRoutes(herder: Herder, options: ConsoleRouteOptions) {
+  const own = async (): Promise<WorkerTotals[]> => (await herder.metrics().taskTotals()).map((totals) => ({ ...totals, worker: herder.workerId }));
+
+  /** Another worker's own counters, asked with the caller's credentials. */
+  const peer = async (url: string, request: Request): Promise<WorkerTotals[]> => {
+    const headers = new Headers();
+    const authorization = request.headers.get("authorization");
+    if (authorization) headers.set("authorization", authorization);
+    const response = await fetch(`${url}/sluice/metrics?local=true`, { headers, signal: AbortSignal.timeout(PEER_TIMEOUT_MS), ...(options.forwardTls ? { tls: options.forwardTls } : {}) });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return ((await response.json()) as MetricsReply).tasks;
+  };
+
+  return new Elysia()
+    .get("/sluice/workers", () => herder.workers(), { response: WorkersBody })
+    .get(
+      "/sluice/metrics",
+      async ({ query, request }): Promise<MetricsReply> => {
+        const time = Date.now();
+        // Each worker counts only the tasks it runs: the cluster's figures are every worker's.
+        if (query.local === "true") return { time, tasks: await own(), unreachable: [] };
+        const others = herder.workers().workers.filter((w) => w.id !== herder.workerId);
+        const unreachable: string[] = [];
+        const answers = await Promise.all(
+          others.map((w) =>
+            peer(w.url, request).catch((err: unknown) => {
+              log.debug({ worker: w.url, err: err instanceof Error ? err.message : String(err) }, "worker did not answer for its metrics");
+              unreachable.push(w.url);
+              return [];
+            }),
+          ),
+        );
+        const tasks = [...(await own()), ...answers.flat()].sort((a, b) => (a.connector < b.connector ? -1 : a.connector > b.connector ? 1 : a.task - b.task));
+        return { time, tasks, unreachable: unreachable.sort() };
+      },
+      { response: MetricsBody },
+    )
+    // Kafka Connect's Basic authentication has no permissions: every admitted user may do everything.
+    .get("/sluice/permissions", ({ request }) => ({ user: options.userOf?.(request) ?? null, readOnly: false, config: null }), { response: PermissionsBody });
+}
