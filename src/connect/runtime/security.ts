@@ -21,7 +21,13 @@ function listenerTlsSettings(settings: ParsedSettings, workerConfig: Record<stri
   }
 }
 
-function basicAuth(settings: ParsedSettings): { guard: RequestGuard; userOf: (request: Request) => string | undefined } | undefined {
+/** Who the guard admitted a request as, and whether that user may only read. */
+export interface ConnectUsers {
+  userOf(request: Request): string | undefined;
+  isReadOnly(request: Request): boolean;
+}
+
+function basicAuth(settings: ParsedSettings): ({ guard: RequestGuard } & ConnectUsers) | undefined {
   const extensions = settings.list("rest.extension.classes");
   const unknown = extensions.filter((c) => c !== BASIC_AUTH_EXTENSION && c !== "BasicAuthSecurityRestExtension");
   if (unknown.length > 0) throw new ConfigError("rest.extension.classes", unknown.join(","), `the only REST extension is ${BASIC_AUTH_EXTENSION}`);
@@ -35,26 +41,40 @@ function basicAuth(settings: ParsedSettings): { guard: RequestGuard; userOf: (re
     },
     false,
   );
+  const readOnly = new Set(settings.list("rest.basic.auth.read.only.users"));
+  const strangers = [...readOnly].filter((user) => !users.has(user));
+  if (strangers.length > 0) throw new ConfigError("rest.basic.auth.read.only.users", strangers.join(","), "users of the users file");
   const admitted = new WeakMap<Request, string | undefined>();
-  const guard = basicAuthGuard({
+  const refusal = (status: number, message: string, headers: Record<string, string> = {}) =>
+    new Response(JSON.stringify({ error_code: status, message }), { status, headers: { "content-type": "application/json", ...headers } });
+  const authenticate = basicAuthGuard({
     realm: "KafkaConnect",
     users,
     roles: ["**"],
     skipPaths: [],
     // Kafka's filter message, in Connect's JSON error shape (Kafka sends the bare text as JSON).
-    refuse: (_request, status, headers) =>
-      new Response(JSON.stringify({ error_code: status, message: "User cannot access the resource." }), { status, headers: { "content-type": "application/json", ...headers } }),
+    refuse: (_request, status, headers) => refusal(status, "User cannot access the resource.", headers),
     admitted: (request, user) => admitted.set(request, user),
   });
-  return { guard, userOf: (request) => admitted.get(request) };
+  const guard: RequestGuard = async (request) => {
+    const refused = await authenticate(request);
+    if (refused) return refused;
+    const user = admitted.get(request);
+    if (user !== undefined && readOnly.has(user) && request.method !== "GET" && request.method !== "HEAD") {
+      return refusal(403, `User ${user} may only read (rest.basic.auth.read.only.users).`);
+    }
+    return undefined;
+  };
+  return { guard, userOf: (request) => admitted.get(request), isReadOnly: (request) => readOnly.has(admitted.get(request) ?? "") };
 }
 
-export function connectSecurity(settings: ParsedSettings, workerConfig: Record<string, string>): { tls?: TLSOptions; guard?: RequestGuard; userOf?: (request: Request) => string | undefined } {
+export function connectSecurity(settings: ParsedSettings, workerConfig: Record<string, string>): { tls?: TLSOptions; guard?: RequestGuard; users?: ConnectUsers } {
   const https = settings.list("listeners").some((l) => l.toLowerCase().startsWith("https:"));
   let tls: TLSOptions | undefined;
   if (https) {
     const { values, prefix } = listenerTlsSettings(settings, workerConfig);
     tls = serverTls(values, values.string("ssl.client.auth") as ClientAuth, prefix);
   }
-  return { tls, ...basicAuth(settings) };
+  const auth = basicAuth(settings);
+  return { tls, guard: auth?.guard, users: auth };
 }

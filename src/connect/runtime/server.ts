@@ -80,7 +80,7 @@ function restIdentity(settings: ParsedSettings, workerConfig: Record<string, str
 }
 
 function serve(herder: Herder, broker: Broker, listeners: URL[], security: ReturnType<typeof connectSecurity>): Promise<Listening[]> {
-  const app = connectApp(herder, { kafkaClusterId: broker.kind === "kafka" ? "kafka" : "embedded", guard: security.guard, userOf: security.userOf, forwardTls: forwardingTls(security.tls) });
+  const app = connectApp(herder, { kafkaClusterId: broker.kind === "kafka" ? "kafka" : "embedded", guard: security.guard, users: security.users, forwardTls: forwardingTls(security.tls) });
   const fetch = herder.metrics().http.instrument(app);
   // Bun.serve's default body limit (128 MiB) stays the limit, as before.
   return Promise.all(listeners.map((url) => listen(url, { tls: security.tls, defaultPort: 8083, maxRequestBodySize: 128 * 1024 * 1024, fetch })));

@@ -3,7 +3,7 @@
 // GET /sluice/permissions — on a standalone worker on the embedded broker, and on a cluster of three
 // dist/sluice workers on Kafka.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConnectCluster } from "../../fixtures/connect-cluster.ts";
@@ -102,10 +102,15 @@ describe("a standalone worker on the embedded broker", () => {
 
 describe("GET /sluice/permissions with Basic authentication", () => {
   let worker: TestConnect;
+  const basic = (user: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${user}-Secret-1`).toString("base64")}` });
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), "sluice-connect-"));
-    writeFileSync(join(dir, "users.properties"), "operator=op-Secret-1\n");
-    worker = await startTestConnect("embedded", { "rest.extension.classes": "BasicAuthSecurityRestExtension", "rest.basic.auth.users.file": join(dir, "users.properties") }, dir);
+    writeFileSync(join(dir, "users.properties"), "operator=operator-Secret-1\nviewer=viewer-Secret-1\n");
+    worker = await startTestConnect(
+      "embedded",
+      { "rest.extension.classes": "BasicAuthSecurityRestExtension", "rest.basic.auth.users.file": join(dir, "users.properties"), "rest.basic.auth.read.only.users": "viewer" },
+      dir,
+    );
   });
   afterAll(async () => {
     await worker?.stop();
@@ -113,11 +118,27 @@ describe("GET /sluice/permissions with Basic authentication", () => {
   });
 
   test("names the admitted user; 401 with the challenge otherwise", async () => {
-    const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}` });
-    expect(await jsonCall(`${worker.url}/sluice/permissions`, "GET", undefined, basic("operator", "op-Secret-1"))).toMatchObject({ status: 200, body: { user: "operator", readOnly: false, config: null } });
+    expect(await jsonCall(`${worker.url}/sluice/permissions`, "GET", undefined, basic("operator"))).toMatchObject({ status: 200, body: { user: "operator", readOnly: false, config: null } });
     const refused = await fetch(`${worker.url}/sluice/permissions`);
     expect(refused.status).toBe(401);
     expect(refused.headers.get("www-authenticate")).toBe('Basic realm="KafkaConnect"');
+  });
+
+  test("a user of rest.basic.auth.read.only.users reads, is told it is read-only, and is refused writes", async () => {
+    expect(await jsonCall(`${worker.url}/sluice/permissions`, "GET", undefined, basic("viewer"))).toMatchObject({ status: 200, body: { user: "viewer", readOnly: true, config: null } });
+    expect((await jsonCall(`${worker.url}/connectors`, "GET", undefined, basic("viewer"))).body).toEqual([]);
+    const config = { name: "lines", config: { "connector.class": "FileStreamSource", topic: "lines", file: join(worker.dir, "none.txt") } };
+    const refused = await jsonCall(`${worker.url}/connectors`, "POST", config, { ...basic("viewer"), "content-type": "application/json" });
+    expect(refused).toMatchObject({ status: 403, body: { error_code: 403, message: "User viewer may only read (rest.basic.auth.read.only.users)." } });
+    expect((await jsonCall(`${worker.url}/connectors`, "POST", config, { ...basic("operator"), "content-type": "application/json" })).status).toBe(201);
+  });
+
+  test("a read-only user missing from the users file fails the start, naming the setting", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sluice-connect-"));
+    writeFileSync(join(dir, "users.properties"), "operator=operator-Secret-1\n");
+    const start = startTestConnect("embedded", { "rest.extension.classes": "BasicAuthSecurityRestExtension", "rest.basic.auth.users.file": join(dir, "users.properties"), "rest.basic.auth.read.only.users": "viewr" }, dir);
+    await expect(start).rejects.toThrow("rest.basic.auth.read.only.users");
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 

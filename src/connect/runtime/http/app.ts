@@ -12,6 +12,7 @@ import { configKeyInfos } from "../herder/config-infos.ts";
 import { ForwardRequest, type Herder, type TargetState } from "../herder/herder.ts";
 import { UnknownConnectorClass } from "../herder/validation.ts";
 import { connectorFrameworkDefinition } from "../worker/connector-config.ts";
+import type { ConnectUsers } from "../security.ts";
 import { consoleRoutes } from "./console-routes.ts";
 import { configMap, createRequest, levelRequest, offsetsRequest, parseJsonBody, unsupportedMediaType } from "./request-bodies.ts";
 import type { SettingsDefinition } from "../../../platform/settings.ts";
@@ -114,8 +115,8 @@ const loggerLevels = new Map<string, { level: string; last_modified: number }>()
 /** Root until it is set over REST (Sluice logs at INFO unless configured otherwise). */
 const ROOT_DEFAULT = { level: "INFO", last_modified: null };
 
-/** `guard`: authentication, answering refused requests before any route (../security.ts); `userOf`: whom it admitted. */
-export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard?: RequestGuard; userOf?: (request: Request) => string | undefined; forwardTls?: ForwardingTls }) {
+/** `guard`: authentication, answering refused requests before any route (../security.ts); `users`: whom it admitted. */
+export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard?: RequestGuard; users?: ConnectUsers; forwardTls?: ForwardingTls }) {
   const plugins = herder.plugins();
   const nonConnectorTypes = ["transformation", "predicate", "converter", "header_converter"] as const;
   const metrics = herder.metrics();

@@ -5,6 +5,7 @@ import { logger } from "../../../platform/log.ts";
 import type { ForwardingTls } from "../../../platform/tls.ts";
 import type { Herder } from "../herder/herder.ts";
 import type { TaskTotals } from "../metrics.ts";
+import type { ConnectUsers } from "../security.ts";
 
 const log = logger("connect-http");
 
@@ -48,8 +49,8 @@ type MetricsReply = { time: number; tasks: WorkerTotals[]; unreachable: string[]
 const PEER_TIMEOUT_MS = 5000;
 
 export interface ConsoleRouteOptions {
-  /** Who the guard admitted the request as (undefined: no authentication). */
-  userOf?: (request: Request) => string | undefined;
+  /** Who the guard admitted the request as; absent without authentication. */
+  users?: ConnectUsers;
   forwardTls?: ForwardingTls;
 }
 
@@ -90,6 +91,7 @@ export function consoleRoutes(herder: Herder, options: ConsoleRouteOptions) {
       },
       { response: MetricsBody },
     )
-    // Kafka Connect's Basic authentication has no permissions: every admitted user may do everything.
-    .get("/sluice/permissions", ({ request }) => ({ user: options.userOf?.(request) ?? null, readOnly: false, config: null }), { response: PermissionsBody });
+    // Kafka Connect's Basic authentication has no permissions: a user may do everything unless
+    // rest.basic.auth.read.only.users names it. Connect has no global config resource.
+    .get("/sluice/permissions", ({ request }) => ({ user: options.users?.userOf(request) ?? null, readOnly: options.users?.isReadOnly(request) ?? false, config: null }), { response: PermissionsBody });
 }

@@ -50,6 +50,7 @@ export const workerSettings = new SettingsDefinition(
     { name: "ssl.client.auth", type: "string", default: "none", oneOf: ["none", "requested", "required"], importance: "low", doc: "Client certificates on https listeners: none, requested (asked for, not needed) or required (signed by a trust store CA)." },
     { name: "rest.extension.classes", type: "list", default: [], importance: "low", doc: "REST extensions; `org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension` turns on Basic authentication." },
     { name: "rest.basic.auth.users.file", type: "string", default: "", importance: "low", doc: "Users of the Basic authentication extension: `user=password` lines (password plain, MD5:, CRYPT:, OBF: or a bcrypt/argon2 hash)." },
+    { name: "rest.basic.auth.read.only.users", type: "list", default: [], importance: "low", doc: "Sluice: users of the Basic authentication extension who may only read (GET); their other requests get 403, and the web console shows them no write buttons. Kafka Connect has no such setting: every user may do everything." },
     { name: "java.security.auth.login.config", type: "string", default: "", importance: "low", doc: "A JAAS file as Kafka Connect's: the `file` option of its KafkaConnect section names the users file." },
   ],
   // Client, converter, provider and distributed-mode settings are accepted as Kafka Connect's are.
