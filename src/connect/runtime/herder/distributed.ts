@@ -66,7 +66,10 @@ export class DistributedHerder extends HerderBase implements Herder {
   private generation = -1;
   private rebalancing = true;
   private urls: Record<string, string> = {};
-  /** Every worker's share of the last assignment, by worker id. */
+  /**
+   * Every worker's share of the last assignment, by worker id: kept by the leader that made it (sent
+   * to every member it would grow with workers × work, in the group's records on Kafka).
+   */
   private allocations: Record<string, Allocation> = {};
   /** The leader's memory of its last assignment; what was configured when this worker was assigned. */
   private memory: AssignorMemory = { previous: new Map() };
@@ -171,19 +174,25 @@ export class DistributedHerder extends HerderBase implements Herder {
     return HEALTHY;
   }
 
+  /** The leader answers (it made the assignment); another worker forwards to it; out of the group, this worker alone. */
   workers(): WorkersView {
-    // Out of the group, this worker knows only itself; its own share is what it runs (an older
-    // leader's assignment lists no one else's).
-    const inGroup = this.leaderUrl !== "";
-    const urls = inGroup ? this.urls : { [this.worker.workerId]: this.options.url };
-    const leader = inGroup ? shownUrl(this.leaderUrl) : null;
-    const workers = Object.entries(urls)
+    if (!this.leaderUrl) {
+      const url = shownUrl(this.options.url);
+      return { leader: null, workers: [{ id: this.worker.workerId, url, leader: false, ...this.allocation() }] };
+    }
+    if (!this.isLeader) throw new ForwardRequest(this.leaderUrl);
+    const leader = shownUrl(this.leaderUrl);
+    const workers = Object.entries(this.urls)
       .map(([id, url]) => {
         const share = id === this.worker.workerId ? this.allocation() : (this.allocations[id] ?? { connectors: [], tasks: [] });
         return { id, url: shownUrl(url), leader: shownUrl(url) === leader, connectors: share.connectors, tasks: share.tasks.map(({ connector, task }) => ({ connector, task })) };
       })
       .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
     return { leader, workers };
+  }
+
+  workerUrls(): Record<string, string> {
+    return this.leaderUrl ? Object.fromEntries(Object.entries(this.urls).map(([id, url]) => [id, shownUrl(url)])) : { [this.worker.workerId]: shownUrl(this.options.url) };
   }
 
   get isLeader(): boolean {
@@ -232,7 +241,7 @@ export class DistributedHerder extends HerderBase implements Herder {
     this.memory = result.memory;
     this.assignedShape = JSON.stringify(configured);
     const urls = Object.fromEntries(members.map((m) => [m.metadata.workerId, m.metadata.url]));
-    const allocations = Object.fromEntries(members.map((m) => [m.metadata.workerId, result.assignments.get(m.memberId)!.assigned]));
+    this.allocations = Object.fromEntries(members.map((m) => [m.metadata.workerId, result.assignments.get(m.memberId)!.assigned]));
     const out = new Map<string, Uint8Array>();
     for (const m of members) {
       const share = result.assignments.get(m.memberId)!;
@@ -244,7 +253,6 @@ export class DistributedHerder extends HerderBase implements Herder {
         revoked: share.revoked,
         delayMs: result.delayMs,
         urls,
-        allocations,
       };
       out.set(m.memberId, encodeAssignment(assignment));
     }
@@ -259,7 +267,7 @@ export class DistributedHerder extends HerderBase implements Herder {
     this.leaderId = assignment.leader;
     this.leaderUrl = assignment.leaderUrl;
     this.urls = assignment.urls;
-    this.allocations = assignment.allocations ?? {};
+    if (!this.isLeader) this.allocations = {};
     if (assignment.configOffset > this.configLog.offset) await this.configLog.readToEnd();
     // What this assignment was made from (the leader knows it exactly; others as far as they read).
     if (!this.isLeader) this.assignedShape = JSON.stringify(this.configured());

@@ -25,8 +25,6 @@ export interface WorkerAssignment {
   delayMs: number;
   /** Every member's REST URL by worker id, so any worker can reach the owner of a task. */
   urls: Record<string, string>;
-  /** Every member's share by worker id, so any worker can show who runs what (GET /sluice/workers); absent from older workers. */
-  allocations?: Record<string, Allocation>;
 }
 
 const encoder = new TextEncoder();

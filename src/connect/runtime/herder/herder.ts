@@ -74,8 +74,10 @@ export interface Herder {
   resetOffsets(name: string): Promise<string>;
   /** What GET /health answers (Kafka's KIP-1017 statuses and messages). */
   health(): Health;
-  /** The cluster's workers and their work (standalone: this worker, leading itself). */
+  /** The cluster's workers and their work (standalone: this worker, leading itself); may throw ForwardRequest to the leader. */
   workers(): WorkersView;
+  /** Every worker's REST URL (as shown) by worker id, this one's included. */
+  workerUrls(): Record<string, string>;
   shutdown(): Promise<void>;
 }
 

@@ -52,6 +52,10 @@ export class StandaloneHerder extends HerderBase implements Herder {
     return { leader: url, workers: [{ id: this.workerId, url, leader: true, connectors: names, tasks }] };
   }
 
+  workerUrls(): Record<string, string> {
+    return { [this.workerId]: shownUrl(this.url) };
+  }
+
   connectorNames(): string[] {
     return [...this.entries.keys()].sort();
   }

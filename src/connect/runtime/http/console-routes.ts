@@ -68,6 +68,7 @@ export function consoleRoutes(herder: Herder, options: ConsoleRouteOptions) {
   };
 
   return new Elysia()
+    // The leader knows every worker's share: another worker forwards there (ForwardRequest).
     .get("/sluice/workers", () => herder.workers(), { response: WorkersBody })
     .get(
       "/sluice/metrics",
@@ -75,7 +76,9 @@ export function consoleRoutes(herder: Herder, options: ConsoleRouteOptions) {
         const time = Date.now();
         // Each worker counts only the tasks it runs: the cluster's figures are every worker's.
         if (query.local === "true") return { time, tasks: await own(), unreachable: [] };
-        const others = herder.workers().workers.filter((w) => w.id !== herder.workerId);
+        const others = Object.entries(herder.workerUrls())
+          .filter(([id]) => id !== herder.workerId)
+          .map(([, url]) => ({ url }));
         const unreachable: string[] = [];
         const answers = await Promise.all(
           others.map((w) =>
