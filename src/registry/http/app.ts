@@ -3,6 +3,7 @@
 import { Elysia } from "elysia";
 import type { RequestGuard } from "../../platform/basic-auth.ts";
 import { metricsResponse, type Registry } from "../../platform/metrics.ts";
+import { documented } from "../../platform/openapi.ts";
 import { routeMethods } from "../../platform/route-methods.ts";
 import type { ForwardingTls } from "../../platform/tls.ts";
 import { errors, ForwardToLeader, RegistryError } from "../errors.ts";
@@ -19,6 +20,7 @@ import { RawJson } from "./entities.ts";
 import { forwardToLeader } from "./forward.ts";
 import { metadataRoutes, type ServerMetadata } from "./metadata-routes.ts";
 import { modeRoutes } from "./mode-routes.ts";
+import { HealthBody, ok, registryDocument } from "./openapi.ts";
 import { routeParams } from "./path-params.ts";
 import { errorResponse, json, readJsonBody, replyType, text } from "./respond.ts";
 import { schemaRoutes } from "./schema-routes.ts";
@@ -52,14 +54,20 @@ export interface RegistryHttpOptions {
 
 export function registryApp(service: RegistryService, options: RegistryHttpOptions) {
   // Each resource's routes; known paths and their methods come from them (405 for another method).
+  // Built from the whole app on first request, so every route registered by then is in it.
+  let document: string | undefined;
   const routes = new Elysia()
-    .get("/", () => ({}))
+    .get("/", () => ({}), documented({ summary: "An empty object (Confluent's root resource)", responses: { 200: ok("{}", { type: "object" }) } }))
     // Not Confluent's API: monitoring (see README, Monitoring).
     .get("/health", () => {
       const health = options.health();
       return json({ status: health.status, message: health.message }, health.httpStatus, "application/json");
-    })
-    .get("/metrics", () => metricsResponse(options.metrics))
+    }, documented({ summary: "Whether the registry can serve (Sluice's own)", responses: { 200: { description: "Serving", schema: HealthBody, contentTypes: ["application/json"] }, 503: { description: "Not serving", schema: HealthBody, contentTypes: ["application/json"] } } }))
+    .get("/metrics", () => metricsResponse(options.metrics), documented({ summary: "Prometheus metrics (Sluice's own)", responses: { 200: { description: "Prometheus text format", schema: { type: "string" }, contentTypes: ["text/plain"] } } }))
+    .get("/openapi.json", (): Response => text((document ??= JSON.stringify(registryDocument(app.routes))), 200, "application/json"), documented({
+      summary: "This document: OpenAPI 3.1, generated from the routes",
+      responses: { 200: { description: "The OpenAPI document", schema: { type: "object" }, contentTypes: ["application/json"] } },
+    }))
     .use(schemaRoutes(service, options))
     .use(subjectRoutes(service, options))
     .use(configRoutes(service))
@@ -71,7 +79,7 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
     .use(dekRoutes(options.dek, options));
   const methodsAt = routeMethods(routes.routes);
 
-  return new Elysia()
+  const app = new Elysia()
     .onRequest(({ request }) => options.guard?.(request))
     .mapResponse(({ response, request, set }) => {
       if (response instanceof Response) return response;
@@ -117,4 +125,5 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
       return errorResponse(cause instanceof RegistryError ? cause : code === "PARSE" ? errors.badRequest("Malformed request body") : cause, type);
     })
     .use(routes);
+  return app;
 }

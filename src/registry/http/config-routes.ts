@@ -1,16 +1,26 @@
 // /config: the global config (compatibility level and data-contract settings) and each subject's.
 // Bodies go to the service as parsed: ../subject-config.ts reads each field with Confluent's errors.
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
+import { documented } from "../../platform/openapi.ts";
 import type { RegistryService } from "../service.ts";
+import { ConfigBody, ConfigRequest, fails, ok, Q } from "./openapi.ts";
 import { flag } from "./query.ts";
+
+const reply = ok("The config", ConfigBody);
+const notFound = fails("No config of its own (40408) or subject not found (40401)");
+const read = { query: t.Object({ defaultToGlobal: Q.defaultToGlobal }) };
+const update = { summary: "Sets the compatibility level and data-contract settings", body: ConfigRequest, responses: { 200: ok("The config as set", ConfigBody), 422: fails("Invalid compatibility level (42203)") } };
 
 export function configRoutes(service: RegistryService) {
   const body = (parsed: unknown) => parsed as Record<string, unknown>;
   return new Elysia()
-    .get("/config", ({ query }) => service.getConfig(null, flag(query, "defaultToGlobal")))
-    .put("/config", (ctx) => service.setConfig(null, body(ctx.body)))
-    .delete("/config", () => service.deleteConfig(null))
-    .get("/config/:subject", ({ params, query }) => service.getConfig(params.subject, flag(query, "defaultToGlobal")))
-    .put("/config/:subject", (ctx) => service.setConfig(ctx.params.subject, body(ctx.body)))
-    .delete("/config/:subject", ({ params }) => service.deleteConfig(params.subject));
+    .get("/config", ({ query }) => service.getConfig(null, flag(query, "defaultToGlobal")), { ...read, ...documented({ summary: "The global config", responses: { 200: reply } }) })
+    .put("/config", (ctx) => service.setConfig(null, body(ctx.body)), documented(update))
+    .delete("/config", () => service.deleteConfig(null), documented({ summary: "Resets the global config", responses: { 200: ok("The config deleted", ConfigBody) } }))
+    .get("/config/:subject", ({ params, query }) => service.getConfig(params.subject, flag(query, "defaultToGlobal")), {
+      ...read,
+      ...documented({ summary: "A subject's config", responses: { 200: reply, 404: notFound } }),
+    })
+    .put("/config/:subject", (ctx) => service.setConfig(ctx.params.subject, body(ctx.body)), documented(update))
+    .delete("/config/:subject", ({ params }) => service.deleteConfig(params.subject), documented({ summary: "Deletes a subject's config", responses: { 200: ok("The config deleted", ConfigBody), 404: notFound } }));
 }

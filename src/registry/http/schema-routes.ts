@@ -1,5 +1,5 @@
 // /schemas: schema types, schemas by id (the hot path of every deserializer), the list of schemas.
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import { schemaTypes } from "../../schema/index.ts";
 import { contextOf } from "../contexts.ts";
 import { errors } from "../errors.ts";
@@ -7,7 +7,12 @@ import type { RegistryService } from "../service.ts";
 import type { RegistryAccess } from "./access.ts";
 import type { SchemasById } from "./schemas-by-id.ts";
 import { RawJson, typed, versionBody } from "./entities.ts";
+import { documented } from "../../platform/openapi.ts";
+import { fails, ok, Q, SchemaBody, schemaText, Strings, SubjectVersions, VersionBody } from "./openapi.ts";
 import { flag, int, listOptions, schemaId, type Query } from "./query.ts";
+
+const notFound = fails("Schema not found (40403)");
+const page = { offset: Q.offset, limit: Q.limit };
 
 export function schemaRoutes(service: RegistryService, options: { schemasById: SchemasById; access?: RegistryAccess }) {
   const byId = options.schemasById;
@@ -20,7 +25,7 @@ export function schemaRoutes(service: RegistryService, options: { schemasById: S
     return readable ? versions.filter((v) => readable(v.subject)) : versions;
   };
   return new Elysia()
-    .get("/schemas/types", () => schemaTypes())
+    .get("/schemas/types", () => schemaTypes(), documented({ summary: "The schema types the registry supports", responses: { 200: ok("Schema types", Strings) } }))
     .get("/schemas/ids/:id", ({ params, query, request }) => {
       const id = schemaId(params.id);
       const subject = query.subject;
@@ -35,17 +40,22 @@ export function schemaRoutes(service: RegistryService, options: { schemasById: S
         schema: service.formattedSchema(v, query.format),
         ...(fetchMaxId ? { maxId: service.maxIdOf(v) } : {}),
       };
+    }, {
+      query: t.Object({ subject: Q.subject, format: Q.format, fetchMaxId: Q.fetchMaxId }),
+      ...documented({ summary: "A schema by its id", responses: { 200: ok("The schema", SchemaBody), 404: notFound } }),
     })
     .get("/schemas/ids/:id/schema", ({ params, query, request }) => {
       const id = schemaId(params.id);
       byId.checkReadable(request, id, query.subject);
       return new RawJson(service.formattedSchema(service.schemaByIdFor(id, query.subject), query.format));
-    })
+    }, { query: t.Object({ subject: Q.subject, format: Q.format }), ...documented({ summary: "A schema's text by its id", responses: { 200: schemaText, 404: notFound } }) })
     .get("/schemas/ids/:id/versions", ({ params, query, request }) =>
-      page(byId.readableVersions(request, schemaId(params.id), flag(query, "deleted"), query.subject), query),
+      slice(byId.readableVersions(request, schemaId(params.id), flag(query, "deleted"), query.subject), query),
+      { query: t.Object({ subject: Q.subject, deleted: Q.deleted, ...page }), ...documented({ summary: "The subject versions holding an id", responses: { 200: ok("Subject and version pairs", SubjectVersions), 404: notFound } }) },
     )
     .get("/schemas/ids/:id/subjects", ({ params, query, request }) =>
-      page([...new Set(byId.readableVersions(request, schemaId(params.id), flag(query, "deleted"), query.subject).map((v) => v.subject))], query),
+      slice([...new Set(byId.readableVersions(request, schemaId(params.id), flag(query, "deleted"), query.subject).map((v) => v.subject))], query),
+      { query: t.Object({ subject: Q.subject, deleted: Q.deleted, ...page }), ...documented({ summary: "The subjects holding an id", responses: { 200: ok("Subjects", Strings), 404: notFound } }) },
     )
     // Confluent 8's GUIDs: a schema by the hash of its content, and the ids it has in each context.
     .get("/schemas/guids/:guid", ({ params, query, request }) => {
@@ -60,11 +70,15 @@ export function schemaRoutes(service: RegistryService, options: { schemasById: S
     })
     .get("/schemas", ({ query, request }) =>
       service.listSchemas({ ...listOptions(query), latestOnly: flag(query, "latestOnly"), readable: options.access?.readable(request) }).map(versionBody),
+      {
+        query: t.Object({ subjectPrefix: Q.subjectPrefix, deleted: Q.deleted, deletedOnly: Q.deletedOnly, latestOnly: Q.latestOnly, ...page }),
+        ...documented({ summary: "Schemas, as subject versions", responses: { 200: ok("Subject versions", t.Array(VersionBody)) } }),
+      },
     );
 }
 
 /** offset and limit as Confluent's resources apply them to a list (a limit of 0 or less: no limit). */
-function page<T>(items: T[], query: Query): T[] {
+function slice<T>(items: T[], query: Query): T[] {
   const offset = Math.max(0, int(query.offset, 0));
   const limit = int(query.limit, -1);
   return limit > 0 ? items.slice(offset, offset + limit) : items.slice(offset);
