@@ -57,7 +57,7 @@ export function dekRoutes(dek: DekRegistry, options: { access?: RegistryAccess }
         ...doc({ summary: "KEK names", responses: { 200: ok("KEK names", Strings) } }),
       })
       .post(KEKS, async ({ body, query, request }) => {
-        const name = (body as Record<string, unknown>).name;
+        const { name } = object(body);
         if (typeof name === "string") demand(request, "Write", kekResource(name));
         return kekBody(await dek.createKek(object(body), flag(query, "testSharing")));
       }, {
