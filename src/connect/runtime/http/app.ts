@@ -1,10 +1,11 @@
 // The Kafka Connect REST API on Elysia. Routes only talk to the herder; every rule lives there.
 import type { ForwardingTls } from "../../../platform/tls.ts";
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import { javaTrim } from "../../../jvm/java-strings.ts";
 import type { RequestGuard } from "../../../platform/basic-auth.ts";
 import { logger, setLogLevel, type LogLevel } from "../../../platform/log.ts";
 import { metricsResponse } from "../../../platform/metrics.ts";
+import { documented } from "../../../platform/openapi.ts";
 import { routeMethods, type RouteMethods } from "../../../platform/route-methods.ts";
 import { COMMIT, VERSION } from "../../../platform/version.ts";
 import { ConnectRestError, connectErrors } from "../rest-errors.ts";
@@ -16,6 +17,36 @@ import type { ConnectUsers } from "../security.ts";
 import { consoleRoutes } from "./console-routes.ts";
 import { configMap, createRequest, levelRequest, offsetsRequest, parseJsonBody, unsupportedMediaType } from "./request-bodies.ts";
 import type { SettingsDefinition } from "../../../platform/settings.ts";
+import {
+  ConfigRequest,
+  ConnectorInfo,
+  ConnectorStatus,
+  Connectors,
+  connectDocument,
+  ConfigPatch,
+  CreateConnectorRequest,
+  fails,
+  HealthBody,
+  LevelRequest,
+  LoggerLevel,
+  Message,
+  noBody,
+  Offsets,
+  OffsetsRequest,
+  ok,
+  PluginConfig,
+  Plugins,
+  Q,
+  RestartPlan,
+  ServerInfo,
+  TaskConfigs,
+  TaskState,
+  Topics,
+  ValidationResult,
+} from "./openapi.ts";
+
+const connectorNotFound = fails("Connector not found");
+const connectorReply = ok("The connector", ConnectorInfo);
 
 const log = logger("connect-http");
 
@@ -124,6 +155,8 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
 
   // The methods of the resource at a path, read from the routes below once they are registered.
   let methodsAt: RouteMethods = () => undefined;
+  // Built from the whole app on first request, so every route registered by then is in it.
+  let document: string | undefined;
   const app = new Elysia()
     .onRequest(({ request }) => info.guard?.(request) ?? refusedEarly(request, methodsAt))
     // Not `body` from the context: naming it here would make Elysia parse every route's body.
@@ -142,12 +175,16 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
       if (code === "PARSE") return errorBody((error as { cause?: unknown }).cause ?? error);
       return errorBody(error);
     })
-    .get("/", () => json({ version: VERSION, commit: COMMIT, kafka_cluster_id: info.kafkaClusterId }))
+    .get("/", () => json({ version: VERSION, commit: COMMIT, kafka_cluster_id: info.kafkaClusterId }), documented({ summary: "The worker's version and Kafka cluster", responses: { 200: ok("Server info", ServerInfo) } }))
     .get("/health", () => {
       const health = herder.health();
       return json({ status: health.status, message: health.message }, health.httpStatus);
-    })
-    .get("/metrics", () => metricsResponse(metrics.registry))
+    }, documented({ summary: "Whether the worker can serve", responses: { 200: ok("Serving", HealthBody), 503: ok("Not serving", HealthBody) } }))
+    .get("/metrics", () => metricsResponse(metrics.registry), documented({ summary: "Prometheus metrics (Sluice's own)", responses: { 200: { description: "Prometheus text format", schema: { type: "string" }, contentTypes: ["text/plain"] } } }))
+    .get("/openapi.json", (): Response => new Response((document ??= JSON.stringify(connectDocument(app.routes))), { headers: { "content-type": "application/json" } }), documented({
+      summary: "This document: OpenAPI 3.1, generated from the routes",
+      responses: { 200: ok("The OpenAPI document", { type: "object" }) },
+    }))
     .use(consoleRoutes(herder, info))
     .get("/connectors", async ({ request }) => {
       const expand = new URL(request.url).searchParams.getAll("expand");
@@ -166,6 +203,9 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
         if (expand.includes("info")) out[name]!.info = herder.info(name);
       }
       return json(out);
+    }, {
+      query: t.Object({ expand: t.Optional(t.Array(t.String({ description: "status, info (repeated for both)" }))) }),
+      ...documented({ summary: "Connectors", responses: { 200: ok("Names, or with expand an object per connector", Connectors) } }),
     })
     .post("/connectors", async ({ body }) => {
       const request = createRequest(body);
@@ -180,53 +220,59 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
       const target = initialState ? targets[initialState] : undefined;
       const { info } = await herder.putConnector(name, config, { allowReplace: false, initialState: target });
       return json(info, 201, { location: `/connectors/${encodeURIComponent(name)}` });
-    }, JSON_BODY)
-    .get("/connectors/:connector", ({ params }) => json(herder.info(params.connector)))
+    }, { ...JSON_BODY, ...documented({ summary: "Creates a connector", body: CreateConnectorRequest, responses: { 201: ok("The connector created", ConnectorInfo), 400: fails("Invalid config"), 409: fails("The connector exists, or a rebalance is in progress") } }) })
+    .get("/connectors/:connector", ({ params }) => json(herder.info(params.connector)), documented({ summary: "A connector", responses: { 200: connectorReply, 404: connectorNotFound } }))
     .delete("/connectors/:connector", async ({ params }) => {
       await herder.deleteConnector(params.connector);
       return empty(204);
-    })
-    .get("/connectors/:connector/config", ({ params }) => json(herder.config(params.connector)))
+    }, documented({ summary: "Deletes a connector", responses: { 204: noBody("Deleted"), 404: connectorNotFound } }))
+    .get("/connectors/:connector/config", ({ params }) => json(herder.config(params.connector)), documented({ summary: "A connector's config", responses: { 200: ok("The config", ConfigRequest), 404: connectorNotFound } }))
     .put("/connectors/:connector/config", async ({ params, body }) => {
       const { created, info } = await herder.putConnector(params.connector, checkName(params.connector, configMap(body)), { allowReplace: true });
       return created ? json(info, 201, { location: `/connectors/${encodeURIComponent(params.connector)}` }) : json(info);
-    }, JSON_BODY)
-    .patch("/connectors/:connector/config", async ({ params, body }) => json(await herder.patchConnector(params.connector, configMap(body))), JSON_BODY)
-    .get("/connectors/:connector/status", async ({ params }) => json(await herder.status(params.connector)))
-    .get("/connectors/:connector/tasks", ({ params }) => json(herder.taskConfigs(params.connector)))
-    .get("/connectors/:connector/tasks/:task/status", async ({ params }) => json(await herder.taskStatus(params.connector, taskIndex(params.task))))
+    }, { ...JSON_BODY, ...documented({ summary: "Creates or replaces a connector's config", body: ConfigRequest, responses: { 200: ok("The connector updated", ConnectorInfo), 201: ok("The connector created", ConnectorInfo), 400: fails("Invalid config"), 409: fails("A rebalance is in progress") } }) })
+    .patch("/connectors/:connector/config", async ({ params, body }) => json(await herder.patchConnector(params.connector, configMap(body))), {
+      ...JSON_BODY,
+      ...documented({ summary: "Changes some keys of a connector's config (null removes one)", body: ConfigPatch, responses: { 200: ok("The connector updated", ConnectorInfo), 400: fails("Invalid config"), 404: connectorNotFound } }),
+    })
+    .get("/connectors/:connector/status", async ({ params }) => json(await herder.status(params.connector)), documented({ summary: "A connector's and its tasks' states", responses: { 200: ok("The status", ConnectorStatus), 404: connectorNotFound } }))
+    .get("/connectors/:connector/tasks", ({ params }) => json(herder.taskConfigs(params.connector)), documented({ summary: "A connector's tasks and their configs", responses: { 200: ok("Task configs", TaskConfigs), 404: connectorNotFound } }))
+    .get("/connectors/:connector/tasks/:task/status", async ({ params }) => json(await herder.taskStatus(params.connector, taskIndex(params.task))), documented({ summary: "A task's state", responses: { 200: ok("The task's state", TaskState), 404: fails("Connector or task not found") } }))
     .post("/connectors/:connector/restart", async ({ params, query }) => {
       const planned = await herder.restart(params.connector, query.includeTasks === "true", query.onlyFailed === "true");
       return planned ? json(planned, 202) : empty(204);
+    }, {
+      query: t.Object({ includeTasks: Q.flag("restart the tasks too"), onlyFailed: Q.flag("only what failed") }),
+      ...documented({ summary: "Restarts a connector (and its tasks)", responses: { 202: ok("What will be restarted", RestartPlan), 204: noBody("Restarted"), 404: connectorNotFound } }),
     })
     .post("/connectors/:connector/tasks/:task/restart", async ({ params }) => {
       await herder.restartTask(params.connector, taskIndex(params.task));
       return empty(204);
-    })
+    }, documented({ summary: "Restarts a task", responses: { 204: noBody("Restarted"), 404: fails("Connector or task not found") } }))
     .put("/connectors/:connector/pause", async ({ params }) => {
       await herder.pause(params.connector);
       return empty(202);
-    })
+    }, documented({ summary: "Pauses a connector and its tasks", responses: { 202: noBody("Pausing"), 404: connectorNotFound } }))
     .put("/connectors/:connector/resume", async ({ params }) => {
       await herder.resume(params.connector);
       return empty(202);
-    })
+    }, documented({ summary: "Resumes a connector and its tasks", responses: { 202: noBody("Resuming"), 404: connectorNotFound } }))
     .put("/connectors/:connector/stop", async ({ params }) => {
       await herder.stop(params.connector);
       return empty(204);
-    })
+    }, documented({ summary: "Stops a connector (its tasks are shut down)", responses: { 204: noBody("Stopped"), 404: connectorNotFound } }))
     .get("/connectors/:connector/topics", async ({ params }) => {
       if (!herder.settings().boolean("topic.tracking.enable")) throw connectErrors.forbidden("Topic tracking is disabled.");
       return json(await herder.topics(params.connector));
-    })
+    }, documented({ summary: "The topics a connector has used", responses: { 200: ok("Topics per connector", Topics), 403: fails("Topic tracking is disabled"), 404: connectorNotFound } }))
     .put("/connectors/:connector/topics/reset", async ({ params }) => {
       const settings = herder.settings();
       if (!settings.boolean("topic.tracking.enable")) throw connectErrors.forbidden("Topic tracking is disabled.");
       if (!settings.boolean("topic.tracking.allow.reset")) throw connectErrors.forbidden("Topic tracking reset is disabled.");
       await herder.resetTopics(params.connector);
       return empty(202);
-    })
-    .get("/connectors/:connector/offsets", async ({ params }) => json(await herder.offsets(params.connector)))
+    }, documented({ summary: "Forgets the topics a connector has used", responses: { 202: noBody("Reset"), 403: fails("Topic tracking or its reset is disabled"), 404: connectorNotFound } }))
+    .get("/connectors/:connector/offsets", async ({ params }) => json(await herder.offsets(params.connector)), documented({ summary: "A connector's offsets", responses: { 200: ok("The offsets", Offsets), 404: connectorNotFound } }))
     .patch(
       "/connectors/:connector/offsets",
       async ({ params, body }) => {
@@ -235,9 +281,15 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
         if (!offsets || offsets.length === 0) throw connectErrors.badRequest("Partitions / offsets need to be provided for an alter offsets request");
         return json({ message: await herder.alterOffsets(params.connector, offsets) });
       },
-      JSON_BODY,
+      {
+        ...JSON_BODY,
+        ...documented({ summary: "Changes a stopped connector's offsets", body: OffsetsRequest, responses: { 200: ok("Done", Message), 400: fails("No offsets, or the connector is not stopped"), 404: connectorNotFound } }),
+      },
     )
-    .delete("/connectors/:connector/offsets", async ({ params }) => json({ message: await herder.resetOffsets(params.connector) }))
+    .delete("/connectors/:connector/offsets", async ({ params }) => json({ message: await herder.resetOffsets(params.connector) }), documented({
+      summary: "Resets a stopped connector's offsets",
+      responses: { 200: ok("Done", Message), 400: fails("The connector is not stopped"), 404: connectorNotFound },
+    }))
     .get("/connector-plugins", ({ query }) => {
       const types = query.connectorsOnly === "false" ? (["source", "sink", ...nonConnectorTypes] as const) : (["source", "sink"] as const);
       const list = plugins
@@ -245,6 +297,9 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
         .map((p) => ({ class: p.className, type: p.type, ...(p.version ? { version: p.version } : {}) }))
         .sort((a, b) => (a.class < b.class ? -1 : a.class > b.class ? 1 : 0));
       return json(list);
+    }, {
+      query: t.Object({ connectorsOnly: t.Optional(t.String({ description: '"false" lists transformations, predicates and converters too' })) }),
+      ...documented({ summary: "The plugins installed", responses: { 200: ok("Plugins", Plugins) } }),
     })
     .get("/connector-plugins/:plugin/config", ({ params }) => {
       const plugin = plugins.find(params.plugin);
@@ -253,7 +308,7 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
       const framework = plugin.type === "sink" || plugin.type === "source" ? [connectorFrameworkDefinition(plugin.type, plugin.version)] : [];
       // The plugin's own keys first, then the framework's, as Kafka lists them.
       return json(configKeyInfos([...(own ? [own] : []), ...framework]));
-    })
+    }, documented({ summary: "A plugin's config definitions", responses: { 200: ok("Config keys", PluginConfig), 404: fails("Unknown plugin") } }))
     .put("/connector-plugins/:plugin/config/validate", async ({ params, body }) => {
       const config = configMap(body);
       const included = config["connector.class"];
@@ -270,13 +325,16 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
         }
         throw err;
       }
-    }, JSON_BODY)
-    .get("/admin/loggers", () => json(Object.fromEntries([...(loggerLevels.has("root") ? [] : [["root", ROOT_DEFAULT] as const]), ...loggerLevels])))
+    }, { ...JSON_BODY, ...documented({ summary: "Validates a connector config", body: ConfigRequest, responses: { 200: ok("Each key's value and errors", ValidationResult), 400: fails("The config names another plugin") } }) })
+    .get("/admin/loggers", () => json(Object.fromEntries([...(loggerLevels.has("root") ? [] : [["root", ROOT_DEFAULT] as const]), ...loggerLevels])), documented({
+      summary: "The loggers set over REST, and root",
+      responses: { 200: ok("Levels by logger", { type: "object", additionalProperties: LoggerLevel }) },
+    }))
     .get("/admin/loggers/:name", ({ params }) => {
       const entry = loggerLevels.get(params.name) ?? (params.name === "root" ? ROOT_DEFAULT : undefined);
       if (!entry) throw connectErrors.notFound(`Logger ${params.name} not found.`);
       return json(entry);
-    })
+    }, documented({ summary: "A logger's level", responses: { 200: ok("The level", LoggerLevel), 404: fails("Logger not set") } }))
     .put(
       "/admin/loggers/:name",
       ({ params, body, query }) => {
@@ -295,7 +353,11 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
         // scope=cluster is applied asynchronously across workers in Kafka and answers 204.
         return query.scope?.toLowerCase() === "cluster" ? empty(204) : json(affected);
       },
-      JSON_BODY,
+      {
+        ...JSON_BODY,
+        query: t.Object({ scope: t.Optional(t.String({ description: '"cluster" sets it on every worker (204); otherwise this worker' })) }),
+        ...documented({ summary: "Sets a logger's level", body: LevelRequest, responses: { 200: ok("The loggers changed", { type: "array", items: { type: "string" } }), 204: noBody("Set across the cluster"), 400: fails("No level given"), 404: fails("Invalid level") } }),
+      },
     );
   methodsAt = routeMethods(app.routes);
   return app;
