@@ -9,7 +9,7 @@ import type { TSchema } from "@sinclair/typebox";
 export interface DocumentedRoute {
   method: string;
   path: string;
-  hooks?: { query?: unknown; body?: unknown; detail?: RouteDetail };
+  hooks?: { query?: unknown; body?: unknown; response?: unknown; detail?: RouteDetail };
 }
 
 /** A response as a route documents it: its description, and its body's schema when it has one. */
@@ -82,7 +82,8 @@ export function openApiDocument(routes: readonly DocumentedRoute[], options: Doc
     if (parameters.length > 0) operation.parameters = parameters;
     const body = route.hooks?.body ?? detail?.body;
     if (body) operation.requestBody = { required: true, content: mediaTypes(options.jsonTypes, plain(body)) };
-    const responses = { ...options.commonResponses, ...(detail?.responses ?? { default: { description: "Not described" } }) };
+    const described = { ...validatedResponses(route.hooks?.response), ...detail?.responses };
+    const responses = { ...options.commonResponses, ...(Object.keys(described).length > 0 ? described : { default: { description: "Not described" } }) };
     operation.responses = Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, responseObject(response, options)]));
     (paths[path] ??= {})[route.method.toLowerCase()] = operation;
   }
@@ -103,6 +104,16 @@ function responseObject(response: ResponseDoc, options: DocumentOptions): Record
     ...(response.headers ? { headers: response.headers } : {}),
     ...(response.schema ? { content: mediaTypes(response.contentTypes ?? options.jsonTypes, plain(response.schema)) } : {}),
   };
+}
+
+/**
+ * Elysia's `response` hook (validated on every reply): one schema, the 200's, or schemas by status.
+ * TypeBox schemas carry a Kind symbol, which a map of statuses has not.
+ */
+function validatedResponses(response: unknown): Record<string, ResponseDoc> {
+  if (!response || typeof response !== "object") return {};
+  const byStatus = Object.getOwnPropertySymbols(response).length > 0 ? { 200: response } : (response as Record<string, unknown>);
+  return Object.fromEntries(Object.entries(byStatus).map(([status, schema]) => [status, { description: (schema as { description?: string }).description ?? "Success", schema: schema as Record<string, unknown> }]));
 }
 
 const mediaTypes = (types: readonly string[], schema: Record<string, unknown>) => Object.fromEntries(types.map((type) => [type, { schema }]));

@@ -41,6 +41,8 @@ const contract = { metadata: T.Optional(T.Object({}, { additionalProperties: tru
 const typedFields = { schemaType: T.Optional(T.String({ description: "absent for AVRO" })), references: T.Optional(T.Array(Reference)), ...contract };
 
 export const SchemaBody = T.Object({ subject: T.Optional(T.String()), version: T.Optional(T.Integer()), ...typedFields, schema: T.String(), maxId: T.Optional(T.Integer()) });
+export const GuidSchemaBody = T.Object({ guid: T.String(), ...typedFields, schema: T.String() });
+export const ContextIds = T.Array(T.Object({ context: T.String(), id: T.Integer() }));
 export const VersionBody = T.Object({ subject: T.String(), version: T.Integer(), id: T.Integer(), ...typedFields, schema: T.String() });
 export const RegisteredBody = T.Object({ id: T.Integer(), version: T.Optional(T.Integer()), ...typedFields, schema: T.Optional(T.String()) });
 export const Strings = T.Array(T.String());

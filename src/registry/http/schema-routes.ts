@@ -8,7 +8,7 @@ import type { RegistryAccess } from "./access.ts";
 import type { SchemasById } from "./schemas-by-id.ts";
 import { RawJson, typed, versionBody } from "./entities.ts";
 import { documented } from "../../platform/openapi.ts";
-import { fails, ok, Q, SchemaBody, schemaText, Strings, SubjectVersions, VersionBody } from "./openapi.ts";
+import { ContextIds, fails, GuidSchemaBody, ok, Q, SchemaBody, schemaText, Strings, SubjectVersions, VersionBody } from "./openapi.ts";
 import { flag, int, listOptions, schemaId, type Query } from "./query.ts";
 
 const notFound = fails("Schema not found (40403)");
@@ -61,13 +61,16 @@ export function schemaRoutes(service: RegistryService, options: { schemasById: S
     .get("/schemas/guids/:guid", ({ params, query, request }) => {
       const v = readableByGuid(request, params.guid)[0]!;
       return { guid: params.guid.toLowerCase(), ...typed(v), schema: service.formattedSchema(v, query.format) };
+    }, {
+      query: t.Object({ format: Q.format }),
+      ...documented({ summary: "A schema by its GUID (Confluent 8)", responses: { 200: ok("The schema", GuidSchemaBody), 404: notFound } }),
     })
     .get("/schemas/guids/:guid/ids", ({ params, request }) => {
       const seen = new Set<string>();
       return readableByGuid(request, params.guid)
         .map((v) => ({ context: contextOf(v.subject), id: v.id }))
         .filter((c) => !seen.has(`${c.context}/${c.id}`) && seen.add(`${c.context}/${c.id}`));
-    })
+    }, documented({ summary: "The ids a GUID has, per context (Confluent 8)", responses: { 200: ok("Context and id pairs", ContextIds), 404: notFound } }))
     .get("/schemas", ({ query, request }) =>
       service.listSchemas({ ...listOptions(query), latestOnly: flag(query, "latestOnly"), readable: options.access?.readable(request) }).map(versionBody),
       {

@@ -1,6 +1,7 @@
 // /v1/sluice: Sluice's own resources, not Confluent's, for the web console: the instances of the
 // cluster and what the calling user may do (see README, Console).
 import { Elysia, t } from "elysia";
+import { documented } from "../../platform/openapi.ts";
 import type { ClusterView } from "../cluster.ts";
 import { CONFIG_RESOURCE } from "../permissions.ts";
 import type { RegistryAccess } from "./access.ts";
@@ -29,7 +30,7 @@ const ALONE: ClusterView = { leader: null, instances: [] };
 
 export function sluiceRoutes(options: SluiceRouteOptions) {
   return new Elysia()
-    .get("/v1/sluice/cluster", () => options.cluster?.() ?? ALONE, { response: ClusterBody })
+    .get("/v1/sluice/cluster", () => options.cluster?.() ?? ALONE, { response: ClusterBody, ...documented({ summary: "The instances of the registry's cluster and its leader (Sluice's own)" }) })
     .get(
       "/v1/sluice/permissions",
       ({ request }) => {
@@ -40,6 +41,6 @@ export function sluiceRoutes(options: SluiceRouteOptions) {
         const config = access.may(request, "Write", CONFIG_RESOURCE) ? ("Write" as const) : access.may(request, "Read", CONFIG_RESOURCE) ? ("Read" as const) : null;
         return { user, readOnly: !access.writesAnything(request), config };
       },
-      { response: PermissionsBody },
+      { response: PermissionsBody, ...documented({ summary: "What the calling user may do (Sluice's own)" }) },
     );
 }

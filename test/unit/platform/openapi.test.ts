@@ -60,3 +60,13 @@ test("responses: the route's own over the common ones; a route that describes no
   expect(doc.paths["/"]!.get!.responses.default).toEqual({ description: "Not described" });
   expect(doc.components.schemas.Error.required).toEqual(["error_code", "message"]);
 });
+
+test("a route's validated response schema (Elysia's response hook) describes its 200, or its statuses", () => {
+  const validated = new Elysia()
+    .get("/one", () => ({ n: 1 }), { response: Type.Object({ n: Type.Integer() }) })
+    .get("/many", () => ({ n: 1 }), { response: { 200: Type.Object({ n: Type.Integer() }), 404: Type.Object({ m: Type.String() }) } });
+  const paths = (openApiDocument(validated.routes, options) as typeof doc).paths;
+  expect(Object.keys(paths["/one"]!.get!.responses)).toEqual(["200", "4XX"]);
+  expect(paths["/one"]!.get!.responses["200"].content["application/json"].schema.required).toEqual(["n"]);
+  expect(Object.keys(paths["/many"]!.get!.responses)).toEqual(["200", "404", "4XX"]);
+});

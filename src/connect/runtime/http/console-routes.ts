@@ -2,6 +2,7 @@
 // what each runs, the task counters it charts, and what the calling user may do (see README, Console).
 import { Elysia, t } from "elysia";
 import { logger } from "../../../platform/log.ts";
+import { documented } from "../../../platform/openapi.ts";
 import type { ForwardingTls } from "../../../platform/tls.ts";
 import type { Herder } from "../herder/herder.ts";
 import type { TaskTotals } from "../metrics.ts";
@@ -69,7 +70,7 @@ export function consoleRoutes(herder: Herder, options: ConsoleRouteOptions) {
 
   return new Elysia()
     // The leader knows every worker's share: another worker forwards there (ForwardRequest).
-    .get("/sluice/workers", () => herder.workers(), { response: WorkersBody })
+    .get("/sluice/workers", () => herder.workers(), { response: WorkersBody, ...documented({ summary: "The workers, the leader and what each runs (Sluice's own)" }) })
     .get(
       "/sluice/metrics",
       async ({ query, request }): Promise<MetricsReply> => {
@@ -92,9 +93,13 @@ export function consoleRoutes(herder: Herder, options: ConsoleRouteOptions) {
         const tasks = [...(await own()), ...answers.flat()].sort((a, b) => (a.connector < b.connector ? -1 : a.connector > b.connector ? 1 : a.task - b.task));
         return { time, tasks, unreachable: unreachable.sort() };
       },
-      { response: MetricsBody },
+      {
+        query: t.Object({ local: t.Optional(t.String({ description: '"true": this worker\'s own counters only (how workers ask each other)' })) }),
+        response: MetricsBody,
+        ...documented({ summary: "Each task's record counters and sink lag, from every worker (Sluice's own)" }),
+      },
     )
     // Kafka Connect's Basic authentication has no permissions: a user may do everything unless
     // rest.basic.auth.read.only.users names it. Connect has no global config resource.
-    .get("/sluice/permissions", ({ request }) => ({ user: options.users?.userOf(request) ?? null, readOnly: options.users?.isReadOnly(request) ?? false, config: null }), { response: PermissionsBody });
+    .get("/sluice/permissions", ({ request }) => ({ user: options.users?.userOf(request) ?? null, readOnly: options.users?.isReadOnly(request) ?? false, config: null }), { response: PermissionsBody, ...documented({ summary: "What the calling user may do (Sluice's own)" }) });
 }
