@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "nod
 import { dirname, join } from "node:path";
 import { spawnSync } from "bun";
 import pkg from "./package.json" with { type: "json" };
+import { buildConsole } from "./src/console-host/bundle.ts";
 
 // The commit the binary reports (`sluice --version`): SLUICE_COMMIT (the Dockerfile's COMMIT: its build
 // context has no .git, its node image no git), else git's; "unknown" outside a git checkout.
@@ -33,6 +34,21 @@ const inlineWasm: Bun.BunPlugin = {
   },
 };
 
+/**
+ * The web console, bundled once for browsers and put into the binary as text: src/console-host/assets.ts
+ * (which bundles on first use when run from source) becomes a module holding the bundle.
+ */
+const consoleBundle = await buildConsole();
+const inlineConsole: Bun.BunPlugin = {
+  name: "inline-console",
+  setup(build) {
+    build.onLoad({ filter: /src\/console-host\/assets\.ts$/ }, () => ({
+      loader: "ts",
+      contents: `const assets = ${JSON.stringify(consoleBundle)};\nexport function consoleAssets() { return Promise.resolve(assets); }\n`,
+    }));
+  },
+};
+
 async function compile(outfile: string, target?: (typeof releaseTargets)[number]): Promise<void> {
   const result = await Bun.build({
     // The threads' entries (src/registry/schema-thread.ts's and the connect worker's task threads') are
@@ -48,7 +64,7 @@ async function compile(outfile: string, target?: (typeof releaseTargets)[number]
     // Bun inlines NODE_ENV at build time (from the building shell, else "development"): fixed here so
     // the binary a test run builds (NODE_ENV=test) behaves as the one people run.
     define: { "process.env.SLUICE_COMMIT": JSON.stringify(commit), "process.env.NODE_ENV": JSON.stringify("production") },
-    plugins: [inlineWasm],
+    plugins: [inlineWasm, inlineConsole],
   });
   failOn(result);
 }
@@ -87,4 +103,6 @@ for (const target of releaseTargets) {
 }
 writeFileSync("dist/release/SHA256SUMS", sums.join("\n") + "\n");
 await buildSerde();
-console.log(`built dist/sluice and dist/release (${pkg.version}, commit ${commit})`);
+const weight = Object.values(consoleBundle).reduce((sum, a) => sum + Buffer.byteLength(a.body), 0);
+const gzipped = Object.values(consoleBundle).reduce((sum, a) => sum + Bun.gzipSync(a.body).length, 0);
+console.log(`built dist/sluice and dist/release (${pkg.version}, commit ${commit}); the console weighs ${weight} bytes, ${gzipped} gzipped`);

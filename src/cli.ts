@@ -161,9 +161,12 @@ async function main(argv: string[]): Promise<number> {
       security: clientSecurity(connectSettings.raw),
     });
     await broker.connect();
-    const sr: RunningRegistry = await startRegistry(registry.values, broker);
+    // Each service's console shows the other: both are this process's.
+    let connectUrl: string | undefined;
+    const sr: RunningRegistry = await startRegistry(registry.values, broker, () => connectUrl);
     running.push(sr);
     const connect: RunningConnect = await startConnectDev({
+      registryUrl: () => sr.urls[0],
       settings: connectSettings.values,
       workerConfig: connectSettings.raw,
       connectorFiles: positional,
@@ -171,6 +174,7 @@ async function main(argv: string[]): Promise<number> {
       catalog,
       taskThreadEntry: TASK_THREAD,
     });
+    connectUrl = connect.urls[0];
     running.push(connect, { stop: () => broker.close() });
     log.info({ registry: sr.urls, connect: connect.urls, broker: broker.kind }, `Schema registry listening on ${sr.urls.join(", ")}; connect worker on ${connect.urls.join(", ")} (${broker.kind} broker)`);
   } else if (command === "connect-distributed") {

@@ -1,4 +1,5 @@
 // Wires a running registry: broker → schema log → service → HTTP listeners.
+import { withConsole } from "../console-host/host.ts";
 import { listen, type Listening } from "../platform/listeners.ts";
 import { forwardingTls } from "../platform/tls.ts";
 import { hostname } from "node:os";
@@ -32,8 +33,11 @@ export interface RunningRegistry {
   stop(): Promise<void>;
 }
 
-/** Starts the registry; `shared` is a broker another service of this process already connected (sluice dev). */
-export async function startRegistry(settings: ParsedSettings, shared?: Broker): Promise<RunningRegistry> {
+/**
+ * Starts the registry; `shared` is a broker another service of this process already connected (sluice
+ * dev), `connectUrl` that process's connect worker, for the console (when console.connect.url is unset).
+ */
+export async function startRegistry(settings: ParsedSettings, shared?: Broker, connectUrl?: () => string | undefined): Promise<RunningRegistry> {
   // Bad key stores or users files fail here, before anything is started.
   const security = registrySecurity(settings);
   const broker =
@@ -95,7 +99,14 @@ export async function startRegistry(settings: ParsedSettings, shared?: Broker): 
   const metrics = new RegistryMetrics(schemaLog.state, () => cluster.isLeader);
   const schemasById = new SchemasById(service, settings.int("schema.response.cache.size"), security.access);
   const app = registryApp(service, { dek, maxBodyBytes, schemasById, guard: security.guard, access: security.access, userOf: security.userOf, cluster: () => cluster.view(), forwardTls: forwardingTls(security.tls), metrics: metrics.registry, health: () => registryHealth(schemaLog), serverMetadata: { kafkaClusterId: async () => broker.clusterId?.(), groupId: settings.string("schema.registry.group.id") } });
-  const fetch = withCachedReads(metrics.http.instrument(app), { schemasById, guard: security.guard, metrics: metrics.http });
+  const connectSetting = settings.optionalString("console.connect.url");
+  const fetch = withConsole(withCachedReads(metrics.http.instrument(app), { schemasById, guard: security.guard, metrics: metrics.http }), {
+    enabled: settings.boolean("console.enabled"),
+    service: "registry",
+    peer: () => connectSetting ?? connectUrl?.(),
+    guard: security.guard,
+    tls: forwardingTls(security.tls),
+  });
   const servers: Listening[] = [];
   for (const listener of settings.list("listeners")) {
     // Bun's own hard stop at twice the limit; the app answers 413 in Confluent's shape below this.

@@ -252,6 +252,19 @@ export const registrySettings: Setting[] = [
     default: "",
     importance: "low",
     doc: "A JAAS file as Confluent's: the `file` option of the authentication.realm section names the users file.",
+  },  {
+    name: "console.enabled",
+    type: "boolean",
+    default: true,
+    importance: "low",
+    doc: "Serves the web console at `/ui/` (and its proxy to connect); false: `/ui/` is 404.",
+  },
+  {
+    name: "console.connect.url",
+    type: "string",
+    default: "",
+    importance: "low",
+    doc: "The connect worker the console at `/ui/` shows beside this registry (`http(s)://host:port`), reached through this registry (`/ui/proxy/connect/`) with the user's credentials. `sluice dev`: its own worker.",
   },
 ];
 

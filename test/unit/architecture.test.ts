@@ -15,14 +15,17 @@ const ALLOWED: [folder: string, mayImport: string[]][] = [
   ["schema", ["jvm", "platform"]],
   ["broker", ["platform"]],
   ["serde", ["schema", "jvm", "platform"]],
-  ["registry", ["schema", "broker", "jvm", "platform"]],
+  ["registry", ["schema", "broker", "console-host", "jvm", "platform"]],
   ["connect/api", ["jvm", "platform"]],
   ["connect/converters", ["connect/api", "schema", "serde", "jvm", "platform"]],
   ["connect/transforms", ["connect/api", "jvm", "platform"]],
   // A connector is a plugin: the plugin API, and the converters a plugin may use as a library (Kafka's
   // connect-json), as Confluent's search sink uses JsonConverter.
   ["connectors", ["connect/api", "connect/converters", "jvm", "platform"]],
-  ["connect/runtime", ["connect/api", "connect/converters", "connect/transforms", "broker", "schema", "serde", "jvm", "platform"]],
+  ["connect/runtime", ["connect/api", "connect/converters", "connect/transforms", "broker", "schema", "serde", "console-host", "jvm", "platform"]],
+  // The web console runs in the browser: it imports nothing of the servers'.
+  ["console", []],
+  ["console-host", ["platform"]],
   ["catalog.ts", ["connectors", "connect/api", "connect/converters", "connect/transforms", "connect/runtime", "platform"]],
   ["task-thread.ts", ["catalog.ts", "connect/runtime"]],
   ["cli.ts", ["*"]],
@@ -38,7 +41,7 @@ function folderOf(file: string): string {
 }
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []));
 }
 
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+)["'](\.{1,2}\/[^"']+)["']/gm;

@@ -39,6 +39,7 @@ export async function startConnectDev(options: ConnectOptions & { broker: Broker
     broker: options.broker,
     catalog: options.catalog,
     taskThreadEntry: options.taskThreadEntry,
+    registryUrl: options.registryUrl,
     beforeJoin: async (herder) => {
       logRestored(herder, settings.string("config.storage.topic"));
       await carryOffsetsFile(settings, herder);

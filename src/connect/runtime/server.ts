@@ -1,5 +1,6 @@
 // Wires a connect worker: broker → plugins → worker → herder → REST listeners. Standalone takes its
 // connectors from files given at start; distributed takes them from the cluster's config topic.
+import { withConsole } from "../../console-host/host.ts";
 import { listen, type Listening } from "../../platform/listeners.ts";
 import { forwardingTls } from "../../platform/tls.ts";
 import { readFileSync } from "node:fs";
@@ -58,6 +59,8 @@ export interface ConnectOptions {
   catalog: (settings: ParsedSettings) => PluginRegistry;
   /** The task threads' entry module (src/task-thread.ts); without it, tasks run on the main thread. */
   taskThreadEntry?: string;
+  /** This process's registry (sluice dev), for the console when console.registry.url is unset. */
+  registryUrl?: () => string | undefined;
 }
 
 /** The worker's task threads: as many as task.threads says (-1: one per core), each with its own client on Kafka. */
@@ -79,9 +82,16 @@ function restIdentity(settings: ParsedSettings, workerConfig: Record<string, str
   return { listeners, workerId: `${host}:${port}`, url: `${chosen?.protocol ?? "http:"}//${host}:${port}/` };
 }
 
-function serve(herder: Herder, broker: Broker, listeners: URL[], security: ReturnType<typeof connectSecurity>): Promise<Listening[]> {
+function serve(herder: Herder, broker: Broker, listeners: URL[], security: ReturnType<typeof connectSecurity>, options: Pick<ConnectOptions, "settings" | "registryUrl">): Promise<Listening[]> {
   const app = connectApp(herder, { kafkaClusterId: broker.kind === "kafka" ? "kafka" : "embedded", guard: security.guard, users: security.users, forwardTls: forwardingTls(security.tls) });
-  const fetch = herder.metrics().http.instrument(app);
+  const registrySetting = options.settings.optionalString("console.registry.url");
+  const fetch = withConsole(herder.metrics().http.instrument(app), {
+    enabled: options.settings.boolean("console.enabled"),
+    service: "connect",
+    peer: () => registrySetting ?? options.registryUrl?.(),
+    guard: security.guard,
+    tls: forwardingTls(security.tls),
+  });
   // Bun.serve's default body limit (128 MiB) stays the limit, as before.
   return Promise.all(listeners.map((url) => listen(url, { tls: security.tls, defaultPort: 8083, maxRequestBodySize: 128 * 1024 * 1024, fetch })));
 }
@@ -111,7 +121,7 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
     const { name, config, initialState } = readConnectorFile(file);
     await herder.putConnector(name, config, { allowReplace: false, initialState });
   }
-  const servers = await serve(herder, broker, listeners, security);
+  const servers = await serve(herder, broker, listeners, security, options);
   const urls = servers.map((s) => `${s.protocol}://${s.hostname}:${s.port}`);
   log.info({ urls, broker: broker.kind, workerId }, "connect worker ready");
   return {
@@ -172,7 +182,7 @@ export async function startConnectDistributed(options: DistributedOptions): Prom
   await herder.readTopics();
   await options.beforeJoin?.(herder);
   herder.join();
-  const servers = await serve(herder, broker, listeners, security);
+  const servers = await serve(herder, broker, listeners, security, options);
   const urls = servers.map((s) => `${s.protocol}://${s.hostname}:${s.port}`);
   log.info({ urls, workerId, group: settings.string("group.id") }, "connect worker started; joining the cluster");
   return {

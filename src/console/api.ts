@@ -1,0 +1,62 @@
+// The console's only way out: the REST APIs of its own origin, at the base paths /ui/config.json gives
+// (the other service through the serving process's proxy). The browser adds the user's Basic credentials.
+export type Service = "registry" | "connect";
+
+export interface ConsoleConfig {
+  service: Service;
+  registry: string | null;
+  connect: string | null;
+}
+
+/** A refused or failed call: the status and the service's own message (error_code/message bodies). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code?: number,
+  ) {
+    super(message);
+  }
+}
+
+let config: ConsoleConfig = { service: "registry", registry: "", connect: null };
+
+export function setConfig(next: ConsoleConfig): void {
+  config = next;
+}
+
+/** Whether this console can reach the service at all. */
+export function has(service: Service): boolean {
+  return config[service] !== null;
+}
+
+export function baseOf(service: Service): string {
+  return config[service] ?? "";
+}
+
+export async function api<T>(service: Service, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const base = config[service];
+  if (base === null) throw new ApiError(404, `this console has no ${service}`);
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (init.body !== undefined) headers["content-type"] = "application/json";
+  const response = await fetch(base + path, {
+    method: init.method ?? "GET",
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    credentials: "same-origin",
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  if (!response.ok) {
+    const body = (json ?? {}) as { message?: string; error_code?: number };
+    throw new ApiError(response.status, body.message ?? (text || response.statusText), body.error_code);
+  }
+  return json as T;
+}
+
+export const enc = encodeURIComponent;

@@ -1,0 +1,2 @@
+// Bun bundles the stylesheet the entry imports.
+declare module "*.css";
