@@ -15,9 +15,12 @@ let source: "sluice" | "prometheus" = "sluice";
 async function sample(): Promise<void> {
   try {
     let tasks;
+    let at = Date.now();
     if (source === "sluice") {
       try {
-        tasks = readMetrics(await api<unknown>("connect", "/sluice/metrics"));
+        const read = readMetrics(await api<unknown>("connect", "/sluice/metrics"));
+        tasks = read.tasks;
+        at = read.at ?? at;
       } catch (err) {
         if (!(err instanceof ApiError) || err.status !== 404) throw err;
         source = "prometheus";
@@ -28,7 +31,7 @@ async function sample(): Promise<void> {
       if (!response.ok) return;
       tasks = countersFromPrometheus(await response.text());
     }
-    samples.push({ at: Date.now(), tasks: tasks ?? [] });
+    samples.push({ at, tasks: tasks ?? [] });
     if (samples.length > KEEP) samples.shift();
     for (const l of listeners) l();
   } catch {

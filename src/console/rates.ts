@@ -12,33 +12,20 @@ export interface TaskCounters {
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const COUNTERS = ["polled", "written", "read", "put"];
 
-/** The counter of a task object: the largest running total named after records (polled, written, sent...). */
-function counters(task: Json): { records: number; lag?: number } {
-  let records = 0;
-  let lag: number | undefined;
-  for (const [key, value] of Object.entries(task)) {
-    if (typeof value !== "number") continue;
-    if (/lag/i.test(key)) lag = (lag ?? 0) + value;
-    else if (/record/i.test(key)) records = Math.max(records, value);
-  }
-  return { records, lag };
-}
-
-function tasksOf(connector: string, tasks: unknown): TaskCounters[] {
-  const list = Array.isArray(tasks) ? tasks.map((t, i) => [i, t] as const) : isObject(tasks) ? Object.entries(tasks) : [];
-  return list.filter(([, t]) => isObject(t)).map(([key, t]) => {
-    const task = t as Json;
-    const id = Number(task.task ?? task.id ?? key);
-    return { connector, task: id, ...counters(task) };
+/**
+ * Reads /sluice/metrics: `{time, tasks: [{connector, task, polled, written, read, put, lag}]}`, each a
+ * running total of the task's records (a source polls and writes, a sink reads and puts: the largest is
+ * what it has moved).
+ */
+export function readMetrics(body: unknown): { at?: number; tasks: TaskCounters[] } {
+  const root = isObject(body) ? body : {};
+  const tasks = (Array.isArray(root.tasks) ? root.tasks : []).filter(isObject).map((t) => {
+    const records = Math.max(0, ...COUNTERS.map((c) => (typeof t[c] === "number" ? (t[c] as number) : 0)));
+    return { connector: String(t.connector), task: Number(t.task), records, ...(typeof t.lag === "number" ? { lag: t.lag } : {}) };
   });
-}
-
-/** Reads the endpoint's answer: connectors as a list ({name, tasks}) or keyed by name, tasks likewise. */
-export function readMetrics(body: unknown): TaskCounters[] {
-  const root = isObject(body) ? (body.connectors ?? body) : body;
-  const entries = Array.isArray(root) ? root.filter(isObject).map((c) => [String(c.name ?? c.connector), c] as const) : isObject(root) ? Object.entries(root) : [];
-  return entries.flatMap(([name, c]) => (isObject(c) ? tasksOf(name, c.tasks) : []));
+  return { at: typeof root.time === "number" ? root.time : undefined, tasks };
 }
 
 export interface Sample {

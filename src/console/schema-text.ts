@@ -105,13 +105,31 @@ export function reasonLine(message: string, text: string, pointers: Map<string, 
   return undefined;
 }
 
-/** Messages by the line they concern; those naming no line of the draft under 0. */
-export function placeReasons(messages: string[], text: string): Map<number, string[]> {
+/**
+ * A verbose compatibility message as people read it. Confluent's are Java toString text:
+ * `{errorType:'…', description:'…', additionalInfo:'…'}` for a reason, `{oldSchemaVersion: 2}` and the
+ * like for what was compared; `reason` false for those.
+ */
+export function readMessage(message: string): { reason: boolean; text: string } {
+  const type = /^\{errorType:'([^']*)'/.exec(message)?.[1];
+  if (!type) return { reason: false, text: message.replace(/^\{|\}$/g, "") };
+  const description = /description:'([\s\S]*?)'(?:, additionalInfo:|\}$)/.exec(message)?.[1] ?? message;
+  return { reason: true, text: `${type}: ${description}` };
+}
+
+/** The reasons by the line they concern (0: none of the draft's), and the context the registry added. */
+export function placeReasons(messages: string[], text: string): { lines: Map<number, string[]>; context: string[] } {
   const pointers = pointerLines(text);
-  const placed = new Map<number, string[]>();
+  const lines = new Map<number, string[]>();
+  const context: string[] = [];
   for (const message of messages) {
-    const line = reasonLine(message, text, pointers) ?? 0;
-    placed.set(line, [...(placed.get(line) ?? []), message]);
+    const read = readMessage(message);
+    if (!read.reason) {
+      context.push(read.text);
+      continue;
+    }
+    const line = reasonLine(read.text, text, pointers) ?? 0;
+    lines.set(line, [...(lines.get(line) ?? []), read.text]);
   }
-  return placed;
+  return { lines, context };
 }

@@ -37,9 +37,9 @@ export function Diff({ left, right, format }: { left: string; right: string; for
         <tbody>
           {rows.map((r, i) => (
             <tr key={i} class={`d-${r.kind}`}>
-              <td class="ln">{r.left?.n}</td>
+              <td class="dn">{r.left?.n}</td>
               <td class="side left">{r.left && <Tokens tokens={hl(r.left.text)} />}</td>
-              <td class="ln">{r.right?.n}</td>
+              <td class="dn">{r.right?.n}</td>
               <td class="side right">{r.right && <Tokens tokens={hl(r.right.text)} />}</td>
             </tr>
           ))}

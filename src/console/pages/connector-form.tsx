@@ -50,7 +50,7 @@ export function ConnectorFormPage({ route }: { route: Route }) {
   const groups = new Map<string, ConfigKey[]>();
   for (const k of keys.data ?? []) {
     if (k.name === "name") continue;
-    const g = k.group ?? "Other";
+    const g = k.group ?? plugin.replace(/^.*\./, "");
     groups.set(g, [...(groups.get(g) ?? []), k]);
   }
   const otherErrors = (checked?.configs ?? []).filter((c) => c.value.errors.length > 0 && !(keys.data ?? []).some((k) => k.name === c.value.name && k.name !== "name"));

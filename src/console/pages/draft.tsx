@@ -9,7 +9,7 @@ import { formatSchema, placeReasons } from "../schema-text.ts";
 import { canWrite } from "../session.ts";
 import type { SchemaVersion } from "./subject.tsx";
 
-type Checked = { compatible: boolean; notes: Map<number, string[]>; text: string; fresh?: boolean };
+type Checked = { compatible: boolean; notes: Map<number, string[]>; context: string[]; text: string; fresh?: boolean };
 
 export function DraftPage({ route }: { route: Route }) {
   const [subject, setSubject] = useState(route.query.get("subject") ?? "");
@@ -36,10 +36,11 @@ export function DraftPage({ route }: { route: Route }) {
     setRegistered(undefined);
     try {
       const answer = await api<{ is_compatible: boolean; messages?: string[] }>("registry", `/compatibility/subjects/${enc(subject)}/versions/latest?verbose=true`, { method: "POST", body: body() });
-      setChecked({ compatible: answer.is_compatible, notes: placeReasons(answer.messages ?? [], text), text });
+      const { lines, context } = placeReasons(answer.messages ?? [], text);
+      setChecked({ compatible: answer.is_compatible, notes: lines, context, text });
     } catch (err) {
       // No version yet: nothing to be compatible with.
-      if (err instanceof ApiError && (err.code === 40401 || err.code === 40402)) setChecked({ compatible: true, notes: new Map(), text, fresh: true });
+      if (err instanceof ApiError && (err.code === 40401 || err.code === 40402)) setChecked({ compatible: true, notes: new Map(), context: [], text, fresh: true });
       else setError(err);
     }
   };
@@ -102,6 +103,16 @@ export function DraftPage({ route }: { route: Route }) {
             </div>
           ))}
           {!checked.compatible && <Code text={checked.text} format={format} notes={checked.notes} />}
+          {checked.context.length > 0 && (
+            <details>
+              <summary class="muted">Compared with</summary>
+              {checked.context.map((c, i) => (
+                <pre key={i} class="code small">
+                  {c}
+                </pre>
+              ))}
+            </details>
+          )}
         </div>
       )}
     </div>
