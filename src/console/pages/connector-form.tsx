@@ -83,13 +83,14 @@ export function ConnectorFormPage({ route }: { route: Route }) {
       {raw !== undefined ? (
         <textarea name="raw-config" class="editor" rows={Math.max(12, raw.split("\n").length + 1)} value={raw} onInput={(e) => setRaw(e.currentTarget.value)} />
       ) : (
-        [...groups].map(([group, ks]) => (
-          <fieldset key={group}>
-            <legend>{group}</legend>
+        // The plugin's own settings and the common ones open; the rest folded unless something in them is wrong.
+        [...groups].map(([group, ks], i) => (
+          <details key={group} class="group" open={i === 0 || group === "Common" || ks.some((k) => errorsOf(k.name).length > 0 || config[k.name])}>
+            <summary>{group}</summary>
             {ks.map((k) => (
               <Field key={k.name} def={k} value={config[k.name] ?? ""} errors={errorsOf(k.name)} set={(v) => setConfig({ ...config, [k.name]: v })} />
             ))}
-          </fieldset>
+          </details>
         ))
       )}
       {otherErrors.map((c) => (

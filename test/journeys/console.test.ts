@@ -1,0 +1,279 @@
+// The web console in a real browser (Debian's Chromium through playwright-core) against dist/sluice dev,
+// as a person uses it: subjects, a diff, a draft refused and then registered, a connector created from the
+// generated form, paused and resumed while its chart moves; 10,000 subjects and 500 connectors; and the
+// same console over HTTPS with Basic authentication, where a read-only user gets no write buttons.
+// Screenshots of the main pages go to docs/console/ for the README.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { pbkdf2Sync } from "node:crypto";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { root } from "../fixtures/binary.ts";
+import { openBrowser, saveScreenshot, type BrowserSession, type Page } from "../fixtures/browser.ts";
+import { certificateAuthority } from "../fixtures/certificates.ts";
+import { freePort } from "../fixtures/wait.ts";
+import { freeListener, install, type Install } from "./sluice.ts";
+
+const order = (fields: object[]) => JSON.stringify({ type: "record", name: "Order", fields });
+const V1 = order([{ name: "id", type: "long" }]);
+const V2 = order([{ name: "id", type: "long" }, { name: "note", type: "string", default: "" }]);
+
+async function call<T = unknown>(url: string, method: string, body?: unknown, headers: Record<string, string> = {}, tls?: { ca: string }): Promise<T> {
+  const response = await fetch(url, { method, headers: { "content-type": "application/json", ...headers }, body: body === undefined ? undefined : JSON.stringify(body), ...(tls ? { tls } : {}) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** dev in its own directory, with the example sequence source in its plugins/ (it makes records steadily). */
+async function startDev(sluice: Install, listeners: { registry: string; connect: string }, env: Record<string, string> = {}): Promise<void> {
+  mkdirSync(join(sluice.dir, "plugins"), { recursive: true });
+  cpSync(join(root, "plugins", "sequence-source.ts"), join(sluice.dir, "plugins", "sequence-source.ts"));
+  await sluice.start(["dev", "--registry-listeners", listeners.registry, "--connect-listeners", listeners.connect], env);
+}
+
+/** Resolves once the page's function returns true (playwright polls it: no sleeps). */
+const until = (page: Page, fn: string, timeout = 30000) => page.waitForFunction(fn, undefined, { timeout });
+
+let browser: BrowserSession;
+beforeAll(async () => {
+  browser = await openBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe("the console of sluice dev", () => {
+  let sluice: Install;
+  const registry = freeListener();
+  const connect = freeListener();
+
+  beforeAll(async () => {
+    sluice = install();
+    await startDev(sluice, { registry, connect });
+    await call(`${registry}/subjects/orders-value/versions`, "POST", { schema: V1 });
+    await call(`${registry}/subjects/orders-value/versions`, "POST", { schema: V2 });
+    await call(`${registry}/subjects/customers-value/versions`, "POST", { schemaType: "PROTOBUF", schema: 'syntax = "proto3";\npackage shop;\n\n// Who buys.\nmessage Customer {\n  string name = 1;\n  int32 age = 2;\n}\n' });
+    await call(`${registry}/subjects/clicks-value/versions`, "POST", { schemaType: "JSON", schema: JSON.stringify({ type: "object", properties: { url: { type: "string" } } }) });
+  });
+  afterAll(async () => {
+    await sluice?.remove();
+  });
+
+  test("browse subjects, diff two versions, check a draft and see why it is incompatible, register a fixed one", async () => {
+    const page = await browser.page();
+    await page.goto(`${registry}/ui/`);
+    await page.getByRole("link", { name: "customers-value" }).waitFor();
+    await saveScreenshot(page, "subjects");
+
+    await page.getByRole("link", { name: "orders-value" }).click();
+    // Two versions: the diff compares the last two, the added field marked on the right.
+    await page.locator("tr.d-added").first().waitFor();
+    expect(await page.locator("tr.d-added .right").allTextContents()).toContain('      "name": "note",');
+    await saveScreenshot(page, "subject");
+    await page.getByLabel("From version").selectOption("2");
+    await page.getByLabel("To version").selectOption("1");
+    await page.locator("tr.d-removed").first().waitFor();
+
+    await page.getByRole("link", { name: "New version…" }).click();
+    const editor = page.locator("textarea[name=schema]");
+    await until(page, `document.querySelector("textarea[name=schema]")?.value.includes('"note"')`);
+    await editor.fill(JSON.stringify(JSON.parse(order([{ name: "id", type: "string" }, { name: "note", type: "string", default: "" }])), null, 2));
+    await page.getByRole("button", { name: "Check compatibility" }).click();
+    const noted = page.locator(".line.noted").first();
+    await noted.waitFor();
+    await page.getByText("Incompatible:").scrollIntoViewIfNeeded();
+    // The reason sits under the line it is about: the field whose type changed.
+    expect(await noted.textContent()).toContain('"type": "string"');
+    expect(await noted.locator(".note").textContent()).toContain("TYPE_MISMATCH");
+    await saveScreenshot(page, "draft");
+
+    await editor.fill(JSON.stringify(JSON.parse(order([{ name: "id", type: "long" }, { name: "note", type: "string", default: "" }, { name: "total", type: "double", default: 0 }])), null, 2));
+    await page.getByRole("button", { name: "Check compatibility" }).click();
+    await page.getByText("Compatible with the subject.").waitFor();
+    await page.getByRole("button", { name: "Register" }).click();
+    await page.getByText("Registered as schema").waitFor();
+    expect(await call(`${registry}/subjects/orders-value/versions`, "GET")).toEqual([1, 2, 3]);
+  });
+
+  test("the schema lookup by id lists the subject versions that use it", async () => {
+    const page = await browser.page();
+    await page.goto(`${registry}/ui/#/schemas/1`);
+    await page.getByRole("link", { name: "orders-value v1" }).waitFor();
+  });
+
+  test("create a connector from the form, fix its validation error, see its chart move, pause and resume it", async () => {
+    const page = await browser.page();
+    // connect's own console: the registry is reached through its proxy.
+    await page.goto(`${connect}/ui/#/new-connector`);
+    await page.locator("input[name=name]").fill("numbers");
+    await page.locator("select[name='connector.class']").selectOption("io.sluice.examples.SequenceSourceConnector");
+    await page.locator("[data-field=topic] input").waitFor();
+    await page.getByRole("button", { name: "Create" }).click();
+    // topic is required: the validate endpoint's error is shown on its field, nothing is created.
+    await page.locator("[data-field=topic] .field-error").waitFor();
+    await page.locator("h1").scrollIntoViewIfNeeded();
+    await saveScreenshot(page, "connector-form");
+    await page.locator("[data-field=topic] input").fill("numbers");
+    await page.locator("[data-field='tasks.max'] input").fill("2");
+    await page.locator("[data-field='sequence.interval.ms'] input").fill("20");
+    await page.getByRole("button", { name: "Create" }).click();
+
+    await page.locator("h1 .state-running").waitFor();
+    // The chart moves: samples arrive and the latest rate is above zero.
+    await until(page, `Number(document.querySelector(".charts .spark")?.dataset.last) > 0 && !!document.querySelector(".charts .spark polyline")`);
+    await page.locator("td .state-running").nth(1).waitFor();
+    await saveScreenshot(page, "connector");
+
+    await page.getByRole("button", { name: "Pause", exact: true }).click();
+    await page.locator("h1 .state-paused").waitFor();
+    expect((await call<{ connector: { state: string } }>(`${connect}/connectors/numbers/status`, "GET")).connector.state).toBe("PAUSED");
+    await page.getByRole("button", { name: "Resume", exact: true }).click();
+    await page.locator("h1 .state-running").waitFor();
+
+    await page.goto(`${connect}/ui/#/connectors`);
+    await page.locator("[data-connector=numbers] .task.state-running").nth(1).waitFor();
+    await saveScreenshot(page, "connectors");
+    await page.goto(`${registry}/ui/#/cluster`);
+    await page.locator("[data-chart=numbers] polyline").waitFor();
+    await saveScreenshot(page, "cluster");
+  });
+
+  test("the rendered API reference and the plugin docs", async () => {
+    const page = await browser.page();
+    await page.goto(`${registry}/ui/#/plugins/io.sluice.examples.SequenceSourceConnector`);
+    await page.getByText("Numbers per task; 0 = no end.").waitFor();
+    await page.goto(`${registry}/ui/#/api/registry`);
+    // The OpenAPI document, or (before it exists) the plain statement that there is none.
+    await page.locator(".operation").or(page.getByText("publishes no OpenAPI document")).first().waitFor();
+  });
+
+  test("10,000 subjects are paged and 500 connectors a virtual list: the page holds a window of rows", async () => {
+    const names = Array.from({ length: 10000 }, (_, i) => `load-${String(i).padStart(5, "0")}-value`);
+    const schema = JSON.stringify({ type: "record", name: "Load", fields: [{ name: "n", type: "int" }] });
+    // A few at a time: each write waits for the ones before it, and kafkastore.timeout.ms counts that wait.
+    for (let i = 0; i < names.length; i += 8) {
+      await Promise.all(names.slice(i, i + 8).map((name) => call(`${registry}/subjects/${name}/versions`, "POST", { schema })));
+    }
+    for (let i = 0; i < 500; i += 25) {
+      const batch = Array.from({ length: 25 }, (_, k) => `idle-${String(i + k).padStart(3, "0")}`);
+      await Promise.all(batch.map((name) => call(`${connect}/connectors`, "POST", { name, config: { "connector.class": "SequenceSource", topic: name }, initial_state: "STOPPED" })));
+    }
+    const page = await browser.page();
+    await page.goto(`${registry}/ui/#/subjects`);
+    await page.locator("[data-total='10003']").waitFor();
+    expect(await page.locator("table.subjects tr").count()).toBe(50);
+    await page.getByText("page 1 of 201").waitFor();
+    await page.getByRole("button", { name: "Next ›" }).click();
+    await page.getByRole("link", { name: "load-00047-value" }).waitFor();
+    await page.locator("input[name=prefix]").fill("load-0999");
+    await page.locator("input[name=prefix]").press("Enter");
+    await page.locator("[data-total='10']").waitFor();
+
+    await page.goto(`${registry}/ui/#/connectors`);
+    await page.locator("[data-total='501']").waitFor();
+    expect(await page.locator(".vrow").count()).toBeLessThan(40);
+    await page.locator(".virtual").evaluate((list) => list.scrollTo(0, list.scrollHeight));
+    await page.locator("[data-connector=numbers]").waitFor();
+    expect(await page.locator(".vrow").count()).toBeLessThan(40);
+  });
+});
+
+describe("the console over HTTPS with Basic authentication", () => {
+  let sluice: Install;
+  const registry = `https://127.0.0.1:${freePort()}`;
+  const connect = `https://127.0.0.1:${freePort()}`;
+  const PASSWORD = "console-Secret-3";
+  const basic = (user: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${PASSWORD}`).toString("base64")}` });
+  const ca = certificateAuthority("Console CA");
+
+  beforeAll(async () => {
+    sluice = install();
+    const server = ca.issue("127.0.0.1", "server");
+    const file = (name: string, text: string) => (writeFileSync(join(sluice.dir, name), text), join(sluice.dir, name));
+    const keystore = file("server.pem", server.key + server.cert);
+    const truststore = file("ca.pem", ca.cert);
+    // Karapace's auth file, hashed as karapace_mkpasswd does: admin writes, reader reads.
+    const user = (username: string) => ({ username, algorithm: "sha256", salt: `salt-${username}`, password_hash: pbkdf2Sync(PASSWORD, `salt-${username}`, 5000, 32, "sha256").toString("base64") });
+    const auth = file(
+      "auth.json",
+      JSON.stringify({
+        users: [user("admin"), user("reader"), user("orders")],
+        permissions: [
+          { username: "admin", operation: "Write", resource: "Config:" },
+          { username: "admin", operation: "Write", resource: "Subject:.*" },
+          { username: "reader", operation: "Read", resource: "Config:" },
+          { username: "reader", operation: "Read", resource: "Subject:.*" },
+          { username: "orders", operation: "Read", resource: "Config:" },
+          { username: "orders", operation: "Read", resource: "Subject:.*" },
+          { username: "orders", operation: "Write", resource: "Subject:orders-.*" },
+        ],
+      }),
+    );
+    const users = file("connect-users.properties", `admin=${PASSWORD}\nreader=${PASSWORD}\n`);
+    await startDev(sluice, { registry, connect }, {
+      SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION: keystore,
+      SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE: "PEM",
+      SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION: truststore,
+      SCHEMA_REGISTRY_SSL_TRUSTSTORE_TYPE: "PEM",
+      SCHEMA_REGISTRY_AUTHENTICATION_PERMISSIONS_FILE: auth,
+      CONNECT_SSL_KEYSTORE_LOCATION: keystore,
+      CONNECT_SSL_KEYSTORE_TYPE: "PEM",
+      CONNECT_SSL_TRUSTSTORE_LOCATION: truststore,
+      CONNECT_SSL_TRUSTSTORE_TYPE: "PEM",
+      CONNECT_REST_EXTENSION_CLASSES: "org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension",
+      CONNECT_REST_BASIC_AUTH_USERS_FILE: users,
+      CONNECT_REST_BASIC_AUTH_READ_ONLY_USERS: "reader",
+    });
+    await call(`${registry}/subjects/orders-value/versions`, "POST", { schema: V1 }, basic("admin"), { ca: ca.cert });
+    await call(`${registry}/subjects/customers-value/versions`, "POST", { schema: V1 }, basic("admin"), { ca: ca.cert });
+    await call(`${connect}/connectors`, "POST", { name: "numbers", config: { "connector.class": "SequenceSource", topic: "numbers", "sequence.interval.ms": "50" } }, basic("admin"), { ca: ca.cert });
+  });
+  afterAll(async () => {
+    await sluice?.remove();
+  });
+
+  const pageAs = (username: string) => browser.page({ httpCredentials: { username, password: PASSWORD }, ignoreHTTPSErrors: true });
+
+  test("without credentials the console is refused; a writer sees both services and the write buttons", async () => {
+    const anonymous = await fetch(`${registry}/ui/`, { tls: { ca: ca.cert } });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toStartWith("Basic");
+    const page = await pageAs("admin");
+    await page.goto(`${registry}/ui/#/subjects/orders-value`);
+    await page.getByRole("button", { name: "Delete subject" }).waitFor();
+    // connect through the registry's proxy, with the same credentials.
+    await page.goto(`${registry}/ui/#/connectors/numbers`);
+    await page.getByRole("button", { name: "Pause", exact: true }).waitFor();
+  });
+
+  test("a read-only user sees no write buttons, and a refused call shows the 403's message", async () => {
+    const page = await pageAs("reader");
+    await page.goto(`${registry}/ui/#/subjects/orders-value`);
+    await page.getByText("read-only").first().waitFor();
+    await page.locator("pre.code").waitFor();
+    expect(await page.getByRole("button", { name: "Delete subject" }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: "New version…" }).count()).toBe(0);
+    await page.goto(`${registry}/ui/#/connectors/numbers`);
+    await page.locator("h1 .state").waitFor();
+    expect(await page.getByRole("button", { name: "Pause", exact: true }).count()).toBe(0);
+    await saveScreenshot(page, "read-only");
+
+    // The draft editor still checks (a read).
+    await page.goto(`${registry}/ui/#/draft?subject=orders-value`);
+    await until(page, `document.querySelector("textarea[name=schema]")?.value.includes('"id"')`);
+    await page.getByRole("button", { name: "Check compatibility" }).click();
+    await page.getByText("Compatible with the subject.").waitFor();
+  });
+
+  test("a user refused a write sees the registry's 403 message", async () => {
+    // orders may write orders-* only: it is no read-only user, so the buttons are there.
+    const page = await pageAs("orders");
+    await page.goto(`${registry}/ui/#/subjects/customers-value`);
+    await page.getByRole("button", { name: "Delete subject" }).click();
+    await page.getByRole("button", { name: "Yes, delete subject" }).click();
+    const refused = page.getByRole("alert");
+    await refused.waitFor();
+    expect(await refused.textContent()).toBe("Refused (403): User is denied operation Write on Subject: customers-value");
+    expect(await call(`${registry}/subjects`, "GET", undefined, basic("admin"), { ca: ca.cert })).toContain("customers-value");
+  });
+});
