@@ -76,7 +76,8 @@ export function Section({ title, children, actions }: { title: string; children:
 
 /** A live line chart of the last values; the label shows the latest. */
 export function Spark({ values, label, unit, width = 160, height = 36 }: { values: number[]; label?: string; unit: string; width?: number; height?: number }) {
-  const max = Math.max(1, ...values);
+  // Some headroom: a steady rate is a line below the top, not along it.
+  const max = Math.max(1, ...values) * 1.2;
   const step = values.length > 1 ? width / (values.length - 1) : width;
   const points = values.map((v, i) => `${(i * step).toFixed(1)},${(height - 2 - (v / max) * (height - 4)).toFixed(1)}`).join(" ");
   const last = values.at(-1);
