@@ -2,6 +2,7 @@
 // on Kafka (test/fixtures/console-cluster.ts). Every registry lists the three instances with one
 // leader; every worker lists the three workers, with the connectors and their tasks spread over them.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { openBrowser, saveScreenshot } from "../fixtures/browser.ts";
 import { CLUSTER_SIZE, startConsoleCluster, type ConsoleCluster } from "../fixtures/console-cluster.ts";
 import { jsonCall } from "../fixtures/http.ts";
 import { waitFor } from "../fixtures/wait.ts";
@@ -57,5 +58,25 @@ test("each worker lists the three workers, one leading, the three connectors and
   for (const worker of view.workers) {
     expect(worker.connectors).toHaveLength(1);
     expect(worker.tasks).toHaveLength(2);
+  }
+});
+
+test("the console of a registry pictures the three instances and, through its proxy, the workers, what each runs and the records flowing", async () => {
+  const browser = await openBrowser();
+  try {
+    const page = await browser.page();
+    await page.goto(`${cluster.registries[1]}/ui/#/cluster`);
+    await page.waitForFunction(`document.querySelectorAll("[data-instance]").length === ${CLUSTER_SIZE} && document.querySelectorAll("[data-worker]").length === ${CLUSTER_SIZE}`);
+    expect(await page.locator("[data-instance].leader").count()).toBe(1);
+    expect(await page.locator("[data-worker].leader").count()).toBe(1);
+    for (const name of CONNECTORS) await page.locator(`[data-chart='${name}'] polyline`).waitFor();
+    await saveScreenshot(page, "cluster");
+    await page.goto(`${cluster.registries[1]}/ui/#/connectors`);
+    await page.waitForFunction(`document.querySelectorAll("[data-connector] .task").length === ${CONNECTORS.length * 2}`);
+    // Three workers: the tasks' workers differ.
+    const workers = await page.locator("[data-connector] .task small").allTextContents();
+    expect(new Set(workers).size).toBe(CLUSTER_SIZE);
+  } finally {
+    await browser.close();
   }
 });

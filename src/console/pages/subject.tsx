@@ -1,5 +1,6 @@
 // One subject: its versions, compatibility level and mode (set here), a version's schema with its
 // references and what references it, a side-by-side diff of any two versions, and deletion.
+import { useState } from "preact/hooks";
 import { api, ApiError, enc } from "../api.ts";
 import { Code, Diff } from "../components/code.tsx";
 import { Action, ErrorBox, Loading, Section } from "../components/ui.tsx";
@@ -94,17 +95,16 @@ export function SubjectPage({ route }: { route: Route }) {
 }
 
 function Setter({ label, options, current, save, done }: { label: string; options: string[]; current?: string; save: (v: string) => Promise<unknown>; done: () => void }) {
-  let picked = current ?? options[0]!;
+  const [picked, setPicked] = useState<string>();
+  const value = picked ?? current ?? options[0]!;
   return (
     <span class="setter">
-      <select aria-label={label} onChange={(e) => (picked = e.currentTarget.value)}>
+      <select aria-label={label} value={value} onChange={(e) => setPicked(e.currentTarget.value)}>
         {options.map((o) => (
-          <option key={o} selected={o === current}>
-            {o}
-          </option>
+          <option key={o}>{o}</option>
         ))}
       </select>
-      <Action label={`Set ${label.toLowerCase()}`} run={() => save(picked)} done={done} />
+      <Action label={`Set ${label.toLowerCase()}`} run={() => save(value)} done={done} />
     </span>
   );
 }

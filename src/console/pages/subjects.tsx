@@ -1,5 +1,6 @@
 // Subjects: filtered by prefix (the registry's own subjectPrefix), a name fragment, format and deleted
 // state, fifty to a page (a registry of 10,000 subjects renders fifty rows).
+import { useEffect, useState } from "preact/hooks";
 import { api, enc } from "../api.ts";
 import { ErrorBox, Loading } from "../components/ui.tsx";
 import { useLoad } from "../load.ts";
@@ -33,6 +34,28 @@ async function listSubjects(prefix: string, deleted: string, format: string): Pr
   return names.sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0));
 }
 
+type Latest = { version: number; id: number; schemaType?: string };
+/** Latest versions seen, kept across pages: only a page's subjects are asked for, each once. */
+const latest = new Map<string, Latest | null>();
+
+function useLatest(subjects: string[]): Map<string, Latest | null> {
+  const [, setTick] = useState(0);
+  const key = subjects.join("\n");
+  useEffect(() => {
+    const missing = subjects.filter((s) => !latest.has(s));
+    if (missing.length === 0) return;
+    void Promise.all(
+      missing.map((s) =>
+        api<Latest>("registry", `/subjects/${enc(s)}/versions/latest?deleted=true`).then(
+          (v) => latest.set(s, v),
+          () => latest.set(s, null),
+        ),
+      ),
+    ).then(() => setTick((t) => t + 1));
+  }, [key]);
+  return latest;
+}
+
 export function SubjectsPage({ route }: { route: Route }) {
   const q = route.query;
   const prefix = q.get("prefix") ?? "";
@@ -44,7 +67,7 @@ export function SubjectsPage({ route }: { route: Route }) {
   const set = (changes: Record<string, string | number | undefined>) => navigate(["subjects"], { prefix, q: text, format, deleted: deleted === "no" ? undefined : deleted, page: undefined, ...changes });
   const matching = (list.data ?? []).filter((s) => !text || s.subject.toLowerCase().includes(text.toLowerCase()));
   const shown = pageOf(matching, page, PAGE);
-  const [lookup, setLookup] = [q.get("id") ?? "", (id: string) => navigate(["schemas", id])];
+  const versions = useLatest(shown.items.map((s) => s.subject));
   return (
     <div>
       <h1>
@@ -55,12 +78,13 @@ export function SubjectsPage({ route }: { route: Route }) {
           </a>
         )}
       </h1>
+      {/* Text filters are uncontrolled: a re-render (rows arriving) must not reset what is being typed. */}
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
         <label>
-          Prefix <input name="prefix" value={prefix} onChange={(e) => set({ prefix: e.currentTarget.value })} placeholder="e.g. orders-" />
+          Prefix <input name="prefix" defaultValue={prefix} onChange={(e) => set({ prefix: e.currentTarget.value })} placeholder="e.g. orders-" />
         </label>
         <label>
-          Contains <input name="q" value={text} onInput={(e) => set({ q: e.currentTarget.value })} />
+          Contains <input name="q" defaultValue={text} onInput={(e) => set({ q: e.currentTarget.value })} />
         </label>
         <label>
           Format{" "}
@@ -84,8 +108,7 @@ export function SubjectsPage({ route }: { route: Route }) {
           <input
             name="id"
             size={8}
-            defaultValue={lookup}
-            onKeyDown={(e) => e.key === "Enter" && e.currentTarget.value && setLookup(e.currentTarget.value.trim())}
+            onKeyDown={(e) => e.key === "Enter" && e.currentTarget.value && navigate(["schemas", e.currentTarget.value.trim()])}
             placeholder="lookup"
           />
         </label>
@@ -105,7 +128,9 @@ export function SubjectsPage({ route }: { route: Route }) {
                     <a href={href(["subjects", s.subject])}>{s.subject}</a>
                     {s.deleted && <span class="badge deleted">deleted</span>}
                   </td>
-                  <td class="muted">{s.schemaType}</td>
+                  <td class="muted">{s.schemaType ?? versions.get(s.subject)?.schemaType ?? (versions.get(s.subject) ? "AVRO" : "")}</td>
+                  <td class="muted">{versions.get(s.subject) && `v${versions.get(s.subject)!.version}`}</td>
+                  <td class="muted">{versions.get(s.subject) && `id ${versions.get(s.subject)!.id}`}</td>
                 </tr>
               ))}
             </tbody>
