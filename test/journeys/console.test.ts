@@ -156,8 +156,12 @@ describe("the console of sluice dev", () => {
     await page.goto(`${registry}/ui/#/plugins/io.sluice.examples.SequenceSourceConnector`);
     await page.getByText("Numbers per task; 0 = no end.").waitFor();
     await page.goto(`${registry}/ui/#/api/registry`);
-    // The OpenAPI document, or (before it exists) the plain statement that there is none.
-    await page.locator(".operation").or(page.getByText("publishes no OpenAPI document")).first().waitFor();
+    await page.locator(".operation summary", { hasText: "/subjects/{subject}/versions" }).first().click();
+    await page.locator(".operation[open] table").first().waitFor();
+    await saveScreenshot(page, "api-reference");
+    // connect's document, through the registry's proxy.
+    await page.goto(`${registry}/ui/#/api/connect`);
+    await page.locator(".operation summary", { hasText: "/connectors/{connector}/offsets" }).first().waitFor();
   });
 
   test("10,000 subjects are paged and 500 connectors a virtual list: the page holds a window of rows", async () => {

@@ -17,6 +17,25 @@ function schemaText(schema: Json | undefined): string {
   return JSON.stringify(schema, null, 2);
 }
 
+/** The distinct schemas of a body's media types: a name or type inline, a structure folded. */
+function Schemas({ content, open }: { content?: Json; open?: boolean }) {
+  const texts = [...new Set(Object.values(content ?? {}).map((c) => schemaText((c as Json).schema)))].filter(Boolean);
+  return (
+    <>
+      {texts.map((text) =>
+        text.includes("\n") ? (
+          <details key={text} open={open}>
+            <summary class="muted">schema</summary>
+            <pre class="code small">{text}</pre>
+          </details>
+        ) : (
+          <code key={text}>{text}</code>
+        ),
+      )}
+    </>
+  );
+}
+
 export function ApiReferencePage({ route }: { route: Route }) {
   const service = (route.path[1] === "connect" ? "connect" : "registry") as Service;
   const doc = useLoad(() => api<Json>(service, "/openapi.json").catch((err) => (err instanceof ApiError && err.status === 404 ? null : Promise.reject(err))), [service]);
@@ -64,20 +83,15 @@ export function ApiReferencePage({ route }: { route: Route }) {
                       </tbody>
                     </table>
                   )}
-                  {body &&
-                    Object.entries(body).map(([type, c]) => (
-                      <div key={type}>
-                        Body <code>{type}</code>
-                        <pre class="code small">{schemaText((c as Json).schema)}</pre>
-                      </div>
-                    ))}
+                  {body && (
+                    <div>
+                      Body ({Object.keys(body).join(", ")}) <Schemas content={body} open />
+                    </div>
+                  )}
                   <ul>
                     {Object.entries((op.responses ?? {}) as Json).map(([code, r]) => (
                       <li key={code}>
-                        <b>{code}</b> {(r as Json).description}{" "}
-                        {Object.values(((r as Json).content ?? {}) as Json).map((c, i) => (
-                          <code key={i}>{schemaText((c as Json).schema).slice(0, 200)}</code>
-                        ))}
+                        <b>{code}</b> {(r as Json).description} <Schemas content={(r as Json).content} />
                       </li>
                     ))}
                   </ul>
