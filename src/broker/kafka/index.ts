@@ -74,8 +74,14 @@ export class KafkaBroker implements Broker {
   private readonly connection: ConnectionOptions;
   private admin?: Admin;
   private producer?: Producer;
-  /** Fetches have their own connections: a long poll holds its connection until the broker answers. */
-  private fetchPool?: ConnectionPool;
+  /**
+   * Fetches have their own connections, and each fetch in flight one of its own: a broker answers a
+   * connection's requests one at a time, so a long poll holds its connection until it is answered, and
+   * another reader's fetch sent behind it (the DEK registry's log behind `_schemas`', connect's logs
+   * beside the registry's in `sluice dev`) would wait out the poll before the broker even read it.
+   */
+  private readonly fetchPools: ConnectionPool[] = [];
+  private readonly busyFetchPools = new Set<ConnectionPool>();
   /** A fetch failed in a way that says leaders moved: the next one asks for fresh metadata. */
   private staleMetadata = false;
   /** The last Fetch request sent to each leader (by node id), while in flight or holding records. */
@@ -105,7 +111,6 @@ export class KafkaBroker implements Broker {
       // credentials fail here.
       await this.admin.metadata({ topics: [] });
       this.producer = new Producer({ ...this.clientOptions(), idempotent: true, acks: -1, autocreateTopics: false });
-      this.fetchPool = new ConnectionPool(this.clientId, this.connection);
     });
   }
 
@@ -123,7 +128,7 @@ export class KafkaBroker implements Broker {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.producer?.close(), this.admin?.close(), this.fetchPool?.close()]);
+    await Promise.allSettled([this.producer?.close(), this.admin?.close(), ...this.fetchPools.map((pool) => pool.close())]);
   }
 
   async createTopic(spec: TopicSpec): Promise<boolean> {
@@ -312,8 +317,12 @@ export class KafkaBroker implements Broker {
     for (const r of reads) {
       topics.set(r.topic, [...(topics.get(r.topic) ?? []), { partition: r.partition, currentLeaderEpoch: -1, fetchOffset: BigInt(r.offset), lastFetchedEpoch: -1, partitionMaxBytes: maxBytes }]);
     }
+    // A pool no fetch is using now; one more when every pool is busy (as many as fetches ever ran at once).
+    let pool = this.fetchPools.find((p) => !this.busyFetchPools.has(p));
+    if (!pool) this.fetchPools.push((pool = new ConnectionPool(this.clientId, this.connection)));
+    this.busyFetchPools.add(pool);
     try {
-      const connection = await this.need(this.fetchPool).get(node);
+      const connection = await pool.get(node);
       // Fetch v12 names topics (later versions want topic ids); session id 0 with epoch -1 is a full
       // fetch without a fetch session, so concurrent readers of one broker do not disturb each other.
       const response = await fetchV12.api.async(
@@ -333,6 +342,8 @@ export class KafkaBroker implements Broker {
       // Most fetch errors (not the leader any more, unknown partition, broker gone) mean stale metadata.
       this.staleMetadata = true;
       throw err;
+    } finally {
+      this.busyFetchPools.delete(pool);
     }
   }
 

@@ -30,6 +30,27 @@ function fetchManyBehaviour(connect: () => Promise<Broker>) {
     broker = await connect();
   }, 120_000);
 
+  test("readers of different topics do not wait behind each other's long polls", async () => {
+    const quiet = await newTopic(broker, 1);
+    const busy = await newTopic(broker, 1);
+    expect(await broker.fetch(quiet, 0, 0)).toEqual([]);
+    expect(await broker.fetch(busy, 0, 0)).toEqual([]);
+    // One reader long-polls a topic nothing is written to (the DEK registry's log beside `_schemas`)...
+    let quietAnswered = false;
+    const quietPoll = broker.fetch(quiet, 0, 0, { maxWaitMs: 3_000 }).then((r) => {
+      quietAnswered = true;
+      return r;
+    });
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    // ...and another reads back what it writes: it is answered while the first poll is still waiting.
+    for (let i = 0; i < 3; i++) {
+      await produce(broker, busy, 0, `v${i}`);
+      expect(summary(await broker.fetch(busy, 0, i, { maxWaitMs: 10_000 }))).toEqual([`0@${i}=v${i}`]);
+    }
+    expect(quietAnswered).toBe(false);
+    expect(await quietPoll).toEqual([]);
+  }, 30_000);
+
   test("a long poll across two partitions ends as soon as a record arrives on the second", async () => {
     const topic = await newTopic(broker, 2);
     // Metadata and connections in place first, so the poll below is on its way at once.
