@@ -4,7 +4,6 @@
 // same console over HTTPS with Basic authentication, where a read-only user gets no write buttons.
 // Screenshots of the main pages go to docs/console/ for the README.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { pbkdf2Sync } from "node:crypto";
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { root } from "../fixtures/binary.ts";
@@ -12,6 +11,7 @@ import { openBrowser, saveScreenshot, type BrowserSession, type Page } from "../
 import { certificateAuthority } from "../fixtures/certificates.ts";
 import { freePort } from "../fixtures/wait.ts";
 import { freeListener, install, type Install } from "./sluice.ts";
+import { karapaceUser } from "../fixtures/karapace-auth.ts";
 
 const order = (fields: object[]) => JSON.stringify({ type: "record", name: "Order", fields });
 const V1 = order([{ name: "id", type: "long" }]);
@@ -213,7 +213,7 @@ describe("the console over HTTPS with Basic authentication", () => {
     const keystore = file("server.pem", server.key + server.cert);
     const truststore = file("ca.pem", ca.cert);
     // Karapace's auth file, hashed as karapace_mkpasswd does: admin writes, reader reads.
-    const user = (username: string) => ({ username, algorithm: "sha256", salt: `salt-${username}`, password_hash: pbkdf2Sync(PASSWORD, `salt-${username}`, 5000, 32, "sha256").toString("base64") });
+    const user = (username: string) => karapaceUser(username, PASSWORD);
     const auth = file(
       "auth.json",
       JSON.stringify({

@@ -3,7 +3,6 @@
 // with a 4xx, nothing leaks JavaScript internals, and nothing bad reaches the `_schemas` log.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, type Subprocess } from "bun";
-import { pbkdf2Sync } from "node:crypto";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +11,7 @@ import { createBroker } from "../../../src/broker/index.ts";
 import { builtBinary } from "../../fixtures/binary.ts";
 import { jsonCall, type JsonReply } from "../../fixtures/http.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
+import { karapaceUser } from "../../fixtures/karapace-auth.ts";
 
 let dir: string;
 let bin: string;
@@ -132,12 +132,7 @@ describe("an undecodable subject (item 1)", () => {
 
 describe("subject-scoped config and mode under per-user permissions (item 4)", () => {
   const PASSWORD = "edge-Secret-4";
-  const user = (username: string) => ({
-    username,
-    algorithm: "sha256",
-    salt: `salt-${username}`,
-    password_hash: pbkdf2Sync(PASSWORD, `salt-${username}`, 5000, 32, "sha256").toString("base64"),
-  });
+  const user = (username: string) => karapaceUser(username, PASSWORD);
   let registry: Running;
   const as = (name: string) => ({ ...V1, authorization: `Basic ${Buffer.from(`${name}:${PASSWORD}`).toString("base64")}` });
   const call = (name: string, method: string, path: string, body?: unknown) => jsonCall(registry.url + path, method, body, as(name));

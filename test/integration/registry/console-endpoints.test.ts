@@ -2,12 +2,12 @@
 // leader election) on the embedded broker and with three instances on one Kafka group, and
 // GET /v1/sluice/permissions (what the caller may do) with Karapace's auth file, a users file and none.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { pbkdf2Sync } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { client, registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
 import { waitFor } from "../../fixtures/wait.ts";
+import { karapaceUser } from "../../fixtures/karapace-auth.ts";
 
 const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}` });
 
@@ -83,12 +83,7 @@ describe("GET /v1/sluice/permissions", () => {
     registries.push(registry);
     return registry;
   };
-  const hashed = (username: string) => ({
-    username,
-    algorithm: "sha256",
-    salt: `salt-${username}`,
-    password_hash: pbkdf2Sync(PASSWORD, `salt-${username}`, 5000, 32, "sha256").toString("base64"),
-  });
+  const hashed = (username: string) => karapaceUser(username, PASSWORD);
 
   beforeAll(async () => {
     writeFileSync(

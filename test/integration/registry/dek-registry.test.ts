@@ -2,13 +2,13 @@
 // broker: the API and its errors, the `_dek_registry_keys` records in Confluent's layout, a restart,
 // a follower forwarding writes to the leader, and per-user permissions.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { pbkdf2Sync } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decoder } from "../../../src/broker/broker.ts";
 import { jsonCall } from "../../fixtures/http.ts";
 import { client, registryPlace, removePlace, startTestRegistry, type BrokerKind, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
+import { karapaceUser } from "../../fixtures/karapace-auth.ts";
 
 const KEKS = "/dek-registry/v1/keks";
 let topicCounter = 0;
@@ -164,7 +164,7 @@ describe("DEK registry in a two-instance cluster on Kafka", () => {
 describe("DEK registry permissions", () => {
   const PASSWORD = "dek-Secret-9";
   const dir = mkdtempSync(join(tmpdir(), "sluice-dek-permissions-"));
-  const user = (username: string) => ({ username, algorithm: "sha256", salt: `salt-${username}`, password_hash: pbkdf2Sync(PASSWORD, `salt-${username}`, 5000, 32, "sha256").toString("base64") });
+  const user = (username: string) => karapaceUser(username, PASSWORD);
   const authFile = {
     users: ["admin", "producer", "stranger"].map(user),
     permissions: [

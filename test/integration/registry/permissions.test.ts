@@ -1,22 +1,17 @@
 // Per-user permissions from Karapace's auth file on a registry over real HTTP (embedded broker): who
 // may read, register and configure what, filtered lists, ids, and other users served meanwhile.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { pbkdf2Sync } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jsonCall } from "../../fixtures/http.ts";
 import { registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
+import { karapaceUser } from "../../fixtures/karapace-auth.ts";
 
 const PASSWORD = "perm-Secret-7";
 const dir = mkdtempSync(join(tmpdir(), "sluice-registry-permissions-"));
 // Hashed here as Karapace's karapace_mkpasswd does (PBKDF2-HMAC-SHA256, 5000 rounds), not by the code under test.
-const user = (username: string) => ({
-  username,
-  algorithm: "sha256",
-  salt: `salt-${username}`,
-  password_hash: pbkdf2Sync(PASSWORD, `salt-${username}`, 5000, 32, "sha256").toString("base64"),
-});
+const user = (username: string) => karapaceUser(username, PASSWORD);
 const authFile = {
   users: ["admin", "reader", "orders", "nobody", "prod"].map(user),
   permissions: [
