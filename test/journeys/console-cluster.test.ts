@@ -1,11 +1,12 @@
 // The cluster the console shows, run as `dist/sluice`: three registries and three distributed workers
 // on Kafka (test/fixtures/console-cluster.ts). Every registry lists the three instances with one
 // leader; every worker lists the three workers, with the connectors and their tasks spread over them.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { openBrowser, saveScreenshot } from "../fixtures/browser.ts";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { openBrowser, saveScreenshot, type BrowserSession } from "../fixtures/browser.ts";
 import { CLUSTER_SIZE, startConsoleCluster, type ConsoleCluster } from "../fixtures/console-cluster.ts";
 import { jsonCall } from "../fixtures/http.ts";
 import { waitFor } from "../fixtures/wait.ts";
+import { noScreenshots, seedSubjects, walkConnector, walkLookup, walkReference, walkSubjects, type ConsoleUrls } from "./console-walk.ts";
 
 interface ClusterView {
   leader: string | null;
@@ -79,4 +80,21 @@ test("the console of a registry pictures the three instances and, through its pr
   } finally {
     await browser.close();
   }
+});
+
+describe("the console's walk on the cluster: a follower registry's console, a worker's console", () => {
+  let browser: BrowserSession;
+  // Registry 1 and worker 2: most likely neither leads, so writes are forwarded; each console reaches
+  // the other service through its proxy (registry 1 → worker 1, worker 2 → registry 2).
+  const urls = (): ConsoleUrls => ({ registry: cluster.registries[1]!, connect: cluster.workers[2]! });
+  beforeAll(async () => {
+    browser = await openBrowser();
+    await seedSubjects(urls().registry);
+  }, 60_000);
+  afterAll(() => browser?.close());
+
+  test("subjects, a diff, a draft refused then registered", () => walkSubjects(browser, urls(), noScreenshots), 120_000);
+  test("the lookup by id", () => walkLookup(browser, urls(), noScreenshots), 60_000);
+  test("a connector from the form, its chart, pause, resume, stop and offsets", () => walkConnector(browser, urls(), noScreenshots), 180_000);
+  test("the API reference and the plugin docs", () => walkReference(browser, urls(), noScreenshots), 60_000);
 });
