@@ -135,7 +135,9 @@ const parsedBodies = new WeakMap<Request, unknown>();
  */
 const JSON_BODY = {
   parse: async ({ request }: { request: Request }) => {
-    const body = parseJsonBody(await request.text());
+    // Blank is null, as Jersey's Jackson provider reads empty input; undefined would make Elysia try
+    // its own parser next, on a body already read.
+    const body = parseJsonBody(await request.text()) ?? null;
     parsedBodies.set(request, body);
     return body;
   },

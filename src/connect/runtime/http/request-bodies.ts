@@ -36,7 +36,7 @@ const JACKSON_TOKENS: Record<string, [string, string]> = {
   number: ["Integer", "VALUE_NUMBER_INT"],
   boolean: ["Boolean", "VALUE_TRUE"],
 };
-const kindOf = (v: unknown) => (Array.isArray(v) ? "array" : typeof v);
+const kindOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 const cannotDeserialize = (javaType: string, value: unknown) => {
   const [kind, token] = JACKSON_TOKENS[kindOf(value)] ?? ["Null", "VALUE_NULL"];
   return new ConnectRestError(500, `Cannot deserialize value of type \`${javaType}\` from ${kind} value (token \`JsonToken.${token}\`)`);
