@@ -36,17 +36,18 @@ export class RegistryState {
   readonly modes = new Map<string | null, Scoped<string>>();
   /** The contexts Confluent has CONTEXT records of (".ctx"), the default one not among them. */
   readonly contexts = new Map<string, Scoped<ContextValue>>();
-  /** Highest id ever seen in the default context, in skipped schema records too: the id allocator's state. */
-  maxId = 0;
-  /** The same per other context: ids are allocated per context, as Confluent's IncrementalIdGenerator does. */
-  private readonly contextMaxIds = new Map<string, number>();
+  /**
+   * Highest id ever seen per context, in skipped schema records too: the id allocator's state (ids are
+   * allocated per context, as Confluent's IncrementalIdGenerator does).
+   */
+  private readonly maxIds = new Map<string, number>();
   /** Bumped on every applied change, for caches keyed on the state. */
   generation = 0;
 
   apply(fetchedKey: Bytes | null, value: Bytes | null): boolean {
     const record = decodeRecord(fetchedKey, value);
     if (!record || !fetchedKey) {
-      this.maxId = Math.max(this.maxId, skippedSchemaId(fetchedKey, value));
+      this.raiseMaxId(DEFAULT_CONTEXT, skippedSchemaId(fetchedKey, value));
       return false;
     }
     // Kept for as long as the record is: a copy, as the fetched bytes may be a view into the whole
@@ -82,12 +83,7 @@ export class RegistryState {
         versions.set(record.version, entry);
         this.byId.add(v.id, entry);
         this.byText.add(textKey(entry.schemaType, entry.references, entry.schema, entry), entry);
-        const context = contextOf(record.subject);
-        if (context === DEFAULT_CONTEXT) {
-          if (v.id > this.maxId) this.maxId = v.id;
-        } else if (v.id > (this.contextMaxIds.get(context) ?? 0)) {
-          this.contextMaxIds.set(context, v.id);
-        }
+        this.raiseMaxId(contextOf(record.subject), v.id);
         return true;
       }
       case "CONTEXT":
@@ -157,7 +153,16 @@ export class RegistryState {
 
   /** The highest id allocated in `context`. */
   maxIdIn(context: string): number {
-    return context === DEFAULT_CONTEXT ? this.maxId : (this.contextMaxIds.get(context) ?? 0);
+    return this.maxIds.get(context) ?? 0;
+  }
+
+  /** The default context's highest id (the metrics' and start-up line's figure). */
+  get maxId(): number {
+    return this.maxIdIn(DEFAULT_CONTEXT);
+  }
+
+  private raiseMaxId(context: string, id: number): void {
+    if (id > this.maxIdIn(context)) this.maxIds.set(context, id);
   }
 
   allVersions(): SchemaVersion[] {

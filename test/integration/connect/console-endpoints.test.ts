@@ -6,22 +6,14 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { TaskTotals } from "../../../src/connect/runtime/metrics.ts";
 import { ConnectCluster } from "../../fixtures/connect-cluster.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { jsonCall } from "../../fixtures/http.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
-interface Totals {
-  connector: string;
-  task: number;
-  worker: string;
-  polled: number;
-  written: number;
-  read: number;
-  put: number;
-  errors: number;
-  lag: number | null;
-}
+/** A task's counters as /sluice/metrics answers them: with the worker that runs it. */
+type Totals = TaskTotals & { worker: string };
 interface Metrics {
   time: number;
   tasks: Totals[];
