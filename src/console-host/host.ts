@@ -3,6 +3,7 @@
 // its own origin). Everything else goes to the service's own handler.
 import type { RequestGuard } from "../platform/basic-auth.ts";
 import type { ForwardingTls } from "../platform/tls.ts";
+import { ownEntry } from "../platform/own.ts";
 import { consoleAssets } from "./assets.ts";
 
 export type ConsoleService = "registry" | "connect";
@@ -51,7 +52,8 @@ export function withConsole(handler: Handler, options: ConsoleOptions): Handler 
       return proxy(request, rest.slice(`proxy/${other(options.service)}`.length) || "/", url.search, options);
     }
     const assets = await consoleAssets();
-    const asset = assets[rest === "" ? "index.html" : rest];
+    const name = rest === "" ? "index.html" : rest;
+    const asset = ownEntry(assets, name);
     if (!asset || request.method !== "GET" && request.method !== "HEAD") return handler(request);
     // The page is small and names its hashed files: those are kept, the page itself is asked again.
     const cache = rest === "" || rest === "index.html" ? "no-cache" : "public, max-age=31536000, immutable";

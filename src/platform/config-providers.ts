@@ -8,6 +8,7 @@ import { isAbsolute, join, posix } from "node:path";
 import { JavaPattern } from "../jvm/java-regex.ts";
 import { parseProperties } from "./properties.ts";
 import { ConfigError } from "./settings.ts";
+import { ownEntry } from "./own.ts";
 
 /** Returns the value of `key` under `path` (path may be empty), or undefined when there is none. */
 export type ConfigProvider = (path: string, key: string) => string | undefined;
@@ -123,7 +124,7 @@ export class ConfigProviders {
     const names = (config["config.providers"] ?? "").split(",").map((n) => n.trim()).filter(Boolean);
     for (const name of names) {
       const className = config[`config.providers.${name}.class`];
-      const factory = className ? PROVIDER_CLASSES[className] : undefined;
+      const factory = className ? ownEntry(PROVIDER_CLASSES, className) : undefined;
       if (!factory) {
         throw new Error(`Invalid value ${JSON.stringify(className ?? "")} for configuration config.providers.${name}.class: allowed are ${Object.keys(PROVIDER_CLASSES).filter((k) => k.includes(".")).join(", ")}`);
       }

@@ -32,6 +32,7 @@ import {
   type JsonNode,
 } from "./json-tree.ts";
 import { base64, jsonNestingDepth, jsonString, MAX_WRITE_NESTING_DEPTH, utf8Bytes } from "../../jvm/json-text.ts";
+import { ownEntry } from "../../platform/own.ts";
 
 export const jsonConverterSettings = new SettingsDefinition([
   { name: "schemas.enable", type: "boolean", default: true, importance: "high", doc: "Include schemas within each of the serialized values and keys." },
@@ -299,7 +300,7 @@ export class JsonConverter implements Converter, HeaderConverter {
         break;
       }
       default: {
-        const primitive = BUILDERS[typeNode];
+        const primitive = ownEntry(BUILDERS, typeNode);
         if (primitive === undefined) throw new DataException(`Unknown schema type: ${typeNode}`);
         builder = primitive();
       }

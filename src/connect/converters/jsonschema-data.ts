@@ -18,6 +18,7 @@ import { ConnectDate, Decimal, Time, Timestamp } from "../api/data/logical.ts";
 import { Schema, SchemaBuilder, acceptsPlain, copySchema, mapEntries, validateValue } from "../api/data/schema.ts";
 import { Struct } from "../api/data/struct.ts";
 import { base64, writeJsonTree, type JsonTree } from "../../jvm/json-text.ts";
+import { ownEntry } from "../../platform/own.ts";
 
 const NAMESPACE = "io.confluent.connect.json";
 const KEY_FIELD = "key";
@@ -332,7 +333,7 @@ export class JsonSchemaData {
         const type = unprocessedString(node, CONNECT_TYPE_PROP);
         if (type === null) builder = node.requiresInteger ? SchemaBuilder.int64() : SchemaBuilder.float64();
         else {
-          const make = NUMBER_TYPES[type];
+          const make = ownEntry(NUMBER_TYPES, type);
           if (!make) throw new DataException(`Unsupported type ${type}`);
           builder = make();
         }

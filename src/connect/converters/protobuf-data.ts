@@ -22,6 +22,7 @@ import { ConnectDate, Decimal, fromTwosComplement, Time, Timestamp, twosCompleme
 import { acceptsPlain, mapEntries, Schema, SchemaBuilder } from "../api/data/schema.ts";
 import { Struct } from "../api/data/struct.ts";
 import { scrubName as avroScrubName } from "./avro-data.ts";
+import { ownEntry } from "../../platform/own.ts";
 
 const NAMESPACE = "io.confluent.connect.protobuf";
 const DEFAULT_SCHEMA_NAME = "ConnectDefault";
@@ -215,7 +216,7 @@ export class ProtobufData {
     if (element.type === "ARRAY") throw new DataException("Array cannot be nested");
     const params = new Map<string, string>();
     const type = this.dataType(ctx, element, name, params);
-    const logical = element.name !== null ? LOGICAL_TYPES[element.name] : undefined;
+    const logical = element.name !== null ? ownEntry(LOGICAL_TYPES, element.name) : undefined;
     if (logical) {
       if (!imports.includes(logical.file)) imports.push(logical.file);
     } else if (element.type === "STRUCT") {

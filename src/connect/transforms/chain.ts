@@ -10,6 +10,7 @@ import type { ConnectRecord } from "../api/records.ts";
 import type { Predicate, Transformation } from "../api/transformation.ts";
 import { BUILTIN_PREDICATES, BUILTIN_TRANSFORMS } from "./registry.ts";
 import { TransformConfigError, configProblem, invalidConfig } from "./transform-settings.ts";
+import { ownEntry } from "../../platform/own.ts";
 
 export type TransformFactory = () => Transformation;
 export type PredicateFactory = () => Predicate;
@@ -56,11 +57,11 @@ function duplicates(aliases: readonly string[]): string[] {
 }
 
 function resolveTransform(className: string, options: ChainOptions): TransformFactory | undefined {
-  return BUILTIN_TRANSFORMS[className] ?? options.lookup?.(className);
+  return ownEntry(BUILTIN_TRANSFORMS, className) ?? options.lookup?.(className);
 }
 
 function resolvePredicate(className: string, options: ChainOptions): PredicateFactory | undefined {
-  return BUILTIN_PREDICATES[className] ?? options.predicateLookup?.(className);
+  return ownEntry(BUILTIN_PREDICATES, className) ?? options.predicateLookup?.(className);
 }
 
 /** Re-attributes a plugin's own config error to its prefixed key. */

@@ -330,19 +330,20 @@ export function normalizeKmsType(kmsType: string): string {
 }
 
 /** CreateKekRequest.validate(): the key id's shape for the cloud KMS types (on the type as sent). */
-const KEY_ID_PREFIXES: Record<string, string[]> = {
-  "aws-kms": ["arn:aws:kms:"],
-  "azure-kms": ["https://"],
-  "gcp-kms": ["projects/"],
-  hcvault: ["https://", "http://"],
-};
+const KEY_ID_PREFIXES = new Map<string, string[]>([
+  ["aws-kms", ["arn:aws:kms:"]],
+  ["azure-kms", ["https://"]],
+  ["gcp-kms", ["projects/"]],
+  ["hcvault", ["https://", "http://"]],
+]);
 
 function parseCreateKek(body: Record<string, unknown>): KekValue {
   const { name, kmsType, kmsKeyId } = body;
   checkName(name);
   if (typeof kmsKeyId !== "string" || kmsKeyId === "") throw dekErrors.invalidKey("kmsKeyId");
   if (typeof kmsType !== "string") throw dekErrors.invalidKey("kmsType");
-  const prefixes = KEY_ID_PREFIXES[kmsType];
+  // A Map: a kmsType such as "__proto__" must not find Object's prototype.
+  const prefixes = KEY_ID_PREFIXES.get(kmsType);
   if (prefixes && !prefixes.some((p) => kmsKeyId.startsWith(p))) throw dekErrors.invalidKey("kmsKeyId");
   const doc = optionalString(body, "doc");
   return {

@@ -37,6 +37,8 @@ test("the page names its bundle, which is served with long caching; other paths 
   expect((await call(handler, "/ui")).headers.get("location")).toBe("http://registry.test/ui/");
   expect(await (await call(handler, "/subjects")).json()).toEqual({ own: "/subjects" });
   expect(await (await call(handler, "/ui/nothing.js")).json()).toEqual({ own: "/ui/nothing.js" });
+  // Names of Object's own members are no assets either.
+  for (const name of ["__proto__", "constructor", "toString"]) expect(await (await call(handler, `/ui/${name}`)).json()).toEqual({ own: `/ui/${name}` });
 });
 
 test("the proxy forwards method, path, query, body and credentials; the target's refusal comes back as it is", async () => {

@@ -181,6 +181,8 @@ describe("JsonConverter: JSON → Connect", () => {
     expect(read('{"optional":true}')).toBe("Schema must contain 'type' field");
     expect(read('"int32"')).toBe("Schema must contain 'type' field");
     expect(read('{"type":"uuid"}')).toBe("Unknown schema type: uuid");
+    // Names of Object's members are no types either (they once found Object's prototype and called it).
+    for (const type of ["constructor", "__proto__", "toString"]) expect(read(`{"type":"${type}"}`)).toBe(`Unknown schema type: ${type}`);
     expect(read('{"type":"array"}')).toBe("Array schema did not specify the element type");
     expect(read('{"type":"map","values":{"type":"int8"}}')).toBe("Map schema did not specify the key type");
     expect(read('{"type":"map","keys":{"type":"int8"}}')).toBe("Map schema did not specify the value type");

@@ -185,6 +185,9 @@ describe("TransformChain", () => {
     const unknown = fail({ transforms: "x", "transforms.x.type": "com.example.Nope" });
     expect(unknown.setting).toBe("transforms.x.type");
     expect(unknown.message).toBe("Invalid value com.example.Nope for configuration transforms.x.type: Class com.example.Nope could not be found.");
+    for (const name of ["constructor", "toString"]) {
+      expect(fail({ transforms: "x", "transforms.x.type": name }).message).toBe(`Invalid value ${name} for configuration transforms.x.type: Class ${name} could not be found.`);
+    }
     expect(fail({ transforms: "x" }).message).toBe('Missing required configuration "transforms.x.type" which has no default value.');
     expect(fail({ transforms: "x,x", "transforms.x.type": "Filter" }).message).toContain("Duplicate alias provided.");
     const bad = fail({ transforms: "r", "transforms.r.type": "RegexRouter", "transforms.r.regex": "(a)", "transforms.r.replacement": "$2" });
