@@ -2,7 +2,7 @@
 // on Kafka (test/fixtures/console-cluster.ts). Every registry lists the three instances with one
 // leader; every worker lists the three workers, with the connectors and their tasks spread over them.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { openBrowser, saveScreenshot, type BrowserSession } from "../fixtures/browser.ts";
+import { explained, openBrowser, saveScreenshot, type BrowserSession } from "../fixtures/browser.ts";
 import { CLUSTER_SIZE, startConsoleCluster, type ConsoleCluster } from "../fixtures/console-cluster.ts";
 import { jsonCall } from "../fixtures/http.ts";
 import { waitFor } from "../fixtures/wait.ts";
@@ -66,17 +66,19 @@ test("the console of a registry pictures the three instances and, through its pr
   const browser = await openBrowser();
   try {
     const page = await browser.page();
-    await page.goto(`${cluster.registries[1]}/ui/#/cluster`);
-    await page.waitForFunction(`document.querySelectorAll("[data-instance]").length === ${CLUSTER_SIZE} && document.querySelectorAll("[data-worker]").length === ${CLUSTER_SIZE}`);
-    expect(await page.locator("[data-instance].leader").count()).toBe(1);
-    expect(await page.locator("[data-worker].leader").count()).toBe(1);
-    for (const name of CONNECTORS) await page.locator(`[data-chart='${name}'] polyline`).waitFor();
-    await saveScreenshot(page, "cluster");
-    await page.goto(`${cluster.registries[1]}/ui/#/connectors`);
-    await page.waitForFunction(`document.querySelectorAll("[data-connector] .task").length === ${CONNECTORS.length * 2}`);
-    // Three workers: the tasks' workers differ.
-    const workers = await page.locator("[data-connector] .task small").allTextContents();
-    expect(new Set(workers).size).toBe(CLUSTER_SIZE);
+    await explained(page, async () => {
+      await page.goto(`${cluster.registries[1]}/ui/#/cluster`);
+      await page.waitForFunction(`document.querySelectorAll("[data-instance]").length === ${CLUSTER_SIZE} && document.querySelectorAll("[data-worker]").length === ${CLUSTER_SIZE}`);
+      expect(await page.locator("[data-instance].leader").count()).toBe(1);
+      expect(await page.locator("[data-worker].leader").count()).toBe(1);
+      for (const name of CONNECTORS) await page.locator(`[data-chart='${name}'] polyline`).waitFor();
+      await saveScreenshot(page, "cluster");
+      await page.goto(`${cluster.registries[1]}/ui/#/connectors`);
+      await page.waitForFunction(`document.querySelectorAll("[data-connector] .task").length === ${CONNECTORS.length * 2}`);
+      // Three workers: the tasks' workers differ.
+      const workers = await page.locator("[data-connector] .task small").allTextContents();
+      expect(new Set(workers).size).toBe(CLUSTER_SIZE);
+    });
   } finally {
     await browser.close();
   }
@@ -93,8 +95,8 @@ describe("the console's walk on the cluster: a follower registry's console, a wo
   }, 60_000);
   afterAll(() => browser?.close());
 
-  test("subjects, a diff, a draft refused then registered", () => walkSubjects(browser, urls(), noScreenshots), 120_000);
-  test("the lookup by id", () => walkLookup(browser, urls(), noScreenshots), 60_000);
-  test("a connector from the form, its chart, pause, resume, stop and offsets", () => walkConnector(browser, urls(), noScreenshots), 180_000);
-  test("the API reference and the plugin docs", () => walkReference(browser, urls(), noScreenshots), 60_000);
+  test("subjects, a diff, a draft refused then registered", () => explained(browser, () => walkSubjects(browser, urls(), noScreenshots)), 120_000);
+  test("the lookup by id", () => explained(browser, () => walkLookup(browser, urls(), noScreenshots)), 60_000);
+  test("a connector from the form, its chart, pause, resume, stop and offsets", () => explained(browser, () => walkConnector(browser, urls(), noScreenshots)), 180_000);
+  test("the API reference and the plugin docs", () => explained(browser, () => walkReference(browser, urls(), noScreenshots)), 60_000);
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { root } from "../fixtures/binary.ts";
-import { openBrowser, saveScreenshot, type BrowserSession } from "../fixtures/browser.ts";
+import { explained, openBrowser, saveScreenshot, type BrowserSession } from "../fixtures/browser.ts";
 import { certificateAuthority } from "../fixtures/certificates.ts";
 import { freePort } from "../fixtures/wait.ts";
 import { freeListener, install, type Install } from "./sluice.ts";
@@ -43,13 +43,13 @@ describe("the console of sluice dev", () => {
     await sluice?.remove();
   });
 
-  test("browse subjects, diff two versions, check a draft and see why it is incompatible, register a fixed one", () => walkSubjects(browser, { registry, connect }, screenshots));
+  test("browse subjects, diff two versions, check a draft and see why it is incompatible, register a fixed one", () => explained(browser, () => walkSubjects(browser, { registry, connect }, screenshots)));
 
-  test("the schema lookup by id lists the subject versions that use it", () => walkLookup(browser, { registry, connect }, screenshots));
+  test("the schema lookup by id lists the subject versions that use it", () => explained(browser, () => walkLookup(browser, { registry, connect }, screenshots)));
 
-  test("create a connector from the form, fix its validation error, see its chart move, pause and resume it", () => walkConnector(browser, { registry, connect }, screenshots));
+  test("create a connector from the form, fix its validation error, see its chart move, pause and resume it", () => explained(browser, () => walkConnector(browser, { registry, connect }, screenshots)));
 
-  test("the rendered API reference and the plugin docs", () => walkReference(browser, { registry, connect }, screenshots));
+  test("the rendered API reference and the plugin docs", () => explained(browser, () => walkReference(browser, { registry, connect }, screenshots)));
 
   test("10,000 subjects are paged and 500 connectors a virtual list: the page holds a window of rows", async () => {
     const names = Array.from({ length: 10000 }, (_, i) => `load-${String(i).padStart(5, "0")}-value`);
