@@ -151,8 +151,11 @@ export class KafkaBroker implements Broker {
           configs: Object.entries(spec.config ?? {}).map(([name, value]) => ({ name, value })),
         });
       } catch (err) {
-        if (kafkaErrorOf(err, ["TOPIC_ALREADY_EXISTS"])) return false;
-        throw err;
+        if (!kafkaErrorOf(err, ["TOPIC_ALREADY_EXISTS"])) throw err;
+        // Another client's topic may not be in this broker's metadata yet (its CreateTopics is answered
+        // before the brokers learn of it): wait as for our own, or the caller would describe no topic.
+        await this.leadersElected(spec.name);
+        return false;
       }
       await this.leadersElected(spec.name);
       return true;
