@@ -1,11 +1,12 @@
 // The whole test suite: installs what the tests need (Kafka, Debezium and OpenSearch jars through mvn, the
 // database servers and Chromium from Debian's packages, Python's confluent-kafka; npm packages are installed by the
 // `npm install` before this), then runs every test with bun and prints the summary line
-// `N passed, N failed`. With CI=true a missing dependency fails the run; nothing is skipped.
+// `N passed, N failed`, after each failure's message. With CI=true a missing dependency fails the run; nothing is skipped.
 import { spawn } from "bun";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { chromiumBinary } from "./fixtures/browser.ts";
+import { describeFailures, readJunit } from "./fixtures/junit.ts";
 import { debeziumClasspath } from "./fixtures/debezium.ts";
 import { kafkaClasspath } from "./fixtures/kafka.ts";
 import { mariadbBinaries } from "./fixtures/mariadb.ts";
@@ -15,7 +16,7 @@ import { interopPython } from "./fixtures/python.ts";
 
 const root = join(import.meta.dir, "..");
 const reportDir = join(root, "node_modules", ".cache", "sluice");
-const report = join(reportDir, "junit.xml");
+const reportFile = join(reportDir, "junit.xml");
 
 /** A server the tests need: missing is fatal with CI=true; otherwise said here, before its tests fail. */
 function found(name: string, where: unknown): void {
@@ -40,9 +41,9 @@ step("MariaDB server (Debian package mariadb-server when missing)", () => found(
 step("Chromium for the console's browser tests (Debian package chromium when missing)", () => found("Chromium", chromiumBinary()));
 
 mkdirSync(reportDir, { recursive: true });
-rmSync(report, { force: true });
+rmSync(reportFile, { force: true });
 const args = process.argv.slice(2);
-const bun = spawn([process.execPath, "test", "--timeout=120000", "--reporter=junit", `--reporter-outfile=${report}`, ...args], {
+const bun = spawn([process.execPath, "test", "--timeout=120000", "--reporter=junit", `--reporter-outfile=${reportFile}`, ...args], {
   cwd: root,
   stdout: "inherit",
   stderr: "inherit",
@@ -54,15 +55,11 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 try {
-  const xml = readFileSync(report, "utf8");
-  const suite = /<testsuites[^>]*\btests="(\d+)"[^>]*\bfailures="(\d+)"[^>]*>/.exec(xml) ?? /<testsuites[^>]*>/.exec(xml);
-  const count = (attr: string) => Number(new RegExp(`<testsuites[^>]*\\b${attr}="(\\d+)"`).exec(xml)?.[1] ?? 0);
-  if (suite) {
-    const tests = count("tests");
-    failed = count("failures") + count("errors");
-    skipped = count("skipped");
-    passed = tests - failed - skipped;
-  }
+  const report = readJunit(readFileSync(reportFile, "utf8"));
+  ({ failed, skipped } = report);
+  passed = report.tests - failed - skipped;
+  // Last, so that a log's tail says why each test failed.
+  if (report.failures.length > 0) console.log(`\n${describeFailures(report.failures)}`);
 } catch {
   failed = Math.max(failed, 1);
 }
