@@ -152,9 +152,7 @@ export class KafkaBroker implements Broker {
         });
       } catch (err) {
         if (!kafkaErrorOf(err, ["TOPIC_ALREADY_EXISTS"])) throw err;
-        // Another client's topic may not be in this broker's metadata yet (its CreateTopics is answered
-        // before the brokers learn of it): wait as for our own, or the caller would describe no topic.
-        await this.leadersElected(spec.name);
+        await this.known(spec.name);
         return false;
       }
       await this.leadersElected(spec.name);
@@ -182,6 +180,19 @@ export class KafkaBroker implements Broker {
       }
       if (Date.now() > deadline) throw new BrokerError(`no leaders for the partitions of the new topic ${topic}`, true);
       await Bun.sleep(50); // the controller elects them within milliseconds
+    }
+  }
+
+  /**
+   * Waits (a bounded while) until this broker's metadata has another client's new topic: its
+   * CreateTopics is answered before the brokers learn of it, and a caller that found it existing would
+   * otherwise describe no topic. Its leaders are not waited for: an existing topic may be offline.
+   */
+  private async known(topic: string): Promise<void> {
+    const admin = this.need(this.admin);
+    for (const deadline = Date.now() + 10000; Date.now() < deadline; await Bun.sleep(50)) {
+      const partitions = (await admin.metadata({ topics: [topic], forceUpdate: true }).catch(() => undefined))?.topics.get(topic)?.partitions ?? [];
+      if (partitions.length > 0) return;
     }
   }
 
