@@ -105,4 +105,19 @@ describe.each(["embedded", "kafka"] as BrokerKind[])("file pipeline on %s", (kin
     await waitFor("700 lines", () => readLines(output).length >= 700 || undefined);
     expect(readLines(output)).toEqual(lines(700));
   });
+
+  test("a sink on topics.regex reads a topic made after it started, within the consumer's metadata.max.age.ms", async () => {
+    const prefix = `later-${kind}-${Date.now()}`;
+    const laterIn = join(worker.dir, "later-in.txt");
+    const laterOut = join(worker.dir, "later-out.txt");
+    writeFileSync(laterIn, lines(20).join("\n") + "\n");
+    // Nothing matches yet: each task starts with no partitions, and asks again every 300 ms.
+    const sinkConfig = { "connector.class": "FileStreamSink", file: laterOut, "topics.regex": `${prefix}-.*`, "tasks.max": "2", "consumer.override.metadata.max.age.ms": "300" };
+    expect((await api.post("/connectors", { name: "later-sink", config: sinkConfig })).status).toBe(201);
+    await api.waitForState("later-sink", "RUNNING", 2);
+    expect((await api.post("/connectors", { name: "later-src", config: { "connector.class": "FileStreamSource", file: laterIn, topic: `${prefix}-a` } })).status).toBe(201);
+    await waitFor("20 lines from the later topic", () => readLines(laterOut).length >= 20 || undefined);
+    expect(readLines(laterOut)).toEqual(lines(20));
+    for (const name of ["later-src", "later-sink"]) expect((await api.delete(`/connectors/${name}`)).status).toBe(204);
+  });
 });

@@ -16,6 +16,12 @@ export interface SinkPipeline {
   connector: string;
   group: string;
   partitions: TopicPartition[];
+  /**
+   * The task's partitions as they are now, asked every `everyMs` (the consumer's metadata.max.age.ms):
+   * a topic that `topics.regex` comes to match, or partitions added to a topic, are then read, and
+   * what is no longer the task's is committed and closed, as a Kafka Connect rebalance does.
+   */
+  refresh?: { partitions: () => Promise<TopicPartition[]>; everyMs: number };
   keyConverter: Converter;
   valueConverter: Converter;
   headerConverter: HeaderConverter;
@@ -39,7 +45,10 @@ export class WorkerSinkTask extends WorkerTask {
   /** Offsets (next to read) of everything handed to put() since the last commit. */
   private readonly consumed = new Map<string, number>();
   private readonly pausedPartitions = new Set<string>();
+  /** The task's partitions: as started, then as the last refresh found them. */
+  private assigned: TopicPartition[];
   private lastCommit = Date.now();
+  private lastRefresh = Date.now();
   private commitRequested = false;
   private timeoutMs: number | undefined;
 
@@ -51,25 +60,29 @@ export class WorkerSinkTask extends WorkerTask {
     private readonly p: SinkPipeline,
   ) {
     super(id, workerId, startPaused, onStatus);
+    this.assigned = [...p.partitions];
   }
 
   protected async initialize(): Promise<void> {
-    const { task, taskConfig, partitions } = this.p;
+    const { task, taskConfig } = this.p;
     task.initialize({
       configs: taskConfig,
       offset: (offsets) => {
         for (const [tp, offset] of offsets) this.positions.set(key(tp), offset);
       },
       timeout: (ms) => (this.timeoutMs = ms),
-      assignment: () => [...partitions],
+      assignment: () => [...this.assigned],
       pause: (...tps) => tps.forEach((tp) => this.pausedPartitions.add(key(tp))),
       resume: (...tps) => tps.forEach((tp) => this.pausedPartitions.delete(key(tp))),
       requestCommit: () => (this.commitRequested = true),
     });
     await task.start(taskConfig);
-    // Resume from the group's committed positions; a new group starts at the beginning (auto.offset.reset=earliest).
-    const topics = [...new Set(partitions.map((tp) => tp.topic))];
-    for (const topic of topics) {
+    await this.open(this.assigned);
+  }
+
+  /** Resume from the group's committed positions; a new group starts at the beginning (auto.offset.reset=earliest). */
+  private async open(partitions: TopicPartition[]): Promise<void> {
+    for (const topic of new Set(partitions.map((tp) => tp.topic))) {
       const committed = await this.p.broker.committedOffsets(this.p.group, topic);
       const starts = await this.p.broker.startOffsets(topic);
       for (const tp of partitions.filter((t) => t.topic === topic)) {
@@ -77,11 +90,40 @@ export class WorkerSinkTask extends WorkerTask {
       }
       this.p.onTopic(topic);
     }
-    await task.open?.([...partitions]);
+    await this.p.task.open?.([...partitions]);
+  }
+
+  /** Takes up partitions that are now the task's and lets go of those that are not (see SinkPipeline.refresh). */
+  private async refresh(): Promise<void> {
+    const refresh = this.p.refresh;
+    if (!refresh || Date.now() - this.lastRefresh < refresh.everyMs) return;
+    this.lastRefresh = Date.now();
+    let now: TopicPartition[];
+    try {
+      now = await refresh.partitions();
+    } catch (err) {
+      if (!(err instanceof BrokerError) || !err.retriable) throw err;
+      return; // the broker is away: the partitions stay as they are until the next refresh
+    }
+    const before = new Set(this.assigned.map(key));
+    const after = new Set(now.map(key));
+    const revoked = this.assigned.filter((tp) => !after.has(key(tp)));
+    const added = now.filter((tp) => !before.has(key(tp)));
+    if (revoked.length === 0 && added.length === 0) return;
+    this.log.info({ added: added.map(key), revoked: revoked.map(key) }, "the task's partitions changed");
+    if (revoked.length > 0) {
+      await this.commit();
+      await this.p.task.close?.(revoked);
+      for (const tp of revoked) for (const state of [this.positions, this.consumed]) state.delete(key(tp));
+      for (const tp of revoked) this.pausedPartitions.delete(key(tp));
+    }
+    this.assigned = now;
+    if (added.length > 0) await this.open(added);
   }
 
   protected async iterate(): Promise<void> {
-    const active = this.p.partitions.filter((tp) => !this.pausedPartitions.has(key(tp)));
+    await this.refresh();
+    const active = this.assigned.filter((tp) => !this.pausedPartitions.has(key(tp)));
     const fetched = await this.fetch(active);
     // Paused while fetching: nothing more is delivered; positions stay, so it is fetched again on resume.
     if (this.isPaused) return;
@@ -107,7 +149,7 @@ export class WorkerSinkTask extends WorkerTask {
   protected async shutdown(failed: boolean): Promise<void> {
     // After a failure nothing more is flushed: the unflushed records are delivered again on restart.
     if (!failed) await this.commit();
-    await this.p.task.close?.([...this.p.partitions]);
+    await this.p.task.close?.([...this.assigned]);
     await this.p.task.stop();
   }
 
@@ -205,9 +247,9 @@ export class WorkerSinkTask extends WorkerTask {
   private async reportLag(): Promise<void> {
     let lag = 0;
     try {
-      for (const topic of new Set(this.p.partitions.map((tp) => tp.topic))) {
+      for (const topic of new Set(this.assigned.map((tp) => tp.topic))) {
         const ends = await this.p.broker.endOffsets(topic);
-        for (const tp of this.p.partitions.filter((p) => p.topic === topic)) lag += Math.max(0, (ends[tp.partition] ?? 0) - (this.positions.get(key(tp)) ?? 0));
+        for (const tp of this.assigned.filter((p) => p.topic === topic)) lag += Math.max(0, (ends[tp.partition] ?? 0) - (this.positions.get(key(tp)) ?? 0));
       }
     } catch {
       return; // the broker is away: the last figure stands

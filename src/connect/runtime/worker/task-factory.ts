@@ -15,7 +15,7 @@ import type { TaskMetrics } from "../metrics.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
 import type { OffsetStore } from "../storage/offset-store.ts";
 import { sinkConnectorDefinition, sourceConnectorDefinition } from "./connector-config.ts";
-import { sinkPartitions } from "./sink-partitions.ts";
+import { metadataMaxAgeMs, sinkPartitions, taskShare } from "./sink-partitions.ts";
 import { WorkerSinkTask } from "./sink-task.ts";
 import { WorkerSourceTask } from "./source-task.ts";
 import type { StatusListener, WorkerTask } from "./worker-task.ts";
@@ -91,12 +91,14 @@ export async function createTask(env: TaskEnvironment, spec: TaskSpec, onStatus:
   }
   const settings = sinkConnectorDefinition.parse(connectorConfig).values;
   const dlq = await DeadLetterQueueReporter.create(env.broker, settings, name, index);
-  const partitions = await sinkPartitions(env.broker, settings.list("topics"), settings.string("topics.regex"), true);
+  const share = async (createMissing: boolean) => taskShare(await sinkPartitions(env.broker, settings.list("topics"), settings.string("topics.regex"), createMissing), index, settings.int("tasks.max"));
   return new WorkerSinkTask(id, env.workerId, spec.paused, onStatus, {
     ...common,
     task: new TaskClass() as SinkTask,
     group: `connect-${name}`,
-    partitions: partitions.filter((_, i) => i % settings.int("tasks.max") === index),
+    partitions: await share(true),
+    // A named topic deleted meanwhile is not made again: only the first subscription creates.
+    refresh: { partitions: () => share(false), everyMs: metadataMaxAgeMs(connectorConfig, env.settings.extra) },
     transform,
     errors: new RetryWithToleranceOperator(settings, id, env.metrics, dlq ? [dlq] : []),
   });

@@ -49,8 +49,8 @@ class ScriptedSinkTask extends SinkTask {
   override preCommit(offsets: Map<string, number>) {
     return this.commitOnly?.(offsets) ?? offsets;
   }
-  override close() {
-    this.calls.push("close");
+  override close(partitions: TopicPartition[]) {
+    this.calls.push(`close ${partitions.map((tp) => `${tp.topic}:${tp.partition}`).join(",")}`);
   }
   stop() {
     this.calls.push("stop");
@@ -78,7 +78,15 @@ const sinkSettings = (connector: Record<string, string> = {}) => sinkConnectorDe
 function startSink(
   broker: EmbeddedBroker,
   task: ScriptedSinkTask,
-  options: { partitions?: number[]; connector?: Record<string, string>; valueConverter?: JsonConverter; flushIntervalMs?: number; dlq?: DeadLetterQueueReporter } = {},
+  options: {
+    partitions?: number[];
+    connector?: Record<string, string>;
+    valueConverter?: JsonConverter;
+    flushIntervalMs?: number;
+    dlq?: DeadLetterQueueReporter;
+    /** The partitions each refresh finds, asked at every round. */
+    refresh?: () => number[];
+  } = {},
 ) {
   const settings = sinkSettings(options.connector);
   const log = new StatusLog();
@@ -93,6 +101,7 @@ function startSink(
     connector: "sink",
     group: GROUP,
     partitions: (options.partitions ?? [0]).map((partition) => ({ topic: "in", partition })),
+    ...(options.refresh ? { refresh: { partitions: async () => options.refresh!().map((partition) => ({ topic: "in", partition })), everyMs: 0 } } : {}),
     keyConverter,
     valueConverter,
     headerConverter: new SimpleHeaderConverter(),
@@ -125,7 +134,7 @@ describe("delivery and commits", () => {
     ]);
     // Nothing was committed before the stop (offset.flush.interval.ms is a minute): the stop flushed, then committed.
     expect(first.flushed).toEqual([new Map([["in:0", 3]])]);
-    expect(first.calls).toEqual(["start", "open in:0", "close", "stop"]);
+    expect(first.calls).toEqual(["start", "open in:0", "close in:0", "stop"]);
     expect(await committed(b)).toEqual({ 0: 3 });
     expect(log.states).toEqual(["RUNNING", "UNASSIGNED"]);
 
@@ -171,7 +180,7 @@ describe("put failures", () => {
     // After a failure nothing is flushed: the records come again when the task is restarted.
     expect(task.flushed).toEqual([]);
     expect(await committed(b)).toEqual({});
-    expect(task.calls).toEqual(["start", "open in:0", "close", "stop"]);
+    expect(task.calls).toEqual(["start", "open in:0", "close in:0", "stop"]);
   });
 });
 
@@ -295,5 +304,37 @@ describe("SinkTaskContext", () => {
     await log.reached("UNASSIGNED");
     expect(committedWhileRunning).toEqual({ 0: 1 });
     expect(task.flushed).toEqual([new Map([["in:0", 1]]), new Map([["in:0", 2]])]);
+  });
+});
+
+describe("partitions that change while the task runs (a topic matched later, partitions added)", () => {
+  test("an added partition is opened and read from the group's position; a revoked one is committed, then closed", async () => {
+    const b = await broker();
+    await b.createTopic({ name: "in", partitions: 2, replicationFactor: 1 });
+    await produce(b, "in", ["a"], 0);
+    await produce(b, "in", ["p1"], 1);
+    const task = new ScriptedSinkTask();
+    let partitions = [0];
+    const { worker, log } = startSink(b, task, { refresh: () => partitions });
+    task.onPut = async (records, batch) => {
+      if (batch === 1) {
+        expect(records.map((r) => r.value)).toEqual(["a"]);
+        partitions = [0, 1]; // the next round takes up partition 1
+      } else if (batch === 2) {
+        expect(records.map((r) => r.value)).toEqual(["p1"]);
+        partitions = [1]; // and then lets go of 0
+        await produce(b, "in", ["b"], 0);
+        await produce(b, "in", ["p1-2"], 1);
+      } else {
+        void worker.stop(5000);
+      }
+    };
+    await log.reached("UNASSIGNED");
+    // "b" on partition 0 came after it was revoked: it is not this task's to deliver.
+    expect(task.values).toEqual([["a"], ["p1"], ["p1-2"]]);
+    expect(task.calls).toEqual(["start", "open in:0", "open in:1", "close in:0", "close in:1", "stop"]);
+    // Partition 0's position was committed when it was revoked: its next owner starts after "a".
+    expect(await committed(b)).toEqual({ 0: 1, 1: 2 });
+    expect(task.context.assignment()).toEqual([{ topic: "in", partition: 1 }]);
   });
 });
