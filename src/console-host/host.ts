@@ -42,7 +42,8 @@ export function withConsole(handler: Handler, options: ConsoleOptions): Handler 
   return async (request) => {
     const url = new URL(request.url);
     const path = url.pathname;
-    if (path === "/ui") return Response.redirect(`${url.origin}${PREFIX}`, 302);
+    // Relative, so that behind a proxy serving this under a path the browser stays below that path.
+    if (path === "/ui") return new Response(null, { status: 302, headers: { location: "ui/" } });
     if (!path.startsWith(PREFIX)) return handler(request);
     const refused = await options.guard?.(request);
     if (refused) return refused;

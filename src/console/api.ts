@@ -21,6 +21,18 @@ export class ApiError extends Error {
 
 let config: ConsoleConfig = { service: "registry", registry: "", connect: null };
 
+/**
+ * The config as seen from where the page was loaded: a reverse proxy that serves the console under a
+ * path (`/tools/ui/`) serves its service's API under the same path (`/tools/subjects`), so every base
+ * path is taken below it.
+ */
+export function mountedAt(given: ConsoleConfig, pathname: string): ConsoleConfig {
+  const at = pathname.lastIndexOf("/ui/");
+  const prefix = at > 0 ? pathname.slice(0, at) : "";
+  const below = (base: string | null) => (base === null ? null : prefix + base);
+  return { ...given, registry: below(given.registry), connect: below(given.connect) };
+}
+
 export function setConfig(next: ConsoleConfig): void {
   config = next;
 }

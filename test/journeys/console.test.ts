@@ -51,6 +51,38 @@ describe("the console of sluice dev", () => {
 
   test("the rendered API reference and the plugin docs", () => explained(browser, () => walkReference(browser, { registry, connect }, screenshots)));
 
+  test("behind a reverse proxy that serves it under a path, the console and both APIs stay below that path", async () => {
+    // /tools/… → the registry's listener, as an nginx `location /tools/ { proxy_pass …/; }` does.
+    const forwarded: string[] = [];
+    const proxy = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch(request) {
+        const url = new URL(request.url);
+        if (!url.pathname.startsWith("/tools/")) return new Response("not proxied", { status: 404 });
+        forwarded.push(url.pathname);
+        const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
+        const answer = await fetch(`${registry}${url.pathname.slice("/tools".length)}${url.search}`, { method: request.method, headers: request.headers, body, redirect: "manual" });
+        return new Response(answer.body, { status: answer.status, headers: answer.headers });
+      },
+    });
+    try {
+      const page = await browser.page();
+      await explained(page, async () => {
+        await page.goto(`http://127.0.0.1:${proxy.port}/tools/ui`);
+        await page.getByRole("link", { name: "orders-value" }).waitFor();
+        expect(new URL(page.url()).pathname).toBe("/tools/ui/");
+        // The other service through the registry's console proxy, below the path too.
+        await page.goto(`http://127.0.0.1:${proxy.port}/tools/ui/#/plugins`);
+        await page.getByText("FileStreamSink", { exact: false }).first().waitFor();
+      });
+      expect(forwarded).toContain("/tools/subjects");
+      expect(forwarded.some((path) => path.startsWith("/tools/ui/proxy/connect/"))).toBe(true);
+    } finally {
+      await proxy.stop(true);
+    }
+  });
+
   test("10,000 subjects are paged and 500 connectors a virtual list: the page holds a window of rows", async () => {
     const names = Array.from({ length: 10000 }, (_, i) => `load-${String(i).padStart(5, "0")}-value`);
     const schema = JSON.stringify({ type: "record", name: "Load", fields: [{ name: "n", type: "int" }] });
