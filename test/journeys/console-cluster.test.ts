@@ -25,7 +25,10 @@ beforeAll(async () => {
   const topic = `${cluster.connect.group}-numbers`;
   await cluster.connect.createTopic(topic, 2);
   for (const name of CONNECTORS) {
-    const config = { "connector.class": "SequenceSource", topic, "tasks.max": "2", "sequence.max": "1000", "sequence.interval.ms": "100" };
+    // No end, 100 numbers a second per task: the charts must see records still flowing when the
+    // browser opens (1000 numbers were all written before it did on a quick machine: flat, zero-height
+    // lines that Playwright counts as hidden).
+    const config = { "connector.class": "SequenceSource", topic, "tasks.max": "2", "sequence.max": "0", "sequence.interval.ms": "1000" };
     // Retried while the group rebalances (409), as Kafka Connect's clients do.
     await waitFor(`${name} created`, async () => ((await cluster.connect.client(0).post("/connectors", { name, config })).status === 201) || undefined, { timeoutMs: 30_000, intervalMs: 100 });
   }
