@@ -2,6 +2,8 @@
 import { SettingsDefinition, type Setting } from "../platform/settings.ts";
 import { logSettings } from "../platform/log.ts";
 import { storeSettings } from "../platform/tls.ts";
+import { oauthSettings } from "../platform/bearer-auth.ts";
+import { corsHeaderSettings, corsSettings } from "../platform/cors.ts";
 import { COMPATIBILITY_LEVELS } from "./compatibility.ts";
 
 const listenerPattern = /^https?:\/\/[^\s:/]*(:\d{1,5})?\/?$/i;
@@ -252,7 +254,19 @@ export const registrySettings: Setting[] = [
     default: "",
     importance: "low",
     doc: "A JAAS file as Confluent's: the `file` option of the authentication.realm section names the users file.",
-  },  {
+  },
+  // OAuth bearer tokens (Confluent Platform 7.7+'s names) and CORS (rest-utils'), see README "Security".
+  ...oauthSettings,
+  ...corsSettings,
+  ...corsHeaderSettings,
+  {
+    name: "access.control.skip.options",
+    type: "boolean",
+    default: true,
+    importance: "low",
+    doc: "With CORS on (access.control.allow.origin), OPTIONS requests need no credentials, so browsers' preflights get through.",
+  },
+  {
     name: "console.enabled",
     type: "boolean",
     default: true,
@@ -269,4 +283,4 @@ export const registrySettings: Setting[] = [
 ];
 
 // Client settings for the store's Kafka connections are passed through, as Confluent does.
-export const registrySettingsDefinition = new SettingsDefinition(registrySettings, ["kafkastore.", "schema.registry.", "leader.", "master.", "inter.instance.", "ssl.", "authentication.", "access.control."]);
+export const registrySettingsDefinition = new SettingsDefinition(registrySettings, ["kafkastore.", "schema.registry.", "leader.", "master.", "inter.instance.", "ssl.", "authentication."]);
