@@ -106,7 +106,8 @@ export class JwtVerifier {
     if (alg !== "RS256" && alg !== "ES256") throw new TokenRejected(`algorithm ${String(alg)} is not accepted (RS256 or ES256)`);
     const kid = typeof header.kid === "string" ? header.kid : undefined;
     const candidates = await this.keysFor(alg, kid);
-    if (candidates.length === 0) throw new TokenRejected(kid === undefined ? `the JWKS has no ${alg} key` : `the JWKS has no key ${kid}`);
+    // The kid comes from the caller: shortened, as it reaches the log.
+    if (candidates.length === 0) throw new TokenRejected(kid === undefined ? `the JWKS has no ${alg} key` : `the JWKS has no key ${kid.slice(0, 80)}`);
     const data = Buffer.from(`${headerPart}.${payloadPart}`);
     const signature = Buffer.from(signaturePart, "base64url");
     // JOSE's ECDSA signatures are r||s, not DER.

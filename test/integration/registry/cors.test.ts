@@ -61,6 +61,12 @@ test("a preflight from an allowed origin is answered without credentials, with t
   });
 });
 
+test("with CORS on, OPTIONS requests need no credentials (access.control.skip.options): one not answered as a preflight is the API's", async () => {
+  const reply = await fetch(`${registry.url}/subjects`, { method: "OPTIONS", headers: { origin: "https://evil.example", "access-control-request-method": "GET" } });
+  expect(reply.status).toBe(405);
+  expect(reply.headers.get("access-control-allow-origin")).toBeNull();
+});
+
 test("an origin not allowed gets no CORS headers, on a preflight or an actual request", async () => {
   const pre = await preflight("https://evil.example", "POST", "authorization");
   expect(pre.headers.get("access-control-allow-origin")).toBeNull();
