@@ -31,6 +31,8 @@ export interface RegistrySecurity {
   guard?: RequestGuard;
   access?: RegistryAccess;
   userOf?: (request: Request) => string | undefined;
+  /** Bearer tokens are the only credential (OAuth without Basic): the console asks for a token. */
+  tokenLogin?: boolean;
 }
 
 /** Who the guards admitted each request as (undefined: a skip path), and a token principal's groups. */
@@ -74,7 +76,7 @@ function skippingOptions(settings: ParsedSettings, guard: RequestGuard | undefin
  * per request. Setting it is enough to turn Basic authentication on, as in Karapace; with OAuth on
  * too, token principals and their groups get the permissions the file grants them.
  */
-function permissionsFileSecurity(settings: ParsedSettings, path: string): Required<Omit<RegistrySecurity, "tls">> {
+function permissionsFileSecurity(settings: ParsedSettings, path: string): Required<Omit<RegistrySecurity, "tls" | "tokenLogin">> {
   if (settings.optionalString("authentication.users.file")) {
     throw new ConfigError("authentication.permissions.file", path, "set either authentication.users.file or authentication.permissions.file, not both");
   }
@@ -103,8 +105,9 @@ export function registrySecurity(settings: ParsedSettings): RegistrySecurity {
   if (permissionsFile) return { tls, ...permissionsFileSecurity(settings, permissionsFile) };
   const admissions = new Admissions();
   const roles = settings.list("authentication.roles");
-  const guard = skippingOptions(settings, withOAuth(settings, admissions, basicSecurity(settings, admissions, roles), roles));
-  return guard ? { tls, guard, userOf: admissions.userOf } : { tls };
+  const basic = basicSecurity(settings, admissions, roles);
+  const guard = skippingOptions(settings, withOAuth(settings, admissions, basic, roles));
+  return guard ? { tls, guard, userOf: admissions.userOf, tokenLogin: basic === undefined } : { tls };
 }
 
 function basicSecurity(settings: ParsedSettings, admissions: Admissions, roles: string[]): RequestGuard | undefined {

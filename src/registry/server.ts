@@ -107,6 +107,7 @@ export async function startRegistry(settings: ParsedSettings, shared?: Broker, c
     peer: () => connectSetting ?? connectUrl?.(),
     guard: security.guard,
     tls: forwardingTls(security.tls),
+    tokenLogin: security.tokenLogin,
   });
   // Outermost: preflights are answered before any authentication, as Jetty's filter answers them.
   const fetch = withCors(served, corsFromSettings(settings));

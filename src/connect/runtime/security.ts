@@ -72,7 +72,8 @@ function basicAuth(settings: ParsedSettings): ({ guard: RequestGuard } & Connect
   return { guard, userOf: (request) => admitted.get(request), isReadOnly: (request) => readOnly.has(admitted.get(request) ?? "") };
 }
 
-export function connectSecurity(settings: ParsedSettings, workerConfig: Record<string, string>): { tls?: TLSOptions; guard?: RequestGuard; users?: ConnectUsers } {
+/** `tokenLogin`: bearer tokens are the only credential (OAuth without Basic), so the console asks for a token. */
+export function connectSecurity(settings: ParsedSettings, workerConfig: Record<string, string>): { tls?: TLSOptions; guard?: RequestGuard; users?: ConnectUsers; tokenLogin?: boolean } {
   const https = settings.list("listeners").some((l) => l.toLowerCase().startsWith("https:"));
   let tls: TLSOptions | undefined;
   if (https) {
@@ -82,7 +83,7 @@ export function connectSecurity(settings: ParsedSettings, workerConfig: Record<s
   const basic = basicAuth(settings);
   const oauth = bearerAuth(settings, basic);
   const auth = oauth ?? basic;
-  return { tls, guard: auth?.guard, users: auth };
+  return { tls, guard: auth?.guard, users: auth, tokenLogin: oauth !== undefined && basic === undefined };
 }
 
 /**

@@ -92,6 +92,7 @@ function serve(herder: Herder, broker: Broker, listeners: URL[], security: Retur
     peer: () => registrySetting ?? options.registryUrl?.(),
     guard: security.guard,
     tls: forwardingTls(security.tls),
+    tokenLogin: security.tokenLogin,
   });
   // Outermost: preflights are answered before any authentication, as Jetty's filter answers them.
   const fetch = withCors(served, corsFromSettings(options.settings));
