@@ -246,7 +246,7 @@ export const registrySettings: Setting[] = [
     type: "string",
     default: "",
     importance: "medium",
-    doc: "Karapace's auth file (its `registry_authfile`), instead of the users file: JSON `users` (username, algorithm sha1/sha256/sha512/scrypt, salt, password_hash) and `permissions` (username, operation Read or Write, resource `Config:`, `Subject:<regex>` or `Kek:<regex>` matched from the start). Turns on Basic authentication; each request then needs a permission (403 with error_code 40301 without), and lists show only readable subjects.",
+    doc: "Karapace's auth file (its `registry_authfile`), instead of the users file: JSON `users` (username, algorithm sha1/sha256/sha512/scrypt, salt, password_hash) and `permissions` (username, or Sluice's `group` for the groups of an OAuth token's principal; operation Read or Write; resource `Config:`, `Subject:<regex>` or `Kek:<regex>` matched from the start). Turns on Basic authentication; each request then needs a permission (403 with error_code 40301 without), and lists show only readable subjects.",
   },
   {
     name: "java.security.auth.login.config",
