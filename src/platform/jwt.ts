@@ -52,6 +52,8 @@ export const UNKNOWN_KID_WINDOW_MS = 60_000;
 export const UNKNOWN_KID_FETCHES = 5;
 const REMEMBERED_KIDS = 64;
 const FETCH_TIMEOUT_MS = 10_000;
+/** After a failed refresh, the keys known are used this long before the next try. */
+const RETRY_AFTER_FAILURE_MS = 10_000;
 
 const decodePart = (part: string, what: string): Record<string, unknown> => {
   try {
@@ -169,7 +171,10 @@ export class JwtVerifier {
     return true;
   }
 
-  /** One fetch at a time; a failed fetch keeps the keys already known (and is retried on the next token). */
+  /**
+   * One fetch at a time. A failed fetch keeps the keys already known (an outage of the provider locks
+   * no one out), tried again after 10 s; with none known, on the next token.
+   */
   private fetchKeys(): Promise<void> {
     this.fetching ??= (async () => {
       try {
@@ -183,6 +188,7 @@ export class JwtVerifier {
       } catch (err) {
         log.warn({ url: this.policy.jwksUrl, err: err instanceof Error ? err.message : String(err) }, "cannot fetch the JWKS");
         if (this.keys.length === 0) throw new TokenRejected("the identity provider's keys cannot be fetched");
+        this.fetchedAt = Math.max(this.fetchedAt, this.now() - this.policy.refreshMs + RETRY_AFTER_FAILURE_MS);
       } finally {
         this.fetching = undefined;
       }

@@ -40,6 +40,18 @@ describe("JwtVerifier", () => {
     await waitFor("the JWKS fetched again", async () => fetches() === before + 2 || undefined);
   });
 
+  test("while the provider is down, the keys already fetched go on checking tokens", async () => {
+    const idp = startOidcProvider();
+    let now = Date.now();
+    const verifier = new JwtVerifier(policy({ jwksUrl: idp.jwksUrl }), () => now);
+    const later = idp.sign({ sub: "b" });
+    expect((await verifier.verify(idp.sign())).principal).toBe("alice");
+    idp.stop();
+    now += 60_000;
+    expect((await verifier.verify(later)).principal).toBe("b");
+    expect((await verifier.verify(later)).principal).toBe("b");
+  });
+
   test("a token without a kid is checked against the JWKS keys of its algorithm", async () => {
     const verifier = new JwtVerifier(policy());
     // The header is signed too: changed, the signature no longer matches, but a key of ES256 was tried.
