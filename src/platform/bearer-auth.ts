@@ -76,8 +76,8 @@ export function bearerAuthGuard(options: BearerAuthOptions): RequestGuard {
   const realm = options.realm.replace(/["\\]/g, "");
   const challenge = `Bearer realm="${realm}"`;
   const anyGroup = options.roles.length === 1 && (options.roles[0] === "*" || options.roles[0] === "**");
-  const withChallenge = (response: Response, error?: string): Response => {
-    response.headers.append("www-authenticate", error ? `${challenge}, error="${error}"` : challenge);
+  const withChallenge = (response: Response): Response => {
+    response.headers.append("www-authenticate", challenge);
     return response;
   };
   return async (request) => {
@@ -100,7 +100,8 @@ export function bearerAuthGuard(options: BearerAuthOptions): RequestGuard {
     } catch (err) {
       if (!(err instanceof TokenRejected)) throw err;
       log.debug({ method: request.method, path, reason: err.message }, "bearer token refused");
-      return options.refuse(request, 401, { "www-authenticate": `${challenge}, error="invalid_token"` });
+      // Confluent's handler writes it so (RFC 6750's error, no space after the comma).
+      return options.refuse(request, 401, { "www-authenticate": `${challenge},error="invalid_token"` });
     }
     if (!anyGroup && !verified.groups.some((g) => options.roles.includes(g))) return options.refuse(request, 403, {});
     options.admitted?.(request, verified.principal, verified.groups);

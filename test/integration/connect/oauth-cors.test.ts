@@ -58,7 +58,7 @@ test("no credentials, an expired token, a wrong audience, an unknown key: 401 wi
     const reply = await get("/connectors", bearer(claims));
     expect(reply.status).toBe(401);
     expect(await reply.json()).toEqual({ error_code: 401, message: "Unauthorized" });
-    expect(reply.headers.get("www-authenticate")).toBe('Bearer realm="KafkaConnect", error="invalid_token"');
+    expect(reply.headers.get("www-authenticate")).toBe('Bearer realm="KafkaConnect",error="invalid_token"');
   }
 });
 

@@ -110,7 +110,7 @@ describe("refusals: 401 in Confluent's shape with a Bearer challenge", () => {
     expect(reply.status).toBe(401);
     expect(reply.body).toEqual(unauthorized);
     const challenges = reply.headers.get("www-authenticate");
-    expect(challenges).toContain(error ? `Bearer realm="SchemaRegistry-Props", error="${error}"` : `Bearer realm="SchemaRegistry-Props"`);
+    expect(challenges).toContain(error ? `Bearer realm="SchemaRegistry-Props",error="${error}"` : `Bearer realm="SchemaRegistry-Props"`);
     return challenges;
   };
 

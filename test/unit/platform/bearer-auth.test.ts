@@ -34,5 +34,5 @@ test("requests without a token go to the Basic guard, whose 401 names both schem
   expect(wrong.status).toBe(401);
   expect(wrong.headers.get("www-authenticate")).toBe('Basic realm="R", Bearer realm="R"');
   const bad = (await guard(request("/subjects", "Bearer x.y.z")))!;
-  expect(bad.headers.get("www-authenticate")).toBe('Bearer realm="R", error="invalid_token"');
+  expect(bad.headers.get("www-authenticate")).toBe('Bearer realm="R",error="invalid_token"');
 });
