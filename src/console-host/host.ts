@@ -19,6 +19,12 @@ export interface ConsoleOptions {
   guard?: RequestGuard;
   /** Client TLS for reaching the peer over HTTPS (the service's own certificates). */
   tls?: ForwardingTls;
+  /**
+   * Bearer tokens are the only credential (OAuth without Basic), which a browser cannot be asked for:
+   * the page, its bundle and config.json, which hold no data, are served to anyone, and the page asks
+   * for a token to send with its calls.
+   */
+  tokenLogin?: boolean;
 }
 
 type Handler = (request: Request) => Response | Promise<Response>;
@@ -27,9 +33,11 @@ const PREFIX = "/ui/";
 const other = (service: ConsoleService): ConsoleService => (service === "registry" ? "connect" : "registry");
 
 /** What /ui/config.json says: each API's base path as the page calls it, null where there is none. */
-export function consoleConfig(options: Pick<ConsoleOptions, "service" | "peer">): Record<ConsoleService, string | null> & { service: ConsoleService } {
+export function consoleConfig(options: Pick<ConsoleOptions, "service" | "peer" | "tokenLogin">): Record<ConsoleService, string | null> & { service: ConsoleService; tokenLogin?: true } {
   const peer = options.peer?.() ? `${PREFIX}proxy/${other(options.service)}` : null;
-  return { service: options.service, [options.service]: "", [other(options.service)]: peer } as Record<ConsoleService, string | null> & { service: ConsoleService };
+  const config = { service: options.service, [options.service]: "", [other(options.service)]: peer } as unknown as Record<ConsoleService, string | null> & { service: ConsoleService; tokenLogin?: true };
+  if (options.tokenLogin) config.tokenLogin = true;
+  return config;
 }
 
 /** A listener URL as a client on this machine reaches it (0.0.0.0 and [::] listen everywhere). */
@@ -45,13 +53,14 @@ export function withConsole(handler: Handler, options: ConsoleOptions): Handler 
     // Relative, so that behind a proxy serving this under a path the browser stays below that path.
     if (path === "/ui") return new Response(null, { status: 302, headers: { location: "ui/" } });
     if (!path.startsWith(PREFIX)) return handler(request);
-    const refused = await options.guard?.(request);
-    if (refused) return refused;
     const rest = path.slice(PREFIX.length);
-    if (rest === "config.json") return Response.json(consoleConfig(options), { headers: { "cache-control": "no-store" } });
-    if (rest.startsWith(`proxy/${other(options.service)}/`) || rest === `proxy/${other(options.service)}`) {
-      return proxy(request, rest.slice(`proxy/${other(options.service)}`.length) || "/", url.search, options);
+    const proxied = rest.startsWith(`proxy/${other(options.service)}/`) || rest === `proxy/${other(options.service)}`;
+    if (proxied || !options.tokenLogin) {
+      const refused = await options.guard?.(request);
+      if (refused) return refused;
     }
+    if (rest === "config.json") return Response.json(consoleConfig(options), { headers: { "cache-control": "no-store" } });
+    if (proxied) return proxy(request, rest.slice(`proxy/${other(options.service)}`.length) || "/", url.search, options);
     const assets = await consoleAssets();
     const name = rest === "" ? "index.html" : rest;
     const asset = ownEntry(assets, name);

@@ -1,11 +1,15 @@
 // The console's only way out: the REST APIs of its own origin, at the base paths /ui/config.json gives
-// (the other service through the serving process's proxy). The browser adds the user's Basic credentials.
+// (the other service through the serving process's proxy). The browser adds the user's Basic credentials;
+// where the services take only bearer tokens, the token the user gave is sent (token.ts).
+import { authorization, forgetToken } from "./token.ts";
 export type Service = "registry" | "connect";
 
 export interface ConsoleConfig {
   service: Service;
   registry: string | null;
   connect: string | null;
+  /** The services take only bearer tokens: the page asks for one (see token.ts). */
+  tokenLogin?: boolean;
 }
 
 /** A refused or failed call: the status and the service's own message (error_code/message bodies). */
@@ -49,7 +53,7 @@ export function baseOf(service: Service): string {
 export async function api<T>(service: Service, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
   const base = config[service];
   if (base === null) throw new ApiError(404, `this console has no ${service}`);
-  const headers: Record<string, string> = { accept: "application/json" };
+  const headers: Record<string, string> = { accept: "application/json", ...authorization() };
   if (init.body !== undefined) headers["content-type"] = "application/json";
   const response = await fetch(base + path, {
     method: init.method ?? "GET",
@@ -65,6 +69,8 @@ export async function api<T>(service: Service, path: string, init: { method?: st
     json = undefined;
   }
   if (!response.ok) {
+    // An expired or refused token: the page asks for another.
+    if (response.status === 401 && config.tokenLogin) forgetToken();
     const body = (json ?? {}) as { message?: string; error_code?: number };
     throw new ApiError(response.status, body.message ?? (text || response.statusText), body.error_code);
   }

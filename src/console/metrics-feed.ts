@@ -3,6 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, baseOf, has } from "./api.ts";
 import { countersFromPrometheus } from "./prometheus.ts";
+import { authorization } from "./token.ts";
 import { readMetrics, seriesOf, type Sample, type Series } from "./rates.ts";
 
 const PERIOD_MS = 2000;
@@ -27,7 +28,7 @@ async function sample(): Promise<void> {
       }
     }
     if (source === "prometheus") {
-      const response = await fetch(`${baseOf("connect")}/metrics`, { credentials: "same-origin" });
+      const response = await fetch(`${baseOf("connect")}/metrics`, { credentials: "same-origin", headers: authorization() });
       if (!response.ok) return;
       tasks = countersFromPrometheus(await response.text());
     }

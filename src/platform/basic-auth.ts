@@ -118,7 +118,8 @@ export interface BasicAuthOptions<U extends User = User> {
 /** Answers a request that may not go on; undefined lets it through. */
 export type RequestGuard = (request: Request) => Promise<Response | undefined>;
 
-function pathMatches(spec: string, path: string): boolean {
+/** Whether a servlet path spec (`/exact`, `/prefix/*`, `*.ext`) covers the path. */
+export function pathMatches(spec: string, path: string): boolean {
   if (spec.endsWith("/*")) return path === spec.slice(0, -2) || path.startsWith(spec.slice(0, -1));
   if (spec.startsWith("*.")) return path.endsWith(spec.slice(1));
   return path === spec;

@@ -1,6 +1,7 @@
 // Karapace's auth file (its `registry_authfile`), so one file serves both registries: JSON with
 // `users` (username, algorithm, salt, password_hash) and `permissions` (username, operation
-// Read|Write, resource `Config:` or `Subject:<regex>`).
+// Read|Write, resource `Config:` or `Subject:<regex>`). A permission may name a `group` instead of a
+// username (Sluice's): the groups of an OAuth token's principal.
 import { pbkdf2, scrypt, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
@@ -57,10 +58,13 @@ export function parseAuthFile(text: string, refuse: (problem: string) => Error):
     users.set(u.username, { credential: u.password_hash, roles: [], algorithm: u.algorithm as Algorithm, salt: u.salt });
   });
   const permissions = data.permissions.map((p: unknown, i): Permission => {
-    if (!isRecord(p) || typeof p.username !== "string" || typeof p.resource !== "string") throw refuse(`permissions[${i}] needs string username and resource`);
+    if (!isRecord(p) || (typeof p.username === "string") === (typeof p.group === "string") || typeof p.resource !== "string") {
+      throw refuse(`permissions[${i}] needs a string resource and a string username or group (one of them)`);
+    }
     if (p.operation !== "Read" && p.operation !== "Write") throw refuse(`permissions[${i}].operation must be Read or Write`);
+    const grantee = typeof p.username === "string" ? { username: p.username } : { group: p.group as string };
     try {
-      return { username: p.username, operation: p.operation as Operation, resource: resourcePattern(p.resource) };
+      return { ...grantee, operation: p.operation as Operation, resource: resourcePattern(p.resource) };
     } catch (err) {
       throw refuse(`permissions[${i}].resource is not a regular expression (${err instanceof Error ? err.message : String(err)})`);
     }

@@ -1,10 +1,13 @@
-// Who may do what on the registry, as Karapace's auth file grants it: entries of a user, an
-// operation and a resource pattern. No entry, no access.
+// Who may do what on the registry, as Karapace's auth file grants it: entries of a user (or, Sluice's
+// addition for OAuth tokens, a group), an operation and a resource pattern. No entry, no access.
 
 export type Operation = "Read" | "Write";
 
 export interface Permission {
-  username: string;
+  /** The user granted; or */
+  username?: string;
+  /** the group granted: a bearer token's groups claim names the groups of its principal. */
+  group?: string;
   operation: Operation;
   /** Matched from the start of the resource (see `resourcePattern`). */
   resource: RegExp;
@@ -26,7 +29,10 @@ export function resourcePattern(pattern: string): RegExp {
   return new RegExp(`^(?:${pattern})`);
 }
 
-/** Whether `user` may do `operation` on `resource`: Write implies Read. */
-export function allows(permissions: readonly Permission[], user: string, operation: Operation, resource: string): boolean {
-  return permissions.some((p) => p.username === user && (operation === "Read" || p.operation === "Write") && p.resource.test(resource));
+/** Whether the entry is `user`'s own or one of its `groups`'. */
+export const grantedTo = (p: Permission, user: string, groups: readonly string[]) => (p.username !== undefined ? p.username === user : p.group !== undefined && groups.includes(p.group));
+
+/** Whether `user` (in `groups`) may do `operation` on `resource`: Write implies Read. */
+export function allows(permissions: readonly Permission[], user: string, operation: Operation, resource: string, groups: readonly string[] = []): boolean {
+  return permissions.some((p) => grantedTo(p, user, groups) && (operation === "Read" || p.operation === "Write") && p.resource.test(resource));
 }

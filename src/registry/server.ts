@@ -1,6 +1,7 @@
 // Wires a running registry: broker → schema log → service → HTTP listeners.
 import { withConsole } from "../console-host/host.ts";
 import { listen, type Listening } from "../platform/listeners.ts";
+import { corsFromSettings, withCors } from "../platform/cors.ts";
 import { forwardingTls } from "../platform/tls.ts";
 import { hostname } from "node:os";
 import { clientSecurity } from "../broker/client-security.ts";
@@ -100,13 +101,16 @@ export async function startRegistry(settings: ParsedSettings, shared?: Broker, c
   const schemasById = new SchemasById(service, settings.int("schema.response.cache.size"), security.access);
   const app = registryApp(service, { dek, maxBodyBytes, schemasById, guard: security.guard, access: security.access, userOf: security.userOf, cluster: () => cluster.view(), forwardTls: forwardingTls(security.tls), metrics: metrics.registry, health: () => registryHealth(schemaLog), serverMetadata: { kafkaClusterId: async () => broker.clusterId?.(), groupId: settings.string("schema.registry.group.id") } });
   const connectSetting = settings.optionalString("console.connect.url");
-  const fetch = withConsole(withCachedReads(metrics.http.instrument(app), { schemasById, guard: security.guard, metrics: metrics.http }), {
+  const served = withConsole(withCachedReads(metrics.http.instrument(app), { schemasById, guard: security.guard, metrics: metrics.http }), {
     enabled: settings.boolean("console.enabled"),
     service: "registry",
     peer: () => connectSetting ?? connectUrl?.(),
     guard: security.guard,
     tls: forwardingTls(security.tls),
+    tokenLogin: security.tokenLogin,
   });
+  // Outermost: preflights are answered before any authentication, as Jetty's filter answers them.
+  const fetch = withCors(served, corsFromSettings(settings));
   const servers: Listening[] = [];
   for (const listener of settings.list("listeners")) {
     // Bun's own hard stop at twice the limit; the app answers 413 in Confluent's shape below this.

@@ -2,6 +2,8 @@
 import { SettingsDefinition, type Setting } from "../platform/settings.ts";
 import { logSettings } from "../platform/log.ts";
 import { storeSettings } from "../platform/tls.ts";
+import { oauthSettings } from "../platform/bearer-auth.ts";
+import { corsHeaderSettings, corsSettings } from "../platform/cors.ts";
 import { COMPATIBILITY_LEVELS } from "./compatibility.ts";
 
 const listenerPattern = /^https?:\/\/[^\s:/]*(:\d{1,5})?\/?$/i;
@@ -244,7 +246,7 @@ export const registrySettings: Setting[] = [
     type: "string",
     default: "",
     importance: "medium",
-    doc: "Karapace's auth file (its `registry_authfile`), instead of the users file: JSON `users` (username, algorithm sha1/sha256/sha512/scrypt, salt, password_hash) and `permissions` (username, operation Read or Write, resource `Config:`, `Subject:<regex>` or `Kek:<regex>` matched from the start). Turns on Basic authentication; each request then needs a permission (403 with error_code 40301 without), and lists show only readable subjects.",
+    doc: "Karapace's auth file (its `registry_authfile`), instead of the users file: JSON `users` (username, algorithm sha1/sha256/sha512/scrypt, salt, password_hash) and `permissions` (username, or Sluice's `group` for the groups of an OAuth token's principal; operation Read or Write; resource `Config:`, `Subject:<regex>` or `Kek:<regex>` matched from the start). Turns on Basic authentication; each request then needs a permission (403 with error_code 40301 without), and lists show only readable subjects.",
   },
   {
     name: "java.security.auth.login.config",
@@ -252,7 +254,19 @@ export const registrySettings: Setting[] = [
     default: "",
     importance: "low",
     doc: "A JAAS file as Confluent's: the `file` option of the authentication.realm section names the users file.",
-  },  {
+  },
+  // OAuth bearer tokens (Confluent Platform 7.7+'s names) and CORS (rest-utils'), see README "Security".
+  ...oauthSettings,
+  ...corsSettings,
+  ...corsHeaderSettings,
+  {
+    name: "access.control.skip.options",
+    type: "boolean",
+    default: true,
+    importance: "low",
+    doc: "With CORS on (access.control.allow.origin), OPTIONS requests need no credentials, so browsers' preflights get through.",
+  },
+  {
     name: "console.enabled",
     type: "boolean",
     default: true,
@@ -269,4 +283,4 @@ export const registrySettings: Setting[] = [
 ];
 
 // Client settings for the store's Kafka connections are passed through, as Confluent does.
-export const registrySettingsDefinition = new SettingsDefinition(registrySettings, ["kafkastore.", "schema.registry.", "leader.", "master.", "inter.instance.", "ssl.", "authentication.", "access.control."]);
+export const registrySettingsDefinition = new SettingsDefinition(registrySettings, ["kafkastore.", "schema.registry.", "leader.", "master.", "inter.instance.", "ssl.", "authentication."]);

@@ -2,6 +2,7 @@
 // connectors from files given at start; distributed takes them from the cluster's config topic.
 import { withConsole } from "../../console-host/host.ts";
 import { listen, type Listening } from "../../platform/listeners.ts";
+import { corsFromSettings, withCors } from "../../platform/cors.ts";
 import { forwardingTls } from "../../platform/tls.ts";
 import { readFileSync } from "node:fs";
 import { availableParallelism, hostname } from "node:os";
@@ -85,13 +86,16 @@ function restIdentity(settings: ParsedSettings, workerConfig: Record<string, str
 function serve(herder: Herder, broker: Broker, listeners: URL[], security: ReturnType<typeof connectSecurity>, options: Pick<ConnectOptions, "settings" | "registryUrl">): Promise<Listening[]> {
   const app = connectApp(herder, { kafkaClusterId: broker.kind === "kafka" ? "kafka" : "embedded", guard: security.guard, users: security.users, forwardTls: forwardingTls(security.tls) });
   const registrySetting = options.settings.optionalString("console.registry.url");
-  const fetch = withConsole(herder.metrics().http.instrument(app), {
+  const served = withConsole(herder.metrics().http.instrument(app), {
     enabled: options.settings.boolean("console.enabled"),
     service: "connect",
     peer: () => registrySetting ?? options.registryUrl?.(),
     guard: security.guard,
     tls: forwardingTls(security.tls),
+    tokenLogin: security.tokenLogin,
   });
+  // Outermost: preflights are answered before any authentication, as Jetty's filter answers them.
+  const fetch = withCors(served, corsFromSettings(options.settings));
   // Bun.serve's default body limit (128 MiB) stays the limit, as before.
   return Promise.all(listeners.map((url) => listen(url, { tls: security.tls, defaultPort: 8083, maxRequestBodySize: 128 * 1024 * 1024, fetch })));
 }

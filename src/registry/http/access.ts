@@ -2,7 +2,7 @@
 // checked once the router has matched it (unknown paths keep their 404/405), on the same decoded
 // subject the handler gets (./path-params.ts).
 import { errors } from "../errors.ts";
-import { allows, CONFIG_RESOURCE, subjectResource, type Operation, type Permission } from "../permissions.ts";
+import { allows, CONFIG_RESOURCE, grantedTo, subjectResource, type Operation, type Permission } from "../permissions.ts";
 import { DEK_ROUTES, dekPermissions } from "./dek-access.ts";
 
 export interface RegistryAccess {
@@ -38,14 +38,15 @@ export function requiredPermission(method: string, route: string, params: Record
 export const named = (resource: string) => (resource === CONFIG_RESOURCE ? "Config" : resource.replace(/^(Subject|Kek):/, "$1: "));
 
 /**
- * Access by Karapace-style permissions of the users the guard recorded per request: a request on a
- * skip path (recorded without a user) is open; one the guard never admitted is refused everything.
+ * Access by Karapace-style permissions of the users the guard recorded per request (and their groups,
+ * for a bearer token's principal): a request on a skip path (recorded without a user) is open; one the
+ * guard never admitted is refused everything.
  */
-export function permissionAccess(permissions: readonly Permission[], userOf: WeakMap<Request, string | undefined>): RegistryAccess {
+export function permissionAccess(permissions: readonly Permission[], userOf: WeakMap<Request, string | undefined>, groupsOf: (request: Request) => readonly string[] = () => []): RegistryAccess {
   const may = (request: Request, operation: Operation, resource: string): boolean => {
     if (!userOf.has(request)) return false;
     const user = userOf.get(request);
-    return user === undefined || allows(permissions, user, operation, resource);
+    return user === undefined || allows(permissions, user, operation, resource, groupsOf(request));
   };
   return {
     check(request, route, params) {
@@ -59,7 +60,7 @@ export function permissionAccess(permissions: readonly Permission[], userOf: Wea
     writesAnything(request) {
       if (!userOf.has(request)) return false;
       const user = userOf.get(request);
-      return user === undefined || permissions.some((p) => p.username === user && p.operation === "Write");
+      return user === undefined || permissions.some((p) => grantedTo(p, user, groupsOf(request)) && p.operation === "Write");
     },
   };
 }

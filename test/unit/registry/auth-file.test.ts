@@ -33,8 +33,16 @@ describe("parseAuthFile", () => {
     expect(parsed.permissions[0]!.resource.test("Subject:orders-value")).toBe(true);
   });
 
+  test("a permission may name a group instead of a user (a bearer token's groups)", () => {
+    const parsed = parseAuthFile(file([alice], [{ group: "schema-admins", operation: "Write", resource: "Config:" }]), refuse);
+    expect(parsed.permissions[0]).toMatchObject({ group: "schema-admins", operation: "Write" });
+    expect(parsed.permissions[0]!.username).toBeUndefined();
+  });
+
   test.each([
     ["not JSON", "{", "not JSON"],
+    ["a permission of both a user and a group", file([alice], [{ username: "alice", group: "g", operation: "Read", resource: "Config:" }]), "permissions[0] needs a string resource and a string username or group (one of them)"],
+    ["a permission of nobody", file([alice], [{ operation: "Read", resource: "Config:" }]), "permissions[0] needs"],
     ["no arrays", "{}", '{"users": [...], "permissions": [...]}'],
     ["no users", file([], []), "no users"],
     ["a user without a hash", file([{ username: "a", algorithm: "sha1", salt: "s" }], []), "users[0] needs"],

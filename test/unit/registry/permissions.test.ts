@@ -45,6 +45,14 @@ describe("allows", () => {
     expect(allows([], "admin", "Read", CONFIG_RESOURCE)).toBe(false);
   });
 
+  test("a group's entry grants its members: the groups of a bearer token's principal", () => {
+    const p: Permission[] = [{ group: "schema-admins", operation: "Write", resource: resourcePattern("Subject:.*") }, grant("viewers", "Read", "Subject:.*")];
+    expect(allows(p, "carol", "Write", subjectResource("x"), ["staff", "schema-admins"])).toBe(true);
+    expect(allows(p, "carol", "Read", subjectResource("x"), ["staff"])).toBe(false);
+    // A username entry is not a group's: a principal in a group named like a user gets nothing from it.
+    expect(allows(p, "carol", "Read", subjectResource("x"), ["viewers"])).toBe(false);
+  });
+
   test("alternations stay anchored", () => {
     const p = [grant("u", "Read", "Subject:a|Subject:b")];
     expect(allows(p, "u", "Read", subjectResource("b"))).toBe(true);

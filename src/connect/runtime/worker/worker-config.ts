@@ -3,6 +3,8 @@
 import { SettingsDefinition } from "../../../platform/settings.ts";
 import { logSettings } from "../../../platform/log.ts";
 import { storeSettings } from "../../../platform/tls.ts";
+import { oauthSettings } from "../../../platform/bearer-auth.ts";
+import { corsHeaderSettings, corsSettings } from "../../../platform/cors.ts";
 
 export const workerSettings = new SettingsDefinition(
   [
@@ -52,9 +54,14 @@ export const workerSettings = new SettingsDefinition(
     { name: "rest.basic.auth.users.file", type: "string", default: "", importance: "low", doc: "Users of the Basic authentication extension: `user=password` lines (password plain, MD5:, CRYPT:, OBF: or a bcrypt/argon2 hash)." },
     { name: "rest.basic.auth.read.only.users", type: "list", default: [], importance: "low", doc: "Sluice: users of the Basic authentication extension who may only read (GET); their other requests get 403, and the web console shows them no write buttons. Kafka Connect has no such setting: every user may do everything." },
     { name: "java.security.auth.login.config", type: "string", default: "", importance: "low", doc: "A JAAS file as Kafka Connect's: the `file` option of its KafkaConnect section names the users file." },
+    // OAuth bearer tokens by Confluent Platform's names, unprefixed in a worker's file as in Confluent's
+    // Connect; CORS by Kafka Connect's names (the header settings are rest-utils', Sluice's here).
+    ...oauthSettings,
+    ...corsSettings,
+    ...corsHeaderSettings.map((s) => ({ ...s, doc: `Sluice (rest-utils' name; Kafka Connect has no such setting): ${s.doc}` })),
     { name: "console.enabled", type: "boolean", default: true, importance: "low", doc: "Serves the web console at `/ui/` (and its proxy to the registry); false: `/ui/` is 404." },
     { name: "console.registry.url", type: "string", default: "", importance: "low", doc: "The schema registry the console at `/ui/` shows beside this worker (`http(s)://host:port`), reached through this worker (`/ui/proxy/registry/`) with the user's credentials. `sluice dev`: its own registry." },
   ],
   // Client, converter, provider and distributed-mode settings are accepted as Kafka Connect's are.
-  ["key.converter.", "value.converter.", "header.converter.", "config.providers.", "producer.", "consumer.", "admin.", "rest.", "access.control.", "ssl.", "sasl.", "security.", "connector.client.", "client.", "metric", "connect.protocol", "worker.sync.timeout.ms", "worker.unsync.backoff.ms", "exactly.once", "inter.worker.", "admin.listeners", "response.http.headers.config", "plugin.discovery", "listeners.https."],
+  ["key.converter.", "value.converter.", "header.converter.", "config.providers.", "producer.", "consumer.", "admin.", "rest.", "ssl.", "sasl.", "security.", "connector.client.", "client.", "metric", "connect.protocol", "worker.sync.timeout.ms", "worker.unsync.backoff.ms", "exactly.once", "inter.worker.", "admin.listeners", "response.http.headers.config", "plugin.discovery", "listeners.https."],
 );
