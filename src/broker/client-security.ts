@@ -1,15 +1,85 @@
 // Kafka client security settings by Kafka's names (security.protocol, sasl.*, ssl.*), read once for
-// both services: the registry's under `kafkastore.`, a connect worker's at its top level.
+// every Kafka client: the registry's under `kafkastore.`, a connect worker's at its top level. The
+// result is plain data (it travels to task threads); the OAuth logins it describes run in login.ts.
 import { ConfigError } from "../platform/settings.ts";
 import { clientTls, type ClientTls } from "../platform/tls.ts";
 
 export interface ClientSecurity {
   ssl?: ClientTls;
-  sasl?: { mechanism: "plain" | "scram-sha-256" | "scram-sha-512"; username: string; password: string };
+  sasl?: PasswordSasl | OAuthSasl;
+}
+
+export interface PasswordSasl {
+  mechanism: "plain" | "scram-sha-256" | "scram-sha-512";
+  username: string;
+  password: string;
+}
+
+/** SASL/OAUTHBEARER: the token comes from a login that is refreshed before it expires. */
+export interface OAuthSasl {
+  mechanism: "oauthbearer";
+  login: OAuthLogin;
+}
+
+export type OAuthLogin = ClientCredentialsLogin | FileTokenLogin | MskIamLogin;
+
+/** When a token is replaced (Kafka's sasl.login.refresh.*), as fractions of its lifetime and seconds. */
+export interface TokenRefresh {
+  windowFactor: number;
+  windowJitter: number;
+  minPeriodSeconds: number;
+  bufferSeconds: number;
+}
+
+/** Kafka's OAuthBearerLoginCallbackHandler with its client_credentials retriever. */
+export interface ClientCredentialsLogin {
+  kind: "client-credentials";
+  /** Where the settings came from, for messages: `kafkastore.`, `` … */
+  prefix: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  scope?: string;
+  /** sasl.oauthbearer.header.urlencode: the id and secret URL-encoded in the Basic header (RFC 6749). */
+  urlencodeHeader: boolean;
+  /** TLS to an https token endpoint, from the JAAS options' ssl.* (as Kafka reads them); else the system CAs. */
+  tls?: ClientTls;
+  connectTimeoutMs?: number;
+  readTimeoutMs?: number;
+  retryBackoffMs: number;
+  retryBackoffMaxMs: number;
+  /** sasl.oauthbearer.sub.claim.name: the claim a token must carry, as Kafka's client checks it. */
+  subClaim: string;
+  refresh: TokenRefresh;
+}
+
+/** Kafka's FileJwtRetriever (a file: token endpoint URL): a JWT another process keeps fresh in a file. */
+export interface FileTokenLogin {
+  kind: "file";
+  prefix: string;
+  path: string;
+  subClaim: string;
+  refresh: TokenRefresh;
+}
+
+/** Amazon MSK's IAMOAuthBearerLoginCallbackHandler: SigV4-presigned URLs from the AWS credentials. */
+export interface MskIamLogin {
+  kind: "aws-msk-iam";
+  prefix: string;
+  /** The JAAS option awsProfileName; else AWS_PROFILE, else `default`. */
+  profile?: string;
+  refresh: TokenRefresh;
 }
 
 const PROTOCOLS = ["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"];
-const MECHANISMS: Record<string, "plain" | "scram-sha-256" | "scram-sha-512"> = { PLAIN: "plain", "SCRAM-SHA-256": "scram-sha-256", "SCRAM-SHA-512": "scram-sha-512" };
+const PASSWORD_MECHANISMS: Record<string, PasswordSasl["mechanism"]> = { PLAIN: "plain", "SCRAM-SHA-256": "scram-sha-256", "SCRAM-SHA-512": "scram-sha-512" };
+const MECHANISMS = [...Object.keys(PASSWORD_MECHANISMS), "OAUTHBEARER"];
+
+const OAUTH_MODULE = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule";
+/** Kafka's login handler (3.4+ name) and the name it had in 3.1–3.3. */
+const KAFKA_OAUTH_HANDLERS = ["org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler", "org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerLoginCallbackHandler"];
+const MSK_IAM_HANDLER = "software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler";
+const RETRIEVERS = "org.apache.kafka.common.security.oauthbearer.";
 
 /** The security of a client from its settings; undefined for PLAINTEXT. */
 export function clientSecurity(props: Record<string, string>, prefix = ""): ClientSecurity | undefined {
@@ -17,21 +87,142 @@ export function clientSecurity(props: Record<string, string>, prefix = ""): Clie
   const protocol = (get("security.protocol") ?? "PLAINTEXT").toUpperCase();
   if (!PROTOCOLS.includes(protocol)) throw new ConfigError(`${prefix}security.protocol`, protocol, PROTOCOLS.join(", "));
   const out: ClientSecurity = {};
-  if (protocol.startsWith("SASL_")) {
-    const mechanism = (get("sasl.mechanism") ?? "GSSAPI").toUpperCase();
-    if (!MECHANISMS[mechanism]) throw new ConfigError(`${prefix}sasl.mechanism`, mechanism, Object.keys(MECHANISMS).join(", "));
-    const jaas = get("sasl.jaas.config");
-    if (!jaas) throw new ConfigError(`${prefix}sasl.jaas.config`, "", 'a login module with username="…" password="…"');
-    const [username, password] = [jaasOption(jaas, "username"), jaasOption(jaas, "password")];
-    if (username === undefined || password === undefined) throw new ConfigError(`${prefix}sasl.jaas.config`, "(not shown: it holds a password)", 'username="…" and password="…" options');
-    out.sasl = { mechanism: MECHANISMS[mechanism]!, username, password };
-  }
+  if (protocol.startsWith("SASL_")) out.sasl = saslOf(props, prefix);
   if (protocol === "SSL" || protocol === "SASL_SSL") out.ssl = clientTls(props, prefix);
   return out.ssl || out.sasl ? out : undefined;
+}
+
+function saslOf(props: Record<string, string>, prefix: string): PasswordSasl | OAuthSasl {
+  const get = (name: string) => props[prefix + name]?.trim() || undefined;
+  const given = get("sasl.mechanism");
+  const mechanism = (given ?? "GSSAPI").toUpperCase();
+  if (mechanism === "GSSAPI") {
+    const unset = given ? "" : " (Kafka's default when sasl.mechanism is not set)";
+    throw new ConfigError(`${prefix}sasl.mechanism`, mechanism, `GSSAPI${unset} is Kerberos, which Sluice does not support; set ${prefix}sasl.mechanism to one of ${MECHANISMS.join(", ")}`);
+  }
+  if (mechanism === "AWS_MSK_IAM") {
+    throw new ConfigError(`${prefix}sasl.mechanism`, mechanism, `Amazon MSK's own mechanism is not supported; MSK takes IAM over OAUTHBEARER: sasl.mechanism=OAUTHBEARER with sasl.login.callback.handler.class=${MSK_IAM_HANDLER}`);
+  }
+  if (mechanism === "OAUTHBEARER") return { mechanism: "oauthbearer", login: oauthLogin(props, prefix) };
+  if (!PASSWORD_MECHANISMS[mechanism]) throw new ConfigError(`${prefix}sasl.mechanism`, mechanism, MECHANISMS.join(", "));
+  const jaas = get("sasl.jaas.config");
+  if (!jaas) throw new ConfigError(`${prefix}sasl.jaas.config`, "", 'a login module with username="…" password="…"');
+  const [username, password] = [jaasOption(jaas, "username"), jaasOption(jaas, "password")];
+  if (username === undefined || password === undefined) throw new ConfigError(`${prefix}sasl.jaas.config`, "(not shown: it holds a password)", 'username="…" and password="…" options');
+  return { mechanism: PASSWORD_MECHANISMS[mechanism]!, username, password };
+}
+
+function oauthLogin(props: Record<string, string>, prefix: string): OAuthLogin {
+  const get = (name: string) => props[prefix + name]?.trim() || undefined;
+  const jaas = get("sasl.jaas.config");
+  const module = jaas?.split(/\s/)[0];
+  if (!jaas || module !== OAUTH_MODULE) {
+    throw new ConfigError(`${prefix}sasl.jaas.config`, module ?? "", `OAUTHBEARER needs the login module ${OAUTH_MODULE} required …;`);
+  }
+  const options = jaasOptions(jaas);
+  const refresh = tokenRefresh(props, prefix);
+  const handler = get("sasl.login.callback.handler.class");
+  if (handler === MSK_IAM_HANDLER) {
+    for (const unsupported of ["awsRoleArn", "awsRoleAccessKeyId"]) {
+      if (options[unsupported] !== undefined) {
+        throw new ConfigError(`${prefix}sasl.jaas.config`, `${unsupported}=…`, "assuming a role (STS) is not supported; give the role's credentials through AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN or a profile (awsProfileName, AWS_PROFILE)");
+      }
+    }
+    return { kind: "aws-msk-iam", prefix, ...(options.awsProfileName ? { profile: options.awsProfileName } : {}), refresh };
+  }
+  if (handler === undefined) {
+    throw new ConfigError(
+      `${prefix}sasl.login.callback.handler.class`,
+      "",
+      `without it Kafka uses its unsecured login (OAuthBearerUnsecuredLoginCallbackHandler, unsigned tokens for development), which Sluice does not support; set ${KAFKA_OAUTH_HANDLERS[0]} with ${prefix}sasl.oauthbearer.token.endpoint.url, or ${MSK_IAM_HANDLER} for Amazon MSK`,
+    );
+  }
+  if (!KAFKA_OAUTH_HANDLERS.includes(handler)) {
+    throw new ConfigError(`${prefix}sasl.login.callback.handler.class`, handler, `Sluice runs no Java classes; it has ${KAFKA_OAUTH_HANDLERS[0]} (client credentials or a token file) and ${MSK_IAM_HANDLER}`);
+  }
+  const tokenUrl = get("sasl.oauthbearer.token.endpoint.url");
+  if (!tokenUrl) throw new ConfigError(`${prefix}sasl.oauthbearer.token.endpoint.url`, "", "the OAuth provider's token endpoint (https://…), or file:… naming a file that holds a token");
+  let url: URL;
+  try {
+    url = new URL(tokenUrl);
+  } catch {
+    throw new ConfigError(`${prefix}sasl.oauthbearer.token.endpoint.url`, tokenUrl, "an http(s): or file: URL");
+  }
+  const retriever = get("sasl.oauthbearer.jwt.retriever.class") ?? `${RETRIEVERS}DefaultJwtRetriever`;
+  const isFile = url.protocol === "file:";
+  const wanted = retriever === `${RETRIEVERS}DefaultJwtRetriever` ? (isFile ? "file" : "client-credentials") : retriever === `${RETRIEVERS}ClientCredentialsJwtRetriever` ? "client-credentials" : retriever === `${RETRIEVERS}FileJwtRetriever` ? "file" : undefined;
+  if (!wanted) {
+    throw new ConfigError(`${prefix}sasl.oauthbearer.jwt.retriever.class`, retriever, `Sluice has ${RETRIEVERS}DefaultJwtRetriever, ClientCredentialsJwtRetriever and FileJwtRetriever (the JWT bearer grant is not supported)`);
+  }
+  const subClaim = get("sasl.oauthbearer.sub.claim.name") ?? "sub";
+  if (wanted === "file") {
+    if (!isFile) throw new ConfigError(`${prefix}sasl.oauthbearer.token.endpoint.url`, tokenUrl, "FileJwtRetriever reads a file: URL");
+    return { kind: "file", prefix, path: decodeURIComponent(url.pathname), subClaim, refresh };
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new ConfigError(`${prefix}sasl.oauthbearer.token.endpoint.url`, tokenUrl, "an http(s): URL for the client credentials grant");
+  // KIP-1139 (Kafka 4.1): settings of their own, which win over the JAAS options of older Kafkas.
+  const settingOrJaas = (setting: string, option: string) => (get(setting) ?? options[option]?.trim()) || undefined;
+  const clientId = settingOrJaas("sasl.oauthbearer.client.credentials.client.id", "clientId");
+  if (!clientId) throw new ConfigError(`${prefix}sasl.oauthbearer.client.credentials.client.id`, "", `the OAuth client's id (or the JAAS option clientId="…" in ${prefix}sasl.jaas.config)`);
+  const clientSecret = settingOrJaas("sasl.oauthbearer.client.credentials.client.secret", "clientSecret");
+  if (!clientSecret) throw new ConfigError(`${prefix}sasl.oauthbearer.client.credentials.client.secret`, "", `the OAuth client's secret (or the JAAS option clientSecret="…" in ${prefix}sasl.jaas.config)`);
+  const scope = settingOrJaas("sasl.oauthbearer.scope", "scope");
+  const tlsOptions = Object.fromEntries(Object.entries(options).filter(([name]) => name.startsWith("ssl.")));
+  const tls = url.protocol === "https:" && Object.keys(tlsOptions).length > 0 ? clientTls(Object.fromEntries(Object.entries(tlsOptions).map(([k, v]) => [`${prefix}sasl.jaas.config option ${k}`, v])), `${prefix}sasl.jaas.config option `) : undefined;
+  const connectTimeoutMs = optionalNumber(props, prefix, "sasl.login.connect.timeout.ms", 0, Number.MAX_SAFE_INTEGER);
+  const readTimeoutMs = optionalNumber(props, prefix, "sasl.login.read.timeout.ms", 0, Number.MAX_SAFE_INTEGER);
+  return {
+    kind: "client-credentials",
+    prefix,
+    tokenUrl,
+    clientId,
+    clientSecret,
+    ...(scope ? { scope } : {}),
+    urlencodeHeader: booleanSetting(props, prefix, "sasl.oauthbearer.header.urlencode", false),
+    ...(tls ? { tls } : {}),
+    ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
+    ...(readTimeoutMs !== undefined ? { readTimeoutMs } : {}),
+    retryBackoffMs: optionalNumber(props, prefix, "sasl.login.retry.backoff.ms", 0, Number.MAX_SAFE_INTEGER) ?? 100,
+    retryBackoffMaxMs: optionalNumber(props, prefix, "sasl.login.retry.backoff.max.ms", 0, Number.MAX_SAFE_INTEGER) ?? 10000,
+    subClaim,
+    refresh,
+  };
+}
+
+/** Kafka's sasl.login.refresh.* settings, with its defaults and ranges. */
+function tokenRefresh(props: Record<string, string>, prefix: string): TokenRefresh {
+  return {
+    windowFactor: optionalNumber(props, prefix, "sasl.login.refresh.window.factor", 0.5, 1) ?? 0.8,
+    windowJitter: optionalNumber(props, prefix, "sasl.login.refresh.window.jitter", 0, 0.25) ?? 0.05,
+    minPeriodSeconds: optionalNumber(props, prefix, "sasl.login.refresh.min.period.seconds", 0, 900) ?? 60,
+    bufferSeconds: optionalNumber(props, prefix, "sasl.login.refresh.buffer.seconds", 0, 3600) ?? 300,
+  };
+}
+
+function optionalNumber(props: Record<string, string>, prefix: string, name: string, min: number, max: number): number | undefined {
+  const raw = props[prefix + name]?.trim();
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) throw new ConfigError(`${prefix}${name}`, raw, `a number from ${min} to ${max}`);
+  return value;
+}
+
+function booleanSetting(props: Record<string, string>, prefix: string, name: string, fallback: boolean): boolean {
+  const raw = props[prefix + name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (raw !== "true" && raw !== "false") throw new ConfigError(`${prefix}${name}`, raw, "true or false");
+  return raw === "true";
 }
 
 /** An option of a JAAS login module line: name="value" (quotes optional). */
 function jaasOption(jaas: string, name: string): string | undefined {
   const match = new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^\\s;]+))`).exec(jaas);
   return match ? (match[1] ?? match[2])!.replace(/\\(.)/g, "$1") : undefined;
+}
+
+/** Every option of a JAAS login module line (after `<module> required`). */
+function jaasOptions(jaas: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const match of jaas.matchAll(/(?:^|\s)([\w.-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s;]+))/g)) out[match[1]!] = (match[2] ?? match[3])!.replace(/\\(.)/g, "$1");
+  return out;
 }
