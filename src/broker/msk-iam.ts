@@ -1,0 +1,172 @@
+// Amazon MSK's IAM authentication over SASL/OAUTHBEARER (what aws-msk-iam-auth's
+// IAMOAuthBearerLoginCallbackHandler and AWS's aws-msk-iam-sasl-signer libraries do): the token is a
+// SigV4-presigned `kafka-cluster:Connect` URL of `kafka.<region>.amazonaws.com`, base64url without
+// padding, valid 15 minutes. Credentials come from the places AWS's SDKs look, in their order:
+// environment variables, the shared credentials and config files (AWS_PROFILE), a container's
+// credentials endpoint (ECS, EKS Pod Identity), the EC2 instance metadata service (IMDSv2).
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { MskIamLogin } from "./client-security.ts";
+import { LoginError, type ExpiringToken } from "./login.ts";
+import { presignedUrl, type AwsCredentials } from "../platform/aws-sigv4.ts";
+import { VERSION } from "../platform/version.ts";
+
+/** How long MSK accepts a token (the signers' X-Amz-Expires). */
+export const TOKEN_LIFETIME_SECONDS = 900;
+
+/** The token for these credentials at this time (whole seconds, as the signature has them). */
+export function mskIamTokenAt(credentials: AwsCredentials, region: string, date: Date, userAgent = `sluice/${VERSION}`): ExpiringToken {
+  const at = new Date(Math.floor(date.getTime() / 1000) * 1000);
+  const url = presignedUrl({
+    host: `kafka.${region}.amazonaws.com`,
+    params: [["Action", "kafka-cluster:Connect"]],
+    credentials,
+    region,
+    service: "kafka-cluster",
+    date: at,
+    expiresSeconds: TOKEN_LIFETIME_SECONDS,
+    // As AWS's signers: who made the token, after the signature.
+    unsigned: [["User-Agent", userAgent]],
+  });
+  return { value: Buffer.from(url).toString("base64url"), expiresAtMs: at.getTime() + TOKEN_LIFETIME_SECONDS * 1000 };
+}
+
+export async function mskIamToken(login: MskIamLogin, env: NodeJS.ProcessEnv = process.env, now = new Date()): Promise<ExpiringToken> {
+  const profile = login.profile ?? (env.AWS_PROFILE?.trim() || env.AWS_DEFAULT_PROFILE?.trim() || "default");
+  const credentials = await awsCredentials(env, profile, login.profile !== undefined);
+  return mskIamTokenAt(credentials, awsRegion(env, profile), now);
+}
+
+/** The region: AWS_REGION, AWS_DEFAULT_REGION, else the profile's `region` in the config file. */
+export function awsRegion(env: NodeJS.ProcessEnv, profile: string): string {
+  const region = env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || profileSection(configFile(env), profile, true)?.region;
+  if (!region) throw new LoginError(`Amazon MSK IAM: no AWS region: set AWS_REGION (or AWS_DEFAULT_REGION, or region in the ${profile} profile of ${configFile(env)})`);
+  return region;
+}
+
+/**
+ * Credentials from the first source that has them. A profile named in the JAAS options (awsProfileName)
+ * is the only source, as in aws-msk-iam-auth.
+ */
+export async function awsCredentials(env: NodeJS.ProcessEnv, profile: string, profileOnly = false): Promise<AwsCredentials> {
+  const tried: string[] = [];
+  if (!profileOnly) {
+    const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim();
+    const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim();
+    if (accessKeyId && secretAccessKey) return { accessKeyId, secretAccessKey, ...(env.AWS_SESSION_TOKEN?.trim() ? { sessionToken: env.AWS_SESSION_TOKEN.trim() } : {}) };
+    tried.push("AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY");
+  }
+  const fromProfile = profileCredentials(env, profile);
+  if (fromProfile) return fromProfile;
+  tried.push(`profile ${profile} in ${credentialsFile(env)} and ${configFile(env)}`);
+  if (!profileOnly) {
+    const container = await containerCredentials(env);
+    if (container) return container;
+    tried.push("the container credentials endpoint (AWS_CONTAINER_CREDENTIALS_FULL_URI/RELATIVE_URI)");
+    if (env.AWS_EC2_METADATA_DISABLED?.trim().toLowerCase() !== "true") {
+      const instance = await instanceCredentials(env);
+      if (instance) return instance;
+      tried.push("the EC2 instance metadata service");
+    }
+    if (env.AWS_WEB_IDENTITY_TOKEN_FILE) tried.push("(AWS_WEB_IDENTITY_TOKEN_FILE is set: web identity federation through STS is not supported)");
+  }
+  throw new LoginError(`Amazon MSK IAM: no AWS credentials found; tried ${tried.join(", ")}`);
+}
+
+function credentialsFile(env: NodeJS.ProcessEnv): string {
+  return env.AWS_SHARED_CREDENTIALS_FILE?.trim() || join(homedir(), ".aws", "credentials");
+}
+
+function configFile(env: NodeJS.ProcessEnv): string {
+  return env.AWS_CONFIG_FILE?.trim() || join(homedir(), ".aws", "config");
+}
+
+/** A profile's keys: `[name]` in the credentials file, `[profile name]` (or `[default]`) in the config file. */
+function profileSection(file: string, profile: string, isConfig: boolean): Record<string, string> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  const wanted = isConfig && profile !== "default" ? [`profile ${profile}`] : isConfig ? ["default", "profile default"] : [profile];
+  let section: Record<string, string> | undefined;
+  let inside = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/^\s+/, "");
+    if (!line || line.startsWith("#") || line.startsWith(";")) continue;
+    const header = /^\[\s*(.+?)\s*\]/.exec(line);
+    if (header) {
+      inside = wanted.includes(header[1]!.replace(/\s+/g, " "));
+      if (inside) section ??= {};
+      continue;
+    }
+    const pair = /^([^=]+?)\s*=\s*(.*?)\s*$/.exec(line);
+    if (inside && pair && !/^\s/.test(raw)) section![pair[1]!.toLowerCase()] = pair[2]!;
+  }
+  return section;
+}
+
+function profileCredentials(env: NodeJS.ProcessEnv, profile: string): AwsCredentials | undefined {
+  for (const [file, isConfig] of [[credentialsFile(env), false], [configFile(env), true]] as const) {
+    const section = profileSection(file, profile, isConfig);
+    if (!section) continue;
+    if (section.aws_access_key_id && section.aws_secret_access_key) {
+      return { accessKeyId: section.aws_access_key_id, secretAccessKey: section.aws_secret_access_key, ...(section.aws_session_token ? { sessionToken: section.aws_session_token } : {}) };
+    }
+    const unsupported = ["role_arn", "sso_session", "sso_start_url", "credential_process", "web_identity_token_file"].find((k) => section[k] !== undefined);
+    if (unsupported) throw new LoginError(`Amazon MSK IAM: profile ${profile} in ${file} gets its credentials through ${unsupported}, which Sluice does not support; give it aws_access_key_id and aws_secret_access_key (and aws_session_token), or set AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN`);
+  }
+  return undefined;
+}
+
+/** Temporary credentials from a JSON endpoint (AccessKeyId, SecretAccessKey, Token). */
+async function credentialsFrom(url: string, headers: Record<string, string>, what: string): Promise<AwsCredentials> {
+  let body: { AccessKeyId?: string; SecretAccessKey?: string; Token?: string };
+  try {
+    const response = await fetch(url, { headers, signal: AbortSignal.timeout(5000) });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    body = (await response.json()) as typeof body;
+  } catch (err) {
+    throw new LoginError(`Amazon MSK IAM: could not read credentials from ${what}: ${(err as Error).message}`);
+  }
+  if (!body.AccessKeyId || !body.SecretAccessKey) throw new LoginError(`Amazon MSK IAM: ${what} answered no AccessKeyId/SecretAccessKey`);
+  return { accessKeyId: body.AccessKeyId, secretAccessKey: body.SecretAccessKey, ...(body.Token ? { sessionToken: body.Token } : {}) };
+}
+
+/** ECS task roles and EKS Pod Identity: the endpoint the environment names, with its authorization token. */
+async function containerCredentials(env: NodeJS.ProcessEnv): Promise<AwsCredentials | undefined> {
+  const relative = env.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI?.trim();
+  const url = relative ? `http://169.254.170.2${relative}` : env.AWS_CONTAINER_CREDENTIALS_FULL_URI?.trim();
+  if (!url) return undefined;
+  let authorization = env.AWS_CONTAINER_AUTHORIZATION_TOKEN?.trim();
+  const tokenFile = env.AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE?.trim();
+  if (tokenFile) {
+    try {
+      authorization = readFileSync(tokenFile, "utf8").trim();
+    } catch (err) {
+      throw new LoginError(`Amazon MSK IAM: cannot read AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE ${tokenFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+  }
+  return credentialsFrom(url, authorization ? { authorization } : {}, `the container credentials endpoint ${url}`);
+}
+
+/** IMDSv2: a session token, the instance role's name, then its credentials; undefined off EC2. */
+async function instanceCredentials(env: NodeJS.ProcessEnv): Promise<AwsCredentials | undefined> {
+  const base = (env.AWS_EC2_METADATA_SERVICE_ENDPOINT?.trim() || "http://169.254.169.254").replace(/\/+$/, "");
+  let token: string;
+  let role: string;
+  try {
+    const session = await fetch(`${base}/latest/api/token`, { method: "PUT", headers: { "x-aws-ec2-metadata-token-ttl-seconds": "21600" }, signal: AbortSignal.timeout(1000) });
+    if (!session.ok) return undefined;
+    token = await session.text();
+    const roles = await fetch(`${base}/latest/meta-data/iam/security-credentials/`, { headers: { "x-aws-ec2-metadata-token": token }, signal: AbortSignal.timeout(1000) });
+    if (!roles.ok) return undefined;
+    role = (await roles.text()).split("\n")[0]!.trim();
+  } catch {
+    return undefined; // not on EC2 (or no role): the next source, or none
+  }
+  if (!role) return undefined;
+  return credentialsFrom(`${base}/latest/meta-data/iam/security-credentials/${role}`, { "x-aws-ec2-metadata-token": token }, "the EC2 instance metadata service");
+}
