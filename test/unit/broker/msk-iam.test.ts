@@ -1,0 +1,64 @@
+// Where Amazon MSK IAM tokens get their AWS credentials beyond the environment and the files (those are
+// compared with AWS's signer in test/interop/msk-iam.test.ts): a container credentials endpoint (ECS,
+// EKS Pod Identity) and the EC2 instance metadata service (IMDSv2), each a local HTTP server here; and
+// what is refused.
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { awsCredentials, awsRegion, mskIamToken } from "../../../src/broker/msk-iam.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "sluice-aws-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const none = { HOME: dir, AWS_SHARED_CREDENTIALS_FILE: join(dir, "none"), AWS_CONFIG_FILE: join(dir, "none"), AWS_EC2_METADATA_DISABLED: "true" };
+const temporary = { AccessKeyId: "ASIATEMP", SecretAccessKey: "temp/secret", Token: "temp-session", Expiration: "2099-01-01T00:00:00Z" };
+
+test("a container credentials endpoint, with the authorization token from a file", async () => {
+  const seen: (string | null)[] = [];
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(request) {
+      seen.push(request.headers.get("authorization"));
+      return new URL(request.url).pathname === "/creds" ? Response.json(temporary) : new Response("", { status: 404 });
+    },
+  });
+  try {
+    writeFileSync(join(dir, "pod-token"), "pod-identity-token\n");
+    const env = { ...none, AWS_CONTAINER_CREDENTIALS_FULL_URI: `http://127.0.0.1:${server.port}/creds`, AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE: join(dir, "pod-token") };
+    expect(await awsCredentials(env, "default")).toEqual({ accessKeyId: "ASIATEMP", secretAccessKey: "temp/secret", sessionToken: "temp-session" });
+    expect(seen).toEqual(["pod-identity-token"]);
+  } finally {
+    server.stop(true);
+  }
+});
+
+test("IMDSv2: a session token, the instance role, its credentials", async () => {
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(request) {
+      const path = new URL(request.url).pathname;
+      if (path === "/latest/api/token" && request.method === "PUT" && request.headers.get("x-aws-ec2-metadata-token-ttl-seconds")) return new Response("imds-session");
+      if (request.headers.get("x-aws-ec2-metadata-token") !== "imds-session") return new Response("", { status: 401 });
+      if (path === "/latest/meta-data/iam/security-credentials/") return new Response("kafka-writer-role");
+      if (path === "/latest/meta-data/iam/security-credentials/kafka-writer-role") return Response.json({ Code: "Success", ...temporary });
+      return new Response("", { status: 404 });
+    },
+  });
+  try {
+    const env = { ...none, AWS_EC2_METADATA_DISABLED: "", AWS_EC2_METADATA_SERVICE_ENDPOINT: `http://127.0.0.1:${server.port}/`, AWS_REGION: "eu-central-1" };
+    expect(await awsCredentials(env, "default")).toEqual({ accessKeyId: "ASIATEMP", secretAccessKey: "temp/secret", sessionToken: "temp-session" });
+    const token = await mskIamToken({ kind: "aws-msk-iam", prefix: "", refresh: { windowFactor: 0.8, windowJitter: 0.05, minPeriodSeconds: 60, bufferSeconds: 300 } }, env);
+    expect(Buffer.from(token.value, "base64url").toString()).toStartWith("https://kafka.eu-central-1.amazonaws.com/?Action=kafka-cluster%3AConnect&");
+  } finally {
+    server.stop(true);
+  }
+});
+
+test("no credentials, no region, and profiles Sluice cannot use are explained", async () => {
+  await expect(awsCredentials({ ...none, AWS_WEB_IDENTITY_TOKEN_FILE: "/var/run/token" }, "default")).rejects.toThrow(/no AWS credentials found; tried AWS_ACCESS_KEY_ID.*web identity/);
+  expect(() => awsRegion(none, "default")).toThrow("AWS_REGION");
+  writeFileSync(join(dir, "config"), "[profile sso]\nsso_session = corp\nregion = us-east-1\n");
+  await expect(awsCredentials({ ...none, AWS_CONFIG_FILE: join(dir, "config") }, "sso", true)).rejects.toThrow("sso_session");
+});
