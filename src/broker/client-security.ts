@@ -81,6 +81,45 @@ const KAFKA_OAUTH_HANDLERS = ["org.apache.kafka.common.security.oauthbearer.OAut
 const MSK_IAM_HANDLER = "software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler";
 const RETRIEVERS = "org.apache.kafka.common.security.oauthbearer.";
 
+/** Kafka's client security settings: what a prefix (`producer.`, `producer.override.`) may set for a client. */
+export function isSecuritySetting(name: string): boolean {
+  return name === "security.protocol" || name.startsWith("sasl.") || name.startsWith("ssl.");
+}
+
+/**
+ * The security settings of `props` (under no prefix), overridden by those under each of `prefixes`, as
+ * a Connect worker's clients take its `producer.`/`consumer.` settings and a connector's clients its
+ * `producer.override.` ones. Prefixes that disagree on a setting are refused: Sluice's tasks have one
+ * Kafka client, for producing and consuming alike.
+ */
+export function overriddenSecurity(props: Record<string, string>, overrides: Record<string, string>, prefixes: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(props)) if (isSecuritySetting(name)) out[name] = value;
+  const given = new Map<string, { prefix: string; value: string }>();
+  for (const prefix of prefixes) {
+    for (const [key, value] of Object.entries(overrides)) {
+      if (!key.startsWith(prefix) || !isSecuritySetting(key.slice(prefix.length))) continue;
+      const name = key.slice(prefix.length);
+      const earlier = given.get(name);
+      if (earlier && earlier.value !== value) {
+        throw new ConfigError(key, isSecret(name) ? "(not shown: it holds a secret)" : value, `differs from ${earlier.prefix}${name}; Sluice's tasks have one Kafka client for producing and consuming, which needs one value`);
+      }
+      given.set(name, { prefix, value });
+      out[name] = value;
+    }
+  }
+  return out;
+}
+
+/** Whether any security setting is given under one of the prefixes. */
+export function hasSecurityOverride(overrides: Record<string, string>, prefixes: string[]): boolean {
+  return Object.keys(overrides).some((key) => prefixes.some((p) => key.startsWith(p) && isSecuritySetting(key.slice(p.length))));
+}
+
+function isSecret(name: string): boolean {
+  return name === "sasl.jaas.config" || name.endsWith(".password") || name.endsWith("client.secret") || name === "ssl.keystore.key";
+}
+
 /** The security of a client from its settings; undefined for PLAINTEXT. */
 export function clientSecurity(props: Record<string, string>, prefix = ""): ClientSecurity | undefined {
   const get = (name: string) => props[prefix + name]?.trim() || undefined;

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { catalog } from "../../../src/catalog.ts";
 import { clientSecurity } from "../../../src/broker/client-security.ts";
 import { KafkaBroker } from "../../../src/broker/kafka/index.ts";
-import { startConnectDistributed } from "../../../src/connect/runtime/server.ts";
+import { startConnectDistributed, startConnectStandalone } from "../../../src/connect/runtime/server.ts";
 import { workerSettings } from "../../../src/connect/runtime/worker/worker-config.ts";
 import { startRegistry } from "../../../src/registry/server.ts";
 import { registrySettingsDefinition } from "../../../src/registry/settings.ts";
@@ -36,6 +36,7 @@ beforeAll(async () => {
   oidc.addClient("registry", "registry-secret", { aud: "kafka" });
   oidc.addClient("connect", "connect-secret", { aud: "kafka" });
   oidc.addClient("brief", "brief-secret", { aud: "kafka", expiresIn: 6 });
+  oidc.addClient("writer", "writer-secret", { aud: "kafka" });
   kafka = await startKafka({ oauth: { jwksUrl: oidc.jwksUrl, issuer: oidc.issuer, audience: "kafka", reauthMs: REAUTH_MS } });
   if (!kafka.owned) throw new Error("this test needs the fixture's own OAuth broker, not KAFKA_BOOTSTRAP_SERVERS");
 }, 120_000);
@@ -151,7 +152,30 @@ test("a token that expires every few seconds is refreshed, and connections re-au
   }
 }, 60_000);
 
-test("a distributed connect worker (Kafka 4.1's client credential settings) keeps its internal topics and runs a connector", async () => {
+test("a worker's producer./consumer. security settings are its tasks' client's: a wrong secret there stops the worker at start", async () => {
+  const raw: Record<string, string> = {
+    listeners: `http://127.0.0.1:${freePort()}`,
+    "bootstrap.servers": kafka.bootstrap,
+    "data.dir": join(dir, "data-prefixed"),
+    "offset.storage.file.filename": join(dir, "prefixed.offsets"),
+    ...oauthClient("connect", "connect-secret"),
+    "producer.sasl.oauthbearer.client.credentials.client.id": "writer",
+    "producer.sasl.oauthbearer.client.credentials.client.secret": "wrong-producer-secret",
+    "consumer.sasl.oauthbearer.client.credentials.client.id": "writer",
+    "consumer.sasl.oauthbearer.client.credentials.client.secret": "wrong-producer-secret",
+  };
+  const refused = await startConnectStandalone({ settings: workerSettings.parse(raw).values, workerConfig: raw, connectorFiles: [], catalog }).then(
+    async (c) => {
+      await c.stop();
+      return "started";
+    },
+    (err: Error) => err.message,
+  );
+  expect(refused).toContain("401");
+  expect(refused).not.toContain("wrong-producer-secret");
+}, 30_000);
+
+test("a distributed connect worker (Kafka 4.1's client credential settings) keeps its internal topics and runs connectors, one with its own client credentials (producer.override.)", async () => {
   const input = join(dir, "in.txt");
   writeFileSync(input, "a\nb\nc\n");
   const raw: Record<string, string> = {
@@ -186,6 +210,28 @@ test("a distributed connect worker (Kafka 4.1's client credential settings) keep
     }, { timeoutMs: 30_000, intervalMs: 200 });
     expect(values).toEqual(["a", "b", "c"]);
     expect((await reader.describeTopic("oauth-configs"))?.partitions).toBe(1);
+
+    // A connector with a Kafka identity of its own, as Kafka Connect's client overrides give one.
+    const override = (secret: string) => ({
+      "producer.override.sasl.oauthbearer.client.credentials.client.id": "writer",
+      "producer.override.sasl.oauthbearer.client.credentials.client.secret": secret,
+    });
+    const create = (name: string, config: Record<string, string>) =>
+      waitFor(`${name} created`, async () => {
+        const r = await api.post("/connectors", { name, config: { "connector.class": "FileStreamSource", file: input, ...config } });
+        return r.status === 409 ? undefined : r;
+      }, { timeoutMs: 30_000, intervalMs: 200 });
+    expect((await create("writer-src", { topic: "writer-lines", ...override("writer-secret") })).status).toBe(201);
+    await waitFor("three lines written with the connector's own credentials", async () => ((await reader.describeTopic("writer-lines")) ? (await reader.fetch("writer-lines", 0, 0)).length === 3 : false), { timeoutMs: 30_000, intervalMs: 200 });
+    // Its own credentials are the ones used: a wrong secret fails its task, saying why.
+    expect((await create("bad-writer-src", { topic: "bad-writer-lines", ...override("not-the-secret") })).status).toBe(201);
+    const failed = await waitFor("the task failed", async () => {
+      const status = (await api.get("/connectors/bad-writer-src/status")).body as { tasks?: { state: string; trace?: string }[] };
+      return status.tasks?.[0]?.state === "FAILED" ? status.tasks[0] : undefined;
+    }, { timeoutMs: 30_000, intervalMs: 200 });
+    expect(failed.trace).toContain("401");
+    expect(failed.trace).toContain("invalid_client");
+    expect(failed.trace).not.toContain("not-the-secret");
   } finally {
     await reader.close();
     await connect.stop();

@@ -3,7 +3,7 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { clientSecurity } from "../../../src/broker/client-security.ts";
+import { clientSecurity, hasSecurityOverride, overriddenSecurity } from "../../../src/broker/client-security.ts";
 import { ConfigError } from "../../../src/platform/settings.ts";
 import { certificateAuthority, pkcs12 } from "../../fixtures/certificates.ts";
 
@@ -175,4 +175,23 @@ test("OAUTHBEARER settings that cannot be used are refused by name, never showin
   expect(range).toContain("sasl.login.refresh.window.factor");
   expect(range).not.toContain("hidden-secret");
   expect(problemOf({ ...base, "sasl.login.callback.handler.class": "software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler", "sasl.jaas.config": `${OAUTH_MODULE} required awsRoleArn="arn:aws:iam::1:role/x";` })).toContain("awsRoleArn");
+});
+
+test("client overrides: security settings under the prefixes replace the worker's; prefixes that disagree are refused", () => {
+  const worker = { "bootstrap.servers": "k:9092", "security.protocol": "SASL_SSL", "sasl.mechanism": "PLAIN", "sasl.jaas.config": "w", "producer.linger.ms": "5" };
+  expect(overriddenSecurity(worker, worker, ["producer.", "consumer."])).toEqual({ "security.protocol": "SASL_SSL", "sasl.mechanism": "PLAIN", "sasl.jaas.config": "w" });
+  const connector = { "producer.override.sasl.jaas.config": "c", "producer.override.batch.size": "1", "admin.override.sasl.jaas.config": "c" };
+  expect(hasSecurityOverride(connector, ["producer.override.", "admin.override."])).toBe(true);
+  expect(hasSecurityOverride({ "producer.override.batch.size": "1" }, ["producer.override."])).toBe(false);
+  expect(overriddenSecurity(worker, connector, ["producer.override.", "consumer.override.", "admin.override."])).toEqual({ "security.protocol": "SASL_SSL", "sasl.mechanism": "PLAIN", "sasl.jaas.config": "c" });
+  let message = "";
+  try {
+    overriddenSecurity(worker, { "producer.override.sasl.jaas.config": "secret-a", "consumer.override.sasl.jaas.config": "secret-b" }, ["producer.override.", "consumer.override."]);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    message = (err as Error).message;
+  }
+  expect(message).toContain("consumer.override.sasl.jaas.config");
+  expect(message).toContain("producer.override.sasl.jaas.config");
+  expect(message).not.toContain("secret-");
 });
