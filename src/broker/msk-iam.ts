@@ -2,8 +2,9 @@
 // IAMOAuthBearerLoginCallbackHandler and AWS's aws-msk-iam-sasl-signer libraries do): the token is a
 // SigV4-presigned `kafka-cluster:Connect` URL of `kafka.<region>.amazonaws.com`, base64url without
 // padding, valid 15 minutes. Credentials come from the places AWS's SDKs look, in their order:
-// environment variables, the shared credentials and config files (AWS_PROFILE), a container's
-// credentials endpoint (ECS, EKS Pod Identity), the EC2 instance metadata service (IMDSv2).
+// environment variables, web identity federation (EKS service accounts: AWS_WEB_IDENTITY_TOKEN_FILE
+// and AWS_ROLE_ARN), the shared credentials and config files (AWS_PROFILE), a container's credentials
+// endpoint (ECS, EKS Pod Identity), the EC2 instance metadata service (IMDSv2).
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -56,6 +57,8 @@ export async function awsCredentials(env: NodeJS.ProcessEnv, profile: string, pr
     const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim();
     if (accessKeyId && secretAccessKey) return { accessKeyId, secretAccessKey, ...(env.AWS_SESSION_TOKEN?.trim() ? { sessionToken: env.AWS_SESSION_TOKEN.trim() } : {}) };
     tried.push("AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY");
+    if (env.AWS_WEB_IDENTITY_TOKEN_FILE?.trim() && env.AWS_ROLE_ARN?.trim()) return webIdentityCredentials(env, profile);
+    tried.push("AWS_WEB_IDENTITY_TOKEN_FILE/AWS_ROLE_ARN");
   }
   const fromProfile = profileCredentials(env, profile);
   if (fromProfile) return fromProfile;
@@ -69,7 +72,6 @@ export async function awsCredentials(env: NodeJS.ProcessEnv, profile: string, pr
       if (instance) return instance;
       tried.push("the EC2 instance metadata service");
     }
-    if (env.AWS_WEB_IDENTITY_TOKEN_FILE) tried.push("(AWS_WEB_IDENTITY_TOKEN_FILE is set: web identity federation through STS is not supported)");
   }
   throw new LoginError(`Amazon MSK IAM: no AWS credentials found; tried ${tried.join(", ")}`);
 }
@@ -119,6 +121,46 @@ function profileCredentials(env: NodeJS.ProcessEnv, profile: string): AwsCredent
     if (unsupported) throw new LoginError(`Amazon MSK IAM: profile ${profile} in ${file} gets its credentials through ${unsupported}, which Sluice does not support; give it aws_access_key_id and aws_secret_access_key (and aws_session_token), or set AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN`);
   }
   return undefined;
+}
+
+/**
+ * STS AssumeRoleWithWebIdentity (not signed: the web identity token is the proof), at the region's STS
+ * endpoint, or AWS_ENDPOINT_URL_STS / AWS_ENDPOINT_URL as the SDKs take them.
+ */
+async function webIdentityCredentials(env: NodeJS.ProcessEnv, profile: string): Promise<AwsCredentials> {
+  const tokenFile = env.AWS_WEB_IDENTITY_TOKEN_FILE!.trim();
+  let webIdentityToken: string;
+  try {
+    webIdentityToken = readFileSync(tokenFile, "utf8").trim();
+  } catch (err) {
+    throw new LoginError(`Amazon MSK IAM: cannot read AWS_WEB_IDENTITY_TOKEN_FILE ${tokenFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  let region: string | undefined;
+  try {
+    region = awsRegion(env, profile);
+  } catch {
+    region = undefined; // the global endpoint
+  }
+  const endpoint = (env.AWS_ENDPOINT_URL_STS?.trim() || env.AWS_ENDPOINT_URL?.trim() || `https://sts.${region ? `${region}.` : ""}amazonaws.com`).replace(/\/+$/, "");
+  const form = new URLSearchParams({
+    Action: "AssumeRoleWithWebIdentity",
+    Version: "2011-06-15",
+    RoleArn: env.AWS_ROLE_ARN!.trim(),
+    RoleSessionName: env.AWS_ROLE_SESSION_NAME?.trim() || `sluice-${Date.now()}`,
+    WebIdentityToken: webIdentityToken,
+  });
+  let xml: string;
+  try {
+    const response = await fetch(`${endpoint}/`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form.toString(), signal: AbortSignal.timeout(10000) });
+    xml = await response.text();
+    if (!response.ok) throw new Error(`HTTP ${response.status}: ${/<Message>([^<]*)<\/Message>/.exec(xml)?.[1] ?? xml.slice(0, 200)}`);
+  } catch (err) {
+    throw new LoginError(`Amazon MSK IAM: STS AssumeRoleWithWebIdentity at ${endpoint} for ${env.AWS_ROLE_ARN} failed: ${(err as Error).message}`);
+  }
+  const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1]?.trim();
+  const [accessKeyId, secretAccessKey, sessionToken] = [field("AccessKeyId"), field("SecretAccessKey"), field("SessionToken")];
+  if (!accessKeyId || !secretAccessKey) throw new LoginError(`Amazon MSK IAM: STS at ${endpoint} answered no credentials`);
+  return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
 }
 
 /** Temporary credentials from a JSON endpoint (AccessKeyId, SecretAccessKey, Token). */

@@ -1,7 +1,7 @@
 // Where Amazon MSK IAM tokens get their AWS credentials beyond the environment and the files (those are
-// compared with AWS's signer in test/interop/msk-iam.test.ts): a container credentials endpoint (ECS,
-// EKS Pod Identity) and the EC2 instance metadata service (IMDSv2), each a local HTTP server here; and
-// what is refused.
+// compared with AWS's signer in test/interop/msk-iam.test.ts): web identity federation through STS (EKS
+// service accounts), a container credentials endpoint (ECS, EKS Pod Identity) and the EC2 instance
+// metadata service (IMDSv2), each a local HTTP server here; and what is refused.
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -56,8 +56,35 @@ test("IMDSv2: a session token, the instance role, its credentials", async () => 
   }
 });
 
+test("web identity: the service account's token exchanged at STS (AssumeRoleWithWebIdentity) for the role's credentials", async () => {
+  const forms: URLSearchParams[] = [];
+  const sts = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      const form = new URLSearchParams(await request.text());
+      forms.push(form);
+      if (form.get("WebIdentityToken") !== "eks-service-account-jwt") return new Response("<ErrorResponse><Error><Code>InvalidIdentityToken</Code><Message>bad token</Message></Error></ErrorResponse>", { status: 400 });
+      return new Response(
+        `<AssumeRoleWithWebIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleWithWebIdentityResult><Credentials><AccessKeyId>ASIAWEB</AccessKeyId><SecretAccessKey>web/secret</SecretAccessKey><SessionToken>web-session</SessionToken><Expiration>2099-01-01T00:00:00Z</Expiration></Credentials></AssumeRoleWithWebIdentityResult></AssumeRoleWithWebIdentityResponse>`,
+        { headers: { "content-type": "text/xml" } },
+      );
+    },
+  });
+  try {
+    writeFileSync(join(dir, "sa-token"), "eks-service-account-jwt\n");
+    const env = { ...none, AWS_WEB_IDENTITY_TOKEN_FILE: join(dir, "sa-token"), AWS_ROLE_ARN: "arn:aws:iam::123456789012:role/msk-writer", AWS_ROLE_SESSION_NAME: "pod-1", AWS_REGION: "us-east-1", AWS_ENDPOINT_URL_STS: `http://127.0.0.1:${sts.port}` };
+    expect(await awsCredentials(env, "default")).toEqual({ accessKeyId: "ASIAWEB", secretAccessKey: "web/secret", sessionToken: "web-session" });
+    expect(Object.fromEntries(forms[0]!)).toEqual({ Action: "AssumeRoleWithWebIdentity", Version: "2011-06-15", RoleArn: "arn:aws:iam::123456789012:role/msk-writer", RoleSessionName: "pod-1", WebIdentityToken: "eks-service-account-jwt" });
+    writeFileSync(join(dir, "sa-token"), "expired-jwt");
+    await expect(awsCredentials(env, "default")).rejects.toThrow(/AssumeRoleWithWebIdentity .* failed: HTTP 400: bad token/);
+  } finally {
+    sts.stop(true);
+  }
+});
+
 test("no credentials, no region, and profiles Sluice cannot use are explained", async () => {
-  await expect(awsCredentials({ ...none, AWS_WEB_IDENTITY_TOKEN_FILE: "/var/run/token" }, "default")).rejects.toThrow(/no AWS credentials found; tried AWS_ACCESS_KEY_ID.*web identity/);
+  await expect(awsCredentials(none, "default")).rejects.toThrow(/no AWS credentials found; tried AWS_ACCESS_KEY_ID.*AWS_WEB_IDENTITY_TOKEN_FILE.*profile default.*container/);
   expect(() => awsRegion(none, "default")).toThrow("AWS_REGION");
   writeFileSync(join(dir, "config"), "[profile sso]\nsso_session = corp\nregion = us-east-1\n");
   await expect(awsCredentials({ ...none, AWS_CONFIG_FILE: join(dir, "config") }, "sso", true)).rejects.toThrow("sso_session");
