@@ -19,9 +19,11 @@ export interface PasswordSasl {
 export interface OAuthSasl {
   mechanism: "oauthbearer";
   login: OAuthLogin;
+  /** SASL extensions sent with the token (JAAS options extension_<name>, e.g. Confluent Cloud's logicalCluster). */
+  extensions?: Record<string, string>;
 }
 
-export type OAuthLogin = ClientCredentialsLogin | FileTokenLogin | MskIamLogin;
+export type OAuthLogin = ClientCredentialsLogin | FileTokenLogin | MskIamLogin | UnsecuredLogin;
 
 /** When a token is replaced (Kafka's sasl.login.refresh.*), as fractions of its lifetime and seconds. */
 export interface TokenRefresh {
@@ -62,6 +64,19 @@ export interface FileTokenLogin {
   refresh: TokenRefresh;
 }
 
+/**
+ * Kafka's default OAUTHBEARER login (OAuthBearerUnsecuredLoginCallbackHandler, no handler set): an
+ * unsigned JWT (alg none) with the claims of the JAAS options, for development brokers that accept them.
+ */
+export interface UnsecuredLogin {
+  kind: "unsecured";
+  prefix: string;
+  claims: Record<string, string | number | string[]>;
+  principalClaim: string;
+  lifetimeSeconds: number;
+  refresh: TokenRefresh;
+}
+
 /** Amazon MSK's IAMOAuthBearerLoginCallbackHandler: SigV4-presigned URLs from the AWS credentials. */
 export interface MskIamLogin {
   kind: "aws-msk-iam";
@@ -79,6 +94,7 @@ const OAUTH_MODULE = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLo
 /** Kafka's login handler (3.4+ name) and the name it had in 3.1–3.3. */
 const KAFKA_OAUTH_HANDLERS = ["org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler", "org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerLoginCallbackHandler"];
 const MSK_IAM_HANDLER = "software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler";
+const UNSECURED_HANDLER = "org.apache.kafka.common.security.oauthbearer.internals.unsecured.OAuthBearerUnsecuredLoginCallbackHandler";
 const RETRIEVERS = "org.apache.kafka.common.security.oauthbearer.";
 
 /** Kafka's client security settings: what a prefix (`producer.`, `producer.override.`) may set for a client. */
@@ -142,7 +158,11 @@ function saslOf(props: Record<string, string>, prefix: string): PasswordSasl | O
   if (mechanism === "AWS_MSK_IAM") {
     throw new ConfigError(`${prefix}sasl.mechanism`, mechanism, `Amazon MSK's own mechanism is not supported; MSK takes IAM over OAUTHBEARER: sasl.mechanism=OAUTHBEARER with sasl.login.callback.handler.class=${MSK_IAM_HANDLER}`);
   }
-  if (mechanism === "OAUTHBEARER") return { mechanism: "oauthbearer", login: oauthLogin(props, prefix) };
+  if (mechanism === "OAUTHBEARER") {
+    const login = oauthLogin(props, prefix);
+    const extensions = login.kind === "aws-msk-iam" ? {} : saslExtensions(jaasOptions(get("sasl.jaas.config")!), login.kind === "unsecured" ? "unsecuredLoginExtension_" : "extension_", prefix);
+    return { mechanism: "oauthbearer", login, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) };
+  }
   if (!PASSWORD_MECHANISMS[mechanism]) throw new ConfigError(`${prefix}sasl.mechanism`, mechanism, MECHANISMS.join(", "));
   const jaas = get("sasl.jaas.config");
   if (!jaas) throw new ConfigError(`${prefix}sasl.jaas.config`, "", 'a login module with username="…" password="…"');
@@ -169,13 +189,7 @@ function oauthLogin(props: Record<string, string>, prefix: string): OAuthLogin {
     }
     return { kind: "aws-msk-iam", prefix, ...(options.awsProfileName ? { profile: options.awsProfileName } : {}), refresh };
   }
-  if (handler === undefined) {
-    throw new ConfigError(
-      `${prefix}sasl.login.callback.handler.class`,
-      "",
-      `without it Kafka uses its unsecured login (OAuthBearerUnsecuredLoginCallbackHandler, unsigned tokens for development), which Sluice does not support; set ${KAFKA_OAUTH_HANDLERS[0]} with ${prefix}sasl.oauthbearer.token.endpoint.url, or ${MSK_IAM_HANDLER} for Amazon MSK`,
-    );
-  }
+  if (handler === undefined || handler === UNSECURED_HANDLER) return unsecuredLogin(options, prefix, refresh);
   if (!KAFKA_OAUTH_HANDLERS.includes(handler)) {
     throw new ConfigError(`${prefix}sasl.login.callback.handler.class`, handler, `Sluice runs no Java classes; it has ${KAFKA_OAUTH_HANDLERS[0]} (client credentials or a token file) and ${MSK_IAM_HANDLER}`);
   }
@@ -226,6 +240,48 @@ function oauthLogin(props: Record<string, string>, prefix: string): OAuthLogin {
     subClaim,
     refresh,
   };
+}
+
+/** The unsecured login's claims from its JAAS options, as Kafka's handler reads them. */
+function unsecuredLogin(options: Record<string, string>, prefix: string, refresh: TokenRefresh): UnsecuredLogin {
+  const claims: UnsecuredLogin["claims"] = {};
+  for (const [option, value] of Object.entries(options)) {
+    const match = /^unsecuredLogin(String|Number|List)Claim_(.+)$/.exec(option);
+    if (!match) continue;
+    const [, type, name] = match as unknown as [string, string, string];
+    if (name === "iat" || name === "exp") throw new ConfigError(`${prefix}sasl.jaas.config`, option, "iat and exp are set by the login (unsecuredLoginLifetimeSeconds)");
+    if (type === "String") claims[name] = value;
+    else if (type === "Number") {
+      const number = Number(value);
+      if (!Number.isFinite(number)) throw new ConfigError(`${prefix}sasl.jaas.config`, `${option}=${value}`, "a number");
+      claims[name] = number;
+    } else claims[name] = value.length > 1 ? value.slice(1).split(value[0]!).filter(Boolean) : []; // the first character separates
+  }
+  const principalClaim = options.unsecuredLoginPrincipalClaimName?.trim() || "sub";
+  if (typeof claims[principalClaim] !== "string" || !(claims[principalClaim] as string).trim()) {
+    throw new ConfigError(
+      `${prefix}sasl.jaas.config`,
+      "",
+      `without sasl.login.callback.handler.class Kafka's unsecured login (unsigned tokens, for development) is used, and it needs unsecuredLoginStringClaim_${principalClaim}="…"; for an OAuth provider set ${KAFKA_OAUTH_HANDLERS[0]} with ${prefix}sasl.oauthbearer.token.endpoint.url, or ${MSK_IAM_HANDLER} for Amazon MSK`,
+    );
+  }
+  const lifetime = options.unsecuredLoginLifetimeSeconds?.trim();
+  const lifetimeSeconds = lifetime ? Number(lifetime) : 3600;
+  if (!Number.isFinite(lifetimeSeconds) || lifetimeSeconds <= 0) throw new ConfigError(`${prefix}sasl.jaas.config`, `unsecuredLoginLifetimeSeconds=${lifetime}`, "a number of seconds above 0");
+  return { kind: "unsecured", prefix, claims, principalClaim, lifetimeSeconds, refresh };
+}
+
+/** SASL/OAUTHBEARER extensions from JAAS options: names of letters only, `auth` reserved (RFC 7628, as Kafka checks). */
+function saslExtensions(options: Record<string, string>, optionPrefix: string, prefix: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [option, value] of Object.entries(options)) {
+    if (!option.startsWith(optionPrefix)) continue;
+    const name = option.slice(optionPrefix.length);
+    if (!/^[A-Za-z]+$/.test(name) || name === "auth") throw new ConfigError(`${prefix}sasl.jaas.config`, option, "SASL extension names are letters only, and not auth");
+    if (!/^[\x21-\x7E \t\r\n]+$/.test(value)) throw new ConfigError(`${prefix}sasl.jaas.config`, option, "SASL extension values are printable ASCII");
+    out[name] = value;
+  }
+  return out;
 }
 
 /** Kafka's sasl.login.refresh.* settings, with its defaults and ranges. */

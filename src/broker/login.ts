@@ -3,7 +3,7 @@
 // that re-authenticates (KIP-368, when the broker's session ends) presents a fresh one. One login per
 // distinct configuration in a process: the registry's, the worker's and its internal clients share it.
 import { readFile } from "node:fs/promises";
-import type { ClientCredentialsLogin, FileTokenLogin, OAuthLogin, TokenRefresh } from "./client-security.ts";
+import type { ClientCredentialsLogin, FileTokenLogin, OAuthLogin, TokenRefresh, UnsecuredLogin } from "./client-security.ts";
 import { mskIamToken } from "./msk-iam.ts";
 import { logger } from "../platform/log.ts";
 
@@ -87,8 +87,9 @@ export function tokenLogin(login: OAuthLogin): TokenLogin {
   const key = JSON.stringify(login);
   let found = logins.get(key);
   if (!found) {
-    const where = login.kind === "aws-msk-iam" ? "Amazon MSK IAM" : login.kind === "file" ? `token file ${login.path}` : `token endpoint ${login.tokenUrl}`;
-    const retrieve = login.kind === "client-credentials" ? () => clientCredentialsToken(login) : login.kind === "file" ? () => fileToken(login) : () => mskIamToken(login);
+    const where = login.kind === "aws-msk-iam" ? "Amazon MSK IAM" : login.kind === "file" ? `token file ${login.path}` : login.kind === "unsecured" ? "unsecured login" : `token endpoint ${login.tokenUrl}`;
+    const retrieve =
+      login.kind === "client-credentials" ? () => clientCredentialsToken(login) : login.kind === "file" ? () => fileToken(login) : login.kind === "unsecured" ? async () => unsecuredToken(login) : () => mskIamToken(login);
     logins.set(key, (found = new TokenLogin(retrieve, login.refresh, where)));
   }
   return found;
@@ -149,6 +150,14 @@ async function fileToken(login: FileTokenLogin): Promise<ExpiringToken> {
     throw new LoginError(`cannot read the token file ${login.path} (${login.prefix}sasl.oauthbearer.token.endpoint.url): ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
   return checkedJwt(text.trim(), login.subClaim, `the token in ${login.path}`);
+}
+
+/** An unsigned JWT (alg none) as Kafka's unsecured login makes one: its claims, iat now, exp a lifetime later. */
+export function unsecuredToken(login: UnsecuredLogin, nowMs = Date.now()): ExpiringToken {
+  const iat = nowMs / 1000;
+  const claims = { ...login.claims, iat, exp: iat + login.lifetimeSeconds };
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  return { value: `${part({ alg: "none" })}.${part(claims)}.`, expiresAtMs: nowMs + login.lifetimeSeconds * 1000 };
 }
 
 /** What Kafka's client checks of a JWT before using it: three parts, an exp, a subject; exp gives its lifetime. */

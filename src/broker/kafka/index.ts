@@ -526,7 +526,7 @@ function connectionSecurity(security: ClientSecurity | undefined): Pick<Connecti
     ...(sasl?.mechanism === "oauthbearer"
       ? // A function: each authentication, and each re-authentication the broker's session lifetime asks
         // for, takes the login's current token.
-        { sasl: { mechanism: "OAUTHBEARER", token: loginOf(sasl.login) } }
+        { sasl: { mechanism: "OAUTHBEARER", token: loginOf(sasl.login), ...(sasl.extensions ? { oauthBearerExtensions: sasl.extensions } : {}) } }
       : sasl
         ? { sasl: { mechanism: mechanisms[sasl.mechanism], username: sasl.username, password: sasl.password } }
         : {}),

@@ -161,10 +161,11 @@ test("OAUTHBEARER settings that cannot be used are refused by name, never showin
   const base = { "security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "OAUTHBEARER", "sasl.login.callback.handler.class": HANDLER, "sasl.oauthbearer.token.endpoint.url": "http://idp/token" };
   const jaas = `${OAUTH_MODULE} required clientId="c" clientSecret="hidden-secret";`;
   expect(problemOf({ ...base, "sasl.jaas.config": "org.apache.kafka.common.security.plain.PlainLoginModule required;" })).toContain("OAuthBearerLoginModule");
-  // No login handler: Kafka's unsecured (unsigned) tokens, refused by name.
-  const unsecured = problemOf({ ...base, "sasl.login.callback.handler.class": "", "sasl.jaas.config": `${OAUTH_MODULE} required unsecuredLoginStringClaim_sub="alice";` });
-  expect(unsecured).toContain("sasl.login.callback.handler.class");
-  expect(unsecured).toContain("OAuthBearerUnsecuredLoginCallbackHandler");
+  // No login handler: Kafka's unsecured login, which needs its subject.
+  const unsecured = problemOf({ ...base, "sasl.login.callback.handler.class": "", "sasl.jaas.config": `${OAUTH_MODULE} required clientId="c";` });
+  expect(unsecured).toContain("unsecuredLoginStringClaim_sub");
+  expect(unsecured).toContain("sasl.oauthbearer.token.endpoint.url");
+  expect(problemOf({ ...base, "sasl.jaas.config": `${OAUTH_MODULE} required clientId="c" clientSecret="s" extension_auth="x";` })).toContain("extension_auth");
   expect(problemOf({ ...base, "sasl.login.callback.handler.class": "io.strimzi.kafka.oauth.client.JaasClientOauthLoginCallbackHandler", "sasl.jaas.config": jaas })).toContain("io.strimzi");
   expect(problemOf({ ...base, "sasl.oauthbearer.token.endpoint.url": "", "sasl.jaas.config": jaas })).toContain("sasl.oauthbearer.token.endpoint.url");
   expect(problemOf({ ...base, "sasl.jaas.config": `${OAUTH_MODULE} required clientSecret="hidden-secret";` })).toContain("sasl.oauthbearer.client.credentials.client.id");
@@ -194,4 +195,25 @@ test("client overrides: security settings under the prefixes replace the worker'
   expect(message).toContain("consumer.override.sasl.jaas.config");
   expect(message).toContain("producer.override.sasl.jaas.config");
   expect(message).not.toContain("secret-");
+});
+
+test("Kafka's unsecured login (no handler): claims from the JAAS options; SASL extensions from extension_* options", () => {
+  const unsecured = clientSecurity({
+    "security.protocol": "SASL_PLAINTEXT",
+    "sasl.mechanism": "OAUTHBEARER",
+    "sasl.jaas.config": `${OAUTH_MODULE} required unsecuredLoginStringClaim_sub="alice" unsecuredLoginListClaim_scope=",read,write" unsecuredLoginNumberClaim_level="3" unsecuredLoginLifetimeSeconds="60" unsecuredLoginExtension_traceId="abc";`,
+  })?.sasl;
+  expect(unsecured).toEqual({
+    mechanism: "oauthbearer",
+    login: { kind: "unsecured", prefix: "", claims: { sub: "alice", scope: ["read", "write"], level: 3 }, principalClaim: "sub", lifetimeSeconds: 60, refresh: { windowFactor: 0.8, windowJitter: 0.05, minPeriodSeconds: 60, bufferSeconds: 300 } },
+    extensions: { traceId: "abc" },
+  });
+  const cloud = clientSecurity({
+    "security.protocol": "SASL_SSL",
+    "sasl.mechanism": "OAUTHBEARER",
+    "sasl.login.callback.handler.class": HANDLER,
+    "sasl.oauthbearer.token.endpoint.url": "https://idp.example/token",
+    "sasl.jaas.config": `${OAUTH_MODULE} required clientId="c" clientSecret="s" extension_logicalCluster="lkc-1" extension_identityPoolId="pool-2";`,
+  })?.sasl;
+  expect(cloud?.mechanism === "oauthbearer" ? cloud.extensions : undefined).toEqual({ logicalCluster: "lkc-1", identityPoolId: "pool-2" });
 });
