@@ -5,23 +5,13 @@
 import { readFile } from "node:fs/promises";
 import type { ClientCredentialsLogin, FileTokenLogin, OAuthLogin, TokenRefresh, UnsecuredLogin } from "./client-security.ts";
 import { mskIamToken } from "./msk-iam.ts";
+import { LoginError, type ExpiringToken } from "./token.ts";
 import { logger } from "../platform/log.ts";
+
+export { LoginError, type ExpiringToken };
 
 const log = logger("kafka-login");
 
-/** A token and when it stops being valid. */
-export interface ExpiringToken {
-  value: string;
-  expiresAtMs: number;
-}
-
-/** A login failed: the message says where and why, never a secret. */
-export class LoginError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "LoginError";
-  }
-}
 
 export class TokenLogin {
   private current?: ExpiringToken;

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { MskIamLogin } from "./client-security.ts";
-import { LoginError, type ExpiringToken } from "./login.ts";
+import { LoginError, type ExpiringToken } from "./token.ts";
 import { presignedUrl, type AwsCredentials } from "../platform/aws-sigv4.ts";
 import { VERSION } from "../platform/version.ts";
 
