@@ -105,7 +105,7 @@ async function clientCredentialsToken(login: ClientCredentialsLogin): Promise<Ex
       const response = await fetch(login.tokenUrl, { method: "POST", headers, body, signal: AbortSignal.timeout(timeoutMs), ...tls });
       const text = await response.text();
       if (response.ok) return checkedJwt(accessToken(text, login.tokenUrl), login.subClaim, `the token from ${login.tokenUrl}`);
-      failure = new LoginError(`the OAuth token endpoint ${login.tokenUrl} answered ${response.status}: ${text.slice(0, 300) || response.statusText}${response.status === 401 || response.status === 400 ? ` (check the client id and secret: ${login.prefix}sasl.oauthbearer.client.credentials.client.id/.secret or the JAAS clientId/clientSecret)` : ""}`);
+      failure = new LoginError(`the OAuth token endpoint ${login.tokenUrl} answered ${response.status}${oauthError(text)}${response.status === 401 || response.status === 400 ? ` (check the client id and secret: ${login.prefix}sasl.oauthbearer.client.credentials.client.id/.secret or the JAAS clientId/clientSecret)` : ""}`);
       // As Kafka: a 4xx answer will not change by asking again.
       if (response.status >= 400 && response.status < 500) throw failure;
     } catch (err) {
@@ -116,6 +116,20 @@ async function clientCredentialsToken(login: ClientCredentialsLogin): Promise<Ex
     if (waitMs <= 0) throw failure;
     log.warn({ tokenUrl: login.tokenUrl, attempt, retryInMs: waitMs, err: failure.message }, "OAuth token request failed; retrying");
     await Bun.sleep(waitMs); // back-off between attempts, as sasl.login.retry.backoff.ms says
+  }
+}
+
+/**
+ * An OAuth error answer's error and error_description (RFC 6749 5.2), and nothing else of the body: the
+ * message reaches task traces over REST, and a URL that is no token endpoint must not be read through it.
+ */
+function oauthError(body: string): string {
+  try {
+    const { error, error_description: description } = JSON.parse(body) as { error?: unknown; error_description?: unknown };
+    if (typeof error !== "string") return "";
+    return `: ${error}${typeof description === "string" ? ` (${description.slice(0, 200)})` : ""}`;
+  } catch {
+    return "";
   }
 }
 

@@ -56,7 +56,7 @@ test("a failing endpoint (5xx) is asked again with back-off until sasl.login.ret
     expect(calls).toBe(3);
     const giveUp = login({ "sasl.oauthbearer.token.endpoint.url": `http://127.0.0.1:${flaky.port}/token?again`, "sasl.login.retry.backoff.ms": "50", "sasl.login.retry.backoff.max.ms": "120", "sasl.jaas.config": `${MODULE} required clientId="app" clientSecret="x";` });
     calls = -100;
-    await expect(tokenLogin(giveUp).token()).rejects.toThrow("answered 503: busy");
+    await expect(tokenLogin(giveUp).token()).rejects.toThrow("answered 503");
     expect(calls).toBeGreaterThan(-100 + 1);
   } finally {
     flaky.stop(true);

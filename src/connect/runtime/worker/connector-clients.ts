@@ -5,8 +5,15 @@
 import type { Broker } from "../../../broker/broker.ts";
 import { clientSecurity, hasSecurityOverride, overriddenSecurity } from "../../../broker/client-security.ts";
 import { createBroker, type BrokerChoice } from "../../../broker/index.ts";
+import { ConfigError } from "../../../platform/settings.ts";
 
 const OVERRIDES = ["producer.override.", "consumer.override.", "admin.override."];
+/**
+ * Where the worker's tokens come from is the worker's to say: a connector (created over REST) that could
+ * point its login at any URL, file or credentials handler would make the worker fetch or read it for
+ * the connector (Kafka 4 guards the same with org.apache.kafka.sasl.oauthbearer.allowed.urls).
+ */
+const WORKER_ONLY = ["sasl.oauthbearer.token.endpoint.url", "sasl.login.callback.handler.class", "sasl.oauthbearer.jwt.retriever.class", "sasl.login.class"];
 
 export interface ClientLease {
   broker: Broker;
@@ -25,7 +32,14 @@ export class ConnectorClients {
   /** The client for a task of this connector; its release closes an override client nobody else uses. */
   async acquire(connectorConfig: Record<string, string>): Promise<ClientLease> {
     if (!this.choice || !hasSecurityOverride(connectorConfig, OVERRIDES)) return { broker: this.shared, release: async () => {} };
-    const securitySettings = overriddenSecurity(this.choice.securitySettings ?? {}, connectorConfig, OVERRIDES);
+    const base = this.choice.securitySettings ?? {};
+    const securitySettings = overriddenSecurity(base, connectorConfig, OVERRIDES);
+    for (const name of WORKER_ONLY) {
+      if ((securitySettings[name] ?? "") !== (base[name] ?? "")) {
+        const key = OVERRIDES.map((p) => p + name).find((k) => k in connectorConfig) ?? name;
+        throw new ConfigError(key, connectorConfig[key] ?? "", `a connector may override its Kafka credentials, not ${name}: that is the worker's (set it in the worker's config)`);
+      }
+    }
     const security = clientSecurity(securitySettings);
     const key = JSON.stringify(security ?? null);
     let entry = this.clients.get(key);
