@@ -2,6 +2,7 @@
 // every Kafka client: the registry's under `kafkastore.`, a connect worker's at its top level. The
 // result is plain data (it travels to task threads); the OAuth logins it describes run in login.ts.
 import { ConfigError } from "../platform/settings.ts";
+import type { AwsCredentials } from "../platform/aws-sigv4.ts";
 import { clientTls, type ClientTls } from "../platform/tls.ts";
 
 export interface ClientSecurity {
@@ -81,9 +82,21 @@ export interface UnsecuredLogin {
 export interface MskIamLogin {
   kind: "aws-msk-iam";
   prefix: string;
-  /** The JAAS option awsProfileName; else AWS_PROFILE, else `default`. */
+  /** The JAAS option awsProfileName: tried first, then the role, then AWS's default sources. */
   profile?: string;
+  /** The JAAS options awsRoleArn, awsRoleSessionName, awsRoleExternalId, awsStsRegion, awsRole*Key*: a role assumed through STS. */
+  role?: AssumedRole;
   refresh: TokenRefresh;
+}
+
+export interface AssumedRole {
+  arn: string;
+  sessionName: string;
+  externalId?: string;
+  /** `aws-global` (sts.amazonaws.com) unless awsStsRegion names one. */
+  stsRegion: string;
+  /** awsRoleAccessKeyId/awsRoleSecretAccessKey/awsRoleSessionToken; else AWS's default sources. */
+  credentials?: AwsCredentials;
 }
 
 const PROTOCOLS = ["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"];
@@ -182,12 +195,7 @@ function oauthLogin(props: Record<string, string>, prefix: string): OAuthLogin {
   const refresh = tokenRefresh(props, prefix);
   const handler = get("sasl.login.callback.handler.class");
   if (handler === MSK_IAM_HANDLER) {
-    for (const unsupported of ["awsRoleArn", "awsRoleAccessKeyId"]) {
-      if (options[unsupported] !== undefined) {
-        throw new ConfigError(`${prefix}sasl.jaas.config`, `${unsupported}=…`, "assuming a role (STS) is not supported; give the role's credentials through AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN or a profile (awsProfileName, AWS_PROFILE)");
-      }
-    }
-    return { kind: "aws-msk-iam", prefix, ...(options.awsProfileName ? { profile: options.awsProfileName } : {}), refresh };
+    return { kind: "aws-msk-iam", prefix, ...(options.awsProfileName ? { profile: options.awsProfileName } : {}), ...mskRole(options, prefix), refresh };
   }
   if (handler === undefined || handler === UNSECURED_HANDLER) return unsecuredLogin(options, prefix, refresh);
   if (!KAFKA_OAUTH_HANDLERS.includes(handler)) {
@@ -240,6 +248,22 @@ function oauthLogin(props: Record<string, string>, prefix: string): OAuthLogin {
     subClaim,
     refresh,
   };
+}
+
+/** aws-msk-iam-auth's role options (its defaults: session aws-msk-iam-auth, the global STS endpoint). */
+function mskRole(options: Record<string, string>, prefix: string): { role?: AssumedRole } {
+  const arn = options.awsRoleArn?.trim();
+  if (!arn) return {};
+  const [accessKeyId, secretAccessKey, sessionToken] = [options.awsRoleAccessKeyId?.trim(), options.awsRoleSecretAccessKey?.trim(), options.awsRoleSessionToken?.trim()];
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) throw new ConfigError(`${prefix}sasl.jaas.config`, "awsRoleAccessKeyId/awsRoleSecretAccessKey", "both or neither");
+  const role: AssumedRole = {
+    arn,
+    sessionName: options.awsRoleSessionName?.trim() || "aws-msk-iam-auth",
+    stsRegion: options.awsStsRegion?.trim() || "aws-global",
+    ...(options.awsRoleExternalId?.trim() ? { externalId: options.awsRoleExternalId.trim() } : {}),
+    ...(accessKeyId && secretAccessKey ? { credentials: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } } : {}),
+  };
+  return { role };
 }
 
 /** The unsecured login's claims from its JAAS options, as Kafka's handler reads them. */

@@ -4,13 +4,15 @@
 // padding, valid 15 minutes. Credentials come from the places AWS's SDKs look, in their order:
 // environment variables, web identity federation (EKS service accounts: AWS_WEB_IDENTITY_TOKEN_FILE
 // and AWS_ROLE_ARN), the shared credentials and config files (AWS_PROFILE), a container's credentials
-// endpoint (ECS, EKS Pod Identity), the EC2 instance metadata service (IMDSv2).
+// endpoint (ECS, EKS Pod Identity), the EC2 instance metadata service (IMDSv2); before them, as
+// aws-msk-iam-auth, the JAAS options' profile (awsProfileName) and role (awsRoleArn, assumed at STS).
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import type { MskIamLogin } from "./client-security.ts";
+import { createHash } from "node:crypto";
+import type { AssumedRole, MskIamLogin } from "./client-security.ts";
 import { LoginError, type ExpiringToken } from "./token.ts";
-import { presignedUrl, type AwsCredentials } from "../platform/aws-sigv4.ts";
+import { amzDate, credentialScope, presignedUrl, sign, type AwsCredentials } from "../platform/aws-sigv4.ts";
 import { VERSION } from "../platform/version.ts";
 
 /** How long MSK accepts a token (the signers' X-Amz-Expires). */
@@ -34,9 +36,46 @@ export function mskIamTokenAt(credentials: AwsCredentials, region: string, date:
 }
 
 export async function mskIamToken(login: MskIamLogin, env: NodeJS.ProcessEnv = process.env, now = new Date()): Promise<ExpiringToken> {
-  const profile = login.profile ?? (env.AWS_PROFILE?.trim() || env.AWS_DEFAULT_PROFILE?.trim() || "default");
-  const credentials = await awsCredentials(env, profile, login.profile !== undefined);
-  return mskIamTokenAt(credentials, awsRegion(env, profile), now);
+  const region = awsRegion(env, login.profile ?? envProfile(env));
+  return mskIamTokenAt(await mskIamCredentials(login, env), region, now);
+}
+
+/**
+ * As aws-msk-iam-auth chains them: the profile the JAAS options name, then the role they name (assumed
+ * with its own keys or the default sources'), then the default sources.
+ */
+export async function mskIamCredentials(login: Pick<MskIamLogin, "profile" | "role">, env: NodeJS.ProcessEnv = process.env): Promise<AwsCredentials> {
+  const named = login.profile ? profileCredentials(env, login.profile) : undefined;
+  if (named) return named;
+  if (login.role) return assumeRole(login.role, login.role.credentials ?? (await awsCredentials(env, envProfile(env))), env);
+  return awsCredentials(env, envProfile(env));
+}
+
+function envProfile(env: NodeJS.ProcessEnv): string {
+  return env.AWS_PROFILE?.trim() || env.AWS_DEFAULT_PROFILE?.trim() || "default";
+}
+
+/** STS AssumeRole as a SigV4-signed form POST (what AWS's SDKs send), for `date`. */
+export function assumeRoleRequest(role: AssumedRole, credentials: AwsCredentials, endpoint: string, date: Date): { url: string; headers: Record<string, string>; body: string } {
+  const url = new URL(endpoint);
+  const body = new URLSearchParams({ Action: "AssumeRole", Version: "2011-06-15", RoleArn: role.arn, RoleSessionName: role.sessionName, ...(role.externalId ? { ExternalId: role.externalId } : {}) }).toString();
+  const headers: Record<string, string> = {
+    "content-type": "application/x-www-form-urlencoded; charset=utf-8",
+    host: url.host,
+    "x-amz-date": amzDate(date),
+    ...(credentials.sessionToken ? { "x-amz-security-token": credentials.sessionToken } : {}),
+  };
+  // The global endpoint signs for us-east-1.
+  const region = role.stsRegion === "aws-global" ? "us-east-1" : role.stsRegion;
+  const { signature, signedHeaders } = sign({ method: "POST", path: url.pathname || "/", query: [], headers, payloadHash: createHash("sha256").update(body).digest("hex"), credentials, region, service: "sts", date });
+  headers.authorization = `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${credentialScope(date, region, "sts")}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
+  return { url: url.href, headers, body };
+}
+
+async function assumeRole(role: AssumedRole, base: AwsCredentials, env: NodeJS.ProcessEnv): Promise<AwsCredentials> {
+  const endpoint = env.AWS_ENDPOINT_URL_STS?.trim() || env.AWS_ENDPOINT_URL?.trim() || (role.stsRegion === "aws-global" ? "https://sts.amazonaws.com/" : `https://sts.${role.stsRegion}.amazonaws.com/`);
+  const { url, headers, body } = assumeRoleRequest(role, base, endpoint, new Date());
+  return stsCredentials(url, headers, body, `STS AssumeRole at ${url} for ${role.arn}`);
 }
 
 /** The region: AWS_REGION, AWS_DEFAULT_REGION, else the profile's `region` in the config file. */
@@ -46,32 +85,25 @@ export function awsRegion(env: NodeJS.ProcessEnv, profile: string): string {
   return region;
 }
 
-/**
- * Credentials from the first source that has them. A profile named in the JAAS options (awsProfileName)
- * is the only source, as in aws-msk-iam-auth.
- */
-export async function awsCredentials(env: NodeJS.ProcessEnv, profile: string, profileOnly = false): Promise<AwsCredentials> {
+/** Credentials from the first of AWS's default sources that has them. */
+export async function awsCredentials(env: NodeJS.ProcessEnv, profile: string): Promise<AwsCredentials> {
   const tried: string[] = [];
-  if (!profileOnly) {
-    const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim();
-    const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim();
-    if (accessKeyId && secretAccessKey) return { accessKeyId, secretAccessKey, ...(env.AWS_SESSION_TOKEN?.trim() ? { sessionToken: env.AWS_SESSION_TOKEN.trim() } : {}) };
-    tried.push("AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY");
-    if (env.AWS_WEB_IDENTITY_TOKEN_FILE?.trim() && env.AWS_ROLE_ARN?.trim()) return webIdentityCredentials(env, profile);
-    tried.push("AWS_WEB_IDENTITY_TOKEN_FILE/AWS_ROLE_ARN");
-  }
+  const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim();
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim();
+  if (accessKeyId && secretAccessKey) return { accessKeyId, secretAccessKey, ...(env.AWS_SESSION_TOKEN?.trim() ? { sessionToken: env.AWS_SESSION_TOKEN.trim() } : {}) };
+  tried.push("AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY");
+  if (env.AWS_WEB_IDENTITY_TOKEN_FILE?.trim() && env.AWS_ROLE_ARN?.trim()) return webIdentityCredentials(env, profile);
+  tried.push("AWS_WEB_IDENTITY_TOKEN_FILE/AWS_ROLE_ARN");
   const fromProfile = profileCredentials(env, profile);
   if (fromProfile) return fromProfile;
   tried.push(`profile ${profile} in ${credentialsFile(env)} and ${configFile(env)}`);
-  if (!profileOnly) {
-    const container = await containerCredentials(env);
-    if (container) return container;
-    tried.push("the container credentials endpoint (AWS_CONTAINER_CREDENTIALS_FULL_URI/RELATIVE_URI)");
-    if (env.AWS_EC2_METADATA_DISABLED?.trim().toLowerCase() !== "true") {
-      const instance = await instanceCredentials(env);
-      if (instance) return instance;
-      tried.push("the EC2 instance metadata service");
-    }
+  const container = await containerCredentials(env);
+  if (container) return container;
+  tried.push("the container credentials endpoint (AWS_CONTAINER_CREDENTIALS_FULL_URI/RELATIVE_URI)");
+  if (env.AWS_EC2_METADATA_DISABLED?.trim().toLowerCase() !== "true") {
+    const instance = await instanceCredentials(env);
+    if (instance) return instance;
+    tried.push("the EC2 instance metadata service");
   }
   throw new LoginError(`Amazon MSK IAM: no AWS credentials found; tried ${tried.join(", ")}`);
 }
@@ -149,17 +181,22 @@ async function webIdentityCredentials(env: NodeJS.ProcessEnv, profile: string): 
     RoleSessionName: env.AWS_ROLE_SESSION_NAME?.trim() || `sluice-${Date.now()}`,
     WebIdentityToken: webIdentityToken,
   });
+  return stsCredentials(`${endpoint}/`, { "content-type": "application/x-www-form-urlencoded" }, form.toString(), `STS AssumeRoleWithWebIdentity at ${endpoint} for ${env.AWS_ROLE_ARN}`);
+}
+
+/** The credentials of an STS answer (XML), or why there are none (its error message, not its body). */
+async function stsCredentials(url: string, headers: Record<string, string>, body: string, what: string): Promise<AwsCredentials> {
   let xml: string;
   try {
-    const response = await fetch(`${endpoint}/`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form.toString(), signal: AbortSignal.timeout(10000) });
+    const response = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(10000) });
     xml = await response.text();
-    if (!response.ok) throw new Error(`HTTP ${response.status}: ${/<Message>([^<]*)<\/Message>/.exec(xml)?.[1] ?? xml.slice(0, 200)}`);
+    if (!response.ok) throw new Error(`HTTP ${response.status}${/<Message>([^<]{0,300})<\/Message>/.exec(xml)?.[1] ? `: ${/<Message>([^<]{0,300})<\/Message>/.exec(xml)![1]}` : ""}`);
   } catch (err) {
-    throw new LoginError(`Amazon MSK IAM: STS AssumeRoleWithWebIdentity at ${endpoint} for ${env.AWS_ROLE_ARN} failed: ${(err as Error).message}`);
+    throw new LoginError(`Amazon MSK IAM: ${what} failed: ${(err as Error).message}`);
   }
   const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1]?.trim();
   const [accessKeyId, secretAccessKey, sessionToken] = [field("AccessKeyId"), field("SecretAccessKey"), field("SessionToken")];
-  if (!accessKeyId || !secretAccessKey) throw new LoginError(`Amazon MSK IAM: STS at ${endpoint} answered no credentials`);
+  if (!accessKeyId || !secretAccessKey) throw new LoginError(`Amazon MSK IAM: ${what} answered no credentials`);
   return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
 }
 

@@ -154,6 +154,13 @@ test("a file: token endpoint reads a token file; Amazon MSK IAM takes the profil
     "sasl.jaas.config": `${OAUTH_MODULE} required awsProfileName="msk-writer";`,
   });
   expect(msk?.sasl).toMatchObject({ mechanism: "oauthbearer", login: { kind: "aws-msk-iam", profile: "msk-writer" } });
+  const role = clientSecurity({
+    "security.protocol": "SASL_SSL",
+    "sasl.mechanism": "OAUTHBEARER",
+    "sasl.login.callback.handler.class": "software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler",
+    "sasl.jaas.config": `${OAUTH_MODULE} required awsRoleArn="arn:aws:iam::1:role/w" awsRoleExternalId="e" awsStsRegion="eu-west-1" awsRoleAccessKeyId="AKIA1" awsRoleSecretAccessKey="s";`,
+  })?.sasl;
+  expect(role).toMatchObject({ login: { kind: "aws-msk-iam", role: { arn: "arn:aws:iam::1:role/w", sessionName: "aws-msk-iam-auth", externalId: "e", stsRegion: "eu-west-1", credentials: { accessKeyId: "AKIA1", secretAccessKey: "s" } } } });
   expect(msk?.ssl).toBeDefined();
 });
 
@@ -175,7 +182,7 @@ test("OAUTHBEARER settings that cannot be used are refused by name, never showin
   const range = problemOf({ ...base, "sasl.login.refresh.window.factor": "0.3", "sasl.jaas.config": jaas });
   expect(range).toContain("sasl.login.refresh.window.factor");
   expect(range).not.toContain("hidden-secret");
-  expect(problemOf({ ...base, "sasl.login.callback.handler.class": "software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler", "sasl.jaas.config": `${OAUTH_MODULE} required awsRoleArn="arn:aws:iam::1:role/x";` })).toContain("awsRoleArn");
+  expect(problemOf({ ...base, "sasl.login.callback.handler.class": "software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler", "sasl.jaas.config": `${OAUTH_MODULE} required awsRoleArn="arn:aws:iam::1:role/x" awsRoleAccessKeyId="AKIA";` })).toContain("awsRoleSecretAccessKey");
 });
 
 test("client overrides: security settings under the prefixes replace the worker's; prefixes that disagree are refused", () => {

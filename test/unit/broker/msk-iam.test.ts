@@ -6,7 +6,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { awsCredentials, awsRegion, mskIamToken } from "../../../src/broker/msk-iam.ts";
+import { assumeRoleRequest, awsCredentials, awsRegion, mskIamCredentials, mskIamToken } from "../../../src/broker/msk-iam.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sluice-aws-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -83,9 +83,35 @@ test("web identity: the service account's token exchanged at STS (AssumeRoleWith
   }
 });
 
+test("awsRoleArn: the role assumed at STS with the JAAS options' keys (signed as botocore signs, see the interop test); a named profile that exists comes first", async () => {
+  const seen: { authorization: string | null; form: Record<string, string> }[] = [];
+  const sts = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(request) {
+      seen.push({ authorization: request.headers.get("authorization"), form: Object.fromEntries(new URLSearchParams(await request.text())) });
+      return new Response("<AssumeRoleResponse><AssumeRoleResult><Credentials><AccessKeyId>ASIAROLE</AccessKeyId><SecretAccessKey>role/secret</SecretAccessKey><SessionToken>role-session</SessionToken></Credentials></AssumeRoleResult></AssumeRoleResponse>");
+    },
+  });
+  try {
+    const env = { ...none, AWS_ENDPOINT_URL_STS: `http://127.0.0.1:${sts.port}/` };
+    const role = { arn: "arn:aws:iam::123456789012:role/msk-writer", sessionName: "s1", externalId: "x", stsRegion: "aws-global", credentials: { accessKeyId: "AKIABASE", secretAccessKey: "base" } };
+    expect(await mskIamCredentials({ role }, env)).toEqual({ accessKeyId: "ASIAROLE", secretAccessKey: "role/secret", sessionToken: "role-session" });
+    expect(seen[0]!.form).toEqual({ Action: "AssumeRole", Version: "2011-06-15", RoleArn: role.arn, RoleSessionName: "s1", ExternalId: "x" });
+    expect(seen[0]!.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIABASE\/\d{8}\/us-east-1\/sts\/aws4_request, SignedHeaders=content-type;host;x-amz-date, Signature=[0-9a-f]{64}$/);
+    const request = assumeRoleRequest(role, role.credentials, "https://sts.amazonaws.com/", new Date("2026-01-01T00:00:00Z"));
+    expect(request.headers.host).toBe("sts.amazonaws.com");
+    writeFileSync(join(dir, "named"), "[named]\naws_access_key_id = AKIANAMED\naws_secret_access_key = named\n");
+    expect(await mskIamCredentials({ profile: "named", role }, { ...env, AWS_SHARED_CREDENTIALS_FILE: join(dir, "named") })).toEqual({ accessKeyId: "AKIANAMED", secretAccessKey: "named" });
+    expect(seen).toHaveLength(1);
+  } finally {
+    sts.stop(true);
+  }
+});
+
 test("no credentials, no region, and profiles Sluice cannot use are explained", async () => {
   await expect(awsCredentials(none, "default")).rejects.toThrow(/no AWS credentials found; tried AWS_ACCESS_KEY_ID.*AWS_WEB_IDENTITY_TOKEN_FILE.*profile default.*container/);
   expect(() => awsRegion(none, "default")).toThrow("AWS_REGION");
   writeFileSync(join(dir, "config"), "[profile sso]\nsso_session = corp\nregion = us-east-1\n");
-  await expect(awsCredentials({ ...none, AWS_CONFIG_FILE: join(dir, "config") }, "sso", true)).rejects.toThrow("sso_session");
+  await expect(awsCredentials({ ...none, AWS_CONFIG_FILE: join(dir, "config") }, "sso")).rejects.toThrow("sso_session");
 });
