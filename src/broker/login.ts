@@ -12,7 +12,7 @@ export { LoginError, type ExpiringToken };
 
 const log = logger("kafka-login");
 
-
+/** The token of one login, shared by every connection that authenticates with it. */
 export class TokenLogin {
   private current?: ExpiringToken;
   private refreshAtMs = 0;

@@ -83,7 +83,10 @@ export function hostTasks(catalog: (settings: ParsedSettings) => PluginRegistry)
       };
       await current.run(id, async () => {
         const task = await createTask(env, message.spec, onStatus);
-        if (!hosted.has(id)) return; // stopped while it was being built
+        if (!hosted.has(id)) {
+          await entry.lease?.release(); // stopped while it was being built
+          return;
+        }
         entry.task = task;
         task.start();
       });
