@@ -229,6 +229,7 @@ test("a distributed connect worker (Kafka 4.1's client credential settings) keep
       const status = (await api.get("/connectors/bad-writer-src/status")).body as { tasks?: { state: string; trace?: string }[] };
       return status.tasks?.[0]?.state === "FAILED" ? status.tasks[0] : undefined;
     }, { timeoutMs: 30_000, intervalMs: 200 });
+    expect(failed.trace).toContain("the connector's own Kafka client (its producer.override.");
     expect(failed.trace).toContain("401");
     expect(failed.trace).toContain("invalid_client");
     expect(failed.trace).not.toContain("not-the-secret");

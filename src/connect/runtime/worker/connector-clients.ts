@@ -6,6 +6,7 @@ import type { Broker } from "../../../broker/broker.ts";
 import { clientSecurity, hasSecurityOverride, overriddenSecurity } from "../../../broker/client-security.ts";
 import { createBroker, type BrokerChoice } from "../../../broker/index.ts";
 import { ConfigError } from "../../../platform/settings.ts";
+import { ConnectException } from "../../api/connector.ts";
 
 const OVERRIDES = ["producer.override.", "consumer.override.", "admin.override."];
 /**
@@ -45,7 +46,13 @@ export class ConnectorClients {
     let entry = this.clients.get(key);
     if (!entry) {
       const broker = createBroker({ ...this.choice, clientId: `${this.choice.clientId}-override`, security, securitySettings });
-      const created = { connected: broker.connect().then(() => broker), users: 0 };
+      const connected = broker.connect().then(
+        () => broker,
+        (err: unknown) => {
+          throw new ConnectException(`the connector's own Kafka client (its ${OVERRIDES.join(", ")} security settings) could not connect: ${(err as Error).message}`, err);
+        },
+      );
+      const created = { connected, users: 0 };
       // A client that cannot connect (bad credentials) is dropped: the next task start tries anew.
       created.connected.catch(() => {
         if (this.clients.get(key) === created) this.clients.delete(key);
