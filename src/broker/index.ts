@@ -9,6 +9,8 @@ export interface BrokerChoice {
   dataDir: string;
   clientId: string;
   security?: ClientSecurity;
+  /** The settings `security` was read from (a connector's client overrides apply over them). */
+  securitySettings?: Record<string, string>;
 }
 
 export function createBroker(choice: BrokerChoice): Broker {

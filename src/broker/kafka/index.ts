@@ -31,7 +31,8 @@ import {
   type TopicDescription,
   type TopicSpec,
 } from "../broker.ts";
-import type { ClientSecurity } from "../client-security.ts";
+import type { ClientSecurity, OAuthLogin } from "../client-security.ts";
+import { tokenLogin } from "../login.ts";
 import { kafkaPartition } from "../partitioner.ts";
 import { logger as makeLogger, type Logger } from "../../platform/log.ts";
 import { isRetriable, kafkaErrorOf, reasonOf } from "./errors.ts";
@@ -106,6 +107,8 @@ export class KafkaBroker implements Broker {
 
   async connect(): Promise<void> {
     await this.guard("connect to Kafka", async () => {
+      // A login that cannot get a token says why here, rather than as the library's wrapped failure.
+      if (this.options.security?.sasl?.mechanism === "oauthbearer") await tokenLogin(this.options.security.sasl.login).token();
       this.admin = new Admin(this.clientOptions());
       // The library connects on first use: ask for the cluster's brokers so that a bad address or
       // credentials fail here.
@@ -520,6 +523,17 @@ function connectionSecurity(security: ClientSecurity | undefined): Pick<Connecti
   const mechanisms = { plain: "PLAIN", "scram-sha-256": "SCRAM-SHA-256", "scram-sha-512": "SCRAM-SHA-512" } as const;
   return {
     ...(ssl ? { tls: { ca: ssl.ca, cert: ssl.cert, key: ssl.key, rejectUnauthorized: true, ...(ssl.checkHostname ? {} : { checkServerIdentity: () => undefined }) } } : {}),
-    ...(sasl ? { sasl: { mechanism: mechanisms[sasl.mechanism], username: sasl.username, password: sasl.password } } : {}),
+    ...(sasl?.mechanism === "oauthbearer"
+      ? // A function: each authentication, and each re-authentication the broker's session lifetime asks
+        // for, takes the login's current token.
+        { sasl: { mechanism: "OAUTHBEARER", token: loginOf(sasl.login), ...(sasl.extensions ? { oauthBearerExtensions: sasl.extensions } : {}) } }
+      : sasl
+        ? { sasl: { mechanism: mechanisms[sasl.mechanism], username: sasl.username, password: sasl.password } }
+        : {}),
   };
+}
+
+function loginOf(login: OAuthLogin): () => Promise<string> {
+  const tokens = tokenLogin(login);
+  return () => tokens.token();
 }

@@ -7,7 +7,7 @@ import { forwardingTls } from "../../platform/tls.ts";
 import { readFileSync } from "node:fs";
 import { availableParallelism, hostname } from "node:os";
 import { join } from "node:path";
-import { clientSecurity } from "../../broker/client-security.ts";
+import { clientSecurity, overriddenSecurity } from "../../broker/client-security.ts";
 import { createBroker, type BrokerChoice } from "../../broker/index.ts";
 import type { Broker } from "../../broker/broker.ts";
 import { logger } from "../../platform/log.ts";
@@ -100,6 +100,16 @@ function serve(herder: Herder, broker: Broker, listeners: URL[], security: Retur
   return Promise.all(listeners.map((url) => listen(url, { tls: security.tls, defaultPort: 8083, maxRequestBodySize: 128 * 1024 * 1024, fetch })));
 }
 
+/**
+ * The tasks' Kafka client: the worker's security settings with its `producer.`, `consumer.` and `admin.`
+ * ones over them (Kafka Connect's task clients take those; the worker's own serve here when they are
+ * not given, as before).
+ */
+function tasksClient(settings: ParsedSettings, workerConfig: Record<string, string>): BrokerChoice {
+  const securitySettings = overriddenSecurity(workerConfig, workerConfig, ["producer.", "consumer.", "admin."]);
+  return { bootstrapServers: settings.list("bootstrap.servers"), dataDir: settings.string("data.dir"), clientId: "connect", security: clientSecurity(securitySettings), securitySettings };
+}
+
 /** Standalone's source offsets file, and the setting that named it. */
 export function offsetsFile(settings: ParsedSettings): { file: string; setting: string } {
   const named = settings.string("offset.storage.file.filename");
@@ -111,7 +121,7 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
   // Bad key stores or users files fail here, before anything is started.
   const security = connectSecurity(settings, options.workerConfig);
   const ownBroker = !options.broker;
-  const choice = { bootstrapServers: settings.list("bootstrap.servers"), dataDir: settings.string("data.dir"), clientId: "connect", security: clientSecurity(options.workerConfig) };
+  const choice = tasksClient(settings, options.workerConfig);
   const broker = options.broker ?? createBroker(choice);
   if (ownBroker) await broker.connect();
   const plugins = options.catalog(settings);
@@ -119,7 +129,7 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
   const { file, setting } = offsetsFile(settings);
   const offsets = await FileOffsetStore.open(file, setting);
   const { listeners, workerId, url } = restIdentity(settings, options.workerConfig);
-  const worker = new Worker({ workerId, broker, plugins, offsets, settings, workerConfig: options.workerConfig, taskThreads: taskThreads(options, broker, choice) });
+  const worker = new Worker({ workerId, broker, plugins, offsets, settings, workerConfig: options.workerConfig, taskThreads: taskThreads(options, broker, choice), ...(broker.kind === "kafka" ? { kafka: choice } : {}) });
   const herder = new StandaloneHerder(worker, url);
   for (const file of options.connectorFiles) {
     const { name, config, initialState } = readConnectorFile(file);
@@ -152,13 +162,13 @@ export async function startConnectDistributed(options: DistributedOptions): Prom
   for (const required of ["group.id", "config.storage.topic", "offset.storage.topic", "status.storage.topic"]) {
     if (!settings.string(required)) throw new ConfigError(required, "", `Missing required configuration "${required}" which has no default value.`);
   }
-  const choice = { bootstrapServers: settings.list("bootstrap.servers"), dataDir: settings.string("data.dir"), clientId: "connect", security: clientSecurity(options.workerConfig) };
+  const choice = tasksClient(settings, options.workerConfig);
   const ownBroker = !options.broker;
   const broker = options.broker ?? createBroker(choice);
   if (ownBroker) await broker.connect();
   // The internal topics and the group get connections of their own, apart from the tasks' traffic
-  // (the embedded broker is one process's: it is shared).
-  const internal = broker.kind === "kafka" ? createBroker({ ...choice, clientId: "connect-internal" }) : broker;
+  // (the embedded broker is one process's: it is shared), with the worker's own security settings.
+  const internal = broker.kind === "kafka" ? createBroker({ ...choice, clientId: "connect-internal", security: clientSecurity(options.workerConfig), securitySettings: undefined }) : broker;
   if (internal !== broker) await internal.connect();
   const plugins = options.catalog(settings);
   await loadPlugins(settings.list("plugin.path"), plugins);
@@ -169,7 +179,7 @@ export async function startConnectDistributed(options: DistributedOptions): Prom
     replicationFactor: settings.int(`${prefix}.replication.factor`),
   });
   const offsetTopic = topic("offset.storage", settings.int("offset.storage.partitions"));
-  const worker = new Worker({ workerId, broker, plugins, offsets: new TopicOffsetStore(internal, offsetTopic.name), settings, workerConfig: options.workerConfig, taskThreads: taskThreads(options, broker, choice) });
+  const worker = new Worker({ workerId, broker, plugins, offsets: new TopicOffsetStore(internal, offsetTopic.name), settings, workerConfig: options.workerConfig, taskThreads: taskThreads(options, broker, choice), ...(broker.kind === "kafka" ? { kafka: choice } : {}) });
   const herder = new DistributedHerder(worker, internal, {
     groupId: settings.string("group.id"),
     url,

@@ -13,6 +13,7 @@ import type { TaskMetrics } from "../metrics.ts";
 import { loadPlugins } from "../plugins/loader.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
 import type { OffsetEntry, OffsetStore } from "../storage/offset-store.ts";
+import { ConnectorClients, type ClientLease } from "../worker/connector-clients.ts";
 import { createTask, type TaskEnvironment } from "../worker/task-factory.ts";
 import { traceOf, type Status, type WorkerTask } from "../worker/worker-task.ts";
 import { answer, PendingCalls, type CallTarget, type FromThread, type MetricName, type OffsetSnapshot, type ThreadInit, type ToThread } from "./protocol.ts";
@@ -23,6 +24,7 @@ const log = logger("task thread");
 
 interface Hosted {
   task?: WorkerTask;
+  lease?: ClientLease;
   gauges: Map<string, () => number>;
 }
 
@@ -34,7 +36,7 @@ export function hostTasks(catalog: (settings: ParsedSettings) => PluginRegistry)
   const hosted = new Map<string, Hosted>();
   const current = new AsyncLocalStorage<string>();
   let workerId = "";
-  let ready: Promise<{ settings: ParsedSettings; plugins: PluginRegistry; broker: Broker }> | undefined;
+  let ready: Promise<{ settings: ParsedSettings; plugins: PluginRegistry; broker: Broker; clients: ConnectorClients }> | undefined;
 
   async function setUp(init: ThreadInit) {
     setLogLevel(init.log.level);
@@ -45,7 +47,7 @@ export function hostTasks(catalog: (settings: ParsedSettings) => PluginRegistry)
     await loadPlugins(settings.list("plugin.path"), plugins);
     const broker = init.broker.kind === "kafka" ? createBroker(init.broker.choice) : new RemoteBroker((method, args) => call("broker", method, args));
     await broker.connect();
-    return { settings, plugins, broker };
+    return { settings, plugins, broker, clients: new ConnectorClients(broker, init.broker.kind === "kafka" ? init.broker.choice : undefined) };
   }
 
   /** Fails the task whose code threw outside its loop; with one task on the thread, it is that one. */
@@ -67,12 +69,13 @@ export function hostTasks(catalog: (settings: ParsedSettings) => PluginRegistry)
     hosted.set(id, entry);
     const onStatus = (status: Status) => post({ type: "status", task: id, status });
     try {
-      const { settings, plugins, broker } = await ready!;
+      const { settings, plugins, clients } = await ready!;
+      entry.lease = await clients.acquire(message.spec.connectorConfig);
       const env: TaskEnvironment = {
         workerId,
         plugins,
         settings,
-        broker,
+        broker: entry.lease.broker,
         offsets: new ThreadOffsets(message.offsets, (connector, entries) => call("offsets", "set", [connector, entries]) as Promise<void>),
         metrics: threadMetrics((metric, value) => post({ type: "metric", task: id, metric, value })),
         pluginMetrics: threadPluginMetrics(id, entry.gauges, post),
@@ -80,7 +83,10 @@ export function hostTasks(catalog: (settings: ParsedSettings) => PluginRegistry)
       };
       await current.run(id, async () => {
         const task = await createTask(env, message.spec, onStatus);
-        if (!hosted.has(id)) return; // stopped while it was being built
+        if (!hosted.has(id)) {
+          await entry.lease?.release(); // stopped while it was being built
+          return;
+        }
         entry.task = task;
         task.start();
       });
@@ -90,7 +96,9 @@ export function hostTasks(catalog: (settings: ParsedSettings) => PluginRegistry)
   }
 
   async function stop(id: string, timeoutMs: number): Promise<void> {
-    await hosted.get(id)?.task?.stop(timeoutMs);
+    const entry = hosted.get(id);
+    await entry?.task?.stop(timeoutMs);
+    await entry?.lease?.release();
     hosted.delete(id);
     post({ type: "stopped", task: id });
   }

@@ -15,6 +15,8 @@ import { converterSettingsOf, createTask, newConnector, type TaskSpec } from "./
 import { traceOf, type Status, type StatusListener } from "./worker-task.ts";
 import type { ThreadInit } from "../threads/protocol.ts";
 import { TaskThreads, type RunningTask } from "../threads/task-threads.ts";
+import type { BrokerChoice } from "../../../broker/index.ts";
+import { ConnectorClients, type ClientLease } from "./connector-clients.ts";
 
 const log = logger("worker");
 
@@ -28,6 +30,8 @@ export interface WorkerOptions {
   workerConfig: Record<string, string>;
   /** Run tasks on up to `max` threads started from `entry` (absent or 0: on this thread). */
   taskThreads?: { entry: string; max: number; broker: ThreadInit["broker"] };
+  /** How `broker` was made on Kafka: connectors with client security overrides get clients like it. */
+  kafka?: BrokerChoice;
 }
 
 export interface ConnectorCallbacks {
@@ -43,10 +47,14 @@ export class Worker {
   private readonly connectors = new Map<string, { instance: Connector; status: Status }>();
   private readonly tasks = new Map<string, RunningTask>();
   private readonly threads?: TaskThreads;
+  private readonly clients: ConnectorClients;
+  /** Clients of tasks on this thread (connectors with client overrides have their own). */
+  private readonly leases = new Map<string, ClientLease>();
 
   constructor(readonly options: WorkerOptions) {
     this.providers = ConfigProviders.fromWorkerConfig(options.workerConfig);
     regexThreads.timeoutMs = options.settings.int(REGEX_TIMEOUT_SETTING);
+    this.clients = new ConnectorClients(options.broker, options.kafka);
     const threads = options.taskThreads;
     if (threads && threads.max > 0) {
       this.threads = new TaskThreads({
@@ -169,12 +177,14 @@ export class Worker {
         this.tasks.set(id, this.threads.start(spec, offsets, { onStatus, onTopic: callbacks.onTopic }));
         return;
       }
+      const lease = await this.clients.acquire(spec.connectorConfig);
+      this.leases.set(id, lease);
       const task = await createTask(
         {
           workerId: this.workerId,
           plugins: this.options.plugins,
           settings: this.options.settings,
-          broker: this.options.broker,
+          broker: lease.broker,
           offsets: this.options.offsets,
           metrics: this.metrics.task(name, index),
           pluginMetrics: this.metrics.plugin(name, index),
@@ -195,6 +205,8 @@ export class Worker {
     const task = this.tasks.get(id);
     this.tasks.delete(id);
     await task?.stop(this.options.settings.int("task.shutdown.graceful.timeout.ms"));
+    await this.leases.get(id)?.release();
+    this.leases.delete(id);
     this.metrics.removeTask(name, index);
     if (task) logStopped(name, index);
   }

@@ -1,0 +1,41 @@
+// Which Kafka client a connector's tasks get: the worker's, unless the connector overrides its
+// security settings; and what a connector may not override.
+import { expect, test } from "bun:test";
+import type { Broker } from "../../../../../src/broker/broker.ts";
+import { clientSecurity } from "../../../../../src/broker/client-security.ts";
+import type { BrokerChoice } from "../../../../../src/broker/index.ts";
+import { ConnectorClients } from "../../../../../src/connect/runtime/worker/connector-clients.ts";
+import { ConfigError } from "../../../../../src/platform/settings.ts";
+
+const worker = {
+  "security.protocol": "SASL_PLAINTEXT",
+  "sasl.mechanism": "OAUTHBEARER",
+  "sasl.login.callback.handler.class": "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler",
+  "sasl.oauthbearer.token.endpoint.url": "https://idp.example/token",
+  "sasl.jaas.config": 'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required clientId="worker" clientSecret="w";',
+};
+const choice: BrokerChoice = { bootstrapServers: ["127.0.0.1:9"], dataDir: "/nonexistent", clientId: "connect", security: clientSecurity(worker), securitySettings: worker };
+const shared = { kind: "kafka" } as Broker; // only compared: never called
+
+test("a connector without security overrides shares the worker's client", async () => {
+  const clients = new ConnectorClients(shared, choice);
+  const lease = await clients.acquire({ "connector.class": "X", "producer.override.linger.ms": "5" });
+  expect(lease.broker).toBe(shared);
+  await lease.release();
+});
+
+test("a connector may not move the worker's token endpoint or login handler (the worker would fetch or read any URL for it)", async () => {
+  const clients = new ConnectorClients(shared, choice);
+  for (const [key, value] of [
+    ["producer.override.sasl.oauthbearer.token.endpoint.url", "http://169.254.169.254/latest/meta-data/"],
+    ["consumer.override.sasl.oauthbearer.token.endpoint.url", "file:///etc/shadow"],
+    ["admin.override.sasl.login.callback.handler.class", "software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler"],
+  ] as const) {
+    const refused = await clients.acquire({ [key]: value }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(refused).toBeInstanceOf(ConfigError);
+    expect((refused as Error).message).toContain(key);
+  }
+});
