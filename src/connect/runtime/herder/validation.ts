@@ -7,6 +7,8 @@ import { ConnectRestError, connectErrors } from "../rest-errors.ts";
 import type { Connector } from "../../api/connector.ts";
 import type { PluginDescriptor, PluginRegistry } from "../plugins/registry.ts";
 import { nearest } from "../../../platform/edit-distance.ts";
+import { logger } from "../../../platform/log.ts";
+import { noEffectWarning, refusalReason, unknownSettingWarning, type SettingsDefinition } from "../../../platform/settings.ts";
 import { JavaHashKeys } from "../../../jvm/hash-order.ts";
 import { connectorFrameworkDefinition, sinkTopicProblems } from "../worker/connector-config.ts";
 import type { Worker } from "../worker/worker.ts";
@@ -36,7 +38,8 @@ export class ConnectorValidator {
     const transforms = new Map(Object.entries(validateTransforms(config, chainLookups(plugins))));
     const { problems: classes, unparsed } = this.classProblems(config, plugin);
     const own = await this.connectorProblems(connector, config);
-    const extra = [transforms, classes, own, ...(type === "sink" ? [await sinkTopicProblems(config)] : [])];
+    const refused = refusedProblems([framework, connector.config()], config);
+    const extra = [transforms, classes, own, refused, ...(type === "sink" ? [await sinkTopicProblems(config)] : [])];
     const infos = configInfos(className, [framework, connector.config()], config, extra, unparsed);
     this.addConverterChoices(infos, config, plugin, unparsed);
     return infos;
@@ -112,12 +115,35 @@ export class ConnectorValidator {
     return { problems, unparsed };
   }
 
+  /** Validates a config being created or updated; what Sluice accepts but ignores is logged, one warning a setting. */
   async validOrThrow(config: Record<string, string>): Promise<void> {
     for (const [key, value] of Object.entries(config)) {
       if (value === null) throw new ConnectRestError(500, `Non-string value found in original settings for key ${key}: null`);
     }
     const infos = await this.validate(config);
     if (infos.error_count > 0) throw connectErrors.badRequest(invalidConfigMessage(infos));
+    const ignored = this.ignoredSettings(config);
+    for (const warning of [...ignored.noEffect.values(), ...ignored.unknown.values()]) log.warn({ connector: config.name }, `Connector ${config.name}: ${warning}`);
+  }
+
+  /**
+   * The settings of a config Sluice accepts and does nothing with, by name with the warning for each:
+   * the original's that have no effect in Sluice, and those nothing declares (with the declared name
+   * each most likely misspells). Settings under a prefix something reads are not judged here.
+   */
+  ignoredSettings(config: Record<string, string>): { noEffect: Map<string, string>; unknown: Map<string, string> } {
+    const noEffect = new Map<string, string>();
+    const unknown = new Map<string, string>();
+    const plugin = config["connector.class"] ? this.worker.options.plugins.find(config["connector.class"], "source", "sink") : undefined;
+    if (!plugin) return { noEffect, unknown };
+    const definitions = [connectorFrameworkDefinition(plugin.type as "source" | "sink", plugin.version), (plugin.create() as Connector).config()];
+    for (const def of definitions) for (const use of def.unsupportedIn(config).ignored) noEffect.set(use.name, noEffectWarning(use));
+    const known = definitions.flatMap((d) => d.names());
+    for (const name of Object.keys(config)) {
+      if (CONSUMED_PREFIXES.some((p) => name.startsWith(p)) || definitions.some((d) => d.accepts(name))) continue;
+      unknown.set(name, unknownSettingWarning(name, known));
+    }
+    return { noEffect, unknown };
   }
 
   /** Task configs as the worker hands them out: each names its task class (Kafka's task.class). */
@@ -130,6 +156,23 @@ export class ConnectorValidator {
     const name = taskClass.className ?? `${pkg}${taskClass.name}`;
     return taskConfigs.map((c) => ({ ...c, "task.class": name }));
   }
+}
+
+const log = logger("config");
+
+/**
+ * Prefixes of a connector config that others than the connector read: transforms, predicates and
+ * converters (each validates its own), and the clients' overrides (Kafka's client settings).
+ */
+const CONSUMED_PREFIXES = ["transforms.", "predicates.", "key.converter.", "value.converter.", "header.converter.", "producer.override.", "consumer.override.", "admin.override."];
+
+/** Settings the original has that Sluice refuses, each an error on its name, in Kafka's wording. */
+function refusedProblems(definitions: SettingsDefinition[], config: Record<string, string>): Map<string, string[]> {
+  const problems = new Map<string, string[]>();
+  for (const def of definitions) {
+    for (const use of def.unsupportedIn(config).refused) problems.set(use.name, [`Invalid value ${use.value} for configuration ${use.name}: ${refusalReason(use)}`]);
+  }
+  return problems;
 }
 
 /**
