@@ -1,0 +1,112 @@
+// Nothing a connector config asks for is silently ignored: a setting of the original (Kafka's,
+// Debezium's) that Sluice does not implement and that would change the data or the delivery is a
+// validation error naming it, and creating the connector fails; one that only tunes the original, or
+// a name nothing declares (with the declared name it most likely misspells), is logged once as a
+// warning at create and at update. A real worker (embedded broker) and a real PostgreSQL.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
+import { captureLogs, logLines } from "../../fixtures/logs.ts";
+import { cdcConnection, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+
+const logs = captureLogs();
+let worker: TestConnect;
+let pg: PostgresServer;
+let api: ReturnType<typeof connectClient>;
+
+beforeAll(async () => {
+  [worker, pg] = await Promise.all([startTestConnect("embedded", { "task.threads": "0" }), startPostgres()]);
+  api = connectClient(worker.url);
+}, 120_000);
+afterAll(async () => {
+  logs.stop();
+  await worker?.stop();
+  await pg?.stop();
+  removeConnectDir(worker);
+});
+
+type Infos = { error_count: number; configs: { value: { name: string; errors: string[] } }[] };
+
+async function errorsOf(plugin: string, config: Record<string, string>): Promise<Record<string, string[]>> {
+  const res = await api.put(`/connector-plugins/${plugin}/config/validate`, config);
+  expect(res.status).toBe(200);
+  const infos = res.body as Infos;
+  return Object.fromEntries(infos.configs.filter((c) => c.value.errors.length > 0).map((c) => [c.value.name, c.value.errors]));
+}
+
+/** The config warnings logged about a connector since `from` (an offset in the captured text). */
+const warningsAbout = (name: string, from: number) =>
+  logLines(logs.text().slice(from))
+    .filter((l) => l.level === "warn" && l.connector === name)
+    .map((l) => l.msg);
+
+const cdc = (name: string, extra: Record<string, string>) => ({
+  "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
+  name,
+  ...cdcConnection(pg),
+  "topic.prefix": name,
+  "slot.name": name,
+  "snapshot.mode": "no_data",
+  ...extra,
+});
+
+describe("PostgreSQL CDC connector (Debezium's settings)", () => {
+  test("column masking is refused: a validation error on the setting, and no connector", async () => {
+    const config = cdc("masked", { "column.mask.with.8.chars": "public.customers.email" });
+    expect(await errorsOf("PostgresConnector", config)).toEqual({
+      "column.mask.with.8.chars": ["Invalid value public.customers.email for configuration column.mask.with.8.chars: column.mask.with.8.chars is not supported by Sluice: Sluice does not mask columns; the real values would reach the topic (remove it)"],
+    });
+    const created = await api.post("/connectors", { name: "masked", config });
+    expect(created.status).toBe(400);
+    expect((created.body as { message: string }).message).toStartWith("Connector configuration is invalid and contains the following 1 error(s):\nInvalid value public.customers.email for configuration column.mask.with.8.chars: column.mask.with.8.chars is not supported by Sluice");
+    expect((await api.get("/connectors/masked")).status).toBe(404);
+  });
+
+  test("a refused setting given Debezium's default is accepted", async () => {
+    expect(await errorsOf("PostgresConnector", cdc("defaults", { "provide.transaction.metadata": "false", "binary.handling.mode": "BYTES", "signal.enabled.channels": "source" }))).toEqual({});
+    expect(await errorsOf("PostgresConnector", cdc("defaults", { "provide.transaction.metadata": "true" }))).toEqual({
+      "provide.transaction.metadata": ["Invalid value true for configuration provide.transaction.metadata: provide.transaction.metadata is not supported by Sluice: Sluice does not emit transaction metadata (BEGIN/END events and the transaction block) (set false or remove it)"],
+    });
+  });
+
+  test("a misspelt filter and a tuning setting are warned about at create and at update", async () => {
+    const from = logs.text().length;
+    const config = cdc("typo", { "table.include.lsit": "public.orders", "max.queue.size": "100" });
+    expect((await api.post("/connectors", { name: "typo", config })).status).toBe(201);
+    const expected = ["Connector typo: Setting max.queue.size has no effect in Sluice: it tunes Debezium's Java internals; Sluice has no such knob", "Connector typo: Unknown setting table.include.lsit is ignored; did you mean table.include.list?"];
+    expect(warningsAbout("typo", from)).toEqual(expected);
+    const updated = logs.text().length;
+    expect((await api.put("/connectors/typo/config", config)).status).toBe(200);
+    expect(warningsAbout("typo", updated)).toEqual(expected);
+    expect((await api.delete("/connectors/typo")).status).toBe(204);
+  });
+});
+
+describe("framework settings (Kafka's)", () => {
+  const source = (extra: Record<string, string>) => ({ "connector.class": "FileStreamSource", name: "v", file: join(worker.dir, "in.txt"), topic: "lines", ...extra });
+
+  test("exactly.once.support=required is refused; requested is what Sluice does", async () => {
+    expect(await errorsOf("FileStreamSourceConnector", source({ "exactly.once.support": "required" }))).toEqual({
+      "exactly.once.support": ["Invalid value required for configuration exactly.once.support: exactly.once.support is not supported by Sluice: Sluice's workers deliver source records at least once; they have no exactly-once source support (set requested or remove it)"],
+    });
+    expect((await api.post("/connectors", { name: "eos", config: source({ name: "eos", "exactly.once.support": "required" }) })).status).toBe(400);
+    expect(await errorsOf("FileStreamSourceConnector", source({ "exactly.once.support": "Requested" }))).toEqual({});
+  });
+
+  test("topic creation settings are refused: the topic would not get them", async () => {
+    const errors = await errorsOf("FileStreamSourceConnector", source({ "topic.creation.default.cleanup.policy": "compact" }));
+    expect(Object.keys(errors)).toEqual(["topic.creation.default.cleanup.policy"]);
+    expect(errors["topic.creation.default.cleanup.policy"]![0]).toContain("is not supported by Sluice: Sluice creates a missing topic with the broker's defaults");
+  });
+
+  test("transaction.boundary warns; client overrides and transform settings are not judged as unknown", async () => {
+    const from = logs.text().length;
+    const config = source({ "transaction.boundary": "interval", "producer.override.linger.ms": "5", transforms: "r", "transforms.r.type": "org.apache.kafka.connect.transforms.RegexRouter", "transforms.r.regex": "(.*)", "transforms.r.replacement": "$1-x", "batch.szie": "10" });
+    expect((await api.post("/connectors", { name: "boundary", config: { ...config, name: "boundary" } })).status).toBe(201);
+    expect(warningsAbout("boundary", from)).toEqual([
+      "Connector boundary: Setting transaction.boundary has no effect in Sluice: Sluice's workers write no producer transactions (no exactly-once source support), as Kafka's without exactly.once.source.support",
+      "Connector boundary: Unknown setting batch.szie is ignored; did you mean batch.size?",
+    ]);
+    expect((await api.delete("/connectors/boundary")).status).toBe(204);
+  });
+});
