@@ -3,6 +3,7 @@ import { SettingsDefinition, type Setting } from "../platform/settings.ts";
 import { logSettings } from "../platform/log.ts";
 import { storeSettings } from "../platform/tls.ts";
 import { COMPATIBILITY_LEVELS } from "./compatibility.ts";
+import { unsupportedRegistrySettings } from "./unsupported-settings.ts";
 
 const listenerPattern = /^https?:\/\/[^\s:/]*(:\d{1,5})?\/?$/i;
 
@@ -269,4 +270,4 @@ export const registrySettings: Setting[] = [
 ];
 
 // Client settings for the store's Kafka connections are passed through, as Confluent does.
-export const registrySettingsDefinition = new SettingsDefinition(registrySettings, ["kafkastore.", "schema.registry.", "leader.", "master.", "inter.instance.", "ssl.", "authentication.", "access.control."]);
+export const registrySettingsDefinition = new SettingsDefinition([...registrySettings, ...unsupportedRegistrySettings], ["kafkastore.", "schema.registry.", "leader.", "master.", "inter.instance.", "ssl.", "authentication.", "access.control."]);

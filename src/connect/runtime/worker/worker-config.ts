@@ -3,6 +3,7 @@
 import { SettingsDefinition } from "../../../platform/settings.ts";
 import { logSettings } from "../../../platform/log.ts";
 import { storeSettings } from "../../../platform/tls.ts";
+import { unsupportedWorkerSettings } from "./unsupported-worker-settings.ts";
 
 export const workerSettings = new SettingsDefinition(
   [
@@ -54,7 +55,8 @@ export const workerSettings = new SettingsDefinition(
     { name: "java.security.auth.login.config", type: "string", default: "", importance: "low", doc: "A JAAS file as Kafka Connect's: the `file` option of its KafkaConnect section names the users file." },
     { name: "console.enabled", type: "boolean", default: true, importance: "low", doc: "Serves the web console at `/ui/` (and its proxy to the registry); false: `/ui/` is 404." },
     { name: "console.registry.url", type: "string", default: "", importance: "low", doc: "The schema registry the console at `/ui/` shows beside this worker (`http(s)://host:port`), reached through this worker (`/ui/proxy/registry/`) with the user's credentials. `sluice dev`: its own registry." },
+    ...unsupportedWorkerSettings,
   ],
   // Client, converter, provider and distributed-mode settings are accepted as Kafka Connect's are.
-  ["key.converter.", "value.converter.", "header.converter.", "config.providers.", "producer.", "consumer.", "admin.", "rest.", "access.control.", "ssl.", "sasl.", "security.", "connector.client.", "client.", "metric", "connect.protocol", "worker.sync.timeout.ms", "worker.unsync.backoff.ms", "exactly.once", "inter.worker.", "admin.listeners", "response.http.headers.config", "plugin.discovery", "listeners.https."],
+  ["key.converter.", "value.converter.", "header.converter.", "config.providers.", "producer.", "consumer.", "admin.", "rest.", "access.control.", "ssl.", "sasl.", "security.", "client.", "listeners.https."],
 );
