@@ -110,3 +110,18 @@ describe("framework settings (Kafka's)", () => {
     expect((await api.delete("/connectors/boundary")).status).toBe(204);
   });
 });
+
+describe("sinks (Confluent's settings)", () => {
+  test("JDBC sink: a driver property is refused, naming where it goes instead", async () => {
+    const errors = await errorsOf("JdbcSinkConnector", { "connector.class": "io.confluent.connect.jdbc.JdbcSinkConnector", name: "j", topics: "t", "connection.url": `jdbc:postgresql://127.0.0.1:${pg.port}/postgres`, "connection.user": pg.user, "connection.sslmode": "require", "table.types": "TABLE" });
+    expect(errors["connection.sslmode"]).toEqual(["Invalid value require for configuration connection.sslmode: connection.sslmode is not supported by Sluice: Sluice passes no properties to a JDBC driver; give the connection's parameters (e.g. sslmode) in connection.url (remove it)"]);
+    expect(errors["table.types"]).toBeUndefined();
+  });
+
+  test("search sink: data streams and Kerberos are refused", async () => {
+    const errors = await errorsOf("ElasticsearchSinkConnector", { "connector.class": "io.confluent.connect.elasticsearch.ElasticsearchSinkConnector", name: "e", topics: "t", "connection.url": "http://127.0.0.1:1", "data.stream.type": "logs", "kerberos.keytab.path": "/etc/krb5.keytab", "data.stream.namespace": "${topic}" });
+    expect(errors["data.stream.type"]![0]).toContain("data.stream.type is not supported by Sluice: Sluice writes to indices, not data streams (set none or remove it)");
+    expect(errors["kerberos.keytab.path"]![0]).toContain("kerberos.keytab.path is not supported by Sluice");
+    expect(errors["data.stream.namespace"]).toBeUndefined();
+  });
+});
