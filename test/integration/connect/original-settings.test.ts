@@ -1,23 +1,29 @@
-// Every setting of Debezium's PostgreSQL connector, read from its real ConfigDef (the Debezium jars of
-// test/fixtures/debezium through test/fixtures/java/ConfigDefProbe.java), is implemented by Sluice's
-// connector, refused by it or accepted with a warning that it has no effect: none is silently ignored.
+// Every setting of the originals Sluice stands in for, read from their real ConfigDefs (Kafka's and
+// Debezium's jars, through test/fixtures/java/ConfigDefProbe.java), is implemented by Sluice, refused
+// by it or accepted with a warning that it has no effect: none is silently ignored. Debezium's
+// PostgreSQL connector, and Kafka's transforms, predicates and converters and Debezium's
+// ExtractNewRecordState (which Sluice implements whole).
 import { expect, test } from "bun:test";
 import { spawnSync } from "bun";
 import { join } from "node:path";
 import { postgresCdcSettings } from "../../../src/connectors/postgres-cdc/config.ts";
+import { BUILTIN_CONVERTERS } from "../../../src/connect/converters/index.ts";
+import { BUILTIN_PREDICATES, BUILTIN_TRANSFORMS } from "../../../src/connect/transforms/registry.ts";
+import type { SettingsDefinition } from "../../../src/platform/settings.ts";
 import { debeziumClasspath } from "../../fixtures/debezium.ts";
 import { kafkaClasspath } from "../../fixtures/kafka.ts";
 
 interface JavaSetting {
+  class: string;
   name: string;
   type: string;
   default: string | null;
 }
 
 /** The settings a Java plugin class declares, by test/fixtures/java/ConfigDefProbe.java. */
-function javaConfigDef(classpath: string, className: string): JavaSetting[] {
+function javaConfigDef(classpath: string, ...classNames: string[]): JavaSetting[] {
   const probe = join(import.meta.dir, "..", "..", "fixtures", "java", "ConfigDefProbe.java");
-  const run = spawnSync(["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", classpath, probe, className], { stdout: "pipe", stderr: "pipe" });
+  const run = spawnSync(["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", classpath, probe, ...classNames], { stdout: "pipe", stderr: "pipe" });
   if (run.exitCode !== 0) throw new Error(`ConfigDefProbe failed: ${run.stderr.toString()}`);
   return run.stdout
     .toString()
@@ -66,4 +72,16 @@ test("a refused setting given Debezium's default is accepted", () => {
     if (original?.default == null) continue;
     expect({ name: s.name, refused: postgresCdcSettings.unsupportedIn({ [s.name]: original.default }).refused.length }).toEqual({ name: s.name, refused: 0 });
   }
+});
+
+test("every setting of Kafka's transforms, predicates and converters, and of Debezium's ExtractNewRecordState, is Sluice's", () => {
+  const plugins: [string, { config?(): SettingsDefinition }][] = [
+    ...Object.entries(BUILTIN_TRANSFORMS).filter(([name]) => name.startsWith("org.apache.kafka.") || name.startsWith("io.debezium.")),
+    ...Object.entries(BUILTIN_PREDICATES).filter(([name]) => name.startsWith("org.apache.kafka.")),
+    ...Object.entries(BUILTIN_CONVERTERS).filter(([name]) => name.startsWith("org.apache.kafka.")),
+  ].map(([name, create]) => [name, create()]);
+  const originals = javaConfigDef(`${kafkaClasspath()}:${debeziumClasspath()}`, ...plugins.map(([name]) => name));
+  expect(new Set(originals.map((s) => s.class)).size).toBeGreaterThan(30);
+  const silent = originals.filter((s) => !plugins.find(([name]) => name === s.class)![1].config?.().find(s.name)).map((s) => `${s.class} ${s.name}`);
+  expect(silent).toEqual([]);
 });
