@@ -4,6 +4,8 @@
 // a name nothing declares (with the declared name it most likely misspells), is logged once as a
 // warning at create and at update. A real worker (embedded broker) and a real PostgreSQL.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { captureLogs, logLines } from "../../fixtures/logs.ts";
@@ -14,8 +16,36 @@ let worker: TestConnect;
 let pg: PostgresServer;
 let api: ReturnType<typeof connectClient>;
 
+/** A plugin (through the SDK, as plugin.path modules are written) whose original had settings it does not implement. */
+const PLUGIN = `export default (sdk) => {
+  const settings = new sdk.SettingsDefinition([
+    { name: "topic", type: "string", required: true, importance: "high", doc: "Topic." },
+    sdk.refused("legacy.encrypt", "this plugin does not encrypt", ["false"]),
+    sdk.ignored("legacy.pool.size", "this plugin has no pool"),
+  ]);
+  class QuietTask extends sdk.SourceTask {
+    version() { return "1.0"; }
+    start() {}
+    async poll() { await Bun.sleep(50); return null; }
+    stop() {}
+  }
+  class QuietSource extends sdk.SourceConnector {
+    version() { return "1.0"; }
+    config() { return settings; }
+    start() {}
+    taskClass() { return QuietTask; }
+    taskConfigs() { return [{}]; }
+    stop() {}
+  }
+  return [QuietSource];
+};
+`;
+
 beforeAll(async () => {
-  [worker, pg] = await Promise.all([startTestConnect("embedded", { "task.threads": "0" }), startPostgres()]);
+  const dir = mkdtempSync(join(tmpdir(), "sluice-unsupported-"));
+  mkdirSync(join(dir, "plugins"));
+  writeFileSync(join(dir, "plugins", "quiet-source.js"), PLUGIN);
+  [worker, pg] = await Promise.all([startTestConnect("embedded", { "task.threads": "0" }, dir), startPostgres()]);
   api = connectClient(worker.url);
 }, 120_000);
 afterAll(async () => {
@@ -123,5 +153,17 @@ describe("sinks (Confluent's settings)", () => {
     expect(errors["data.stream.type"]![0]).toContain("data.stream.type is not supported by Sluice: Sluice writes to indices, not data streams (set none or remove it)");
     expect(errors["kerberos.keytab.path"]![0]).toContain("kerberos.keytab.path is not supported by Sluice");
     expect(errors["data.stream.namespace"]).toBeUndefined();
+  });
+});
+
+describe("plugins (settings declared through the SDK)", () => {
+  test("a plugin's refused setting fails the config; its ignored one and a typo are warned about", async () => {
+    const refusedErrors = await errorsOf("QuietSource", { "connector.class": "QuietSource", name: "q", topic: "t", "legacy.encrypt": "true" });
+    expect(refusedErrors).toEqual({ "legacy.encrypt": ["Invalid value true for configuration legacy.encrypt: legacy.encrypt is not supported by Sluice: this plugin does not encrypt (set false or remove it)"] });
+    const from = logs.text().length;
+    const config = { "connector.class": "QuietSource", name: "quiet", topic: "t", "legacy.encrypt": "false", "legacy.pool.size": "4", topc: "x" };
+    expect((await api.post("/connectors", { name: "quiet", config })).status).toBe(201);
+    expect(warningsAbout("quiet", from)).toEqual(["Connector quiet: Setting legacy.pool.size has no effect in Sluice: this plugin has no pool", "Connector quiet: Unknown setting topc is ignored; did you mean topic?"]);
+    expect((await api.delete("/connectors/quiet")).status).toBe(204);
   });
 });
