@@ -10,6 +10,7 @@ import { parseProperties, propertiesFromEnv } from "./platform/properties.ts";
 import { resolve } from "node:path";
 import { ConfigError, noEffectWarning, settingsReference, unknownSettingWarning, UnsupportedSettingsError, type ParsedSettings, type SettingsDefinition } from "./platform/settings.ts";
 import { catalog } from "./catalog.ts";
+import { unsupportedSettingsDoc } from "./unsupported-settings-doc.ts";
 
 // Beside this file, in the source tree and in the binary (build.ts bundles it as an entry of its own).
 const TASK_THREAD = new URL("./task-thread.ts", import.meta.url).href;
@@ -123,6 +124,11 @@ async function main(argv: string[]): Promise<number> {
     // Generates the README's configuration reference from the setting declarations.
     console.log(settingsReference(registrySettingsDefinition));
     console.log(`\n### Connect worker settings\n\n${settingsReference(workerSettings)}`);
+    return 0;
+  }
+  if (command === "unsupported-settings-docs") {
+    // Generates docs/unsupported-settings.md from the declarations.
+    console.log(unsupportedSettingsDoc());
     return 0;
   }
   const { positional, flags } = parseArgs(rest);

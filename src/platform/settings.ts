@@ -169,7 +169,9 @@ export interface UnsupportedUse {
 /** Why a refused setting cannot be given, and what can be given instead. */
 export function refusalReason(use: UnsupportedUse): string {
   const harmless = use.setting.unsupported?.harmless ?? [];
-  const instead = harmless.length === 0 ? "remove it" : `set ${harmless.join(" or ")} or remove it`;
+  const values = harmless.filter((h) => h !== "");
+  const choices = [...(values.length ? [`set ${values.join(" or ")}`] : []), ...(harmless.includes("") ? ["leave it empty"] : []), "remove it"];
+  const instead = choices.length === 1 ? choices[0] : `${choices.slice(0, -1).join(", ")} or ${choices.at(-1)}`;
   return `${use.name} is not supported by Sluice: ${use.setting.unsupported!.why} (${instead})`;
 }
 
@@ -211,7 +213,7 @@ export function unsupportedReference(def: SettingsDefinition): string {
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((s) => {
       const u = s.unsupported!;
-      const answer = u.kind === "refused" ? `refused${u.harmless?.length ? ` (accepted: ${u.harmless.map((h) => `\`${h}\``).join(", ")})` : ""}` : "no effect (warning)";
+      const answer = u.kind === "refused" ? `refused${u.harmless?.length ? ` (accepted: ${u.harmless.map((h) => (h === "" ? "empty" : `\`${h}\``)).join(", ")})` : ""}` : "no effect (warning)";
       return `| \`${s.name}\` | ${answer} | ${u.why.replaceAll("|", "\\|")} |`;
     });
   return ["| Setting | Sluice | Why |", "|---|---|---|", ...rows].join("\n");
