@@ -108,7 +108,13 @@ describe("PostgreSQL CDC connector (Debezium's settings)", () => {
     const updated = logs.text().length;
     expect((await api.put("/connectors/typo/config", config)).status).toBe(200);
     expect(warningsAbout("typo", updated)).toEqual(expected);
+    // What the console's connector page shows (Sluice's own endpoint).
+    expect((await api.get("/sluice/connectors/typo/ignored-settings")).body).toEqual({
+      noEffect: [{ name: "max.queue.size", message: expected[0]!.replace("Connector typo: ", "") }],
+      unknown: [{ name: "table.include.lsit", message: expected[1]!.replace("Connector typo: ", "") }],
+    });
     expect((await api.delete("/connectors/typo")).status).toBe(204);
+    expect((await api.get("/sluice/connectors/typo/ignored-settings")).status).toBe(404);
   });
 });
 
