@@ -170,7 +170,11 @@ const CONSUMED_PREFIXES = ["transforms.", "predicates.", "key.converter.", "valu
 function refusedProblems(definitions: SettingsDefinition[], config: Record<string, string>): Map<string, string[]> {
   const problems = new Map<string, string[]>();
   for (const def of definitions) {
-    for (const use of def.unsupportedIn(config).refused) problems.set(use.name, [`Invalid value ${use.value} for configuration ${use.name}: ${refusalReason(use)}`]);
+    for (const use of def.unsupportedIn(config).refused) {
+      // A value its own declaration refuses (a listed setting's) gets that error only.
+      if (use.setting.validate?.(use.value.trim())) continue;
+      problems.set(use.name, [`Invalid value ${use.value} for configuration ${use.name}: ${refusalReason(use)}`]);
+    }
   }
   return problems;
 }
