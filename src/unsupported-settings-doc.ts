@@ -8,6 +8,7 @@ import { postgresCdcSettings } from "./connectors/postgres-cdc/config.ts";
 import { searchSinkSettings } from "./connectors/search-sink/settings.ts";
 import { unsupportedReference, type SettingsDefinition } from "./platform/settings.ts";
 import { registrySettingsDefinition } from "./registry/settings.ts";
+import { serdeSettings } from "./serde/config.ts";
 
 const SECTIONS: [title: string, original: string, definition: SettingsDefinition][] = [
   ["Connect worker", "Kafka Connect's worker settings (WorkerConfig, DistributedConfig, RestServerConfig). A refused one stops start-up, naming each.", workerSettings],
@@ -16,6 +17,7 @@ const SECTIONS: [title: string, original: string, definition: SettingsDefinition
   ["PostgreSQL CDC connector", "Debezium's PostgresConnector (3.x). `test/integration/connect/original-settings.test.ts` reads Debezium's own list from its jars and checks each of its settings is implemented or here.", postgresCdcSettings],
   ["JDBC sink", "Confluent's JdbcSinkConnector (kafka-connect-jdbc 10.x).", jdbcSinkSettings],
   ["Search sink", "Confluent's ElasticsearchSinkConnector (kafka-connect-elasticsearch 14.x).", searchSinkSettings],
+  ["Schema registry converters", "Confluent's AvroConverter, ProtobufConverter and JsonSchemaConverter (their serializers' settings, AbstractKafkaSchemaSerDeConfig), under `key.converter.`, `value.converter.` and `header.converter.`.", serdeSettings],
 ];
 
 export function unsupportedSettingsDoc(): string {
@@ -35,7 +37,8 @@ export function unsupportedSettingsDoc(): string {
     "",
     "The FileStream connectors, and Kafka's transforms, predicates and converters and Debezium's",
     "ExtractNewRecordState, implement every setting of their originals (checked against their jars by",
-    "`test/integration/connect/original-settings.test.ts`).",
+    "`test/integration/connect/original-settings.test.ts`). The settings of a connector's converters,",
+    "transforms and predicates (`value.converter.*`, `transforms.<alias>.*`, …) are judged by what each declares.",
     "",
     ...SECTIONS.flatMap(([title, original, definition]) => [`## ${title}`, "", original, "", unsupportedReference(definition), ""]),
   ].join("\n");

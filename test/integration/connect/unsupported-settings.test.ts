@@ -147,6 +147,25 @@ describe("framework settings (Kafka's)", () => {
   });
 });
 
+describe("converters and transforms", () => {
+  test("a converter's refused setting is an error on its full name; a transform's misspelt one is warned about", async () => {
+    const source = { "connector.class": "FileStreamSource", name: "conv", file: join(worker.dir, "in.txt"), topic: "lines" };
+    const avro = { "value.converter": "io.confluent.connect.avro.AvroConverter", "value.converter.schema.registry.url": "http://127.0.0.1:1" };
+    expect(await errorsOf("FileStreamSourceConnector", { ...source, ...avro, "value.converter.rule.executors": "encrypt", "value.converter.rule.executors.encrypt.class": "x" })).toEqual({
+      "value.converter.rule.executors": ["Invalid value encrypt for configuration value.converter.rule.executors: rule.executors is not supported by Sluice: Sluice's converters run no data contract rules (no field encryption, no CEL checks or transforms) (leave it empty or remove it)"],
+    });
+    const from = logs.text().length;
+    const config = { ...source, ...avro, "value.converter.latest.cache.size": "10", "key.converter.schemas.enabel": "false", transforms: "r", "transforms.r.type": "RegexRouter", "transforms.r.regex": "(.*)", "transforms.r.replacement": "$1-x", "transforms.r.replacment": "$1-y" };
+    expect((await api.post("/connectors", { name: "conv", config })).status).toBe(201);
+    expect(warningsAbout("conv", from)).toEqual([
+      "Connector conv: Setting value.converter.latest.cache.size has no effect in Sluice: it tunes Confluent's registry client; Sluice's has no such knob",
+      "Connector conv: Unknown setting key.converter.schemas.enabel is ignored; did you mean key.converter.schemas.enable?",
+      "Connector conv: Unknown setting transforms.r.replacment is ignored; did you mean transforms.r.replacement?",
+    ]);
+    expect((await api.delete("/connectors/conv")).status).toBe(204);
+  });
+});
+
 describe("sinks (Confluent's settings)", () => {
   test("JDBC sink: a driver property is refused, naming where it goes instead", async () => {
     const errors = await errorsOf("JdbcSinkConnector", { "connector.class": "io.confluent.connect.jdbc.JdbcSinkConnector", name: "j", topics: "t", "connection.url": `jdbc:postgresql://127.0.0.1:${pg.port}/postgres`, "connection.user": pg.user, "connection.sslmode": "require", "table.types": "TABLE" });

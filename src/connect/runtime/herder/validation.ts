@@ -14,6 +14,9 @@ import { connectorFrameworkDefinition, sinkTopicProblems } from "../worker/conne
 import type { Worker } from "../worker/worker.ts";
 import { chainLookups } from "../worker/task-factory.ts";
 import { validateTransforms } from "../../transforms/chain.ts";
+import { BUILTIN_PREDICATES, BUILTIN_TRANSFORMS } from "../../transforms/registry.ts";
+import type { Converter } from "../../api/converter.ts";
+import type { Predicate, Transformation } from "../../api/transformation.ts";
 import { configInfos, invalidConfigMessage, type ConfigInfos } from "./config-infos.ts";
 
 /** A connector class no plugin provides (Kafka's ConnectException, which validate wraps once more). */
@@ -39,6 +42,9 @@ export class ConnectorValidator {
     const { problems: classes, unparsed } = this.classProblems(config, plugin);
     const own = await this.connectorProblems(connector, config);
     const refused = refusedProblems([framework, connector.config()], config);
+    for (const { prefix, definition } of this.componentSettings(config)) {
+      for (const [key, messages] of refusedProblems([definition], withoutPrefix(config, prefix))) refused.set(`${prefix}${key}`, messages.map((m) => m.replaceAll(`configuration ${key}:`, `configuration ${prefix}${key}:`)));
+    }
     const extra = [transforms, classes, own, refused, ...(type === "sink" ? [await sinkTopicProblems(config)] : [])];
     const infos = configInfos(className, [framework, connector.config()], config, extra, unparsed);
     this.addConverterChoices(infos, config, plugin, unparsed);
@@ -143,7 +149,45 @@ export class ConnectorValidator {
       if (CONSUMED_PREFIXES.some((p) => name.startsWith(p)) || definitions.some((d) => d.accepts(name))) continue;
       unknown.set(name, unknownSettingWarning(name, known));
     }
+    // Settings of the converters, transforms and predicates, each judged by what it declares.
+    for (const { prefix, definition, reserved } of this.componentSettings(config)) {
+      const own = withoutPrefix(config, prefix);
+      for (const use of definition.unsupportedIn(own).ignored) noEffect.set(`${prefix}${use.name}`, noEffectWarning({ ...use, name: `${prefix}${use.name}` }));
+      for (const key of Object.keys(own)) {
+        if (reserved.includes(key) || definitions.some((d) => d.accepts(`${prefix}${key}`)) || definition.accepts(key)) continue;
+        unknown.set(`${prefix}${key}`, unknownSettingWarning(`${prefix}${key}`, definition.names().map((n) => `${prefix}${n}`)));
+      }
+    }
     return { noEffect, unknown };
+  }
+
+  /**
+   * The converters, transforms and predicates a config names, each with the prefix of its settings and
+   * what it declares (those that declare nothing, e.g. a plugin converter without config(), are left out).
+   */
+  private componentSettings(config: Record<string, string>): { prefix: string; definition: SettingsDefinition; reserved: string[] }[] {
+    const plugins = this.worker.options.plugins;
+    const out: { prefix: string; definition: SettingsDefinition; reserved: string[] }[] = [];
+    for (const key of ["key.converter", "value.converter", "header.converter"]) {
+      const className = (config[key] ?? this.worker.options.workerConfig[key] ?? this.worker.options.settings.string(key)).trim();
+      const converter = plugins.find(className, "converter", "header_converter")?.create() as Converter | undefined;
+      const definition = converter?.config?.();
+      if (definition) out.push({ prefix: `${key}.`, definition, reserved: [] });
+    }
+    const aliases = (list: string | undefined) => (list ?? "").split(",").map((a) => a.trim()).filter(Boolean);
+    for (const alias of aliases(config.transforms)) {
+      const className = config[`transforms.${alias}.type`]?.trim() ?? "";
+      const factory = BUILTIN_TRANSFORMS[className] ?? plugins.find(className, "transformation")?.create;
+      const definition = factory ? (factory() as Transformation).config() : undefined;
+      if (definition) out.push({ prefix: `transforms.${alias}.`, definition, reserved: ["type", "predicate", "negate"] });
+    }
+    for (const alias of aliases(config.predicates)) {
+      const className = config[`predicates.${alias}.type`]?.trim() ?? "";
+      const factory = BUILTIN_PREDICATES[className] ?? plugins.find(className, "predicate")?.create;
+      const definition = factory ? (factory() as Predicate).config() : undefined;
+      if (definition) out.push({ prefix: `predicates.${alias}.`, definition, reserved: ["type"] });
+    }
+    return out;
   }
 
   /** Task configs as the worker hands them out: each names its task class (Kafka's task.class). */
@@ -165,6 +209,11 @@ const log = logger("config");
  * converters (each validates its own), and the clients' overrides (Kafka's client settings).
  */
 const CONSUMED_PREFIXES = ["transforms.", "predicates.", "key.converter.", "value.converter.", "header.converter.", "producer.override.", "consumer.override.", "admin.override."];
+
+/** The settings under a prefix, by their names without it. */
+function withoutPrefix(config: Record<string, string>, prefix: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(config).flatMap(([k, v]) => (k.startsWith(prefix) ? [[k.slice(prefix.length), v]] : [])));
+}
 
 /** Settings the original has that Sluice refuses, each an error on its name, in Kafka's wording. */
 function refusedProblems(definitions: SettingsDefinition[], config: Record<string, string>): Map<string, string[]> {
