@@ -17,6 +17,7 @@ const TASK_THREAD = new URL("./task-thread.ts", import.meta.url).href;
 import { DEV_CONNECT_DEFAULTS, startConnectDev } from "./connect/runtime/dev.ts";
 import { startConnectDistributed, startConnectStandalone, type RunningConnect } from "./connect/runtime/server.ts";
 import { workerSettings } from "./connect/runtime/worker/worker-config.ts";
+import { BUILTIN_CONVERTERS } from "./connect/converters/index.ts";
 import { registrySettingsDefinition } from "./registry/settings.ts";
 import { DEK_REGISTRY_EXTENSION, namesBuiltInExtension } from "./registry/unsupported-settings.ts";
 import { startRegistry, type RunningRegistry } from "./registry/server.ts";
@@ -76,15 +77,28 @@ function load(definition: SettingsDefinition, files: string[], envPrefix: string
  * hands every flag to both), naming the known setting it most likely misspells.
  */
 function checkSettings(...services: Loaded[]): void {
-  const refused = services.flatMap((s) => s.definition.unsupportedIn(s.raw).refused);
+  const uses = services.flatMap((s) => [s.definition.unsupportedIn(s.raw), ...(s.definition === workerSettings ? workerConverterUses(s) : [])]);
+  const refused = uses.flatMap((u) => u.refused);
   if (refused.length > 0) throw new UnsupportedSettingsError(refused);
-  for (const s of services) for (const use of s.definition.unsupportedIn(s.raw).ignored) logger("config").warn(noEffectWarning(use));
+  for (const use of uses.flatMap((u) => u.ignored)) logger("config").warn(noEffectWarning(use));
   if (services.some((s) => s.definition === registrySettingsDefinition && namesBuiltInExtension(s.raw))) {
     logger("config").info(`Resource extension ${DEK_REGISTRY_EXTENSION}: the DEK registry is built into Sluice and always on`);
   }
   const unknown = new Set(services.flatMap((s) => s.unknown).filter((name) => !services.some((s) => s.definition.accepts(name))));
   const known = services.flatMap((s) => s.definition.names());
   for (const name of unknown) logger("config").warn(unknownSettingWarning(name, known));
+}
+
+/** The worker's converters' settings (`value.converter.*`) that the built-in converter declares and Sluice does not implement, by their full names. */
+function workerConverterUses(worker: Loaded): ReturnType<SettingsDefinition["unsupportedIn"]>[] {
+  return (["key.converter", "value.converter", "header.converter"] as const).map((key) => {
+    const definition = BUILTIN_CONVERTERS[worker.values.string(key).trim()]?.().config?.();
+    const prefix = `${key}.`;
+    const own = Object.fromEntries(Object.entries(worker.raw).flatMap(([k, v]) => (k.startsWith(prefix) ? [[k.slice(prefix.length), v]] : [])));
+    const found = definition?.unsupportedIn(own) ?? { refused: [], ignored: [] };
+    const full = (list: typeof found.refused) => list.map((use) => ({ ...use, name: `${prefix}${use.name}` }));
+    return { refused: full(found.refused), ignored: full(found.ignored) };
+  });
 }
 
 /** Outside dev, running on the embedded broker is said plainly: it is for trying Sluice, not for production. */

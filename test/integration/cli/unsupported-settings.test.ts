@@ -40,6 +40,19 @@ test("connect-distributed refuses exactly.once.source.support=preparing from the
   expect(stderr).toContain("Configuration error: A setting not supported by Sluice:\n  exactly.once.source.support=preparing:");
 });
 
+test("a worker's converter setting Sluice does not implement stops start-up too, by its full name", async () => {
+  const worker = properties("converter.properties", {
+    listeners: `http://127.0.0.1:${freePort()}`,
+    "data.dir": join(dir, "converter-data"),
+    "value.converter": "io.confluent.connect.avro.AvroConverter",
+    "value.converter.schema.registry.url": "http://127.0.0.1:8081",
+    "value.converter.rule.executors": "encrypt",
+  });
+  const { code, stderr } = await runSluice(["connect-standalone", worker], { cwd: dir });
+  expect(code).toBe(1);
+  expect(stderr).toContain("value.converter.rule.executors=encrypt: value.converter.rule.executors is not supported by Sluice: Sluice's converters run no data contract rules");
+});
+
 test("exactly.once.source.support=disabled starts; a tuning setting is a warning", async () => {
   const url = `http://127.0.0.1:${freePort()}`;
   const worker = properties("disabled.properties", { listeners: url, "data.dir": join(dir, "disabled-data"), "exactly.once.source.support": "disabled", "worker.sync.timeout.ms": "3000" });
