@@ -8,15 +8,18 @@ import { createBroker } from "./broker/index.ts";
 import { applyLogSettings, logProcessWarnings, logger, setLogLevel } from "./platform/log.ts";
 import { parseProperties, propertiesFromEnv } from "./platform/properties.ts";
 import { resolve } from "node:path";
-import { ConfigError, settingsReference, unknownSettingWarning, type ParsedSettings, type SettingsDefinition } from "./platform/settings.ts";
+import { ConfigError, noEffectWarning, settingsReference, unknownSettingWarning, UnsupportedSettingsError, type ParsedSettings, type SettingsDefinition } from "./platform/settings.ts";
 import { catalog } from "./catalog.ts";
+import { unsupportedSettingsDoc } from "./unsupported-settings-doc.ts";
 
 // Beside this file, in the source tree and in the binary (build.ts bundles it as an entry of its own).
 const TASK_THREAD = new URL("./task-thread.ts", import.meta.url).href;
 import { DEV_CONNECT_DEFAULTS, startConnectDev } from "./connect/runtime/dev.ts";
 import { startConnectDistributed, startConnectStandalone, type RunningConnect } from "./connect/runtime/server.ts";
 import { workerSettings } from "./connect/runtime/worker/worker-config.ts";
+import { BUILTIN_CONVERTERS } from "./connect/converters/index.ts";
 import { registrySettingsDefinition } from "./registry/settings.ts";
+import { DEK_REGISTRY_EXTENSION, namesBuiltInExtension } from "./registry/unsupported-settings.ts";
 import { startRegistry, type RunningRegistry } from "./registry/server.ts";
 import { COMMANDS, commandHelp, HELP, UsageError, usageLine } from "./usage.ts";
 import { COMMIT, VERSION } from "./platform/version.ts";
@@ -68,13 +71,34 @@ function load(definition: SettingsDefinition, files: string[], envPrefix: string
 }
 
 /**
- * Warns once about each setting that none of the services a command runs takes (dev hands every flag
- * to both), naming the known setting it most likely misspells.
+ * Refuses to start with a setting of the original (Kafka's, Confluent's) that Sluice does not
+ * implement and that would change security or delivery, naming each; warns once about each one that
+ * has no effect in Sluice, and about each setting that none of the services a command runs takes (dev
+ * hands every flag to both), naming the known setting it most likely misspells.
  */
-function warnUnknownSettings(...services: Loaded[]): void {
+function checkSettings(...services: Loaded[]): void {
+  const uses = services.flatMap((s) => [s.definition.unsupportedIn(s.raw), ...(s.definition === workerSettings ? workerConverterUses(s) : [])]);
+  const refused = uses.flatMap((u) => u.refused);
+  if (refused.length > 0) throw new UnsupportedSettingsError(refused);
+  for (const use of uses.flatMap((u) => u.ignored)) logger("config").warn(noEffectWarning(use));
+  if (services.some((s) => s.definition === registrySettingsDefinition && namesBuiltInExtension(s.raw))) {
+    logger("config").info(`Resource extension ${DEK_REGISTRY_EXTENSION}: the DEK registry is built into Sluice and always on`);
+  }
   const unknown = new Set(services.flatMap((s) => s.unknown).filter((name) => !services.some((s) => s.definition.accepts(name))));
   const known = services.flatMap((s) => s.definition.names());
   for (const name of unknown) logger("config").warn(unknownSettingWarning(name, known));
+}
+
+/** The worker's converters' settings (`value.converter.*`) that the built-in converter declares and Sluice does not implement, by their full names. */
+function workerConverterUses(worker: Loaded): ReturnType<SettingsDefinition["unsupportedIn"]>[] {
+  return (["key.converter", "value.converter", "header.converter"] as const).map((key) => {
+    const definition = BUILTIN_CONVERTERS[worker.values.string(key).trim()]?.().config?.();
+    const prefix = `${key}.`;
+    const own = Object.fromEntries(Object.entries(worker.raw).flatMap(([k, v]) => (k.startsWith(prefix) ? [[k.slice(prefix.length), v]] : [])));
+    const found = definition?.unsupportedIn(own) ?? { refused: [], ignored: [] };
+    const full = (list: typeof found.refused) => list.map((use) => ({ ...use, name: `${prefix}${use.name}` }));
+    return { refused: full(found.refused), ignored: full(found.ignored) };
+  });
 }
 
 /** Outside dev, running on the embedded broker is said plainly: it is for trying Sluice, not for production. */
@@ -116,6 +140,11 @@ async function main(argv: string[]): Promise<number> {
     console.log(`\n### Connect worker settings\n\n${settingsReference(workerSettings)}`);
     return 0;
   }
+  if (command === "unsupported-settings-docs") {
+    // Generates docs/unsupported-settings.md from the declarations.
+    console.log(unsupportedSettingsDoc());
+    return 0;
+  }
   const { positional, flags } = parseArgs(rest);
   if (command === "healthcheck") return healthcheck(positional);
   if (command === "repair-log") return repairLogs(positional);
@@ -126,7 +155,7 @@ async function main(argv: string[]): Promise<number> {
     const { values } = registry;
     applyLogSettings(values);
     if (values.boolean("debug")) setLogLevel("debug");
-    warnUnknownSettings(registry);
+    checkSettings(registry);
     warnEmbeddedBroker(values, "kafkastore.bootstrap.servers");
     const sr = await startRegistry(values);
     running.push(sr);
@@ -137,7 +166,7 @@ async function main(argv: string[]): Promise<number> {
     const worker = load(workerSettings, [workerFile], "CONNECT_", settingsFlags(flags, { ...CONNECT_FLAGS, listeners: "listeners" }, []));
     const { values, raw } = worker;
     applyLogSettings(values);
-    warnUnknownSettings(worker);
+    checkSettings(worker);
     warnEmbeddedBroker(values, "bootstrap.servers");
     const connect = await startConnectStandalone({ settings: values, workerConfig: raw, connectorFiles, catalog, taskThreadEntry: TASK_THREAD });
     running.push(connect);
@@ -153,7 +182,7 @@ async function main(argv: string[]): Promise<number> {
     const connectSettings = load(workerSettings, [], "CONNECT_", settingsFlags(flags, CONNECT_FLAGS, ["registry-listeners"]), DEV_CONNECT_DEFAULTS);
     applyLogSettings(registry.values);
     applyLogSettings(connectSettings.values);
-    warnUnknownSettings(registry, connectSettings);
+    checkSettings(registry, connectSettings);
     const broker = createBroker({
       bootstrapServers: connectSettings.values.list("bootstrap.servers"),
       dataDir: connectSettings.values.string("data.dir"),
@@ -183,7 +212,7 @@ async function main(argv: string[]): Promise<number> {
     const worker = load(workerSettings, [workerFile], "CONNECT_", settingsFlags(flags, { ...CONNECT_FLAGS, listeners: "listeners" }, []));
     const { values, raw } = worker;
     applyLogSettings(values);
-    warnUnknownSettings(worker);
+    checkSettings(worker);
     const connect = await startConnectDistributed({ settings: values, workerConfig: raw, catalog, taskThreadEntry: TASK_THREAD });
     running.push(connect);
     log.info({ urls: connect.urls, group: values.string("group.id"), broker: connect.broker.kind }, `Connect worker listening on ${connect.urls.join(", ")}, joining group ${values.string("group.id")} (${connect.broker.kind} broker)`);

@@ -22,6 +22,14 @@ export interface ConnectorInfo {
   type?: string;
 }
 
+/** Sluice's own: a connector's settings the worker accepted and does nothing with, with the warning for each. */
+export interface IgnoredSettings {
+  noEffect: { name: string; message: string }[];
+  unknown: { name: string; message: string }[];
+}
+
+export const ignoredSettings = (name: string) => api<IgnoredSettings>("connect", `/sluice/connectors/${enc(name)}/ignored-settings`);
+
 export type Expanded = Record<string, { status?: ConnectorStatus; info?: ConnectorInfo }>;
 
 export const connectors = () => api<Expanded>("connect", "/connectors?expand=status&expand=info");

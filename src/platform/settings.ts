@@ -25,6 +25,25 @@ export interface Setting {
   group?: string;
   displayName?: string;
   width?: "NONE" | "SHORT" | "MEDIUM" | "LONG";
+  /** The original's setting (Kafka's, Confluent's, Debezium's), which Sluice does not implement. */
+  unsupported?: Unsupported;
+  /** A family of names (Debezium's `column.mask.with.<n>.chars`): `name` shows it, this matches it. */
+  pattern?: RegExp;
+}
+
+/**
+ * How Sluice answers a setting of the original it does not implement, so none is silently ignored:
+ * `refused` when honouring it would change the data, security or delivery (a config or start-up
+ * with it fails); `ignored` when it only tunes the original (accepted with a warning).
+ */
+export interface Unsupported {
+  kind: "refused" | "ignored";
+  /** Why, briefly: shown in errors, warnings and docs/unsupported-settings.md. */
+  why: string;
+  /** Values that ask for nothing Sluice does not do (the original's default, or "off"), matched ignoring case: accepted quietly. */
+  harmless?: string[];
+  /** Also listed with the implemented settings (Kafka's config endpoints show it, as Kafka's do). */
+  listed?: boolean;
 }
 
 export type SettingValue = string | number | boolean | string[] | undefined;
@@ -45,16 +64,35 @@ const TYPO_DISTANCE = 2;
 
 export class SettingsDefinition {
   private readonly byName = new Map<string, Setting>();
+  /** The settings Sluice implements (and the unsupported ones marked `listed`): parsed, shown, documented. */
+  readonly settings: Setting[];
+  /** The original's settings Sluice does not implement (Setting.unsupported). */
+  readonly unsupported: Setting[];
+  private readonly families: Setting[];
 
   constructor(
-    readonly settings: Setting[],
+    declared: Setting[],
     /** Prefixes passed through without warning (e.g. `kafkastore.ssl.` client settings). */
     readonly passThroughPrefixes: string[] = [],
   ) {
-    for (const s of settings) {
+    this.settings = declared.filter((s) => !s.unsupported || s.unsupported.listed);
+    this.unsupported = declared.filter((s) => s.unsupported);
+    this.families = declared.filter((s) => s.pattern);
+    for (const s of declared) {
+      if (s.pattern) continue;
       this.byName.set(s.name, s);
       for (const alias of s.aliases ?? []) this.byName.set(alias, s);
     }
+  }
+
+  /** Every declaration, implemented or not (to build a definition from another). */
+  declared(): Setting[] {
+    return [...this.settings, ...this.unsupported.filter((s) => !s.unsupported!.listed)];
+  }
+
+  /** The declaration of a name (or alias, or one of a family's names). */
+  find(name: string): Setting | undefined {
+    return this.byName.get(name) ?? this.families.find((s) => s.pattern!.test(name));
   }
 
   /**
@@ -62,13 +100,30 @@ export class SettingsDefinition {
    * a letter or two from a declared one is a typo (`kafkastore.bootstrap.server`), not a client setting.
    */
   accepts(name: string): boolean {
-    if (this.byName.has(name)) return true;
+    if (this.find(name)) return true;
     return this.passThroughPrefixes.some((p) => name.startsWith(p)) && !this.names().some((known) => editDistance(known, name) <= TYPO_DISTANCE);
   }
 
-  /** Every declared name and alias. */
+  /** Every declared name and alias (not families'). */
   names(): string[] {
     return [...this.byName.keys()];
+  }
+
+  /**
+   * The given settings this definition declares but Sluice does not implement, unless given a harmless
+   * value: refused ones (with the value given) and ignored ones.
+   */
+  unsupportedIn(config: Record<string, string | null | undefined>): { refused: UnsupportedUse[]; ignored: UnsupportedUse[] } {
+    const refused: UnsupportedUse[] = [];
+    const ignored: UnsupportedUse[] = [];
+    for (const [name, value] of Object.entries(config)) {
+      const setting = this.find(name);
+      const unsupported = setting?.unsupported;
+      if (!setting || !unsupported || value == null) continue;
+      if (unsupported.harmless?.some((h) => h.toLowerCase() === value.trim().toLowerCase())) continue;
+      (unsupported.kind === "refused" ? refused : ignored).push({ name, value: setting.type === "password" ? "[hidden]" : value, setting });
+    }
+    return { refused, ignored };
   }
 
   /**
@@ -81,8 +136,8 @@ export class SettingsDefinition {
     const unknown = new Set<string>();
     for (const source of sources) {
       for (const [given, value] of Object.entries(source)) {
-        const setting = this.byName.get(given);
-        if (setting) raw.set(setting.name, { given, value });
+        const setting = this.find(given);
+        if (setting && this.settings.includes(setting)) raw.set(setting.name, { given, value });
         else {
           extra[given] = value;
           if (!this.accepts(given)) unknown.add(given);
@@ -101,6 +156,67 @@ export class SettingsDefinition {
     }
     return { values: new ParsedSettings(values, extra), unknown: [...unknown] };
   }
+}
+
+/** A setting given that Sluice does not implement, with its declaration. */
+export interface UnsupportedUse {
+  name: string;
+  /** As given ("[hidden]" for passwords). */
+  value: string;
+  setting: Setting;
+}
+
+/** Why a refused setting cannot be given, and what can be given instead. */
+export function refusalReason(use: UnsupportedUse): string {
+  const harmless = use.setting.unsupported?.harmless ?? [];
+  const values = harmless.filter((h) => h !== "");
+  const choices = [...(values.length ? [`set ${values.join(" or ")}`] : []), ...(harmless.includes("") ? ["leave it empty"] : []), "remove it"];
+  const instead = choices.length === 1 ? choices[0] : `${choices.slice(0, -1).join(", ")} or ${choices.at(-1)}`;
+  return `${use.name} is not supported by Sluice: ${use.setting.unsupported!.why} (${instead})`;
+}
+
+/** The warning for a setting Sluice accepts but does nothing with. */
+export function noEffectWarning(use: UnsupportedUse): string {
+  return `Setting ${use.name} has no effect in Sluice: ${use.setting.unsupported!.why}`;
+}
+
+/** Settings Sluice refuses to start with, each named with its reason. */
+export class UnsupportedSettingsError extends ConfigError {
+  constructor(readonly uses: UnsupportedUse[]) {
+    super(uses[0]!.name, uses[0]!.value, refusalReason(uses[0]!));
+    this.name = "UnsupportedSettingsError";
+    this.message = `${uses.length === 1 ? "A setting" : `${uses.length} settings`} not supported by Sluice:\n${uses.map((u) => `  ${u.name}=${u.value}: ${refusalReason(u)}`).join("\n")}`;
+  }
+}
+
+/** A declaration of the original's setting that Sluice refuses (unless given one of `harmless`). */
+export function refused(name: string, why: string, harmless?: string[], more: Partial<Setting> = {}): Setting {
+  return { name, type: "string", importance: "low", doc: why, ...more, unsupported: { kind: "refused", why, ...(harmless ? { harmless } : {}) } };
+}
+
+/** A declaration of the original's tuning setting that has no effect in Sluice. */
+export function ignored(name: string, why: string, more: Partial<Setting> = {}): Setting {
+  return { name, type: "string", importance: "low", doc: why, ...more, unsupported: { kind: "ignored", why } };
+}
+
+/** Declares each name with the same answer (a family of names is given as `[name, pattern]`). */
+export function unsupportedAll(kind: Unsupported["kind"], names: (string | [string, RegExp])[], why: string): Setting[] {
+  return names.map((n) => {
+    const [name, pattern] = typeof n === "string" ? [n, undefined] : n;
+    return { name, type: "string", importance: "low", doc: why, ...(pattern ? { pattern } : {}), unsupported: { kind, why } };
+  });
+}
+
+/** Markdown table of what Sluice does not implement of a definition's original, for docs/unsupported-settings.md. */
+export function unsupportedReference(def: SettingsDefinition): string {
+  const rows = [...def.unsupported]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((s) => {
+      const u = s.unsupported!;
+      const answer = u.kind === "refused" ? `refused${u.harmless?.length ? ` (accepted: ${u.harmless.map((h) => (h === "" ? "empty" : `\`${h}\``)).join(", ")})` : ""}` : "no effect (warning)";
+      return `| \`${s.name}\` | ${answer} | ${u.why.replaceAll("|", "\\|")} |`;
+    });
+  return ["| Setting | Sluice | Why |", "|---|---|---|", ...rows].join("\n");
 }
 
 /** The warning for a setting nothing takes, with the known name it most likely misspells. */

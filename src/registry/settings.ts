@@ -5,6 +5,7 @@ import { storeSettings } from "../platform/tls.ts";
 import { oauthSettings } from "../platform/bearer-auth.ts";
 import { corsHeaderSettings, corsSettings } from "../platform/cors.ts";
 import { COMPATIBILITY_LEVELS } from "./compatibility.ts";
+import { unsupportedRegistrySettings } from "./unsupported-settings.ts";
 
 const listenerPattern = /^https?:\/\/[^\s:/]*(:\d{1,5})?\/?$/i;
 
@@ -283,4 +284,4 @@ export const registrySettings: Setting[] = [
 ];
 
 // Client settings for the store's Kafka connections are passed through, as Confluent does.
-export const registrySettingsDefinition = new SettingsDefinition(registrySettings, ["kafkastore.", "schema.registry.", "leader.", "master.", "inter.instance.", "ssl.", "authentication."]);
+export const registrySettingsDefinition = new SettingsDefinition([...registrySettings, ...unsupportedRegistrySettings], ["kafkastore.", "schema.registry.", "leader.", "master.", "inter.instance.", "ssl.", "authentication."]);

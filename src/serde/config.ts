@@ -1,6 +1,7 @@
 // Serializer/deserializer settings, by Confluent's names (AbstractKafkaSchemaSerDeConfig).
 import { SettingsDefinition, type ParsedSettings, type Setting } from "../platform/settings.ts";
 import { SerializationException } from "./errors.ts";
+import { serdeUnsupportedSettings } from "./unsupported-settings.ts";
 
 export const SUBJECT_NAME_STRATEGIES = ["TopicNameStrategy", "RecordNameStrategy", "TopicRecordNameStrategy"] as const;
 export type SubjectNameStrategy = (typeof SUBJECT_NAME_STRATEGIES)[number];
@@ -28,6 +29,7 @@ export const serdeSettings = new SettingsDefinition(
     { name: "basic.auth.user.info", type: "password", default: "", importance: "medium", doc: "user:password for HTTP Basic authentication." },
     { name: "max.schemas.per.subject", type: "int", default: 1000, min: 1, importance: "low", doc: "Bound of each client cache." },
     { name: "request.timeout.ms", type: "int", default: 30000, min: 1, importance: "low", doc: "Timeout of one registry request." },
+    ...serdeUnsupportedSettings,
   ],
   ["schema.registry.", "key.", "value.", "specific."],
 );

@@ -680,7 +680,7 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
     });
     await validate(source, { "connector.class": "FileStreamSource", topic: "", "batch.size": "x" });
     await validate(source, { "connector.class": "FileStreamSource", name: "n", topic: "t", "exactly.once.support": "maybe", "transaction.boundary": "x", "transaction.boundary.interval.ms": "-5", "offsets.storage.topic": "" });
-    await validate(source, { "connector.class": "FileStreamSource", name: "n", topic: "t", "exactly.once.support": "REQUIRED", "transaction.boundary": "Interval", "topic.creation.groups": "g1" });
+    await validate(source, { "connector.class": "FileStreamSource", name: "n", topic: "t", "exactly.once.support": "REQUESTED", "transaction.boundary": "Interval", "topic.creation.groups": "g1" });
     await validate(source, { "connector.class": "FileStreamSource", name: "n", topic: "t", file: null });
     await validate(source, { "connector.class": "FileStreamSink" });
     await validate(sink, { "connector.class": "com.example.Nope" });

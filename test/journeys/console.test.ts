@@ -49,6 +49,16 @@ describe("the console of sluice dev", () => {
 
   test("create a connector from the form, fix its validation error, see its chart move, pause and resume it", () => explained(browser, () => walkConnector(browser, { registry, connect }, screenshots)));
 
+  test("a connector's page names the settings Sluice ignores: a misspelt one with the name it likely means", async () => {
+    await call(`${connect}/connectors`, "POST", { name: "misspelt", config: { "connector.class": "SequenceSource", topic: "misspelt", "sequence.maks": "10" }, initial_state: "STOPPED" });
+    const page = await browser.page();
+    await explained(page, async () => {
+      await page.goto(`${connect}/ui/#/connectors/misspelt`);
+      await page.getByTestId("ignored-settings").getByText("Unknown setting sequence.maks is ignored; did you mean sequence.max?").waitFor();
+    });
+    await call(`${connect}/connectors/misspelt`, "DELETE");
+  });
+
   test("the rendered API reference and the plugin docs", () => explained(browser, () => walkReference(browser, { registry, connect }, screenshots)));
 
   test("behind a reverse proxy that serves it under a path, the console and both APIs stay below that path", async () => {

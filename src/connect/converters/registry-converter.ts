@@ -20,7 +20,7 @@ import { SchemaAndValue, settingStrings, type Converter, type ConverterConfig } 
 
 /** The serializer settings plus a format's data settings, as one converter configuration. */
 export function registryConverterSettings(dataSettings: readonly Setting[]): SettingsDefinition {
-  return new SettingsDefinition([...serdeSettings.settings, ...dataSettings], serdeSettings.passThroughPrefixes);
+  return new SettingsDefinition([...serdeSettings.declared(), ...dataSettings], serdeSettings.passThroughPrefixes);
 }
 
 export abstract class RegistryConverter<Reader> implements Converter {

@@ -1,6 +1,7 @@
 // Confluent's JdbcSinkConfig settings (names, defaults, allowed values), and the checks across settings
 // that Confluent makes when the task starts.
 import { ConfigError, SettingsDefinition } from "../../platform/settings.ts";
+import { jdbcSinkUnsupportedSettings } from "./unsupported-settings.ts";
 import { ConnectException } from "../../connect/api/connector.ts";
 import { parseConnectionUrl, type ConnectionTarget } from "./connection-url.ts";
 import { wallClock, type WallClock } from "./sql-values.ts";
@@ -40,6 +41,7 @@ export const jdbcSinkSettings = new SettingsDefinition([
   { name: "db.timezone", type: "string", default: "UTC", importance: "medium", group: "Writes", displayName: "DB Time Zone", doc: "Name of the time zone whose wall-clock time is written for Timestamp, Date and Time values." },
   { name: "max.retries", type: "int", default: 10, min: 0, importance: "medium", group: "Retries", doc: "The maximum number of times to retry on database errors before failing the task." },
   { name: "retry.backoff.ms", type: "int", default: 3000, min: 0, importance: "medium", group: "Retries", doc: "The time in milliseconds to wait after a database error before retrying." },
+  ...jdbcSinkUnsupportedSettings,
 ]);
 
 export interface JdbcSinkConfig {

@@ -2,6 +2,7 @@
 // defaults (PostgresConnectorConfig), parsed once into the typed form the task works with.
 import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
 import type { DecimalHandlingMode, TimePrecisionMode } from "./types.ts";
+import { debeziumUnsupportedSettings } from "./unsupported-settings.ts";
 
 export type SnapshotMode = "initial" | "never" | "no_data" | "initial_only" | "always";
 export type AutocreateMode = "disabled" | "all_tables" | "filtered" | "no_tables";
@@ -40,6 +41,7 @@ export const postgresCdcSettings = new SettingsDefinition([
   { name: "poll.interval.ms", type: "int", default: 500, min: 1, importance: "medium", doc: "How long a poll waits for changes when there are none." },
   { name: "errors.max.retries", type: "int", default: -1, min: -1, importance: "low", doc: "How many times the task reconnects after losing the database before it fails: -1 without limit, 0 never." },
   { name: "retriable.restart.connector.wait.ms", type: "long", default: 10000, min: 0, importance: "low", doc: "How long the task waits after losing the database before it reconnects." },
+  ...debeziumUnsupportedSettings,
 ]);
 
 export interface PostgresCdcConfig {

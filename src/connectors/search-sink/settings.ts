@@ -1,6 +1,7 @@
 // Settings of the Elasticsearch/OpenSearch sink under Confluent's names (ElasticsearchSinkConnectorConfig),
 // so existing connector JSON works unchanged.
 import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
+import { searchSinkUnsupportedSettings } from "./unsupported-settings.ts";
 
 export type NullValueBehavior = "ignore" | "delete" | "fail";
 export type MalformedDocumentBehavior = "ignore" | "warn" | "fail";
@@ -136,6 +137,7 @@ export const searchSinkSettings = new SettingsDefinition([
   },
   { name: "connection.timeout.ms", type: "int", default: 1000, min: 0, importance: "low", group: "Connector", doc: "How long to wait for a connection to the server." },
   { name: "read.timeout.ms", type: "int", default: 3000, min: 0, importance: "low", group: "Connector", doc: "How long to wait for the server's answer to a request." },
+  ...searchSinkUnsupportedSettings,
 ]);
 
 /** The sink's settings, typed. */

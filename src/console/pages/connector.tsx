@@ -2,7 +2,7 @@
 // records per second and sink lag, its offsets (edited or reset while it is stopped) and its config.
 import { useState } from "preact/hooks";
 import { api, enc } from "../api.ts";
-import { actions, type ConnectorInfo, type ConnectorStatus } from "../connect-api.ts";
+import { actions, ignoredSettings, type ConnectorInfo, type ConnectorStatus } from "../connect-api.ts";
 import { Action, ErrorBox, Loading, Section, Spark, State } from "../components/ui.tsx";
 import { useLoad } from "../load.ts";
 import { useSeries } from "../metrics-feed.ts";
@@ -13,6 +13,7 @@ export function ConnectorPage({ route }: { route: Route }) {
   const name = route.path[1]!;
   const status = useLoad(() => api<ConnectorStatus>("connect", `/connectors/${enc(name)}/status`), [name], 3000);
   const info = useLoad(() => api<ConnectorInfo>("connect", `/connectors/${enc(name)}`), [name]);
+  const ignored = useLoad(() => ignoredSettings(name), [name]);
   const series = useSeries();
   const [includeTasks, setIncludeTasks] = useState(true);
   const [onlyFailed, setOnlyFailed] = useState(false);
@@ -112,6 +113,7 @@ export function ConnectorPage({ route }: { route: Route }) {
       </Section>
       <Offsets name={name} stopped={state === "STOPPED"} write={write} />
       <Section title="Config">
+        <IgnoredSettingsNotice ignored={ignored.data} />
         <table class="list config">
           <tbody>
             {Object.entries(info.data?.config ?? {}).map(([k, v]) => (
@@ -151,5 +153,21 @@ function Offsets({ name, stopped, write }: { name: string; stopped: boolean; wri
         </>
       )}
     </Section>
+  );
+}
+
+/** The settings of the config that do nothing in Sluice (the worker warned about them when it was saved). */
+function IgnoredSettingsNotice({ ignored }: { ignored: { noEffect: { name: string; message: string }[]; unknown: { name: string; message: string }[] } | undefined }) {
+  const all = [...(ignored?.unknown ?? []), ...(ignored?.noEffect ?? [])];
+  if (all.length === 0) return null;
+  return (
+    <div class="warning" data-testid="ignored-settings">
+      <strong>Settings Sluice ignores:</strong>
+      <ul>
+        {all.map((s) => (
+          <li key={s.name}>{s.message}</li>
+        ))}
+      </ul>
+    </div>
   );
 }

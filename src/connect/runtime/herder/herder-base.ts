@@ -7,7 +7,7 @@ import { connectErrors } from "../rest-errors.ts";
 import type { TargetState } from "../storage/internal-records.ts";
 import type { Worker } from "../worker/worker.ts";
 import type { ConfigInfos } from "./config-infos.ts";
-import type { OffsetsView } from "./herder.ts";
+import type { IgnoredSettings, OffsetsView } from "./herder.ts";
 import { alteredMessage, notStopped, sinkOffsets, writeConnectorOffsets } from "./offsets-admin.ts";
 import { ConnectorValidator } from "./validation.ts";
 
@@ -36,6 +36,12 @@ export abstract class HerderBase {
 
   validate(config: Record<string, string>): Promise<ConfigInfos> {
     return this.validator.validate(config);
+  }
+
+  ignoredSettings(name: string): IgnoredSettings {
+    const { noEffect, unknown } = this.validator.ignoredSettings(this.connectorConfig(name));
+    const list = (m: Map<string, string>) => [...m].map(([setting, message]) => ({ name: setting, message }));
+    return { noEffect: list(noEffect), unknown: list(unknown) };
   }
 
   /** A connector's config; 404 for an unknown connector. */

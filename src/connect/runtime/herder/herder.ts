@@ -54,6 +54,8 @@ export interface Herder {
   metrics(): ConnectMetrics;
   connectorNames(): string[];
   validate(config: Record<string, string>): Promise<ConfigInfos>;
+  /** A connector's settings Sluice accepted and does nothing with (no effect, or unknown), each with its warning. */
+  ignoredSettings(name: string): IgnoredSettings;
   putConnector(name: string, config: Record<string, string>, options: { allowReplace: boolean; initialState?: TargetState }): Promise<{ created: boolean; info: ConnectorInfo }>;
   patchConnector(name: string, patch: Record<string, string | null>): Promise<ConnectorInfo>;
   deleteConnector(name: string): Promise<void>;
@@ -79,6 +81,11 @@ export interface Herder {
   /** Every worker's REST URL (as shown) by worker id, this one's included. */
   workerUrls(): Record<string, string>;
   shutdown(): Promise<void>;
+}
+
+export interface IgnoredSettings {
+  noEffect: { name: string; message: string }[];
+  unknown: { name: string; message: string }[];
 }
 
 export interface Health {

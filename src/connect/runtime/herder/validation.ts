@@ -7,11 +7,16 @@ import { ConnectRestError, connectErrors } from "../rest-errors.ts";
 import type { Connector } from "../../api/connector.ts";
 import type { PluginDescriptor, PluginRegistry } from "../plugins/registry.ts";
 import { nearest } from "../../../platform/edit-distance.ts";
+import { logger } from "../../../platform/log.ts";
+import { noEffectWarning, refusalReason, unknownSettingWarning, type SettingsDefinition } from "../../../platform/settings.ts";
 import { JavaHashKeys } from "../../../jvm/hash-order.ts";
 import { connectorFrameworkDefinition, sinkTopicProblems } from "../worker/connector-config.ts";
 import type { Worker } from "../worker/worker.ts";
 import { chainLookups } from "../worker/task-factory.ts";
 import { validateTransforms } from "../../transforms/chain.ts";
+import { BUILTIN_PREDICATES, BUILTIN_TRANSFORMS } from "../../transforms/registry.ts";
+import type { Converter } from "../../api/converter.ts";
+import type { Predicate, Transformation } from "../../api/transformation.ts";
 import { configInfos, invalidConfigMessage, type ConfigInfos } from "./config-infos.ts";
 
 /** A connector class no plugin provides (Kafka's ConnectException, which validate wraps once more). */
@@ -36,7 +41,11 @@ export class ConnectorValidator {
     const transforms = new Map(Object.entries(validateTransforms(config, chainLookups(plugins))));
     const { problems: classes, unparsed } = this.classProblems(config, plugin);
     const own = await this.connectorProblems(connector, config);
-    const extra = [transforms, classes, own, ...(type === "sink" ? [await sinkTopicProblems(config)] : [])];
+    const refused = refusedProblems([framework, connector.config()], config);
+    for (const { prefix, definition } of this.componentSettings(config)) {
+      for (const [key, messages] of refusedProblems([definition], withoutPrefix(config, prefix))) refused.set(`${prefix}${key}`, messages.map((m) => m.replaceAll(`configuration ${key}:`, `configuration ${prefix}${key}:`)));
+    }
+    const extra = [transforms, classes, own, refused, ...(type === "sink" ? [await sinkTopicProblems(config)] : [])];
     const infos = configInfos(className, [framework, connector.config()], config, extra, unparsed);
     this.addConverterChoices(infos, config, plugin, unparsed);
     return infos;
@@ -112,12 +121,73 @@ export class ConnectorValidator {
     return { problems, unparsed };
   }
 
+  /** Validates a config being created or updated; what Sluice accepts but ignores is logged, one warning a setting. */
   async validOrThrow(config: Record<string, string>): Promise<void> {
     for (const [key, value] of Object.entries(config)) {
       if (value === null) throw new ConnectRestError(500, `Non-string value found in original settings for key ${key}: null`);
     }
     const infos = await this.validate(config);
     if (infos.error_count > 0) throw connectErrors.badRequest(invalidConfigMessage(infos));
+    const ignored = this.ignoredSettings(config);
+    for (const warning of [...ignored.noEffect.values(), ...ignored.unknown.values()]) log.warn({ connector: config.name }, `Connector ${config.name}: ${warning}`);
+  }
+
+  /**
+   * The settings of a config Sluice accepts and does nothing with, by name with the warning for each:
+   * the original's that have no effect in Sluice, and those nothing declares (with the declared name
+   * each most likely misspells). Settings under a prefix something reads are not judged here.
+   */
+  ignoredSettings(config: Record<string, string>): { noEffect: Map<string, string>; unknown: Map<string, string> } {
+    const noEffect = new Map<string, string>();
+    const unknown = new Map<string, string>();
+    const plugin = config["connector.class"] ? this.worker.options.plugins.find(config["connector.class"], "source", "sink") : undefined;
+    if (!plugin) return { noEffect, unknown };
+    const definitions = [connectorFrameworkDefinition(plugin.type as "source" | "sink", plugin.version), (plugin.create() as Connector).config()];
+    for (const def of definitions) for (const use of def.unsupportedIn(config).ignored) noEffect.set(use.name, noEffectWarning(use));
+    const known = definitions.flatMap((d) => d.names());
+    for (const name of Object.keys(config)) {
+      if (CONSUMED_PREFIXES.some((p) => name.startsWith(p)) || definitions.some((d) => d.accepts(name))) continue;
+      unknown.set(name, unknownSettingWarning(name, known));
+    }
+    // Settings of the converters, transforms and predicates, each judged by what it declares.
+    for (const { prefix, definition, reserved } of this.componentSettings(config)) {
+      const own = withoutPrefix(config, prefix);
+      for (const use of definition.unsupportedIn(own).ignored) noEffect.set(`${prefix}${use.name}`, noEffectWarning({ ...use, name: `${prefix}${use.name}` }));
+      for (const key of Object.keys(own)) {
+        if (reserved.includes(key) || definitions.some((d) => d.accepts(`${prefix}${key}`)) || definition.accepts(key)) continue;
+        unknown.set(`${prefix}${key}`, unknownSettingWarning(`${prefix}${key}`, definition.names().map((n) => `${prefix}${n}`)));
+      }
+    }
+    return { noEffect, unknown };
+  }
+
+  /**
+   * The converters, transforms and predicates a config names, each with the prefix of its settings and
+   * what it declares (those that declare nothing, e.g. a plugin converter without config(), are left out).
+   */
+  private componentSettings(config: Record<string, string>): { prefix: string; definition: SettingsDefinition; reserved: string[] }[] {
+    const plugins = this.worker.options.plugins;
+    const out: { prefix: string; definition: SettingsDefinition; reserved: string[] }[] = [];
+    for (const key of ["key.converter", "value.converter", "header.converter"]) {
+      const className = (config[key] ?? this.worker.options.workerConfig[key] ?? this.worker.options.settings.string(key)).trim();
+      const converter = plugins.find(className, "converter", "header_converter")?.create() as Converter | undefined;
+      const definition = converter?.config?.();
+      if (definition) out.push({ prefix: `${key}.`, definition, reserved: [] });
+    }
+    const aliases = (list: string | undefined) => (list ?? "").split(",").map((a) => a.trim()).filter(Boolean);
+    for (const alias of aliases(config.transforms)) {
+      const className = config[`transforms.${alias}.type`]?.trim() ?? "";
+      const factory = BUILTIN_TRANSFORMS[className] ?? plugins.find(className, "transformation")?.create;
+      const definition = factory ? (factory() as Transformation).config() : undefined;
+      if (definition) out.push({ prefix: `transforms.${alias}.`, definition, reserved: ["type", "predicate", "negate"] });
+    }
+    for (const alias of aliases(config.predicates)) {
+      const className = config[`predicates.${alias}.type`]?.trim() ?? "";
+      const factory = BUILTIN_PREDICATES[className] ?? plugins.find(className, "predicate")?.create;
+      const definition = factory ? (factory() as Predicate).config() : undefined;
+      if (definition) out.push({ prefix: `predicates.${alias}.`, definition, reserved: ["type"] });
+    }
+    return out;
   }
 
   /** Task configs as the worker hands them out: each names its task class (Kafka's task.class). */
@@ -130,6 +200,32 @@ export class ConnectorValidator {
     const name = taskClass.className ?? `${pkg}${taskClass.name}`;
     return taskConfigs.map((c) => ({ ...c, "task.class": name }));
   }
+}
+
+const log = logger("config");
+
+/**
+ * Prefixes of a connector config that others than the connector read: transforms, predicates and
+ * converters (each validates its own), and the clients' overrides (Kafka's client settings).
+ */
+const CONSUMED_PREFIXES = ["transforms.", "predicates.", "key.converter.", "value.converter.", "header.converter.", "producer.override.", "consumer.override.", "admin.override."];
+
+/** The settings under a prefix, by their names without it. */
+function withoutPrefix(config: Record<string, string>, prefix: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(config).flatMap(([k, v]) => (k.startsWith(prefix) ? [[k.slice(prefix.length), v]] : [])));
+}
+
+/** Settings the original has that Sluice refuses, each an error on its name, in Kafka's wording. */
+function refusedProblems(definitions: SettingsDefinition[], config: Record<string, string>): Map<string, string[]> {
+  const problems = new Map<string, string[]>();
+  for (const def of definitions) {
+    for (const use of def.unsupportedIn(config).refused) {
+      // A value its own declaration refuses (a listed setting's) gets that error only.
+      if (use.setting.validate?.(use.value.trim())) continue;
+      problems.set(use.name, [`Invalid value ${use.value} for configuration ${use.name}: ${refusalReason(use)}`]);
+    }
+  }
+  return problems;
 }
 
 /**

@@ -43,6 +43,9 @@ const PermissionsBody = t.Object({
   config: t.Union([t.Literal("Read"), t.Literal("Write"), t.Null()]),
 });
 
+const IgnoredSetting = t.Object({ name: t.String(), message: t.String() });
+const IgnoredSettingsBody = t.Object({ noEffect: t.Array(IgnoredSetting), unknown: t.Array(IgnoredSetting) });
+
 type WorkerTotals = TaskTotals & { worker: string };
 type MetricsReply = { time: number; tasks: WorkerTotals[]; unreachable: string[] };
 
@@ -99,6 +102,11 @@ export function consoleRoutes(herder: Herder, options: ConsoleRouteOptions) {
         ...documented({ summary: "Each task's record counters and sink lag, from every worker (Sluice's own)" }),
       },
     )
+    // The connector's page shows what the worker warned about when it was created or updated.
+    .get("/sluice/connectors/:connector/ignored-settings", ({ params }) => herder.ignoredSettings(params.connector), {
+      response: IgnoredSettingsBody,
+      ...documented({ summary: "A connector's settings that have no effect in Sluice, and those no one declares, with the warning for each (Sluice's own)" }),
+    })
     // Kafka Connect's Basic authentication has no permissions: a user may do everything unless
     // rest.basic.auth.read.only.users names it. Connect has no global config resource.
     .get("/sluice/permissions", ({ request }) => ({ user: options.users?.userOf(request) ?? null, readOnly: options.users?.isReadOnly(request) ?? false, config: null }), { response: PermissionsBody, ...documented({ summary: "What the calling user may do (Sluice's own)" }) });

@@ -1,7 +1,7 @@
 // The framework settings every connector has (Kafka's ConnectorConfig, SinkConnectorConfig,
 // SourceConnectorConfig), declared once: they validate connector configs, answer
 // /connector-plugins/{p}/config and /config/validate, and configure the worker's tasks.
-import { SettingsDefinition, type ParsedSettings, type Setting } from "../../../platform/settings.ts";
+import { refused, SettingsDefinition, type ParsedSettings, type Setting } from "../../../platform/settings.ts";
 import { JavaPattern } from "../../../jvm/java-regex.ts";
 import { RegexTimeoutError } from "../../../jvm/regex-budget.ts";
 
@@ -80,10 +80,12 @@ const oneOfIgnoringCase = (allowed: string[]) => (value: unknown) =>
 
 export const sourceConnectorSettings: ConnectorSetting[] = [
   { name: "topic.creation.groups", type: "list", default: [], importance: "low", group: topicCreation, displayName: "Topic Creation Groups", width: "LONG", doc: "Groups of topic settings for the topics this source creates.", order: 1 },
-  { name: "exactly.once.support", type: "string", default: "requested", validate: oneOfIgnoringCase(["required", "requested"]), importance: "medium", group: exactlyOnce, displayName: "Exactly once support", width: "SHORT", doc: "requested or required: whether the connector must be able to give exactly-once delivery (distributed workers with exactly-once source support).", order: 2 },
-  { name: "transaction.boundary", type: "string", default: "poll", validate: oneOfIgnoringCase(["interval", "poll", "connector"]), importance: "medium", group: exactlyOnce, displayName: "Transaction Boundary", width: "SHORT", doc: "poll, interval or connector: where exactly-once producer transactions end.", order: 3 },
-  { name: "transaction.boundary.interval.ms", type: "long", min: 0, importance: "low", group: exactlyOnce, displayName: "Transaction boundary interval", width: "SHORT", doc: "Commit interval when transaction.boundary is interval; unset: offset.flush.interval.ms.", order: 4 },
-  { name: "offsets.storage.topic", type: "string", validate: (v) => (String(v) === "" ? "String must be non-empty" : undefined), importance: "low", group: "offsets.topic", displayName: "Offsets topic", width: "LONG", doc: "A separate offsets topic for this connector (distributed mode only).", order: 1 },
+  { name: "exactly.once.support", type: "string", default: "requested", validate: oneOfIgnoringCase(["required", "requested"]), importance: "medium", group: exactlyOnce, displayName: "Exactly once support", width: "SHORT", doc: "requested or required: whether the connector must be able to give exactly-once delivery (distributed workers with exactly-once source support).", order: 2, unsupported: { kind: "refused", why: "Sluice's workers deliver source records at least once; they have no exactly-once source support", harmless: ["requested"], listed: true } },
+  { name: "transaction.boundary", type: "string", default: "poll", validate: oneOfIgnoringCase(["interval", "poll", "connector"]), importance: "medium", group: exactlyOnce, displayName: "Transaction Boundary", width: "SHORT", doc: "poll, interval or connector: where exactly-once producer transactions end.", order: 3, unsupported: { kind: "ignored", why: "Sluice's workers write no producer transactions (no exactly-once source support), as Kafka's without exactly.once.source.support", harmless: ["poll"], listed: true } },
+  { name: "transaction.boundary.interval.ms", type: "long", min: 0, importance: "low", group: exactlyOnce, displayName: "Transaction boundary interval", width: "SHORT", doc: "Commit interval when transaction.boundary is interval; unset: offset.flush.interval.ms.", order: 4, unsupported: { kind: "ignored", why: "Sluice's workers write no producer transactions (no exactly-once source support)", listed: true } },
+  { name: "offsets.storage.topic", type: "string", validate: (v) => (String(v) === "" ? "String must be non-empty" : undefined), importance: "low", group: "offsets.topic", displayName: "Offsets topic", width: "LONG", doc: "A separate offsets topic for this connector (distributed mode only).", order: 1, unsupported: { kind: "ignored", why: "Sluice keeps every connector's source offsets in the worker's offsets store", listed: true } },
+  // Kafka's per-group settings of the topics a source creates (KIP-158).
+  { ...refused("topic.creation.<group>.<setting>", "Sluice creates a missing topic with the broker's defaults; it would not get these partitions, replication or topic settings (e.g. cleanup.policy=compact)"), pattern: /^topic\.creation\.(?!groups$).+/ },
 ];
 
 export const sourceConnectorDefinition = new SettingsDefinition([...commonConnectorSettings, ...sourceConnectorSettings]);
@@ -97,7 +99,7 @@ export function connectorFrameworkDefinition(type: "source" | "sink", version: s
   let def = perVersion.get(key);
   if (!def) {
     const base = type === "sink" ? sinkConnectorDefinition : sourceConnectorDefinition;
-    def = new SettingsDefinition(base.settings.map((s) => (s.name === "connector.plugin.version" && version !== undefined ? { ...s, default: version } : s)));
+    def = new SettingsDefinition(base.declared().map((s) => (s.name === "connector.plugin.version" && version !== undefined ? { ...s, default: version } : s)));
     perVersion.set(key, def);
   }
   return def;

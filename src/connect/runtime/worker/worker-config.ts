@@ -5,6 +5,7 @@ import { logSettings } from "../../../platform/log.ts";
 import { storeSettings } from "../../../platform/tls.ts";
 import { oauthSettings } from "../../../platform/bearer-auth.ts";
 import { corsHeaderSettings, corsSettings } from "../../../platform/cors.ts";
+import { unsupportedWorkerSettings } from "./unsupported-worker-settings.ts";
 
 export const workerSettings = new SettingsDefinition(
   [
@@ -61,7 +62,8 @@ export const workerSettings = new SettingsDefinition(
     ...corsHeaderSettings.map((s) => ({ ...s, doc: `Sluice (rest-utils' name; Kafka Connect has no such setting): ${s.doc}` })),
     { name: "console.enabled", type: "boolean", default: true, importance: "low", doc: "Serves the web console at `/ui/` (and its proxy to the registry); false: `/ui/` is 404." },
     { name: "console.registry.url", type: "string", default: "", importance: "low", doc: "The schema registry the console at `/ui/` shows beside this worker (`http(s)://host:port`), reached through this worker (`/ui/proxy/registry/`) with the user's credentials. `sluice dev`: its own registry." },
+    ...unsupportedWorkerSettings,
   ],
   // Client, converter, provider and distributed-mode settings are accepted as Kafka Connect's are.
-  ["key.converter.", "value.converter.", "header.converter.", "config.providers.", "producer.", "consumer.", "admin.", "rest.", "ssl.", "sasl.", "security.", "connector.client.", "client.", "metric", "connect.protocol", "worker.sync.timeout.ms", "worker.unsync.backoff.ms", "exactly.once", "inter.worker.", "admin.listeners", "response.http.headers.config", "plugin.discovery", "listeners.https."],
+  ["key.converter.", "value.converter.", "header.converter.", "config.providers.", "producer.", "consumer.", "admin.", "rest.", "ssl.", "sasl.", "security.", "client.", "listeners.https."],
 );

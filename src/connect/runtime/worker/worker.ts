@@ -3,7 +3,7 @@
 import type { Broker } from "../../../broker/broker.ts";
 import { ConfigProviders, hideResolved, reverseTransform } from "../../../platform/config-providers.ts";
 import { currentLogSettings, logger } from "../../../platform/log.ts";
-import type { ParsedSettings } from "../../../platform/settings.ts";
+import { refusalReason, type ParsedSettings } from "../../../platform/settings.ts";
 import { ConnectMetrics } from "../metrics.ts";
 import { ConnectException, type Connector } from "../../api/connector.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
@@ -94,6 +94,10 @@ export class Worker {
     try {
       const connector = this.newConnector(config["connector.class"]!);
       this.connectors.set(name, { instance: connector, status: { state: "UNASSIGNED", workerId } });
+      // A config saved before Sluice refused one of its settings (validation refuses it now) does not run without it.
+      const framework = connector.type === "source" ? sourceConnectorDefinition : sinkConnectorDefinition;
+      const refused = [framework, connector.config()].flatMap((d) => d.unsupportedIn(config).refused);
+      if (refused.length > 0) throw new ConnectException(`The connector's config, saved before Sluice refused them, has settings Sluice does not support: ${refused.map(refusalReason).join("; ")}`);
       connector.initialize({
         requestTaskReconfiguration: () => callbacks.requestTaskReconfiguration(),
         raiseError: (error) => setStatus("FAILED", traceOf(error)),
