@@ -57,7 +57,7 @@ export const searchSinkSettings = new SettingsDefinition([
     validate: urlsProblem,
     importance: "high",
     group: "Connector",
-    doc: "Comma-separated list of Elasticsearch/OpenSearch HTTP URLs, e.g. http://es1:9200,http://es2:9200. Requests go to the first that answers; on a connection failure the next one is tried.",
+    doc: "Comma-separated list of Elasticsearch/OpenSearch HTTP URLs, e.g. http://es1:9200,http://es2:9200. Requests go to the first that answers; on a connection failure the next one is tried. https:// URLs use TLS (see elastic.security.protocol).",
   },
   { name: "connection.username", type: "string", importance: "medium", group: "Connector", doc: "User name for HTTP Basic authentication (none when empty)." },
   { name: "connection.password", type: "password", importance: "medium", group: "Connector", doc: "Password for HTTP Basic authentication." },
