@@ -51,10 +51,13 @@ describe("Elasticsearch sink over HTTPS", () => {
     stores.clientPem = file("client.pem", `${client.key}${client.cert}${ca.cert}`);
     // A Java KeyStore: its magic number, then anything.
     stores.jks = file("trust.jks", Buffer.concat([Buffer.from([0xfe, 0xed, 0xfe, 0xed, 0, 0, 0, 2]), Buffer.alloc(64)]));
-    // Two nodes at once would need 1.5 GB and both cores; one after the other is as quick on CI.
-    optional = await startOpenSearch({ ca: ca.cert, node, clientAuth: "OPTIONAL" });
-    required = await startOpenSearch({ ca: ca.cert, node, clientAuth: "REQUIRE", client });
-    worker = await startTestConnect("kafka");
+    // The nodes one after the other: each takes the first free port from the base it drew, so two
+    // starting at once could end up where the other was expected.
+    const nodes = async () => {
+      optional = await startOpenSearch({ ca: ca.cert, node, clientAuth: "OPTIONAL" });
+      required = await startOpenSearch({ ca: ca.cert, node, clientAuth: "REQUIRE", client });
+    };
+    [, worker] = await Promise.all([nodes(), startTestConnect("kafka")]);
     api = connectClient(worker.url);
   }, 600_000);
   afterAll(async () => {
