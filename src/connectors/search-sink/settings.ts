@@ -1,6 +1,7 @@
 // Settings of the Elasticsearch/OpenSearch sink under Confluent's names (ElasticsearchSinkConnectorConfig),
 // so existing connector JSON works unchanged.
-import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
+import { SettingsDefinition, type ParsedSettings, type Setting } from "../../platform/settings.ts";
+import { searchHttps, SECURITY_PROTOCOL, SSL_PREFIX, type SearchHttps } from "./https.ts";
 import { searchSinkUnsupportedSettings } from "./unsupported-settings.ts";
 
 export type NullValueBehavior = "ignore" | "delete" | "fail";
@@ -21,6 +22,25 @@ function urlsProblem(value: unknown): string | undefined {
   return undefined;
 }
 
+const STORE_TYPES = ["JKS", "PKCS12", "PEM"];
+
+/** Kafka's client SSL settings, which Confluent's sink embeds under elastic.https. (group Security). */
+const sslSettings: Setting[] = (
+  [
+    { name: "ssl.truststore.location", type: "string", importance: "high", doc: "CA certificates the server's certificate must be signed by: a PKCS12 file, or PEM certificates (with ssl.truststore.type=PEM). When neither it nor ssl.truststore.certificates is set, the runtime's CA certificates are trusted." },
+    { name: "ssl.truststore.password", type: "password", importance: "high", doc: "Password of the PKCS12 trust store." },
+    { name: "ssl.truststore.type", type: "string", default: "JKS", oneOf: STORE_TYPES, importance: "medium", doc: "Format of the trust store. JKS reads a PKCS12 file as Java does; a real JKS file is refused: convert it with `keytool -importkeystore -deststoretype PKCS12`." },
+    { name: "ssl.truststore.certificates", type: "password", importance: "high", doc: "Trusted CA certificates as PEM text, instead of a trust store file." },
+    { name: "ssl.keystore.location", type: "string", importance: "high", doc: "Client certificate for servers that require one (mutual TLS): a PKCS12 file, or a PEM file holding the private key and the certificate chain (with ssl.keystore.type=PEM)." },
+    { name: "ssl.keystore.password", type: "password", importance: "high", doc: "Password of the PKCS12 key store." },
+    { name: "ssl.keystore.type", type: "string", default: "JKS", oneOf: STORE_TYPES, importance: "medium", doc: "Format of the key store, as ssl.truststore.type." },
+    { name: "ssl.key.password", type: "password", importance: "high", doc: "Password of an encrypted private key in a PEM key store." },
+    { name: "ssl.keystore.key", type: "password", importance: "high", doc: "Client private key as unencrypted PKCS8 PEM text, instead of a key store file (with ssl.keystore.certificate.chain)." },
+    { name: "ssl.keystore.certificate.chain", type: "password", importance: "high", doc: "Client certificate chain as PEM text, for ssl.keystore.key." },
+    { name: "ssl.endpoint.identification.algorithm", type: "string", default: "https", importance: "low", doc: "https checks that the server's certificate is issued for the host name of the URL; empty skips that check (the certificate is still verified)." },
+  ] satisfies Setting[]
+).map((s) => ({ ...s, name: `${SSL_PREFIX}${s.name}`, group: "Security" }));
+
 export const searchSinkSettings = new SettingsDefinition([
   {
     name: "connection.url",
@@ -29,7 +49,7 @@ export const searchSinkSettings = new SettingsDefinition([
     validate: urlsProblem,
     importance: "high",
     group: "Connector",
-    doc: "Comma-separated list of Elasticsearch/OpenSearch HTTP URLs, e.g. http://es1:9200,http://es2:9200. Requests go to the first that answers; on a connection failure the next one is tried.",
+    doc: "Comma-separated list of Elasticsearch/OpenSearch HTTP URLs, e.g. http://es1:9200,http://es2:9200. Requests go to the first that answers; on a connection failure the next one is tried. https:// URLs use TLS (see elastic.security.protocol).",
   },
   { name: "connection.username", type: "string", importance: "medium", group: "Connector", doc: "User name for HTTP Basic authentication (none when empty)." },
   { name: "connection.password", type: "password", importance: "medium", group: "Connector", doc: "Password for HTTP Basic authentication." },
@@ -137,6 +157,16 @@ export const searchSinkSettings = new SettingsDefinition([
   },
   { name: "connection.timeout.ms", type: "int", default: 1000, min: 0, importance: "low", group: "Connector", doc: "How long to wait for a connection to the server." },
   { name: "read.timeout.ms", type: "int", default: 3000, min: 0, importance: "low", group: "Connector", doc: "How long to wait for the server's answer to a request." },
+  {
+    name: SECURITY_PROTOCOL,
+    type: "string",
+    default: "PLAINTEXT",
+    oneOf: ["PLAINTEXT", "SSL"],
+    importance: "medium",
+    group: "Security",
+    doc: `SSL applies the ${SSL_PREFIX}ssl.* settings to https:// URLs; with PLAINTEXT they are ignored and an https:// URL is checked against the runtime's CA certificates. Server certificates are always verified; http:// URLs stay plain HTTP.`,
+  },
+  ...sslSettings,
   ...searchSinkUnsupportedSettings,
 ]);
 
@@ -161,8 +191,10 @@ export interface SearchSinkConfig {
   retryBackoffMs: number;
   /** Connection plus read timeout: the deadline of one HTTP request. */
   requestTimeoutMs: number;
+  https: SearchHttps;
 }
 
+/** The sink's settings, typed; throws ConfigError naming the setting of a key or trust store that cannot be read. */
 export function searchSinkConfig(values: ParsedSettings): SearchSinkConfig {
   const username = values.optionalString("connection.username");
   const keyIgnoreTopics = new Set(values.list("topic.key.ignore"));
@@ -188,5 +220,6 @@ export function searchSinkConfig(values: ParsedSettings): SearchSinkConfig {
     maxRetries: values.int("max.retries"),
     retryBackoffMs: values.int("retry.backoff.ms"),
     requestTimeoutMs: values.int("connection.timeout.ms") + values.int("read.timeout.ms"),
+    https: searchHttps(Object.fromEntries([SECURITY_PROTOCOL, ...sslSettings.map((s) => s.name)].map((name) => [name, values.string(name)]))),
   };
 }

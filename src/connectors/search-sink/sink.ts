@@ -4,7 +4,7 @@
 // the value schema (indices.ts). Documents are written asynchronously; flush() waits for them, so
 // offsets are committed only for written records.
 import { logger, type Logger } from "../../platform/log.ts";
-import type { SettingsDefinition } from "../../platform/settings.ts";
+import { ConfigError, type SettingsDefinition } from "../../platform/settings.ts";
 import { DataException } from "../../connect/api/data/index.ts";
 import { connectionProblem } from "../../connect/api/connection-check.ts";
 import { ConnectException, SinkConnector, SinkTask } from "../../connect/api/connector.ts";
@@ -13,6 +13,7 @@ import { VERSION } from "../../platform/version.ts";
 import { bulkAction, describeRecord } from "./bulk-actions.ts";
 import { BulkClient } from "./bulk-client.ts";
 import { BulkWriter } from "./bulk-writer.ts";
+import { SearchTlsException, SECURITY_PROTOCOL, SSL_PREFIX } from "./https.ts";
 import { Indices } from "./indices.ts";
 import { searchSinkConfig, searchSinkSettings, type SearchSinkConfig } from "./settings.ts";
 
@@ -43,15 +44,38 @@ export class ElasticsearchSinkConnector extends SinkConnector {
     return true;
   }
   /**
-   * Confluent's connection check: the server's root must answer (403 counts: the server is there, the
-   * user may just not read it); a failure goes on connection.url, and on the credentials when given.
+   * Confluent's checks: the SSL settings go with elastic.security.protocol=SSL (and it wants some), then
+   * the server's root must answer (403 counts: the server is there, the user may just not read it). A
+   * failure goes on connection.url, on the credentials when given, on elastic.security.protocol with
+   * SSL, and a TLS failure also on the setting that can fix it.
    */
   override async validate(props: Record<string, string>): Promise<Map<string, string[]>> {
-    const config = searchSinkConfig(searchSinkSettings.parse(props).values);
+    const sslGiven = Object.keys(props).some((name) => name.startsWith(SSL_PREFIX));
+    const ssl = (props[SECURITY_PROTOCOL] ?? "").trim().toUpperCase() === "SSL";
+    if (ssl !== sslGiven) {
+      const message = ssl
+        ? `At least these SSL configs ('${SSL_PREFIX}ssl.keystore.location', '${SSL_PREFIX}ssl.keystore.password', '${SSL_PREFIX}ssl.truststore.location', and '${SSL_PREFIX}ssl.truststore.password') must be present for SSL support. Otherwise set '${SECURITY_PROTOCOL}' to 'PLAINTEXT'.`
+        : `'${SECURITY_PROTOCOL}' must be set to 'SSL' to use SSL configs.`;
+      return new Map([[SECURITY_PROTOCOL, [message]]]);
+    }
+    let config: SearchSinkConfig;
+    try {
+      config = searchSinkConfig(searchSinkSettings.parse(props).values);
+    } catch (err) {
+      // A key or trust store that cannot be read (a missing file, a wrong password, a JKS file).
+      if (err instanceof ConfigError) return new Map([[err.setting, [err.message]]]);
+      throw err;
+    }
     const client = new BulkClient(config);
+    let tlsFailure: SearchTlsException | undefined;
     const root = async () => {
-      const { url, status, text } = await client.request("GET", "/");
-      if ((status < 200 || status >= 300) && status !== 403) throw new Error(`${url} answered ${status}: ${text.slice(0, 200)}`);
+      try {
+        const { url, status, text } = await client.request("GET", "/");
+        if ((status < 200 || status >= 300) && status !== 403) throw new Error(`${url} answered ${status}: ${text.slice(0, 200)}`);
+      } catch (err) {
+        if (err instanceof SearchTlsException) tlsFailure = err;
+        throw err;
+      }
     };
     const problem = await connectionProblem(root, (cause) => `Error message: ${cause}`);
     if (problem === undefined) return new Map();
@@ -61,6 +85,9 @@ export class ElasticsearchSinkConnector extends SinkConnector {
       problems.set("connection.username", [credentials]);
       problems.set("connection.password", [credentials]);
     }
+    if (config.https.ssl) problems.set(SECURITY_PROTOCOL, [`Could not connect to Elasticsearch. Check your SSL settings. ${problem}`]);
+    const failure = tlsFailure as SearchTlsException | undefined;
+    if (failure && !problems.has(failure.setting)) problems.set(failure.setting, [failure.message]);
     return problems;
   }
 }

@@ -3,6 +3,9 @@
 // or how the connection is secured; a warning where they only tune Confluent's client.
 import { refused, unsupportedAll, type Setting } from "../../platform/settings.ts";
 
+const TLS_TUNING = "Sluice's HTTPS client negotiates TLS 1.2 or 1.3 with the runtime's default cipher suites and cannot be restricted further";
+const JAVA_TLS = "it picks a Java security provider or algorithm; Sluice's HTTPS client has none to pick";
+
 const PROXY = "Sluice connects to the search cluster directly; it has no HTTP proxy";
 
 export const searchSinkUnsupportedSettings: Setting[] = [
@@ -17,6 +20,12 @@ export const searchSinkUnsupportedSettings: Setting[] = [
   refused("proxy.host", PROXY, [""]),
   refused("kerberos.user.principal", "Sluice authenticates to the search cluster with connection.username and connection.password only", [""]),
   refused("kerberos.keytab.path", "Sluice authenticates to the search cluster with connection.username and connection.password only", [""]),
+  // Kafka's client TLS settings that Confluent's sink embeds under elastic.https. and Sluice cannot apply.
+  refused("elastic.https.ssl.protocol", TLS_TUNING, ["TLSv1.3", "TLSv1.2", "TLS"]),
+  refused("elastic.https.ssl.enabled.protocols", TLS_TUNING, ["TLSv1.2,TLSv1.3", "TLSv1.3,TLSv1.2", "TLSv1.2, TLSv1.3"]),
+  refused("elastic.https.ssl.cipher.suites", TLS_TUNING, [""]),
+  refused("elastic.https.ssl.engine.factory.class", "Sluice cannot load a Java SSLEngine factory", [""]),
+  ...unsupportedAll("ignored", ["elastic.https.ssl.provider", "elastic.https.ssl.keymanager.algorithm", "elastic.https.ssl.trustmanager.algorithm", "elastic.https.ssl.secure.random.implementation"], JAVA_TLS),
   ...unsupportedAll("ignored", ["proxy.port", "proxy.username", "proxy.password"], `${PROXY} (proxy.host is refused)`),
   ...unsupportedAll("ignored", ["connection.compression", "max.connection.idle.time.ms", "flush.synchronously", "max.external.resource.mappings"], "it tunes Confluent's Elasticsearch client; Sluice's has no such knob"),
 ];
