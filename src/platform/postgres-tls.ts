@@ -6,7 +6,8 @@ import { existsSync } from "node:fs";
 import { isIP, Socket } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { checkServerIdentity, connect as tlsConnect, type PeerCertificate, type TLSSocket } from "node:tls";
+import { checkServerIdentity, connect as tlsConnect, type ConnectionOptions, type PeerCertificate, type TLSSocket } from "node:tls";
+import { handshakeFailure } from "./server-certificate.ts";
 import { ConfigError } from "./settings.ts";
 import { readCertificateFile, readPkcs12File, readPrivateKeyFile } from "./tls.ts";
 
@@ -192,14 +193,7 @@ async function negotiate(socket: Socket, host: string, port: number, tls: Postgr
     throw new PostgresTlsError(`${tls.names.mode}=${tls.mode}: the server does not accept TLS connections (ssl is off on it)`, "SSL_REFUSED");
   }
   if (answer[0] !== 0x53 /* S */) throw new PostgresTlsError(`Unexpected answer '${String.fromCharCode(answer[0]!)}' to the SSLRequest`, "SSL_PROTOCOL");
-  const secure = tlsConnect({
-    socket,
-    ...(isIP(host) ? {} : { servername: host }),
-    ...(tls.ca ? { ca: [...tls.ca] } : {}),
-    ...(tls.cert && tls.key ? { cert: tls.cert, key: tls.key } : {}),
-    rejectUnauthorized: tls.verify !== "none",
-    checkServerIdentity: (_: string, cert: PeerCertificate) => (tls.verify === "full" ? checkServerIdentity(host, cert) : undefined),
-  });
+  const secure = tlsConnect({ socket, ...tlsConnectOptions(tls, host) });
   try {
     await new Promise<void>((resolve, reject) => {
       secure.once("secureConnect", resolve);
@@ -214,17 +208,9 @@ async function negotiate(socket: Socket, host: string, port: number, tls: Postgr
   return secure;
 }
 
-/** Chain problems: the certificate does not lead to a CA the client trusts. */
-const UNTRUSTED = new Set(["UNABLE_TO_VERIFY_LEAF_SIGNATURE", "UNABLE_TO_GET_ISSUER_CERT", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "SELF_SIGNED_CERT_IN_CHAIN", "DEPTH_ZERO_SELF_SIGNED_CERT", "CERT_SIGNATURE_FAILURE", "CERT_UNTRUSTED"]);
-
 function handshakeError(err: unknown, tls: PostgresTls, host: string): PostgresTlsError {
-  const code = String((err as { code?: unknown }).code ?? "SSL_HANDSHAKE");
-  const cause = err instanceof Error ? err.message : String(err);
-  const setting = `${tls.names.mode}=${tls.mode}`;
-  if (UNTRUSTED.has(code)) return new PostgresTlsError(`${setting}: the server's certificate is not signed by a CA in ${tls.caSource}: ${cause}`, code);
-  if (code === "ERR_TLS_CERT_ALTNAME_INVALID") return new PostgresTlsError(`${setting}: the server's certificate is not for ${tls.names.host}=${host}: ${cause}`, code);
-  if (code === "CERT_HAS_EXPIRED" || code === "CERT_NOT_YET_VALID") return new PostgresTlsError(`${setting}: the server's certificate is not valid now: ${cause}`, code);
-  return new PostgresTlsError(`${setting}: the TLS handshake with the server failed: ${cause}`, code);
+  const message = handshakeFailure(err, { requestedBy: `${tls.names.mode}=${tls.mode}`, caSource: tls.caSource, hostSetting: tls.names.host, host });
+  return new PostgresTlsError(message, String((err as { code?: unknown }).code ?? "SSL_HANDSHAKE"));
 }
 
 /** An error the server sent (it has a SQLSTATE): the connection got as far as the start-up. */
@@ -263,4 +249,30 @@ export async function withPostgresTls<T>(host: string, port: number, tls: Postgr
       firstFailure = err instanceof Error ? err.message : String(err);
     }
   }
+}
+
+/** Node's TLS options for a connection checked as `tls` asks (the `postgres` library's `ssl` option). */
+export function tlsConnectOptions(tls: PostgresTls, host: string): ConnectionOptions {
+  return {
+    ...(isIP(host) ? {} : { servername: host }),
+    ...(tls.ca ? { ca: [...tls.ca] } : {}),
+    ...(tls.cert && tls.key ? { cert: tls.cert, key: tls.key } : {}),
+    rejectUnauthorized: tls.verify !== "none",
+    checkServerIdentity: (_: string, cert: PeerCertificate) => (tls.verify === "full" ? checkServerIdentity(host, cert) : undefined),
+  };
+}
+
+/**
+ * A pool of the `postgres` library made by `create`, with TLS as `tls` asks. One connection of our own
+ * first finds out whether the server speaks TLS and checks its certificate (failures then name the
+ * settings); the library then opens its connections itself, with the same checks, so it reconnects
+ * on its own after the server went away and came back. allow and prefer choose once, here.
+ */
+export function withPostgresLibrary<T>(host: string, port: number, tls: PostgresTls, create: (ssl: ConnectionOptions | false) => Promise<T>): Promise<T> {
+  return withPostgresTls(host, port, tls, async (open) => {
+    const probe = await open();
+    const encrypted = isEncrypted(probe);
+    probe.destroy();
+    return create(encrypted ? tlsConnectOptions(tls, host) : false);
+  });
 }
