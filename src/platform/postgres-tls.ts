@@ -74,7 +74,8 @@ const LIBPQ_FACTORIES = ["org.postgresql.ssl.LibPQFactory", "org.postgresql.ssl.
 export function postgresTls(settings: PostgresTlsSettings, rules: PostgresClientRules, names: PostgresTlsNames): PostgresTls {
   const { mode } = settings;
   if (mode === "disable") return { mode, verify: "none", caSource: "", names };
-  const home = join(homedir(), ".postgresql");
+  // $HOME first, as Node's homedir() does where it reads it at each call.
+  const home = join(process.env.HOME || homedir(), ".postgresql");
   const factory = settings.factory.trim();
   if (factory !== "" && factory !== NON_VALIDATING_FACTORY && factory !== JAVA_DEFAULT_FACTORY && !LIBPQ_FACTORIES.includes(factory)) {
     throw new ConfigError(names.factory, factory, `Sluice cannot load Java classes; supported: ${[...LIBPQ_FACTORIES, NON_VALIDATING_FACTORY, JAVA_DEFAULT_FACTORY].join(", ")}`);
