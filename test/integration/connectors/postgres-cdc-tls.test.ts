@@ -181,6 +181,11 @@ describe("PostgreSQL CDC connector over TLS", () => {
     // allow: plain text is refused, then TLS works; prefer (Debezium's default) starts with TLS.
     expect(await problems({ ...config, "database.sslmode": "allow" })).toEqual({});
     expect(await problems(config)).toEqual({});
+    // As libpq's prefer: a certificate that fails the root certificate's check sends it on to plain
+    // text, which this server refuses; both failures are told.
+    const untrusted = await problems({ ...config, "database.sslrootcert": files["other-ca.pem"]! });
+    expect(untrusted["database.hostname"]?.[0]).toContain("no encryption");
+    expect(untrusted["database.hostname"]?.[0]).toContain("database.sslmode=prefer tried TLS first: database.sslmode=prefer: the server's certificate is not signed by a CA in database.sslrootcert");
   });
 
   test("settings Sluice cannot honour are refused by name", async () => {
