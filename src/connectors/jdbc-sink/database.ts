@@ -37,7 +37,6 @@ class PostgresDatabase implements Database {
   private readonly sql: Promise<postgres.Sql>;
 
   constructor(target: ConnectionTarget, credentials: Credentials, timeZone: string) {
-    const tls = target.postgresTls ?? PLAIN_POSTGRES;
     this.sql = withPostgresLibrary(target.host, target.port, target.postgresTls ?? PLAIN_POSTGRES, async (ssl) => {
       const sql = postgres({
         host: target.host,

@@ -5,7 +5,7 @@
 // cannot open a replication connection, which is why this one exists.
 import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
-import { openPostgresSocket, PLAIN_POSTGRES, withPostgresTls, type PostgresTls } from "../../platform/postgres-tls.ts";
+import { PLAIN_POSTGRES, withPostgresTls, type PostgresTls } from "../../platform/postgres-tls.ts";
 import { formatLsn, parseLsn } from "./lsn.ts";
 import { decodeReplicationMessage, encodeStandbyStatusUpdate, type XLogData } from "./replication-stream.ts";
 import { ProtocolError, WireReader } from "./wire-reader.ts";
@@ -88,8 +88,7 @@ export class ReplicationConnection {
       }
       return connection;
     };
-    const { tls } = options;
-    return tls ? withPostgresTls(options.host, options.port, tls, start) : start(() => openPostgresSocket(options.host, options.port, PLAIN_POSTGRES, false));
+    return withPostgresTls(options.host, options.port, options.tls ?? PLAIN_POSTGRES, start);
   }
 
   /** IDENTIFY_SYSTEM: the server's current WAL position (xlogpos). */
