@@ -100,7 +100,7 @@ function readStore(path: string, setting: string): Buffer {
 const JKS_MAGIC = [0xfeedfeed, 0xcececece];
 
 /** A file's format: PEM text, or PKCS12 (what Java's JKS type also reads); real JKS is refused. */
-function storeFormat(bytes: Buffer, type: string, path: string, setting: string): "PEM" | "PKCS12" {
+function storeFormat(bytes: Buffer, type: string, path: string, setting: string, typeSetting = setting.replace(/location$/, "type")): "PEM" | "PKCS12" {
   if (bytes.length >= 4 && JKS_MAGIC.includes(bytes.readUInt32BE(0))) {
     throw new ConfigError(
       setting,
@@ -110,15 +110,26 @@ function storeFormat(bytes: Buffer, type: string, path: string, setting: string)
   }
   if (type === "PEM") return "PEM";
   if (bytes.toString("latin1", 0, 64).includes("-----BEGIN ")) {
-    throw new ConfigError(setting.replace(/location$/, "type"), type, "the file is PEM: set the type to PEM");
+    throw new ConfigError(typeSetting, type, "the file is PEM: set the type to PEM");
   }
   return "PKCS12";
 }
 
 function readKeyStore(path: string, type: string, password: string, keyPassword: string, prefix: string): { key: string; chain: string[] } {
-  const setting = `${prefix}ssl.keystore.location`;
+  return readKeyStoreFile(path, type, password, keyPassword, { location: `${prefix}ssl.keystore.location`, type: `${prefix}ssl.keystore.type` });
+}
+
+/** The settings that name a store file and its type, for error messages (a database driver's own names). */
+export interface StoreSettingNames {
+  readonly location: string;
+  readonly type: string;
+}
+
+/** A key store file (PKCS12, or PEM with type PEM; JKS refused): its PKCS8 PEM key and certificate chain. */
+export function readKeyStoreFile(path: string, type: string, password: string, keyPassword: string, names: StoreSettingNames): { key: string; chain: string[] } {
+  const setting = names.location;
   const bytes = readStore(path, setting);
-  const pem = storeFormat(bytes, type, path, setting) === "PEM" ? pemKeyStore(bytes.toString("utf8"), keyPassword, setting, path) : pkcs12KeyStore(bytes, password, setting, path);
+  const pem = storeFormat(bytes, type, path, setting, names.type) === "PEM" ? pemKeyStore(bytes.toString("utf8"), keyPassword, setting, path) : pkcs12KeyStore(bytes, password, setting, path);
   // The certificate of the key first, then the rest of the chain, as TLS sends it.
   const leaf = pem.certs.findIndex((c) => new X509Certificate(c).checkPrivateKey(pem.key));
   if (leaf < 0) throw new ConfigError(setting, path, "no certificate in the key store matches its private key");
@@ -168,12 +179,49 @@ function pkcs12KeyStore(bytes: Buffer, password: string, setting: string, path: 
 }
 
 function readTrustStore(path: string, type: string, password: string, prefix: string): string[] {
-  const setting = `${prefix}ssl.truststore.location`;
+  return readTrustStoreFile(path, type, password, { location: `${prefix}ssl.truststore.location`, type: `${prefix}ssl.truststore.type` });
+}
+
+/** A trust store file's CA certificates as PEM (PKCS12, or PEM with type PEM; JKS refused). */
+export function readTrustStoreFile(path: string, type: string, password: string, names: StoreSettingNames): string[] {
+  const setting = names.location;
   const bytes = readStore(path, setting);
   const certs =
-    storeFormat(bytes, type, path, setting) === "PEM"
+    storeFormat(bytes, type, path, setting, names.type) === "PEM"
       ? pemBlocks(bytes.toString("utf8")).filter((b) => b.label === "CERTIFICATE").map((b) => b.pem)
       : bagCertificates(openPkcs12(bytes, password, setting, path));
   if (certs.length === 0) throw new ConfigError(setting, path, "the trust store holds no certificates");
   return certs;
+}
+
+/** The PEM certificates of a file (a CA bundle, or a certificate and its chain). */
+export function readCertificateFile(path: string, setting: string): string[] {
+  const certs = pemBlocks(readStore(path, setting).toString("utf8"))
+    .filter((b) => b.label === "CERTIFICATE")
+    .map((b) => b.pem);
+  if (certs.length === 0) throw new ConfigError(setting, path, "the file holds no PEM certificate");
+  return certs;
+}
+
+/**
+ * A private key file as PKCS8 PEM: PEM (PKCS8, PKCS1 or SEC1, encrypted with `password` when it is)
+ * or PKCS8 DER (what the PostgreSQL JDBC driver reads, its .pk8 files).
+ */
+export function readPrivateKeyFile(path: string, password: string, setting: string, passwordSetting: string): string {
+  const bytes = readStore(path, setting);
+  const pem = bytes.toString("latin1", 0, 64).includes("-----BEGIN ") ? pemBlocks(bytes.toString("utf8")).find((b) => b.label.endsWith("PRIVATE KEY")) : undefined;
+  try {
+    const passphrase = password ? { passphrase: password } : {};
+    const key = pem ? createPrivateKey({ key: pem.pem, ...passphrase }) : createPrivateKey({ key: bytes, format: "der", type: "pkcs8", ...passphrase });
+    return key.export({ type: "pkcs8", format: "pem" }).toString();
+  } catch (err) {
+    const encrypted = pem ? pem.label.startsWith("ENCRYPTED") || pem.pem.includes("Proc-Type: 4,ENCRYPTED") : false;
+    const hint = encrypted && !password ? `the key is encrypted: set ${passwordSetting}` : password ? `wrong ${passwordSetting}, or not a private key` : "not a PEM or PKCS8 DER private key";
+    throw new ConfigError(setting, path, `cannot read the private key (${hint}): ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** A PKCS12 file's key (PKCS8 PEM) and certificate chain, the key's certificate first. */
+export function readPkcs12File(path: string, password: string, setting: string): { key: string; chain: string[] } {
+  return readKeyStoreFile(path, "PKCS12", password, "", { location: setting, type: setting });
 }

@@ -1,7 +1,9 @@
 // JDBC connection URLs as users already write them for Confluent's connector, read into what our
 // native clients need. The subprotocol picks the dialect; `user`/`password` URL parameters are honoured
 // as the JDBC drivers do (the connection.* settings win over them).
+import type { PostgresTls } from "../../platform/postgres-tls.ts";
 import { ConfigError } from "../../platform/settings.ts";
+import { connectorJTls, mariadbTls, pgjdbcTls, UrlParameters, type MySqlTls } from "./connection-tls.ts";
 
 export type DialectName = "postgresql" | "mysql";
 
@@ -12,8 +14,9 @@ export interface ConnectionTarget {
   database: string;
   user: string | undefined;
   password: string | undefined;
-  /** TLS asked for by the URL (`ssl=true`, `sslmode=require|verify-*`, `useSSL=true`). */
-  ssl: boolean;
+  /** TLS as the URL's driver reads its parameters: the PostgreSQL JDBC driver's, Connector/J's or MariaDB's. */
+  postgresTls?: PostgresTls;
+  mysqlTls?: MySqlTls;
 }
 
 const SUBPROTOCOLS: Record<string, { dialect: DialectName; port: number }> = {
@@ -33,7 +36,8 @@ export function parseConnectionUrl(url: string): ConnectionTarget {
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(hostPort);
   const [host, port] = bracketed ? [bracketed[1]!, bracketed[2]] : [hostPort.replace(/:\d+$/, ""), /:(\d+)$/.exec(hostPort)?.[1]];
   const params = new URLSearchParams((m[4] ?? "").replaceAll(";", "&"));
-  const sslmode = params.get("sslmode")?.toLowerCase();
+  const parameters = new UrlParameters(params);
+  const subprotocol = m[1]!.toLowerCase();
   return {
     dialect: sub.dialect,
     host: host || "localhost",
@@ -41,6 +45,6 @@ export function parseConnectionUrl(url: string): ConnectionTarget {
     database: decodeURIComponent(m[3] ?? ""),
     user: params.get("user") ?? undefined,
     password: params.get("password") ?? undefined,
-    ssl: params.get("ssl") === "true" || params.get("useSSL") === "true" || sslmode === "require" || sslmode?.startsWith("verify") === true,
+    ...(subprotocol === "postgresql" ? { postgresTls: pgjdbcTls(parameters) } : { mysqlTls: subprotocol === "mariadb" ? mariadbTls(parameters) : connectorJTls(parameters) }),
   };
 }

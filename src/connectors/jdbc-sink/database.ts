@@ -2,6 +2,9 @@
 // statements run with bound parameters (server-side prepared statements on both databases).
 import mysql from "mysql2/promise";
 import postgres from "postgres";
+import { PLAIN_POSTGRES, withPostgresLibrary } from "../../platform/postgres-tls.ts";
+import { handshakeFailure } from "../../platform/server-certificate.ts";
+import { PLAIN_MYSQL, type MySqlTls } from "./connection-tls.ts";
 import type { ConnectionTarget } from "./connection-url.ts";
 import type { SqlParam } from "./sql-values.ts";
 import type { TableId } from "./statements.ts";
@@ -30,26 +33,37 @@ export function openDatabase(target: ConnectionTarget, credentials: Credentials,
 }
 
 class PostgresDatabase implements Database {
-  private readonly sql: postgres.Sql;
+  /** The pool once its first login worked: the URL's sslmode may try TLS and plain text in turn. */
+  private readonly sql: Promise<postgres.Sql>;
 
   constructor(target: ConnectionTarget, credentials: Credentials, timeZone: string) {
-    this.sql = postgres({
-      host: target.host,
-      port: target.port,
-      database: target.database || undefined,
-      username: credentials.user,
-      password: credentials.password,
-      ssl: target.ssl ? "require" : false,
-      // One connection: a task writes one transaction at a time.
-      max: 1,
-      onnotice: () => {},
-      // Timestamps are written as wall-clock text in db.timezone; TIMESTAMPTZ columns read them in it too.
-      connection: { TimeZone: timeZone },
+    this.sql = withPostgresLibrary(target.host, target.port, target.postgresTls ?? PLAIN_POSTGRES, async (ssl) => {
+      const sql = postgres({
+        host: target.host,
+        port: target.port,
+        database: target.database || undefined,
+        username: credentials.user,
+        password: credentials.password,
+        ssl,
+        // One connection: a task writes one transaction at a time.
+        max: 1,
+        onnotice: () => {},
+        // Timestamps are written as wall-clock text in db.timezone; TIMESTAMPTZ columns read them in it too.
+        connection: { TimeZone: timeZone },
+      });
+      try {
+        await sql`SELECT 1`;
+        return sql;
+      } catch (err) {
+        await sql.end({ timeout: 1 }).catch(() => {});
+        throw err;
+      }
     });
+    this.sql.catch(() => {}); // the first use reports it
   }
 
   async columns(table: TableId): Promise<Set<string> | null> {
-    const rows = await this.sql.unsafe<{ column_name: string }[]>(
+    const rows = await (await this.sql).unsafe<{ column_name: string }[]>(
       "SELECT column_name FROM information_schema.columns WHERE table_schema = COALESCE($1::text, current_schema()) AND table_name = $2::text",
       [table.schema, table.table],
     );
@@ -57,11 +71,11 @@ class PostgresDatabase implements Database {
   }
 
   async ddl(statement: string): Promise<void> {
-    await this.sql.unsafe(statement);
+    await (await this.sql).unsafe(statement);
   }
 
   async transaction(work: (session: SqlSession) => Promise<void>): Promise<void> {
-    await this.sql.begin(async (tx) => {
+    await (await this.sql).begin(async (tx) => {
       await work({
         execute: async (text, params) => {
           await tx.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
@@ -71,30 +85,22 @@ class PostgresDatabase implements Database {
   }
 
   async close(): Promise<void> {
-    await this.sql.end({ timeout: 5 });
+    const sql = await this.sql.catch(() => null);
+    await sql?.end({ timeout: 5 });
   }
 }
 
 class MySqlDatabase implements Database {
-  private readonly pool: mysql.Pool;
+  /** The pool once its first login worked (PREFERRED falls back to plain text when the server has no TLS). */
+  private readonly ready: Promise<mysql.Pool>;
 
   constructor(target: ConnectionTarget, credentials: Credentials) {
-    this.pool = mysql.createPool({
-      host: target.host,
-      port: target.port,
-      database: target.database || undefined,
-      user: credentials.user,
-      password: credentials.password,
-      ...(target.ssl ? { ssl: {} } : {}),
-      connectionLimit: 1,
-      // Multi-row INSERTs of every length would otherwise pile up prepared statements on the server.
-      maxPreparedStatements: 64,
-      timezone: "Z",
-    });
+    this.ready = openMySqlPool(target, credentials, target.mysqlTls ?? PLAIN_MYSQL);
+    this.ready.catch(() => {}); // the first use reports it
   }
 
   async columns(table: TableId): Promise<Set<string> | null> {
-    const [rows] = await this.pool.execute<mysql.RowDataPacket[]>(
+    const [rows] = await (await this.ready).execute<mysql.RowDataPacket[]>(
       "SELECT COLUMN_NAME AS name FROM information_schema.columns WHERE table_schema = COALESCE(?, DATABASE()) AND table_name = ?",
       [table.schema, table.table],
     );
@@ -102,11 +108,11 @@ class MySqlDatabase implements Database {
   }
 
   async ddl(statement: string): Promise<void> {
-    await this.pool.query(statement);
+    await (await this.ready).query(statement);
   }
 
   async transaction(work: (session: SqlSession) => Promise<void>): Promise<void> {
-    const connection = await this.pool.getConnection();
+    const connection = await (await this.ready).getConnection();
     try {
       await connection.beginTransaction();
       try {
@@ -128,6 +134,55 @@ class MySqlDatabase implements Database {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    const pool = await this.ready.catch(() => null);
+    await pool?.end();
   }
+}
+
+async function openMySqlPool(target: ConnectionTarget, credentials: Credentials, tls: MySqlTls): Promise<mysql.Pool> {
+  const attempt = async (encrypt: boolean) => {
+    const pool = mysql.createPool({
+      host: target.host,
+      port: target.port,
+      database: target.database || undefined,
+      user: credentials.user,
+      password: credentials.password,
+      ...(encrypt ? { ssl: mysqlSsl(tls) } : {}),
+      connectionLimit: 1,
+      // Multi-row INSERTs of every length would otherwise pile up prepared statements on the server.
+      maxPreparedStatements: 64,
+      timezone: "Z",
+    });
+    try {
+      await pool.query("SELECT 1");
+      return pool;
+    } catch (err) {
+      await pool.end().catch(() => {});
+      throw err;
+    }
+  };
+  if (tls.use === "plain") return attempt(false);
+  try {
+    return await attempt(true);
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === "HANDSHAKE_NO_SSL_SUPPORT") {
+      if (tls.use === "preferred") return attempt(false);
+      throw new Error(`${tls.requestedBy}: the server does not accept TLS connections`, { cause: err });
+    }
+    if (code === "HANDSHAKE_SSL_ERROR") {
+      throw new Error(handshakeFailure(err, { requestedBy: tls.requestedBy, caSource: tls.caSource, hostSetting: "connection.url host", host: target.host }), { cause: err });
+    }
+    throw err;
+  }
+}
+
+/** mysql2's TLS options: which CAs, whether the chain and the host name are checked, the client certificate. */
+function mysqlSsl(tls: MySqlTls): mysql.SslOptions {
+  return {
+    ...(tls.ca ? { ca: [...tls.ca] } : {}),
+    ...(tls.cert && tls.key ? { cert: tls.cert, key: tls.key } : {}),
+    rejectUnauthorized: tls.verify !== "none",
+    verifyIdentity: tls.verify === "full",
+  };
 }

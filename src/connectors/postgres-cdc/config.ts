@@ -1,5 +1,6 @@
 // The settings of Debezium's PostgreSQL connector that Sluice honours, by Debezium's names and
 // defaults (PostgresConnectorConfig), parsed once into the typed form the task works with.
+import { postgresTls, SSL_MODES, type PostgresTls, type SslMode } from "../../platform/postgres-tls.ts";
 import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
 import type { DecimalHandlingMode, TimePrecisionMode } from "./types.ts";
 import { debeziumUnsupportedSettings } from "./unsupported-settings.ts";
@@ -16,6 +17,25 @@ export const postgresCdcSettings = new SettingsDefinition([
   { name: "database.user", type: "string", required: true, importance: "high", doc: "Name of the database user (needs the REPLICATION attribute)." },
   { name: "database.password", type: "password", importance: "high", doc: "Password of the database user." },
   { name: "database.dbname", type: "string", required: true, importance: "high", doc: "The name of the database from which to stream changes." },
+  {
+    name: "database.sslmode",
+    type: "string",
+    default: "prefer",
+    oneOf: [...SSL_MODES],
+    importance: "medium",
+    doc: "TLS to the server, as libpq: disable; allow (plain text, TLS when the server insists); prefer (TLS when the server offers it, else plain text); require (TLS; its certificate is checked against database.sslrootcert only when that file exists, as verify-ca); verify-ca (TLS, certificate signed by a CA in database.sslrootcert); verify-full (verify-ca, and the certificate names database.hostname).",
+  },
+  { name: "database.sslrootcert", type: "string", default: "", importance: "medium", doc: "PEM file of the CA certificates the server's certificate must be signed by (default ~/.postgresql/root.crt), or `system` for the system's trusted CAs (with verify-full only)." },
+  { name: "database.sslcert", type: "string", default: "", importance: "medium", doc: "PEM file of the client certificate (and its chain) for servers that ask for one (default ~/.postgresql/postgresql.crt when it exists)." },
+  { name: "database.sslkey", type: "string", default: "", importance: "medium", doc: "The client certificate's private key: PEM (PKCS8 or PKCS1, may be encrypted) or PKCS8 DER (default ~/.postgresql/postgresql.key)." },
+  { name: "database.sslpassword", type: "password", default: "", importance: "medium", doc: "Password of an encrypted database.sslkey." },
+  {
+    name: "database.sslfactory",
+    type: "string",
+    default: "",
+    importance: "low",
+    doc: "The JDBC driver's socket factory class: org.postgresql.ssl.LibPQFactory (what database.sslmode describes), org.postgresql.ssl.NonValidatingFactory (no certificate check; not with verify-ca or verify-full) or org.postgresql.ssl.DefaultJavaSSLFactory (certificates checked against the system's trusted CAs); other classes are refused.",
+  },
   { name: "topic.prefix", type: "string", required: true, aliases: ["database.server.name"], importance: "high", doc: "Prefix of every topic name; also the source partition's `server`." },
   { name: "plugin.name", type: "string", default: "pgoutput", oneOf: ["pgoutput"], importance: "medium", doc: "The logical decoding plugin; Sluice decodes pgoutput, built into PostgreSQL 10+, and defaults to it (Debezium's default, decoderbufs, is a server extension stock PostgreSQL lacks)." },
   { name: "slot.name", type: "string", default: "debezium", importance: "medium", doc: "The name of the logical replication slot." },
@@ -44,12 +64,23 @@ export const postgresCdcSettings = new SettingsDefinition([
   ...debeziumUnsupportedSettings,
 ]);
 
+const TLS_SETTING_NAMES = {
+  mode: "database.sslmode",
+  rootCert: "database.sslrootcert",
+  cert: "database.sslcert",
+  key: "database.sslkey",
+  password: "database.sslpassword",
+  factory: "database.sslfactory",
+  host: "database.hostname",
+};
+
 export interface PostgresCdcConfig {
   readonly hostname: string;
   readonly port: number;
   readonly user: string;
   readonly password: string;
   readonly database: string;
+  readonly tls: PostgresTls;
   readonly topicPrefix: string;
   readonly slotName: string;
   readonly slotDropOnStop: boolean;
@@ -92,6 +123,18 @@ export function parsePostgresCdcConfig(props: Record<string, string>): PostgresC
     user: s.string("database.user"),
     password: s.string("database.password"),
     database: s.string("database.dbname"),
+    tls: postgresTls(
+      {
+        mode: lower(s, "database.sslmode") as SslMode,
+        rootCert: s.string("database.sslrootcert"),
+        cert: s.string("database.sslcert"),
+        key: s.string("database.sslkey"),
+        password: s.string("database.sslpassword"),
+        factory: s.string("database.sslfactory"),
+      },
+      "libpq",
+      TLS_SETTING_NAMES,
+    ),
     topicPrefix: s.string("topic.prefix"),
     slotName: s.string("slot.name"),
     slotDropOnStop: s.boolean("slot.drop.on.stop"),

@@ -1,11 +1,11 @@
 // io.debezium.connector.postgresql.PostgresConnector (alias PostgresCdc): change data capture from
 // PostgreSQL's logical replication (pgoutput), writing Debezium's topics, events and offsets.
-import postgres from "postgres";
-import type { SettingsDefinition } from "../../platform/settings.ts";
+import { ConfigError, type SettingsDefinition } from "../../platform/settings.ts";
 import { connectionProblem } from "../../connect/api/connection-check.ts";
 import { SourceConnector } from "../../connect/api/connector.ts";
 import { VERSION } from "../../platform/version.ts";
-import { parsePostgresCdcConfig, postgresCdcSettings } from "./config.ts";
+import { parsePostgresCdcConfig, postgresCdcSettings, type PostgresCdcConfig } from "./config.ts";
+import { connectSql } from "./sql-connection.ts";
 import { PostgresCdcTask } from "./task.ts";
 
 export class PostgresConnector extends SourceConnector {
@@ -32,12 +32,19 @@ export class PostgresConnector extends SourceConnector {
   }
   /**
    * Debezium's validateConnection: a login and `SELECT version()`; whatever fails (host, port,
-   * database, user, password) goes on database.hostname with Debezium's wording.
+   * database, user, password, TLS) goes on database.hostname with Debezium's wording. A TLS file that
+   * cannot be read goes on its own setting.
    */
   override async validate(props: Record<string, string>): Promise<Map<string, string[]>> {
-    const config = parsePostgresCdcConfig(props);
+    let config: PostgresCdcConfig;
+    try {
+      config = parsePostgresCdcConfig(props);
+    } catch (err) {
+      if (err instanceof ConfigError) return new Map([[err.setting, [err.message]]]);
+      throw err;
+    }
     const login = async () => {
-      const sql = postgres({ host: config.hostname, port: config.port, user: config.user, password: config.password, database: config.database, max: 1, onnotice: () => {} });
+      const sql = await connectSql(config, 1);
       try {
         await sql`SELECT version()`;
       } finally {

@@ -4,7 +4,8 @@
 // XLogData and keepalives. Ordinary SQL goes through the `postgres` library instead; that library
 // cannot open a replication connection, which is why this one exists.
 import { createHash, createHmac, pbkdf2Sync, randomBytes, timingSafeEqual } from "node:crypto";
-import { Socket } from "node:net";
+import type { Socket } from "node:net";
+import { PLAIN_POSTGRES, withPostgresTls, type PostgresTls } from "../../platform/postgres-tls.ts";
 import { formatLsn, parseLsn } from "./lsn.ts";
 import { decodeReplicationMessage, encodeStandbyStatusUpdate, type XLogData } from "./replication-stream.ts";
 import { ProtocolError, WireReader } from "./wire-reader.ts";
@@ -16,6 +17,8 @@ export interface ReplicationConnectionOptions {
   readonly user: string;
   readonly password: string;
   readonly database: string;
+  /** TLS as database.sslmode asks; without it the connection is plain text. */
+  readonly tls?: PostgresTls;
 }
 
 /** An ErrorResponse from the server, with its SQLSTATE. */
@@ -75,22 +78,17 @@ export class ReplicationConnection {
   }
 
   static async open(options: ReplicationConnectionOptions): Promise<ReplicationConnection> {
-    const socket = new Socket();
-    await new Promise<void>((resolve, reject) => {
-      socket.once("error", reject);
-      socket.connect(options.port, options.host, () => {
-        socket.off("error", reject);
-        resolve();
-      });
-    });
-    const connection = new ReplicationConnection(socket);
-    try {
-      await connection.startup(options);
-    } catch (err) {
-      connection.close();
-      throw err;
-    }
-    return connection;
+    const start = async (open: () => Promise<Socket>) => {
+      const connection = new ReplicationConnection(await open());
+      try {
+        await connection.startup(options);
+      } catch (err) {
+        connection.close();
+        throw err;
+      }
+      return connection;
+    };
+    return withPostgresTls(options.host, options.port, options.tls ?? PLAIN_POSTGRES, start);
   }
 
   /** IDENTIFY_SYSTEM: the server's current WAL position (xlogpos). */

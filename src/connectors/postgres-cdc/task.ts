@@ -2,7 +2,7 @@
 // snapshot.mode asks for, then streams. The slot's confirmed flush LSN moves only in commit(), to
 // what the framework's committed offset says, so WAL the topics do not hold yet is never released
 // and a crash at any point loses no change.
-import postgres, { type Sql } from "postgres";
+import type { Sql } from "postgres";
 import { SchemaBuilder } from "../../connect/api/data/schema.ts";
 import { Struct } from "../../connect/api/data/struct.ts";
 import { logger } from "../../platform/log.ts";
@@ -19,6 +19,7 @@ import { readOffset, snapshotOffset, sourcePartition, type StoredOffset } from "
 import { ConnectionLost, ReplicationConnection } from "./replication-connection.ts";
 import { snapshotRows, type SnapshotRow } from "./snapshot.ts";
 import { SnapshotProgress } from "./snapshot-progress.ts";
+import { connectSql } from "./sql-connection.ts";
 import { StreamingMetrics } from "./streaming-metrics.ts";
 import { nowUnixMicros } from "./pg-epoch.ts";
 
@@ -94,7 +95,7 @@ export class PostgresCdcTask extends SourceTask {
   /** Connects and resumes from the committed offset (at start, and again after losing the database). */
   private async open(): Promise<void> {
     const config = this.config;
-    const sql = (this.sql = postgres({ host: config.hostname, port: config.port, user: config.user, password: config.password, database: config.database, max: 2, onnotice: () => {} }));
+    const sql = (this.sql = await connectSql(config, 2));
     const stored = readOffset(this.context.offsetStorageReader.offset(sourcePartition(config.topicPrefix)));
     if (config.snapshotMode === "initial_only") {
       // As Debezium's: what will not stream needs neither publication nor slot (one nobody reads would
@@ -106,7 +107,7 @@ export class PostgresCdcTask extends SourceTask {
       return;
     }
     await ensurePublication(sql, config.publicationName, config.publicationAutocreate, config.filters);
-    const replication = (this.replication = await ReplicationConnection.open({ host: config.hostname, port: config.port, user: config.user, password: config.password, database: config.database }));
+    const replication = (this.replication = await ReplicationConnection.open({ host: config.hostname, port: config.port, user: config.user, password: config.password, database: config.database, tls: config.tls }));
     const [slot] = await sql<{ confirmed_flush_lsn: string | null }[]>`SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = ${config.slotName}`;
     if (this.needsSnapshot(stored)) {
       // Only a slot created now exports a snapshot that lines up with its start; an old one has to go.

@@ -165,6 +165,19 @@ describe("JDBC sink into PostgreSQL and MariaDB", () => {
     expect((await api.delete(`/connectors/${connector}`)).status).toBe(204);
   });
 
+  test("TLS the server does not offer: Connector/J's default PREFERRED and pgjdbc's prefer go on in plain text; modes that require it refuse", async () => {
+    const validate = async (url: string, user: string) => {
+      const config = { name: "tls-check", "connector.class": "JdbcSink", topics: "tls-check", "connection.url": url, "connection.user": user };
+      const r = await api.put("/connector-plugins/JdbcSinkConnector/config/validate", config);
+      return (r.body as { configs: { value: { name: string; errors: string[] } }[] }).configs.find((c) => c.value.name === "connection.url")!.value.errors;
+    };
+    expect(await validate(`jdbc:mysql://127.0.0.1:${maria.port}/${maria.database}`, maria.user)).toEqual([]);
+    expect(await validate(`jdbc:postgresql://127.0.0.1:${pg.port}/postgres`, pg.user)).toEqual([]);
+    expect((await validate(`jdbc:mysql://127.0.0.1:${maria.port}/${maria.database}?sslMode=REQUIRED`, maria.user))[0]).toContain("sslMode=REQUIRED: the server does not accept TLS connections");
+    expect((await validate(`jdbc:mariadb://127.0.0.1:${maria.port}/${maria.database}?sslMode=trust`, maria.user))[0]).toContain("sslMode=trust: the server does not accept TLS connections");
+    expect((await validate(`jdbc:postgresql://127.0.0.1:${pg.port}/postgres?sslmode=require`, pg.user))[0]).toContain("sslmode=require: the server does not accept TLS connections");
+  });
+
   test.each(targets.map((t) => [t.name, t] as const))("%s: the database going away: the batch is retried (logged) until it is back, nothing lost", async (_, target) => {
     const topic = await newTopic(`jdbc_outage_${target.name}`);
     const connector = `jdbc-${topic}`;

@@ -84,8 +84,8 @@ describe("pk.mode", () => {
 
 describe("connection.url", () => {
   test("PostgreSQL, MySQL and MariaDB JDBC URLs", () => {
-    expect(parseConnectionUrl("jdbc:postgresql://db.local:6543/shop?user=u&password=p&sslmode=require")).toEqual({ dialect: "postgresql", host: "db.local", port: 6543, database: "shop", user: "u", password: "p", ssl: true });
-    expect(parseConnectionUrl("jdbc:mysql://127.0.0.1/shop")).toMatchObject({ dialect: "mysql", host: "127.0.0.1", port: 3306, database: "shop", ssl: false });
+    expect(parseConnectionUrl("jdbc:postgresql://db.local:6543/shop?user=u&password=p&sslmode=require")).toMatchObject({ dialect: "postgresql", host: "db.local", port: 6543, database: "shop", user: "u", password: "p", postgresTls: { mode: "require" } });
+    expect(parseConnectionUrl("jdbc:mysql://127.0.0.1/shop")).toMatchObject({ dialect: "mysql", host: "127.0.0.1", port: 3306, database: "shop", mysqlTls: { use: "preferred" } });
     expect(parseConnectionUrl("jdbc:mariadb://[::1]:3307/shop")).toMatchObject({ dialect: "mysql", host: "::1", port: 3307 });
     expect(() => parseConnectionUrl("jdbc:oracle:thin:@localhost:1521:orcl")).toThrow("connection.url");
   });

@@ -1,5 +1,9 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { capturesColumn, capturesTable, parsePostgresCdcConfig } from "../../../../src/connectors/postgres-cdc/config.ts";
+import { certificateAuthority } from "../../../fixtures/certificates.ts";
 
 const base = { "database.hostname": "db", "database.user": "cdc", "database.dbname": "app" };
 
@@ -26,5 +30,45 @@ describe("postgres-cdc settings", () => {
     expect(capturesTable(filters, "other", "items")).toBe(false);
     expect(capturesColumn(filters, "public", "items", "secret")).toBe(false);
     expect(capturesColumn(filters, "public", "items", "secret2")).toBe(true);
+  });
+});
+
+describe("postgres-cdc TLS settings, with libpq's meaning", () => {
+  const home = mkdtempSync(join(tmpdir(), "sluice-cdc-home-"));
+  const savedHome = process.env.HOME;
+  afterAll(() => {
+    process.env.HOME = savedHome;
+    rmSync(home, { recursive: true, force: true });
+  });
+  const ca = certificateAuthority("Unit CA").cert;
+  const caFile = join(home, "ca.pem");
+  writeFileSync(caFile, ca);
+  const tls = (extra: Record<string, string>) => parsePostgresCdcConfig({ ...base, "topic.prefix": "p", ...extra }).tls;
+
+  test("Debezium's default is prefer, checking nothing without a root certificate", () => {
+    process.env.HOME = join(home, "empty");
+    expect(tls({})).toMatchObject({ mode: "prefer", verify: "none" });
+    expect(tls({ "database.sslmode": "require" })).toMatchObject({ mode: "require", verify: "none" });
+    expect(tls({ "database.sslmode": "disable", "database.sslrootcert": caFile })).toMatchObject({ verify: "none" });
+  });
+
+  test("a root certificate file, given or at ~/.postgresql/root.crt, makes require check the chain as verify-ca", () => {
+    process.env.HOME = join(home, "empty");
+    expect(tls({ "database.sslmode": "require", "database.sslrootcert": caFile })).toMatchObject({ verify: "chain", ca: [ca], caSource: `database.sslrootcert (${caFile})` });
+    expect(tls({ "database.sslmode": "verify-full", "database.sslrootcert": caFile })).toMatchObject({ verify: "full" });
+    expect(() => tls({ "database.sslmode": "verify-ca" })).toThrow(/database\.sslrootcert.*root certificate file ".*root\.crt" does not exist/);
+    const withRoot = join(home, "with-root");
+    mkdirSync(join(withRoot, ".postgresql"), { recursive: true });
+    writeFileSync(join(withRoot, ".postgresql", "root.crt"), ca);
+    process.env.HOME = withRoot;
+    expect(tls({ "database.sslmode": "require" })).toMatchObject({ verify: "chain", ca: [ca] });
+  });
+
+  test("sslrootcert=system trusts the system's CAs, with verify-full only; sslfactory's classes", () => {
+    expect(tls({ "database.sslmode": "verify-full", "database.sslrootcert": "system" })).toMatchObject({ verify: "full", caSource: "the system's trusted CAs" });
+    expect(() => tls({ "database.sslmode": "verify-ca", "database.sslrootcert": "system" })).toThrow("database.sslmode");
+    expect(tls({ "database.sslmode": "require", "database.sslrootcert": caFile, "database.sslfactory": "org.postgresql.ssl.NonValidatingFactory" })).toMatchObject({ verify: "none" });
+    expect(() => tls({ "database.sslfactory": "com.example.Factory" })).toThrow("database.sslfactory");
+    expect(() => tls({ "database.sslmode": "sometimes" })).toThrow("database.sslmode");
   });
 });
