@@ -53,7 +53,6 @@ export const debeziumUnsupportedSettings: Setting[] = [
   refused("flush.lsn.source", "Sluice always confirms the position in the slot", ["true"]),
   refused("slot.failover", "Sluice does not create failover slots", ["false"]),
   // Security.
-  refused("database.sslfactory", "Sluice has no pluggable Java SSL socket factory"),
   refused("custom.sanitize.pattern", "Sluice hides password settings by their declared type, not by a pattern of names"),
   // Day-two features not implemented yet.
   refused("signal.data.collection", `${SIGNALS}: signals written to this table would be ignored`),

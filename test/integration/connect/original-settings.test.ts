@@ -32,12 +32,6 @@ function javaConfigDef(classpath: string, ...classNames: string[]): JavaSetting[
     .map((line) => JSON.parse(line) as JavaSetting);
 }
 
-/**
- * Implemented in the CDC connector on another branch (TLS to PostgreSQL); the lead folds them into the
- * connector's declarations when merging, and this list goes away.
- */
-const IMPLEMENTED_ELSEWHERE = ["database.sslmode", "database.sslrootcert", "database.sslcert", "database.sslkey", "database.sslpassword"];
-
 /** A name of a family Debezium declares by pattern (`column.mask.with.(d+).chars`). */
 const example = (name: string) => name.replace("(d+)", "8").replace("([^.]+)", "SHA-256").replace("(.+)", "pepper");
 
@@ -49,7 +43,7 @@ test("Debezium's ConfigDef is read whole", () => {
 });
 
 test("every Debezium setting is implemented, refused or warned about", () => {
-  const silent = debezium.map((s) => example(s.name)).filter((name) => !postgresCdcSettings.find(name) && !IMPLEMENTED_ELSEWHERE.includes(name));
+  const silent = debezium.map((s) => example(s.name)).filter((name) => !postgresCdcSettings.find(name));
   expect(silent).toEqual([]);
 });
 
