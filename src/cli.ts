@@ -135,9 +135,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === "config-docs") {
-    // Generates the README's configuration reference from the setting declarations.
+    // Generates the settings tables of docs/configuration.md from the setting declarations.
     console.log(settingsReference(registrySettingsDefinition));
-    console.log(`\n### Connect worker settings\n\n${settingsReference(workerSettings)}`);
+    console.log(`\n## Connect worker settings\n\n${settingsReference(workerSettings)}`);
     return 0;
   }
   if (command === "unsupported-settings-docs") {

@@ -1,5 +1,5 @@
-// The README's production set-up, run as written: its registry.properties, worker.properties and users
-// files (taken from the README itself) for three dist/sluice registries and three dist/sluice connect
+// The production set-up of docs/production.md, run as written: its registry.properties, worker.properties
+// and users files (taken from the page itself) for three dist/sluice registries and three dist/sluice connect
 // workers on one machine — `<this-host>` → 127.0.0.1, `<kafka>` → the test broker, /etc/sluice → a temp
 // dir, each instance on its own port, names made unique to this run. Everything over HTTPS with Basic
 // authentication: writes forwarded between instances, and the workers' Avro converters registering
@@ -23,17 +23,17 @@ const registries: string[] = [];
 const workers: string[] = [];
 const tls = { ca: ca.cert };
 
-/** The README's code block that follows the line naming `file`. */
-function readmeBlock(file: string): string {
-  const readme = readFileSync(join(root, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("### Production set-up"));
+/** The code block of docs/production.md that follows the line naming `file`. */
+function docBlock(file: string): string {
+  const page = readFileSync(join(root, "docs", "production.md"), "utf8");
+  const section = page.slice(page.indexOf("## Production set-up"));
   const at = section.indexOf(`\`${file}\``);
-  if (at < 0) throw new Error(`README: no ${file} in the production set-up`);
+  if (at < 0) throw new Error(`docs/production.md: no ${file} in the production set-up`);
   const block = /```properties\n([\s\S]*?)```/.exec(section.slice(at))!;
   return block[1]!;
 }
 
-/** The README's file with this machine's names, paths and `port`, and names unique to this run. */
+/** The page's file with this machine's names, paths and `port`, and names unique to this run. */
 function localized(text: string, port: number, bootstrap: string): string {
   return text
     .replaceAll("<this-host>", "127.0.0.1")
@@ -68,14 +68,14 @@ beforeAll(async () => {
   const server = ca.issue("127.0.0.1", "server");
   writeFileSync(join(etc, "server.pem"), server.key + server.cert);
   writeFileSync(join(etc, "ca.pem"), ca.cert);
-  writeFileSync(join(etc, "registry-users"), readmeBlock("/etc/sluice/registry-users"));
-  writeFileSync(join(etc, "connect-users.properties"), readmeBlock("/etc/sluice/connect-users.properties"));
+  writeFileSync(join(etc, "registry-users"), docBlock("/etc/sluice/registry-users"));
+  writeFileSync(join(etc, "connect-users.properties"), docBlock("/etc/sluice/connect-users.properties"));
   const registryPorts = [freePort(), freePort(), freePort()];
   registries.push(...registryPorts.map((p) => `https://127.0.0.1:${p}`));
   await Promise.all(
     registryPorts.map(async (port, i) => {
       const file = join(etc, `registry-${i}.properties`);
-      writeFileSync(file, localized(readmeBlock("registry.properties"), port, bootstrap));
+      writeFileSync(file, localized(docBlock("registry.properties"), port, bootstrap));
       const log = join(dir, `registry-${i}.log`);
       await answering(registries[i]!, start(["registry", file], log), log);
     }),
@@ -85,7 +85,7 @@ beforeAll(async () => {
   await Promise.all(
     workerPorts.map(async (port, i) => {
       const file = join(etc, `worker-${i}.properties`);
-      writeFileSync(file, localized(readmeBlock("worker.properties"), port, bootstrap));
+      writeFileSync(file, localized(docBlock("worker.properties"), port, bootstrap));
       const log = join(dir, `worker-${i}.log`);
       await answering(workers[i]!, start(["connect-distributed", file], log), log);
     }),
@@ -98,7 +98,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
-test("the README's production set-up: three registries and three workers over HTTPS with Basic authentication", async () => {
+test("the production set-up of docs/production.md: three registries and three workers over HTTPS with Basic authentication", async () => {
   const admin = basic("admin", "admin-secret");
   const operator = basic("operator", "operator-secret");
   // GET / stays open; anything else needs credentials, and wrong ones are refused.

@@ -1,4 +1,4 @@
-// A user's first day with dist/sluice: the commands --help lists, the settings the README shows, and
+// A user's first day with dist/sluice: the commands --help lists, the settings the docs show, and
 // what the binary says when something is missing, misspelt or left at the development default.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -50,20 +50,20 @@ describe("dev's flags", () => {
   });
 });
 
-describe("the README", () => {
-  const readme = readFileSync(join(import.meta.dir, "..", "..", "README.md"), "utf8");
+describe("docs/commands.md", () => {
+  const page = readFileSync(join(import.meta.dir, "..", "..", "docs", "commands.md"), "utf8");
 
-  test("every sluice command in the README's command table is one sluice --help lists", () => {
+  test("every sluice command in the command table is one sluice --help lists", () => {
     const help = sluice.run(["--help"]).stdout;
-    const commands = [...readme.matchAll(/^\| `dist\/sluice ([a-z][a-z-]*)/gm)].map((m) => m[1]!);
+    const commands = [...page.matchAll(/^\| `dist\/sluice ([a-z][a-z-]*)/gm)].map((m) => m[1]!);
     expect(commands.length).toBeGreaterThan(5);
     expect(commands.filter((command) => !help.includes(`sluice ${command} `))).toEqual([]);
   });
 
-  test("every flag sluice dev --help prints is in the README", () => {
+  test("every flag sluice dev --help prints is in the command table", () => {
     const flags = [...sluice.run(["dev", "--help"]).stdout.matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]!);
     expect(flags).toContain("--registry-listeners");
-    expect(flags.filter((flag) => !readme.includes(`\`${flag}`))).toEqual([]);
+    expect(flags.filter((flag) => !page.includes(`\`${flag}`))).toEqual([]);
   });
 });
 
@@ -88,7 +88,7 @@ describe("settings", () => {
     expect(embedded[0]).toContain("bootstrap.servers");
   }, 90_000);
 
-  test("dev with every setting the README and the Dockerfile show: no unknown-setting warning, no embedded-broker warning", async () => {
+  test("dev with every setting the docs and the Dockerfile show: no unknown-setting warning, no embedded-broker warning", async () => {
     const dev = await sluice.start(
       [
         "dev",
