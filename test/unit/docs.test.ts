@@ -1,5 +1,6 @@
 // README.md and docs/*.md as a reader follows them: every relative link reaches a file (and its anchor a
-// heading there), and every `sluice …` command they show is one the CLI accepts, with flags its --help lists.
+// heading there), every `sluice …` command they show is one the CLI accepts, with flags its --help lists,
+// and every `npm run …` a script of package.json.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -60,6 +61,8 @@ function refusal(command: string): string | undefined {
   return undefined;
 }
 
+const scripts = Object.keys((JSON.parse(text("package.json")) as { scripts: Record<string, string> }).scripts);
+
 describe("the docs", () => {
   test("README links every page in docs/", () => {
     const linked = new Set([...text("README.md").matchAll(/\]\(docs\/([^)#]+\.md)/g)].map(([, page]) => page));
@@ -72,6 +75,11 @@ describe("the docs", () => {
 
   test.each(pages)("every sluice command in %s is one the CLI accepts", (page) => {
     expect(commands(text(page)).map(refusal).filter((r) => r !== undefined)).toEqual([]);
+  });
+
+  test.each(pages)("every npm run script in %s is one package.json has", (page) => {
+    const named = [...text(page).matchAll(/\bnpm run ([\w:-]+)/g)].map(([, script]) => script!);
+    expect(named.filter((script) => !scripts.includes(script))).toEqual([]);
   });
 
   test("the checks catch a dead link, a dead anchor, an unknown command and an unknown flag", () => {
