@@ -26,9 +26,9 @@ import {
   withConfluentVersion,
   type Contract,
 } from "./data-contracts.ts";
-import { SchemaThread } from "./schema-thread.ts";
+import { SchemaThread } from "./schema-thread/on-event-loop.ts";
 import { configBody, configInScope, configUpdateBody, storedConfigJson, updatedConfig, type SubjectConfig } from "./subject-config.ts";
-import { isLarge, type SchemaText, type VersionText } from "./schema-work.ts";
+import { isLarge, type SchemaText, type VersionText } from "./schema-thread/schema-texts.ts";
 import type { RegistryRecord } from "./store/records.ts";
 import type { SchemaLog } from "./store/schema-log.ts";
 import { compareStrings, sameReferences, type RegistryState, type SchemaVersion } from "./store/state.ts";
