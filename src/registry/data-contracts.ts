@@ -133,6 +133,11 @@ export function contractJson(c: Contract): { metadata?: Record<string, unknown>;
   };
 }
 
+/** A stored version's contract, each part only when it has one. */
+export function contractOf(v: Contract): Contract {
+  return { ...(v.metadata ? { metadata: v.metadata } : {}), ...(v.ruleSet ? { ruleSet: v.ruleSet } : {}) };
+}
+
 /** A string equal for equal contracts (the normalized forms are canonical): for indexes and comparisons. */
 export function contractKey(c: Contract): string {
   if (!c.metadata && !c.ruleSet) return "";

@@ -105,17 +105,8 @@ export function storedConfigJson(subject: string | null, c: SubjectConfig): Reco
   return { ...(subject !== null ? { subject } : {}), ...configFields(c, "compatibilityLevel") };
 }
 
-/** GET /config's body (Confluent's Config entity); `fallbackLevel` fills a config that sets none. */
-export function configBody(c: SubjectConfig, fallbackLevel?: CompatibilityLevel): Record<string, unknown> {
-  return configFields(c.compatibilityLevel || !fallbackLevel ? c : { ...c, compatibilityLevel: fallbackLevel }, "compatibilityLevel");
-}
-
-/** PUT /config's body (Confluent's ConfigUpdateRequest): the level is named `compatibility`. */
-export function configUpdateBody(c: SubjectConfig): Record<string, unknown> {
-  return configFields(c, "compatibility");
-}
-
-function configFields(c: SubjectConfig, levelName: string): Record<string, unknown> {
+/** The config's fields as Confluent writes them, the level under `levelName`; for records and REST bodies. */
+export function configFields(c: SubjectConfig, levelName: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const set = (name: string, value: unknown) => {
     if (value !== undefined) out[name] = value;
