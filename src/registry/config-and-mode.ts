@@ -9,7 +9,7 @@ import type { SchemaLog } from "./store/schema-log.ts";
 import type { RegistryState } from "./store/state.ts";
 import { configInScope, storedConfigJson, updatedConfig, type SubjectConfig } from "./subject-config.ts";
 
-export const MODES = ["READWRITE", "READONLY", "READONLY_OVERRIDE", "IMPORT"] as const;
+const MODES = ["READWRITE", "READONLY", "READONLY_OVERRIDE", "IMPORT"] as const;
 export type Mode = (typeof MODES)[number];
 
 /** A config as GET /config answers it: `fallbackLevel` fills a config that sets no level. */

@@ -45,11 +45,6 @@ export function contextOf(subject: string): string {
   return parseSubject(subject).context;
 }
 
-/** Whether the name is a context alone (`:.ctx:`), with no subject in it. */
-export function isContextName(name: string): boolean {
-  return parseSubject(name).subject === "";
-}
-
 /**
  * A reference's subject as the referring subject's context reads it: an unqualified reference from
  * `:.ctx:a` to `b` means `:.ctx:b`; a qualified one stays where it points.

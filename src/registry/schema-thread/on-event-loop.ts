@@ -33,13 +33,6 @@ export class SchemaThread {
     return this.call({ id: this.nextId++, op: "compatibility", args: [candidate, level, previous] }) as Promise<string[]>;
   }
 
-  stop(): void {
-    this.worker?.terminate();
-    this.worker = undefined;
-    for (const p of this.pending.values()) p.reject(new Error("schema thread stopped"));
-    this.pending.clear();
-  }
-
   private call(request: SchemaThreadRequest): Promise<string | string[]> {
     return new Promise((resolve, reject) => {
       this.pending.set(request.id, { resolve, reject });

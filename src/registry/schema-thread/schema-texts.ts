@@ -18,7 +18,7 @@ export interface VersionText extends SchemaText {
 }
 
 /** Below this many characters (schema and references) parsing is quick enough for the event loop. */
-export const LARGE_SCHEMA_CHARS = 16 * 1024;
+const LARGE_SCHEMA_CHARS = 16 * 1024;
 
 export function isLarge(...texts: SchemaText[]): boolean {
   let chars = 0;
