@@ -102,8 +102,12 @@ export class Registration {
       const all = this.state.versions(subject);
       const version = versionOf(ask, prepared.newVersion);
       const id = importing ? this.importedId(ask, prepared, version) : await this.checkedNewId(ask, prepared);
+      const records = [
+        ...this.contextRecords(subject),
+        ...supersededRecords(this.state, subject, all, id),
+        this.schemaRecord(subject, version, id, prepared),
+      ];
       const { candidate, identity, contract } = prepared;
-      const records = [...this.contextRecords(subject), ...supersededRecords(this.state, subject, all, id), this.schemaRecord(subject, version, id, prepared)];
       return { records, result: { id, version, schemaType: candidate.schemaType, references: identity.references, schema: identity.form, contract } };
     });
   }
