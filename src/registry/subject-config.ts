@@ -1,6 +1,6 @@
 // A config (global or a subject's): compatibility level and the data-contract settings Confluent 7.4+
 // keeps with it. How a PUT updates a stored config, how a subject's config falls back to the global
-// one, and the three JSON forms (the `_schemas` record, GET's body, PUT's body). Pure.
+// one, and its fields as JSON (the `_schemas` record here; GET's and PUT's bodies in ./http/entities.ts). Pure.
 import { parseLevel, type CompatibilityLevel } from "./compatibility.ts";
 import { metadataJson, readMetadata, readRuleSet, ruleSetJson, validateRuleSet, type Metadata, type RuleSet } from "./data-contracts.ts";
 import { errors } from "./errors.ts";
