@@ -51,9 +51,9 @@ const inlineConsole: Bun.BunPlugin = {
 
 async function compile(outfile: string, target?: (typeof releaseTargets)[number]): Promise<void> {
   const result = await Bun.build({
-    // The threads' entries (src/registry/schema-thread.ts's and the connect worker's task threads') are
+    // The threads' entries (the registry's schema thread and the connect worker's task threads) are
     // bundled too; flat names put them beside the CLI's, where the threads are started from.
-    entrypoints: ["src/cli.ts", "src/registry/schema-worker.ts", "src/task-thread.ts"],
+    entrypoints: ["src/cli.ts", "src/registry/schema-thread/on-schema-thread.ts", "src/task-thread.ts"],
     naming: { entry: "[name].[ext]" },
     compile: target ? { outfile, target } : { outfile },
     // Identifiers stay: stack traces (a failed task's trace) show them. keepNames would only fix .name;

@@ -27,7 +27,7 @@ const pbkdf2Async = promisify(pbkdf2);
 const scryptAsync = promisify(scrypt) as (password: string, salt: string, length: number, options: { N: number; r: number; p: number }) => Promise<Buffer>;
 
 /** Karapace's hashes: PBKDF2-HMAC with 5000 rounds (key as long as the digest), or scrypt N=16384 r=8 p=1 (64 bytes). */
-export async function hashPassword(algorithm: Algorithm, salt: string, password: string): Promise<Buffer> {
+async function hashPassword(algorithm: Algorithm, salt: string, password: string): Promise<Buffer> {
   if (algorithm === "scrypt") return scryptAsync(password, salt, 64, { N: 16384, r: 8, p: 1 });
   const length = { sha1: 20, sha256: 32, sha512: 64 }[algorithm];
   return pbkdf2Async(password, salt, 5000, length, algorithm);

@@ -39,7 +39,7 @@ export interface ClusterView {
   instances: { url: string; leader: boolean; eligible: boolean }[];
 }
 
-export const identityUrl = (i: Identity) => `${i.scheme}://${i.host}:${i.port}`;
+const identityUrl = (i: Identity) => `${i.scheme}://${i.host}:${i.port}`;
 
 /**
  * The leader's choice: the eligible member with the smallest URL; none when no member is eligible

@@ -2,6 +2,7 @@
 // context `.ctx`; a name without that prefix (or with `:.:`) is in the default context `.`; `:*:` is
 // the wildcard of subject prefixes. Single-tenant: Confluent's tenant is always "default" here.
 // Pure: the registry's state and service ask these rules, nothing here reads the store.
+import { errors } from "./errors.ts";
 
 export const DEFAULT_CONTEXT = ".";
 export const CONTEXT_WILDCARD = ":*:";
@@ -42,11 +43,6 @@ export function normalizeSubject(name: string): string {
 /** The context a subject is in ("." for the default). */
 export function contextOf(subject: string): string {
   return parseSubject(subject).context;
-}
-
-/** Whether the name is a context alone (`:.ctx:`), with no subject in it. */
-export function isContextName(name: string): boolean {
-  return parseSubject(name).subject === "";
 }
 
 /**
@@ -105,4 +101,16 @@ function inRange(start: string, end: string): (subject: string) => boolean {
     const q = parseSubject(subject);
     return compareQualified(q, from) >= 0 && compareQualified(q, to) <= 0;
   };
+}
+
+/**
+ * Confluent's QualifiedSubject.isValidSubject: no control characters, no `__GLOBAL`/`__EMPTY` subject
+ * (in any context), and the `:.__GLOBAL:` context only for config and mode.
+ */
+export function validateSubject(subject: string, configOrMode = false): void {
+  // Typed as a string, but a subject the HTTP layer failed to decode must never pass as one.
+  // eslint-disable-next-line no-control-regex
+  if (typeof subject !== "string" || subject === "" || /[\u0000-\u001f\u007f-\u009f]/.test(subject)) throw errors.invalidSubject(subject);
+  const q = parseSubject(subject);
+  if (q.subject === "__GLOBAL" || q.subject === "__EMPTY" || (!configOrMode && q.context === GLOBAL_CONTEXT)) throw errors.invalidSubject(subject);
 }

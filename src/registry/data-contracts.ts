@@ -10,9 +10,9 @@ export interface Metadata {
   sensitive: string[];
 }
 
-export const RULE_KINDS = ["TRANSFORM", "CONDITION"] as const;
-export const RULE_MODES = ["UPGRADE", "DOWNGRADE", "UPDOWN", "WRITE", "READ", "WRITEREAD"] as const;
-export const EXECUTION_ENVIRONMENTS = ["ALL", "CLIENT", "GATEWAY", "SERVER", "NONE"] as const;
+const RULE_KINDS = ["TRANSFORM", "CONDITION"] as const;
+const RULE_MODES = ["UPGRADE", "DOWNGRADE", "UPDOWN", "WRITE", "READ", "WRITEREAD"] as const;
+const EXECUTION_ENVIRONMENTS = ["ALL", "CLIENT", "GATEWAY", "SERVER", "NONE"] as const;
 
 export interface Rule {
   name?: string;
@@ -41,7 +41,7 @@ export interface Contract {
   ruleSet?: RuleSet;
 }
 
-export const CONFLUENT_VERSION = "confluent:version";
+const CONFLUENT_VERSION = "confluent:version";
 
 // ---- reading JSON (request bodies and stored records) ----
 
@@ -133,6 +133,11 @@ export function contractJson(c: Contract): { metadata?: Record<string, unknown>;
   };
 }
 
+/** A stored version's contract, each part only when it has one. */
+export function contractOf(v: Contract): Contract {
+  return { ...(v.metadata ? { metadata: v.metadata } : {}), ...(v.ruleSet ? { ruleSet: v.ruleSet } : {}) };
+}
+
 /** A string equal for equal contracts (the normalized forms are canonical): for indexes and comparisons. */
 export function contractKey(c: Contract): string {
   if (!c.metadata && !c.ruleSet) return "";
@@ -182,7 +187,7 @@ export function withConfluentVersion(m: Metadata | undefined, version: number): 
   };
 }
 
-export function withoutConfluentVersion(m: Metadata | undefined): Metadata | undefined {
+function withoutConfluentVersion(m: Metadata | undefined): Metadata | undefined {
   if (!m || !(CONFLUENT_VERSION in m.properties)) return m;
   const { [CONFLUENT_VERSION]: _, ...properties } = m.properties;
   return { ...m, properties };

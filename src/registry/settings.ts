@@ -9,7 +9,7 @@ import { unsupportedRegistrySettings } from "./unsupported-settings.ts";
 
 const listenerPattern = /^https?:\/\/[^\s:/]*(:\d{1,5})?\/?$/i;
 
-export const registrySettings: Setting[] = [
+const registrySettings: Setting[] = [
   {
     name: "listeners",
     type: "list",

@@ -1,6 +1,6 @@
 // A config (global or a subject's): compatibility level and the data-contract settings Confluent 7.4+
 // keeps with it. How a PUT updates a stored config, how a subject's config falls back to the global
-// one, and the three JSON forms (the `_schemas` record, GET's body, PUT's body). Pure.
+// one, and its fields as JSON (the `_schemas` record here; GET's and PUT's bodies in ./http/entities.ts). Pure.
 import { parseLevel, type CompatibilityLevel } from "./compatibility.ts";
 import { metadataJson, readMetadata, readRuleSet, ruleSetJson, validateRuleSet, type Metadata, type RuleSet } from "./data-contracts.ts";
 import { errors } from "./errors.ts";
@@ -105,17 +105,8 @@ export function storedConfigJson(subject: string | null, c: SubjectConfig): Reco
   return { ...(subject !== null ? { subject } : {}), ...configFields(c, "compatibilityLevel") };
 }
 
-/** GET /config's body (Confluent's Config entity); `fallbackLevel` fills a config that sets none. */
-export function configBody(c: SubjectConfig, fallbackLevel?: CompatibilityLevel): Record<string, unknown> {
-  return configFields(c.compatibilityLevel || !fallbackLevel ? c : { ...c, compatibilityLevel: fallbackLevel }, "compatibilityLevel");
-}
-
-/** PUT /config's body (Confluent's ConfigUpdateRequest): the level is named `compatibility`. */
-export function configUpdateBody(c: SubjectConfig): Record<string, unknown> {
-  return configFields(c, "compatibility");
-}
-
-function configFields(c: SubjectConfig, levelName: string): Record<string, unknown> {
+/** The config's fields as Confluent writes them, the level under `levelName`; for records and REST bodies. */
+export function configFields(c: SubjectConfig, levelName: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const set = (name: string, value: unknown) => {
     if (value !== undefined) out[name] = value;

@@ -316,12 +316,12 @@ export function checkName(name: unknown): asserts name is string {
 }
 
 /** A DEK subject: not empty, no ISO control characters. */
-export function checkSubject(subject: string): void {
+function checkSubject(subject: string): void {
   if (subject.length === 0 || /[\u0000-\u001f\u007f-\u009f]/.test(subject)) throw dekErrors.invalidKey("subject");
 }
 
 /** Confluent's short KMS type names: anything starting with aws/azure/gcp (any case) is that cloud's. */
-export function normalizeKmsType(kmsType: string): string {
+function normalizeKmsType(kmsType: string): string {
   const type = kmsType.toLowerCase();
   if (type.startsWith("aws")) return "aws-kms";
   if (type.startsWith("azure")) return "azure-kms";

@@ -23,7 +23,7 @@ export interface StoredDek extends Stored {
 const byName = (a: StoredKek, b: StoredKek) => compare(a.id.name, b.id.name);
 
 /** DataEncryptionKeyId's order: KEK name, subject, algorithm (enum order), version. */
-export function dekOrder(a: StoredDek, b: StoredDek): number {
+function dekOrder(a: StoredDek, b: StoredDek): number {
   return (
     compare(a.id.kekName, b.id.kekName) ||
     compare(a.id.subject, b.id.subject) ||

@@ -55,7 +55,7 @@ export function withCachedReads(next: (request: Request) => Promise<Response>, o
 }
 
 /** The id when the URL's path is exactly /schemas/ids/<digits> and it has no query; else undefined. */
-export function cachedReadId(url: string): number | undefined {
+function cachedReadId(url: string): number | undefined {
   const path = url.indexOf("/", url.indexOf("//") + 2);
   if (path < 0 || !url.startsWith(PREFIX, path)) return undefined;
   const digits = url.slice(path + PREFIX.length);

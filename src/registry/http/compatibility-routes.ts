@@ -1,7 +1,9 @@
 // /compatibility: testing a schema against a subject's versions.
 import { Elysia, t } from "elysia";
 import { documented } from "../../platform/openapi.ts";
-import { parseVersionSpec, type RegistryService, type SchemaRequest } from "../service.ts";
+import { parseVersionSpec } from "../reads.ts";
+import type { SchemaRequest } from "../registration.ts";
+import type { RegistryService } from "../service.ts";
 import { CompatibilityBody, fails, ok, Q } from "./openapi.ts";
 import { flag, type Query } from "./query.ts";
 import { SchemaRequestBody } from "./request-bodies.ts";

@@ -8,7 +8,7 @@ import { parseAlgorithm, propsJson, type DekAlgorithm } from "../dek/records.ts"
 import type { DekRegistry, DekView } from "../dek/service.ts";
 import type { StoredKek } from "../dek/state.ts";
 import { kekResource, subjectResource } from "../permissions.ts";
-import { parseVersionSpec } from "../service.ts";
+import { parseVersionSpec } from "../reads.ts";
 import { named, type RegistryAccess } from "./access.ts";
 import { RawJson } from "./entities.ts";
 import { DekBody, DekRequest, fails, KekBody, KekRequest, KekTestBody, noContent, ok, Q, Strings, Integers } from "./openapi.ts";

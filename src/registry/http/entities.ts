@@ -1,7 +1,9 @@
 // The bodies the registry answers with, in Confluent's entity shapes (7.x, with 7.4+'s data contracts).
 import { contractJson, type Contract } from "../data-contracts.ts";
-import type { Registered } from "../service.ts";
+import type { CompatibilityLevel } from "../compatibility.ts";
+import type { Registered } from "../registration.ts";
 import type { SchemaVersion } from "../store/state.ts";
+import { configFields, type SubjectConfig } from "../subject-config.ts";
 
 /** A reply body that is already JSON text (cached bodies, raw schema text). */
 export class RawJson {
@@ -28,4 +30,14 @@ export function versionBody(v: SchemaVersion) {
 export function registeredBody(r: Registered) {
   if (!r.contract.metadata && !r.contract.ruleSet) return { id: r.id };
   return { id: r.id, version: r.version, ...typed({ ...r, ...r.contract }), schema: r.schema };
+}
+
+/** GET /config's body (Confluent's Config entity); `fallbackLevel` fills a config that sets none. */
+export function configBody(c: SubjectConfig, fallbackLevel?: CompatibilityLevel): Record<string, unknown> {
+  return configFields(c.compatibilityLevel || !fallbackLevel ? c : { ...c, compatibilityLevel: fallbackLevel }, "compatibilityLevel");
+}
+
+/** PUT /config's body (Confluent's ConfigUpdateRequest): the level is named `compatibility`. */
+export function configUpdateBody(c: SubjectConfig): Record<string, unknown> {
+  return configFields(c, "compatibility");
 }

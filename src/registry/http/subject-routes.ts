@@ -1,7 +1,9 @@
 // /subjects: subjects, their versions, registering, looking up and deleting.
 import { Elysia, t } from "elysia";
 import { documented } from "../../platform/openapi.ts";
-import { parseVersionSpec, type RegistryService, type SchemaRequest } from "../service.ts";
+import { parseVersionSpec } from "../reads.ts";
+import type { SchemaRequest } from "../registration.ts";
+import type { RegistryService } from "../service.ts";
 import type { RegistryAccess } from "./access.ts";
 import { RawJson, registeredBody, versionBody } from "./entities.ts";
 import { fails, Integers, ok, Q, RegisteredBody, schemaText, Strings, VersionBody } from "./openapi.ts";
@@ -24,7 +26,7 @@ export function subjectRoutes(service: RegistryService, options: { access?: Regi
     })
     .post(
       "/subjects/:subject/versions",
-      async ({ params, query, body }) => registeredBody(await service.registerFull(params.subject, body as SchemaRequest, flag(query, "normalize"))),
+      async ({ params, query, body }) => registeredBody(await service.register(params.subject, body as SchemaRequest, flag(query, "normalize"))),
       {
         body: SchemaRequestBody,
         query: t.Object({ normalize: Q.normalize }),

@@ -2,7 +2,6 @@ import { describe, expect, test } from "bun:test";
 import {
   compareQualified,
   contextOf,
-  isContextName,
   normalizeSubject,
   parseSubject,
   qualifyWithParent,
@@ -30,8 +29,6 @@ describe("qualified subjects (Confluent's QualifiedSubject, default tenant)", ()
     expect(normalizeSubject(":.:")).toBe("");
     expect(contextOf(":.prod:orders")).toBe(".prod");
     expect(contextOf("orders")).toBe(".");
-    expect(isContextName(":.prod:")).toBe(true);
-    expect(isContextName(":.prod:x")).toBe(false);
   });
 
   test("references are read in the referring subject's context", () => {

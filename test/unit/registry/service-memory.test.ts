@@ -52,17 +52,17 @@ describe("registry memory", () => {
     const { service } = await registry(dir);
     const parse = spyOn(avroFormat, "parse");
     try {
-      expect(await service.register("subject-new", { schema: record("New", ["a"]) }, false)).toBe(31);
+      expect((await service.register("subject-new", { schema: record("New", ["a"]) }, false)).id).toBe(31);
       expect(parse).toHaveBeenCalledTimes(1); // the request's schema only
       parse.mockClear();
       // The same text under another subject shares the id without parsing the stored ones.
-      expect(await service.register("subject-other", { schema: record("R7", ["a"]) }, false)).toBe(8);
+      expect((await service.register("subject-other", { schema: record("R7", ["a"]) }, false)).id).toBe(8);
       expect(parse).toHaveBeenCalledTimes(1);
       parse.mockClear();
       // A new version is checked against the latest only (BACKWARD is not transitive).
-      expect(await service.register("subject-new", { schema: record("New", ["a", "b"]) }, false)).toBe(32);
+      expect((await service.register("subject-new", { schema: record("New", ["a", "b"]) }, false)).id).toBe(32);
       parse.mockClear();
-      expect(await service.register("subject-new", { schema: record("New", ["a", "b", "c"]) }, false)).toBe(33);
+      expect((await service.register("subject-new", { schema: record("New", ["a", "b", "c"]) }, false)).id).toBe(33);
       expect(parse).toHaveBeenCalledTimes(1);
     } finally {
       parse.mockRestore();

@@ -1,9 +1,10 @@
 // The registry's CPU-heavy questions about schema texts — the identity form of a candidate and its
 // compatibility messages against earlier versions — as functions of texts alone, so that large
-// schemas can be answered on the schema thread (schema-thread.ts) while the event loop serves reads.
-import { checkCompatibility, type CompatibilityLevel, type PreviousVersion } from "./compatibility.ts";
-import { formats } from "../schema/index.ts";
-import { InvalidSchemaError, type ParsedSchema, type ResolvedReference, type SchemaType } from "../schema/format.ts";
+// schemas can be answered on the schema thread (on-schema-thread.ts) while the event loop serves
+// reads. Both sides import this file: isLarge decides on the event loop which side answers.
+import { checkCompatibility, type CompatibilityLevel, type PreviousVersion } from "../compatibility.ts";
+import { formats } from "../../schema/index.ts";
+import { InvalidSchemaError, type ParsedSchema, type ResolvedReference, type SchemaType } from "../../schema/format.ts";
 
 /** A schema as text with its references resolved (what crosses to the schema thread). */
 export interface SchemaText {
@@ -17,7 +18,7 @@ export interface VersionText extends SchemaText {
 }
 
 /** Below this many characters (schema and references) parsing is quick enough for the event loop. */
-export const LARGE_SCHEMA_CHARS = 16 * 1024;
+const LARGE_SCHEMA_CHARS = 16 * 1024;
 
 export function isLarge(...texts: SchemaText[]): boolean {
   let chars = 0;

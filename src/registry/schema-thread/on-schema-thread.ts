@@ -1,7 +1,7 @@
-// Entry of the schema thread (see schema-thread.ts): answers schema-work.ts calls by message.
-import { InvalidSchemaError } from "../schema/format.ts";
-import { compatibilityMessages, identityForm } from "./schema-work.ts";
-import type { SchemaThreadReply, SchemaThreadRequest } from "./schema-thread.ts";
+// Entry of the schema thread (started by on-event-loop.ts): answers schema-texts.ts calls by message.
+import { InvalidSchemaError } from "../../schema/format.ts";
+import { compatibilityMessages, identityForm } from "./schema-texts.ts";
+import type { SchemaThreadReply, SchemaThreadRequest } from "./on-event-loop.ts";
 
 declare const self: Worker;
 

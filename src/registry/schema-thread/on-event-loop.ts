@@ -1,11 +1,11 @@
-// One worker thread for large schemas. Even linear parsing, printing and comparing of a 4 MiB schema
+// The event loop's side of the one worker thread for large schemas. Even linear parsing, printing and comparing of a 4 MiB schema
 // takes seconds on one core, and on the event loop that stops every other request; on this thread
-// the loop goes on answering reads. Only texts cross (schema-work.ts), and callers await the answer
+// the loop goes on answering reads. Only texts cross (schema-texts.ts), and callers await the answer
 // where they would have computed it, so the order of registrations is unchanged. One thread: it
 // keeps the parses of a registration's two questions, and big schemas are rare.
-import { InvalidSchemaError } from "../schema/format.ts";
-import type { CompatibilityLevel } from "./compatibility.ts";
-import type { SchemaText, VersionText } from "./schema-work.ts";
+import { InvalidSchemaError } from "../../schema/format.ts";
+import type { CompatibilityLevel } from "../compatibility.ts";
+import type { SchemaText, VersionText } from "./schema-texts.ts";
 
 export type SchemaThreadRequest =
   | { id: number; op: "identity"; args: [SchemaText, boolean] }
@@ -23,21 +23,14 @@ export class SchemaThread {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
 
-  /** identity form (see schema-work.ts identityForm); rejects with InvalidSchemaError. */
+  /** identity form (see schema-texts.ts identityForm); rejects with InvalidSchemaError. */
   identityForm(schema: SchemaText, normalize: boolean): Promise<string> {
     return this.call({ id: this.nextId++, op: "identity", args: [schema, normalize] }) as Promise<string>;
   }
 
-  /** See schema-work.ts compatibilityMessages. */
+  /** See schema-texts.ts compatibilityMessages. */
   compatibilityMessages(candidate: SchemaText, level: CompatibilityLevel, previous: VersionText[]): Promise<string[]> {
     return this.call({ id: this.nextId++, op: "compatibility", args: [candidate, level, previous] }) as Promise<string[]>;
-  }
-
-  stop(): void {
-    this.worker?.terminate();
-    this.worker = undefined;
-    for (const p of this.pending.values()) p.reject(new Error("schema thread stopped"));
-    this.pending.clear();
   }
 
   private call(request: SchemaThreadRequest): Promise<string | string[]> {
@@ -50,7 +43,7 @@ export class SchemaThread {
   private thread(): Worker {
     if (this.worker) return this.worker;
     // A literal path next to this file: build.ts compiles it into the binary as its own entrypoint.
-    const worker = new Worker(new URL("./schema-worker.ts", import.meta.url).href);
+    const worker = new Worker(new URL("./on-schema-thread.ts", import.meta.url).href);
     worker.unref(); // an idle schema thread does not keep the process alive
     worker.onmessage = (event: MessageEvent<SchemaThreadReply>) => {
       const reply = event.data;
