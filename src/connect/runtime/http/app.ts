@@ -238,8 +238,6 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
       ...documented({ summary: "Changes some keys of a connector's config (null removes one)", body: ConfigPatch, responses: { 200: ok("The connector updated", ConnectorInfo), 400: fails("Invalid config"), 404: connectorNotFound } }),
     })
     .get("/connectors/:connector/status", async ({ params }) => json(await herder.status(params.connector)), documented({ summary: "A connector's and its tasks' states", responses: { 200: ok("The status", ConnectorStatus), 404: connectorNotFound } }))
-    .get("/connectors/:connector/tasks", ({ params }) => json(herder.taskConfigs(params.connector)), documented({ summary: "A connector's tasks and their configs", responses: { 200: ok("Task configs", TaskConfigs), 404: connectorNotFound } }))
-    .get("/connectors/:connector/tasks/:task/status", async ({ params }) => json(await herder.taskStatus(params.connector, taskIndex(params.task))), documented({ summary: "A task's state", responses: { 200: ok("The task's state", TaskState), 404: fails("Connector or task not found") } }))
     .post("/connectors/:connector/restart", async ({ params, query }) => {
       const planned = await herder.restart(params.connector, query.includeTasks === "true", query.onlyFailed === "true");
       return planned ? json(planned, 202) : empty(204);
@@ -247,10 +245,6 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
       query: t.Object({ includeTasks: Q.flag("restart the tasks too"), onlyFailed: Q.flag("only what failed") }),
       ...documented({ summary: "Restarts a connector (and its tasks)", responses: { 202: ok("What will be restarted", RestartPlan), 204: noBody("Restarted"), 404: connectorNotFound } }),
     })
-    .post("/connectors/:connector/tasks/:task/restart", async ({ params }) => {
-      await herder.restartTask(params.connector, taskIndex(params.task));
-      return empty(204);
-    }, documented({ summary: "Restarts a task", responses: { 204: noBody("Restarted"), 404: fails("Connector or task not found") } }))
     .put("/connectors/:connector/pause", async ({ params }) => {
       await herder.pause(params.connector);
       return empty(202);
@@ -274,6 +268,12 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
       await herder.resetTopics(params.connector);
       return empty(202);
     }, documented({ summary: "Forgets the topics a connector has used", responses: { 202: noBody("Reset"), 403: fails("Topic tracking or its reset is disabled"), 404: connectorNotFound } }))
+    .get("/connectors/:connector/tasks", ({ params }) => json(herder.taskConfigs(params.connector)), documented({ summary: "A connector's tasks and their configs", responses: { 200: ok("Task configs", TaskConfigs), 404: connectorNotFound } }))
+    .get("/connectors/:connector/tasks/:task/status", async ({ params }) => json(await herder.taskStatus(params.connector, taskIndex(params.task))), documented({ summary: "A task's state", responses: { 200: ok("The task's state", TaskState), 404: fails("Connector or task not found") } }))
+    .post("/connectors/:connector/tasks/:task/restart", async ({ params }) => {
+      await herder.restartTask(params.connector, taskIndex(params.task));
+      return empty(204);
+    }, documented({ summary: "Restarts a task", responses: { 204: noBody("Restarted"), 404: fails("Connector or task not found") } }))
     .get("/connectors/:connector/offsets", async ({ params }) => json(await herder.offsets(params.connector)), documented({ summary: "A connector's offsets", responses: { 200: ok("The offsets", Offsets), 404: connectorNotFound } }))
     .patch(
       "/connectors/:connector/offsets",
