@@ -14,7 +14,7 @@ import { ForwardRequest, type Herder, type TargetState } from "../herder/herder.
 import { UnknownConnectorClass } from "../herder/validation.ts";
 import { connectorFrameworkDefinition } from "../worker/connector-config.ts";
 import type { ConnectUsers } from "../security.ts";
-import { consoleRoutes } from "./console-routes.ts";
+import { sluiceRoutes } from "./sluice-routes.ts";
 import { configMap, createRequest, levelRequest, offsetsRequest, parseJsonBody, unsupportedMediaType } from "./request-bodies.ts";
 import type { SettingsDefinition } from "../../../platform/settings.ts";
 import {
@@ -187,7 +187,7 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
       summary: "This document: OpenAPI 3.1, generated from the routes",
       responses: { 200: ok("The OpenAPI document", { type: "object" }) },
     }))
-    .use(consoleRoutes(herder, info))
+    .use(sluiceRoutes(herder, info))
     .get("/connectors", async ({ request }) => {
       const expand = new URL(request.url).searchParams.getAll("expand");
       const names = herder.connectorNames();
