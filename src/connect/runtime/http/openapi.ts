@@ -78,6 +78,8 @@ export const LevelRequest = T.Object({ level: T.String({ description: "TRACE, DE
 export const ok = (description: string, schema: ResponseDoc["schema"]): ResponseDoc => ({ description, schema });
 export const fails = (description: string): ResponseDoc => ({ description, schema: ErrorBody });
 export const noBody = (description: string): ResponseDoc => ({ description });
+/** The 404 of the routes that name a connector. */
+export const connectorNotFound = fails("Connector not found");
 
 const COMMON: Record<string, ResponseDoc> = {
   "4XX": fails("A refused request: 400 bad input, 401 unauthenticated, 404 not found, 405, 409 rebalance in progress or conflict, 415 not JSON"),

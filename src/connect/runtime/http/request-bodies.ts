@@ -19,6 +19,26 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
+/** Bodies as parsed for the routes that take one, kept for forwarding. */
+const parsedBodies = new WeakMap<Request, unknown>();
+
+/** The body the request's route parsed (undefined when its route takes none). */
+export const parsedBody = (request: Request): unknown => parsedBodies.get(request);
+
+/**
+ * The parser of the routes that take a body, given to each of them: Kafka's resources without a body
+ * parameter never read it (Elysia would parse every route's body for a global parse hook).
+ */
+export const JSON_BODY = {
+  parse: async ({ request }: { request: Request }) => {
+    // Blank is null, as Jersey's Jackson provider reads empty input; undefined would make Elysia try
+    // its own parser next, on a body already read.
+    const body = parseJsonBody(await request.text()) ?? null;
+    parsedBodies.set(request, body);
+    return body;
+  },
+};
+
 /**
  * Whether Jersey would refuse the request 415: Kafka's resources consume application/json only, and
  * a body sent without a Content-Type is application/octet-stream to it.

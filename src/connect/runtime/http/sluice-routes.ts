@@ -52,13 +52,13 @@ type MetricsReply = { time: number; tasks: WorkerTotals[]; unreachable: string[]
 /** A worker's counters are its own: asking the others is bounded, a slow one is reported unreachable. */
 const PEER_TIMEOUT_MS = 5000;
 
-export interface ConsoleRouteOptions {
+export interface SluiceRouteOptions {
   /** Who the guard admitted the request as; absent without authentication. */
   users?: ConnectUsers;
   forwardTls?: ForwardingTls;
 }
 
-export function consoleRoutes(herder: Herder, options: ConsoleRouteOptions) {
+export function sluiceRoutes(herder: Herder, options: SluiceRouteOptions) {
   const own = async (): Promise<WorkerTotals[]> => (await herder.metrics().taskTotals()).map((totals) => ({ ...totals, worker: herder.workerId }));
 
   /** Another worker's own counters, asked with the caller's credentials. */
