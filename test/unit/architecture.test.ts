@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { circles, folderOf, type Import, importsOf, wrongImports } from "../fixtures/import-layout.ts";
+import { circles, folderOf, importsOf, wrongImports } from "../fixtures/import-layout.ts";
 
 const src = join(import.meta.dir, "..", "..", "src");
 
@@ -80,7 +80,7 @@ describe("the check of the import directions", () => {
   });
 
   test("tells type-only imports from run-time ones", () => {
-    const typeOnly = (text: string) => importsOf("jvm/a.ts", text).map((i: Import) => i.typeOnly);
+    const typeOnly = (text: string) => importsOf("jvm/a.ts", text).map((i) => i.typeOnly);
     expect(typeOnly(`import type { A } from "./b.ts";`)).toEqual([true]);
     expect(typeOnly(`import { type A, type B } from "./b.ts";`)).toEqual([true]);
     expect(typeOnly(`import { type A, B } from "./b.ts";`)).toEqual([false]);
