@@ -2,26 +2,25 @@
 // from file/env/flags, the registry on Kafka and on the embedded default, surviving kill -9.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, spawnSync, type Subprocess } from "bun";
-import { builtBinary, root } from "../../fixtures/binary.ts";
+import { root } from "../../fixtures/binary.ts";
 import * as fs from "node:fs";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sharedKafka } from "../../fixtures/kafka.ts";
 import { CONNECT_FILE_JAR } from "../../fixtures/connect.ts";
 import { client } from "../../fixtures/registry.ts";
+import { install, type Install } from "../../fixtures/sluice-process.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 
+let installed: Install;
 let dir: string;
 let bin: string;
 
 beforeAll(() => {
-  const built = builtBinary();
-  dir = mkdtempSync(join(tmpdir(), "sluice-bin-"));
-  bin = join(dir, "sluice");
-  copyFileSync(built, bin);
+  installed = install("sluice-bin-");
+  ({ dir, bin } = installed);
 }, 180_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => installed.remove());
 
 function run(args: string[], env: Record<string, string> = {}) {
   return spawnSync([bin, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir, ...env }, stdout: "pipe", stderr: "pipe" });
