@@ -23,11 +23,7 @@ const schema = (i: number) => ({ type: "record", name: `R${i}`, fields: [{ name:
 
 async function startRegistry(data: string): Promise<{ proc: Subprocess; url: string }> {
   const url = `http://127.0.0.1:${freePort()}`;
-  const proc = spawn([bin, "registry", "--data-dir", data, "--listeners", url], { cwd: dir, env: env(), stdout: "pipe", stderr: "pipe" });
-  await waitFor("the registry to answer GET /", async () => {
-    if (proc.exitCode !== null) throw new Error(`sluice exited with ${proc.exitCode}: ${await new Response(proc.stderr as ReadableStream).text()}`);
-    return (await fetch(url).then((r) => r.ok, () => false)) || undefined;
-  });
+  const { proc } = await installed.serve(["registry", "--data-dir", data, "--listeners", url], url);
   return { proc, url };
 }
 

@@ -27,18 +27,8 @@ function run(args: string[], env: Record<string, string> = {}) {
 }
 
 async function startRegistry(args: string[], env: Record<string, string> = {}): Promise<{ proc: Subprocess; url: string }> {
-  const port = freePort();
-  const proc = spawn([bin, "registry", ...args, "--listeners", `http://127.0.0.1:${port}`], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor("the registry to answer GET /", async () => {
-    if (proc.exitCode !== null) throw new Error(`sluice exited with ${proc.exitCode}: ${await new Response(proc.stderr as ReadableStream).text()}`);
-    return (await fetch(url).then((r) => r.ok, () => false)) || undefined;
-  }, { timeoutMs: 30000 });
+  const url = `http://127.0.0.1:${freePort()}`;
+  const { proc } = await installed.serve(["registry", ...args, "--listeners", url], url, env);
   return { proc, url };
 }
 
