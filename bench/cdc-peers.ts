@@ -25,7 +25,8 @@ import { startKafka } from "../test/fixtures/kafka.ts";
 import { cdcConnection, startPostgres, type PostgresServer } from "../test/fixtures/postgres.ts";
 import { freePort, waitFor } from "../test/fixtures/wait.ts";
 import { BENCH_COLUMNS, catchUp, connectTo, copyCeiling, createBenchTable, measureLatency, waitForRows, type Check, type Latency, type Sql } from "./cdc-workload.ts";
-import { checkNoFailure, createConnector, deleteConnector, KAFKA_CONNECT_JVM_OPTIONS, properties, sluiceBinary, startWorkerProcess, type WorkerProcess } from "./worker-process.ts";
+import { checkNoFailure, createConnector, deleteConnector, KAFKA_CONNECT_JVM_OPTIONS, sluiceBinary, startWorkerProcess, type WorkerProcess } from "./lib/worker-process.ts";
+import { standaloneWorkerProperties } from "./lib/worker-properties.ts";
 
 const rows = Number(process.argv[2] ?? 1_000_000);
 const latencySeconds = Number(process.argv[3] ?? 20);
@@ -83,17 +84,10 @@ async function runSide(side: Side, pg: PostgresServer, source: Sql, bootstrap: s
   const workerFile = join(dir, "worker.properties");
   await Bun.write(
     workerFile,
-    properties({
-      "bootstrap.servers": bootstrap,
-      listeners: `http://127.0.0.1:${port}`,
-      "key.converter": "org.apache.kafka.connect.json.JsonConverter",
-      "key.converter.schemas.enable": "true",
-      "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-      "value.converter.schemas.enable": "true",
-      "offset.storage.file.filename": join(dir, "connect.offsets"),
-      "offset.flush.interval.ms": "10000",
-      ...side.worker,
-    }),
+    standaloneWorkerProperties(
+      { bootstrap, port, dir, converter: "org.apache.kafka.connect.json.JsonConverter" },
+      { "key.converter.schemas.enable": "true", "value.converter.schemas.enable": "true", ...side.worker },
+    ),
   );
   const database = `target_${side.name.replace(/-/g, "_")}`;
   pg.psql(`CREATE DATABASE ${database}`);

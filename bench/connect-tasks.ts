@@ -18,7 +18,8 @@ import { KafkaBroker } from "../src/broker/kafka/index.ts";
 import { CONNECT_FILE_JAR } from "../test/fixtures/connect.ts";
 import { startKafka } from "../test/fixtures/kafka.ts";
 import { freePort } from "../test/fixtures/wait.ts";
-import { createConnector, properties, sluiceBinary, startWorkerProcess } from "./worker-process.ts";
+import { createConnector, sluiceBinary, startWorkerProcess } from "./lib/worker-process.ts";
+import { standaloneWorkerProperties } from "./lib/worker-properties.ts";
 
 const records = Number(process.argv[2] ?? 1_000_000);
 const timeoutMs = Number(process.argv[3] ?? 600) * 1000;
@@ -79,17 +80,14 @@ async function run(tasks: number, bootstrap: string, admin: KafkaBroker, sluice:
   const workerFile = join(dir, "worker.properties");
   await Bun.write(
     workerFile,
-    properties({
-      "bootstrap.servers": bootstrap,
-      listeners: `http://127.0.0.1:${port}`,
-      "key.converter": "org.apache.kafka.connect.json.JsonConverter",
-      "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-      "offset.storage.file.filename": join(dir, "connect.offsets"),
-      "offset.flush.interval.ms": "10000",
-      // The example plugin, and the FileStream connectors enabled as Kafka's quickstart does.
-      "plugin.path": `${join(dir, "plugins")},${join(dir, "libs", CONNECT_FILE_JAR)}`,
-      "data.dir": join(dir, "data"),
-    }),
+    standaloneWorkerProperties(
+      { bootstrap, port, dir, converter: "org.apache.kafka.connect.json.JsonConverter" },
+      {
+        // The example plugin, and the FileStream connectors enabled as Kafka's quickstart does.
+        "plugin.path": `${join(dir, "plugins")},${join(dir, "libs", CONNECT_FILE_JAR)}`,
+        "data.dir": join(dir, "data"),
+      },
+    ),
   );
   const topic = `bench-tasks-${tasks}-${Date.now()}`;
   await admin.createTopic({ name: topic, partitions: PARTITIONS, replicationFactor: 1 });

@@ -15,7 +15,8 @@ import { kafkaConnectClasspath } from "../test/fixtures/kafka-connect.ts";
 import { startKafka } from "../test/fixtures/kafka.ts";
 import { CONNECT_FILE_JAR } from "../test/fixtures/connect.ts";
 import { freePort } from "../test/fixtures/wait.ts";
-import { KAFKA_CONNECT_JVM_OPTIONS, properties, sluiceBinary, startWorkerProcess } from "./worker-process.ts";
+import { KAFKA_CONNECT_JVM_OPTIONS, sluiceBinary, startWorkerProcess } from "./lib/worker-process.ts";
+import { properties, standaloneWorkerProperties } from "./lib/worker-properties.ts";
 
 const lines = Number(process.argv[2] ?? 1_000_000);
 const timeoutMs = Number(process.argv[3] ?? 600) * 1000;
@@ -58,17 +59,12 @@ async function runSide(name: string, command: (dir: string, workerFile: string, 
   const topic = `bench-${name}-${Date.now()}`;
   await Bun.write(
     workerFile,
-    properties({
-      "bootstrap.servers": bootstrap,
-      listeners: `http://127.0.0.1:${port}`,
-      "key.converter": "org.apache.kafka.connect.storage.StringConverter",
-      "value.converter": "org.apache.kafka.connect.storage.StringConverter",
-      "offset.storage.file.filename": join(dir, "connect.offsets"),
-      "offset.flush.interval.ms": "10000",
+    standaloneWorkerProperties(
+      { bootstrap, port, dir, converter: "org.apache.kafka.connect.storage.StringConverter" },
       // Sluice: no plugin modules, the FileStream connectors enabled as Kafka's quickstart does (Kafka
       // Connect: plugin.path unset, the classpath has the connectors).
-      ...(name === "sluice" ? { "plugin.path": `${join(dir, "plugins")},${join(dir, "libs", CONNECT_FILE_JAR)}`, "data.dir": join(dir, "data") } : {}),
-    }),
+      name === "sluice" ? { "plugin.path": `${join(dir, "plugins")},${join(dir, "libs", CONNECT_FILE_JAR)}`, "data.dir": join(dir, "data") } : {},
+    ),
   );
   mkdirSync(join(dir, "plugins"), { recursive: true });
   const source = join(dir, "source.properties");

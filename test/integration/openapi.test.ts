@@ -11,7 +11,7 @@ import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { interopPython } from "../fixtures/python.ts";
 import { freePort } from "../fixtures/wait.ts";
-import { install, type Install, type Running } from "../journeys/sluice.ts";
+import { install, type Install, type Running } from "../fixtures/sluice-process.ts";
 
 const EXAMPLES = 10;
 const SECONDS = 75;

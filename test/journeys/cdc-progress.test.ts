@@ -13,7 +13,7 @@ import { cdcConnection, startPostgres, type PostgresServer } from "../fixtures/p
 import { scrape, valueOf } from "../fixtures/prometheus.ts";
 import { freePort, waitFor } from "../fixtures/wait.ts";
 import { logLines, type LogLine } from "../fixtures/logs.ts";
-import { install, type Install } from "./sluice.ts";
+import { install, type Install } from "../fixtures/sluice-process.ts";
 
 const ROWS = 50_000;
 /** Short, so that a snapshot of a few seconds logs progress more than once (the default is 5 s). */

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { freeListener, install, linesWith, type Install } from "./sluice.ts";
+import { freeListener, install, linesWith, type Install } from "../fixtures/sluice-process.ts";
 
 let sluice: Install;
 beforeAll(() => {

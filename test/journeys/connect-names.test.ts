@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { root } from "../fixtures/binary.ts";
 import { freePort, waitFor } from "../fixtures/wait.ts";
-import { install, type Install } from "./sluice.ts";
+import { install, type Install } from "../fixtures/sluice-process.ts";
 
 let sluice: Install;
 let url: string;

@@ -10,7 +10,7 @@ import { root } from "../fixtures/binary.ts";
 import { explained, openBrowser, saveScreenshot, type BrowserSession } from "../fixtures/browser.ts";
 import { certificateAuthority } from "../fixtures/certificates.ts";
 import { freePort } from "../fixtures/wait.ts";
-import { freeListener, install, type Install } from "./sluice.ts";
+import { freeListener, install, type Install } from "../fixtures/sluice-process.ts";
 import { karapaceUser } from "../fixtures/karapace-auth.ts";
 import { call, screenshots, seedSubjects, until, V1, walkConnector, walkLookup, walkReference, walkSubjects } from "./console-walk.ts";
 

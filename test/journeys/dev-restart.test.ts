@@ -13,7 +13,7 @@ import { connectClient } from "../fixtures/connect.ts";
 import { sharedKafka } from "../fixtures/kafka.ts";
 import { cdcConnection, startPostgres, type PostgresServer } from "../fixtures/postgres.ts";
 import { freePort, waitFor } from "../fixtures/wait.ts";
-import { install, linesWith, type Install, type Running } from "./sluice.ts";
+import { install, linesWith, type Install, type Running } from "../fixtures/sluice-process.ts";
 
 const installs: Install[] = [];
 let pg: PostgresServer | undefined;

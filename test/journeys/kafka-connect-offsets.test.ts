@@ -12,7 +12,7 @@ import type { Broker } from "../../src/broker/broker.ts";
 import { sharedKafka } from "../fixtures/kafka.ts";
 import { kafkaConnectClasspath, startKafkaConnect } from "../fixtures/kafka-connect.ts";
 import { waitFor } from "../fixtures/wait.ts";
-import { install, type Install } from "./sluice.ts";
+import { install, type Install } from "../fixtures/sluice-process.ts";
 
 let sluice: Install;
 let broker: Broker;

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { connectClient } from "../fixtures/connect.ts";
 import { freePort, waitFor } from "../fixtures/wait.ts";
 import { logLines, type LogLine } from "../fixtures/logs.ts";
-import { freeListener, install, type Install, type Running } from "./sluice.ts";
+import { freeListener, install, type Install, type Running } from "../fixtures/sluice-process.ts";
 
 let sluice: Install;
 beforeAll(() => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "../fixtures/wait.ts";
-import { install, linesWith, type Install, type Running } from "./sluice.ts";
+import { install, linesWith, type Install, type Running } from "../fixtures/sluice-process.ts";
 
 const GOOD = `export default (sdk) => {
   class TickTask extends sdk.SourceTask {

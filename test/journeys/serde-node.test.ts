@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { root } from "../fixtures/binary.ts";
 import { freePort } from "../fixtures/wait.ts";
-import { install, type Install } from "./sluice.ts";
+import { install, type Install } from "../fixtures/sluice-process.ts";
 
 let sluice: Install;
 let registry: string;

@@ -1,118 +1,136 @@
-// The layout's import directions (docs/architecture.md), checked on every file of src/: a module
-// imports its own folder and the folders below it, never upward or sideways, and no imports go round
-// in a circle.
+// The layout's import directions (docs/architecture.md), checked on every file of src/: a module imports its own
+// folder and the folders below it, never upward or sideways, and no imports go round in a circle.
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, normalize, relative } from "node:path";
+import { join, relative, sep } from "node:path";
+import { circles, folderOf, importsOf, wrongImports } from "../fixtures/import-layout.ts";
 
-const root = join(import.meta.dir, "..", "..");
-const src = join(root, "src");
-
-/** Each folder (longest match wins) and what it may import besides itself. */
-const ALLOWED: [folder: string, mayImport: string[]][] = [
-  ["platform", ["jvm"]],
-  ["jvm", []],
-  ["schema", ["jvm", "platform"]],
-  ["broker", ["platform"]],
-  ["serde", ["schema", "jvm", "platform"]],
-  ["registry", ["schema", "broker", "console-host", "jvm", "platform"]],
-  ["connect/api", ["jvm", "platform"]],
-  ["connect/converters", ["connect/api", "schema", "serde", "jvm", "platform"]],
-  ["connect/transforms", ["connect/api", "jvm", "platform"]],
-  // A connector is a plugin: the plugin API, and the converters a plugin may use as a library (Kafka's
-  // connect-json), as Confluent's search sink uses JsonConverter.
-  ["connectors", ["connect/api", "connect/converters", "jvm", "platform"]],
-  ["connect/runtime", ["connect/api", "connect/converters", "connect/transforms", "broker", "schema", "serde", "console-host", "jvm", "platform"]],
-  // The web console runs in the browser: it imports nothing of the servers'.
-  ["console", []],
-  ["console-host", ["platform"]],
-  ["catalog.ts", ["connectors", "connect/api", "connect/converters", "connect/transforms", "connect/runtime", "platform"]],
-  ["task-thread.ts", ["catalog.ts", "connect/runtime"]],
-  ["cli.ts", ["*"]],
-  ["usage.ts", ["*"]],
-  ["unsupported-settings-doc.ts", ["*"]],
-];
-
-function folderOf(file: string): string {
-  const path = relative(src, file);
-  const match = ALLOWED.map(([folder]) => folder).filter((f) => path === f || path.startsWith(`${f}/`)).sort((a, b) => b.length - a.length)[0];
-  if (!match) throw new Error(`${path} is in no folder of docs/architecture.md`);
-  // Each connector is a folder of its own: one connector does not import another.
-  return match === "connectors" ? path.split("/").slice(0, 2).join("/") : match;
-}
+const src = join(import.meta.dir, "..", "..", "src");
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []));
 }
 
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+)["'](\.{1,2}\/[^"']+)["']/gm;
-const files = sourceFiles(src);
-/** Type-only imports: erased at run time, so they may go round (a class and the type of its user). */
-const TYPE_ONLY = /^(?:import|export) type [^;]*?from\s*["'](\.{1,2}\/[^"']+)["']/gm;
-const targets = (file: string, pattern: RegExp) =>
-  [...readFileSync(file, "utf8").matchAll(pattern)].map((m) => normalize(join(dirname(file), m[1]!))).filter((t) => t.startsWith(`${src}/`)); // package.json is outside the layout
-const imports = new Map(files.map((file) => [file, targets(file, SPECIFIER)]));
-const runtimeImports = new Map(files.map((file) => {
-  const rest = [...imports.get(file)!];
-  for (const typeOnly of targets(file, TYPE_ONLY)) rest.splice(rest.indexOf(typeOnly), 1);
-  return [file, rest];
-}));
+const files = new Map(sourceFiles(src).map((file) => [relative(src, file).split(sep).join("/"), readFileSync(file, "utf8")]));
+const imports = [...files].flatMap(([path, text]) => importsOf(path, text));
 
-/** The imports of src/ that go against the allowed directions, as "from → to". */
-export function wrongImports(): string[] {
-  const wrong: string[] = [];
-  for (const [file, targets] of imports) {
-    const from = folderOf(file);
-    const allowed = ALLOWED.find(([f]) => from === f || from.startsWith(`${f}/`))![1];
-    for (const target of targets) {
-      const to = folderOf(target);
-      const ok = to === from || allowed.includes("*") || allowed.some((a) => to === a || to.startsWith(`${a}/`));
-      if (!ok) wrong.push(`${relative(src, file)} → ${relative(src, target)}`);
-    }
-  }
-  return wrong;
-}
+// Imports being moved on other branches of the same issue. TEMPORARY: the merge that lands each fix deletes its
+// entry here (an entry nothing matches fails below).
+const PENDING: { from: string; to: string }[] = [
+  // storage/ takes the Status type from worker/ until one status type lives in runtime/status.ts.
+  { from: "connect/runtime/storage", to: "connect/runtime/worker" },
+  // Importers of the data model's inner files, until they go through connect/api/data/index.ts.
+  { from: "connect/converters", to: "connect/api/data" },
+  { from: "connect/transforms", to: "connect/api/data" },
+  { from: "connectors", to: "connect/api/data" },
+];
+const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
+const pending = (wrong: string) => {
+  const [from, to] = wrong.split(" → ") as [string, string];
+  return PENDING.find((p) => under(from, p.from) && under(to, p.to));
+};
 
-/** Circles among src/'s files at run time: each as the files going round. */
-function circles(): string[][] {
-  const found: string[][] = [];
-  const state = new Map<string, "open" | "done">();
-  const stack: string[] = [];
-  const visit = (file: string) => {
-    state.set(file, "open");
-    stack.push(file);
-    for (const next of runtimeImports.get(file) ?? []) {
-      if (state.get(next) === "open") found.push(stack.slice(stack.indexOf(next)).map((f) => relative(src, f)));
-      else if (!state.has(next)) visit(next);
-    }
-    stack.pop();
-    state.set(file, "done");
-  };
-  for (const file of files) if (!state.has(file)) visit(file);
-  return found;
-}
+/** A file set in memory: path relative to src/ → text. */
+const check = (set: Record<string, string>) => wrongImports(Object.entries(set).flatMap(([path, text]) => importsOf(path, text)));
+const circlesOf = (set: Record<string, string>) => circles(Object.entries(set).flatMap(([path, text]) => importsOf(path, text)));
 
 describe("the layout's import directions", () => {
   test("every file is in a folder of docs/architecture.md", () => {
-    expect(() => files.forEach(folderOf)).not.toThrow();
+    expect(() => [...files.keys()].forEach(folderOf)).not.toThrow();
   });
 
   test("no file imports against the allowed directions", () => {
-    expect(wrongImports()).toEqual([]);
+    expect(wrongImports(imports).filter((w) => !pending(w))).toEqual([]);
+  });
+
+  test("every pending exception is still needed", () => {
+    const used = new Set(wrongImports(imports).map(pending));
+    expect(PENDING.filter((p) => !used.has(p))).toEqual([]);
   });
 
   test("no import circles", () => {
-    expect(circles()).toEqual([]);
+    expect(circles(imports)).toEqual([]);
+  });
+});
+
+describe("the check of the import directions", () => {
+  test("sees an import upward: connectors/ importing connect/runtime", () => {
+    const wrong = check({
+      "connectors/file/source.ts": `import { Worker } from "../../connect/runtime/worker/worker.ts";`,
+      "connect/runtime/worker/worker.ts": "export class Worker {}",
+    });
+    expect(wrong).toEqual(["connectors/file/source.ts → connect/runtime/worker/worker.ts"]);
   });
 
-  test("the check sees a wrong import: connectors/ importing connect/runtime", () => {
-    const file = join(src, "connectors", "file", "source.ts");
-    const saved = imports.get(file)!;
-    imports.set(file, [...saved, join(src, "connect", "runtime", "worker", "worker.ts")]);
-    try {
-      expect(wrongImports()).toEqual(["connectors/file/source.ts → connect/runtime/worker/worker.ts"]);
-    } finally {
-      imports.set(file, saved);
-    }
+  test("sees one connector importing another", () => {
+    expect(check({ "connectors/file/source.ts": `import { sink } from "../jdbc-sink/sink.ts";` })).toEqual(["connectors/file/source.ts → connectors/jdbc-sink/sink.ts"]);
+  });
+
+  test("counts type-only imports for the directions, in every spelling", () => {
+    const set = {
+      "jvm/a.ts": `import type { A } from "../platform/a.ts";`,
+      "jvm/b.ts": `import { type B } from "../platform/b.ts";`,
+      "jvm/c.ts": `import { type C, D } from "../platform/c.ts";`,
+      "jvm/d.ts": `export type { E } from "../platform/d.ts";`,
+      "jvm/e.ts": `import type F from "../platform/e.ts";`,
+      "jvm/f.ts": `import type * as G from "../platform/f.ts";`,
+      "jvm/g.ts": `const h = await import("../platform/g.ts");`,
+    };
+    expect(check(set)).toEqual(Object.entries(set).map(([path, text]) => `${path} → platform/${text.match(/platform\/(\w\.ts)/)![1]}`));
+  });
+
+  test("tells type-only imports from run-time ones", () => {
+    const typeOnly = (text: string) => importsOf("jvm/a.ts", text).map((i) => i.typeOnly);
+    expect(typeOnly(`import type { A } from "./b.ts";`)).toEqual([true]);
+    expect(typeOnly(`import { type A, type B } from "./b.ts";`)).toEqual([true]);
+    expect(typeOnly(`import { type A, B } from "./b.ts";`)).toEqual([false]);
+    expect(typeOnly(`import { A } from "./b.ts"; import type { C } from "./b.ts";`)).toEqual([false]);
+    expect(typeOnly(`import type { C } from "./b.ts";\nimport { D } from "./c.ts";`)).toEqual([true, false]);
+  });
+
+  test("reads only real imports: not those in comments or strings", () => {
+    const set = {
+      "jvm/a.ts": [
+        `// import { A } from "../platform/a.ts";`,
+        `/* export { B } from "../platform/b.ts"; */`,
+        "const code = `import { C } from \"../platform/c.ts\"`;",
+        `const text = 'await import("../platform/d.ts")';`,
+        `const quote = /["']/;`,
+      ].join("\n"),
+    };
+    expect(check(set)).toEqual([]);
+  });
+
+  test("a type-only import of one file does not hide a run-time import of another", () => {
+    // The former check took type-only imports out of the run-time list by splice(indexOf(…)), which dropped the
+    // last import when indexOf found none; the run-time imports are now read on their own.
+    const set = {
+      "platform/a.ts": `import type { B } from "./b.ts";\nimport { c } from "./c.ts";`,
+      "platform/c.ts": `import { a } from "./a.ts";`,
+    };
+    expect(circlesOf(set)).toEqual([["platform/a.ts", "platform/c.ts"]]);
+  });
+
+  test("lets type-only imports go round, not run-time ones", () => {
+    expect(circlesOf({ "platform/a.ts": `import type { B } from "./b.ts";`, "platform/b.ts": `import { a } from "./a.ts";` })).toEqual([]);
+    expect(circlesOf({ "platform/a.ts": `import { b } from "./b.ts";`, "platform/b.ts": `import { a } from "./a.ts";` })).toEqual([["platform/a.ts", "platform/b.ts"]]);
+  });
+
+  test("sees connect/runtime/storage importing connect/runtime/worker", () => {
+    expect(check({ "connect/runtime/storage/status-store.ts": `import type { Status } from "../worker/worker-task.ts";` })).toEqual([
+      "connect/runtime/storage/status-store.ts → connect/runtime/worker/worker-task.ts",
+    ]);
+    expect(check({ "connect/runtime/worker/worker.ts": `import { OffsetStore } from "../storage/offset-store.ts";` })).toEqual([]);
+  });
+
+  test("lets only connect/api reach past connect/api/data/index.ts", () => {
+    expect(
+      check({
+        "connect/converters/json.ts": `import { Struct } from "../api/data/struct.ts";\nimport { Schema } from "../api/data/index.ts";`,
+        "connectors/file/source.ts": `import { type Schema } from "../../connect/api/data/schema.ts";`,
+        "connect/api/sink.ts": `import { Struct } from "./data/struct.ts";`,
+        "connect/api/data/index.ts": `export { Struct } from "./struct.ts";`,
+      }),
+    ).toEqual(["connect/converters/json.ts → connect/api/data/struct.ts", "connectors/file/source.ts → connect/api/data/schema.ts"]);
   });
 });

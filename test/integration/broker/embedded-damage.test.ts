@@ -3,14 +3,14 @@
 // frame (a crash mid-append) is cut, its bytes kept beside the log; `sluice repair-log` recovers knowingly.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, spawnSync, type Subprocess } from "bun";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { builtBinary } from "../../fixtures/binary.ts";
 import { client } from "../../fixtures/registry.ts";
+import { install, type Install } from "../../fixtures/sluice-process.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 
 const SCHEMAS = 300;
+let installed: Install;
 let dir: string;
 let bin: string;
 /** A data directory whose _schemas log holds SCHEMAS registrations; each test works on a copy. */
@@ -23,11 +23,7 @@ const schema = (i: number) => ({ type: "record", name: `R${i}`, fields: [{ name:
 
 async function startRegistry(data: string): Promise<{ proc: Subprocess; url: string }> {
   const url = `http://127.0.0.1:${freePort()}`;
-  const proc = spawn([bin, "registry", "--data-dir", data, "--listeners", url], { cwd: dir, env: env(), stdout: "pipe", stderr: "pipe" });
-  await waitFor("the registry to answer GET /", async () => {
-    if (proc.exitCode !== null) throw new Error(`sluice exited with ${proc.exitCode}: ${await new Response(proc.stderr as ReadableStream).text()}`);
-    return (await fetch(url).then((r) => r.ok, () => false)) || undefined;
-  });
+  const { proc } = await installed.serve(["registry", "--data-dir", data, "--listeners", url], url);
   return { proc, url };
 }
 
@@ -54,10 +50,8 @@ function copyOfPristine(name: string): string {
 }
 
 beforeAll(async () => {
-  const built = builtBinary();
-  dir = mkdtempSync(join(tmpdir(), "sluice-damage-"));
-  bin = join(dir, "sluice");
-  cpSync(built, bin);
+  installed = install("sluice-damage-");
+  ({ dir, bin } = installed);
   pristine = join(dir, "pristine");
   const sr = await startRegistry(pristine);
   for (let i = 0; i < SCHEMAS; i++) {
@@ -67,7 +61,7 @@ beforeAll(async () => {
   }
   await stop(sr.proc);
 }, 180_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => installed.remove());
 
 describe("dist/sluice on a damaged embedded log", () => {
   test("one flipped byte in the middle refuses start-up, names file and byte, and leaves the file as it was", async () => {

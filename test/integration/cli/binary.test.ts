@@ -2,44 +2,33 @@
 // from file/env/flags, the registry on Kafka and on the embedded default, surviving kill -9.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, spawnSync, type Subprocess } from "bun";
-import { builtBinary, root } from "../../fixtures/binary.ts";
+import { root } from "../../fixtures/binary.ts";
 import * as fs from "node:fs";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sharedKafka } from "../../fixtures/kafka.ts";
 import { CONNECT_FILE_JAR } from "../../fixtures/connect.ts";
 import { client } from "../../fixtures/registry.ts";
+import { install, type Install } from "../../fixtures/sluice-process.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 
+let installed: Install;
 let dir: string;
 let bin: string;
 
 beforeAll(() => {
-  const built = builtBinary();
-  dir = mkdtempSync(join(tmpdir(), "sluice-bin-"));
-  bin = join(dir, "sluice");
-  copyFileSync(built, bin);
+  installed = install("sluice-bin-");
+  ({ dir, bin } = installed);
 }, 180_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => installed.remove());
 
 function run(args: string[], env: Record<string, string> = {}) {
   return spawnSync([bin, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir, ...env }, stdout: "pipe", stderr: "pipe" });
 }
 
 async function startRegistry(args: string[], env: Record<string, string> = {}): Promise<{ proc: Subprocess; url: string }> {
-  const port = freePort();
-  const proc = spawn([bin, "registry", ...args, "--listeners", `http://127.0.0.1:${port}`], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor("the registry to answer GET /", async () => {
-    if (proc.exitCode !== null) throw new Error(`sluice exited with ${proc.exitCode}: ${await new Response(proc.stderr as ReadableStream).text()}`);
-    return (await fetch(url).then((r) => r.ok, () => false)) || undefined;
-  }, { timeoutMs: 30000 });
+  const url = `http://127.0.0.1:${freePort()}`;
+  const { proc } = await installed.serve(["registry", ...args, "--listeners", url], url, env);
   return { proc, url };
 }
 

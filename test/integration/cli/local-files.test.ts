@@ -3,32 +3,30 @@
 // its offsets in a topic, and takes those of the file an earlier dev left there.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, type Subprocess } from "bun";
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { KafkaBroker } from "../../../src/broker/kafka/index.ts";
 import { encodeByteMap } from "../../../src/connect/runtime/storage/java-byte-map.ts";
-import { builtBinary } from "../../fixtures/binary.ts";
 import { sharedKafka } from "../../fixtures/kafka.ts";
+import { install, type Install } from "../../fixtures/sluice-process.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 
+let installed: Install;
 let dir: string;
 let bin: string;
 let bootstrap: string;
 let kafka: KafkaBroker;
 
 beforeAll(async () => {
-  const built = builtBinary();
-  dir = mkdtempSync(join(tmpdir(), "sluice-files-"));
-  bin = join(dir, "sluice");
-  cpSync(built, bin);
+  installed = install("sluice-files-");
+  ({ dir, bin } = installed);
   bootstrap = (await sharedKafka()).bootstrap;
   kafka = new KafkaBroker({ bootstrapServers: [bootstrap] });
   await kafka.connect();
 }, 180_000);
 afterAll(async () => {
   await kafka?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await installed.remove();
 });
 
 const env = (cwd: string) => ({ PATH: process.env.PATH ?? "", HOME: cwd, SLUICE_LOG_LEVEL: "warn" });

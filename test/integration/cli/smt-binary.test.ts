@@ -4,11 +4,11 @@
 // from the untransformed records where the transform changes them.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, type Subprocess } from "bun";
-import { builtBinary, root } from "../../fixtures/binary.ts";
+import { root } from "../../fixtures/binary.ts";
 import * as fs from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectClient, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
+import { install, type Install } from "../../fixtures/sluice-process.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 
 
@@ -95,14 +95,15 @@ async function waitForDumps(work: string): Promise<Record<string, string[]>> {
 }
 
 describe("every transform and predicate through dist/sluice", () => {
+  let installed: Install;
   let dir: string;
   let plugins: string;
   let inProcess: TestConnect | undefined;
   let binary: Subprocess | undefined;
 
   beforeAll(() => {
-    builtBinary();
-    dir = fs.mkdtempSync(join(tmpdir(), "sluice-smt-bin-"));
+    installed = install("sluice-smt-bin-");
+    dir = installed.dir;
     plugins = join(dir, "plugins");
     fs.mkdirSync(plugins);
     fs.copyFileSync(join(root, "test", "fixtures", "plugins", "fixture-plugins.ts"), join(plugins, "fixture-plugins.ts"));
@@ -111,7 +112,7 @@ describe("every transform and predicate through dist/sluice", () => {
     await inProcess?.stop();
     binary?.kill("SIGTERM");
     await binary?.exited;
-    fs.rmSync(dir, { recursive: true, force: true });
+    await installed.remove();
   });
 
   test("the binary's records equal the in-process worker's for every chain", async () => {
@@ -136,9 +137,7 @@ describe("every transform and predicate through dist/sluice", () => {
     }
     const port = freePort();
     fs.writeFileSync(join(binWork, "worker.properties"), [`listeners=http://127.0.0.1:${port}`, `data.dir=${join(binWork, "data")}`, `offset.storage.file.filename=${join(binWork, "offsets")}`, "offset.flush.interval.ms=500", `plugin.path=${plugins}`].join("\n"));
-    const bin = join(dir, "sluice");
-    fs.copyFileSync(builtBinary(), bin);
-    binary = spawn([bin, "connect-standalone", join(binWork, "worker.properties"), ...files], { cwd: binWork, env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" }, stdout: "pipe", stderr: "pipe" });
+    binary = spawn([installed.bin, "connect-standalone", join(binWork, "worker.properties"), ...files], { cwd: binWork, env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" }, stdout: "pipe", stderr: "pipe" });
     const fromBinary = await waitForDumps(binWork);
 
     const normalize = (lines: string[]) => lines.map((l) => l.replaceAll(binWork, "<work>").replaceAll(refWork, "<work>"));

@@ -4,22 +4,21 @@
 // starts do not hold off either API, and tasks.max is bounded.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, type Subprocess } from "bun";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { builtBinary } from "../../fixtures/binary.ts";
 import { connectClient } from "../../fixtures/connect.ts";
+import { install, type Install } from "../../fixtures/sluice-process.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 
+let installed: Install;
 let dir: string;
 let bin: string;
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "sluice-isolation-"));
-  bin = join(dir, "sluice");
-  copyFileSync(builtBinary(), bin);
+  installed = install("sluice-isolation-");
+  ({ dir, bin } = installed);
 }, 180_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => installed.remove());
 
 interface Dev {
   registry: string;

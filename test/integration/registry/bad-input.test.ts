@@ -3,25 +3,24 @@
 // with a 4xx, nothing leaks JavaScript internals, and nothing bad reaches the `_schemas` log.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, type Subprocess } from "bun";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { encoder } from "../../../src/broker/broker.ts";
 import { createBroker } from "../../../src/broker/index.ts";
-import { builtBinary } from "../../fixtures/binary.ts";
 import { jsonCall, type JsonReply } from "../../fixtures/http.ts";
+import { install, type Install } from "../../fixtures/sluice-process.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 import { karapaceUser } from "../../fixtures/karapace-auth.ts";
 
+let installed: Install;
 let dir: string;
 let bin: string;
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "sluice-bad-input-"));
-  bin = join(dir, "sluice");
-  copyFileSync(builtBinary(), bin);
+  installed = install("sluice-bad-input-");
+  ({ dir, bin } = installed);
 }, 180_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => installed.remove());
 
 interface Running {
   proc: Subprocess;

@@ -12,7 +12,7 @@ import { ConnectDate, Decimal, Time, Timestamp } from "../../../../src/connect/a
 import { Schema, SchemaBuilder } from "../../../../src/connect/api/data/schema.ts";
 import { Struct } from "../../../../src/connect/api/data/struct.ts";
 import { avroFormat } from "../../../../src/schema/avro/index.ts";
-import { fieldValueOf, registrySchema, type RegistrySchemaOptions } from "./registry-data-arbitraries.ts";
+import { fieldValueOf, registrySchema, type RegistrySchemaOptions } from "../../../fixtures/connect-data.ts";
 
 const data = new AvroData();
 const avroText = (schema: Schema | null, d = data) => d.fromConnectSchema(schema).canonical;

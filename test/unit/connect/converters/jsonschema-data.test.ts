@@ -12,7 +12,7 @@ import { Schema, SchemaBuilder } from "../../../../src/connect/api/data/schema.t
 import { Struct } from "../../../../src/connect/api/data/struct.ts";
 import { jsonSchemaFormat } from "../../../../src/schema/jsonschema/index.ts";
 import { readTree } from "../../../../src/schema/jsonschema/json.ts";
-import { fieldValueOf, registrySchema, type RegistrySchemaOptions } from "./registry-data-arbitraries.ts";
+import { fieldValueOf, registrySchema, type RegistrySchemaOptions } from "../../../fixtures/connect-data.ts";
 
 const data = new JsonSchemaData();
 const schemaText = (schema: Schema, d = data) => d.fromConnectSchema(schema).canonical;

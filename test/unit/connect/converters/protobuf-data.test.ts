@@ -11,7 +11,7 @@ import { ConnectDate, Decimal, Time, Timestamp } from "../../../../src/connect/a
 import { Schema, SchemaBuilder } from "../../../../src/connect/api/data/schema.ts";
 import { Struct } from "../../../../src/connect/api/data/struct.ts";
 import { messageForIndexes, protobufFormat, type ProtobufParsedSchema } from "../../../../src/schema/protobuf/index.ts";
-import { structAndValue, type RegistrySchemaOptions } from "./registry-data-arbitraries.ts";
+import { structAndValue, type RegistrySchemaOptions } from "../../../fixtures/connect-data.ts";
 
 const data = new ProtobufData();
 const protoText = (schema: Schema, d = data) => d.fromConnectSchema(schema).parsed.canonical;

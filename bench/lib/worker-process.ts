@@ -5,7 +5,7 @@ import { spawn, spawnSync, type Subprocess } from "bun";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-const root = join(import.meta.dir, "..");
+const root = join(import.meta.dir, "..", "..");
 
 /** The heap and GC flags of Kafka's bin/connect-standalone.sh and kafka-run-class.sh (the JVM as shipped). */
 export const KAFKA_CONNECT_JVM_OPTIONS = [
@@ -19,8 +19,6 @@ export const KAFKA_CONNECT_JVM_OPTIONS = [
   "-XX:MaxInlineLevel=15",
   "-Djava.awt.headless=true",
 ];
-
-export const properties = (values: Record<string, string>) => Object.entries(values).map(([k, v]) => `${k}=${v}`).join("\n") + "\n";
 
 /** dist/sluice (built with `bun run build` when missing), or SLUICE_BIN. */
 export function sluiceBinary(): string {
