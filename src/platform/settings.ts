@@ -301,7 +301,7 @@ export class ParsedSettings {
   }
 }
 
-/** Markdown table of a definition, for the README's configuration reference. */
+/** Markdown table of a definition, for docs/configuration.md. */
 export function settingsReference(def: SettingsDefinition): string {
   const rows = def.settings.map((s) => {
     const names = [s.name, ...(s.aliases ?? [])].map((n) => `\`${n}\``).join("<br>");

@@ -190,7 +190,7 @@ const registrySettings: Setting[] = [
     doc: "Verbose logging.",
   },
   ...logSettings,
-  // HTTPS and authentication of the REST API, by rest-utils' names (see README "Security").
+  // HTTPS and authentication of the REST API, by rest-utils' names (see docs/security.md).
   ...storeSettings,
   {
     name: "ssl.client.authentication",
@@ -256,7 +256,7 @@ const registrySettings: Setting[] = [
     importance: "low",
     doc: "A JAAS file as Confluent's: the `file` option of the authentication.realm section names the users file.",
   },
-  // OAuth bearer tokens (Confluent Platform 7.7+'s names) and CORS (rest-utils'), see README "Security".
+  // OAuth bearer tokens (Confluent Platform 7.7+'s names) and CORS (rest-utils'), see docs/security.md.
   ...oauthSettings,
   ...corsSettings,
   ...corsHeaderSettings,

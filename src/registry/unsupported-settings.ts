@@ -10,7 +10,7 @@ const EXTENSIONS = `Sluice runs no Java resource extensions; the DEK registry ($
 export const unsupportedRegistrySettings: Setting[] = [
   refused("resource.extension.class", EXTENSIONS, [DEK_REGISTRY_EXTENSION]),
   refused("schema.registry.resource.extension.class", EXTENSIONS, [DEK_REGISTRY_EXTENSION]),
-  refused("confluent.schema.registry.authorizer.class", "Sluice authorizes with its users and permissions files only (README, Security)"),
+  refused("confluent.schema.registry.authorizer.class", "Sluice authorizes with its users and permissions files only (docs/security.md)"),
   refused("response.http.headers.config", "Sluice adds no configured headers to its responses", [""]),
   refused("csrf.prevention.enable", "Sluice has no CSRF token filter", ["false"]),
   refused("dos.filter.enabled", "Sluice has no DoS filter (rate limits per client)", ["false"]),

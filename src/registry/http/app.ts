@@ -58,7 +58,7 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
   let document: string | undefined;
   const routes = new Elysia()
     .get("/", () => ({}), documented({ summary: "An empty object (Confluent's root resource)", responses: { 200: ok("{}", { type: "object" }) } }))
-    // Not Confluent's API: monitoring (see README, Monitoring).
+    // Not Confluent's API: monitoring (see docs/production.md, Monitoring).
     .get("/health", () => {
       const health = options.health();
       return json({ status: health.status, message: health.message }, health.httpStatus, "application/json");

@@ -1,5 +1,5 @@
 // /v1/sluice: Sluice's own resources, not Confluent's, for the web console: the instances of the
-// cluster and what the calling user may do (see README, Console).
+// cluster and what the calling user may do (see docs/console.md).
 import { Elysia, t } from "elysia";
 import { documented } from "../../platform/openapi.ts";
 import type { ClusterView } from "../cluster.ts";

@@ -1,5 +1,5 @@
 // /sluice: Sluice's own resources, not Kafka Connect's, for the web console: the cluster's workers and
-// what each runs, the task counters it charts, and what the calling user may do (see README, Console).
+// what each runs, the task counters it charts, and what the calling user may do (see docs/console.md).
 import { Elysia, t } from "elysia";
 import { logger } from "../../../platform/log.ts";
 import { documented } from "../../../platform/openapi.ts";

@@ -46,7 +46,7 @@ export const workerSettings = new SettingsDefinition(
     { name: "rebalance.timeout.ms", type: "int", default: 60000, min: 1, importance: "high", doc: "Distributed: how long a rebalance waits for every worker to rejoin." },
     { name: "scheduled.rebalance.max.delay.ms", type: "int", default: 300000, min: 0, importance: "low", doc: "Distributed: how long the work of a departed worker waits for it to come back before it is given to others." },
     { name: "rest.advertised.listener", type: "string", default: "", importance: "low", doc: "Distributed: http or https, the listener given to other workers." },
-    // HTTPS and authentication of the REST API (README "Security"). `listeners.https.`-prefixed ssl.*
+    // HTTPS and authentication of the REST API (docs/security.md). `listeners.https.`-prefixed ssl.*
     // settings, when any is given, replace these for the listeners, as in Kafka.
     ...storeSettings,
     ...logSettings,
