@@ -10,7 +10,7 @@ import { capturesColumn, type CaptureFilters } from "./config.ts";
 import { tableSchemas, type Row, type TableColumn, type TableSchemas } from "./envelope.ts";
 import type { CatalogTable, TableName } from "./catalog.ts";
 import type { RelationMessage, Tuple } from "./pgoutput.ts";
-import { columnMapping, type ColumnMapping, type TypeMappingOptions } from "./types.ts";
+import { columnMapping, type ColumnMapping, type TypeMappingOptions } from "./column-types.ts";
 
 export interface CapturedTable extends TableName {
   readonly schemas: TableSchemas;

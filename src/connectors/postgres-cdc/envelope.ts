@@ -9,7 +9,7 @@ import { sourceRecord } from "../../connect/api/records.ts";
 
 export interface TableColumn {
   readonly name: string;
-  /** From types.ts: the column's Connect schema. */
+  /** From column-types.ts: the column's Connect schema. */
   readonly schema: Schema;
   /** In the event key (primary key, or replica identity index). */
   readonly isKey: boolean;
