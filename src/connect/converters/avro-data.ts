@@ -13,6 +13,7 @@ import { isJsonObject, JsonNumber, writeJson, type JsonObject, type JsonValue } 
 import type { AvroName, AvroNode, FieldNode, PrimitiveType, RecordNode } from "../../schema/avro/model.ts";
 import { avroFormat, isValidDefault, type AvroParsedSchema } from "../../schema/avro/index.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";
+import { javaParseInteger } from "../../jvm/java-numbers.ts";
 import { DataException } from "../api/data/errors.ts";
 import { DerivedSchemas } from "./derived-schemas.ts";
 import { isPlainObject, javaClassName } from "../api/data/java-format.ts";
@@ -1287,10 +1288,12 @@ function fromLatin1(text: string): Uint8Array {
 
 /** Integer.parseInt; a missing or malformed value is a DataException (Java throws NumberFormatException). */
 function parseJavaInt(text: string | undefined): number {
-  if (text === undefined || !/^[+-]?\d+$/.test(text)) throw new DataException(`Invalid integer parameter: ${text}`);
-  const n = Number(text);
-  if (n < -2147483648 || n > 2147483647) throw new DataException(`Invalid integer parameter: ${text}`);
-  return n;
+  if (text === undefined) throw new DataException(`Invalid integer parameter: ${text}`);
+  try {
+    return Number(javaParseInteger(text, 32));
+  } catch {
+    throw new DataException(`Invalid integer parameter: ${text}`);
+  }
 }
 
 /** Number.intValue() of a JSON number. */

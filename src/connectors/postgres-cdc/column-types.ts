@@ -4,7 +4,7 @@
 // Input is the type's text output, as pgoutput sends it. Types Debezium does not map give no mapping:
 // the column is left out of events, as Debezium leaves it out.
 import { BigDecimal } from "../../jvm/big-decimal.ts";
-import { javaDoubleToString, javaParseDouble } from "../../jvm/java-numbers.ts";
+import { javaDoubleToString, javaParseDouble, javaParseInteger } from "../../jvm/java-numbers.ts";
 import { DataException } from "../../connect/api/data/errors.ts";
 import { ConnectDate, Decimal, Time, Timestamp, twosComplementBytes } from "../../connect/api/data/logical.ts";
 import { SchemaBuilder, type Schema } from "../../connect/api/data/schema.ts";
@@ -150,9 +150,14 @@ const DEFAULT_KINDS: ReadonlyMap<number, { readonly generated: string; readonly 
   [Oid.INTERVAL, { generated: "00:00:00", trim: true }],
 ]);
 
-/** Integer.parseInt and the like accept a sign and ASCII digits. */
+/** The default as Long.parseLong reads it (PostgreSQL has range-checked it for the column's type); null where Java throws. */
 function javaIntegerText(text: string): string | null {
-  return /^[+-]?\d+$/.test(text) ? text.replace(/^\+/, "") : null;
+  try {
+    javaParseInteger(text, 64);
+    return text.replace(/^\+/, "");
+  } catch {
+    return null;
+  }
 }
 
 /** Float.parseFloat / Double.parseDouble of the default, as text parseFloat64 reads back to the same double; null where Java throws. */
