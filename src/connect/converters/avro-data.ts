@@ -14,12 +14,8 @@ import type { AvroName, AvroNode, FieldNode, PrimitiveType, RecordNode } from ".
 import { avroFormat, isValidDefault, type AvroParsedSchema } from "../../schema/avro/index.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";
 import { javaParseInteger } from "../../jvm/java-numbers.ts";
-import { DataException } from "../api/data/errors.ts";
+import { DataException, isPlainObject, javaClassName, ConnectDate, Decimal, Time, Timestamp, Schema, SchemaBuilder, copySchema, acceptsPlain, mapEntries, validateValue, type Field, Struct } from "../api/data/index.ts";
 import { DerivedSchemas } from "./derived-schemas.ts";
-import { isPlainObject, javaClassName } from "../api/data/java-format.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../api/data/logical.ts";
-import { Schema, SchemaBuilder, copySchema, acceptsPlain, mapEntries, validateValue, type Field } from "../api/data/schema.ts";
-import { Struct } from "../api/data/struct.ts";
 
 export const AVRO_NAMESPACE = "io.confluent.connect.avro";
 const DEFAULT_SCHEMA_NAME = "ConnectDefault";

@@ -11,12 +11,8 @@ import { JavaHashKeys } from "../../jvm/hash-order.ts";
 import { isJObject, JNumber, readTree, writeJson, type JObject, type JValue } from "../../schema/jsonschema/json.ts";
 import { propertyOrder, type CombinedNode, type ObjectNode, type SchemaNode } from "../../schema/jsonschema/model.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";
-import { DataException } from "../api/data/errors.ts";
+import { DataException, isPlainObject, javaClassName, javaDoubleToString, javaFloatToString, ConnectDate, Decimal, Time, Timestamp, Schema, SchemaBuilder, acceptsPlain, copySchema, mapEntries, validateValue, Struct } from "../api/data/index.ts";
 import { DerivedSchemas } from "./derived-schemas.ts";
-import { isPlainObject, javaClassName, javaDoubleToString, javaFloatToString } from "../api/data/java-format.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../api/data/logical.ts";
-import { Schema, SchemaBuilder, acceptsPlain, copySchema, mapEntries, validateValue } from "../api/data/schema.ts";
-import { Struct } from "../api/data/struct.ts";
 import { base64, writeJsonTree, type JsonTree } from "../../jvm/json-text.ts";
 import { ownEntry } from "../../platform/own.ts";
 

@@ -15,12 +15,8 @@ import { emptyMessage, type FieldElement, type MessageElement, type OneOfElement
 import { protobufFormat, type ProtobufParsedSchema } from "../../schema/protobuf/index.ts";
 import { JavaHashKeys } from "../../jvm/hash-order.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";
-import { DataException } from "../api/data/errors.ts";
+import { DataException, isPlainObject, javaClassName, ConnectDate, Decimal, fromTwosComplement, Time, Timestamp, twosComplementBytes, acceptsPlain, mapEntries, Schema, SchemaBuilder, Struct } from "../api/data/index.ts";
 import { DerivedSchemas } from "./derived-schemas.ts";
-import { isPlainObject, javaClassName } from "../api/data/java-format.ts";
-import { ConnectDate, Decimal, fromTwosComplement, Time, Timestamp, twosComplementBytes } from "../api/data/logical.ts";
-import { acceptsPlain, mapEntries, Schema, SchemaBuilder } from "../api/data/schema.ts";
-import { Struct } from "../api/data/struct.ts";
 import { scrubName as avroScrubName } from "./avro-data.ts";
 import { ownEntry } from "../../platform/own.ts";
 

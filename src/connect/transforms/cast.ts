@@ -6,8 +6,7 @@
 import { JavaNumberFormatError, javaParseDouble, javaParseInteger } from "../../jvm/java-numbers.ts";
 import { javaSplit } from "../../jvm/java-strings.ts";
 import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
-import { BigDecimal, ConnectDate, DataException, SchemaBuilder, Struct, Time, Timestamp, type Schema, type Type } from "../api/data/index.ts";
-import { javaClassName, javaToString } from "../api/data/java-format.ts";
+import { BigDecimal, ConnectDate, DataException, SchemaBuilder, Struct, Time, Timestamp, type Schema, type Type, javaClassName, javaToString } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireStruct } from "./requirements.ts";

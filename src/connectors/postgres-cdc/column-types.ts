@@ -5,10 +5,7 @@
 // the column is left out of events, as Debezium leaves it out.
 import { BigDecimal } from "../../jvm/big-decimal.ts";
 import { javaDoubleToString, javaParseDouble, javaParseInteger } from "../../jvm/java-numbers.ts";
-import { DataException } from "../../connect/api/data/errors.ts";
-import { ConnectDate, Decimal, Time, Timestamp, twosComplementBytes } from "../../connect/api/data/logical.ts";
-import { SchemaBuilder, type Schema } from "../../connect/api/data/schema.ts";
-import { Struct } from "../../connect/api/data/struct.ts";
+import { DataException, ConnectDate, Decimal, Time, Timestamp, twosComplementBytes, SchemaBuilder, type Schema, Struct } from "../../connect/api/data/index.ts";
 import { civilDate, parseArray, parseBytea, parseDate, parseInterval, parseTime, parseTimestamp, parseTimestampTz, parseTimeTz, type IntervalParts } from "./pg-text.ts";
 
 export type DecimalHandlingMode = "precise" | "double" | "string";

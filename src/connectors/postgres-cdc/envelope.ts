@@ -2,8 +2,7 @@
 // and the envelope {before, after, source, transaction, op, ts_ms, ts_us, ts_ns} around them, with
 // the schema names, versions and field order Debezium uses, so consumers and sinks written for
 // Debezium (ExtractNewRecordState, JDBC sinks, schema-registry subjects) read Sluice's topics as is.
-import { SchemaBuilder, type Schema } from "../../connect/api/data/schema.ts";
-import { Struct } from "../../connect/api/data/struct.ts";
+import { SchemaBuilder, type Schema, Struct } from "../../connect/api/data/index.ts";
 import type { ConnectHeader, SourceRecord } from "../../connect/api/records.ts";
 import { sourceRecord } from "../../connect/api/records.ts";
 

@@ -3,9 +3,7 @@
 // for them, built on the generic Connect-data arbitraries.
 import fc from "fast-check";
 import { BigDecimal } from "../../../../src/jvm/big-decimal.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../../../../src/connect/api/data/logical.ts";
-import { SchemaBuilder, type Schema } from "../../../../src/connect/api/data/schema.ts";
-import { Struct } from "../../../../src/connect/api/data/struct.ts";
+import { ConnectDate, Decimal, Time, Timestamp, SchemaBuilder, type Schema, Struct } from "../../../../src/connect/api/data/index.ts";
 import { floatArbitrary } from "../../../fixtures/connect-data.ts";
 
 export interface RegistrySchemaOptions {
