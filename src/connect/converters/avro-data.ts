@@ -17,7 +17,7 @@ import { javaParseInteger } from "../../jvm/java-numbers.ts";
 import { DataException, isPlainObject, javaClassName, ConnectDate, Decimal, Time, Timestamp, Schema, SchemaBuilder, copySchema, acceptsPlain, mapEntries, validateValue, type Field, Struct } from "../api/data/index.ts";
 import { DerivedSchemas } from "./derived-schemas.ts";
 
-export const AVRO_NAMESPACE = "io.confluent.connect.avro";
+const AVRO_NAMESPACE = "io.confluent.connect.avro";
 const DEFAULT_SCHEMA_NAME = "ConnectDefault";
 const DEFAULT_SCHEMA_FULL_NAME = `${AVRO_NAMESPACE}.${DEFAULT_SCHEMA_NAME}`;
 const MAP_ENTRY_TYPE_NAME = "MapEntry";
@@ -39,8 +39,8 @@ const AVRO_FIELD_DOC_PREFIX_PROP = `${AVRO_NAMESPACE}.field.doc.`;
 /** Marks a Connect default that came from an Avro field default (so it is not written back as connect.default). */
 const AVRO_FIELD_DEFAULT_FLAG_PROP = `${AVRO_NAMESPACE}.field.default`;
 const AVRO_ENUM_DEFAULT_PREFIX_PROP = `${AVRO_NAMESPACE}.enum.default.`;
-export const AVRO_TYPE_UNION = `${AVRO_NAMESPACE}.Union`;
-export const AVRO_TYPE_ENUM = `${AVRO_NAMESPACE}.Enum`;
+const AVRO_TYPE_UNION = `${AVRO_NAMESPACE}.Union`;
+const AVRO_TYPE_ENUM = `${AVRO_NAMESPACE}.Enum`;
 const AVRO_TYPE_ANYTHING = `${AVRO_NAMESPACE}.Anything`;
 const GENERALIZED_TYPE_UNION = "org.apache.kafka.connect.data.Union";
 const GENERALIZED_TYPE_ENUM = "org.apache.kafka.connect.data.Enum";
@@ -73,7 +73,7 @@ export interface AvroDataOptions {
   readonly cacheSize: number;
 }
 
-export const DEFAULT_AVRO_DATA_OPTIONS: AvroDataOptions = {
+const DEFAULT_AVRO_DATA_OPTIONS: AvroDataOptions = {
   enhancedSchemaSupport: false,
   scrubInvalidNames: false,
   connectMetaData: true,
@@ -1031,7 +1031,7 @@ function withFieldLevelParams(original: Schema, fieldParams: JsonObject): Schema
   return copySchema(original, { parameters: params });
 }
 
-export function isUnionSchema(schema: Schema): boolean {
+function isUnionSchema(schema: Schema): boolean {
   return schema.name === AVRO_TYPE_UNION || (schema.parameters?.has(GENERALIZED_TYPE_UNION) ?? false);
 }
 
@@ -1078,7 +1078,7 @@ function stringProp(node: AvroNode, name: string): string | null {
 }
 
 /** The key avsc uses for a union branch when unions are wrapped. */
-export function branchKey(node: AvroNode): string {
+function branchKey(node: AvroNode): string {
   return node.type === "record" || node.type === "enum" || node.type === "fixed" ? node.name.full : node.type;
 }
 

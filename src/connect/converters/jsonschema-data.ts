@@ -23,8 +23,8 @@ const CONNECT_TYPE_PROP = "connect.type";
 const CONNECT_VERSION_PROP = "connect.version";
 const CONNECT_PARAMETERS_PROP = "connect.parameters";
 const CONNECT_INDEX_PROP = "connect.index";
-export const JSON_TYPE_ENUM = `${NAMESPACE}.Enum`;
-export const JSON_TYPE_ONE_OF = `${NAMESPACE}.OneOf`;
+const JSON_TYPE_ENUM = `${NAMESPACE}.Enum`;
+const JSON_TYPE_ONE_OF = `${NAMESPACE}.OneOf`;
 const GENERALIZED_TYPE_UNION = "org.apache.kafka.connect.data.Union";
 const GENERALIZED_TYPE_ENUM = "org.apache.kafka.connect.data.Enum";
 const GENERALIZED_TYPE_UNION_PREFIX = "connect_union_";
@@ -61,7 +61,7 @@ export interface JsonSchemaDataOptions {
   readonly cacheSize: number;
 }
 
-export const DEFAULT_JSON_SCHEMA_DATA_OPTIONS: JsonSchemaDataOptions = {
+const DEFAULT_JSON_SCHEMA_DATA_OPTIONS: JsonSchemaDataOptions = {
   allowAdditionalProperties: true,
   useOptionalForNonRequired: false,
   decimalNumeric: false,
@@ -697,7 +697,7 @@ function stripIndex(node: SchemaNode): SchemaNode {
   return { ...node, unprocessed } as SchemaNode;
 }
 
-export function isUnionSchema(schema: Schema): boolean {
+function isUnionSchema(schema: Schema): boolean {
   return schema.name === JSON_TYPE_ONE_OF || (schema.parameters?.has(GENERALIZED_TYPE_UNION) ?? false);
 }
 

@@ -24,7 +24,7 @@ const OUTPUT_TYPES: readonly Type[] = ["INT8", "INT16", "INT32", "INT64", "FLOAT
 /** Field name → target type; a null key is the whole-value cast. */
 export type CastSpec = Map<string | null, Type>;
 
-export function parseCastSpec(mappings: readonly string[]): CastSpec {
+function parseCastSpec(mappings: readonly string[]): CastSpec {
   if (mappings.length === 0) throw configProblem("spec", "Must specify at least one field to cast.");
   const casts: CastSpec = new Map();
   let wholeValue = false;

@@ -32,7 +32,7 @@ export function requireStructOrNull(value: unknown, purpose: string): Struct | n
   return value === null || value === undefined ? null : requireStruct(value, purpose);
 }
 
-export function isSinkRecord(record: ConnectRecord): record is SinkRecord {
+function isSinkRecord(record: ConnectRecord): record is SinkRecord {
   return typeof (record as Partial<SinkRecord>).kafkaOffset === "number";
 }
 

@@ -191,7 +191,7 @@ function enumDefaultText(expression: string): string | null {
  * NULL default, an expression it does not evaluate (`1 + 2`), a type it has no parser for, a value the
  * column's converter refuses, or a struct (VariableScaleDecimal: Kafka cannot hold a struct default).
  */
-export function columnDefault(column: ColumnType, options: TypeMappingOptions, convert: (text: string) => unknown): unknown {
+function columnDefault(column: ColumnType, options: TypeMappingOptions, convert: (text: string) => unknown): unknown {
   const expression = column.defaultExpression;
   if (expression === null || expression === undefined) return undefined;
   let text: string | null;

@@ -52,7 +52,7 @@ export const SOURCE_SCHEMA: Schema = SchemaBuilder.struct()
   .build();
 
 /** The envelope's `transaction` block (provide.transaction.metadata). */
-export const TRANSACTION_SCHEMA: Schema = SchemaBuilder.struct()
+const TRANSACTION_SCHEMA: Schema = SchemaBuilder.struct()
   .optional()
   .name("event.block")
   .version(1)

@@ -43,7 +43,7 @@ export class ProtoSyntaxError extends Error {
  * refused with protobufjs's "max depth exceeded" anyway, and printing it first costs time (and
  * text) quadratic in the depth — and a deep enough one overflows the stack.
  */
-export const MAX_MESSAGE_NESTING = 32;
+const MAX_MESSAGE_NESTING = 32;
 
 export class NestingTooDeepError extends Error {
   constructor() {
