@@ -24,6 +24,7 @@ import {
   type Syntax,
   type TypeElement,
 } from "./elements.ts";
+import { javaParseInteger } from "../../jvm/java-numbers.ts";
 import { readOption, readOptions, stripValue } from "./option-reader.ts";
 import { locationText, ProtoSyntaxError, SyntaxReader } from "./syntax-reader.ts";
 
@@ -41,12 +42,14 @@ export class NestingTooDeepError extends Error {
   }
 }
 
-/** Java's Integer.parseInt failure text, raised (unwrapped) by Wire for a bad range end. */
+/** Wire reads a range end with Integer.parseInt, whose failure text it raises unwrapped. */
 function rangeEnd(word: string): number {
   if (word === "max") return MAX_TAG_VALUE;
-  const v = /^[+-]?[0-9]+$/.test(word) ? parseInt(word, 10) : NaN;
-  if (Number.isNaN(v) || v < -2147483648 || v > 2147483647) throw new ProtoSyntaxError(`For input string: "${word}"`, null);
-  return v;
+  try {
+    return Number(javaParseInteger(word, 32));
+  } catch (e) {
+    throw new ProtoSyntaxError((e as Error).message, null);
+  }
 }
 
 type Context = "FILE" | "MESSAGE" | "ENUM" | "RPC" | "EXTEND" | "SERVICE";
