@@ -71,11 +71,6 @@ function asProtobuf(parsed: ParsedSchema): ProtobufParsedSchema {
   return parsed;
 }
 
-/** The resolved protobufjs Root: the schema and all files it imports. */
-export function protobufRoot(parsed: ParsedSchema): protobuf.Root {
-  return asProtobuf(parsed).root;
-}
-
 /** Every message of the schema's file (nested too) in file order, with its Confluent message indexes. */
 export function messageTypes(parsed: ParsedSchema): { fullName: string; indexes: number[] }[] {
   return messageTypesOf(asProtobuf(parsed).file);
