@@ -111,7 +111,7 @@ const UNSECURED_HANDLER = "org.apache.kafka.common.security.oauthbearer.internal
 const RETRIEVERS = "org.apache.kafka.common.security.oauthbearer.";
 
 /** Kafka's client security settings: what a prefix (`producer.`, `producer.override.`) may set for a client. */
-export function isSecuritySetting(name: string): boolean {
+function isSecuritySetting(name: string): boolean {
   return name === "security.protocol" || name.startsWith("sasl.") || name.startsWith("ssl.");
 }
 

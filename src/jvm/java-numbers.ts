@@ -1,7 +1,8 @@
 // Java's Double.toString and Float.toString (JDK 19+), the text Jackson writes for double and float JSON
 // numbers. Both the registry (Avro canonical forms) and connect (converters, toString of values) print
-// numbers this way, so it lives here, below both. And Double.parseDouble, which reads Avro's string
-// defaults, Cast's strings and Debezium's column defaults.
+// numbers this way, so it lives here, below both. And Double.parseDouble and Integer.parseInt (with its
+// byte, short and long siblings), which read Avro's string defaults and Connect's Avro parameters, Cast's
+// strings and Debezium's column defaults.
 import { javaTrim } from "./java-strings.ts";
 
 /** Java's NumberFormatException; the message is Java's. */
@@ -26,6 +27,17 @@ export function javaParseDouble(text: string): number {
   }
   const magnitude = m[2] === "NaN" ? NaN : Number(m[2] ?? m[3]);
   return m[1] === "-" ? -magnitude : magnitude;
+}
+
+/**
+ * Java's Byte.parseByte / Short.parseShort / Integer.parseInt / Long.parseLong (width 8/16/32/64), radix
+ * 10: an optional sign and ASCII digits, in the type's range. Throws JavaNumberFormatError otherwise.
+ */
+export function javaParseInteger(text: string, width: 8 | 16 | 32 | 64): bigint {
+  if (!/^[+-]?\d+$/.test(text)) throw new JavaNumberFormatError(`For input string: "${text}"`);
+  const n = BigInt(text);
+  if (BigInt.asIntN(width, n) !== n) throw new JavaNumberFormatError(`For input string: "${text}"`);
+  return n;
 }
 
 /**

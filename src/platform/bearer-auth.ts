@@ -10,7 +10,7 @@ import { clientTls } from "./tls.ts";
 const log = logger("bearer-auth");
 
 /** Confluent's handlers that validate IdP tokens: 7.7's, and 8.x's multi-protocol one (as cp-ansible sets it). */
-export const OAUTH_HANDLERS = ["io.confluent.common.security.jetty.initializer.InstallOAuthSecurityHandler", "io.confluent.common.security.jetty.initializer.AuthenticationHandler"];
+const OAUTH_HANDLERS = ["io.confluent.common.security.jetty.initializer.InstallOAuthSecurityHandler", "io.confluent.common.security.jetty.initializer.AuthenticationHandler"];
 
 export const oauthSettings: Setting[] = [
   {

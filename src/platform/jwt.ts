@@ -48,8 +48,8 @@ interface PublicJwk {
  * kid at most once a minute and all kids together at most UNKNOWN_KID_FETCHES times a minute, so
  * forged tokens cannot turn into a flood of fetches.
  */
-export const UNKNOWN_KID_WINDOW_MS = 60_000;
-export const UNKNOWN_KID_FETCHES = 5;
+const UNKNOWN_KID_WINDOW_MS = 60_000;
+const UNKNOWN_KID_FETCHES = 5;
 const REMEMBERED_KIDS = 64;
 const FETCH_TIMEOUT_MS = 10_000;
 /** After a failed refresh, the keys known are used this long before the next try. */

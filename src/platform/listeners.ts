@@ -32,7 +32,7 @@ export interface ClientCertificateServerOptions {
   fetch(request: Request): Response | Promise<Response>;
 }
 
-export function serveWithClientCertificates(options: ClientCertificateServerOptions): Promise<Listening> {
+function serveWithClientCertificates(options: ClientCertificateServerOptions): Promise<Listening> {
   const http = createHttpServer((req, res) => void handle(req, res, options));
   const tls = createTlsServer(
     {

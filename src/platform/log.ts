@@ -7,7 +7,7 @@ import type { ParsedSettings, Setting } from "./settings.ts";
 export type Logger = pino.Logger;
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
 export type LogFormat = "json" | "text";
-export const LOG_FORMATS: LogFormat[] = ["json", "text"];
+const LOG_FORMATS: LogFormat[] = ["json", "text"];
 
 /** Readable lines for a person at a terminal, JSON lines for whatever collects the output (and tests). */
 const envFormat = LOG_FORMATS.find((f) => f === process.env.SLUICE_LOG_FORMAT?.toLowerCase());

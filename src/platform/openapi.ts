@@ -95,9 +95,6 @@ export function openApiDocument(routes: readonly DocumentedRoute[], options: Doc
   };
 }
 
-/** The document's reference to the error body (for routes that describe an error of their own). */
-export const ERROR_REF = { $ref: "#/components/schemas/Error" };
-
 function responseObject(response: ResponseDoc, options: DocumentOptions): Record<string, unknown> {
   return {
     description: response.description,

@@ -141,7 +141,7 @@ const CONNECT_TIMEOUT_MS = 30_000;
 const SSL_REQUEST = 80877103;
 
 /** Whether the socket ended up encrypted. */
-export function isEncrypted(socket: Socket): boolean {
+function isEncrypted(socket: Socket): boolean {
   return (socket as TLSSocket).encrypted === true;
 }
 
@@ -149,7 +149,7 @@ export function isEncrypted(socket: Socket): boolean {
  * A connected socket to the server, TLS-wrapped when `encrypt` (and the server agrees: when it refuses,
  * prefer goes on in plain text, any other mode fails).
  */
-export async function openPostgresSocket(host: string, port: number, tls: PostgresTls, encrypt: boolean): Promise<Socket> {
+async function openPostgresSocket(host: string, port: number, tls: PostgresTls, encrypt: boolean): Promise<Socket> {
   const socket = new Socket();
   let timer: Timer | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -253,7 +253,7 @@ export async function withPostgresTls<T>(host: string, port: number, tls: Postgr
 }
 
 /** Node's TLS options for a connection checked as `tls` asks (the `postgres` library's `ssl` option). */
-export function tlsConnectOptions(tls: PostgresTls, host: string): ConnectionOptions {
+function tlsConnectOptions(tls: PostgresTls, host: string): ConnectionOptions {
   return {
     ...(isIP(host) ? {} : { servername: host }),
     ...(tls.ca ? { ca: [...tls.ca] } : {}),

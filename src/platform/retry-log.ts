@@ -4,7 +4,7 @@
 import type { Logger } from "./log.ts";
 
 /** How long a failure lasts before it is worth a WARN: a fresh Kafka answers within a few seconds. */
-export const PERSISTENT_FAILURE_MS = 10_000;
+const PERSISTENT_FAILURE_MS = 10_000;
 
 export class RetryLog {
   private failingSince = 0;

@@ -11,7 +11,7 @@ const VERSION = 1;
 /** version + offset + timestamp + keyLen + valueLen + headerCount */
 export const MIN_BODY_BYTES = 1 + 8 + 8 + 4 + 4 + 4;
 /** Upper bound for one frame; larger lengths on disk are treated as corruption, larger records are refused. */
-export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export interface FrameRecord {
   offset: number;

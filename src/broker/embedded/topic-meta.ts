@@ -24,7 +24,7 @@ export function topicDirName(name: string): string {
 /** The file naming a topic complete. */
 export const META_FILE = "meta.json";
 
-export function metaFile(topicDir: string): string {
+function metaFile(topicDir: string): string {
   return join(topicDir, META_FILE);
 }
 

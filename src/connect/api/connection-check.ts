@@ -2,7 +2,7 @@
 // (PUT .../config/validate, POST /connectors), so the attempt is bounded and never retried.
 
 /** The longest a validation waits for a connection (Debezium waits up to 60 s; REST clients give up sooner). */
-export const CONNECTION_CHECK_TIMEOUT_MS = 10_000;
+const CONNECTION_CHECK_TIMEOUT_MS = 10_000;
 
 /**
  * Why `attempt` failed, worded by `failed` from its error message, or Debezium's message when it

@@ -129,10 +129,10 @@ export abstract class SinkTask implements Task {
   abstract version(): string;
   abstract start(props: Record<string, string>): void | Promise<void>;
   abstract put(records: SinkRecord[]): void | Promise<void>;
-  /** Makes everything put so far durable; offsets are committed only after this returns. */
-  flush(_offsets: Map<string, number>): void | Promise<void> {}
-  /** Offsets safe to commit (default: what was flushed). Keys are `topic:partition`. */
-  preCommit?(offsets: Map<string, number>): Map<string, number> | Promise<Map<string, number>>;
+  /** Makes everything put so far durable; offsets (next to read, per partition) are committed only after this returns. */
+  flush(_offsets: Map<TopicPartition, number>): void | Promise<void> {}
+  /** Offsets safe to commit (default: what was flushed), keyed by partition as `flush` and `context.offset` are. */
+  preCommit?(offsets: Map<TopicPartition, number>): Map<TopicPartition, number> | Promise<Map<TopicPartition, number>>;
   open?(partitions: TopicPartition[]): void | Promise<void>;
   close?(partitions: TopicPartition[]): void | Promise<void>;
   abstract stop(): void | Promise<void>;

@@ -13,14 +13,11 @@ import { isJsonObject, JsonNumber, writeJson, type JsonObject, type JsonValue } 
 import type { AvroName, AvroNode, FieldNode, PrimitiveType, RecordNode } from "../../schema/avro/model.ts";
 import { avroFormat, isValidDefault, type AvroParsedSchema } from "../../schema/avro/index.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";
-import { DataException } from "../api/data/errors.ts";
+import { javaParseInteger } from "../../jvm/java-numbers.ts";
+import { DataException, isPlainObject, javaClassName, ConnectDate, Decimal, Time, Timestamp, Schema, SchemaBuilder, copySchema, acceptsPlain, mapEntries, validateValue, type Field, Struct } from "../api/data/index.ts";
 import { DerivedSchemas } from "./derived-schemas.ts";
-import { isPlainObject, javaClassName } from "../api/data/java-format.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../api/data/logical.ts";
-import { Schema, SchemaBuilder, copySchema, acceptsPlain, mapEntries, validateValue, type Field } from "../api/data/schema.ts";
-import { Struct } from "../api/data/struct.ts";
 
-export const AVRO_NAMESPACE = "io.confluent.connect.avro";
+const AVRO_NAMESPACE = "io.confluent.connect.avro";
 const DEFAULT_SCHEMA_NAME = "ConnectDefault";
 const DEFAULT_SCHEMA_FULL_NAME = `${AVRO_NAMESPACE}.${DEFAULT_SCHEMA_NAME}`;
 const MAP_ENTRY_TYPE_NAME = "MapEntry";
@@ -42,8 +39,8 @@ const AVRO_FIELD_DOC_PREFIX_PROP = `${AVRO_NAMESPACE}.field.doc.`;
 /** Marks a Connect default that came from an Avro field default (so it is not written back as connect.default). */
 const AVRO_FIELD_DEFAULT_FLAG_PROP = `${AVRO_NAMESPACE}.field.default`;
 const AVRO_ENUM_DEFAULT_PREFIX_PROP = `${AVRO_NAMESPACE}.enum.default.`;
-export const AVRO_TYPE_UNION = `${AVRO_NAMESPACE}.Union`;
-export const AVRO_TYPE_ENUM = `${AVRO_NAMESPACE}.Enum`;
+const AVRO_TYPE_UNION = `${AVRO_NAMESPACE}.Union`;
+const AVRO_TYPE_ENUM = `${AVRO_NAMESPACE}.Enum`;
 const AVRO_TYPE_ANYTHING = `${AVRO_NAMESPACE}.Anything`;
 const GENERALIZED_TYPE_UNION = "org.apache.kafka.connect.data.Union";
 const GENERALIZED_TYPE_ENUM = "org.apache.kafka.connect.data.Enum";
@@ -76,7 +73,7 @@ export interface AvroDataOptions {
   readonly cacheSize: number;
 }
 
-export const DEFAULT_AVRO_DATA_OPTIONS: AvroDataOptions = {
+const DEFAULT_AVRO_DATA_OPTIONS: AvroDataOptions = {
   enhancedSchemaSupport: false,
   scrubInvalidNames: false,
   connectMetaData: true,
@@ -1034,7 +1031,7 @@ function withFieldLevelParams(original: Schema, fieldParams: JsonObject): Schema
   return copySchema(original, { parameters: params });
 }
 
-export function isUnionSchema(schema: Schema): boolean {
+function isUnionSchema(schema: Schema): boolean {
   return schema.name === AVRO_TYPE_UNION || (schema.parameters?.has(GENERALIZED_TYPE_UNION) ?? false);
 }
 
@@ -1081,7 +1078,7 @@ function stringProp(node: AvroNode, name: string): string | null {
 }
 
 /** The key avsc uses for a union branch when unions are wrapped. */
-export function branchKey(node: AvroNode): string {
+function branchKey(node: AvroNode): string {
   return node.type === "record" || node.type === "enum" || node.type === "fixed" ? node.name.full : node.type;
 }
 
@@ -1287,10 +1284,12 @@ function fromLatin1(text: string): Uint8Array {
 
 /** Integer.parseInt; a missing or malformed value is a DataException (Java throws NumberFormatException). */
 function parseJavaInt(text: string | undefined): number {
-  if (text === undefined || !/^[+-]?\d+$/.test(text)) throw new DataException(`Invalid integer parameter: ${text}`);
-  const n = Number(text);
-  if (n < -2147483648 || n > 2147483647) throw new DataException(`Invalid integer parameter: ${text}`);
-  return n;
+  if (text === undefined) throw new DataException(`Invalid integer parameter: ${text}`);
+  try {
+    return Number(javaParseInteger(text, 32));
+  } catch {
+    throw new DataException(`Invalid integer parameter: ${text}`);
+  }
 }
 
 /** Number.intValue() of a JSON number. */

@@ -1,8 +1,6 @@
 // org.apache.kafka.connect.converters.ByteArrayConverter: bytes pass through unchanged.
 import { SettingsDefinition } from "../../platform/settings.ts";
-import { DataException } from "../api/data/errors.ts";
-import { javaClassName } from "../api/data/java-format.ts";
-import { Schema } from "../api/data/schema.ts";
+import { DataException, javaClassName, Schema } from "../api/data/index.ts";
 import type { Converter, HeaderConverter, SchemaAndValue } from "../api/converter.ts";
 
 const settings = new SettingsDefinition([

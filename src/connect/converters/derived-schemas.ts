@@ -2,7 +2,7 @@
 // once (equal Connect schemas held by different objects share it; at most schemas.cache.config of
 // them are kept), and a text the format refuses is a DataException.
 import { LruCache } from "../../platform/lru.ts";
-import { DataException } from "../api/data/errors.ts";
+import { DataException } from "../api/data/index.ts";
 
 export class DerivedSchemas<P> {
   private readonly byText: LruCache<string, P>;

@@ -7,11 +7,7 @@ import { SettingsDefinition } from "../../platform/settings.ts";
 import { decimalFormat } from "./data-config.ts";
 import { LruCache } from "../../platform/lru.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";
-import { DataException } from "../api/data/errors.ts";
-import { isPlainObject, javaClassName, javaDoubleToString, javaFloatToString } from "../api/data/java-format.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../api/data/logical.ts";
-import { acceptsPlain, mapEntries, SchemaBuilder, type Schema, type Type } from "../api/data/schema.ts";
-import { Struct } from "../api/data/struct.ts";
+import { DataException, isPlainObject, javaClassName, javaDoubleToString, javaFloatToString, ConnectDate, Decimal, Time, Timestamp, acceptsPlain, mapEntries, SchemaBuilder, type Schema, type Type, Struct } from "../api/data/index.ts";
 import { SchemaAndValue, settingStrings, type Converter, type ConverterConfig, type HeaderConverter } from "../api/converter.ts";
 import {
   binaryValue,

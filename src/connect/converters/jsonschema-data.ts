@@ -11,12 +11,8 @@ import { JavaHashKeys } from "../../jvm/hash-order.ts";
 import { isJObject, JNumber, readTree, writeJson, type JObject, type JValue } from "../../schema/jsonschema/json.ts";
 import { propertyOrder, type CombinedNode, type ObjectNode, type SchemaNode } from "../../schema/jsonschema/model.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";
-import { DataException } from "../api/data/errors.ts";
+import { DataException, isPlainObject, javaClassName, javaDoubleToString, javaFloatToString, ConnectDate, Decimal, Time, Timestamp, Schema, SchemaBuilder, acceptsPlain, copySchema, mapEntries, validateValue, Struct } from "../api/data/index.ts";
 import { DerivedSchemas } from "./derived-schemas.ts";
-import { isPlainObject, javaClassName, javaDoubleToString, javaFloatToString } from "../api/data/java-format.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../api/data/logical.ts";
-import { Schema, SchemaBuilder, acceptsPlain, copySchema, mapEntries, validateValue } from "../api/data/schema.ts";
-import { Struct } from "../api/data/struct.ts";
 import { base64, writeJsonTree, type JsonTree } from "../../jvm/json-text.ts";
 import { ownEntry } from "../../platform/own.ts";
 
@@ -27,8 +23,8 @@ const CONNECT_TYPE_PROP = "connect.type";
 const CONNECT_VERSION_PROP = "connect.version";
 const CONNECT_PARAMETERS_PROP = "connect.parameters";
 const CONNECT_INDEX_PROP = "connect.index";
-export const JSON_TYPE_ENUM = `${NAMESPACE}.Enum`;
-export const JSON_TYPE_ONE_OF = `${NAMESPACE}.OneOf`;
+const JSON_TYPE_ENUM = `${NAMESPACE}.Enum`;
+const JSON_TYPE_ONE_OF = `${NAMESPACE}.OneOf`;
 const GENERALIZED_TYPE_UNION = "org.apache.kafka.connect.data.Union";
 const GENERALIZED_TYPE_ENUM = "org.apache.kafka.connect.data.Enum";
 const GENERALIZED_TYPE_UNION_PREFIX = "connect_union_";
@@ -65,7 +61,7 @@ export interface JsonSchemaDataOptions {
   readonly cacheSize: number;
 }
 
-export const DEFAULT_JSON_SCHEMA_DATA_OPTIONS: JsonSchemaDataOptions = {
+const DEFAULT_JSON_SCHEMA_DATA_OPTIONS: JsonSchemaDataOptions = {
   allowAdditionalProperties: true,
   useOptionalForNonRequired: false,
   decimalNumeric: false,
@@ -701,7 +697,7 @@ function stripIndex(node: SchemaNode): SchemaNode {
   return { ...node, unprocessed } as SchemaNode;
 }
 
-export function isUnionSchema(schema: Schema): boolean {
+function isUnionSchema(schema: Schema): boolean {
   return schema.name === JSON_TYPE_ONE_OF || (schema.parameters?.has(GENERALIZED_TYPE_UNION) ?? false);
 }
 

@@ -2,9 +2,7 @@
 // Boolean}Converter): the value in the Kafka serializers' fixed-width big-endian form. Reading gives the
 // matching optional schema; writing, like Kafka, ignores the schema and checks only the value.
 import { SettingsDefinition } from "../../platform/settings.ts";
-import { DataException } from "../api/data/errors.ts";
-import { javaClassName } from "../api/data/java-format.ts";
-import { acceptsPlain, Schema } from "../api/data/schema.ts";
+import { DataException, javaClassName, acceptsPlain, Schema } from "../api/data/index.ts";
 import type { Converter, HeaderConverter, SchemaAndValue } from "../api/converter.ts";
 
 const settings = new SettingsDefinition([

@@ -15,12 +15,8 @@ import { emptyMessage, type FieldElement, type MessageElement, type OneOfElement
 import { protobufFormat, type ProtobufParsedSchema } from "../../schema/protobuf/index.ts";
 import { JavaHashKeys } from "../../jvm/hash-order.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";
-import { DataException } from "../api/data/errors.ts";
+import { DataException, isPlainObject, javaClassName, ConnectDate, Decimal, fromTwosComplement, Time, Timestamp, twosComplementBytes, acceptsPlain, mapEntries, Schema, SchemaBuilder, Struct } from "../api/data/index.ts";
 import { DerivedSchemas } from "./derived-schemas.ts";
-import { isPlainObject, javaClassName } from "../api/data/java-format.ts";
-import { ConnectDate, Decimal, fromTwosComplement, Time, Timestamp, twosComplementBytes } from "../api/data/logical.ts";
-import { acceptsPlain, mapEntries, Schema, SchemaBuilder } from "../api/data/schema.ts";
-import { Struct } from "../api/data/struct.ts";
 import { scrubName as avroScrubName } from "./avro-data.ts";
 import { ownEntry } from "../../platform/own.ts";
 
@@ -29,10 +25,10 @@ const DEFAULT_SCHEMA_NAME = "ConnectDefault";
 const MAP_ENTRY_SUFFIX = "Entry";
 const KEY_FIELD = "key";
 const VALUE_FIELD = "value";
-export const PROTOBUF_TYPE_ENUM = `${NAMESPACE}.Enum`;
-export const PROTOBUF_TYPE_UNION = `${NAMESPACE}.Union`;
+const PROTOBUF_TYPE_ENUM = `${NAMESPACE}.Enum`;
+const PROTOBUF_TYPE_UNION = `${NAMESPACE}.Union`;
 const PROTOBUF_TYPE_UNION_PREFIX = `${PROTOBUF_TYPE_UNION}.`;
-export const PROTOBUF_TYPE_TAG = `${NAMESPACE}.Tag`;
+const PROTOBUF_TYPE_TAG = `${NAMESPACE}.Tag`;
 const PROTOBUF_TYPE_PROP = `${NAMESPACE}.Type`;
 const PROTOBUF_PRECISION_PROP = "precision";
 const PROTOBUF_SCALE_PROP = "scale";
@@ -94,7 +90,7 @@ export interface ProtobufDataOptions {
   readonly cacheSize: number;
 }
 
-export const DEFAULT_PROTOBUF_DATA_OPTIONS: ProtobufDataOptions = {
+const DEFAULT_PROTOBUF_DATA_OPTIONS: ProtobufDataOptions = {
   enhancedSchemaSupport: false,
   scrubInvalidNames: false,
   useIntForEnums: false,
@@ -811,7 +807,7 @@ function metaOption(params: ReadonlyMap<string, string>): OptionElement {
   return { name: FIELD_META, kind: "MAP", value: new Map<string, OptionValue>([["params", list]]), parenthesized: true };
 }
 
-export function isUnionSchema(schema: Schema): boolean {
+function isUnionSchema(schema: Schema): boolean {
   return (schema.name !== null && schema.name.startsWith(PROTOBUF_TYPE_UNION)) || (schema.parameters?.has(GENERALIZED_TYPE_UNION) ?? false);
 }
 

@@ -14,7 +14,7 @@ import {
 } from "../../schema/protobuf/index.ts";
 import type { Encoded } from "../../serde/codecs/codec.ts";
 import { SerializationException } from "../../serde/errors.ts";
-import type { Schema } from "../api/data/schema.ts";
+import type { Schema } from "../api/data/index.ts";
 import type { SchemaAndValue } from "../api/converter.ts";
 import { ProtobufData, protobufDataOptions, protobufDataSettings } from "./protobuf-data.ts";
 import { RegistryConverter, registryConverterSettings } from "./registry-converter.ts";

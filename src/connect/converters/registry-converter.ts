@@ -13,8 +13,7 @@ import { LruCache } from "../../platform/lru.ts";
 import { SchemaRegistryClient, type SchemaText } from "../../serde/registry-client.ts";
 import { parseSchemaText, SchemaIdResolver, type ResolvedSchema } from "../../serde/schema-id-resolver.ts";
 import { frame, unframe } from "../../serde/wire-format.ts";
-import { DataException } from "../api/data/errors.ts";
-import type { Schema } from "../api/data/schema.ts";
+import { DataException, type Schema } from "../api/data/index.ts";
 import { RetriableException } from "../api/connector.ts";
 import { SchemaAndValue, settingStrings, type Converter, type ConverterConfig } from "../api/converter.ts";
 

@@ -2,8 +2,7 @@
 // a header value is written as the UTF-8 of Values.convertToString (a struct as `{"id":10}`, bytes in
 // base64, ...). Kafka reads header bytes back with Values.parseString, inferring a type; Sluice hands
 // sinks the text as an optional string.
-import { valuesToString } from "../api/data/java-format.ts";
-import { Schema } from "../api/data/schema.ts";
+import { valuesToString, Schema } from "../api/data/index.ts";
 import type { HeaderConverter, SchemaAndValue } from "../api/converter.ts";
 
 const utf8Encoder = new TextEncoder();

@@ -3,8 +3,7 @@
 // UTF-8, UTF-16 (BOM, big-endian), UTF-16BE, UTF-16LE, ISO-8859-1 and US-ASCII, under their Java names
 // and common aliases; characters an encoding cannot hold become '?' as in String.getBytes.
 import { ConfigError, SettingsDefinition } from "../../platform/settings.ts";
-import { javaToString } from "../api/data/java-format.ts";
-import { Schema } from "../api/data/schema.ts";
+import { javaToString, Schema } from "../api/data/index.ts";
 import { settingStrings, type Converter, type ConverterConfig, type HeaderConverter, type SchemaAndValue } from "../api/converter.ts";
 
 type Charset = "UTF-8" | "UTF-16" | "UTF-16BE" | "UTF-16LE" | "ISO-8859-1" | "US-ASCII";

@@ -3,11 +3,10 @@
 // string (bytes as base64). Numbers narrow as Java's Number.xxxValue() does: integers wrap, floats
 // saturate, NaN becomes 0. Strings parse as Java's Integer.parseInt / Double.parseDouble /
 // Boolean.parseBoolean. Int64 results are bigint.
-import { JavaNumberFormatError, javaParseDouble } from "../../jvm/java-numbers.ts";
+import { JavaNumberFormatError, javaParseDouble, javaParseInteger } from "../../jvm/java-numbers.ts";
 import { javaSplit } from "../../jvm/java-strings.ts";
 import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
-import { BigDecimal, ConnectDate, DataException, SchemaBuilder, Struct, Time, Timestamp, type Schema, type Type } from "../api/data/index.ts";
-import { javaClassName, javaToString } from "../api/data/java-format.ts";
+import { BigDecimal, ConnectDate, DataException, SchemaBuilder, Struct, Time, Timestamp, type Schema, type Type, javaClassName, javaToString } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireStruct } from "./requirements.ts";
@@ -25,7 +24,7 @@ const OUTPUT_TYPES: readonly Type[] = ["INT8", "INT16", "INT32", "INT64", "FLOAT
 /** Field name → target type; a null key is the whole-value cast. */
 export type CastSpec = Map<string | null, Type>;
 
-export function parseCastSpec(mappings: readonly string[]): CastSpec {
+function parseCastSpec(mappings: readonly string[]): CastSpec {
   if (mappings.length === 0) throw configProblem("spec", "Must specify at least one field to cast.");
   const casts: CastSpec = new Map();
   let wholeValue = false;
@@ -142,9 +141,9 @@ export function castValueToType(schema: Schema | null, value: unknown, target: T
   try {
     switch (target) {
       case "INT8":
-        return Number(typeof v === "string" ? parseJavaInteger(v, 8) : BigInt.asIntN(8, toJavaInt(v, floating, 32)));
+        return Number(typeof v === "string" ? javaParseInteger(v, 8) : BigInt.asIntN(8, toJavaInt(v, floating, 32)));
       case "INT16":
-        return Number(typeof v === "string" ? parseJavaInteger(v, 16) : BigInt.asIntN(16, toJavaInt(v, floating, 32)));
+        return Number(typeof v === "string" ? javaParseInteger(v, 16) : BigInt.asIntN(16, toJavaInt(v, floating, 32)));
       case "INT32":
         return Number(toJavaInt(v, floating, 32));
       case "INT64":
@@ -189,7 +188,7 @@ const INT_LIMITS = { 32: [-(2n ** 31n), 2n ** 31n - 1n], 64: [-(2n ** 63n), 2n *
  */
 function toJavaInt(v: unknown, floating: boolean, width: 32 | 64): bigint {
   if (typeof v === "boolean") return v ? 1n : 0n;
-  if (typeof v === "string") return parseJavaInteger(v, width);
+  if (typeof v === "string") return javaParseInteger(v, width);
   if (typeof v === "bigint") return BigInt.asIntN(width, v);
   if (v instanceof BigDecimal) return BigInt.asIntN(width, bigDecimalToLong(v));
   if (typeof v === "number") {
@@ -204,14 +203,6 @@ function toJavaInt(v: unknown, floating: boolean, width: 32 | 64): bigint {
     return BigInt.asIntN(width, BigInt(v));
   }
   throw new DataException(`Unexpected type in Cast transformation: ${javaClassName(v)}`);
-}
-
-/** Byte.parseByte / Short.parseShort / Integer.parseInt / Long.parseLong: ASCII digits, optional sign, in range. */
-function parseJavaInteger(text: string, width: 8 | 16 | 32 | 64): bigint {
-  if (!/^[+-]?\d+$/.test(text)) throw new JavaNumberFormatError(`For input string: "${text}"`);
-  const n = BigInt(text);
-  if (BigInt.asIntN(width, n) !== n) throw new JavaNumberFormatError(`For input string: "${text}"`);
-  return n;
 }
 
 function toDouble(v: unknown): number {

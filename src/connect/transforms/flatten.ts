@@ -3,8 +3,7 @@
 // value is an error, as in Kafka. Nested fields turn optional when a parent is optional, and take
 // their default from the parent's default struct when they have none of their own.
 import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
-import { DataException, SchemaBuilder, Struct, type Schema } from "../api/data/index.ts";
-import { javaClassName } from "../api/data/java-format.ts";
+import { DataException, SchemaBuilder, Struct, type Schema, javaClassName } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireStructOrNull } from "./requirements.ts";

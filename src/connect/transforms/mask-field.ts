@@ -3,8 +3,7 @@
 // string type. Without a schema the JS value decides: an integer number is treated as Java's
 // Integer/Long, any other number as Double (a schemaless 1.0 is indistinguishable from 1).
 import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
-import { BigDecimal, DataException, Decimal, Struct, type Schema } from "../api/data/index.ts";
-import { javaClassName } from "../api/data/java-format.ts";
+import { BigDecimal, DataException, Decimal, Struct, type Schema, javaClassName } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireStruct } from "./requirements.ts";

@@ -1,5 +1,5 @@
 // How Kafka's ConnectRecord.toString() reads, for error messages that embed a record.
-import { javaToString } from "../api/data/java-format.ts";
+import { javaToString } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
 
 export function recordToString(record: ConnectRecord): string {

@@ -13,7 +13,7 @@ import { copySchemaBasics, structFromFields } from "./struct-copy.ts";
 import { REPLACE_NULL_WITH_DEFAULT, invalidConfig } from "./transform-settings.ts";
 
 /** Parses `old:new` pairs; Kafka's validator message for a malformed one. */
-export function parseRenameMappings(mappings: readonly string[]): Map<string, string> {
+function parseRenameMappings(mappings: readonly string[]): Map<string, string> {
   const renames = new Map<string, string>();
   for (const mapping of mappings) {
     const parts = javaSplit(mapping, ":");

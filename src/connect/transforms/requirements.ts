@@ -1,7 +1,6 @@
 // Kafka's transforms' Requirements: the shape a transform needs the key or value in (a schema, a
 // Struct, a map, a sink record), with Kafka's messages when it is not.
-import { DataException, Struct, type Schema } from "../api/data/index.ts";
-import { javaClassName } from "../api/data/java-format.ts";
+import { DataException, Struct, type Schema, javaClassName } from "../api/data/index.ts";
 import type { ConnectRecord, SinkRecord } from "../api/records.ts";
 import { isMapValue, type SchemalessMap } from "./schemaless-map.ts";
 
@@ -33,7 +32,7 @@ export function requireStructOrNull(value: unknown, purpose: string): Struct | n
   return value === null || value === undefined ? null : requireStruct(value, purpose);
 }
 
-export function isSinkRecord(record: ConnectRecord): record is SinkRecord {
+function isSinkRecord(record: ConnectRecord): record is SinkRecord {
   return typeof (record as Partial<SinkRecord>).kafkaOffset === "number";
 }
 

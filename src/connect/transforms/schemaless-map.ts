@@ -1,6 +1,6 @@
 // Schemaless maps as transforms see them: a Map or a plain object (JSON's shape). Read either shape,
 // write back the shape given.
-import { isPlainObject } from "../api/data/java-format.ts";
+import { isPlainObject } from "../api/data/index.ts";
 
 export type SchemalessMap = Map<unknown, unknown> | Record<string, unknown>;
 

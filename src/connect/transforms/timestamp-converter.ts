@@ -3,8 +3,7 @@
 // Time and Timestamp logical types; all in UTC. The source kind comes from the schema, or without one
 // from the JS value (Date → Timestamp, integer → unix, string → string).
 import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
-import { ConnectDate, DataException, Schema, SchemaBuilder, Struct, Time, Timestamp } from "../api/data/index.ts";
-import { javaClassName } from "../api/data/java-format.ts";
+import { ConnectDate, DataException, Schema, SchemaBuilder, Struct, Time, Timestamp, javaClassName } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import { DateParseError, SimpleDateFormat } from "../../jvm/simple-date-format.ts";
 import { KeyOrValueTransformation } from "./key-or-value.ts";

@@ -10,7 +10,7 @@ import { SimpleDateFormat } from "../../jvm/simple-date-format.ts";
 import { parseSettings } from "./transform-settings.ts";
 
 /** A SimpleDateFormat pattern check for settings. */
-export function dateFormatProblem(value: unknown): string | undefined {
+function dateFormatProblem(value: unknown): string | undefined {
   try {
     new SimpleDateFormat(String(value));
     return undefined;

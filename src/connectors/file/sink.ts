@@ -7,7 +7,7 @@ import { ConnectException, SinkConnector, SinkTask } from "../../connect/api/con
 import type { SinkRecord } from "../../connect/api/records.ts";
 import { VERSION } from "../../platform/version.ts";
 
-export const fileSinkSettings = new SettingsDefinition([
+const fileSinkSettings = new SettingsDefinition([
   { name: "file", type: "string", importance: "high", doc: "Destination filename. If not specified, the standard output will be used" },
 ]);
 

@@ -12,7 +12,7 @@ import { SourceConnector, SourceTask, ConnectException } from "../../connect/api
 import { sourceRecord, type SourceRecord } from "../../connect/api/records.ts";
 import { VERSION } from "../../platform/version.ts";
 
-export const fileSourceSettings = new SettingsDefinition([
+const fileSourceSettings = new SettingsDefinition([
   { name: "file", type: "string", importance: "high", doc: "Source filename. If not specified, the standard input will be used" },
   { name: "topic", type: "string", required: true, importance: "high", doc: "The topic to publish data to", validate: (v) => (v === "" ? "String must be non-empty" : undefined) },
   { name: "batch.size", type: "int", default: 2000, importance: "low", doc: "The maximum number of records the source task can read from the file each time it is polled" },

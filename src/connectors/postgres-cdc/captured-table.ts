@@ -3,14 +3,12 @@
 // Debezium does not map). Built from a Relation message plus the catalog while streaming, and from
 // the catalog alone for the snapshot.
 import { BigDecimal } from "../../jvm/big-decimal.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../../connect/api/data/logical.ts";
-import { Type, type Schema } from "../../connect/api/data/schema.ts";
-import { Struct } from "../../connect/api/data/struct.ts";
+import { ConnectDate, Decimal, Time, Timestamp, Type, type Schema, Struct } from "../../connect/api/data/index.ts";
 import { capturesColumn, type CaptureFilters } from "./config.ts";
 import { tableSchemas, type Row, type TableColumn, type TableSchemas } from "./envelope.ts";
 import type { CatalogTable, TableName } from "./catalog.ts";
 import type { RelationMessage, Tuple } from "./pgoutput.ts";
-import { columnMapping, type ColumnMapping, type TypeMappingOptions } from "./types.ts";
+import { columnMapping, type ColumnMapping, type TypeMappingOptions } from "./column-types.ts";
 
 export interface CapturedTable extends TableName {
   readonly schemas: TableSchemas;

@@ -5,7 +5,7 @@ import type { Sql } from "postgres";
 import { ConnectException } from "../../connect/api/connector.ts";
 import { capturesTable, type AutocreateMode, type CaptureFilters } from "./config.ts";
 import { quoteIdentifier } from "./replication-connection.ts";
-import type { UserType } from "./types.ts";
+import type { UserType } from "./column-types.ts";
 
 export interface CatalogColumn {
   readonly name: string;

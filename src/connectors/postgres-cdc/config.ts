@@ -2,7 +2,7 @@
 // defaults (PostgresConnectorConfig), parsed once into the typed form the task works with.
 import { postgresTls, SSL_MODES, type PostgresTls, type SslMode } from "../../platform/postgres-tls.ts";
 import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
-import type { DecimalHandlingMode, TimePrecisionMode } from "./types.ts";
+import type { DecimalHandlingMode, TimePrecisionMode } from "./column-types.ts";
 import { debeziumUnsupportedSettings } from "./unsupported-settings.ts";
 
 export type SnapshotMode = "initial" | "never" | "no_data" | "initial_only" | "always";

@@ -2,14 +2,13 @@
 // and the envelope {before, after, source, transaction, op, ts_ms, ts_us, ts_ns} around them, with
 // the schema names, versions and field order Debezium uses, so consumers and sinks written for
 // Debezium (ExtractNewRecordState, JDBC sinks, schema-registry subjects) read Sluice's topics as is.
-import { SchemaBuilder, type Schema } from "../../connect/api/data/schema.ts";
-import { Struct } from "../../connect/api/data/struct.ts";
+import { SchemaBuilder, type Schema, Struct } from "../../connect/api/data/index.ts";
 import type { ConnectHeader, SourceRecord } from "../../connect/api/records.ts";
 import { sourceRecord } from "../../connect/api/records.ts";
 
 export interface TableColumn {
   readonly name: string;
-  /** From types.ts: the column's Connect schema. */
+  /** From column-types.ts: the column's Connect schema. */
   readonly schema: Schema;
   /** In the event key (primary key, or replica identity index). */
   readonly isKey: boolean;
@@ -53,7 +52,7 @@ export const SOURCE_SCHEMA: Schema = SchemaBuilder.struct()
   .build();
 
 /** The envelope's `transaction` block (provide.transaction.metadata). */
-export const TRANSACTION_SCHEMA: Schema = SchemaBuilder.struct()
+const TRANSACTION_SCHEMA: Schema = SchemaBuilder.struct()
   .optional()
   .name("event.block")
   .version(1)

@@ -3,8 +3,7 @@
 // what the framework's committed offset says, so WAL the topics do not hold yet is never released
 // and a crash at any point loses no change.
 import type { Sql } from "postgres";
-import { SchemaBuilder } from "../../connect/api/data/schema.ts";
-import { Struct } from "../../connect/api/data/struct.ts";
+import { SchemaBuilder, Struct } from "../../connect/api/data/index.ts";
 import { logger } from "../../platform/log.ts";
 import { ConnectException, RetriableException, SourceTask } from "../../connect/api/connector.ts";
 import { sourceRecord, type ConnectHeader, type SourceRecord } from "../../connect/api/records.ts";

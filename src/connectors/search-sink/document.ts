@@ -6,11 +6,7 @@
 // schemaless output is used as it is.
 import { JsonConverter, primitiveJson } from "../../connect/converters/json.ts";
 import { jsonString } from "../../jvm/json-text.ts";
-import { BigDecimal, DataException } from "../../connect/api/data/index.ts";
-import { isPlainObject, javaClassName } from "../../connect/api/data/java-format.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../../connect/api/data/logical.ts";
-import { mapEntries, type Schema } from "../../connect/api/data/schema.ts";
-import { Struct } from "../../connect/api/data/struct.ts";
+import { BigDecimal, DataException, isPlainObject, javaClassName, ConnectDate, Decimal, Time, Timestamp, mapEntries, type Schema, Struct } from "../../connect/api/data/index.ts";
 
 const plainJson = new JsonConverter();
 plainJson.configure({ "schemas.enable": "false" });

@@ -10,10 +10,7 @@
 // fields, which have none: dates as epoch milliseconds, a Decimal as a double. Logical types are known by
 // schema name first; any other name (e.g. Debezium's) is mapped by its type.
 import { jsonString } from "../../jvm/json-text.ts";
-import { BigDecimal, DataException } from "../../connect/api/data/index.ts";
-import { javaDoubleToString, javaFloatToString } from "../../connect/api/data/java-format.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../../connect/api/data/logical.ts";
-import type { Schema, Type } from "../../connect/api/data/schema.ts";
+import { BigDecimal, DataException, javaDoubleToString, javaFloatToString, ConnectDate, Decimal, Time, Timestamp, type Schema, type Type } from "../../connect/api/data/index.ts";
 
 /** A null_value: numbers that JSON cannot hold (NaN, ±Infinity) as text, INT64 beyond 2^53 as a bigint. */
 export type NullValue = number | bigint | boolean | string;

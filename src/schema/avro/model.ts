@@ -3,7 +3,6 @@
 import type { JsonObject, JsonValue } from "./json.ts";
 
 export type PrimitiveType = "null" | "boolean" | "int" | "long" | "float" | "double" | "bytes" | "string";
-export type AvroType = PrimitiveType | "record" | "enum" | "fixed" | "array" | "map" | "union";
 export type FieldOrder = "ascending" | "descending" | "ignore";
 
 /** Java's Schema.Name: simple name, namespace (null = none) and full name. */

@@ -18,7 +18,7 @@ const DRAFT_URLS: ReadonlyArray<[Draft, readonly string[]]> = [
 ];
 
 /** Confluent's default when `$schema` is absent or unknown. */
-export const DEFAULT_DRAFT: Draft = "draft-07";
+const DEFAULT_DRAFT: Draft = "draft-07";
 
 /**
  * The draft of a schema with this `$schema` value. Confluent matches the URL exactly (one trailing
@@ -42,7 +42,7 @@ export function idKeyword(draft: Draft): string {
   return draft === "draft-04" ? "id" : "$id";
 }
 
-export const META_SCHEMA_IDS: Readonly<Record<Draft, string>> = {
+const META_SCHEMA_IDS: Readonly<Record<Draft, string>> = {
   "draft-04": "http://json-schema.org/draft-04/schema",
   "draft-06": "http://json-schema.org/draft-06/schema",
   "draft-07": "http://json-schema.org/draft-07/schema",

@@ -63,7 +63,7 @@ function stripDotSlash(s: string): string {
 }
 
 /** Evaluates a JSON pointer fragment ("#/a/b" or "/a/b") in `root`; undefined when absent. */
-export function evaluatePointer(root: JValue, fragment: string): JValue | undefined {
+function evaluatePointer(root: JValue, fragment: string): JValue | undefined {
   const pointer = fragment.startsWith("#") ? fragment.slice(1) : fragment;
   if (pointer === "") return root;
   if (!pointer.startsWith("/")) return undefined;

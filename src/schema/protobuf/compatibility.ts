@@ -8,7 +8,7 @@ import { protoType, type EnumElement, type FieldElement, type Label, type Messag
 import { JavaHashKeys } from "../../jvm/hash-order.ts";
 import { mapTypeOf, TypeContext, type Difference, type SchemaFiles } from "./type-context.ts";
 
-export const COMPATIBLE_CHANGES: ReadonlySet<string> = new Set([
+const COMPATIBLE_CHANGES: ReadonlySet<string> = new Set([
   "MESSAGE_ADDED",
   "MESSAGE_MOVED",
   "ENUM_ADDED",

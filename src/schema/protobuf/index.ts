@@ -17,7 +17,8 @@ import { decodeFileDescriptor } from "./descriptor-types.ts";
 import { fileElementFromDescriptor } from "./descriptor-file.ts";
 import type { Position, ProtoFileElement } from "./elements.ts";
 import { knownFiles } from "./known-files.ts";
-import { NestingTooDeepError, ProtoSyntaxError, parseProto } from "./parser.ts";
+import { NestingTooDeepError, parseProto } from "./parser.ts";
+import { ProtoSyntaxError } from "./syntax-reader.ts";
 import { buildRoot, indexesFor, messageNameFor, messageTypesOf, type RuntimeSource } from "./runtime.ts";
 import { serializedFileDescriptor } from "./serialized.ts";
 import type { ReferenceKey, SchemaFiles } from "./type-context.ts";
@@ -68,11 +69,6 @@ export const protobufFormat: ProtobufFormat = {
 function asProtobuf(parsed: ParsedSchema): ProtobufParsedSchema {
   if (!(parsed instanceof ProtobufParsedSchema)) throw new TypeError("Not a Protobuf schema");
   return parsed;
-}
-
-/** The resolved protobufjs Root: the schema and all files it imports. */
-export function protobufRoot(parsed: ParsedSchema): protobuf.Root {
-  return asProtobuf(parsed).root;
 }
 
 /** Every message of the schema's file (nested too) in file order, with its Confluent message indexes. */

@@ -303,7 +303,7 @@ const FILE_BOOL_OPTIONS = [
 ];
 
 /** The FileDescriptorProto Confluent serves for `format=serialized`. */
-export function fileDescriptorFor(schema: SchemaFiles): FileDescriptorObject {
+function fileDescriptorFor(schema: SchemaFiles): FileDescriptorObject {
   const ctx = new TypeContext();
   ctx.collectTypeInfo(schema, true);
   const main = schema.main;

@@ -13,10 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { JsonConverter } from "../../../src/connect/converters/json.ts";
 import { BigDecimal } from "../../../src/jvm/big-decimal.ts";
-import { javaClassName } from "../../../src/connect/api/data/java-format.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../../../src/connect/api/data/logical.ts";
-import { acceptsPlain, Schema, SchemaBuilder } from "../../../src/connect/api/data/schema.ts";
-import { Struct } from "../../../src/connect/api/data/struct.ts";
+import { javaClassName, ConnectDate, Decimal, Time, Timestamp, acceptsPlain, Schema, SchemaBuilder, Struct } from "../../../src/connect/api/data/index.ts";
 import { floatArbitrary, schemaAndValueArbitrary } from "../../fixtures/connect-data.ts";
 import { kafkaClasspath } from "../../fixtures/kafka.ts";
 

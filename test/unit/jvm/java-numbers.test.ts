@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { JavaNumberFormatError, javaDoubleToString, javaFloatToString, javaParseDouble } from "../../../src/jvm/java-numbers.ts";
+import { JavaNumberFormatError, javaDoubleToString, javaFloatToString, javaParseDouble, javaParseInteger } from "../../../src/jvm/java-numbers.ts";
 
 const bitsToDouble = (hex: string) => {
   const view = new DataView(new ArrayBuffer(8));
@@ -184,5 +184,30 @@ describe("Double.parseDouble", () => {
     expect(failure("+")).toBe('For input string: "+"');
     expect(failure("1_000")).toBe('For input string: "1_000"');
     expect(failure("1.5ff")).toBe('For input string: "1.5ff"');
+  });
+});
+
+describe("Integer.parseInt and its byte, short and long siblings", () => {
+  test("an optional sign and ASCII digits, in the type's range", () => {
+    expect(javaParseInteger("+007", 32)).toBe(7n);
+    expect(javaParseInteger("-128", 8)).toBe(-128n);
+    expect(javaParseInteger("32767", 16)).toBe(32767n);
+    expect(javaParseInteger("-9223372036854775808", 64)).toBe(-(2n ** 63n));
+  });
+
+  test("anything else throws Java's NumberFormatException message", () => {
+    for (const [text, width] of [["128", 8], ["2147483648", 32], ["9223372036854775808", 64], ["", 32], ["+", 32], ["1.0", 64], [" 1", 32], ["0x10", 32]] as const) {
+      expect(() => javaParseInteger(text, width)).toThrow(new JavaNumberFormatError(`For input string: "${text}"`));
+    }
+  });
+
+  test("agrees with a range check on every safe integer", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), fc.constantFrom(8 as const, 16 as const, 32 as const, 64 as const), (n, width) => {
+        const fits = n >= -(2 ** (width - 1)) && n < 2 ** (width - 1);
+        if (fits) expect(javaParseInteger(String(n), width)).toBe(BigInt(n));
+        else expect(() => javaParseInteger(String(n), width)).toThrow(JavaNumberFormatError);
+      }),
+    );
   });
 });

@@ -29,7 +29,7 @@ function numbersEqual(a: number | bigint, b: unknown): boolean {
   return Number.isInteger(n) && BigInt(n) === big;
 }
 
-export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

@@ -1,6 +1,7 @@
 // Kafka Connect's logical types: a named primitive schema plus the conversion between the logical value
 // and the primitive one that converters write. Values: Decimal ↔ BigDecimal, Date/Time/Timestamp ↔ Date.
 import { BigDecimal } from "../../../jvm/big-decimal.ts";
+import { javaParseInteger } from "../../../jvm/java-numbers.ts";
 import { DataException } from "./errors.ts";
 import { SchemaBuilder, type Schema } from "./schema.ts";
 
@@ -42,10 +43,11 @@ export const Decimal = {
 function decimalScale(schema: Schema): number {
   const text = schema.parameters?.get(Decimal.SCALE_FIELD);
   if (text === undefined) throw new DataException("Invalid Decimal schema: scale parameter not found.");
-  // Integer.parseInt: optional sign, decimal digits, within int range.
-  const scale = /^[+-]?\d+$/.test(text) ? Number(text) : NaN;
-  if (!Number.isInteger(scale) || scale < -2147483648 || scale > 2147483647) throw new DataException("Invalid scale parameter found in Decimal schema: ");
-  return scale;
+  try {
+    return Number(javaParseInteger(text, 32));
+  } catch {
+    throw new DataException("Invalid scale parameter found in Decimal schema: ");
+  }
 }
 
 /** Minimal big-endian two's complement, exactly as java.math.BigInteger.toByteArray(). */

@@ -41,7 +41,7 @@ const common = "Common";
 export const TASKS_MAX_LIMIT = 1000;
 const errorHandling = "Error Handling";
 
-export const commonConnectorSettings: ConnectorSetting[] = [
+const commonConnectorSettings: ConnectorSetting[] = [
   { name: "name", type: "string", required: true, validate: nameProblem, importance: "high", group: common, displayName: "Connector name", width: "MEDIUM", doc: "Globally unique name to use for this connector.", order: 1 },
   { name: "connector.class", type: "string", required: true, importance: "high", group: common, displayName: "Connector class", width: "LONG", doc: "Name or alias of the class for this connector. Must be a subclass of org.apache.kafka.connect.connector.Connector. If the connector is org.apache.kafka.connect.file.FileStreamSinkConnector, you can either specify this full name, or use \"FileStreamSink\" or \"FileStreamSinkConnector\" to make the configuration a bit shorter", order: 2 },
   { name: "connector.plugin.version", type: "string", importance: "medium", group: common, displayName: "Connector version", width: "MEDIUM", doc: "Version of the connector plugin to run; defaults to the installed one.", order: 3 },
@@ -63,7 +63,7 @@ export const commonConnectorSettings: ConnectorSetting[] = [
   { name: "errors.log.include.messages", type: "boolean", default: false, importance: "medium", group: errorHandling, displayName: "Log Error Details", width: "SHORT", doc: "Whether to include in the log the Connect record that resulted in a failure. For sink records, the topic, partition, offset, and timestamp will be logged. For source records, the key and value (and their schemas), all headers, and the timestamp, Kafka topic, Kafka partition, source partition, and source offset will be logged. This is 'false' by default, which will prevent record keys, values, and headers from being written to log files.", order: 5 },
 ];
 
-export const sinkConnectorSettings: ConnectorSetting[] = [
+const sinkConnectorSettings: ConnectorSetting[] = [
   { name: "topics", type: "list", default: [], importance: "high", group: common, displayName: "Topics", width: "LONG", doc: "List of topics to consume, separated by commas", order: 4 },
   { name: "topics.regex", type: "string", default: "", importance: "high", group: common, displayName: "Topics regex", width: "LONG", doc: "Regular expression giving topics to consume. Under the hood, the regex is compiled to a <code>java.util.regex.Pattern</code>. Only one of topics or topics.regex should be specified.", order: 4 },
   { name: "errors.deadletterqueue.topic.name", type: "string", default: "", importance: "medium", group: errorHandling, displayName: "Dead Letter Queue Topic Name", width: "MEDIUM", doc: "The name of the topic to be used as the dead letter queue (DLQ) for messages that result in an error when processed by this sink connector, or its transformations or converters. The topic name is blank by default, which means that no messages are to be recorded in the DLQ.", order: 6 },
@@ -78,7 +78,7 @@ const exactlyOnce = "Exactly Once Support";
 const oneOfIgnoringCase = (allowed: string[]) => (value: unknown) =>
   allowed.some((a) => a.toLowerCase() === String(value).toLowerCase()) ? undefined : `String must be one of (case insensitive): ${allowed.map((a) => a.toUpperCase()).join(", ")}`;
 
-export const sourceConnectorSettings: ConnectorSetting[] = [
+const sourceConnectorSettings: ConnectorSetting[] = [
   { name: "topic.creation.groups", type: "list", default: [], importance: "low", group: topicCreation, displayName: "Topic Creation Groups", width: "LONG", doc: "Groups of topic settings for the topics this source creates.", order: 1 },
   { name: "exactly.once.support", type: "string", default: "requested", validate: oneOfIgnoringCase(["required", "requested"]), importance: "medium", group: exactlyOnce, displayName: "Exactly once support", width: "SHORT", doc: "requested or required: whether the connector must be able to give exactly-once delivery (distributed workers with exactly-once source support).", order: 2, unsupported: { kind: "refused", why: "Sluice's workers deliver source records at least once; they have no exactly-once source support", harmless: ["requested"], listed: true } },
   { name: "transaction.boundary", type: "string", default: "poll", validate: oneOfIgnoringCase(["interval", "poll", "connector"]), importance: "medium", group: exactlyOnce, displayName: "Transaction Boundary", width: "SHORT", doc: "poll, interval or connector: where exactly-once producer transactions end.", order: 3, unsupported: { kind: "ignored", why: "Sluice's workers write no producer transactions (no exactly-once source support), as Kafka's without exactly.once.source.support", harmless: ["poll"], listed: true } },

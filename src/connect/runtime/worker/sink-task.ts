@@ -37,6 +37,7 @@ export interface SinkPipeline {
 }
 
 const key = (tp: TopicPartition) => `${tp.topic}:${tp.partition}`;
+const topicPartitionOf = (k: string): TopicPartition => ({ topic: k.slice(0, k.lastIndexOf(":")), partition: Number(k.slice(k.lastIndexOf(":") + 1)) });
 const FETCH_WAIT_MS = 200;
 
 export class WorkerSinkTask extends WorkerTask {
@@ -221,15 +222,12 @@ export class WorkerSinkTask extends WorkerTask {
     this.commitRequested = false;
     if (this.consumed.size === 0) return;
     const committed = this.p.metrics.commitTimer();
-    const offsets = new Map(this.consumed);
+    const offsets = new Map([...this.consumed].map(([k, offset]) => [topicPartitionOf(k), offset]));
     await this.p.task.flush(offsets);
+    // Matched by topic and partition, not by identity: preCommit may answer with partitions of its own.
     const committable = (await this.p.task.preCommit?.(offsets)) ?? offsets;
     const byTopic = new Map<string, { partition: number; offset: number }[]>();
-    for (const [tp, offset] of committable) {
-      const at = tp.lastIndexOf(":");
-      const topic = tp.slice(0, at);
-      byTopic.set(topic, [...(byTopic.get(topic) ?? []), { partition: Number(tp.slice(at + 1)), offset }]);
-    }
+    for (const [{ topic, partition }, offset] of committable) byTopic.set(topic, [...(byTopic.get(topic) ?? []), { partition, offset }]);
     try {
       for (const [topic, positions] of byTopic) await this.p.broker.commitOffsets(this.p.group, topic, positions);
     } catch (err) {
@@ -238,7 +236,7 @@ export class WorkerSinkTask extends WorkerTask {
       this.log.warn({ err: err.message }, "cannot commit offsets; retrying at the next commit");
       return;
     }
-    for (const [tp, offset] of committable) if (this.consumed.get(tp) === offset) this.consumed.delete(tp);
+    for (const [tp, offset] of committable) if (this.consumed.get(key(tp)) === offset) this.consumed.delete(key(tp));
     committed();
     await this.reportLag();
   }

@@ -6,11 +6,7 @@ import fc from "fast-check";
 import { AvroData } from "../../../../src/connect/converters/avro-data.ts";
 import { avscType } from "../../../../src/connect/converters/avro.ts";
 import { BigDecimal } from "../../../../src/jvm/big-decimal.ts";
-import { valuesEqual } from "../../../../src/connect/api/data/equality.ts";
-import { DataException } from "../../../../src/connect/api/data/errors.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../../../../src/connect/api/data/logical.ts";
-import { Schema, SchemaBuilder } from "../../../../src/connect/api/data/schema.ts";
-import { Struct } from "../../../../src/connect/api/data/struct.ts";
+import { valuesEqual, DataException, ConnectDate, Decimal, Time, Timestamp, Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
 import { avroFormat } from "../../../../src/schema/avro/index.ts";
 import { fieldValueOf, registrySchema, type RegistrySchemaOptions } from "../../../fixtures/connect-data.ts";
 

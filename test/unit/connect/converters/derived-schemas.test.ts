@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { DataException } from "../../../../src/connect/api/data/errors.ts";
+import { DataException } from "../../../../src/connect/api/data/index.ts";
 import { DerivedSchemas } from "../../../../src/connect/converters/derived-schemas.ts";
 
 describe("DerivedSchemas", () => {

@@ -3,11 +3,7 @@ import fc from "fast-check";
 import { ConfigError } from "../../../../src/platform/settings.ts";
 import { JsonConverter } from "../../../../src/connect/converters/json.ts";
 import { BigDecimal } from "../../../../src/jvm/big-decimal.ts";
-import { valuesEqual } from "../../../../src/connect/api/data/equality.ts";
-import { DataException } from "../../../../src/connect/api/data/errors.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../../../../src/connect/api/data/logical.ts";
-import { Schema, SchemaBuilder } from "../../../../src/connect/api/data/schema.ts";
-import { Struct } from "../../../../src/connect/api/data/struct.ts";
+import { valuesEqual, DataException, ConnectDate, Decimal, Time, Timestamp, Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
 import { schemaAndValueArbitrary } from "../../../fixtures/connect-data.ts";
 
 const text = (bytes: Uint8Array | null) => (bytes === null ? null : new TextDecoder().decode(bytes));

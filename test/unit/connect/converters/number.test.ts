@@ -3,8 +3,7 @@ import fc from "fast-check";
 import { ByteArrayConverter } from "../../../../src/connect/converters/bytearray.ts";
 import { BUILTIN_CONVERTERS } from "../../../../src/connect/converters/index.ts";
 import { BooleanConverter, DoubleConverter, FloatConverter, IntegerConverter, LongConverter, ShortConverter } from "../../../../src/connect/converters/number.ts";
-import { DataException } from "../../../../src/connect/api/data/errors.ts";
-import { Schema } from "../../../../src/connect/api/data/schema.ts";
+import { DataException, Schema } from "../../../../src/connect/api/data/index.ts";
 
 const hex = (b: Uint8Array | null) => (b === null ? null : Buffer.from(b).toString("hex"));
 const bytes = (h: string) => new Uint8Array(Buffer.from(h, "hex"));

@@ -6,10 +6,7 @@ import fc from "fast-check";
 import type protobuf from "protobufjs";
 import { ProtobufData } from "../../../../src/connect/converters/protobuf-data.ts";
 import { BigDecimal } from "../../../../src/jvm/big-decimal.ts";
-import { DataException } from "../../../../src/connect/api/data/errors.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../../../../src/connect/api/data/logical.ts";
-import { Schema, SchemaBuilder } from "../../../../src/connect/api/data/schema.ts";
-import { Struct } from "../../../../src/connect/api/data/struct.ts";
+import { DataException, ConnectDate, Decimal, Time, Timestamp, Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
 import { messageForIndexes, protobufFormat, type ProtobufParsedSchema } from "../../../../src/schema/protobuf/index.ts";
 import { structAndValue, type RegistrySchemaOptions } from "../../../fixtures/connect-data.ts";
 

@@ -3,8 +3,7 @@ import fc from "fast-check";
 import { ConfigError } from "../../../../src/platform/settings.ts";
 import { StringConverter } from "../../../../src/connect/converters/string.ts";
 import { BigDecimal } from "../../../../src/jvm/big-decimal.ts";
-import { Schema, SchemaBuilder } from "../../../../src/connect/api/data/schema.ts";
-import { Struct } from "../../../../src/connect/api/data/struct.ts";
+import { Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
 
 function converter(config: Record<string, string> = {}, isKey = false): StringConverter {
   const c = new StringConverter();

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { Schema } from "../../../../src/connect/api/data/schema.ts";
-import { Struct } from "../../../../src/connect/api/data/struct.ts";
+import { Schema, Struct } from "../../../../src/connect/api/data/index.ts";
 import { changeRecords, contextHeaders, sequence, SOURCE_SCHEMA, sourceStruct, tableSchemas, type ChangeEvent, type SourceInfo } from "../../../../src/connectors/postgres-cdc/envelope.ts";
 
 const columns = [

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { encodeFileDescriptor } from "../../../../src/schema/protobuf/descriptor-types.ts";
-import { messageForIndexes, messageTypes, protobufRoot } from "../../../../src/schema/protobuf/index.ts";
+import { messageForIndexes, messageTypes, type ProtobufParsedSchema } from "../../../../src/schema/protobuf/index.ts";
 import { canonical, parse, parseError, proto3, ref } from "./helpers.ts";
 
 describe("parsing .proto source", () => {
@@ -29,7 +29,7 @@ describe("parsing .proto source", () => {
       { fullName: "shop.Order", indexes: [0] },
       { fullName: "shop.Order.Line", indexes: [0, 0] },
     ]);
-    const order = protobufRoot(schema).lookupType("shop.Order");
+    const order = (schema as ProtobufParsedSchema).root.lookupType("shop.Order");
     expect(Object.keys(order.fields)).toEqual(["id", "note", "counts", "lines", "status", "card", "iban"]);
     const value = { id: "7", note: "n", counts: { a: 1 }, lines: [{ qty: 2 }], status: "PAID", iban: "DE" };
     const decoded = order.toObject(order.decode(order.encode(order.fromObject(value)).finish()), { longs: String, enums: String });
@@ -51,7 +51,7 @@ extend Item {
   optional string note = 100;
 }
 `);
-    const item = protobufRoot(schema).lookupType("legacy.Item");
+    const item = (schema as ProtobufParsedSchema).root.lookupType("legacy.Item");
     expect(item.fields.name.required).toBe(true);
     expect(item.toObject(item.decode(item.encode(item.fromObject({ name: "x" })).finish()), { defaults: true }).qty).toBe(1);
     expect(schema.canonical).toBe(`syntax = "proto2";
@@ -125,7 +125,7 @@ describe("imports", () => {
 
   test("resolve through references, relative names included", () => {
     const schema = parse(order, [ref("common.proto", money)]);
-    const type = protobufRoot(schema).lookupType("shop.Order");
+    const type = (schema as ProtobufParsedSchema).root.lookupType("shop.Order");
     const bytes = type.encode(type.fromObject({ total: { currency: "EUR", units: 5 } })).finish();
     expect(type.toObject(type.decode(bytes), { longs: Number })).toEqual({ total: { currency: "EUR", units: 5 } });
     expect(schema.normalized()).toContain(".shop.common.Money total = 1;");
@@ -137,7 +137,7 @@ describe("imports", () => {
     const schema = parse(proto3("message Item {\n  shop.common.Price price = 1;\n}\n", 'import "price.proto";\n'), [
       ref("price.proto", priced, [ref("currency.proto", currency)]),
     ]);
-    expect(protobufRoot(schema).lookupEnum("shop.common.Currency").values).toEqual({ EUR: 0, USD: 1 });
+    expect((schema as ProtobufParsedSchema).root.lookupEnum("shop.common.Currency").values).toEqual({ EUR: 0, USD: 1 });
   });
 
   test("a missing reference leaves its types unresolved", () => {
@@ -173,7 +173,7 @@ describe("well-known types resolve without references", () => {
   for (const [file, type] of files) {
     test(file, () => {
       const schema = parse(proto3(`message A {\n  ${type} value = 1;\n}\n`, `import "${file}";\n`));
-      expect(protobufRoot(schema).lookupType(type).fullName).toBe(`.${type}`);
+      expect((schema as ProtobufParsedSchema).root.lookupType(type).fullName).toBe(`.${type}`);
     });
   }
 

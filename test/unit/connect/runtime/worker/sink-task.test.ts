@@ -30,7 +30,7 @@ class ScriptedSinkTask extends SinkTask {
   readonly calls: string[] = [];
   onPut?: (records: SinkRecord[], batch: number) => void | Promise<void>;
   onOpen?: (partitions: TopicPartition[]) => void;
-  commitOnly?: (offsets: Map<string, number>) => Map<string, number>;
+  commitOnly?: (offsets: Map<TopicPartition, number>) => Map<TopicPartition, number>;
   version = () => "1";
   start() {
     this.calls.push("start");
@@ -43,10 +43,10 @@ class ScriptedSinkTask extends SinkTask {
     this.batches.push(records);
     await this.onPut?.(records, this.batches.length);
   }
-  override flush(offsets: Map<string, number>) {
-    this.flushed.push(new Map(offsets));
+  override flush(offsets: Map<TopicPartition, number>) {
+    this.flushed.push(new Map([...offsets].map(([tp, offset]) => [`${tp.topic}:${tp.partition}`, offset])));
   }
-  override preCommit(offsets: Map<string, number>) {
+  override preCommit(offsets: Map<TopicPartition, number>) {
     return this.commitOnly?.(offsets) ?? offsets;
   }
   override close(partitions: TopicPartition[]) {
@@ -149,7 +149,7 @@ describe("delivery and commits", () => {
   test("only the offsets preCommit returns are committed: the rest is delivered again to the next task", async () => {
     const b = await broker("a", "b", "c");
     const first = new ScriptedSinkTask();
-    first.commitOnly = () => new Map([["in:0", 1]]); // only "a" is durable
+    first.commitOnly = () => new Map([[{ topic: "in", partition: 0 }, 1]]); // only "a" is durable
     const { worker, log } = startSink(b, first, { flushIntervalMs: 0 });
     first.onPut = () => void worker.stop(5000);
     await log.reached("UNASSIGNED");

@@ -4,11 +4,8 @@
 // Input is the type's text output, as pgoutput sends it. Types Debezium does not map give no mapping:
 // the column is left out of events, as Debezium leaves it out.
 import { BigDecimal } from "../../jvm/big-decimal.ts";
-import { javaDoubleToString, javaParseDouble } from "../../jvm/java-numbers.ts";
-import { DataException } from "../../connect/api/data/errors.ts";
-import { ConnectDate, Decimal, Time, Timestamp, twosComplementBytes } from "../../connect/api/data/logical.ts";
-import { SchemaBuilder, type Schema } from "../../connect/api/data/schema.ts";
-import { Struct } from "../../connect/api/data/struct.ts";
+import { javaDoubleToString, javaParseDouble, javaParseInteger } from "../../jvm/java-numbers.ts";
+import { DataException, ConnectDate, Decimal, Time, Timestamp, twosComplementBytes, SchemaBuilder, type Schema, Struct } from "../../connect/api/data/index.ts";
 import { civilDate, parseArray, parseBytea, parseDate, parseInterval, parseTime, parseTimestamp, parseTimestampTz, parseTimeTz, type IntervalParts } from "./pg-text.ts";
 
 export type DecimalHandlingMode = "precise" | "double" | "string";
@@ -150,9 +147,14 @@ const DEFAULT_KINDS: ReadonlyMap<number, { readonly generated: string; readonly 
   [Oid.INTERVAL, { generated: "00:00:00", trim: true }],
 ]);
 
-/** Integer.parseInt and the like accept a sign and ASCII digits. */
+/** The default as Long.parseLong reads it (PostgreSQL has range-checked it for the column's type); null where Java throws. */
 function javaIntegerText(text: string): string | null {
-  return /^[+-]?\d+$/.test(text) ? text.replace(/^\+/, "") : null;
+  try {
+    javaParseInteger(text, 64);
+    return text.replace(/^\+/, "");
+  } catch {
+    return null;
+  }
 }
 
 /** Float.parseFloat / Double.parseDouble of the default, as text parseFloat64 reads back to the same double; null where Java throws. */
@@ -189,7 +191,7 @@ function enumDefaultText(expression: string): string | null {
  * NULL default, an expression it does not evaluate (`1 + 2`), a type it has no parser for, a value the
  * column's converter refuses, or a struct (VariableScaleDecimal: Kafka cannot hold a struct default).
  */
-export function columnDefault(column: ColumnType, options: TypeMappingOptions, convert: (text: string) => unknown): unknown {
+function columnDefault(column: ColumnType, options: TypeMappingOptions, convert: (text: string) => unknown): unknown {
   const expression = column.defaultExpression;
   if (expression === null || expression === undefined) return undefined;
   let text: string | null;

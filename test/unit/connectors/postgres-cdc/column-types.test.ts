@@ -1,10 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { BigDecimal } from "../../../../src/jvm/big-decimal.ts";
-import { DataException } from "../../../../src/connect/api/data/errors.ts";
-import { Decimal } from "../../../../src/connect/api/data/logical.ts";
-import { Schema, SchemaBuilder } from "../../../../src/connect/api/data/schema.ts";
-import { Struct } from "../../../../src/connect/api/data/struct.ts";
-import { columnMapping, Oid, type ColumnMapping, type TimePrecisionMode, type TypeMappingOptions, type UserType } from "../../../../src/connectors/postgres-cdc/types.ts";
+import { DataException, Decimal, Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
+import { columnMapping, Oid, type ColumnMapping, type TimePrecisionMode, type TypeMappingOptions, type UserType } from "../../../../src/connectors/postgres-cdc/column-types.ts";
 
 const MOOD = 16390;
 const MOOD_ARRAY = 16389;

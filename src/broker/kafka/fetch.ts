@@ -1,0 +1,194 @@
+// The fetch path of the Kafka broker: Fetch v12 sent straight to each partition's leader on connections
+// of its own, without a consumer group, with the read_committed filtering a Java consumer does.
+import { ConnectionPool, FetchIsolationLevels, fetchV12, type Admin, type Broker as KafkaNode, type ConnectionOptions, type RecordsBatch } from "@platformatic/kafka";
+import { BrokerError, type Bytes, type FetchedRecord, type PartitionRead } from "../broker.ts";
+
+export const READ_COMMITTED = FetchIsolationLevels.READ_COMMITTED;
+/** Kafka's max.partition.fetch.bytes and fetch.max.bytes defaults. */
+const PARTITION_MAX_BYTES = 1048576;
+const FETCH_MAX_BYTES = 52428800;
+/** Record batch attributes (Kafka's RecordBatch): timestamp type, transactional, control. */
+const LOG_APPEND_TIME = 0x08;
+const TRANSACTIONAL = 0x10;
+const CONTROL = 0x20;
+
+/** One Fetch request to a partition leader: what it asked (to reuse it) and, once answered, its records. */
+interface LeaderFetch {
+  request: string;
+  answer: Promise<FetchedRecord[]>;
+  records?: FetchedRecord[];
+}
+
+export class LeaderFetcher {
+  /**
+   * Fetches have their own connections, and each fetch in flight one of its own: a broker answers a
+   * connection's requests one at a time, so a long poll holds its connection until it is answered, and
+   * another reader's fetch sent behind it (the DEK registry's log behind `_schemas`', connect's logs
+   * beside the registry's in `sluice dev`) would wait out the poll before the broker even read it.
+   */
+  private readonly fetchPools: ConnectionPool[] = [];
+  private readonly busyFetchPools = new Set<ConnectionPool>();
+  /** A fetch failed in a way that says leaders moved: the next one asks for fresh metadata. */
+  private staleMetadata = false;
+  /** The last Fetch request sent to each leader (by node id), while in flight or holding records. */
+  private readonly leaderFetches = new Map<number, LeaderFetch>();
+
+  /** `admin` answers metadata (where the leaders are); it throws while not connected. */
+  constructor(
+    private readonly clientId: string,
+    private readonly connection: ConnectionOptions,
+    private readonly admin: () => Admin,
+  ) {}
+
+  /** The first records any leader answers for the reads, waiting at most maxWaitMs for one. */
+  async fetchMany(reads: PartitionRead[], maxWaitMs: number, maxBytes = PARTITION_MAX_BYTES): Promise<FetchedRecord[]> {
+    const { byLeader, nodes } = await this.readsByLeader(reads);
+    const fetches = [...byLeader].map(([nodeId, mine]) => this.leaderFetch(nodeId, nodes.get(nodeId)!, mine, maxWaitMs, maxBytes));
+    return this.firstRecords(fetches);
+  }
+
+  close(): Promise<void>[] {
+    return this.fetchPools.map((pool) => pool.close());
+  }
+
+  /** The reads grouped by the node that leads their partition, with the nodes' addresses. */
+  private async readsByLeader(reads: PartitionRead[]): Promise<{ byLeader: Map<number, PartitionRead[]>; nodes: Map<number, KafkaNode> }> {
+    const forceUpdate = this.staleMetadata;
+    this.staleMetadata = false;
+    const metadata = await this.admin().metadata({ topics: [...new Set(reads.map((r) => r.topic))], forceUpdate });
+    const byLeader = new Map<number, PartitionRead[]>();
+    for (const read of reads) {
+      const leader = metadata.topics.get(read.topic)?.partitions[read.partition]?.leader ?? -1;
+      if (leader < 0 || !metadata.brokers.has(leader)) {
+        this.staleMetadata = true;
+        throw new BrokerError(`no leader for ${read.topic}-${read.partition}`, true);
+      }
+      byLeader.set(leader, [...(byLeader.get(leader) ?? []), read]);
+    }
+    return { byLeader, nodes: metadata.brokers };
+  }
+
+  /**
+   * One Fetch request for all of a leader's partitions, minBytes 1: the broker answers as soon as any of
+   * them has a record, or after maxWaitMs. A request still in flight (or answered with records nobody
+   * took yet) for the same partitions at the same offsets is reused rather than sent again: a leader
+   * that was slower than another in the last call is not asked twice, and its answer is not lost.
+   */
+  private leaderFetch(nodeId: number, node: KafkaNode, reads: PartitionRead[], maxWaitMs: number, maxBytes: number): LeaderFetch {
+    const request = JSON.stringify([maxBytes, reads.map((r) => [r.topic, r.partition, r.offset])]);
+    const pending = this.leaderFetches.get(nodeId);
+    if (pending?.request === request) return pending;
+    const fetch: LeaderFetch = { request, answer: this.sendFetch(node, reads, maxWaitMs, maxBytes) };
+    this.leaderFetches.set(nodeId, fetch);
+    const forget = (): void => {
+      if (this.leaderFetches.get(nodeId) === fetch) this.leaderFetches.delete(nodeId);
+    };
+    fetch.answer.then((records) => {
+      // An empty answer is stale as soon as it arrives; records stay until a caller takes them.
+      if (records.length === 0) forget();
+      else fetch.records = records;
+    }, forget);
+    return fetch;
+  }
+
+  private async sendFetch(node: KafkaNode, reads: PartitionRead[], maxWaitMs: number, maxBytes: number): Promise<FetchedRecord[]> {
+    const topics = new Map<string, fetchV12.FetchRequestPartition[]>();
+    for (const r of reads) {
+      topics.set(r.topic, [...(topics.get(r.topic) ?? []), { partition: r.partition, currentLeaderEpoch: -1, fetchOffset: BigInt(r.offset), lastFetchedEpoch: -1, partitionMaxBytes: maxBytes }]);
+    }
+    // A pool no fetch is using now; one more when every pool is busy (as many as fetches ever ran at once).
+    let pool = this.fetchPools.find((p) => !this.busyFetchPools.has(p));
+    if (!pool) this.fetchPools.push((pool = new ConnectionPool(this.clientId, this.connection)));
+    this.busyFetchPools.add(pool);
+    try {
+      const connection = await pool.get(node);
+      // Fetch v12 names topics (later versions want topic ids); session id 0 with epoch -1 is a full
+      // fetch without a fetch session, so concurrent readers of one broker do not disturb each other.
+      const response = await fetchV12.api.async(
+        connection,
+        maxWaitMs,
+        1,
+        Math.max(maxBytes, Math.min(maxBytes * reads.length, FETCH_MAX_BYTES)),
+        READ_COMMITTED,
+        0,
+        -1,
+        [...topics].map(([topicId, partitions]) => ({ topicId, partitions })),
+        [],
+        "",
+      );
+      return recordsOf(response, reads);
+    } catch (err) {
+      // Most fetch errors (not the leader any more, unknown partition, broker gone) mean stale metadata.
+      this.staleMetadata = true;
+      throw err;
+    } finally {
+      this.busyFetchPools.delete(pool);
+    }
+  }
+
+  /** Waits for the first leader to answer with records (or for all to answer empty), then takes every answer with records. */
+  private async firstRecords(fetches: LeaderFetch[]): Promise<FetchedRecord[]> {
+    await new Promise<void>((resolve, reject) => {
+      let unanswered = fetches.length;
+      for (const f of fetches) f.answer.then((records) => (records.length > 0 || --unanswered === 0) && resolve(), reject);
+    });
+    const records: FetchedRecord[] = [];
+    for (const f of fetches) {
+      if (!f.records) continue;
+      records.push(...f.records);
+      f.records = undefined;
+      for (const [nodeId, pending] of this.leaderFetches) if (pending === f) this.leaderFetches.delete(nodeId);
+    }
+    return records;
+  }
+}
+
+/**
+ * The records of a Fetch response from each read's offset on, as a read_committed consumer sees them:
+ * without transaction markers and without the records of aborted transactions.
+ */
+function recordsOf(response: fetchV12.FetchResponse, reads: PartitionRead[]): FetchedRecord[] {
+  const records: FetchedRecord[] = [];
+  for (const { topicId: topic, partitions } of response.responses) {
+    for (const data of partitions) {
+      const from = reads.find((r) => r.topic === topic && r.partition === data.partitionIndex)?.offset;
+      if (from === undefined) continue;
+      const aborted = [...(data.abortedTransactions ?? [])].sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : 1));
+      const abortedProducers = new Set<bigint>();
+      for (const batch of data.records ?? []) {
+        while (aborted.length > 0 && aborted[0]!.firstOffset <= batch.firstOffset) abortedProducers.add(aborted.shift()!.producerId);
+        if (batch.attributes & CONTROL) {
+          // An abort marker (control type 0) ends that producer's aborted transaction.
+          if (batch.records[0]?.key?.readInt16BE(2) === 0) abortedProducers.delete(batch.producerId);
+          continue;
+        }
+        if (batch.attributes & TRANSACTIONAL && abortedProducers.has(batch.producerId)) continue;
+        pushBatch(records, topic, data.partitionIndex, from, batch);
+      }
+    }
+  }
+  return records;
+}
+
+function pushBatch(out: FetchedRecord[], topic: string, partition: number, from: number, batch: RecordsBatch): void {
+  const firstOffset = Number(batch.firstOffset);
+  const logAppendTime = batch.attributes & LOG_APPEND_TIME ? Number(batch.maxTimestamp) : undefined;
+  const firstTimestamp = Number(batch.firstTimestamp);
+  for (const r of batch.records) {
+    const offset = firstOffset + r.offsetDelta;
+    // Batches may start before the requested offset.
+    if (offset < from) continue;
+    const headers: Record<string, Bytes> = {};
+    for (const [k, v] of r.headers) if (k && v && !(k.toString() in headers)) headers[k.toString()] = new Uint8Array(v);
+    out.push({
+      topic,
+      partition,
+      offset,
+      timestamp: logAppendTime ?? firstTimestamp + Number(r.timestampDelta),
+      // Copies: a slice would keep the whole response's buffer alive as long as the record.
+      key: r.key ? new Uint8Array(r.key) : null,
+      value: r.value ? new Uint8Array(r.value) : null,
+      headers,
+    });
+  }
+}

@@ -1,0 +1,363 @@
+// The Broker interface on a real Kafka cluster through @platformatic/kafka's public API: its Admin and
+// Producer, and its protocol API functions on its ConnectionPool where the clients have no call for what
+// we need (Fetch to each leader of a partition list, without a consumer group; group membership with
+// other protocol types). This folder is the only importer of the Kafka client.
+import {
+  Admin,
+  ConfigResourceTypes,
+  FindCoordinatorKeyTypes,
+  ListOffsetTimestamps,
+  Producer,
+  UserError,
+  type BaseOptions,
+  type ConnectionOptions,
+} from "@platformatic/kafka";
+import {
+  BrokerError,
+  type Broker,
+  type Bytes,
+  type FetchedRecord,
+  type FetchOptions,
+  type GroupMembership,
+  type GroupOptions,
+  type PartitionRead,
+  type ProduceRecord,
+  type RecordPosition,
+  type TopicDescription,
+  type TopicSpec,
+} from "../broker.ts";
+import type { ClientSecurity, OAuthLogin } from "../client-security.ts";
+import { tokenLogin } from "../login.ts";
+import { kafkaPartition } from "../partitioner.ts";
+import { logger as makeLogger, type Logger } from "../../platform/log.ts";
+import { isRetriable, kafkaErrorOf, reasonOf } from "./errors.ts";
+import { LeaderFetcher, READ_COMMITTED } from "./fetch.ts";
+import { PlatformaticGroupMembership } from "./group.ts";
+
+export interface KafkaBrokerOptions {
+  bootstrapServers: string[];
+  clientId?: string;
+  /** TLS and SASL of the connections (client-security.ts). */
+  security?: ClientSecurity;
+  requestTimeoutMs?: number;
+  logger?: Logger;
+}
+
+/**
+ * One send holds at most this many bytes of keys, values and headers: a partition's records of one send
+ * travel as one record batch, and the broker refuses batches over its message.max.bytes (1 MiB default).
+ */
+const PRODUCE_CHUNK_BYTES = 512 * 1024;
+
+export class KafkaBroker implements Broker {
+  readonly kind = "kafka";
+  private readonly log: Logger;
+  private readonly clientId: string;
+  private readonly connection: ConnectionOptions;
+  private admin?: Admin;
+  private producer?: Producer;
+  private readonly fetcher: LeaderFetcher;
+  private readonly cappedFactors = new Set<number>();
+
+  constructor(private readonly options: KafkaBrokerOptions) {
+    this.log = options.logger ?? makeLogger("kafka");
+    this.clientId = options.clientId ?? "sluice";
+    this.connection = { connectTimeout: 3000, requestTimeout: options.requestTimeoutMs ?? 30000, ...connectionSecurity(options.security) };
+    this.fetcher = new LeaderFetcher(this.clientId, this.connection, () => this.need(this.admin));
+  }
+
+  private clientOptions(): BaseOptions {
+    return {
+      clientId: this.clientId,
+      bootstrapBrokers: this.options.bootstrapServers,
+      ...this.connection,
+      retries: 5,
+      retryDelay: (_client, _operation, attempt) => Math.min(100 * 2 ** (attempt - 1), 2000),
+    };
+  }
+
+  async connect(): Promise<void> {
+    await this.guard("connect to Kafka", async () => {
+      // A login that cannot get a token says why here, rather than as the library's wrapped failure.
+      if (this.options.security?.sasl?.mechanism === "oauthbearer") await tokenLogin(this.options.security.sasl.login).token();
+      this.admin = new Admin(this.clientOptions());
+      // The library connects on first use: ask for the cluster's brokers so that a bad address or
+      // credentials fail here.
+      await this.admin.metadata({ topics: [] });
+      this.producer = new Producer({ ...this.clientOptions(), idempotent: true, acks: -1, autocreateTopics: false });
+    });
+  }
+
+  async clusterId(): Promise<string> {
+    return this.guard("describe the cluster", async () => (await this.need(this.admin).metadata({ topics: [] })).id);
+  }
+
+  groupMembership(options: GroupOptions): GroupMembership {
+    const findCoordinator = async (groupId: string) => {
+      const [coordinator] = await this.need(this.admin).findCoordinator({ keyType: FindCoordinatorKeyTypes.GROUP, keys: [groupId] });
+      if (!coordinator) throw new BrokerError(`no coordinator for group ${groupId}`, true);
+      return coordinator;
+    };
+    return new PlatformaticGroupMembership(this.clientId, this.connection, findCoordinator, options);
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.producer?.close(), this.admin?.close(), ...this.fetcher.close()]);
+  }
+
+  async createTopic(spec: TopicSpec): Promise<boolean> {
+    return this.guard(`create topic ${spec.name}`, async () => {
+      const admin = this.need(this.admin);
+      const brokers = (await admin.metadata({ topics: [], forceUpdate: true })).brokers.size;
+      // As Confluent and Connect do: the requested replication factor, capped by the live brokers.
+      const replicationFactor = Math.min(spec.replicationFactor, Math.max(1, brokers));
+      if (replicationFactor < spec.replicationFactor) {
+        // Said once per requested factor: every internal topic asks for the same one.
+        const first = !this.cappedFactors.has(spec.replicationFactor);
+        this.cappedFactors.add(spec.replicationFactor);
+        const fields = { topic: spec.name, requested: spec.replicationFactor, brokers };
+        if (first) this.log.warn(fields, `replication factor ${spec.replicationFactor} capped to ${replicationFactor} by ${brokers} live broker${brokers === 1 ? "" : "s"} for topic ${spec.name}; other topics asking for ${spec.replicationFactor} are capped the same way`);
+        else this.log.debug(fields, "replication factor capped by live brokers");
+      }
+      try {
+        await admin.createTopics({
+          topics: [{ topic: spec.name, partitions: spec.partitions, replicas: replicationFactor }],
+          configs: Object.entries(spec.config ?? {}).map(([name, value]) => ({ name, value })),
+        });
+      } catch (err) {
+        if (!kafkaErrorOf(err, ["TOPIC_ALREADY_EXISTS"])) throw err;
+        await this.known(spec.name);
+        return false;
+      }
+      await this.leadersElected(spec.name);
+      return true;
+    });
+  }
+
+  /**
+   * Waits until every partition of a new topic has a leader that serves it, so that the first read or
+   * write does not fail: metadata names a leader before that broker has loaded the partition, so the
+   * leaders are asked for an offset too.
+   */
+  private async leadersElected(topic: string): Promise<void> {
+    const admin = this.need(this.admin);
+    const deadline = Date.now() + 10000;
+    for (;;) {
+      try {
+        const partitions = (await admin.metadata({ topics: [topic], forceUpdate: true })).topics.get(topic)?.partitions ?? [];
+        if (partitions.length > 0 && partitions.every((p) => p && p.leader >= 0)) {
+          await admin.listOffsets({ topics: [{ name: topic, partitions: partitions.map((_, partitionIndex) => ({ partitionIndex, timestamp: ListOffsetTimestamps.LATEST })) }] });
+          return;
+        }
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+      }
+      if (Date.now() > deadline) throw new BrokerError(`no leaders for the partitions of the new topic ${topic}`, true);
+      await Bun.sleep(50); // the controller elects them within milliseconds
+    }
+  }
+
+  /**
+   * Waits (a bounded while) until this broker's metadata has another client's new topic: its
+   * CreateTopics is answered before the brokers learn of it, and a caller that found it existing would
+   * otherwise describe no topic. Its leaders are not waited for: an existing topic may be offline.
+   */
+  private async known(topic: string): Promise<void> {
+    const admin = this.need(this.admin);
+    for (const deadline = Date.now() + 10000; Date.now() < deadline; await Bun.sleep(50)) {
+      const partitions = (await admin.metadata({ topics: [topic], forceUpdate: true }).catch(() => undefined))?.topics.get(topic)?.partitions ?? [];
+      if (partitions.length > 0) return;
+    }
+  }
+
+  async listTopics(): Promise<string[]> {
+    return this.guard("list topics", () => this.need(this.admin).listTopics({ includeInternals: true }));
+  }
+
+  async describeTopic(name: string): Promise<TopicDescription | undefined> {
+    return this.guard(`describe topic ${name}`, async () => {
+      const admin = this.need(this.admin);
+      if (!(await admin.listTopics({ includeInternals: true })).includes(name)) return undefined;
+      const partitions = (await admin.metadata({ topics: [name], forceUpdate: true })).topics.get(name)?.partitions ?? [];
+      const [described] = await admin.describeConfigs({ includeSynonyms: false, resources: [{ resourceType: ConfigResourceTypes.TOPIC, resourceName: name }] });
+      const config: Record<string, string> = {};
+      for (const entry of described?.configs ?? []) if (entry.value != null) config[entry.name] = entry.value;
+      return { name, partitions: partitions.length, replicationFactor: partitions[0]?.replicas.length ?? 0, config };
+    });
+  }
+
+  async produce(topic: string, records: ProduceRecord[]): Promise<RecordPosition[]> {
+    return this.guard(`write to ${topic}`, async () => {
+      const producer = this.need(this.producer);
+      const unplaced = records.some((r) => r.partition === undefined);
+      const partitions = unplaced ? ((await producer.metadata({ topics: [topic] })).topics.get(topic)?.partitionsCount ?? 1) : 1;
+      // Placed here rather than by the library, to answer each record's position.
+      const placed = records.map((r) => r.partition ?? (r.key ? kafkaPartition(r.key, partitions) : 0));
+      const positions: RecordPosition[] = [];
+      // Chunks go out in order, one at a time (the idempotent producer keeps one request in flight).
+      for (let start = 0; start < records.length; ) {
+        let end = start;
+        for (let bytes = 0; end < records.length && (end === start || bytes < PRODUCE_CHUNK_BYTES); end++) bytes += sizeOf(records[end]!);
+        positions.push(...(await this.produceChunk(producer, topic, records.slice(start, end), placed.slice(start, end))));
+        start = end;
+      }
+      return positions;
+    });
+  }
+
+  private async produceChunk(producer: Producer, topic: string, records: ProduceRecord[], partitions: number[]): Promise<RecordPosition[]> {
+    const result = await producer.send({
+      messages: records.map((r, i) => ({
+        topic,
+        partition: partitions[i],
+        key: r.key ? asBuffer(r.key) : undefined,
+        value: r.value ? asBuffer(r.value) : undefined,
+        timestamp: r.timestamp === undefined ? undefined : BigInt(r.timestamp),
+        headers: r.headers ? headersOf(r.headers) : undefined,
+      })),
+    });
+    // One base offset per partition; records of a partition are contiguous in send order.
+    const next = new Map((result.offsets ?? []).map((o) => [o.partition, Number(o.offset)]));
+    return partitions.map((partition) => {
+      const offset = next.get(partition);
+      if (offset === undefined) throw new BrokerError(`no offset answered for ${topic}-${partition}`, false);
+      next.set(partition, offset + 1);
+      return { partition, offset };
+    });
+  }
+
+  async endOffsets(topic: string): Promise<number[]> {
+    return this.offsets(topic, ListOffsetTimestamps.LATEST);
+  }
+
+  async startOffsets(topic: string): Promise<number[]> {
+    return this.offsets(topic, ListOffsetTimestamps.EARLIEST);
+  }
+
+  private async offsets(topic: string, timestamp: bigint): Promise<number[]> {
+    return this.guard(`read offsets of ${topic}`, async () => {
+      const admin = this.need(this.admin);
+      const count = (await admin.metadata({ topics: [topic] })).topics.get(topic)?.partitionsCount ?? 0;
+      const partitions = Array.from({ length: count }, (_, partitionIndex) => ({ partitionIndex, timestamp }));
+      const [listed] = await admin.listOffsets({ topics: [{ name: topic, partitions }], isolationLevel: READ_COMMITTED });
+      const out: number[] = [];
+      for (const p of listed?.partitions ?? []) out[p.partitionIndex] = Number(p.offset);
+      return out;
+    });
+  }
+
+  fetch(topic: string, partition: number, offset: number, options: FetchOptions = {}): Promise<FetchedRecord[]> {
+    return this.fetchMany([{ topic, partition, offset }], options);
+  }
+
+  async fetchMany(reads: PartitionRead[], options: FetchOptions = {}): Promise<FetchedRecord[]> {
+    if (reads.length === 0) return [];
+    return this.guard(`read ${[...new Set(reads.map((r) => r.topic))].join(", ")}`, () => this.fetcher.fetchMany(reads, options.maxWaitMs ?? 0, options.maxBytes));
+  }
+
+  async committedOffsets(group: string, topic: string): Promise<Map<number, number>> {
+    return this.retrying(`read offsets of group ${group}`, async () => {
+      const [listed] = await this.need(this.admin).listConsumerGroupOffsets({ groups: [group] });
+      const out = new Map<number, number>();
+      for (const p of listed?.topics.find((t) => t.name === topic)?.partitions ?? []) {
+        if (p.committedOffset >= 0n) out.set(p.partitionIndex, Number(p.committedOffset));
+      }
+      return out;
+    });
+  }
+
+  async commitOffsets(group: string, topic: string, offsets: RecordPosition[]): Promise<void> {
+    // A plain OffsetCommit to the coordinator, without group membership (generation -1, no member id),
+    // as a Java consumer with assign() commits.
+    await this.retrying(`commit offsets of group ${group}`, () =>
+      this.need(this.admin).alterConsumerGroupOffsets({
+        groupId: group,
+        topics: [{ name: topic, partitionOffsets: offsets.map((o) => ({ partition: o.partition, offset: BigInt(o.offset) })) }],
+      }),
+    );
+  }
+
+  /**
+   * Group coordinator calls: a coordinator that is loading or moving answers with retriable errors for
+   * a while after a broker start, longer than the library's own retries.
+   */
+  private async retrying<T>(what: string, action: () => Promise<T>, deadlineMs = 30000): Promise<T> {
+    const deadline = Date.now() + deadlineMs;
+    let delay = 100;
+    for (;;) {
+      try {
+        return await this.guard(what, action);
+      } catch (err) {
+        if (!(err instanceof BrokerError) || !err.retriable || Date.now() + delay > deadline) throw err;
+        this.log.debug({ err: err.message, retryInMs: delay }, "retrying a group coordinator call");
+        await Bun.sleep(delay); // back-off while the coordinator loads
+        delay = Math.min(delay * 2, 2000);
+      }
+    }
+  }
+
+  private need<T>(value: T | undefined): T {
+    if (value === undefined) throw new BrokerError("not connected to Kafka", false);
+    return value;
+  }
+
+  private async guard<T>(what: string, action: () => Promise<T>): Promise<T> {
+    try {
+      return await action();
+    } catch (err) {
+      if (err instanceof BrokerError) throw err;
+      // A topic not there (yet) is one a caller may wait for, as Kafka's clients do.
+      const retriable = isRetriable(err) || (err instanceof UserError && err.message.startsWith("Unknown topic"));
+      throw new BrokerError(`could not ${what} (${this.options.bootstrapServers.join(",")}): ${reasonOf(err)}`, retriable, err);
+    }
+  }
+}
+
+/**
+ * The bytes as a Buffer (the library wants Buffers). A copy: reading `.buffer` of a small typed array makes
+ * the engine move it out of the GC heap, which cost more than copying (measured on the kafkajs path).
+ */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
+}
+
+/** Header names as bytes, encoded once: a pipeline writes the same few names on every record. */
+const headerNames = new Map<string, Buffer>();
+
+function headersOf(headers: Record<string, Bytes>): Map<Buffer, Buffer> {
+  const out = new Map<Buffer, Buffer>();
+  for (const name in headers) {
+    let key = headerNames.get(name);
+    if (!key) {
+      if (headerNames.size >= 1024) headerNames.clear();
+      headerNames.set(name, (key = Buffer.from(name)));
+    }
+    out.set(key, asBuffer(headers[name]!));
+  }
+  return out;
+}
+
+function sizeOf(r: ProduceRecord): number {
+  let bytes = 16 + (r.key?.length ?? 0) + (r.value?.length ?? 0);
+  for (const k in r.headers) bytes += k.length + r.headers[k]!.length;
+  return bytes;
+}
+function connectionSecurity(security: ClientSecurity | undefined): Pick<ConnectionOptions, "tls" | "sasl"> {
+  const { ssl, sasl } = security ?? {};
+  const mechanisms = { plain: "PLAIN", "scram-sha-256": "SCRAM-SHA-256", "scram-sha-512": "SCRAM-SHA-512" } as const;
+  return {
+    ...(ssl ? { tls: { ca: ssl.ca, cert: ssl.cert, key: ssl.key, rejectUnauthorized: true, ...(ssl.checkHostname ? {} : { checkServerIdentity: () => undefined }) } } : {}),
+    ...(sasl?.mechanism === "oauthbearer"
+      ? // A function: each authentication, and each re-authentication the broker's session lifetime asks
+        // for, takes the login's current token.
+        { sasl: { mechanism: "OAUTHBEARER", token: loginOf(sasl.login), ...(sasl.extensions ? { oauthBearerExtensions: sasl.extensions } : {}) } }
+      : sasl
+        ? { sasl: { mechanism: mechanisms[sasl.mechanism], username: sasl.username, password: sasl.password } }
+        : {}),
+  };
+}
+
+function loginOf(login: OAuthLogin): () => Promise<string> {
+  const tokens = tokenLogin(login);
+  return () => tokens.token();
+}
