@@ -19,10 +19,6 @@ const imports = [...files].flatMap(([path, text]) => importsOf(path, text));
 const PENDING: { from: string; to: string }[] = [
   // storage/ takes the Status type from worker/ until one status type lives in runtime/status.ts.
   { from: "connect/runtime/storage", to: "connect/runtime/worker" },
-  // Importers of the data model's inner files, until they go through connect/api/data/index.ts.
-  { from: "connect/converters", to: "connect/api/data" },
-  { from: "connect/transforms", to: "connect/api/data" },
-  { from: "connectors", to: "connect/api/data" },
 ];
 const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
 const pending = (wrong: string) => {
