@@ -3,7 +3,7 @@
 // tokens are good. The registry and a worker take the same names, as Confluent's Connect does.
 import { logger } from "./log.ts";
 import { pathMatches, type Refusal, type RequestGuard } from "./basic-auth.ts";
-import { JwtVerifier, TokenRejected, type JwtPolicy } from "./jwt.ts";
+import { type JwtVerifier, TokenRejected, type JwtPolicy } from "./jwt.ts";
 import { ConfigError, type ParsedSettings, type Setting } from "./settings.ts";
 import { clientTls } from "./tls.ts";
 

@@ -47,7 +47,7 @@ export function readStoredConfig(value: Record<string, unknown>): SubjectConfig 
 export function updatedConfig(old: SubjectConfig | undefined, body: Record<string, unknown>): SubjectConfig {
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw errors.badRequest("Invalid request body: expected an object");
   const next: SubjectConfig = { ...(old ?? {}), kept: { ...(old?.kept ?? {}) } };
-  const has = (f: string) => Object.prototype.hasOwnProperty.call(body, f);
+  const has = (f: string) => Object.hasOwn(body, f);
   if (has("compatibility")) {
     if (body.compatibility === null) delete next.compatibilityLevel;
     else {

@@ -893,7 +893,6 @@ export class AvroData {
             }
             return this.defaultFromAvroRaw(schema, member, json);
           } catch {
-            continue;
           }
         }
         return fail();
@@ -1192,7 +1191,6 @@ function jsonToAvro(node: AvroNode, json: JsonValue): unknown {
         try {
           return { [branchKey(member)]: jsonToAvro(member, json) };
         } catch {
-          continue;
         }
       }
       break;

@@ -15,7 +15,7 @@ import { emptyMessage, type FieldElement, type MessageElement, type OneOfElement
 import { protobufFormat, type ProtobufParsedSchema } from "../../schema/protobuf/index.ts";
 import { JavaHashKeys } from "../../jvm/hash-order.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";
-import { DataException, isPlainObject, javaClassName, ConnectDate, Decimal, fromTwosComplement, Time, Timestamp, twosComplementBytes, acceptsPlain, mapEntries, Schema, SchemaBuilder, Struct } from "../api/data/index.ts";
+import { DataException, isPlainObject, javaClassName, ConnectDate, Decimal, fromTwosComplement, Time, Timestamp, twosComplementBytes, acceptsPlain, mapEntries, type Schema, SchemaBuilder, Struct } from "../api/data/index.ts";
 import { DerivedSchemas } from "./derived-schemas.ts";
 import { scrubName as avroScrubName } from "./avro-data.ts";
 import { ownEntry } from "../../platform/own.ts";
@@ -633,7 +633,7 @@ export class ProtobufData {
     }
     for (const field of type.fieldsArray) {
       if (field.partOf && !isSynthetic(field.partOf)) continue;
-      const present = Object.prototype.hasOwnProperty.call(message, field.name) && message[field.name] !== null;
+      const present = Object.hasOwn(message, field.name) && message[field.name] !== null;
       const primitiveOrRepeated = field.resolvedType === null || !("fields" in field.resolvedType) || field.repeated || (field as { map?: boolean }).map === true;
       // A field with explicit presence (proto3 `optional`, proto2 `optional`) that is unset is null.
       const explicitPresence = field.options?.proto3_optional === true || this.proto2Optional.has(field);

@@ -24,5 +24,5 @@ export { TransformChain, validateTransforms, type ChainOptions, type PredicateFa
 export { JsonPath, JsonPathError } from "./json-path.ts";
 export { JavaPattern, JavaRegexError } from "../../jvm/java-regex.ts";
 export { SimpleDateFormat } from "../../jvm/simple-date-format.ts";
-export { type Side } from "./key-or-value.ts";
+export type { Side } from "./key-or-value.ts";
 export { TransformConfigError } from "./transform-settings.ts";

@@ -149,7 +149,7 @@ function select(node: unknown, segment: Segment, root: unknown): unknown[] | typ
       if (!isObject(node)) return UNDEFINED;
       const out: unknown[] = [];
       for (const name of segment.names) {
-        if (Object.prototype.hasOwnProperty.call(node, name) && node[name] !== null) out.push(node[name]);
+        if (Object.hasOwn(node, name) && node[name] !== null) out.push(node[name]);
         else if (segment.names.length === 1) return UNDEFINED;
       }
       return out;
@@ -165,7 +165,7 @@ function select(node: unknown, segment: Segment, root: unknown): unknown[] | typ
       const out: unknown[] = [];
       const walk = (n: unknown) => {
         if (isObject(n)) {
-          if (Object.prototype.hasOwnProperty.call(n, segment.name)) out.push(n[segment.name]);
+          if (Object.hasOwn(n, segment.name)) out.push(n[segment.name]);
           Object.values(n).forEach(walk);
         } else if (Array.isArray(n)) n.forEach(walk);
       };

@@ -11,7 +11,7 @@ export function isMapValue(value: unknown): value is SchemalessMap {
 /** `map.get(key)` with Java's null for a missing key. */
 export function mapGet(map: SchemalessMap, key: string): unknown {
   if (map instanceof Map) return map.get(key) ?? null;
-  return Object.prototype.hasOwnProperty.call(map, key) ? (map[key] ?? null) : null;
+  return  Object.hasOwn(map, key) ? (map[key] ?? null) : null;
 }
 
 /** A mutable copy, in insertion order. */

@@ -44,7 +44,7 @@ export function ApiReferencePage({ route }: { route: Route }) {
     <div>
       <h1>
         API reference: {service}{" "}
-        <a class="button" href={`${baseOf(service)}/openapi.json`} target="_blank">
+        <a class="button" href={`${baseOf(service)}/openapi.json`} target="_blank" rel="noopener">
           openapi.json
         </a>
       </h1>

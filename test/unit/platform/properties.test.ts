@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { parseProperties, propertiesFromEnv } from "../../../src/platform/properties.ts";
-import { ConfigError, unknownSettingWarning } from "../../../src/platform/settings.ts";
+import { type ConfigError, unknownSettingWarning } from "../../../src/platform/settings.ts";
 import { registrySettingsDefinition } from "../../../src/registry/settings.ts";
 
 describe("Java .properties syntax", () => {
