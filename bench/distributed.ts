@@ -46,7 +46,7 @@ async function allRunning(url: () => string, names: string[], avoid?: string): P
       const out = new Map<string, Status>();
       for (const name of names) {
         const s = all[name]?.status;
-        if (!s || s.connector.state !== "RUNNING" || s.tasks.length !== 1 || s.tasks[0]!.state !== "RUNNING") return undefined;
+        if (s?.connector.state !== "RUNNING" || s.tasks.length !== 1 || s.tasks[0]!.state !== "RUNNING") return undefined;
         if (avoid && (s.connector.worker_id === avoid || s.tasks[0]!.worker_id === avoid)) return undefined;
         out.set(name, s);
       }

@@ -191,6 +191,7 @@ function eventOf(record: FetchedRecord): Event {
   return { key: parseJson(record.key), value: parseJson(record.value), headers };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: records of both connectors, compared field by field.
 type Json = { [k: string]: any };
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -40,7 +40,7 @@ export const screenshots: Shoot = async (page, name) => {
 export const noScreenshots: Shoot = async () => {};
 
 /** Browse subjects, diff two versions, check a draft and see why it is incompatible, register a fixed one. */
-export async function walkSubjects(browser: BrowserSession, { registry, connect }: ConsoleUrls, shoot: Shoot): Promise<void> {
+export async function walkSubjects(browser: BrowserSession, { registry }: ConsoleUrls, shoot: Shoot): Promise<void> {
   const page = await browser.page();
   await page.goto(`${registry}/ui/`);
   await page.getByRole("link", { name: "customers-value" }).waitFor();
@@ -81,7 +81,7 @@ export async function walkSubjects(browser: BrowserSession, { registry, connect 
 }
 
 /** The schema lookup by id lists the subject versions that use it. */
-export async function walkLookup(browser: BrowserSession, { registry, connect }: ConsoleUrls, shoot: Shoot): Promise<void> {
+export async function walkLookup(browser: BrowserSession, { registry }: ConsoleUrls, _shoot: Shoot): Promise<void> {
   const page = await browser.page();
   await page.goto(`${registry}/ui/#/schemas/1`);
   await page.getByRole("link", { name: "orders-value v1" }).waitFor();
@@ -135,7 +135,7 @@ export async function walkConnector(browser: BrowserSession, { registry, connect
 }
 
 /** The rendered API reference and the plugin docs. */
-export async function walkReference(browser: BrowserSession, { registry, connect }: ConsoleUrls, shoot: Shoot): Promise<void> {
+export async function walkReference(browser: BrowserSession, { registry }: ConsoleUrls, shoot: Shoot): Promise<void> {
   const page = await browser.page();
   await page.goto(`${registry}/ui/#/plugins/io.sluice.examples.SequenceSourceConnector`);
   await page.getByText("Numbers per task; 0 = no end.").waitFor();

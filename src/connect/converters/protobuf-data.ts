@@ -808,7 +808,7 @@ function metaOption(params: ReadonlyMap<string, string>): OptionElement {
 }
 
 function isUnionSchema(schema: Schema): boolean {
-  return (schema.name !== null && schema.name.startsWith(PROTOBUF_TYPE_UNION)) || (schema.parameters?.has(GENERALIZED_TYPE_UNION) ?? false);
+  return (schema.name?.startsWith(PROTOBUF_TYPE_UNION) ?? false) || (schema.parameters?.has(GENERALIZED_TYPE_UNION) ?? false);
 }
 
 /** proto3 leaves a scalar equal to its default off the wire (implicit presence), as Java's DynamicMessage does. */

@@ -167,7 +167,7 @@ export class ExtractNewRecordState<R extends ConnectRecord = ConnectRecord> impl
   apply(input: R): R | null {
     let record = input;
     const isTombstone = record.value === null || record.value === undefined;
-    const isEnvelope = record.valueSchema !== null && record.valueSchema.name !== null && record.valueSchema.name.endsWith(".Envelope");
+    const isEnvelope = record.valueSchema?.name?.endsWith(".Envelope") ?? false;
     if ((isEnvelope || isTombstone) && this.additionalHeaders.length > 0)
       record = newRecord(record, { headers: [...record.headers, ...this.makeHeaders(isTombstone ? null : (record.value as Struct))] });
     if (isTombstone) return this.handleTombstone(record);

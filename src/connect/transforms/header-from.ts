@@ -1,7 +1,7 @@
 // HeaderFrom$Key / HeaderFrom$Value: copies (or moves) fields of the key/value into headers; `fields`
 // and `headers` are parallel lists. A moved field is removed from the Struct's schema or the map.
 import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
-import { DataException, SchemaBuilder, Struct, type Schema } from "../api/data/index.ts";
+import { DataException, SchemaBuilder, type Schema } from "../api/data/index.ts";
 import type { ConnectHeader, ConnectRecord } from "../api/records.ts";
 import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireStruct } from "./requirements.ts";

@@ -3,7 +3,7 @@
 // of include/exclude; when both spellings are given the new one wins, as Kafka's translation does.
 import { javaSplit } from "../../jvm/java-strings.ts";
 import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
-import { SchemaBuilder, Struct, type Schema } from "../api/data/index.ts";
+import { SchemaBuilder, type Schema } from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireStruct } from "./requirements.ts";

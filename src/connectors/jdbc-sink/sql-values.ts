@@ -2,7 +2,7 @@
 // column types we create (and the JDBC drivers send), as wall-clock time in db.timezone (UTC unless set,
 // as in Confluent's sink, which applies the zone to Date and Time values too); INT64 becomes text so
 // values beyond 2^53 survive; bytes stay binary.
-import { BigDecimal, ConnectDate, Time, Timestamp, type Schema } from "../../connect/api/data/index.ts";
+import { BigDecimal, ConnectDate, Time, type Schema } from "../../connect/api/data/index.ts";
 import type { DialectName } from "./connection-url.ts";
 
 export type SqlParam = string | number | boolean | Uint8Array | null;
@@ -37,7 +37,6 @@ export function sqlParam(value: unknown, schema: Schema, dialect: DialectName, c
         return text.slice(0, 10);
       case Time.LOGICAL_NAME:
         return text.slice(11, 23);
-      case Timestamp.LOGICAL_NAME:
       default:
         return `${text.slice(0, 10)} ${text.slice(11, 23)}`;
     }

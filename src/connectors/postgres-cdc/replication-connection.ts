@@ -211,6 +211,7 @@ export class ReplicationConnection {
   }
 
   private sendStatus(replyRequested: boolean): void {
+    // biome-ignore lint/complexity/useMathMinMax: LSNs are bigints, which Math.max does not take.
     const written = this.received > this.flushed ? this.received : this.flushed;
     this.send("d", encodeStandbyStatusUpdate({ written, flushed: this.flushed, applied: this.flushed, clock: nowUnixMicros(), replyRequested }));
   }

@@ -47,13 +47,13 @@ export function Action(props: { label: string; run: () => Promise<unknown>; conf
       {asking ? (
         <span class="confirm">
           {props.confirm}{" "}
-          <button class="danger" onClick={go}>
+          <button type="button" class="danger" onClick={go}>
             Yes, {props.label.toLowerCase()}
           </button>
-          <button onClick={() => setAsking(false)}>Cancel</button>
+          <button type="button" onClick={() => setAsking(false)}>Cancel</button>
         </span>
       ) : (
-        <button class={props.danger ? "danger" : ""} disabled={busy} onClick={() => (props.confirm ? setAsking(true) : void go())}>
+        <button type="button" class={props.danger ? "danger" : ""} disabled={busy} onClick={() => (props.confirm ? setAsking(true) : void go())}>
           {props.label}
         </button>
       )}

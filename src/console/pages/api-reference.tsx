@@ -4,6 +4,7 @@ import { ErrorBox, Loading } from "../components/ui.tsx";
 import { useLoad } from "../load.ts";
 import type { Route } from "../router.ts";
 
+// biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents of any shape, read field by field.
 type Json = Record<string, any>;
 
 const METHODS = ["get", "put", "post", "patch", "delete", "head", "options"];

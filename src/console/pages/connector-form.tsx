@@ -99,10 +99,10 @@ export function ConnectorFormPage({ route }: { route: Route }) {
         </div>
       ))}
       <div class="toolbar">
-        <button disabled={!plugin} onClick={check}>
+        <button type="button" disabled={!plugin} onClick={check}>
           Validate
         </button>
-        <button class="primary" disabled={!plugin || !name} onClick={save}>
+        <button type="button" class="primary" disabled={!plugin || !name} onClick={save}>
           {editing ? "Save" : "Create"}
         </button>
         {checked && (

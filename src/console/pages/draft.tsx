@@ -71,11 +71,11 @@ export function DraftPage({ route }: { route: Route }) {
       </div>
       <textarea name="schema" class="editor" spellcheck={false} rows={Math.max(12, text.split("\n").length + 1)} value={text} onInput={(e) => setText(e.currentTarget.value)} />
       <div class="toolbar">
-        <button disabled={!subject || !text} onClick={check}>
+        <button type="button" disabled={!subject || !text} onClick={check}>
           Check compatibility
         </button>
         {canWrite("registry") && (
-          <button class="primary" disabled={!subject || !text} onClick={register}>
+          <button type="button" class="primary" disabled={!subject || !text} onClick={register}>
             Register
           </button>
         )}

@@ -146,19 +146,19 @@ export function Pager({ page, pages, go }: { page: number; pages: number; go: (p
   if (pages <= 1) return null;
   return (
     <nav class="pager">
-      <button disabled={page === 0} onClick={() => go(0)}>
+      <button type="button" disabled={page === 0} onClick={() => go(0)}>
         «
       </button>
-      <button disabled={page === 0} onClick={() => go(page - 1)}>
+      <button type="button" disabled={page === 0} onClick={() => go(page - 1)}>
         ‹ Previous
       </button>
       <span>
         page {page + 1} of {pages}
       </span>
-      <button disabled={page >= pages - 1} onClick={() => go(page + 1)}>
+      <button type="button" disabled={page >= pages - 1} onClick={() => go(page + 1)}>
         Next ›
       </button>
-      <button disabled={page >= pages - 1} onClick={() => go(pages - 1)}>
+      <button type="button" disabled={page >= pages - 1} onClick={() => go(pages - 1)}>
         »
       </button>
     </nav>

@@ -137,7 +137,7 @@ function object(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-function empty(_: void): Response {
+function empty(_: unknown): Response {
   return new Response(null, { status: 204 });
 }
 

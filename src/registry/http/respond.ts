@@ -66,7 +66,7 @@ export function errorResponse(error: unknown, type = V1): Response {
  * JSON, or JSON nested deeper than Jackson reads, gets 400 with the parser's message; an empty body 422.
  */
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
-  const contentType = request.headers.get("content-type")?.split(";")[0]!.trim().toLowerCase();
+  const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (contentType && !CONSUMES.has(contentType)) throw errors.unsupportedMediaType();
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > limit) throw errors.tooLarge();

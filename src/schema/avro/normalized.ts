@@ -5,7 +5,7 @@
 // keys (logicalType is written twice); Jackson keeps the first position, and so does parseJson.
 // Confluent then re-parses that text and stores *its* canonical string; index.ts does the re-parse.
 import { sortedKeys } from "../../jvm/json-text.ts";
-import { isJsonObject, JsonNumber, quoteJson, writeJson, type JsonObject, type JsonValue } from "./json.ts";
+import { JsonNumber, quoteJson, writeJson, type JsonObject, type JsonValue } from "./json.ts";
 import { aliasStrings, type AvroNode, type FieldNode, type LogicalTypeInfo } from "./model.ts";
 
 /** Confluent's normalized JSON text, before the re-parse that yields the stored string. */

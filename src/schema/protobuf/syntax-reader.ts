@@ -1,6 +1,6 @@
 // Wire's SyntaxReader: the character-level reader of .proto text (whitespace, comments, names,
 // strings, integers), with Wire's error texts ("Syntax error in :line:column: reason").
-import type { Position, Syntax } from "./elements.ts";
+import type { Position, } from "./elements.ts";
 
 /** A parse failure; `message` is Wire's text, `position` where it happened (when known). */
 export class ProtoSyntaxError extends Error {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn, spawnSync, type Subprocess } from "bun";
 import { root } from "../../fixtures/binary.ts";
 import * as fs from "node:fs";
-import { copyFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sharedKafka } from "../../fixtures/kafka.ts";
 import { CONNECT_FILE_JAR } from "../../fixtures/connect.ts";

@@ -128,7 +128,7 @@ const primitives: [string, Schema, Schema, unknown][] = [
   ["int32", Schema.INT32_SCHEMA, Schema.OPTIONAL_INT32_SCHEMA, -2147483648],
   ["int64", Schema.INT64_SCHEMA, Schema.OPTIONAL_INT64_SCHEMA, -(2n ** 63n)],
   ["float32", Schema.FLOAT32_SCHEMA, Schema.OPTIONAL_FLOAT32_SCHEMA, Math.fround(3.14)],
-  ["float64", Schema.FLOAT64_SCHEMA, Schema.OPTIONAL_FLOAT64_SCHEMA, 2.718281828459045],
+  ["float64", Schema.FLOAT64_SCHEMA, Schema.OPTIONAL_FLOAT64_SCHEMA, Math.E],
   ["boolean", Schema.BOOLEAN_SCHEMA, Schema.OPTIONAL_BOOLEAN_SCHEMA, true],
   ["string", Schema.STRING_SCHEMA, Schema.OPTIONAL_STRING_SCHEMA, "héllo \"wörld\" \\ / \u0001\u001f\u007f\t\n 😀 \u2028"],
   ["bytes", Schema.BYTES_SCHEMA, Schema.OPTIONAL_BYTES_SCHEMA, new Uint8Array([0, 1, 2, 250, 255])],

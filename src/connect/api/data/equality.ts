@@ -24,6 +24,7 @@ export function valuesEqual(a: unknown, b: unknown): boolean {
 
 function numbersEqual(a: number | bigint, b: unknown): boolean {
   if (typeof b !== "number" && typeof b !== "bigint") return false;
+  // biome-ignore lint/suspicious/noSelfCompare: NaN equals NaN here, as in Java's Double.equals.
   if (typeof a === typeof b) return a === b || (a !== a && b !== b);
   const [n, big] = (typeof a === "number" ? [a, b] : [b, a]) as [number, bigint];
   return Number.isInteger(n) && BigInt(n) === big;
