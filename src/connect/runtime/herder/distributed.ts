@@ -10,10 +10,9 @@ import { logger } from "../../../platform/log.ts";
 import { RetryLog } from "../../../platform/retry-log.ts";
 import { connectErrors } from "../rest-errors.ts";
 import { ConfigLog, type ConfigChange } from "../storage/config-log.ts";
-import type { StatusRecord } from "../storage/internal-records.ts";
 import { StatusStore } from "../storage/status-store.ts";
 import type { ConnectorCallbacks, Worker } from "../worker/worker.ts";
-import type { Status } from "../worker/worker-task.ts";
+import type { Status } from "../status.ts";
 import { assign, type Allocation, type AssignorMemory, type Work } from "./assignor.ts";
 import { decodeAssignment, decodeMetadata, encodeAssignment, encodeMetadata, PROTOCOL_NAME, PROTOCOL_TYPE, type WorkerAssignment } from "./group-protocol.ts";
 import { ForwardRequest, HEALTHY, patchedConfig, shownUrl, type ConnectorInfo, type WorkersView, type Health, type ConnectorStateInfo, type Herder, type StateInfo, type TargetState, type TaskState } from "./herder.ts";
@@ -559,7 +558,7 @@ export class DistributedHerder extends HerderBase implements Herder {
     if (this.tasks.has(taskKey(name, index))) return this.serially(() => this.restartTaskHere(name, index));
     if (this.rebalancing) throw connectErrors.conflict(STALE);
     await this.statuses.readToEnd();
-    const owner = this.statuses.taskStatuses(name).get(index)?.worker_id;
+    const owner = this.statuses.taskStatuses(name).get(index)?.workerId;
     const url = owner ? this.urls[owner] : undefined;
     if (!url || owner === this.worker.workerId) throw connectErrors.conflict(`Cannot complete request because of a conflicting operation (e.g. worker rebalance)`);
     throw new ForwardRequest(url);
@@ -622,9 +621,9 @@ export class DistributedHerder extends HerderBase implements Herder {
     return { id: index, ...this.stateInfo(config)(status) };
   }
 
-  private stateInfo(config: Record<string, string>): (s: StatusRecord) => StateInfo {
+  private stateInfo(config: Record<string, string>): (s: Status) => StateInfo {
     const version = this.worker.options.plugins.find(config["connector.class"]!, "source", "sink")?.version;
-    return (s) => ({ state: s.state, worker_id: s.worker_id, ...(version !== undefined ? { version } : {}), ...(s.trace ? { trace: s.trace } : {}) });
+    return (s) => ({ state: s.state, worker_id: s.workerId, ...(version !== undefined ? { version } : {}), ...(s.trace ? { trace: s.trace } : {}) });
   }
 
   async topics(name: string): Promise<{ [connector: string]: { topics: string[] } }> {

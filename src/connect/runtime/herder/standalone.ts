@@ -3,7 +3,7 @@
 import { logger } from "../../../platform/log.ts";
 import { ConnectRestError, connectErrors } from "../rest-errors.ts";
 import { type ConnectorCallbacks, type Worker } from "../worker/worker.ts";
-import type { Status } from "../worker/worker-task.ts";
+import type { Status } from "../status.ts";
 import { HEALTHY, patchedConfig, shownUrl, type ConnectorInfo, type WorkersView, type ConnectorStateInfo, type Health, type Herder, type OffsetsView, type StateInfo, type TargetState } from "./herder.ts";
 import { HerderBase } from "./herder-base.ts";
 import { restarts } from "./restart-plan.ts";

@@ -2,15 +2,15 @@
 // worker writes the statuses of what it runs; any worker answers for all of them by reading the topic.
 import type { Broker, FetchedRecord } from "../../../broker/broker.ts";
 import { logger } from "../../../platform/log.ts";
-import type { Status } from "../worker/worker-task.ts";
-import { decodeStatus, decodeStatusKey, encodeStatus, statusKey, topicStatusRecord, type StatusKey, type StatusRecord } from "./internal-records.ts";
+import type { Status } from "../status.ts";
+import { decodeStatus, decodeStatusKey, encodeStatus, statusKey, topicStatusRecord, type GenerationStatus, type StatusKey } from "./internal-records.ts";
 import { TopicLog } from "./topic-log.ts";
 
 const log = logger("status-store");
 
 export class StatusStore {
-  private readonly connectors = new Map<string, StatusRecord>();
-  private readonly tasks = new Map<string, Map<number, StatusRecord>>();
+  private readonly connectors = new Map<string, GenerationStatus>();
+  private readonly tasks = new Map<string, Map<number, GenerationStatus>>();
   private readonly topics = new Map<string, Set<string>>();
   private readonly log: TopicLog;
   /** Writes go out one after another, so that a later status never lands before an earlier one. */
@@ -41,12 +41,12 @@ export class StatusStore {
     await this.writes;
   }
 
-  connector(name: string): StatusRecord | undefined {
-    return this.connectors.get(name);
+  connector(name: string): Status | undefined {
+    return this.connectors.get(name)?.status;
   }
 
-  taskStatuses(name: string): Map<number, StatusRecord> {
-    return this.tasks.get(name) ?? new Map();
+  taskStatuses(name: string): Map<number, Status> {
+    return new Map([...(this.tasks.get(name) ?? [])].map(([task, stored]) => [task, stored.status]));
   }
 
   connectorTopics(name: string): string[] {
@@ -71,7 +71,7 @@ export class StatusStore {
       this.topics.set(key.connector, topics);
       return;
     }
-    let status: StatusRecord | null;
+    let status: GenerationStatus | null;
     try {
       status = decodeStatus(record.value);
     } catch {
@@ -82,7 +82,7 @@ export class StatusStore {
       else if (accept(this.connectors.get(key.connector), status)) this.connectors.set(key.connector, status);
       return;
     }
-    const tasks = this.tasks.get(key.connector) ?? new Map<number, StatusRecord>();
+    const tasks = this.tasks.get(key.connector) ?? new Map<number, GenerationStatus>();
     if (status === null) tasks.delete(key.task);
     else if (accept(tasks.get(key.task), status)) tasks.set(key.task, status);
     this.tasks.set(key.connector, tasks);
@@ -93,7 +93,7 @@ export class StatusStore {
  * Kafka's rule for UNASSIGNED and FAILED: they replace a status only of the same worker or of an older
  * generation, so a worker releasing a task cannot hide that another one already runs it.
  */
-function accept(previous: StatusRecord | undefined, next: StatusRecord): boolean {
-  if (!previous || (next.state !== "UNASSIGNED" && next.state !== "FAILED")) return true;
-  return previous.worker_id === next.worker_id || next.generation > previous.generation;
+function accept(previous: GenerationStatus | undefined, next: GenerationStatus): boolean {
+  if (!previous || (next.status.state !== "UNASSIGNED" && next.status.state !== "FAILED")) return true;
+  return previous.status.workerId === next.status.workerId || next.generation > previous.generation;
 }
