@@ -10,7 +10,7 @@ import { logger } from "../../../platform/log.ts";
 import { RetryLog } from "../../../platform/retry-log.ts";
 import { connectErrors } from "../rest-errors.ts";
 import { ConfigLog, type ConfigChange } from "../storage/config-log.ts";
-import { StatusStore } from "../storage/status-store.ts";
+import { TopicStatusStore } from "../storage/topic-status-store.ts";
 import type { ConnectorCallbacks, Worker } from "../worker/worker.ts";
 import type { Status } from "../status.ts";
 import { assign, type Allocation, type AssignorMemory, type Work } from "./assignor.ts";
@@ -57,7 +57,7 @@ async function untilOrAfter(done: Promise<unknown>, ms: number): Promise<void> {
 
 export class DistributedHerder extends HerderBase implements Herder {
   private readonly configLog: ConfigLog;
-  private readonly statuses: StatusStore;
+  private readonly statuses: TopicStatusStore;
   private readonly member: GroupMember;
   private memberId = "";
   private leaderId = "";
@@ -94,7 +94,7 @@ export class DistributedHerder extends HerderBase implements Herder {
   ) {
     super(worker);
     this.configLog = new ConfigLog(internal, options.configTopic.name, (change) => this.serially(() => this.onConfigChange(change)));
-    this.statuses = new StatusStore(internal, options.statusTopic.name);
+    this.statuses = new TopicStatusStore(internal, options.statusTopic.name);
     this.member = GroupMember.of(
       internal,
       {
