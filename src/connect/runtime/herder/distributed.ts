@@ -9,13 +9,13 @@ import { GroupMember } from "../../../broker/group-member.ts";
 import { logger } from "../../../platform/log.ts";
 import { RetryLog } from "../../../platform/retry-log.ts";
 import { connectErrors } from "../rest-errors.ts";
-import { ConfigLog, type ConfigChange } from "../storage/config-log.ts";
+import { ConfigLog, type ConfigChange, type ConfigState } from "../storage/config-log.ts";
 import { TopicStatusStore } from "../storage/topic-status-store.ts";
 import type { ConnectorCallbacks, Worker } from "../worker/worker.ts";
 import type { Status } from "../status.ts";
 import { assign, type Allocation, type AssignorMemory, type Work } from "./assignor.ts";
 import { decodeAssignment, decodeMetadata, encodeAssignment, encodeMetadata, PROTOCOL_NAME, PROTOCOL_TYPE, type WorkerAssignment } from "./group-protocol.ts";
-import { ForwardRequest, HEALTHY, patchedConfig, shownUrl, type ConnectorInfo, type WorkersView, type Health, type ConnectorStateInfo, type Herder, type StateInfo, type TargetState, type TaskState } from "./herder.ts";
+import { ForwardRequest, HEALTHY, patchedConfig, shownUrl, type ConnectorInfo, type WorkersView, type Health, type ConnectorStateInfo, type Herder, type TargetState } from "./herder.ts";
 import { HerderBase } from "./herder-base.ts";
 import { restartPlan, restarts } from "./restart-plan.ts";
 
@@ -57,7 +57,7 @@ async function untilOrAfter(done: Promise<unknown>, ms: number): Promise<void> {
 
 export class DistributedHerder extends HerderBase implements Herder {
   private readonly configLog: ConfigLog;
-  private readonly statuses: TopicStatusStore;
+  protected readonly statuses: TopicStatusStore;
   private readonly member: GroupMember;
   private memberId = "";
   private leaderId = "";
@@ -566,95 +566,22 @@ export class DistributedHerder extends HerderBase implements Herder {
 
   // ---- REST: reads (from this worker's copy of the topics) ----
 
-  connectorNames(): string[] {
-    return [...this.configLog.state.connectors.keys()].sort();
-  }
-
-  info(name: string): ConnectorInfo {
-    const config = this.need(name);
-    return {
-      name,
-      config: { ...config },
-      tasks: (this.configLog.state.tasks.get(name) ?? []).map((_, task) => ({ connector: name, task })),
-      type: this.worker.connectorType(config["connector.class"]!),
-    };
-  }
-
-  config(name: string): Record<string, string> {
-    return { ...this.need(name) };
-  }
-
-  targetState(name: string): TargetState {
-    this.need(name);
-    return this.configLog.state.target(name);
-  }
-
-  taskConfigs(name: string): { id: { connector: string; task: number }; config: Record<string, string> }[] {
-    this.need(name);
-    return (this.configLog.state.tasks.get(name) ?? []).map((config, task) => ({ id: { connector: name, task }, config: { ...config } }));
+  protected get configs(): ConfigState {
+    return this.configLog.state;
   }
 
   /** Reads the status topic, but answers from what it has when Kafka is slow or away. */
-  private async freshStatuses(): Promise<void> {
+  protected override async freshStatuses(): Promise<void> {
     await untilOrAfter(this.statuses.readToEnd().catch(() => undefined), STATUS_READ_WAIT_MS);
   }
 
-  async status(name: string): Promise<ConnectorStateInfo> {
-    await this.freshStatuses();
-    const config = this.configLog.state.connectors.get(name);
-    const connector = this.statuses.connector(name);
-    if (!config || !connector) throw connectErrors.notFound(`No status found for connector ${name}`);
-    const show = this.stateInfo(config);
-    return {
-      name,
-      connector: show(connector),
-      tasks: [...this.statuses.taskStatuses(name)].sort(([a], [b]) => a - b).map(([id, s]) => ({ id, ...show(s) })),
-      type: this.worker.connectorType(config["connector.class"]!),
-    };
-  }
-
-  async taskStatus(name: string, index: number): Promise<TaskState> {
-    await this.freshStatuses();
-    const config = this.configLog.state.connectors.get(name);
-    const status = this.statuses.taskStatuses(name).get(index);
-    if (!config || !status) throw connectErrors.notFound(`No status found for task ${name}-${index}`);
-    return { id: index, ...this.stateInfo(config)(status) };
-  }
-
-  private stateInfo(config: Record<string, string>): (s: Status) => StateInfo {
-    const version = this.worker.options.plugins.find(config["connector.class"]!, "source", "sink")?.version;
-    return (s) => ({ state: s.state, worker_id: s.workerId, ...(version !== undefined ? { version } : {}), ...(s.trace ? { trace: s.trace } : {}) });
-  }
-
-  async topics(name: string): Promise<{ [connector: string]: { topics: string[] } }> {
-    await this.statuses.readToEnd();
-    return { [name]: { topics: this.statuses.connectorTopics(name) } };
-  }
-
-  async resetTopics(name: string): Promise<void> {
-    await this.statuses.readToEnd();
-    await Promise.all(this.statuses.connectorTopics(name).map((topic) => this.statuses.resetTopic(topic, name)));
+  protected override onTopicsReset(name: string): void {
     for (const key of [...this.knownTopics]) if (key.startsWith(`${name}\u0000`)) this.knownTopics.delete(key);
   }
 
   // ---- offsets (KIP-875), on stopped connectors ----
 
-  protected connectorConfig(name: string): Record<string, string> {
-    return this.need(name);
-  }
-
   protected override beforeOffsetsWrite(): Promise<void> {
     return this.asLeader();
-  }
-
-  private need(name: string): Record<string, string> {
-    const config = this.configLog.state.connectors.get(name);
-    if (!config) throw connectErrors.notFound(`Connector ${name} not found`);
-    return config;
-  }
-
-  /** As need(), with the wording of Kafka's pause and resume endpoints. */
-  private needKnown(name: string): void {
-    if (!this.configLog.state.connectors.has(name)) throw connectErrors.notFound(`Unknown connector ${name}`);
   }
 }
