@@ -78,8 +78,6 @@ export class DistributedHerder extends HerderBase implements Herder {
   private readonly tasks = new Map<string, { connector: string; task: number; config: Record<string, string> }>();
   private readonly connectorStates = new Map<string, Status>();
   private readonly knownTopics = new Set<string>();
-  private readonly taskStarts = new Map<string, number>();
-  private starts = 0;
   private queue: Promise<void> = Promise.resolve();
   private delayTimer?: ReturnType<typeof setTimeout>;
   /** Requests waiting for the current rebalance to end. */
@@ -374,7 +372,7 @@ export class DistributedHerder extends HerderBase implements Herder {
     void this.statuses.put({ connector, task }, status, this.generation).catch(() => undefined);
   }
 
-  private callbacks(name: string): ConnectorCallbacks {
+  protected callbacks(name: string): ConnectorCallbacks {
     return {
       onConnectorStatus: (status) => {
         if (!this.connectors.has(name)) return;
@@ -389,19 +387,6 @@ export class DistributedHerder extends HerderBase implements Herder {
         void this.statuses.putTopic(topic, name, 0).catch(() => this.knownTopics.delete(key));
       },
       requestTaskReconfiguration: () => void this.serially(() => this.restartConnector(name)),
-    };
-  }
-
-  /** As callbacks(), ignoring what an earlier, abandoned instance of the task reports. */
-  private taskCallbacks(name: string, task: number): ConnectorCallbacks {
-    const start = ++this.starts;
-    this.taskStarts.set(taskKey(name, task), start);
-    const base = this.callbacks(name);
-    return {
-      ...base,
-      onTaskStatus: (index, status) => {
-        if (this.taskStarts.get(taskKey(name, index)) === start) base.onTaskStatus(index, status);
-      },
     };
   }
 

@@ -10,7 +10,7 @@ import type { Status } from "../status.ts";
 import type { ConfigView } from "../storage/config-store.ts";
 import type { TargetState } from "../storage/internal-records.ts";
 import type { StatusStore } from "../storage/status-store.ts";
-import type { Worker } from "../worker/worker.ts";
+import type { ConnectorCallbacks, Worker } from "../worker/worker.ts";
 import type { ConfigInfos } from "./config-infos.ts";
 import type { ConnectorInfo, ConnectorStateInfo, IgnoredSettings, OffsetsView, StateInfo, TaskState } from "./herder.ts";
 import { alteredMessage, notStopped, sinkOffsets, writeConnectorOffsets } from "./offsets-admin.ts";
@@ -20,6 +20,9 @@ export abstract class HerderBase {
   protected readonly validator: ConnectorValidator;
   protected abstract readonly configs: ConfigView;
   protected abstract readonly statuses: StatusStore;
+  /** Task starts so far, and the latest start of each task (connector name + NUL + index). */
+  private taskStarts = 0;
+  private readonly currentTaskStart = new Map<string, number>();
 
   constructor(readonly worker: Worker) {
     this.validator = new ConnectorValidator(worker);
@@ -49,6 +52,25 @@ export abstract class HerderBase {
     const { noEffect, unknown } = this.validator.ignoredSettings(this.need(name));
     const list = (m: Map<string, string>) => [...m].map(([setting, message]) => ({ name: setting, message }));
     return { noEffect: list(noEffect), unknown: list(unknown) };
+  }
+
+  /** What a connector and its tasks report to the herder. */
+  protected abstract callbacks(name: string): ConnectorCallbacks;
+
+  /**
+   * Callbacks for one start of a task: once the task is started again, what the earlier instance
+   * reports (e.g. one abandoned after task.shutdown.graceful.timeout.ms) no longer counts.
+   */
+  protected taskCallbacks(name: string, index: number): ConnectorCallbacks {
+    const start = ++this.taskStarts;
+    this.currentTaskStart.set(`${name}\u0000${index}`, start);
+    const base = this.callbacks(name);
+    return {
+      ...base,
+      onTaskStatus: (task, status) => {
+        if (this.currentTaskStart.get(`${name}\u0000${task}`) === start) base.onTaskStatus(task, status);
+      },
+    };
   }
 
   /** Runs before statuses are read (distributed: catches up with what other workers wrote). */

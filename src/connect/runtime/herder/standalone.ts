@@ -21,9 +21,6 @@ export class StandaloneHerder extends HerderBase implements Herder {
    * consumption), and the offsets API shows no offset for them until the connector runs again.
    */
   private readonly resetPartitions = new Map<string, Set<string>>();
-  /** Task starts so far, and the latest start of each task (connector name + NUL + index). */
-  private taskStarts = 0;
-  private readonly currentTaskStart = new Map<string, number>();
 
   /** `url`: this worker's REST URL as others reach it. */
   constructor(
@@ -184,23 +181,7 @@ export class StandaloneHerder extends HerderBase implements Herder {
     for (const task of this.statuses.taskStatuses(name).keys()) this.putStatus(name, task, null);
   }
 
-  /**
-   * Callbacks for one start of a task: once the task is started again, what the earlier instance
-   * reports (e.g. one abandoned after task.shutdown.graceful.timeout.ms) no longer counts.
-   */
-  private taskCallbacks(name: string, index: number): ConnectorCallbacks {
-    const generation = ++this.taskStarts;
-    this.currentTaskStart.set(`${name}\u0000${index}`, generation);
-    const base = this.callbacks(name);
-    return {
-      ...base,
-      onTaskStatus: (task, status) => {
-        if (this.currentTaskStart.get(`${name}\u0000${task}`) === generation) base.onTaskStatus(task, status);
-      },
-    };
-  }
-
-  private callbacks(name: string): ConnectorCallbacks {
+  protected callbacks(name: string): ConnectorCallbacks {
     return {
       onConnectorStatus: (status) => {
         if (this.configs.connectors.has(name)) this.putStatus(name, undefined, status);
