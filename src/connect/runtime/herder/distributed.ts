@@ -217,7 +217,7 @@ export class DistributedHerder extends HerderBase implements Herder {
 
   /** The work to be assigned: every connector, and the committed tasks of each. */
   private configured(): Allocation {
-    const state = this.configLog.state;
+    const state = this.configs;
     const connectors = [...state.connectors.keys()].sort();
     const tasks: Work[] = [];
     for (const connector of connectors) (state.tasks.get(connector) ?? []).forEach((_, task) => tasks.push({ connector, task }));
@@ -305,7 +305,7 @@ export class DistributedHerder extends HerderBase implements Herder {
   // ---- running work on this worker ----
 
   private async startConnector(name: string): Promise<void> {
-    const state = this.configLog.state;
+    const state = this.configs;
     const config = state.connectors.get(name);
     if (!config) return;
     this.connectors.add(name);
@@ -320,10 +320,10 @@ export class DistributedHerder extends HerderBase implements Herder {
 
   /** Writes the connector's task configs when they changed; the commit record makes them visible. */
   private async publishTaskConfigs(name: string, generated: Record<string, string>[]): Promise<void> {
-    const config = this.configLog.state.connectors.get(name);
+    const config = this.configs.connectors.get(name);
     if (!config) return;
     const configs = this.validator.withTaskClass(config, generated);
-    if (JSON.stringify(configs) === JSON.stringify(this.configLog.state.tasks.get(name) ?? null)) return;
+    if (JSON.stringify(configs) === JSON.stringify(this.configs.tasks.get(name) ?? null)) return;
     await this.configLog.write([...configs.map((c, task) => ({ kind: "task" as const, name, task, config: c })), { kind: "commit", name, tasks: configs.length }]);
     log.info({ connector: name, tasks: configs.length }, `${configs.length} task config${configs.length === 1 ? "" : "s"} of connector ${name} written`);
   }
@@ -332,7 +332,7 @@ export class DistributedHerder extends HerderBase implements Herder {
     await this.worker.stopConnector(name);
     this.connectors.delete(name);
     this.connectorStates.delete(name);
-    const removed = !this.configLog.state.connectors.has(name);
+    const removed = !this.configs.connectors.has(name);
     this.putStatus(name, undefined, removed ? null : { state: "UNASSIGNED", workerId: this.worker.workerId });
   }
 
@@ -343,7 +343,7 @@ export class DistributedHerder extends HerderBase implements Herder {
   }
 
   private async startTask(connector: string, task: number): Promise<void> {
-    const state = this.configLog.state;
+    const state = this.configs;
     const config = state.connectors.get(connector);
     const taskConfig = state.tasks.get(connector)?.[task];
     if (!config || !taskConfig) return;
@@ -356,7 +356,7 @@ export class DistributedHerder extends HerderBase implements Herder {
     if (!entry) return;
     this.tasks.delete(key);
     await this.worker.stopTask(entry.connector, entry.task);
-    const removed = (this.configLog.state.tasks.get(entry.connector)?.length ?? 0) <= entry.task;
+    const removed = (this.configs.tasks.get(entry.connector)?.length ?? 0) <= entry.task;
     if (removed) this.putStatus(entry.connector, entry.task, null);
   }
 
@@ -399,7 +399,7 @@ export class DistributedHerder extends HerderBase implements Herder {
 
   private async onConfigChange(change: ConfigChange): Promise<void> {
     const name = change.name;
-    const state = this.configLog.state;
+    const state = this.configs;
     const mine = [...this.tasks.values()].filter((t) => t.connector === name);
     switch (change.kind) {
       case "connector":
@@ -478,7 +478,7 @@ export class DistributedHerder extends HerderBase implements Herder {
     const full = { ...config, name };
     await this.validator.validOrThrow(full);
     await this.asLeader();
-    const exists = this.configLog.state.connectors.has(name);
+    const exists = this.configs.connectors.has(name);
     if (exists && !options.allowReplace) throw connectErrors.conflict(`Connector ${name} already exists`);
     await this.configLog.write([...(options.initialState && !exists ? [{ kind: "target" as const, name, state: options.initialState }] : []), { kind: "connector", name, config: full }]);
     log.info({ connector: name }, exists ? `connector ${name} config updated` : `connector ${name} created`);
@@ -503,12 +503,12 @@ export class DistributedHerder extends HerderBase implements Herder {
   /** Any worker may write a target state (Kafka Connect does not forward pause and resume). */
   async pause(name: string): Promise<void> {
     this.needKnown(name);
-    if (this.configLog.state.target(name) !== "PAUSED") await this.configLog.write([{ kind: "target", name, state: "PAUSED" }]);
+    if (this.configs.target(name) !== "PAUSED") await this.configLog.write([{ kind: "target", name, state: "PAUSED" }]);
   }
 
   async resume(name: string): Promise<void> {
     this.needKnown(name);
-    if (this.configLog.state.target(name) !== "STARTED") await this.configLog.write([{ kind: "target", name, state: "STARTED" }]);
+    if (this.configs.target(name) !== "STARTED") await this.configLog.write([{ kind: "target", name, state: "STARTED" }]);
   }
 
   /** KIP-875: the leader writes zero task configs, then the STOPPED target state. */
@@ -524,7 +524,7 @@ export class DistributedHerder extends HerderBase implements Herder {
 
   async restart(name: string, includeTasks: boolean, onlyFailed: boolean): Promise<ConnectorStateInfo | undefined> {
     await this.asLeader();
-    if (!this.configLog.state.connectors.has(name)) throw connectErrors.notFound(`Unknown connector: ${name}`);
+    if (!this.configs.connectors.has(name)) throw connectErrors.notFound(`Unknown connector: ${name}`);
     let planned: ConnectorStateInfo | undefined;
     if (includeTasks || onlyFailed) {
       // The plan: what will restart shows RESTARTING, with its last trace.
@@ -539,7 +539,7 @@ export class DistributedHerder extends HerderBase implements Herder {
   /** Restarted by the worker running it: others forward the request there. */
   async restartTask(name: string, index: number): Promise<void> {
     this.need(name);
-    if (!(this.configLog.state.tasks.get(name)?.[index])) throw connectErrors.notFound(`Task ${name}-${index} not found`);
+    if (!(this.configs.tasks.get(name)?.[index])) throw connectErrors.notFound(`Task ${name}-${index} not found`);
     if (this.tasks.has(taskKey(name, index))) return this.serially(() => this.restartTaskHere(name, index));
     if (this.rebalancing) throw connectErrors.conflict(STALE);
     await this.statuses.readToEnd();
