@@ -61,7 +61,7 @@ type StatusView = { name: string; connector: { state: string; worker_id: string 
 export interface StatusSource {
   readonly workerId: string;
   connectorNames(): string[];
-  status(name: string): StatusView | Promise<StatusView>;
+  status(name: string): Promise<StatusView>;
 }
 
 export class ConnectMetrics {
@@ -212,7 +212,7 @@ export class ConnectMetrics {
     const herder = this.herder;
     if (!herder) return [];
     const self = herder.workerId;
-    const statuses = await Promise.all(herder.connectorNames().map((name) => (async () => herder.status(name))().catch(() => undefined)));
+    const statuses = await Promise.all(herder.connectorNames().map((name) => herder.status(name).catch(() => undefined)));
     const samples: StateSample[] = [];
     for (const status of statuses) {
       if (!status) continue; // deleted meanwhile, or no status yet

@@ -9,14 +9,13 @@ import { GroupMember } from "../../../broker/group-member.ts";
 import { logger } from "../../../platform/log.ts";
 import { RetryLog } from "../../../platform/retry-log.ts";
 import { connectErrors } from "../rest-errors.ts";
-import { ConfigLog, type ConfigChange } from "../storage/config-log.ts";
-import type { StatusRecord } from "../storage/internal-records.ts";
-import { StatusStore } from "../storage/status-store.ts";
+import { ConfigLog, type ConfigChange, type ConfigState } from "../storage/config-log.ts";
+import { TopicStatusStore } from "../storage/topic-status-store.ts";
 import type { ConnectorCallbacks, Worker } from "../worker/worker.ts";
-import type { Status } from "../worker/worker-task.ts";
+import type { Status } from "../status.ts";
 import { assign, type Allocation, type AssignorMemory, type Work } from "./assignor.ts";
 import { decodeAssignment, decodeMetadata, encodeAssignment, encodeMetadata, PROTOCOL_NAME, PROTOCOL_TYPE, type WorkerAssignment } from "./group-protocol.ts";
-import { ForwardRequest, HEALTHY, patchedConfig, shownUrl, type ConnectorInfo, type WorkersView, type Health, type ConnectorStateInfo, type Herder, type StateInfo, type TargetState, type TaskState } from "./herder.ts";
+import { ForwardRequest, HEALTHY, patchedConfig, shownUrl, type ConnectorInfo, type WorkersView, type Health, type ConnectorStateInfo, type Herder, type TargetState } from "./herder.ts";
 import { HerderBase } from "./herder-base.ts";
 import { restartPlan, restarts } from "./restart-plan.ts";
 
@@ -58,7 +57,7 @@ async function untilOrAfter(done: Promise<unknown>, ms: number): Promise<void> {
 
 export class DistributedHerder extends HerderBase implements Herder {
   private readonly configLog: ConfigLog;
-  private readonly statuses: StatusStore;
+  protected readonly statuses: TopicStatusStore;
   private readonly member: GroupMember;
   private memberId = "";
   private leaderId = "";
@@ -79,8 +78,6 @@ export class DistributedHerder extends HerderBase implements Herder {
   private readonly tasks = new Map<string, { connector: string; task: number; config: Record<string, string> }>();
   private readonly connectorStates = new Map<string, Status>();
   private readonly knownTopics = new Set<string>();
-  private readonly taskStarts = new Map<string, number>();
-  private starts = 0;
   private queue: Promise<void> = Promise.resolve();
   private delayTimer?: ReturnType<typeof setTimeout>;
   /** Requests waiting for the current rebalance to end. */
@@ -95,7 +92,7 @@ export class DistributedHerder extends HerderBase implements Herder {
   ) {
     super(worker);
     this.configLog = new ConfigLog(internal, options.configTopic.name, (change) => this.serially(() => this.onConfigChange(change)));
-    this.statuses = new StatusStore(internal, options.statusTopic.name);
+    this.statuses = new TopicStatusStore(internal, options.statusTopic.name);
     this.member = GroupMember.of(
       internal,
       {
@@ -220,7 +217,7 @@ export class DistributedHerder extends HerderBase implements Herder {
 
   /** The work to be assigned: every connector, and the committed tasks of each. */
   private configured(): Allocation {
-    const state = this.configLog.state;
+    const state = this.configs;
     const connectors = [...state.connectors.keys()].sort();
     const tasks: Work[] = [];
     for (const connector of connectors) (state.tasks.get(connector) ?? []).forEach((_, task) => tasks.push({ connector, task }));
@@ -308,7 +305,7 @@ export class DistributedHerder extends HerderBase implements Herder {
   // ---- running work on this worker ----
 
   private async startConnector(name: string): Promise<void> {
-    const state = this.configLog.state;
+    const state = this.configs;
     const config = state.connectors.get(name);
     if (!config) return;
     this.connectors.add(name);
@@ -323,10 +320,10 @@ export class DistributedHerder extends HerderBase implements Herder {
 
   /** Writes the connector's task configs when they changed; the commit record makes them visible. */
   private async publishTaskConfigs(name: string, generated: Record<string, string>[]): Promise<void> {
-    const config = this.configLog.state.connectors.get(name);
+    const config = this.configs.connectors.get(name);
     if (!config) return;
     const configs = this.validator.withTaskClass(config, generated);
-    if (JSON.stringify(configs) === JSON.stringify(this.configLog.state.tasks.get(name) ?? null)) return;
+    if (JSON.stringify(configs) === JSON.stringify(this.configs.tasks.get(name) ?? null)) return;
     await this.configLog.write([...configs.map((c, task) => ({ kind: "task" as const, name, task, config: c })), { kind: "commit", name, tasks: configs.length }]);
     log.info({ connector: name, tasks: configs.length }, `${configs.length} task config${configs.length === 1 ? "" : "s"} of connector ${name} written`);
   }
@@ -335,7 +332,7 @@ export class DistributedHerder extends HerderBase implements Herder {
     await this.worker.stopConnector(name);
     this.connectors.delete(name);
     this.connectorStates.delete(name);
-    const removed = !this.configLog.state.connectors.has(name);
+    const removed = !this.configs.connectors.has(name);
     this.putStatus(name, undefined, removed ? null : { state: "UNASSIGNED", workerId: this.worker.workerId });
   }
 
@@ -346,7 +343,7 @@ export class DistributedHerder extends HerderBase implements Herder {
   }
 
   private async startTask(connector: string, task: number): Promise<void> {
-    const state = this.configLog.state;
+    const state = this.configs;
     const config = state.connectors.get(connector);
     const taskConfig = state.tasks.get(connector)?.[task];
     if (!config || !taskConfig) return;
@@ -359,7 +356,7 @@ export class DistributedHerder extends HerderBase implements Herder {
     if (!entry) return;
     this.tasks.delete(key);
     await this.worker.stopTask(entry.connector, entry.task);
-    const removed = (this.configLog.state.tasks.get(entry.connector)?.length ?? 0) <= entry.task;
+    const removed = (this.configs.tasks.get(entry.connector)?.length ?? 0) <= entry.task;
     if (removed) this.putStatus(entry.connector, entry.task, null);
   }
 
@@ -375,7 +372,7 @@ export class DistributedHerder extends HerderBase implements Herder {
     void this.statuses.put({ connector, task }, status, this.generation).catch(() => undefined);
   }
 
-  private callbacks(name: string): ConnectorCallbacks {
+  protected callbacks(name: string): ConnectorCallbacks {
     return {
       onConnectorStatus: (status) => {
         if (!this.connectors.has(name)) return;
@@ -393,19 +390,6 @@ export class DistributedHerder extends HerderBase implements Herder {
     };
   }
 
-  /** As callbacks(), ignoring what an earlier, abandoned instance of the task reports. */
-  private taskCallbacks(name: string, task: number): ConnectorCallbacks {
-    const start = ++this.starts;
-    this.taskStarts.set(taskKey(name, task), start);
-    const base = this.callbacks(name);
-    return {
-      ...base,
-      onTaskStatus: (index, status) => {
-        if (this.taskStarts.get(taskKey(name, index)) === start) base.onTaskStatus(index, status);
-      },
-    };
-  }
-
   /** Config changes, assignments and shutdown take turns, so each sees what the previous one did. */
   private serially(action: () => Promise<void>): Promise<void> {
     const run = this.queue.then(action);
@@ -415,7 +399,7 @@ export class DistributedHerder extends HerderBase implements Herder {
 
   private async onConfigChange(change: ConfigChange): Promise<void> {
     const name = change.name;
-    const state = this.configLog.state;
+    const state = this.configs;
     const mine = [...this.tasks.values()].filter((t) => t.connector === name);
     switch (change.kind) {
       case "connector":
@@ -494,7 +478,7 @@ export class DistributedHerder extends HerderBase implements Herder {
     const full = { ...config, name };
     await this.validator.validOrThrow(full);
     await this.asLeader();
-    const exists = this.configLog.state.connectors.has(name);
+    const exists = this.configs.connectors.has(name);
     if (exists && !options.allowReplace) throw connectErrors.conflict(`Connector ${name} already exists`);
     await this.configLog.write([...(options.initialState && !exists ? [{ kind: "target" as const, name, state: options.initialState }] : []), { kind: "connector", name, config: full }]);
     log.info({ connector: name }, exists ? `connector ${name} config updated` : `connector ${name} created`);
@@ -519,12 +503,12 @@ export class DistributedHerder extends HerderBase implements Herder {
   /** Any worker may write a target state (Kafka Connect does not forward pause and resume). */
   async pause(name: string): Promise<void> {
     this.needKnown(name);
-    if (this.configLog.state.target(name) !== "PAUSED") await this.configLog.write([{ kind: "target", name, state: "PAUSED" }]);
+    if (this.configs.target(name) !== "PAUSED") await this.configLog.write([{ kind: "target", name, state: "PAUSED" }]);
   }
 
   async resume(name: string): Promise<void> {
     this.needKnown(name);
-    if (this.configLog.state.target(name) !== "STARTED") await this.configLog.write([{ kind: "target", name, state: "STARTED" }]);
+    if (this.configs.target(name) !== "STARTED") await this.configLog.write([{ kind: "target", name, state: "STARTED" }]);
   }
 
   /** KIP-875: the leader writes zero task configs, then the STOPPED target state. */
@@ -540,7 +524,7 @@ export class DistributedHerder extends HerderBase implements Herder {
 
   async restart(name: string, includeTasks: boolean, onlyFailed: boolean): Promise<ConnectorStateInfo | undefined> {
     await this.asLeader();
-    if (!this.configLog.state.connectors.has(name)) throw connectErrors.notFound(`Unknown connector: ${name}`);
+    if (!this.configs.connectors.has(name)) throw connectErrors.notFound(`Unknown connector: ${name}`);
     let planned: ConnectorStateInfo | undefined;
     if (includeTasks || onlyFailed) {
       // The plan: what will restart shows RESTARTING, with its last trace.
@@ -555,11 +539,11 @@ export class DistributedHerder extends HerderBase implements Herder {
   /** Restarted by the worker running it: others forward the request there. */
   async restartTask(name: string, index: number): Promise<void> {
     this.need(name);
-    if (!(this.configLog.state.tasks.get(name)?.[index])) throw connectErrors.notFound(`Task ${name}-${index} not found`);
+    if (!(this.configs.tasks.get(name)?.[index])) throw connectErrors.notFound(`Task ${name}-${index} not found`);
     if (this.tasks.has(taskKey(name, index))) return this.serially(() => this.restartTaskHere(name, index));
     if (this.rebalancing) throw connectErrors.conflict(STALE);
     await this.statuses.readToEnd();
-    const owner = this.statuses.taskStatuses(name).get(index)?.worker_id;
+    const owner = this.statuses.taskStatuses(name).get(index)?.workerId;
     const url = owner ? this.urls[owner] : undefined;
     if (!url || owner === this.worker.workerId) throw connectErrors.conflict(`Cannot complete request because of a conflicting operation (e.g. worker rebalance)`);
     throw new ForwardRequest(url);
@@ -567,95 +551,22 @@ export class DistributedHerder extends HerderBase implements Herder {
 
   // ---- REST: reads (from this worker's copy of the topics) ----
 
-  connectorNames(): string[] {
-    return [...this.configLog.state.connectors.keys()].sort();
-  }
-
-  info(name: string): ConnectorInfo {
-    const config = this.need(name);
-    return {
-      name,
-      config: { ...config },
-      tasks: (this.configLog.state.tasks.get(name) ?? []).map((_, task) => ({ connector: name, task })),
-      type: this.worker.connectorType(config["connector.class"]!),
-    };
-  }
-
-  config(name: string): Record<string, string> {
-    return { ...this.need(name) };
-  }
-
-  targetState(name: string): TargetState {
-    this.need(name);
-    return this.configLog.state.target(name);
-  }
-
-  taskConfigs(name: string): { id: { connector: string; task: number }; config: Record<string, string> }[] {
-    this.need(name);
-    return (this.configLog.state.tasks.get(name) ?? []).map((config, task) => ({ id: { connector: name, task }, config: { ...config } }));
+  protected get configs(): ConfigState {
+    return this.configLog.state;
   }
 
   /** Reads the status topic, but answers from what it has when Kafka is slow or away. */
-  private async freshStatuses(): Promise<void> {
+  protected override async freshStatuses(): Promise<void> {
     await untilOrAfter(this.statuses.readToEnd().catch(() => undefined), STATUS_READ_WAIT_MS);
   }
 
-  async status(name: string): Promise<ConnectorStateInfo> {
-    await this.freshStatuses();
-    const config = this.configLog.state.connectors.get(name);
-    const connector = this.statuses.connector(name);
-    if (!config || !connector) throw connectErrors.notFound(`No status found for connector ${name}`);
-    const show = this.stateInfo(config);
-    return {
-      name,
-      connector: show(connector),
-      tasks: [...this.statuses.taskStatuses(name)].sort(([a], [b]) => a - b).map(([id, s]) => ({ id, ...show(s) })),
-      type: this.worker.connectorType(config["connector.class"]!),
-    };
-  }
-
-  async taskStatus(name: string, index: number): Promise<TaskState> {
-    await this.freshStatuses();
-    const config = this.configLog.state.connectors.get(name);
-    const status = this.statuses.taskStatuses(name).get(index);
-    if (!config || !status) throw connectErrors.notFound(`No status found for task ${name}-${index}`);
-    return { id: index, ...this.stateInfo(config)(status) };
-  }
-
-  private stateInfo(config: Record<string, string>): (s: StatusRecord) => StateInfo {
-    const version = this.worker.options.plugins.find(config["connector.class"]!, "source", "sink")?.version;
-    return (s) => ({ state: s.state, worker_id: s.worker_id, ...(version !== undefined ? { version } : {}), ...(s.trace ? { trace: s.trace } : {}) });
-  }
-
-  async topics(name: string): Promise<{ [connector: string]: { topics: string[] } }> {
-    await this.statuses.readToEnd();
-    return { [name]: { topics: this.statuses.connectorTopics(name) } };
-  }
-
-  async resetTopics(name: string): Promise<void> {
-    await this.statuses.readToEnd();
-    await Promise.all(this.statuses.connectorTopics(name).map((topic) => this.statuses.resetTopic(topic, name)));
+  protected override onTopicsReset(name: string): void {
     for (const key of [...this.knownTopics]) if (key.startsWith(`${name}\u0000`)) this.knownTopics.delete(key);
   }
 
   // ---- offsets (KIP-875), on stopped connectors ----
 
-  protected connectorConfig(name: string): Record<string, string> {
-    return this.need(name);
-  }
-
   protected override beforeOffsetsWrite(): Promise<void> {
     return this.asLeader();
-  }
-
-  private need(name: string): Record<string, string> {
-    const config = this.configLog.state.connectors.get(name);
-    if (!config) throw connectErrors.notFound(`Connector ${name} not found`);
-    return config;
-  }
-
-  /** As need(), with the wording of Kafka's pause and resume endpoints. */
-  private needKnown(name: string): void {
-    if (!this.configLog.state.connectors.has(name)) throw connectErrors.notFound(`Unknown connector ${name}`);
   }
 }

@@ -67,10 +67,10 @@ export interface Herder {
   info(name: string): ConnectorInfo;
   config(name: string): Record<string, string>;
   taskConfigs(name: string): { id: { connector: string; task: number }; config: Record<string, string> }[];
-  status(name: string): ConnectorStateInfo | Promise<ConnectorStateInfo>;
-  taskStatus(name: string, index: number): TaskState | Promise<TaskState>;
-  topics(name: string): { [connector: string]: { topics: string[] } } | Promise<{ [connector: string]: { topics: string[] } }>;
-  resetTopics(name: string): void | Promise<void>;
+  status(name: string): Promise<ConnectorStateInfo>;
+  taskStatus(name: string, index: number): Promise<TaskState>;
+  topics(name: string): Promise<{ [connector: string]: { topics: string[] } }>;
+  resetTopics(name: string): Promise<void>;
   offsets(name: string): Promise<OffsetsView>;
   alterOffsets(name: string, offsets: OffsetsView["offsets"] | undefined): Promise<string>;
   resetOffsets(name: string): Promise<string>;

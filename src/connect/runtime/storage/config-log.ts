@@ -3,6 +3,7 @@
 // of a connector become visible together, when its commit record is read.
 import type { Broker, FetchedRecord } from "../../../broker/broker.ts";
 import { logger } from "../../../platform/log.ts";
+import type { ConfigView } from "./config-store.ts";
 import { decodeConfigRecord, encodeConfigRecord, type ConfigRecord, type TargetState } from "./internal-records.ts";
 import { TopicLog } from "./topic-log.ts";
 
@@ -15,7 +16,7 @@ export type ConfigChange =
   | { kind: "restart"; name: string; includeTasks: boolean; onlyFailed: boolean };
 
 /** What the config topic says, after applying its records in order. Pure: tested directly. */
-export class ConfigState {
+export class ConfigState implements ConfigView {
   readonly connectors = new Map<string, Record<string, string>>();
   readonly targets = new Map<string, TargetState>();
   /** Committed task configs per connector. */

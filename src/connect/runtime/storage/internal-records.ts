@@ -1,6 +1,6 @@
 // Kafka Connect's records in its internal topics (config, status, offsets), as its Kafka*BackingStores
 // write them: UTF-8 string keys (JSON array keys for offsets) and schemaless JSON values.
-import type { Status } from "../worker/worker-task.ts";
+import type { Status } from "../status.ts";
 
 export type TargetState = "STARTED" | "PAUSED" | "STOPPED";
 
@@ -57,10 +57,16 @@ export function decodeConfigRecord(keyBytes: Uint8Array | null, valueBytes: Uint
 
 // ---- status topic ----
 
-export interface StatusRecord {
+/** A status as the status topic holds it: Kafka's JSON field names, and the writer's group generation. */
+interface StatusRecord {
   state: Status["state"];
   trace: string | null;
   worker_id: string;
+  generation: number;
+}
+
+export interface GenerationStatus {
+  status: Status;
   generation: number;
 }
 
@@ -88,8 +94,11 @@ export function decodeStatusKey(bytes: Uint8Array | null): StatusKey | { topic: 
   return undefined;
 }
 
-export function decodeStatus(bytes: Uint8Array | null): StatusRecord | null {
-  return parse(bytes) as StatusRecord | null;
+export function decodeStatus(bytes: Uint8Array | null): GenerationStatus | null {
+  const record = parse(bytes) as StatusRecord | null;
+  if (record === null) return null;
+  const status: Status = { state: record.state, workerId: record.worker_id, ...(record.trace ? { trace: record.trace } : {}) };
+  return { status, generation: record.generation };
 }
 
 export function topicStatusRecord(topic: string, connector: string, task: number): { key: Uint8Array; value: Uint8Array } {

@@ -1,99 +1,68 @@
-// Connector and task statuses in the status topic (Kafka Connect's KafkaStatusBackingStore): each
-// worker writes the statuses of what it runs; any worker answers for all of them by reading the topic.
-import type { Broker, FetchedRecord } from "../../../broker/broker.ts";
-import { logger } from "../../../platform/log.ts";
-import type { Status } from "../worker/worker-task.ts";
-import { decodeStatus, decodeStatusKey, encodeStatus, statusKey, topicStatusRecord, type StatusKey, type StatusRecord } from "./internal-records.ts";
-import { TopicLog } from "./topic-log.ts";
+// Connector and task statuses, and the topics each connector used, as a herder reads and writes them
+// (Kafka Connect's StatusBackingStore): in the status topic (topic-status-store.ts) for a cluster, in
+// memory for a standalone worker, which alone runs its connectors.
+import type { Status } from "../status.ts";
+import type { StatusKey } from "./internal-records.ts";
 
-const log = logger("status-store");
+export interface StatusStore {
+  /** Writes a connector's (no `task`) or a task's status; null removes it. `generation`: the writer's group generation. */
+  put(key: StatusKey, status: Status | null, generation: number): Promise<void>;
+  putTopic(topic: string, connector: string, task: number): Promise<void>;
+  resetTopic(topic: string, connector: string): Promise<void>;
+  /** Catches up with what other workers wrote. */
+  readToEnd(): Promise<void>;
+  connector(name: string): Status | undefined;
+  taskStatuses(name: string): Map<number, Status>;
+  /** The topics a connector used, sorted. */
+  connectorTopics(name: string): string[];
+}
 
-export class StatusStore {
-  private readonly connectors = new Map<string, StatusRecord>();
-  private readonly tasks = new Map<string, Map<number, StatusRecord>>();
+/** Statuses in memory (Kafka's MemoryStatusBackingStore): the last status written wins. */
+export class MemoryStatusStore implements StatusStore {
+  private readonly connectors = new Map<string, Status>();
+  private readonly tasks = new Map<string, Map<number, Status>>();
   private readonly topics = new Map<string, Set<string>>();
-  private readonly log: TopicLog;
-  /** Writes go out one after another, so that a later status never lands before an earlier one. */
-  private writes: Promise<unknown> = Promise.resolve();
 
-  constructor(broker: Broker, topic: string) {
-    this.log = new TopicLog(broker, topic, (record) => this.apply(record));
+  async put(key: StatusKey, status: Status | null): Promise<void> {
+    if (key.task === undefined) {
+      if (status) this.connectors.set(key.connector, status);
+      else this.connectors.delete(key.connector);
+      return;
+    }
+    const tasks = this.tasks.get(key.connector) ?? new Map<number, Status>();
+    if (status) tasks.set(key.task, status);
+    else tasks.delete(key.task);
+    this.tasks.set(key.connector, tasks);
   }
 
-  readToEnd(): Promise<void> {
-    return this.log.readToEnd();
+  async putTopic(topic: string, connector: string): Promise<void> {
+    const topics = this.topics.get(connector) ?? new Set<string>();
+    topics.add(topic);
+    this.topics.set(connector, topics);
   }
 
-  put(key: StatusKey, status: Status | null, generation: number): Promise<void> {
-    return this.enqueue([{ key: statusKey(key), value: status ? encodeStatus(status, generation) : null }]);
+  async resetTopic(topic: string, connector: string): Promise<void> {
+    this.topics.get(connector)?.delete(topic);
   }
 
-  putTopic(topic: string, connector: string, task: number): Promise<void> {
-    return this.enqueue([topicStatusRecord(topic, connector, task)]);
-  }
+  async readToEnd(): Promise<void> {}
 
-  resetTopic(topic: string, connector: string): Promise<void> {
-    return this.enqueue([{ key: topicStatusRecord(topic, connector, 0).key, value: null }]);
-  }
-
-  /** Resolves when the writes made so far are done (or failed). */
-  async flushed(): Promise<void> {
-    await this.writes;
-  }
-
-  connector(name: string): StatusRecord | undefined {
+  connector(name: string): Status | undefined {
     return this.connectors.get(name);
   }
 
-  taskStatuses(name: string): Map<number, StatusRecord> {
-    return this.tasks.get(name) ?? new Map();
+  taskStatuses(name: string): Map<number, Status> {
+    return new Map(this.tasks.get(name));
   }
 
   connectorTopics(name: string): string[] {
     return [...(this.topics.get(name) ?? [])].sort();
   }
 
-  private enqueue(records: { key: Uint8Array; value: Uint8Array | null }[]): Promise<void> {
-    // This worker's own statuses show at once, even while Kafka is away; reading the topic confirms them.
-    for (const r of records) this.apply({ topic: "", partition: 0, offset: -1, timestamp: 0, headers: {}, ...r });
-    const write = this.writes.then(() => this.log.send(records)).then(() => undefined);
-    this.writes = write.catch((err) => log.warn({ err: err instanceof Error ? err.message : String(err) }, "could not write a status"));
-    return write;
+  /** Forgets everything of a deleted connector. */
+  remove(name: string): void {
+    this.connectors.delete(name);
+    this.tasks.delete(name);
+    this.topics.delete(name);
   }
-
-  private apply(record: FetchedRecord): void {
-    const key = decodeStatusKey(record.key);
-    if (!key) return;
-    if ("topic" in key) {
-      const topics = this.topics.get(key.connector) ?? new Set<string>();
-      if (record.value === null) topics.delete(key.topic);
-      else topics.add(key.topic);
-      this.topics.set(key.connector, topics);
-      return;
-    }
-    let status: StatusRecord | null;
-    try {
-      status = decodeStatus(record.value);
-    } catch {
-      return;
-    }
-    if (key.task === undefined) {
-      if (status === null) this.connectors.delete(key.connector);
-      else if (accept(this.connectors.get(key.connector), status)) this.connectors.set(key.connector, status);
-      return;
-    }
-    const tasks = this.tasks.get(key.connector) ?? new Map<number, StatusRecord>();
-    if (status === null) tasks.delete(key.task);
-    else if (accept(tasks.get(key.task), status)) tasks.set(key.task, status);
-    this.tasks.set(key.connector, tasks);
-  }
-}
-
-/**
- * Kafka's rule for UNASSIGNED and FAILED: they replace a status only of the same worker or of an older
- * generation, so a worker releasing a task cannot hide that another one already runs it.
- */
-function accept(previous: StatusRecord | undefined, next: StatusRecord): boolean {
-  if (!previous || (next.state !== "UNASSIGNED" && next.state !== "FAILED")) return true;
-  return previous.worker_id === next.worker_id || next.generation > previous.generation;
 }

@@ -6,7 +6,7 @@ import type { BrokerChoice } from "../../../broker/index.ts";
 import type { LogFormat, LogLevel } from "../../../platform/log.ts";
 import type { SettingsSnapshot } from "../../../platform/settings.ts";
 import type { TaskSpec } from "../worker/task-factory.ts";
-import type { Status } from "../worker/worker-task.ts";
+import type { Status } from "../status.ts";
 
 export interface ThreadInit {
   workerId: string;

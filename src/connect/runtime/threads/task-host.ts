@@ -15,7 +15,8 @@ import type { PluginRegistry } from "../plugins/registry.ts";
 import type { OffsetEntry, OffsetStore } from "../storage/offset-store.ts";
 import { ConnectorClients, type ClientLease } from "../worker/connector-clients.ts";
 import { createTask, type TaskEnvironment } from "../worker/task-factory.ts";
-import { traceOf, type Status, type WorkerTask } from "../worker/worker-task.ts";
+import type { Status } from "../status.ts";
+import { traceOf, type WorkerTask } from "../worker/worker-task.ts";
 import { answer, PendingCalls, type CallTarget, type FromThread, type MetricName, type OffsetSnapshot, type ThreadInit, type ToThread } from "./protocol.ts";
 import { RemoteBroker } from "./remote-broker.ts";
 

@@ -7,7 +7,7 @@ import { logger } from "../../../platform/log.ts";
 import type { ConnectMetrics, TaskMetrics } from "../metrics.ts";
 import type { OffsetEntry, OffsetStore } from "../storage/offset-store.ts";
 import type { TaskSpec } from "../worker/task-factory.ts";
-import type { Status, StatusListener } from "../worker/worker-task.ts";
+import type { Status, StatusListener } from "../status.ts";
 import { answer, PendingCalls, type FromThread, type OffsetSnapshot, type ThreadInit, type ToThread } from "./protocol.ts";
 import { serveBrokerCall } from "./remote-broker.ts";
 

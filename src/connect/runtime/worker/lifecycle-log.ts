@@ -1,7 +1,7 @@
 // The lifecycle lines a person reads at INFO: each change of a connector's or task's state, said once,
 // and a failure with its reason. Every status a worker reports passes through here.
 import { logger } from "../../../platform/log.ts";
-import type { State, Status } from "./worker-task.ts";
+import type { State, Status } from "../status.ts";
 
 const log = logger("worker");
 

@@ -8,7 +8,8 @@ import type { SinkRecord } from "../../api/records.ts";
 import { RetriableException, type SinkTask, type TopicPartition } from "../../api/connector.ts";
 import { TOLERATED, type RetryWithToleranceOperator } from "../errors/tolerance.ts";
 import { decodeHeaders, describeRecord } from "./record-conversion.ts";
-import { WorkerTask, type StatusListener } from "./worker-task.ts";
+import type { StatusListener } from "../status.ts";
+import { WorkerTask } from "./worker-task.ts";
 
 export interface SinkPipeline {
   task: SinkTask;

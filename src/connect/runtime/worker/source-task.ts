@@ -8,7 +8,8 @@ import { RetriableException, type PluginMetrics, type SourceTask } from "../../a
 import type { TaskMetrics } from "../metrics.ts";
 import type { OffsetStore } from "../storage/offset-store.ts";
 import { TOLERATED, type RetryWithToleranceOperator } from "../errors/tolerance.ts";
-import { WorkerTask, type StatusListener } from "./worker-task.ts";
+import type { StatusListener } from "../status.ts";
+import { WorkerTask } from "./worker-task.ts";
 import { describeRecord, encodeHeaders } from "./record-conversion.ts";
 
 export interface SourcePipeline {

@@ -18,7 +18,8 @@ import { sinkConnectorDefinition, sourceConnectorDefinition } from "./connector-
 import { metadataMaxAgeMs, sinkPartitions, taskShare } from "./sink-partitions.ts";
 import { WorkerSinkTask } from "./sink-task.ts";
 import { WorkerSourceTask } from "./source-task.ts";
-import type { StatusListener, WorkerTask } from "./worker-task.ts";
+import type { StatusListener } from "../status.ts";
+import type { WorkerTask } from "./worker-task.ts";
 
 /** What a task is started from: everything resolved (config providers) by the worker beforehand. */
 export interface TaskSpec {

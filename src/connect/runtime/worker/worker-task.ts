@@ -1,16 +1,7 @@
 // What every running task shares: its status, the pause/resume/stop lifecycle and the loop that
 // drives it. A failure moves the task to FAILED with its trace; it never reaches the worker.
 import { logger, type Logger } from "../../../platform/log.ts";
-
-export type State = "UNASSIGNED" | "RUNNING" | "PAUSED" | "STOPPED" | "FAILED" | "RESTARTING";
-
-export interface Status {
-  state: State;
-  trace?: string;
-  workerId: string;
-}
-
-export type StatusListener = (status: Status) => void;
+import type { State, Status, StatusListener } from "../status.ts";
 
 export abstract class WorkerTask {
   status: Status;

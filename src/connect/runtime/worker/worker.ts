@@ -12,7 +12,8 @@ import { sinkConnectorDefinition, sourceConnectorDefinition, taskCountProblem } 
 import { logStatusChange, logStopped } from "./lifecycle-log.ts";
 import { REGEX_TIMEOUT_SETTING, regexThreads } from "../../../jvm/regex-budget.ts";
 import { converterSettingsOf, createTask, newConnector, type TaskSpec } from "./task-factory.ts";
-import { traceOf, type Status, type StatusListener } from "./worker-task.ts";
+import type { Status, StatusListener } from "../status.ts";
+import { traceOf } from "./worker-task.ts";
 import type { ThreadInit } from "../threads/protocol.ts";
 import { TaskThreads, type RunningTask } from "../threads/task-threads.ts";
 import type { BrokerChoice } from "../../../broker/index.ts";

@@ -9,7 +9,7 @@ import type { SinkRecord, SourceRecord } from "../../../../src/connect/api/recor
 import { FileOffsetStore } from "../../../../src/connect/runtime/storage/offset-store.ts";
 import { Worker, type ConnectorCallbacks } from "../../../../src/connect/runtime/worker/worker.ts";
 import { workerSettings } from "../../../../src/connect/runtime/worker/worker-config.ts";
-import type { Status } from "../../../../src/connect/runtime/worker/worker-task.ts";
+import type { Status } from "../../../../src/connect/runtime/status.ts";
 import { tempBroker } from "../../../fixtures/embedded-broker.ts";
 
 export const RECORDING_SINK = "test.RecordingSink";

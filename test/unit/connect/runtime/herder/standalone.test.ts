@@ -28,7 +28,7 @@ function states(status: ConnectorStateInfo): string {
 
 /** Waits until the connector's status reads `expected` (tasks start in the background). */
 function settled(herder: StandaloneHerder, name: string, expected: string): Promise<unknown> {
-  return waitFor(`${name} to be ${expected}`, () => states(herder.status(name)) === expected, { timeoutMs: 5000, intervalMs: 5 });
+  return waitFor(`${name} to be ${expected}`, async () => states(await herder.status(name)) === expected, { timeoutMs: 5000, intervalMs: 5 });
 }
 
 async function rejection(promise: Promise<unknown> | (() => unknown)): Promise<{ status: number; message: string }> {
@@ -94,13 +94,13 @@ describe("target states", () => {
   test("created PAUSED it has no tasks until resumed; created STOPPED it is STOPPED", async () => {
     const { herder, script } = await standalone();
     await herder.putConnector("paused", source(), { allowReplace: false, initialState: "PAUSED" });
-    expect(states(herder.status("paused"))).toBe("PAUSED");
+    expect(states(await herder.status("paused"))).toBe("PAUSED");
     expect(herder.info("paused").tasks).toEqual([]);
     await herder.resume("paused");
     await settled(herder, "paused", "RUNNING 0:RUNNING 1:RUNNING");
 
     await herder.putConnector("stopped", source(), { allowReplace: false, initialState: "STOPPED" });
-    expect(states(herder.status("stopped"))).toBe("STOPPED");
+    expect(states(await herder.status("stopped"))).toBe("STOPPED");
     expect(script.connectorStarts).toBe(2); // paused's start, then its start on resume; stopped never started
   });
 
@@ -121,11 +121,11 @@ describe("target states", () => {
     await settled(herder, "src", "RUNNING 0:RUNNING 1:RUNNING");
     await herder.stop("src");
     await herder.stop("src");
-    expect(states(herder.status("src"))).toBe("STOPPED");
+    expect(states(await herder.status("src"))).toBe("STOPPED");
     expect(herder.info("src").tasks).toEqual([]);
     // Pausing a stopped connector only changes its target: it stays STOPPED.
     await herder.pause("src");
-    expect(states(herder.status("src"))).toBe("STOPPED");
+    expect(states(await herder.status("src"))).toBe("STOPPED");
     await herder.resume("src");
     await settled(herder, "src", "RUNNING 0:RUNNING 1:RUNNING");
     expect(script.connectorStarts).toBe(2);
@@ -160,12 +160,12 @@ describe("restart (KIP-745)", () => {
     expect(script.connectorStarts).toBe(1);
     // Its task configs are unchanged, so its tasks keep running (and failing).
     expect(script.taskStarts).toEqual([]);
-    expect(states(herder.status("src"))).toBe("RUNNING 0:RUNNING 1:FAILED");
+    expect(states(await herder.status("src"))).toBe("RUNNING 0:RUNNING 1:FAILED");
   });
 
   test("includeTasks and onlyFailed: only the failed task restarts; the plan shows it RESTARTING with its last trace", async () => {
     const { herder, script } = await withFailedTask();
-    const trace = herder.taskStatus("src", 1).trace;
+    const trace = (await herder.taskStatus("src", 1)).trace;
     expect(trace).toContain("task 1 refuses to start");
     const planned = (await herder.restart("src", true, true))!;
     expect(states(planned)).toBe("RUNNING 0:RUNNING 1:RESTARTING");
@@ -189,7 +189,7 @@ describe("restart (KIP-745)", () => {
   test("onlyFailed on a failed connector restarts it; on a running one it restarts nothing", async () => {
     const { herder, script } = await standalone();
     await herder.putConnector("broken", source({ [FAIL_CONNECTOR]: "true" }), { allowReplace: false });
-    expect(states(herder.status("broken"))).toBe("FAILED");
+    expect(states(await herder.status("broken"))).toBe("FAILED");
     const planned = (await herder.restart("broken", false, true))!;
     expect(states(planned)).toBe("RESTARTING");
     expect(planned.connector.trace).toContain("the connector refuses to start");
@@ -248,12 +248,12 @@ describe("what the herder shares with the REST layer", () => {
     const { herder, script } = await standalone();
     await herder.putConnector("src", source({ "tasks.max": "1" }), { allowReplace: false });
     script.toPoll.push(sourceRecord({ sourcePartition: {}, sourceOffset: {}, topic: "written", value: null }));
-    await waitFor("the topic", () => herder.topics("src").src.topics.length > 0 || undefined, { timeoutMs: 5000, intervalMs: 5 });
-    expect(herder.topics("src")).toEqual({ src: { topics: ["written"] } });
-    herder.resetTopics("src");
-    expect(herder.topics("src")).toEqual({ src: { topics: [] } });
+    await waitFor("the topic", async () => (await herder.topics("src")).src.topics.length > 0 || undefined, { timeoutMs: 5000, intervalMs: 5 });
+    expect(await herder.topics("src")).toEqual({ src: { topics: ["written"] } });
+    await herder.resetTopics("src");
+    expect(await herder.topics("src")).toEqual({ src: { topics: [] } });
     // Kafka answers for any name.
-    expect(herder.topics("nope")).toEqual({ nope: { topics: [] } });
+    expect(await herder.topics("nope")).toEqual({ nope: { topics: [] } });
 
     expect(herder.plugins().find(SCRIPTED_SOURCE, "source")?.className).toBe(SCRIPTED_SOURCE);
     expect(herder.settings().int("offset.flush.interval.ms")).toBe(60000);

@@ -158,9 +158,9 @@ describe("status topic records", () => {
   test("status values: state, trace, worker_id, generation", () => {
     const running = encodeStatus({ state: "RUNNING", workerId: "host:8083" }, 7);
     expect(text(running)).toBe('{"state":"RUNNING","trace":null,"worker_id":"host:8083","generation":7}');
-    expect(decodeStatus(running)).toEqual({ state: "RUNNING", trace: null, worker_id: "host:8083", generation: 7 });
+    expect(decodeStatus(running)).toEqual({ status: { state: "RUNNING", workerId: "host:8083" }, generation: 7 });
     const failed = encodeStatus({ state: "FAILED", trace: "boom\n\tat X", workerId: "w" }, 1);
-    expect(decodeStatus(failed)).toEqual({ state: "FAILED", trace: "boom\n\tat X", worker_id: "w", generation: 1 });
+    expect(decodeStatus(failed)).toEqual({ status: { state: "FAILED", trace: "boom\n\tat X", workerId: "w" }, generation: 1 });
     expect(decodeStatus(null)).toBeNull();
   });
 
