@@ -14,18 +14,6 @@ function sourceFiles(dir: string): string[] {
 const files = new Map(sourceFiles(src).map((file) => [relative(src, file).split(sep).join("/"), readFileSync(file, "utf8")]));
 const imports = [...files].flatMap(([path, text]) => importsOf(path, text));
 
-// Imports being moved on other branches of the same issue. TEMPORARY: the merge that lands each fix deletes its
-// entry here (an entry nothing matches fails below).
-const PENDING: { from: string; to: string }[] = [
-  // storage/ takes the Status type from worker/ until one status type lives in runtime/status.ts.
-  { from: "connect/runtime/storage", to: "connect/runtime/worker" },
-];
-const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
-const pending = (wrong: string) => {
-  const [from, to] = wrong.split(" → ") as [string, string];
-  return PENDING.find((p) => under(from, p.from) && under(to, p.to));
-};
-
 /** A file set in memory: path relative to src/ → text. */
 const check = (set: Record<string, string>) => wrongImports(Object.entries(set).flatMap(([path, text]) => importsOf(path, text)));
 const circlesOf = (set: Record<string, string>) => circles(Object.entries(set).flatMap(([path, text]) => importsOf(path, text)));
@@ -36,12 +24,7 @@ describe("the layout's import directions", () => {
   });
 
   test("no file imports against the allowed directions", () => {
-    expect(wrongImports(imports).filter((w) => !pending(w))).toEqual([]);
-  });
-
-  test("every pending exception is still needed", () => {
-    const used = new Set(wrongImports(imports).map(pending));
-    expect(PENDING.filter((p) => !used.has(p))).toEqual([]);
+    expect(wrongImports(imports)).toEqual([]);
   });
 
   test("no import circles", () => {
