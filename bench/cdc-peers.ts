@@ -18,7 +18,7 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { KafkaBroker } from "../src/broker/kafka/index.ts";
+import { KafkaBroker } from "#src/broker/kafka/index.ts";
 import { DEBEZIUM_JDBC_SINK_VERSION, DEBEZIUM_VERSION, debeziumClasspath, debeziumJdbcSinkClasspath } from "../test/fixtures/debezium.ts";
 import { kafkaConnectClasspath } from "../test/fixtures/kafka-connect.ts";
 import { startKafka } from "../test/fixtures/kafka.ts";

@@ -14,7 +14,7 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KafkaBroker } from "../src/broker/kafka/index.ts";
+import { KafkaBroker } from "#src/broker/kafka/index.ts";
 import { CONNECT_FILE_JAR } from "../test/fixtures/connect.ts";
 import { startKafka } from "../test/fixtures/kafka.ts";
 import { freePort } from "../test/fixtures/wait.ts";

@@ -7,7 +7,7 @@
 // side by side before it left: docs/benchmarks.md, "Kafka client".)
 // Usage: bun bench/kafka-client.ts [records=200000] [headers|noheaders]
 import { Producer } from "@platformatic/kafka";
-import { KafkaBroker } from "../src/broker/kafka/index.ts";
+import { KafkaBroker } from "#src/broker/kafka/index.ts";
 import { sharedKafka, stopSharedKafka } from "../test/fixtures/kafka.ts";
 
 const records = Number(process.argv[2] ?? 200_000);

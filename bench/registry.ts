@@ -7,8 +7,8 @@
 // Usage: bun bench/registry.ts [seconds]   (uses KAFKA_BOOTSTRAP_SERVERS or starts a local broker)
 // Run it on a quiet machine, without nice: both servers share the process and the machine with wrk.
 import { spawn } from "bun";
-import { KafkaBroker } from "../src/broker/kafka/index.ts";
-import { encoder } from "../src/broker/broker.ts";
+import { KafkaBroker } from "#src/broker/kafka/index.ts";
+import { encoder } from "#src/broker/broker.ts";
 import { aptInstall } from "../test/fixtures/debian.ts";
 import { startKafka } from "../test/fixtures/kafka.ts";
 import { startTestRegistry, client } from "../test/fixtures/registry.ts";

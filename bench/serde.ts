@@ -9,12 +9,12 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { formats } from "../src/schema/index.ts";
-import { jsonValidator } from "../src/schema/jsonschema/index.ts";
-import type { AvroParsedSchema } from "../src/schema/avro/index.ts";
-import { messageForIndexes } from "../src/schema/protobuf/index.ts";
-import { Deserializer, SchemaRegistryClient, Serializer } from "../src/serde/index.ts";
-import type { SchemaType } from "../src/schema/format.ts";
+import { formats } from "#src/schema/index.ts";
+import { jsonValidator } from "#src/schema/jsonschema/index.ts";
+import type { AvroParsedSchema } from "#src/schema/avro/index.ts";
+import { messageForIndexes } from "#src/schema/protobuf/index.ts";
+import { Deserializer, SchemaRegistryClient, Serializer } from "#src/serde/index.ts";
+import type { SchemaType } from "#src/schema/format.ts";
 import { startTestRegistry } from "../test/fixtures/registry.ts";
 
 const iterations = Number(process.argv[2] ?? 200_000);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Deserializer, Serializer } from "../../src/serde/index.ts";
+import { Deserializer, Serializer } from "#src/serde/index.ts";
 import { pythonSerde } from "../fixtures/python.ts";
 import { consumeAll, interopWorld, produce, schemaId, type InteropWorld } from "./interop-helpers.ts";
 

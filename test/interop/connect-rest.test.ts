@@ -23,8 +23,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test as bunTest } fr
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { KafkaBroker } from "../../src/broker/kafka/index.ts";
-import type { FetchedRecord } from "../../src/broker/broker.ts";
+import { KafkaBroker } from "#src/broker/kafka/index.ts";
+import type { FetchedRecord } from "#src/broker/broker.ts";
 import { connectClient, startTestConnect, type TestConnect } from "../fixtures/connect.ts";
 import { startKafkaConnect, type KafkaConnect } from "../fixtures/kafka-connect.ts";
 import { sharedKafka } from "../fixtures/kafka.ts";

@@ -1,7 +1,7 @@
 // Shared plumbing of the interop tests: a registry on the shared Kafka, Sluice's serde producing to
 // and consuming from real topics.
-import { KafkaBroker } from "../../src/broker/kafka/index.ts";
-import { SchemaRegistryClient } from "../../src/serde/index.ts";
+import { KafkaBroker } from "#src/broker/kafka/index.ts";
+import { SchemaRegistryClient } from "#src/serde/index.ts";
 import { sharedKafka } from "../fixtures/kafka.ts";
 import { registryPlace, startTestRegistry, type TestRegistry } from "../fixtures/registry.ts";
 import { waitFor } from "../fixtures/wait.ts";

@@ -8,7 +8,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assumeRoleRequest, awsRegion, mskIamCredentials, mskIamToken, mskIamTokenAt, TOKEN_LIFETIME_SECONDS } from "../../src/broker/msk-iam.ts";
+import { assumeRoleRequest, awsRegion, mskIamCredentials, mskIamToken, mskIamTokenAt, TOKEN_LIFETIME_SECONDS } from "#src/broker/msk-iam.ts";
 import { interopPython } from "../fixtures/python.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sluice-msk-iam-"));

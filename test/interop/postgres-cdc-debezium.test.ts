@@ -19,8 +19,8 @@
 // The defaults both connectors declare for the settings Sluice has are compared too.
 // SLUICE_DUMP_DIR=<dir> writes both sides' records there as JSON, to look into a difference.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { FetchedRecord } from "../../src/broker/broker.ts";
-import { VERSION } from "../../src/platform/version.ts";
+import type { FetchedRecord } from "#src/broker/broker.ts";
+import { VERSION } from "#src/platform/version.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../fixtures/connect.ts";
 import { DEBEZIUM_VERSION, debeziumClasspath } from "../fixtures/debezium.ts";
 import { startKafkaConnect, type KafkaConnect } from "../fixtures/kafka-connect.ts";

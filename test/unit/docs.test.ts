@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { COMMANDS, commandHelp } from "../../src/usage.ts";
+import { COMMANDS, commandHelp } from "#src/usage.ts";
 
 const root = join(import.meta.dir, "..", "..");
 const pages = ["README.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => join("docs", f))];

@@ -1,7 +1,7 @@
 // Child process for the embedded broker's crash test: produces forever (several produce calls in flight,
 // so fsyncs are shared) and prints one line per acknowledged record, `ack <partition> <offset> <seq>`,
 // until the parent kills it with SIGKILL. Values are derived from seq so the parent can check them.
-import { EmbeddedBroker } from "../../../src/broker/embedded/index.ts";
+import { EmbeddedBroker } from "#src/broker/embedded/index.ts";
 
 export function crashValue(seq: number): Uint8Array {
   // 40..~4000 bytes, so kill -9 lands in the middle of multi-frame writes as often as not.

@@ -3,10 +3,10 @@ import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } fr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
-import { BrokerError, type FetchedRecord, type ProduceRecord } from "../../../src/broker/broker.ts";
-import { EmbeddedBroker, type EmbeddedBrokerOptions, repairPartitionLog } from "../../../src/broker/embedded/index.ts";
-import { kafkaPartition } from "../../../src/broker/partitioner.ts";
-import type { Logger } from "../../../src/platform/log.ts";
+import { BrokerError, type FetchedRecord, type ProduceRecord } from "#src/broker/broker.ts";
+import { EmbeddedBroker, type EmbeddedBrokerOptions, repairPartitionLog } from "#src/broker/embedded/index.ts";
+import { kafkaPartition } from "#src/broker/partitioner.ts";
+import type { Logger } from "#src/platform/log.ts";
 import { CRASH_TOPIC, crashKey, crashValue } from "./embedded-crash-producer.ts";
 
 const enc = new TextEncoder();

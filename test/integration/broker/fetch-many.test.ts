@@ -2,8 +2,8 @@
 // a long poll that any of the partitions ends, not only the first.
 import { Admin, fetchV12 } from "@platformatic/kafka";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { decoder, encoder, type Broker, type FetchedRecord, type PartitionRead } from "../../../src/broker/broker.ts";
-import { KafkaBroker } from "../../../src/broker/kafka/index.ts";
+import { decoder, encoder, type Broker, type FetchedRecord, type PartitionRead } from "#src/broker/broker.ts";
+import { KafkaBroker } from "#src/broker/kafka/index.ts";
 import { tempBroker, type TempBroker } from "../../fixtures/embedded-broker.ts";
 import { sharedKafka } from "../../fixtures/kafka.ts";
 

@@ -5,8 +5,8 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { clientSecurity, type OAuthLogin } from "../../../src/broker/client-security.ts";
-import { tokenLogin } from "../../../src/broker/login.ts";
+import { clientSecurity, type OAuthLogin } from "#src/broker/client-security.ts";
+import { tokenLogin } from "#src/broker/login.ts";
 import { certificateAuthority } from "../../fixtures/certificates.ts";
 import { startOidcProvider } from "../../fixtures/oidc-provider.ts";
 

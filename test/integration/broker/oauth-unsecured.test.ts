@@ -2,8 +2,8 @@
 // claims of the JAAS options), against a broker that takes them (Kafka's default unsecured validator),
 // as development setups use it; SASL extensions (extension options) go along.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { clientSecurity } from "../../../src/broker/client-security.ts";
-import { KafkaBroker } from "../../../src/broker/kafka/index.ts";
+import { clientSecurity } from "#src/broker/client-security.ts";
+import { KafkaBroker } from "#src/broker/kafka/index.ts";
 import { startKafka, type KafkaCluster } from "../../fixtures/kafka.ts";
 
 let kafka: KafkaCluster;

@@ -4,8 +4,8 @@
 // would then read none of it, forever, without a word in the log.
 import { Admin } from "@platformatic/kafka";
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { KafkaBroker } from "../../../src/broker/kafka/index.ts";
-import { sinkPartitions } from "../../../src/connect/runtime/worker/sink-partitions.ts";
+import { KafkaBroker } from "#src/broker/kafka/index.ts";
+import { sinkPartitions } from "#src/connect/runtime/worker/sink-partitions.ts";
 import { sharedKafka } from "../../fixtures/kafka.ts";
 
 let kafka: KafkaBroker;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { TaskTotals } from "../../../src/connect/runtime/metrics.ts";
+import type { TaskTotals } from "#src/connect/runtime/metrics.ts";
 import { ConnectCluster } from "../../fixtures/connect-cluster.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { jsonCall } from "../../fixtures/http.ts";

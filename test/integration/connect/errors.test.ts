@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { decoder, encoder } from "../../../src/broker/broker.ts";
+import { decoder, encoder } from "#src/broker/broker.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 

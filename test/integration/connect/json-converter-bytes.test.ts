@@ -11,9 +11,9 @@ import { spawnSync } from "bun";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { JsonConverter } from "../../../src/connect/converters/json.ts";
-import { BigDecimal } from "../../../src/jvm/big-decimal.ts";
-import { javaClassName, ConnectDate, Decimal, Time, Timestamp, acceptsPlain, Schema, SchemaBuilder, Struct } from "../../../src/connect/api/data/index.ts";
+import { JsonConverter } from "#src/connect/converters/json.ts";
+import { BigDecimal } from "#src/jvm/big-decimal.ts";
+import { javaClassName, ConnectDate, Decimal, Time, Timestamp, acceptsPlain, Schema, SchemaBuilder, Struct } from "#src/connect/api/data/index.ts";
 import { floatArbitrary, schemaAndValueArbitrary } from "../../fixtures/connect-data.ts";
 import { kafkaClasspath } from "../../fixtures/kafka.ts";
 

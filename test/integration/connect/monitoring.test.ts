@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { encoder } from "../../../src/broker/broker.ts";
+import { encoder } from "#src/broker/broker.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { scrape, valueOf, type Sample } from "../../fixtures/prometheus.ts";
 import { waitFor } from "../../fixtures/wait.ts";

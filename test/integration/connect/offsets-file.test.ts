@@ -5,7 +5,7 @@ import { spawnSync } from "bun";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { decodeByteMap, encodeByteMap, type ByteMapEntry } from "../../../src/connect/runtime/storage/java-byte-map.ts";
+import { decodeByteMap, encodeByteMap, type ByteMapEntry } from "#src/connect/runtime/storage/java-byte-map.ts";
 import { kafkaClasspath } from "../../fixtures/kafka.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "offsets-file-"));

@@ -6,10 +6,10 @@
 import { expect, test } from "bun:test";
 import { spawnSync } from "bun";
 import { join } from "node:path";
-import { postgresCdcSettings } from "../../../src/connectors/postgres-cdc/config.ts";
-import { BUILTIN_CONVERTERS } from "../../../src/connect/converters/index.ts";
-import { BUILTIN_PREDICATES, BUILTIN_TRANSFORMS } from "../../../src/connect/transforms/registry.ts";
-import type { SettingsDefinition } from "../../../src/platform/settings.ts";
+import { postgresCdcSettings } from "#src/connectors/postgres-cdc/config.ts";
+import { BUILTIN_CONVERTERS } from "#src/connect/converters/index.ts";
+import { BUILTIN_PREDICATES, BUILTIN_TRANSFORMS } from "#src/connect/transforms/registry.ts";
+import type { SettingsDefinition } from "#src/platform/settings.ts";
 import { debeziumClasspath } from "../../fixtures/debezium.ts";
 import { kafkaClasspath } from "../../fixtures/kafka.ts";
 

@@ -4,15 +4,15 @@
 // once the schema id is cached, without waiting); bad bytes and registry failures map to Connect's
 // exceptions.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { AvroConverter } from "../../../src/connect/converters/avro.ts";
-import type { Converter, ConverterConfig, SchemaAndValue } from "../../../src/connect/api/converter.ts";
-import { BUILTIN_CONVERTERS } from "../../../src/connect/converters/index.ts";
-import { JsonSchemaConverter } from "../../../src/connect/converters/jsonschema.ts";
-import { ProtobufConverter } from "../../../src/connect/converters/protobuf.ts";
-import { BigDecimal } from "../../../src/jvm/big-decimal.ts";
-import { valuesEqual, DataException, ConnectDate, Decimal, Schema, SchemaBuilder, Struct } from "../../../src/connect/api/data/index.ts";
-import { RetriableException } from "../../../src/connect/api/connector.ts";
-import { Deserializer, SchemaRegistryClient } from "../../../src/serde/index.ts";
+import { AvroConverter } from "#src/connect/converters/avro.ts";
+import type { Converter, ConverterConfig, SchemaAndValue } from "#src/connect/api/converter.ts";
+import { BUILTIN_CONVERTERS } from "#src/connect/converters/index.ts";
+import { JsonSchemaConverter } from "#src/connect/converters/jsonschema.ts";
+import { ProtobufConverter } from "#src/connect/converters/protobuf.ts";
+import { BigDecimal } from "#src/jvm/big-decimal.ts";
+import { valuesEqual, DataException, ConnectDate, Decimal, Schema, SchemaBuilder, Struct } from "#src/connect/api/data/index.ts";
+import { RetriableException } from "#src/connect/api/connector.ts";
+import { Deserializer, SchemaRegistryClient } from "#src/serde/index.ts";
 import { client, registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
 import { freePort } from "../../fixtures/wait.ts";
 

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { catalog } from "../../../src/catalog.ts";
-import { startConnectDistributed, type RunningConnect } from "../../../src/connect/runtime/server.ts";
-import { encodeConfigRecord } from "../../../src/connect/runtime/storage/internal-records.ts";
-import { workerSettings } from "../../../src/connect/runtime/worker/worker-config.ts";
+import { catalog } from "#src/catalog.ts";
+import { startConnectDistributed, type RunningConnect } from "#src/connect/runtime/server.ts";
+import { encodeConfigRecord } from "#src/connect/runtime/storage/internal-records.ts";
+import { workerSettings } from "#src/connect/runtime/worker/worker-config.ts";
 import { connectClient } from "../../fixtures/connect.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 

@@ -9,7 +9,7 @@ import { createPrivateKey } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { encoder } from "../../../src/broker/broker.ts";
+import { encoder } from "#src/broker/broker.ts";
 import { certificateAuthority, pkcs12 } from "../../fixtures/certificates.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { startMariaDb, type MariaDbServer } from "../../fixtures/mariadb.ts";

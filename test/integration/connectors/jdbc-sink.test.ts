@@ -3,7 +3,7 @@
 // delete on tombstone, auto.create, auto.evolve), offsets are committed only for rows already visible,
 // and a schema change it cannot apply fails the task with a clear message.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { encoder } from "../../../src/broker/broker.ts";
+import { encoder } from "#src/broker/broker.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { captureLogs } from "../../fixtures/logs.ts";
 import { startMariaDb, type MariaDbServer } from "../../fixtures/mariadb.ts";

@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseLsn } from "../../../src/connectors/postgres-cdc/lsn.ts";
-import { decodePgOutput, type PgOutputMessage } from "../../../src/connectors/postgres-cdc/pgoutput.ts";
-import { PostgresError, ReplicationConnection } from "../../../src/connectors/postgres-cdc/replication-connection.ts";
+import { parseLsn } from "#src/connectors/postgres-cdc/lsn.ts";
+import { decodePgOutput, type PgOutputMessage } from "#src/connectors/postgres-cdc/pgoutput.ts";
+import { PostgresError, ReplicationConnection } from "#src/connectors/postgres-cdc/replication-connection.ts";
 import { startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 

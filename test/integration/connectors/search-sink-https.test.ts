@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import forge from "node-forge";
-import { encoder } from "../../../src/broker/broker.ts";
+import { encoder } from "#src/broker/broker.ts";
 import { certificateAuthority, pkcs12, type Authority } from "../../fixtures/certificates.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { startOpenSearch, type OpenSearchNode } from "../../fixtures/opensearch.ts";

@@ -4,7 +4,7 @@
 // derived from the value schema (or left to dynamic mapping with schema.ignore).
 // Without Java and Maven it is skipped, except in CI.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { encoder } from "../../../src/broker/broker.ts";
+import { encoder } from "#src/broker/broker.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { sharedOpenSearch, type OpenSearchNode } from "../../fixtures/opensearch.ts";
 import { waitFor } from "../../fixtures/wait.ts";

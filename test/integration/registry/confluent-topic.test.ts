@@ -1,8 +1,8 @@
 // A `_schemas` topic written by Confluent Schema Registry (and Karapace's key style) is served as-is,
 // and what Sluice writes uses Confluent's exact key bytes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { KafkaBroker } from "../../../src/broker/kafka/index.ts";
-import { encoder, decoder } from "../../../src/broker/broker.ts";
+import { KafkaBroker } from "#src/broker/kafka/index.ts";
+import { encoder, decoder } from "#src/broker/broker.ts";
 import { sharedKafka } from "../../fixtures/kafka.ts";
 import { client, startTestRegistry, type TestRegistry } from "../../fixtures/registry.ts";
 

@@ -2,8 +2,8 @@
 // subjects, ids per context, CONTEXT records in Confluent's layout, /contexts, /v1/metadata, lookups
 // by id in a subject's context, subjectPrefix ranges, and ids kept per context across a restart.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { decoder } from "../../../src/broker/broker.ts";
-import { VERSION } from "../../../src/platform/version.ts";
+import { decoder } from "#src/broker/broker.ts";
+import { VERSION } from "#src/platform/version.ts";
 import { client, registryPlace, startTestRegistry, type BrokerKind, type RegistryPlace, type TestRegistry, registryForTests } from "../../fixtures/registry.ts";
 
 const record = (name: string, fields: object[] = []) => ({ type: "record", name, fields: [{ name: "id", type: "long" }, ...fields] });

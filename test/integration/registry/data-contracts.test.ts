@@ -4,8 +4,8 @@
 // restart, and through a follower that forwards to the leader.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { decoder } from "../../../src/broker/broker.ts";
-import { schemaGuid } from "../../../src/registry/data-contracts.ts";
+import { decoder } from "#src/broker/broker.ts";
+import { schemaGuid } from "#src/registry/data-contracts.ts";
 import { client, registryPlace, startTestRegistry, type BrokerKind, type RegistryPlace, type TestRegistry, registryForTests } from "../../fixtures/registry.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { decoder } from "../../../src/broker/broker.ts";
+import { decoder } from "#src/broker/broker.ts";
 import { jsonCall } from "../../fixtures/http.ts";
 import { client, registryPlace, removePlace, startTestRegistry, type BrokerKind, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
 import { karapaceUser } from "../../fixtures/karapace-auth.ts";

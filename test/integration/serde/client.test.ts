@@ -1,6 +1,6 @@
 // The serde client against a real registry (embedded broker): settings, fail-over, caching.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Deserializer, SchemaRegistryClient, SerializationException, Serializer } from "../../../src/serde/index.ts";
+import { Deserializer, SchemaRegistryClient, SerializationException, Serializer } from "#src/serde/index.ts";
 import { client, registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
 import { freePort } from "../../fixtures/wait.ts";
 

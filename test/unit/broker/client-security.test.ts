@@ -3,8 +3,8 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { clientSecurity, hasSecurityOverride, overriddenSecurity } from "../../../src/broker/client-security.ts";
-import { ConfigError } from "../../../src/platform/settings.ts";
+import { clientSecurity, hasSecurityOverride, overriddenSecurity } from "#src/broker/client-security.ts";
+import { ConfigError } from "#src/platform/settings.ts";
 import { certificateAuthority, pkcs12 } from "../../fixtures/certificates.ts";
 
 const ca = certificateAuthority("Test CA");

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import type { GroupMemberMetadata, JoinResult } from "../../../src/broker/broker.ts";
-import { EmbeddedGroupCoordinator } from "../../../src/broker/embedded/group-coordinator.ts";
-import { GroupMember } from "../../../src/broker/group-member.ts";
-import { logger } from "../../../src/platform/log.ts";
+import type { GroupMemberMetadata, JoinResult } from "#src/broker/broker.ts";
+import { EmbeddedGroupCoordinator } from "#src/broker/embedded/group-coordinator.ts";
+import { GroupMember } from "#src/broker/group-member.ts";
+import { logger } from "#src/platform/log.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);

@@ -1,6 +1,6 @@
 // The OAUTHBEARER login's schedule (Kafka's sasl.login.refresh.* rules) and its token handling.
 import { expect, test } from "bun:test";
-import { checkedJwt, LoginError, refreshTime, TokenLogin, unsecuredToken, type ExpiringToken } from "../../../src/broker/login.ts";
+import { checkedJwt, LoginError, refreshTime, TokenLogin, unsecuredToken, type ExpiringToken } from "#src/broker/login.ts";
 
 const defaults = { windowFactor: 0.8, windowJitter: 0.05, minPeriodSeconds: 60, bufferSeconds: 300 };
 const HOUR = 3600_000;

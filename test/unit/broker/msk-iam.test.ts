@@ -6,7 +6,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assumeRoleRequest, awsCredentials, awsRegion, mskIamCredentials, mskIamToken } from "../../../src/broker/msk-iam.ts";
+import { assumeRoleRequest, awsCredentials, awsRegion, mskIamCredentials, mskIamToken } from "#src/broker/msk-iam.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sluice-aws-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import fc from "fast-check";
 // @platformatic/kafka's murmur2 (BigInt arithmetic, returning Java's signed result) is an independent
 // oracle for random inputs.
 import { murmur2 as clientMurmur2 } from "@platformatic/kafka";
-import { kafkaPartition, murmur2, toPositive } from "../../../src/broker/partitioner.ts";
+import { kafkaPartition, murmur2, toPositive } from "#src/broker/partitioner.ts";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 

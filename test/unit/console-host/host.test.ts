@@ -1,7 +1,7 @@
 // The console's serving: the page and its bundle, /ui/config.json, the proxy to the other service (a
 // real server on a free port), the service's authentication in front, and console.enabled=false.
 import { afterAll, expect, test } from "bun:test";
-import { consoleConfig, reachable, withConsole } from "../../../src/console-host/host.ts";
+import { consoleConfig, reachable, withConsole } from "#src/console-host/host.ts";
 
 const own = (request: Request) => Response.json({ own: new URL(request.url).pathname }, { status: 404 });
 const seen: { method: string; path: string; auth: string | null; body: string }[] = [];

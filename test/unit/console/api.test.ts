@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { mountedAt } from "../../../src/console/api.ts";
+import { mountedAt } from "#src/console/api.ts";
 
 const config = { service: "registry" as const, registry: "", connect: "/ui/proxy/connect" };
 

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import fc from "fast-check";
-import { lineDiff, sideBySide } from "../../../src/console/diff.ts";
+import { lineDiff, sideBySide } from "#src/console/diff.ts";
 
 test("a field added in the middle is an added block facing nothing", () => {
   const rows = sideBySide("{\n  a\n}", "{\n  a,\n  b\n}");

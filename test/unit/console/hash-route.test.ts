@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { href, parseHash } from "../../../src/console/hash-route.ts";
+import { href, parseHash } from "#src/console/hash-route.ts";
 
 test("routes survive subject names with slashes, colons and spaces", () => {
   const link = href(["subjects", ":.ctx:orders/v a"], { v: 2, diff: "", q: undefined });

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { highlight } from "../../../src/console/highlight.ts";
+import { highlight } from "#src/console/highlight.ts";
 
 const kinds = (line: { kind: string; text: string }[]) => line.filter((t) => t.text.trim()).map((t) => `${t.kind}:${t.text}`);
 

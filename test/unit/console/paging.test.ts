@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { pageOf, visibleRange } from "../../../src/console/paging.ts";
+import { pageOf, visibleRange } from "#src/console/paging.ts";
 
 test("pages of 10,000 subjects, the page number kept in range", () => {
   const items = Array.from({ length: 10000 }, (_, i) => i);

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
-import { countersFromPrometheus, parsePrometheus } from "../../../src/console/prometheus.ts";
-import { readMetrics, seriesOf } from "../../../src/console/rates.ts";
+import { countersFromPrometheus, parsePrometheus } from "#src/console/prometheus.ts";
+import { readMetrics, seriesOf } from "#src/console/rates.ts";
 
 test("/sluice/metrics: a task's records are the largest of its running totals", () => {
   const body = {

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { formatSchema, placeReasons, pointerLines, readMessage } from "../../../src/console/schema-text.ts";
+import { formatSchema, placeReasons, pointerLines, readMessage } from "#src/console/schema-text.ts";
 
 const draft = formatSchema('{"type":"record","name":"Order","fields":[{"name":"id","type":"string"},{"name":"x","type":"int"}]}');
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { BigDecimal } from "../../../src/jvm/big-decimal.ts";
+import { BigDecimal } from "#src/jvm/big-decimal.ts";
 
 describe("BigDecimal", () => {
   test("toString as java.math.BigDecimal (its Javadoc's examples and more)", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { normalizeNumberText } from "../../../src/jvm/decimal-format.ts";
+import { normalizeNumberText } from "#src/jvm/decimal-format.ts";
 
 describe("NumberUtils.createNumber + DecimalFormat", () => {
   test("numbers as Java's NumberUtils + DecimalFormat print them", () => {

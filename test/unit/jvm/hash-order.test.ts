@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { JavaHashKeys, javaStringHash } from "../../../src/jvm/hash-order.ts";
+import { JavaHashKeys, javaStringHash } from "#src/jvm/hash-order.ts";
 
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { JavaNumberFormatError, javaDoubleToString, javaFloatToString, javaParseDouble, javaParseInteger } from "../../../src/jvm/java-numbers.ts";
+import { JavaNumberFormatError, javaDoubleToString, javaFloatToString, javaParseDouble, javaParseInteger } from "#src/jvm/java-numbers.ts";
 
 const bitsToDouble = (hex: string) => {
   const view = new DataView(new ArrayBuffer(8));

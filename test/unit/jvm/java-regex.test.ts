@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { JavaPattern, JavaReplacement } from "../../../src/jvm/java-regex.ts";
-import { JavaRegexError, javaRegExp } from "../../../src/jvm/java-regex-translation.ts";
-import { compileJavaPattern } from "../../../src/schema/jsonschema/regex.ts";
+import { JavaPattern, JavaReplacement } from "#src/jvm/java-regex.ts";
+import { JavaRegexError, javaRegExp } from "#src/jvm/java-regex-translation.ts";
+import { compileJavaPattern } from "#src/schema/jsonschema/regex.ts";
 
 const finds = (pattern: string, input: string) => javaRegExp(pattern).test(input);
 

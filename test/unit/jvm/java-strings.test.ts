@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { javaSplit, javaTrim } from "../../../src/jvm/java-strings.ts";
+import { javaSplit, javaTrim } from "#src/jvm/java-strings.ts";
 
 // Expected values are what java.lang.String returns for the same input.
 describe("String.trim", () => {

@@ -11,7 +11,7 @@ import {
   writeJsonTree,
   type JsonReadOptions,
   type JsonTree,
-} from "../../../src/jvm/json-text.ts";
+} from "#src/jvm/json-text.ts";
 
 /** Numbers as their text, tagged with whether they are integral. */
 type Num = { text: string; integral: boolean };

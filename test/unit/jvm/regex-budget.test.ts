@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { JavaPattern, JavaReplacement } from "../../../src/jvm/java-regex.ts";
-import { PerInput, RegexTimeoutError, regexThreads } from "../../../src/jvm/regex-budget.ts";
+import { JavaPattern, JavaReplacement } from "#src/jvm/java-regex.ts";
+import { PerInput, RegexTimeoutError, regexThreads } from "#src/jvm/regex-budget.ts";
 
 const CATASTROPHIC = `${"a".repeat(60)}-`;
 const budget = regexThreads.timeoutMs;

@@ -1,7 +1,7 @@
 // SigV4 against AWS's published Signature Version 4 test suite (credentials AKIDEXAMPLE, 2015-08-30T12:36:00Z,
 // us-east-1, service "service"), and the presigned URL's shape.
 import { expect, test } from "bun:test";
-import { amzDate, canonicalQuery, EMPTY_PAYLOAD_HASH, presignedUrl, sign, uriEncode } from "../../../src/platform/aws-sigv4.ts";
+import { amzDate, canonicalQuery, EMPTY_PAYLOAD_HASH, presignedUrl, sign, uriEncode } from "#src/platform/aws-sigv4.ts";
 
 const credentials = { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY" };
 const date = new Date("2015-08-30T12:36:00Z");

@@ -1,6 +1,6 @@
 // Users files in the originals' formats, stored credential forms, JAAS lookup and the guard's answers.
 import { describe, expect, test } from "bun:test";
-import { basicAuthGuard, jaasUsersFile, parseUsers, verifyPassword } from "../../../src/platform/basic-auth.ts";
+import { basicAuthGuard, jaasUsersFile, parseUsers, verifyPassword } from "#src/platform/basic-auth.ts";
 
 describe("verifyPassword", () => {
   // Vectors from Jetty's Password tool documentation and crypt(3).

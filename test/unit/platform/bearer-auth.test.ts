@@ -1,9 +1,9 @@
 // The bearer guard on its own, with tokens of a real OpenID Connect provider: roles as groups, skip
 // paths, and the hand-over to the Basic guard for requests without a token.
 import { afterAll, expect, test } from "bun:test";
-import { basicAuthGuard, type Refusal } from "../../../src/platform/basic-auth.ts";
-import { bearerAuthGuard } from "../../../src/platform/bearer-auth.ts";
-import { JwtVerifier } from "../../../src/platform/jwt.ts";
+import { basicAuthGuard, type Refusal } from "#src/platform/basic-auth.ts";
+import { bearerAuthGuard } from "#src/platform/bearer-auth.ts";
+import { JwtVerifier } from "#src/platform/jwt.ts";
 import { startOidcProvider } from "../../fixtures/oidc-provider.ts";
 
 const provider = startOidcProvider();

@@ -2,7 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ConfigProviders, hideResolved, reverseTransform } from "../../../src/platform/config-providers.ts";
+import { ConfigProviders, hideResolved, reverseTransform } from "#src/platform/config-providers.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sluice-providers-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 // Jetty CrossOriginFilter's semantics, which both originals install: origins matched exactly or by `*`
 // patterns, preflights answered with the allowed methods and headers, nothing for other origins.
 import { describe, expect, test } from "bun:test";
-import { corsPolicy, withCors } from "../../../src/platform/cors.ts";
+import { corsPolicy, withCors } from "#src/platform/cors.ts";
 
 const preflight = (origin: string, method = "PUT", headers?: string) =>
   new Request("http://registry:8081/subjects", {

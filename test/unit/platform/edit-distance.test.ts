@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { editDistance, nearest } from "../../../src/platform/edit-distance.ts";
+import { editDistance, nearest } from "#src/platform/edit-distance.ts";
 
 describe("editDistance", () => {
   test.each([

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { renderTextLine } from "../../../src/platform/log-text.ts";
+import { renderTextLine } from "#src/platform/log-text.ts";
 
 const line = (entry: Record<string, unknown>) => `${JSON.stringify(entry)}\n`;
 const at = "2026-11-24T10:00:00.000Z";

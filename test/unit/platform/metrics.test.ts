@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { HttpMetrics, metricsResponse, newRegistry, routeMatcher, sampledGauge, UNMATCHED } from "../../../src/platform/metrics.ts";
+import { HttpMetrics, metricsResponse, newRegistry, routeMatcher, sampledGauge, UNMATCHED } from "#src/platform/metrics.ts";
 
 const ROUTES = [
   { method: "GET", path: "/" },

@@ -1,5 +1,5 @@
 // Which routes of an app its OpenAPI document misses or leaves undescribed (for the apps' unit tests).
-import type { DocumentedRoute } from "../../../src/platform/openapi.ts";
+import type { DocumentedRoute } from "#src/platform/openapi.ts";
 
 type Operation = { summary?: string; responses?: Record<string, unknown> };
 

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
 import { Elysia, t } from "elysia";
-import { documented, openApiDocument, type DocumentOptions } from "../../../src/platform/openapi.ts";
+import { documented, openApiDocument, type DocumentOptions } from "#src/platform/openapi.ts";
 
 const Error = t.Object({ error_code: t.Integer(), message: t.String() });
 const options: DocumentOptions = {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { parseProperties, propertiesFromEnv } from "../../../src/platform/properties.ts";
-import { type ConfigError, unknownSettingWarning } from "../../../src/platform/settings.ts";
-import { registrySettingsDefinition } from "../../../src/registry/settings.ts";
+import { parseProperties, propertiesFromEnv } from "#src/platform/properties.ts";
+import { type ConfigError, unknownSettingWarning } from "#src/platform/settings.ts";
+import { registrySettingsDefinition } from "#src/registry/settings.ts";
 
 describe("Java .properties syntax", () => {
   test("separators, comments, continuations and escapes", () => {

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import pino from "pino";
-import { RetryLog } from "../../../src/platform/retry-log.ts";
+import { RetryLog } from "#src/platform/retry-log.ts";
 
 function capture() {
   const lines: { level: number; msg: string }[] = [];

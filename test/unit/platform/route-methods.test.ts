@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { routeMethods } from "../../../src/platform/route-methods.ts";
+import { routeMethods } from "#src/platform/route-methods.ts";
 
 const routes = [
   { method: "GET", path: "/subjects/:subject/versions" },

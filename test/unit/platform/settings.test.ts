@@ -2,7 +2,7 @@
 // name, alias or family pattern, refused unless harmless, kept out of the parsed values and the
 // configuration reference, and named in start-up errors.
 import { describe, expect, test } from "bun:test";
-import { ignored, refused, settingsReference, SettingsDefinition, unsupportedAll, UnsupportedSettingsError, unsupportedReference } from "../../../src/platform/settings.ts";
+import { ignored, refused, settingsReference, SettingsDefinition, unsupportedAll, UnsupportedSettingsError, unsupportedReference } from "#src/platform/settings.ts";
 
 const def = new SettingsDefinition(
   [

@@ -3,8 +3,8 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SettingsDefinition } from "../../../src/platform/settings.ts";
-import { serverTls, storeSettings } from "../../../src/platform/tls.ts";
+import { SettingsDefinition } from "#src/platform/settings.ts";
+import { serverTls, storeSettings } from "#src/platform/tls.ts";
 import { certificateAuthority, pkcs12 } from "../../fixtures/certificates.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sluice-tls-"));

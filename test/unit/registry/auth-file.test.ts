@@ -1,7 +1,7 @@
 // Karapace's auth file: its password hashes (vectors computed with Python's hashlib, as Karapace
 // hashes) and what a malformed file is refused for.
 import { describe, expect, test } from "bun:test";
-import { parseAuthFile, verifyHashedPassword, type HashedUser } from "../../../src/registry/auth-file.ts";
+import { parseAuthFile, verifyHashedPassword, type HashedUser } from "#src/registry/auth-file.ts";
 
 const SALT = "salt123";
 const PASSWORD = "pw-Secret";

@@ -1,6 +1,6 @@
 // Leader election among registry instances, as Confluent's assignor decides it.
 import { expect, test } from "bun:test";
-import { electLeader, type Identity } from "../../../src/registry/cluster.ts";
+import { electLeader, type Identity } from "#src/registry/cluster.ts";
 
 const id = (host: string, port: number, eligible = true, scheme = "http"): Identity => ({ version: 1, host, port, master_eligibility: eligible, scheme });
 

@@ -6,7 +6,7 @@ import {
   parseSubject,
   qualifyWithParent,
   subjectPrefixMatcher,
-} from "../../../src/registry/contexts.ts";
+} from "#src/registry/contexts.ts";
 
 describe("qualified subjects (Confluent's QualifiedSubject, default tenant)", () => {
   test("parses context and subject", () => {

@@ -11,8 +11,8 @@ import {
   validateRuleSet,
   withConfluentVersion,
   type Metadata,
-} from "../../../src/registry/data-contracts.ts";
-import { RegistryError } from "../../../src/registry/errors.ts";
+} from "#src/registry/data-contracts.ts";
+import { RegistryError } from "#src/registry/errors.ts";
 
 const md = (properties: Record<string, string>, extra: object = {}) => readMetadata({ properties, ...extra })!;
 const rules = (...domainRules: object[]) => readRuleSet({ domainRules })!;

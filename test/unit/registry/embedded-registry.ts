@@ -1,9 +1,9 @@
 // The registry's rules (RegistryService) over its real store, the _schemas log, on an embedded broker in
 // a temp dir: no HTTP in between.
-import { RegistryService, type RegistryOptions } from "../../../src/registry/service.ts";
-import { encodeKey } from "../../../src/registry/store/records.ts";
-import { SchemaLog } from "../../../src/registry/store/schema-log.ts";
-import { RegistryState } from "../../../src/registry/store/state.ts";
+import { RegistryService, type RegistryOptions } from "#src/registry/service.ts";
+import { encodeKey } from "#src/registry/store/records.ts";
+import { SchemaLog } from "#src/registry/store/schema-log.ts";
+import { RegistryState } from "#src/registry/store/state.ts";
 import { tempBroker } from "../../fixtures/embedded-broker.ts";
 
 export interface EmbeddedRegistry {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { registryHealth } from "../../../src/registry/health.ts";
+import { registryHealth } from "#src/registry/health.ts";
 
 describe("registry health", () => {
   test("starting until the schemas topic was read to its end", () => {

@@ -1,9 +1,9 @@
 // The permission decision (Karapace's auth file semantics), the permission each route needs, and the
 // per-request access built on the users the guard admitted.
 import { describe, expect, test } from "bun:test";
-import { permissionAccess, requiredPermission } from "../../../src/registry/http/access.ts";
-import { RegistryError } from "../../../src/registry/errors.ts";
-import { allows, CONFIG_RESOURCE, resourcePattern, subjectResource, type Operation, type Permission } from "../../../src/registry/permissions.ts";
+import { permissionAccess, requiredPermission } from "#src/registry/http/access.ts";
+import { RegistryError } from "#src/registry/errors.ts";
+import { allows, CONFIG_RESOURCE, resourcePattern, subjectResource, type Operation, type Permission } from "#src/registry/permissions.ts";
 
 const grant = (username: string, operation: Operation, resource: string): Permission => ({ username, operation, resource: resourcePattern(resource) });
 

@@ -4,9 +4,9 @@ import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { encoder } from "../../../src/broker/broker.ts";
-import { avroFormat } from "../../../src/schema/avro/index.ts";
-import { RegistryState } from "../../../src/registry/store/state.ts";
+import { encoder } from "#src/broker/broker.ts";
+import { avroFormat } from "#src/schema/avro/index.ts";
+import { RegistryState } from "#src/registry/store/state.ts";
 import { startRegistry } from "./embedded-registry.ts";
 
 const dirs: string[] = [];

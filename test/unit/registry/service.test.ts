@@ -2,10 +2,10 @@
 // registration and ids, compatibility refusals, soft and hard deletes, config, modes (READONLY,
 // IMPORT) and normalize=true, with Confluent's error codes.
 import { afterEach, describe, expect, test } from "bun:test";
-import { RegistryError } from "../../../src/registry/errors.ts";
-import type { ScopedConfig } from "../../../src/registry/config-and-mode.ts";
-import type { SchemaRequest } from "../../../src/registry/registration.ts";
-import type { RegistryService } from "../../../src/registry/service.ts";
+import { RegistryError } from "#src/registry/errors.ts";
+import type { ScopedConfig } from "#src/registry/config-and-mode.ts";
+import type { SchemaRequest } from "#src/registry/registration.ts";
+import type { RegistryService } from "#src/registry/service.ts";
 import { startRegistry } from "./embedded-registry.ts";
 
 const closers: (() => Promise<void>)[] = [];

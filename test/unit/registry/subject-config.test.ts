@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { RegistryError } from "../../../src/registry/errors.ts";
-import { configBody, configUpdateBody } from "../../../src/registry/http/entities.ts";
-import { configInScope, readStoredConfig, storedConfigJson, updatedConfig } from "../../../src/registry/subject-config.ts";
+import { RegistryError } from "#src/registry/errors.ts";
+import { configBody, configUpdateBody } from "#src/registry/http/entities.ts";
+import { configInScope, readStoredConfig, storedConfigJson, updatedConfig } from "#src/registry/subject-config.ts";
 
 const code = (f: () => unknown) => {
   try {

@@ -1,9 +1,9 @@
 // The pathological shapes of issue 11 (item 8) parse, print and compare correctly. How fast is
 // bench/large-schemas.ts's business; these only check what comes out.
 import { describe, expect, test } from "bun:test";
-import { avroFormat } from "../../../src/schema/avro/index.ts";
-import { jsonSchemaFormat } from "../../../src/schema/jsonschema/index.ts";
-import { protobufFormat } from "../../../src/schema/protobuf/index.ts";
+import { avroFormat } from "#src/schema/avro/index.ts";
+import { jsonSchemaFormat } from "#src/schema/jsonschema/index.ts";
+import { protobufFormat } from "#src/schema/protobuf/index.ts";
 import { avroEnum, avroRecord, jsonEnum, jsonProperties, protobufFields, protobufNested } from "../../fixtures/large-schemas.ts";
 
 // Guards against a hang only: these are big inputs on a shared machine, not timing assertions.

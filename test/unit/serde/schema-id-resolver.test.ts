@@ -1,11 +1,11 @@
 // The one schema id resolver behind the serde Serializer and the Connect registry converters: which
 // registry call each serializer setting makes, subject naming, and what it remembers.
 import { describe, expect, test } from "bun:test";
-import { formats } from "../../../src/schema/index.ts";
-import { parseSerdeConfig, type SerdeConfig } from "../../../src/serde/config.ts";
-import { RestClientException, SerializationException } from "../../../src/serde/errors.ts";
-import type { SchemaRegistryClient, SchemaText, SubjectVersion } from "../../../src/serde/registry-client.ts";
-import { SchemaIdResolver } from "../../../src/serde/schema-id-resolver.ts";
+import { formats } from "#src/schema/index.ts";
+import { parseSerdeConfig, type SerdeConfig } from "#src/serde/config.ts";
+import { RestClientException, SerializationException } from "#src/serde/errors.ts";
+import type { SchemaRegistryClient, SchemaText, SubjectVersion } from "#src/serde/registry-client.ts";
+import { SchemaIdResolver } from "#src/serde/schema-id-resolver.ts";
 
 const avro = formats.get("AVRO")!;
 const v1 = avro.parse(JSON.stringify({ type: "record", name: "Event", namespace: "app", fields: [{ name: "a", type: "string" }] }), []);

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { subjectName, subjectNameStrategy } from "../../../src/serde/config.ts";
-import { SerializationException } from "../../../src/serde/errors.ts";
-import { LruCache } from "../../../src/platform/lru.ts";
-import { frame, unframe } from "../../../src/serde/wire-format.ts";
+import { subjectName, subjectNameStrategy } from "#src/serde/config.ts";
+import { SerializationException } from "#src/serde/errors.ts";
+import { LruCache } from "#src/platform/lru.ts";
+import { frame, unframe } from "#src/serde/wire-format.ts";
 
 describe("wire format", () => {
   test("magic byte, big-endian id, prefix, payload", () => {

@@ -6,12 +6,12 @@ import { open, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
-import { compactionTempFile, compactSegment, type CompactionJob } from "../../../../src/broker/embedded/compaction.ts";
-import { readFrames } from "../../../../src/broker/embedded/frame-reader.ts";
-import { keyId, type KeyState } from "../../../../src/broker/embedded/key-id.ts";
-import { decodeFrame, encodeFrame, type FrameRecord } from "../../../../src/broker/embedded/record-frame.ts";
-import { Segment } from "../../../../src/broker/embedded/segment.ts";
-import { SparseIndex } from "../../../../src/broker/embedded/sparse-index.ts";
+import { compactionTempFile, compactSegment, type CompactionJob } from "#src/broker/embedded/compaction.ts";
+import { readFrames } from "#src/broker/embedded/frame-reader.ts";
+import { keyId, type KeyState } from "#src/broker/embedded/key-id.ts";
+import { decodeFrame, encodeFrame, type FrameRecord } from "#src/broker/embedded/record-frame.ts";
+import { Segment } from "#src/broker/embedded/segment.ts";
+import { SparseIndex } from "#src/broker/embedded/sparse-index.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();

@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
-import { BrokerError } from "../../../../src/broker/broker.ts";
-import { PartitionLog, type AppendRecord, type CompactionSettings } from "../../../../src/broker/embedded/partition-log.ts";
+import { BrokerError } from "#src/broker/broker.ts";
+import { PartitionLog, type AppendRecord, type CompactionSettings } from "#src/broker/embedded/partition-log.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();

@@ -7,9 +7,9 @@ import { mkdir, open, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
-import { FRAME_START_BYTES, encodeFrame, isTornFrame, type FrameRecord } from "../../../../src/broker/embedded/record-frame.ts";
-import { repairPartitionLog } from "../../../../src/broker/embedded/log-repair.ts";
-import { LogDamaged, recoverLog, scanLog } from "../../../../src/broker/embedded/recovery.ts";
+import { FRAME_START_BYTES, encodeFrame, isTornFrame, type FrameRecord } from "#src/broker/embedded/record-frame.ts";
+import { repairPartitionLog } from "#src/broker/embedded/log-repair.ts";
+import { LogDamaged, recoverLog, scanLog } from "#src/broker/embedded/recovery.ts";
 
 const record = fc.record({
   offset: fc.integer({ min: 0, max: 2 ** 40 }),

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { connectionProblem } from "../../../../src/connect/api/connection-check.ts";
+import { connectionProblem } from "#src/connect/api/connection-check.ts";
 
 const wording = (cause: string) => `Could not connect. ${cause}`;
 

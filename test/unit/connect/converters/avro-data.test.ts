@@ -3,11 +3,11 @@
 // the Avro binary encoding; plus random schemas and values round-tripping.
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { AvroData } from "../../../../src/connect/converters/avro-data.ts";
-import { avscType } from "../../../../src/connect/converters/avro.ts";
-import { BigDecimal } from "../../../../src/jvm/big-decimal.ts";
-import { valuesEqual, DataException, ConnectDate, Decimal, Time, Timestamp, Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
-import { avroFormat } from "../../../../src/schema/avro/index.ts";
+import { AvroData } from "#src/connect/converters/avro-data.ts";
+import { avscType } from "#src/connect/converters/avro.ts";
+import { BigDecimal } from "#src/jvm/big-decimal.ts";
+import { valuesEqual, DataException, ConnectDate, Decimal, Time, Timestamp, Schema, SchemaBuilder, Struct } from "#src/connect/api/data/index.ts";
+import { avroFormat } from "#src/schema/avro/index.ts";
 import { fieldValueOf, registrySchema, type RegistrySchemaOptions } from "../../../fixtures/connect-data.ts";
 
 const data = new AvroData();

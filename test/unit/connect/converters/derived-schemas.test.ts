@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { DataException } from "../../../../src/connect/api/data/index.ts";
-import { DerivedSchemas } from "../../../../src/connect/converters/derived-schemas.ts";
+import { DataException } from "#src/connect/api/data/index.ts";
+import { DerivedSchemas } from "#src/connect/converters/derived-schemas.ts";
 
 describe("DerivedSchemas", () => {
   test("parses each distinct text once", () => {

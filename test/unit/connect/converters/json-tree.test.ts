@@ -12,8 +12,8 @@ import {
   longValue,
   nodeType,
   readJson,
-} from "../../../../src/connect/converters/json-tree.ts";
-import { base64, jsonString, JsonSyntaxError } from "../../../../src/jvm/json-text.ts";
+} from "#src/connect/converters/json-tree.ts";
+import { base64, jsonString, JsonSyntaxError } from "#src/jvm/json-text.ts";
 
 const read = (text: string) => readJson(new TextEncoder().encode(text)).node;
 

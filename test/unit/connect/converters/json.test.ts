@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { ConfigError } from "../../../../src/platform/settings.ts";
-import { JsonConverter } from "../../../../src/connect/converters/json.ts";
-import { BigDecimal } from "../../../../src/jvm/big-decimal.ts";
-import { valuesEqual, DataException, ConnectDate, Decimal, Time, Timestamp, Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
+import { ConfigError } from "#src/platform/settings.ts";
+import { JsonConverter } from "#src/connect/converters/json.ts";
+import { BigDecimal } from "#src/jvm/big-decimal.ts";
+import { valuesEqual, DataException, ConnectDate, Decimal, Time, Timestamp, Schema, SchemaBuilder, Struct } from "#src/connect/api/data/index.ts";
 import { schemaAndValueArbitrary } from "../../../fixtures/connect-data.ts";
 
 const text = (bytes: Uint8Array | null) => (bytes === null ? null : new TextDecoder().decode(bytes));

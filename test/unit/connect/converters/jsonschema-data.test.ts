@@ -3,11 +3,11 @@
 // values as JSON text both ways, and random schemas and values round-tripping.
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { JsonSchemaData } from "../../../../src/connect/converters/jsonschema-data.ts";
-import { BigDecimal } from "../../../../src/jvm/big-decimal.ts";
-import { valuesEqual, DataException, ConnectDate, Decimal, Timestamp, Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
-import { jsonSchemaFormat } from "../../../../src/schema/jsonschema/index.ts";
-import { readTree } from "../../../../src/schema/jsonschema/json.ts";
+import { JsonSchemaData } from "#src/connect/converters/jsonschema-data.ts";
+import { BigDecimal } from "#src/jvm/big-decimal.ts";
+import { valuesEqual, DataException, ConnectDate, Decimal, Timestamp, Schema, SchemaBuilder, Struct } from "#src/connect/api/data/index.ts";
+import { jsonSchemaFormat } from "#src/schema/jsonschema/index.ts";
+import { readTree } from "#src/schema/jsonschema/json.ts";
 import { fieldValueOf, registrySchema, type RegistrySchemaOptions } from "../../../fixtures/connect-data.ts";
 
 const data = new JsonSchemaData();

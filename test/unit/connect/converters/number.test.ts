@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { ByteArrayConverter } from "../../../../src/connect/converters/bytearray.ts";
-import { BUILTIN_CONVERTERS } from "../../../../src/connect/converters/index.ts";
-import { BooleanConverter, DoubleConverter, FloatConverter, IntegerConverter, LongConverter, ShortConverter } from "../../../../src/connect/converters/number.ts";
-import { DataException, Schema } from "../../../../src/connect/api/data/index.ts";
+import { ByteArrayConverter } from "#src/connect/converters/bytearray.ts";
+import { BUILTIN_CONVERTERS } from "#src/connect/converters/index.ts";
+import { BooleanConverter, DoubleConverter, FloatConverter, IntegerConverter, LongConverter, ShortConverter } from "#src/connect/converters/number.ts";
+import { DataException, Schema } from "#src/connect/api/data/index.ts";
 
 const hex = (b: Uint8Array | null) => (b === null ? null : Buffer.from(b).toString("hex"));
 const bytes = (h: string) => new Uint8Array(Buffer.from(h, "hex"));

@@ -4,10 +4,10 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import type protobuf from "protobufjs";
-import { ProtobufData } from "../../../../src/connect/converters/protobuf-data.ts";
-import { BigDecimal } from "../../../../src/jvm/big-decimal.ts";
-import { DataException, ConnectDate, Decimal, Time, Timestamp, Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
-import { messageForIndexes, protobufFormat, type ProtobufParsedSchema } from "../../../../src/schema/protobuf/index.ts";
+import { ProtobufData } from "#src/connect/converters/protobuf-data.ts";
+import { BigDecimal } from "#src/jvm/big-decimal.ts";
+import { DataException, ConnectDate, Decimal, Time, Timestamp, Schema, SchemaBuilder, Struct } from "#src/connect/api/data/index.ts";
+import { messageForIndexes, protobufFormat, type ProtobufParsedSchema } from "#src/schema/protobuf/index.ts";
 import { structAndValue, type RegistrySchemaOptions } from "../../../fixtures/connect-data.ts";
 
 const data = new ProtobufData();

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { isSimpleHeaderConverter, SimpleHeaderConverter } from "../../../../src/connect/converters/simple-header.ts";
-import { Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
+import { isSimpleHeaderConverter, SimpleHeaderConverter } from "#src/connect/converters/simple-header.ts";
+import { Schema, SchemaBuilder, Struct } from "#src/connect/api/data/index.ts";
 
 const text = (bytes: Uint8Array | null) => (bytes === null ? null : new TextDecoder().decode(bytes));
 

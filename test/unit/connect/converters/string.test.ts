@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { ConfigError } from "../../../../src/platform/settings.ts";
-import { StringConverter } from "../../../../src/connect/converters/string.ts";
-import { BigDecimal } from "../../../../src/jvm/big-decimal.ts";
-import { Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
+import { ConfigError } from "#src/platform/settings.ts";
+import { StringConverter } from "#src/connect/converters/string.ts";
+import { BigDecimal } from "#src/jvm/big-decimal.ts";
+import { Schema, SchemaBuilder, Struct } from "#src/connect/api/data/index.ts";
 
 function converter(config: Record<string, string> = {}, isKey = false): StringConverter {
   const c = new StringConverter();

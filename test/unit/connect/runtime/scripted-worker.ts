@@ -2,14 +2,14 @@
 // built-ins: test.RecordingSink (records what its tasks were given) and test.ScriptedSource (hands out
 // what the test queues). Each worker has its own Script, so tests do not share state.
 import { join } from "node:path";
-import { SettingsDefinition } from "../../../../src/platform/settings.ts";
-import { builtinPlugins } from "../../../../src/catalog.ts";
-import { Connector, SinkTask, SourceTask, type ConnectorType, type TaskClass, type TopicPartition } from "../../../../src/connect/api/connector.ts";
-import type { SinkRecord, SourceRecord } from "../../../../src/connect/api/records.ts";
-import { FileOffsetStore } from "../../../../src/connect/runtime/storage/offset-store.ts";
-import { Worker, type ConnectorCallbacks } from "../../../../src/connect/runtime/worker/worker.ts";
-import { workerSettings } from "../../../../src/connect/runtime/worker/worker-config.ts";
-import type { Status } from "../../../../src/connect/runtime/status.ts";
+import { SettingsDefinition } from "#src/platform/settings.ts";
+import { builtinPlugins } from "#src/catalog.ts";
+import { Connector, SinkTask, SourceTask, type ConnectorType, type TaskClass, type TopicPartition } from "#src/connect/api/connector.ts";
+import type { SinkRecord, SourceRecord } from "#src/connect/api/records.ts";
+import { FileOffsetStore } from "#src/connect/runtime/storage/offset-store.ts";
+import { Worker, type ConnectorCallbacks } from "#src/connect/runtime/worker/worker.ts";
+import { workerSettings } from "#src/connect/runtime/worker/worker-config.ts";
+import type { Status } from "#src/connect/runtime/status.ts";
 import { tempBroker } from "../../../fixtures/embedded-broker.ts";
 
 export const RECORDING_SINK = "test.RecordingSink";

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { ConfigError } from "../../../../src/platform/settings.ts";
-import { BigDecimal, ConnectDate, Decimal, Schema, SchemaBuilder, Struct, Timestamp } from "../../../../src/connect/api/data/index.ts";
-import { Cast } from "../../../../src/connect/transforms/index.ts";
+import { ConfigError } from "#src/platform/settings.ts";
+import { BigDecimal, ConnectDate, Decimal, Schema, SchemaBuilder, Struct, Timestamp } from "#src/connect/api/data/index.ts";
+import { Cast } from "#src/connect/transforms/index.ts";
 import { configured, source } from "./helpers.ts";
 
 const cast = (spec: string, side: "key" | "value" = "value") => configured(new Cast(side), { spec });

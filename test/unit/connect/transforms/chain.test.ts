@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError, SettingsDefinition } from "../../../../src/platform/settings.ts";
-import { Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
-import type { ConnectRecord } from "../../../../src/connect/api/records.ts";
-import { newRecord } from "../../../../src/connect/api/records.ts";
-import type { Transformation } from "../../../../src/connect/api/transformation.ts";
+import { ConfigError, SettingsDefinition } from "#src/platform/settings.ts";
+import { Schema, SchemaBuilder, Struct } from "#src/connect/api/data/index.ts";
+import type { ConnectRecord } from "#src/connect/api/records.ts";
+import { newRecord } from "#src/connect/api/records.ts";
+import type { Transformation } from "#src/connect/api/transformation.ts";
 import {
   BUILTIN_PREDICATES,
   BUILTIN_TRANSFORMS,
@@ -15,7 +15,7 @@ import {
   TopicNameMatches,
   TransformChain,
   validateTransforms,
-} from "../../../../src/connect/transforms/index.ts";
+} from "#src/connect/transforms/index.ts";
 import { configured, source } from "./helpers.ts";
 
 describe("registry", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError } from "../../../../src/platform/settings.ts";
-import { DataException, Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
-import { ConditionFilter, JsonPath } from "../../../../src/connect/transforms/index.ts";
-import { regexThreads } from "../../../../src/jvm/regex-budget.ts";
+import { ConfigError } from "#src/platform/settings.ts";
+import { DataException, Schema, SchemaBuilder, Struct } from "#src/connect/api/data/index.ts";
+import { ConditionFilter, JsonPath } from "#src/connect/transforms/index.ts";
+import { regexThreads } from "#src/jvm/regex-budget.ts";
 import { configured, source } from "./helpers.ts";
 
 const filter = (condition: string, type = "include", missing?: string, side: "key" | "value" = "value") =>

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError } from "../../../../src/platform/settings.ts";
-import { Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
-import type { SourceRecord } from "../../../../src/connect/api/records.ts";
-import { ExtractNewRecordState } from "../../../../src/connect/transforms/index.ts";
+import { ConfigError } from "#src/platform/settings.ts";
+import { Schema, SchemaBuilder, Struct } from "#src/connect/api/data/index.ts";
+import type { SourceRecord } from "#src/connect/api/records.ts";
+import { ExtractNewRecordState } from "#src/connect/transforms/index.ts";
 import { configured, source } from "./helpers.ts";
 
 // A Debezium PostgreSQL change event for table public.orders, topic prefix `server`.

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError } from "../../../../src/platform/settings.ts";
-import { Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
-import { ExtractField, HoistField, ValueToKey } from "../../../../src/connect/transforms/index.ts";
+import { ConfigError } from "#src/platform/settings.ts";
+import { Schema, SchemaBuilder, Struct } from "#src/connect/api/data/index.ts";
+import { ExtractField, HoistField, ValueToKey } from "#src/connect/transforms/index.ts";
 import { configured, source } from "./helpers.ts";
 
 describe("ValueToKey", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
-import { Flatten } from "../../../../src/connect/transforms/index.ts";
+import { Schema, SchemaBuilder, Struct } from "#src/connect/api/data/index.ts";
+import { Flatten } from "#src/connect/transforms/index.ts";
 import { configured, source } from "./helpers.ts";
 
 const flatten = (side: "key" | "value" = "value", delimiter?: string) => configured(new Flatten(side), delimiter === undefined ? {} : { delimiter });

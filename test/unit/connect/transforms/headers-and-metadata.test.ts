@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError } from "../../../../src/platform/settings.ts";
-import { ConnectDate, Decimal, Schema, SchemaBuilder, Struct, Time, Timestamp } from "../../../../src/connect/api/data/index.ts";
-import { DropHeaders, HeaderFrom, InsertHeader, SetSchemaMetadata } from "../../../../src/connect/transforms/index.ts";
-import { parseString } from "../../../../src/connect/transforms/values.ts";
+import { ConfigError } from "#src/platform/settings.ts";
+import { ConnectDate, Decimal, Schema, SchemaBuilder, Struct, Time, Timestamp } from "#src/connect/api/data/index.ts";
+import { DropHeaders, HeaderFrom, InsertHeader, SetSchemaMetadata } from "#src/connect/transforms/index.ts";
+import { parseString } from "#src/connect/transforms/values.ts";
 import { configured, source } from "./helpers.ts";
 
 const h = (key: string, value: unknown = "v") => ({ key, schema: Schema.STRING_SCHEMA, value });

@@ -1,8 +1,8 @@
 // Record builders for transform tests.
-import type { Schema } from "../../../../src/connect/api/data/index.ts";
-import type { ConnectHeader, SinkRecord, SourceRecord } from "../../../../src/connect/api/records.ts";
-import { sourceRecord } from "../../../../src/connect/api/records.ts";
-import type { Predicate, Transformation } from "../../../../src/connect/api/transformation.ts";
+import type { Schema } from "#src/connect/api/data/index.ts";
+import type { ConnectHeader, SinkRecord, SourceRecord } from "#src/connect/api/records.ts";
+import { sourceRecord } from "#src/connect/api/records.ts";
+import type { Predicate, Transformation } from "#src/connect/api/transformation.ts";
 
 export interface RecordParts {
   topic?: string;

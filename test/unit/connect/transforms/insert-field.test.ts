@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError } from "../../../../src/platform/settings.ts";
-import { DataException, Schema, SchemaBuilder, Struct, Timestamp } from "../../../../src/connect/api/data/index.ts";
-import { InsertField } from "../../../../src/connect/transforms/index.ts";
+import { ConfigError } from "#src/platform/settings.ts";
+import { DataException, Schema, SchemaBuilder, Struct, Timestamp } from "#src/connect/api/data/index.ts";
+import { InsertField } from "#src/connect/transforms/index.ts";
 import { configured, sink, source } from "./helpers.ts";
 
 const VALUE_SCHEMA = SchemaBuilder.struct().name("name").version(1).doc("doc").field("magic", Schema.OPTIONAL_INT64_SCHEMA).build();

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError } from "../../../../src/platform/settings.ts";
-import { BigDecimal, ConnectDate, Decimal, Schema, SchemaBuilder, Struct, Time, Timestamp } from "../../../../src/connect/api/data/index.ts";
-import { MaskField } from "../../../../src/connect/transforms/index.ts";
+import { ConfigError } from "#src/platform/settings.ts";
+import { BigDecimal, ConnectDate, Decimal, Schema, SchemaBuilder, Struct, Time, Timestamp } from "#src/connect/api/data/index.ts";
+import { MaskField } from "#src/connect/transforms/index.ts";
 import { configured, source } from "./helpers.ts";
 
 const SCHEMA = SchemaBuilder.struct()

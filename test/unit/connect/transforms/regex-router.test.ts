@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError } from "../../../../src/platform/settings.ts";
-import { JavaPattern, RegexRouter } from "../../../../src/connect/transforms/index.ts";
+import { ConfigError } from "#src/platform/settings.ts";
+import { JavaPattern, RegexRouter } from "#src/connect/transforms/index.ts";
 import { configured, source } from "./helpers.ts";
 
 async function route(regex: string, replacement: string, topic: string): Promise<string> {

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { ConfigError } from "../../../../src/platform/settings.ts";
-import { Schema, SchemaBuilder, SchemaBuilderException, Struct } from "../../../../src/connect/api/data/index.ts";
-import { ReplaceField } from "../../../../src/connect/transforms/index.ts";
+import { ConfigError } from "#src/platform/settings.ts";
+import { Schema, SchemaBuilder, SchemaBuilderException, Struct } from "#src/connect/api/data/index.ts";
+import { ReplaceField } from "#src/connect/transforms/index.ts";
 import { configured, source } from "./helpers.ts";
 
 describe("ReplaceField", () => {

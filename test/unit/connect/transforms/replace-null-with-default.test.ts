@@ -2,9 +2,9 @@
 // values share one helper): a null field with a default reads as the default unless the setting is
 // false, and a field the transform does not touch keeps its value either way.
 import { describe, expect, test } from "bun:test";
-import { SchemaBuilder, Struct, type Schema } from "../../../../src/connect/api/data/index.ts";
-import type { Transformation } from "../../../../src/connect/api/transformation.ts";
-import { Cast, ExtractField, HeaderFrom, MaskField, ReplaceField, SetSchemaMetadata, TimestampConverter, ValueToKey } from "../../../../src/connect/transforms/index.ts";
+import { SchemaBuilder, Struct, type Schema } from "#src/connect/api/data/index.ts";
+import type { Transformation } from "#src/connect/api/transformation.ts";
+import { Cast, ExtractField, HeaderFrom, MaskField, ReplaceField, SetSchemaMetadata, TimestampConverter, ValueToKey } from "#src/connect/transforms/index.ts";
 import { configured, source } from "./helpers.ts";
 
 const schema = SchemaBuilder.struct()

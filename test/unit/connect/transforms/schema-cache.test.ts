@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { SchemaBuilder } from "../../../../src/connect/api/data/index.ts";
-import { SchemaCache } from "../../../../src/connect/transforms/schema-cache.ts";
+import { SchemaBuilder } from "#src/connect/api/data/index.ts";
+import { SchemaCache } from "#src/connect/transforms/schema-cache.ts";
 
 const struct = (field: string) => SchemaBuilder.struct().field(field, SchemaBuilder.int32().build()).build();
 

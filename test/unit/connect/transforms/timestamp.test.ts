@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError } from "../../../../src/platform/settings.ts";
-import { ConnectDate, Schema, SchemaBuilder, Struct, Time, Timestamp } from "../../../../src/connect/api/data/index.ts";
-import { SimpleDateFormat, TimestampConverter, TimestampRouter } from "../../../../src/connect/transforms/index.ts";
+import { ConfigError } from "#src/platform/settings.ts";
+import { ConnectDate, Schema, SchemaBuilder, Struct, Time, Timestamp } from "#src/connect/api/data/index.ts";
+import { SimpleDateFormat, TimestampConverter, TimestampRouter } from "#src/connect/transforms/index.ts";
 import { configured, source } from "./helpers.ts";
 
 // 2017-01-03T06:30:01.864Z and its parts.

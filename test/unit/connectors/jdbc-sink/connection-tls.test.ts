@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseConnectionUrl } from "../../../../src/connectors/jdbc-sink/connection-url.ts";
+import { parseConnectionUrl } from "#src/connectors/jdbc-sink/connection-url.ts";
 import { certificateAuthority, pkcs12 } from "../../../fixtures/certificates.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sluice-jdbc-tls-"));

@@ -1,11 +1,11 @@
 // Which columns records become under each pk.mode, JDBC URLs, settings checks and bound values.
 import { describe, expect, test } from "bun:test";
-import { BigDecimal, ConnectDate, Decimal, SchemaBuilder, Struct, Time, Timestamp } from "../../../../src/connect/api/data/index.ts";
-import type { SinkRecord } from "../../../../src/connect/api/records.ts";
-import { parseConnectionUrl } from "../../../../src/connectors/jdbc-sink/connection-url.ts";
-import { keyValues, nonKeyValues, recordLayout, type FieldsConfig } from "../../../../src/connectors/jdbc-sink/record-fields.ts";
-import { parseJdbcSinkConfig } from "../../../../src/connectors/jdbc-sink/settings.ts";
-import { sqlParam, wallClock } from "../../../../src/connectors/jdbc-sink/sql-values.ts";
+import { BigDecimal, ConnectDate, Decimal, SchemaBuilder, Struct, Time, Timestamp } from "#src/connect/api/data/index.ts";
+import type { SinkRecord } from "#src/connect/api/records.ts";
+import { parseConnectionUrl } from "#src/connectors/jdbc-sink/connection-url.ts";
+import { keyValues, nonKeyValues, recordLayout, type FieldsConfig } from "#src/connectors/jdbc-sink/record-fields.ts";
+import { parseJdbcSinkConfig } from "#src/connectors/jdbc-sink/settings.ts";
+import { sqlParam, wallClock } from "#src/connectors/jdbc-sink/sql-values.ts";
 
 const keySchema = SchemaBuilder.struct().field("id", SchemaBuilder.int32().build()).field("region", SchemaBuilder.string().build()).build();
 const valueSchema = SchemaBuilder.struct().field("id", SchemaBuilder.int32().build()).field("name", SchemaBuilder.string().build()).field("qty", SchemaBuilder.int32().optional().build()).build();

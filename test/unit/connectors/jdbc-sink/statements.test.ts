@@ -1,8 +1,8 @@
 // The JDBC sink's SQL per dialect and mode: placeholders only, Confluent's column types and upserts.
 import { describe, expect, test } from "bun:test";
-import { ConnectDate, Decimal, SchemaBuilder, Time, Timestamp } from "../../../../src/connect/api/data/index.ts";
-import { mysqlDialect, postgresDialect, type SinkField } from "../../../../src/connectors/jdbc-sink/dialects.ts";
-import { SqlBuilder, tableIdOf } from "../../../../src/connectors/jdbc-sink/statements.ts";
+import { ConnectDate, Decimal, SchemaBuilder, Time, Timestamp } from "#src/connect/api/data/index.ts";
+import { mysqlDialect, postgresDialect, type SinkField } from "#src/connectors/jdbc-sink/dialects.ts";
+import { SqlBuilder, tableIdOf } from "#src/connectors/jdbc-sink/statements.ts";
 
 const pg = new SqlBuilder(postgresDialect, true);
 const my = new SqlBuilder(mysqlDialect, true);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { BigDecimal } from "../../../../src/jvm/big-decimal.ts";
-import { DataException, Decimal, Schema, SchemaBuilder, type Struct } from "../../../../src/connect/api/data/index.ts";
-import { columnMapping, Oid, type ColumnMapping, type TimePrecisionMode, type TypeMappingOptions, type UserType } from "../../../../src/connectors/postgres-cdc/column-types.ts";
+import { BigDecimal } from "#src/jvm/big-decimal.ts";
+import { DataException, Decimal, Schema, SchemaBuilder, type Struct } from "#src/connect/api/data/index.ts";
+import { columnMapping, Oid, type ColumnMapping, type TimePrecisionMode, type TypeMappingOptions, type UserType } from "#src/connectors/postgres-cdc/column-types.ts";
 
 const MOOD = 16390;
 const MOOD_ARRAY = 16389;

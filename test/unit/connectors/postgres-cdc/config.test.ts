@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { capturesColumn, capturesTable, parsePostgresCdcConfig } from "../../../../src/connectors/postgres-cdc/config.ts";
+import { capturesColumn, capturesTable, parsePostgresCdcConfig } from "#src/connectors/postgres-cdc/config.ts";
 import { certificateAuthority } from "../../../fixtures/certificates.ts";
 
 const base = { "database.hostname": "db", "database.user": "cdc", "database.dbname": "app" };

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { Schema, Struct } from "../../../../src/connect/api/data/index.ts";
-import { changeRecords, contextHeaders, sequence, SOURCE_SCHEMA, sourceStruct, tableSchemas, type ChangeEvent, type SourceInfo } from "../../../../src/connectors/postgres-cdc/envelope.ts";
+import { Schema, Struct } from "#src/connect/api/data/index.ts";
+import { changeRecords, contextHeaders, sequence, SOURCE_SCHEMA, sourceStruct, tableSchemas, type ChangeEvent, type SourceInfo } from "#src/connectors/postgres-cdc/envelope.ts";
 
 const columns = [
   { name: "id", schema: Schema.INT32_SCHEMA, isKey: true },

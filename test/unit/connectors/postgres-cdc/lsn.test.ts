@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { formatLsn, parseLsn } from "../../../../src/connectors/postgres-cdc/lsn.ts";
+import { formatLsn, parseLsn } from "#src/connectors/postgres-cdc/lsn.ts";
 
 describe("LSN", () => {
   test("parses and prints the server's %X/%X form", () => {

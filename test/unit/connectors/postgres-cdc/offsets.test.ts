@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readOffset, snapshotOffset, streamingOffset } from "../../../../src/connectors/postgres-cdc/offsets.ts";
+import { readOffset, snapshotOffset, streamingOffset } from "#src/connectors/postgres-cdc/offsets.ts";
 
 describe("postgres-cdc offsets", () => {
   test("a streaming offset resumes at its last commit and names the last change", () => {

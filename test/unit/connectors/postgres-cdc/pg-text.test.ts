@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { civilDate, epochDay, parseArray, parseBytea, parseDate, parseInterval, parseTime, parseTimestamp, parseTimestampTz, parseTimeTz } from "../../../../src/connectors/postgres-cdc/pg-text.ts";
+import { civilDate, epochDay, parseArray, parseBytea, parseDate, parseInterval, parseTime, parseTimestamp, parseTimestampTz, parseTimeTz } from "#src/connectors/postgres-cdc/pg-text.ts";
 
 const utcMicros = (iso: string) => BigInt(Date.parse(iso)) * 1000n;
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { decodePgOutput } from "../../../../src/connectors/postgres-cdc/pgoutput.ts";
-import { ProtocolError } from "../../../../src/connectors/postgres-cdc/wire-reader.ts";
+import { decodePgOutput } from "#src/connectors/postgres-cdc/pgoutput.ts";
+import { ProtocolError } from "#src/connectors/postgres-cdc/wire-reader.ts";
 import { wire } from "./wire-bytes.ts";
 
 const PG_EPOCH_UNIX_MICROS = 946_684_800_000_000n;

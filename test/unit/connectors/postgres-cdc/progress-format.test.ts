@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { formatDuration, progressMessage, rowsPerSecond, timeLeftMs } from "../../../../src/connectors/postgres-cdc/progress-format.ts";
+import { formatDuration, progressMessage, rowsPerSecond, timeLeftMs } from "#src/connectors/postgres-cdc/progress-format.ts";
 
 describe("snapshot progress figures", () => {
   test("rate is rows per second so far, 0 before time passed", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { decodeReplicationMessage, encodeStandbyStatusUpdate } from "../../../../src/connectors/postgres-cdc/replication-stream.ts";
-import { ProtocolError } from "../../../../src/connectors/postgres-cdc/wire-reader.ts";
+import { decodeReplicationMessage, encodeStandbyStatusUpdate } from "#src/connectors/postgres-cdc/replication-stream.ts";
+import { ProtocolError } from "#src/connectors/postgres-cdc/wire-reader.ts";
 import { wire } from "./wire-bytes.ts";
 
 // 2024-01-02T03:04:05.123456Z: Unix and PostgreSQL-epoch microseconds.

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import type { Logger } from "../../../../src/platform/log.ts";
-import type { PluginMetrics } from "../../../../src/connect/api/connector.ts";
-import { SnapshotProgress } from "../../../../src/connectors/postgres-cdc/snapshot-progress.ts";
+import type { Logger } from "#src/platform/log.ts";
+import type { PluginMetrics } from "#src/connect/api/connector.ts";
+import { SnapshotProgress } from "#src/connectors/postgres-cdc/snapshot-progress.ts";
 
 function harness(intervalMs: number) {
   let now = 0;

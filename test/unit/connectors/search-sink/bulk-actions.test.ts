@@ -1,8 +1,8 @@
 // Records as Bulk API lines: index names, document ids, index/update/delete actions.
 import { describe, expect, test } from "bun:test";
-import { Schema, SchemaBuilder, Struct } from "../../../../src/connect/api/data/index.ts";
-import type { SinkRecord } from "../../../../src/connect/api/records.ts";
-import { bulkAction, documentId, indexName, type ActionConfig } from "../../../../src/connectors/search-sink/bulk-actions.ts";
+import { Schema, SchemaBuilder, Struct } from "#src/connect/api/data/index.ts";
+import type { SinkRecord } from "#src/connect/api/records.ts";
+import { bulkAction, documentId, indexName, type ActionConfig } from "#src/connectors/search-sink/bulk-actions.ts";
 
 function record(fields: Partial<SinkRecord>): SinkRecord {
   return {

@@ -1,10 +1,10 @@
 // Bulk requests against a fake server: per-item outcomes, retries of what the server could not take,
 // failover to the next URL, Basic auth, malformed-document policy, and flush waiting for everything.
 import { afterEach, describe, expect, test } from "bun:test";
-import { logger } from "../../../../src/platform/log.ts";
-import { BulkClient, retryWaitMs } from "../../../../src/connectors/search-sink/bulk-client.ts";
-import { bulkItems, itemOutcome } from "../../../../src/connectors/search-sink/bulk-response.ts";
-import { BulkWriter, type BulkWriterConfig } from "../../../../src/connectors/search-sink/bulk-writer.ts";
+import { logger } from "#src/platform/log.ts";
+import { BulkClient, retryWaitMs } from "#src/connectors/search-sink/bulk-client.ts";
+import { bulkItems, itemOutcome } from "#src/connectors/search-sink/bulk-response.ts";
+import { BulkWriter, type BulkWriterConfig } from "#src/connectors/search-sink/bulk-writer.ts";
 import { freePort } from "../../../fixtures/wait.ts";
 
 type Reply = (actions: unknown[][], request: Request) => Response;

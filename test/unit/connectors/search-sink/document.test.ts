@@ -1,7 +1,7 @@
 // Record values as documents, as Confluent's DataConverter writes them.
 import { describe, expect, test } from "bun:test";
-import { BigDecimal, ConnectDate, Decimal, Schema, SchemaBuilder, Struct, Time, Timestamp } from "../../../../src/connect/api/data/index.ts";
-import { documentJson } from "../../../../src/connectors/search-sink/document.ts";
+import { BigDecimal, ConnectDate, Decimal, Schema, SchemaBuilder, Struct, Time, Timestamp } from "#src/connect/api/data/index.ts";
+import { documentJson } from "#src/connectors/search-sink/document.ts";
 
 const withSchema = { ignoreSchema: false, compactMapEntries: true };
 

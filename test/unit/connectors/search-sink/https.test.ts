@@ -2,10 +2,10 @@
 // certificates): inline PEM trust and key material, failover past a server whose certificate is not
 // trusted, TLS failures named by the setting to fix and not retried, http:// staying plain under SSL.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { RetriableException } from "../../../../src/connect/api/connector.ts";
-import { BulkClient } from "../../../../src/connectors/search-sink/bulk-client.ts";
-import { SearchTlsException, searchHttps } from "../../../../src/connectors/search-sink/https.ts";
-import { searchSinkConfig, searchSinkSettings } from "../../../../src/connectors/search-sink/settings.ts";
+import { RetriableException } from "#src/connect/api/connector.ts";
+import { BulkClient } from "#src/connectors/search-sink/bulk-client.ts";
+import { SearchTlsException, searchHttps } from "#src/connectors/search-sink/https.ts";
+import { searchSinkConfig, searchSinkSettings } from "#src/connectors/search-sink/settings.ts";
 import { certificateAuthority, type Authority, type Issued } from "../../../fixtures/certificates.ts";
 
 let ca: Authority;

@@ -1,11 +1,11 @@
 // Index creation and mapping before the first write, against a fake server: which calls are made, once
 // per index, what schema.ignore leaves out, retries of a busy server, and refusals failing the task.
 import { afterEach, describe, expect, test } from "bun:test";
-import { logger } from "../../../../src/platform/log.ts";
-import { Schema, SchemaBuilder, Timestamp } from "../../../../src/connect/api/data/index.ts";
-import type { SinkRecord } from "../../../../src/connect/api/records.ts";
-import { BulkClient } from "../../../../src/connectors/search-sink/bulk-client.ts";
-import { Indices, type IndicesConfig } from "../../../../src/connectors/search-sink/indices.ts";
+import { logger } from "#src/platform/log.ts";
+import { Schema, SchemaBuilder, Timestamp } from "#src/connect/api/data/index.ts";
+import type { SinkRecord } from "#src/connect/api/records.ts";
+import { BulkClient } from "#src/connectors/search-sink/bulk-client.ts";
+import { Indices, type IndicesConfig } from "#src/connectors/search-sink/indices.ts";
 
 interface Call {
   method: string;

@@ -1,7 +1,7 @@
 // Index mappings derived from value schemas, as Confluent's sink puts them.
 import { describe, expect, test } from "bun:test";
-import { BigDecimal, ConnectDate, Decimal, Schema, SchemaBuilder, Time, Timestamp } from "../../../../src/connect/api/data/index.ts";
-import { mappingJson, schemaMapping } from "../../../../src/connectors/search-sink/mapping.ts";
+import { BigDecimal, ConnectDate, Decimal, Schema, SchemaBuilder, Time, Timestamp } from "#src/connect/api/data/index.ts";
+import { mappingJson, schemaMapping } from "#src/connectors/search-sink/mapping.ts";
 
 const text = { type: "text", fields: { keyword: { type: "keyword", ignore_above: 256 } } };
 

@@ -2,7 +2,7 @@
 // vector below was made with Python's `cryptography` (HKDF-SHA256 of the secret, no salt or info, 16
 // bytes; AES-128-GCM; IV ‖ ciphertext ‖ tag), not by the code under test.
 import { describe, expect, test } from "bun:test";
-import { kekAead, KmsError, localAead, newDekMaterial } from "../../../../src/registry/dek/kms.ts";
+import { kekAead, KmsError, localAead, newDekMaterial } from "#src/registry/dek/kms.ts";
 
 const VECTOR = "AAECAwQFBgcICQoL28IPV+iPkGiNM5D3cucID6DqmIiM5pkS7zL3FOU=";
 

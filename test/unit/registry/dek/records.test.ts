@@ -3,8 +3,8 @@
 // KeyEncryptionKey, DataEncryptionKey: Jackson puts the @JsonCreator parameters first, in their order,
 // then `type`; null fields are left out; keyMaterial, offset and ts are never written).
 import { describe, expect, test } from "bun:test";
-import { decoder, encoder } from "../../../../src/broker/broker.ts";
-import { decodeRecord, dekId, encodeKey, encodeValue, kekId, type DekRecord } from "../../../../src/registry/dek/records.ts";
+import { decoder, encoder } from "#src/broker/broker.ts";
+import { decodeRecord, dekId, encodeKey, encodeValue, kekId, type DekRecord } from "#src/registry/dek/records.ts";
 
 const text = (bytes: Uint8Array | null) => (bytes === null ? null : decoder.decode(bytes));
 

@@ -1,10 +1,10 @@
 // The DEK registry's rules (Confluent's DekRegistryResource and AbstractDekRegistry) over its real
 // log on an embedded broker: no HTTP in between.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { keysLog } from "../../../../src/registry/dek/keys-log.ts";
-import { localAead } from "../../../../src/registry/dek/kms.ts";
-import { DekRegistry, type DekLog } from "../../../../src/registry/dek/service.ts";
-import { RegistryError } from "../../../../src/registry/errors.ts";
+import { keysLog } from "#src/registry/dek/keys-log.ts";
+import { localAead } from "#src/registry/dek/kms.ts";
+import { DekRegistry, type DekLog } from "#src/registry/dek/service.ts";
+import { RegistryError } from "#src/registry/errors.ts";
 import { tempBroker, type TempBroker } from "../../../fixtures/embedded-broker.ts";
 
 let broker: TempBroker;

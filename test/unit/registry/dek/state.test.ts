@@ -1,8 +1,8 @@
 // DekState applies records in offset order as Confluent's cache does: latest value per key,
 // tombstones remove, `ts` is the record's timestamp, lists in Confluent's id order.
 import { expect, test } from "bun:test";
-import { dekId, encodeKey, encodeValue, kekId, type DekAlgorithm, type DekRecord } from "../../../../src/registry/dek/records.ts";
-import { DekState } from "../../../../src/registry/dek/state.ts";
+import { dekId, encodeKey, encodeValue, kekId, type DekAlgorithm, type DekRecord } from "#src/registry/dek/records.ts";
+import { DekState } from "#src/registry/dek/state.ts";
 
 let offset = 0;
 const apply = (state: DekState, record: DekRecord, timestamp = 1000 + offset) => state.apply(encodeKey(record), encodeValue(record), { offset: offset++, timestamp });

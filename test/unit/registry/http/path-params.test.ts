@@ -1,7 +1,7 @@
 // Path parameters decoded as Jersey decodes @PathParam values.
 import { describe, expect, test } from "bun:test";
-import { RegistryError } from "../../../../src/registry/errors.ts";
-import { decodePathSegment, routeParams } from "../../../../src/registry/http/path-params.ts";
+import { RegistryError } from "#src/registry/errors.ts";
+import { decodePathSegment, routeParams } from "#src/registry/http/path-params.ts";
 
 describe("decodePathSegment", () => {
   test("valid escapes decode as UTF-8; '+' and other characters stay as they are", () => {

@@ -1,8 +1,8 @@
 // The _schemas record codec and the state it feeds: pure, no broker.
 import { describe, expect, test } from "bun:test";
-import { decoder, encoder } from "../../../../src/broker/broker.ts";
-import { decodeRecord, encodeKey, encodeValue, replayable, type RegistryRecord } from "../../../../src/registry/store/records.ts";
-import { RegistryState } from "../../../../src/registry/store/state.ts";
+import { decoder, encoder } from "#src/broker/broker.ts";
+import { decodeRecord, encodeKey, encodeValue, replayable, type RegistryRecord } from "#src/registry/store/records.ts";
+import { RegistryState } from "#src/registry/store/state.ts";
 
 const text = (b: Uint8Array | null) => (b === null ? null : decoder.decode(b));
 const bytes = (o: object | null) => (o === null ? null : encoder.encode(JSON.stringify(o)));

@@ -4,11 +4,11 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EmbeddedBroker } from "../../../../src/broker/embedded/embedded-broker.ts";
-import { RegistryError } from "../../../../src/registry/errors.ts";
-import type { RegistryRecord } from "../../../../src/registry/store/records.ts";
-import { SchemaLog } from "../../../../src/registry/store/schema-log.ts";
-import { RegistryState } from "../../../../src/registry/store/state.ts";
+import { EmbeddedBroker } from "#src/broker/embedded/embedded-broker.ts";
+import { RegistryError } from "#src/registry/errors.ts";
+import type { RegistryRecord } from "#src/registry/store/records.ts";
+import { SchemaLog } from "#src/registry/store/schema-log.ts";
+import { RegistryState } from "#src/registry/store/state.ts";
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {

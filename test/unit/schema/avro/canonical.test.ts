@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { InvalidSchemaError, type ResolvedReference } from "../../../../src/schema/format.ts";
-import { avroFormat } from "../../../../src/schema/avro/index.ts";
-import { parseJson, writeJson } from "../../../../src/schema/avro/json.ts";
+import { InvalidSchemaError, type ResolvedReference } from "#src/schema/format.ts";
+import { avroFormat } from "#src/schema/avro/index.ts";
+import { parseJson, writeJson } from "#src/schema/avro/json.ts";
 
 const canonical = (schema: string | object, refs: ResolvedReference[] = []): string =>
   avroFormat.parse(typeof schema === "string" ? schema : JSON.stringify(schema), refs).canonical;

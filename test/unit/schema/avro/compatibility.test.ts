@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import type { Incompatibility } from "../../../../src/schema/format.ts";
-import { avroFormat, type AvroParsedSchema } from "../../../../src/schema/avro/index.ts";
-import { readProblems } from "../../../../src/schema/avro/compatibility.ts";
-import { formatProblem as confluentMessage } from "../../../../src/registry/compatibility.ts";
+import type { Incompatibility } from "#src/schema/format.ts";
+import { avroFormat, type AvroParsedSchema } from "#src/schema/avro/index.ts";
+import { readProblems } from "#src/schema/avro/compatibility.ts";
+import { formatProblem as confluentMessage } from "#src/registry/compatibility.ts";
 
 const parse = (s: unknown): AvroParsedSchema => avroFormat.parse(JSON.stringify(s), []);
 

@@ -10,8 +10,8 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import type { Type } from "avsc";
-import { InvalidSchemaError } from "../../../../src/schema/format.ts";
-import { avroFormat, type AvroParsedSchema } from "../../../../src/schema/avro/index.ts";
+import { InvalidSchemaError } from "#src/schema/format.ts";
+import { avroFormat, type AvroParsedSchema } from "#src/schema/avro/index.ts";
 
 // ---------------------------------------------------------------------------------------------
 // A small schema model for generation and mutation. Named types get their names after generation,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { jsonSchemaFormat } from "../../../../src/schema/jsonschema/index.ts";
+import { jsonSchemaFormat } from "#src/schema/jsonschema/index.ts";
 
 const canonical = (text: string): string => jsonSchemaFormat.parse(text, []).canonical;
 const normalized = (text: string): string => jsonSchemaFormat.parse(text, []).normalized();

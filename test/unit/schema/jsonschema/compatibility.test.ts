@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import type { Incompatibility, ResolvedReference } from "../../../../src/schema/format.ts";
+import type { Incompatibility, ResolvedReference } from "#src/schema/format.ts";
 import {
   CompatibilityCheckError,
   formatJsonSchemaDifference,
   jsonSchemaFormat,
   type JsonSchemaParsed,
-} from "../../../../src/schema/jsonschema/index.ts";
-import { compareSchemas } from "../../../../src/schema/jsonschema/compatibility.ts";
+} from "#src/schema/jsonschema/index.ts";
+import { compareSchemas } from "#src/schema/jsonschema/compatibility.ts";
 
 const parse = (s: unknown, refs: ResolvedReference[] = []): JsonSchemaParsed =>
   jsonSchemaFormat.parse(typeof s === "string" ? s : JSON.stringify(s), refs);

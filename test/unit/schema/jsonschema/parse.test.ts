@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { InvalidSchemaError, type ResolvedReference } from "../../../../src/schema/format.ts";
-import { jsonSchemaFormat, type Draft, type JsonSchemaParsed } from "../../../../src/schema/jsonschema/index.ts";
-import type { SchemaNode } from "../../../../src/schema/jsonschema/model.ts";
+import { InvalidSchemaError, type ResolvedReference } from "#src/schema/format.ts";
+import { jsonSchemaFormat, type Draft, type JsonSchemaParsed } from "#src/schema/jsonschema/index.ts";
+import type { SchemaNode } from "#src/schema/jsonschema/model.ts";
 
 const parse = (s: unknown, refs: ResolvedReference[] = []): JsonSchemaParsed =>
   jsonSchemaFormat.parse(typeof s === "string" ? s : JSON.stringify(s), refs);

@@ -2,7 +2,7 @@
 // added properties, canonical-form stability, and the validator against values generated to fit.
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { jsonSchemaFormat, jsonValidator, type JsonSchemaParsed } from "../../../../src/schema/jsonschema/index.ts";
+import { jsonSchemaFormat, jsonValidator, type JsonSchemaParsed } from "#src/schema/jsonschema/index.ts";
 
 // ---------------------------------------------------------------------------------------------
 // A small schema model, generated, then rendered as JSON Schema and used to generate values.

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import type { ResolvedReference } from "../../../../src/schema/format.ts";
-import { avroFormat } from "../../../../src/schema/avro/index.ts";
-import { jsonSchemaFormat, jsonSchemaTitle, jsonValidator, type JsonSchemaParsed } from "../../../../src/schema/jsonschema/index.ts";
+import type { ResolvedReference } from "#src/schema/format.ts";
+import { avroFormat } from "#src/schema/avro/index.ts";
+import { jsonSchemaFormat, jsonSchemaTitle, jsonValidator, type JsonSchemaParsed } from "#src/schema/jsonschema/index.ts";
 
 const parse = (s: unknown, refs: ResolvedReference[] = []): JsonSchemaParsed =>
   jsonSchemaFormat.parse(typeof s === "string" ? s : JSON.stringify(s), refs);

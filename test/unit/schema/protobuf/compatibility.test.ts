@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import type { ResolvedReference } from "../../../../src/schema/format.ts";
-import { schemaDifferences } from "../../../../src/schema/protobuf/compatibility.ts";
-import { protobufFormat } from "../../../../src/schema/protobuf/index.ts";
+import type { ResolvedReference } from "#src/schema/format.ts";
+import { schemaDifferences } from "#src/schema/protobuf/compatibility.ts";
+import { protobufFormat } from "#src/schema/protobuf/index.ts";
 import { parse, proto3, ref } from "./helpers.ts";
 
 /** Every difference (compatible ones too) from `old` to `next`, as "TYPE #/path". */

@@ -1,6 +1,6 @@
 // Shared helpers for the Protobuf format tests.
-import type { ResolvedReference } from "../../../../src/schema/format.ts";
-import { protobufFormat, type ProtobufParsedSchema } from "../../../../src/schema/protobuf/index.ts";
+import type { ResolvedReference } from "#src/schema/format.ts";
+import { protobufFormat, type ProtobufParsedSchema } from "#src/schema/protobuf/index.ts";
 
 export function ref(name: string, schema: string, references: ResolvedReference[] = [], version = 1): ResolvedReference {
   return { name, subject: name, version, schema, schemaType: "PROTOBUF", references };

@@ -5,7 +5,7 @@ import {
   indexesForMessage,
   messageForIndexes,
   messageTypes,
-} from "../../../../src/schema/protobuf/index.ts";
+} from "#src/schema/protobuf/index.ts";
 import { parse, proto3 } from "./helpers.ts";
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { encodeFileDescriptor } from "../../../../src/schema/protobuf/descriptor-types.ts";
-import { messageForIndexes, messageTypes, type ProtobufParsedSchema } from "../../../../src/schema/protobuf/index.ts";
+import { encodeFileDescriptor } from "#src/schema/protobuf/descriptor-types.ts";
+import { messageForIndexes, messageTypes, type ProtobufParsedSchema } from "#src/schema/protobuf/index.ts";
 import { canonical, parse, parseError, proto3, ref } from "./helpers.ts";
 
 describe("parsing .proto source", () => {

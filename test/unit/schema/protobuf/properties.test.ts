@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { schemaDifferences } from "../../../../src/schema/protobuf/compatibility.ts";
-import { decodeMessageIndexes, encodeMessageIndexes, protobufFormat } from "../../../../src/schema/protobuf/index.ts";
+import { schemaDifferences } from "#src/schema/protobuf/compatibility.ts";
+import { decodeMessageIndexes, encodeMessageIndexes, protobufFormat } from "#src/schema/protobuf/index.ts";
 import { parse } from "./helpers.ts";
 
 const GROUPS = [

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { decodeFileDescriptor } from "../../../../src/schema/protobuf/descriptor-types.ts";
-import { serializedFormat } from "../../../../src/schema/protobuf/index.ts";
+import { decodeFileDescriptor } from "#src/schema/protobuf/descriptor-types.ts";
+import { serializedFormat } from "#src/schema/protobuf/index.ts";
 import { parse, proto3, ref } from "./helpers.ts";
 
 describe("format=serialized (base64 FileDescriptorProto, as ProtobufSchema.toDynamicSchema builds it)", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { BigDecimal } from "../../../../../src/jvm/big-decimal.ts";
-import { javaClassName, javaToString, valuesToString } from "../../../../../src/connect/api/data/java-format.ts";
-import { Schema, SchemaBuilder } from "../../../../../src/connect/api/data/schema.ts";
-import { Struct } from "../../../../../src/connect/api/data/struct.ts";
+import { BigDecimal } from "#src/jvm/big-decimal.ts";
+import { javaClassName, javaToString, valuesToString } from "#src/connect/api/data/java-format.ts";
+import { Schema, SchemaBuilder } from "#src/connect/api/data/schema.ts";
+import { Struct } from "#src/connect/api/data/struct.ts";
 
 describe("Java toString and class names", () => {
   test("values print as Java prints them", () => {

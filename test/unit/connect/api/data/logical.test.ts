@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { BigDecimal } from "../../../../../src/jvm/big-decimal.ts";
-import { DataException } from "../../../../../src/connect/api/data/errors.ts";
-import { ConnectDate, Decimal, fromTwosComplement, Time, Timestamp, twosComplementBytes } from "../../../../../src/connect/api/data/logical.ts";
-import { Schema, SchemaBuilder } from "../../../../../src/connect/api/data/schema.ts";
+import { BigDecimal } from "#src/jvm/big-decimal.ts";
+import { DataException } from "#src/connect/api/data/errors.ts";
+import { ConnectDate, Decimal, fromTwosComplement, Time, Timestamp, twosComplementBytes } from "#src/connect/api/data/logical.ts";
+import { Schema, SchemaBuilder } from "#src/connect/api/data/schema.ts";
 
 describe("Decimal", () => {
   test("schema as Kafka builds it", () => {

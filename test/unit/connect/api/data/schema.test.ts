@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { BigDecimal } from "../../../../../src/jvm/big-decimal.ts";
-import { DataException, SchemaBuilderException } from "../../../../../src/connect/api/data/errors.ts";
-import { ConnectDate, Decimal, Time, Timestamp } from "../../../../../src/connect/api/data/logical.ts";
-import { ConnectSchema, Field, Schema, SchemaBuilder, Type, typeName, validateValue } from "../../../../../src/connect/api/data/schema.ts";
-import { Struct } from "../../../../../src/connect/api/data/struct.ts";
+import { BigDecimal } from "#src/jvm/big-decimal.ts";
+import { DataException, SchemaBuilderException } from "#src/connect/api/data/errors.ts";
+import { ConnectDate, Decimal, Time, Timestamp } from "#src/connect/api/data/logical.ts";
+import { ConnectSchema, Field, Schema, SchemaBuilder, Type, typeName, validateValue } from "#src/connect/api/data/schema.ts";
+import { Struct } from "#src/connect/api/data/struct.ts";
 import { schemaArbitrary } from "../../../../fixtures/connect-data.ts";
 
 /** The message of what `run` throws, checking it is a DataException. */

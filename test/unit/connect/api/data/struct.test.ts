@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { BigDecimal } from "../../../../../src/jvm/big-decimal.ts";
-import { DataException } from "../../../../../src/connect/api/data/errors.ts";
-import { Decimal, Timestamp } from "../../../../../src/connect/api/data/logical.ts";
-import { Schema, SchemaBuilder } from "../../../../../src/connect/api/data/schema.ts";
-import { Struct } from "../../../../../src/connect/api/data/struct.ts";
+import { BigDecimal } from "#src/jvm/big-decimal.ts";
+import { DataException } from "#src/connect/api/data/errors.ts";
+import { Decimal, Timestamp } from "#src/connect/api/data/logical.ts";
+import { Schema, SchemaBuilder } from "#src/connect/api/data/schema.ts";
+import { Struct } from "#src/connect/api/data/struct.ts";
 import { valueArbitrary, schemaArbitrary } from "../../../../fixtures/connect-data.ts";
 
 const person = SchemaBuilder.struct()

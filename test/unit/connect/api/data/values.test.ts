@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { SchemaBuilderException } from "../../../../../src/connect/api/data/errors.ts";
-import { Schema, SchemaBuilder } from "../../../../../src/connect/api/data/schema.ts";
-import { Struct } from "../../../../../src/connect/api/data/struct.ts";
-import { inferSchema } from "../../../../../src/connect/api/data/values.ts";
+import { SchemaBuilderException } from "#src/connect/api/data/errors.ts";
+import { Schema, SchemaBuilder } from "#src/connect/api/data/schema.ts";
+import { Struct } from "#src/connect/api/data/struct.ts";
+import { inferSchema } from "#src/connect/api/data/values.ts";
 
 describe("Values.inferSchema", () => {
   test("primitives: a number is a double, a bigint a long", () => {

@@ -1,10 +1,10 @@
 // The dead letter queue reporter on an embedded broker: the topic it makes (or leaves alone), and
 // the record it writes for a tolerated failure, with and without the error context headers.
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
-import { decoder, encoder, type FetchedRecord } from "../../../../../src/broker/broker.ts";
-import { DeadLetterQueueReporter } from "../../../../../src/connect/runtime/errors/dead-letter-queue.ts";
-import type { ErrorContext } from "../../../../../src/connect/runtime/errors/tolerance.ts";
-import { sinkConnectorDefinition } from "../../../../../src/connect/runtime/worker/connector-config.ts";
+import { decoder, encoder, type FetchedRecord } from "#src/broker/broker.ts";
+import { DeadLetterQueueReporter } from "#src/connect/runtime/errors/dead-letter-queue.ts";
+import type { ErrorContext } from "#src/connect/runtime/errors/tolerance.ts";
+import { sinkConnectorDefinition } from "#src/connect/runtime/worker/connector-config.ts";
 import { tempBroker } from "../../../../fixtures/embedded-broker.ts";
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -1,10 +1,10 @@
 // RetryWithToleranceOperator on its own: what a failed operation becomes under errors.tolerance and
 // errors.retry.timeout, what its reporters are told and what the task's error metric counts.
 import { describe, expect, test } from "bun:test";
-import { ConnectException, RetriableException } from "../../../../../src/connect/api/connector.ts";
-import { RetryWithToleranceOperator, TOLERATED, type ErrorContext, type ErrorReporter } from "../../../../../src/connect/runtime/errors/tolerance.ts";
-import { ConnectMetrics } from "../../../../../src/connect/runtime/metrics.ts";
-import { sinkConnectorDefinition } from "../../../../../src/connect/runtime/worker/connector-config.ts";
+import { ConnectException, RetriableException } from "#src/connect/api/connector.ts";
+import { RetryWithToleranceOperator, TOLERATED, type ErrorContext, type ErrorReporter } from "#src/connect/runtime/errors/tolerance.ts";
+import { ConnectMetrics } from "#src/connect/runtime/metrics.ts";
+import { sinkConnectorDefinition } from "#src/connect/runtime/worker/connector-config.ts";
 
 const context: ErrorContext = { stage: "VALUE_CONVERTER", className: "org.apache.kafka.connect.json.JsonConverter", describe: () => "topic 'in' partition 0 offset 7" };
 

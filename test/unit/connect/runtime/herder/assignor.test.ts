@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { assign, type Allocation, type AssignOutput, type AssignorMemory, type MemberState, type Work } from "../../../../../src/connect/runtime/herder/assignor.ts";
+import { assign, type Allocation, type AssignOutput, type AssignorMemory, type MemberState, type Work } from "#src/connect/runtime/herder/assignor.ts";
 
 const none: Allocation = { connectors: [], tasks: [] };
 const fresh = (): AssignorMemory => ({ previous: new Map() });

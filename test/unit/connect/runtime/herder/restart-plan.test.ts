@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { restartPlan, restarts } from "../../../../../src/connect/runtime/herder/restart-plan.ts";
+import { restartPlan, restarts } from "#src/connect/runtime/herder/restart-plan.ts";
 
 describe("which a restart request restarts (KIP-745)", () => {
   test.each([

@@ -2,9 +2,9 @@
 // replace, pause, resume, stop and delete, and KIP-745's restart plans (which parts restart, what the
 // planned statuses show).
 import { afterEach, describe, expect, test } from "bun:test";
-import { sourceRecord } from "../../../../../src/connect/api/records.ts";
-import { StandaloneHerder } from "../../../../../src/connect/runtime/herder/standalone.ts";
-import type { ConnectorStateInfo } from "../../../../../src/connect/runtime/herder/herder.ts";
+import { sourceRecord } from "#src/connect/api/records.ts";
+import { StandaloneHerder } from "#src/connect/runtime/herder/standalone.ts";
+import type { ConnectorStateInfo } from "#src/connect/runtime/herder/herder.ts";
 import { waitFor } from "../../../../fixtures/wait.ts";
 import { FAIL_CONNECTOR, FAIL_TASKS, RECORDING_SINK, SCRIPTED_SOURCE, startWorker, type Script } from "../scripted-worker.ts";
 

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
-import { unknownConnectorMessage } from "../../../../../src/connect/runtime/herder/validation.ts";
-import { builtinPlugins } from "../../../../../src/catalog.ts";
-import { sinkTopicProblems } from "../../../../../src/connect/runtime/worker/connector-config.ts";
+import { unknownConnectorMessage } from "#src/connect/runtime/herder/validation.ts";
+import { builtinPlugins } from "#src/catalog.ts";
+import { sinkTopicProblems } from "#src/connect/runtime/worker/connector-config.ts";
 
 const plugins = builtinPlugins({ fileConnectors: true });
 const PREFIX = "Failed to find any class that implements Connector and which name matches";

@@ -2,9 +2,9 @@
 // or deliberately hidden. The app is built without running it: the herder is a placeholder with the
 // two things the app reads while it registers its routes.
 import { expect, test } from "bun:test";
-import { connectApp } from "../../../../../src/connect/runtime/http/app.ts";
-import { connectDocument } from "../../../../../src/connect/runtime/http/openapi.ts";
-import { newRegistry } from "../../../../../src/platform/metrics.ts";
+import { connectApp } from "#src/connect/runtime/http/app.ts";
+import { connectDocument } from "#src/connect/runtime/http/openapi.ts";
+import { newRegistry } from "#src/platform/metrics.ts";
 import { undocumentedRoutes } from "../../../platform/openapi-coverage.ts";
 
 const herder = { plugins: () => ({}), metrics: () => ({ trackStates() {}, registry: newRegistry() }) };

@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadErrorText } from "../../../../../src/connect/runtime/plugins/load-error.ts";
+import { loadErrorText } from "#src/connect/runtime/plugins/load-error.ts";
 
 test("a module that does not build: file:line:column and Bun's message", async () => {
   const dir = mkdtempSync(join(tmpdir(), "sluice-load-error-"));

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigState } from "../../../../../src/connect/runtime/storage/config-log.ts";
+import { ConfigState } from "#src/connect/runtime/storage/config-log.ts";
 import {
   decodeConfigRecord,
   decodeOffsetRecord,
@@ -13,7 +13,7 @@ import {
   statusKey,
   topicStatusRecord,
   type ConfigRecord,
-} from "../../../../../src/connect/runtime/storage/internal-records.ts";
+} from "#src/connect/runtime/storage/internal-records.ts";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array | null) => (b === null ? null : new TextDecoder().decode(b));

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { MemoryConfigStore } from "../../../../../src/connect/runtime/storage/config-store.ts";
+import { MemoryConfigStore } from "#src/connect/runtime/storage/config-store.ts";
 
 describe("MemoryConfigStore", () => {
   test("connectors, targets (STARTED unless set) and task configs; remove forgets all three", () => {

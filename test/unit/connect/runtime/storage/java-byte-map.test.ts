@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { decodeByteMap, encodeByteMap, isJavaSerialized, type ByteMapEntry } from "../../../../../src/connect/runtime/storage/java-byte-map.ts";
+import { decodeByteMap, encodeByteMap, isJavaSerialized, type ByteMapEntry } from "#src/connect/runtime/storage/java-byte-map.ts";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 

@@ -2,8 +2,8 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { decodeByteMap } from "../../../../../src/connect/runtime/storage/java-byte-map.ts";
-import { FileOffsetStore } from "../../../../../src/connect/runtime/storage/offset-store.ts";
+import { decodeByteMap } from "#src/connect/runtime/storage/java-byte-map.ts";
+import { FileOffsetStore } from "#src/connect/runtime/storage/offset-store.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "offset-store-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

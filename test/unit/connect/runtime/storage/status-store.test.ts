@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { MemoryStatusStore } from "../../../../../src/connect/runtime/storage/status-store.ts";
+import { MemoryStatusStore } from "#src/connect/runtime/storage/status-store.ts";
 
 describe("MemoryStatusStore", () => {
   test("the last status written wins; null removes it", async () => {

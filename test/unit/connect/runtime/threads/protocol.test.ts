@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { BrokerError, GroupError } from "../../../../../src/broker/broker.ts";
-import { answer, crossError, PendingCalls, uncrossError, type Reply } from "../../../../../src/connect/runtime/threads/protocol.ts";
+import { BrokerError, GroupError } from "#src/broker/broker.ts";
+import { answer, crossError, PendingCalls, uncrossError, type Reply } from "#src/connect/runtime/threads/protocol.ts";
 
 describe("errors crossing a thread boundary", () => {
   test("broker and group errors come back as their classes, with what callers branch on", () => {

@@ -1,11 +1,11 @@
 // Which Kafka client a connector's tasks get: the worker's, unless the connector overrides its
 // security settings; and what a connector may not override.
 import { expect, test } from "bun:test";
-import type { Broker } from "../../../../../src/broker/broker.ts";
-import { clientSecurity } from "../../../../../src/broker/client-security.ts";
-import type { BrokerChoice } from "../../../../../src/broker/index.ts";
-import { ConnectorClients } from "../../../../../src/connect/runtime/worker/connector-clients.ts";
-import { ConfigError } from "../../../../../src/platform/settings.ts";
+import type { Broker } from "#src/broker/broker.ts";
+import { clientSecurity } from "#src/broker/client-security.ts";
+import type { BrokerChoice } from "#src/broker/index.ts";
+import { ConnectorClients } from "#src/connect/runtime/worker/connector-clients.ts";
+import { ConfigError } from "#src/platform/settings.ts";
 
 const worker = {
   "security.protocol": "SASL_PLAINTEXT",

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { TASKS_MAX_LIMIT, sinkConnectorDefinition, sinkTopicProblems, taskCountProblem, topicsMatching } from "../../../../../src/connect/runtime/worker/connector-config.ts";
+import { TASKS_MAX_LIMIT, sinkConnectorDefinition, sinkTopicProblems, taskCountProblem, topicsMatching } from "#src/connect/runtime/worker/connector-config.ts";
 
 const settings = (config: Record<string, string>) => sinkConnectorDefinition.parse({ name: "c", "connector.class": "FileStreamSink", topics: "t", ...config }).values;
 

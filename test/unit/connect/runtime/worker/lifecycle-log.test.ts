@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { lifecycleEvent, traceReason } from "../../../../../src/connect/runtime/worker/lifecycle-log.ts";
+import { lifecycleEvent, traceReason } from "#src/connect/runtime/worker/lifecycle-log.ts";
 
 describe("what a status change says", () => {
   test.each([

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { METADATA_MAX_AGE_MS, metadataMaxAgeMs, taskShare } from "../../../../../src/connect/runtime/worker/sink-partitions.ts";
+import { METADATA_MAX_AGE_MS, metadataMaxAgeMs, taskShare } from "#src/connect/runtime/worker/sink-partitions.ts";
 
 test("metadata.max.age.ms: the connector's consumer.override first, then the worker's consumer. setting, then Kafka's five minutes", () => {
   expect(metadataMaxAgeMs({}, {})).toBe(METADATA_MAX_AGE_MS);

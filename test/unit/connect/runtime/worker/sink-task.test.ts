@@ -2,18 +2,18 @@
 // positions are committed (only after flush, only what preCommit allows), redelivery after a
 // retriable put, failures, pause and resume, and the SinkTaskContext calls.
 import { afterEach, describe, expect, test } from "bun:test";
-import { decoder, encoder } from "../../../../../src/broker/broker.ts";
-import type { EmbeddedBroker } from "../../../../../src/broker/embedded/embedded-broker.ts";
-import { RetriableException, SinkTask, type TopicPartition } from "../../../../../src/connect/api/connector.ts";
-import type { SinkRecord } from "../../../../../src/connect/api/records.ts";
-import { JsonConverter } from "../../../../../src/connect/converters/json.ts";
-import { SimpleHeaderConverter } from "../../../../../src/connect/converters/simple-header.ts";
-import { StringConverter } from "../../../../../src/connect/converters/string.ts";
-import { DeadLetterQueueReporter } from "../../../../../src/connect/runtime/errors/dead-letter-queue.ts";
-import { RetryWithToleranceOperator } from "../../../../../src/connect/runtime/errors/tolerance.ts";
-import { ConnectMetrics } from "../../../../../src/connect/runtime/metrics.ts";
-import { sinkConnectorDefinition } from "../../../../../src/connect/runtime/worker/connector-config.ts";
-import { WorkerSinkTask } from "../../../../../src/connect/runtime/worker/sink-task.ts";
+import { decoder, encoder } from "#src/broker/broker.ts";
+import type { EmbeddedBroker } from "#src/broker/embedded/embedded-broker.ts";
+import { RetriableException, SinkTask, type TopicPartition } from "#src/connect/api/connector.ts";
+import type { SinkRecord } from "#src/connect/api/records.ts";
+import { JsonConverter } from "#src/connect/converters/json.ts";
+import { SimpleHeaderConverter } from "#src/connect/converters/simple-header.ts";
+import { StringConverter } from "#src/connect/converters/string.ts";
+import { DeadLetterQueueReporter } from "#src/connect/runtime/errors/dead-letter-queue.ts";
+import { RetryWithToleranceOperator } from "#src/connect/runtime/errors/tolerance.ts";
+import { ConnectMetrics } from "#src/connect/runtime/metrics.ts";
+import { sinkConnectorDefinition } from "#src/connect/runtime/worker/connector-config.ts";
+import { WorkerSinkTask } from "#src/connect/runtime/worker/sink-task.ts";
 import { tempBroker } from "../../../../fixtures/embedded-broker.ts";
 import { StatusLog } from "./status-log.ts";
 

@@ -3,18 +3,18 @@
 // failures, skipped records, pause and resume.
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { decoder, encoder } from "../../../../../src/broker/broker.ts";
-import type { EmbeddedBroker } from "../../../../../src/broker/embedded/embedded-broker.ts";
-import { kafkaPartition } from "../../../../../src/broker/partitioner.ts";
-import { RetriableException, SourceTask, type RecordMetadata } from "../../../../../src/connect/api/connector.ts";
-import { newRecord, sourceRecord, type SourceRecord } from "../../../../../src/connect/api/records.ts";
-import { SimpleHeaderConverter } from "../../../../../src/connect/converters/simple-header.ts";
-import { StringConverter } from "../../../../../src/connect/converters/string.ts";
-import { RetryWithToleranceOperator } from "../../../../../src/connect/runtime/errors/tolerance.ts";
-import { ConnectMetrics } from "../../../../../src/connect/runtime/metrics.ts";
-import { FileOffsetStore } from "../../../../../src/connect/runtime/storage/offset-store.ts";
-import { sourceConnectorDefinition } from "../../../../../src/connect/runtime/worker/connector-config.ts";
-import { WorkerSourceTask } from "../../../../../src/connect/runtime/worker/source-task.ts";
+import { decoder, encoder } from "#src/broker/broker.ts";
+import type { EmbeddedBroker } from "#src/broker/embedded/embedded-broker.ts";
+import { kafkaPartition } from "#src/broker/partitioner.ts";
+import { RetriableException, SourceTask, type RecordMetadata } from "#src/connect/api/connector.ts";
+import { newRecord, sourceRecord, type SourceRecord } from "#src/connect/api/records.ts";
+import { SimpleHeaderConverter } from "#src/connect/converters/simple-header.ts";
+import { StringConverter } from "#src/connect/converters/string.ts";
+import { RetryWithToleranceOperator } from "#src/connect/runtime/errors/tolerance.ts";
+import { ConnectMetrics } from "#src/connect/runtime/metrics.ts";
+import { FileOffsetStore } from "#src/connect/runtime/storage/offset-store.ts";
+import { sourceConnectorDefinition } from "#src/connect/runtime/worker/connector-config.ts";
+import { WorkerSourceTask } from "#src/connect/runtime/worker/source-task.ts";
 import { tempBroker } from "../../../../fixtures/embedded-broker.ts";
 import { StatusLog } from "./status-log.ts";
 

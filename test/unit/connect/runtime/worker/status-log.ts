@@ -1,6 +1,6 @@
 // The statuses a task reported, in order, with a way to wait for one: tests synchronise on what the
 // task says, never on time.
-import type { State, Status, StatusListener } from "../../../../../src/connect/runtime/status.ts";
+import type { State, Status, StatusListener } from "#src/connect/runtime/status.ts";
 
 export class StatusLog {
   readonly statuses: Status[] = [];

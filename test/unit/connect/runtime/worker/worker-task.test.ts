@@ -1,7 +1,7 @@
 // The lifecycle every task shares (WorkerTask): its statuses through start, pause, resume and stop, and
 // a failure anywhere becoming FAILED with a trace, on a task whose rounds the test scripts.
 import { describe, expect, test } from "bun:test";
-import { traceOf, WorkerTask } from "../../../../../src/connect/runtime/worker/worker-task.ts";
+import { traceOf, WorkerTask } from "#src/connect/runtime/worker/worker-task.ts";
 import { StatusLog } from "./status-log.ts";
 
 /** A task whose steps record themselves; a step given an error throws it. */

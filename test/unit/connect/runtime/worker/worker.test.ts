@@ -2,9 +2,9 @@
 // connectors: which partitions a sink task gets, what topics it creates on the way, and the
 // converters it gives the task.
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
-import type { EmbeddedBroker } from "../../../../../src/broker/embedded/embedded-broker.ts";
-import { Schema, SchemaBuilder } from "../../../../../src/connect/api/data/index.ts";
-import { sourceRecord } from "../../../../../src/connect/api/records.ts";
+import type { EmbeddedBroker } from "#src/broker/embedded/embedded-broker.ts";
+import { Schema, SchemaBuilder } from "#src/connect/api/data/index.ts";
+import { sourceRecord } from "#src/connect/api/records.ts";
 import { waitFor } from "../../../../fixtures/wait.ts";
 import { RECORDING_SINK, SCRIPTED_SOURCE, startWorker as startScriptedWorker } from "../scripted-worker.ts";
 
