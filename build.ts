@@ -30,7 +30,9 @@ const releaseTargets = ["bun-linux-x64", "bun-linux-x64-baseline", "bun-linux-ar
 const inlineWasm: Bun.BunPlugin = {
   name: "inline-wasm",
   setup(build) {
-    build.onResolve({ filter: /^@platformatic\/wasm-utils$/ }, (args) => ({ path: Bun.resolveSync("@platformatic/wasm-utils/bundled", dirname(args.importer)) }));
+    build.onResolve({ filter: /^@platformatic\/wasm-utils$/ }, (args) => ({
+      path: Bun.resolveSync("@platformatic/wasm-utils/bundled", dirname(args.importer)),
+    }));
   },
 };
 
@@ -63,7 +65,10 @@ async function compile(outfile: string, target?: (typeof releaseTargets)[number]
     target: "bun",
     // Bun inlines NODE_ENV at build time (from the building shell, else "development"): fixed here so
     // the binary a test run builds (NODE_ENV=test) behaves as the one people run.
-    define: { "process.env.SLUICE_COMMIT": JSON.stringify(commit), "process.env.NODE_ENV": JSON.stringify("production") },
+    define: {
+      "process.env.SLUICE_COMMIT": JSON.stringify(commit),
+      "process.env.NODE_ENV": JSON.stringify("production"),
+    },
     plugins: [inlineWasm, inlineConsole],
   });
   failOn(result);
@@ -83,8 +88,29 @@ async function buildSerde(): Promise<void> {
   failOn(await Bun.build({ entrypoints: ["src/serde/index.ts"], outdir: "dist/serde", target: "node", format: "esm" }));
   const types = "dist/serde/types";
   const tsc = spawnSync(
-    ["node_modules/.bin/tsc", "--ignoreConfig", "src/serde/index.ts", "--declaration", "--emitDeclarationOnly", "--outDir", types, "--rootDir", "src",
-      "--allowImportingTsExtensions", "--target", "esnext", "--module", "esnext", "--moduleResolution", "bundler", "--types", "bun", "--strict", "--skipLibCheck", "--verbatimModuleSyntax"],
+    [
+      "node_modules/.bin/tsc",
+      "--ignoreConfig",
+      "src/serde/index.ts",
+      "--declaration",
+      "--emitDeclarationOnly",
+      "--outDir",
+      types,
+      "--rootDir",
+      "src",
+      "--allowImportingTsExtensions",
+      "--target",
+      "esnext",
+      "--module",
+      "esnext",
+      "--moduleResolution",
+      "bundler",
+      "--types",
+      "bun",
+      "--strict",
+      "--skipLibCheck",
+      "--verbatimModuleSyntax",
+    ],
     { stdout: "inherit", stderr: "inherit" },
   );
   if (tsc.exitCode !== 0) process.exit(1);
@@ -99,10 +125,16 @@ const sums: string[] = [];
 for (const target of releaseTargets) {
   const name = `sluice-${pkg.version}-${target.replace("bun-", "")}`;
   await compile(`dist/release/${name}`, target);
-  sums.push(`${createHash("sha256").update(readFileSync(`dist/release/${name}`)).digest("hex")}  ${name}`);
+  sums.push(
+    `${createHash("sha256")
+      .update(readFileSync(`dist/release/${name}`))
+      .digest("hex")}  ${name}`,
+  );
 }
 writeFileSync("dist/release/SHA256SUMS", sums.join("\n") + "\n");
 await buildSerde();
 const weight = Object.values(consoleBundle).reduce((sum, a) => sum + Buffer.byteLength(a.body), 0);
 const gzipped = Object.values(consoleBundle).reduce((sum, a) => sum + Bun.gzipSync(a.body).length, 0);
-console.log(`built dist/sluice and dist/release (${pkg.version}, commit ${commit}); the console weighs ${weight} bytes, ${gzipped} gzipped`);
+console.log(
+  `built dist/sluice and dist/release (${pkg.version}, commit ${commit}); the console weighs ${weight} bytes, ${gzipped} gzipped`,
+);

@@ -19,13 +19,37 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { KafkaBroker } from "#src/broker/kafka/index.ts";
-import { DEBEZIUM_JDBC_SINK_VERSION, DEBEZIUM_VERSION, debeziumClasspath, debeziumJdbcSinkClasspath } from "../test/fixtures/debezium.ts";
+import {
+  DEBEZIUM_JDBC_SINK_VERSION,
+  DEBEZIUM_VERSION,
+  debeziumClasspath,
+  debeziumJdbcSinkClasspath,
+} from "../test/fixtures/debezium.ts";
 import { kafkaConnectClasspath } from "../test/fixtures/kafka-connect.ts";
 import { startKafka } from "../test/fixtures/kafka.ts";
 import { cdcConnection, startPostgres, type PostgresServer } from "../test/fixtures/postgres.ts";
 import { freePort, waitFor } from "../test/fixtures/wait.ts";
-import { BENCH_COLUMNS, catchUp, connectTo, copyCeiling, createBenchTable, measureLatency, waitForRows, type Check, type Latency, type Sql } from "./cdc-workload.ts";
-import { checkNoFailure, createConnector, deleteConnector, KAFKA_CONNECT_JVM_OPTIONS, sluiceBinary, startWorkerProcess, type WorkerProcess } from "./lib/worker-process.ts";
+import {
+  BENCH_COLUMNS,
+  catchUp,
+  connectTo,
+  copyCeiling,
+  createBenchTable,
+  measureLatency,
+  waitForRows,
+  type Check,
+  type Latency,
+  type Sql,
+} from "./cdc-workload.ts";
+import {
+  checkNoFailure,
+  createConnector,
+  deleteConnector,
+  KAFKA_CONNECT_JVM_OPTIONS,
+  sluiceBinary,
+  startWorkerProcess,
+  type WorkerProcess,
+} from "./lib/worker-process.ts";
 import { standaloneWorkerProperties } from "./lib/worker-properties.ts";
 
 const rows = Number(process.argv[2] ?? 1_000_000);
@@ -68,16 +92,26 @@ function pluginPath(plugins: Record<string, string>): string {
 
 async function dropSlot(source: Sql, slot: string, check: Check): Promise<void> {
   // The slot stays active until the deleted connector's task has closed its replication connection.
-  await waitFor(`slot ${slot} dropped`, async () => {
-    await check();
-    const [row] = await source`SELECT active FROM pg_replication_slots WHERE slot_name = ${slot}`;
-    if (!row) return true;
-    if (!row.active) await source`SELECT pg_drop_replication_slot(${slot})`;
-    return undefined;
-  }, { timeoutMs: 60_000, intervalMs: 100 });
+  await waitFor(
+    `slot ${slot} dropped`,
+    async () => {
+      await check();
+      const [row] = await source`SELECT active FROM pg_replication_slots WHERE slot_name = ${slot}`;
+      if (!row) return true;
+      if (!row.active) await source`SELECT pg_drop_replication_slot(${slot})`;
+      return undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 100 },
+  );
 }
 
-async function runSide(side: Side, pg: PostgresServer, source: Sql, bootstrap: string, admin: KafkaBroker): Promise<SideResult> {
+async function runSide(
+  side: Side,
+  pg: PostgresServer,
+  source: Sql,
+  bootstrap: string,
+  admin: KafkaBroker,
+): Promise<SideResult> {
   const dir = join(work, side.name);
   mkdirSync(dir, { recursive: true });
   const port = freePort();
@@ -93,7 +127,12 @@ async function runSide(side: Side, pg: PostgresServer, source: Sql, bootstrap: s
   pg.psql(`CREATE DATABASE ${database}`);
   const target = connectTo(pg, database);
   await target.unsafe(`CREATE TABLE bench (${BENCH_COLUMNS})`);
-  const worker: WorkerProcess = await startWorkerProcess(side.name, side.command(workerFile), { cwd: dir, port, logFile: join(dir, "worker.log"), timeoutMs: 120_000 });
+  const worker: WorkerProcess = await startWorkerProcess(side.name, side.command(workerFile), {
+    cwd: dir,
+    port,
+    logFile: join(dir, "worker.log"),
+    timeoutMs: 120_000,
+  });
   const deadline = Date.now() + timeoutMs;
   // Cheap checks every poll; the connectors' states at most once a second.
   let statusAt = 0;
@@ -120,11 +159,15 @@ async function runSide(side: Side, pg: PostgresServer, source: Sql, bootstrap: s
     const onlyTopic = `${only["topic.prefix"]}.public.bench`;
     let start = performance.now();
     await createConnector(worker.url, "source-only", only);
-    await waitFor(`${rows} records on ${onlyTopic}`, async () => {
-      await check();
-      const ends = await admin.endOffsets(onlyTopic).catch(() => [0]);
-      return ends.reduce((a, b) => a + b, 0) >= rows || undefined;
-    }, { timeoutMs, intervalMs: 100 });
+    await waitFor(
+      `${rows} records on ${onlyTopic}`,
+      async () => {
+        await check();
+        const ends = await admin.endOffsets(onlyTopic).catch(() => [0]);
+        return ends.reduce((a, b) => a + b, 0) >= rows || undefined;
+      },
+      { timeoutMs, intervalMs: 100 },
+    );
     const sourceOnly = rows / ((performance.now() - start) / 1000);
     console.log(`${side.name}: source only (snapshot → Kafka) ${Math.round(sourceOnly)} rows/s`);
     await deleteConnector(worker.url, "source-only");
@@ -142,13 +185,17 @@ async function runSide(side: Side, pg: PostgresServer, source: Sql, bootstrap: s
 
     // 3. Streaming latency.
     const catchUpSeconds = await catchUp(source, target, rows, check);
-    console.log(`${side.name}: streaming caught up with the WAL written during the snapshot after ${catchUpSeconds.toFixed(2)} s`);
+    console.log(
+      `${side.name}: streaming caught up with the WAL written during the snapshot after ${catchUpSeconds.toFixed(2)} s`,
+    );
     const latencies: Latency[] = [];
     let lastId = rows + 1;
     for (const rate of rates) {
       const latency = await measureLatency(source, target, lastId, rate, latencySeconds, check);
       lastId += latency.changes;
-      console.log(`${side.name}: ${latency.changes} changes at ${Math.round(latency.achieved)}/s, delivered at ${Math.round(latency.delivered)}/s: p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms`);
+      console.log(
+        `${side.name}: ${latency.changes} changes at ${Math.round(latency.achieved)}/s, delivered at ${Math.round(latency.delivered)}/s: p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms, max ${latency.max.toFixed(1)} ms`,
+      );
       latencies.push(latency);
     }
     return { name: side.name, sourceOnly, pipeline, catchUpSeconds, latencies, peakRssMiB: worker.rss.peakMiB() };
@@ -171,10 +218,20 @@ try {
   await createBenchTable(source, rows);
   const ceiling = await copyCeiling(pg, rows);
   const sluice = sluiceBinary();
-  const plugins = pluginPath({ "debezium-postgres": debeziumClasspath(), "debezium-jdbc-sink": debeziumJdbcSinkClasspath() });
+  const plugins = pluginPath({
+    "debezium-postgres": debeziumClasspath(),
+    "debezium-jdbc-sink": debeziumJdbcSinkClasspath(),
+  });
   const kafkaConnect: Side = {
     name: "kafka-connect",
-    command: (workerFile) => ["java", ...KAFKA_CONNECT_JVM_OPTIONS, "-cp", kafkaConnectClasspath(), "org.apache.kafka.connect.cli.ConnectStandalone", workerFile],
+    command: (workerFile) => [
+      "java",
+      ...KAFKA_CONNECT_JVM_OPTIONS,
+      "-cp",
+      kafkaConnectClasspath(),
+      "org.apache.kafka.connect.cli.ConnectStandalone",
+      workerFile,
+    ],
     // Each Debezium connector as an isolated plugin, as Debezium ships them.
     worker: { "plugin.path": plugins },
     sourceClass: "io.debezium.connector.postgresql.PostgresConnector",
@@ -196,7 +253,10 @@ try {
     command: (workerFile) => [sluice, "connect-standalone", workerFile],
     worker: { "data.dir": join(work, "sluice", "data") },
     sourceClass: "io.debezium.connector.postgresql.PostgresConnector",
-    pipelineTransforms: { transforms: "unwrap", "transforms.unwrap.type": "io.debezium.transforms.ExtractNewRecordState" },
+    pipelineTransforms: {
+      transforms: "unwrap",
+      "transforms.unwrap.type": "io.debezium.transforms.ExtractNewRecordState",
+    },
     sink: (topic, database) => ({
       "connector.class": "io.confluent.connect.jdbc.JdbcSinkConnector",
       topics: topic,
@@ -209,7 +269,9 @@ try {
       "table.name.format": "bench",
     }),
   };
-  console.log(`${rows} rows; Debezium ${DEBEZIUM_VERSION} source, Debezium JDBC sink ${DEBEZIUM_JDBC_SINK_VERSION}; broker ${kafka.bootstrap}`);
+  console.log(
+    `${rows} rows; Debezium ${DEBEZIUM_VERSION} source, Debezium JDBC sink ${DEBEZIUM_JDBC_SINK_VERSION}; broker ${kafka.bootstrap}`,
+  );
   const jvm = await runSide(kafkaConnect, pg, source, kafka.bootstrap, admin);
   const ours = await runSide(sluiceSide, pg, source, kafka.bootstrap, admin);
 
@@ -219,7 +281,9 @@ try {
   console.log(`|---|---|---|---|${rates.map(() => "---|").join("")}---|`);
   for (const r of [jvm, ours]) {
     const lat = r.latencies.map((l) => `${l.p50.toFixed(1)} / ${l.p99.toFixed(1)} ms (${fmt(l.delivered)})`);
-    console.log(`| ${r.name} | ${fmt(r.sourceOnly)} rows/s | ${fmt(r.pipeline)} rows/s | ${(r.pipeline / ceiling).toFixed(3)} | ${lat.join(" | ")} | ${fmt(r.peakRssMiB)} MiB |`);
+    console.log(
+      `| ${r.name} | ${fmt(r.sourceOnly)} rows/s | ${fmt(r.pipeline)} rows/s | ${(r.pipeline / ceiling).toFixed(3)} | ${lat.join(" | ")} | ${fmt(r.peakRssMiB)} MiB |`,
+    );
   }
   console.log(`\nCOPY ceiling: ${fmt(ceiling)} rows/s`);
   console.log(`pipeline rows/s ratio (Sluice / JVM): ${(ours.pipeline / jvm.pipeline).toFixed(2)} (target ≥ 2)`);
@@ -228,7 +292,9 @@ try {
   console.log(`source-only ratio (Sluice / Debezium): ${(ours.sourceOnly / jvm.sourceOnly).toFixed(2)} (target ≥ 1.5)`);
   rates.forEach((rate, i) => {
     const [s, j] = [ours.latencies[i]!, jvm.latencies[i]!];
-    console.log(`p99 latency at ${fmt(rate)}/s: Sluice ${s.p99.toFixed(1)} ms, JVM ${j.p99.toFixed(1)} ms (${s.p99 <= j.p99 ? "meets" : "misses"} Sluice ≤ JVM)`);
+    console.log(
+      `p99 latency at ${fmt(rate)}/s: Sluice ${s.p99.toFixed(1)} ms, JVM ${j.p99.toFixed(1)} ms (${s.p99 <= j.p99 ? "meets" : "misses"} Sluice ≤ JVM)`,
+    );
   });
 } finally {
   await source.end();

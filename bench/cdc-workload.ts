@@ -9,7 +9,8 @@ import { waitFor } from "../test/fixtures/wait.ts";
 export type Sql = ReturnType<typeof postgres>;
 
 /** A key, an int, a text and the float8 commit-time column the latency measure uses. */
-export const BENCH_COLUMNS = "id bigint PRIMARY KEY, n int NOT NULL, payload text NOT NULL, committed_at float8 NOT NULL";
+export const BENCH_COLUMNS =
+  "id bigint PRIMARY KEY, n int NOT NULL, payload text NOT NULL, committed_at float8 NOT NULL";
 
 /** One connection to `database` of `pg`. */
 export function connectTo(pg: PostgresServer, database: string): Sql {
@@ -19,7 +20,9 @@ export function connectTo(pg: PostgresServer, database: string): Sql {
 /** Creates and fills `bench` with ids 1 … rows. */
 export async function createBenchTable(sql: Sql, rows: number): Promise<void> {
   await sql.unsafe(`CREATE TABLE bench (${BENCH_COLUMNS})`);
-  await sql.unsafe(`INSERT INTO bench SELECT i, i % 1000, md5(i::text) || md5((i + 1)::text), 0 FROM generate_series(1, ${rows}) i`);
+  await sql.unsafe(
+    `INSERT INTO bench SELECT i, i % 1000, md5(i::text) || md5((i + 1)::text), 0 FROM generate_series(1, ${rows}) i`,
+  );
   await sql.unsafe("VACUUM ANALYZE bench");
 }
 
@@ -34,7 +37,10 @@ export async function copyCeiling(pg: PostgresServer, rows: number): Promise<num
   // A connection of its own for COPY TO: postgres.js left the one it streamed from unusable after large copies.
   const copySource = connectTo(pg, "postgres");
   const start = performance.now();
-  await pipeline(await copySource.unsafe("COPY bench TO STDOUT").readable(), await copyTarget.unsafe("COPY bench FROM STDIN").writable());
+  await pipeline(
+    await copySource.unsafe("COPY bench TO STDOUT").readable(),
+    await copyTarget.unsafe("COPY bench FROM STDIN").writable(),
+  );
   const seconds = (performance.now() - start) / 1000;
   await copySource.end({ timeout: 1 });
   await copyTarget.end();
@@ -104,7 +110,14 @@ const TICK_MS = 10;
  * the target is polled every ~2 ms: latency = first poll that sees the row − that timestamp (one machine,
  * one clock). The target must already hold every id up to `lastId`; `check` throws to give up.
  */
-export async function measureLatency(source: Sql, target: Sql, lastId: number, changesPerSecond: number, seconds: number, check: Check = () => {}): Promise<Latency> {
+export async function measureLatency(
+  source: Sql,
+  target: Sql,
+  lastId: number,
+  changesPerSecond: number,
+  seconds: number,
+  check: Check = () => {},
+): Promise<Latency> {
   const perTick = Math.max(1, Math.round((changesPerSecond * TICK_MS) / 1000));
   const total = Math.floor((seconds * 1000) / TICK_MS) * perTick;
   let nextId = lastId + 1;
@@ -140,5 +153,12 @@ export async function measureLatency(source: Sql, target: Sql, lastId: number, c
   await poller;
   latencies.sort((a, b) => a - b);
   const quantile = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-  return { changes: total, achieved, delivered: total / ((lastSeen - streamStart) / 1000), p50: quantile(0.5), p99: quantile(0.99), max: latencies.at(-1)! };
+  return {
+    changes: total,
+    achieved,
+    delivered: total / ((lastSeen - streamStart) / 1000),
+    p50: quantile(0.5),
+    p99: quantile(0.99),
+    max: latencies.at(-1)!,
+  };
 }

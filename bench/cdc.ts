@@ -54,12 +54,15 @@ const sink = await api.post("/connectors", {
     "auto.create": "true",
   },
 });
-if (created.status !== 201 || sink.status !== 201) throw new Error(`connector creation failed: ${JSON.stringify([created.body, sink.body])}`);
+if (created.status !== 201 || sink.status !== 201)
+  throw new Error(`connector creation failed: ${JSON.stringify([created.body, sink.body])}`);
 const pipelineStart = performance.now();
 await waitForRows(target, rows);
 const pipelineSeconds = (performance.now() - pipelineStart) / 1000;
 const throughput = rows / pipelineSeconds;
-console.log(`Snapshot → Kafka → JDBC sink: ${rows} rows in ${pipelineSeconds.toFixed(2)} s = ${Math.round(throughput)} rows/s, ratio to COPY ${(throughput / ceiling).toFixed(3)}`);
+console.log(
+  `Snapshot → Kafka → JDBC sink: ${rows} rows in ${pipelineSeconds.toFixed(2)} s = ${Math.round(throughput)} rows/s, ratio to COPY ${(throughput / ceiling).toFixed(3)}`,
+);
 
 const catchUpSeconds = await catchUp(source, target, rows);
 console.log(`Streaming caught up with the WAL written during the snapshot after ${catchUpSeconds.toFixed(2)} s`);

@@ -67,9 +67,11 @@ function checkNumbers(file: string, tasks: number, perTask: number): void {
   lines.pop(); // after the last newline
   for (const line of lines) {
     const n = Number(line);
-    if (!Number.isInteger(n) || n < 0 || n >= perTask || ++seen[n]! > tasks) throw new Error(`unexpected line in the sink file: ${JSON.stringify(line)}`);
+    if (!Number.isInteger(n) || n < 0 || n >= perTask || ++seen[n]! > tasks)
+      throw new Error(`unexpected line in the sink file: ${JSON.stringify(line)}`);
   }
-  if (lines.length !== tasks * perTask) throw new Error(`the sink file holds ${lines.length} lines, expected ${tasks * perTask}`);
+  if (lines.length !== tasks * perTask)
+    throw new Error(`the sink file holds ${lines.length} lines, expected ${tasks * perTask}`);
 }
 
 async function run(tasks: number, bootstrap: string, admin: KafkaBroker, sluice: string): Promise<Result> {
@@ -94,7 +96,12 @@ async function run(tasks: number, bootstrap: string, admin: KafkaBroker, sluice:
   const perTask = Math.floor(records / tasks);
   const output = join(dir, "out.txt");
   const bytes = expectedBytes(tasks, perTask);
-  const worker = await startWorkerProcess(`sluice (tasks.max=${tasks})`, [sluice, "connect-standalone", workerFile], { cwd: dir, port, logFile: join(dir, "worker.log"), timeoutMs });
+  const worker = await startWorkerProcess(`sluice (tasks.max=${tasks})`, [sluice, "connect-standalone", workerFile], {
+    cwd: dir,
+    port,
+    logFile: join(dir, "worker.log"),
+    timeoutMs,
+  });
   try {
     const deadline = Date.now() + timeoutMs;
     const total = tasks * perTask;
@@ -111,11 +118,23 @@ async function run(tasks: number, bootstrap: string, admin: KafkaBroker, sluice:
       return { seconds, recordsPerSecond: total / seconds, cores: (cpuSeconds(worker.proc.pid) - cpuBefore) / seconds };
     };
     const source = await phase(
-      () => createConnector(worker.url, "seq", { "connector.class": "SequenceSource", topic, "tasks.max": String(tasks), "sequence.max": String(perTask) }),
+      () =>
+        createConnector(worker.url, "seq", {
+          "connector.class": "SequenceSource",
+          topic,
+          "tasks.max": String(tasks),
+          "sequence.max": String(perTask),
+        }),
       async () => (await admin.endOffsets(topic)).reduce((a, b) => a + b, 0) >= total,
     );
     const sink = await phase(
-      () => createConnector(worker.url, "sink", { "connector.class": "FileStreamSink", topics: topic, file: output, "tasks.max": String(tasks) }),
+      () =>
+        createConnector(worker.url, "sink", {
+          "connector.class": "FileStreamSink",
+          topics: topic,
+          file: output,
+          "tasks.max": String(tasks),
+        }),
       async () => existsSync(output) && statSync(output).size >= bytes,
     );
     checkNumbers(output, tasks, perTask);
@@ -134,20 +153,30 @@ try {
   const results: Result[] = [];
   for (const tasks of [1, 2]) {
     const r = await run(tasks, kafka.bootstrap, admin, sluice);
-    const says = (p: Phase) => `${Math.round(p.recordsPerSecond)} records/s (${p.seconds.toFixed(2)} s, ${p.cores.toFixed(2)} cores)`;
-    console.log(`tasks.max=${tasks}: source ${says(r.source)}; sink ${says(r.sink)}; peak RSS ${Math.round(r.peakRssMiB)} MiB`);
+    const says = (p: Phase) =>
+      `${Math.round(p.recordsPerSecond)} records/s (${p.seconds.toFixed(2)} s, ${p.cores.toFixed(2)} cores)`;
+    console.log(
+      `tasks.max=${tasks}: source ${says(r.source)}; sink ${says(r.sink)}; peak RSS ${Math.round(r.peakRssMiB)} MiB`,
+    );
     results.push(r);
   }
   const fmt = (n: number) => Math.round(n).toLocaleString("en-US").replace(/,/g, " ");
   console.log("\n| tasks.max | Connector | Records | Seconds | Records/s | CPU (cores) |");
   console.log("|---|---|---|---|---|---|");
   for (const r of results) {
-    for (const [name, p] of [["SequenceSource", r.source], ["FileStreamSink", r.sink]] as const) {
-      console.log(`| ${r.tasks} | ${name} | ${fmt(p.recordsPerSecond * p.seconds)} | ${p.seconds.toFixed(2)} | ${fmt(p.recordsPerSecond)} | ${p.cores.toFixed(2)} |`);
+    for (const [name, p] of [
+      ["SequenceSource", r.source],
+      ["FileStreamSink", r.sink],
+    ] as const) {
+      console.log(
+        `| ${r.tasks} | ${name} | ${fmt(p.recordsPerSecond * p.seconds)} | ${p.seconds.toFixed(2)} | ${fmt(p.recordsPerSecond)} | ${p.cores.toFixed(2)} |`,
+      );
     }
   }
   const [one, two] = results as [Result, Result];
-  console.log(`\nratio tasks.max=2 / tasks.max=1 (target ≥ 1.7 on 2 cores): source ${(two.source.recordsPerSecond / one.source.recordsPerSecond).toFixed(2)}, sink ${(two.sink.recordsPerSecond / one.sink.recordsPerSecond).toFixed(2)}`);
+  console.log(
+    `\nratio tasks.max=2 / tasks.max=1 (target ≥ 1.7 on 2 cores): source ${(two.source.recordsPerSecond / one.source.recordsPerSecond).toFixed(2)}, sink ${(two.sink.recordsPerSecond / one.sink.recordsPerSecond).toFixed(2)}`,
+  );
 } finally {
   await admin.close();
   await kafka.stop();

@@ -8,7 +8,17 @@
 // - peak RSS of the worker process (VmHWM from /proc/<pid>/status, sampled every 100 ms).
 // Usage: bun bench/connect.ts [lines=1000000] [timeoutSeconds=600]
 // SLUICE_BIN overrides the Sluice executable (default dist/sluice, built with `bun run build` if missing).
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { kafkaConnectClasspath } from "../test/fixtures/kafka-connect.ts";
@@ -50,7 +60,13 @@ interface Result {
   recordsPerSecondAfterStart: number;
 }
 
-async function runSide(name: string, command: (dir: string, workerFile: string, connectors: string[]) => string[], bootstrap: string, input: string, inputBytes: number): Promise<Result> {
+async function runSide(
+  name: string,
+  command: (dir: string, workerFile: string, connectors: string[]) => string[],
+  bootstrap: string,
+  input: string,
+  inputBytes: number,
+): Promise<Result> {
   const dir = join(work, name);
   mkdirSync(dir, { recursive: true });
   const port = freePort();
@@ -63,16 +79,39 @@ async function runSide(name: string, command: (dir: string, workerFile: string, 
       { bootstrap, port, dir, converter: "org.apache.kafka.connect.storage.StringConverter" },
       // Sluice: no plugin modules, the FileStream connectors enabled as Kafka's quickstart does (Kafka
       // Connect: plugin.path unset, the classpath has the connectors).
-      name === "sluice" ? { "plugin.path": `${join(dir, "plugins")},${join(dir, "libs", CONNECT_FILE_JAR)}`, "data.dir": join(dir, "data") } : {},
+      name === "sluice"
+        ? {
+            "plugin.path": `${join(dir, "plugins")},${join(dir, "libs", CONNECT_FILE_JAR)}`,
+            "data.dir": join(dir, "data"),
+          }
+        : {},
     ),
   );
   mkdirSync(join(dir, "plugins"), { recursive: true });
   const source = join(dir, "source.properties");
   const sink = join(dir, "sink.properties");
   // Own connector names per side: the sink's consumer group (connect-<name>) must not be shared.
-  await Bun.write(source, properties({ name: `${name}-src`, "connector.class": "FileStreamSource", file: input, topic, "tasks.max": "1" }));
-  await Bun.write(sink, properties({ name: `${name}-sink`, "connector.class": "FileStreamSink", file: output, topics: topic, "tasks.max": "1" }));
-  const worker = await startWorkerProcess(name, command(dir, workerFile, [source, sink]), { cwd: dir, port, logFile: join(dir, "worker.log"), timeoutMs, readyPath: "/" });
+  await Bun.write(
+    source,
+    properties({ name: `${name}-src`, "connector.class": "FileStreamSource", file: input, topic, "tasks.max": "1" }),
+  );
+  await Bun.write(
+    sink,
+    properties({
+      name: `${name}-sink`,
+      "connector.class": "FileStreamSink",
+      file: output,
+      topics: topic,
+      "tasks.max": "1",
+    }),
+  );
+  const worker = await startWorkerProcess(name, command(dir, workerFile, [source, sink]), {
+    cwd: dir,
+    port,
+    logFile: join(dir, "worker.log"),
+    timeoutMs,
+    readyPath: "/",
+  });
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
@@ -90,7 +129,8 @@ async function runSide(name: string, command: (dir: string, workerFile: string, 
     const doneMs = performance.now() - worker.started;
     const peakRssMiB = worker.rss.peakMiB();
     const written = readFileSync(output);
-    if (!written.equals(readFileSync(input))) throw new Error(`${name}: the sink file differs from the input (${written.length} bytes)`);
+    if (!written.equals(readFileSync(input)))
+      throw new Error(`${name}: the sink file differs from the input (${written.length} bytes)`);
     return {
       name,
       restMs: worker.restMs,
@@ -113,19 +153,53 @@ try {
   const classpath = kafkaConnectClasspath();
   const sluice = sluiceBinary();
   const results: Result[] = [];
-  results.push(await runSide("kafka-connect", (_dir, worker, connectors) => ["java", ...KAFKA_CONNECT_JVM_OPTIONS, "-cp", classpath, "org.apache.kafka.connect.cli.ConnectStandalone", worker, ...connectors], kafka.bootstrap, input, inputBytes));
-  results.push(await runSide("sluice", (_dir, worker, connectors) => [sluice, "connect-standalone", worker, ...connectors], kafka.bootstrap, input, inputBytes));
+  results.push(
+    await runSide(
+      "kafka-connect",
+      (_dir, worker, connectors) => [
+        "java",
+        ...KAFKA_CONNECT_JVM_OPTIONS,
+        "-cp",
+        classpath,
+        "org.apache.kafka.connect.cli.ConnectStandalone",
+        worker,
+        ...connectors,
+      ],
+      kafka.bootstrap,
+      input,
+      inputBytes,
+    ),
+  );
+  results.push(
+    await runSide(
+      "sluice",
+      (_dir, worker, connectors) => [sluice, "connect-standalone", worker, ...connectors],
+      kafka.bootstrap,
+      input,
+      inputBytes,
+    ),
+  );
   const fmt = (n: number) => Math.round(n).toLocaleString("en-US").replace(/,/g, " ");
-  console.log("\n| Worker | REST up | First task RUNNING | All lines in the sink | Records/s (from spawn) | Records/s (from RUNNING) | Peak RSS |");
+  console.log(
+    "\n| Worker | REST up | First task RUNNING | All lines in the sink | Records/s (from spawn) | Records/s (from RUNNING) | Peak RSS |",
+  );
   console.log("|---|---|---|---|---|---|---|");
   for (const r of results) {
-    console.log(`| ${r.name} | ${(r.restMs / 1000).toFixed(2)} s | ${(r.runningMs / 1000).toFixed(2)} s | ${(r.doneMs / 1000).toFixed(2)} s | ${fmt(r.recordsPerSecond)} | ${fmt(r.recordsPerSecondAfterStart)} | ${fmt(r.peakRssMiB)} MiB |`);
+    console.log(
+      `| ${r.name} | ${(r.restMs / 1000).toFixed(2)} s | ${(r.runningMs / 1000).toFixed(2)} s | ${(r.doneMs / 1000).toFixed(2)} s | ${fmt(r.recordsPerSecond)} | ${fmt(r.recordsPerSecondAfterStart)} | ${fmt(r.peakRssMiB)} MiB |`,
+    );
   }
   const [k, s] = results as [Result, Result];
-  console.log(`\nthroughput ratio (Sluice / Kafka Connect, from spawn): ${(s.recordsPerSecond / k.recordsPerSecond).toFixed(2)}`);
-  console.log(`throughput ratio (Sluice / Kafka Connect, from RUNNING): ${(s.recordsPerSecondAfterStart / k.recordsPerSecondAfterStart).toFixed(2)}`);
+  console.log(
+    `\nthroughput ratio (Sluice / Kafka Connect, from spawn): ${(s.recordsPerSecond / k.recordsPerSecond).toFixed(2)}`,
+  );
+  console.log(
+    `throughput ratio (Sluice / Kafka Connect, from RUNNING): ${(s.recordsPerSecondAfterStart / k.recordsPerSecondAfterStart).toFixed(2)}`,
+  );
   console.log(`peak RSS ratio (Sluice / Kafka Connect): ${(s.peakRssMiB / k.peakRssMiB).toFixed(2)}`);
-  console.log(`start-up to first RUNNING task: Kafka Connect ${(k.runningMs / 1000).toFixed(2)} s, Sluice ${(s.runningMs / 1000).toFixed(2)} s`);
+  console.log(
+    `start-up to first RUNNING task: Kafka Connect ${(k.runningMs / 1000).toFixed(2)} s, Sluice ${(s.runningMs / 1000).toFixed(2)} s`,
+  );
 } finally {
   await kafka.stop();
   rmSync(work, { recursive: true, force: true });

@@ -21,7 +21,11 @@ import { startKafkaConnect, type KafkaConnect } from "../test/fixtures/kafka-con
 import { sharedKafka, stopSharedKafka } from "../test/fixtures/kafka.ts";
 import { waitFor } from "../test/fixtures/wait.ts";
 
-const counts = (arg: string | undefined, all: string) => (arg ?? all).split(",").map(Number).filter((n) => n > 0);
+const counts = (arg: string | undefined, all: string) =>
+  (arg ?? all)
+    .split(",")
+    .map(Number)
+    .filter((n) => n > 0);
 const workerCounts = counts(process.argv[2], "1,3,5");
 const connectorCounts = counts(process.argv[3], "1,10,100");
 const sessionTimeoutMs = Number(process.argv[4] ?? 10000);
@@ -42,11 +46,15 @@ async function allRunning(url: () => string, names: string[], avoid?: string): P
   return waitFor(
     `${names.length} connectors RUNNING${avoid ? ` away from ${avoid}` : ""}`,
     async () => {
-      const all = (await connectClient(url()).get("/connectors?expand=status")).body as Record<string, { status?: Status }>;
+      const all = (await connectClient(url()).get("/connectors?expand=status")).body as Record<
+        string,
+        { status?: Status }
+      >;
       const out = new Map<string, Status>();
       for (const name of names) {
         const s = all[name]?.status;
-        if (s?.connector.state !== "RUNNING" || s.tasks.length !== 1 || s.tasks[0]!.state !== "RUNNING") return undefined;
+        if (s?.connector.state !== "RUNNING" || s.tasks.length !== 1 || s.tasks[0]!.state !== "RUNNING")
+          return undefined;
         if (avoid && (s.connector.worker_id === avoid || s.tasks[0]!.worker_id === avoid)) return undefined;
         out.set(name, s);
       }
@@ -58,11 +66,17 @@ async function allRunning(url: () => string, names: string[], avoid?: string): P
 
 /** Timings start from a formed group: every worker healthy (it completed start-up and joined). */
 async function formed(urls: string[]): Promise<void> {
-  for (const url of urls) await waitFor(`${url} healthy`, async () => (await fetch(`${url}/health`).catch(() => undefined))?.status === 200, { timeoutMs: 180_000, intervalMs: 100 });
+  for (const url of urls)
+    await waitFor(`${url} healthy`, async () => (await fetch(`${url}/health`).catch(() => undefined))?.status === 200, {
+      timeoutMs: 180_000,
+      intervalMs: 100,
+    });
 }
 
 async function measure(workers: number, connectors: number): Promise<Row> {
-  const cluster = new ConnectCluster({ settings: { "heartbeat.interval.ms": "3000", "session.timeout.ms": String(sessionTimeoutMs) } });
+  const cluster = new ConnectCluster({
+    settings: { "heartbeat.interval.ms": "3000", "session.timeout.ms": String(sessionTimeoutMs) },
+  });
   await cluster.setUp(workers);
   try {
     const names = Array.from({ length: connectors }, (_, i) => `seq-${i}`);
@@ -70,10 +84,21 @@ async function measure(workers: number, connectors: number): Promise<Row> {
     const started = Date.now();
     await Promise.all(
       names.map((name, i) =>
-        waitFor(`${name} created`, async () => {
-          const r = await cluster.client(i % workers).post("/connectors", { name, config: { "connector.class": "SequenceSource", topic: `${cluster.group}-numbers`, "sequence.max": "10" } });
-          return r.status === 201 || undefined;
-        }, { timeoutMs: 600_000, intervalMs: 200 }),
+        waitFor(
+          `${name} created`,
+          async () => {
+            const r = await cluster.client(i % workers).post("/connectors", {
+              name,
+              config: {
+                "connector.class": "SequenceSource",
+                topic: `${cluster.group}-numbers`,
+                "sequence.max": "10",
+              },
+            });
+            return r.status === 201 || undefined;
+          },
+          { timeoutMs: 600_000, intervalMs: 200 },
+        ),
       ),
     );
     const statuses = await allRunning(() => cluster.workers[cluster.runningIndex()]!.url, names);
@@ -92,7 +117,9 @@ async function measure(workers: number, connectors: number): Promise<Row> {
       failoverMs = Date.now() - killedAt;
     }
 
-    const leaderLog = cluster.workers.flatMap((w) => cluster.entries(w.index, true)).filter((e) => e.msg === "assigned connectors and tasks");
+    const leaderLog = cluster.workers
+      .flatMap((w) => cluster.entries(w.index, true))
+      .filter((e) => e.msg === "assigned connectors and tasks");
     const ends = async (topic: string) => (await cluster.broker!.endOffsets(topic)).reduce((a, b) => a + b, 0);
     return {
       workers,
@@ -118,11 +145,15 @@ for (const w of workerCounts) {
   }
 }
 if (rows.length > 0) console.log(`\nsession.timeout.ms ${sessionTimeoutMs}, heartbeat.interval.ms 3000\n`);
-console.log("| Workers | Connectors (1 task each) | Create all → RUNNING | kill -9 → all RUNNING elsewhere | Rebalances | Largest assignment (all members) | Config topic records | Status topic records |");
+console.log(
+  "| Workers | Connectors (1 task each) | Create all → RUNNING | kill -9 → all RUNNING elsewhere | Rebalances | Largest assignment (all members) | Config topic records | Status topic records |",
+);
 console.log("|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   const failover = Number.isNaN(r.failoverMs) ? "—" : `${(r.failoverMs / 1000).toFixed(1)} s`;
-  console.log(`| ${r.workers} | ${r.connectors} | ${(r.createMs / 1000).toFixed(1)} s | ${failover} | ${r.rebalances} | ${r.assignmentBytes} B | ${r.configRecords} | ${r.statusRecords} |`);
+  console.log(
+    `| ${r.workers} | ${r.connectors} | ${(r.createMs / 1000).toFixed(1)} s | ${failover} | ${r.rebalances} | ${r.assignmentBytes} B | ${r.configRecords} | ${r.statusRecords} |`,
+  );
 }
 
 // ---- side by side with Apache Kafka Connect ----
@@ -133,10 +164,18 @@ interface Side {
   rssMb: number;
 }
 
-const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+const peakRssMb = (pid: number) =>
+  Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 
 /** Creates `count` FileStreamSource connectors on empty files, then kills the busiest worker. */
-async function scenario(urls: string[], workerIds: string[], kill: (index: number) => Promise<void>, pids: () => number[], count: number, topic: string): Promise<Side> {
+async function scenario(
+  urls: string[],
+  workerIds: string[],
+  kill: (index: number) => Promise<void>,
+  pids: () => number[],
+  count: number,
+  topic: string,
+): Promise<Side> {
   const dir = mkdtempSync(join(tmpdir(), "sluice-bench-files-"));
   const names = Array.from({ length: count }, (_, i) => `file-${i}`);
   const alive = new Set(urls.map((_, i) => i));
@@ -147,7 +186,17 @@ async function scenario(urls: string[], workerIds: string[], kill: (index: numbe
     names.map((name, i) => {
       const file = join(dir, `${name}.txt`);
       writeFileSync(file, "");
-      return waitFor(`${name} created`, async () => (await connectClient(urls[i % urls.length]!).post("/connectors", { name, config: { "connector.class": "org.apache.kafka.connect.file.FileStreamSourceConnector", file, topic } })).status === 201 || undefined, { timeoutMs: 600_000, intervalMs: 200 });
+      return waitFor(
+        `${name} created`,
+        async () =>
+          (
+            await connectClient(urls[i % urls.length]!).post("/connectors", {
+              name,
+              config: { "connector.class": "org.apache.kafka.connect.file.FileStreamSourceConnector", file, topic },
+            })
+          ).status === 201 || undefined,
+        { timeoutMs: 600_000, intervalMs: 200 },
+      );
     }),
   );
   const statuses = await allRunning(anyUrl, names);
@@ -185,7 +234,11 @@ const group = (name: string) => ({
 
 const bootstrap = (await sharedKafka()).bootstrap;
 const kafkaSide = await (async () => {
-  const workers: KafkaConnect[] = await Promise.all(Array.from({ length: SIDE_WORKERS }, () => startKafkaConnect({ bootstrap, distributed: true, worker: group("kc-bench"), timeoutMs: 180_000 })));
+  const workers: KafkaConnect[] = await Promise.all(
+    Array.from({ length: SIDE_WORKERS }, () =>
+      startKafkaConnect({ bootstrap, distributed: true, worker: group("kc-bench"), timeoutMs: 180_000 }),
+    ),
+  );
   try {
     return await scenario(
       workers.map((w) => w.url),
@@ -203,7 +256,9 @@ const kafkaSide = await (async () => {
   }
 })();
 const sluiceSide = await (async () => {
-  const cluster = new ConnectCluster({ settings: { "heartbeat.interval.ms": "3000", "session.timeout.ms": String(sessionTimeoutMs) } });
+  const cluster = new ConnectCluster({
+    settings: { "heartbeat.interval.ms": "3000", "session.timeout.ms": String(sessionTimeoutMs) },
+  });
   await cluster.setUp(SIDE_WORKERS);
   try {
     return await scenario(
@@ -221,10 +276,15 @@ const sluiceSide = await (async () => {
 console.log(`\n${SIDE_WORKERS} workers, ${SIDE_CONNECTORS} FileStreamSource connectors, side by side\n`);
 console.log("| | Create all → RUNNING | kill -9 → all RUNNING elsewhere | Peak RSS, all workers |");
 console.log("|---|---|---|---|");
-const row = (name: string, x: Side) => console.log(`| ${name} | ${(x.createMs / 1000).toFixed(1)} s | ${(x.failoverMs / 1000).toFixed(1)} s | ${x.rssMb.toFixed(0)} MB |`);
+const row = (name: string, x: Side) =>
+  console.log(
+    `| ${name} | ${(x.createMs / 1000).toFixed(1)} s | ${(x.failoverMs / 1000).toFixed(1)} s | ${x.rssMb.toFixed(0)} MB |`,
+  );
 row("Apache Kafka Connect 4.1.1", kafkaSide);
 row("Sluice", sluiceSide);
-console.log(`| ratio Sluice / Kafka | ${(sluiceSide.createMs / kafkaSide.createMs).toFixed(2)} | ${(sluiceSide.failoverMs / kafkaSide.failoverMs).toFixed(2)} | ${(sluiceSide.rssMb / kafkaSide.rssMb).toFixed(2)} |`);
+console.log(
+  `| ratio Sluice / Kafka | ${(sluiceSide.createMs / kafkaSide.createMs).toFixed(2)} | ${(sluiceSide.failoverMs / kafkaSide.failoverMs).toFixed(2)} | ${(sluiceSide.rssMb / kafkaSide.rssMb).toFixed(2)} |`,
+);
 
 await stopSharedKafka();
 process.exit(0);

@@ -16,7 +16,18 @@ const BATCH = 1024;
 const ROUNDS = 3;
 
 const { bootstrap } = await sharedKafka();
-const value = Buffer.from(JSON.stringify({ schema: { type: "struct", fields: [{ type: "int64", field: "id" }, { type: "string", field: "payload" }] }, payload: { id: 1, payload: "x".repeat(200) } }));
+const value = Buffer.from(
+  JSON.stringify({
+    schema: {
+      type: "struct",
+      fields: [
+        { type: "int64", field: "id" },
+        { type: "string", field: "payload" },
+      ],
+    },
+    payload: { id: 1, payload: "x".repeat(200) },
+  }),
+);
 const headers: Record<string, Buffer> | undefined = withHeaders
   ? {
       "__debezium.context.connectorLogicalName": Buffer.from("bench"),
@@ -37,8 +48,21 @@ await broker.createTopic({ name: `bare-${run}`, partitions: 1, replicationFactor
 const producer = new Producer({ clientId: "bench", bootstrapBrokers: [bootstrap], acks: -1 });
 
 const sides = {
-  sluice: (from: number, to: number) => broker.produce(`sluice-${run}`, range(from, to).map((i) => ({ key: key(i), value, partition: 0, headers }))),
-  bare: (from: number, to: number) => producer.send({ messages: range(from, to).map((i) => ({ topic: `bare-${run}`, key: key(i), value, partition: 0, headers: bareHeaders })) }),
+  sluice: (from: number, to: number) =>
+    broker.produce(
+      `sluice-${run}`,
+      range(from, to).map((i) => ({ key: key(i), value, partition: 0, headers })),
+    ),
+  bare: (from: number, to: number) =>
+    producer.send({
+      messages: range(from, to).map((i) => ({
+        topic: `bare-${run}`,
+        key: key(i),
+        value,
+        partition: 0,
+        headers: bareHeaders,
+      })),
+    }),
 };
 
 async function rate(send: (from: number, to: number) => Promise<unknown>): Promise<number> {
@@ -53,9 +77,13 @@ for (let round = 1; round <= ROUNDS; round++) {
   const sluice = await rate(sides.sluice);
   const bare = await rate(sides.bare);
   ratios.push(sluice / bare);
-  console.log(`round ${round}: KafkaBroker ${Math.round(sluice)} records/s, bare @platformatic/kafka Producer ${Math.round(bare)} records/s, ratio ${(sluice / bare).toFixed(2)}`);
+  console.log(
+    `round ${round}: KafkaBroker ${Math.round(sluice)} records/s, bare @platformatic/kafka Producer ${Math.round(bare)} records/s, ratio ${(sluice / bare).toFixed(2)}`,
+  );
 }
-console.log(`${records} records per side and round, ${withHeaders ? "with" : "without"} headers: median ratio KafkaBroker/bare Producer ${ratios.sort((a, b) => a - b)[Math.floor(ROUNDS / 2)]!.toFixed(2)}`);
+console.log(
+  `${records} records per side and round, ${withHeaders ? "with" : "without"} headers: median ratio KafkaBroker/bare Producer ${ratios.sort((a, b) => a - b)[Math.floor(ROUNDS / 2)]!.toFixed(2)}`,
+);
 
 await producer.close();
 await broker.close();

@@ -15,11 +15,23 @@ const clients = Number(process.argv[2] ?? 8);
 const bin = process.env.SLUICE_BIN ?? join(import.meta.dir, "..", "dist", "sluice");
 const dataDir = mkdtempSync(join(tmpdir(), "sluice-bench-large-"));
 const url = `http://127.0.0.1:${freePort()}`;
-const server = spawn([bin, "dev", "--data-dir", dataDir, "--registry-listeners", url, "--connect-listeners", `http://127.0.0.1:${freePort()}`], {
-  env: { ...process.env, SLUICE_LOG_LEVEL: "warn" },
-  stdout: "ignore",
-  stderr: "inherit",
-});
+const server = spawn(
+  [
+    bin,
+    "dev",
+    "--data-dir",
+    dataDir,
+    "--registry-listeners",
+    url,
+    "--connect-listeners",
+    `http://127.0.0.1:${freePort()}`,
+  ],
+  {
+    env: { ...process.env, SLUICE_LOG_LEVEL: "warn" },
+    stdout: "ignore",
+    stderr: "inherit",
+  },
+);
 
 interface Load {
   requests: number;
@@ -30,14 +42,20 @@ interface Load {
 
 /** GET load for `seconds`, as its own process so the server's pauses are not hidden by ours. */
 async function load(getUrl: string, seconds: number): Promise<Load> {
-  const proc = spawn([process.execPath, join(import.meta.dir, "load.ts"), getUrl, String(clients), String(seconds)], { stdout: "pipe" });
+  const proc = spawn([process.execPath, join(import.meta.dir, "load.ts"), getUrl, String(clients), String(seconds)], {
+    stdout: "pipe",
+  });
   const out = await new Response(proc.stdout).text();
   await proc.exited;
   return JSON.parse(out) as Load;
 }
 
 const post = async (subject: string, body: string) => {
-  const res = await fetch(`${url}/subjects/${subject}/versions`, { method: "POST", body, headers: { "content-type": "application/vnd.schemaregistry.v1+json" } });
+  const res = await fetch(`${url}/subjects/${subject}/versions`, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/vnd.schemaregistry.v1+json" },
+  });
   return { status: res.status, text: await res.text() };
 };
 
@@ -49,7 +67,9 @@ try {
   const baseline = await load(getUrl, 5);
   const f = (x: number) => x.toFixed(2);
   console.log(`GET /schemas/ids/{id}, ${clients} clients (bench/load.ts), sluice dev on the embedded broker`);
-  console.log(`  no registration running:   p50 ${f(baseline.p50)} ms, p99 ${f(baseline.p99)} ms, ${baseline.requests} requests`);
+  console.log(
+    `  no registration running:   p50 ${f(baseline.p50)} ms, p99 ${f(baseline.p99)} ms, ${baseline.requests} requests`,
+  );
   let worst = 0;
   for (const shape of LARGE_SHAPES) {
     // Nesting is capped where protobufjs (and so the registry) stops accepting it.
@@ -72,7 +92,9 @@ try {
         `GETs p50 ${f(run.p50)} ms, p99 ${f(run.p99)} ms, errors ${run.errors}`,
     );
   }
-  console.log(`  worst p99 during registrations: ${f(worst)} ms (target <= 50 ms); ratio to the baseline p99: ${(worst / baseline.p99).toFixed(1)}`);
+  console.log(
+    `  worst p99 during registrations: ${f(worst)} ms (target <= 50 ms); ratio to the baseline p99: ${(worst / baseline.p99).toFixed(1)}`,
+  );
 } finally {
   server.kill();
   await server.exited;

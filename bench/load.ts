@@ -27,4 +27,13 @@ await Promise.all(Array.from({ length: Number(connections) }, worker));
 const elapsed = (performance.now() - started) / 1000;
 latencies.sort((a, b) => a - b);
 const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-console.log(JSON.stringify({ requests: latencies.length, errors, seconds: elapsed, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99) }));
+console.log(
+  JSON.stringify({
+    requests: latencies.length,
+    errors,
+    seconds: elapsed,
+    rps: latencies.length / elapsed,
+    p50: at(0.5),
+    p99: at(0.99),
+  }),
+);

@@ -37,17 +37,35 @@ interface Running {
 
 async function startRegistry(): Promise<Running> {
   const port = freePort();
-  const proc = spawn([binary, "registry", "--listeners", `http://127.0.0.1:${port}`, "--kafkastore.topic", topic, "--log.level", "warn", ...storeFlags], {
-    stdout: "ignore",
-    stderr: "inherit",
-  });
+  const proc = spawn(
+    [
+      binary,
+      "registry",
+      "--listeners",
+      `http://127.0.0.1:${port}`,
+      "--kafkastore.topic",
+      topic,
+      "--log.level",
+      "warn",
+      ...storeFlags,
+    ],
+    {
+      stdout: "ignore",
+      stderr: "inherit",
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
-  await waitFor("the registry to answer", async () => (await fetch(`${url}/subjects`).catch(() => undefined))?.ok, { timeoutMs: 120_000, intervalMs: 100 });
+  await waitFor("the registry to answer", async () => (await fetch(`${url}/subjects`).catch(() => undefined))?.ok, {
+    timeoutMs: 120_000,
+    intervalMs: 100,
+  });
   return { proc, url };
 }
 
 function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))!;
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"))!;
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 
@@ -95,7 +113,9 @@ for (let i = 0; i < count; i++) {
   if ((i + 1) % 1000 === 0) {
     samples.push({ schemas: i + 1, rss: rssMiB(first.proc.pid), p50: median(latencies) });
     latencies = [];
-    console.log(`${i + 1} schemas: RSS ${samples.at(-1)!.rss.toFixed(0)} MiB, registration p50 ${samples.at(-1)!.p50.toFixed(2)} ms`);
+    console.log(
+      `${i + 1} schemas: RSS ${samples.at(-1)!.rss.toFixed(0)} MiB, registration p50 ${samples.at(-1)!.p50.toFixed(2)} ms`,
+    );
   }
 }
 const soaked = rssMiB(first.proc.pid);
@@ -119,9 +139,13 @@ rmSync(dataDir, { recursive: true, force: true });
 const firstBlock = samples[1]!.p50;
 const lastBlock = samples.at(-1)!.p50;
 console.log(`\nstore: ${store}; ${count} registrations over ${subjects} subjects, ${reads} reads`);
-console.log(`RSS at start ${samples[0]!.rss.toFixed(0)} MiB, after ${count} registrations ${soaked.toFixed(0)} MiB; fresh process on the same schemas ${freshRss.toFixed(0)} MiB`);
+console.log(
+  `RSS at start ${samples[0]!.rss.toFixed(0)} MiB, after ${count} registrations ${soaked.toFixed(0)} MiB; fresh process on the same schemas ${freshRss.toFixed(0)} MiB`,
+);
 console.log(`  ratio soaked / fresh: ${(soaked / freshRss).toFixed(2)} (target <= 1.3)`);
-console.log(`after 10 s idle: soaked ${idle.toFixed(0)} MiB, fresh ${freshIdle.toFixed(0)} MiB, ratio ${(idle / freshIdle).toFixed(2)}`);
+console.log(
+  `after 10 s idle: soaked ${idle.toFixed(0)} MiB, fresh ${freshIdle.toFixed(0)} MiB, ratio ${(idle / freshIdle).toFixed(2)}`,
+);
 console.log(`registration p50: first 1,000 ${firstBlock.toFixed(2)} ms, last 1,000 ${lastBlock.toFixed(2)} ms`);
 console.log(`  ratio last / first: ${(lastBlock / firstBlock).toFixed(2)} (target <= 1.2)`);
 process.exit(0);

@@ -28,11 +28,24 @@ interface Load {
 if (!Bun.which("wrk")) aptInstall("wrk");
 if (!Bun.which("wrk")) throw new Error("wrk is not installed and could not be (apt-get install wrk, as root)");
 
-const toMs = (value: string, unit: string) => Number(value) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[unit]!;
+const toMs = (value: string, unit: string) =>
+  Number(value) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[unit]!;
 
 /** wrk's summary: requests, Requests/sec, the 50% and 99% latencies, non-2xx answers and socket errors. */
 async function load(url: string, duration = seconds): Promise<Load> {
-  const proc = spawn(["wrk", "-t2", `-c${connections}`, `-d${duration}s`, "--latency", "-H", "Accept: application/vnd.schemaregistry.v1+json", url], { stdout: "pipe" });
+  const proc = spawn(
+    [
+      "wrk",
+      "-t2",
+      `-c${connections}`,
+      `-d${duration}s`,
+      "--latency",
+      "-H",
+      "Accept: application/vnd.schemaregistry.v1+json",
+      url,
+    ],
+    { stdout: "pipe" },
+  );
   const out = await new Response(proc.stdout).text();
   if ((await proc.exited) !== 0) throw new Error(`wrk failed:\n${out}`);
   const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
@@ -41,7 +54,11 @@ async function load(url: string, duration = seconds): Promise<Load> {
     if (!m) throw new Error(`no ${q}% latency in wrk's output:\n${out}`);
     return toMs(m[1]!, m[2]!);
   };
-  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)?.slice(1).reduce((a, b) => a + Number(b), 0) ?? 0;
+  const socketErrors =
+    /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/
+      .exec(out)
+      ?.slice(1)
+      .reduce((a, b) => a + Number(b), 0) ?? 0;
   return {
     requests: num(/(\d+) requests in/),
     errors: num(/Non-2xx or 3xx responses: (\d+)/) + socketErrors,
@@ -55,7 +72,14 @@ const kafka = await startKafka();
 const place = { kind: "kafka" as const, bootstrap: kafka.bootstrap, topic: `_schemas_bench_${Date.now()}` };
 const sr = await startTestRegistry(place, { "schema.compatibility.level": "NONE" });
 const api = client(sr.url);
-const schema = { type: "record", name: "Bench", fields: [{ name: "a", type: "string" }, { name: "b", type: "long" }] };
+const schema = {
+  type: "record",
+  name: "Bench",
+  fields: [
+    { name: "a", type: "string" },
+    { name: "b", type: "long" },
+  ],
+};
 const { id } = (await api.register("bench-value", schema)).body as { id: number };
 const body = JSON.stringify({ schema: JSON.stringify(schema) });
 
@@ -86,17 +110,27 @@ const n = 300;
 const broker = new KafkaBroker({ bootstrapServers: [kafka.bootstrap] });
 await broker.connect();
 const rawTopic = `bench_raw_${Date.now()}`;
-await broker.createTopic({ name: rawTopic, partitions: 1, replicationFactor: 1, config: { "cleanup.policy": "compact" } });
+await broker.createTopic({
+  name: rawTopic,
+  partitions: 1,
+  replicationFactor: 1,
+  config: { "cleanup.policy": "compact" },
+});
 let t = performance.now();
 for (let i = 0; i < n; i++) {
-  const [pos] = await broker.produce(rawTopic, [{ key: encoder.encode(`k${i}`), value: encoder.encode(body), partition: 0 }]);
+  const [pos] = await broker.produce(rawTopic, [
+    { key: encoder.encode(`k${i}`), value: encoder.encode(body), partition: 0 },
+  ]);
   let seen = false;
   while (!seen) seen = (await broker.fetch(rawTopic, 0, pos!.offset, { maxWaitMs: 100 })).length > 0;
 }
 const rawPerSecond = n / ((performance.now() - t) / 1000);
 t = performance.now();
 for (let i = 0; i < n; i++) {
-  const r = await api.register("bench-value", { ...schema, fields: [...schema.fields, { name: `f${i}`, type: "int", default: 0 }] });
+  const r = await api.register("bench-value", {
+    ...schema,
+    fields: [...schema.fields, { name: `f${i}`, type: "int", default: 0 }],
+  });
   if (r.status !== 200) throw new Error(`registration failed: ${r.text}`);
 }
 const regPerSecond = n / ((performance.now() - t) / 1000);
@@ -108,8 +142,12 @@ const f = (x: number, d = 0) => x.toFixed(d);
 console.log(`GET /schemas/ids/{id}, wrk -t2 -c${connections} -d${seconds}s, median of 3 alternating rounds:`);
 const rates = (rounds: Load[]) => rounds.map((r) => f(r.rps)).join(", ");
 console.log(`  rounds: ceiling ${rates(ceilingRounds)} req/s; sluice ${rates(ourRounds)} req/s`);
-console.log(`  bare Bun server (ceiling): ${f(ceilingReads.rps)} req/s, p50 / p99 ${f(ceilingReads.p50, 2)} / ${f(ceilingReads.p99, 2)} ms`);
-console.log(`  sluice registry:           ${f(ourReads.rps)} req/s, p50 / p99 ${f(ourReads.p50, 2)} / ${f(ourReads.p99, 2)} ms, errors ${ourReads.errors}`);
+console.log(
+  `  bare Bun server (ceiling): ${f(ceilingReads.rps)} req/s, p50 / p99 ${f(ceilingReads.p50, 2)} / ${f(ceilingReads.p99, 2)} ms`,
+);
+console.log(
+  `  sluice registry:           ${f(ourReads.rps)} req/s, p50 / p99 ${f(ourReads.p50, 2)} / ${f(ourReads.p99, 2)} ms, errors ${ourReads.errors}`,
+);
 console.log(`  ratio: ${(ourReads.rps / ceilingReads.rps).toFixed(2)} (target >= 0.9)`);
 console.log(`Registrations on Kafka, ${n} sequential:`);
 console.log(`  raw KafkaBroker produce + read back (ceiling): ${f(rawPerSecond)} /s`);

@@ -18,12 +18,34 @@ import type { SchemaType } from "#src/schema/format.ts";
 import { startTestRegistry } from "../test/fixtures/registry.ts";
 
 const iterations = Number(process.argv[2] ?? 200_000);
-const sr = await startTestRegistry({ kind: "embedded", dataDir: mkdtempSync(join(tmpdir(), "sluice-bench-")), topic: "_schemas" });
+const sr = await startTestRegistry({
+  kind: "embedded",
+  dataDir: mkdtempSync(join(tmpdir(), "sluice-bench-")),
+  topic: "_schemas",
+});
 const client = new SchemaRegistryClient({ "schema.registry.url": sr.url });
 
-const avro = { type: "record", name: "Event", fields: [{ name: "id", type: "long" }, { name: "user", type: "string" }, { name: "score", type: "double" }, { name: "tags", type: { type: "array", items: "string" } }] };
+const avro = {
+  type: "record",
+  name: "Event",
+  fields: [
+    { name: "id", type: "long" },
+    { name: "user", type: "string" },
+    { name: "score", type: "double" },
+    { name: "tags", type: { type: "array", items: "string" } },
+  ],
+};
 const proto = `syntax = "proto3";\nmessage Event {\n  int64 id = 1;\n  string user = 2;\n  double score = 3;\n  repeated string tags = 4;\n}\n`;
-const json = { type: "object", properties: { id: { type: "integer" }, user: { type: "string" }, score: { type: "number" }, tags: { type: "array", items: { type: "string" } } }, required: ["id", "user"] };
+const json = {
+  type: "object",
+  properties: {
+    id: { type: "integer" },
+    user: { type: "string" },
+    score: { type: "number" },
+    tags: { type: "array", items: { type: "string" } },
+  },
+  required: ["id", "user"],
+};
 const value = { id: 12345, user: "ada", score: 0.75, tags: ["a", "b", "c"] };
 const protoValue = { ...value, id: "12345" };
 
@@ -35,7 +57,12 @@ function timeIt(fn: () => void): number {
   return iterations / ((performance.now() - start) / 1000);
 }
 
-async function timeAsync(serializer: Serializer, deserializer: Deserializer, topic: string, v: unknown): Promise<number> {
+async function timeAsync(
+  serializer: Serializer,
+  deserializer: Deserializer,
+  topic: string,
+  v: unknown,
+): Promise<number> {
   const start = performance.now();
   for (let i = 0; i < iterations; i++) {
     const bytes = await serializer.serialize(topic, v);
@@ -52,9 +79,14 @@ async function measure(type: SchemaType, schema: string | object, v: unknown, ba
   const topic = `bench-${type.toLowerCase()}`;
   await deserializer.deserialize(topic, await serializer.serialize(topic, v)); // warm the caches
   const sync = () => deserializer.deserializeSync(serializer.serializeSync(topic, v));
-  for (let i = 0; i < iterations / 10; i++) { bare(); sync(); } // warm-up (JIT)
+  for (let i = 0; i < iterations / 10; i++) {
+    bare();
+    sync();
+  } // warm-up (JIT)
   await timeAsync(serializer, deserializer, topic, v);
-  const bareRates: number[] = [], syncRates: number[] = [], asyncRates: number[] = [];
+  const bareRates: number[] = [],
+    syncRates: number[] = [],
+    asyncRates: number[] = [];
   for (let r = 0; r < rounds; r++) {
     bareRates.push(timeIt(bare));
     syncRates.push(timeIt(sync));
@@ -85,7 +117,11 @@ const results = [
     // that proto3 JSON allows, so it checks nothing. Read back as the deserializer presents values.
     const message = protoType.fromObject(protoValue);
     if (protoType.verify(message)) throw new Error("invalid");
-    protoType.toObject(protoType.decode(protoType.encode(message).finish()), { longs: String, enums: String, bytes: String });
+    protoType.toObject(protoType.decode(protoType.encode(message).finish()), {
+      longs: String,
+      enums: String,
+      bytes: String,
+    });
   }),
   await measure("JSON", json, value, () => {
     // Bytes are what a serializer produces: the UTF-8 encoding is part of the bare work.
@@ -95,7 +131,9 @@ const results = [
 ];
 await sr.stop();
 
-console.log(`serialize + deserialize, ${iterations} values per round, median of ${rounds} rounds, warm caches (overhead ratio = bare / sluice, target <= 1.15):`);
+console.log(
+  `serialize + deserialize, ${iterations} values per round, median of ${rounds} rounds, warm caches (overhead ratio = bare / sluice, target <= 1.15):`,
+);
 for (const r of results) {
   const f = (x: number) => String(Math.round(x)).padStart(8);
   console.log(

@@ -5,7 +5,9 @@ import { Consumer, MessagesStreamModes, Producer } from "@platformatic/kafka";
 import { Deserializer, SchemaRegistryClient, Serializer } from "../src/serde/index.ts";
 
 const bootstrapBrokers = (process.env.KAFKA_BOOTSTRAP_SERVERS ?? "127.0.0.1:9092").split(",");
-const registry = new SchemaRegistryClient({ "schema.registry.url": process.env.SCHEMA_REGISTRY_URL ?? "http://127.0.0.1:8081" });
+const registry = new SchemaRegistryClient({
+  "schema.registry.url": process.env.SCHEMA_REGISTRY_URL ?? "http://127.0.0.1:8081",
+});
 const topic = process.env.TOPIC ?? "payments";
 
 const schema = {

@@ -8,7 +8,14 @@ import type { PluginSdk } from "../src/connect/api/sdk.ts";
 export default (sdk: PluginSdk) => {
   const settings = new sdk.SettingsDefinition([
     { name: "topic", type: "string", required: true, importance: "high", doc: "Topic the numbers are written to." },
-    { name: "sequence.max", type: "long", default: 0, min: 0, importance: "medium", doc: "Numbers per task; 0 = no end." },
+    {
+      name: "sequence.max",
+      type: "long",
+      default: 0,
+      min: 0,
+      importance: "medium",
+      doc: "Numbers per task; 0 = no end.",
+    },
     { name: "sequence.interval.ms", type: "long", default: 0, min: 0, importance: "low", doc: "Pause between polls." },
   ]);
 

@@ -21,7 +21,10 @@ const LISTED = /^(org\.apache\.kafka|io\.debezium|io\.confluent)\./;
  * file.connectors.enable=true (the default of `sluice dev`).
  */
 export function fileConnectorsEnabled(settings: ParsedSettings): boolean {
-  return settings.boolean("file.connectors.enable") || settings.list("plugin.path").some((entry) => basename(entry).startsWith("connect-file"));
+  return (
+    settings.boolean("file.connectors.enable") ||
+    settings.list("plugin.path").some((entry) => basename(entry).startsWith("connect-file"))
+  );
 }
 
 /** The built-ins a worker with these settings offers. */
@@ -32,12 +35,39 @@ export function catalog(settings: ParsedSettings): PluginRegistry {
 export function builtinPlugins(options: { fileConnectors: boolean }): PluginRegistry {
   const registry = new PluginRegistry();
   if (options.fileConnectors) {
-    registry.add({ className: FileStreamSourceConnector.className, type: "source", version: VERSION, create: () => new FileStreamSourceConnector() });
-    registry.add({ className: FileStreamSinkConnector.className, type: "sink", version: VERSION, create: () => new FileStreamSinkConnector() });
+    registry.add({
+      className: FileStreamSourceConnector.className,
+      type: "source",
+      version: VERSION,
+      create: () => new FileStreamSourceConnector(),
+    });
+    registry.add({
+      className: FileStreamSinkConnector.className,
+      type: "sink",
+      version: VERSION,
+      create: () => new FileStreamSinkConnector(),
+    });
   }
-  registry.add({ className: JdbcSinkConnector.className, type: "sink", version: VERSION, create: () => new JdbcSinkConnector() });
-  registry.add({ className: PostgresConnector.className, type: "source", version: VERSION, aliases: ["PostgresCdc"], create: () => new PostgresConnector() });
-  registry.add({ className: ElasticsearchSinkConnector.className, type: "sink", version: VERSION, aliases: ElasticsearchSinkConnector.aliases, create: () => new ElasticsearchSinkConnector() });
+  registry.add({
+    className: JdbcSinkConnector.className,
+    type: "sink",
+    version: VERSION,
+    create: () => new JdbcSinkConnector(),
+  });
+  registry.add({
+    className: PostgresConnector.className,
+    type: "source",
+    version: VERSION,
+    aliases: ["PostgresCdc"],
+    create: () => new PostgresConnector(),
+  });
+  registry.add({
+    className: ElasticsearchSinkConnector.className,
+    type: "sink",
+    version: VERSION,
+    aliases: ElasticsearchSinkConnector.aliases,
+    create: () => new ElasticsearchSinkConnector(),
+  });
   for (const [className, create] of Object.entries(BUILTIN_CONVERTERS)) {
     registry.add({ className, type: "converter", version: VERSION, create });
   }

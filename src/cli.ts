@@ -8,7 +8,15 @@ import { createBroker } from "./broker/index.ts";
 import { applyLogSettings, logProcessWarnings, logger, setLogLevel } from "./platform/log.ts";
 import { parseProperties, propertiesFromEnv } from "./platform/properties.ts";
 import { resolve } from "node:path";
-import { ConfigError, noEffectWarning, settingsReference, unknownSettingWarning, UnsupportedSettingsError, type ParsedSettings, type SettingsDefinition } from "./platform/settings.ts";
+import {
+  ConfigError,
+  noEffectWarning,
+  settingsReference,
+  unknownSettingWarning,
+  UnsupportedSettingsError,
+  type ParsedSettings,
+  type SettingsDefinition,
+} from "./platform/settings.ts";
 import { catalog } from "./catalog.ts";
 import { unsupportedSettingsDoc } from "./unsupported-settings-doc.ts";
 
@@ -48,7 +56,11 @@ export function parseArgs(args: string[]): Args {
 }
 
 /** Flags by their short names → the settings they stand for, for one service. */
-function settingsFlags(flags: Record<string, string>, aliases: Record<string, string>, ignore: string[]): Record<string, string> {
+function settingsFlags(
+  flags: Record<string, string>,
+  aliases: Record<string, string>,
+  ignore: string[],
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(flags)) {
     if (ignore.includes(name)) continue;
@@ -65,8 +77,19 @@ interface Loaded {
 }
 
 /** Settings from, later ones winning: the command's defaults, files, the environment, flags. */
-function load(definition: SettingsDefinition, files: string[], envPrefix: string, flags: Record<string, string>, defaults: Record<string, string> = {}): Loaded {
-  const raw: Record<string, string> = Object.assign({ ...defaults }, ...files.map((f) => parseProperties(readFileSync(f, "utf8"))), propertiesFromEnv(envPrefix, process.env), flags);
+function load(
+  definition: SettingsDefinition,
+  files: string[],
+  envPrefix: string,
+  flags: Record<string, string>,
+  defaults: Record<string, string> = {},
+): Loaded {
+  const raw: Record<string, string> = Object.assign(
+    { ...defaults },
+    ...files.map((f) => parseProperties(readFileSync(f, "utf8"))),
+    propertiesFromEnv(envPrefix, process.env),
+    flags,
+  );
   return { definition, raw, ...definition.parse(raw) };
 }
 
@@ -77,14 +100,21 @@ function load(definition: SettingsDefinition, files: string[], envPrefix: string
  * hands every flag to both), naming the known setting it most likely misspells.
  */
 function checkSettings(...services: Loaded[]): void {
-  const uses = services.flatMap((s) => [s.definition.unsupportedIn(s.raw), ...(s.definition === workerSettings ? workerConverterUses(s) : [])]);
+  const uses = services.flatMap((s) => [
+    s.definition.unsupportedIn(s.raw),
+    ...(s.definition === workerSettings ? workerConverterUses(s) : []),
+  ]);
   const refused = uses.flatMap((u) => u.refused);
   if (refused.length > 0) throw new UnsupportedSettingsError(refused);
   for (const use of uses.flatMap((u) => u.ignored)) logger("config").warn(noEffectWarning(use));
   if (services.some((s) => s.definition === registrySettingsDefinition && namesBuiltInExtension(s.raw))) {
-    logger("config").info(`Resource extension ${DEK_REGISTRY_EXTENSION}: the DEK registry is built into Sluice and always on`);
+    logger("config").info(
+      `Resource extension ${DEK_REGISTRY_EXTENSION}: the DEK registry is built into Sluice and always on`,
+    );
   }
-  const unknown = new Set(services.flatMap((s) => s.unknown).filter((name) => !services.some((s) => s.definition.accepts(name))));
+  const unknown = new Set(
+    services.flatMap((s) => s.unknown).filter((name) => !services.some((s) => s.definition.accepts(name))),
+  );
   const known = services.flatMap((s) => s.definition.names());
   for (const name of unknown) logger("config").warn(unknownSettingWarning(name, known));
 }
@@ -94,7 +124,9 @@ function workerConverterUses(worker: Loaded): ReturnType<SettingsDefinition["uns
   return (["key.converter", "value.converter", "header.converter"] as const).map((key) => {
     const definition = BUILTIN_CONVERTERS[worker.values.string(key).trim()]?.().config?.();
     const prefix = `${key}.`;
-    const own = Object.fromEntries(Object.entries(worker.raw).flatMap(([k, v]) => (k.startsWith(prefix) ? [[k.slice(prefix.length), v]] : [])));
+    const own = Object.fromEntries(
+      Object.entries(worker.raw).flatMap(([k, v]) => (k.startsWith(prefix) ? [[k.slice(prefix.length), v]] : [])),
+    );
     const found = definition?.unsupportedIn(own) ?? { refused: [], ignored: [] };
     const full = (list: typeof found.refused) => list.map((use) => ({ ...use, name: `${prefix}${use.name}` }));
     return { refused: full(found.refused), ignored: full(found.ignored) };
@@ -104,13 +136,23 @@ function workerConverterUses(worker: Loaded): ReturnType<SettingsDefinition["uns
 /** Outside dev, running on the embedded broker is said plainly: it is for trying Sluice, not for production. */
 function warnEmbeddedBroker(settings: ParsedSettings, bootstrapSetting: string): void {
   if (settings.list(bootstrapSetting).length > 0) return;
-  logger("config").warn(`No ${bootstrapSetting}: running on the embedded broker in ${resolve(settings.string("data.dir"))}, a single-machine store for development; set ${bootstrapSetting} to use Kafka`);
+  logger("config").warn(
+    `No ${bootstrapSetting}: running on the embedded broker in ${resolve(settings.string("data.dir"))}, a single-machine store for development; set ${bootstrapSetting} to use Kafka`,
+  );
 }
 
 const log = logger("sluice");
 
-const REGISTRY_FLAGS = { "bootstrap-servers": "kafkastore.bootstrap.servers", "data-dir": "data.dir", "registry-listeners": "listeners" };
-const CONNECT_FLAGS = { "bootstrap-servers": "bootstrap.servers", "data-dir": "data.dir", "connect-listeners": "listeners" };
+const REGISTRY_FLAGS = {
+  "bootstrap-servers": "kafkastore.bootstrap.servers",
+  "data-dir": "data.dir",
+  "registry-listeners": "listeners",
+};
+const CONNECT_FLAGS = {
+  "bootstrap-servers": "bootstrap.servers",
+  "data-dir": "data.dir",
+  "connect-listeners": "listeners",
+};
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -151,7 +193,12 @@ async function main(argv: string[]): Promise<number> {
   const running: { stop(): Promise<void> }[] = [];
 
   if (command === "registry") {
-    const registry = load(registrySettingsDefinition, positional, "SCHEMA_REGISTRY_", settingsFlags(flags, REGISTRY_FLAGS, []));
+    const registry = load(
+      registrySettingsDefinition,
+      positional,
+      "SCHEMA_REGISTRY_",
+      settingsFlags(flags, REGISTRY_FLAGS, []),
+    );
     const { values } = registry;
     applyLogSettings(values);
     if (values.boolean("debug")) setLogLevel("debug");
@@ -159,27 +206,57 @@ async function main(argv: string[]): Promise<number> {
     warnEmbeddedBroker(values, "kafkastore.bootstrap.servers");
     const sr = await startRegistry(values);
     running.push(sr);
-    log.info({ urls: sr.urls, broker: sr.broker.kind }, `Schema registry listening on ${sr.urls.join(", ")} (${sr.broker.kind} broker)`);
+    log.info(
+      { urls: sr.urls, broker: sr.broker.kind },
+      `Schema registry listening on ${sr.urls.join(", ")} (${sr.broker.kind} broker)`,
+    );
   } else if (command === "connect-standalone") {
     const [workerFile, ...connectorFiles] = positional;
     if (!workerFile) throw new UsageError(command, "a worker properties file");
-    const worker = load(workerSettings, [workerFile], "CONNECT_", settingsFlags(flags, { ...CONNECT_FLAGS, listeners: "listeners" }, []));
+    const worker = load(
+      workerSettings,
+      [workerFile],
+      "CONNECT_",
+      settingsFlags(flags, { ...CONNECT_FLAGS, listeners: "listeners" }, []),
+    );
     const { values, raw } = worker;
     applyLogSettings(values);
     checkSettings(worker);
     warnEmbeddedBroker(values, "bootstrap.servers");
-    const connect = await startConnectStandalone({ settings: values, workerConfig: raw, connectorFiles, catalog, taskThreadEntry: TASK_THREAD });
+    const connect = await startConnectStandalone({
+      settings: values,
+      workerConfig: raw,
+      connectorFiles,
+      catalog,
+      taskThreadEntry: TASK_THREAD,
+    });
     running.push(connect);
-    log.info({ urls: connect.urls, broker: connect.broker.kind }, `Connect worker listening on ${connect.urls.join(", ")} (${connect.broker.kind} broker)`);
+    log.info(
+      { urls: connect.urls, broker: connect.broker.kind },
+      `Connect worker listening on ${connect.urls.join(", ")} (${connect.broker.kind} broker)`,
+    );
   } else if (command === "dev") {
     // dev runs two services, each with its own listeners: one --listeners cannot say which.
     if ("listeners" in flags) {
-      console.error(`sluice dev runs two services: give --registry-listeners and --connect-listeners instead of --listeners\n${usageLine(command)}`);
+      console.error(
+        `sluice dev runs two services: give --registry-listeners and --connect-listeners instead of --listeners\n${usageLine(command)}`,
+      );
       return 2;
     }
     // One process, one broker (embedded unless --bootstrap-servers), both services.
-    const registry = load(registrySettingsDefinition, [], "SCHEMA_REGISTRY_", settingsFlags(flags, REGISTRY_FLAGS, ["connect-listeners"]));
-    const connectSettings = load(workerSettings, [], "CONNECT_", settingsFlags(flags, CONNECT_FLAGS, ["registry-listeners"]), DEV_CONNECT_DEFAULTS);
+    const registry = load(
+      registrySettingsDefinition,
+      [],
+      "SCHEMA_REGISTRY_",
+      settingsFlags(flags, REGISTRY_FLAGS, ["connect-listeners"]),
+    );
+    const connectSettings = load(
+      workerSettings,
+      [],
+      "CONNECT_",
+      settingsFlags(flags, CONNECT_FLAGS, ["registry-listeners"]),
+      DEV_CONNECT_DEFAULTS,
+    );
     applyLogSettings(registry.values);
     applyLogSettings(connectSettings.values);
     checkSettings(registry, connectSettings);
@@ -205,17 +282,33 @@ async function main(argv: string[]): Promise<number> {
     });
     connectUrl = connect.urls[0];
     running.push(connect, { stop: () => broker.close() });
-    log.info({ registry: sr.urls, connect: connect.urls, broker: broker.kind }, `Schema registry listening on ${sr.urls.join(", ")}; connect worker on ${connect.urls.join(", ")} (${broker.kind} broker)`);
+    log.info(
+      { registry: sr.urls, connect: connect.urls, broker: broker.kind },
+      `Schema registry listening on ${sr.urls.join(", ")}; connect worker on ${connect.urls.join(", ")} (${broker.kind} broker)`,
+    );
   } else if (command === "connect-distributed") {
     const [workerFile] = positional;
     if (!workerFile) throw new UsageError(command, "a worker properties file");
-    const worker = load(workerSettings, [workerFile], "CONNECT_", settingsFlags(flags, { ...CONNECT_FLAGS, listeners: "listeners" }, []));
+    const worker = load(
+      workerSettings,
+      [workerFile],
+      "CONNECT_",
+      settingsFlags(flags, { ...CONNECT_FLAGS, listeners: "listeners" }, []),
+    );
     const { values, raw } = worker;
     applyLogSettings(values);
     checkSettings(worker);
-    const connect = await startConnectDistributed({ settings: values, workerConfig: raw, catalog, taskThreadEntry: TASK_THREAD });
+    const connect = await startConnectDistributed({
+      settings: values,
+      workerConfig: raw,
+      catalog,
+      taskThreadEntry: TASK_THREAD,
+    });
     running.push(connect);
-    log.info({ urls: connect.urls, group: values.string("group.id"), broker: connect.broker.kind }, `Connect worker listening on ${connect.urls.join(", ")}, joining group ${values.string("group.id")} (${connect.broker.kind} broker)`);
+    log.info(
+      { urls: connect.urls, group: values.string("group.id"), broker: connect.broker.kind },
+      `Connect worker listening on ${connect.urls.join(", ")}, joining group ${values.string("group.id")} (${connect.broker.kind} broker)`,
+    );
   } else {
     console.error(`Unknown command ${command}\n\n${HELP}`);
     return 2;
@@ -242,14 +335,18 @@ async function main(argv: string[]): Promise<number> {
 async function healthcheck(which: string[]): Promise<number> {
   const services = which.length > 0 ? which : ["registry", "connect"];
   const probes: Record<string, () => string> = {
-    registry: () => `${local(load(registrySettingsDefinition, [], "SCHEMA_REGISTRY_", {}).values.list("listeners")[0]!)}/`,
+    registry: () =>
+      `${local(load(registrySettingsDefinition, [], "SCHEMA_REGISTRY_", {}).values.list("listeners")[0]!)}/`,
     connect: () => `${local(load(workerSettings, [], "CONNECT_", {}).values.list("listeners")[0]!)}/health`,
   };
   let healthy = true;
   for (const service of services) {
     const url = probes[service]?.();
     if (!url) throw new ConfigError("healthcheck", service, "registry or connect");
-    const status = await fetch(url, { signal: AbortSignal.timeout(5000) }).then((r) => r.status, () => 0);
+    const status = await fetch(url, { signal: AbortSignal.timeout(5000) }).then(
+      (r) => r.status,
+      () => 0,
+    );
     console.log(`${service} ${url}: ${status || "no answer"}`);
     healthy &&= status === 200;
   }
@@ -266,13 +363,16 @@ async function repairLogs(files: string[]): Promise<number> {
       continue;
     }
     const ranges = skipped.map(({ from, to }) => `skipped ${to - from} damaged bytes at byte ${from}`).join("; ");
-    console.log(`${file}: ${ranges}; kept ${records} intact records (last offset ${lastOffset}); the damaged file is kept as ${keptAs}`);
+    console.log(
+      `${file}: ${ranges}; kept ${records} intact records (last offset ${lastOffset}); the damaged file is kept as ${keptAs}`,
+    );
   }
   return 0;
 }
 
 /** A listener as a URL this machine can call (all interfaces → loopback). */
-const local = (listener: string) => listener.replace("://:", "://127.0.0.1:").replace("://0.0.0.0", "://127.0.0.1").replace(/\/$/, "");
+const local = (listener: string) =>
+  listener.replace("://:", "://127.0.0.1:").replace("://0.0.0.0", "://127.0.0.1").replace(/\/$/, "");
 
 if (import.meta.main) {
   logProcessWarnings();

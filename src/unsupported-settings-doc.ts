@@ -11,13 +11,33 @@ import { registrySettingsDefinition } from "./registry/settings.ts";
 import { serdeSettings } from "./serde/config.ts";
 
 const SECTIONS: [title: string, original: string, definition: SettingsDefinition][] = [
-  ["Connect worker", "Kafka Connect's worker settings (WorkerConfig, DistributedConfig, RestServerConfig). A refused one stops start-up, naming each.", workerSettings],
-  ["Schema registry", "Confluent Schema Registry's settings. A refused one stops start-up, naming each.", registrySettingsDefinition],
-  ["Every connector", "Kafka Connect's connector settings (ConnectorConfig, SourceConnectorConfig, SinkConnectorConfig).", sourceConnectorDefinition],
-  ["PostgreSQL CDC connector", "Debezium's PostgresConnector (3.x). `test/integration/connect/original-settings.test.ts` reads Debezium's own list from its jars and checks each of its settings is implemented or here.", postgresCdcSettings],
+  [
+    "Connect worker",
+    "Kafka Connect's worker settings (WorkerConfig, DistributedConfig, RestServerConfig). A refused one stops start-up, naming each.",
+    workerSettings,
+  ],
+  [
+    "Schema registry",
+    "Confluent Schema Registry's settings. A refused one stops start-up, naming each.",
+    registrySettingsDefinition,
+  ],
+  [
+    "Every connector",
+    "Kafka Connect's connector settings (ConnectorConfig, SourceConnectorConfig, SinkConnectorConfig).",
+    sourceConnectorDefinition,
+  ],
+  [
+    "PostgreSQL CDC connector",
+    "Debezium's PostgresConnector (3.x). `test/integration/connect/original-settings.test.ts` reads Debezium's own list from its jars and checks each of its settings is implemented or here.",
+    postgresCdcSettings,
+  ],
   ["JDBC sink", "Confluent's JdbcSinkConnector (kafka-connect-jdbc 10.x).", jdbcSinkSettings],
   ["Search sink", "Confluent's ElasticsearchSinkConnector (kafka-connect-elasticsearch 14.x).", searchSinkSettings],
-  ["Schema registry converters", "Confluent's AvroConverter, ProtobufConverter and JsonSchemaConverter (their serializers' settings, AbstractKafkaSchemaSerDeConfig), under `key.converter.`, `value.converter.` and `header.converter.`.", serdeSettings],
+  [
+    "Schema registry converters",
+    "Confluent's AvroConverter, ProtobufConverter and JsonSchemaConverter (their serializers' settings, AbstractKafkaSchemaSerDeConfig), under `key.converter.`, `value.converter.` and `header.converter.`.",
+    serdeSettings,
+  ],
 ];
 
 export function unsupportedSettingsDoc(): string {
@@ -30,7 +50,7 @@ export function unsupportedSettingsDoc(): string {
     "silently ignored. A **refused** one would change the data, the security or the delivery if it were honoured:",
     "a connector config that sets it is invalid (`PUT /connector-plugins/{plugin}/config/validate` names it,",
     "creating or updating the connector answers 400), and a worker or registry does not start. Set to a value listed",
-    "as accepted (the original's default, or \"off\"), it asks for nothing Sluice does not do, and passes. A setting",
+    'as accepted (the original\'s default, or "off"), it asks for nothing Sluice does not do, and passes. A setting',
     "of **no effect** only tunes the original: it is accepted with one warning at start-up, or when the connector",
     "is created or updated. A name nothing declares is warned about too, with the declared name it most likely",
     "misspells.",
@@ -40,6 +60,13 @@ export function unsupportedSettingsDoc(): string {
     "`test/integration/connect/original-settings.test.ts`). The settings of a connector's converters,",
     "transforms and predicates (`value.converter.*`, `transforms.<alias>.*`, …) are judged by what each declares.",
     "",
-    ...SECTIONS.flatMap(([title, original, definition]) => [`## ${title}`, "", original, "", unsupportedReference(definition), ""]),
+    ...SECTIONS.flatMap(([title, original, definition]) => [
+      `## ${title}`,
+      "",
+      original,
+      "",
+      unsupportedReference(definition),
+      "",
+    ]),
   ].join("\n");
 }

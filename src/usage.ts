@@ -12,7 +12,8 @@ interface Command {
 }
 
 const FLAGS = {
-  "bootstrap-servers": "--bootstrap-servers <hosts>   Kafka bootstrap servers; without them the embedded broker is used",
+  "bootstrap-servers":
+    "--bootstrap-servers <hosts>   Kafka bootstrap servers; without them the embedded broker is used",
   "data-dir": "--data-dir <dir>              directory of the embedded broker (default ./data)",
   listeners: "--listeners <urls>            registry: e.g. http://0.0.0.0:8081; connect-standalone: http://:8083",
   "registry-listeners": "--registry-listeners <urls>   dev: the registry's listeners",
@@ -46,7 +47,10 @@ export const COMMANDS: Record<string, Command> = {
   },
   healthcheck: {
     args: "[registry|connect]",
-    about: ["exit 0 when the local services answer (for container", "health checks; listeners from the same settings/env)"],
+    about: [
+      "exit 0 when the local services answer (for container",
+      "health checks; listeners from the same settings/env)",
+    ],
     flags: [],
   },
   "repair-log": {
@@ -73,12 +77,16 @@ function overviewLines(name: string, { args, about }: Command): string[] {
 export const HELP = `sluice ${VERSION} — Confluent-compatible schema registry and Kafka Connect-compatible runtime
 
 Usage:
-${Object.entries(COMMANDS).flatMap(([name, command]) => overviewLines(name, command)).join("\n")}
+${Object.entries(COMMANDS)
+  .flatMap(([name, command]) => overviewLines(name, command))
+  .join("\n")}
   sluice --help | --version
   sluice <command> --help
 
 Flags:
-${Object.values(FLAGS).map((flag) => `  ${flag}`).join("\n")}
+${Object.values(FLAGS)
+  .map((flag) => `  ${flag}`)
+  .join("\n")}
 
 ${ENVIRONMENT}
 `;

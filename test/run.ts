@@ -21,7 +21,8 @@ const reportFile = join(reportDir, "junit.xml");
 /** A server the tests need: missing is fatal with CI=true; otherwise said here, before its tests fail. */
 function found(name: string, where: unknown): void {
   if (where !== null) return;
-  if (process.env.CI === "true") throw new Error(`${name} is missing and could not be installed (apt-get needs root on Debian)`);
+  if (process.env.CI === "true")
+    throw new Error(`${name} is missing and could not be installed (apt-get needs root on Debian)`);
   process.stdout.write(`${name} not available, its tests will fail; `);
 }
 
@@ -32,23 +33,32 @@ function step(what: string, action: () => void): void {
   console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-if (!process.env.KAFKA_BOOTSTRAP_SERVERS) step("Apache Kafka jars (Maven Central, cached in ~/.m2)", () => void kafkaClasspath());
+if (!process.env.KAFKA_BOOTSTRAP_SERVERS)
+  step("Apache Kafka jars (Maven Central, cached in ~/.m2)", () => void kafkaClasspath());
 step("Python confluent-kafka for the interop tests (PyPI, virtualenv)", () => void interopPython());
-step("Debezium's PostgreSQL connector jars for the CDC comparison (Maven Central, cached in ~/.m2)", () => void debeziumClasspath());
+step(
+  "Debezium's PostgreSQL connector jars for the CDC comparison (Maven Central, cached in ~/.m2)",
+  () => void debeziumClasspath(),
+);
 step("OpenSearch jars for the search sink tests (Maven Central, cached in ~/.m2)", () => void openSearchClasspath());
 step("PostgreSQL server (Debian package postgresql when missing)", () => found("PostgreSQL", postgresBinDir()));
 step("MariaDB server (Debian package mariadb-server when missing)", () => found("MariaDB", mariadbBinaries()));
-step("Chromium for the console's browser tests (Debian package chromium when missing)", () => found("Chromium", chromiumBinary()));
+step("Chromium for the console's browser tests (Debian package chromium when missing)", () =>
+  found("Chromium", chromiumBinary()),
+);
 
 mkdirSync(reportDir, { recursive: true });
 rmSync(reportFile, { force: true });
 const args = process.argv.slice(2);
-const bun = spawn([process.execPath, "test", "--timeout=120000", "--reporter=junit", `--reporter-outfile=${reportFile}`, ...args], {
-  cwd: root,
-  stdout: "inherit",
-  stderr: "inherit",
-  env: { ...process.env, NODE_ENV: "test" },
-});
+const bun = spawn(
+  [process.execPath, "test", "--timeout=120000", "--reporter=junit", `--reporter-outfile=${reportFile}`, ...args],
+  {
+    cwd: root,
+    stdout: "inherit",
+    stderr: "inherit",
+    env: { ...process.env, NODE_ENV: "test" },
+  },
+);
 const code = await bun.exited;
 
 let passed = 0;

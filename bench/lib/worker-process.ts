@@ -91,7 +91,11 @@ export async function startWorkerProcess(
   options: { cwd: string; port: number; logFile: string; timeoutMs: number; readyPath?: string },
 ): Promise<WorkerProcess> {
   const started = performance.now();
-  const proc = spawn(command, { cwd: options.cwd, stdout: Bun.file(options.logFile), stderr: Bun.file(options.logFile) });
+  const proc = spawn(command, {
+    cwd: options.cwd,
+    stdout: Bun.file(options.logFile),
+    stderr: Bun.file(options.logFile),
+  });
   // A worker must not outlive this process (a crashed or interrupted bench).
   const cleanupOnExit = () => proc.kill("SIGKILL");
   process.once("exit", cleanupOnExit);
@@ -128,7 +132,11 @@ export async function startWorkerProcess(
 
 /** POSTs a connector; throws with the answer unless it is created. */
 export async function createConnector(base: string, name: string, config: Record<string, string>): Promise<void> {
-  const res = await fetch(`${base}/connectors`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, config }) });
+  const res = await fetch(`${base}/connectors`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name, config }),
+  });
   if (res.status !== 201) throw new Error(`creating ${name}: ${res.status} ${await res.text()}`);
 }
 

@@ -1,10 +1,16 @@
 // The .properties files the connect benchmarks hand to both sides, Sluice and Apache Kafka Connect.
 import { join } from "node:path";
 
-export const properties = (values: Record<string, string>) => Object.entries(values).map(([k, v]) => `${k}=${v}`).join("\n") + "\n";
+export const properties = (values: Record<string, string>) =>
+  Object.entries(values)
+    .map(([k, v]) => `${k}=${v}`)
+    .join("\n") + "\n";
 
 /** A standalone worker's worker.properties as Kafka's sample file has it: offsets in `dir`, flushed every 10 s. */
-export function standaloneWorkerProperties(worker: { bootstrap: string; port: number; dir: string; converter: string }, extra: Record<string, string> = {}): string {
+export function standaloneWorkerProperties(
+  worker: { bootstrap: string; port: number; dir: string; converter: string },
+  extra: Record<string, string> = {},
+): string {
   return properties({
     "bootstrap.servers": worker.bootstrap,
     listeners: `http://127.0.0.1:${worker.port}`,

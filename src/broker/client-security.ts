@@ -100,14 +100,22 @@ export interface AssumedRole {
 }
 
 const PROTOCOLS = ["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"];
-const PASSWORD_MECHANISMS: Record<string, PasswordSasl["mechanism"]> = { PLAIN: "plain", "SCRAM-SHA-256": "scram-sha-256", "SCRAM-SHA-512": "scram-sha-512" };
+const PASSWORD_MECHANISMS: Record<string, PasswordSasl["mechanism"]> = {
+  PLAIN: "plain",
+  "SCRAM-SHA-256": "scram-sha-256",
+  "SCRAM-SHA-512": "scram-sha-512",
+};
 const MECHANISMS = [...Object.keys(PASSWORD_MECHANISMS), "OAUTHBEARER"];
 
 const OAUTH_MODULE = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule";
 /** Kafka's login handler (3.4+ name) and the name it had in 3.1–3.3. */
-const KAFKA_OAUTH_HANDLERS = ["org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler", "org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerLoginCallbackHandler"];
+const KAFKA_OAUTH_HANDLERS = [
+  "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler",
+  "org.apache.kafka.common.security.oauthbearer.secured.OAuthBearerLoginCallbackHandler",
+];
 const MSK_IAM_HANDLER = "software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler";
-const UNSECURED_HANDLER = "org.apache.kafka.common.security.oauthbearer.internals.unsecured.OAuthBearerUnsecuredLoginCallbackHandler";
+const UNSECURED_HANDLER =
+  "org.apache.kafka.common.security.oauthbearer.internals.unsecured.OAuthBearerUnsecuredLoginCallbackHandler";
 const RETRIEVERS = "org.apache.kafka.common.security.oauthbearer.";
 
 /** Kafka's client security settings: what a prefix (`producer.`, `producer.override.`) may set for a client. */
@@ -121,7 +129,11 @@ function isSecuritySetting(name: string): boolean {
  * `producer.override.` ones. Prefixes that disagree on a setting are refused: Sluice's tasks have one
  * Kafka client, for producing and consuming alike.
  */
-export function overriddenSecurity(props: Record<string, string>, overrides: Record<string, string>, prefixes: string[]): Record<string, string> {
+export function overriddenSecurity(
+  props: Record<string, string>,
+  overrides: Record<string, string>,
+  prefixes: string[],
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(props)) if (isSecuritySetting(name)) out[name] = value;
   const given = new Map<string, { prefix: string; value: string }>();
@@ -131,7 +143,11 @@ export function overriddenSecurity(props: Record<string, string>, overrides: Rec
       const name = key.slice(prefix.length);
       const earlier = given.get(name);
       if (earlier && earlier.value !== value) {
-        throw new ConfigError(key, isSecret(name) ? "(not shown: it holds a secret)" : value, `differs from ${earlier.prefix}${name}; Sluice's tasks have one Kafka client for producing and consuming, which needs one value`);
+        throw new ConfigError(
+          key,
+          isSecret(name) ? "(not shown: it holds a secret)" : value,
+          `differs from ${earlier.prefix}${name}; Sluice's tasks have one Kafka client for producing and consuming, which needs one value`,
+        );
       }
       given.set(name, { prefix, value });
       out[name] = value;
@@ -142,18 +158,26 @@ export function overriddenSecurity(props: Record<string, string>, overrides: Rec
 
 /** Whether any security setting is given under one of the prefixes. */
 export function hasSecurityOverride(overrides: Record<string, string>, prefixes: string[]): boolean {
-  return Object.keys(overrides).some((key) => prefixes.some((p) => key.startsWith(p) && isSecuritySetting(key.slice(p.length))));
+  return Object.keys(overrides).some((key) =>
+    prefixes.some((p) => key.startsWith(p) && isSecuritySetting(key.slice(p.length))),
+  );
 }
 
 function isSecret(name: string): boolean {
-  return name === "sasl.jaas.config" || name.endsWith(".password") || name.endsWith("client.secret") || name === "ssl.keystore.key";
+  return (
+    name === "sasl.jaas.config" ||
+    name.endsWith(".password") ||
+    name.endsWith("client.secret") ||
+    name === "ssl.keystore.key"
+  );
 }
 
 /** The security of a client from its settings; undefined for PLAINTEXT. */
 export function clientSecurity(props: Record<string, string>, prefix = ""): ClientSecurity | undefined {
   const get = (name: string) => props[prefix + name]?.trim() || undefined;
   const protocol = (get("security.protocol") ?? "PLAINTEXT").toUpperCase();
-  if (!PROTOCOLS.includes(protocol)) throw new ConfigError(`${prefix}security.protocol`, protocol, PROTOCOLS.join(", "));
+  if (!PROTOCOLS.includes(protocol))
+    throw new ConfigError(`${prefix}security.protocol`, protocol, PROTOCOLS.join(", "));
   const out: ClientSecurity = {};
   if (protocol.startsWith("SASL_")) out.sasl = saslOf(props, prefix);
   if (protocol === "SSL" || protocol === "SASL_SSL") out.ssl = clientTls(props, prefix);
@@ -166,21 +190,42 @@ function saslOf(props: Record<string, string>, prefix: string): PasswordSasl | O
   const mechanism = (given ?? "GSSAPI").toUpperCase();
   if (mechanism === "GSSAPI") {
     const unset = given ? "" : " (Kafka's default when sasl.mechanism is not set)";
-    throw new ConfigError(`${prefix}sasl.mechanism`, mechanism, `GSSAPI${unset} is Kerberos, which Sluice does not support; set ${prefix}sasl.mechanism to one of ${MECHANISMS.join(", ")}`);
+    throw new ConfigError(
+      `${prefix}sasl.mechanism`,
+      mechanism,
+      `GSSAPI${unset} is Kerberos, which Sluice does not support; set ${prefix}sasl.mechanism to one of ${MECHANISMS.join(", ")}`,
+    );
   }
   if (mechanism === "AWS_MSK_IAM") {
-    throw new ConfigError(`${prefix}sasl.mechanism`, mechanism, `Amazon MSK's own mechanism is not supported; MSK takes IAM over OAUTHBEARER: sasl.mechanism=OAUTHBEARER with sasl.login.callback.handler.class=${MSK_IAM_HANDLER}`);
+    throw new ConfigError(
+      `${prefix}sasl.mechanism`,
+      mechanism,
+      `Amazon MSK's own mechanism is not supported; MSK takes IAM over OAUTHBEARER: sasl.mechanism=OAUTHBEARER with sasl.login.callback.handler.class=${MSK_IAM_HANDLER}`,
+    );
   }
   if (mechanism === "OAUTHBEARER") {
     const login = oauthLogin(props, prefix);
-    const extensions = login.kind === "aws-msk-iam" ? {} : saslExtensions(jaasOptions(get("sasl.jaas.config")!), login.kind === "unsecured" ? "unsecuredLoginExtension_" : "extension_", prefix);
+    const extensions =
+      login.kind === "aws-msk-iam"
+        ? {}
+        : saslExtensions(
+            jaasOptions(get("sasl.jaas.config")!),
+            login.kind === "unsecured" ? "unsecuredLoginExtension_" : "extension_",
+            prefix,
+          );
     return { mechanism: "oauthbearer", login, ...(Object.keys(extensions).length > 0 ? { extensions } : {}) };
   }
-  if (!PASSWORD_MECHANISMS[mechanism]) throw new ConfigError(`${prefix}sasl.mechanism`, mechanism, MECHANISMS.join(", "));
+  if (!PASSWORD_MECHANISMS[mechanism])
+    throw new ConfigError(`${prefix}sasl.mechanism`, mechanism, MECHANISMS.join(", "));
   const jaas = get("sasl.jaas.config");
   if (!jaas) throw new ConfigError(`${prefix}sasl.jaas.config`, "", 'a login module with username="…" password="…"');
   const [username, password] = [jaasOption(jaas, "username"), jaasOption(jaas, "password")];
-  if (username === undefined || password === undefined) throw new ConfigError(`${prefix}sasl.jaas.config`, "(not shown: it holds a password)", 'username="…" and password="…" options');
+  if (username === undefined || password === undefined)
+    throw new ConfigError(
+      `${prefix}sasl.jaas.config`,
+      "(not shown: it holds a password)",
+      'username="…" and password="…" options',
+    );
   return { mechanism: PASSWORD_MECHANISMS[mechanism]!, username, password };
 }
 
@@ -189,20 +234,39 @@ function oauthLogin(props: Record<string, string>, prefix: string): OAuthLogin {
   const jaas = get("sasl.jaas.config");
   const module = jaas?.split(/\s/)[0];
   if (!jaas || module !== OAUTH_MODULE) {
-    throw new ConfigError(`${prefix}sasl.jaas.config`, module ?? "", `OAUTHBEARER needs the login module ${OAUTH_MODULE} required …;`);
+    throw new ConfigError(
+      `${prefix}sasl.jaas.config`,
+      module ?? "",
+      `OAUTHBEARER needs the login module ${OAUTH_MODULE} required …;`,
+    );
   }
   const options = jaasOptions(jaas);
   const refresh = tokenRefresh(props, prefix);
   const handler = get("sasl.login.callback.handler.class");
   if (handler === MSK_IAM_HANDLER) {
-    return { kind: "aws-msk-iam", prefix, ...(options.awsProfileName ? { profile: options.awsProfileName } : {}), ...mskRole(options, prefix), refresh };
+    return {
+      kind: "aws-msk-iam",
+      prefix,
+      ...(options.awsProfileName ? { profile: options.awsProfileName } : {}),
+      ...mskRole(options, prefix),
+      refresh,
+    };
   }
   if (handler === undefined || handler === UNSECURED_HANDLER) return unsecuredLogin(options, prefix, refresh);
   if (!KAFKA_OAUTH_HANDLERS.includes(handler)) {
-    throw new ConfigError(`${prefix}sasl.login.callback.handler.class`, handler, `Sluice runs no Java classes; it has ${KAFKA_OAUTH_HANDLERS[0]} (client credentials or a token file) and ${MSK_IAM_HANDLER}`);
+    throw new ConfigError(
+      `${prefix}sasl.login.callback.handler.class`,
+      handler,
+      `Sluice runs no Java classes; it has ${KAFKA_OAUTH_HANDLERS[0]} (client credentials or a token file) and ${MSK_IAM_HANDLER}`,
+    );
   }
   const tokenUrl = get("sasl.oauthbearer.token.endpoint.url");
-  if (!tokenUrl) throw new ConfigError(`${prefix}sasl.oauthbearer.token.endpoint.url`, "", "the OAuth provider's token endpoint (https://…), or file:… naming a file that holds a token");
+  if (!tokenUrl)
+    throw new ConfigError(
+      `${prefix}sasl.oauthbearer.token.endpoint.url`,
+      "",
+      "the OAuth provider's token endpoint (https://…), or file:… naming a file that holds a token",
+    );
   let url: URL;
   try {
     url = new URL(tokenUrl);
@@ -211,25 +275,64 @@ function oauthLogin(props: Record<string, string>, prefix: string): OAuthLogin {
   }
   const retriever = get("sasl.oauthbearer.jwt.retriever.class") ?? `${RETRIEVERS}DefaultJwtRetriever`;
   const isFile = url.protocol === "file:";
-  const wanted = retriever === `${RETRIEVERS}DefaultJwtRetriever` ? (isFile ? "file" : "client-credentials") : retriever === `${RETRIEVERS}ClientCredentialsJwtRetriever` ? "client-credentials" : retriever === `${RETRIEVERS}FileJwtRetriever` ? "file" : undefined;
+  const wanted =
+    retriever === `${RETRIEVERS}DefaultJwtRetriever`
+      ? isFile
+        ? "file"
+        : "client-credentials"
+      : retriever === `${RETRIEVERS}ClientCredentialsJwtRetriever`
+        ? "client-credentials"
+        : retriever === `${RETRIEVERS}FileJwtRetriever`
+          ? "file"
+          : undefined;
   if (!wanted) {
-    throw new ConfigError(`${prefix}sasl.oauthbearer.jwt.retriever.class`, retriever, `Sluice has ${RETRIEVERS}DefaultJwtRetriever, ClientCredentialsJwtRetriever and FileJwtRetriever (the JWT bearer grant is not supported)`);
+    throw new ConfigError(
+      `${prefix}sasl.oauthbearer.jwt.retriever.class`,
+      retriever,
+      `Sluice has ${RETRIEVERS}DefaultJwtRetriever, ClientCredentialsJwtRetriever and FileJwtRetriever (the JWT bearer grant is not supported)`,
+    );
   }
   const subClaim = get("sasl.oauthbearer.sub.claim.name") ?? "sub";
   if (wanted === "file") {
-    if (!isFile) throw new ConfigError(`${prefix}sasl.oauthbearer.token.endpoint.url`, tokenUrl, "FileJwtRetriever reads a file: URL");
+    if (!isFile)
+      throw new ConfigError(
+        `${prefix}sasl.oauthbearer.token.endpoint.url`,
+        tokenUrl,
+        "FileJwtRetriever reads a file: URL",
+      );
     return { kind: "file", prefix, path: decodeURIComponent(url.pathname), subClaim, refresh };
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new ConfigError(`${prefix}sasl.oauthbearer.token.endpoint.url`, tokenUrl, "an http(s): URL for the client credentials grant");
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new ConfigError(
+      `${prefix}sasl.oauthbearer.token.endpoint.url`,
+      tokenUrl,
+      "an http(s): URL for the client credentials grant",
+    );
   // KIP-1139 (Kafka 4.1): settings of their own, which win over the JAAS options of older Kafkas.
   const settingOrJaas = (setting: string, option: string) => (get(setting) ?? options[option]?.trim()) || undefined;
   const clientId = settingOrJaas("sasl.oauthbearer.client.credentials.client.id", "clientId");
-  if (!clientId) throw new ConfigError(`${prefix}sasl.oauthbearer.client.credentials.client.id`, "", `the OAuth client's id (or the JAAS option clientId="…" in ${prefix}sasl.jaas.config)`);
+  if (!clientId)
+    throw new ConfigError(
+      `${prefix}sasl.oauthbearer.client.credentials.client.id`,
+      "",
+      `the OAuth client's id (or the JAAS option clientId="…" in ${prefix}sasl.jaas.config)`,
+    );
   const clientSecret = settingOrJaas("sasl.oauthbearer.client.credentials.client.secret", "clientSecret");
-  if (!clientSecret) throw new ConfigError(`${prefix}sasl.oauthbearer.client.credentials.client.secret`, "", `the OAuth client's secret (or the JAAS option clientSecret="…" in ${prefix}sasl.jaas.config)`);
+  if (!clientSecret)
+    throw new ConfigError(
+      `${prefix}sasl.oauthbearer.client.credentials.client.secret`,
+      "",
+      `the OAuth client's secret (or the JAAS option clientSecret="…" in ${prefix}sasl.jaas.config)`,
+    );
   const scope = settingOrJaas("sasl.oauthbearer.scope", "scope");
   const tlsOptions = Object.fromEntries(Object.entries(options).filter(([name]) => name.startsWith("ssl.")));
-  const tls = url.protocol === "https:" && Object.keys(tlsOptions).length > 0 ? clientTls(Object.fromEntries(Object.entries(tlsOptions).map(([k, v]) => [`${prefix}sasl.jaas.config option ${k}`, v])), `${prefix}sasl.jaas.config option `) : undefined;
+  const tls =
+    url.protocol === "https:" && Object.keys(tlsOptions).length > 0
+      ? clientTls(
+          Object.fromEntries(Object.entries(tlsOptions).map(([k, v]) => [`${prefix}sasl.jaas.config option ${k}`, v])),
+          `${prefix}sasl.jaas.config option `,
+        )
+      : undefined;
   const connectTimeoutMs = optionalNumber(props, prefix, "sasl.login.connect.timeout.ms", 0, Number.MAX_SAFE_INTEGER);
   const readTimeoutMs = optionalNumber(props, prefix, "sasl.login.read.timeout.ms", 0, Number.MAX_SAFE_INTEGER);
   return {
@@ -244,7 +347,8 @@ function oauthLogin(props: Record<string, string>, prefix: string): OAuthLogin {
     ...(connectTimeoutMs !== undefined ? { connectTimeoutMs } : {}),
     ...(readTimeoutMs !== undefined ? { readTimeoutMs } : {}),
     retryBackoffMs: optionalNumber(props, prefix, "sasl.login.retry.backoff.ms", 0, Number.MAX_SAFE_INTEGER) ?? 100,
-    retryBackoffMaxMs: optionalNumber(props, prefix, "sasl.login.retry.backoff.max.ms", 0, Number.MAX_SAFE_INTEGER) ?? 10000,
+    retryBackoffMaxMs:
+      optionalNumber(props, prefix, "sasl.login.retry.backoff.max.ms", 0, Number.MAX_SAFE_INTEGER) ?? 10000,
     subClaim,
     refresh,
   };
@@ -254,14 +358,21 @@ function oauthLogin(props: Record<string, string>, prefix: string): OAuthLogin {
 function mskRole(options: Record<string, string>, prefix: string): { role?: AssumedRole } {
   const arn = options.awsRoleArn?.trim();
   if (!arn) return {};
-  const [accessKeyId, secretAccessKey, sessionToken] = [options.awsRoleAccessKeyId?.trim(), options.awsRoleSecretAccessKey?.trim(), options.awsRoleSessionToken?.trim()];
-  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) throw new ConfigError(`${prefix}sasl.jaas.config`, "awsRoleAccessKeyId/awsRoleSecretAccessKey", "both or neither");
+  const [accessKeyId, secretAccessKey, sessionToken] = [
+    options.awsRoleAccessKeyId?.trim(),
+    options.awsRoleSecretAccessKey?.trim(),
+    options.awsRoleSessionToken?.trim(),
+  ];
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey))
+    throw new ConfigError(`${prefix}sasl.jaas.config`, "awsRoleAccessKeyId/awsRoleSecretAccessKey", "both or neither");
   const role: AssumedRole = {
     arn,
     sessionName: options.awsRoleSessionName?.trim() || "aws-msk-iam-auth",
     stsRegion: options.awsStsRegion?.trim() || "aws-global",
     ...(options.awsRoleExternalId?.trim() ? { externalId: options.awsRoleExternalId.trim() } : {}),
-    ...(accessKeyId && secretAccessKey ? { credentials: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } } : {}),
+    ...(accessKeyId && secretAccessKey
+      ? { credentials: { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } }
+      : {}),
   };
   return { role };
 }
@@ -273,11 +384,17 @@ function unsecuredLogin(options: Record<string, string>, prefix: string, refresh
     const match = /^unsecuredLogin(String|Number|List)Claim_(.+)$/.exec(option);
     if (!match) continue;
     const [, type, name] = match as unknown as [string, string, string];
-    if (name === "iat" || name === "exp") throw new ConfigError(`${prefix}sasl.jaas.config`, option, "iat and exp are set by the login (unsecuredLoginLifetimeSeconds)");
+    if (name === "iat" || name === "exp")
+      throw new ConfigError(
+        `${prefix}sasl.jaas.config`,
+        option,
+        "iat and exp are set by the login (unsecuredLoginLifetimeSeconds)",
+      );
     if (type === "String") claims[name] = value;
     else if (type === "Number") {
       const number = Number(value);
-      if (!Number.isFinite(number)) throw new ConfigError(`${prefix}sasl.jaas.config`, `${option}=${value}`, "a number");
+      if (!Number.isFinite(number))
+        throw new ConfigError(`${prefix}sasl.jaas.config`, `${option}=${value}`, "a number");
       claims[name] = number;
     } else claims[name] = value.length > 1 ? value.slice(1).split(value[0]!).filter(Boolean) : []; // the first character separates
   }
@@ -291,7 +408,12 @@ function unsecuredLogin(options: Record<string, string>, prefix: string, refresh
   }
   const lifetime = options.unsecuredLoginLifetimeSeconds?.trim();
   const lifetimeSeconds = lifetime ? Number(lifetime) : 3600;
-  if (!Number.isFinite(lifetimeSeconds) || lifetimeSeconds <= 0) throw new ConfigError(`${prefix}sasl.jaas.config`, `unsecuredLoginLifetimeSeconds=${lifetime}`, "a number of seconds above 0");
+  if (!Number.isFinite(lifetimeSeconds) || lifetimeSeconds <= 0)
+    throw new ConfigError(
+      `${prefix}sasl.jaas.config`,
+      `unsecuredLoginLifetimeSeconds=${lifetime}`,
+      "a number of seconds above 0",
+    );
   return { kind: "unsecured", prefix, claims, principalClaim, lifetimeSeconds, refresh };
 }
 
@@ -301,8 +423,10 @@ function saslExtensions(options: Record<string, string>, optionPrefix: string, p
   for (const [option, value] of Object.entries(options)) {
     if (!option.startsWith(optionPrefix)) continue;
     const name = option.slice(optionPrefix.length);
-    if (!/^[A-Za-z]+$/.test(name) || name === "auth") throw new ConfigError(`${prefix}sasl.jaas.config`, option, "SASL extension names are letters only, and not auth");
-    if (!/^[\x21-\x7E \t\r\n]+$/.test(value)) throw new ConfigError(`${prefix}sasl.jaas.config`, option, "SASL extension values are printable ASCII");
+    if (!/^[A-Za-z]+$/.test(name) || name === "auth")
+      throw new ConfigError(`${prefix}sasl.jaas.config`, option, "SASL extension names are letters only, and not auth");
+    if (!/^[\x21-\x7E \t\r\n]+$/.test(value))
+      throw new ConfigError(`${prefix}sasl.jaas.config`, option, "SASL extension values are printable ASCII");
     out[name] = value;
   }
   return out;
@@ -318,11 +442,18 @@ function tokenRefresh(props: Record<string, string>, prefix: string): TokenRefre
   };
 }
 
-function optionalNumber(props: Record<string, string>, prefix: string, name: string, min: number, max: number): number | undefined {
+function optionalNumber(
+  props: Record<string, string>,
+  prefix: string,
+  name: string,
+  min: number,
+  max: number,
+): number | undefined {
   const raw = props[prefix + name]?.trim();
   if (!raw) return undefined;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) throw new ConfigError(`${prefix}${name}`, raw, `a number from ${min} to ${max}`);
+  if (!Number.isFinite(value) || value < min || value > max)
+    throw new ConfigError(`${prefix}${name}`, raw, `a number from ${min} to ${max}`);
   return value;
 }
 
@@ -342,6 +473,7 @@ function jaasOption(jaas: string, name: string): string | undefined {
 /** Every option of a JAAS login module line (after `<module> required`). */
 function jaasOptions(jaas: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const match of jaas.matchAll(/(?:^|\s)([\w.-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s;]+))/g)) out[match[1]!] = (match[2] ?? match[3])!.replace(/\\(.)/g, "$1");
+  for (const match of jaas.matchAll(/(?:^|\s)([\w.-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s;]+))/g))
+    out[match[1]!] = (match[2] ?? match[3])!.replace(/\\(.)/g, "$1");
   return out;
 }

@@ -3,7 +3,16 @@
 // metadata and how the leader assigns is theirs.
 import type { Logger } from "../platform/log.ts";
 import { RetryLog } from "../platform/retry-log.ts";
-import { BrokerError, GroupError, type Broker, type Bytes, type GroupMemberMetadata, type GroupMembership, type GroupOptions, type JoinResult } from "./broker.ts";
+import {
+  BrokerError,
+  GroupError,
+  type Broker,
+  type Bytes,
+  type GroupMemberMetadata,
+  type GroupMembership,
+  type GroupOptions,
+  type JoinResult,
+} from "./broker.ts";
 
 export interface GroupCallbacks {
   /** The protocols this member offers, preferred first, with its metadata for each. */
@@ -32,9 +41,17 @@ export class GroupMember {
   private generation = -1;
 
   /** A member of `group` on the broker's coordinator. */
-  static of(broker: Broker, group: GroupOptions & Omit<GroupMemberOptions, "sessionTimeoutMs">, callbacks: GroupCallbacks): GroupMember {
+  static of(
+    broker: Broker,
+    group: GroupOptions & Omit<GroupMemberOptions, "sessionTimeoutMs">,
+    callbacks: GroupCallbacks,
+  ): GroupMember {
     const { heartbeatIntervalMs, log, ...options } = group;
-    return new GroupMember(broker.groupMembership(options), callbacks, { heartbeatIntervalMs, sessionTimeoutMs: options.sessionTimeoutMs, log });
+    return new GroupMember(broker.groupMembership(options), callbacks, {
+      heartbeatIntervalMs,
+      sessionTimeoutMs: options.sessionTimeoutMs,
+      log,
+    });
   }
 
   constructor(
@@ -57,7 +74,9 @@ export class GroupMember {
     this.stopped = true;
     this.wake?.();
     await this.loop;
-    await this.membership.leave().catch((err) => this.options.log.warn({ err: String(err) }, "could not leave the group"));
+    await this.membership
+      .leave()
+      .catch((err) => this.options.log.warn({ err: String(err) }, "could not leave the group"));
   }
 
   private async run(): Promise<void> {
@@ -73,10 +92,14 @@ export class GroupMember {
         const join = await this.membership.join(this.callbacks.protocols());
         log.debug({ generation: join.generation }, "join answered; syncing");
         if (this.stopped) return;
-        const assignments = join.leaderId === join.memberId ? await this.callbacks.assign(join.members, join) : new Map<string, Bytes>();
+        const assignments =
+          join.leaderId === join.memberId ? await this.callbacks.assign(join.members, join) : new Map<string, Bytes>();
         const assignment = await this.membership.sync(join.generation, assignments);
         this.generation = join.generation;
-        log.info({ generation: join.generation, memberId: join.memberId, leader: join.leaderId === join.memberId }, "joined group");
+        log.info(
+          { generation: join.generation, memberId: join.memberId, leader: join.leaderId === join.memberId },
+          "joined group",
+        );
         unreachable.succeeded("group coordinator reachable again");
         await this.callbacks.assigned(assignment, join);
         backoff = 100;
@@ -90,7 +113,10 @@ export class GroupMember {
           continue;
         }
         failingSince ||= Date.now();
-        unreachable.failed({ err: err instanceof Error ? err.message : String(err), retryInMs: backoff }, "group coordinator unreachable");
+        unreachable.failed(
+          { err: err instanceof Error ? err.message : String(err), retryInMs: backoff },
+          "group coordinator unreachable",
+        );
         // Past the session timeout the coordinator has given our work to others.
         if (Date.now() - failingSince > this.options.sessionTimeoutMs) await this.callbacks.lost();
         await this.sleep(backoff);

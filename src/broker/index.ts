@@ -15,6 +15,7 @@ export interface BrokerChoice {
 
 export function createBroker(choice: BrokerChoice): Broker {
   const servers = choice.bootstrapServers.map((s) => s.replace(/^[A-Z_]+:\/\//i, "")).filter(Boolean);
-  if (servers.length > 0) return new KafkaBroker({ bootstrapServers: servers, clientId: choice.clientId, security: choice.security });
+  if (servers.length > 0)
+    return new KafkaBroker({ bootstrapServers: servers, clientId: choice.clientId, security: choice.security });
   return new EmbeddedBroker({ dataDir: choice.dataDir });
 }

@@ -3,7 +3,13 @@
 // that re-authenticates (KIP-368, when the broker's session ends) presents a fresh one. One login per
 // distinct configuration in a process: the registry's, the worker's and its internal clients share it.
 import { readFile } from "node:fs/promises";
-import type { ClientCredentialsLogin, FileTokenLogin, OAuthLogin, TokenRefresh, UnsecuredLogin } from "./client-security.ts";
+import type {
+  ClientCredentialsLogin,
+  FileTokenLogin,
+  OAuthLogin,
+  TokenRefresh,
+  UnsecuredLogin,
+} from "./client-security.ts";
 import { mskIamToken } from "./msk-iam.ts";
 import { LoginError, type ExpiringToken } from "./token.ts";
 import { logger } from "../platform/log.ts";
@@ -36,7 +42,10 @@ export class TokenLogin {
       return (await this.renew()).value;
     } catch (err) {
       if (this.current && this.now() < this.current.expiresAtMs) {
-        log.warn({ login: this.what, err: (err as Error).message }, "could not refresh the Kafka login token; the current one is still valid");
+        log.warn(
+          { login: this.what, err: (err as Error).message },
+          "could not refresh the Kafka login token; the current one is still valid",
+        );
         return this.current.value;
       }
       throw err;
@@ -48,7 +57,14 @@ export class TokenLogin {
       .then((token) => {
         this.current = token;
         this.refreshAtMs = refreshTime(this.now(), token.expiresAtMs, this.refresh);
-        log.debug({ login: this.what, expiresAt: new Date(token.expiresAtMs).toISOString(), refreshAt: new Date(this.refreshAtMs).toISOString() }, "new Kafka login token");
+        log.debug(
+          {
+            login: this.what,
+            expiresAt: new Date(token.expiresAtMs).toISOString(),
+            refreshAt: new Date(this.refreshAtMs).toISOString(),
+          },
+          "new Kafka login token",
+        );
         return token;
       })
       .finally(() => (this.pending = undefined));
@@ -61,7 +77,12 @@ export class TokenLogin {
  * window factor of its remaining life plus up to the jitter, but not sooner than the minimum period nor
  * later than the buffer before expiry; a token too short-lived for both is replaced half-way.
  */
-export function refreshTime(nowMs: number, expiresAtMs: number, refresh: TokenRefresh, random: () => number = Math.random): number {
+export function refreshTime(
+  nowMs: number,
+  expiresAtMs: number,
+  refresh: TokenRefresh,
+  random: () => number = Math.random,
+): number {
   const remaining = expiresAtMs - nowMs;
   if (remaining <= 0) return nowMs;
   if (1000 * (refresh.minPeriodSeconds + refresh.bufferSeconds) > remaining) return nowMs + Math.floor(remaining / 2);
@@ -77,9 +98,22 @@ export function tokenLogin(login: OAuthLogin): TokenLogin {
   const key = JSON.stringify(login);
   let found = logins.get(key);
   if (!found) {
-    const where = login.kind === "aws-msk-iam" ? "Amazon MSK IAM" : login.kind === "file" ? `token file ${login.path}` : login.kind === "unsecured" ? "unsecured login" : `token endpoint ${login.tokenUrl}`;
+    const where =
+      login.kind === "aws-msk-iam"
+        ? "Amazon MSK IAM"
+        : login.kind === "file"
+          ? `token file ${login.path}`
+          : login.kind === "unsecured"
+            ? "unsecured login"
+            : `token endpoint ${login.tokenUrl}`;
     const retrieve =
-      login.kind === "client-credentials" ? () => clientCredentialsToken(login) : login.kind === "file" ? () => fileToken(login) : login.kind === "unsecured" ? async () => unsecuredToken(login) : () => mskIamToken(login);
+      login.kind === "client-credentials"
+        ? () => clientCredentialsToken(login)
+        : login.kind === "file"
+          ? () => fileToken(login)
+          : login.kind === "unsecured"
+            ? async () => unsecuredToken(login)
+            : () => mskIamToken(login);
     logins.set(key, (found = new TokenLogin(retrieve, login.refresh, where)));
   }
   return found;
@@ -94,27 +128,54 @@ async function clientCredentialsToken(login: ClientCredentialsLogin): Promise<Ex
     "cache-control": "no-cache",
     "content-type": "application/x-www-form-urlencoded",
   };
-  const body = new URLSearchParams({ grant_type: "client_credentials", ...(login.scope ? { scope: login.scope } : {}) }).toString();
-  const tls = login.tls ? { tls: { ca: login.tls.ca, cert: login.tls.cert, key: login.tls.key, ...(login.tls.checkHostname ? {} : { checkServerIdentity: () => undefined }) } } : {};
+  const body = new URLSearchParams({
+    grant_type: "client_credentials",
+    ...(login.scope ? { scope: login.scope } : {}),
+  }).toString();
+  const tls = login.tls
+    ? {
+        tls: {
+          ca: login.tls.ca,
+          cert: login.tls.cert,
+          key: login.tls.key,
+          ...(login.tls.checkHostname ? {} : { checkServerIdentity: () => undefined }),
+        },
+      }
+    : {};
   // fetch has one deadline for a request: the connect and read timeouts together (10 s and 30 s unset).
   const timeoutMs = (login.connectTimeoutMs ?? 10000) + (login.readTimeoutMs ?? 30000);
   const end = Date.now() + login.retryBackoffMaxMs;
   for (let attempt = 1; ; attempt++) {
     let failure: LoginError;
     try {
-      const response = await fetch(login.tokenUrl, { method: "POST", headers, body, signal: AbortSignal.timeout(timeoutMs), ...tls });
+      const response = await fetch(login.tokenUrl, {
+        method: "POST",
+        headers,
+        body,
+        signal: AbortSignal.timeout(timeoutMs),
+        ...tls,
+      });
       const text = await response.text();
-      if (response.ok) return checkedJwt(accessToken(text, login.tokenUrl), login.subClaim, `the token from ${login.tokenUrl}`);
-      failure = new LoginError(`the OAuth token endpoint ${login.tokenUrl} answered ${response.status}${oauthError(text)}${response.status === 401 || response.status === 400 ? ` (check the client id and secret: ${login.prefix}sasl.oauthbearer.client.credentials.client.id/.secret or the JAAS clientId/clientSecret)` : ""}`);
+      if (response.ok)
+        return checkedJwt(accessToken(text, login.tokenUrl), login.subClaim, `the token from ${login.tokenUrl}`);
+      failure = new LoginError(
+        `the OAuth token endpoint ${login.tokenUrl} answered ${response.status}${oauthError(text)}${response.status === 401 || response.status === 400 ? ` (check the client id and secret: ${login.prefix}sasl.oauthbearer.client.credentials.client.id/.secret or the JAAS clientId/clientSecret)` : ""}`,
+      );
       // As Kafka: a 4xx answer will not change by asking again.
       if (response.status >= 400 && response.status < 500) throw failure;
     } catch (err) {
       if (err instanceof LoginError) throw err;
-      failure = new LoginError(`could not reach the OAuth token endpoint ${login.tokenUrl}: ${(err as Error).message}`, { cause: err });
+      failure = new LoginError(
+        `could not reach the OAuth token endpoint ${login.tokenUrl}: ${(err as Error).message}`,
+        { cause: err },
+      );
     }
     const waitMs = Math.min(login.retryBackoffMs * 2 ** (attempt - 1), end - Date.now());
     if (waitMs <= 0) throw failure;
-    log.warn({ tokenUrl: login.tokenUrl, attempt, retryInMs: waitMs, err: failure.message }, "OAuth token request failed; retrying");
+    log.warn(
+      { tokenUrl: login.tokenUrl, attempt, retryInMs: waitMs, err: failure.message },
+      "OAuth token request failed; retrying",
+    );
     await Bun.sleep(waitMs); // back-off between attempts, as sasl.login.retry.backoff.ms says
   }
 }
@@ -125,7 +186,10 @@ async function clientCredentialsToken(login: ClientCredentialsLogin): Promise<Ex
  */
 function oauthError(body: string): string {
   try {
-    const { error, error_description: description } = JSON.parse(body) as { error?: unknown; error_description?: unknown };
+    const { error, error_description: description } = JSON.parse(body) as {
+      error?: unknown;
+      error_description?: unknown;
+    };
     if (typeof error !== "string") return "";
     return `: ${error}${typeof description === "string" ? ` (${description.slice(0, 200)})` : ""}`;
   } catch {
@@ -141,7 +205,8 @@ function accessToken(body: string, url: string): string {
     throw new LoginError(`the OAuth token endpoint ${url} did not answer JSON`);
   }
   const token = (parsed as { access_token?: unknown } | null)?.access_token;
-  if (typeof token !== "string" || !token.trim()) throw new LoginError(`the OAuth token endpoint ${url} answered no access_token`);
+  if (typeof token !== "string" || !token.trim())
+    throw new LoginError(`the OAuth token endpoint ${url} answered no access_token`);
   return token.trim();
 }
 
@@ -151,7 +216,9 @@ async function fileToken(login: FileTokenLogin): Promise<ExpiringToken> {
   try {
     text = await readFile(login.path, "utf8");
   } catch (err) {
-    throw new LoginError(`cannot read the token file ${login.path} (${login.prefix}sasl.oauthbearer.token.endpoint.url): ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new LoginError(
+      `cannot read the token file ${login.path} (${login.prefix}sasl.oauthbearer.token.endpoint.url): ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+    );
   }
   return checkedJwt(text.trim(), login.subClaim, `the token in ${login.path}`);
 }
@@ -176,6 +243,7 @@ export function checkedJwt(token: string, subClaim: string, what: string): Expir
   }
   if (typeof claims.exp !== "number") throw new LoginError(`${what} has no exp claim`);
   const subject = claims[subClaim];
-  if (typeof subject !== "string" || !subject.trim()) throw new LoginError(`${what} has no ${subClaim} claim (sasl.oauthbearer.sub.claim.name)`);
+  if (typeof subject !== "string" || !subject.trim())
+    throw new LoginError(`${what} has no ${subClaim} claim (sasl.oauthbearer.sub.claim.name)`);
   return { value: token, expiresAtMs: claims.exp * 1000 };
 }

@@ -19,7 +19,12 @@ import { VERSION } from "../platform/version.ts";
 export const TOKEN_LIFETIME_SECONDS = 900;
 
 /** The token for these credentials at this time (whole seconds, as the signature has them). */
-export function mskIamTokenAt(credentials: AwsCredentials, region: string, date: Date, userAgent = `sluice/${VERSION}`): ExpiringToken {
+export function mskIamTokenAt(
+  credentials: AwsCredentials,
+  region: string,
+  date: Date,
+  userAgent = `sluice/${VERSION}`,
+): ExpiringToken {
   const at = new Date(Math.floor(date.getTime() / 1000) * 1000);
   const url = presignedUrl({
     host: `kafka.${region}.amazonaws.com`,
@@ -35,7 +40,11 @@ export function mskIamTokenAt(credentials: AwsCredentials, region: string, date:
   return { value: Buffer.from(url).toString("base64url"), expiresAtMs: at.getTime() + TOKEN_LIFETIME_SECONDS * 1000 };
 }
 
-export async function mskIamToken(login: MskIamLogin, env: NodeJS.ProcessEnv = process.env, now = new Date()): Promise<ExpiringToken> {
+export async function mskIamToken(
+  login: MskIamLogin,
+  env: NodeJS.ProcessEnv = process.env,
+  now = new Date(),
+): Promise<ExpiringToken> {
   const region = awsRegion(env, login.profile ?? envProfile(env));
   return mskIamTokenAt(await mskIamCredentials(login, env), region, now);
 }
@@ -44,10 +53,14 @@ export async function mskIamToken(login: MskIamLogin, env: NodeJS.ProcessEnv = p
  * As aws-msk-iam-auth chains them: the profile the JAAS options name, then the role they name (assumed
  * with its own keys or the default sources'), then the default sources.
  */
-export async function mskIamCredentials(login: Pick<MskIamLogin, "profile" | "role">, env: NodeJS.ProcessEnv = process.env): Promise<AwsCredentials> {
+export async function mskIamCredentials(
+  login: Pick<MskIamLogin, "profile" | "role">,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<AwsCredentials> {
   const named = login.profile ? profileCredentials(env, login.profile) : undefined;
   if (named) return named;
-  if (login.role) return assumeRole(login.role, login.role.credentials ?? (await awsCredentials(env, envProfile(env))), env);
+  if (login.role)
+    return assumeRole(login.role, login.role.credentials ?? (await awsCredentials(env, envProfile(env))), env);
   return awsCredentials(env, envProfile(env));
 }
 
@@ -56,9 +69,20 @@ function envProfile(env: NodeJS.ProcessEnv): string {
 }
 
 /** STS AssumeRole as a SigV4-signed form POST (what AWS's SDKs send), for `date`. */
-export function assumeRoleRequest(role: AssumedRole, credentials: AwsCredentials, endpoint: string, date: Date): { url: string; headers: Record<string, string>; body: string } {
+export function assumeRoleRequest(
+  role: AssumedRole,
+  credentials: AwsCredentials,
+  endpoint: string,
+  date: Date,
+): { url: string; headers: Record<string, string>; body: string } {
   const url = new URL(endpoint);
-  const body = new URLSearchParams({ Action: "AssumeRole", Version: "2011-06-15", RoleArn: role.arn, RoleSessionName: role.sessionName, ...(role.externalId ? { ExternalId: role.externalId } : {}) }).toString();
+  const body = new URLSearchParams({
+    Action: "AssumeRole",
+    Version: "2011-06-15",
+    RoleArn: role.arn,
+    RoleSessionName: role.sessionName,
+    ...(role.externalId ? { ExternalId: role.externalId } : {}),
+  }).toString();
   const headers: Record<string, string> = {
     "content-type": "application/x-www-form-urlencoded; charset=utf-8",
     host: url.host,
@@ -67,21 +91,38 @@ export function assumeRoleRequest(role: AssumedRole, credentials: AwsCredentials
   };
   // The global endpoint signs for us-east-1.
   const region = role.stsRegion === "aws-global" ? "us-east-1" : role.stsRegion;
-  const { signature, signedHeaders } = sign({ method: "POST", path: url.pathname || "/", query: [], headers, payloadHash: createHash("sha256").update(body).digest("hex"), credentials, region, service: "sts", date });
+  const { signature, signedHeaders } = sign({
+    method: "POST",
+    path: url.pathname || "/",
+    query: [],
+    headers,
+    payloadHash: createHash("sha256").update(body).digest("hex"),
+    credentials,
+    region,
+    service: "sts",
+    date,
+  });
   headers.authorization = `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${credentialScope(date, region, "sts")}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
   return { url: url.href, headers, body };
 }
 
 async function assumeRole(role: AssumedRole, base: AwsCredentials, env: NodeJS.ProcessEnv): Promise<AwsCredentials> {
-  const endpoint = env.AWS_ENDPOINT_URL_STS?.trim() || env.AWS_ENDPOINT_URL?.trim() || (role.stsRegion === "aws-global" ? "https://sts.amazonaws.com/" : `https://sts.${role.stsRegion}.amazonaws.com/`);
+  const endpoint =
+    env.AWS_ENDPOINT_URL_STS?.trim() ||
+    env.AWS_ENDPOINT_URL?.trim() ||
+    (role.stsRegion === "aws-global" ? "https://sts.amazonaws.com/" : `https://sts.${role.stsRegion}.amazonaws.com/`);
   const { url, headers, body } = assumeRoleRequest(role, base, endpoint, new Date());
   return stsCredentials(url, headers, body, `STS AssumeRole at ${url} for ${role.arn}`);
 }
 
 /** The region: AWS_REGION, AWS_DEFAULT_REGION, else the profile's `region` in the config file. */
 export function awsRegion(env: NodeJS.ProcessEnv, profile: string): string {
-  const region = env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || profileSection(configFile(env), profile, true)?.region;
-  if (!region) throw new LoginError(`Amazon MSK IAM: no AWS region: set AWS_REGION (or AWS_DEFAULT_REGION, or region in the ${profile} profile of ${configFile(env)})`);
+  const region =
+    env.AWS_REGION?.trim() || env.AWS_DEFAULT_REGION?.trim() || profileSection(configFile(env), profile, true)?.region;
+  if (!region)
+    throw new LoginError(
+      `Amazon MSK IAM: no AWS region: set AWS_REGION (or AWS_DEFAULT_REGION, or region in the ${profile} profile of ${configFile(env)})`,
+    );
   return region;
 }
 
@@ -90,7 +131,12 @@ export async function awsCredentials(env: NodeJS.ProcessEnv, profile: string): P
   const tried: string[] = [];
   const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim();
   const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim();
-  if (accessKeyId && secretAccessKey) return { accessKeyId, secretAccessKey, ...(env.AWS_SESSION_TOKEN?.trim() ? { sessionToken: env.AWS_SESSION_TOKEN.trim() } : {}) };
+  if (accessKeyId && secretAccessKey)
+    return {
+      accessKeyId,
+      secretAccessKey,
+      ...(env.AWS_SESSION_TOKEN?.trim() ? { sessionToken: env.AWS_SESSION_TOKEN.trim() } : {}),
+    };
   tried.push("AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY");
   if (env.AWS_WEB_IDENTITY_TOKEN_FILE?.trim() && env.AWS_ROLE_ARN?.trim()) return webIdentityCredentials(env, profile);
   tried.push("AWS_WEB_IDENTITY_TOKEN_FILE/AWS_ROLE_ARN");
@@ -124,7 +170,8 @@ function profileSection(file: string, profile: string, isConfig: boolean): Recor
   } catch {
     return undefined;
   }
-  const wanted = isConfig && profile !== "default" ? [`profile ${profile}`] : isConfig ? ["default", "profile default"] : [profile];
+  const wanted =
+    isConfig && profile !== "default" ? [`profile ${profile}`] : isConfig ? ["default", "profile default"] : [profile];
   let section: Record<string, string> | undefined;
   let inside = false;
   for (const raw of text.split(/\r?\n/)) {
@@ -143,14 +190,30 @@ function profileSection(file: string, profile: string, isConfig: boolean): Recor
 }
 
 function profileCredentials(env: NodeJS.ProcessEnv, profile: string): AwsCredentials | undefined {
-  for (const [file, isConfig] of [[credentialsFile(env), false], [configFile(env), true]] as const) {
+  for (const [file, isConfig] of [
+    [credentialsFile(env), false],
+    [configFile(env), true],
+  ] as const) {
     const section = profileSection(file, profile, isConfig);
     if (!section) continue;
     if (section.aws_access_key_id && section.aws_secret_access_key) {
-      return { accessKeyId: section.aws_access_key_id, secretAccessKey: section.aws_secret_access_key, ...(section.aws_session_token ? { sessionToken: section.aws_session_token } : {}) };
+      return {
+        accessKeyId: section.aws_access_key_id,
+        secretAccessKey: section.aws_secret_access_key,
+        ...(section.aws_session_token ? { sessionToken: section.aws_session_token } : {}),
+      };
     }
-    const unsupported = ["role_arn", "sso_session", "sso_start_url", "credential_process", "web_identity_token_file"].find((k) => section[k] !== undefined);
-    if (unsupported) throw new LoginError(`Amazon MSK IAM: profile ${profile} in ${file} gets its credentials through ${unsupported}, which Sluice does not support; give it aws_access_key_id and aws_secret_access_key (and aws_session_token), or set AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN`);
+    const unsupported = [
+      "role_arn",
+      "sso_session",
+      "sso_start_url",
+      "credential_process",
+      "web_identity_token_file",
+    ].find((k) => section[k] !== undefined);
+    if (unsupported)
+      throw new LoginError(
+        `Amazon MSK IAM: profile ${profile} in ${file} gets its credentials through ${unsupported}, which Sluice does not support; give it aws_access_key_id and aws_secret_access_key (and aws_session_token), or set AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY/AWS_SESSION_TOKEN`,
+      );
   }
   return undefined;
 }
@@ -165,7 +228,9 @@ async function webIdentityCredentials(env: NodeJS.ProcessEnv, profile: string): 
   try {
     webIdentityToken = readFileSync(tokenFile, "utf8").trim();
   } catch (err) {
-    throw new LoginError(`Amazon MSK IAM: cannot read AWS_WEB_IDENTITY_TOKEN_FILE ${tokenFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new LoginError(
+      `Amazon MSK IAM: cannot read AWS_WEB_IDENTITY_TOKEN_FILE ${tokenFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+    );
   }
   let region: string | undefined;
   try {
@@ -173,7 +238,11 @@ async function webIdentityCredentials(env: NodeJS.ProcessEnv, profile: string): 
   } catch {
     region = undefined; // the global endpoint
   }
-  const endpoint = (env.AWS_ENDPOINT_URL_STS?.trim() || env.AWS_ENDPOINT_URL?.trim() || `https://sts.${region ? `${region}.` : ""}amazonaws.com`).replace(/\/+$/, "");
+  const endpoint = (
+    env.AWS_ENDPOINT_URL_STS?.trim() ||
+    env.AWS_ENDPOINT_URL?.trim() ||
+    `https://sts.${region ? `${region}.` : ""}amazonaws.com`
+  ).replace(/\/+$/, "");
   const form = new URLSearchParams({
     Action: "AssumeRoleWithWebIdentity",
     Version: "2011-06-15",
@@ -181,21 +250,38 @@ async function webIdentityCredentials(env: NodeJS.ProcessEnv, profile: string): 
     RoleSessionName: env.AWS_ROLE_SESSION_NAME?.trim() || `sluice-${Date.now()}`,
     WebIdentityToken: webIdentityToken,
   });
-  return stsCredentials(`${endpoint}/`, { "content-type": "application/x-www-form-urlencoded" }, form.toString(), `STS AssumeRoleWithWebIdentity at ${endpoint} for ${env.AWS_ROLE_ARN}`);
+  return stsCredentials(
+    `${endpoint}/`,
+    { "content-type": "application/x-www-form-urlencoded" },
+    form.toString(),
+    `STS AssumeRoleWithWebIdentity at ${endpoint} for ${env.AWS_ROLE_ARN}`,
+  );
 }
 
 /** The credentials of an STS answer (XML), or why there are none (its error message, not its body). */
-async function stsCredentials(url: string, headers: Record<string, string>, body: string, what: string): Promise<AwsCredentials> {
+async function stsCredentials(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  what: string,
+): Promise<AwsCredentials> {
   let xml: string;
   try {
     const response = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(10000) });
     xml = await response.text();
-    if (!response.ok) throw new Error(`HTTP ${response.status}${/<Message>([^<]{0,300})<\/Message>/.exec(xml)?.[1] ? `: ${/<Message>([^<]{0,300})<\/Message>/.exec(xml)![1]}` : ""}`);
+    if (!response.ok)
+      throw new Error(
+        `HTTP ${response.status}${/<Message>([^<]{0,300})<\/Message>/.exec(xml)?.[1] ? `: ${/<Message>([^<]{0,300})<\/Message>/.exec(xml)![1]}` : ""}`,
+      );
   } catch (err) {
     throw new LoginError(`Amazon MSK IAM: ${what} failed: ${(err as Error).message}`);
   }
   const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1]?.trim();
-  const [accessKeyId, secretAccessKey, sessionToken] = [field("AccessKeyId"), field("SecretAccessKey"), field("SessionToken")];
+  const [accessKeyId, secretAccessKey, sessionToken] = [
+    field("AccessKeyId"),
+    field("SecretAccessKey"),
+    field("SessionToken"),
+  ];
   if (!accessKeyId || !secretAccessKey) throw new LoginError(`Amazon MSK IAM: ${what} answered no credentials`);
   return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
 }
@@ -210,8 +296,13 @@ async function credentialsFrom(url: string, headers: Record<string, string>, wha
   } catch (err) {
     throw new LoginError(`Amazon MSK IAM: could not read credentials from ${what}: ${(err as Error).message}`);
   }
-  if (!body.AccessKeyId || !body.SecretAccessKey) throw new LoginError(`Amazon MSK IAM: ${what} answered no AccessKeyId/SecretAccessKey`);
-  return { accessKeyId: body.AccessKeyId, secretAccessKey: body.SecretAccessKey, ...(body.Token ? { sessionToken: body.Token } : {}) };
+  if (!body.AccessKeyId || !body.SecretAccessKey)
+    throw new LoginError(`Amazon MSK IAM: ${what} answered no AccessKeyId/SecretAccessKey`);
+  return {
+    accessKeyId: body.AccessKeyId,
+    secretAccessKey: body.SecretAccessKey,
+    ...(body.Token ? { sessionToken: body.Token } : {}),
+  };
 }
 
 /** ECS task roles and EKS Pod Identity: the endpoint the environment names, with its authorization token. */
@@ -225,7 +316,9 @@ async function containerCredentials(env: NodeJS.ProcessEnv): Promise<AwsCredenti
     try {
       authorization = readFileSync(tokenFile, "utf8").trim();
     } catch (err) {
-      throw new LoginError(`Amazon MSK IAM: cannot read AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE ${tokenFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      throw new LoginError(
+        `Amazon MSK IAM: cannot read AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE ${tokenFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      );
     }
   }
   return credentialsFrom(url, authorization ? { authorization } : {}, `the container credentials endpoint ${url}`);
@@ -237,15 +330,26 @@ async function instanceCredentials(env: NodeJS.ProcessEnv): Promise<AwsCredentia
   let token: string;
   let role: string;
   try {
-    const session = await fetch(`${base}/latest/api/token`, { method: "PUT", headers: { "x-aws-ec2-metadata-token-ttl-seconds": "21600" }, signal: AbortSignal.timeout(1000) });
+    const session = await fetch(`${base}/latest/api/token`, {
+      method: "PUT",
+      headers: { "x-aws-ec2-metadata-token-ttl-seconds": "21600" },
+      signal: AbortSignal.timeout(1000),
+    });
     if (!session.ok) return undefined;
     token = await session.text();
-    const roles = await fetch(`${base}/latest/meta-data/iam/security-credentials/`, { headers: { "x-aws-ec2-metadata-token": token }, signal: AbortSignal.timeout(1000) });
+    const roles = await fetch(`${base}/latest/meta-data/iam/security-credentials/`, {
+      headers: { "x-aws-ec2-metadata-token": token },
+      signal: AbortSignal.timeout(1000),
+    });
     if (!roles.ok) return undefined;
     role = (await roles.text()).split("\n")[0]!.trim();
   } catch {
     return undefined; // not on EC2 (or no role): the next source, or none
   }
   if (!role) return undefined;
-  return credentialsFrom(`${base}/latest/meta-data/iam/security-credentials/${role}`, { "x-aws-ec2-metadata-token": token }, "the EC2 instance metadata service");
+  return credentialsFrom(
+    `${base}/latest/meta-data/iam/security-credentials/${role}`,
+    { "x-aws-ec2-metadata-token": token },
+    "the EC2 instance metadata service",
+  );
 }

@@ -33,9 +33,15 @@ const PREFIX = "/ui/";
 const other = (service: ConsoleService): ConsoleService => (service === "registry" ? "connect" : "registry");
 
 /** What /ui/config.json says: each API's base path as the page calls it, null where there is none. */
-export function consoleConfig(options: Pick<ConsoleOptions, "service" | "peer" | "tokenLogin">): Record<ConsoleService, string | null> & { service: ConsoleService; tokenLogin?: true } {
+export function consoleConfig(
+  options: Pick<ConsoleOptions, "service" | "peer" | "tokenLogin">,
+): Record<ConsoleService, string | null> & { service: ConsoleService; tokenLogin?: true } {
   const peer = options.peer?.() ? `${PREFIX}proxy/${other(options.service)}` : null;
-  const config = { service: options.service, [options.service]: "", [other(options.service)]: peer } as unknown as Record<ConsoleService, string | null> & { service: ConsoleService; tokenLogin?: true };
+  const config = {
+    service: options.service,
+    [options.service]: "",
+    [other(options.service)]: peer,
+  } as unknown as Record<ConsoleService, string | null> & { service: ConsoleService; tokenLogin?: true };
   if (options.tokenLogin) config.tokenLogin = true;
   return config;
 }
@@ -59,15 +65,19 @@ export function withConsole(handler: Handler, options: ConsoleOptions): Handler 
       const refused = await options.guard?.(request);
       if (refused) return refused;
     }
-    if (rest === "config.json") return Response.json(consoleConfig(options), { headers: { "cache-control": "no-store" } });
-    if (proxied) return proxy(request, rest.slice(`proxy/${other(options.service)}`.length) || "/", url.search, options);
+    if (rest === "config.json")
+      return Response.json(consoleConfig(options), { headers: { "cache-control": "no-store" } });
+    if (proxied)
+      return proxy(request, rest.slice(`proxy/${other(options.service)}`.length) || "/", url.search, options);
     const assets = await consoleAssets();
     const name = rest === "" ? "index.html" : rest;
     const asset = ownEntry(assets, name);
-    if (!asset || request.method !== "GET" && request.method !== "HEAD") return handler(request);
+    if (!asset || (request.method !== "GET" && request.method !== "HEAD")) return handler(request);
     // The page is small and names its hashed files: those are kept, the page itself is asked again.
     const cache = rest === "" || rest === "index.html" ? "no-cache" : "public, max-age=31536000, immutable";
-    return new Response(asset.body, { headers: { "content-type": asset.type, "cache-control": cache, "x-content-type-options": "nosniff" } });
+    return new Response(asset.body, {
+      headers: { "content-type": asset.type, "cache-control": cache, "x-content-type-options": "nosniff" },
+    });
   };
 }
 

@@ -50,7 +50,11 @@ export function baseOf(service: Service): string {
   return config[service] ?? "";
 }
 
-export async function api<T>(service: Service, path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+export async function api<T>(
+  service: Service,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<T> {
   const base = config[service];
   if (base === null) throw new ApiError(404, `this console has no ${service}`);
   const headers: Record<string, string> = { accept: "application/json", ...authorization() };

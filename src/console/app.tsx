@@ -23,7 +23,13 @@ function page(route: Route) {
     case "schemas":
       return <SchemaIdPage route={route} />;
     case "connectors":
-      return third === "edit" ? <ConnectorFormPage route={route} /> : second ? <ConnectorPage route={route} /> : <ConnectorsPage />;
+      return third === "edit" ? (
+        <ConnectorFormPage route={route} />
+      ) : second ? (
+        <ConnectorPage route={route} />
+      ) : (
+        <ConnectorsPage />
+      );
     case "new-connector":
       return <ConnectorFormPage route={route} />;
     case "plugins":
@@ -41,7 +47,16 @@ export function App() {
   const route = useRoute();
   const top = route.path[0] ?? (has("registry") ? "subjects" : "connectors");
   const link = (path: string, label: string) => (
-    <a href={href([path])} class={top === path || (path === "subjects" && ["draft", "schemas"].includes(top)) || (path === "connectors" && top === "new-connector") ? "current" : ""}>
+    <a
+      href={href([path])}
+      class={
+        top === path ||
+        (path === "subjects" && ["draft", "schemas"].includes(top)) ||
+        (path === "connectors" && top === "new-connector")
+          ? "current"
+          : ""
+      }
+    >
       {label}
     </a>
   );

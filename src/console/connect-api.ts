@@ -28,7 +28,8 @@ export interface IgnoredSettings {
   unknown: { name: string; message: string }[];
 }
 
-export const ignoredSettings = (name: string) => api<IgnoredSettings>("connect", `/sluice/connectors/${enc(name)}/ignored-settings`);
+export const ignoredSettings = (name: string) =>
+  api<IgnoredSettings>("connect", `/sluice/connectors/${enc(name)}/ignored-settings`);
 
 export type Expanded = Record<string, { status?: ConnectorStatus; info?: ConnectorInfo }>;
 
@@ -40,7 +41,8 @@ export const actions = {
   pause: (name: string) => api("connect", `${c(name)}/pause`, { method: "PUT" }),
   resume: (name: string) => api("connect", `${c(name)}/resume`, { method: "PUT" }),
   stop: (name: string) => api("connect", `${c(name)}/stop`, { method: "PUT" }),
-  restart: (name: string, includeTasks: boolean, onlyFailed: boolean) => api("connect", `${c(name)}/restart?includeTasks=${includeTasks}&onlyFailed=${onlyFailed}`, { method: "POST" }),
+  restart: (name: string, includeTasks: boolean, onlyFailed: boolean) =>
+    api("connect", `${c(name)}/restart?includeTasks=${includeTasks}&onlyFailed=${onlyFailed}`, { method: "POST" }),
   restartTask: (name: string, task: number) => api("connect", `${c(name)}/tasks/${task}/restart`, { method: "POST" }),
   remove: (name: string) => api("connect", c(name), { method: "DELETE" }),
 };
@@ -65,8 +67,12 @@ export interface ConfigKey {
 
 export interface Validation {
   error_count: number;
-  configs: { definition: ConfigKey; value: { name: string; value: string | null; errors: string[]; visible: boolean; recommended_values: string[] } }[];
+  configs: {
+    definition: ConfigKey;
+    value: { name: string; value: string | null; errors: string[]; visible: boolean; recommended_values: string[] };
+  }[];
 }
 
 export const pluginConfig = (plugin: string) => api<ConfigKey[]>("connect", `/connector-plugins/${enc(plugin)}/config`);
-export const validate = (plugin: string, config: Record<string, string>) => api<Validation>("connect", `/connector-plugins/${enc(plugin)}/config/validate`, { method: "PUT", body: config });
+export const validate = (plugin: string, config: Record<string, string>) =>
+  api<Validation>("connect", `/connector-plugins/${enc(plugin)}/config/validate`, { method: "PUT", body: config });

@@ -9,7 +9,10 @@ export function parseHash(hash: string): Route {
   const text = hash.replace(/^#\/?/, "");
   const q = text.indexOf("?");
   const pathText = q < 0 ? text : text.slice(0, q);
-  const path = pathText.split("/").filter(Boolean).map((s) => decodeURIComponent(s));
+  const path = pathText
+    .split("/")
+    .filter(Boolean)
+    .map((s) => decodeURIComponent(s));
   return { path, query: new URLSearchParams(q < 0 ? "" : text.slice(q + 1)) };
 }
 

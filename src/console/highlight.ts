@@ -7,13 +7,19 @@ export interface Token {
   text: string;
 }
 
-const JSON_TOKEN = /("(?:[^"\\]|\\.)*")(\s*:)?|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|\b(true|false|null)\b|([{}[\],:])|(\s+)|(.)/g;
+const JSON_TOKEN =
+  /("(?:[^"\\]|\\.)*")(\s*:)?|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|\b(true|false|null)\b|([{}[\],:])|(\s+)|(.)/g;
 
 const PROTO_KEYWORDS = new Set(
-  "syntax edition package import public weak option message enum oneof repeated optional required map service rpc returns stream reserved extend extensions to max".split(" "),
+  "syntax edition package import public weak option message enum oneof repeated optional required map service rpc returns stream reserved extend extensions to max".split(
+    " ",
+  ),
 );
-const PROTO_TYPES = new Set("double float int32 int64 uint32 uint64 sint32 sint64 fixed32 fixed64 sfixed32 sfixed64 bool string bytes".split(" "));
-const PROTO_TOKEN = /(\/\/.*$)|("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|\b(\d+(?:\.\d+)?)\b|([A-Za-z_][\w.]*)|([{}()[\];=<>,])|(\s+)|(.)/g;
+const PROTO_TYPES = new Set(
+  "double float int32 int64 uint32 uint64 sint32 sint64 fixed32 fixed64 sfixed32 sfixed64 bool string bytes".split(" "),
+);
+const PROTO_TOKEN =
+  /(\/\/.*$)|("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|\b(\d+(?:\.\d+)?)\b|([A-Za-z_][\w.]*)|([{}()[\];=<>,])|(\s+)|(.)/g;
 
 function jsonLine(line: string): Token[] {
   const out: Token[] = [];
@@ -47,7 +53,8 @@ function protoLine(line: string, inComment: { open: boolean }): Token[] {
     if (m[1] !== undefined) out.push({ kind: "comment", text: m[1] });
     else if (m[2] !== undefined) out.push({ kind: "string", text: m[2] });
     else if (m[3] !== undefined) out.push({ kind: "number", text: m[3] });
-    else if (m[4] !== undefined) out.push({ kind: PROTO_KEYWORDS.has(m[4]) ? "keyword" : PROTO_TYPES.has(m[4]) ? "type" : "plain", text: m[4] });
+    else if (m[4] !== undefined)
+      out.push({ kind: PROTO_KEYWORDS.has(m[4]) ? "keyword" : PROTO_TYPES.has(m[4]) ? "type" : "plain", text: m[4] });
     else if (m[5] !== undefined) out.push({ kind: "punct", text: m[5] });
     else out.push({ kind: "plain", text: m[0] });
   }

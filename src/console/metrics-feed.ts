@@ -28,7 +28,10 @@ async function sample(): Promise<void> {
       }
     }
     if (source === "prometheus") {
-      const response = await fetch(`${baseOf("connect")}/metrics`, { credentials: "same-origin", headers: authorization() });
+      const response = await fetch(`${baseOf("connect")}/metrics`, {
+        credentials: "same-origin",
+        headers: authorization(),
+      });
       if (!response.ok) return;
       tasks = countersFromPrometheus(await response.text());
     }

@@ -14,7 +14,13 @@ export function pageOf<T>(items: T[], page: number, size: number): Page<T> {
 }
 
 /** The rows [start, end) to render for a viewport over fixed-height rows, with a few beyond each edge. */
-export function visibleRange(scrollTop: number, viewportHeight: number, rowHeight: number, count: number, overscan = 5): { start: number; end: number } {
+export function visibleRange(
+  scrollTop: number,
+  viewportHeight: number,
+  rowHeight: number,
+  count: number,
+  overscan = 5,
+): { start: number; end: number } {
   const first = Math.floor(scrollTop / rowHeight);
   const start = Math.max(0, first - overscan);
   const end = Math.min(count, first + Math.ceil(viewportHeight / rowHeight) + overscan);

@@ -23,7 +23,12 @@ export function readMetrics(body: unknown): { at?: number; tasks: TaskCounters[]
   const root = isObject(body) ? body : {};
   const tasks = (Array.isArray(root.tasks) ? root.tasks : []).filter(isObject).map((t) => {
     const records = Math.max(0, ...COUNTERS.map((c) => (typeof t[c] === "number" ? (t[c] as number) : 0)));
-    return { connector: String(t.connector), task: Number(t.task), records, ...(typeof t.lag === "number" ? { lag: t.lag } : {}) };
+    return {
+      connector: String(t.connector),
+      task: Number(t.task),
+      records,
+      ...(typeof t.lag === "number" ? { lag: t.lag } : {}),
+    };
   });
   return { at: typeof root.time === "number" ? root.time : undefined, tasks };
 }

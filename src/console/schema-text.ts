@@ -99,7 +99,9 @@ export function reasonLine(message: string, text: string, pointers: Map<string, 
   const field = /field '([^']+)'/.exec(message)?.[1] ?? /\b(?:field|property) "?([\w.]+)"?/.exec(message)?.[1];
   if (field) {
     const lines = text.split("\n");
-    const at = lines.findIndex((l) => l.includes(`"${field}"`) || new RegExp(`\\b${field.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*=`).test(l));
+    const at = lines.findIndex(
+      (l) => l.includes(`"${field}"`) || new RegExp(`\\b${field.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*=`).test(l),
+    );
     if (at >= 0) return at + 1;
   }
   return undefined;

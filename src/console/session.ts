@@ -7,7 +7,10 @@ export interface Permissions {
   readOnly: boolean;
 }
 
-const permissions: Record<Service, Permissions> = { registry: { user: null, readOnly: false }, connect: { user: null, readOnly: false } };
+const permissions: Record<Service, Permissions> = {
+  registry: { user: null, readOnly: false },
+  connect: { user: null, readOnly: false },
+};
 
 const PATHS: Record<Service, string> = { registry: "/v1/sluice/permissions", connect: "/sluice/permissions" };
 

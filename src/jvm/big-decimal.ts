@@ -19,7 +19,8 @@ export class BigDecimal {
   /** Parses Java's BigDecimal(String) syntax: `-12.340`, `1E+3`, `.5`; the scale follows the text. */
   static parse(text: string): BigDecimal {
     const m = DECIMAL_TEXT.exec(text);
-    if (!m || (m[2] === "" && (m[3] ?? "") === "")) throw new SyntaxError(`Not a decimal number: ${JSON.stringify(text)}`);
+    if (!m || (m[2] === "" && (m[3] ?? "") === ""))
+      throw new SyntaxError(`Not a decimal number: ${JSON.stringify(text)}`);
     const fraction = m[3] ?? "";
     const unscaled = BigInt((m[2] || "0") + fraction);
     const exponent = m[4] === undefined ? 0 : Number(m[4]);
@@ -123,13 +124,19 @@ export class BigDecimal {
   toPlainString(): string {
     const negative = this.unscaled < 0n;
     const coefficient = (negative ? -this.unscaled : this.unscaled).toString();
-    const text = this.scale < 0 ? (this.unscaled === 0n ? "0" : coefficient + "0".repeat(-this.scale)) : plain(coefficient, this.scale);
+    const text =
+      this.scale < 0
+        ? this.unscaled === 0n
+          ? "0"
+          : coefficient + "0".repeat(-this.scale)
+        : plain(coefficient, this.scale);
     return negative ? "-" + text : text;
   }
 }
 
 function plain(coefficient: string, scale: number): string {
   if (scale === 0) return coefficient;
-  if (coefficient.length > scale) return coefficient.slice(0, coefficient.length - scale) + "." + coefficient.slice(coefficient.length - scale);
+  if (coefficient.length > scale)
+    return coefficient.slice(0, coefficient.length - scale) + "." + coefficient.slice(coefficient.length - scale);
   return "0." + "0".repeat(scale - coefficient.length) + coefficient;
 }

@@ -64,7 +64,10 @@ export function normalizeNumberText(text: string): string {
     if (Number.isNaN(d)) return text;
     // createNumber prefers Float when the value fits one (Java widens it exactly to double).
     const f = Math.fround(d);
-    const useFloat = last === "f" || last === "F" || (last !== "d" && last !== "D" && Number.isFinite(f) && !(f === 0 && !/^[+-]?[0.]*([eE].*)?$/.test(body)));
+    const useFloat =
+      last === "f" ||
+      last === "F" ||
+      (last !== "d" && last !== "D" && Number.isFinite(f) && !(f === 0 && !/^[+-]?[0.]*([eE].*)?$/.test(body)));
     return decimalFormat(useFloat ? f : d);
   }
   const v = decodeInteger(t);

@@ -56,7 +56,11 @@ export class JavaHashKeys<K extends string | number = string> {
   }
 
   /** `new HashMap<>(map)` / `new HashSet<>(collection)` copies, sized as the JDK does (19 and later unless said). */
-  static copyOf<K extends string | number>(keys: Iterable<K>, forHashSet: boolean, sizing: CopySizing = "jdk19+"): JavaHashKeys<K> {
+  static copyOf<K extends string | number>(
+    keys: Iterable<K>,
+    forHashSet: boolean,
+    sizing: CopySizing = "jdk19+",
+  ): JavaHashKeys<K> {
     const list = [...keys];
     const set = new JavaHashKeys<K>(copyCapacity(list.length, forHashSet, sizing));
     set.addAll(list);

@@ -58,7 +58,10 @@ export function javaDoubleToString(d: number): string {
     if (Number(two) === a) text = two;
   }
   const e = text.indexOf("e");
-  const digits = text.slice(0, e).replace(".", "").replace(/(.)0+$/, "$1");
+  const digits = text
+    .slice(0, e)
+    .replace(".", "")
+    .replace(/(.)0+$/, "$1");
   return layout(d < 0, digits, Number(text.slice(e + 1)));
 }
 

@@ -52,7 +52,8 @@ function translate(pattern: string): Translation {
       if (f === "i" || f === "m" || f === "s") {
         if (!flags.includes(f)) flags += f;
       } else if (f === "x") comments = true;
-      else if (f !== "u" && f !== "d") throw new JavaRegexError(`Unsupported inline flag '${f}' near index ${i}\n${pattern}`);
+      else if (f !== "u" && f !== "d")
+        throw new JavaRegexError(`Unsupported inline flag '${f}' near index ${i}\n${pattern}`);
     }
     i += m[0].length;
   }

@@ -95,7 +95,8 @@ export class JavaReplacement {
           if (end < 0) throw new JavaRegexError("named capturing group is missing trailing '}'");
           const name = replacement.slice(i + 1, end);
           if (name === "") throw new JavaRegexError("named capturing group has 0 length name");
-          if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name)) throw new JavaRegexError(`named capturing group has illegal name: ${name}`);
+          if (!/^[A-Za-z][A-Za-z0-9]*$/.test(name))
+            throw new JavaRegexError(`named capturing group has illegal name: ${name}`);
           if (!pattern.groupNames.has(name)) throw new JavaRegexError(`No group with name {${name}}`);
           flush();
           parts.push({ name });

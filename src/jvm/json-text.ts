@@ -74,7 +74,12 @@ class Reader<V> {
     const c = this.text.charCodeAt(this.pos);
     const node = this.value();
     // Jackson wants white space (or the end) after a root-level number.
-    if (((c >= 0x30 && c <= 0x39) || c === 0x2d) && typeof node !== "string" && this.pos < this.text.length && !isSpace(this.text.charCodeAt(this.pos)))
+    if (
+      ((c >= 0x30 && c <= 0x39) || c === 0x2d) &&
+      typeof node !== "string" &&
+      this.pos < this.text.length &&
+      !isSpace(this.text.charCodeAt(this.pos))
+    )
       this.fail(`Unexpected character ${describe(this.text, this.pos)}: Expected space separating root-level values`);
     if (this.options.trailing !== undefined) {
       this.skipSpace();
@@ -100,7 +105,8 @@ class Reader<V> {
         return this.literal("null", null);
     }
     if (this.options.nonNumericNumbers) {
-      for (const [token, value] of NON_NUMERIC) if (this.text.startsWith(token, this.pos)) return this.literal(token, value);
+      for (const [token, value] of NON_NUMERIC)
+        if (this.text.startsWith(token, this.pos)) return this.literal(token, value);
     }
     if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number();
     return this.fail(`Unexpected character ${describe(this.text, this.pos)}: expected a valid value`);
@@ -116,16 +122,25 @@ class Reader<V> {
       this.pos++;
     } else {
       for (;;) {
-        if (this.text.charCodeAt(this.pos) !== 0x22) this.fail(`Unexpected character ${describe(this.text, this.pos)}: was expecting double-quote to start field name`);
+        if (this.text.charCodeAt(this.pos) !== 0x22)
+          this.fail(
+            `Unexpected character ${describe(this.text, this.pos)}: was expecting double-quote to start field name`,
+          );
         const key = this.string(MAX_NAME_LENGTH);
         this.skipSpace();
-        if (this.text.charCodeAt(this.pos) !== 0x3a) this.fail(`Unexpected character ${describe(this.text, this.pos)}: was expecting a colon to separate field name and value`);
+        if (this.text.charCodeAt(this.pos) !== 0x3a)
+          this.fail(
+            `Unexpected character ${describe(this.text, this.pos)}: was expecting a colon to separate field name and value`,
+          );
         this.pos++;
         this.skipSpace();
         fields.set(key, this.value()); // Map.set keeps the first position, as ObjectNode.replace does
         this.skipSpace();
         const c = this.text.charCodeAt(this.pos);
-        if (c !== 0x7d && c !== 0x2c) this.fail(`Unexpected character ${describe(this.text, this.pos)}: was expecting comma to separate Object entries`);
+        if (c !== 0x7d && c !== 0x2c)
+          this.fail(
+            `Unexpected character ${describe(this.text, this.pos)}: was expecting comma to separate Object entries`,
+          );
         this.pos++;
         if (c === 0x7d) break;
         this.skipSpace();
@@ -147,7 +162,10 @@ class Reader<V> {
         items.push(this.value());
         this.skipSpace();
         const c = this.text.charCodeAt(this.pos);
-        if (c !== 0x5d && c !== 0x2c) this.fail(`Unexpected character ${describe(this.text, this.pos)}: was expecting comma to separate Array entries`);
+        if (c !== 0x5d && c !== 0x2c)
+          this.fail(
+            `Unexpected character ${describe(this.text, this.pos)}: was expecting comma to separate Array entries`,
+          );
         this.pos++;
         if (c === 0x5d) break;
         this.skipSpace();
@@ -158,7 +176,8 @@ class Reader<V> {
   }
 
   private enter(): void {
-    if (++this.depth > MAX_NESTING_DEPTH) this.fail(`Document nesting depth (${this.depth}) exceeds the maximum allowed (${MAX_NESTING_DEPTH})`);
+    if (++this.depth > MAX_NESTING_DEPTH)
+      this.fail(`Document nesting depth (${this.depth}) exceeds the maximum allowed (${MAX_NESTING_DEPTH})`);
   }
 
   private string(maxLength: number): string {
@@ -172,7 +191,8 @@ class Reader<V> {
     }
     if (text.charCodeAt(i) === 0x22) {
       this.pos = i + 1;
-      if (i - start > maxLength) this.fail(`String value length (${i - start}) exceeds the maximum allowed (${maxLength})`);
+      if (i - start > maxLength)
+        this.fail(`String value length (${i - start}) exceeds the maximum allowed (${maxLength})`);
       return text.slice(start, i);
     }
     let out = text.slice(start, i);
@@ -185,7 +205,9 @@ class Reader<V> {
       if (c === 0x22) break;
       if (c < 0x20) {
         this.pos = i;
-        this.fail(`Illegal unquoted character ((CTRL-CHAR, code ${c})): has to be escaped using backslash to be included in string value`);
+        this.fail(
+          `Illegal unquoted character ((CTRL-CHAR, code ${c})): has to be escaped using backslash to be included in string value`,
+        );
       }
       if (c !== 0x5c) {
         out += text[i];
@@ -231,7 +253,8 @@ class Reader<V> {
       }
     }
     this.pos = i + 1;
-    if (out.length > maxLength) this.fail(`String value length (${out.length}) exceeds the maximum allowed (${maxLength})`);
+    if (out.length > maxLength)
+      this.fail(`String value length (${out.length}) exceeds the maximum allowed (${maxLength})`);
     return out;
   }
 
@@ -270,16 +293,22 @@ class Reader<V> {
       while (isDigit(text.charCodeAt(i))) i++;
       if (i === expStart) {
         this.pos = i;
-        this.fail(`Unexpected character ${describe(text, i)} in numeric value: Exponent indicator not followed by a digit`);
+        this.fail(
+          `Unexpected character ${describe(text, i)} in numeric value: Exponent indicator not followed by a digit`,
+        );
       }
     }
-    if (i - start > MAX_NUMBER_LENGTH) this.fail(`Number value length (${i - start}) exceeds the maximum allowed (${MAX_NUMBER_LENGTH})`);
+    if (i - start > MAX_NUMBER_LENGTH)
+      this.fail(`Number value length (${i - start}) exceeds the maximum allowed (${MAX_NUMBER_LENGTH})`);
     this.pos = i;
     return this.shape.number(text.slice(start, i), integral);
   }
 
   private literal<T extends V | boolean | string | null>(word: string, value: T): V {
-    const unrecognized = () => this.fail(`Unrecognized token '${this.token()}': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')`);
+    const unrecognized = () =>
+      this.fail(
+        `Unrecognized token '${this.token()}': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')`,
+      );
     if (!this.text.startsWith(word, this.pos)) unrecognized();
     this.pos += word.length;
     // "truex" is one unknown token, not true followed by x.
@@ -307,7 +336,9 @@ class Reader<V> {
         i = this.skipComment(i);
       } else if (c < 0x20) {
         this.pos = i;
-        this.fail(`Illegal character ((CTRL-CHAR, code ${c})): only regular white space (\\r, \\n, \\t) is allowed between tokens`);
+        this.fail(
+          `Illegal character ((CTRL-CHAR, code ${c})): only regular white space (\\r, \\n, \\t) is allowed between tokens`,
+        );
       } else {
         break;
       }
@@ -360,7 +391,14 @@ function isDigit(c: number): boolean {
 }
 
 function isIdentifierPart(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x24 || c > 0x7f;
+  return (
+    (c >= 0x30 && c <= 0x39) ||
+    (c >= 0x41 && c <= 0x5a) ||
+    (c >= 0x61 && c <= 0x7a) ||
+    c === 0x5f ||
+    c === 0x24 ||
+    c > 0x7f
+  );
 }
 
 function describe(text: string, pos: number): string {
@@ -379,7 +417,8 @@ export function jsonNestingDepth(text: string, limit = Infinity): number {
   for (let i = 0; i < text.length && max <= limit; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
@@ -395,7 +434,11 @@ export function jsonNestingDepth(text: string, limit = Infinity): number {
 export type JsonTree<N> = null | boolean | string | N | JsonTree<N>[] | Map<string, JsonTree<N>>;
 
 /** Reads a JsonTree: `number` builds the number nodes. */
-export function readJsonTree<N>(text: string, number: (text: string, integral: boolean) => N, options?: JsonReadOptions): JsonTree<N> | undefined {
+export function readJsonTree<N>(
+  text: string,
+  number: (text: string, integral: boolean) => N,
+  options?: JsonReadOptions,
+): JsonTree<N> | undefined {
   return readJsonText<JsonTree<N>>(text, { number, object: (fields) => fields }, options);
 }
 
@@ -430,7 +473,12 @@ export function jsonTreeEquals<N>(a: JsonTree<N>, b: JsonTree<N>, numberEquals: 
   if (a === b) return true;
   if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonTreeEquals(x, b[i] as JsonTree<N>, numberEquals));
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((x, i) => jsonTreeEquals(x, b[i] as JsonTree<N>, numberEquals))
+    );
   }
   if (a instanceof Map || b instanceof Map) {
     if (!(a instanceof Map && b instanceof Map) || a.size !== b.size) return false;
@@ -454,7 +502,15 @@ export function sortedKeys<N>(v: JsonTree<N>): JsonTree<N> {
 // ---------------------------------------------------------------------------------------------
 // Writing
 
-const SHORT_ESCAPES: Record<number, string> = { 0x08: "\\b", 0x09: "\\t", 0x0a: "\\n", 0x0c: "\\f", 0x0d: "\\r", 0x22: '\\"', 0x5c: "\\\\" };
+const SHORT_ESCAPES: Record<number, string> = {
+  0x08: "\\b",
+  0x09: "\\t",
+  0x0a: "\\n",
+  0x0c: "\\f",
+  0x0d: "\\r",
+  0x22: '\\"',
+  0x5c: "\\\\",
+};
 // Characters Jackson escapes: controls, '"' and '\\', and for byte output surrogates.
 const NEEDS_ESCAPE = { string: /["\\\u0000-\u001f]/, bytes: /["\\\u0000-\u001f\ud800-\udfff]/ };
 

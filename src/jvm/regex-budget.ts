@@ -44,7 +44,10 @@ interface Request {
 
 /** The thread's whole program, run from its own source text (the compiled binary has no files to load). */
 function threadMain(): void {
-  const thread = globalThis as unknown as { onmessage: (event: MessageEvent<{ source: string; flags: string; input: string }>) => void; postMessage(message: unknown): void };
+  const thread = globalThis as unknown as {
+    onmessage: (event: MessageEvent<{ source: string; flags: string; input: string }>) => void;
+    postMessage(message: unknown): void;
+  };
   const compiled = new Map<string, RegExp>();
   thread.onmessage = (event) => {
     const { source, flags, input } = event.data;
@@ -57,7 +60,13 @@ function threadMain(): void {
     const started = performance.now();
     const m = regex.exec(input);
     const ms = performance.now() - started;
-    thread.postMessage({ ms, match: m === null ? null : { index: m.index, groups: [...m], named: m.groups === undefined ? undefined : { ...m.groups } } });
+    thread.postMessage({
+      ms,
+      match:
+        m === null
+          ? null
+          : { index: m.index, groups: [...m], named: m.groups === undefined ? undefined : { ...m.groups } },
+    });
   };
 }
 
@@ -82,7 +91,10 @@ class Thread {
     clearTimeout(this.idleTimer);
     await this.opened;
     return new Promise((resolve) => {
-      const overBudget = () => new RegexTimeoutError(`${request.what} did not finish matching ${quote(request.input)} within ${REGEX_TIMEOUT_SETTING}=${timeoutMs}`);
+      const overBudget = () =>
+        new RegexTimeoutError(
+          `${request.what} did not finish matching ${quote(request.input)} within ${REGEX_TIMEOUT_SETTING}=${timeoutMs}`,
+        );
       const timer = setTimeout(() => {
         this.worker.onmessage = null;
         this.worker.terminate();

@@ -7,7 +7,20 @@
 // (Java switches to Julian before 1582-10-15). Parsing is lenient like Java's default: out-of-range
 // fields roll over, and text after the last pattern element is ignored.
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const JAVA_LETTERS = "GyYMLwWDdFEuaHkKhmsSzZX";
 const SUPPORTED = "GyMLDdEuaHkKhmsSzZX";
@@ -53,7 +66,20 @@ export class SimpleDateFormat {
 
   /** DateFormat.parse(String): parses from the start; throws DateParseError when nothing could be parsed. */
   parse(text: string): Date {
-    const f = { year: 1970, month: 0, day: 1, hour: 0, minute: 0, second: 0, millis: 0, pm: null as boolean | null, hour12: false, offsetMinutes: 0, bc: false, dayOfYear: null as number | null };
+    const f = {
+      year: 1970,
+      month: 0,
+      day: 1,
+      hour: 0,
+      minute: 0,
+      second: 0,
+      millis: 0,
+      pm: null as boolean | null,
+      hour12: false,
+      offsetMinutes: 0,
+      bc: false,
+      dayOfYear: null as number | null,
+    };
     let pos = 0;
     for (let i = 0; i < this.tokens.length; i++) {
       const t = this.tokens[i];
@@ -63,7 +89,12 @@ export class SimpleDateFormat {
         continue;
       }
       const next = this.tokens[i + 1];
-      const abutting = next !== undefined && next.kind === "field" && NUMERIC.includes(next.letter) && !(next.letter === "M" && next.count >= 3) && !(next.letter === "L" && next.count >= 3);
+      const abutting =
+        next !== undefined &&
+        next.kind === "field" &&
+        NUMERIC.includes(next.letter) &&
+        !(next.letter === "M" && next.count >= 3) &&
+        !(next.letter === "L" && next.count >= 3);
       const fail = (): never => {
         throw new DateParseError(`Unparseable date: "${text}"`, pos);
       };
@@ -182,7 +213,8 @@ function tokenize(pattern: string): Token[] {
   const tokens: Token[] = [];
   const literal = (text: string) => {
     const last = tokens[tokens.length - 1];
-    if (last !== undefined && last.kind === "literal") tokens[tokens.length - 1] = { kind: "literal", text: last.text + text };
+    if (last !== undefined && last.kind === "literal")
+      tokens[tokens.length - 1] = { kind: "literal", text: last.text + text };
     else tokens.push({ kind: "literal", text });
   };
   let i = 0;

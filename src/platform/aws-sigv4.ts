@@ -35,7 +35,10 @@ export function uriEncode(value: string): string {
 
 /** `20150830T123600Z` */
 export function amzDate(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  return date
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 }
 
 export function credentialScope(date: Date, region: string, service: string): string {
@@ -50,17 +53,45 @@ export function canonicalQuery(query: [string, string][]): string {
     .join("&");
 }
 
-export function sign(input: SigningInput): { canonicalRequest: string; stringToSign: string; signature: string; signedHeaders: string } {
-  const names = Object.keys(input.headers).map((n) => n.toLowerCase()).sort();
-  const value = (name: string) => Object.entries(input.headers).find(([n]) => n.toLowerCase() === name)![1].trim().replace(/\s+/g, " ");
+export function sign(input: SigningInput): {
+  canonicalRequest: string;
+  stringToSign: string;
+  signature: string;
+  signedHeaders: string;
+} {
+  const names = Object.keys(input.headers)
+    .map((n) => n.toLowerCase())
+    .sort();
+  const value = (name: string) =>
+    Object.entries(input.headers)
+      .find(([n]) => n.toLowerCase() === name)![1]
+      .trim()
+      .replace(/\s+/g, " ");
   const signedHeaders = names.join(";");
-  const canonicalRequest = [input.method, input.path, canonicalQuery(input.query), names.map((n) => `${n}:${value(n)}\n`).join(""), signedHeaders, input.payloadHash].join("\n");
+  const canonicalRequest = [
+    input.method,
+    input.path,
+    canonicalQuery(input.query),
+    names.map((n) => `${n}:${value(n)}\n`).join(""),
+    signedHeaders,
+    input.payloadHash,
+  ].join("\n");
   const scope = credentialScope(input.date, input.region, input.service);
-  const stringToSign = ["AWS4-HMAC-SHA256", amzDate(input.date), scope, createHash("sha256").update(canonicalRequest).digest("hex")].join("\n");
+  const stringToSign = [
+    "AWS4-HMAC-SHA256",
+    amzDate(input.date),
+    scope,
+    createHash("sha256").update(canonicalRequest).digest("hex"),
+  ].join("\n");
   const hmac = (key: string | Buffer, data: string) => createHmac("sha256", key).update(data).digest();
   let key = hmac(`AWS4${input.credentials.secretAccessKey}`, amzDate(input.date).slice(0, 8));
   for (const part of [input.region, input.service, "aws4_request"]) key = hmac(key, part);
-  return { canonicalRequest, stringToSign, signature: createHmac("sha256", key).update(stringToSign).digest("hex"), signedHeaders };
+  return {
+    canonicalRequest,
+    stringToSign,
+    signature: createHmac("sha256", key).update(stringToSign).digest("hex"),
+    signedHeaders,
+  };
 }
 
 /**
@@ -88,7 +119,19 @@ export function presignedUrl(options: {
     ...(credentials.sessionToken ? ([["X-Amz-Security-Token", credentials.sessionToken]] as [string, string][]) : []),
   ];
   const query = [...options.params, ...auth];
-  const { signature } = sign({ method: "GET", path, query, headers: { host }, payloadHash: EMPTY_PAYLOAD_HASH, credentials, region, service, date });
-  const written = [...query, ["X-Amz-Signature", signature], ...(options.unsigned ?? [])].map(([k, v]) => `${uriEncode(k)}=${uriEncode(v)}`).join("&");
+  const { signature } = sign({
+    method: "GET",
+    path,
+    query,
+    headers: { host },
+    payloadHash: EMPTY_PAYLOAD_HASH,
+    credentials,
+    region,
+    service,
+    date,
+  });
+  const written = [...query, ["X-Amz-Signature", signature], ...(options.unsigned ?? [])]
+    .map(([k, v]) => `${uriEncode(k)}=${uriEncode(v)}`)
+    .join("&");
   return `https://${host}${path}?${written}`;
 }

@@ -40,19 +40,36 @@ export function jaasUsersFile(text: string, section: string): string | undefined
  * Reads the users file, named directly or through a JAAS config's section. A file with no users is
  * refused: Kafka Connect would let everyone in, which is never what a secured worker wants.
  */
-export function loadUsers(source: { file?: string; jaasConfig?: string; section: string; fileSetting: string }, withRoles: boolean): Map<string, User> {
+export function loadUsers(
+  source: { file?: string; jaasConfig?: string; section: string; fileSetting: string },
+  withRoles: boolean,
+): Map<string, User> {
   let path = source.file;
   if (!path && source.jaasConfig) {
     const jaas = readFileSync(source.jaasConfig, "utf8");
     path = jaasUsersFile(jaas, source.section);
-    if (!path) throw new ConfigError("java.security.auth.login.config", source.jaasConfig, `no section ${source.section} with a file="..." option`);
+    if (!path)
+      throw new ConfigError(
+        "java.security.auth.login.config",
+        source.jaasConfig,
+        `no section ${source.section} with a file="..." option`,
+      );
   }
-  if (!path) throw new ConfigError(source.fileSetting, "", "basic authentication needs a users file (or java.security.auth.login.config)");
+  if (!path)
+    throw new ConfigError(
+      source.fileSetting,
+      "",
+      "basic authentication needs a users file (or java.security.auth.login.config)",
+    );
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (err) {
-    throw new ConfigError(source.fileSetting, path, `cannot read the users file (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    throw new ConfigError(
+      source.fileSetting,
+      path,
+      `cannot read the users file (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
   }
   const users = parseUsers(text, withRoles);
   if (users.size === 0) throw new ConfigError(source.fileSetting, path, "the users file has no users");
@@ -83,7 +100,8 @@ function deobfuscate(text: string): string {
 
 /** Whether `password` matches a stored credential: plain, OBF:, MD5:, CRYPT:, or a bcrypt/argon2 hash. */
 export async function verifyPassword(credential: string, password: string): Promise<boolean> {
-  if (credential.startsWith("MD5:")) return sameText(credential.slice(4).toLowerCase(), createHash("md5").update(password).digest("hex"));
+  if (credential.startsWith("MD5:"))
+    return sameText(credential.slice(4).toLowerCase(), createHash("md5").update(password).digest("hex"));
   if (credential.startsWith("CRYPT:")) {
     const hash = credential.slice(6);
     return sameText(hash, unixCrypt(password, hash.slice(0, 2)));

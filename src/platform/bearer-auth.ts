@@ -10,7 +10,10 @@ import { clientTls } from "./tls.ts";
 const log = logger("bearer-auth");
 
 /** Confluent's handlers that validate IdP tokens: 7.7's, and 8.x's multi-protocol one (as cp-ansible sets it). */
-const OAUTH_HANDLERS = ["io.confluent.common.security.jetty.initializer.InstallOAuthSecurityHandler", "io.confluent.common.security.jetty.initializer.AuthenticationHandler"];
+const OAUTH_HANDLERS = [
+  "io.confluent.common.security.jetty.initializer.InstallOAuthSecurityHandler",
+  "io.confluent.common.security.jetty.initializer.AuthenticationHandler",
+];
 
 export const oauthSettings: Setting[] = [
   {
@@ -20,26 +23,84 @@ export const oauthSettings: Setting[] = [
     importance: "low",
     doc: `Confluent's servlet initializers; \`${OAUTH_HANDLERS[0]}\` (or 8.x's \`${OAUTH_HANDLERS[1]}\`) turns on OAuth: requests need an \`Authorization: Bearer\` JWT checked against oauthbearer.jwks.endpoint.url. With Basic authentication on too, either credential is taken.`,
   },
-  { name: "oauthbearer.jwks.endpoint.url", type: "string", default: "", importance: "medium", doc: "The identity provider's JWKS (RS256 and P-256 ES256 keys); required with OAuth. An https URL is checked against ssl.truststore.location when set." },
-  { name: "oauthbearer.expected.issuer", type: "string", default: "", importance: "medium", doc: "The iss a token must carry; empty: any." },
-  { name: "oauthbearer.expected.audience", type: "list", default: [], importance: "medium", doc: "Audiences of which a token's aud must name one; empty: any." },
-  { name: "oauthbearer.sub.claim.name", type: "string", default: "sub", importance: "low", doc: "The claim naming a token's principal (the user permissions are granted to)." },
-  { name: "oauthbearer.groups.claim.name", type: "string", default: "groups", importance: "low", doc: "The claim listing a token's groups (a list, or one string)." },
-  { name: "oauthbearer.jwks.endpoint.refresh.ms", type: "long", default: 3600000, min: 1000, importance: "low", doc: "How long the JWKS keys are used before they are fetched again. A token signed by a key not among them fetches them at once (each key id at most once a minute, at most 5 such fetches a minute)." },
-  { name: "oauthbearer.clock.skew.seconds", type: "int", default: 30, min: 0, importance: "low", doc: "How far the provider's clock may be from this one when exp and nbf are checked." },
+  {
+    name: "oauthbearer.jwks.endpoint.url",
+    type: "string",
+    default: "",
+    importance: "medium",
+    doc: "The identity provider's JWKS (RS256 and P-256 ES256 keys); required with OAuth. An https URL is checked against ssl.truststore.location when set.",
+  },
+  {
+    name: "oauthbearer.expected.issuer",
+    type: "string",
+    default: "",
+    importance: "medium",
+    doc: "The iss a token must carry; empty: any.",
+  },
+  {
+    name: "oauthbearer.expected.audience",
+    type: "list",
+    default: [],
+    importance: "medium",
+    doc: "Audiences of which a token's aud must name one; empty: any.",
+  },
+  {
+    name: "oauthbearer.sub.claim.name",
+    type: "string",
+    default: "sub",
+    importance: "low",
+    doc: "The claim naming a token's principal (the user permissions are granted to).",
+  },
+  {
+    name: "oauthbearer.groups.claim.name",
+    type: "string",
+    default: "groups",
+    importance: "low",
+    doc: "The claim listing a token's groups (a list, or one string).",
+  },
+  {
+    name: "oauthbearer.jwks.endpoint.refresh.ms",
+    type: "long",
+    default: 3600000,
+    min: 1000,
+    importance: "low",
+    doc: "How long the JWKS keys are used before they are fetched again. A token signed by a key not among them fetches them at once (each key id at most once a minute, at most 5 such fetches a minute).",
+  },
+  {
+    name: "oauthbearer.clock.skew.seconds",
+    type: "int",
+    default: 30,
+    min: 0,
+    importance: "low",
+    doc: "How far the provider's clock may be from this one when exp and nbf are checked.",
+  },
 ];
 
 /** The token policy of the OAuth settings; undefined when OAuth is off. */
 export function oauthPolicy(settings: ParsedSettings): JwtPolicy | undefined {
   const handlers = settings.list("rest.servlet.initializor.classes");
   const unknown = handlers.filter((c) => !OAUTH_HANDLERS.includes(c));
-  if (unknown.length > 0) throw new ConfigError("rest.servlet.initializor.classes", unknown.join(","), `the only initializers are ${OAUTH_HANDLERS.join(" and ")}`);
+  if (unknown.length > 0)
+    throw new ConfigError(
+      "rest.servlet.initializor.classes",
+      unknown.join(","),
+      `the only initializers are ${OAUTH_HANDLERS.join(" and ")}`,
+    );
   if (handlers.length === 0) return undefined;
   const jwksUrl = settings.optionalString("oauthbearer.jwks.endpoint.url");
-  if (!jwksUrl || !/^https?:\/\//i.test(jwksUrl)) throw new ConfigError("oauthbearer.jwks.endpoint.url", jwksUrl ?? "", "OAuth needs the identity provider's JWKS URL (http:// or https://)");
+  if (!jwksUrl || !/^https?:\/\//i.test(jwksUrl))
+    throw new ConfigError(
+      "oauthbearer.jwks.endpoint.url",
+      jwksUrl ?? "",
+      "OAuth needs the identity provider's JWKS URL (http:// or https://)",
+    );
   const truststore = settings.optionalString("ssl.truststore.location");
   const ca = truststore
-    ? clientTls({ "ssl.truststore.location": truststore, "ssl.truststore.type": settings.string("ssl.truststore.type"), "ssl.truststore.password": settings.string("ssl.truststore.password") }).ca
+    ? clientTls({
+        "ssl.truststore.location": truststore,
+        "ssl.truststore.type": settings.string("ssl.truststore.type"),
+        "ssl.truststore.password": settings.string("ssl.truststore.password"),
+      }).ca
     : undefined;
   return {
     jwksUrl,

@@ -37,7 +37,9 @@ function allowedPaths(params: Record<string, string>, prefix: string): (path: st
   });
   return (path) => {
     const normal = normalize(path);
-    return roots.some((root) => normal === root || normal.startsWith(root === "/" ? "/" : `${root}/`)) ? normal : undefined;
+    return roots.some((root) => normal === root || normal.startsWith(root === "/" ? "/" : `${root}/`))
+      ? normal
+      : undefined;
   };
 }
 
@@ -97,7 +99,10 @@ const REFERENCE = /\$\{([^}]*?):(?:([^}]*?):)?([^}]*?)\}/g;
  * values; each key whose raw connector value holds a reference gets that reference back, so what is
  * stored and shown (GET /connectors/{c}/tasks) never carries the secret.
  */
-export function reverseTransform(rawConnectorConfig: Record<string, string>, taskConfigs: Record<string, string>[]): Record<string, string>[] {
+export function reverseTransform(
+  rawConnectorConfig: Record<string, string>,
+  taskConfigs: Record<string, string>[],
+): Record<string, string>[] {
   const referenced = Object.entries(rawConnectorConfig).filter(([, value]) => new RegExp(REFERENCE.source).test(value));
   return taskConfigs.map((config) => {
     const out = { ...config };
@@ -112,7 +117,9 @@ export function reverseTransform(rawConnectorConfig: Record<string, string>, tas
  */
 export function hideResolved(text: string, resolved: Map<string, string>): string {
   // Longest first, so a value that contains another is replaced whole.
-  return [...resolved].sort(([a], [b]) => b.length - a.length).reduce((out, [value, reference]) => out.split(value).join(reference), text);
+  return [...resolved]
+    .sort(([a], [b]) => b.length - a.length)
+    .reduce((out, [value, reference]) => out.split(value).join(reference), text);
 }
 
 export class ConfigProviders {
@@ -121,15 +128,28 @@ export class ConfigProviders {
   /** Builds the providers a worker config declares; unknown classes and bad params are errors naming them. */
   static fromWorkerConfig(config: Record<string, string>): ConfigProviders {
     const providers = new Map<string, ConfigProvider>();
-    const names = (config["config.providers"] ?? "").split(",").map((n) => n.trim()).filter(Boolean);
+    const names = (config["config.providers"] ?? "")
+      .split(",")
+      .map((n) => n.trim())
+      .filter(Boolean);
     for (const name of names) {
       const className = config[`config.providers.${name}.class`];
       const factory = className ? ownEntry(PROVIDER_CLASSES, className) : undefined;
       if (!factory) {
-        throw new Error(`Invalid value ${JSON.stringify(className ?? "")} for configuration config.providers.${name}.class: allowed are ${Object.keys(PROVIDER_CLASSES).filter((k) => k.includes(".")).join(", ")}`);
+        throw new Error(
+          `Invalid value ${JSON.stringify(className ?? "")} for configuration config.providers.${name}.class: allowed are ${Object.keys(
+            PROVIDER_CLASSES,
+          )
+            .filter((k) => k.includes("."))
+            .join(", ")}`,
+        );
       }
       const prefix = `config.providers.${name}.param.`;
-      const params = Object.fromEntries(Object.entries(config).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
+      const params = Object.fromEntries(
+        Object.entries(config)
+          .filter(([k]) => k.startsWith(prefix))
+          .map(([k, v]) => [k.slice(prefix.length), v]),
+      );
       providers.set(name, factory(params, prefix));
     }
     return new ConfigProviders(providers);

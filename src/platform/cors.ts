@@ -12,13 +12,31 @@ export const corsSettings: Setting[] = [
     importance: "low",
     doc: "Origins browsers may call this API from (CORS), comma-separated: `*` any, an exact origin (`https://ui.example.com`), or a pattern with `*` (`https://*.example.com`). Empty: no CORS headers.",
   },
-  { name: "access.control.allow.methods", type: "string", default: "", importance: "low", doc: "Methods a preflight allows, comma-separated (empty: Jetty's GET,POST,HEAD)." },
+  {
+    name: "access.control.allow.methods",
+    type: "string",
+    default: "",
+    importance: "low",
+    doc: "Methods a preflight allows, comma-separated (empty: Jetty's GET,POST,HEAD).",
+  },
 ];
 
 /** rest-utils' further settings (Kafka Connect has only the two above; Sluice's worker takes these too). */
 export const corsHeaderSettings: Setting[] = [
-  { name: "access.control.allow.headers", type: "string", default: "", importance: "low", doc: "Request headers a preflight allows, comma-separated, `*` for any (empty: Jetty's X-Requested-With,Content-Type,Accept,Origin; add Authorization for credentials sent from a page)." },
-  { name: "access.control.expose.headers", type: "string", default: "", importance: "low", doc: "Response headers a page may read (Access-Control-Expose-Headers), comma-separated." },
+  {
+    name: "access.control.allow.headers",
+    type: "string",
+    default: "",
+    importance: "low",
+    doc: "Request headers a preflight allows, comma-separated, `*` for any (empty: Jetty's X-Requested-With,Content-Type,Accept,Origin; add Authorization for credentials sent from a page).",
+  },
+  {
+    name: "access.control.expose.headers",
+    type: "string",
+    default: "",
+    importance: "low",
+    doc: "Response headers a page may read (Access-Control-Expose-Headers), comma-separated.",
+  },
 ];
 
 export interface CorsOptions {
@@ -33,7 +51,11 @@ const DEFAULT_METHODS = "GET,POST,HEAD";
 const DEFAULT_HEADERS = "X-Requested-With,Content-Type,Accept,Origin";
 const PREFLIGHT_MAX_AGE_SECONDS = "1800";
 
-const csv = (text: string | undefined, fallback: string) => (text?.trim() ? text : fallback).split(",").map((s) => s.trim()).filter(Boolean);
+const csv = (text: string | undefined, fallback: string) =>
+  (text?.trim() ? text : fallback)
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export interface CorsPolicy {
   /** The answer to a preflight from an allowed origin; undefined for any other request. */
@@ -48,14 +70,18 @@ export function corsPolicy(options: CorsOptions): CorsPolicy | undefined {
   if (origins.length === 0) return undefined;
   const anyOrigin = origins.includes("*");
   // Jetty: a `*` in an entry matches any run of characters (dots literal); other entries match exactly.
-  const matchers = origins.map((o) => (o.includes("*") ? new RegExp(`^${o.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`) : o));
+  const matchers = origins.map((o) =>
+    o.includes("*") ? new RegExp(`^${o.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`) : o,
+  );
   const methods = csv(options.allowMethods, DEFAULT_METHODS);
   const headers = csv(options.allowHeaders, DEFAULT_HEADERS);
   const anyHeader = headers.includes("*");
   const exposed = csv(options.exposeHeaders, "");
 
   // The Origin header may list several origins (space-separated); one allowed is enough.
-  const allowed = (origin: string) => anyOrigin || origin.split(" ").some((o) => o !== "" && matchers.some((m) => (typeof m === "string" ? m === o : m.test(o))));
+  const allowed = (origin: string) =>
+    anyOrigin ||
+    origin.split(" ").some((o) => o !== "" && matchers.some((m) => (typeof m === "string" ? m === o : m.test(o))));
   const originOf = (request: Request): string | undefined => {
     const origin = request.headers.get("origin");
     return origin !== null && origin.trim() !== "" && allowed(origin) ? origin : undefined;
@@ -75,7 +101,8 @@ export function corsPolicy(options: CorsOptions): CorsPolicy | undefined {
       const requested = csv(request.headers.get("access-control-request-headers") ?? "", "");
       // A method or header not allowed: answered without CORS headers, so the browser refuses.
       if (!methods.includes(method!)) return response;
-      if (!anyHeader && !requested.every((h) => headers.some((a) => a.toLowerCase() === h.toLowerCase()))) return response;
+      if (!anyHeader && !requested.every((h) => headers.some((a) => a.toLowerCase() === h.toLowerCase())))
+        return response;
       common(origin, set);
       if (!anyOrigin) response.headers.append("vary", "Origin");
       set("access-control-max-age", PREFLIGHT_MAX_AGE_SECONDS);

@@ -68,11 +68,17 @@ const decodePart = (part: string, what: string): Record<string, unknown> => {
 /** The JWK's key if it is an RSA or P-256 signing key; others (encryption keys, other curves) are skipped. */
 function publicJwk(jwk: Record<string, unknown>): PublicJwk | undefined {
   if (jwk.use !== undefined && jwk.use !== "sig") return undefined;
-  const fits: Algorithm | undefined = jwk.kty === "RSA" ? "RS256" : jwk.kty === "EC" && jwk.crv === "P-256" ? "ES256" : undefined;
+  const fits: Algorithm | undefined =
+    jwk.kty === "RSA" ? "RS256" : jwk.kty === "EC" && jwk.crv === "P-256" ? "ES256" : undefined;
   if (!fits || (jwk.alg !== undefined && jwk.alg !== fits)) return undefined;
   try {
     const { kid, alg, use: _use, key_ops: _ops, ...material } = jwk;
-    return { kid: typeof kid === "string" ? kid : undefined, alg: typeof alg === "string" ? alg : undefined, key: createPublicKey({ key: material, format: "jwk" } as JsonWebKeyInput), fits };
+    return {
+      kid: typeof kid === "string" ? kid : undefined,
+      alg: typeof alg === "string" ? alg : undefined,
+      key: createPublicKey({ key: material, format: "jwk" } as JsonWebKeyInput),
+      fits,
+    };
   } catch {
     return undefined;
   }
@@ -81,7 +87,8 @@ function publicJwk(jwk: Record<string, unknown>): PublicJwk | undefined {
 const numericClaim = (payload: Record<string, unknown>, name: string): number | undefined => {
   const value = payload[name];
   if (value === undefined) return undefined;
-  if (typeof value !== "number" || !Number.isFinite(value)) throw new TokenRejected(`the ${name} claim is not a number`);
+  if (typeof value !== "number" || !Number.isFinite(value))
+    throw new TokenRejected(`the ${name} claim is not a number`);
   return value;
 };
 
@@ -105,15 +112,20 @@ export class JwtVerifier {
     const [headerPart, payloadPart, signaturePart] = parts as [string, string, string];
     const header = decodePart(headerPart, "header");
     const alg = header.alg;
-    if (alg !== "RS256" && alg !== "ES256") throw new TokenRejected(`algorithm ${String(alg)} is not accepted (RS256 or ES256)`);
+    if (alg !== "RS256" && alg !== "ES256")
+      throw new TokenRejected(`algorithm ${String(alg)} is not accepted (RS256 or ES256)`);
     const kid = typeof header.kid === "string" ? header.kid : undefined;
     const candidates = await this.keysFor(alg, kid);
     // The kid comes from the caller: shortened, as it reaches the log.
-    if (candidates.length === 0) throw new TokenRejected(kid === undefined ? `the JWKS has no ${alg} key` : `the JWKS has no key ${kid.slice(0, 80)}`);
+    if (candidates.length === 0)
+      throw new TokenRejected(
+        kid === undefined ? `the JWKS has no ${alg} key` : `the JWKS has no key ${kid.slice(0, 80)}`,
+      );
     const data = Buffer.from(`${headerPart}.${payloadPart}`);
     const signature = Buffer.from(signaturePart, "base64url");
     // JOSE's ECDSA signatures are r||s, not DER.
-    const checks = (k: PublicJwk) => verify("sha256", data, alg === "ES256" ? { key: k.key, dsaEncoding: "ieee-p1363" } : k.key, signature);
+    const checks = (k: PublicJwk) =>
+      verify("sha256", data, alg === "ES256" ? { key: k.key, dsaEncoding: "ieee-p1363" } : k.key, signature);
     if (!candidates.some(checks)) throw new TokenRejected("the signature does not match");
     return this.claims(decodePart(payloadPart, "payload"));
   }
@@ -126,18 +138,31 @@ export class JwtVerifier {
     if (now - clockSkewSeconds >= exp) throw new TokenRejected("the token has expired");
     const nbf = numericClaim(payload, "nbf");
     if (nbf !== undefined && now + clockSkewSeconds < nbf) throw new TokenRejected("the token is not valid yet (nbf)");
-    if (issuer !== undefined && payload.iss !== issuer) throw new TokenRejected("the token's issuer is not the expected one");
+    if (issuer !== undefined && payload.iss !== issuer)
+      throw new TokenRejected("the token's issuer is not the expected one");
     if (audiences.length > 0) {
       const aud = payload.aud;
-      const given = typeof aud === "string" ? [aud] : Array.isArray(aud) ? aud.filter((a): a is string => typeof a === "string") : [];
-      if (!given.some((a) => audiences.includes(a))) throw new TokenRejected("the token's audience is not an expected one");
+      const given =
+        typeof aud === "string"
+          ? [aud]
+          : Array.isArray(aud)
+            ? aud.filter((a): a is string => typeof a === "string")
+            : [];
+      if (!given.some((a) => audiences.includes(a)))
+        throw new TokenRejected("the token's audience is not an expected one");
     }
     const principal = payload[subClaim];
-    if (typeof principal !== "string" || principal.trim() === "") throw new TokenRejected(`the token has no ${subClaim} claim`);
+    if (typeof principal !== "string" || principal.trim() === "")
+      throw new TokenRejected(`the token has no ${subClaim} claim`);
     const groups = payload[groupsClaim];
     return {
       principal,
-      groups: typeof groups === "string" ? [groups] : Array.isArray(groups) ? groups.filter((g): g is string => typeof g === "string") : [],
+      groups:
+        typeof groups === "string"
+          ? [groups]
+          : Array.isArray(groups)
+            ? groups.filter((g): g is string => typeof g === "string")
+            : [],
     };
   }
 
@@ -157,14 +182,19 @@ export class JwtVerifier {
         fresh = true;
       } else refresh.catch(() => undefined);
     }
-    if (!fresh && matching().length === 0 && kid !== undefined && this.mayFetchFor(kid, now)) await this.fetchKeys().catch(() => undefined);
+    if (!fresh && matching().length === 0 && kid !== undefined && this.mayFetchFor(kid, now))
+      await this.fetchKeys().catch(() => undefined);
     return matching();
   }
 
   private mayFetchFor(kid: string, now: number): boolean {
     this.unknownKidFetches = this.unknownKidFetches.filter((t) => now - t < UNKNOWN_KID_WINDOW_MS);
     const last = this.unknownKids.get(kid);
-    if ((last !== undefined && now - last < UNKNOWN_KID_WINDOW_MS) || this.unknownKidFetches.length >= UNKNOWN_KID_FETCHES) return false;
+    if (
+      (last !== undefined && now - last < UNKNOWN_KID_WINDOW_MS) ||
+      this.unknownKidFetches.length >= UNKNOWN_KID_FETCHES
+    )
+      return false;
     if (this.unknownKids.size >= REMEMBERED_KIDS) this.unknownKids.clear();
     this.unknownKids.set(kid, now);
     this.unknownKidFetches.push(now);
@@ -178,15 +208,25 @@ export class JwtVerifier {
   private fetchKeys(): Promise<void> {
     this.fetching ??= (async () => {
       try {
-        const response = await fetch(this.policy.jwksUrl, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), ...(this.policy.ca ? { tls: { ca: this.policy.ca } } : {}) });
+        const response = await fetch(this.policy.jwksUrl, {
+          signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+          ...(this.policy.ca ? { tls: { ca: this.policy.ca } } : {}),
+        });
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
         const body = (await response.json()) as { keys?: unknown };
         if (!Array.isArray(body.keys)) throw new Error("no keys array");
-        this.keys = body.keys.flatMap((k) => (typeof k === "object" && k !== null ? [publicJwk(k as Record<string, unknown>)].filter((j): j is PublicJwk => j !== undefined) : []));
+        this.keys = body.keys.flatMap((k) =>
+          typeof k === "object" && k !== null
+            ? [publicJwk(k as Record<string, unknown>)].filter((j): j is PublicJwk => j !== undefined)
+            : [],
+        );
         this.fetchedAt = this.now();
         log.debug({ url: this.policy.jwksUrl, keys: this.keys.length }, "fetched the JWKS");
       } catch (err) {
-        log.warn({ url: this.policy.jwksUrl, err: err instanceof Error ? err.message : String(err) }, "cannot fetch the JWKS");
+        log.warn(
+          { url: this.policy.jwksUrl, err: err instanceof Error ? err.message : String(err) },
+          "cannot fetch the JWKS",
+        );
         if (this.keys.length === 0) throw new TokenRejected("the identity provider's keys cannot be fetched");
         this.fetchedAt = Math.max(this.fetchedAt, this.now() - this.policy.refreshMs + RETRY_AFTER_FAILURE_MS);
       } finally {

@@ -69,7 +69,11 @@ function serveWithClientCertificates(options: ClientCertificateServerOptions): P
   });
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, options: ClientCertificateServerOptions): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: ClientCertificateServerOptions,
+): Promise<void> {
   try {
     const declared = Number(req.headers["content-length"] ?? 0);
     if (declared > options.maxRequestBodySize) {
@@ -93,11 +97,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Client
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
     }
     const method = req.method ?? "GET";
-    const request = new Request(`https://${req.headers.host ?? `${options.hostname}:${options.port}`}${req.url ?? "/"}`, {
-      method,
-      headers,
-      body: method === "GET" || method === "HEAD" || chunks.length === 0 ? undefined : Buffer.concat(chunks),
-    });
+    const request = new Request(
+      `https://${req.headers.host ?? `${options.hostname}:${options.port}`}${req.url ?? "/"}`,
+      {
+        method,
+        headers,
+        body: method === "GET" || method === "HEAD" || chunks.length === 0 ? undefined : Buffer.concat(chunks),
+      },
+    );
     const socket = req.socket as TLSSocket;
     const subject = socket.authorized ? socket.getPeerCertificate()?.subject : undefined;
     const cn = subject?.CN;
@@ -117,10 +124,36 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Client
 }
 
 /** Listens on `url` (http or https) with the app's fetch handler. */
-export async function listen(url: URL, options: { tls?: TLSOptions; defaultPort: number; maxRequestBodySize: number; fetch(request: Request): Response | Promise<Response> }): Promise<Listening> {
+export async function listen(
+  url: URL,
+  options: {
+    tls?: TLSOptions;
+    defaultPort: number;
+    maxRequestBodySize: number;
+    fetch(request: Request): Response | Promise<Response>;
+  },
+): Promise<Listening> {
   const port = Number(url.port || options.defaultPort);
   const tls = url.protocol === "https:" ? options.tls : undefined;
-  if (tls?.requestCert) return serveWithClientCertificates({ hostname: url.hostname, port, tls, maxRequestBodySize: options.maxRequestBodySize, fetch: options.fetch });
-  const server = Bun.serve({ hostname: url.hostname, port, maxRequestBodySize: options.maxRequestBodySize, ...(tls ? { tls } : {}), fetch: options.fetch });
-  return { hostname: server.hostname ?? url.hostname, port: server.port ?? port, protocol: tls ? "https" : "http", stop: (force) => server.stop(force) };
+  if (tls?.requestCert)
+    return serveWithClientCertificates({
+      hostname: url.hostname,
+      port,
+      tls,
+      maxRequestBodySize: options.maxRequestBodySize,
+      fetch: options.fetch,
+    });
+  const server = Bun.serve({
+    hostname: url.hostname,
+    port,
+    maxRequestBodySize: options.maxRequestBodySize,
+    ...(tls ? { tls } : {}),
+    fetch: options.fetch,
+  });
+  return {
+    hostname: server.hostname ?? url.hostname,
+    port: server.port ?? port,
+    protocol: tls ? "https" : "http",
+    stop: (force) => server.stop(force),
+  };
 }

@@ -53,8 +53,20 @@ const LEVELS: LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal", 
 
 /** The log settings every command takes (registry and worker files, SCHEMA_REGISTRY_/CONNECT_ variables). */
 export const logSettings: Setting[] = [
-  { name: "log.level", type: "string", oneOf: LEVELS, importance: "low", doc: "Sluice: the log level. Default: the SLUICE_LOG_LEVEL variable, else info." },
-  { name: "log.format", type: "string", oneOf: LOG_FORMATS, importance: "low", doc: "Sluice: `text` (readable lines, coloured at a terminal) or `json` (one JSON object per line). Default: the SLUICE_LOG_FORMAT variable, else text at a terminal and json otherwise." },
+  {
+    name: "log.level",
+    type: "string",
+    oneOf: LEVELS,
+    importance: "low",
+    doc: "Sluice: the log level. Default: the SLUICE_LOG_LEVEL variable, else info.",
+  },
+  {
+    name: "log.format",
+    type: "string",
+    oneOf: LOG_FORMATS,
+    importance: "low",
+    doc: "Sluice: `text` (readable lines, coloured at a terminal) or `json` (one JSON object per line). Default: the SLUICE_LOG_FORMAT variable, else text at a terminal and json otherwise.",
+  },
 ];
 
 /** Applies the log settings that were given; what was not given keeps its default. */

@@ -10,8 +10,14 @@ export function newRegistry(): Registry {
   const registry = new Registry();
   const registers = [registry];
   // Our own three rather than prom-client's defaults, whose event-loop figures are not meaningful under Bun.
-  new Gauge({ name: "process_start_time_seconds", help: "Start time of the process since the Unix epoch, in seconds.", registers }).set(Math.round(performance.timeOrigin / 1000));
-  sampledGauge(registry, "process_resident_memory_bytes", "Resident memory size in bytes.", () => process.memoryUsage.rss());
+  new Gauge({
+    name: "process_start_time_seconds",
+    help: "Start time of the process since the Unix epoch, in seconds.",
+    registers,
+  }).set(Math.round(performance.timeOrigin / 1000));
+  sampledGauge(registry, "process_resident_memory_bytes", "Resident memory size in bytes.", () =>
+    process.memoryUsage.rss(),
+  );
   new Counter({
     name: "process_cpu_seconds_total",
     help: "Total user and system CPU time spent, in seconds.",
@@ -57,11 +63,17 @@ export const UNMATCHED = "unmatched";
  */
 export function routeMatcher(routes: readonly Route[]): (method: string, pathname: string) => string {
   const compiled = routes
-    .map((r) => ({ method: r.method, path: r.path, parts: segments(r.path).map((s) => (s.startsWith(":") ? null : s)) }))
+    .map((r) => ({
+      method: r.method,
+      path: r.path,
+      parts: segments(r.path).map((s) => (s.startsWith(":") ? null : s)),
+    }))
     .sort((a, b) => specificity(a.parts, b.parts));
   return (method, pathname) => {
     const parts = segments(pathname);
-    const matching = compiled.filter((r) => r.parts.length === parts.length && r.parts.every((p, i) => p === null || p === parts[i]));
+    const matching = compiled.filter(
+      (r) => r.parts.length === parts.length && r.parts.every((p, i) => p === null || p === parts[i]),
+    );
     return (matching.find((r) => r.method === method) ?? matching[0])?.path ?? UNMATCHED;
   };
 }
@@ -123,20 +135,41 @@ export class HttpMetrics {
       get: () => ({ name, help, type, aggregator: "sum", values: values() }),
       reset: () => this.series.clear(),
     });
-    const requests = metric("sluice_http_requests_total", "HTTP requests answered, by method, route template and status.", "counter", () =>
-      all().flatMap((s) => [...s.byStatus].map(([status, value]) => ({ labels: { method: s.method, route: s.route, status: String(status) }, value }))),
+    const requests = metric(
+      "sluice_http_requests_total",
+      "HTTP requests answered, by method, route template and status.",
+      "counter",
+      () =>
+        all().flatMap((s) =>
+          [...s.byStatus].map(([status, value]) => ({
+            labels: { method: s.method, route: s.route, status: String(status) },
+            value,
+          })),
+        ),
     );
-    const latency = metric("sluice_http_request_duration_seconds", "Time to answer an HTTP request, by method and route template.", "histogram", () =>
-      all().flatMap((s) => {
-        const labels = { method: s.method, route: s.route };
-        let cumulative = 0;
-        return [
-          ...BUCKETS.map((le, i) => ({ labels: { le, ...labels }, value: (cumulative += s.buckets[i]!), metricName: "sluice_http_request_duration_seconds_bucket" })),
-          { labels: { le: "+Inf", ...labels }, value: s.count, metricName: "sluice_http_request_duration_seconds_bucket" },
-          { labels, value: s.sum, metricName: "sluice_http_request_duration_seconds_sum" },
-          { labels, value: s.count, metricName: "sluice_http_request_duration_seconds_count" },
-        ];
-      }),
+    const latency = metric(
+      "sluice_http_request_duration_seconds",
+      "Time to answer an HTTP request, by method and route template.",
+      "histogram",
+      () =>
+        all().flatMap((s) => {
+          const labels = { method: s.method, route: s.route };
+          let cumulative = 0;
+          return [
+            ...BUCKETS.map((le, i) => ({
+              labels: { le, ...labels },
+              value: (cumulative += s.buckets[i]!),
+              metricName: "sluice_http_request_duration_seconds_bucket",
+            })),
+            {
+              labels: { le: "+Inf", ...labels },
+              value: s.count,
+              metricName: "sluice_http_request_duration_seconds_bucket",
+            },
+            { labels, value: s.sum, metricName: "sluice_http_request_duration_seconds_sum" },
+            { labels, value: s.count, metricName: "sluice_http_request_duration_seconds_count" },
+          ];
+        }),
     );
     registry.registerMetric(requests as unknown as Counter);
     registry.registerMetric(latency as unknown as Histogram);
@@ -153,7 +186,10 @@ export class HttpMetrics {
    * The app's fetch, measured. Measured around the whole app rather than in its hooks: only there is
    * the status of every answer known, including those its error handler builds.
    */
-  instrument(app: { readonly routes: readonly Route[]; readonly fetch: (request: Request) => Response | Promise<Response> }): (request: Request) => Promise<Response> {
+  instrument(app: {
+    readonly routes: readonly Route[];
+    readonly fetch: (request: Request) => Response | Promise<Response>;
+  }): (request: Request) => Promise<Response> {
     const routeOf = routeMatcher(app.routes);
     const handle = app.fetch;
     return async (request) => {

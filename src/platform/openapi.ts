@@ -57,7 +57,12 @@ export const documented = (detail: RouteDetail) => ({ detail: detail as never })
  */
 const plain = (schema: unknown): Record<string, unknown> =>
   JSON.parse(JSON.stringify(schema), (_, value: unknown) => {
-    if (value && typeof value === "object" && (value as { type?: unknown }).type === "string" && typeof (value as { default?: unknown }).default === "number") {
+    if (
+      value &&
+      typeof value === "object" &&
+      (value as { type?: unknown }).type === "string" &&
+      typeof (value as { default?: unknown }).default === "number"
+    ) {
       const { default: _dropped, ...rest } = value as Record<string, unknown>;
       return rest;
     }
@@ -83,8 +88,13 @@ export function openApiDocument(routes: readonly DocumentedRoute[], options: Doc
     const body = route.hooks?.body ?? detail?.body;
     if (body) operation.requestBody = { required: true, content: mediaTypes(options.jsonTypes, plain(body)) };
     const described = { ...validatedResponses(route.hooks?.response), ...detail?.responses };
-    const responses = { ...options.commonResponses, ...(Object.keys(described).length > 0 ? described : { default: { description: "Not described" } }) };
-    operation.responses = Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, responseObject(response, options)]));
+    const responses = {
+      ...options.commonResponses,
+      ...(Object.keys(described).length > 0 ? described : { default: { description: "Not described" } }),
+    };
+    operation.responses = Object.fromEntries(
+      Object.entries(responses).map(([status, response]) => [status, responseObject(response, options)]),
+    );
     (paths[path] ??= {})[route.method.toLowerCase()] = operation;
   }
   return {
@@ -99,7 +109,9 @@ function responseObject(response: ResponseDoc, options: DocumentOptions): Record
   return {
     description: response.description,
     ...(response.headers ? { headers: response.headers } : {}),
-    ...(response.schema ? { content: mediaTypes(response.contentTypes ?? options.jsonTypes, plain(response.schema)) } : {}),
+    ...(response.schema
+      ? { content: mediaTypes(response.contentTypes ?? options.jsonTypes, plain(response.schema)) }
+      : {}),
   };
 }
 
@@ -109,15 +121,30 @@ function responseObject(response: ResponseDoc, options: DocumentOptions): Record
  */
 function validatedResponses(response: unknown): Record<string, ResponseDoc> {
   if (!response || typeof response !== "object") return {};
-  const byStatus = Object.getOwnPropertySymbols(response).length > 0 ? { 200: response } : (response as Record<string, unknown>);
-  return Object.fromEntries(Object.entries(byStatus).map(([status, schema]) => [status, { description: (schema as { description?: string }).description ?? "Success", schema: schema as Record<string, unknown> }]));
+  const byStatus =
+    Object.getOwnPropertySymbols(response).length > 0 ? { 200: response } : (response as Record<string, unknown>);
+  return Object.fromEntries(
+    Object.entries(byStatus).map(([status, schema]) => [
+      status,
+      {
+        description: (schema as { description?: string }).description ?? "Success",
+        schema: schema as Record<string, unknown>,
+      },
+    ]),
+  );
 }
 
-const mediaTypes = (types: readonly string[], schema: Record<string, unknown>) => Object.fromEntries(types.map((type) => [type, { schema }]));
+const mediaTypes = (types: readonly string[], schema: Record<string, unknown>) =>
+  Object.fromEntries(types.map((type) => [type, { schema }]));
 
 /** Each ":name" of a route template: a required string (the router matches one path segment). */
 function pathParameters(template: string): Record<string, unknown>[] {
-  return [...template.matchAll(/:([^/]+)/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
+  return [...template.matchAll(/:([^/]+)/g)].map((m) => ({
+    name: m[1],
+    in: "path",
+    required: true,
+    schema: { type: "string" },
+  }));
 }
 
 /** The properties of a route's query schema (a TypeBox object), each a query parameter. */

@@ -6,7 +6,13 @@ import { existsSync } from "node:fs";
 import { isIP, Socket } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { checkServerIdentity, connect as tlsConnect, type ConnectionOptions, type PeerCertificate, type TLSSocket } from "node:tls";
+import {
+  checkServerIdentity,
+  connect as tlsConnect,
+  type ConnectionOptions,
+  type PeerCertificate,
+  type TLSSocket,
+} from "node:tls";
 import { handshakeFailure } from "./server-certificate.ts";
 import { ConfigError } from "./settings.ts";
 import { readCertificateFile, readPkcs12File, readPrivateKeyFile } from "./tls.ts";
@@ -45,7 +51,15 @@ export const PLAIN_POSTGRES: PostgresTls = {
   mode: "disable",
   verify: "none",
   caSource: "",
-  names: { mode: "sslmode", rootCert: "sslrootcert", cert: "sslcert", key: "sslkey", password: "sslpassword", factory: "sslfactory", host: "host" },
+  names: {
+    mode: "sslmode",
+    rootCert: "sslrootcert",
+    cert: "sslcert",
+    key: "sslkey",
+    password: "sslpassword",
+    factory: "sslfactory",
+    host: "host",
+  },
 };
 
 /** The settings as given (file paths, not yet read); empty strings are unset. */
@@ -71,14 +85,27 @@ const JAVA_DEFAULT_FACTORY = "org.postgresql.ssl.DefaultJavaSSLFactory";
 const LIBPQ_FACTORIES = ["org.postgresql.ssl.LibPQFactory", "org.postgresql.ssl.jdbc4.LibPQFactory"];
 
 /** Reads the files the settings name, refusing what cannot be honoured by the setting's name. */
-export function postgresTls(settings: PostgresTlsSettings, rules: PostgresClientRules, names: PostgresTlsNames): PostgresTls {
+export function postgresTls(
+  settings: PostgresTlsSettings,
+  rules: PostgresClientRules,
+  names: PostgresTlsNames,
+): PostgresTls {
   const { mode } = settings;
   if (mode === "disable") return { mode, verify: "none", caSource: "", names };
   // $HOME first, as Node's homedir() does where it reads it at each call.
   const home = join(process.env.HOME || homedir(), ".postgresql");
   const factory = settings.factory.trim();
-  if (factory !== "" && factory !== NON_VALIDATING_FACTORY && factory !== JAVA_DEFAULT_FACTORY && !LIBPQ_FACTORIES.includes(factory)) {
-    throw new ConfigError(names.factory, factory, `Sluice cannot load Java classes; supported: ${[...LIBPQ_FACTORIES, NON_VALIDATING_FACTORY, JAVA_DEFAULT_FACTORY].join(", ")}`);
+  if (
+    factory !== "" &&
+    factory !== NON_VALIDATING_FACTORY &&
+    factory !== JAVA_DEFAULT_FACTORY &&
+    !LIBPQ_FACTORIES.includes(factory)
+  ) {
+    throw new ConfigError(
+      names.factory,
+      factory,
+      `Sluice cannot load Java classes; supported: ${[...LIBPQ_FACTORIES, NON_VALIDATING_FACTORY, JAVA_DEFAULT_FACTORY].join(", ")}`,
+    );
   }
   const verifyModes = mode === "verify-ca" || mode === "verify-full";
   if (factory === NON_VALIDATING_FACTORY && verifyModes) {
@@ -87,11 +114,17 @@ export function postgresTls(settings: PostgresTlsSettings, rules: PostgresClient
   const hostCheck = mode === "verify-full";
   const client = clientMaterial(settings, rules, names, home);
   if (factory === NON_VALIDATING_FACTORY) return { mode, verify: "none", caSource: "", names, ...client };
-  if (factory === JAVA_DEFAULT_FACTORY) return { mode, verify: hostCheck ? "full" : "chain", caSource: "the system's trusted CAs", names, ...client };
+  if (factory === JAVA_DEFAULT_FACTORY)
+    return { mode, verify: hostCheck ? "full" : "chain", caSource: "the system's trusted CAs", names, ...client };
 
   const rootCert = settings.rootCert.trim();
   if (rootCert === "system") {
-    if (rules === "libpq" && mode !== "verify-full") throw new ConfigError(names.mode, mode, `${names.rootCert}=system needs verify-full (weaker modes would trust any certificate the system's CAs signed, for any host)`);
+    if (rules === "libpq" && mode !== "verify-full")
+      throw new ConfigError(
+        names.mode,
+        mode,
+        `${names.rootCert}=system needs verify-full (weaker modes would trust any certificate the system's CAs signed, for any host)`,
+      );
     return { mode, verify: hostCheck ? "full" : "chain", caSource: "the system's trusted CAs", names, ...client };
   }
   const rootFile = rootCert !== "" ? rootCert : join(home, "root.crt");
@@ -104,11 +137,23 @@ export function postgresTls(settings: PostgresTlsSettings, rules: PostgresClient
       `root certificate file "${rootFile}" does not exist: give the CA certificates (PEM) that signed the server's certificate, use the system's trusted CAs with ${names.rootCert}=system, or choose a ${names.mode} that does not verify the server`,
     );
   }
-  return { mode, verify: hostCheck ? "full" : "chain", ca: readCertificateFile(rootFile, names.rootCert), caSource: `${names.rootCert} (${rootFile})`, names, ...client };
+  return {
+    mode,
+    verify: hostCheck ? "full" : "chain",
+    ca: readCertificateFile(rootFile, names.rootCert),
+    caSource: `${names.rootCert} (${rootFile})`,
+    names,
+    ...client,
+  };
 }
 
 /** The client certificate and key: the named files, else the drivers' default files when they exist. */
-function clientMaterial(settings: PostgresTlsSettings, rules: PostgresClientRules, names: PostgresTlsNames, home: string): { cert?: string; key?: string } {
+function clientMaterial(
+  settings: PostgresTlsSettings,
+  rules: PostgresClientRules,
+  names: PostgresTlsNames,
+  home: string,
+): { cert?: string; key?: string } {
   const keyPath = settings.key.trim() || join(home, rules === "jdbc" ? "postgresql.pk8" : "postgresql.key");
   if (rules === "jdbc" && /\.(p12|pfx)$/i.test(keyPath) && existsSync(keyPath)) {
     // The JDBC driver's PKCS12 key holds the certificate too; sslpassword opens it.
@@ -120,8 +165,16 @@ function clientMaterial(settings: PostgresTlsSettings, rules: PostgresClientRule
     if (settings.cert.trim() !== "") throw new ConfigError(names.cert, certPath, "the file does not exist");
     return {};
   }
-  if (!existsSync(keyPath)) throw new ConfigError(names.key, settings.key, `a client certificate needs its private key, and "${keyPath}" does not exist`);
-  return { cert: readCertificateFile(certPath, names.cert).join(""), key: readPrivateKeyFile(keyPath, settings.password, names.key, names.password) };
+  if (!existsSync(keyPath))
+    throw new ConfigError(
+      names.key,
+      settings.key,
+      `a client certificate needs its private key, and "${keyPath}" does not exist`,
+    );
+  return {
+    cert: readCertificateFile(certPath, names.cert).join(""),
+    key: readPrivateKeyFile(keyPath, settings.password, names.key, names.password),
+  };
 }
 
 /** The server refused what TLS needed, or its certificate failed the checks: the message names the setting. */
@@ -155,7 +208,11 @@ async function openPostgresSocket(host: string, port: number, tls: PostgresTls, 
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       socket.destroy();
-      reject(Object.assign(new Error(`Connecting to ${host}:${port} timed out after ${CONNECT_TIMEOUT_MS} ms`), { code: "CONNECT_TIMEOUT" }));
+      reject(
+        Object.assign(new Error(`Connecting to ${host}:${port} timed out after ${CONNECT_TIMEOUT_MS} ms`), {
+          code: "CONNECT_TIMEOUT",
+        }),
+      );
     }, CONNECT_TIMEOUT_MS);
   });
   try {
@@ -168,7 +225,13 @@ async function openPostgresSocket(host: string, port: number, tls: PostgresTls, 
   }
 }
 
-async function negotiate(socket: Socket, host: string, port: number, tls: PostgresTls, encrypt: boolean): Promise<Socket> {
+async function negotiate(
+  socket: Socket,
+  host: string,
+  port: number,
+  tls: PostgresTls,
+  encrypt: boolean,
+): Promise<Socket> {
   await new Promise<void>((resolve, reject) => {
     socket.once("error", reject);
     socket.connect(port, host, () => {
@@ -188,12 +251,20 @@ async function negotiate(socket: Socket, host: string, port: number, tls: Postgr
   });
   socket.removeAllListeners();
   // Anything after the one-byte answer was sent before encryption: a man in the middle could have put it there.
-  if (answer.length !== 1) throw new PostgresTlsError(`Unexpected answer of ${answer.length} bytes to the SSLRequest`, "SSL_PROTOCOL");
+  if (answer.length !== 1)
+    throw new PostgresTlsError(`Unexpected answer of ${answer.length} bytes to the SSLRequest`, "SSL_PROTOCOL");
   if (answer[0] === 0x4e /* N */) {
     if (tls.mode === "prefer") return socket;
-    throw new PostgresTlsError(`${tls.names.mode}=${tls.mode}: the server does not accept TLS connections (ssl is off on it)`, "SSL_REFUSED");
+    throw new PostgresTlsError(
+      `${tls.names.mode}=${tls.mode}: the server does not accept TLS connections (ssl is off on it)`,
+      "SSL_REFUSED",
+    );
   }
-  if (answer[0] !== 0x53 /* S */) throw new PostgresTlsError(`Unexpected answer '${String.fromCharCode(answer[0]!)}' to the SSLRequest`, "SSL_PROTOCOL");
+  if (answer[0] !== 0x53 /* S */)
+    throw new PostgresTlsError(
+      `Unexpected answer '${String.fromCharCode(answer[0]!)}' to the SSLRequest`,
+      "SSL_PROTOCOL",
+    );
   const secure = tlsConnect({ socket, ...tlsConnectOptions(tls, host) });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -210,7 +281,12 @@ async function negotiate(socket: Socket, host: string, port: number, tls: Postgr
 }
 
 function handshakeError(err: unknown, tls: PostgresTls, host: string): PostgresTlsError {
-  const message = handshakeFailure(err, { requestedBy: `${tls.names.mode}=${tls.mode}`, caSource: tls.caSource, hostSetting: tls.names.host, host });
+  const message = handshakeFailure(err, {
+    requestedBy: `${tls.names.mode}=${tls.mode}`,
+    caSource: tls.caSource,
+    hostSetting: tls.names.host,
+    host,
+  });
   return new PostgresTlsError(message, String((err as { code?: unknown }).code ?? "SSL_HANDSHAKE"));
 }
 
@@ -226,7 +302,12 @@ function fromServer(err: unknown): boolean {
  * and plain text when the handshake fails or the server refuses the start-up over TLS. The opener
  * handed to a successful attempt stays valid: a pool opens its later connections with it.
  */
-export async function withPostgresTls<T>(host: string, port: number, tls: PostgresTls, attempt: (open: () => Promise<Socket>) => Promise<T>): Promise<T> {
+export async function withPostgresTls<T>(
+  host: string,
+  port: number,
+  tls: PostgresTls,
+  attempt: (open: () => Promise<Socket>) => Promise<T>,
+): Promise<T> {
   const tries = tls.mode === "allow" ? [false, true] : tls.mode === "prefer" ? [true, false] : [tls.mode !== "disable"];
   let firstFailure: string | undefined;
   for (let i = 0; ; i++) {
@@ -241,10 +322,12 @@ export async function withPostgresTls<T>(host: string, port: number, tls: Postgr
       return await attempt(open);
     } catch (err) {
       const last = i === tries.length - 1;
-      const retry = !last && (encrypt ? err instanceof PostgresTlsError || (encrypted && fromServer(err)) : fromServer(err));
+      const retry =
+        !last && (encrypt ? err instanceof PostgresTlsError || (encrypted && fromServer(err)) : fromServer(err));
       if (!retry) {
         // As libpq: what went wrong with the first way too, which may be the one that matters.
-        if (firstFailure !== undefined && err instanceof Error) err.message = `${err.message} (${tls.names.mode}=${tls.mode} tried ${encrypt ? "plain text" : "TLS"} first: ${firstFailure})`;
+        if (firstFailure !== undefined && err instanceof Error)
+          err.message = `${err.message} (${tls.names.mode}=${tls.mode} tried ${encrypt ? "plain text" : "TLS"} first: ${firstFailure})`;
         throw err;
       }
       firstFailure = err instanceof Error ? err.message : String(err);
@@ -259,7 +342,8 @@ function tlsConnectOptions(tls: PostgresTls, host: string): ConnectionOptions {
     ...(tls.ca ? { ca: [...tls.ca] } : {}),
     ...(tls.cert && tls.key ? { cert: tls.cert, key: tls.key } : {}),
     rejectUnauthorized: tls.verify !== "none",
-    checkServerIdentity: (_: string, cert: PeerCertificate) => (tls.verify === "full" ? checkServerIdentity(host, cert) : undefined),
+    checkServerIdentity: (_: string, cert: PeerCertificate) =>
+      tls.verify === "full" ? checkServerIdentity(host, cert) : undefined,
   };
 }
 
@@ -269,7 +353,12 @@ function tlsConnectOptions(tls: PostgresTls, host: string): ConnectionOptions {
  * settings); the library then opens its connections itself, with the same checks, so it reconnects
  * on its own after the server went away and came back. allow and prefer choose once, here.
  */
-export function withPostgresLibrary<T>(host: string, port: number, tls: PostgresTls, create: (ssl: ConnectionOptions | false) => Promise<T>): Promise<T> {
+export function withPostgresLibrary<T>(
+  host: string,
+  port: number,
+  tls: PostgresTls,
+  create: (ssl: ConnectionOptions | false) => Promise<T>,
+): Promise<T> {
   return withPostgresTls(host, port, tls, async (open) => {
     const probe = await open();
     const encrypted = isEncrypted(probe);

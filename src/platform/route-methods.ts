@@ -7,7 +7,10 @@ export type RouteMethods = (path: string) => string[] | undefined;
 export function routeMethods(routes: readonly { method: string; path: string }[]): RouteMethods {
   const byPattern = new Map<string, { pattern: RegExp; methods: string[] }>();
   for (const { method, path } of routes) {
-    const source = `^${path.split("/").map((segment) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/")}$`;
+    const source = `^${path
+      .split("/")
+      .map((segment) => (segment.startsWith(":") ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+      .join("/")}$`;
     const entry = byPattern.get(source) ?? { pattern: new RegExp(source), methods: [] };
     entry.methods.push(method);
     byPattern.set(source, entry);

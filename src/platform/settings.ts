@@ -101,7 +101,10 @@ export class SettingsDefinition {
    */
   accepts(name: string): boolean {
     if (this.find(name)) return true;
-    return this.passThroughPrefixes.some((p) => name.startsWith(p)) && !this.names().some((known) => editDistance(known, name) <= TYPO_DISTANCE);
+    return (
+      this.passThroughPrefixes.some((p) => name.startsWith(p)) &&
+      !this.names().some((known) => editDistance(known, name) <= TYPO_DISTANCE)
+    );
   }
 
   /** Every declared name and alias (not families'). */
@@ -113,7 +116,10 @@ export class SettingsDefinition {
    * The given settings this definition declares but Sluice does not implement, unless given a harmless
    * value: refused ones (with the value given) and ignored ones.
    */
-  unsupportedIn(config: Record<string, string | null | undefined>): { refused: UnsupportedUse[]; ignored: UnsupportedUse[] } {
+  unsupportedIn(config: Record<string, string | null | undefined>): {
+    refused: UnsupportedUse[];
+    ignored: UnsupportedUse[];
+  } {
     const refused: UnsupportedUse[] = [];
     const ignored: UnsupportedUse[] = [];
     for (const [name, value] of Object.entries(config)) {
@@ -121,7 +127,11 @@ export class SettingsDefinition {
       const unsupported = setting?.unsupported;
       if (!setting || !unsupported || value == null) continue;
       if (unsupported.harmless?.some((h) => h.toLowerCase() === value.trim().toLowerCase())) continue;
-      (unsupported.kind === "refused" ? refused : ignored).push({ name, value: setting.type === "password" ? "[hidden]" : value, setting });
+      (unsupported.kind === "refused" ? refused : ignored).push({
+        name,
+        value: setting.type === "password" ? "[hidden]" : value,
+        setting,
+      });
     }
     return { refused, ignored };
   }
@@ -170,7 +180,11 @@ export interface UnsupportedUse {
 export function refusalReason(use: UnsupportedUse): string {
   const harmless = use.setting.unsupported?.harmless ?? [];
   const values = harmless.filter((h) => h !== "");
-  const choices = [...(values.length ? [`set ${values.join(" or ")}`] : []), ...(harmless.includes("") ? ["leave it empty"] : []), "remove it"];
+  const choices = [
+    ...(values.length ? [`set ${values.join(" or ")}`] : []),
+    ...(harmless.includes("") ? ["leave it empty"] : []),
+    "remove it",
+  ];
   const instead = choices.length === 1 ? choices[0] : `${choices.slice(0, -1).join(", ")} or ${choices.at(-1)}`;
   return `${use.name} is not supported by Sluice: ${use.setting.unsupported!.why} (${instead})`;
 }
@@ -191,7 +205,14 @@ export class UnsupportedSettingsError extends ConfigError {
 
 /** A declaration of the original's setting that Sluice refuses (unless given one of `harmless`). */
 export function refused(name: string, why: string, harmless?: string[], more: Partial<Setting> = {}): Setting {
-  return { name, type: "string", importance: "low", doc: why, ...more, unsupported: { kind: "refused", why, ...(harmless ? { harmless } : {}) } };
+  return {
+    name,
+    type: "string",
+    importance: "low",
+    doc: why,
+    ...more,
+    unsupported: { kind: "refused", why, ...(harmless ? { harmless } : {}) },
+  };
 }
 
 /** A declaration of the original's tuning setting that has no effect in Sluice. */
@@ -200,10 +221,21 @@ export function ignored(name: string, why: string, more: Partial<Setting> = {}):
 }
 
 /** Declares each name with the same answer (a family of names is given as `[name, pattern]`). */
-export function unsupportedAll(kind: Unsupported["kind"], names: (string | [string, RegExp])[], why: string): Setting[] {
+export function unsupportedAll(
+  kind: Unsupported["kind"],
+  names: (string | [string, RegExp])[],
+  why: string,
+): Setting[] {
   return names.map((n) => {
     const [name, pattern] = typeof n === "string" ? [n, undefined] : n;
-    return { name, type: "string", importance: "low", doc: why, ...(pattern ? { pattern } : {}), unsupported: { kind, why } };
+    return {
+      name,
+      type: "string",
+      importance: "low",
+      doc: why,
+      ...(pattern ? { pattern } : {}),
+      unsupported: { kind, why },
+    };
   });
 }
 
@@ -213,7 +245,10 @@ export function unsupportedReference(def: SettingsDefinition): string {
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((s) => {
       const u = s.unsupported!;
-      const answer = u.kind === "refused" ? `refused${u.harmless?.length ? ` (accepted: ${u.harmless.map((h) => (h === "" ? "empty" : `\`${h}\``)).join(", ")})` : ""}` : "no effect (warning)";
+      const answer =
+        u.kind === "refused"
+          ? `refused${u.harmless?.length ? ` (accepted: ${u.harmless.map((h) => (h === "" ? "empty" : `\`${h}\``)).join(", ")})` : ""}`
+          : "no effect (warning)";
       return `| \`${s.name}\` | ${answer} | ${u.why.replaceAll("|", "\\|")} |`;
     });
   return ["| Setting | Sluice | Why |", "|---|---|---|", ...rows].join("\n");
@@ -244,7 +279,13 @@ function convert(s: Setting, given: string, text: string): SettingValue {
       value = text.toLowerCase() === "true";
       break;
     case "list":
-      value = text === "" ? [] : text.split(",").map((v) => v.trim()).filter(Boolean);
+      value =
+        text === ""
+          ? []
+          : text
+              .split(",")
+              .map((v) => v.trim())
+              .filter(Boolean);
       break;
     default:
       value = text;
@@ -293,7 +334,13 @@ export class ParsedSettings {
   }
   list(name: string): string[] {
     const v = this.get(name);
-    return Array.isArray(v) ? v : v === undefined || v === "" ? [] : String(v).split(",").map((s) => s.trim());
+    return Array.isArray(v)
+      ? v
+      : v === undefined || v === ""
+        ? []
+        : String(v)
+            .split(",")
+            .map((s) => s.trim());
   }
   private get(name: string): SettingValue {
     if (!this.values.has(name)) throw new Error(`setting ${name} is not declared`);
@@ -305,7 +352,8 @@ export class ParsedSettings {
 export function settingsReference(def: SettingsDefinition): string {
   const rows = def.settings.map((s) => {
     const names = [s.name, ...(s.aliases ?? [])].map((n) => `\`${n}\``).join("<br>");
-    const dflt = s.default === undefined ? "" : `\`${Array.isArray(s.default) ? s.default.join(",") : String(s.default)}\``;
+    const dflt =
+      s.default === undefined ? "" : `\`${Array.isArray(s.default) ? s.default.join(",") : String(s.default)}\``;
     const allowed = s.oneOf ? ` One of: ${s.oneOf.join(", ")}.` : "";
     return `| ${names} | ${s.type} | ${dflt} | ${s.importance} | ${s.doc}${allowed} |`;
   });

@@ -24,7 +24,12 @@ export interface AuthFile {
 }
 
 const pbkdf2Async = promisify(pbkdf2);
-const scryptAsync = promisify(scrypt) as (password: string, salt: string, length: number, options: { N: number; r: number; p: number }) => Promise<Buffer>;
+const scryptAsync = promisify(scrypt) as (
+  password: string,
+  salt: string,
+  length: number,
+  options: { N: number; r: number; p: number },
+) => Promise<Buffer>;
 
 /** Karapace's hashes: PBKDF2-HMAC with 5000 rounds (key as long as the digest), or scrypt N=16384 r=8 p=1 (64 bytes). */
 async function hashPassword(algorithm: Algorithm, salt: string, password: string): Promise<Buffer> {
@@ -49,24 +54,43 @@ export function parseAuthFile(text: string, refuse: (problem: string) => Error):
   } catch (err) {
     throw refuse(`not JSON (${err instanceof Error ? err.message : String(err)})`);
   }
-  if (!isRecord(data) || !Array.isArray(data.users) || !Array.isArray(data.permissions)) throw refuse('expected {"users": [...], "permissions": [...]}');
+  if (!isRecord(data) || !Array.isArray(data.users) || !Array.isArray(data.permissions))
+    throw refuse('expected {"users": [...], "permissions": [...]}');
   const users = new Map<string, HashedUser>();
   data.users.forEach((u: unknown, i) => {
-    if (!isRecord(u) || typeof u.username !== "string" || typeof u.salt !== "string" || typeof u.password_hash !== "string")
+    if (
+      !isRecord(u) ||
+      typeof u.username !== "string" ||
+      typeof u.salt !== "string" ||
+      typeof u.password_hash !== "string"
+    )
       throw refuse(`users[${i}] needs string username, salt and password_hash`);
-    if (!ALGORITHMS.includes(u.algorithm as Algorithm)) throw refuse(`users[${i}].algorithm must be one of ${ALGORITHMS.join(", ")}`);
-    users.set(u.username, { credential: u.password_hash, roles: [], algorithm: u.algorithm as Algorithm, salt: u.salt });
+    if (!ALGORITHMS.includes(u.algorithm as Algorithm))
+      throw refuse(`users[${i}].algorithm must be one of ${ALGORITHMS.join(", ")}`);
+    users.set(u.username, {
+      credential: u.password_hash,
+      roles: [],
+      algorithm: u.algorithm as Algorithm,
+      salt: u.salt,
+    });
   });
   const permissions = data.permissions.map((p: unknown, i): Permission => {
-    if (!isRecord(p) || (typeof p.username === "string") === (typeof p.group === "string") || typeof p.resource !== "string") {
+    if (
+      !isRecord(p) ||
+      (typeof p.username === "string") === (typeof p.group === "string") ||
+      typeof p.resource !== "string"
+    ) {
       throw refuse(`permissions[${i}] needs a string resource and a string username or group (one of them)`);
     }
-    if (p.operation !== "Read" && p.operation !== "Write") throw refuse(`permissions[${i}].operation must be Read or Write`);
+    if (p.operation !== "Read" && p.operation !== "Write")
+      throw refuse(`permissions[${i}].operation must be Read or Write`);
     const grantee = typeof p.username === "string" ? { username: p.username } : { group: p.group as string };
     try {
       return { ...grantee, operation: p.operation as Operation, resource: resourcePattern(p.resource) };
     } catch (err) {
-      throw refuse(`permissions[${i}].resource is not a regular expression (${err instanceof Error ? err.message : String(err)})`);
+      throw refuse(
+        `permissions[${i}].resource is not a regular expression (${err instanceof Error ? err.message : String(err)})`,
+      );
     }
   });
   if (users.size === 0) throw refuse("the file has no users");

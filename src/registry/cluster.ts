@@ -47,8 +47,11 @@ const identityUrl = (i: Identity) => `${i.scheme}://${i.host}:${i.port}`;
  */
 export function electLeader(members: { memberId: string; identity: Identity }[]): Assignment {
   const urls = members.map((m) => identityUrl(m.identity));
-  if (new Set(urls).size < urls.length) return { version: 1, error: DUPLICATE_URLS, master: null, master_identity: null };
-  const eligible = members.filter((m) => m.identity.master_eligibility).sort((a, b) => (identityUrl(a.identity) < identityUrl(b.identity) ? -1 : 1));
+  if (new Set(urls).size < urls.length)
+    return { version: 1, error: DUPLICATE_URLS, master: null, master_identity: null };
+  const eligible = members
+    .filter((m) => m.identity.master_eligibility)
+    .sort((a, b) => (identityUrl(a.identity) < identityUrl(b.identity) ? -1 : 1));
   const leader = eligible[0];
   return { version: 1, error: NO_ERROR, master: leader?.memberId ?? null, master_identity: leader?.identity ?? null };
 }
@@ -125,7 +128,8 @@ export class RegistryCluster {
    */
   view(): ClusterView {
     const byUrl = new Map<string, Identity>();
-    for (const i of [...this.members, ...(this.leader ? [this.leader] : []), this.options.identity]) byUrl.set(identityUrl(i), i);
+    for (const i of [...this.members, ...(this.leader ? [this.leader] : []), this.options.identity])
+      byUrl.set(identityUrl(i), i);
     const leader = this.leaderUrl ?? null;
     const instances = [...byUrl.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -141,14 +145,22 @@ export class RegistryCluster {
   }
 
   private async assign(members: GroupMemberMetadata[]): Promise<Map<string, Uint8Array>> {
-    const identities = members.map((m) => ({ memberId: m.memberId, identity: JSON.parse(decoder.decode(m.metadata)) as Identity }));
+    const identities = members.map((m) => ({
+      memberId: m.memberId,
+      identity: JSON.parse(decoder.decode(m.metadata)) as Identity,
+    }));
     const assignment = electLeader(identities);
     if (assignment.error === DUPLICATE_URLS) {
-      log.error({ urls: identities.map((m) => identityUrl(m.identity)) }, "instances advertise the same URL: set host.name to a name the others can reach, different on each");
+      log.error(
+        { urls: identities.map((m) => identityUrl(m.identity)) },
+        "instances advertise the same URL: set host.name to a name the others can reach, different on each",
+      );
     } else if (!assignment.master) {
       log.warn("no instance is eligible to lead (leader.eligibility=false everywhere): writes are refused");
     }
-    const bytes = encoder.encode(JSON.stringify({ ...assignment, sluice_instances: identities.map((m) => m.identity) }));
+    const bytes = encoder.encode(
+      JSON.stringify({ ...assignment, sluice_instances: identities.map((m) => m.identity) }),
+    );
     return new Map(members.map((m) => [m.memberId, bytes]));
   }
 
@@ -165,6 +177,7 @@ export class RegistryCluster {
     if (!self && this.self) await this.options.onLeadership(false);
     this.leader = leader;
     this.self = self;
-    if (changed) log.info({ leader: this.leaderUrl ?? null, self }, self ? "this instance is the leader" : "leader elected");
+    if (changed)
+      log.info({ leader: this.leaderUrl ?? null, self }, self ? "this instance is the leader" : "leader elected");
   }
 }

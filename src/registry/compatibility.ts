@@ -68,11 +68,24 @@ function directionalProblems(
   } catch (err) {
     // A checker that cannot decide (Confluent fails there too) makes the schema incompatible, not a 500.
     const reason = err instanceof Error ? err.message : String(err);
-    return [{ type: "UNEXPECTED_EXCEPTION", path: "/", description: reason, rendered: `Unexpected exception during compatibility check: ${reason}` }];
+    return [
+      {
+        type: "UNEXPECTED_EXCEPTION",
+        path: "/",
+        description: reason,
+        rendered: `Unexpected exception during compatibility check: ${reason}`,
+      },
+    ];
   }
 }
 
-function checkBothWays(format: SchemaFormat, forward: boolean, backward: boolean, candidate: ParsedSchema, old: ParsedSchema): Incompatibility[] {
+function checkBothWays(
+  format: SchemaFormat,
+  forward: boolean,
+  backward: boolean,
+  candidate: ParsedSchema,
+  old: ParsedSchema,
+): Incompatibility[] {
   // Confluent lists the forward problems before the backward ones.
   return [
     ...(forward ? format.readProblems(old, candidate, "writer") : []),
@@ -82,5 +95,7 @@ function checkBothWays(format: SchemaFormat, forward: boolean, backward: boolean
 
 /** Confluent's rendering of one difference (a format may render its own). */
 export function formatProblem(p: Incompatibility): string {
-  return p.rendered ?? `{errorType:'${p.type}', description:'${p.description}', additionalInfo:'${p.additionalInfo ?? ""}'}`;
+  return (
+    p.rendered ?? `{errorType:'${p.type}', description:'${p.description}', additionalInfo:'${p.additionalInfo ?? ""}'}`
+  );
 }

@@ -2,7 +2,14 @@
 // global, as Confluent Schema Registry 7.x scopes them: a subject without its own takes its context's
 // (`:.ctx:`) or, in the default context, the global one; then the `:.__GLOBAL:` context's.
 import type { CompatibilityLevel } from "./compatibility.ts";
-import { contextOf, contextPrefix, DEFAULT_CONTEXT, GLOBAL_CONTEXT, parseSubject, validateSubject } from "./contexts.ts";
+import {
+  contextOf,
+  contextPrefix,
+  DEFAULT_CONTEXT,
+  GLOBAL_CONTEXT,
+  parseSubject,
+  validateSubject,
+} from "./contexts.ts";
 import { errors } from "./errors.ts";
 import type { RegistryRecord } from "./store/records.ts";
 import type { SchemaLog } from "./store/schema-log.ts";
@@ -38,10 +45,12 @@ export class ConfigAndMode {
   /** GET /config: the global config (the default level filled in) or a subject's own (in scope with defaultToGlobal). */
   getConfig(subject: string | null, defaultToGlobal: boolean): ScopedConfig {
     // `:.:`, the default context named as a subject, is the global config (Confluent's isDefaultContext).
-    if (subject === null || subject === "") return { config: this.storedConfig(null) ?? { kept: {} }, fallbackLevel: this.globalLevel() };
+    if (subject === null || subject === "")
+      return { config: this.storedConfig(null) ?? { kept: {} }, fallbackLevel: this.globalLevel() };
     const own = this.storedConfig(subject);
     if (own && !defaultToGlobal) return { config: own };
-    if (own || defaultToGlobal) return { config: this.configInScope(subject), fallbackLevel: this.effectiveLevel(subject) };
+    if (own || defaultToGlobal)
+      return { config: this.configInScope(subject), fallbackLevel: this.effectiveLevel(subject) };
     throw errors.subjectConfigNotFound(subject);
   }
 
@@ -63,7 +72,9 @@ export class ConfigAndMode {
       const current = this.state.configs.get(subject);
       if (subject !== null && !current) throw errors.subjectNotFound(subject);
       const previous = { config: current?.value ?? { kept: {} }, fallbackLevel: this.globalLevel() };
-      const records: RegistryRecord[] = current ? [{ keytype: "CONFIG", subject, value: null, rawKey: current.key }] : [];
+      const records: RegistryRecord[] = current
+        ? [{ keytype: "CONFIG", subject, value: null, rawKey: current.key }]
+        : [];
       return { records, result: previous };
     });
   }
@@ -74,7 +85,11 @@ export class ConfigAndMode {
    * `:.__GLOBAL:` context's, then the server's default.
    */
   effectiveLevel(subject: string): CompatibilityLevel {
-    return this.storedConfig(subject)?.compatibilityLevel ?? this.scopeConfig(subject)?.compatibilityLevel ?? this.options.defaultCompatibility;
+    return (
+      this.storedConfig(subject)?.compatibilityLevel ??
+      this.scopeConfig(subject)?.compatibilityLevel ??
+      this.options.defaultCompatibility
+    );
   }
 
   /** The config a subject's registrations follow: its own over the global one (./subject-config.ts). */
@@ -110,7 +125,8 @@ export class ConfigAndMode {
 
   async setMode(subject: string | null, mode: unknown, force: boolean): Promise<Mode> {
     if (subject === "") subject = null;
-    const parsed = typeof mode === "string" ? (MODES as readonly string[]).find((m) => m === mode.trim().toUpperCase()) : undefined;
+    const parsed =
+      typeof mode === "string" ? (MODES as readonly string[]).find((m) => m === mode.trim().toUpperCase()) : undefined;
     if (!parsed) throw errors.invalidMode();
     if (!this.options.modeMutability) throw errors.operationNotPermitted("Mode changes are not allowed");
     if (subject !== null) validateSubject(subject, true);
@@ -126,7 +142,8 @@ export class ConfigAndMode {
         // Leftover soft-deleted versions would collide with imported ones.
         const scope = this.subjectsOf(subject);
         for (const s of scope) {
-          if (this.state.versions(s).some((v) => v.deleted)) records.push({ keytype: "CLEAR_SUBJECT", subject: s, value: { subject: s } });
+          if (this.state.versions(s).some((v) => v.deleted))
+            records.push({ keytype: "CLEAR_SUBJECT", subject: s, value: { subject: s } });
         }
       }
       records.push({ keytype: "MODE", subject, value: { mode: parsed } });

@@ -20,7 +20,9 @@ export function parseSubject(name: string): QualifiedSubject {
   if (name.startsWith(":.")) {
     const end = name.indexOf(":", 2);
     // ":.ctx" without the closing colon names the context alone.
-    return end < 0 ? { context: name.slice(1), subject: "" } : { context: name.slice(1, end), subject: name.slice(end + 1) };
+    return end < 0
+      ? { context: name.slice(1), subject: "" }
+      : { context: name.slice(1, end), subject: name.slice(end + 1) };
   }
   if (name.startsWith(CONTEXT_WILDCARD)) return { context: "*", subject: name.slice(CONTEXT_WILDCARD.length) };
   return { context: DEFAULT_CONTEXT, subject: name };
@@ -110,7 +112,9 @@ function inRange(start: string, end: string): (subject: string) => boolean {
 export function validateSubject(subject: string, configOrMode = false): void {
   // Typed as a string, but a subject the HTTP layer failed to decode must never pass as one.
   // eslint-disable-next-line no-control-regex
-  if (typeof subject !== "string" || subject === "" || /[\u0000-\u001f\u007f-\u009f]/.test(subject)) throw errors.invalidSubject(subject);
+  if (typeof subject !== "string" || subject === "" || /[\u0000-\u001f\u007f-\u009f]/.test(subject))
+    throw errors.invalidSubject(subject);
   const q = parseSubject(subject);
-  if (q.subject === "__GLOBAL" || q.subject === "__EMPTY" || (!configOrMode && q.context === GLOBAL_CONTEXT)) throw errors.invalidSubject(subject);
+  if (q.subject === "__GLOBAL" || q.subject === "__EMPTY" || (!configOrMode && q.context === GLOBAL_CONTEXT))
+    throw errors.invalidSubject(subject);
 }

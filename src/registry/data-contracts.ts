@@ -50,7 +50,8 @@ export function readMetadata(value: unknown, at = "metadata"): Metadata | undefi
   if (value === undefined || value === null) return undefined;
   const o = object(value, at);
   const tags: Record<string, string[]> = {};
-  for (const [path, list] of Object.entries(object(o.tags ?? {}, `${at}.tags`))) tags[path] = sortedSet(strings(list ?? [], `${at}.tags.${path}`));
+  for (const [path, list] of Object.entries(object(o.tags ?? {}, `${at}.tags`)))
+    tags[path] = sortedSet(strings(list ?? [], `${at}.tags.${path}`));
   return {
     tags: sortedKeys(tags),
     properties: sortedKeys(stringMap(o.properties ?? {}, `${at}.properties`)),
@@ -61,7 +62,8 @@ export function readMetadata(value: unknown, at = "metadata"): Metadata | undefi
 export function readRuleSet(value: unknown, at = "ruleSet"): RuleSet | undefined {
   if (value === undefined || value === null) return undefined;
   const o = object(value, at);
-  const rules = (field: string) => list(o[field] ?? [], `${at}.${field}`).map((r, i) => readRule(r, `${at}.${field}[${i}]`));
+  const rules = (field: string) =>
+    list(o[field] ?? [], `${at}.${field}`).map((r, i) => readRule(r, `${at}.${field}[${i}]`));
   const enableAt = o.enableAt ?? undefined;
   if (enableAt !== undefined && enableAt !== null) oneOf(enableAt, EXECUTION_ENVIRONMENTS, `${at}.enableAt`);
   return {
@@ -74,7 +76,8 @@ export function readRuleSet(value: unknown, at = "ruleSet"): RuleSet | undefined
 
 function readRule(value: unknown, at: string): Rule {
   const o = object(value, at);
-  const text = (field: string) => (o[field] === undefined || o[field] === null ? undefined : scalar(o[field], `${at}.${field}`));
+  const text = (field: string) =>
+    o[field] === undefined || o[field] === null ? undefined : scalar(o[field], `${at}.${field}`);
   return {
     name: text("name"),
     doc: text("doc"),
@@ -153,7 +156,11 @@ export function mergeMetadata(older: Metadata | undefined, newer: Metadata | und
   const mergeMap = <T>(a: Record<string, T>, b: Record<string, T>) =>
     Object.keys(a).length === 0 ? b : Object.keys(b).length === 0 ? a : sortedKeys({ ...a, ...b });
   const mergeSet = (a: string[], b: string[]) => (a.length === 0 ? b : b.length === 0 ? a : sortedSet([...a, ...b]));
-  return { tags: mergeMap(older.tags, newer.tags), properties: mergeMap(older.properties, newer.properties), sensitive: mergeSet(older.sensitive, newer.sensitive) };
+  return {
+    tags: mergeMap(older.tags, newer.tags),
+    properties: mergeMap(older.properties, newer.properties),
+    sensitive: mergeSet(older.sensitive, newer.sensitive),
+  };
 }
 
 /** `newer`'s rules replace `older`'s of the same name (older ones first, then the newer). */
@@ -204,11 +211,17 @@ export function sameContractIgnoringVersion(candidate: Contract, stored: Contrac
   const mine = confluentVersion(candidate.metadata);
   const theirs = confluentVersion(stored.metadata);
   if (mine === undefined && theirs !== undefined) {
-    return contractKey({ metadata: candidate.metadata ?? EMPTY_METADATA, ruleSet: candidate.ruleSet }) === contractKey({ metadata: withoutConfluentVersion(stored.metadata), ruleSet: stored.ruleSet });
+    return (
+      contractKey({ metadata: candidate.metadata ?? EMPTY_METADATA, ruleSet: candidate.ruleSet }) ===
+      contractKey({ metadata: withoutConfluentVersion(stored.metadata), ruleSet: stored.ruleSet })
+    );
   }
   if (mine !== undefined && theirs === undefined) {
     if (Number(mine) !== storedVersion || !/^-?\d+$/.test(mine)) return false;
-    return contractKey({ metadata: withoutConfluentVersion(candidate.metadata), ruleSet: candidate.ruleSet }) === contractKey({ metadata: stored.metadata ?? EMPTY_METADATA, ruleSet: stored.ruleSet });
+    return (
+      contractKey({ metadata: withoutConfluentVersion(candidate.metadata), ruleSet: candidate.ruleSet }) ===
+      contractKey({ metadata: stored.metadata ?? EMPTY_METADATA, ruleSet: stored.ruleSet })
+    );
   }
   return contractKey(candidate) === contractKey(stored);
 }
@@ -228,7 +241,11 @@ export function validateRuleSet(ruleSet: RuleSet | undefined): void {
       if (!allowed.includes(rule.mode)) throw errors.invalidRuleSet(wrongMode);
     }
   };
-  check(ruleSet.migrationRules, ["UPGRADE", "DOWNGRADE", "UPDOWN"], "Migration rules can only be UPGRADE, DOWNGRADE, UPDOWN");
+  check(
+    ruleSet.migrationRules,
+    ["UPGRADE", "DOWNGRADE", "UPDOWN"],
+    "Migration rules can only be UPGRADE, DOWNGRADE, UPDOWN",
+  );
   check(ruleSet.domainRules, ["WRITE", "READ", "WRITEREAD"], "Domain rules can only be WRITE, READ, WRITEREAD");
   check(ruleSet.encodingRules, ["WRITE", "READ", "WRITEREAD"], "Encoding rules can only be WRITE, READ, WRITEREAD");
 }
@@ -274,7 +291,12 @@ export function schemaGuid(schema: string, references: readonly HashedReference[
   }
   if (contract.ruleSet) {
     md.update(Uint8Array.of(1));
-    for (const rule of [...contract.ruleSet.migrationRules, ...contract.ruleSet.domainRules, ...contract.ruleSet.encodingRules]) hashRule(md, rule);
+    for (const rule of [
+      ...contract.ruleSet.migrationRules,
+      ...contract.ruleSet.domainRules,
+      ...contract.ruleSet.encodingRules,
+    ])
+      hashRule(md, rule);
     if (contract.ruleSet.enableAt) md.update(contract.ruleSet.enableAt, "utf8");
   }
   const hex = md.digest("hex");
@@ -313,7 +335,8 @@ function int32(n: number): Uint8Array {
 // ---- JSON shape helpers ----
 
 function object(value: unknown, at: string): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw errors.badRequest(`Invalid request body at ${at}: expected an object`);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw errors.badRequest(`Invalid request body at ${at}: expected an object`);
   return value as Record<string, unknown>;
 }
 

@@ -28,7 +28,10 @@ export class Deletes {
         throw errors.subjectNotFound(subject);
       }
       const live = all.filter((v) => !v.deleted);
-      const target = spec === "latest" ? (permanent ? all : live)[(permanent ? all : live).length - 1] : all.find((v) => v.version === spec);
+      const target =
+        spec === "latest"
+          ? (permanent ? all : live)[(permanent ? all : live).length - 1]
+          : all.find((v) => v.version === spec);
       if (!target) throw errors.versionNotFound(spec === "latest" ? -1 : spec);
       if (permanent) {
         if (!target.deleted) throw errors.versionNotSoftDeleted(subject, target.version);
@@ -84,7 +87,9 @@ export class Deletes {
     return this.log.exclusive(async () => {
       if (this.state.subjectNames().some((s) => contextOf(s) === context)) throw errors.contextNotEmpty(name);
       const current = this.state.contexts.get(context);
-      const records: RegistryRecord[] = current ? [{ keytype: "CONTEXT", context, value: null, rawKey: current.key }] : [];
+      const records: RegistryRecord[] = current
+        ? [{ keytype: "CONTEXT", context, value: null, rawKey: current.key }]
+        : [];
       return { records, result: undefined };
     });
   }
@@ -103,7 +108,9 @@ export function referrers(state: RegistryState, target: SchemaVersion, includeDe
     .filter(
       (v) =>
         (includeDeleted || !v.deleted) &&
-        v.references.some((r) => r.version === target.version && qualifyWithParent(v.subject, r.subject) === target.subject),
+        v.references.some(
+          (r) => r.version === target.version && qualifyWithParent(v.subject, r.subject) === target.subject,
+        ),
     );
 }
 

@@ -18,7 +18,8 @@ export const errors = {
   notFound: () => err(404, 404, "HTTP 404 Not Found"),
   methodNotAllowed: () => err(405, 405, "HTTP 405 Method Not Allowed"),
   /** Confluent's RBAC denial, which clients (ksqlDB, serializers) recognise by its code. */
-  forbidden: (operation: string, resource: string) => err(403, 40301, `User is denied operation ${operation} on ${resource}`),
+  forbidden: (operation: string, resource: string) =>
+    err(403, 40301, `User is denied operation ${operation} on ${resource}`),
   tooLarge: () => err(413, 413, "Request entity too large"),
   unsupportedMediaType: () => err(415, 415, "HTTP 415 Unsupported Media Type"),
   subjectNotFound: (subject: string) => err(404, 40401, `Subject '${subject}' not found.`),
@@ -31,12 +32,17 @@ export const errors = {
   subjectNotSoftDeleted: (subject: string) =>
     err(404, 40405, `Subject '${subject}' was not deleted first before being permanently deleted`),
   versionSoftDeleted: (subject: string, version: number) =>
-    err(404, 40406, `Subject '${subject}' Version ${version} was soft deleted.Set permanent=true to delete permanently`),
+    err(
+      404,
+      40406,
+      `Subject '${subject}' Version ${version} was soft deleted.Set permanent=true to delete permanently`,
+    ),
   versionNotSoftDeleted: (subject: string, version: number) =>
     err(404, 40407, `Subject '${subject}' Version ${version} was not deleted first before being permanently deleted`),
   subjectConfigNotFound: (subject: string) =>
     err(404, 40408, `Subject '${subject}' does not have subject-level compatibility configured`),
-  subjectModeNotFound: (subject: string) => err(404, 40409, `Subject '${subject}' does not have subject-level mode configured`),
+  subjectModeNotFound: (subject: string) =>
+    err(404, 40409, `Subject '${subject}' does not have subject-level mode configured`),
   incompatible: (message: string) => err(409, 409, message),
   invalidSchema: (message: string) => err(422, 42201, message),
   invalidVersion: (version: string) =>
@@ -54,7 +60,11 @@ export const errors = {
   invalidMode: () => err(422, 42204, "Invalid mode. Valid values are READWRITE, READONLY, IMPORT."),
   operationNotPermitted: (message: string) => err(422, 42205, message),
   referenceExists: (subject: string, version: number) =>
-    err(422, 42206, `One or more references exist to the schema {magic=1,keytype=SCHEMA,subject=${subject},version=${version}}.`),
+    err(
+      422,
+      42206,
+      `One or more references exist to the schema {magic=1,keytype=SCHEMA,subject=${subject},version=${version}}.`,
+    ),
   idMismatch: () => err(422, 42207, "The ID of an imported schema does not match the existing ID"),
   invalidSubject: (subject: string) => err(422, 42208, `The specified subject '${subject}' is not a valid.`),
   schemaTooLarge: () => err(422, 42209, "Register operation failed because schema is too large"),

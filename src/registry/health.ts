@@ -17,9 +17,18 @@ export interface StoreProgress {
 }
 
 export function registryHealth(store: StoreProgress): RegistryHealth {
-  if (!store.loaded) return { status: "starting", message: "Schema registry is still reading the schemas topic.", httpStatus: 503 };
+  if (!store.loaded)
+    return { status: "starting", message: "Schema registry is still reading the schemas topic.", httpStatus: 503 };
   if (store.lastReadError !== undefined) {
-    return { status: "unhealthy", message: `Schema registry cannot read the schemas topic: ${store.lastReadError}`, httpStatus: 503 };
+    return {
+      status: "unhealthy",
+      message: `Schema registry cannot read the schemas topic: ${store.lastReadError}`,
+      httpStatus: 503,
+    };
   }
-  return { status: "healthy", message: "Schema registry has read the schemas topic and is ready to handle requests.", httpStatus: 200 };
+  return {
+    status: "healthy",
+    message: "Schema registry has read the schemas topic and is ready to handle requests.",
+    httpStatus: 200,
+  };
 }

@@ -14,10 +14,30 @@ export class RegistryMetrics {
     isLeader: () => boolean,
   ) {
     const r = this.registry;
-    sampledGauge(r, "sluice_registry_schemas", "Distinct schemas (ids) used by at least one subject version that is not deleted.", () => this.counts().schemas);
-    sampledGauge(r, "sluice_registry_subjects", "Subjects with at least one version that is not deleted.", () => this.counts().subjects);
-    sampledGauge(r, "sluice_registry_max_schema_id", "Highest schema id ever registered (where the id allocator stands).", () => state.maxId);
-    sampledGauge(r, "sluice_registry_leader", "1 while this instance is the elected leader (the one that writes), else 0.", () => (isLeader() ? 1 : 0));
+    sampledGauge(
+      r,
+      "sluice_registry_schemas",
+      "Distinct schemas (ids) used by at least one subject version that is not deleted.",
+      () => this.counts().schemas,
+    );
+    sampledGauge(
+      r,
+      "sluice_registry_subjects",
+      "Subjects with at least one version that is not deleted.",
+      () => this.counts().subjects,
+    );
+    sampledGauge(
+      r,
+      "sluice_registry_max_schema_id",
+      "Highest schema id ever registered (where the id allocator stands).",
+      () => state.maxId,
+    );
+    sampledGauge(
+      r,
+      "sluice_registry_leader",
+      "1 while this instance is the elected leader (the one that writes), else 0.",
+      () => (isLeader() ? 1 : 0),
+    );
   }
 
   private counts(): { schemas: number; subjects: number } {

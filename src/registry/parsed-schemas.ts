@@ -73,7 +73,11 @@ export class ParsedSchemas {
     const type = (request.schemaType ?? "AVRO").toUpperCase() as SchemaType;
     if (!formats.has(type)) throw errors.invalidSchema(`Invalid schema type ${request.schemaType}`);
     if (request.schema === undefined || request.schema.trim() === "") throw errors.invalidSchema("Empty schema");
-    return { schemaType: type, schema: request.schema, references: this.resolveReferences(subject, request.references ?? [], new Set()) };
+    return {
+      schemaType: type,
+      schema: request.schema,
+      references: this.resolveReferences(subject, request.references ?? [], new Set()),
+    };
   }
 
   /** The candidate's identity form; a large schema's is worked out on the schema thread. */
@@ -92,7 +96,12 @@ export class ParsedSchemas {
     const previous: VersionText[] = [];
     for (const v of against) {
       try {
-        previous.push({ version: v.version, schemaType: v.schemaType, schema: v.schema, references: this.resolveReferences(v.subject, v.references, new Set()) });
+        previous.push({
+          version: v.version,
+          schemaType: v.schemaType,
+          schema: v.schema,
+          references: this.resolveReferences(v.subject, v.references, new Set()),
+        });
       } catch {
         // A stored schema whose references are gone cannot be compared; Confluent skips it too.
       }
@@ -131,7 +140,9 @@ export class ParsedSchemas {
     return this.state
       .versions(subject)
       .reverse()
-      .find((v) => (deleted || !v.deleted) && this.sameSchema(v, s) && sameContractIgnoringVersion(contract, v, v.version));
+      .find(
+        (v) => (deleted || !v.deleted) && this.sameSchema(v, s) && sameContractIgnoringVersion(contract, v, v.version),
+      );
   }
 
   /**
@@ -143,7 +154,14 @@ export class ParsedSchemas {
     if (memo.has(stored)) return memo.get(stored);
     let form: string | undefined;
     try {
-      form = identityForm(this.parse(stored.schemaType, stored.schema, this.resolveReferences(stored.subject, stored.references, new Set())), normalize);
+      form = identityForm(
+        this.parse(
+          stored.schemaType,
+          stored.schema,
+          this.resolveReferences(stored.subject, stored.references, new Set()),
+        ),
+        normalize,
+      );
     } catch {
       form = undefined; // unparseable stored schemas match nothing
     }
@@ -190,9 +208,15 @@ export class ParsedSchemas {
       try {
         target = this.reads.getVersion(refSubject, spec);
       } catch {
-        throw errors.invalidSchema(`Invalid schema, reference not found: subject ${ref.subject} version ${ref.version}`);
+        throw errors.invalidSchema(
+          `Invalid schema, reference not found: subject ${ref.subject} version ${ref.version}`,
+        );
       }
-      return resolvedReference(ref, target, this.resolveReferences(target.subject, target.references, new Set([...seen, key])));
+      return resolvedReference(
+        ref,
+        target,
+        this.resolveReferences(target.subject, target.references, new Set([...seen, key])),
+      );
     });
   }
 }
@@ -204,5 +228,7 @@ function identityForm(parsed: ParsedSchema, normalize: boolean): string {
 
 /** 42201 with the parser's reason for an InvalidSchemaError; anything else as it is. */
 function invalidSchema(type: SchemaType, err: unknown): unknown {
-  return err instanceof InvalidSchemaError ? errors.invalidSchema(`Invalid schema of type ${type}, details: ${err.message}`) : err;
+  return err instanceof InvalidSchemaError
+    ? errors.invalidSchema(`Invalid schema of type ${type}, details: ${err.message}`)
+    : err;
 }

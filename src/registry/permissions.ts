@@ -30,9 +30,18 @@ export function resourcePattern(pattern: string): RegExp {
 }
 
 /** Whether the entry is `user`'s own or one of its `groups`'. */
-export const grantedTo = (p: Permission, user: string, groups: readonly string[]) => (p.username !== undefined ? p.username === user : p.group !== undefined && groups.includes(p.group));
+export const grantedTo = (p: Permission, user: string, groups: readonly string[]) =>
+  p.username !== undefined ? p.username === user : p.group !== undefined && groups.includes(p.group);
 
 /** Whether `user` (in `groups`) may do `operation` on `resource`: Write implies Read. */
-export function allows(permissions: readonly Permission[], user: string, operation: Operation, resource: string, groups: readonly string[] = []): boolean {
-  return permissions.some((p) => grantedTo(p, user, groups) && (operation === "Read" || p.operation === "Write") && p.resource.test(resource));
+export function allows(
+  permissions: readonly Permission[],
+  user: string,
+  operation: Operation,
+  resource: string,
+  groups: readonly string[] = [],
+): boolean {
+  return permissions.some(
+    (p) => grantedTo(p, user, groups) && (operation === "Read" || p.operation === "Write") && p.resource.test(resource),
+  );
 }

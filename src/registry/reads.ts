@@ -1,6 +1,13 @@
 // The registry's reads: schemas by id and by GUID, subjects and their versions, contexts, as
 // Confluent Schema Registry 7.x answers them. Only reads of RegistryState; nothing is written here.
-import { contextOf, CONTEXT_WILDCARD, DEFAULT_CONTEXT, parseSubject, qualifiedName, subjectPrefixMatcher } from "./contexts.ts";
+import {
+  contextOf,
+  CONTEXT_WILDCARD,
+  DEFAULT_CONTEXT,
+  parseSubject,
+  qualifiedName,
+  subjectPrefixMatcher,
+} from "./contexts.ts";
 import { schemaGuid } from "./data-contracts.ts";
 import { errors } from "./errors.ts";
 import type { SchemaLog } from "./store/schema-log.ts";
@@ -92,7 +99,9 @@ export class Reads {
       this.guids = { generation: this.state.generation, byGuid };
     }
     const found = this.guids.byGuid.get(guid.toLowerCase()) ?? [];
-    return [...found].sort((a, b) => Number(contextOf(b.subject) === DEFAULT_CONTEXT) - Number(contextOf(a.subject) === DEFAULT_CONTEXT));
+    return [...found].sort(
+      (a, b) => Number(contextOf(b.subject) === DEFAULT_CONTEXT) - Number(contextOf(a.subject) === DEFAULT_CONTEXT),
+    );
   }
 
   /** The highest id of the schema's context, as `fetchMaxId` reports it (1 in a context without ids, as Confluent). */
@@ -117,7 +126,9 @@ export class Reads {
     // Confluent's default prefix here is "", which selects the default context only.
     const selected = subjectPrefixMatcher(options.subjectPrefix ?? "", new Set(this.state.contexts.keys()));
     const readable = options.readable ?? (() => true);
-    let out = this.state.allVersions().filter((v) => selected(v.subject) && (options.deleted || !v.deleted) && readable(v.subject));
+    let out = this.state
+      .allVersions()
+      .filter((v) => selected(v.subject) && (options.deleted || !v.deleted) && readable(v.subject));
     if (options.latestOnly) {
       const latest = new Map<string, SchemaVersion>();
       for (const v of out) latest.set(v.subject, v);
@@ -130,7 +141,10 @@ export class Reads {
 
   listSubjects(options: ListOptions): string[] {
     // Confluent's default prefix here is `:*:`, every context.
-    const selected = subjectPrefixMatcher(options.subjectPrefix ?? CONTEXT_WILDCARD, new Set(this.state.contexts.keys()));
+    const selected = subjectPrefixMatcher(
+      options.subjectPrefix ?? CONTEXT_WILDCARD,
+      new Set(this.state.contexts.keys()),
+    );
     const readable = options.readable ?? (() => true);
     const out: string[] = [];
     for (const subject of this.state.subjectNames().sort(compareStrings)) {
@@ -147,7 +161,9 @@ export class Reads {
     // As Confluent: 404 only for a subject without versions (soft-deleted ones count when asked for);
     // deletedOnly on a subject with none deleted is an empty list.
     if (!all.some((v) => options.deleted || options.deletedOnly || !v.deleted)) throw errors.subjectNotFound(subject);
-    const versions = all.filter((v) => (options.deletedOnly ? v.deleted : options.deleted || !v.deleted)).map((v) => v.version);
+    const versions = all
+      .filter((v) => (options.deletedOnly ? v.deleted : options.deleted || !v.deleted))
+      .map((v) => v.version);
     return page(versions, options);
   }
 
@@ -165,7 +181,9 @@ export class Reads {
   latestWithMetadata(subject: string, properties: Record<string, string>, deleted: boolean): SchemaVersion {
     const visible = this.state.versions(subject).filter((v) => deleted || !v.deleted);
     const wanted = Object.entries(properties);
-    const found = visible.reverse().find((v) => v.metadata && wanted.every(([k, value]) => v.metadata!.properties[k] === value));
+    const found = visible
+      .reverse()
+      .find((v) => v.metadata && wanted.every(([k, value]) => v.metadata!.properties[k] === value));
     if (found) return found;
     if (visible.length === 0) throw errors.subjectNotFound(subject);
     throw errors.schemaNotFound();

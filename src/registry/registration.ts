@@ -108,7 +108,17 @@ export class Registration {
         this.schemaRecord(subject, version, id, prepared),
       ];
       const { candidate, identity, contract } = prepared;
-      return { records, result: { id, version, schemaType: candidate.schemaType, references: identity.references, schema: identity.form, contract } };
+      return {
+        records,
+        result: {
+          id,
+          version,
+          schemaType: candidate.schemaType,
+          references: identity.references,
+          schema: identity.form,
+          contract,
+        },
+      };
     });
   }
 
@@ -137,7 +147,12 @@ export class Registration {
     return found;
   }
 
-  async testCompatibility(subject: string, spec: VersionSpec | undefined, request: SchemaRequest, verbose: boolean): Promise<string[]> {
+  async testCompatibility(
+    subject: string,
+    spec: VersionSpec | undefined,
+    request: SchemaRequest,
+    verbose: boolean,
+  ): Promise<string[]> {
     let candidate: SchemaText;
     try {
       candidate = this.schemas.schemaText(request, subject);
@@ -148,7 +163,12 @@ export class Registration {
     }
     let level = this.scopes.effectiveLevel(subject);
     let against: SchemaVersion[];
-    if (spec === undefined) against = this.comparedVersions(subject, level, groupFilter(this.scopes.configInScope(subject), requestContract(request)));
+    if (spec === undefined)
+      against = this.comparedVersions(
+        subject,
+        level,
+        groupFilter(this.scopes.configInScope(subject), requestContract(request)),
+      );
     else {
       const live = this.reads.liveVersions(subject);
       const target = spec === "latest" ? live[live.length - 1] : live.find((v) => v.version === spec);
@@ -174,17 +194,31 @@ export class Registration {
       if ((request.schema === undefined || request.schema.trim() === "") && prev) {
         full = { ...request, schema: prev.schema, schemaType: prev.schemaType, references: prev.references };
       }
-      contract = populatedContract(this.scopes.configInScope(subject), given, prev, newVersion, request.version !== undefined && request.version !== 0);
+      contract = populatedContract(
+        this.scopes.configInScope(subject),
+        given,
+        prev,
+        newVersion,
+        request.version !== undefined && request.version !== 0,
+      );
     }
     const candidate = this.schemas.schemaText(full, subject);
     const form = await this.schemas.identityFormOf(candidate, normalize);
-    return { candidate, identity: { type: candidate.schemaType, form, references: full.references ?? [], normalize }, contract, newVersion };
+    return {
+      candidate,
+      identity: { type: candidate.schemaType, form, references: full.references ?? [], normalize },
+      contract,
+      newVersion,
+    };
   }
 
   /** The live version already holding the schema and contract (never when importing). */
   private existing({ subject, importing }: Ask, { identity, contract }: Prepared): SchemaVersion | undefined {
     if (importing) return undefined;
-    return this.schemas.inSubject(subject, identity, contract).find((v) => !v.deleted) ?? this.schemas.sameButVersion(subject, identity, contract, false);
+    return (
+      this.schemas.inSubject(subject, identity, contract).find((v) => !v.deleted) ??
+      this.schemas.sameButVersion(subject, identity, contract, false)
+    );
   }
 
   /** An imported schema keeps its id: refused when that id (or the version) holds another schema. */
@@ -207,12 +241,16 @@ export class Registration {
     // As Confluent's lookup by hash: another subject's schema shares its id when stored with this
     // very text and contract, in the same context (ids are per context).
     const context = contextOf(subject);
-    const sameIdentity = this.state.withText(identity.type, identity.references, identity.form, contract).find((v) => contextOf(v.subject) === context);
+    const sameIdentity = this.state
+      .withText(identity.type, identity.references, identity.form, contract)
+      .find((v) => contextOf(v.subject) === context);
     const level = this.scopes.effectiveLevel(subject);
     const against = this.comparedVersions(subject, level, groupFilter(this.scopes.configInScope(subject), contract));
     const messages = await this.schemas.compatibilityOf(candidate, level, against);
     if (messages.length > 0) {
-      throw errors.incompatible(`Schema being registered is incompatible with an earlier schema for subject "${subject}", details: [${messages.join(", ")}]`);
+      throw errors.incompatible(
+        `Schema being registered is incompatible with an earlier schema for subject "${subject}", details: [${messages.join(", ")}]`,
+      );
     }
     return sameIdentity?.id ?? this.state.maxIdIn(context) + 1;
   }
@@ -224,7 +262,12 @@ export class Registration {
     return [{ keytype: "CONTEXT", context, value: { tenant: "default", context } }];
   }
 
-  private schemaRecord(subject: string, version: number, id: number, { candidate, identity, contract }: Prepared): RegistryRecord {
+  private schemaRecord(
+    subject: string,
+    version: number,
+    id: number,
+    { candidate, identity, contract }: Prepared,
+  ): RegistryRecord {
     const schemaType = candidate.schemaType;
     const value = {
       subject,
@@ -244,7 +287,11 @@ export class Registration {
    * The live versions a check at `level` compares with: of those in the candidate's compatibility
    * group (when the config names one), all for transitive levels, else the latest.
    */
-  private comparedVersions(subject: string, level: CompatibilityLevel, inGroup: (v: SchemaVersion) => boolean = () => true): SchemaVersion[] {
+  private comparedVersions(
+    subject: string,
+    level: CompatibilityLevel,
+    inGroup: (v: SchemaVersion) => boolean = () => true,
+  ): SchemaVersion[] {
     if (level === "NONE") return [];
     const live = this.reads.liveVersions(subject).filter(inGroup);
     return level.endsWith("_TRANSITIVE") ? live : live.slice(-1);
@@ -253,15 +300,18 @@ export class Registration {
 
 /** READONLY refuses registrations; an id is registered only in IMPORT mode, and IMPORT takes only those. */
 function checkMode(subject: string, mode: Mode, importing: boolean): void {
-  if (mode === "READONLY" || mode === "READONLY_OVERRIDE") throw errors.operationNotPermitted(`Subject ${subject} is in read-only mode`);
+  if (mode === "READONLY" || mode === "READONLY_OVERRIDE")
+    throw errors.operationNotPermitted(`Subject ${subject} is in read-only mode`);
   if (importing && mode !== "IMPORT") throw errors.operationNotPermitted(`Subject ${subject} is not in import mode`);
-  if (!importing && mode === "IMPORT") throw errors.operationNotPermitted(`Subject ${subject} is not in read-write mode`);
+  if (!importing && mode === "IMPORT")
+    throw errors.operationNotPermitted(`Subject ${subject} is not in read-write mode`);
 }
 
 /** The version registered: the next, or in IMPORT mode the one the request names. */
 function versionOf({ request, mode }: Ask, newVersion: number): number {
   if (request.version === undefined || request.version <= 0) return newVersion;
-  if (mode !== "IMPORT" && request.version !== newVersion) throw errors.invalidSchema("Version is not one more than previous version");
+  if (mode !== "IMPORT" && request.version !== newVersion)
+    throw errors.invalidSchema("Version is not one more than previous version");
   return request.version;
 }
 
@@ -273,7 +323,14 @@ function supersededRecords(state: RegistryState, subject: string, all: SchemaVer
 }
 
 function registered(v: SchemaVersion): Registered {
-  return { id: v.id, version: v.version, schemaType: v.schemaType, references: v.references, schema: v.schema, contract: contractOf(v) };
+  return {
+    id: v.id,
+    version: v.version,
+    schemaType: v.schemaType,
+    references: v.references,
+    schema: v.schema,
+    contract: contractOf(v),
+  };
 }
 
 /** The request's metadata and rule set, read (400 for a wrong shape) and the rule set validated (42210). */
@@ -289,10 +346,25 @@ function requestContract(request: SchemaRequest): Contract {
  * the config's defaults and under its overrides; on registration (`newVersion`), `confluent:version`
  * is set to the new version when the request named a version or the merged metadata has one.
  */
-function populatedContract(config: SubjectConfig, given: Contract, prev: SchemaVersion | undefined, newVersion?: number, requestHasVersion = false): Contract {
-  const metadata = mergeMetadata(mergeMetadata(config.defaultMetadata, given.metadata ?? prev?.metadata), config.overrideMetadata);
-  const ruleSet = mergeRuleSets(mergeRuleSets(config.defaultRuleSet, given.ruleSet ?? prev?.ruleSet), config.overrideRuleSet);
-  const versioned = newVersion !== undefined && (requestHasVersion || confluentVersion(metadata) !== undefined) ? withConfluentVersion(metadata, newVersion) : metadata;
+function populatedContract(
+  config: SubjectConfig,
+  given: Contract,
+  prev: SchemaVersion | undefined,
+  newVersion?: number,
+  requestHasVersion = false,
+): Contract {
+  const metadata = mergeMetadata(
+    mergeMetadata(config.defaultMetadata, given.metadata ?? prev?.metadata),
+    config.overrideMetadata,
+  );
+  const ruleSet = mergeRuleSets(
+    mergeRuleSets(config.defaultRuleSet, given.ruleSet ?? prev?.ruleSet),
+    config.overrideRuleSet,
+  );
+  const versioned =
+    newVersion !== undefined && (requestHasVersion || confluentVersion(metadata) !== undefined)
+      ? withConfluentVersion(metadata, newVersion)
+      : metadata;
   return contractOf({ metadata: versioned, ruleSet });
 }
 

@@ -20,7 +20,10 @@ function clientAuth(settings: ParsedSettings): ClientAuth {
 
 /** Jetty's JSON error body: the status and its reason phrase. */
 const refuse: Refusal = (request, status, headers) => {
-  const response = errorResponse(new RegistryError(status, status, status === 401 ? "Unauthorized" : "Forbidden"), replyType(request.headers.get("accept")));
+  const response = errorResponse(
+    new RegistryError(status, status, status === 401 ? "Unauthorized" : "Forbidden"),
+    replyType(request.headers.get("accept")),
+  );
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
 };
@@ -51,7 +54,12 @@ class Admissions {
  * With OAuth on, bearer tokens are taken first; requests without one go to `basic` when Basic
  * authentication is on too, and get 401 otherwise. A token's groups are its roles.
  */
-function withOAuth(settings: ParsedSettings, admissions: Admissions, basic: RequestGuard | undefined, roles: string[]): RequestGuard | undefined {
+function withOAuth(
+  settings: ParsedSettings,
+  admissions: Admissions,
+  basic: RequestGuard | undefined,
+  roles: string[],
+): RequestGuard | undefined {
   const policy = oauthPolicy(settings);
   if (!policy) return basic;
   return bearerAuthGuard({
@@ -67,7 +75,12 @@ function withOAuth(settings: ParsedSettings, admissions: Admissions, basic: Requ
 
 /** rest-utils: with CORS on and access.control.skip.options, OPTIONS requests need no credentials. */
 function skippingOptions(settings: ParsedSettings, guard: RequestGuard | undefined): RequestGuard | undefined {
-  if (!guard || !settings.optionalString("access.control.allow.origin")?.trim() || !settings.boolean("access.control.skip.options")) return guard;
+  if (
+    !guard ||
+    !settings.optionalString("access.control.allow.origin")?.trim() ||
+    !settings.boolean("access.control.skip.options")
+  )
+    return guard;
   return (request) => (request.method === "OPTIONS" ? Promise.resolve(undefined) : guard(request));
 }
 
@@ -76,9 +89,16 @@ function skippingOptions(settings: ParsedSettings, guard: RequestGuard | undefin
  * per request. Setting it is enough to turn Basic authentication on, as in Karapace; with OAuth on
  * too, token principals and their groups get the permissions the file grants them.
  */
-function permissionsFileSecurity(settings: ParsedSettings, path: string): Required<Omit<RegistrySecurity, "tls" | "tokenLogin">> {
+function permissionsFileSecurity(
+  settings: ParsedSettings,
+  path: string,
+): Required<Omit<RegistrySecurity, "tls" | "tokenLogin">> {
   if (settings.optionalString("authentication.users.file")) {
-    throw new ConfigError("authentication.permissions.file", path, "set either authentication.users.file or authentication.permissions.file, not both");
+    throw new ConfigError(
+      "authentication.permissions.file",
+      path,
+      "set either authentication.users.file or authentication.permissions.file, not both",
+    );
   }
   const { users, permissions } = loadAuthFile(path, "authentication.permissions.file");
   const admissions = new Admissions();
@@ -95,7 +115,11 @@ function permissionsFileSecurity(settings: ParsedSettings, path: string): Requir
     certificateUsers: true,
   });
   const guard = skippingOptions(settings, withOAuth(settings, admissions, basic, ["*"]))!;
-  return { guard, access: permissionAccess(permissions, admissions.users, admissions.groupsOf), userOf: admissions.userOf };
+  return {
+    guard,
+    access: permissionAccess(permissions, admissions.users, admissions.groupsOf),
+    userOf: admissions.userOf,
+  };
 }
 
 export function registrySecurity(settings: ParsedSettings): RegistrySecurity {

@@ -38,7 +38,11 @@ export interface RunningRegistry {
  * Starts the registry; `shared` is a broker another service of this process already connected (sluice
  * dev), `connectUrl` that process's connect worker, for the console (when console.connect.url is unset).
  */
-export async function startRegistry(settings: ParsedSettings, shared?: Broker, connectUrl?: () => string | undefined): Promise<RunningRegistry> {
+export async function startRegistry(
+  settings: ParsedSettings,
+  shared?: Broker,
+  connectUrl?: () => string | undefined,
+): Promise<RunningRegistry> {
   // Bad key stores or users files fail here, before anything is started.
   const security = registrySecurity(settings);
   const broker =
@@ -94,27 +98,55 @@ export async function startRegistry(settings: ParsedSettings, shared?: Broker, c
   cluster.start();
   // Reads are served at once; writes wait for the first election (bounded: then 50004 until one).
   let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([cluster.firstElection, new Promise((resolve) => (timer = setTimeout(resolve, settings.int("kafkastore.init.timeout.ms"))))]);
+  await Promise.race([
+    cluster.firstElection,
+    new Promise((resolve) => (timer = setTimeout(resolve, settings.int("kafkastore.init.timeout.ms")))),
+  ]);
   clearTimeout(timer);
   const maxBodyBytes = settings.int("size.limit.filter.max.request.body.size");
   const metrics = new RegistryMetrics(schemaLog.state, () => cluster.isLeader);
   const schemasById = new SchemasById(service, settings.int("schema.response.cache.size"), security.access);
-  const app = registryApp(service, { dek, maxBodyBytes, schemasById, guard: security.guard, access: security.access, userOf: security.userOf, cluster: () => cluster.view(), forwardTls: forwardingTls(security.tls), metrics: metrics.registry, health: () => registryHealth(schemaLog), serverMetadata: { kafkaClusterId: async () => broker.clusterId?.(), groupId: settings.string("schema.registry.group.id") } });
-  const connectSetting = settings.optionalString("console.connect.url");
-  const served = withConsole(withCachedReads(metrics.http.instrument(app), { schemasById, guard: security.guard, metrics: metrics.http }), {
-    enabled: settings.boolean("console.enabled"),
-    service: "registry",
-    peer: () => connectSetting ?? connectUrl?.(),
+  const app = registryApp(service, {
+    dek,
+    maxBodyBytes,
+    schemasById,
     guard: security.guard,
-    tls: forwardingTls(security.tls),
-    tokenLogin: security.tokenLogin,
+    access: security.access,
+    userOf: security.userOf,
+    cluster: () => cluster.view(),
+    forwardTls: forwardingTls(security.tls),
+    metrics: metrics.registry,
+    health: () => registryHealth(schemaLog),
+    serverMetadata: {
+      kafkaClusterId: async () => broker.clusterId?.(),
+      groupId: settings.string("schema.registry.group.id"),
+    },
   });
+  const connectSetting = settings.optionalString("console.connect.url");
+  const served = withConsole(
+    withCachedReads(metrics.http.instrument(app), { schemasById, guard: security.guard, metrics: metrics.http }),
+    {
+      enabled: settings.boolean("console.enabled"),
+      service: "registry",
+      peer: () => connectSetting ?? connectUrl?.(),
+      guard: security.guard,
+      tls: forwardingTls(security.tls),
+      tokenLogin: security.tokenLogin,
+    },
+  );
   // Outermost: preflights are answered before any authentication, as Jetty's filter answers them.
   const fetch = withCors(served, corsFromSettings(settings));
   const servers: Listening[] = [];
   for (const listener of settings.list("listeners")) {
     // Bun's own hard stop at twice the limit; the app answers 413 in Confluent's shape below this.
-    servers.push(await listen(new URL(listener), { tls: security.tls, defaultPort: 8081, maxRequestBodySize: maxBodyBytes * 2, fetch }));
+    servers.push(
+      await listen(new URL(listener), {
+        tls: security.tls,
+        defaultPort: 8081,
+        maxRequestBodySize: maxBodyBytes * 2,
+        fetch,
+      }),
+    );
   }
   const urls = servers.map((s) => `${s.protocol}://${s.hostname}:${s.port}`);
   log.info({ urls, broker: broker.kind }, "schema registry ready");

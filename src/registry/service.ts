@@ -108,7 +108,12 @@ export class RegistryService {
     return this.registration.lookup(subject, request, normalize, deleted);
   }
 
-  testCompatibility(subject: string, spec: VersionSpec | undefined, request: SchemaRequest, verbose: boolean): Promise<string[]> {
+  testCompatibility(
+    subject: string,
+    spec: VersionSpec | undefined,
+    request: SchemaRequest,
+    verbose: boolean,
+  ): Promise<string[]> {
     return this.registration.testCompatibility(subject, spec, request, verbose);
   }
 

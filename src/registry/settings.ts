@@ -16,7 +16,8 @@ const registrySettings: Setting[] = [
     default: ["http://0.0.0.0:8081"],
     importance: "high",
     doc: "Where the REST API listens: comma-separated `http://host:port` URLs.",
-    validate: (v) => ((v as string[]).every((l) => listenerPattern.test(l)) ? undefined : "expected URLs like http://0.0.0.0:8081"),
+    validate: (v) =>
+      (v as string[]).every((l) => listenerPattern.test(l)) ? undefined : "expected URLs like http://0.0.0.0:8081",
   },
   {
     name: "host.name",
@@ -40,7 +41,8 @@ const registrySettings: Setting[] = [
     default: "_schemas",
     importance: "high",
     doc: "The compacted single-partition topic holding the schemas.",
-    validate: (v) => (/^[a-zA-Z0-9._-]{1,249}$/.test(String(v)) ? undefined : "a Kafka topic name ([a-zA-Z0-9._-], 1-249 chars)"),
+    validate: (v) =>
+      /^[a-zA-Z0-9._-]{1,249}$/.test(String(v)) ? undefined : "a Kafka topic name ([a-zA-Z0-9._-], 1-249 chars)",
   },
   {
     name: "kafkastore.topic.replication.factor",
@@ -73,7 +75,8 @@ const registrySettings: Setting[] = [
     default: "_dek_registry_keys",
     importance: "high",
     doc: "The compacted single-partition topic holding the DEK registry's KEKs and DEKs (Confluent's name and record format).",
-    validate: (v) => (/^[a-zA-Z0-9._-]{1,249}$/.test(String(v)) ? undefined : "a Kafka topic name ([a-zA-Z0-9._-], 1-249 chars)"),
+    validate: (v) =>
+      /^[a-zA-Z0-9._-]{1,249}$/.test(String(v)) ? undefined : "a Kafka topic name ([a-zA-Z0-9._-], 1-249 chars)",
   },
   {
     name: "dek.registry.max.keys",
@@ -284,4 +287,7 @@ const registrySettings: Setting[] = [
 ];
 
 // Client settings for the store's Kafka connections are passed through, as Confluent does.
-export const registrySettingsDefinition = new SettingsDefinition([...registrySettings, ...unsupportedRegistrySettings], ["kafkastore.", "schema.registry.", "leader.", "master.", "inter.instance.", "ssl.", "authentication."]);
+export const registrySettingsDefinition = new SettingsDefinition(
+  [...registrySettings, ...unsupportedRegistrySettings],
+  ["kafkastore.", "schema.registry.", "leader.", "master.", "inter.instance.", "ssl.", "authentication."],
+);

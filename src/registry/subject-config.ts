@@ -2,7 +2,15 @@
 // keeps with it. How a PUT updates a stored config, how a subject's config falls back to the global
 // one, and its fields as JSON (the `_schemas` record here; GET's and PUT's bodies in ./http/entities.ts). Pure.
 import { parseLevel, type CompatibilityLevel } from "./compatibility.ts";
-import { metadataJson, readMetadata, readRuleSet, ruleSetJson, validateRuleSet, type Metadata, type RuleSet } from "./data-contracts.ts";
+import {
+  metadataJson,
+  readMetadata,
+  readRuleSet,
+  ruleSetJson,
+  validateRuleSet,
+  type Metadata,
+  type RuleSet,
+} from "./data-contracts.ts";
 import { errors } from "./errors.ts";
 
 export interface SubjectConfig {
@@ -45,7 +53,8 @@ export function readStoredConfig(value: Record<string, unknown>): SubjectConfig 
  * compatibility level, 42210 for an invalid rule set, 400 for a field of the wrong JSON type.
  */
 export function updatedConfig(old: SubjectConfig | undefined, body: Record<string, unknown>): SubjectConfig {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw errors.badRequest("Invalid request body: expected an object");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw errors.badRequest("Invalid request body: expected an object");
   const next: SubjectConfig = { ...(old ?? {}), kept: { ...(old?.kept ?? {}) } };
   const has = (f: string) => Object.hasOwn(body, f);
   if (has("compatibility")) {

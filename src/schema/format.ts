@@ -22,7 +22,14 @@ export function resolvedReference(
   target: { version: number; schema: string; schemaType: SchemaType },
   references: ResolvedReference[],
 ): ResolvedReference {
-  return { name: ref.name, subject: ref.subject, version: target.version, schema: target.schema, schemaType: target.schemaType, references };
+  return {
+    name: ref.name,
+    subject: ref.subject,
+    version: target.version,
+    schema: target.schema,
+    schemaType: target.schemaType,
+    references,
+  };
 }
 
 /**

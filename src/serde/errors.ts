@@ -1,6 +1,9 @@
 // Kafka's SerializationException, by name: what a Confluent serializer or deserializer throws.
 export class SerializationException extends Error {
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
     this.name = "SerializationException";
   }

@@ -35,7 +35,10 @@ export class SchemaRegistryClient {
   private readonly tls?: { ca?: string[]; cert?: string; key?: string; checkServerIdentity?: () => undefined };
 
   constructor(config: SerdeConfig | ParsedSettings) {
-    this.settings = "list" in config && typeof config.list === "function" ? (config as ParsedSettings) : parseSerdeConfig(config as SerdeConfig);
+    this.settings =
+      "list" in config && typeof config.list === "function"
+        ? (config as ParsedSettings)
+        : parseSerdeConfig(config as SerdeConfig);
     const capacity = this.settings.int("max.schemas.per.subject");
     this.byId = new LruCache(capacity);
     this.idBySchema = new LruCache(capacity);
@@ -52,14 +55,24 @@ export class SchemaRegistryClient {
     if (userInfo) this.authorization = `Basic ${Buffer.from(userInfo).toString("base64")}`;
     // Confluent's client settings for an https registry: its CA, and a client certificate for mTLS.
     const ssl = clientTls(this.settings.extra, "schema.registry.");
-    if (ssl.ca || ssl.cert) this.tls = { ca: ssl.ca, cert: ssl.cert, key: ssl.key, ...(ssl.checkHostname ? {} : { checkServerIdentity: () => undefined }) };
+    if (ssl.ca || ssl.cert)
+      this.tls = {
+        ca: ssl.ca,
+        cert: ssl.cert,
+        key: ssl.key,
+        ...(ssl.checkHostname ? {} : { checkServerIdentity: () => undefined }),
+      };
   }
 
   /** Registers (or finds) the schema under the subject; the id is cached. */
   register(subject: string, schema: SchemaText, normalize = false): Promise<number> {
     const key = `register\u0000${subject}\u0000${normalize}\u0000${schemaKey(schema)}`;
     return this.idBySchema.getOrLoad(key, this.inFlightSchemas, async () => {
-      const body = await this.request<{ id: number }>("POST", `/subjects/${enc(subject)}/versions${normalize ? "?normalize=true" : ""}`, requestBody(schema));
+      const body = await this.request<{ id: number }>(
+        "POST",
+        `/subjects/${enc(subject)}/versions${normalize ? "?normalize=true" : ""}`,
+        requestBody(schema),
+      );
       this.byId.set(body.id, schema);
       return body.id;
     });
@@ -69,14 +82,21 @@ export class SchemaRegistryClient {
   lookup(subject: string, schema: SchemaText, normalize = false): Promise<number> {
     const key = `lookup\u0000${subject}\u0000${normalize}\u0000${schemaKey(schema)}`;
     return this.idBySchema.getOrLoad(key, this.inFlightSchemas, async () => {
-      const body = await this.request<SubjectVersion>("POST", `/subjects/${enc(subject)}${normalize ? "?normalize=true" : ""}`, requestBody(schema));
+      const body = await this.request<SubjectVersion>(
+        "POST",
+        `/subjects/${enc(subject)}${normalize ? "?normalize=true" : ""}`,
+        requestBody(schema),
+      );
       return body.id;
     });
   }
 
   schemaById(id: number): Promise<SchemaText> {
     return this.byId.getOrLoad(id, this.inFlightIds, async () => {
-      const body = await this.request<{ schema: string; schemaType?: SchemaType; references?: SchemaReference[] }>("GET", `/schemas/ids/${id}`);
+      const body = await this.request<{ schema: string; schemaType?: SchemaType; references?: SchemaReference[] }>(
+        "GET",
+        `/schemas/ids/${id}`,
+      );
       return { schema: body.schema, schemaType: body.schemaType ?? "AVRO", references: body.references ?? [] };
     });
   }
@@ -130,13 +150,21 @@ export class SchemaRegistryClient {
       } catch {
         error = { error_code: 50005, message: text };
       }
-      const failure = new RestClientException(error.message ?? res.statusText, res.status, error.error_code ?? res.status);
+      const failure = new RestClientException(
+        error.message ?? res.statusText,
+        res.status,
+        error.error_code ?? res.status,
+      );
       // A server-side failure may be one instance's problem; the caller's mistakes are final.
       if (res.status < 500) throw failure;
       lastError = failure;
     }
     if (lastError instanceof RestClientException) throw lastError;
-    throw new RestClientException(`No schema registry reachable at ${this.urls.join(", ")}: ${lastError instanceof Error ? lastError.message : String(lastError)}`, 0, 50005);
+    throw new RestClientException(
+      `No schema registry reachable at ${this.urls.join(", ")}: ${lastError instanceof Error ? lastError.message : String(lastError)}`,
+      0,
+      50005,
+    );
   }
 }
 

@@ -22,7 +22,8 @@ export async function parseSchemaText(client: SchemaRegistryClient, text: Schema
   try {
     return format.parse(text.schema, await client.resolveReferences(text.references));
   } catch (err) {
-    if (err instanceof InvalidSchemaError) throw new SerializationException(`Invalid ${text.schemaType} schema: ${err.message}`, err);
+    if (err instanceof InvalidSchemaError)
+      throw new SerializationException(`Invalid ${text.schemaType} schema: ${err.message}`, err);
     throw err;
   }
 }
@@ -36,7 +37,9 @@ export class SchemaIdResolver {
     private readonly client: SchemaRegistryClient,
     private readonly isKey: boolean,
   ) {
-    this.strategy = subjectNameStrategy(client.settings.string(isKey ? "key.subject.name.strategy" : "value.subject.name.strategy"))!;
+    this.strategy = subjectNameStrategy(
+      client.settings.string(isKey ? "key.subject.name.strategy" : "value.subject.name.strategy"),
+    )!;
   }
 
   /** The subject a schema is registered under for `topic`; `recordName` is asked only by the record name strategies. */
@@ -59,12 +62,16 @@ export class SchemaIdResolver {
     let resolved: ResolvedSchema = { id: -1, writer: schema };
     try {
       if (settings.int("use.schema.id") >= 0) resolved.id = settings.int("use.schema.id");
-      else if (settings.boolean("auto.register.schemas")) resolved.id = await this.client.register(subject, text, normalize);
+      else if (settings.boolean("auto.register.schemas"))
+        resolved.id = await this.client.register(subject, text, normalize);
       else if (settings.boolean("use.latest.version")) resolved = await this.latest(subject, schema);
       else resolved.id = await this.client.lookup(subject, text, normalize);
     } catch (err) {
       if (err instanceof SerializationException) throw err;
-      throw new SerializationException(`Error retrieving schema id for subject ${subject}: ${(err as Error).message}`, err);
+      throw new SerializationException(
+        `Error retrieving schema id for subject ${subject}: ${(err as Error).message}`,
+        err,
+      );
     }
     let bySubject = this.resolved.get(schema);
     if (!bySubject) this.resolved.set(schema, (bySubject = new Map()));
@@ -75,12 +82,15 @@ export class SchemaIdResolver {
   /** use.latest.version: the subject's latest schema, which must read the given one when strict. */
   private async latest(subject: string, schema: ParsedSchema): Promise<ResolvedSchema> {
     const latest = await this.client.version(subject, "latest");
-    if (latest.schemaType !== schema.schemaType) throw new SerializationException(`Latest schema of ${subject} is ${latest.schemaType}, not ${schema.schemaType}`);
+    if (latest.schemaType !== schema.schemaType)
+      throw new SerializationException(`Latest schema of ${subject} is ${latest.schemaType}, not ${schema.schemaType}`);
     const writer = await parseSchemaText(this.client, latest);
     if (this.client.settings.boolean("latest.compatibility.strict")) {
       const problems = formats.get(schema.schemaType)!.readProblems(writer, schema);
       if (problems.length > 0) {
-        throw new SerializationException(`Latest schema of ${subject} (version ${latest.version}) cannot read the given schema: ${problems.map((p) => p.description).join("; ")}`);
+        throw new SerializationException(
+          `Latest schema of ${subject} (version ${latest.version}) cannot read the given schema: ${problems.map((p) => p.description).join("; ")}`,
+        );
       }
     }
     return { id: latest.id, writer };

@@ -66,7 +66,10 @@ export class Serializer {
   serializeSync(topic: string, value: unknown): Uint8Array {
     if (topic === this.lastTopic) return this.lastEncode!(value);
     const encode = this.encoders.get(topic);
-    if (!encode) throw new SerializationException(`The schema id for topic ${topic} is not known yet: call serialize() once first`);
+    if (!encode)
+      throw new SerializationException(
+        `The schema id for topic ${topic} is not known yet: call serialize() once first`,
+      );
     this.lastTopic = topic;
     this.lastEncode = encode;
     return encode(value);
@@ -148,7 +151,10 @@ export class Deserializer {
         writer = await parseSchemaText(this.client, await this.client.schemaById(id));
       } catch (err) {
         if (err instanceof SerializationException) throw err;
-        throw new SerializationException(`Error retrieving schema ${id} for deserialization: ${(err as Error).message}`, err);
+        throw new SerializationException(
+          `Error retrieving schema ${id} for deserialization: ${(err as Error).message}`,
+          err,
+        );
       }
       return codecFor(writer.schemaType).decoder(writer, await this.readerFor(writer));
     });

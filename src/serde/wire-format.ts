@@ -30,9 +30,12 @@ export function frame(id: number, payload: Uint8Array | string, prefix?: Uint8Ar
 /** The schema id of framed bytes, and where what follows the header starts. */
 export function unframe(bytes: Uint8Array): { id: number; offset: number } {
   if (bytes.length < HEADER) {
-    throw new SerializationException(`Truncated message: ${bytes.length} bytes is shorter than the 5-byte header (magic byte and schema id)`);
+    throw new SerializationException(
+      `Truncated message: ${bytes.length} bytes is shorter than the 5-byte header (magic byte and schema id)`,
+    );
   }
-  if (bytes[0] !== MAGIC_BYTE) throw new SerializationException(`Unknown magic byte ${bytes[0]}: not in the Confluent wire format`);
+  if (bytes[0] !== MAGIC_BYTE)
+    throw new SerializationException(`Unknown magic byte ${bytes[0]}: not in the Confluent wire format`);
   const id = (bytes[1]! << 24) | (bytes[2]! << 16) | (bytes[3]! << 8) | bytes[4]!;
   return { id, offset: HEADER };
 }

@@ -15,7 +15,12 @@ import { install, type Install, type Running } from "../fixtures/sluice-process.
 
 const EXAMPLES = 10;
 const SECONDS = 75;
-const CHECKS = ["not_a_server_error_unless_pinned", "status_code_conformance", "content_type_conformance", "response_schema_conformance"];
+const CHECKS = [
+  "not_a_server_error_unless_pinned",
+  "status_code_conformance",
+  "content_type_conformance",
+  "response_schema_conformance",
+];
 
 let sluice: Install;
 let dev: Running;
@@ -33,7 +38,11 @@ afterAll(async () => sluice?.remove());
 async function run(cmd: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
   // In the install's directory: schemathesis keeps its cache (.schemathesis/) where it runs.
   const proc = spawn(cmd, { cwd: sluice.dir, stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, out: out + err };
 }
 
@@ -52,16 +61,35 @@ describe.each(["registry", "connect"] as const)("the %s API", (api) => {
     expect(validated.code).toBe(0);
   });
 
-  test("fuzzed by schemathesis: no 5xx, every answer as documented, still up afterwards", async () => {
-    const st = join(dirname(interopPython()), "st");
-    const fuzz = await run(
-      [st, "run", `${urls[api]}/openapi.json`, "--checks", CHECKS.join(","), "--max-examples", String(EXAMPLES), "--max-time", String(SECONDS), "--workers", "1", "--suppress-health-check", "filter_too_much", "--no-color"],
-      { SCHEMATHESIS_HOOKS: "openapi_checks", PYTHONPATH: import.meta.dir },
-    );
-    if (fuzz.code !== 0) console.log(fuzz.out.slice(-20_000));
-    expect(fuzz.out).toMatch(/\d+ generated, \d+ passed/);
-    expect(fuzz.code).toBe(0);
-    expect(dev.proc.exitCode).toBeNull();
-    expect((await fetch(`${urls[api]}/health`)).status).toBe(200);
-  }, (SECONDS + 60) * 1000);
+  test(
+    "fuzzed by schemathesis: no 5xx, every answer as documented, still up afterwards",
+    async () => {
+      const st = join(dirname(interopPython()), "st");
+      const fuzz = await run(
+        [
+          st,
+          "run",
+          `${urls[api]}/openapi.json`,
+          "--checks",
+          CHECKS.join(","),
+          "--max-examples",
+          String(EXAMPLES),
+          "--max-time",
+          String(SECONDS),
+          "--workers",
+          "1",
+          "--suppress-health-check",
+          "filter_too_much",
+          "--no-color",
+        ],
+        { SCHEMATHESIS_HOOKS: "openapi_checks", PYTHONPATH: import.meta.dir },
+      );
+      if (fuzz.code !== 0) console.log(fuzz.out.slice(-20_000));
+      expect(fuzz.out).toMatch(/\d+ generated, \d+ passed/);
+      expect(fuzz.code).toBe(0);
+      expect(dev.proc.exitCode).toBeNull();
+      expect((await fetch(`${urls[api]}/health`)).status).toBe(200);
+    },
+    (SECONDS + 60) * 1000,
+  );
 });

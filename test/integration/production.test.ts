@@ -40,25 +40,48 @@ function localized(text: string, port: number, bootstrap: string): string {
     .replaceAll("<kafka>", bootstrap)
     .replaceAll("/etc/sluice", etc)
     .replace(/^listeners=https:\/\/0\.0\.0\.0:\d+$/m, `listeners=https://127.0.0.1:${port}`)
-    .replace(/^value\.converter\.schema\.registry\.url=.*$/m, `value.converter.schema.registry.url=${registries.join(",")}`)
+    .replace(
+      /^value\.converter\.schema\.registry\.url=.*$/m,
+      `value.converter.schema.registry.url=${registries.join(",")}`,
+    )
     .replace(/^(kafkastore\.topic)=(.*)$/m, `$1=$2-${run}`)
-    .replace(/^(schema\.registry\.group\.id|group\.id|config\.storage\.topic|offset\.storage\.topic|status\.storage\.topic)=(.*)$/gm, `$1=${run}-$2`);
+    .replace(
+      /^(schema\.registry\.group\.id|group\.id|config\.storage\.topic|offset\.storage\.topic|status\.storage\.topic)=(.*)$/gm,
+      `$1=${run}-$2`,
+    );
 }
 
 function start(args: string[], log: string): Subprocess {
-  const proc = spawn([builtBinary(), ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "info" }, stdout: Bun.file(log), stderr: "inherit" });
+  const proc = spawn([builtBinary(), ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "info" },
+    stdout: Bun.file(log),
+    stderr: "inherit",
+  });
   procs.push(proc);
   return proc;
 }
 
 async function answering(url: string, proc: Subprocess, log: string): Promise<void> {
-  await waitFor(`${url} to answer`, async () => {
-    if (proc.exitCode !== null) throw new Error(`exited with ${proc.exitCode}: ${readFileSync(log, "utf8").slice(-2000)}`);
-    return (await fetch(url, { tls }).then(() => true, () => false)) || undefined;
-  }, { timeoutMs: 60_000, intervalMs: 100 });
+  await waitFor(
+    `${url} to answer`,
+    async () => {
+      if (proc.exitCode !== null)
+        throw new Error(`exited with ${proc.exitCode}: ${readFileSync(log, "utf8").slice(-2000)}`);
+      return (
+        (await fetch(url, { tls }).then(
+          () => true,
+          () => false,
+        )) || undefined
+      );
+    },
+    { timeoutMs: 60_000, intervalMs: 100 },
+  );
 }
 
-const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}` });
+const basic = (user: string, password: string) => ({
+  authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`,
+});
 
 beforeAll(async () => {
   const { bootstrap } = await sharedKafka();
@@ -109,30 +132,62 @@ test("the production set-up of docs/production.md: three registries and three wo
 
   // A registration through every instance: followers forward it to the leader over HTTPS.
   for (const [i, url] of registries.entries()) {
-    const r = await waitFor(`a registration through registry ${i}`, async () => {
-      const res = await fetch(`${url}/subjects/prod-${i}-value/versions`, { method: "POST", tls, headers: { ...admin, "content-type": "application/json" }, body: JSON.stringify({ schema: `{"type":"record","name":"P${i}","fields":[]}` }) });
-      return res.status === 200 ? ((await res.json()) as { id: number }) : undefined;
-    }, { timeoutMs: 30_000, intervalMs: 200 });
+    const r = await waitFor(
+      `a registration through registry ${i}`,
+      async () => {
+        const res = await fetch(`${url}/subjects/prod-${i}-value/versions`, {
+          method: "POST",
+          tls,
+          headers: { ...admin, "content-type": "application/json" },
+          body: JSON.stringify({ schema: `{"type":"record","name":"P${i}","fields":[]}` }),
+        });
+        return res.status === 200 ? ((await res.json()) as { id: number }) : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
     expect(r.id).toBeGreaterThan(0);
   }
 
   // A connector created through any worker; its Avro converter registers the value schema over HTTPS
   // with the workers' own registry credentials.
   const topic = `${run}-numbers`;
-  const created = await waitFor("the connector created through worker 2", async () => {
-    const res = await fetch(`${workers[2]}/connectors`, { method: "POST", tls, headers: { ...operator, "content-type": "application/json" }, body: JSON.stringify({ name: "numbers", config: { "connector.class": "SequenceSource", topic, "sequence.max": "10" } }) });
-    return res.status === 201 || undefined;
-  }, { timeoutMs: 30_000, intervalMs: 200 });
+  const created = await waitFor(
+    "the connector created through worker 2",
+    async () => {
+      const res = await fetch(`${workers[2]}/connectors`, {
+        method: "POST",
+        tls,
+        headers: { ...operator, "content-type": "application/json" },
+        body: JSON.stringify({
+          name: "numbers",
+          config: { "connector.class": "SequenceSource", topic, "sequence.max": "10" },
+        }),
+      });
+      return res.status === 201 || undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 200 },
+  );
   expect(created).toBe(true);
-  const latest = await waitFor("the converter's schema in the registry", async () => {
-    const res = await fetch(`${registries[1]}/subjects/${topic}-value/versions/latest`, { tls, headers: admin });
-    return res.status === 200 ? ((await res.json()) as { schema: string }) : undefined;
-  }, { timeoutMs: 60_000, intervalMs: 250 });
+  const latest = await waitFor(
+    "the converter's schema in the registry",
+    async () => {
+      const res = await fetch(`${registries[1]}/subjects/${topic}-value/versions/latest`, { tls, headers: admin });
+      return res.status === 200 ? ((await res.json()) as { schema: string }) : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 250 },
+  );
   expect(latest.schema).toBe('"long"');
-  const status = await waitFor("the connector RUNNING", async () => {
-    const res = await fetch(`${workers[0]}/connectors/numbers/status`, { tls, headers: operator });
-    const body = res.status === 200 ? ((await res.json()) as { connector: { state: string }; tasks: { state: string }[] }) : undefined;
-    return body?.connector.state === "RUNNING" && body.tasks[0]?.state === "RUNNING" ? body : undefined;
-  }, { timeoutMs: 60_000, intervalMs: 250 });
+  const status = await waitFor(
+    "the connector RUNNING",
+    async () => {
+      const res = await fetch(`${workers[0]}/connectors/numbers/status`, { tls, headers: operator });
+      const body =
+        res.status === 200
+          ? ((await res.json()) as { connector: { state: string }; tasks: { state: string }[] })
+          : undefined;
+      return body?.connector.state === "RUNNING" && body.tasks[0]?.state === "RUNNING" ? body : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 250 },
+  );
   expect(status.tasks).toHaveLength(1);
 }, 180_000);

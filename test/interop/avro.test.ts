@@ -37,11 +37,30 @@ describe("Avro interop with Python confluent-kafka", () => {
   afterAll(() => world?.stop(), 60_000);
 
   const py = (mode: string, topic: string, extra: string[] = [], input = "") =>
-    pythonSerde([mode, "--format", "avro", "--bootstrap", world.bootstrap, "--registry", world.sr.url, "--topic", topic, ...extra], input);
+    pythonSerde(
+      [
+        mode,
+        "--format",
+        "avro",
+        "--bootstrap",
+        world.bootstrap,
+        "--registry",
+        world.sr.url,
+        "--topic",
+        topic,
+        ...extra,
+      ],
+      input,
+    );
 
   test("Python serializes, Sluice deserializes; the ids agree", async () => {
     const topic = `avro-py-to-sluice-${Date.now()}`;
-    const [out] = (await py("produce", topic, ["--schema", join(dir, "order.avsc")], values.map((v) => JSON.stringify(v)).join("\n"))) as { ids: number[] }[];
+    const [out] = (await py(
+      "produce",
+      topic,
+      ["--schema", join(dir, "order.avsc")],
+      values.map((v) => JSON.stringify(v)).join("\n"),
+    )) as { ids: number[] }[];
     const records = await consumeAll(world, topic, values.length);
     const deserializer = new Deserializer(world.client());
     const decoded = await Promise.all(records.map((r) => deserializer.deserialize(topic, r)));

@@ -52,19 +52,39 @@ test("Sluice reads a Kafka Connect cluster's config, status and offset topics an
   const file = join(dir, "input.txt");
   const lines = Array.from({ length: 200 }, (_, i) => `line-${i}`);
   writeFileSync(file, lines.slice(0, 100).join("\n") + "\n");
-  const source = { "connector.class": "org.apache.kafka.connect.file.FileStreamSourceConnector", file, topic: `${name}-lines`, "tasks.max": "1" };
-  const idle = { "connector.class": "org.apache.kafka.connect.file.FileStreamSourceConnector", file: join(dir, "other.txt"), topic: `${name}-other` };
+  const source = {
+    "connector.class": "org.apache.kafka.connect.file.FileStreamSourceConnector",
+    file,
+    topic: `${name}-lines`,
+    "tasks.max": "1",
+  };
+  const idle = {
+    "connector.class": "org.apache.kafka.connect.file.FileStreamSourceConnector",
+    file: join(dir, "other.txt"),
+    topic: `${name}-other`,
+  };
   writeFileSync(join(dir, "other.txt"), "");
   const create = (n: string, config: Record<string, string>, initial_state?: string) =>
-    waitFor(`${n} created on Kafka Connect`, async () => (await kc.post("/connectors", { name: n, config, ...(initial_state ? { initial_state } : {}) })).status === 201, { timeoutMs: 60_000, intervalMs: 250 });
+    waitFor(
+      `${n} created on Kafka Connect`,
+      async () =>
+        (await kc.post("/connectors", { name: n, config, ...(initial_state ? { initial_state } : {}) })).status === 201,
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
   await create("lines", source);
   await create("idle", idle, "PAUSED");
   await kc.waitForState("lines", "RUNNING", 1);
   // Kafka Connect commits the file position of the first 100 lines.
-  const committed = await waitFor("Kafka Connect's offset for the first 100 lines", async () => {
-    const o = (await kc.get("/connectors/lines/offsets")).body as { offsets: { partition: Record<string, unknown>; offset: { position: number } }[] };
-    return o.offsets[0]?.offset.position === lines.slice(0, 100).join("\n").length + 1 ? o : undefined;
-  }, { timeoutMs: 60_000, intervalMs: 250 });
+  const committed = await waitFor(
+    "Kafka Connect's offset for the first 100 lines",
+    async () => {
+      const o = (await kc.get("/connectors/lines/offsets")).body as {
+        offsets: { partition: Record<string, unknown>; offset: { position: number } }[];
+      };
+      return o.offsets[0]?.offset.position === lines.slice(0, 100).join("\n").length + 1 ? o : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 250 },
+  );
   const expected = {
     connectors: ((await kc.get("/connectors")).body as string[]).sort(),
     config: (await kc.get("/connectors/lines/config")).body,
@@ -81,13 +101,22 @@ test("Sluice reads a Kafka Connect cluster's config, status and offset topics an
   expect((await api.get("/connectors/lines/config")).body).toEqual(expected.config);
   expect((await api.get("/connectors/lines/tasks")).body).toEqual(expected.tasks);
   expect((await api.get("/connectors/lines/offsets")).body).toEqual(committed);
-  await waitFor("the paused connector PAUSED on Sluice", async () => ((await api.get("/connectors/idle/status")).body as { connector?: { state: string } }).connector?.state === "PAUSED");
+  await waitFor(
+    "the paused connector PAUSED on Sluice",
+    async () =>
+      ((await api.get("/connectors/idle/status")).body as { connector?: { state: string } }).connector?.state ===
+      "PAUSED",
+  );
 
   // Sluice runs the source on from Kafka Connect's position: the next lines, none twice.
   appendFileSync(file, lines.slice(100).join("\n") + "\n");
-  const records = await waitFor("all 200 lines in the topic", async () => {
-    const r = await sluice!.readTopic(`${name}-lines`);
-    return r.length >= 200 ? r : undefined;
-  }, { timeoutMs: 60_000, intervalMs: 250 });
+  const records = await waitFor(
+    "all 200 lines in the topic",
+    async () => {
+      const r = await sluice!.readTopic(`${name}-lines`);
+      return r.length >= 200 ? r : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 250 },
+  );
   expect(records.map((r) => r.value)).toEqual(lines);
 }, 240_000);

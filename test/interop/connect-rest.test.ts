@@ -56,7 +56,11 @@ class ReferenceHung extends Error {}
  * waitFor for probes of the reference: a probe the reference does not answer ends the wait with
  * ReferenceHung (waitFor would poll on, or end at its own deadline saying only that a probe hung).
  */
-async function referenceWait<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
+async function referenceWait<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -67,7 +71,10 @@ async function referenceWait<T>(what: string, probe: () => Promise<T | undefined
       if (err instanceof ReferenceHung) throw err;
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? `: ${last.message}` : ""}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${last instanceof Error ? `: ${last.message}` : ""}`,
+      );
     await Bun.sleep(50); // poll interval, not synchronisation: the condition decides
   }
 }
@@ -100,9 +107,12 @@ function referenceClient(base: string, onHang: (call: string) => Promise<string>
     delete: guard("DELETE", raw.delete),
     waitForState: (name: string, state: string, tasks?: number) =>
       referenceWait(`the reference's ${name} ${state}`, async () => {
-        const s = (await get(`/connectors/${name}/status`)).body as { connector?: { state: string }; tasks?: { state: string }[] } | undefined;
+        const s = (await get(`/connectors/${name}/status`)).body as
+          | { connector?: { state: string }; tasks?: { state: string }[] }
+          | undefined;
         if (s?.connector?.state !== state) return undefined;
-        if (tasks !== undefined && (s.tasks?.length !== tasks || s.tasks.some((t) => t.state !== state))) return undefined;
+        if (tasks !== undefined && (s.tasks?.length !== tasks || s.tasks.some((t) => t.state !== state)))
+          return undefined;
         return s;
       }),
   };
@@ -116,7 +126,9 @@ function referenceClient(base: string, onHang: (call: string) => Promise<string>
  */
 async function settleTargetState(api: Api, name: string, state: "PAUSED" | "RUNNING" | "STOPPED"): Promise<void> {
   await referenceWait(`the reference's ${name} to be ${state}`, async () => {
-    const s = (await api.get(`/connectors/${name}/status`)).body as { connector?: { state: string }; tasks?: { state: string }[] } | undefined;
+    const s = (await api.get(`/connectors/${name}/status`)).body as
+      | { connector?: { state: string }; tasks?: { state: string }[] }
+      | undefined;
     if (s?.connector?.state !== state) return undefined;
     const tasks = s.tasks ?? [];
     if (state === "STOPPED") return tasks.length === 0 || undefined;
@@ -132,15 +144,33 @@ const STRING_CONVERTER = "org.apache.kafka.connect.storage.StringConverter";
 
 // Lines that exercise JsonConverter's string escaping and the source's line splitting: an empty line,
 // escapes, control characters, multi-byte UTF-8 (offsets count UTF-16 units), \r\n and a lone \r.
-const INPUT = "plain ascii line\n\nquotes \" and backslash \\ and tab \t end\ncontrol \u0001\u001f chars\nold mac\rafter a lone cr\nunicode é ü ß € 漢字\nemoji 🚀 done\nwindows line\r\nlast\n";
-const LINES = ["plain ascii line", "", "quotes \" and backslash \\ and tab \t end", "control \u0001\u001f chars", "old mac", "after a lone cr", "unicode é ü ß € 漢字", "emoji 🚀 done", "windows line", "last"];
+const INPUT =
+  'plain ascii line\n\nquotes " and backslash \\ and tab \t end\ncontrol \u0001\u001f chars\nold mac\rafter a lone cr\nunicode é ü ß € 漢字\nemoji 🚀 done\nwindows line\r\nlast\n';
+const LINES = [
+  "plain ascii line",
+  "",
+  'quotes " and backslash \\ and tab \t end',
+  "control \u0001\u001f chars",
+  "old mac",
+  "after a lone cr",
+  "unicode é ü ß € 漢字",
+  "emoji 🚀 done",
+  "windows line",
+  "last",
+];
 /** Source offset after the first line (ASCII, so Kafka's byte skip on restart lands on it too). */
 const AFTER_FIRST_LINE = "plain ascii line\n".length;
 
 /** Replaces what legitimately differs between the two workers by placeholders. */
 function normalize(side: Side, value: unknown): unknown {
   if (value === undefined) return undefined;
-  const text = JSON.stringify(value).split(side.dir).join("<dir>").split(side.prefix).join("<p>").split(side.version).join("<version>");
+  const text = JSON.stringify(value)
+    .split(side.dir)
+    .join("<dir>")
+    .split(side.prefix)
+    .join("<p>")
+    .split(side.version)
+    .join("<version>");
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (v === null || typeof v !== "object") return v;
@@ -179,8 +209,12 @@ function traceClass(trace: string): string {
 const fill = (side: Side, text: string) => text.split("<p>").join(side.prefix).split("<dir>").join(side.dir);
 
 async function call(side: Side, method: string, path: string, body?: unknown): Promise<Answer> {
-  const b = body === undefined ? undefined : typeof body === "string" ? body : JSON.parse(fill(side, JSON.stringify(body)));
-  const send: Record<string, (path: string, body?: unknown) => Promise<{ status: number; body: unknown; headers: Headers }>> = {
+  const b =
+    body === undefined ? undefined : typeof body === "string" ? body : JSON.parse(fill(side, JSON.stringify(body)));
+  const send: Record<
+    string,
+    (path: string, body?: unknown) => Promise<{ status: number; body: unknown; headers: Headers }>
+  > = {
     GET: side.api.get,
     POST: side.api.post,
     PUT: side.api.put,
@@ -189,17 +223,44 @@ async function call(side: Side, method: string, path: string, body?: unknown): P
   };
   const res = await send[method]!(fill(side, path), b);
   // The reference: one target state change at a time (see the top of the file).
-  const change = side.label === "kafka" && method === "PUT" ? /^\/connectors\/([^/?]+)\/(pause|resume|stop)$/.exec(fill(side, path)) : null;
-  if (change && res.status < 300) await settleTargetState(side.api, decodeURIComponent(change[1]!), TARGET_STATES[change[2] as keyof typeof TARGET_STATES]);
+  const change =
+    side.label === "kafka" && method === "PUT"
+      ? /^\/connectors\/([^/?]+)\/(pause|resume|stop)$/.exec(fill(side, path))
+      : null;
+  if (change && res.status < 300)
+    await settleTargetState(
+      side.api,
+      decodeURIComponent(change[1]!),
+      TARGET_STATES[change[2] as keyof typeof TARGET_STATES],
+    );
   let answer = normalize(side, res.body);
   if (method === "GET" && path === "/connectors" && Array.isArray(answer)) answer = [...answer].sort();
   const location = res.headers.get("location");
-  return { status: res.status, body: answer, ...(location ? { location: location.replace(/^https?:\/\/[^/]+/, "").split(side.prefix).join("<p>") } : {}) };
+  return {
+    status: res.status,
+    body: answer,
+    ...(location
+      ? {
+          location: location
+            .replace(/^https?:\/\/[^/]+/, "")
+            .split(side.prefix)
+            .join("<p>"),
+        }
+      : {}),
+  };
 }
 
 /** Without the documentation prose, which each project words itself. */
 const withoutDocs = (infos: unknown): unknown =>
-  Array.isArray(infos) ? infos.map(withoutDocs) : infos && typeof infos === "object" ? Object.fromEntries(Object.entries(infos).filter(([k]) => k !== "documentation").map(([k, v]) => [k, withoutDocs(v)])) : infos;
+  Array.isArray(infos)
+    ? infos.map(withoutDocs)
+    : infos && typeof infos === "object"
+      ? Object.fromEntries(
+          Object.entries(infos)
+            .filter(([k]) => k !== "documentation")
+            .map(([k, v]) => [k, withoutDocs(v)]),
+        )
+      : infos;
 
 const readLines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").slice(0, -1) : []);
 
@@ -211,7 +272,11 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
   const root = mkdtempSync(join(tmpdir(), "sluice-connect-cmp-"));
   const stamp = Date.now();
 
-  const worker = { "offset.flush.interval.ms": "500", "key.converter": JSON_CONVERTER, "value.converter": JSON_CONVERTER };
+  const worker = {
+    "offset.flush.interval.ms": "500",
+    "key.converter": JSON_CONVERTER,
+    "value.converter": JSON_CONVERTER,
+  };
   const kafkaDir = join(root, "kafka");
   /** Set when the reference hung: the test it hung in and the call. */
   let hung: string | undefined;
@@ -228,7 +293,9 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
     const dump = await kafka.threadDump();
     console.error(`${message}\nThread dump of the reference (pid ${kafka.proc.pid}):\n${dump}`);
     const deadlock = /^Found one Java-level deadlock:[\s\S]*?\n\n/.exec(dump)?.[0];
-    return deadlock ? `${message}\n${deadlock}(full thread dump on stderr)` : `${message} (no Java-level deadlock in its thread dump, on stderr)`;
+    return deadlock
+      ? `${message}\n${deadlock}(full thread dump on stderr)`
+      : `${message} (no Java-level deadlock in its thread dump, on stderr)`;
   }
 
   /**
@@ -240,19 +307,33 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
     const reason = hung;
     hung = undefined;
     await kafka.stop(); // SIGTERM, SIGKILL after 15 s (a deadlocked JVM does not exit on SIGTERM)
-    if (existsSync(join(kafkaDir, "connect.log"))) renameSync(join(kafkaDir, "connect.log"), join(kafkaDir, `connect-hung-${++restarts}.log`));
+    if (existsSync(join(kafkaDir, "connect.log")))
+      renameSync(join(kafkaDir, "connect.log"), join(kafkaDir, `connect-hung-${++restarts}.log`));
     kafka = await startKafkaConnect({ bootstrap: (await sharedKafka()).bootstrap, dir: kafkaDir, worker });
     const k = sides[0]!;
     const s = sides[1]!;
     k.api = referenceClient(kafka.url, onHang);
-    const listed = (await s.api.get("/connectors?expand=info&expand=status")).body as Record<string, { info: { config: Record<string, string> }; status: { connector: { state: string } } }>;
+    const listed = (await s.api.get("/connectors?expand=info&expand=status")).body as Record<
+      string,
+      { info: { config: Record<string, string> }; status: { connector: { state: string } } }
+    >;
     for (const [name, { info, status }] of Object.entries(listed)) {
       const config = JSON.parse(fill(k, JSON.stringify(normalize(s, info.config))));
-      const initial = ({ PAUSED: "PAUSED", STOPPED: "STOPPED" } as Record<string, string>)[status.connector.state] ?? "RUNNING";
-      const created = await k.api.post("/connectors", { name: fill(k, name.split(s.prefix).join("<p>")), config, initial_state: initial });
-      if (created.status !== 201) throw new Error(`replaying ${name} into the restarted reference: ${created.status} ${JSON.stringify(created.body)}`);
+      const initial =
+        ({ PAUSED: "PAUSED", STOPPED: "STOPPED" } as Record<string, string>)[status.connector.state] ?? "RUNNING";
+      const created = await k.api.post("/connectors", {
+        name: fill(k, name.split(s.prefix).join("<p>")),
+        config,
+        initial_state: initial,
+      });
+      if (created.status !== 201)
+        throw new Error(
+          `replaying ${name} into the restarted reference: ${created.status} ${JSON.stringify(created.body)}`,
+        );
     }
-    console.error(`the reference was restarted after it hung (${reason}); Sluice's ${Object.keys(listed).length} connectors were created on it again`);
+    console.error(
+      `the reference was restarted after it hung (${reason}); Sluice's ${Object.keys(listed).length} connectors were created on it again`,
+    );
   }
 
   beforeEach(async () => {
@@ -270,12 +351,27 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
   beforeAll(async () => {
     const { bootstrap } = await sharedKafka();
     mkdirSync(kafkaDir);
-    [kafka, sluice] = await Promise.all([startKafkaConnect({ bootstrap, dir: kafkaDir, worker }), startTestConnect("kafka", worker, join(root, "sluice"))]);
+    [kafka, sluice] = await Promise.all([
+      startKafkaConnect({ bootstrap, dir: kafkaDir, worker }),
+      startTestConnect("kafka", worker, join(root, "sluice")),
+    ]);
     mkdirSync(sluice.dir, { recursive: true });
     const versionOf = async (url: string) => ((await connectClient(url).get("/")).body as { version: string }).version;
     sides = [
-      { label: "kafka", api: referenceClient(kafka.url, onHang), dir: kafkaDir, prefix: `k${stamp}-`, version: await versionOf(kafka.url) },
-      { label: "sluice", api: connectClient(sluice.url), dir: sluice.dir, prefix: `s${stamp}-`, version: await versionOf(sluice.url) },
+      {
+        label: "kafka",
+        api: referenceClient(kafka.url, onHang),
+        dir: kafkaDir,
+        prefix: `k${stamp}-`,
+        version: await versionOf(kafka.url),
+      },
+      {
+        label: "sluice",
+        api: connectClient(sluice.url),
+        dir: sluice.dir,
+        prefix: `s${stamp}-`,
+        version: await versionOf(sluice.url),
+      },
     ];
     for (const side of sides) writeFileSync(join(side.dir, "in.txt"), INPUT);
     broker = new KafkaBroker({ bootstrapServers: [bootstrap] });
@@ -310,15 +406,22 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
    * A difference kept on purpose (each is explained where it is used): both normalized answers are
    * pinned, so a change on either side shows up.
    */
-  async function differs(method: string, path: string, body: unknown, expected: { kafka: Answer; sluice: Answer }): Promise<void> {
+  async function differs(
+    method: string,
+    path: string,
+    body: unknown,
+    expected: { kafka: Answer; sluice: Answer },
+  ): Promise<void> {
     const [k, s] = await Promise.all(sides.map((side) => call(side, method, path, body)));
     expect({ kafka: k, sluice: s }).toEqual(expected);
   }
   const req = (method: string, path: string, body?: unknown) => same((side) => call(side, method, path, body));
   const onBoth = (what: (side: Side) => Promise<unknown>) => Promise.all(sides.map(what));
-  const waitState = (name: string, state: string, tasks?: number) => onBoth((side) => side.api.waitForState(side.prefix + name, state, tasks));
+  const waitState = (name: string, state: string, tasks?: number) =>
+    onBoth((side) => side.api.waitForState(side.prefix + name, state, tasks));
   /** waitFor on a side's REST API (on the reference, ending with ReferenceHung if it stops answering). */
-  const waitOn = <T>(side: Side, what: string, probe: () => Promise<T | undefined | false>) => (side.label === "kafka" ? referenceWait(what, probe) : waitFor(what, probe));
+  const waitOn = <T>(side: Side, what: string, probe: () => Promise<T | undefined | false>) =>
+    side.label === "kafka" ? referenceWait(what, probe) : waitFor(what, probe);
   const records = (side: Side, count: number) =>
     waitFor(`${count} records of ${side.label}`, async () => {
       const got = await broker.fetch(`${side.prefix}lines`, 0, 0, { maxWaitMs: 200, maxBytes: 10 << 20 });
@@ -350,7 +453,11 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
   test("GET / has the same fields; no connectors yet", async () => {
     await same(async (side) => {
       const r = await call(side, "GET", "/");
-      return { status: r.status, keys: Object.keys(r.body as object).sort(), types: Object.values(r.body as object).map((v) => typeof v) };
+      return {
+        status: r.status,
+        keys: Object.keys(r.body as object).sort(),
+        types: Object.values(r.body as object).map((v) => typeof v),
+      };
     });
     await req("GET", "/connectors");
     await req("GET", "/connectors?expand=status");
@@ -362,7 +469,12 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
       const list = (r.body as { class: string }[]).filter((p) => p.class.startsWith("org.apache.kafka.connect.file."));
       return { status: r.status, list: list.sort((a, b) => a.class.localeCompare(b.class)) };
     });
-    for (const path of ["FileStreamSourceConnector", "FileStreamSinkConnector", "org.apache.kafka.connect.file.FileStreamSourceConnector", "FileStreamSink"]) {
+    for (const path of [
+      "FileStreamSourceConnector",
+      "FileStreamSinkConnector",
+      "org.apache.kafka.connect.file.FileStreamSourceConnector",
+      "FileStreamSink",
+    ]) {
       await same(async (side) => {
         const r = await call(side, "GET", `/connector-plugins/${path}/config`);
         return { ...r, body: withoutDocs(r.body) };
@@ -404,8 +516,17 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
     expect(s!.map(view)).toEqual(k!.map(view));
     expect(k!.length).toBe(LINES.length);
     await same(async (side) => {
-      await waitFor(`${side.label} sink files`, () => (readLines(join(side.dir, "out-string.txt")).length >= LINES.length && readLines(join(side.dir, "out-json.txt")).length >= LINES.length) || undefined);
-      return { string: readFileSync(join(side.dir, "out-string.txt"), "utf8"), json: readLines(join(side.dir, "out-json.txt")) };
+      await waitFor(
+        `${side.label} sink files`,
+        () =>
+          (readLines(join(side.dir, "out-string.txt")).length >= LINES.length &&
+            readLines(join(side.dir, "out-json.txt")).length >= LINES.length) ||
+          undefined,
+      );
+      return {
+        string: readFileSync(join(side.dir, "out-string.txt"), "utf8"),
+        json: readLines(join(side.dir, "out-json.txt")),
+      };
     });
     expect(readLines(join(sides[0]!.dir, "out-json.txt"))).toEqual(LINES);
   });
@@ -426,20 +547,41 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
     await req("GET", "/connectors/<p>sink-json/status");
     // Kafka 4.1.1 takes a different `name` in a PATCH and stores it (the connector's config then names
     // another connector); Sluice refuses it as PUT and POST do.
-    await differs("PATCH", "/connectors/<p>sink-json/config", { name: "other" }, {
-      kafka: {
-        status: 200,
-        body: {
-          name: "<p>sink-json",
-          config: { "connector.class": "FileStreamSinkConnector", file: "<dir>/out-json.txt", topics: "<p>lines", "tasks.max": "1", name: "other", "value.converter": JSON_CONVERTER },
-          tasks: [{ connector: "<p>sink-json", task: 0 }],
-          type: "sink",
+    await differs(
+      "PATCH",
+      "/connectors/<p>sink-json/config",
+      { name: "other" },
+      {
+        kafka: {
+          status: 200,
+          body: {
+            name: "<p>sink-json",
+            config: {
+              "connector.class": "FileStreamSinkConnector",
+              file: "<dir>/out-json.txt",
+              topics: "<p>lines",
+              "tasks.max": "1",
+              name: "other",
+              "value.converter": JSON_CONVERTER,
+            },
+            tasks: [{ connector: "<p>sink-json", task: 0 }],
+            type: "sink",
+          },
+        },
+        sluice: {
+          status: 400,
+          body: {
+            error_code: 400,
+            message: "Connector name configuration (other) doesn't match connector name in the URL (<p>sink-json)",
+          },
         },
       },
-      sluice: { status: 400, body: { error_code: 400, message: "Connector name configuration (other) doesn't match connector name in the URL (<p>sink-json)" } },
-    });
+    );
     // Put both back on the same config.
-    await req("PUT", "/connectors/<p>sink-json/config", { ...jsonSinkConfig, "value.converter.schemas.enable": undefined });
+    await req("PUT", "/connectors/<p>sink-json/config", {
+      ...jsonSinkConfig,
+      "value.converter.schemas.enable": undefined,
+    });
     await waitState("sink-json", "RUNNING", 1);
     await req("PATCH", "/connectors/nope/config", { "tasks.max": "1" });
     await req("PATCH", "/connectors/<p>sink-json/config", { "tasks.max": "0" });
@@ -460,14 +602,22 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
 
   test("offsets: readable while running, changed only when stopped", async () => {
     await req("GET", "/connectors/<p>src/offsets");
-    await req("PATCH", "/connectors/<p>src/offsets", { offsets: [{ partition: { filename: "<dir>/in.txt" }, offset: { position: 0 } }] });
+    await req("PATCH", "/connectors/<p>src/offsets", {
+      offsets: [{ partition: { filename: "<dir>/in.txt" }, offset: { position: 0 } }],
+    });
     await req("PATCH", "/connectors/<p>sink/offsets", { offsets: [] });
     await req("DELETE", "/connectors/<p>sink/offsets");
   });
 
   test("stop: STOPPED with no tasks; offsets of source and sink", async () => {
     await onBoth((side) =>
-      waitOn(side, `${side.label} sink offsets`, async () => (await side.api.get(`/connectors/${side.prefix}sink/offsets`)).body?.offsets?.[0]?.offset?.kafka_offset === LINES.length || undefined),
+      waitOn(
+        side,
+        `${side.label} sink offsets`,
+        async () =>
+          (await side.api.get(`/connectors/${side.prefix}sink/offsets`)).body?.offsets?.[0]?.offset?.kafka_offset ===
+            LINES.length || undefined,
+      ),
     );
     await req("PUT", "/connectors/<p>src/stop");
     await req("PUT", "/connectors/<p>sink/stop");
@@ -483,8 +633,12 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
   });
 
   test("PATCH and DELETE offsets of stopped connectors", async () => {
-    const position = (p: number) => ({ offsets: [{ partition: { filename: "<dir>/in.txt" }, offset: { position: p } }] });
-    const kafkaOffset = (o: unknown) => ({ offsets: [{ partition: { kafka_topic: "<p>lines", kafka_partition: 0 }, offset: { kafka_offset: o } }] });
+    const position = (p: number) => ({
+      offsets: [{ partition: { filename: "<dir>/in.txt" }, offset: { position: p } }],
+    });
+    const kafkaOffset = (o: unknown) => ({
+      offsets: [{ partition: { kafka_topic: "<p>lines", kafka_partition: 0 }, offset: { kafka_offset: o } }],
+    });
     await req("PATCH", "/connectors/<p>src/offsets", position(AFTER_FIRST_LINE));
     await req("GET", "/connectors/<p>src/offsets");
     await req("DELETE", "/connectors/<p>src/offsets");
@@ -496,7 +650,9 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
     await req("GET", "/connectors/<p>sink/offsets");
     await req("PATCH", "/connectors/<p>sink/offsets", { offsets: [] });
     await req("PATCH", "/connectors/<p>sink/offsets", {});
-    await req("PATCH", "/connectors/<p>sink/offsets", { offsets: [{ partition: { kafka_topic: "<p>lines" }, offset: { kafka_offset: 3 } }] });
+    await req("PATCH", "/connectors/<p>sink/offsets", {
+      offsets: [{ partition: { kafka_topic: "<p>lines" }, offset: { kafka_offset: 3 } }],
+    });
     await req("PATCH", "/connectors/<p>sink/offsets", kafkaOffset(-5));
     await req("DELETE", "/connectors/<p>sink/offsets");
     await req("GET", "/connectors/<p>sink/offsets");
@@ -513,14 +669,25 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
     // Lines 2.. again after the first 10 records; the sink then holds its first 10 lines and all 19.
     const total = LINES.length * 2 - 1;
     const [k, s] = await Promise.all(sides.map((side) => records(side, total)));
-    expect(s!.map((r) => Buffer.from(r.value!).toString("hex"))).toEqual(k!.map((r) => Buffer.from(r.value!).toString("hex")));
+    expect(s!.map((r) => Buffer.from(r.value!).toString("hex"))).toEqual(
+      k!.map((r) => Buffer.from(r.value!).toString("hex")),
+    );
     await same(async (side) => {
-      await waitFor(`${side.label} sink file`, () => readLines(join(side.dir, "out-string.txt")).length >= LINES.length + total || undefined);
+      await waitFor(
+        `${side.label} sink file`,
+        () => readLines(join(side.dir, "out-string.txt")).length >= LINES.length + total || undefined,
+      );
       return readFileSync(join(side.dir, "out-string.txt"), "utf8");
     });
     // Both workers commit source offsets every 500 ms: wait for the commit of the whole file (UTF-16 units).
     await onBoth((side) =>
-      waitOn(side, `${side.label} src offset at the end of in.txt`, async () => (await side.api.get(`/connectors/${side.prefix}src/offsets`)).body?.offsets?.[0]?.offset?.position === INPUT.length || undefined),
+      waitOn(
+        side,
+        `${side.label} src offset at the end of in.txt`,
+        async () =>
+          (await side.api.get(`/connectors/${side.prefix}src/offsets`)).body?.offsets?.[0]?.offset?.position ===
+            INPUT.length || undefined,
+      ),
     );
     await req("GET", "/connectors/<p>src/offsets");
   });
@@ -550,9 +717,18 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
   });
 
   test("a failing task: FAILED with a trace, restart plan keeps it", async () => {
-    await req("POST", "/connectors", { name: "<p>bad-sink", config: { ...sinkConfig, file: "<dir>/missing-dir/out.txt" } });
+    await req("POST", "/connectors", {
+      name: "<p>bad-sink",
+      config: { ...sinkConfig, file: "<dir>/missing-dir/out.txt" },
+    });
     await onBoth((side) =>
-      waitOn(side, `${side.label} bad-sink FAILED`, async () => (await side.api.get(`/connectors/${side.prefix}bad-sink/status`)).body?.tasks?.[0]?.state === "FAILED" || undefined),
+      waitOn(
+        side,
+        `${side.label} bad-sink FAILED`,
+        async () =>
+          (await side.api.get(`/connectors/${side.prefix}bad-sink/status`)).body?.tasks?.[0]?.state === "FAILED" ||
+          undefined,
+      ),
     );
     await req("GET", "/connectors/<p>bad-sink/status");
     await req("GET", "/connectors/<p>bad-sink/tasks/0/status");
@@ -591,12 +767,27 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
     // Kafka answers 500 for the null value but has created the connector all the same; Sluice creates
     // nothing. The Kafka one is deleted so both lists agree again.
     await differs("GET", "/connectors/<p>x11/config", undefined, {
-      kafka: { status: 200, body: { "connector.class": "org.apache.kafka.connect.file.FileStreamSinkConnector", topics: "<p>lines", "value.converter": STRING_CONVERTER, name: "<p>x11", file: null } },
+      kafka: {
+        status: 200,
+        body: {
+          "connector.class": "org.apache.kafka.connect.file.FileStreamSinkConnector",
+          topics: "<p>lines",
+          "value.converter": STRING_CONVERTER,
+          name: "<p>x11",
+          file: null,
+        },
+      },
       sluice: { status: 404, body: { error_code: 404, message: "Connector <p>x11 not found" } },
     });
     expect((await call(sides[0]!, "DELETE", "/connectors/<p>x11")).status).toBe(204);
-    await req("POST", "/connectors", { name: "<p>x12", config: { ...sinkConfig, "key.converter": "com.example.NoSuchConverter" } });
-    await req("POST", "/connectors", { name: "<p>x13", config: { ...sinkConfig, "errors.deadletterqueue.topic.name": "<p>lines" } });
+    await req("POST", "/connectors", {
+      name: "<p>x12",
+      config: { ...sinkConfig, "key.converter": "com.example.NoSuchConverter" },
+    });
+    await req("POST", "/connectors", {
+      name: "<p>x13",
+      config: { ...sinkConfig, "errors.deadletterqueue.topic.name": "<p>lines" },
+    });
     await req("POST", "/connectors", { name: "<p>x\u0001y", config: sinkConfig });
     await req("POST", "/connectors", { name: "<p>x14\u0001", config: { ...sinkConfig, file: "<dir>/x14.txt" } });
     await req("DELETE", "/connectors/<p>x14");
@@ -625,7 +816,12 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
   });
 
   test("scalars in configs become strings; names are trimmed", async () => {
-    await req("PUT", "/connectors/<p>num/config", { ...sinkConfig, file: "<dir>/num.txt", "tasks.max": 1, "errors.log.enable": true });
+    await req("PUT", "/connectors/<p>num/config", {
+      ...sinkConfig,
+      file: "<dir>/num.txt",
+      "tasks.max": 1,
+      "errors.log.enable": true,
+    });
     await req("POST", "/connectors", { name: "  <p>trimmed  ", config: { ...sinkConfig, file: "<dir>/trimmed.txt" } });
     await req("GET", "/connectors/<p>trimmed/config");
     await req("DELETE", "/connectors/<p>num");
@@ -633,8 +829,16 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
   });
 
   test("initial_state PAUSED and STOPPED: no tasks until resumed", async () => {
-    await req("POST", "/connectors", { name: "<p>paused", config: { ...sinkConfig, file: "<dir>/paused.txt" }, initial_state: "PAUSED" });
-    await req("POST", "/connectors", { name: "<p>stopped", config: { ...sinkConfig, file: "<dir>/stopped.txt" }, initial_state: "stopped" });
+    await req("POST", "/connectors", {
+      name: "<p>paused",
+      config: { ...sinkConfig, file: "<dir>/paused.txt" },
+      initial_state: "PAUSED",
+    });
+    await req("POST", "/connectors", {
+      name: "<p>stopped",
+      config: { ...sinkConfig, file: "<dir>/stopped.txt" },
+      initial_state: "stopped",
+    });
     await Promise.all([waitState("paused", "PAUSED", 0), waitState("stopped", "STOPPED", 0)]);
     await req("GET", "/connectors/<p>paused/status");
     await req("GET", "/connectors/<p>paused");
@@ -653,17 +857,41 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
       same(async (side) => {
         const r = await call(side, "PUT", `/connector-plugins/${plugin}/config/validate`, config);
         if (r.status !== 200) return r;
-        const infos = r.body as { name: string; error_count: number; groups: string[]; configs: { value: { name: string; value: string | null; errors: string[] } | null }[] };
-        const errors = Object.fromEntries(infos.configs.filter((c) => c.value && c.value.errors.length > 0).map((c) => [c.value!.name, { value: c.value!.value, errors: c.value!.errors }]));
+        const infos = r.body as {
+          name: string;
+          error_count: number;
+          groups: string[];
+          configs: { value: { name: string; value: string | null; errors: string[] } | null }[];
+        };
+        const errors = Object.fromEntries(
+          infos.configs
+            .filter((c) => c.value && c.value.errors.length > 0)
+            .map((c) => [c.value!.name, { value: c.value!.value, errors: c.value!.errors }]),
+        );
         return { status: r.status, name: infos.name, error_count: infos.error_count, groups: infos.groups, errors };
       });
     const sink = "FileStreamSinkConnector";
     const source = "FileStreamSourceConnector";
     await validate(sink, { ...sinkConfig, name: "v", file: "/tmp/x" });
     await validate(sink, { "connector.class": "FileStreamSink", "tasks.max": "-1" });
-    await validate(sink, { "connector.class": "FileStreamSink", topics: "a", "topics.regex": "b.*", "errors.tolerance": "maybe" });
-    await validate(sink, { "connector.class": "FileStreamSink", name: "n", topics: "a", "errors.deadletterqueue.topic.name": "a" });
-    await validate(sink, { "connector.class": "FileStreamSink", name: "n", "topics.regex": "a.*", "errors.deadletterqueue.topic.name": "ab" });
+    await validate(sink, {
+      "connector.class": "FileStreamSink",
+      topics: "a",
+      "topics.regex": "b.*",
+      "errors.tolerance": "maybe",
+    });
+    await validate(sink, {
+      "connector.class": "FileStreamSink",
+      name: "n",
+      topics: "a",
+      "errors.deadletterqueue.topic.name": "a",
+    });
+    await validate(sink, {
+      "connector.class": "FileStreamSink",
+      name: "n",
+      "topics.regex": "a.*",
+      "errors.deadletterqueue.topic.name": "ab",
+    });
     await validate(sink, {
       "connector.class": "FileStreamSink",
       name: "n",
@@ -679,20 +907,51 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
       "value.converter": "",
     });
     await validate(source, { "connector.class": "FileStreamSource", topic: "", "batch.size": "x" });
-    await validate(source, { "connector.class": "FileStreamSource", name: "n", topic: "t", "exactly.once.support": "maybe", "transaction.boundary": "x", "transaction.boundary.interval.ms": "-5", "offsets.storage.topic": "" });
-    await validate(source, { "connector.class": "FileStreamSource", name: "n", topic: "t", "exactly.once.support": "REQUESTED", "transaction.boundary": "Interval", "topic.creation.groups": "g1" });
+    await validate(source, {
+      "connector.class": "FileStreamSource",
+      name: "n",
+      topic: "t",
+      "exactly.once.support": "maybe",
+      "transaction.boundary": "x",
+      "transaction.boundary.interval.ms": "-5",
+      "offsets.storage.topic": "",
+    });
+    await validate(source, {
+      "connector.class": "FileStreamSource",
+      name: "n",
+      topic: "t",
+      "exactly.once.support": "REQUESTED",
+      "transaction.boundary": "Interval",
+      "topic.creation.groups": "g1",
+    });
     await validate(source, { "connector.class": "FileStreamSource", name: "n", topic: "t", file: null });
     await validate(source, { "connector.class": "FileStreamSink" });
     await validate(sink, { "connector.class": "com.example.Nope" });
     await validate("NoSuchConnector", { "connector.class": "com.example.NoSuchConnector" });
     await validate(sink, { "tasks.max": "1" });
-    await validate(sink, { "connector.class": "FileStreamSink", name: "v", topics: "t", "header.converter": "org.apache.kafka.connect.storage.SimpleHeaderConverter" });
+    await validate(sink, {
+      "connector.class": "FileStreamSink",
+      name: "v",
+      topics: "t",
+      "header.converter": "org.apache.kafka.connect.storage.SimpleHeaderConverter",
+    });
     // Whole answers, definitions and values included, for configs that name no converter (see the
     // known gap below). Documentation aside, and the recommended converters without the Confluent
     // ones Sluice has built in (Kafka's classpath has none).
-    const noConfluent = (body: unknown) => JSON.parse(JSON.stringify(body), (k, v) => (k === "recommended_values" ? (v as string[]).filter((c) => !c.startsWith("io.confluent.")) : v));
+    const noConfluent = (body: unknown) =>
+      JSON.parse(JSON.stringify(body), (k, v) =>
+        k === "recommended_values" ? (v as string[]).filter((c) => !c.startsWith("io.confluent.")) : v,
+      );
     for (const [plugin, config] of [
-      [sink, { "connector.class": "org.apache.kafka.connect.file.FileStreamSinkConnector", name: "v", topics: "t", file: "/tmp/x" }],
+      [
+        sink,
+        {
+          "connector.class": "org.apache.kafka.connect.file.FileStreamSinkConnector",
+          name: "v",
+          topics: "t",
+          file: "/tmp/x",
+        },
+      ],
       [sink, { "connector.class": "FileStreamSink", "tasks.max": "0", topics: "a,b", "errors.tolerance": "all" }],
       [source, { "connector.class": "FileStreamSource", name: "v", topic: "t", file: "/tmp/x", "batch.size": "10" }],
     ] as const) {
@@ -707,11 +966,21 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
     for (const value of ["zero", "99999999999"]) {
       const [k, s] = await Promise.all(
         sides.map(async (side) => {
-          const r = await call(side, "PUT", "/connector-plugins/FileStreamSinkConnector/config/validate", { "connector.class": "FileStreamSink", name: "v", topics: "t", "tasks.max": value });
-          return (r.body as { configs: { value: { name: string; errors: string[] } }[] }).configs.find((c) => c.value.name === "tasks.max")!.value.errors;
+          const r = await call(side, "PUT", "/connector-plugins/FileStreamSinkConnector/config/validate", {
+            "connector.class": "FileStreamSink",
+            name: "v",
+            topics: "t",
+            "tasks.max": value,
+          });
+          return (r.body as { configs: { value: { name: string; errors: string[] } }[] }).configs.find(
+            (c) => c.value.name === "tasks.max",
+          )!.value.errors;
         }),
       );
-      expect(k).toEqual([`Invalid value ${value} for configuration tasks.max: Not a number of type INT`, "Invalid value null for configuration tasks.max: Value must be non-null"]);
+      expect(k).toEqual([
+        `Invalid value ${value} for configuration tasks.max: Not a number of type INT`,
+        "Invalid value null for configuration tasks.max: Value must be non-null",
+      ]);
       expect(s).toEqual([`Invalid value ${value} for configuration tasks.max: Not a number of type INT`]);
     }
   });
@@ -722,11 +991,25 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
     // connector's and the framework's settings.
     const [k, s] = await Promise.all(
       sides.map(async (side) => {
-        const r = await call(side, "PUT", "/connector-plugins/FileStreamSinkConnector/config/validate", { "connector.class": "FileStreamSink", name: "v", topics: "t", "value.converter": JSON_CONVERTER });
-        return (r.body as { configs: { value: { name: string } }[] }).configs.map((c) => c.value.name).filter((n) => n.startsWith("value.converter."));
+        const r = await call(side, "PUT", "/connector-plugins/FileStreamSinkConnector/config/validate", {
+          "connector.class": "FileStreamSink",
+          name: "v",
+          topics: "t",
+          "value.converter": JSON_CONVERTER,
+        });
+        return (r.body as { configs: { value: { name: string } }[] }).configs
+          .map((c) => c.value.name)
+          .filter((n) => n.startsWith("value.converter."));
       }),
     );
-    expect(k).toEqual(["value.converter.plugin.version", "value.converter.decimal.format", "value.converter.converter.type", "value.converter.schemas.cache.size", "value.converter.replace.null.with.default", "value.converter.schemas.enable"]);
+    expect(k).toEqual([
+      "value.converter.plugin.version",
+      "value.converter.decimal.format",
+      "value.converter.converter.type",
+      "value.converter.schemas.cache.size",
+      "value.converter.replace.null.with.default",
+      "value.converter.schemas.enable",
+    ]);
     expect(s).toEqual(["value.converter.plugin.version"]);
   });
 
@@ -749,7 +1032,11 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
       const r = await call(side, "GET", "/admin/loggers");
       const loggers = Object.keys(r.body as object).sort();
       if (side.label === "sluice") expect(loggers).toContain("root");
-      return { status: r.status, loggers: loggers.filter((l) => l !== "root"), level: (r.body as Record<string, { level: string }>)[logger]?.level };
+      return {
+        status: r.status,
+        loggers: loggers.filter((l) => l !== "root"),
+        level: (r.body as Record<string, { level: string }>)[logger]?.level,
+      };
     });
     await req("PUT", "/admin/loggers/root", { level: "INFO" });
     await same(async (side) => {

@@ -34,7 +34,10 @@ export async function interopWorld(): Promise<InteropWorld> {
 
 export async function produce(world: InteropWorld, topic: string, values: Uint8Array[]): Promise<void> {
   await world.broker.createTopic({ name: topic, partitions: 1, replicationFactor: 1 });
-  await world.broker.produce(topic, values.map((value) => ({ key: null, value, partition: 0 })));
+  await world.broker.produce(
+    topic,
+    values.map((value) => ({ key: null, value, partition: 0 })),
+  );
 }
 
 export async function consumeAll(world: InteropWorld, topic: string, count: number): Promise<Uint8Array[]> {

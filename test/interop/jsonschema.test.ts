@@ -48,15 +48,37 @@ describe("JSON Schema interop with Python confluent-kafka", () => {
   afterAll(() => world?.stop(), 60_000);
 
   const py = (mode: string, topic: string, extra: string[], input = "") =>
-    pythonSerde([mode, "--format", "json", "--bootstrap", world.bootstrap, "--registry", world.sr.url, "--topic", topic, ...extra], input);
+    pythonSerde(
+      [
+        mode,
+        "--format",
+        "json",
+        "--bootstrap",
+        world.bootstrap,
+        "--registry",
+        world.sr.url,
+        "--topic",
+        topic,
+        ...extra,
+      ],
+      input,
+    );
 
   test("Python serializes, Sluice deserializes; ids agree", async () => {
     const topic = `json-py-to-sluice-${Date.now()}`;
-    const [out] = (await py("produce", topic, ["--schema", join(dir, "customer.json"), "--references", JSON.stringify(references)], values.map((v) => JSON.stringify(v)).join("\n"))) as { ids: number[] }[];
+    const [out] = (await py(
+      "produce",
+      topic,
+      ["--schema", join(dir, "customer.json"), "--references", JSON.stringify(references)],
+      values.map((v) => JSON.stringify(v)).join("\n"),
+    )) as { ids: number[] }[];
     const records = await consumeAll(world, topic, values.length);
     const decoded = await Promise.all(records.map((r) => new Deserializer(world.client()).deserialize(topic, r)));
     expect(decoded).toEqual(values);
-    const bytes = await new Serializer(world.client(), { schemaType: "JSON", schema: customer, references }).serialize(topic, values[0]);
+    const bytes = await new Serializer(world.client(), { schemaType: "JSON", schema: customer, references }).serialize(
+      topic,
+      values[0],
+    );
     expect(schemaId(bytes)).toBe(out!.ids[0]!);
   }, 120_000);
 
@@ -72,7 +94,9 @@ describe("JSON Schema interop with Python confluent-kafka", () => {
 
   test("a value that breaks the schema (also through the $ref) is refused before sending", async () => {
     const serializer = new Serializer(world.client(), { schemaType: "JSON", schema: customer, references });
-    await expect(serializer.serialize("json-bad", { name: "x", address: { street: "no city" } })).rejects.toThrow(/SerializationException|city/);
+    await expect(serializer.serialize("json-bad", { name: "x", address: { street: "no city" } })).rejects.toThrow(
+      /SerializationException|city/,
+    );
     await expect(serializer.serialize("json-bad", { name: "x", age: -1 })).rejects.toThrow(/minimum|>= 0/);
   });
 });

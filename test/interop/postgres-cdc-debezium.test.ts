@@ -29,7 +29,10 @@ import { cdcConnection, startPostgres, type PostgresServer } from "../fixtures/p
 import { waitFor } from "../fixtures/wait.ts";
 
 const CONNECTOR_CLASS = "io.debezium.connector.postgresql.PostgresConnector";
-const JSON_CONVERTERS = { "key.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter" };
+const JSON_CONVERTERS = {
+  "key.converter": "org.apache.kafka.connect.json.JsonConverter",
+  "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+};
 
 /** A value too long for the row and incompressible: PostgreSQL moves it out of line (TOAST). */
 const TOASTED = Array.from({ length: 3000 }, (_, i) => ((i * 7919) % 65536).toString(36)).join("");
@@ -155,7 +158,8 @@ function changes(table: string): string[] {
 }
 /** The event of the last change ends each topic. */
 const isLastChange = (e: Event) => {
-  const after = (e.value as { payload?: { after?: { id?: { number: string }; c_added?: string } } } | null)?.payload?.after;
+  const after = (e.value as { payload?: { after?: { id?: { number: string }; c_added?: string } } } | null)?.payload
+    ?.after;
   return after?.id?.number === "1" && after.c_added === "set";
 };
 
@@ -167,7 +171,12 @@ interface Pair {
 }
 const PAIRS: Pair[] = [
   { label: "defaults", table: "types", infinities: true, settings: {} },
-  { label: "string_connect", table: "types_connect", infinities: false, settings: { "decimal.handling.mode": "string", "time.precision.mode": "connect" } },
+  {
+    label: "string_connect",
+    table: "types_connect",
+    infinities: false,
+    settings: { "decimal.handling.mode": "string", "time.precision.mode": "connect" },
+  },
 ];
 type Side = "debezium" | "sluice";
 const SIDES: Side[] = ["debezium", "sluice"];
@@ -183,11 +192,15 @@ interface Event {
 /** JSON with each number kept as its text ({number: "…"}): 64-bit values and each writer's number format compare exactly. */
 function parseJson(bytes: Uint8Array | null): unknown {
   if (bytes === null) return null;
-  return JSON.parse(Buffer.from(bytes).toString("utf8"), (_key, value, context?: { source?: string }) => (typeof value === "number" ? { number: context!.source } : value));
+  return JSON.parse(Buffer.from(bytes).toString("utf8"), (_key, value, context?: { source?: string }) =>
+    typeof value === "number" ? { number: context!.source } : value,
+  );
 }
 
 function eventOf(record: FetchedRecord): Event {
-  const headers = Object.fromEntries(Object.entries(record.headers).map(([k, v]) => [k, Buffer.from(v).toString("utf8")]));
+  const headers = Object.fromEntries(
+    Object.entries(record.headers).map(([k, v]) => [k, Buffer.from(v).toString("utf8")]),
+  );
   return { key: parseJson(record.key), value: parseJson(record.value), headers };
 }
 
@@ -198,7 +211,9 @@ const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 /** Checks and replaces what differs between the two connectors' records by placeholders (see the top). */
 function normalize(event: Event, side: Side, pair: Pair): Event {
   const prefix = prefixOf(side, pair);
-  const e: Event = JSON.parse(JSON.stringify(event).split(`"${prefix}.`).join('"<prefix>.').split(`"${prefix}"`).join('"<prefix>"'));
+  const e: Event = JSON.parse(
+    JSON.stringify(event).split(`"${prefix}.`).join('"<prefix>.').split(`"${prefix}"`).join('"<prefix>"'),
+  );
   const integer = (v: unknown, what: string) => {
     expect(v, `${side} ${what}`).toEqual({ number: expect.stringMatching(/^\d+$/) });
     return BigInt((v as { number: string }).number);
@@ -214,7 +229,10 @@ function normalize(event: Event, side: Side, pair: Pair): Event {
     const us = integer(holder.ts_us, `${what}.ts_us`);
     const ns = integer(holder.ts_ns, `${what}.ts_ns`);
     const withinAMillisecond = (a: bigint, b: bigint, perMs: bigint) => (a > b ? a - b : b - a) <= perMs;
-    expect(withinAMillisecond(ms * 1000n, us, 1000n) && withinAMillisecond(us * 1000n, ns, 1_000_000n), `${side} ${what}: ${ms} ms, ${us} µs, ${ns} ns`).toBe(true);
+    expect(
+      withinAMillisecond(ms * 1000n, us, 1000n) && withinAMillisecond(us * 1000n, ns, 1_000_000n),
+      `${side} ${what}: ${ms} ms, ${us} µs, ${ns} ns`,
+    ).toBe(true);
     holder.ts_ms = holder.ts_us = holder.ts_ns = "<time>";
   };
   times(payload, "envelope");
@@ -234,8 +252,18 @@ function normalize(event: Event, side: Side, pair: Pair): Event {
 /** Differences between two JSON trees, as "path: a ≠ b" lines (key order counts too). */
 function differences(a: unknown, b: unknown, path = ""): string[] {
   if (JSON.stringify(a) === JSON.stringify(b)) return [];
-  if (Array.isArray(a) && Array.isArray(b)) return Array.from({ length: Math.max(a.length, b.length) }, (_, i) => differences(a[i], b[i], `${path}[${i}]`)).flat();
-  if (a !== null && b !== null && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
+  if (Array.isArray(a) && Array.isArray(b))
+    return Array.from({ length: Math.max(a.length, b.length) }, (_, i) =>
+      differences(a[i], b[i], `${path}[${i}]`),
+    ).flat();
+  if (
+    a !== null &&
+    b !== null &&
+    typeof a === "object" &&
+    typeof b === "object" &&
+    !Array.isArray(a) &&
+    !Array.isArray(b)
+  ) {
     const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
     const out = keys.flatMap((k) => differences((a as Json)[k], (b as Json)[k], `${path}.${k}`));
     return out.length > 0 ? out : [`${path}: key order ${Object.keys(a).join(",")} ≠ ${Object.keys(b).join(",")}`];
@@ -275,7 +303,9 @@ describe(`PostgreSQL CDC: Sluice's connector writes what Debezium ${DEBEZIUM_VER
       },
       { timeoutMs: 90_000, intervalMs: 200 },
     ).catch((err) => {
-      throw new Error(`${err instanceof Error ? err.message : err}${side === "debezium" ? `\n${kafkaConnect.log().slice(-5000)}` : ""}`);
+      throw new Error(
+        `${err instanceof Error ? err.message : err}${side === "debezium" ? `\n${kafkaConnect.log().slice(-5000)}` : ""}`,
+      );
     });
 
   beforeAll(async () => {
@@ -298,25 +328,45 @@ describe(`PostgreSQL CDC: Sluice's connector writes what Debezium ${DEBEZIUM_VER
   }, 60_000);
 
   test("the settings both have default to the same values", async () => {
-    const validate = (side: Side) => api(side).put(`/connector-plugins/PostgresConnector/config/validate`, { "connector.class": CONNECTOR_CLASS });
+    const validate = (side: Side) =>
+      api(side).put(`/connector-plugins/PostgresConnector/config/validate`, { "connector.class": CONNECTOR_CLASS });
     const [debezium, sluice] = await Promise.all(SIDES.map(validate));
     const defaults = (body: { configs: { definition: { name: string; default_value: string | null } }[] }) =>
       new Map(body.configs.map((c) => [c.definition.name, c.definition.default_value]));
     const [ours, theirs] = [defaults(sluice!.body), defaults(debezium!.body)];
-    expect([theirs.get("connector.plugin.version"), ours.get("connector.plugin.version")]).toEqual([DEBEZIUM_VERSION, VERSION]);
+    expect([theirs.get("connector.plugin.version"), ours.get("connector.plugin.version")]).toEqual([
+      DEBEZIUM_VERSION,
+      VERSION,
+    ]);
     // Debezium's plugin.name defaults to decoderbufs, a server-side plugin stock PostgreSQL lacks (so
     // working Debezium configs set pgoutput); Sluice decodes only pgoutput, which is its default.
     expect([theirs.get("plugin.name"), ours.get("plugin.name")]).toEqual(["decoderbufs", "pgoutput"]);
     // Every *.plugin.version (connector, converters) is the version of the project that made the plugin.
-    const compared = [...ours.keys()].filter((name) => theirs.has(name) && name !== "plugin.name" && !name.endsWith(".plugin.version"));
-    expect(compared).toEqual(expect.arrayContaining(["decimal.handling.mode", "time.precision.mode", "snapshot.mode", "slot.name", "publication.autocreate.mode", "tombstones.on.delete"]));
-    expect(Object.fromEntries(compared.map((name) => [name, ours.get(name)]))).toEqual(Object.fromEntries(compared.map((name) => [name, theirs.get(name)])));
+    const compared = [...ours.keys()].filter(
+      (name) => theirs.has(name) && name !== "plugin.name" && !name.endsWith(".plugin.version"),
+    );
+    expect(compared).toEqual(
+      expect.arrayContaining([
+        "decimal.handling.mode",
+        "time.precision.mode",
+        "snapshot.mode",
+        "slot.name",
+        "publication.autocreate.mode",
+        "tombstones.on.delete",
+      ]),
+    );
+    expect(Object.fromEntries(compared.map((name) => [name, ours.get(name)]))).toEqual(
+      Object.fromEntries(compared.map((name) => [name, theirs.get(name)])),
+    );
   });
 
   test("the snapshot and the streamed changes are the same records", async () => {
     for (const pair of PAIRS)
       for (const side of SIDES) {
-        const created = await api(side).post("/connectors", { name: prefixOf(side, pair), config: connectorConfig(side, pair) });
+        const created = await api(side).post("/connectors", {
+          name: prefixOf(side, pair),
+          config: connectorConfig(side, pair),
+        });
         expect(created.status, `${side} ${pair.label}: ${JSON.stringify(created.body)}`).toBe(201);
       }
     // Each slot exists once its snapshot has begun: from then on every change reaches it.
@@ -326,16 +376,39 @@ describe(`PostgreSQL CDC: Sluice's connector writes what Debezium ${DEBEZIUM_VER
 
     const report: string[] = [];
     for (const pair of PAIRS) {
-      const [debezium, sluice] = await Promise.all(SIDES.map((side) => eventsUntil(side, pair, "the last change", isLastChange)));
+      const [debezium, sluice] = await Promise.all(
+        SIDES.map((side) => eventsUntil(side, pair, "the last change", isLastChange)),
+      );
       if (process.env.SLUICE_DUMP_DIR)
-        for (const [side, all] of [["debezium", debezium], ["sluice", sluice]] as const) await Bun.write(`${process.env.SLUICE_DUMP_DIR}/${prefixOf(side, pair)}.json`, JSON.stringify(all, null, 1));
+        for (const [side, all] of [
+          ["debezium", debezium],
+          ["sluice", sluice],
+        ] as const)
+          await Bun.write(`${process.env.SLUICE_DUMP_DIR}/${prefixOf(side, pair)}.json`, JSON.stringify(all, null, 1));
       // 6 snapshot rows; 1 + 6 inserts, 2 updates, a key change (d, tombstone, c), a delete and its
       // tombstone, the transaction (c, u, d, tombstone), and the insert and update after ALTER TABLE.
       const ops = (all: Event[]) => all.map((e) => (e.value as Json | null)?.payload.op ?? "tombstone");
-      const expected = [..."rrrrrr", ..."ccccccc", "u", "u", "d", "tombstone", "c", "d", "tombstone", "c", "u", "d", "tombstone", "c", "u"];
+      const expected = [
+        ..."rrrrrr",
+        ..."ccccccc",
+        "u",
+        "u",
+        "d",
+        "tombstone",
+        "c",
+        "d",
+        "tombstone",
+        "c",
+        "u",
+        "d",
+        "tombstone",
+        "c",
+        "u",
+      ];
       expect([ops(debezium!), ops(sluice!)], pair.label).toEqual([expected, expected]);
       // The key change's records name the other key in a header (the tombstone keeps the delete's).
-      const keyHeaders = (all: Event[]) => all.slice(15, 18).map((e) => Object.keys(e.headers).filter((k) => !k.startsWith("__debezium.context.")));
+      const keyHeaders = (all: Event[]) =>
+        all.slice(15, 18).map((e) => Object.keys(e.headers).filter((k) => !k.startsWith("__debezium.context.")));
       expect(keyHeaders(debezium!)).toEqual([["__debezium.newkey"], ["__debezium.newkey"], ["__debezium.oldkey"]]);
       for (let i = 0; i < debezium!.length; i++) {
         const [d, s] = [normalize(debezium![i]!, "debezium", pair), normalize(sluice![i]!, "sluice", pair)];

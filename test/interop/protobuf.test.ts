@@ -41,11 +41,25 @@ message Order {
 // The same two orders as Python's proto3 JSON (ParseDict input / MessageToDict output) and as
 // protobufjs objects (Sluice's input / output).
 const pythonValues = [
-  { id: "1", customer: "ada", total: { currency: "EUR", units: "12" }, created: "2024-01-02T03:04:05Z", tags: ["a", "b"], status: "PAID" },
+  {
+    id: "1",
+    customer: "ada",
+    total: { currency: "EUR", units: "12" },
+    created: "2024-01-02T03:04:05Z",
+    tags: ["a", "b"],
+    status: "PAID",
+  },
   { id: "2", customer: "bob", total: { currency: "USD", units: "3" }, created: "2024-05-06T07:08:09Z", tags: ["c"] },
 ];
 const sluiceValues = [
-  { id: "1", customer: "ada", total: { currency: "EUR", units: "12" }, created: { seconds: "1704164645" }, tags: ["a", "b"], status: "PAID" },
+  {
+    id: "1",
+    customer: "ada",
+    total: { currency: "EUR", units: "12" },
+    created: { seconds: "1704164645" },
+    tags: ["a", "b"],
+    status: "PAID",
+  },
   { id: "2", customer: "bob", total: { currency: "USD", units: "3" }, created: { seconds: "1714979289" }, tags: ["c"] },
 ];
 
@@ -64,14 +78,32 @@ describe("Protobuf interop with Python confluent-kafka", () => {
 
   const py = (mode: string, topic: string, input = "", count = 0) =>
     pythonSerde(
-      [mode, "--format", "protobuf", "--bootstrap", world.bootstrap, "--registry", world.sr.url, "--topic", topic,
-        "--proto-dir", dir, "--proto-module", "order_pb2", "--message", "Order", ...(count ? ["--count", String(count)] : [])],
+      [
+        mode,
+        "--format",
+        "protobuf",
+        "--bootstrap",
+        world.bootstrap,
+        "--registry",
+        world.sr.url,
+        "--topic",
+        topic,
+        "--proto-dir",
+        dir,
+        "--proto-module",
+        "order_pb2",
+        "--message",
+        "Order",
+        ...(count ? ["--count", String(count)] : []),
+      ],
       input,
     );
 
   test("Python serializes (registering the import as its own subject), Sluice deserializes; ids agree", async () => {
     const topic = `proto-py-to-sluice-${Date.now()}`;
-    const [out] = (await py("produce", topic, pythonValues.map((v) => JSON.stringify(v)).join("\n"))) as { ids: number[] }[];
+    const [out] = (await py("produce", topic, pythonValues.map((v) => JSON.stringify(v)).join("\n"))) as {
+      ids: number[];
+    }[];
     // Python registered common.proto under its import path and referenced it.
     const registered = (await client(world.sr.url).get(`/subjects/${topic}-value/versions/latest`)).body;
     expect(registered.schemaType).toBe("PROTOBUF");
@@ -82,14 +114,24 @@ describe("Protobuf interop with Python confluent-kafka", () => {
     // Python registers a base64 descriptor, whose canonical text names types fully qualified; as with
     // Confluent, the .proto text finds that same schema when both sides are normalized.
     const normalizing = new SchemaRegistryClient({ "schema.registry.url": world.sr.url, "normalize.schemas": true });
-    const bytes = await new Serializer(normalizing, { schemaType: "PROTOBUF", schema: order, references, messageName: "shop.Order" }).serialize(topic, sluiceValues[0]);
+    const bytes = await new Serializer(normalizing, {
+      schemaType: "PROTOBUF",
+      schema: order,
+      references,
+      messageName: "shop.Order",
+    }).serialize(topic, sluiceValues[0]);
     expect(schemaId(bytes)).toBe(out!.ids[0]!);
     expect(Buffer.from(bytes).toString("hex")).toBe(Buffer.from(records[0]!).toString("hex"));
   }, 120_000);
 
   test("Sluice serializes, Python deserializes", async () => {
     const topic = `proto-sluice-to-py-${Date.now()}`;
-    const serializer = new Serializer(world.client(), { schemaType: "PROTOBUF", schema: order, references, messageName: "shop.Order" });
+    const serializer = new Serializer(world.client(), {
+      schemaType: "PROTOBUF",
+      schema: order,
+      references,
+      messageName: "shop.Order",
+    });
     const framed = await Promise.all(sluiceValues.map((v) => serializer.serialize(topic, v)));
     await produce(world, topic, framed);
     const out = (await py("consume", topic, "", sluiceValues.length)) as { id: number; value: unknown }[];

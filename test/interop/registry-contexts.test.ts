@@ -2,7 +2,13 @@
 // contexts, registers under a qualified subject and fetches the schema by id in that subject's context.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { interopPython } from "../fixtures/python.ts";
-import { registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../fixtures/registry.ts";
+import {
+  registryPlace,
+  removePlace,
+  startTestRegistry,
+  type RegistryPlace,
+  type TestRegistry,
+} from "../fixtures/registry.ts";
 
 let place: RegistryPlace;
 let sr: TestRegistry;
@@ -37,7 +43,11 @@ print(json.dumps({
 
 test("get_contexts, register under a context, get_schema(id, subject_name=':.prod:orders')", async () => {
   const proc = Bun.spawn([interopPython(), "-c", script, sr.url], { stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   expect(err.slice(-2000)).toBe("");
   expect(code).toBe(0);
   const result = JSON.parse(out);

@@ -91,7 +91,8 @@ test("connect-distributed logs a CDC snapshot's progress per table, its end and 
   const streaming = await waitFor(
     "the streaming-started line",
     () => {
-      if (connect.proc.exitCode !== null) throw new Error(`sluice exited with ${connect.proc.exitCode}: ${connect.output()}`);
+      if (connect.proc.exitCode !== null)
+        throw new Error(`sluice exited with ${connect.proc.exitCode}: ${connect.output()}`);
       return cdcLines(connect.output()).find((l) => l.msg.startsWith("streaming started"));
     },
     { timeoutMs: 120_000, intervalMs: 200 },
@@ -116,7 +117,9 @@ test("connect-distributed logs a CDC snapshot's progress per table, its end and 
   expect(first.rows as number).toBeGreaterThan(0);
   expect(first.rows as number).toBeLessThan(ROWS);
   expect(first.rowsPerSecond as number).toBeGreaterThan(0);
-  expect(first.msg).toMatch(/^snapshot of public\.bulk: [\d,]+ of ~50,000 rows \(\d+%\), [\d,]+ rows\/s, about [\dhms.]+ left$/);
+  expect(first.msg).toMatch(
+    /^snapshot of public\.bulk: [\d,]+ of ~50,000 rows \(\d+%\), [\d,]+ rows\/s, about [\dhms.]+ left$/,
+  );
   expect(first.msg).toContain(`${(first.rows as number).toLocaleString("en-US")} of ~50,000 rows`);
   const counts = progress.map((l) => l.rows as number);
   expect(counts).toEqual([...counts].sort((a, b) => a - b));
@@ -153,7 +156,10 @@ test("connect-distributed logs a CDC snapshot's progress per table, its end and 
   pg.psql("INSERT INTO bulk VALUES (0, 'after the snapshot')");
   await waitFor(
     "streaming events seen to grow after an insert",
-    async () => ((valueOf(await scrape(url), "debezium_metrics_total_number_of_events_seen", stream) ?? 0) > seenBefore ? true : undefined),
+    async () =>
+      (valueOf(await scrape(url), "debezium_metrics_total_number_of_events_seen", stream) ?? 0) > seenBefore
+        ? true
+        : undefined,
     { timeoutMs: 60_000, intervalMs: 200 },
   );
 

@@ -11,9 +11,16 @@ beforeAll(() => {
 }, 180_000);
 afterAll(() => sluice.remove());
 
-
 describe("each command's usage", () => {
-  const commands = ["dev", "registry", "connect-standalone", "connect-distributed", "healthcheck", "repair-log", "hash-password"];
+  const commands = [
+    "dev",
+    "registry",
+    "connect-standalone",
+    "connect-distributed",
+    "healthcheck",
+    "repair-log",
+    "hash-password",
+  ];
 
   test.each(commands)("sluice %s --help prints its usage and exits 0", (command) => {
     const { exitCode, stdout } = sluice.run([command, "--help"]);
@@ -22,17 +29,24 @@ describe("each command's usage", () => {
   });
 
   test.each([
-    ["connect-standalone", "a worker properties file", "Usage: sluice connect-standalone worker.properties [connector files…]"],
+    [
+      "connect-standalone",
+      "a worker properties file",
+      "Usage: sluice connect-standalone worker.properties [connector files…]",
+    ],
     ["connect-distributed", "a worker properties file", "Usage: sluice connect-distributed worker.properties"],
     ["repair-log", "the partition log files to repair", "Usage: sluice repair-log"],
     ["hash-password", "the password to hash", "Usage: sluice hash-password <password>"],
-  ])("sluice %s without its arguments says it needs %s, with its usage, and exits non-zero", (command, needs, usage) => {
-    const { exitCode, stderr } = sluice.run([command]);
-    expect(stderr).toContain(`sluice ${command} needs ${needs}`);
-    expect(stderr).toContain(usage);
-    expect(stderr).not.toContain("Invalid value");
-    expect(exitCode).not.toBe(0);
-  });
+  ])(
+    "sluice %s without its arguments says it needs %s, with its usage, and exits non-zero",
+    (command, needs, usage) => {
+      const { exitCode, stderr } = sluice.run([command]);
+      expect(stderr).toContain(`sluice ${command} needs ${needs}`);
+      expect(stderr).toContain(usage);
+      expect(stderr).not.toContain("Invalid value");
+      expect(exitCode).not.toBe(0);
+    },
+  );
 });
 
 describe("dev's flags", () => {
@@ -69,9 +83,21 @@ describe("docs/commands.md", () => {
 
 describe("settings", () => {
   test("a misspelt setting is reported with the nearest known name; the embedded broker is announced once", async () => {
-    const registry = await sluice.start(["registry", "--kafkastore.bootstrap.server=127.0.0.1:9092", "--listeners", freeListener(), "--data-dir", "typo-data"]);
+    const registry = await sluice.start([
+      "registry",
+      "--kafkastore.bootstrap.server=127.0.0.1:9092",
+      "--listeners",
+      freeListener(),
+      "--data-dir",
+      "typo-data",
+    ]);
     const output = registry.output();
-    expect(linesWith(output, "Unknown setting kafkastore.bootstrap.server is ignored; did you mean kafkastore.bootstrap.servers?")).toHaveLength(1);
+    expect(
+      linesWith(
+        output,
+        "Unknown setting kafkastore.bootstrap.server is ignored; did you mean kafkastore.bootstrap.servers?",
+      ),
+    ).toHaveLength(1);
     const embedded = linesWith(output, "embedded broker");
     expect(embedded.filter((l) => l.includes('"level":"warn"'))).toHaveLength(1);
     expect(embedded.join("\n")).toContain(join(sluice.dir, "typo-data"));
@@ -80,7 +106,10 @@ describe("settings", () => {
 
   test("connect-standalone on the embedded broker says so once, naming the data directory", async () => {
     const worker = join(sluice.dir, "worker.properties");
-    await Bun.write(worker, `listeners=${freeListener()}\nkey.converter=org.apache.kafka.connect.storage.StringConverter\n`);
+    await Bun.write(
+      worker,
+      `listeners=${freeListener()}\nkey.converter=org.apache.kafka.connect.storage.StringConverter\n`,
+    );
     const connect = await sluice.start(["connect-standalone", worker, "--data-dir", "connect-data"]);
     const embedded = linesWith(connect.output(), "embedded broker").filter((l) => l.includes('"level":"warn"'));
     expect(embedded).toHaveLength(1);
@@ -92,9 +121,12 @@ describe("settings", () => {
     const dev = await sluice.start(
       [
         "dev",
-        "--registry-listeners", freeListener(),
-        "--connect-listeners", freeListener(),
-        "--data-dir", "dev-data",
+        "--registry-listeners",
+        freeListener(),
+        "--connect-listeners",
+        freeListener(),
+        "--data-dir",
+        "dev-data",
         "--kafkastore.topic.replication.factor=1",
         "--kafkastore.topic=_schemas",
         "--offset.flush.interval.ms=1000",
@@ -106,8 +138,19 @@ describe("settings", () => {
   }, 90_000);
 
   test("dev reports a setting neither service knows once, with the nearest name of either", async () => {
-    const dev = await sluice.start(["dev", "--registry-listeners", freeListener(), "--connect-listeners", freeListener(), "--data-dir", "dev-typo", "--offset.flush.interval=1000"]);
+    const dev = await sluice.start([
+      "dev",
+      "--registry-listeners",
+      freeListener(),
+      "--connect-listeners",
+      freeListener(),
+      "--data-dir",
+      "dev-typo",
+      "--offset.flush.interval=1000",
+    ]);
     expect(linesWith(dev.output(), "Unknown setting")).toHaveLength(1);
-    expect(dev.output()).toContain("Unknown setting offset.flush.interval is ignored; did you mean offset.flush.interval.ms?");
+    expect(dev.output()).toContain(
+      "Unknown setting offset.flush.interval is ignored; did you mean offset.flush.interval.ms?",
+    );
   }, 90_000);
 });

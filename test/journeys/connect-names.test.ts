@@ -17,7 +17,11 @@ beforeAll(async () => {
 afterAll(() => sluice.remove());
 
 async function create(name: string, config: Record<string, string>): Promise<void> {
-  const res = await fetch(`${url}/connectors`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, config }) });
+  const res = await fetch(`${url}/connectors`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name, config }),
+  });
   expect(res.status).toBe(201);
 }
 
@@ -42,13 +46,23 @@ test("a failed task's trace names the functions it passed through", async () => 
     "transforms.cast.spec": "int8",
   });
   const trace = await waitFor("the task to fail", async () => {
-    const status = (await (await fetch(`${url}/connectors/cast/status`)).json()) as { tasks: { state: string; trace?: string }[] };
+    const status = (await (await fetch(`${url}/connectors/cast/status`)).json()) as {
+      tasks: { state: string; trace?: string }[];
+    };
     return status.tasks[0]?.state === "FAILED" ? status.tasks[0].trace! : undefined;
   });
   expect(trace).toContain("at castValueToType (src/connect/transforms/cast.ts:");
   expect(trace).toContain("at parseJavaInteger (src/connect/transforms/cast.ts:");
   // Every frame in the sources names a function of the file it points to (a minified name would not be there).
-  const frames = [...trace.matchAll(/^\s+at (?:async )?(\S+) \((src\/[^:]+):/gm)].map(([, name, file]) => ({ name: name!, file: file! }));
+  const frames = [...trace.matchAll(/^\s+at (?:async )?(\S+) \((src\/[^:]+):/gm)].map(([, name, file]) => ({
+    name: name!,
+    file: file!,
+  }));
   expect(frames.length).toBeGreaterThan(3);
-  expect(frames.filter(({ name, file }) => !new RegExp(`\\b${name.replace(/\$/g, "\\$")}\\b`).test(readFileSync(join(root, file), "utf8")))).toEqual([]);
+  expect(
+    frames.filter(
+      ({ name, file }) =>
+        !new RegExp(`\\b${name.replace(/\$/g, "\\$")}\\b`).test(readFileSync(join(root, file), "utf8")),
+    ),
+  ).toEqual([]);
 }, 60_000);

@@ -6,7 +6,15 @@ import { explained, openBrowser, saveScreenshot, type BrowserSession } from "../
 import { CLUSTER_SIZE, startConsoleCluster, type ConsoleCluster } from "../fixtures/console-cluster.ts";
 import { jsonCall } from "../fixtures/http.ts";
 import { waitFor } from "../fixtures/wait.ts";
-import { noScreenshots, seedSubjects, walkConnector, walkLookup, walkReference, walkSubjects, type ConsoleUrls } from "./console-walk.ts";
+import {
+  noScreenshots,
+  seedSubjects,
+  walkConnector,
+  walkLookup,
+  walkReference,
+  walkSubjects,
+  type ConsoleUrls,
+} from "./console-walk.ts";
 
 interface ClusterView {
   leader: string | null;
@@ -14,7 +22,13 @@ interface ClusterView {
 }
 interface WorkersView {
   leader: string | null;
-  workers: { id: string; url: string; leader: boolean; connectors: string[]; tasks: { connector: string; task: number }[] }[];
+  workers: {
+    id: string;
+    url: string;
+    leader: boolean;
+    connectors: string[];
+    tasks: { connector: string; task: number }[];
+  }[];
 }
 
 const CONNECTORS = ["numbers-a", "numbers-b", "numbers-c"];
@@ -28,16 +42,30 @@ beforeAll(async () => {
     // No end, 100 numbers a second per task: the charts must see records still flowing when the
     // browser opens (1000 numbers were all written before it did on a quick machine: flat, zero-height
     // lines that Playwright counts as hidden).
-    const config = { "connector.class": "SequenceSource", topic, "tasks.max": "2", "sequence.max": "0", "sequence.interval.ms": "1000" };
+    const config = {
+      "connector.class": "SequenceSource",
+      topic,
+      "tasks.max": "2",
+      "sequence.max": "0",
+      "sequence.interval.ms": "1000",
+    };
     // Retried while the group rebalances (409), as Kafka Connect's clients do.
-    await waitFor(`${name} created`, async () => ((await cluster.connect.client(0).post("/connectors", { name, config })).status === 201) || undefined, { timeoutMs: 30_000, intervalMs: 100 });
+    await waitFor(
+      `${name} created`,
+      async () => (await cluster.connect.client(0).post("/connectors", { name, config })).status === 201 || undefined,
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
   }
 }, 240_000);
 afterAll(() => cluster?.stop(), 60_000);
 
 test("each registry lists the three instances and the same one leader", async () => {
   const views = await waitFor("every registry knows all three", async () => {
-    const bodies = await Promise.all(cluster.registries.map(async (url) => (await jsonCall(`${url}/v1/sluice/cluster`, "GET", undefined, {})).body as ClusterView));
+    const bodies = await Promise.all(
+      cluster.registries.map(
+        async (url) => (await jsonCall(`${url}/v1/sluice/cluster`, "GET", undefined, {})).body as ClusterView,
+      ),
+    );
     return bodies.every((b) => b.instances.length === CLUSTER_SIZE && b.leader !== null) ? bodies : undefined;
   });
   for (const view of views) {
@@ -49,11 +77,25 @@ test("each registry lists the three instances and the same one leader", async ()
 });
 
 test("each worker lists the three workers, one leading, the three connectors and six tasks spread over them", async () => {
-  const views = await waitFor("every worker's view of all the work assigned", async () => {
-    const bodies = await Promise.all(cluster.workers.map(async (url) => (await jsonCall(`${url}/sluice/workers`, "GET", undefined, {})).body as WorkersView));
-    const assigned = (b: WorkersView) => b.workers.flatMap((w) => w.tasks).length === CONNECTORS.length * 2 && b.workers.flatMap((w) => w.connectors).length === CONNECTORS.length;
-    return bodies.every((b) => b.workers.length === CLUSTER_SIZE && assigned(b) && JSON.stringify(b) === JSON.stringify(bodies[0])) ? bodies : undefined;
-  }, { timeoutMs: 60_000 });
+  const views = await waitFor(
+    "every worker's view of all the work assigned",
+    async () => {
+      const bodies = await Promise.all(
+        cluster.workers.map(
+          async (url) => (await jsonCall(`${url}/sluice/workers`, "GET", undefined, {})).body as WorkersView,
+        ),
+      );
+      const assigned = (b: WorkersView) =>
+        b.workers.flatMap((w) => w.tasks).length === CONNECTORS.length * 2 &&
+        b.workers.flatMap((w) => w.connectors).length === CONNECTORS.length;
+      return bodies.every(
+        (b) => b.workers.length === CLUSTER_SIZE && assigned(b) && JSON.stringify(b) === JSON.stringify(bodies[0]),
+      )
+        ? bodies
+        : undefined;
+    },
+    { timeoutMs: 60_000 },
+  );
   const view = views[0]!;
   expect(view.workers.map((w) => w.url)).toEqual([...cluster.workers].sort());
   expect(view.workers.filter((w) => w.leader).map((w) => w.url)).toEqual([view.leader!]);
@@ -71,13 +113,17 @@ test("the console of a registry pictures the three instances and, through its pr
     const page = await browser.page();
     await explained(page, async () => {
       await page.goto(`${cluster.registries[1]}/ui/#/cluster`);
-      await page.waitForFunction(`document.querySelectorAll("[data-instance]").length === ${CLUSTER_SIZE} && document.querySelectorAll("[data-worker]").length === ${CLUSTER_SIZE}`);
+      await page.waitForFunction(
+        `document.querySelectorAll("[data-instance]").length === ${CLUSTER_SIZE} && document.querySelectorAll("[data-worker]").length === ${CLUSTER_SIZE}`,
+      );
       expect(await page.locator("[data-instance].leader").count()).toBe(1);
       expect(await page.locator("[data-worker].leader").count()).toBe(1);
       for (const name of CONNECTORS) await page.locator(`[data-chart='${name}'] polyline`).waitFor();
       await saveScreenshot(page, "cluster");
       await page.goto(`${cluster.registries[1]}/ui/#/connectors`);
-      await page.waitForFunction(`document.querySelectorAll("[data-connector] .task").length === ${CONNECTORS.length * 2}`);
+      await page.waitForFunction(
+        `document.querySelectorAll("[data-connector] .task").length === ${CONNECTORS.length * 2}`,
+      );
       // Three workers: the tasks' workers differ.
       const workers = await page.locator("[data-connector] .task small").allTextContents();
       expect(new Set(workers).size).toBe(CLUSTER_SIZE);
@@ -98,8 +144,20 @@ describe("the console's walk on the cluster: a follower registry's console, a wo
   }, 60_000);
   afterAll(() => browser?.close());
 
-  test("subjects, a diff, a draft refused then registered", () => explained(browser, () => walkSubjects(browser, urls(), noScreenshots)), 120_000);
+  test(
+    "subjects, a diff, a draft refused then registered",
+    () => explained(browser, () => walkSubjects(browser, urls(), noScreenshots)),
+    120_000,
+  );
   test("the lookup by id", () => explained(browser, () => walkLookup(browser, urls(), noScreenshots)), 60_000);
-  test("a connector from the form, its chart, pause, resume, stop and offsets", () => explained(browser, () => walkConnector(browser, urls(), noScreenshots)), 180_000);
-  test("the API reference and the plugin docs", () => explained(browser, () => walkReference(browser, urls(), noScreenshots)), 60_000);
+  test(
+    "a connector from the form, its chart, pause, resume, stop and offsets",
+    () => explained(browser, () => walkConnector(browser, urls(), noScreenshots)),
+    180_000,
+  );
+  test(
+    "the API reference and the plugin docs",
+    () => explained(browser, () => walkReference(browser, urls(), noScreenshots)),
+    60_000,
+  );
 });

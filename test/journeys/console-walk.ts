@@ -12,10 +12,24 @@ export interface ConsoleUrls {
 
 const order = (fields: object[]) => JSON.stringify({ type: "record", name: "Order", fields });
 export const V1 = order([{ name: "id", type: "long" }]);
-export const V2 = order([{ name: "id", type: "long" }, { name: "note", type: "string", default: "" }]);
+export const V2 = order([
+  { name: "id", type: "long" },
+  { name: "note", type: "string", default: "" },
+]);
 
-export async function call<T = unknown>(url: string, method: string, body?: unknown, headers: Record<string, string> = {}, tls?: { ca: string }): Promise<T> {
-  const response = await fetch(url, { method, headers: { "content-type": "application/json", ...headers }, body: body === undefined ? undefined : JSON.stringify(body), ...(tls ? { tls } : {}) });
+export async function call<T = unknown>(
+  url: string,
+  method: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  tls?: { ca: string },
+): Promise<T> {
+  const response = await fetch(url, {
+    method,
+    headers: { "content-type": "application/json", ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    ...(tls ? { tls } : {}),
+  });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`);
   return (text ? JSON.parse(text) : undefined) as T;
@@ -28,8 +42,15 @@ export const until = (page: Page, fn: string, timeout = 30000) => page.waitForFu
 export async function seedSubjects(registry: string): Promise<void> {
   await call(`${registry}/subjects/orders-value/versions`, "POST", { schema: V1 });
   await call(`${registry}/subjects/orders-value/versions`, "POST", { schema: V2 });
-  await call(`${registry}/subjects/customers-value/versions`, "POST", { schemaType: "PROTOBUF", schema: 'syntax = "proto3";\npackage shop;\n\n// Who buys.\nmessage Customer {\n  string name = 1;\n  int32 age = 2;\n}\n' });
-  await call(`${registry}/subjects/clicks-value/versions`, "POST", { schemaType: "JSON", schema: JSON.stringify({ type: "object", properties: { url: { type: "string" } } }) });
+  await call(`${registry}/subjects/customers-value/versions`, "POST", {
+    schemaType: "PROTOBUF",
+    schema:
+      'syntax = "proto3";\npackage shop;\n\n// Who buys.\nmessage Customer {\n  string name = 1;\n  int32 age = 2;\n}\n',
+  });
+  await call(`${registry}/subjects/clicks-value/versions`, "POST", {
+    schemaType: "JSON",
+    schema: JSON.stringify({ type: "object", properties: { url: { type: "string" } } }),
+  });
 }
 
 /** Where the walk's screenshots go: docs/console/ for the walk the README shows (sluice dev), nowhere for others. */
@@ -62,7 +83,18 @@ export async function walkSubjects(browser: BrowserSession, { registry }: Consol
   await page.getByRole("link", { name: "New version…" }).click();
   const editor = page.locator("textarea[name=schema]");
   await until(page, `document.querySelector("textarea[name=schema]")?.value.includes('"note"')`);
-  await editor.fill(JSON.stringify(JSON.parse(order([{ name: "id", type: "string" }, { name: "note", type: "string", default: "" }])), null, 2));
+  await editor.fill(
+    JSON.stringify(
+      JSON.parse(
+        order([
+          { name: "id", type: "string" },
+          { name: "note", type: "string", default: "" },
+        ]),
+      ),
+      null,
+      2,
+    ),
+  );
   await page.getByRole("button", { name: "Check compatibility" }).click();
   const noted = page.locator(".line.noted").first();
   await noted.waitFor();
@@ -72,7 +104,19 @@ export async function walkSubjects(browser: BrowserSession, { registry }: Consol
   expect(await noted.locator(".note").allTextContents()).toContainEqual(expect.stringContaining("TYPE_MISMATCH"));
   await shoot(page, "draft");
 
-  await editor.fill(JSON.stringify(JSON.parse(order([{ name: "id", type: "long" }, { name: "note", type: "string", default: "" }, { name: "total", type: "double", default: 0 }])), null, 2));
+  await editor.fill(
+    JSON.stringify(
+      JSON.parse(
+        order([
+          { name: "id", type: "long" },
+          { name: "note", type: "string", default: "" },
+          { name: "total", type: "double", default: 0 },
+        ]),
+      ),
+      null,
+      2,
+    ),
+  );
   await page.getByRole("button", { name: "Check compatibility" }).click();
   await page.getByText("Compatible with the subject.").waitFor();
   await page.getByRole("button", { name: "Register" }).click();
@@ -88,7 +132,11 @@ export async function walkLookup(browser: BrowserSession, { registry }: ConsoleU
 }
 
 /** Create a connector from the form, fix its validation error, see its chart move, pause and resume it. */
-export async function walkConnector(browser: BrowserSession, { registry, connect }: ConsoleUrls, shoot: Shoot): Promise<void> {
+export async function walkConnector(
+  browser: BrowserSession,
+  { registry, connect }: ConsoleUrls,
+  shoot: Shoot,
+): Promise<void> {
   const page = await browser.page();
   // connect's own console: the registry is reached through its proxy.
   await page.goto(`${connect}/ui/#/new-connector`);
@@ -107,13 +155,18 @@ export async function walkConnector(browser: BrowserSession, { registry, connect
 
   await page.locator("h1 .state-running").waitFor();
   // The chart moves: samples arrive and the latest rate is above zero.
-  await until(page, `Number(document.querySelector(".charts .spark")?.dataset.last) > 0 && !!document.querySelector(".charts .spark polyline")`);
+  await until(
+    page,
+    `Number(document.querySelector(".charts .spark")?.dataset.last) > 0 && !!document.querySelector(".charts .spark polyline")`,
+  );
   await page.locator("td .state-running").nth(1).waitFor();
   await shoot(page, "connector");
 
   await page.getByRole("button", { name: "Pause", exact: true }).click();
   await page.locator("h1 .state-paused").waitFor();
-  expect((await call<{ connector: { state: string } }>(`${connect}/connectors/numbers/status`, "GET")).connector.state).toBe("PAUSED");
+  expect(
+    (await call<{ connector: { state: string } }>(`${connect}/connectors/numbers/status`, "GET")).connector.state,
+  ).toBe("PAUSED");
   await page.getByRole("button", { name: "Resume", exact: true }).click();
   await page.locator("h1 .state-running").waitFor();
   // Stopped, its offsets can be edited or reset.

@@ -12,13 +12,30 @@ import { certificateAuthority } from "../fixtures/certificates.ts";
 import { freePort } from "../fixtures/wait.ts";
 import { freeListener, install, type Install } from "../fixtures/sluice-process.ts";
 import { karapaceUser } from "../fixtures/karapace-auth.ts";
-import { call, screenshots, seedSubjects, until, V1, walkConnector, walkLookup, walkReference, walkSubjects } from "./console-walk.ts";
+import {
+  call,
+  screenshots,
+  seedSubjects,
+  until,
+  V1,
+  walkConnector,
+  walkLookup,
+  walkReference,
+  walkSubjects,
+} from "./console-walk.ts";
 
 /** dev in its own directory, with the example sequence source in its plugins/ (it makes records steadily). */
-async function startDev(sluice: Install, listeners: { registry: string; connect: string }, env: Record<string, string> = {}): Promise<void> {
+async function startDev(
+  sluice: Install,
+  listeners: { registry: string; connect: string },
+  env: Record<string, string> = {},
+): Promise<void> {
   mkdirSync(join(sluice.dir, "plugins"), { recursive: true });
   cpSync(join(root, "plugins", "sequence-source.ts"), join(sluice.dir, "plugins", "sequence-source.ts"));
-  await sluice.start(["dev", "--registry-listeners", listeners.registry, "--connect-listeners", listeners.connect], env);
+  await sluice.start(
+    ["dev", "--registry-listeners", listeners.registry, "--connect-listeners", listeners.connect],
+    env,
+  );
 }
 
 let browser: BrowserSession;
@@ -43,23 +60,34 @@ describe("the console of sluice dev", () => {
     await sluice?.remove();
   });
 
-  test("browse subjects, diff two versions, check a draft and see why it is incompatible, register a fixed one", () => explained(browser, () => walkSubjects(browser, { registry, connect }, screenshots)));
+  test("browse subjects, diff two versions, check a draft and see why it is incompatible, register a fixed one", () =>
+    explained(browser, () => walkSubjects(browser, { registry, connect }, screenshots)));
 
-  test("the schema lookup by id lists the subject versions that use it", () => explained(browser, () => walkLookup(browser, { registry, connect }, screenshots)));
+  test("the schema lookup by id lists the subject versions that use it", () =>
+    explained(browser, () => walkLookup(browser, { registry, connect }, screenshots)));
 
-  test("create a connector from the form, fix its validation error, see its chart move, pause and resume it", () => explained(browser, () => walkConnector(browser, { registry, connect }, screenshots)));
+  test("create a connector from the form, fix its validation error, see its chart move, pause and resume it", () =>
+    explained(browser, () => walkConnector(browser, { registry, connect }, screenshots)));
 
   test("a connector's page names the settings Sluice ignores: a misspelt one with the name it likely means", async () => {
-    await call(`${connect}/connectors`, "POST", { name: "misspelt", config: { "connector.class": "SequenceSource", topic: "misspelt", "sequence.maks": "10" }, initial_state: "STOPPED" });
+    await call(`${connect}/connectors`, "POST", {
+      name: "misspelt",
+      config: { "connector.class": "SequenceSource", topic: "misspelt", "sequence.maks": "10" },
+      initial_state: "STOPPED",
+    });
     const page = await browser.page();
     await explained(page, async () => {
       await page.goto(`${connect}/ui/#/connectors/misspelt`);
-      await page.getByTestId("ignored-settings").getByText("Unknown setting sequence.maks is ignored; did you mean sequence.max?").waitFor();
+      await page
+        .getByTestId("ignored-settings")
+        .getByText("Unknown setting sequence.maks is ignored; did you mean sequence.max?")
+        .waitFor();
     });
     await call(`${connect}/connectors/misspelt`, "DELETE");
   });
 
-  test("the rendered API reference and the plugin docs", () => explained(browser, () => walkReference(browser, { registry, connect }, screenshots)));
+  test("the rendered API reference and the plugin docs", () =>
+    explained(browser, () => walkReference(browser, { registry, connect }, screenshots)));
 
   test("behind a reverse proxy that serves it under a path, the console and both APIs stay below that path", async () => {
     // /tools/… → the registry's listener, as an nginx `location /tools/ { proxy_pass …/; }` does.
@@ -72,7 +100,12 @@ describe("the console of sluice dev", () => {
         if (!url.pathname.startsWith("/tools/")) return new Response("not proxied", { status: 404 });
         forwarded.push(url.pathname);
         const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
-        const answer = await fetch(`${registry}${url.pathname.slice("/tools".length)}${url.search}`, { method: request.method, headers: request.headers, body, redirect: "manual" });
+        const answer = await fetch(`${registry}${url.pathname.slice("/tools".length)}${url.search}`, {
+          method: request.method,
+          headers: request.headers,
+          body,
+          redirect: "manual",
+        });
         return new Response(answer.body, { status: answer.status, headers: answer.headers });
       },
     });
@@ -98,11 +131,22 @@ describe("the console of sluice dev", () => {
     const schema = JSON.stringify({ type: "record", name: "Load", fields: [{ name: "n", type: "int" }] });
     // A few at a time: each write waits for the ones before it, and kafkastore.timeout.ms counts that wait;
     // one that timed out (50002) is sent again, as clients do.
-    const register = async (name: string): Promise<unknown> => call(`${registry}/subjects/${name}/versions`, "POST", { schema }).catch((err: Error) => (err.message.includes("50002") ? register(name) : Promise.reject(err)));
+    const register = async (name: string): Promise<unknown> =>
+      call(`${registry}/subjects/${name}/versions`, "POST", { schema }).catch((err: Error) =>
+        err.message.includes("50002") ? register(name) : Promise.reject(err),
+      );
     for (let i = 0; i < names.length; i += 8) await Promise.all(names.slice(i, i + 8).map(register));
     for (let i = 0; i < 500; i += 25) {
       const batch = Array.from({ length: 25 }, (_, k) => `idle-${String(i + k).padStart(3, "0")}`);
-      await Promise.all(batch.map((name) => call(`${connect}/connectors`, "POST", { name, config: { "connector.class": "SequenceSource", topic: name }, initial_state: "STOPPED" })));
+      await Promise.all(
+        batch.map((name) =>
+          call(`${connect}/connectors`, "POST", {
+            name,
+            config: { "connector.class": "SequenceSource", topic: name },
+            initial_state: "STOPPED",
+          }),
+        ),
+      );
     }
     const subjects = (await call<string[]>(`${registry}/subjects`, "GET")).sort();
     const page = await browser.page();
@@ -159,29 +203,46 @@ describe("the console over HTTPS with Basic authentication", () => {
       }),
     );
     const users = file("connect-users.properties", `admin=${PASSWORD}\nreader=${PASSWORD}\n`);
-    await startDev(sluice, { registry, connect }, {
-      SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION: keystore,
-      SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE: "PEM",
-      SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION: truststore,
-      SCHEMA_REGISTRY_SSL_TRUSTSTORE_TYPE: "PEM",
-      SCHEMA_REGISTRY_AUTHENTICATION_PERMISSIONS_FILE: auth,
-      CONNECT_SSL_KEYSTORE_LOCATION: keystore,
-      CONNECT_SSL_KEYSTORE_TYPE: "PEM",
-      CONNECT_SSL_TRUSTSTORE_LOCATION: truststore,
-      CONNECT_SSL_TRUSTSTORE_TYPE: "PEM",
-      CONNECT_REST_EXTENSION_CLASSES: "org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension",
-      CONNECT_REST_BASIC_AUTH_USERS_FILE: users,
-      CONNECT_REST_BASIC_AUTH_READ_ONLY_USERS: "reader",
-    });
+    await startDev(
+      sluice,
+      { registry, connect },
+      {
+        SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION: keystore,
+        SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE: "PEM",
+        SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION: truststore,
+        SCHEMA_REGISTRY_SSL_TRUSTSTORE_TYPE: "PEM",
+        SCHEMA_REGISTRY_AUTHENTICATION_PERMISSIONS_FILE: auth,
+        CONNECT_SSL_KEYSTORE_LOCATION: keystore,
+        CONNECT_SSL_KEYSTORE_TYPE: "PEM",
+        CONNECT_SSL_TRUSTSTORE_LOCATION: truststore,
+        CONNECT_SSL_TRUSTSTORE_TYPE: "PEM",
+        CONNECT_REST_EXTENSION_CLASSES:
+          "org.apache.kafka.connect.rest.basic.auth.extension.BasicAuthSecurityRestExtension",
+        CONNECT_REST_BASIC_AUTH_USERS_FILE: users,
+        CONNECT_REST_BASIC_AUTH_READ_ONLY_USERS: "reader",
+      },
+    );
     await call(`${registry}/subjects/orders-value/versions`, "POST", { schema: V1 }, basic("admin"), { ca: ca.cert });
-    await call(`${registry}/subjects/customers-value/versions`, "POST", { schema: V1 }, basic("admin"), { ca: ca.cert });
-    await call(`${connect}/connectors`, "POST", { name: "numbers", config: { "connector.class": "SequenceSource", topic: "numbers", "sequence.interval.ms": "50" } }, basic("admin"), { ca: ca.cert });
+    await call(`${registry}/subjects/customers-value/versions`, "POST", { schema: V1 }, basic("admin"), {
+      ca: ca.cert,
+    });
+    await call(
+      `${connect}/connectors`,
+      "POST",
+      {
+        name: "numbers",
+        config: { "connector.class": "SequenceSource", topic: "numbers", "sequence.interval.ms": "50" },
+      },
+      basic("admin"),
+      { ca: ca.cert },
+    );
   });
   afterAll(async () => {
     await sluice?.remove();
   });
 
-  const pageAs = (username: string) => browser.page({ httpCredentials: { username, password: PASSWORD }, ignoreHTTPSErrors: true });
+  const pageAs = (username: string) =>
+    browser.page({ httpCredentials: { username, password: PASSWORD }, ignoreHTTPSErrors: true });
 
   test("without credentials the console is refused; a writer sees both services and the write buttons", async () => {
     const anonymous = await fetch(`${registry}/ui/`, { tls: { ca: ca.cert } });
@@ -222,7 +283,11 @@ describe("the console over HTTPS with Basic authentication", () => {
     await page.getByRole("button", { name: "Yes, delete subject" }).click();
     const refused = page.getByRole("alert");
     await refused.waitFor();
-    expect(await refused.textContent()).toBe("Refused (403): User is denied operation Write on Subject: customers-value");
-    expect(await call(`${registry}/subjects`, "GET", undefined, basic("admin"), { ca: ca.cert })).toContain("customers-value");
+    expect(await refused.textContent()).toBe(
+      "Refused (403): User is denied operation Write on Subject: customers-value",
+    );
+    expect(await call(`${registry}/subjects`, "GET", undefined, basic("admin"), { ca: ca.cert })).toContain(
+      "customers-value",
+    );
   });
 });

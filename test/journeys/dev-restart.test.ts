@@ -26,8 +26,24 @@ const lines = (from: number, to: number) => Array.from({ length: to - from }, (_
 const expectedLines = (to: number) => Array.from({ length: to }, (_, i) => `line ${i}`);
 
 /** dev in `sluice.dir`, its REST APIs on ports of their own; stopped as a developer stops it (Ctrl-C). */
-async function startDev(sluice: Install, connectPort: number, extra: string[], env: Record<string, string> = {}): Promise<Running> {
-  return sluice.start(["dev", "--connect-listeners", `http://127.0.0.1:${connectPort}`, "--registry-listeners", `http://127.0.0.1:${freePort()}`, "--offset.flush.interval.ms=200", ...extra], env);
+async function startDev(
+  sluice: Install,
+  connectPort: number,
+  extra: string[],
+  env: Record<string, string> = {},
+): Promise<Running> {
+  return sluice.start(
+    [
+      "dev",
+      "--connect-listeners",
+      `http://127.0.0.1:${connectPort}`,
+      "--registry-listeners",
+      `http://127.0.0.1:${freePort()}`,
+      "--offset.flush.interval.ms=200",
+      ...extra,
+    ],
+    env,
+  );
 }
 async function stopDev(dev: Running): Promise<void> {
   dev.proc.kill("SIGINT");
@@ -35,16 +51,27 @@ async function stopDev(dev: Running): Promise<void> {
 }
 
 /** The committed source offset of a connector's only partition (GET /connectors/{name}/offsets). */
-async function committed(api: ReturnType<typeof connectClient>, name: string): Promise<Record<string, unknown> | undefined> {
+async function committed(
+  api: ReturnType<typeof connectClient>,
+  name: string,
+): Promise<Record<string, unknown> | undefined> {
   const r = await api.get(`/connectors/${name}/offsets`);
   return (r.body as { offsets?: { offset: Record<string, unknown> }[] } | undefined)?.offsets?.[0]?.offset;
 }
 
 /** Appends to the file and waits for the source to commit an offset at its end: one more flush. */
-async function appendCommitted(api: ReturnType<typeof connectClient>, name: string, file: string, text: string): Promise<void> {
+async function appendCommitted(
+  api: ReturnType<typeof connectClient>,
+  name: string,
+  file: string,
+  text: string,
+): Promise<void> {
   appendFileSync(file, text);
   const size = statSync(file).size;
-  await waitFor(`${name} to commit position ${size}`, async () => (await committed(api, name))?.position === size, { timeoutMs: 30_000, intervalMs: 100 });
+  await waitFor(`${name} to commit position ${size}`, async () => (await committed(api, name))?.position === size, {
+    timeoutMs: 30_000,
+    intervalMs: 100,
+  });
 }
 
 async function records(broker: Broker, topic: string): Promise<{ key: string | null; value: string | null }[]> {
@@ -88,25 +115,52 @@ describe("dev on Kafka keeps its connectors across a restart", () => {
     const prefix = `devpg${run}`;
     const rowsTopic = `${prefix}.public.items`;
     // Names of its own on the shared broker, through the CONNECT_* environment dev takes.
-    const env = { CONNECT_GROUP_ID: `dev-restart-${run}`, CONNECT_CONFIG_STORAGE_TOPIC: `dev-configs-${run}`, CONNECT_OFFSET_STORAGE_TOPIC: `dev-offsets-${run}`, CONNECT_STATUS_STORAGE_TOPIC: `dev-status-${run}` };
+    const env = {
+      CONNECT_GROUP_ID: `dev-restart-${run}`,
+      CONNECT_CONFIG_STORAGE_TOPIC: `dev-configs-${run}`,
+      CONNECT_OFFSET_STORAGE_TOPIC: `dev-offsets-${run}`,
+      CONNECT_STATUS_STORAGE_TOPIC: `dev-status-${run}`,
+    };
     const port = freePort();
     const start = () => startDev(sluice, port, ["--bootstrap-servers", kafka.bootstrap], env);
     const api = connectClient(`http://127.0.0.1:${port}`);
 
     const first = await start();
     expect((await api.post("/connectors", { name: "lines", config: fileSource(input, linesTopic) })).status).toBe(201);
-    const json = { "key.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "false", "value.converter.schemas.enable": "false" };
-    const pgConfig = { "connector.class": "io.debezium.connector.postgresql.PostgresConnector", ...cdcConnection(pg), "topic.prefix": prefix, "table.include.list": "public.items", "slot.name": `dev_${run}`, "publication.autocreate.mode": "filtered", ...json };
+    const json = {
+      "key.converter": "org.apache.kafka.connect.json.JsonConverter",
+      "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+      "key.converter.schemas.enable": "false",
+      "value.converter.schemas.enable": "false",
+    };
+    const pgConfig = {
+      "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
+      ...cdcConnection(pg),
+      "topic.prefix": prefix,
+      "table.include.list": "public.items",
+      "slot.name": `dev_${run}`,
+      "publication.autocreate.mode": "filtered",
+      ...json,
+    };
     expect((await api.post("/connectors", { name: "pg", config: pgConfig })).status).toBe(201);
     await api.waitForState("lines", "RUNNING", 1);
     await api.waitForState("pg", "RUNNING", 1);
 
     // Three flushes of each, observed as committed offsets.
-    for (const [from, to] of [[3, 5], [5, 7], [7, 9]] as const) await appendCommitted(api, "lines", input, lines(from, to));
+    for (const [from, to] of [
+      [3, 5],
+      [5, 7],
+      [7, 9],
+    ] as const)
+      await appendCommitted(api, "lines", input, lines(from, to));
     for (const id of [3, 4, 5]) {
       const before = JSON.stringify(await committed(api, "pg"));
       pg.psql(`INSERT INTO items VALUES (${id}, 'row ${id}')`);
-      await waitFor(`pg to commit past row ${id}`, async () => JSON.stringify(await committed(api, "pg")) !== before || undefined, { timeoutMs: 30_000, intervalMs: 100 });
+      await waitFor(
+        `pg to commit past row ${id}`,
+        async () => JSON.stringify(await committed(api, "pg")) !== before || undefined,
+        { timeoutMs: 30_000, intervalMs: 100 },
+      );
     }
     expect((await api.put("/connectors/lines/pause")).status).toBe(202);
     await api.waitForState("lines", "PAUSED", 1);
@@ -134,23 +188,41 @@ describe("dev on Kafka keeps its connectors across a restart", () => {
     expect((await api.put("/connectors/lines/resume")).status).toBe(202);
     await api.waitForState("lines", "RUNNING", 1);
 
-    const reader = createBroker({ bootstrapServers: [kafka.bootstrap], dataDir: sluice.dir, clientId: "dev-restart-journey" });
+    const reader = createBroker({
+      bootstrapServers: [kafka.bootstrap],
+      dataDir: sluice.dir,
+      clientId: "dev-restart-journey",
+    });
     await reader.connect();
     try {
-      const ids = await waitFor("rows 1-7 in Kafka", async () => {
-        const all = (await records(reader, rowsTopic)).filter((r) => r.value !== null).map((r) => (JSON.parse(r.key!) as { id: number }).id);
-        return all.length >= 7 ? all : undefined;
-      }, { timeoutMs: 60_000, intervalMs: 200 });
+      const ids = await waitFor(
+        "rows 1-7 in Kafka",
+        async () => {
+          const all = (await records(reader, rowsTopic))
+            .filter((r) => r.value !== null)
+            .map((r) => (JSON.parse(r.key!) as { id: number }).id);
+          return all.length >= 7 ? all : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
       expect(ids.sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
-      const got = await waitFor("lines 0-11 in Kafka", async () => {
-        const all = (await records(reader, linesTopic)).map((r) => r.value);
-        return all.length >= 12 ? all : undefined;
-      }, { timeoutMs: 60_000, intervalMs: 200 });
+      const got = await waitFor(
+        "lines 0-11 in Kafka",
+        async () => {
+          const all = (await records(reader, linesTopic)).map((r) => r.value);
+          return all.length >= 12 ? all : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
       expect(got).toEqual(expectedLines(12));
     } finally {
       await reader.close();
     }
-    const statuses = await Promise.all(["lines", "pg"].map(async (n) => (await api.get(`/connectors/${n}/status`)).body as { tasks: { state: string }[] }));
+    const statuses = await Promise.all(
+      ["lines", "pg"].map(
+        async (n) => (await api.get(`/connectors/${n}/status`)).body as { tasks: { state: string }[] },
+      ),
+    );
     expect(statuses.flatMap((s) => s.tasks.map((t) => t.state))).toEqual(["RUNNING", "RUNNING"]);
     await stopDev(second);
   }, 300_000);
@@ -168,7 +240,12 @@ describe("dev on the embedded broker keeps its connectors across a restart", () 
     const first = await startDev(sluice, port, []);
     expect((await api.post("/connectors", { name: "lines", config: fileSource(input, "lines") })).status).toBe(201);
     await api.waitForState("lines", "RUNNING", 1);
-    for (const [from, to] of [[2, 4], [4, 6], [6, 8]] as const) await appendCommitted(api, "lines", input, lines(from, to));
+    for (const [from, to] of [
+      [2, 4],
+      [4, 6],
+      [6, 8],
+    ] as const)
+      await appendCommitted(api, "lines", input, lines(from, to));
     await stopDev(first);
     appendFileSync(input, lines(8, 10));
 
@@ -179,7 +256,11 @@ describe("dev on the embedded broker keeps its connectors across a restart", () 
     await appendCommitted(api, "lines", input, "");
     await stopDev(second);
 
-    const reader = createBroker({ bootstrapServers: [], dataDir: join(sluice.dir, "data"), clientId: "dev-restart-journey" });
+    const reader = createBroker({
+      bootstrapServers: [],
+      dataDir: join(sluice.dir, "data"),
+      clientId: "dev-restart-journey",
+    });
     await reader.connect();
     try {
       expect((await records(reader, "lines")).map((r) => r.value)).toEqual(expectedLines(10));
@@ -213,7 +294,10 @@ describe("dev's connector files across restarts", () => {
     expect(linesWith(same.output(), "from " + file)).toEqual([]);
     await stopDev(same);
 
-    writeFileSync(file, JSON.stringify({ name: "lines", config: { ...fileSource(input, "lines"), "batch.size": "10" } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ name: "lines", config: { ...fileSource(input, "lines"), "batch.size": "10" } }),
+    );
     const changed = await startDev(sluice, port, [file]);
     expect(((await api.get("/connectors/lines/config")).body as Record<string, string>)["batch.size"]).toBe("10");
     expect(linesWith(changed.output(), `connector lines updated from ${file}`).length).toBe(1);
@@ -226,18 +310,39 @@ describe("two devs on one Kafka", () => {
   test("a second dev with the same group and topics does not apply its connector files: it says how to keep apart, and exits", async () => {
     const kafka = await sharedKafka();
     const run = Date.now();
-    const env = { CONNECT_GROUP_ID: `dev-twice-${run}`, CONNECT_CONFIG_STORAGE_TOPIC: `dev-twice-configs-${run}`, CONNECT_OFFSET_STORAGE_TOPIC: `dev-twice-offsets-${run}`, CONNECT_STATUS_STORAGE_TOPIC: `dev-twice-status-${run}` };
+    const env = {
+      CONNECT_GROUP_ID: `dev-twice-${run}`,
+      CONNECT_CONFIG_STORAGE_TOPIC: `dev-twice-configs-${run}`,
+      CONNECT_OFFSET_STORAGE_TOPIC: `dev-twice-offsets-${run}`,
+      CONNECT_STATUS_STORAGE_TOPIC: `dev-twice-status-${run}`,
+    };
     const [a, b] = [install(), install()];
     installs.push(a, b);
     const file = join(b.dir, "lines.json");
-    writeFileSync(file, JSON.stringify({ name: "lines", config: fileSource(join(b.dir, "input.txt"), `dev-twice-${run}`) }));
+    writeFileSync(
+      file,
+      JSON.stringify({ name: "lines", config: fileSource(join(b.dir, "input.txt"), `dev-twice-${run}`) }),
+    );
     await startDev(a, freePort(), ["--bootstrap-servers", kafka.bootstrap], env);
-    const second = spawn([b.bin, "dev", "--bootstrap-servers", kafka.bootstrap, "--connect-listeners", `http://127.0.0.1:${freePort()}`, "--registry-listeners", `http://127.0.0.1:${freePort()}`, file], {
-      cwd: b.dir,
-      env: { PATH: process.env.PATH ?? "", HOME: b.dir, ...env },
-      stdout: "ignore",
-      stderr: "pipe",
-    });
+    const second = spawn(
+      [
+        b.bin,
+        "dev",
+        "--bootstrap-servers",
+        kafka.bootstrap,
+        "--connect-listeners",
+        `http://127.0.0.1:${freePort()}`,
+        "--registry-listeners",
+        `http://127.0.0.1:${freePort()}`,
+        file,
+      ],
+      {
+        cwd: b.dir,
+        env: { PATH: process.env.PATH ?? "", HOME: b.dir, ...env },
+        stdout: "ignore",
+        stderr: "pipe",
+      },
+    );
     try {
       expect(await waitFor("the second dev to exit", () => second.exited, { timeoutMs: 60_000 })).toBe(1);
     } finally {

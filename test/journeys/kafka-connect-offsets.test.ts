@@ -46,28 +46,48 @@ test("Sluice carries on from a Kafka Connect standalone offsets file, and Kafka 
   broker = createBroker({ bootstrapServers: [kafka.bootstrap], dataDir: dir, clientId: "journey" });
   await broker.connect();
   const connector = join(dir, "file-source.properties");
-  writeFileSync(connector, `name=local-file-source\nconnector.class=FileStreamSource\ntasks.max=1\nfile=${input}\ntopic=${topic}\n`);
+  writeFileSync(
+    connector,
+    `name=local-file-source\nconnector.class=FileStreamSource\ntasks.max=1\nfile=${input}\ntopic=${topic}\n`,
+  );
   writeFileSync(input, lines(0, 5));
 
   // Kafka Connect writes worker.properties into `dir`, with offset.storage.file.filename = dir/connect.offsets;
   // plugin.path names the connect-file jar, as Kafka's quickstart does (which enables Sluice's FileStream too).
-  const fileConnectors = kafkaConnectClasspath().split(":").find((jar) => /\/connect-file-[^/]*\.jar$/.test(jar))!;
-  const start = () => startKafkaConnect({ bootstrap: kafka.bootstrap, dir, connectorFiles: [connector], worker: { "plugin.path": fileConnectors } });
+  const fileConnectors = kafkaConnectClasspath()
+    .split(":")
+    .find((jar) => /\/connect-file-[^/]*\.jar$/.test(jar))!;
+  const start = () =>
+    startKafkaConnect({
+      bootstrap: kafka.bootstrap,
+      dir,
+      connectorFiles: [connector],
+      worker: { "plugin.path": fileConnectors },
+    });
   const first = await start();
-  await waitFor("Kafka Connect to commit the offsets of lines 0-4", () => committedAll(), { timeoutMs: 60_000, intervalMs: 200 }).finally(() => first.stop());
+  await waitFor("Kafka Connect to commit the offsets of lines 0-4", () => committedAll(), {
+    timeoutMs: 60_000,
+    intervalMs: 200,
+  }).finally(() => first.stop());
   expect(readFileSync(offsetsFile).subarray(0, 2)).toEqual(Buffer.from([0xac, 0xed])); // Java serialization
 
   appendFileSync(input, lines(5, 9));
   const worker = join(dir, "worker.properties");
   const running = await sluice.start(["connect-standalone", worker, connector]);
-  await waitFor("Sluice to commit the offsets of lines 5-8", () => committedAll(), { timeoutMs: 60_000, intervalMs: 200 });
+  await waitFor("Sluice to commit the offsets of lines 5-8", () => committedAll(), {
+    timeoutMs: 60_000,
+    intervalMs: 200,
+  });
   running.proc.kill("SIGTERM");
   await running.proc.exited;
   expect(await topicLines()).toEqual(lines(0, 9).trimEnd().split("\n"));
 
   appendFileSync(input, lines(9, 12));
   const again = await start();
-  await waitFor("Kafka Connect to commit the offsets of lines 9-11", () => committedAll(), { timeoutMs: 60_000, intervalMs: 200 }).finally(() => again.stop());
+  await waitFor("Kafka Connect to commit the offsets of lines 9-11", () => committedAll(), {
+    timeoutMs: 60_000,
+    intervalMs: 200,
+  }).finally(() => again.stop());
   expect(await topicLines()).toEqual(lines(0, 12).trimEnd().split("\n"));
 }, 300_000);
 

@@ -46,7 +46,13 @@ beforeAll(async () => {
   writeFileSync(join(plugins, "broken.ts"), BROKEN);
   writeFileSync(join(plugins, "helpers.ts"), NO_FACTORY);
   url = `http://127.0.0.1:${freePort()}`;
-  running = await sluice.start(["dev", "--registry-listeners", `http://127.0.0.1:${freePort()}`, "--connect-listeners", url]);
+  running = await sluice.start([
+    "dev",
+    "--registry-listeners",
+    `http://127.0.0.1:${freePort()}`,
+    "--connect-listeners",
+    url,
+  ]);
 }, 180_000);
 afterAll(() => sluice.remove());
 
@@ -65,7 +71,11 @@ test("a module without a default factory is logged as skipped, with why", () => 
 });
 
 test("the good plugin loads and /connector-plugins lists every connector with its version", async () => {
-  const plugins = (await (await fetch(`${url}/connector-plugins`)).json()) as { class: string; type: string; version?: string }[];
+  const plugins = (await (await fetch(`${url}/connector-plugins`)).json()) as {
+    class: string;
+    type: string;
+    version?: string;
+  }[];
   expect(plugins).toContainEqual({ class: "com.example.TickConnector", type: "source", version: "2.3.4" });
   expect(plugins.every((p) => typeof p.version === "string" && p.version !== "")).toBe(true);
 });

@@ -45,7 +45,12 @@ console.log(JSON.stringify({ node: process.version, results }));
 
 test("node imports sluice/serde and round-trips Avro, JSON Schema and Protobuf through the registry", () => {
   writeFileSync(join(app, "app.mjs"), program);
-  const run = spawnSync(["node", "app.mjs"], { cwd: app, env: { PATH: process.env.PATH ?? "", REGISTRY: registry }, stdout: "pipe", stderr: "pipe" });
+  const run = spawnSync(["node", "app.mjs"], {
+    cwd: app,
+    env: { PATH: process.env.PATH ?? "", REGISTRY: registry },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   expect(run.stderr.toString()).toBe("");
   const out = JSON.parse(run.stdout.toString()) as { node: string; results: { magic: number; value: unknown }[] };
   expect(Number(/^v(\d+)/.exec(out.node)![1])).toBeGreaterThanOrEqual(20);
@@ -69,8 +74,26 @@ void new Serializer(registry, { schema: '"string"' }).serialize();
 void bytes;
 `,
   );
-  writeFileSync(join(app, "tsconfig.json"), JSON.stringify({ compilerOptions: { module: "nodenext", moduleResolution: "nodenext", target: "es2022", strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ["app.ts"] }));
-  const tsc = spawnSync([join(root, "node_modules", ".bin", "tsc"), "-p", app], { cwd: app, stdout: "pipe", stderr: "pipe" });
+  writeFileSync(
+    join(app, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        target: "es2022",
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+      },
+      files: ["app.ts"],
+    }),
+  );
+  const tsc = spawnSync([join(root, "node_modules", ".bin", "tsc"), "-p", app], {
+    cwd: app,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   expect(tsc.stdout.toString() + tsc.stderr.toString()).toBe("");
   expect(tsc.exitCode).toBe(0);
 }, 60_000);

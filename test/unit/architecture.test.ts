@@ -8,15 +8,21 @@ import { circles, folderOf, importsOf, wrongImports } from "../fixtures/import-l
 const src = join(import.meta.dir, "..", "..", "src");
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
 }
 
-const files = new Map(sourceFiles(src).map((file) => [relative(src, file).split(sep).join("/"), readFileSync(file, "utf8")]));
+const files = new Map(
+  sourceFiles(src).map((file) => [relative(src, file).split(sep).join("/"), readFileSync(file, "utf8")]),
+);
 const imports = [...files].flatMap(([path, text]) => importsOf(path, text));
 
 /** A file set in memory: path relative to src/ → text. */
-const check = (set: Record<string, string>) => wrongImports(Object.entries(set).flatMap(([path, text]) => importsOf(path, text)));
-const circlesOf = (set: Record<string, string>) => circles(Object.entries(set).flatMap(([path, text]) => importsOf(path, text)));
+const check = (set: Record<string, string>) =>
+  wrongImports(Object.entries(set).flatMap(([path, text]) => importsOf(path, text)));
+const circlesOf = (set: Record<string, string>) =>
+  circles(Object.entries(set).flatMap(([path, text]) => importsOf(path, text)));
 
 describe("the layout's import directions", () => {
   test("every file is in a folder of docs/architecture.md", () => {
@@ -42,7 +48,9 @@ describe("the check of the import directions", () => {
   });
 
   test("sees one connector importing another", () => {
-    expect(check({ "connectors/file/source.ts": `import { sink } from "../jdbc-sink/sink.ts";` })).toEqual(["connectors/file/source.ts → connectors/jdbc-sink/sink.ts"]);
+    expect(check({ "connectors/file/source.ts": `import { sink } from "../jdbc-sink/sink.ts";` })).toEqual([
+      "connectors/file/source.ts → connectors/jdbc-sink/sink.ts",
+    ]);
   });
 
   test("counts type-only imports for the directions, in every spelling", () => {
@@ -55,7 +63,9 @@ describe("the check of the import directions", () => {
       "jvm/f.ts": `import type * as G from "../platform/f.ts";`,
       "jvm/g.ts": `const h = await import("../platform/g.ts");`,
     };
-    expect(check(set)).toEqual(Object.entries(set).map(([path, text]) => `${path} → platform/${text.match(/platform\/(\w\.ts)/)![1]}`));
+    expect(check(set)).toEqual(
+      Object.entries(set).map(([path, text]) => `${path} → platform/${text.match(/platform\/(\w\.ts)/)![1]}`),
+    );
   });
 
   test("tells type-only imports from run-time ones", () => {
@@ -72,7 +82,7 @@ describe("the check of the import directions", () => {
       "jvm/a.ts": [
         `// import { A } from "../platform/a.ts";`,
         `/* export { B } from "../platform/b.ts"; */`,
-        "const code = `import { C } from \"../platform/c.ts\"`;",
+        'const code = `import { C } from "../platform/c.ts"`;',
         `const text = 'await import("../platform/d.ts")';`,
         `const quote = /["']/;`,
       ].join("\n"),
@@ -91,15 +101,24 @@ describe("the check of the import directions", () => {
   });
 
   test("lets type-only imports go round, not run-time ones", () => {
-    expect(circlesOf({ "platform/a.ts": `import type { B } from "./b.ts";`, "platform/b.ts": `import { a } from "./a.ts";` })).toEqual([]);
-    expect(circlesOf({ "platform/a.ts": `import { b } from "./b.ts";`, "platform/b.ts": `import { a } from "./a.ts";` })).toEqual([["platform/a.ts", "platform/b.ts"]]);
+    expect(
+      circlesOf({
+        "platform/a.ts": `import type { B } from "./b.ts";`,
+        "platform/b.ts": `import { a } from "./a.ts";`,
+      }),
+    ).toEqual([]);
+    expect(
+      circlesOf({ "platform/a.ts": `import { b } from "./b.ts";`, "platform/b.ts": `import { a } from "./a.ts";` }),
+    ).toEqual([["platform/a.ts", "platform/b.ts"]]);
   });
 
   test("sees connect/runtime/storage importing connect/runtime/worker", () => {
-    expect(check({ "connect/runtime/storage/status-store.ts": `import type { Status } from "../worker/worker-task.ts";` })).toEqual([
-      "connect/runtime/storage/status-store.ts → connect/runtime/worker/worker-task.ts",
-    ]);
-    expect(check({ "connect/runtime/worker/worker.ts": `import { OffsetStore } from "../storage/offset-store.ts";` })).toEqual([]);
+    expect(
+      check({ "connect/runtime/storage/status-store.ts": `import type { Status } from "../worker/worker-task.ts";` }),
+    ).toEqual(["connect/runtime/storage/status-store.ts → connect/runtime/worker/worker-task.ts"]);
+    expect(
+      check({ "connect/runtime/worker/worker.ts": `import { OffsetStore } from "../storage/offset-store.ts";` }),
+    ).toEqual([]);
   });
 
   test("lets only connect/api reach past connect/api/data/index.ts", () => {
@@ -110,6 +129,9 @@ describe("the check of the import directions", () => {
         "connect/api/sink.ts": `import { Struct } from "./data/struct.ts";`,
         "connect/api/data/index.ts": `export { Struct } from "./struct.ts";`,
       }),
-    ).toEqual(["connect/converters/json.ts → connect/api/data/struct.ts", "connectors/file/source.ts → connect/api/data/schema.ts"]);
+    ).toEqual([
+      "connect/converters/json.ts → connect/api/data/struct.ts",
+      "connectors/file/source.ts → connect/api/data/schema.ts",
+    ]);
   });
 });

@@ -26,7 +26,10 @@ export class DataDirLock {
   static async acquire(dataDir: string, log: Logger): Promise<DataDirLock> {
     const file = join(await realpath(dataDir), ".lock");
     if (heldHere.has(file)) {
-      throw new BrokerError(`data directory ${dataDir} is already in use by another embedded broker in this process`, false);
+      throw new BrokerError(
+        `data directory ${dataDir} is already in use by another embedded broker in this process`,
+        false,
+      );
     }
     // Reserved before any await, so two brokers of this process racing for the directory cannot both win.
     heldHere.add(file);
@@ -60,7 +63,10 @@ export class DataDirLock {
             false,
           );
         }
-        log.warn({ lockFile: file, stalePid: owner }, "taking over the stale lock of a process that is no longer running");
+        log.warn(
+          { lockFile: file, stalePid: owner },
+          "taking over the stale lock of a process that is no longer running",
+        );
         await rm(file, { force: true });
       }
       throw new BrokerError(`could not lock data directory ${dataDir}: lock file ${file} keeps reappearing`, true);

@@ -148,9 +148,13 @@ export class EmbeddedBroker implements Broker {
       // torn or damaged log) is not ours to delete.
       const files = await readdir(dir);
       const sizes = await Promise.all(files.map(async (f) => (await stat(join(dir, f))).size));
-      const undone = (f: string, size: number) => (/^\d+\.log$/.test(f) && size === 0) || isAtomicWriteLeftover(f, META_FILE);
+      const undone = (f: string, size: number) =>
+        (/^\d+\.log$/.test(f) && size === 0) || isAtomicWriteLeftover(f, META_FILE);
       if (files.some((f, i) => !undone(f, sizes[i]!))) {
-        throw new BrokerError(`topic directory ${dir} has data but no meta.json; restore meta.json or move it away`, false);
+        throw new BrokerError(
+          `topic directory ${dir} has data but no meta.json; restore meta.json or move it away`,
+          false,
+        );
       }
       this.log.warn({ dir }, "removing a topic directory left by an interrupted topic creation");
       await rm(dir, { recursive: true, force: true });
@@ -227,7 +231,8 @@ export class EmbeddedBroker implements Broker {
     }
     const config: Record<string, string> = { ...spec.config };
     for (const [name, value] of Object.entries(config)) {
-      if (typeof value !== "string") throw new BrokerError(`config ${name} of topic ${spec.name} must be a string`, false);
+      if (typeof value !== "string")
+        throw new BrokerError(`config ${name} of topic ${spec.name} must be a string`, false);
     }
     return this.creation.run(async () => {
       this.ensureOpen();
@@ -290,7 +295,10 @@ export class EmbeddedBroker implements Broker {
       let partition: number;
       if (r.partition !== undefined) {
         if (!Number.isInteger(r.partition) || r.partition < 0 || r.partition >= count) {
-          throw new BrokerError(`partition ${r.partition} does not exist in topic ${topicName} (${count} partitions)`, false);
+          throw new BrokerError(
+            `partition ${r.partition} does not exist in topic ${topicName} (${count} partitions)`,
+            false,
+          );
         }
         partition = r.partition;
       } else if (r.key !== null) partition = kafkaPartition(r.key, count);
@@ -351,14 +359,19 @@ export class EmbeddedBroker implements Broker {
     const logs = reads.map(({ topic, partition, offset }) => {
       const log = this.requirePartition(topic, partition);
       if (!Number.isInteger(offset) || offset < 0 || offset > log.highWatermark) {
-        throw new BrokerError(`offset ${offset} out of range for ${topic}-${partition} (0..${log.highWatermark})`, false);
+        throw new BrokerError(
+          `offset ${offset} out of range for ${topic}-${partition} (0..${log.highWatermark})`,
+          false,
+        );
       }
       return log;
     });
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_FETCH_BYTES;
     const maxWaitMs = options.maxWaitMs ?? 0;
     const readAll = async (): Promise<FetchedRecord[]> =>
-      (await Promise.all(reads.map((r, i) => this.readPartition(logs[i]!, r.topic, r.partition, r.offset, maxBytes)))).flat();
+      (
+        await Promise.all(reads.map((r, i) => this.readPartition(logs[i]!, r.topic, r.partition, r.offset, maxBytes)))
+      ).flat();
     let found = await readAll();
     if (found.length === 0 && maxWaitMs > 0 && reads.length > 0) {
       // The first partition to get a record ends the wait; the others' waits are withdrawn.

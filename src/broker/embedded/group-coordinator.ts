@@ -63,7 +63,13 @@ class Group {
         memberId: m.id,
         leaderId: this.leaderId,
         protocol: this.protocol,
-        members: m.id === this.leaderId ? members.map((x) => ({ memberId: x.id, metadata: x.protocols.find((p) => p.name === this.protocol)?.metadata ?? new Uint8Array() })) : [],
+        members:
+          m.id === this.leaderId
+            ? members.map((x) => ({
+                memberId: x.id,
+                metadata: x.protocols.find((p) => p.name === this.protocol)?.metadata ?? new Uint8Array(),
+              }))
+            : [],
       });
     }
   }
@@ -122,7 +128,12 @@ export class EmbeddedGroupCoordinator {
       memberId: "",
       async join(protocols) {
         this.memberId ||= `${options.protocolType}-${++coordinator.nextId}`;
-        const member: Member = { id: this.memberId, protocols, lastSeen: Date.now(), sessionTimeoutMs: options.sessionTimeoutMs };
+        const member: Member = {
+          id: this.memberId,
+          protocols,
+          lastSeen: Date.now(),
+          sessionTimeoutMs: options.sessionTimeoutMs,
+        };
         return group.join(member, options.rebalanceTimeoutMs);
       },
       async sync(generation, assignments) {

@@ -61,7 +61,9 @@ export class GroupOffsets {
         if (typeof state !== "object" || state === null) throw new Error("no topics");
       } catch (err) {
         // Not "no positions": a group that forgot them would re-read or skip records.
-        throw new Error(`malformed committed offsets file ${file} (${(err as Error).message}); restore it or delete it to reset the group`);
+        throw new Error(
+          `malformed committed offsets file ${file} (${(err as Error).message}); restore it or delete it to reset the group`,
+        );
       }
     }
     // Another call may have loaded (or committed) while we read; keep the first.

@@ -28,7 +28,10 @@ export async function repairPartitionLog(file: string, log: Logger): Promise<Log
   const path = resolve(file);
   const topicsDir = dirname(dirname(path));
   if (!path.endsWith(".log") || basename(topicsDir) !== "topics") {
-    throw new BrokerError(`${file} is not a partition log of a data directory (<data.dir>/topics/<topic>/<partition>.log)`, false);
+    throw new BrokerError(
+      `${file} is not a partition log of a data directory (<data.dir>/topics/<topic>/<partition>.log)`,
+      false,
+    );
   }
   const lock = await DataDirLock.acquire(dirname(topicsDir), log);
   try {

@@ -41,7 +41,6 @@ export interface PartitionLogOptions {
 
 export type AppendRecord = Omit<FrameRecord, "offset">;
 
-
 interface PendingAppend {
   frames: Uint8Array[];
   offsets: number[];
@@ -211,7 +210,8 @@ export class PartitionLog {
    * `signal` aborts (a caller waiting on several partitions stops waiting on the others).
    */
   waitForRecords(offset: number, maxWaitMs: number, signal?: AbortSignal): Promise<void> {
-    if (this.highWatermarkOffset > offset || this.closing || maxWaitMs <= 0 || signal?.aborted) return Promise.resolve();
+    if (this.highWatermarkOffset > offset || this.closing || maxWaitMs <= 0 || signal?.aborted)
+      return Promise.resolve();
     return new Promise((resolve) => {
       const done = (): void => {
         clearTimeout(timer);

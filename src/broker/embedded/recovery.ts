@@ -29,7 +29,9 @@ export class LogDamaged extends BrokerError {
   ) {
     super(
       `${file} is damaged at byte ${position} (${reason}); ` +
-        (lastGoodOffset < 0 ? "no intact record precedes it. " : `the intact records before it end at offset ${lastGoodOffset}. `) +
+        (lastGoodOffset < 0
+          ? "no intact record precedes it. "
+          : `the intact records before it end at offset ${lastGoodOffset}. `) +
         "The file was left as it is. To recover, stop Sluice and either restore the data directory from a backup, " +
         `or run \`sluice repair-log ${file}\`: it keeps the damaged file beside the log and rewrites the log with every ` +
         "intact record (the records in the damaged bytes are lost; for _schemas, clients may hold their ids).",

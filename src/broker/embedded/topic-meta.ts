@@ -58,5 +58,10 @@ export async function readTopicMeta(topicDir: string): Promise<TopicDescription 
   ) {
     throw new BrokerError(`malformed topic metadata ${metaFile(topicDir)}`, false);
   }
-  return { name: meta.name, partitions: meta.partitions!, replicationFactor: meta.replicationFactor, config: meta.config };
+  return {
+    name: meta.name,
+    partitions: meta.partitions!,
+    replicationFactor: meta.replicationFactor,
+    config: meta.config,
+  };
 }

@@ -1,6 +1,14 @@
 // The fetch path of the Kafka broker: Fetch v12 sent straight to each partition's leader on connections
 // of its own, without a consumer group, with the read_committed filtering a Java consumer does.
-import { ConnectionPool, FetchIsolationLevels, fetchV12, type Admin, type Broker as KafkaNode, type ConnectionOptions, type RecordsBatch } from "@platformatic/kafka";
+import {
+  ConnectionPool,
+  FetchIsolationLevels,
+  fetchV12,
+  type Admin,
+  type Broker as KafkaNode,
+  type ConnectionOptions,
+  type RecordsBatch,
+} from "@platformatic/kafka";
 import { BrokerError, type Bytes, type FetchedRecord, type PartitionRead } from "../broker.ts";
 
 export const READ_COMMITTED = FetchIsolationLevels.READ_COMMITTED;
@@ -43,7 +51,9 @@ export class LeaderFetcher {
   /** The first records any leader answers for the reads, waiting at most maxWaitMs for one. */
   async fetchMany(reads: PartitionRead[], maxWaitMs: number, maxBytes = PARTITION_MAX_BYTES): Promise<FetchedRecord[]> {
     const { byLeader, nodes } = await this.readsByLeader(reads);
-    const fetches = [...byLeader].map(([nodeId, mine]) => this.leaderFetch(nodeId, nodes.get(nodeId)!, mine, maxWaitMs, maxBytes));
+    const fetches = [...byLeader].map(([nodeId, mine]) =>
+      this.leaderFetch(nodeId, nodes.get(nodeId)!, mine, maxWaitMs, maxBytes),
+    );
     return this.firstRecords(fetches);
   }
 
@@ -52,7 +62,9 @@ export class LeaderFetcher {
   }
 
   /** The reads grouped by the node that leads their partition, with the nodes' addresses. */
-  private async readsByLeader(reads: PartitionRead[]): Promise<{ byLeader: Map<number, PartitionRead[]>; nodes: Map<number, KafkaNode> }> {
+  private async readsByLeader(
+    reads: PartitionRead[],
+  ): Promise<{ byLeader: Map<number, PartitionRead[]>; nodes: Map<number, KafkaNode> }> {
     const forceUpdate = this.staleMetadata;
     this.staleMetadata = false;
     const metadata = await this.admin().metadata({ topics: [...new Set(reads.map((r) => r.topic))], forceUpdate });
@@ -74,7 +86,13 @@ export class LeaderFetcher {
    * took yet) for the same partitions at the same offsets is reused rather than sent again: a leader
    * that was slower than another in the last call is not asked twice, and its answer is not lost.
    */
-  private leaderFetch(nodeId: number, node: KafkaNode, reads: PartitionRead[], maxWaitMs: number, maxBytes: number): LeaderFetch {
+  private leaderFetch(
+    nodeId: number,
+    node: KafkaNode,
+    reads: PartitionRead[],
+    maxWaitMs: number,
+    maxBytes: number,
+  ): LeaderFetch {
     const request = JSON.stringify([maxBytes, reads.map((r) => [r.topic, r.partition, r.offset])]);
     const pending = this.leaderFetches.get(nodeId);
     if (pending?.request === request) return pending;
@@ -91,10 +109,24 @@ export class LeaderFetcher {
     return fetch;
   }
 
-  private async sendFetch(node: KafkaNode, reads: PartitionRead[], maxWaitMs: number, maxBytes: number): Promise<FetchedRecord[]> {
+  private async sendFetch(
+    node: KafkaNode,
+    reads: PartitionRead[],
+    maxWaitMs: number,
+    maxBytes: number,
+  ): Promise<FetchedRecord[]> {
     const topics = new Map<string, fetchV12.FetchRequestPartition[]>();
     for (const r of reads) {
-      topics.set(r.topic, [...(topics.get(r.topic) ?? []), { partition: r.partition, currentLeaderEpoch: -1, fetchOffset: BigInt(r.offset), lastFetchedEpoch: -1, partitionMaxBytes: maxBytes }]);
+      topics.set(r.topic, [
+        ...(topics.get(r.topic) ?? []),
+        {
+          partition: r.partition,
+          currentLeaderEpoch: -1,
+          fetchOffset: BigInt(r.offset),
+          lastFetchedEpoch: -1,
+          partitionMaxBytes: maxBytes,
+        },
+      ]);
     }
     // A pool no fetch is using now; one more when every pool is busy (as many as fetches ever ran at once).
     let pool = this.fetchPools.find((p) => !this.busyFetchPools.has(p));
@@ -130,7 +162,8 @@ export class LeaderFetcher {
   private async firstRecords(fetches: LeaderFetch[]): Promise<FetchedRecord[]> {
     await new Promise<void>((resolve, reject) => {
       let unanswered = fetches.length;
-      for (const f of fetches) f.answer.then((records) => (records.length > 0 || --unanswered === 0) && resolve(), reject);
+      for (const f of fetches)
+        f.answer.then((records) => (records.length > 0 || --unanswered === 0) && resolve(), reject);
     });
     const records: FetchedRecord[] = [];
     for (const f of fetches) {
@@ -156,7 +189,8 @@ function recordsOf(response: fetchV12.FetchResponse, reads: PartitionRead[]): Fe
       const aborted = [...(data.abortedTransactions ?? [])].sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : 1));
       const abortedProducers = new Set<bigint>();
       for (const batch of data.records ?? []) {
-        while (aborted.length > 0 && aborted[0]!.firstOffset <= batch.firstOffset) abortedProducers.add(aborted.shift()!.producerId);
+        while (aborted.length > 0 && aborted[0]!.firstOffset <= batch.firstOffset)
+          abortedProducers.add(aborted.shift()!.producerId);
         if (batch.attributes & CONTROL) {
           // An abort marker (control type 0) ends that producer's aborted transaction.
           if (batch.records[0]?.key?.readInt16BE(2) === 0) abortedProducers.delete(batch.producerId);

@@ -62,7 +62,11 @@ export class KafkaBroker implements Broker {
   constructor(private readonly options: KafkaBrokerOptions) {
     this.log = options.logger ?? makeLogger("kafka");
     this.clientId = options.clientId ?? "sluice";
-    this.connection = { connectTimeout: 3000, requestTimeout: options.requestTimeoutMs ?? 30000, ...connectionSecurity(options.security) };
+    this.connection = {
+      connectTimeout: 3000,
+      requestTimeout: options.requestTimeoutMs ?? 30000,
+      ...connectionSecurity(options.security),
+    };
     this.fetcher = new LeaderFetcher(this.clientId, this.connection, () => this.need(this.admin));
   }
 
@@ -79,7 +83,8 @@ export class KafkaBroker implements Broker {
   async connect(): Promise<void> {
     await this.guard("connect to Kafka", async () => {
       // A login that cannot get a token says why here, rather than as the library's wrapped failure.
-      if (this.options.security?.sasl?.mechanism === "oauthbearer") await tokenLogin(this.options.security.sasl.login).token();
+      if (this.options.security?.sasl?.mechanism === "oauthbearer")
+        await tokenLogin(this.options.security.sasl.login).token();
       this.admin = new Admin(this.clientOptions());
       // The library connects on first use: ask for the cluster's brokers so that a bad address or
       // credentials fail here.
@@ -94,7 +99,10 @@ export class KafkaBroker implements Broker {
 
   groupMembership(options: GroupOptions): GroupMembership {
     const findCoordinator = async (groupId: string) => {
-      const [coordinator] = await this.need(this.admin).findCoordinator({ keyType: FindCoordinatorKeyTypes.GROUP, keys: [groupId] });
+      const [coordinator] = await this.need(this.admin).findCoordinator({
+        keyType: FindCoordinatorKeyTypes.GROUP,
+        keys: [groupId],
+      });
       if (!coordinator) throw new BrokerError(`no coordinator for group ${groupId}`, true);
       return coordinator;
     };
@@ -116,7 +124,11 @@ export class KafkaBroker implements Broker {
         const first = !this.cappedFactors.has(spec.replicationFactor);
         this.cappedFactors.add(spec.replicationFactor);
         const fields = { topic: spec.name, requested: spec.replicationFactor, brokers };
-        if (first) this.log.warn(fields, `replication factor ${spec.replicationFactor} capped to ${replicationFactor} by ${brokers} live broker${brokers === 1 ? "" : "s"} for topic ${spec.name}; other topics asking for ${spec.replicationFactor} are capped the same way`);
+        if (first)
+          this.log.warn(
+            fields,
+            `replication factor ${spec.replicationFactor} capped to ${replicationFactor} by ${brokers} live broker${brokers === 1 ? "" : "s"} for topic ${spec.name}; other topics asking for ${spec.replicationFactor} are capped the same way`,
+          );
         else this.log.debug(fields, "replication factor capped by live brokers");
       }
       try {
@@ -144,9 +156,20 @@ export class KafkaBroker implements Broker {
     const deadline = Date.now() + 10000;
     for (;;) {
       try {
-        const partitions = (await admin.metadata({ topics: [topic], forceUpdate: true })).topics.get(topic)?.partitions ?? [];
+        const partitions =
+          (await admin.metadata({ topics: [topic], forceUpdate: true })).topics.get(topic)?.partitions ?? [];
         if (partitions.length > 0 && partitions.every((p) => p && p.leader >= 0)) {
-          await admin.listOffsets({ topics: [{ name: topic, partitions: partitions.map((_, partitionIndex) => ({ partitionIndex, timestamp: ListOffsetTimestamps.LATEST })) }] });
+          await admin.listOffsets({
+            topics: [
+              {
+                name: topic,
+                partitions: partitions.map((_, partitionIndex) => ({
+                  partitionIndex,
+                  timestamp: ListOffsetTimestamps.LATEST,
+                })),
+              },
+            ],
+          });
           return;
         }
       } catch (err) {
@@ -165,7 +188,9 @@ export class KafkaBroker implements Broker {
   private async known(topic: string): Promise<void> {
     const admin = this.need(this.admin);
     for (const deadline = Date.now() + 10000; Date.now() < deadline; await Bun.sleep(50)) {
-      const partitions = (await admin.metadata({ topics: [topic], forceUpdate: true }).catch(() => undefined))?.topics.get(topic)?.partitions ?? [];
+      const partitions =
+        (await admin.metadata({ topics: [topic], forceUpdate: true }).catch(() => undefined))?.topics.get(topic)
+          ?.partitions ?? [];
       if (partitions.length > 0) return;
     }
   }
@@ -178,8 +203,12 @@ export class KafkaBroker implements Broker {
     return this.guard(`describe topic ${name}`, async () => {
       const admin = this.need(this.admin);
       if (!(await admin.listTopics({ includeInternals: true })).includes(name)) return undefined;
-      const partitions = (await admin.metadata({ topics: [name], forceUpdate: true })).topics.get(name)?.partitions ?? [];
-      const [described] = await admin.describeConfigs({ includeSynonyms: false, resources: [{ resourceType: ConfigResourceTypes.TOPIC, resourceName: name }] });
+      const partitions =
+        (await admin.metadata({ topics: [name], forceUpdate: true })).topics.get(name)?.partitions ?? [];
+      const [described] = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: [{ resourceType: ConfigResourceTypes.TOPIC, resourceName: name }],
+      });
       const config: Record<string, string> = {};
       for (const entry of described?.configs ?? []) if (entry.value != null) config[entry.name] = entry.value;
       return { name, partitions: partitions.length, replicationFactor: partitions[0]?.replicas.length ?? 0, config };
@@ -190,22 +219,32 @@ export class KafkaBroker implements Broker {
     return this.guard(`write to ${topic}`, async () => {
       const producer = this.need(this.producer);
       const unplaced = records.some((r) => r.partition === undefined);
-      const partitions = unplaced ? ((await producer.metadata({ topics: [topic] })).topics.get(topic)?.partitionsCount ?? 1) : 1;
+      const partitions = unplaced
+        ? ((await producer.metadata({ topics: [topic] })).topics.get(topic)?.partitionsCount ?? 1)
+        : 1;
       // Placed here rather than by the library, to answer each record's position.
       const placed = records.map((r) => r.partition ?? (r.key ? kafkaPartition(r.key, partitions) : 0));
       const positions: RecordPosition[] = [];
       // Chunks go out in order, one at a time (the idempotent producer keeps one request in flight).
       for (let start = 0; start < records.length; ) {
         let end = start;
-        for (let bytes = 0; end < records.length && (end === start || bytes < PRODUCE_CHUNK_BYTES); end++) bytes += sizeOf(records[end]!);
-        positions.push(...(await this.produceChunk(producer, topic, records.slice(start, end), placed.slice(start, end))));
+        for (let bytes = 0; end < records.length && (end === start || bytes < PRODUCE_CHUNK_BYTES); end++)
+          bytes += sizeOf(records[end]!);
+        positions.push(
+          ...(await this.produceChunk(producer, topic, records.slice(start, end), placed.slice(start, end))),
+        );
         start = end;
       }
       return positions;
     });
   }
 
-  private async produceChunk(producer: Producer, topic: string, records: ProduceRecord[], partitions: number[]): Promise<RecordPosition[]> {
+  private async produceChunk(
+    producer: Producer,
+    topic: string,
+    records: ProduceRecord[],
+    partitions: number[],
+  ): Promise<RecordPosition[]> {
     const result = await producer.send({
       messages: records.map((r, i) => ({
         topic,
@@ -239,7 +278,10 @@ export class KafkaBroker implements Broker {
       const admin = this.need(this.admin);
       const count = (await admin.metadata({ topics: [topic] })).topics.get(topic)?.partitionsCount ?? 0;
       const partitions = Array.from({ length: count }, (_, partitionIndex) => ({ partitionIndex, timestamp }));
-      const [listed] = await admin.listOffsets({ topics: [{ name: topic, partitions }], isolationLevel: READ_COMMITTED });
+      const [listed] = await admin.listOffsets({
+        topics: [{ name: topic, partitions }],
+        isolationLevel: READ_COMMITTED,
+      });
       const out: number[] = [];
       for (const p of listed?.partitions ?? []) out[p.partitionIndex] = Number(p.offset);
       return out;
@@ -252,7 +294,9 @@ export class KafkaBroker implements Broker {
 
   async fetchMany(reads: PartitionRead[], options: FetchOptions = {}): Promise<FetchedRecord[]> {
     if (reads.length === 0) return [];
-    return this.guard(`read ${[...new Set(reads.map((r) => r.topic))].join(", ")}`, () => this.fetcher.fetchMany(reads, options.maxWaitMs ?? 0, options.maxBytes));
+    return this.guard(`read ${[...new Set(reads.map((r) => r.topic))].join(", ")}`, () =>
+      this.fetcher.fetchMany(reads, options.maxWaitMs ?? 0, options.maxBytes),
+    );
   }
 
   async committedOffsets(group: string, topic: string): Promise<Map<number, number>> {
@@ -272,7 +316,9 @@ export class KafkaBroker implements Broker {
     await this.retrying(`commit offsets of group ${group}`, () =>
       this.need(this.admin).alterConsumerGroupOffsets({
         groupId: group,
-        topics: [{ name: topic, partitionOffsets: offsets.map((o) => ({ partition: o.partition, offset: BigInt(o.offset) })) }],
+        topics: [
+          { name: topic, partitionOffsets: offsets.map((o) => ({ partition: o.partition, offset: BigInt(o.offset) })) },
+        ],
       }),
     );
   }
@@ -308,7 +354,11 @@ export class KafkaBroker implements Broker {
       if (err instanceof BrokerError) throw err;
       // A topic not there (yet) is one a caller may wait for, as Kafka's clients do.
       const retriable = isRetriable(err) || (err instanceof UserError && err.message.startsWith("Unknown topic"));
-      throw new BrokerError(`could not ${what} (${this.options.bootstrapServers.join(",")}): ${reasonOf(err)}`, retriable, err);
+      throw new BrokerError(
+        `could not ${what} (${this.options.bootstrapServers.join(",")}): ${reasonOf(err)}`,
+        retriable,
+        err,
+      );
     }
   }
 }
@@ -346,11 +396,27 @@ function connectionSecurity(security: ClientSecurity | undefined): Pick<Connecti
   const { ssl, sasl } = security ?? {};
   const mechanisms = { plain: "PLAIN", "scram-sha-256": "SCRAM-SHA-256", "scram-sha-512": "SCRAM-SHA-512" } as const;
   return {
-    ...(ssl ? { tls: { ca: ssl.ca, cert: ssl.cert, key: ssl.key, rejectUnauthorized: true, ...(ssl.checkHostname ? {} : { checkServerIdentity: () => undefined }) } } : {}),
+    ...(ssl
+      ? {
+          tls: {
+            ca: ssl.ca,
+            cert: ssl.cert,
+            key: ssl.key,
+            rejectUnauthorized: true,
+            ...(ssl.checkHostname ? {} : { checkServerIdentity: () => undefined }),
+          },
+        }
+      : {}),
     ...(sasl?.mechanism === "oauthbearer"
       ? // A function: each authentication, and each re-authentication the broker's session lifetime asks
         // for, takes the login's current token.
-        { sasl: { mechanism: "OAUTHBEARER", token: loginOf(sasl.login), ...(sasl.extensions ? { oauthBearerExtensions: sasl.extensions } : {}) } }
+        {
+          sasl: {
+            mechanism: "OAUTHBEARER",
+            token: loginOf(sasl.login),
+            ...(sasl.extensions ? { oauthBearerExtensions: sasl.extensions } : {}),
+          },
+        }
       : sasl
         ? { sasl: { mechanism: mechanisms[sasl.mechanism], username: sasl.username, password: sasl.password } }
         : {}),

@@ -9,7 +9,11 @@ const CONNECTION_CHECK_TIMEOUT_MS = 10_000;
  * took longer than `timeoutMs`; undefined when it succeeded. The attempt closes what it opened itself,
  * also when it finishes after the timeout.
  */
-export async function connectionProblem(attempt: () => Promise<unknown>, failed: (cause: string) => string, timeoutMs = CONNECTION_CHECK_TIMEOUT_MS): Promise<string | undefined> {
+export async function connectionProblem(
+  attempt: () => Promise<unknown>,
+  failed: (cause: string) => string,
+  timeoutMs = CONNECTION_CHECK_TIMEOUT_MS,
+): Promise<string | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<string>((resolve) => {
     timer = setTimeout(() => resolve(`Connection validation timed out after ${timeoutMs} ms`), timeoutMs);

@@ -31,7 +31,10 @@ export abstract class Connector {
    * KIP-875: called before the runtime alters or resets this connector's offsets; true when the
    * connector accepts framework-managed offsets (the default).
    */
-  alterOffsets?(config: Record<string, string>, offsets: Map<Record<string, unknown>, Record<string, unknown> | null>): boolean;
+  alterOffsets?(
+    config: Record<string, string>,
+    offsets: Map<Record<string, unknown>, Record<string, unknown> | null>,
+  ): boolean;
   /**
    * Kafka's Connector.validate beyond the declared settings, e.g. trying the connection: problems by
    * setting name. Called only when the connector's own settings are valid, and bounded by the caller
@@ -140,7 +143,10 @@ export abstract class SinkTask implements Task {
 
 /** Kafka's RetriableException: the runtime retries the operation instead of failing the task. */
 export class RetriableException extends Error {
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
     this.name = "RetriableException";
   }
@@ -148,7 +154,10 @@ export class RetriableException extends Error {
 
 /** Kafka's ConnectException: a connector or task failure with a message for the status trace. */
 export class ConnectException extends Error {
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
     this.name = "ConnectException";
   }

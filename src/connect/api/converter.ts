@@ -29,8 +29,17 @@ export interface Converter {
    * null means a null record key/value (e.g. a tombstone). Kafka's interface is synchronous; here a
    * converter that needs I/O (a schema registry look-up) may return a promise, which the worker awaits.
    */
-  fromConnectData(topic: string, schema: Schema | null, value: unknown, headers?: RecordHeader[]): Uint8Array | null | Promise<Uint8Array | null>;
-  toConnectData(topic: string, value: Uint8Array | null, headers?: readonly RecordHeader[]): SchemaAndValue | Promise<SchemaAndValue>;
+  fromConnectData(
+    topic: string,
+    schema: Schema | null,
+    value: unknown,
+    headers?: RecordHeader[],
+  ): Uint8Array | null | Promise<Uint8Array | null>;
+  toConnectData(
+    topic: string,
+    value: Uint8Array | null,
+    headers?: readonly RecordHeader[],
+  ): SchemaAndValue | Promise<SchemaAndValue>;
   /** The settings this converter understands (Kafka's Converter.config()), for validation and docs. */
   config?(): SettingsDefinition;
   close?(): void;

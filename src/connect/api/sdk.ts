@@ -2,8 +2,25 @@
 // (the binary has no module paths), so its default export receives this SDK:
 //   export default (sdk) => [class MySource extends sdk.SourceConnector { ... }, ...]
 import { ignored, refused, SettingsDefinition } from "../../platform/settings.ts";
-import { Schema, SchemaBuilder, Struct, Decimal, ConnectDate, Time, Timestamp, DataException, javaToString } from "./data/index.ts";
-import { ConnectException, RetriableException, SinkConnector, SinkTask, SourceConnector, SourceTask } from "./connector.ts";
+import {
+  Schema,
+  SchemaBuilder,
+  Struct,
+  Decimal,
+  ConnectDate,
+  Time,
+  Timestamp,
+  DataException,
+  javaToString,
+} from "./data/index.ts";
+import {
+  ConnectException,
+  RetriableException,
+  SinkConnector,
+  SinkTask,
+  SourceConnector,
+  SourceTask,
+} from "./connector.ts";
 import { newRecord, sourceRecord } from "./records.ts";
 import { VERSION } from "../../platform/version.ts";
 

@@ -14,7 +14,23 @@ import type { AvroName, AvroNode, FieldNode, PrimitiveType, RecordNode } from ".
 import { avroFormat, isValidDefault, type AvroParsedSchema } from "../../schema/avro/index.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";
 import { javaParseInteger } from "../../jvm/java-numbers.ts";
-import { DataException, isPlainObject, javaClassName, ConnectDate, Decimal, Time, Timestamp, Schema, SchemaBuilder, copySchema, acceptsPlain, mapEntries, validateValue, type Field, Struct } from "../api/data/index.ts";
+import {
+  DataException,
+  isPlainObject,
+  javaClassName,
+  ConnectDate,
+  Decimal,
+  Time,
+  Timestamp,
+  Schema,
+  SchemaBuilder,
+  copySchema,
+  acceptsPlain,
+  mapEntries,
+  validateValue,
+  type Field,
+  Struct,
+} from "../api/data/index.ts";
 import { DerivedSchemas } from "./derived-schemas.ts";
 
 const AVRO_NAMESPACE = "io.confluent.connect.avro";
@@ -52,11 +68,41 @@ const CONNECT_AVRO_DECIMAL_PRECISION_DEFAULT = 64;
 
 /** AvroDataConfig (and AbstractDataConfig) settings, by Confluent's names and defaults. */
 export const avroDataSettings: readonly Setting[] = [
-  { name: "enhanced.avro.schema.support", type: "boolean", default: false, importance: "medium", doc: "Toggle for enabling/disabling enhanced avro schema support: Enum symbol preservation and Package Name awareness" },
-  { name: "scrub.invalid.names", type: "boolean", default: false, importance: "medium", doc: "Whether to scrub invalid names by replacing invalid characters with valid ones" },
-  { name: "connect.meta.data", type: "boolean", default: true, importance: "low", doc: "Toggle for enabling/disabling connect converter to add its meta data to the output schema or not" },
-  { name: "discard.type.doc.default", type: "boolean", default: false, importance: "low", doc: "Only Avro field doc and default will be retained during conversion of Avro and Connect schema." },
-  { name: "allow.optional.map.keys", type: "boolean", default: false, importance: "low", doc: "Allow optional string map key when converting from Connect Schema to Avro Schema." },
+  {
+    name: "enhanced.avro.schema.support",
+    type: "boolean",
+    default: false,
+    importance: "medium",
+    doc: "Toggle for enabling/disabling enhanced avro schema support: Enum symbol preservation and Package Name awareness",
+  },
+  {
+    name: "scrub.invalid.names",
+    type: "boolean",
+    default: false,
+    importance: "medium",
+    doc: "Whether to scrub invalid names by replacing invalid characters with valid ones",
+  },
+  {
+    name: "connect.meta.data",
+    type: "boolean",
+    default: true,
+    importance: "low",
+    doc: "Toggle for enabling/disabling connect converter to add its meta data to the output schema or not",
+  },
+  {
+    name: "discard.type.doc.default",
+    type: "boolean",
+    default: false,
+    importance: "low",
+    doc: "Only Avro field doc and default will be retained during conversion of Avro and Connect schema.",
+  },
+  {
+    name: "allow.optional.map.keys",
+    type: "boolean",
+    default: false,
+    importance: "low",
+    doc: "Allow optional string map key when converting from Connect Schema to Avro Schema.",
+  },
   flattenSingletonUnions,
   ...commonDataSettings,
 ];
@@ -111,11 +157,28 @@ const ANYTHING_SCHEMA_TEXT = JSON.stringify({
   name: "Anything",
   namespace: AVRO_NAMESPACE,
   fields: [
-    ...["boolean", "bytes", "double", "float", "int", "long", "string"].map((t) => ({ name: t, type: ["null", t], default: null })),
+    ...["boolean", "bytes", "double", "float", "int", "long", "string"].map((t) => ({
+      name: t,
+      type: ["null", t],
+      default: null,
+    })),
     { name: "array", type: ["null", { type: "array", items: "Anything" }], default: null },
     {
       name: "map",
-      type: ["null", { type: "array", items: { type: "record", name: "MapEntry", fields: [{ name: "key", type: "Anything" }, { name: "value", type: "Anything" }] } }],
+      type: [
+        "null",
+        {
+          type: "array",
+          items: {
+            type: "record",
+            name: "MapEntry",
+            fields: [
+              { name: "key", type: "Anything" },
+              { name: "value", type: "Anything" },
+            ],
+          },
+        },
+      ],
       default: null,
     },
   ],
@@ -163,7 +226,11 @@ export class AvroData {
 
   constructor(options: Partial<AvroDataOptions> = {}) {
     this.options = { ...DEFAULT_AVRO_DATA_OPTIONS, ...options };
-    this.derived = new DerivedSchemas(this.options.cacheSize, (text) => avroFormat.parse(text, []), "The Avro schema derived from the Connect schema is invalid");
+    this.derived = new DerivedSchemas(
+      this.options.cacheSize,
+      (text) => avroFormat.parse(text, []),
+      "The Avro schema derived from the Connect schema is invalid",
+    );
   }
 
   // ------------------------------------------------------------------------------------------
@@ -216,15 +283,25 @@ export class AvroData {
         base = primitive("boolean");
         break;
       case "STRING": {
-        if ((o.generalizedSumTypeSupport || o.enhancedSchemaSupport) && params && (params.has(GENERALIZED_TYPE_ENUM) || params.has(AVRO_TYPE_ENUM))) {
+        if (
+          (o.generalizedSumTypeSupport || o.enhancedSchemaSupport) &&
+          params &&
+          (params.has(GENERALIZED_TYPE_ENUM) || params.has(AVRO_TYPE_ENUM))
+        ) {
           const paramName = o.generalizedSumTypeSupport ? GENERALIZED_TYPE_ENUM : AVRO_TYPE_ENUM;
-          const symbols = [...params.keys()].filter((k) => k.startsWith(paramName + ".")).map((k) => k.slice(paramName.length + 1));
+          const symbols = [...params.keys()]
+            .filter((k) => k.startsWith(paramName + "."))
+            .map((k) => k.slice(paramName.length + 1));
           // Called for its side effect too: an unnamed enum uses up a ConnectDefault index, as in Java.
           const [, simpleName] = this.nameOrDefault(ctx, schema.name);
           const enumName = params.get(paramName);
           if (enumName === undefined) throw new DataException(`Enum schema without the ${paramName} parameter`);
-          const doc = o.discardTypeDocDefault ? params.get(CONNECT_ENUM_DOC_PROP) : params.get(AVRO_ENUM_DOC_PREFIX_PROP + simpleName);
-          const enumDefault = o.discardTypeDocDefault ? undefined : params.get(AVRO_ENUM_DEFAULT_PREFIX_PROP + simpleName);
+          const doc = o.discardTypeDocDefault
+            ? params.get(CONNECT_ENUM_DOC_PROP)
+            : params.get(AVRO_ENUM_DOC_PREFIX_PROP + simpleName);
+          const enumDefault = o.discardTypeDocDefault
+            ? undefined
+            : params.get(AVRO_ENUM_DEFAULT_PREFIX_PROP + simpleName);
           base = {
             type: "enum",
             name: this.avroName(enumName),
@@ -241,22 +318,45 @@ export class AvroData {
       case "BYTES": {
         if (isFixedSchema(schema)) {
           const [space, name] = this.nameOrDefault(ctx, schema.name);
-          base = { type: "fixed", name: avroName(space, name), doc: null, size: parseJavaInt(params!.get(CONNECT_AVRO_FIXED_SIZE_PROP)!), aliases: [], props: new Map(), logicalType: null };
+          base = {
+            type: "fixed",
+            name: avroName(space, name),
+            doc: null,
+            size: parseJavaInt(params!.get(CONNECT_AVRO_FIXED_SIZE_PROP)!),
+            aliases: [],
+            props: new Map(),
+            logicalType: null,
+          };
         } else base = primitive("bytes");
         if (isDecimalName(schema.name)) {
           base.props.set("scale", JsonNumber.ofInteger(BigInt(parseJavaInt(params?.get(Decimal.SCALE_FIELD)))));
           const precision = params?.get(CONNECT_AVRO_DECIMAL_PRECISION_PROP);
-          base.props.set("precision", JsonNumber.ofInteger(BigInt(precision !== undefined ? parseJavaInt(precision) : CONNECT_AVRO_DECIMAL_PRECISION_DEFAULT)));
+          base.props.set(
+            "precision",
+            JsonNumber.ofInteger(
+              BigInt(precision !== undefined ? parseJavaInt(precision) : CONNECT_AVRO_DECIMAL_PRECISION_DEFAULT),
+            ),
+          );
         }
         break;
       }
       case "ARRAY":
-        base = { type: "array", items: this.fromConnectSchemaNode(schema.valueSchema!, ctx, false), props: new Map(), logicalType: null };
+        base = {
+          type: "array",
+          items: this.fromConnectSchemaNode(schema.valueSchema!, ctx, false),
+          props: new Map(),
+          logicalType: null,
+        };
         break;
       case "MAP": {
         const keySchema = schema.keySchema!;
         if (this.stringKeys(keySchema)) {
-          base = { type: "map", values: this.fromConnectSchemaNode(schema.valueSchema!, ctx, false), props: new Map(), logicalType: null };
+          base = {
+            type: "map",
+            values: this.fromConnectSchemaNode(schema.valueSchema!, ctx, false),
+            props: new Map(),
+            logicalType: null,
+          };
         } else {
           // Avro maps only have string keys: other maps are arrays of key/value records.
           let entry: RecordNode;
@@ -276,18 +376,27 @@ export class AvroData {
       case "STRUCT": {
         if (union) {
           const branches: AvroNode[] = schema.optional ? [primitive("null")] : [];
-          for (const field of schema.fields) branches.push(this.fromConnectSchemaNode(nonOptional(field.schema), ctx, true));
+          for (const field of schema.fields)
+            branches.push(this.fromConnectSchemaNode(nonOptional(field.schema), ctx, true));
           base = { type: "union", branches, props: new Map(), logicalType: null };
         } else if (schema.optional) {
           // The record inside the union carries the metadata; a union holds no properties.
-          base = { type: "union", branches: [primitive("null"), this.fromConnectSchemaNode(nonOptional(schema), ctx, false)], props: new Map(), logicalType: null };
+          base = {
+            type: "union",
+            branches: [primitive("null"), this.fromConnectSchemaNode(nonOptional(schema), ctx, false)],
+            props: new Map(),
+            logicalType: null,
+          };
         } else {
           const [space, name] = this.nameOrDefault(ctx, schema.name);
           const doc = params?.get(o.discardTypeDocDefault ? CONNECT_RECORD_DOC_PROP : AVRO_RECORD_DOC_PROP) ?? null;
           const rec = record(avroName(space, name), doc);
           for (const field of schema.fields) {
-            const fieldDoc = !o.discardTypeDocDefault && params ? (params.get(AVRO_FIELD_DOC_PREFIX_PROP + field.name) ?? null) : null;
-            rec.fields.push(this.recordField(rec.fields.length, this.scrubName(field.name), field.schema, fieldDoc, ctx));
+            const fieldDoc =
+              !o.discardTypeDocDefault && params ? (params.get(AVRO_FIELD_DOC_PREFIX_PROP + field.name) ?? null) : null;
+            rec.fields.push(
+              this.recordField(rec.fields.length, this.scrubName(field.name), field.schema, fieldDoc, ctx),
+            );
           }
           base = rec;
         }
@@ -333,7 +442,13 @@ export class AvroData {
     if (logical !== undefined && !base.props.has("logicalType")) base.props.set("logicalType", logical);
   }
 
-  private recordField(pos: number, name: string, fieldSchema: Schema, doc: string | null, ctx: FromConnectContext): FieldNode {
+  private recordField(
+    pos: number,
+    name: string,
+    fieldSchema: Schema,
+    doc: string | null,
+    ctx: FromConnectContext,
+  ): FieldNode {
     const o = this.options;
     let defaultValue: JsonValue | undefined;
     if (fieldSchema.defaultValue !== null) defaultValue = this.defaultJson(fieldSchema, fieldSchema.defaultValue, true);
@@ -346,16 +461,32 @@ export class AvroData {
     if (defaultValue !== undefined && !isValidDefault(type, defaultValue)) defaultValue = undefined;
     const props: JsonObject = new Map();
     // A named type written a second time is only a reference: its parameters go on the field.
-    if (o.connectMetaData && alreadySeen && fieldSchema.parameters && fieldSchema.parameters.size > 0 && isNamedOrHasNamedBranch(type)) {
+    if (
+      o.connectMetaData &&
+      alreadySeen &&
+      fieldSchema.parameters &&
+      fieldSchema.parameters.size > 0 &&
+      isNamedOrHasNamedBranch(type)
+    ) {
       const json = this.parametersJson(fieldSchema.parameters);
       if (json.size > 0) props.set(CONNECT_PARAMETERS_PROP, json);
     }
-    return { name, pos, type, doc: o.discardTypeDocDefault ? fieldSchema.doc : doc, defaultValue, order: "ascending", aliases: [], props };
+    return {
+      name,
+      pos,
+      type,
+      doc: o.discardTypeDocDefault ? fieldSchema.doc : doc,
+      defaultValue,
+      order: "ascending",
+      aliases: [],
+      props,
+    };
   }
 
   private parametersJson(params: ReadonlyMap<string, string>): JsonObject {
     const json: JsonObject = new Map();
-    for (const [k, v] of params) if (this.options.discardTypeDocDefault || k !== AVRO_FIELD_DEFAULT_FLAG_PROP) json.set(k, v);
+    for (const [k, v] of params)
+      if (this.options.discardTypeDocDefault || k !== AVRO_FIELD_DEFAULT_FLAG_PROP) json.set(k, v);
     return json;
   }
 
@@ -367,7 +498,9 @@ export class AvroData {
     if (value === null || value === undefined) return null;
     const v = logicalToAvro(schema, value);
     const fail = (): never => {
-      throw new DataException(`Invalid type used for default value of ${schema.type} field: ${javaClassName(schema.defaultValue)}`);
+      throw new DataException(
+        `Invalid type used for default value of ${schema.type} field: ${javaClassName(schema.defaultValue)}`,
+      );
     };
     switch (schema.type) {
       case "INT8":
@@ -405,7 +538,10 @@ export class AvroData {
           return json;
         }
         // As in Java: a list of [key, value] pairs, which is not a valid default for the entry records.
-        return entries.map(([k, e]) => [this.defaultJson(schema.keySchema!, k, asField), this.defaultJson(schema.valueSchema!, e, asField)]);
+        return entries.map(([k, e]) => [
+          this.defaultJson(schema.keySchema!, k, asField),
+          this.defaultJson(schema.valueSchema!, e, asField),
+        ]);
       }
       case "STRUCT": {
         if (!(v instanceof Struct)) fail();
@@ -481,7 +617,8 @@ export class AvroData {
       throw new DataException(`Invalid type for ${schema.type}: ${javaClassName(v)}`);
     };
     const expect = (...types: AvroNode["type"][]): void => {
-      if (!types.includes(node.type)) throw new DataException(`Cannot write Connect ${schema.type} as Avro ${node.type}`);
+      if (!types.includes(node.type))
+        throw new DataException(`Cannot write Connect ${schema.type} as Avro ${node.type}`);
     };
     switch (schema.type) {
       case "INT8":
@@ -536,7 +673,10 @@ export class AvroData {
         }
         expect("array");
         const [keyNode, valueNode] = mapEntryTypes((node as { items: AvroNode }).items);
-        return [...entries].map(([k, e]) => ({ [KEY_FIELD]: this.toAvroValue(schema.keySchema!, keyNode, k), [VALUE_FIELD]: this.toAvroValue(schema.valueSchema!, valueNode, e) }));
+        return [...entries].map(([k, e]) => ({
+          [KEY_FIELD]: this.toAvroValue(schema.keySchema!, keyNode, k),
+          [VALUE_FIELD]: this.toAvroValue(schema.valueSchema!, valueNode, e),
+        }));
       }
       case "STRUCT": {
         if (!(v instanceof Struct)) invalid();
@@ -556,11 +696,16 @@ export class AvroData {
       const field = byAvroName.get(avroField.name);
       if (!field) {
         // Only with a writer schema other than the derived one (use.latest.version).
-        if (avroField.defaultValue === undefined) throw new DataException(`Avro field ${avroField.name} of ${node.name.full} has no Connect field and no default`);
+        if (avroField.defaultValue === undefined)
+          throw new DataException(
+            `Avro field ${avroField.name} of ${node.name.full} has no Connect field and no default`,
+          );
         out[avroField.name] = jsonToAvro(avroField.type, avroField.defaultValue);
         continue;
       }
-      const fieldValue = this.options.ignoreDefaultForNullables ? struct.getWithoutDefault(field.name) : struct.get(field);
+      const fieldValue = this.options.ignoreDefaultForNullables
+        ? struct.getWithoutDefault(field.name)
+        : struct.get(field);
       out[avroField.name] = this.toAvroValue(field.schema, avroField.type, fieldValue);
     }
     return out;
@@ -568,7 +713,8 @@ export class AvroData {
 
   /** A union held as a Connect struct: the first non-null field is the branch written. */
   private unionStructToAvro(schema: Schema, node: Extract<AvroNode, { type: "union" }>, value: unknown): unknown {
-    if (!(value instanceof Struct) || !value.schema.equals(schema)) throw new DataException("Mismatching struct schema");
+    if (!(value instanceof Struct) || !value.schema.equals(schema))
+      throw new DataException("Mismatching struct schema");
     const members = node.branches.map((b, i) => ({ branch: b, index: i })).filter((m) => m.branch.type !== "null");
     for (const [k, field] of schema.fields.entries()) {
       const member = this.options.ignoreDefaultForNullables ? value.getWithoutDefault(field.name) : value.get(field);
@@ -588,7 +734,8 @@ export class AvroData {
     for (const f of ANYTHING_FIELDS) out[f] = null;
     if (value === null || value === undefined) return out;
     const set = (field: (typeof ANYTHING_FIELDS)[number], v: unknown): Record<string, unknown> => {
-      const branch = (rec.fields.find((f) => f.name === field)!.type as Extract<AvroNode, { type: "union" }>).branches[1]!;
+      const branch = (rec.fields.find((f) => f.name === field)!.type as Extract<AvroNode, { type: "union" }>)
+        .branches[1]!;
       out[field] = { [branchKey(branch)]: v };
       return out;
     };
@@ -604,11 +751,18 @@ export class AvroData {
       case "string":
         return set("string", value);
       case "object":
-        if (Array.isArray(value)) return set("array", value.map((e) => this.schemalessToAvro(anythingNode, e)));
+        if (Array.isArray(value))
+          return set(
+            "array",
+            value.map((e) => this.schemalessToAvro(anythingNode, e)),
+          );
         if (value instanceof Map || isPlainObject(value)) {
           return set(
             "map",
-            [...mapEntries(value as Map<unknown, unknown>)].map(([k, e]) => ({ [KEY_FIELD]: this.schemalessToAvro(anythingNode, k), [VALUE_FIELD]: this.schemalessToAvro(anythingNode, e) })),
+            [...mapEntries(value as Map<unknown, unknown>)].map(([k, e]) => ({
+              [KEY_FIELD]: this.schemalessToAvro(anythingNode, k),
+              [VALUE_FIELD]: this.schemalessToAvro(anythingNode, e),
+            })),
           );
         }
         break;
@@ -635,7 +789,13 @@ export class AvroData {
     return schema;
   }
 
-  private toConnectSchemaAt(node: AvroNode, forceOptional: boolean, fieldDefault: JsonValue | undefined, version: number | null, ctx: ToConnectContext): Schema {
+  private toConnectSchemaAt(
+    node: AvroNode,
+    forceOptional: boolean,
+    fieldDefault: JsonValue | undefined,
+    version: number | null,
+    ctx: ToConnectContext,
+  ): Schema {
     const o = this.options;
     const connectType = stringProp(node, CONNECT_TYPE_PROP);
     const logicalType = stringProp(node, "logicalType")?.toLowerCase() ?? null;
@@ -657,10 +817,14 @@ export class AvroData {
           presetVersion = 1;
           const precision = node.props.get("precision");
           if (precision !== undefined) {
-            if (!(precision instanceof JsonNumber)) throw new DataException("precision property must be a JSON Integer. https://avro.apache.org/docs/1.9.1/spec.html#Decimal");
+            if (!(precision instanceof JsonNumber))
+              throw new DataException(
+                "precision property must be a JSON Integer. https://avro.apache.org/docs/1.9.1/spec.html#Decimal",
+              );
             // Kept as a parameter only when it is not the default.
             const p = javaIntValue(precision);
-            if (p !== CONNECT_AVRO_DECIMAL_PRECISION_DEFAULT) builder.parameter(CONNECT_AVRO_DECIMAL_PRECISION_PROP, String(p));
+            if (p !== CONNECT_AVRO_DECIMAL_PRECISION_DEFAULT)
+              builder.parameter(CONNECT_AVRO_DECIMAL_PRECISION_PROP, String(p));
           }
         } else builder = SchemaBuilder.bytes();
         if (node.type === "fixed") builder.parameter(CONNECT_AVRO_FIXED_SIZE_PROP, String(node.size));
@@ -674,15 +838,18 @@ export class AvroData {
       case "int":
         if (connectType === null && logicalType === null) builder = SchemaBuilder.int32();
         else if (logicalType !== null) {
-          if (logicalType === "date") [builder, presetName, presetVersion] = [ConnectDate.builder(), ConnectDate.LOGICAL_NAME, 1];
-          else if (logicalType === "time-millis") [builder, presetName, presetVersion] = [Time.builder(), Time.LOGICAL_NAME, 1];
+          if (logicalType === "date")
+            [builder, presetName, presetVersion] = [ConnectDate.builder(), ConnectDate.LOGICAL_NAME, 1];
+          else if (logicalType === "time-millis")
+            [builder, presetName, presetVersion] = [Time.builder(), Time.LOGICAL_NAME, 1];
           else builder = SchemaBuilder.int32();
         } else if (connectType === "int8") builder = SchemaBuilder.int8();
         else if (connectType === "int16") builder = SchemaBuilder.int16();
         else throw new DataException("Connect type annotation for Avro int field is null");
         break;
       case "long":
-        if (logicalType === "timestamp-millis") [builder, presetName, presetVersion] = [Timestamp.builder(), Timestamp.LOGICAL_NAME, 1];
+        if (logicalType === "timestamp-millis")
+          [builder, presetName, presetVersion] = [Timestamp.builder(), Timestamp.LOGICAL_NAME, 1];
         else builder = SchemaBuilder.int64();
         break;
       case "string":
@@ -697,19 +864,26 @@ export class AvroData {
         break;
       }
       case "map":
-        builder = SchemaBuilder.map(Schema.STRING_SCHEMA, this.toConnectSchemaAt(node.values, false, undefined, null, ctx));
+        builder = SchemaBuilder.map(
+          Schema.STRING_SCHEMA,
+          this.toConnectSchemaAt(node.values, false, undefined, null, ctx),
+        );
         break;
       case "record": {
-        if (ctx.inProgress.has(node)) throw new DataException(`Recursive Avro schema ${node.name.full} cannot be represented as a Connect schema`);
+        if (ctx.inProgress.has(node))
+          throw new DataException(`Recursive Avro schema ${node.name.full} cannot be represented as a Connect schema`);
         ctx.inProgress.add(node);
         recordInProgress = node;
         builder = SchemaBuilder.struct();
-        if (!o.discardTypeDocDefault && o.connectMetaData && node.doc !== null) builder.parameter(AVRO_RECORD_DOC_PROP, node.doc);
+        if (!o.discardTypeDocDefault && o.connectMetaData && node.doc !== null)
+          builder.parameter(AVRO_RECORD_DOC_PROP, node.doc);
         for (const field of node.fields) {
-          if (!o.discardTypeDocDefault && o.connectMetaData && field.doc !== null) builder.parameter(AVRO_FIELD_DOC_PREFIX_PROP + field.name, field.doc);
+          if (!o.discardTypeDocDefault && o.connectMetaData && field.doc !== null)
+            builder.parameter(AVRO_FIELD_DOC_PREFIX_PROP + field.name, field.doc);
           let fieldSchema = this.toConnectSchemaAt(field.type, false, field.defaultValue, null, ctx);
           const fieldParams = field.props.get(CONNECT_PARAMETERS_PROP);
-          if (o.connectMetaData && isJsonObject(fieldParams)) fieldSchema = withFieldLevelParams(fieldSchema, fieldParams);
+          if (o.connectMetaData && isJsonObject(fieldParams))
+            fieldSchema = withFieldLevelParams(fieldSchema, fieldParams);
           builder.field(field.name, fieldSchema);
         }
         break;
@@ -718,20 +892,31 @@ export class AvroData {
         // Enums become strings; the symbols are kept as parameters.
         builder = SchemaBuilder.string();
         if (o.connectMetaData) {
-          if (node.doc !== null) builder.parameter(o.discardTypeDocDefault ? CONNECT_ENUM_DOC_PROP : AVRO_ENUM_DOC_PREFIX_PROP + node.name.name, node.doc);
-          if (!o.discardTypeDocDefault && node.enumDefault !== null) builder.parameter(AVRO_ENUM_DEFAULT_PREFIX_PROP + node.name.name, node.enumDefault);
+          if (node.doc !== null)
+            builder.parameter(
+              o.discardTypeDocDefault ? CONNECT_ENUM_DOC_PROP : AVRO_ENUM_DOC_PREFIX_PROP + node.name.name,
+              node.doc,
+            );
+          if (!o.discardTypeDocDefault && node.enumDefault !== null)
+            builder.parameter(AVRO_ENUM_DEFAULT_PREFIX_PROP + node.name.name, node.enumDefault);
         }
         const paramName = o.generalizedSumTypeSupport ? GENERALIZED_TYPE_ENUM : AVRO_TYPE_ENUM;
         builder.parameter(paramName, node.name.full);
-        node.symbols.forEach((symbol, i) => builder.parameter(`${paramName}.${symbol}`, o.generalizedSumTypeSupport ? String(i) : symbol));
+        node.symbols.forEach((symbol, i) =>
+          builder.parameter(`${paramName}.${symbol}`, o.generalizedSumTypeSupport ? String(i) : symbol),
+        );
         break;
       }
       case "union": {
         const nonNull = node.branches.filter((b) => b.type !== "null");
-        if (node.branches.length === 1 && o.flattenSingletonUnions) return this.toConnectSchemaAt(node.branches[0]!, false, undefined, null, ctx);
+        if (node.branches.length === 1 && o.flattenSingletonUnions)
+          return this.toConnectSchemaAt(node.branches[0]!, false, undefined, null, ctx);
         // [null, T] or [T, null]: an optional T. The field default is dropped here, as in Java (connect.default keeps it).
-        if (node.branches.length === 2 && nonNull.length === 1) return this.toConnectSchemaAt(nonNull[0]!, true, undefined, null, ctx);
-        const unionName = o.generalizedSumTypeSupport ? GENERALIZED_TYPE_UNION_PREFIX + this.unionIndex++ : AVRO_TYPE_UNION;
+        if (node.branches.length === 2 && nonNull.length === 1)
+          return this.toConnectSchemaAt(nonNull[0]!, true, undefined, null, ctx);
+        const unionName = o.generalizedSumTypeSupport
+          ? GENERALIZED_TYPE_UNION_PREFIX + this.unionIndex++
+          : AVRO_TYPE_UNION;
         builder = SchemaBuilder.struct().name(unionName);
         presetName = unionName;
         if (o.generalizedSumTypeSupport) builder.parameter(GENERALIZED_TYPE_UNION, unionName);
@@ -742,7 +927,8 @@ export class AvroData {
             return;
           }
           const fieldName = this.unionMemberFieldName(member, i);
-          if (names.has(fieldName)) throw new DataException("Multiple union schemas map to the Connect union field name");
+          if (names.has(fieldName))
+            throw new DataException("Multiple union schemas map to the Connect union field name");
           names.add(fieldName);
           builder.field(fieldName, this.toConnectSchemaAt(member, true, undefined, null, ctx));
         });
@@ -765,30 +951,37 @@ export class AvroData {
     let versionInt = -1;
     const versionNode = node.props.get(CONNECT_VERSION_PROP);
     if (versionNode !== undefined) {
-      if (!(versionNode instanceof JsonNumber)) throw new DataException(`Invalid Connect version found: ${writeJson(versionNode)}`);
+      if (!(versionNode instanceof JsonNumber))
+        throw new DataException(`Invalid Connect version found: ${writeJson(versionNode)}`);
       versionInt = javaIntValue(versionNode);
     } else if (version !== null) versionInt = version;
     if (versionInt >= 0) {
       if (presetVersion !== null) {
         if (versionInt !== presetVersion)
-          throw new DataException(`Mismatched versions: version already added to SchemaBuilder (${presetVersion}) differs from version in source schema (${versionInt})`);
+          throw new DataException(
+            `Mismatched versions: version already added to SchemaBuilder (${presetVersion}) differs from version in source schema (${versionInt})`,
+          );
       } else builder.version(versionInt);
     }
 
     const parameters = node.props.get(CONNECT_PARAMETERS_PROP);
     if (o.connectMetaData && parameters !== undefined) {
-      if (!isJsonObject(parameters)) throw new DataException(`Expected JSON object for schema parameters but found: ${writeJson(parameters)}`);
+      if (!isJsonObject(parameters))
+        throw new DataException(`Expected JSON object for schema parameters but found: ${writeJson(parameters)}`);
       for (const [k, v] of parameters) {
-        if (typeof v !== "string") throw new DataException(`Expected schema parameter values to be strings but found: ${writeJson(v)}`);
+        if (typeof v !== "string")
+          throw new DataException(`Expected schema parameter values to be strings but found: ${writeJson(v)}`);
         builder.parameter(k, v);
       }
     }
-    for (const [k, v] of node.props) if (k.startsWith("avro")) builder.parameter(k, typeof v === "string" ? v : writeJson(v));
+    for (const [k, v] of node.props)
+      if (k.startsWith("avro")) builder.parameter(k, typeof v === "string" ? v : writeJson(v));
 
     const connectDefault = node.props.get(CONNECT_DEFAULT_VALUE_PROP);
     let defaultJson = fieldDefault;
     if (defaultJson === undefined) defaultJson = connectDefault;
-    else if (!o.discardTypeDocDefault && o.connectMetaData && connectDefault === undefined) builder.parameter(AVRO_FIELD_DEFAULT_FLAG_PROP, "true");
+    else if (!o.discardTypeDocDefault && o.connectMetaData && connectDefault === undefined)
+      builder.parameter(AVRO_FIELD_DEFAULT_FLAG_PROP, "true");
 
     const nameJson = node.props.get(CONNECT_NAME_PROP);
     let name: string | null = null;
@@ -799,7 +992,10 @@ export class AvroData {
     else if (node.type === "fixed" && presetName !== Decimal.LOGICAL_NAME) name = node.name.full;
     if (name !== null && !name.startsWith(DEFAULT_SCHEMA_FULL_NAME)) {
       if (presetName !== null) {
-        if (name !== presetName) throw new DataException(`Mismatched names: name already added to SchemaBuilder (${presetName}) differs from name in source schema (${name})`);
+        if (name !== presetName)
+          throw new DataException(
+            `Mismatched names: name already added to SchemaBuilder (${presetName}) differs from name in source schema (${name})`,
+          );
       } else builder.name(name);
     }
     if (forceOptional && !builder.isOptional) builder.optional();
@@ -824,7 +1020,8 @@ export class AvroData {
   /** Field name of a union member in the Connect struct standing for the union. */
   private unionMemberFieldName(member: AvroNode, index: number): string {
     if (this.options.generalizedSumTypeSupport) return GENERALIZED_TYPE_UNION_FIELD_PREFIX + index;
-    if (member.type === "record" || member.type === "enum" || member.type === "fixed") return this.options.enhancedSchemaSupport ? member.name.full : member.name.name;
+    if (member.type === "record" || member.type === "enum" || member.type === "fixed")
+      return this.options.enhancedSchemaSupport ? member.name.full : member.name.name;
     return member.type;
   }
 
@@ -892,8 +1089,7 @@ export class AvroData {
               return new Struct(schema).put(field, this.defaultFromAvro(field.schema, member, json));
             }
             return this.defaultFromAvroRaw(schema, member, json);
-          } catch {
-          }
+          } catch {}
         }
         return fail();
       }
@@ -942,7 +1138,10 @@ export class AvroData {
         converted = typeof value === "bigint" ? value : BigInt(value as number);
         break;
       case "BYTES":
-        if (!(value instanceof Uint8Array)) throw new DataException(`Invalid class for bytes type, expecting byte[] or ByteBuffer but found ${javaClassName(value)}`);
+        if (!(value instanceof Uint8Array))
+          throw new DataException(
+            `Invalid class for bytes type, expecting byte[] or ByteBuffer but found ${javaClassName(value)}`,
+          );
         // A copy: avsc returns views into the record's bytes.
         converted = new Uint8Array(value);
         break;
@@ -953,11 +1152,15 @@ export class AvroData {
       case "MAP": {
         const out = new Map<unknown, unknown>();
         if (node.type === "map") {
-          for (const [k, v] of Object.entries(value as Record<string, unknown>)) out.set(k, this.toConnectValue(schema.valueSchema!, node.values, v));
+          for (const [k, v] of Object.entries(value as Record<string, unknown>))
+            out.set(k, this.toConnectValue(schema.valueSchema!, node.values, v));
         } else if (node.type === "array") {
           const [keyNode, valueNode] = mapEntryTypes(node.items);
           for (const e of value as Record<string, unknown>[]) {
-            out.set(this.toConnectValue(schema.keySchema!, keyNode, e[KEY_FIELD]), this.toConnectValue(schema.valueSchema!, valueNode, e[VALUE_FIELD]));
+            out.set(
+              this.toConnectValue(schema.keySchema!, keyNode, e[KEY_FIELD]),
+              this.toConnectValue(schema.valueSchema!, valueNode, e[VALUE_FIELD]),
+            );
           }
         } else throw new DataException(`Cannot read Avro ${node.type} as Connect MAP`);
         converted = out;
@@ -1035,7 +1238,9 @@ function isUnionSchema(schema: Schema): boolean {
 }
 
 function isFixedSchema(schema: Schema): boolean {
-  return schema.type === "BYTES" && schema.name !== null && (schema.parameters?.has(CONNECT_AVRO_FIXED_SIZE_PROP) ?? false);
+  return (
+    schema.type === "BYTES" && schema.name !== null && (schema.parameters?.has(CONNECT_AVRO_FIXED_SIZE_PROP) ?? false)
+  );
 }
 
 function isDecimalName(name: string | null): boolean {
@@ -1050,7 +1255,10 @@ function isNamedOrHasNamedBranch(node: AvroNode): boolean {
 /** Whether an array's items are the key/value records standing for a map with non-string keys. */
 function isMapEntry(node: AvroNode): boolean {
   if (node.type !== "record") return false;
-  return (node.name.space === AVRO_NAMESPACE && node.name.name === MAP_ENTRY_TYPE_NAME) || node.props.get(CONNECT_INTERNAL_TYPE_NAME) === MAP_ENTRY_TYPE_NAME;
+  return (
+    (node.name.space === AVRO_NAMESPACE && node.name.name === MAP_ENTRY_TYPE_NAME) ||
+    node.props.get(CONNECT_INTERNAL_TYPE_NAME) === MAP_ENTRY_TYPE_NAME
+  );
 }
 
 /** Key and value types of the records standing for map entries (fields in either order, as Java looks them up by name). */
@@ -1058,7 +1266,9 @@ function mapEntryTypes(node: AvroNode): [AvroNode, AvroNode] {
   const key = node.type === "record" ? node.fields.find((f) => f.name === KEY_FIELD) : undefined;
   const value = node.type === "record" ? node.fields.find((f) => f.name === VALUE_FIELD) : undefined;
   if (node.type !== "record" || node.fields.length !== 2 || !key || !value) {
-    throw new DataException("Found map encoded as array of key-value pairs, but array elements do not match the expected format.");
+    throw new DataException(
+      "Found map encoded as array of key-value pairs, but array elements do not match the expected format.",
+    );
   }
   return [key.type, value.type];
 }
@@ -1119,16 +1329,20 @@ function branchFor(schema: Schema, union: Extract<AvroNode, { type: "union" }>, 
 function logicalToAvro(schema: Schema, value: unknown): unknown {
   switch (schema.name) {
     case Decimal.LOGICAL_NAME:
-      if (!(value instanceof BigDecimal)) throw new DataException(`Invalid type for Decimal, expected BigDecimal but was ${javaClassName(value)}`);
+      if (!(value instanceof BigDecimal))
+        throw new DataException(`Invalid type for Decimal, expected BigDecimal but was ${javaClassName(value)}`);
       return Decimal.fromLogical(schema, value);
     case ConnectDate.LOGICAL_NAME:
-      if (!(value instanceof Date)) throw new DataException(`Invalid type for Date, expected Date but was ${javaClassName(value)}`);
+      if (!(value instanceof Date))
+        throw new DataException(`Invalid type for Date, expected Date but was ${javaClassName(value)}`);
       return ConnectDate.fromLogical(schema, value);
     case Time.LOGICAL_NAME:
-      if (!(value instanceof Date)) throw new DataException(`Invalid type for Time, expected Date but was ${javaClassName(value)}`);
+      if (!(value instanceof Date))
+        throw new DataException(`Invalid type for Time, expected Date but was ${javaClassName(value)}`);
       return Time.fromLogical(schema, value);
     case Timestamp.LOGICAL_NAME:
-      if (!(value instanceof Date)) throw new DataException(`Invalid type for Timestamp, expected Date but was ${javaClassName(value)}`);
+      if (!(value instanceof Date))
+        throw new DataException(`Invalid type for Timestamp, expected Date but was ${javaClassName(value)}`);
       return Timestamp.fromLogical(schema, value);
     default:
       return value;
@@ -1140,16 +1354,28 @@ function logicalToConnect(schema: Schema, value: unknown): unknown {
   if (value === null || value === undefined) return value;
   switch (schema.name) {
     case Decimal.LOGICAL_NAME:
-      if (!(value instanceof Uint8Array)) throw new DataException(`Invalid type for Decimal, underlying representation should be bytes but was ${javaClassName(value)}`);
+      if (!(value instanceof Uint8Array))
+        throw new DataException(
+          `Invalid type for Decimal, underlying representation should be bytes but was ${javaClassName(value)}`,
+        );
       return Decimal.toLogical(schema, value);
     case ConnectDate.LOGICAL_NAME:
-      if (typeof value !== "number") throw new DataException(`Invalid type for Date, underlying representation should be int32 but was ${javaClassName(value)}`);
+      if (typeof value !== "number")
+        throw new DataException(
+          `Invalid type for Date, underlying representation should be int32 but was ${javaClassName(value)}`,
+        );
       return ConnectDate.toLogical(schema, value);
     case Time.LOGICAL_NAME:
-      if (typeof value !== "number") throw new DataException(`Invalid type for Time, underlying representation should be int32 but was ${javaClassName(value)}`);
+      if (typeof value !== "number")
+        throw new DataException(
+          `Invalid type for Time, underlying representation should be int32 but was ${javaClassName(value)}`,
+        );
       return Time.toLogical(schema, value);
     case Timestamp.LOGICAL_NAME:
-      if (typeof value !== "bigint" && typeof value !== "number") throw new DataException(`Invalid type for Timestamp, underlying representation should be int64 but was ${javaClassName(value)}`);
+      if (typeof value !== "bigint" && typeof value !== "number")
+        throw new DataException(
+          `Invalid type for Timestamp, underlying representation should be int64 but was ${javaClassName(value)}`,
+        );
       return Timestamp.toLogical(schema, value);
     default:
       return value;
@@ -1169,7 +1395,12 @@ function schemalessToConnect(value: unknown): unknown {
       case "array":
         return (v as unknown[]).map(schemalessToConnect);
       case "map":
-        return new Map((v as Record<string, unknown>[]).map((e) => [schemalessToConnect(e[KEY_FIELD]), schemalessToConnect(e[VALUE_FIELD])]));
+        return new Map(
+          (v as Record<string, unknown>[]).map((e) => [
+            schemalessToConnect(e[KEY_FIELD]),
+            schemalessToConnect(e[VALUE_FIELD]),
+          ]),
+        );
       case "bytes":
         return new Uint8Array(v as Uint8Array);
       default:
@@ -1190,8 +1421,7 @@ function jsonToAvro(node: AvroNode, json: JsonValue): unknown {
         }
         try {
           return { [branchKey(member)]: jsonToAvro(member, json) };
-        } catch {
-        }
+        } catch {}
       }
       break;
     case "null":
@@ -1237,7 +1467,6 @@ function jsonToAvro(node: AvroNode, json: JsonValue): unknown {
   throw new DataException(`Invalid Avro default ${writeJson(json)} for ${node.type}`);
 }
 
-
 /** AvroData.doScrubName: URL-encode, then every character outside [A-Za-z0-9_] becomes `_`; a leading digit gets an `x`. */
 export function scrubName(name: string): string {
   if (name === "") return name;
@@ -1257,7 +1486,8 @@ export function scrubName(name: string): string {
 /** Avro fixed values have exactly `size` bytes: a decimal's minimal two's complement is sign-extended. */
 function padToFixedSize(unscaled: Uint8Array, size: number): Uint8Array {
   if (unscaled.length === size) return unscaled;
-  if (unscaled.length > size) throw new DataException(`Unscaled value byte array length ${unscaled.length} is greater than fixed size ${size}`);
+  if (unscaled.length > size)
+    throw new DataException(`Unscaled value byte array length ${unscaled.length} is greater than fixed size ${size}`);
   const padded = new Uint8Array(size).fill(unscaled.length > 0 && unscaled[0]! >= 0x80 ? 0xff : 0);
   padded.set(unscaled, size - unscaled.length);
   return padded;

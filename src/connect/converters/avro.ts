@@ -74,7 +74,10 @@ export class AvroConverter extends RegistryConverter<AvroReader> {
       throw new SerializationException(`Error deserializing Avro message: ${(err as Error).message}`, err);
     }
     if (result.offset < 0) throw new SerializationException("Error deserializing Avro message: truncated payload");
-    if (result.offset !== buffer.length) throw new SerializationException(`Error deserializing Avro message: ${buffer.length - result.offset} bytes after the record`);
+    if (result.offset !== buffer.length)
+      throw new SerializationException(
+        `Error deserializing Avro message: ${buffer.length - result.offset} bytes after the record`,
+      );
     return this.data.toConnectData(reader.root, result.value);
   }
 }
@@ -99,7 +102,10 @@ const avscTypes = new WeakMap<AvroNode, Type>();
 export function avscType(root: AvroNode): Type {
   let type = avscTypes.get(root);
   if (!type) {
-    type = Type.forSchema(toAvsc(root, new Set()) as Parameters<typeof Type.forSchema>[0], { wrapUnions: true, registry: { long: BIGINT_LONG } });
+    type = Type.forSchema(toAvsc(root, new Set()) as Parameters<typeof Type.forSchema>[0], {
+      wrapUnions: true,
+      registry: { long: BIGINT_LONG },
+    });
     avscTypes.set(root, type);
   }
   return type;
@@ -118,7 +124,11 @@ function toAvsc(node: AvroNode, defined: Set<string>): unknown {
       const named = { name: node.name.name, namespace: node.name.space ?? "" };
       if (node.type === "enum") return { type: "enum", ...named, symbols: [...node.symbols] };
       if (node.type === "fixed") return { type: "fixed", ...named, size: node.size };
-      return { type: "record", ...named, fields: node.fields.map((f) => ({ name: f.name, type: toAvsc(f.type, defined) })) };
+      return {
+        type: "record",
+        ...named,
+        fields: node.fields.map((f) => ({ name: f.name, type: toAvsc(f.type, defined) })),
+      };
     }
     case "array":
       return { type: "array", items: toAvsc(node.items, defined) };

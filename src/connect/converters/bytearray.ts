@@ -4,7 +4,13 @@ import { DataException, javaClassName, Schema } from "../api/data/index.ts";
 import type { Converter, HeaderConverter, SchemaAndValue } from "../api/converter.ts";
 
 const settings = new SettingsDefinition([
-  { name: "converter.type", type: "string", oneOf: ["key", "value", "header"], importance: "low", doc: "How this converter will be used (set by the runtime)." },
+  {
+    name: "converter.type",
+    type: "string",
+    oneOf: ["key", "value", "header"],
+    importance: "low",
+    doc: "How this converter will be used (set by the runtime).",
+  },
 ]);
 
 export class ByteArrayConverter implements Converter, HeaderConverter {
@@ -15,9 +21,11 @@ export class ByteArrayConverter implements Converter, HeaderConverter {
   }
 
   fromConnectData(_topic: string, schema: Schema | null, value: unknown): Uint8Array | null {
-    if (schema !== null && schema.type !== "BYTES") throw new DataException(`Invalid schema type for ByteArrayConverter: ${schema.type}`);
+    if (schema !== null && schema.type !== "BYTES")
+      throw new DataException(`Invalid schema type for ByteArrayConverter: ${schema.type}`);
     if (value === null || value === undefined) return null;
-    if (!(value instanceof Uint8Array)) throw new DataException(`ByteArrayConverter is not compatible with objects of type ${javaClassName(value)}`);
+    if (!(value instanceof Uint8Array))
+      throw new DataException(`ByteArrayConverter is not compatible with objects of type ${javaClassName(value)}`);
     return value;
   }
 

@@ -4,14 +4,34 @@ import { ByteArrayConverter } from "./bytearray.ts";
 import type { Converter } from "../api/converter.ts";
 import { JsonConverter } from "./json.ts";
 import { JsonSchemaConverter } from "./jsonschema.ts";
-import { BooleanConverter, DoubleConverter, FloatConverter, IntegerConverter, LongConverter, ShortConverter } from "./number.ts";
+import {
+  BooleanConverter,
+  DoubleConverter,
+  FloatConverter,
+  IntegerConverter,
+  LongConverter,
+  ShortConverter,
+} from "./number.ts";
 import { ProtobufConverter } from "./protobuf.ts";
 import { StringConverter } from "./string.ts";
 
 export { ByteArrayConverter } from "./bytearray.ts";
-export { SchemaAndValue, type Converter, type ConverterConfig, type HeaderConverter, type RecordHeader } from "../api/converter.ts";
+export {
+  SchemaAndValue,
+  type Converter,
+  type ConverterConfig,
+  type HeaderConverter,
+  type RecordHeader,
+} from "../api/converter.ts";
 export { JsonConverter, jsonConverterSettings } from "./json.ts";
-export { BooleanConverter, DoubleConverter, FloatConverter, IntegerConverter, LongConverter, ShortConverter } from "./number.ts";
+export {
+  BooleanConverter,
+  DoubleConverter,
+  FloatConverter,
+  IntegerConverter,
+  LongConverter,
+  ShortConverter,
+} from "./number.ts";
 export { StringConverter, stringConverterSettings } from "./string.ts";
 export { SimpleHeaderConverter } from "./simple-header.ts";
 export { AvroConverter, avroConverterSettings } from "./avro.ts";

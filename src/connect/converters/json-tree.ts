@@ -131,7 +131,7 @@ function nextFloatToward(f: number, target: number): number {
   FLOAT_BITS.setFloat32(0, f);
   const bits = FLOAT_BITS.getInt32(0);
   // Moving away from zero increments the magnitude bits, toward zero decrements them.
-  const away = (target > f) === (f >= 0);
+  const away = target > f === f >= 0;
   FLOAT_BITS.setInt32(0, f === 0 ? (target > 0 ? 1 : 0x80000001) : away ? bits + 1 : bits - 1);
   return FLOAT_BITS.getFloat32(0);
 }
@@ -192,11 +192,15 @@ export function decodeBase64(text: string): Uint8Array {
   const sextet = (position: number): number => {
     const c = text.charCodeAt(position);
     const v = c < 128 ? (BASE64_VALUES[c] ?? -1) : -1;
-    if (v < 0) throw new SyntaxError(`Illegal character '${text[position] ?? ""}' (code 0x${c.toString(16)}) in base64 content`);
+    if (v < 0)
+      throw new SyntaxError(`Illegal character '${text[position] ?? ""}' (code 0x${c.toString(16)}) in base64 content`);
     return v;
   };
   const requireMore = (position: number) => {
-    if (position >= text.length) throw new SyntaxError("Unexpected end of base64-encoded String: base64 variant 'MIME-NO-LINEFEEDS' expects padding (one or more '=' characters) at the end");
+    if (position >= text.length)
+      throw new SyntaxError(
+        "Unexpected end of base64-encoded String: base64 variant 'MIME-NO-LINEFEEDS' expects padding (one or more '=' characters) at the end",
+      );
   };
   for (;;) {
     while (i < text.length && text.charCodeAt(i) <= 0x20) i++;
@@ -207,7 +211,10 @@ export function decodeBase64(text: string): Uint8Array {
     requireMore(i);
     if (text[i] === "=") {
       requireMore(i + 1);
-      if (text[i + 1] !== "=") throw new SyntaxError(`Unexpected character '${text[i + 1]}' in base64 content: expected padding character '='`);
+      if (text[i + 1] !== "=")
+        throw new SyntaxError(
+          `Unexpected character '${text[i + 1]}' in base64 content: expected padding character '='`,
+        );
       out[n++] = ((a << 2) | (b >> 4)) & 0xff;
       i += 2;
       continue;

@@ -7,8 +7,30 @@ import { SettingsDefinition } from "../../platform/settings.ts";
 import { decimalFormat } from "./data-config.ts";
 import { LruCache } from "../../platform/lru.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";
-import { DataException, isPlainObject, javaClassName, javaDoubleToString, javaFloatToString, ConnectDate, Decimal, Time, Timestamp, acceptsPlain, mapEntries, SchemaBuilder, type Schema, type Type, Struct } from "../api/data/index.ts";
-import { SchemaAndValue, settingStrings, type Converter, type ConverterConfig, type HeaderConverter } from "../api/converter.ts";
+import {
+  DataException,
+  isPlainObject,
+  javaClassName,
+  javaDoubleToString,
+  javaFloatToString,
+  ConnectDate,
+  Decimal,
+  Time,
+  Timestamp,
+  acceptsPlain,
+  mapEntries,
+  SchemaBuilder,
+  type Schema,
+  type Type,
+  Struct,
+} from "../api/data/index.ts";
+import {
+  SchemaAndValue,
+  settingStrings,
+  type Converter,
+  type ConverterConfig,
+  type HeaderConverter,
+} from "../api/converter.ts";
 import {
   binaryValue,
   booleanValue,
@@ -31,8 +53,21 @@ import { base64, jsonNestingDepth, jsonString, MAX_WRITE_NESTING_DEPTH, utf8Byte
 import { ownEntry } from "../../platform/own.ts";
 
 export const jsonConverterSettings = new SettingsDefinition([
-  { name: "schemas.enable", type: "boolean", default: true, importance: "high", doc: "Include schemas within each of the serialized values and keys." },
-  { name: "schemas.cache.size", type: "int", default: 1000, min: 0, importance: "high", doc: "The maximum number of schemas that can be cached in this converter instance." },
+  {
+    name: "schemas.enable",
+    type: "boolean",
+    default: true,
+    importance: "high",
+    doc: "Include schemas within each of the serialized values and keys.",
+  },
+  {
+    name: "schemas.cache.size",
+    type: "int",
+    default: 1000,
+    min: 0,
+    importance: "high",
+    doc: "The maximum number of schemas that can be cached in this converter instance.",
+  },
   decimalFormat,
   {
     name: "replace.null.with.default",
@@ -41,7 +76,13 @@ export const jsonConverterSettings = new SettingsDefinition([
     importance: "low",
     doc: "Whether to replace fields that have a default value and that are null to the default value. When set to true, the default value is used, otherwise null is used.",
   },
-  { name: "converter.type", type: "string", oneOf: ["key", "value", "header"], importance: "low", doc: "How this converter will be used (set by the runtime)." },
+  {
+    name: "converter.type",
+    type: "string",
+    oneOf: ["key", "value", "header"],
+    importance: "low",
+    doc: "How this converter will be used (set by the runtime).",
+  },
 ]);
 
 const ENVELOPE_ERROR =
@@ -82,7 +123,9 @@ export class JsonConverter implements Converter, HeaderConverter {
   private toConnectCache = new LruCache<string, Schema>(1000);
 
   configure(config: ConverterConfig, isKey = false): void {
-    const settings = jsonConverterSettings.parse(settingStrings({ ...config, "converter.type": isKey ? "key" : "value" })).values;
+    const settings = jsonConverterSettings.parse(
+      settingStrings({ ...config, "converter.type": isKey ? "key" : "value" }),
+    ).values;
     this.schemasEnabled = settings.boolean("schemas.enable");
     this.decimalNumeric = settings.string("decimal.format") === "NUMERIC";
     this.replaceNullWithDefault = settings.boolean("replace.null.with.default");
@@ -98,9 +141,14 @@ export class JsonConverter implements Converter, HeaderConverter {
   fromConnectData(_topic: string, schema: Schema | null, value: unknown): Uint8Array | null {
     if (schema === null && (value === null || value === undefined)) return null;
     const payload = this.toJson(schema, value);
-    const json = this.schemasEnabled ? `{"schema":${schema === null ? "null" : this.asJsonSchema(schema)},"payload":${payload}}` : payload;
+    const json = this.schemasEnabled
+      ? `{"schema":${schema === null ? "null" : this.asJsonSchema(schema)},"payload":${payload}}`
+      : payload;
     // Jackson refuses to write documents nested deeper than 1000.
-    if (json.length > 2 * MAX_WRITE_NESTING_DEPTH && jsonNestingDepth(json, MAX_WRITE_NESTING_DEPTH) > MAX_WRITE_NESTING_DEPTH)
+    if (
+      json.length > 2 * MAX_WRITE_NESTING_DEPTH &&
+      jsonNestingDepth(json, MAX_WRITE_NESTING_DEPTH) > MAX_WRITE_NESTING_DEPTH
+    )
       throw new DataException("Converting Kafka Connect data to byte[] failed due to serialization error: ", {
         cause: new Error(`Document nesting depth exceeds the maximum allowed (${MAX_WRITE_NESTING_DEPTH})`),
       });
@@ -113,13 +161,21 @@ export class JsonConverter implements Converter, HeaderConverter {
     try {
       read = readJson(value);
     } catch (e) {
-      throw new DataException("Converting byte[] to Kafka Connect data failed due to serialization error: ", { cause: e });
+      throw new DataException("Converting byte[] to Kafka Connect data failed due to serialization error: ", {
+        cause: e,
+      });
     }
     const { node, text } = read;
     let schemaNode: JsonNode | undefined = null;
     let payload: JsonNode | undefined = node;
     if (this.schemasEnabled) {
-      if (!(node instanceof JsonObject) || node.fields.size !== 2 || !node.fields.has("schema") || !node.fields.has("payload")) throw new DataException(ENVELOPE_ERROR);
+      if (
+        !(node instanceof JsonObject) ||
+        node.fields.size !== 2 ||
+        !node.fields.has("schema") ||
+        !node.fields.has("payload")
+      )
+        throw new DataException(ENVELOPE_ERROR);
       schemaNode = node.fields.get("schema");
       payload = node.fields.get("payload");
     }
@@ -159,7 +215,8 @@ export class JsonConverter implements Converter, HeaderConverter {
     if (schema.name !== null) json += `,"name":${jsonString(schema.name)}`;
     if (schema.version !== null) json += `,"version":${schema.version | 0}`;
     if (schema.doc !== null) json += `,"doc":${jsonString(schema.doc)}`;
-    if (schema.parameters !== null) json += `,"parameters":{${[...schema.parameters].map(([k, v]) => `${jsonString(k)}:${jsonString(v)}`).join(",")}}`;
+    if (schema.parameters !== null)
+      json += `,"parameters":{${[...schema.parameters].map(([k, v]) => `${jsonString(k)}:${jsonString(v)}`).join(",")}}`;
     if (schema.defaultValue !== null) json += `,"default":${this.toJson(schema, schema.defaultValue)}`;
     json += "}";
     this.fromConnectCache.set(schema, json);
@@ -172,7 +229,9 @@ export class JsonConverter implements Converter, HeaderConverter {
     try {
       read = readJson(utf8Bytes(json));
     } catch (e) {
-      throw new DataException("Converting byte[] to Kafka Connect data failed due to serialization error: ", { cause: e });
+      throw new DataException("Converting byte[] to Kafka Connect data failed due to serialization error: ", {
+        cause: e,
+      });
     }
     return this.schemaFromNode(read.node ?? null, read.text);
   }
@@ -191,7 +250,10 @@ export class JsonConverter implements Converter, HeaderConverter {
       if (logical !== undefined) return logical;
     }
     const type = schema === null ? schemalessType(value) : schema.type;
-    const invalid = () => new DataException(`Invalid type for ${schema === null ? "unknown schema" : schema.type}: ${javaClassName(value)}`);
+    const invalid = () =>
+      new DataException(
+        `Invalid type for ${schema === null ? "unknown schema" : schema.type}: ${javaClassName(value)}`,
+      );
     switch (type) {
       case "ARRAY": {
         if (!Array.isArray(value)) throw invalid();
@@ -222,7 +284,8 @@ export class JsonConverter implements Converter, HeaderConverter {
     if (schema !== null && keySchema === null) throw new DataException("No schema defined for key of map value");
     const entries = [...mapEntries(map)];
     const objectMode = keySchema === null ? entries.every(([k]) => typeof k === "string") : keySchema.type === "STRING";
-    if (!objectMode) return `[${entries.map(([k, v]) => `[${this.toJson(keySchema, k)},${this.toJson(valueSchema, v)}]`).join(",")}]`;
+    if (!objectMode)
+      return `[${entries.map(([k, v]) => `[${this.toJson(keySchema, k)},${this.toJson(valueSchema, v)}]`).join(",")}]`;
     // Jackson's ObjectNode: a repeated key keeps its first position and takes the last value.
     const fields = new Map<string, string>();
     for (const [k, v] of entries) fields.set(asText(this.toJson(keySchema, k)), this.toJson(valueSchema, v));
@@ -233,16 +296,20 @@ export class JsonConverter implements Converter, HeaderConverter {
   private logicalToJson(schema: Schema, name: string, value: unknown): string | undefined {
     switch (name) {
       case Decimal.LOGICAL_NAME:
-        if (!(value instanceof BigDecimal)) throw new DataException(`Invalid type for Decimal, expected BigDecimal but was ${javaClassName(value)}`);
+        if (!(value instanceof BigDecimal))
+          throw new DataException(`Invalid type for Decimal, expected BigDecimal but was ${javaClassName(value)}`);
         return this.decimalNumeric ? value.toString() : `"${base64(Decimal.fromLogical(schema, value))}"`;
       case ConnectDate.LOGICAL_NAME:
-        if (!(value instanceof Date)) throw new DataException(`Invalid type for Date, expected Date but was ${javaClassName(value)}`);
+        if (!(value instanceof Date))
+          throw new DataException(`Invalid type for Date, expected Date but was ${javaClassName(value)}`);
         return String(ConnectDate.fromLogical(schema, value));
       case Time.LOGICAL_NAME:
-        if (!(value instanceof Date)) throw new DataException(`Invalid type for Time, expected Date but was ${javaClassName(value)}`);
+        if (!(value instanceof Date))
+          throw new DataException(`Invalid type for Time, expected Date but was ${javaClassName(value)}`);
         return String(Time.fromLogical(schema, value));
       case Timestamp.LOGICAL_NAME:
-        if (!(value instanceof Date)) throw new DataException(`Invalid type for Timestamp, expected Date but was ${javaClassName(value)}`);
+        if (!(value instanceof Date))
+          throw new DataException(`Invalid type for Timestamp, expected Date but was ${javaClassName(value)}`);
         return String(Timestamp.fromLogical(schema, value));
       default:
         return undefined;
@@ -270,7 +337,8 @@ export class JsonConverter implements Converter, HeaderConverter {
     switch (typeNode) {
       case "array": {
         const items = get(node, "items");
-        if (items === undefined || items === null) throw new DataException("Array schema did not specify the element type");
+        if (items === undefined || items === null)
+          throw new DataException("Array schema did not specify the element type");
         builder = SchemaBuilder.array(this.schemaFromNode(items, text)!);
         break;
       }
@@ -290,7 +358,8 @@ export class JsonConverter implements Converter, HeaderConverter {
         if (!Array.isArray(fields)) throw new DataException('Struct schema\'s "fields" argument is not an array.');
         for (const field of fields) {
           const fieldName = get(field, "field");
-          if (typeof fieldName !== "string") throw new DataException("Struct schema's field name not specified properly");
+          if (typeof fieldName !== "string")
+            throw new DataException("Struct schema's field name not specified properly");
           builder.field(fieldName, this.schemaFromNode(field, text)!);
         }
         break;
@@ -369,9 +438,11 @@ export class JsonConverter implements Converter, HeaderConverter {
       case "MAP":
         return this.mapToConnect(schema, node);
       case "STRUCT": {
-        if (!(node instanceof JsonObject)) throw new DataException(`Structs should be encoded as JSON objects, but found ${nodeType(node)}`);
+        if (!(node instanceof JsonObject))
+          throw new DataException(`Structs should be encoded as JSON objects, but found ${nodeType(node)}`);
         const struct = new Struct(schema!);
-        for (const field of schema!.fields) struct.put(field, this.toConnect(field.schema, node.fields.get(field.name)));
+        for (const field of schema!.fields)
+          struct.put(field, this.toConnect(field.schema, node.fields.get(field.name)));
         return struct;
       }
     }
@@ -382,15 +453,23 @@ export class JsonConverter implements Converter, HeaderConverter {
     const valueSchema = schema === null ? null : schema.valueSchema;
     const result = new Map<unknown, unknown>();
     if (schema === null || keySchema?.type === "STRING") {
-      if (!(node instanceof JsonObject)) throw new DataException(`Maps with string fields should be encoded as JSON objects, but found ${nodeType(node)}`);
+      if (!(node instanceof JsonObject))
+        throw new DataException(
+          `Maps with string fields should be encoded as JSON objects, but found ${nodeType(node)}`,
+        );
       for (const [k, v] of node.fields) result.set(k, this.toConnect(valueSchema, v));
       return result;
     }
     if (keySchema === null) throw new DataException("No schema defined for key of map value");
-    if (!Array.isArray(node)) throw new DataException(`Maps with non-string fields should be encoded as JSON array of tuples, but found ${nodeType(node)}`);
+    if (!Array.isArray(node))
+      throw new DataException(
+        `Maps with non-string fields should be encoded as JSON array of tuples, but found ${nodeType(node)}`,
+      );
     for (const entry of node) {
-      if (!Array.isArray(entry)) throw new DataException(`Found invalid map entry instead of array tuple: ${nodeType(entry)}`);
-      if (entry.length !== 2) throw new DataException(`Found invalid map entry, expected length 2 but found :${entry.length}`);
+      if (!Array.isArray(entry))
+        throw new DataException(`Found invalid map entry instead of array tuple: ${nodeType(entry)}`);
+      if (entry.length !== 2)
+        throw new DataException(`Found invalid map entry, expected length 2 but found :${entry.length}`);
       result.set(this.toConnect(keySchema, entry[0]), this.toConnect(valueSchema, entry[1]));
     }
     return result;
@@ -408,15 +487,26 @@ function logicalToConnect(schema: Schema, name: string, node: JsonNode): { value
           throw new DataException("Invalid bytes for Decimal field", { cause: e });
         }
       }
-      throw new DataException(`Invalid type for Decimal, underlying representation should be numeric or bytes but was ${nodeType(node)}`);
+      throw new DataException(
+        `Invalid type for Decimal, underlying representation should be numeric or bytes but was ${nodeType(node)}`,
+      );
     case ConnectDate.LOGICAL_NAME:
-      if (!isInt(node)) throw new DataException(`Invalid type for Date, underlying representation should be integer but was ${nodeType(node)}`);
+      if (!isInt(node))
+        throw new DataException(
+          `Invalid type for Date, underlying representation should be integer but was ${nodeType(node)}`,
+        );
       return { value: ConnectDate.toLogical(schema, intValue(node)) };
     case Time.LOGICAL_NAME:
-      if (!isInt(node)) throw new DataException(`Invalid type for Time, underlying representation should be integer but was ${nodeType(node)}`);
+      if (!isInt(node))
+        throw new DataException(
+          `Invalid type for Time, underlying representation should be integer but was ${nodeType(node)}`,
+        );
       return { value: Time.toLogical(schema, intValue(node)) };
     case Timestamp.LOGICAL_NAME:
-      if (!isIntegral(node)) throw new DataException(`Invalid type for Timestamp, underlying representation should be integral but was ${nodeType(node)}`);
+      if (!isIntegral(node))
+        throw new DataException(
+          `Invalid type for Timestamp, underlying representation should be integral but was ${nodeType(node)}`,
+        );
       return { value: Timestamp.toLogical(schema, longValue(node)) };
     default:
       return undefined;

@@ -11,7 +11,24 @@ import { JavaHashKeys } from "../../jvm/hash-order.ts";
 import { isJObject, JNumber, readTree, writeJson, type JObject, type JValue } from "../../schema/jsonschema/json.ts";
 import { propertyOrder, type CombinedNode, type ObjectNode, type SchemaNode } from "../../schema/jsonschema/model.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";
-import { DataException, isPlainObject, javaClassName, javaDoubleToString, javaFloatToString, ConnectDate, Decimal, Time, Timestamp, Schema, SchemaBuilder, acceptsPlain, copySchema, mapEntries, validateValue, Struct } from "../api/data/index.ts";
+import {
+  DataException,
+  isPlainObject,
+  javaClassName,
+  javaDoubleToString,
+  javaFloatToString,
+  ConnectDate,
+  Decimal,
+  Time,
+  Timestamp,
+  Schema,
+  SchemaBuilder,
+  acceptsPlain,
+  copySchema,
+  mapEntries,
+  validateValue,
+  Struct,
+} from "../api/data/index.ts";
 import { DerivedSchemas } from "./derived-schemas.ts";
 import { base64, writeJsonTree, type JsonTree } from "../../jvm/json-text.ts";
 import { ownEntry } from "../../platform/own.ts";
@@ -44,8 +61,20 @@ const NUMBER_TYPES: Readonly<Record<string, () => SchemaBuilder>> = {
 
 /** JsonSchemaDataConfig (and AbstractDataConfig) settings, by Confluent's names and defaults. */
 export const jsonSchemaDataSettings: readonly Setting[] = [
-  { name: "object.additional.properties", type: "boolean", default: true, importance: "medium", doc: "Whether to allow additional properties for object schemas." },
-  { name: "use.optional.for.nonrequired", type: "boolean", default: false, importance: "medium", doc: "Whether to set non-required properties to be optional." },
+  {
+    name: "object.additional.properties",
+    type: "boolean",
+    default: true,
+    importance: "medium",
+    doc: "Whether to allow additional properties for object schemas.",
+  },
+  {
+    name: "use.optional.for.nonrequired",
+    type: "boolean",
+    default: false,
+    importance: "medium",
+    doc: "Whether to set non-required properties to be optional.",
+  },
   decimalFormat,
   flattenSingletonUnions,
   ...commonDataSettings,
@@ -109,7 +138,11 @@ export class JsonSchemaData {
 
   constructor(options: Partial<JsonSchemaDataOptions> = {}) {
     this.options = { ...DEFAULT_JSON_SCHEMA_DATA_OPTIONS, ...options };
-    this.derived = new DerivedSchemas(this.options.cacheSize, (text) => jsonSchemaFormat.parse(text, []), "The JSON schema derived from the Connect schema is invalid");
+    this.derived = new DerivedSchemas(
+      this.options.cacheSize,
+      (text) => jsonSchemaFormat.parse(text, []),
+      "The JSON schema derived from the Connect schema is invalid",
+    );
   }
 
   // ------------------------------------------------------------------------------------------
@@ -157,12 +190,18 @@ export class JsonSchemaData {
       case "STRING":
         if (params && (params.has(GENERALIZED_TYPE_ENUM) || params.has(JSON_TYPE_ENUM))) {
           const paramName = this.options.generalizedSumTypeSupport ? GENERALIZED_TYPE_ENUM : JSON_TYPE_ENUM;
-          const enumValues = [...params.keys()].filter((k) => k.startsWith(paramName + ".")).map((k) => k.slice(paramName.length + 1)).map((s) => (s === NULL_MARKER ? null : s));
+          const enumValues = [...params.keys()]
+            .filter((k) => k.startsWith(paramName + "."))
+            .map((k) => k.slice(paramName.length + 1))
+            .map((s) => (s === NULL_MARKER ? null : s));
           draft = { kind: "enum", enumValues, unprocessed };
         } else draft = { kind: "string", unprocessed };
         break;
       case "BYTES":
-        draft = schema.name === Decimal.LOGICAL_NAME && this.options.decimalNumeric ? { kind: "number", integer: false, unprocessed } : { kind: "string", unprocessed };
+        draft =
+          schema.name === Decimal.LOGICAL_NAME && this.options.decimalNumeric
+            ? { kind: "number", integer: false, unprocessed }
+            : { kind: "string", unprocessed };
         unprocessed.set(CONNECT_TYPE_PROP, "bytes");
         break;
       case "ARRAY":
@@ -193,10 +232,22 @@ export class JsonSchemaData {
           for (const field of schema.fields) oneOf.push(this.draftOf(nonOptional(field.schema), field.index, true));
           draft = { kind: "combined", oneOf, unprocessed };
         } else if (schema.optional) {
-          draft = { kind: "combined", oneOf: [NULL_DRAFT(), this.draftOf(nonOptional(schema), null, false)], unprocessed };
+          draft = {
+            kind: "combined",
+            oneOf: [NULL_DRAFT(), this.draftOf(nonOptional(schema), null, false)],
+            unprocessed,
+          };
         } else {
-          const properties = schema.fields.map((field): [string, Draft] => [field.name, this.draftOf(field.schema, field.index, false)]);
-          draft = { kind: "object", properties, additionalPropertiesFalse: !this.options.allowAdditionalProperties, unprocessed };
+          const properties = schema.fields.map((field): [string, Draft] => [
+            field.name,
+            this.draftOf(field.schema, field.index, false),
+          ]);
+          draft = {
+            kind: "object",
+            properties,
+            additionalPropertiesFalse: !this.options.allowAdditionalProperties,
+            unprocessed,
+          };
         }
         break;
     }
@@ -207,7 +258,8 @@ export class JsonSchemaData {
       if (schema.doc !== null) draft.description = schema.doc;
       if (params) {
         const kept = new Map([...params].filter(([k]) => !k.startsWith(NAMESPACE)));
-        if (kept.size > 0) unprocessed.set(CONNECT_PARAMETERS_PROP, new Map(jsonObjectOrder(kept.keys()).map((k) => [k, kept.get(k)!])));
+        if (kept.size > 0)
+          unprocessed.set(CONNECT_PARAMETERS_PROP, new Map(jsonObjectOrder(kept.keys()).map((k) => [k, kept.get(k)!])));
       }
       if (schema.defaultValue !== null) draft.default = defaultJson(this.toJsonValue(schema, schema.defaultValue));
       if (!ignoreOptional && schema.optional) {
@@ -231,7 +283,8 @@ export class JsonSchemaData {
   /** A value as JSON; undefined where Java's JsonNode is null (a required value that is missing). */
   private toJsonValue(schema: Schema, value: unknown): OutValue | undefined {
     if (value === null || value === undefined) {
-      if (schema.defaultValue !== null && !this.options.ignoreDefaultForNullables) return this.toJsonValue(schema, schema.defaultValue);
+      if (schema.defaultValue !== null && !this.options.ignoreDefaultForNullables)
+        return this.toJsonValue(schema, schema.defaultValue);
       return schema.optional ? null : undefined;
     }
     const invalid = (): never => {
@@ -239,16 +292,20 @@ export class JsonSchemaData {
     };
     switch (schema.name) {
       case Decimal.LOGICAL_NAME:
-        if (!(value instanceof BigDecimal)) throw new DataException(`Invalid type for Decimal, expected BigDecimal but was ${javaClassName(value)}`);
+        if (!(value instanceof BigDecimal))
+          throw new DataException(`Invalid type for Decimal, expected BigDecimal but was ${javaClassName(value)}`);
         return this.options.decimalNumeric ? { number: value.toString() } : base64(Decimal.fromLogical(schema, value));
       case ConnectDate.LOGICAL_NAME:
-        if (!(value instanceof Date)) throw new DataException(`Invalid type for Date, expected Date but was ${javaClassName(value)}`);
+        if (!(value instanceof Date))
+          throw new DataException(`Invalid type for Date, expected Date but was ${javaClassName(value)}`);
         return { number: String(ConnectDate.fromLogical(schema, value)) };
       case Time.LOGICAL_NAME:
-        if (!(value instanceof Date)) throw new DataException(`Invalid type for Time, expected Date but was ${javaClassName(value)}`);
+        if (!(value instanceof Date))
+          throw new DataException(`Invalid type for Time, expected Date but was ${javaClassName(value)}`);
         return { number: String(Time.fromLogical(schema, value)) };
       case Timestamp.LOGICAL_NAME:
-        if (!(value instanceof Date)) throw new DataException(`Invalid type for Timestamp, expected Date but was ${javaClassName(value)}`);
+        if (!(value instanceof Date))
+          throw new DataException(`Invalid type for Timestamp, expected Date but was ${javaClassName(value)}`);
         return { number: String(Timestamp.fromLogical(schema, value)) };
     }
     switch (schema.type) {
@@ -260,11 +317,15 @@ export class JsonSchemaData {
         return { number: String(value) };
       case "FLOAT32":
         if (typeof value !== "number") invalid();
-        return Number.isFinite(value) ? { number: javaFloatToString(value as number) } : javaFloatToString(value as number);
+        return Number.isFinite(value)
+          ? { number: javaFloatToString(value as number) }
+          : javaFloatToString(value as number);
       case "FLOAT64":
         if (typeof value !== "number") invalid();
         // Jackson writes NaN and the infinities as strings.
-        return Number.isFinite(value) ? { number: javaDoubleToString(value as number) } : javaDoubleToString(value as number);
+        return Number.isFinite(value)
+          ? { number: javaDoubleToString(value as number) }
+          : javaDoubleToString(value as number);
       case "BOOLEAN":
         if (typeof value !== "boolean") invalid();
         return value as boolean;
@@ -282,15 +343,25 @@ export class JsonSchemaData {
         if (!(value instanceof Map) && !isPlainObject(value)) invalid();
         const keySchema = schema.keySchema!;
         const objectMode = keySchema.type === "STRING" && !keySchema.optional;
-        const entries = [...mapEntries(value as Map<unknown, unknown>)].map(([k, v]) => [this.toJsonValue(keySchema, k) ?? null, this.toJsonValue(schema.valueSchema!, v) ?? null] as const);
+        const entries = [...mapEntries(value as Map<unknown, unknown>)].map(
+          ([k, v]) =>
+            [this.toJsonValue(keySchema, k) ?? null, this.toJsonValue(schema.valueSchema!, v) ?? null] as const,
+        );
         if (objectMode) return new Map(entries.map(([k, v]) => [asText(k), v]));
-        return entries.map(([k, v]) => new Map<string, OutValue>([[KEY_FIELD, k], [VALUE_FIELD, v]]));
+        return entries.map(
+          ([k, v]) =>
+            new Map<string, OutValue>([
+              [KEY_FIELD, k],
+              [VALUE_FIELD, v],
+            ]),
+        );
       }
       case "STRUCT": {
         if (!(value instanceof Struct)) invalid();
         const struct = value as Struct;
         if (!struct.schema.equals(schema)) throw new DataException("Mismatching schema.");
-        const get = (name: string) => (this.options.ignoreDefaultForNullables ? struct.getWithoutDefault(name) : struct.get(name));
+        const get = (name: string) =>
+          this.options.ignoreDefaultForNullables ? struct.getWithoutDefault(name) : struct.get(name);
         if (isUnionSchema(schema)) {
           for (const field of schema.fields) {
             const member = get(field.name);
@@ -319,7 +390,12 @@ export class JsonSchemaData {
     return schema;
   }
 
-  private toConnectSchemaAt(node: SchemaNode, version: number | null, forceOptional: boolean, ctx: ToConnectContext): Schema {
+  private toConnectSchemaAt(
+    node: SchemaNode,
+    version: number | null,
+    forceOptional: boolean,
+    ctx: ToConnectContext,
+  ): Schema {
     let builder: SchemaBuilder;
     switch (node.kind) {
       case "Boolean":
@@ -336,7 +412,8 @@ export class JsonSchemaData {
         break;
       }
       case "String":
-        builder = unprocessedString(node, CONNECT_TYPE_PROP) === "bytes" ? SchemaBuilder.bytes() : SchemaBuilder.string();
+        builder =
+          unprocessedString(node, CONNECT_TYPE_PROP) === "bytes" ? SchemaBuilder.bytes() : SchemaBuilder.string();
         break;
       case "Const":
         builder = this.enumBuilder([node.value]);
@@ -345,9 +422,12 @@ export class JsonSchemaData {
         builder = this.enumBuilder(node.values);
         break;
       case "Combined": {
-        if (node.subschemas.length === 1 && this.options.flattenSingletonUnions) return this.toConnectSchemaAt(node.subschemas[0]!, null, false, ctx);
+        if (node.subschemas.length === 1 && this.options.flattenSingletonUnions)
+          return this.toConnectSchemaAt(node.subschemas[0]!, null, false, ctx);
         if (node.criterion === "allOf") return this.allOfToConnectSchema(node, version, forceOptional, ctx);
-        const name = this.options.generalizedSumTypeSupport ? GENERALIZED_TYPE_UNION_PREFIX + ctx.unionIndex++ : JSON_TYPE_ONE_OF;
+        const name = this.options.generalizedSumTypeSupport
+          ? GENERALIZED_TYPE_UNION_PREFIX + ctx.unionIndex++
+          : JSON_TYPE_ONE_OF;
         if (node.subschemas.length === 2) {
           const nonNull = node.subschemas.filter((s) => s.kind !== "Null");
           if (nonNull.length === 1) return this.toConnectSchemaAt(nonNull[0]!, version, true, ctx);
@@ -359,7 +439,9 @@ export class JsonSchemaData {
           if (sub.kind === "Null") {
             if (!builder.isOptional) builder.optional();
           } else {
-            const fieldName = this.options.generalizedSumTypeSupport ? GENERALIZED_TYPE_UNION_FIELD_PREFIX + index : `${name}.field.${index}`;
+            const fieldName = this.options.generalizedSumTypeSupport
+              ? GENERALIZED_TYPE_UNION_FIELD_PREFIX + index
+              : `${name}.field.${index}`;
             builder.field(fieldName, this.toConnectSchemaAt(sub, null, true, ctx));
             index++;
           }
@@ -373,14 +455,20 @@ export class JsonSchemaData {
           const key = items.properties.get(KEY_FIELD);
           const value = items.properties.get(VALUE_FIELD);
           if (!key || !value) throw new DataException("Map entries need key and value properties");
-          builder = SchemaBuilder.map(this.toConnectSchemaAt(key, null, false, ctx), this.toConnectSchemaAt(value, null, false, ctx));
+          builder = SchemaBuilder.map(
+            this.toConnectSchemaAt(key, null, false, ctx),
+            this.toConnectSchemaAt(value, null, false, ctx),
+          );
         } else builder = SchemaBuilder.array(this.toConnectSchemaAt(items, null, false, ctx));
         break;
       }
       case "Object":
         if (unprocessedString(node, CONNECT_TYPE_PROP) === "map") {
           if (!node.schemaOfAdditionalProperties) throw new DataException("Map schema did not specify the values type");
-          builder = SchemaBuilder.map(Schema.STRING_SCHEMA, this.toConnectSchemaAt(node.schemaOfAdditionalProperties, null, false, ctx));
+          builder = SchemaBuilder.map(
+            Schema.STRING_SCHEMA,
+            this.toConnectSchemaAt(node.schemaOfAdditionalProperties, null, false, ctx),
+          );
         } else builder = this.structBuilder(node, [...orderedProperties(node)], new Set(node.required), ctx);
         break;
       case "Reference":
@@ -394,14 +482,21 @@ export class JsonSchemaData {
   }
 
   /** Title, version, description, parameters and default, as every schema takes them. */
-  private finish(builder: SchemaBuilder, node: SchemaNode, named: boolean, version: number | null, forceOptional: boolean): Schema {
+  private finish(
+    builder: SchemaBuilder,
+    node: SchemaNode,
+    named: boolean,
+    version: number | null,
+    forceOptional: boolean,
+  ): Schema {
     if (node.title !== undefined && !named) builder.name(node.title);
     const connectVersion = unprocessedRaw(node, CONNECT_VERSION_PROP);
     if (connectVersion instanceof JNumber) builder.version(Number(connectVersion.unscaled));
     else if (version !== null) builder.version(version);
     if (node.description !== undefined) builder.doc(node.description);
     const parameters = unprocessedRaw(node, CONNECT_PARAMETERS_PROP);
-    if (isJObject(parameters)) for (const [k, v] of parameters) builder.parameter(k, typeof v === "string" ? v : writeJson(v));
+    if (isJObject(parameters))
+      for (const [k, v] of parameters) builder.parameter(k, typeof v === "string" ? v : writeJson(v));
     if (forceOptional && !builder.isOptional) builder.optional();
     const schema = builder.build();
     if (node.defaultValue === undefined) return schema;
@@ -409,8 +504,14 @@ export class JsonSchemaData {
     return value === null || value === undefined ? schema : withDefault(schema, value);
   }
 
-  private structBuilder(owner: SchemaNode, properties: [string, SchemaNode][], required: ReadonlySet<string>, ctx: ToConnectContext): SchemaBuilder {
-    if (ctx.inProgress.has(owner)) throw new DataException("Recursive JSON schemas cannot be represented as Connect schemas");
+  private structBuilder(
+    owner: SchemaNode,
+    properties: [string, SchemaNode][],
+    required: ReadonlySet<string>,
+    ctx: ToConnectContext,
+  ): SchemaBuilder {
+    if (ctx.inProgress.has(owner))
+      throw new DataException("Recursive JSON schemas cannot be represented as Connect schemas");
     ctx.inProgress.add(owner);
     const builder = SchemaBuilder.struct();
     // Fields in connect.index order; properties without one are numbered as they come (a TreeMap in Java).
@@ -428,8 +529,14 @@ export class JsonSchemaData {
   }
 
   /** allOf: merged object properties, or the subschema that says what the value is. */
-  private allOfToConnectSchema(node: CombinedNode, version: number | null, forceOptional: boolean, ctx: ToConnectContext): Schema {
-    const find = <K extends SchemaNode["kind"]>(kind: K) => node.subschemas.filter((s): s is Extract<SchemaNode, { kind: K }> => s.kind === kind).pop();
+  private allOfToConnectSchema(
+    node: CombinedNode,
+    version: number | null,
+    forceOptional: boolean,
+    ctx: ToConnectContext,
+  ): Schema {
+    const find = <K extends SchemaNode["kind"]>(kind: K) =>
+      node.subschemas.filter((s): s is Extract<SchemaNode, { kind: K }> => s.kind === kind).pop();
     const properties = new Map<string, SchemaNode>();
     const required = new Set<string>();
     const collect = (s: SchemaNode, seen: Set<SchemaNode>): void => {
@@ -446,7 +553,12 @@ export class JsonSchemaData {
     };
     for (const sub of node.subschemas) collect(sub, new Set());
     if (properties.size > 0) {
-      const builder = this.structBuilder(node, [...properties].map(([k, v]) => [k, stripIndex(v)]), required, ctx);
+      const builder = this.structBuilder(
+        node,
+        [...properties].map(([k, v]) => [k, stripIndex(v)]),
+        required,
+        ctx,
+      );
       if (forceOptional) builder.optional();
       return builder.build();
     }
@@ -496,15 +608,26 @@ export class JsonSchemaData {
       case Decimal.LOGICAL_NAME:
         if (json instanceof JNumber) return new BigDecimal(json.unscaled, json.scale);
         if (typeof json === "string") return Decimal.toLogical(schema, fromBase64(json));
-        throw new DataException(`Invalid type for Decimal, underlying representation should be numeric or bytes but was ${nodeType(json)}`);
+        throw new DataException(
+          `Invalid type for Decimal, underlying representation should be numeric or bytes but was ${nodeType(json)}`,
+        );
       case ConnectDate.LOGICAL_NAME:
-        if (!isInt(json)) throw new DataException(`Invalid type for Date, underlying representation should be integer but was ${nodeType(json)}`);
+        if (!isInt(json))
+          throw new DataException(
+            `Invalid type for Date, underlying representation should be integer but was ${nodeType(json)}`,
+          );
         return ConnectDate.toLogical(schema, Number((json as JNumber).unscaled));
       case Time.LOGICAL_NAME:
-        if (!isInt(json)) throw new DataException(`Invalid type for Time, underlying representation should be integer but was ${nodeType(json)}`);
+        if (!isInt(json))
+          throw new DataException(
+            `Invalid type for Time, underlying representation should be integer but was ${nodeType(json)}`,
+          );
         return Time.toLogical(schema, Number((json as JNumber).unscaled));
       case Timestamp.LOGICAL_NAME:
-        if (!(json instanceof JNumber) || !json.integral) throw new DataException(`Invalid type for Timestamp, underlying representation should be integral but was ${nodeType(json)}`);
+        if (!(json instanceof JNumber) || !json.integral)
+          throw new DataException(
+            `Invalid type for Timestamp, underlying representation should be integral but was ${nodeType(json)}`,
+          );
         return Timestamp.toLogical(schema, BigInt.asIntN(64, json.unscaled));
     }
     // Jackson's node accessors: a number of another kind is cast, anything else reads as 0/false/null.
@@ -535,21 +658,33 @@ export class JsonSchemaData {
         const keySchema = schema.keySchema!;
         const out = new Map<unknown, unknown>();
         if (keySchema.type === "STRING" && !keySchema.optional) {
-          if (!isJObject(json)) throw new DataException(`Maps with string fields should be encoded as JSON objects, but found ${nodeType(json)}`);
+          if (!isJObject(json))
+            throw new DataException(
+              `Maps with string fields should be encoded as JSON objects, but found ${nodeType(json)}`,
+            );
           for (const [k, v] of json) out.set(k, this.toConnectData(schema.valueSchema!, v));
         } else {
-          if (!Array.isArray(json)) throw new DataException(`Maps with non-string fields should be encoded as JSON array of objects, but found ${nodeType(json)}`);
+          if (!Array.isArray(json))
+            throw new DataException(
+              `Maps with non-string fields should be encoded as JSON array of objects, but found ${nodeType(json)}`,
+            );
           for (const entry of json) {
-            if (!isJObject(entry)) throw new DataException(`Found invalid map entry instead of object: ${nodeType(entry)}`);
-            if (entry.size !== 2) throw new DataException(`Found invalid map entry, expected length 2 but found :${writeJson(entry)}`);
-            out.set(this.toConnectData(keySchema, entry.get(KEY_FIELD)), this.toConnectData(schema.valueSchema!, entry.get(VALUE_FIELD)));
+            if (!isJObject(entry))
+              throw new DataException(`Found invalid map entry instead of object: ${nodeType(entry)}`);
+            if (entry.size !== 2)
+              throw new DataException(`Found invalid map entry, expected length 2 but found :${writeJson(entry)}`);
+            out.set(
+              this.toConnectData(keySchema, entry.get(KEY_FIELD)),
+              this.toConnectData(schema.valueSchema!, entry.get(VALUE_FIELD)),
+            );
           }
         }
         return out;
       }
       case "STRUCT": {
         if (isUnionSchema(schema)) return this.unionToConnect(schema, json);
-        if (!isJObject(json)) throw new DataException(`Structs should be encoded as JSON objects, but found ${nodeType(json)}`);
+        if (!isJObject(json))
+          throw new DataException(`Structs should be encoded as JSON objects, but found ${nodeType(json)}`);
         const struct = new Struct(schema);
         for (const field of schema.fields) {
           const v = this.toConnectData(field.schema, json.get(field.name));
@@ -562,10 +697,13 @@ export class JsonSchemaData {
 
   /** A oneOf value: the first member whose type the JSON has, else the struct member sharing most properties. */
   private unionToConnect(schema: Schema, json: JValue): Struct {
-    const prefix = schema.parameters?.has(GENERALIZED_TYPE_UNION) ? GENERALIZED_TYPE_UNION_FIELD_PREFIX : `${JSON_TYPE_ONE_OF}.field.`;
+    const prefix = schema.parameters?.has(GENERALIZED_TYPE_UNION)
+      ? GENERALIZED_TYPE_UNION_FIELD_PREFIX
+      : `${JSON_TYPE_ONE_OF}.field.`;
     let best: { score: number; index: number } | null = null;
     for (const field of schema.fields) {
-      if (simpleTypeMatches(field.schema, json)) return new Struct(schema).put(prefix + field.index, this.toConnectData(field.schema, json));
+      if (simpleTypeMatches(field.schema, json))
+        return new Struct(schema).put(prefix + field.index, this.toConnectData(field.schema, json));
       const score = structMatch(field.schema, json);
       if (score > (best?.score ?? 0)) best = { score, index: field.index };
     }
@@ -652,7 +790,14 @@ function render(d: Draft): JObject {
       if (d.properties && d.properties.length > 0) {
         // Everit keeps properties in a HashMap: printed in hash order (connect.index keeps the field order).
         const byName = new Map(d.properties);
-        out.set("properties", new Map(JavaHashKeys.of(byName.keys()).keys().map((k) => [k, render(byName.get(k)!)])));
+        out.set(
+          "properties",
+          new Map(
+            JavaHashKeys.of(byName.keys())
+              .keys()
+              .map((k) => [k, render(byName.get(k)!)]),
+          ),
+        );
       }
       break;
     case "combined":

@@ -40,7 +40,8 @@ export class JsonSchemaConverter extends RegistryConverter<JsonSchemaReader> {
 
   protected schemaFor(schema: Schema | null): ParsedSchema {
     // Confluent would derive a schema from the Java class of a schemaless value; Connect values have none here.
-    if (schema === null) throw new DataException("The JSON Schema converter needs a Connect schema for a non-null value");
+    if (schema === null)
+      throw new DataException("The JSON Schema converter needs a Connect schema for a non-null value");
     return this.data.fromConnectSchema(schema);
   }
 
@@ -62,7 +63,8 @@ export class JsonSchemaConverter extends RegistryConverter<JsonSchemaReader> {
     try {
       json = readTree(utf8.decode(bytes.subarray(offset)));
     } catch (err) {
-      if (err instanceof JsonSyntaxError || err instanceof TypeError) throw new SerializationException(`Error deserializing JSON message: ${err.message}`, err);
+      if (err instanceof JsonSyntaxError || err instanceof TypeError)
+        throw new SerializationException(`Error deserializing JSON message: ${err.message}`, err);
       throw err;
     }
     if (json === undefined) throw new SerializationException("Error deserializing JSON message: no JSON value");

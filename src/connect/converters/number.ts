@@ -6,7 +6,13 @@ import { DataException, javaClassName, acceptsPlain, Schema } from "../api/data/
 import type { Converter, HeaderConverter, SchemaAndValue } from "../api/converter.ts";
 
 const settings = new SettingsDefinition([
-  { name: "converter.type", type: "string", oneOf: ["key", "value", "header"], importance: "low", doc: "How this converter will be used (set by the runtime)." },
+  {
+    name: "converter.type",
+    type: "string",
+    oneOf: ["key", "value", "header"],
+    importance: "low",
+    doc: "How this converter will be used (set by the runtime).",
+  },
 ]);
 
 interface Codec {
@@ -42,7 +48,8 @@ abstract class FixedWidthConverter implements Converter, HeaderConverter {
   toConnectData(_topic: string, value: Uint8Array | null): SchemaAndValue {
     const { codec } = this;
     if (value === null) return { schema: codec.schema, value: null };
-    if (value.length !== codec.size) throw this.readError(`Size of data received by ${codec.deserializer} is not ${codec.size}`);
+    if (value.length !== codec.size)
+      throw this.readError(`Size of data received by ${codec.deserializer} is not ${codec.size}`);
     return { schema: codec.schema, value: codec.read(new DataView(value.buffer, value.byteOffset, value.byteLength)) };
   }
 
@@ -148,14 +155,18 @@ export class BooleanConverter extends FixedWidthConverter {
       write: (view, v) => view.setUint8(0, v ? 1 : 0),
       read: (view) => {
         const b = view.getInt8(0);
-        if (b !== 0 && b !== 1) throw new DataException("Failed to deserialize boolean: ", { cause: new Error(`Unexpected byte received by BooleanDeserializer: ${b}`) });
+        if (b !== 0 && b !== 1)
+          throw new DataException("Failed to deserialize boolean: ", {
+            cause: new Error(`Unexpected byte received by BooleanDeserializer: ${b}`),
+          });
         return b === 1;
       },
     });
   }
 
   override fromConnectData(topic: string, schema: Schema | null, value: unknown): Uint8Array | null {
-    if (schema !== null && schema.type !== "BOOLEAN") throw new DataException(`Invalid schema type for BooleanConverter: ${schema.type}`);
+    if (schema !== null && schema.type !== "BOOLEAN")
+      throw new DataException(`Invalid schema type for BooleanConverter: ${schema.type}`);
     return super.fromConnectData(topic, schema, value);
   }
 

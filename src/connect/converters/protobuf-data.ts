@@ -11,11 +11,35 @@ import { commonDataSettings } from "./data-config.ts";
 import protobuf from "protobufjs";
 import type { ParsedSettings, Setting } from "../../platform/settings.ts";
 import { canonicalString } from "../../schema/protobuf/canonical.ts";
-import { emptyMessage, type FieldElement, type MessageElement, type OneOfElement, type OptionElement, type OptionMap, type OptionValue, type ProtoFileElement } from "../../schema/protobuf/elements.ts";
+import {
+  emptyMessage,
+  type FieldElement,
+  type MessageElement,
+  type OneOfElement,
+  type OptionElement,
+  type OptionMap,
+  type OptionValue,
+  type ProtoFileElement,
+} from "../../schema/protobuf/elements.ts";
 import { protobufFormat, type ProtobufParsedSchema } from "../../schema/protobuf/index.ts";
 import { JavaHashKeys } from "../../jvm/hash-order.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";
-import { DataException, isPlainObject, javaClassName, ConnectDate, Decimal, fromTwosComplement, Time, Timestamp, twosComplementBytes, acceptsPlain, mapEntries, type Schema, SchemaBuilder, Struct } from "../api/data/index.ts";
+import {
+  DataException,
+  isPlainObject,
+  javaClassName,
+  ConnectDate,
+  Decimal,
+  fromTwosComplement,
+  Time,
+  Timestamp,
+  twosComplementBytes,
+  acceptsPlain,
+  mapEntries,
+  type Schema,
+  SchemaBuilder,
+  Struct,
+} from "../api/data/index.ts";
 import { DerivedSchemas } from "./derived-schemas.ts";
 import { scrubName as avroScrubName } from "./avro-data.ts";
 import { ownEntry } from "../../platform/own.ts";
@@ -65,14 +89,62 @@ const WRAPPERS: Readonly<Record<string, () => SchemaBuilder>> = {
 
 /** ProtobufDataConfig settings implemented here, by Confluent's names and defaults. */
 export const protobufDataSettings: readonly Setting[] = [
-  { name: "enhanced.protobuf.schema.support", type: "boolean", default: false, importance: "medium", doc: "Toggle for enabling/disabling enhanced protobuf schema support: package name preservation" },
-  { name: "scrub.invalid.names", type: "boolean", default: false, importance: "medium", doc: "Whether to scrub invalid names by replacing invalid characters with valid ones" },
-  { name: "int.for.enums", type: "boolean", default: false, importance: "medium", doc: "Whether to represent enums as integers" },
-  { name: "optional.for.nullables", type: "boolean", default: false, importance: "medium", doc: "Whether nullable fields should be specified with an optional label" },
-  { name: "wrapper.for.raw.primitives", type: "boolean", default: true, importance: "medium", doc: "Whether a wrapper type should be interpreted as a raw primitive at root level" },
-  { name: "generate.struct.for.nulls", type: "boolean", default: false, importance: "low", doc: "Whether to generate a default struct for null messages" },
-  { name: "generate.index.for.unions", type: "boolean", default: true, importance: "low", doc: "Whether to suffix union names with an underscore followed by an index" },
-  { name: "flatten.unions", type: "boolean", default: false, importance: "low", doc: "Whether to flatten unions (oneofs)" },
+  {
+    name: "enhanced.protobuf.schema.support",
+    type: "boolean",
+    default: false,
+    importance: "medium",
+    doc: "Toggle for enabling/disabling enhanced protobuf schema support: package name preservation",
+  },
+  {
+    name: "scrub.invalid.names",
+    type: "boolean",
+    default: false,
+    importance: "medium",
+    doc: "Whether to scrub invalid names by replacing invalid characters with valid ones",
+  },
+  {
+    name: "int.for.enums",
+    type: "boolean",
+    default: false,
+    importance: "medium",
+    doc: "Whether to represent enums as integers",
+  },
+  {
+    name: "optional.for.nullables",
+    type: "boolean",
+    default: false,
+    importance: "medium",
+    doc: "Whether nullable fields should be specified with an optional label",
+  },
+  {
+    name: "wrapper.for.raw.primitives",
+    type: "boolean",
+    default: true,
+    importance: "medium",
+    doc: "Whether a wrapper type should be interpreted as a raw primitive at root level",
+  },
+  {
+    name: "generate.struct.for.nulls",
+    type: "boolean",
+    default: false,
+    importance: "low",
+    doc: "Whether to generate a default struct for null messages",
+  },
+  {
+    name: "generate.index.for.unions",
+    type: "boolean",
+    default: true,
+    importance: "low",
+    doc: "Whether to suffix union names with an underscore followed by an index",
+  },
+  {
+    name: "flatten.unions",
+    type: "boolean",
+    default: false,
+    importance: "low",
+    doc: "Whether to flatten unions (oneofs)",
+  },
   ...commonDataSettings,
 ];
 
@@ -159,7 +231,11 @@ export class ProtobufData {
 
   constructor(options: Partial<ProtobufDataOptions> = {}) {
     this.options = { ...DEFAULT_PROTOBUF_DATA_OPTIONS, ...options };
-    this.derived = new DerivedSchemas(this.options.cacheSize, (text) => protobufFormat.parse(text, []), "Invalid protobuf schema definition");
+    this.derived = new DerivedSchemas(
+      this.options.cacheSize,
+      (text) => protobufFormat.parse(text, []),
+      "Invalid protobuf schema definition",
+    );
   }
 
   // ------------------------------------------------------------------------------------------
@@ -173,7 +249,9 @@ export class ProtobufData {
       throw new DataException(`Unsupported root schema of type ${schema.type}: the Protobuf converter writes structs`);
     }
     const ctx = new FromConnectContext();
-    const [packageName, name] = this.splitName(schema.name !== null && schema.name !== "" ? schema.name : DEFAULT_SCHEMA_NAME + ctx.nextNameIndex());
+    const [packageName, name] = this.splitName(
+      schema.name !== null && schema.name !== "" ? schema.name : DEFAULT_SCHEMA_NAME + ctx.nextNameIndex(),
+    );
     const imports: string[] = [];
     const file: ProtoFileElement = {
       packageName,
@@ -199,15 +277,36 @@ export class ProtobufData {
     for (const field of struct.fields) {
       const tagParam = field.schema.parameters?.get(PROTOBUF_TYPE_TAG);
       const tag = tagParam !== undefined ? Number.parseInt(tagParam, 10) : index++;
-      const element = this.fieldFromConnect(ctx, imports, message, field.schema, this.scrubName(field.name), tag, false);
+      const element = this.fieldFromConnect(
+        ctx,
+        imports,
+        message,
+        field.schema,
+        this.scrubName(field.name),
+        tag,
+        false,
+      );
       if (element) message.fields.push(element);
     }
     return message;
   }
 
   /** A field of `message` (nested types it needs are added to it); null for a union, which becomes a oneof. */
-  private fieldFromConnect(ctx: FromConnectContext, imports: string[], message: MessageElement, schema: Schema, name: string, tag: number, oneofMember: boolean): FieldElement | null {
-    const label = schema.type === "ARRAY" || schema.type === "MAP" ? "repeated" : this.options.useOptionalForNullables && schema.optional && !oneofMember ? "optional" : null;
+  private fieldFromConnect(
+    ctx: FromConnectContext,
+    imports: string[],
+    message: MessageElement,
+    schema: Schema,
+    name: string,
+    tag: number,
+    oneofMember: boolean,
+  ): FieldElement | null {
+    const label =
+      schema.type === "ARRAY" || schema.type === "MAP"
+        ? "repeated"
+        : this.options.useOptionalForNullables && schema.optional && !oneofMember
+          ? "optional"
+          : null;
     const element = schema.type === "ARRAY" ? schema.valueSchema! : schema;
     if (element.type === "ARRAY") throw new DataException("Array cannot be nested");
     const params = new Map<string, string>();
@@ -218,12 +317,20 @@ export class ProtobufData {
     } else if (element.type === "STRUCT") {
       if (isUnionSchema(element)) {
         const unionName = this.options.generalizedSumTypeSupport
-          ? element.parameters?.get(GENERALIZED_TYPE_UNION) ?? ""
+          ? (element.parameters?.get(GENERALIZED_TYPE_UNION) ?? "")
           : this.unqualifiedName(ctx, element.name!.slice(PROTOBUF_TYPE_UNION_PREFIX.length));
         const oneOf: OneOfElement = { name: unionName, fields: [], groups: [], options: [] };
         for (const member of element.fields) {
           const tagParam = member.schema.parameters?.get(PROTOBUF_TYPE_TAG);
-          const memberField = this.fieldFromConnect(ctx, imports, message, member.schema, this.scrubName(member.name), tagParam !== undefined ? Number.parseInt(tagParam, 10) : 0, true);
+          const memberField = this.fieldFromConnect(
+            ctx,
+            imports,
+            message,
+            member.schema,
+            this.scrubName(member.name),
+            tagParam !== undefined ? Number.parseInt(tagParam, 10) : 0,
+            true,
+          );
           if (memberField) oneOf.fields.push({ ...memberField, label: null });
         }
         message.oneOfs.push(oneOf);
@@ -240,14 +347,24 @@ export class ProtobufData {
       if (key) entry.fields.push(key);
       if (value) entry.fields.push(value);
       message.nestedTypes.push(entry);
-    } else if (element.parameters && (element.parameters.has(GENERALIZED_TYPE_ENUM) || element.parameters.has(PROTOBUF_TYPE_ENUM))) {
+    } else if (
+      element.parameters &&
+      (element.parameters.has(GENERALIZED_TYPE_ENUM) || element.parameters.has(PROTOBUF_TYPE_ENUM))
+    ) {
       const enumName = this.unqualifiedName(ctx, element.name);
       if (!message.nestedTypes.some((t) => t.kind === "enum" && t.name === enumName)) {
         const paramName = this.options.generalizedSumTypeSupport ? GENERALIZED_TYPE_ENUM : PROTOBUF_TYPE_ENUM;
         const constants = [...element.parameters]
           .filter(([k]) => k.startsWith(paramName + "."))
           .map(([k, v]) => ({ name: k.slice(paramName.length + 1), tag: Number.parseInt(v, 10), options: [] }));
-        message.nestedTypes.push({ kind: "enum", name: enumName, options: [], constants, reserveds: [], position: null });
+        message.nestedTypes.push({
+          kind: "enum",
+          name: enumName,
+          options: [],
+          constants,
+          reserveds: [],
+          position: null,
+        });
       }
     }
     const options: OptionElement[] = params.size > 0 ? [metaOption(params)] : [];
@@ -307,7 +424,9 @@ export class ProtobufData {
     const parts = fullName.split(".");
     while (parts.length > 1 && parts[parts.length - 1] === "") parts.pop();
     const scrubbed = parts.map((p) => this.scrubName(p));
-    return scrubbed.length <= 1 ? [null, scrubbed[0]!] : [scrubbed.slice(0, -1).join("."), scrubbed[scrubbed.length - 1]!];
+    return scrubbed.length <= 1
+      ? [null, scrubbed[0]!]
+      : [scrubbed.slice(0, -1).join("."), scrubbed[scrubbed.length - 1]!];
   }
 
   private scrubName(name: string): string {
@@ -330,7 +449,9 @@ export class ProtobufData {
     if (!value.schema.equals(schema)) throw new DataException("Mismatching struct schema");
     const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     for (const field of schema.fields) {
-      const fieldValue = this.options.ignoreDefaultForNullables ? value.getWithoutDefault(field.name) : value.get(field);
+      const fieldValue = this.options.ignoreDefaultForNullables
+        ? value.getWithoutDefault(field.name)
+        : value.get(field);
       if (fieldValue === null || fieldValue === undefined) continue;
       const name = this.scrubName(field.name);
       if (isUnionSchema(field.schema)) {
@@ -347,7 +468,8 @@ export class ProtobufData {
   }
 
   private unionToMessage(schema: Schema, type: protobuf.Type, value: unknown): [string, unknown] {
-    if (!(value instanceof Struct) || !value.schema.equals(schema)) throw new DataException("Mismatching struct schema");
+    if (!(value instanceof Struct) || !value.schema.equals(schema))
+      throw new DataException("Mismatching struct schema");
     for (const field of schema.fields) {
       const member = this.options.ignoreDefaultForNullables ? value.getWithoutDefault(field.name) : value.get(field);
       if (member === null || member === undefined) continue;
@@ -367,22 +489,32 @@ export class ProtobufData {
     };
     switch (schema.name) {
       case Decimal.LOGICAL_NAME: {
-        if (!(value instanceof BigDecimal)) throw new DataException(`Invalid type for Decimal, expected BigDecimal but was ${javaClassName(value)}`);
+        if (!(value instanceof BigDecimal))
+          throw new DataException(`Invalid type for Decimal, expected BigDecimal but was ${javaClassName(value)}`);
         return { value: twosComplementBytes(value.unscaled), precision: value.precision(), scale: value.scale };
       }
       case ConnectDate.LOGICAL_NAME: {
-        if (!(value instanceof Date)) throw new DataException(`Invalid type for Date, expected Date but was ${javaClassName(value)}`);
+        if (!(value instanceof Date))
+          throw new DataException(`Invalid type for Date, expected Date but was ${javaClassName(value)}`);
         ConnectDate.fromLogical(schema, value); // rejects a time of day
         return { year: value.getUTCFullYear(), month: value.getUTCMonth() + 1, day: value.getUTCDate() };
       }
       case Time.LOGICAL_NAME: {
-        if (!(value instanceof Date)) throw new DataException(`Invalid type for Time, expected Date but was ${javaClassName(value)}`);
+        if (!(value instanceof Date))
+          throw new DataException(`Invalid type for Time, expected Date but was ${javaClassName(value)}`);
         const ms = value.getTime();
-        if (ms < 0 || ms > 86_400_000) throw new DataException("Time values must use number of millis greater than 0 and less than 86400000");
-        return { hours: value.getUTCHours(), minutes: value.getUTCMinutes(), seconds: value.getUTCSeconds(), nanos: value.getUTCMilliseconds() * 1_000_000 };
+        if (ms < 0 || ms > 86_400_000)
+          throw new DataException("Time values must use number of millis greater than 0 and less than 86400000");
+        return {
+          hours: value.getUTCHours(),
+          minutes: value.getUTCMinutes(),
+          seconds: value.getUTCSeconds(),
+          nanos: value.getUTCMilliseconds() * 1_000_000,
+        };
       }
       case Timestamp.LOGICAL_NAME: {
-        if (!(value instanceof Date)) throw new DataException(`Invalid type for Timestamp, expected Date but was ${javaClassName(value)}`);
+        if (!(value instanceof Date))
+          throw new DataException(`Invalid type for Timestamp, expected Date but was ${javaClassName(value)}`);
         const ms = Timestamp.fromLogical(schema, value);
         const seconds = ms >= 0n ? ms / 1000n : -((-ms + 999n) / 1000n);
         return { seconds: String(seconds), nanos: Number(ms - seconds * 1000n) * 1_000_000 };
@@ -414,7 +546,8 @@ export class ProtobufData {
         const enumType = field.resolvedType;
         if (enumType && "values" in enumType) {
           const number = (enumType as protobuf.Enum).values[value as string];
-          if (number === undefined) throw new DataException(`Unknown symbol ${value as string} of enum ${enumType.name}`);
+          if (number === undefined)
+            throw new DataException(`Unknown symbol ${value as string} of enum ${enumType.name}`);
           return number;
         }
         return value;
@@ -431,7 +564,8 @@ export class ProtobufData {
       case "MAP": {
         if (!(value instanceof Map) && !isPlainObject(value)) invalid();
         const entryType = field.resolvedType as protobuf.Type | null;
-        if (!entryType || !("fields" in entryType)) throw new DataException(`Field ${field.name} is not a map entry message`);
+        if (!entryType || !("fields" in entryType))
+          throw new DataException(`Field ${field.name} is not a map entry message`);
         const keyField = entryType.fields[KEY_FIELD];
         const valueField = entryType.fields[VALUE_FIELD];
         if (!keyField || !valueField) throw new DataException(`Map entry ${entryType.name} needs key and value fields`);
@@ -460,13 +594,16 @@ export class ProtobufData {
     const cached = this.toConnectCache.get(type);
     if (cached) return cached;
     const unwrapped = this.options.useWrapperForRawPrimitives ? WRAPPERS[fullName(type)] : undefined;
-    const schema = unwrapped ? unwrapped().build() : this.structSchema(new ElementIndex(parsed), type, new Set()).build();
+    const schema = unwrapped
+      ? unwrapped().build()
+      : this.structSchema(new ElementIndex(parsed), type, new Set()).build();
     this.toConnectCache.set(type, schema);
     return schema;
   }
 
   private structSchema(index: ElementIndex, type: protobuf.Type, inProgress: Set<protobuf.Type>): SchemaBuilder {
-    if (inProgress.has(type)) throw new DataException(`Recursive message ${fullName(type)} cannot be represented as a Connect schema`);
+    if (inProgress.has(type))
+      throw new DataException(`Recursive message ${fullName(type)} cannot be represented as a Connect schema`);
     inProgress.add(type);
     const builder = SchemaBuilder.struct().name(this.options.enhancedSchemaSupport ? fullName(type) : type.name);
     for (const f of type.fieldsArray) this.protoNames.set(f, index.fieldName(f));
@@ -474,12 +611,17 @@ export class ProtobufData {
       const oneOfName = index.oneOfName(type, oneOf);
       this.protoNames.set(oneOf, oneOfName);
       if (this.options.flattenUnions) {
-        for (const f of oneOf.fieldsArray) builder.field(this.protoName(f), this.fieldSchema(index, f, true, inProgress));
+        for (const f of oneOf.fieldsArray)
+          builder.field(this.protoName(f), this.fieldSchema(index, f, true, inProgress));
         continue;
       }
       const union = SchemaBuilder.struct();
       if (this.options.generalizedSumTypeSupport) union.name(oneOfName).parameter(GENERALIZED_TYPE_UNION, oneOfName);
-      else union.name(PROTOBUF_TYPE_UNION_PREFIX + (this.options.enhancedSchemaSupport ? `${fullName(type)}.${oneOfName}` : oneOfName));
+      else
+        union.name(
+          PROTOBUF_TYPE_UNION_PREFIX +
+            (this.options.enhancedSchemaSupport ? `${fullName(type)}.${oneOfName}` : oneOfName),
+        );
       for (const f of oneOf.fieldsArray) union.field(this.protoName(f), this.fieldSchema(index, f, true, inProgress));
       builder.field(this.unionFieldName(oneOf, i), union.optional().build());
     }
@@ -500,20 +642,44 @@ export class ProtobufData {
     return this.protoNames.get(obj) ?? obj.name;
   }
 
-  private fieldSchema(index: ElementIndex, field: protobuf.Field, oneofMember: boolean, inProgress: Set<protobuf.Type>): Schema {
+  private fieldSchema(
+    index: ElementIndex,
+    field: protobuf.Field,
+    oneofMember: boolean,
+    inProgress: Set<protobuf.Type>,
+  ): Schema {
     const params = index.metaParams(field);
     if (index.isProto2Optional(field)) this.proto2Optional.add(field);
     let builder: SchemaBuilder;
     const mapField = field as protobuf.Field & { map?: boolean; keyType?: string };
     if (mapField.map) {
       // map<K, V>: named after its entry message, as protoc names it (my_map → MyMapEntry).
-      const entryName = this.protoName(field).replace(/(^|_)([a-z])/g, (_, __: string, c: string) => c.toUpperCase()).replace(/_/g, "") + MAP_ENTRY_SUFFIX;
-      const keyField = { name: KEY_FIELD, type: mapField.keyType!, id: 1, repeated: false, resolvedType: null } as unknown as protobuf.Field;
-      const valueField = { name: VALUE_FIELD, type: field.type, id: 2, repeated: false, resolvedType: field.resolvedType } as unknown as protobuf.Field;
-      builder = SchemaBuilder.map(this.fieldSchema(index, keyField, false, inProgress), this.fieldSchema(index, valueField, false, inProgress)).name(toMapField(entryName));
+      const entryName =
+        this.protoName(field)
+          .replace(/(^|_)([a-z])/g, (_, __: string, c: string) => c.toUpperCase())
+          .replace(/_/g, "") + MAP_ENTRY_SUFFIX;
+      const keyField = {
+        name: KEY_FIELD,
+        type: mapField.keyType!,
+        id: 1,
+        repeated: false,
+        resolvedType: null,
+      } as unknown as protobuf.Field;
+      const valueField = {
+        name: VALUE_FIELD,
+        type: field.type,
+        id: 2,
+        repeated: false,
+        resolvedType: field.resolvedType,
+      } as unknown as protobuf.Field;
+      builder = SchemaBuilder.map(
+        this.fieldSchema(index, keyField, false, inProgress),
+        this.fieldSchema(index, valueField, false, inProgress),
+      ).name(toMapField(entryName));
     } else {
       builder = this.typeSchema(index, field, params, inProgress);
-      if (field.repeated && builder.type !== "MAP") builder = SchemaBuilder.array(builder.optional().build()).optional();
+      if (field.repeated && builder.type !== "MAP")
+        builder = SchemaBuilder.array(builder.optional().build()).optional();
     }
     if (oneofMember) {
       if (!builder.isOptional) builder.optional();
@@ -524,7 +690,12 @@ export class ProtobufData {
     return builder.build();
   }
 
-  private typeSchema(index: ElementIndex, field: protobuf.Field, params: ReadonlyMap<string, string>, inProgress: Set<protobuf.Type>): SchemaBuilder {
+  private typeSchema(
+    index: ElementIndex,
+    field: protobuf.Field,
+    params: ReadonlyMap<string, string>,
+    inProgress: Set<protobuf.Type>,
+  ): SchemaBuilder {
     switch (field.type) {
       case "int32":
       case "sint32":
@@ -565,7 +736,8 @@ export class ProtobufData {
       builder.name(this.options.enhancedSchemaSupport ? fullName(enumType) : enumType.name);
       const paramName = this.options.generalizedSumTypeSupport ? GENERALIZED_TYPE_ENUM : PROTOBUF_TYPE_ENUM;
       builder.parameter(paramName, enumType.name);
-      for (const [symbol, number] of Object.entries(enumType.values)) builder.parameter(`${paramName}.${symbol}`, String(number));
+      for (const [symbol, number] of Object.entries(enumType.values))
+        builder.parameter(`${paramName}.${symbol}`, String(number));
       return builder.optional();
     }
     if (!resolved || !("fields" in resolved)) throw new DataException(`Unknown Connect schema type: ${field.type}`);
@@ -575,7 +747,8 @@ export class ProtobufData {
       case DECIMAL_TYPE: {
         builder = Decimal.builder(parseIntOr(params.get(PROTOBUF_SCALE_PROP), 0));
         const precision = params.get(PROTOBUF_PRECISION_PROP);
-        if (precision !== undefined && /^[+-]?\d+$/.test(precision)) builder.parameter(CONNECT_PRECISION_PROP, String(Number(precision)));
+        if (precision !== undefined && /^[+-]?\d+$/.test(precision))
+          builder.parameter(CONNECT_PRECISION_PROP, String(Number(precision)));
         break;
       }
       case DATE_TYPE:
@@ -588,7 +761,10 @@ export class ProtobufData {
         builder = Timestamp.builder();
         break;
       default:
-        builder = field.repeated && isMapEntryType(messageType) ? this.entrySchema(index, messageType, inProgress) : this.structSchema(index, messageType, inProgress);
+        builder =
+          field.repeated && isMapEntryType(messageType)
+            ? this.entrySchema(index, messageType, inProgress)
+            : this.structSchema(index, messageType, inProgress);
     }
     return builder.optional();
   }
@@ -596,9 +772,10 @@ export class ProtobufData {
   /** A repeated XEntry message with key and value fields: a Connect map. */
   private entrySchema(index: ElementIndex, entry: protobuf.Type, inProgress: Set<protobuf.Type>): SchemaBuilder {
     const [key, value] = entry.fieldsArray;
-    return SchemaBuilder.map(this.fieldSchema(index, key!, false, inProgress), this.fieldSchema(index, value!, false, inProgress)).name(
-      toMapField(this.options.enhancedSchemaSupport ? fullName(entry) : entry.name),
-    );
+    return SchemaBuilder.map(
+      this.fieldSchema(index, key!, false, inProgress),
+      this.fieldSchema(index, value!, false, inProgress),
+    ).name(toMapField(this.options.enhancedSchemaSupport ? fullName(entry) : entry.name));
   }
 
   // ------------------------------------------------------------------------------------------
@@ -629,15 +806,23 @@ export class ProtobufData {
       const unionField = schema.field(this.unionFieldName(oneOf, i));
       if (!unionField) throw new DataException(`No union field for oneof ${oneOf.name}`);
       const memberField = unionField.schema.field(this.protoName(member))!;
-      struct.put(unionField, new Struct(unionField.schema).put(memberField, this.toConnectValue(memberField.schema, member, value)));
+      struct.put(
+        unionField,
+        new Struct(unionField.schema).put(memberField, this.toConnectValue(memberField.schema, member, value)),
+      );
     }
     for (const field of type.fieldsArray) {
       if (field.partOf && !isSynthetic(field.partOf)) continue;
       const present = Object.hasOwn(message, field.name) && message[field.name] !== null;
-      const primitiveOrRepeated = field.resolvedType === null || !("fields" in field.resolvedType) || field.repeated || (field as { map?: boolean }).map === true;
+      const primitiveOrRepeated =
+        field.resolvedType === null ||
+        !("fields" in field.resolvedType) ||
+        field.repeated ||
+        (field as { map?: boolean }).map === true;
       // A field with explicit presence (proto3 `optional`, proto2 `optional`) that is unset is null.
       const explicitPresence = field.options?.proto3_optional === true || this.proto2Optional.has(field);
-      if ((primitiveOrRepeated && !explicitPresence) || this.options.generateStructForNulls || present) this.putField(struct, schema, field, message[field.name]);
+      if ((primitiveOrRepeated && !explicitPresence) || this.options.generateStructForNulls || present)
+        this.putField(struct, schema, field, message[field.name]);
     }
     return struct;
   }
@@ -668,15 +853,28 @@ export class ProtobufData {
         return date;
       }
       case Time.LOGICAL_NAME: {
-        const ms = ((toInt(message.hours) * 60 + toInt(message.minutes)) * 60 + toInt(message.seconds)) * 1000 + Math.trunc(toInt(message.nanos) / 1_000_000);
+        const ms =
+          ((toInt(message.hours) * 60 + toInt(message.minutes)) * 60 + toInt(message.seconds)) * 1000 +
+          Math.trunc(toInt(message.nanos) / 1_000_000);
         return new Date(ms);
       }
       case Timestamp.LOGICAL_NAME:
-        return Timestamp.toLogical(schema, toBigInt(message.seconds) * 1000n + BigInt(Math.trunc(toInt(message.nanos) / 1_000_000)));
+        return Timestamp.toLogical(
+          schema,
+          toBigInt(message.seconds) * 1000n + BigInt(Math.trunc(toInt(message.nanos) / 1_000_000)),
+        );
     }
     const resolved = field.resolvedType;
     // A wrapper message (google.protobuf.*Value) read as its primitive.
-    const unwrap = (v: unknown): unknown => (resolved && "fields" in resolved && WRAPPERS[fullName(resolved as protobuf.Type)] && typeof v === "object" && v !== null && !(v instanceof Uint8Array) ? (v as Record<string, unknown>).value : v);
+    const unwrap = (v: unknown): unknown =>
+      resolved &&
+      "fields" in resolved &&
+      WRAPPERS[fullName(resolved as protobuf.Type)] &&
+      typeof v === "object" &&
+      v !== null &&
+      !(v instanceof Uint8Array)
+        ? (v as Record<string, unknown>).value
+        : v;
     switch (schema.type) {
       case "INT8":
         return (toInt(unwrap(value)) << 24) >> 24;
@@ -687,7 +885,9 @@ export class ProtobufData {
       case "INT64": {
         const v = unwrap(value);
         // protobufjs gives uint32/fixed32 as (unsigned) numbers and 64-bit types as Long or number.
-        return typeof v === "number" && (field.type === "int32" || field.type === "sint32" || field.type === "sfixed32") ? BigInt(v >>> 0) : toBigInt(v);
+        return typeof v === "number" && (field.type === "int32" || field.type === "sint32" || field.type === "sfixed32")
+          ? BigInt(v >>> 0)
+          : toBigInt(v);
       }
       case "FLOAT32":
         return Math.fround(Number(unwrap(value)));
@@ -698,14 +898,20 @@ export class ProtobufData {
       case "STRING": {
         const v = unwrap(value);
         if (typeof v === "string") return v;
-        if (typeof v === "number" && resolved && "values" in resolved) return (resolved as protobuf.Enum).valuesById[v] ?? String(v);
-        throw new DataException(`Invalid class for string type, expecting String or CharSequence but found ${javaClassName(v)}`);
+        if (typeof v === "number" && resolved && "values" in resolved)
+          return (resolved as protobuf.Enum).valuesById[v] ?? String(v);
+        throw new DataException(
+          `Invalid class for string type, expecting String or CharSequence but found ${javaClassName(v)}`,
+        );
       }
       case "BYTES": {
         const v = unwrap(value);
         // An unset bytes field reads as protobufjs's default, an empty array.
         if (Array.isArray(v) && v.length === 0) return new Uint8Array(0);
-        if (!(v instanceof Uint8Array)) throw new DataException(`Invalid class for bytes type, expecting byte[], ByteBuffer, or ByteString but found ${javaClassName(v)}`);
+        if (!(v instanceof Uint8Array))
+          throw new DataException(
+            `Invalid class for bytes type, expecting byte[], ByteBuffer, or ByteString but found ${javaClassName(v)}`,
+          );
         return new Uint8Array(v);
       }
       case "ARRAY":
@@ -715,16 +921,26 @@ export class ProtobufData {
         const mapField = field as protobuf.Field & { map?: boolean; keyType?: string };
         if (mapField.map) {
           // protobufjs keys map<> entries by their text.
-          const keyField = { name: KEY_FIELD, type: mapField.keyType!, resolvedType: null } as unknown as protobuf.Field;
+          const keyField = {
+            name: KEY_FIELD,
+            type: mapField.keyType!,
+            resolvedType: null,
+          } as unknown as protobuf.Field;
           for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-            out.set(this.toConnectValue(schema.keySchema!, keyField, mapKey(mapField.keyType!, k)), this.toConnectValue(schema.valueSchema!, field, v));
+            out.set(
+              this.toConnectValue(schema.keySchema!, keyField, mapKey(mapField.keyType!, k)),
+              this.toConnectValue(schema.valueSchema!, field, v),
+            );
           }
         } else {
           const entryType = resolved as protobuf.Type;
           const keyField = entryType.fields[KEY_FIELD]!;
           const valueField = entryType.fields[VALUE_FIELD]!;
           for (const entry of value as Record<string, unknown>[]) {
-            out.set(this.toConnectValue(schema.keySchema!, keyField, entry[KEY_FIELD]), this.toConnectValue(schema.valueSchema!, valueField, entry[VALUE_FIELD]));
+            out.set(
+              this.toConnectValue(schema.keySchema!, keyField, entry[KEY_FIELD]),
+              this.toConnectValue(schema.valueSchema!, valueField, entry[VALUE_FIELD]),
+            );
           }
         }
         return out;
@@ -760,7 +976,9 @@ class ElementIndex {
     const parent = field.parent;
     if (!parent || !("fields" in parent)) return undefined;
     const message = this.messages.get(fullName(parent as protobuf.Type));
-    const element = message && [...message.fields, ...message.oneOfs.flatMap((o) => o.fields)].find((f) => jsName(f.name) === field.name);
+    const element =
+      message &&
+      [...message.fields, ...message.oneOfs.flatMap((o) => o.fields)].find((f) => jsName(f.name) === field.name);
     return message && element ? { message, field: element } : undefined;
   }
 
@@ -776,7 +994,12 @@ class ElementIndex {
   /** A proto2 `optional` field outside any oneof (Confluent's optional.for.proto2, on by default). */
   isProto2Optional(field: protobuf.Field): boolean {
     const found = this.element(field);
-    return found !== undefined && this.proto2.has(found.message) && found.field.label === "optional" && !found.message.oneOfs.some((o) => o.fields.includes(found.field));
+    return (
+      found !== undefined &&
+      this.proto2.has(found.message) &&
+      found.field.label === "optional" &&
+      !found.message.oneOfs.some((o) => o.fields.includes(found.field))
+    );
   }
 
   metaParams(field: protobuf.Field): ReadonlyMap<string, string> {
@@ -798,17 +1021,32 @@ class ElementIndex {
 
 /** `(confluent.field_meta) = { params: [...] }` as Confluent prints it: params in hash order, precision and scale with the value first. */
 function metaOption(params: ReadonlyMap<string, string>): OptionElement {
-  const list: OptionValue[] = JavaHashKeys.of(params.keys()).keys().map((key): OptionMap => {
-    const value = params.get(key)!;
-    return key === PROTOBUF_PRECISION_PROP || key === PROTOBUF_SCALE_PROP
-      ? new Map<string, OptionValue>([[VALUE_FIELD, value], [KEY_FIELD, key]])
-      : new Map<string, OptionValue>([[KEY_FIELD, key], [VALUE_FIELD, value]]);
-  });
-  return { name: FIELD_META, kind: "MAP", value: new Map<string, OptionValue>([["params", list]]), parenthesized: true };
+  const list: OptionValue[] = JavaHashKeys.of(params.keys())
+    .keys()
+    .map((key): OptionMap => {
+      const value = params.get(key)!;
+      return key === PROTOBUF_PRECISION_PROP || key === PROTOBUF_SCALE_PROP
+        ? new Map<string, OptionValue>([
+            [VALUE_FIELD, value],
+            [KEY_FIELD, key],
+          ])
+        : new Map<string, OptionValue>([
+            [KEY_FIELD, key],
+            [VALUE_FIELD, value],
+          ]);
+    });
+  return {
+    name: FIELD_META,
+    kind: "MAP",
+    value: new Map<string, OptionValue>([["params", list]]),
+    parenthesized: true,
+  };
 }
 
 function isUnionSchema(schema: Schema): boolean {
-  return (schema.name?.startsWith(PROTOBUF_TYPE_UNION) ?? false) || (schema.parameters?.has(GENERALIZED_TYPE_UNION) ?? false);
+  return (
+    (schema.name?.startsWith(PROTOBUF_TYPE_UNION) ?? false) || (schema.parameters?.has(GENERALIZED_TYPE_UNION) ?? false)
+  );
 }
 
 /** proto3 leaves a scalar equal to its default off the wire (implicit presence), as Java's DynamicMessage does. */
@@ -836,7 +1074,14 @@ function isSynthetic(oneOf: protobuf.OneOf): boolean {
 
 function isMapEntryType(type: protobuf.Type): boolean {
   const fields = type.fieldsArray;
-  return type.name.endsWith(MAP_ENTRY_SUFFIX) && fields.length === 2 && fields[0]!.name === KEY_FIELD && fields[1]!.name === VALUE_FIELD && !fields[0]!.repeated && !fields[1]!.repeated;
+  return (
+    type.name.endsWith(MAP_ENTRY_SUFFIX) &&
+    fields.length === 2 &&
+    fields[0]!.name === KEY_FIELD &&
+    fields[1]!.name === VALUE_FIELD &&
+    !fields[0]!.repeated &&
+    !fields[1]!.repeated
+  );
 }
 
 function fullName(obj: protobuf.ReflectionObject): string {
@@ -845,7 +1090,13 @@ function fullName(obj: protobuf.ReflectionObject): string {
 
 /** ProtobufSchema.toMapEntry: snake_case names become UpperCamel first. */
 function toMapEntry(name: string): string {
-  const camel = name.includes("_") ? name.toLowerCase().split("_").map((p) => (p ? p[0]!.toUpperCase() + p.slice(1) : "")).join("") : name;
+  const camel = name.includes("_")
+    ? name
+        .toLowerCase()
+        .split("_")
+        .map((p) => (p ? p[0]!.toUpperCase() + p.slice(1) : ""))
+        .join("")
+    : name;
   return camel + MAP_ENTRY_SUFFIX;
 }
 
@@ -854,7 +1105,10 @@ function toMapField(name: string): string {
   const parts = name.split(".");
   let last = parts[parts.length - 1]!;
   if (last.endsWith(MAP_ENTRY_SUFFIX)) {
-    last = last.slice(0, -MAP_ENTRY_SUFFIX.length).replace(/(?!^)([A-Z])/g, "_$1").toLowerCase();
+    last = last
+      .slice(0, -MAP_ENTRY_SUFFIX.length)
+      .replace(/(?!^)([A-Z])/g, "_$1")
+      .toLowerCase();
     parts[parts.length - 1] = last;
   }
   return parts.join(".");

@@ -46,7 +46,8 @@ export class ProtobufConverter extends RegistryConverter<ProtobufReader> {
   }
 
   protected schemaFor(schema: Schema | null): ParsedSchema {
-    if (schema === null) throw new SerializationException("The Protobuf converter needs a Connect schema for a non-null value");
+    if (schema === null)
+      throw new SerializationException("The Protobuf converter needs a Connect schema for a non-null value");
     const writer = this.data.fromConnectSchema(schema);
     this.messageNames.set(writer.parsed, writer.messageName);
     return writer.parsed;
@@ -91,7 +92,10 @@ export class ProtobufConverter extends RegistryConverter<ProtobufReader> {
       if (err instanceof Error && err.name === "DataException") throw err;
       throw new SerializationException(`Error deserializing Protobuf message: ${(err as Error).message}`, err);
     }
-    return { schema: entry.schema, value: this.data.toConnectData(entry.schema, entry.type, message as unknown as Record<string, unknown>) };
+    return {
+      schema: entry.schema,
+      value: this.data.toConnectData(entry.schema, entry.type, message as unknown as Record<string, unknown>),
+    };
   }
 
   private messageNameIn(parsed: ProtobufParsedSchema): string {

@@ -60,7 +60,11 @@ export abstract class RegistryConverter<Reader> implements Converter {
     return this.settingsDefinition;
   }
 
-  fromConnectData(topic: string, schema: Schema | null, value: unknown): Uint8Array | null | Promise<Uint8Array | null> {
+  fromConnectData(
+    topic: string,
+    schema: Schema | null,
+    value: unknown,
+  ): Uint8Array | null | Promise<Uint8Array | null> {
     let derived: ParsedSchema;
     let encoded: Encoded | null;
     let subject: string;
@@ -96,23 +100,31 @@ export abstract class RegistryConverter<Reader> implements Converter {
     } catch (err) {
       throw this.deserializeError(topic, err);
     }
-    return this.readers.getOrLoad(id, this.loading, () => this.loadReader(id)).then(
-      (reader) => {
-        try {
-          return this.decode(reader, value, offset);
-        } catch (err) {
+    return this.readers
+      .getOrLoad(id, this.loading, () => this.loadReader(id))
+      .then(
+        (reader) => {
+          try {
+            return this.decode(reader, value, offset);
+          } catch (err) {
+            throw this.deserializeError(topic, err);
+          }
+        },
+        (err: unknown) => {
           throw this.deserializeError(topic, err);
-        }
-      },
-      (err: unknown) => {
-        throw this.deserializeError(topic, err);
-      },
-    );
+        },
+      );
   }
 
   close(): void {}
 
-  private write(known: ResolvedSchema, schema: Schema | null, derived: ParsedSchema, encoded: Encoded, value: unknown): Uint8Array {
+  private write(
+    known: ResolvedSchema,
+    schema: Schema | null,
+    derived: ParsedSchema,
+    encoded: Encoded,
+    value: unknown,
+  ): Uint8Array {
     const payload = known.writer === derived ? encoded : this.encode(schema, known.writer, value);
     if (payload === null) throw new DataException("The writer schema gave no payload for a non-null value");
     return frame(known.id, payload.payload, payload.prefix);
@@ -123,10 +135,15 @@ export abstract class RegistryConverter<Reader> implements Converter {
     try {
       text = await this.client.schemaById(id);
     } catch (err) {
-      throw new SerializationException(`Error retrieving ${this.formatName} schema for id ${id}: ${(err as Error).message}`, err);
+      throw new SerializationException(
+        `Error retrieving ${this.formatName} schema for id ${id}: ${(err as Error).message}`,
+        err,
+      );
     }
     if (text.schemaType !== this.schemaType) {
-      throw new DataException(`Schema id ${id} is a ${text.schemaType} schema; the ${this.formatName} converter reads ${this.schemaType} schemas`);
+      throw new DataException(
+        `Schema id ${id} is a ${text.schemaType} schema; the ${this.formatName} converter reads ${this.schemaType} schemas`,
+      );
     }
     return this.reader(await parseSchemaText(this.client, text));
   }

@@ -4,7 +4,13 @@
 // and common aliases; characters an encoding cannot hold become '?' as in String.getBytes.
 import { ConfigError, SettingsDefinition } from "../../platform/settings.ts";
 import { javaToString, Schema } from "../api/data/index.ts";
-import { settingStrings, type Converter, type ConverterConfig, type HeaderConverter, type SchemaAndValue } from "../api/converter.ts";
+import {
+  settingStrings,
+  type Converter,
+  type ConverterConfig,
+  type HeaderConverter,
+  type SchemaAndValue,
+} from "../api/converter.ts";
 
 type Charset = "UTF-8" | "UTF-16" | "UTF-16BE" | "UTF-16LE" | "ISO-8859-1" | "US-ASCII";
 
@@ -53,9 +59,18 @@ export const stringConverterSettings = new SettingsDefinition([
     default: "UTF-8",
     importance: "high",
     doc: "The name of the Java character set to use for encoding strings as byte arrays.",
-    validate: (v) => (charsetOf(String(v)) ? undefined : `one of the supported encodings ${[...new Set(Object.values(CHARSET_ALIASES))].join(", ")}`),
+    validate: (v) =>
+      charsetOf(String(v))
+        ? undefined
+        : `one of the supported encodings ${[...new Set(Object.values(CHARSET_ALIASES))].join(", ")}`,
   },
-  { name: "converter.type", type: "string", oneOf: ["key", "value", "header"], importance: "low", doc: "How this converter will be used (set by the runtime)." },
+  {
+    name: "converter.type",
+    type: "string",
+    oneOf: ["key", "value", "header"],
+    importance: "low",
+    doc: "How this converter will be used (set by the runtime).",
+  },
 ]);
 
 export class StringConverter implements Converter, HeaderConverter {
@@ -63,12 +78,16 @@ export class StringConverter implements Converter, HeaderConverter {
   private decodeCharset: Charset = "UTF-8";
 
   configure(config: ConverterConfig, isKey = false): void {
-    const settings = stringConverterSettings.parse(settingStrings({ ...config, "converter.type": isKey ? "key" : "value" })).values;
+    const settings = stringConverterSettings.parse(
+      settingStrings({ ...config, "converter.type": isKey ? "key" : "value" }),
+    ).values;
     const encoding = settings.string("converter.encoding");
     // As in Kafka, the (de)serializer's own key./value. settings win over converter.encoding.
     const side = isKey ? "key" : "value";
-    this.encodeCharset = resolve(config[`${side}.serializer.encoding`], `${side}.serializer.encoding`) ?? charsetOf(encoding)!;
-    this.decodeCharset = resolve(config[`${side}.deserializer.encoding`], `${side}.deserializer.encoding`) ?? charsetOf(encoding)!;
+    this.encodeCharset =
+      resolve(config[`${side}.serializer.encoding`], `${side}.serializer.encoding`) ?? charsetOf(encoding)!;
+    this.decodeCharset =
+      resolve(config[`${side}.deserializer.encoding`], `${side}.deserializer.encoding`) ?? charsetOf(encoding)!;
   }
 
   config(): SettingsDefinition {
@@ -98,7 +117,12 @@ export class StringConverter implements Converter, HeaderConverter {
 function resolve(value: string | number | boolean | undefined, setting: string): Charset | undefined {
   if (typeof value !== "string") return undefined;
   const charset = charsetOf(value);
-  if (!charset) throw new ConfigError(setting, value, "a supported encoding (UTF-8, UTF-16, UTF-16BE, UTF-16LE, ISO-8859-1, US-ASCII)");
+  if (!charset)
+    throw new ConfigError(
+      setting,
+      value,
+      "a supported encoding (UTF-8, UTF-16, UTF-16BE, UTF-16LE, ISO-8859-1, US-ASCII)",
+    );
   return charset;
 }
 
@@ -118,7 +142,8 @@ export function encode(text: string, charset: Charset): Uint8Array {
       const bytes = new Uint8Array(bom + wellFormed.length * 2);
       const view = new DataView(bytes.buffer);
       if (bom) view.setUint16(0, 0xfeff);
-      for (let i = 0; i < wellFormed.length; i++) view.setUint16(bom + i * 2, wellFormed.charCodeAt(i), charset === "UTF-16LE");
+      for (let i = 0; i < wellFormed.length; i++)
+        view.setUint16(bom + i * 2, wellFormed.charCodeAt(i), charset === "UTF-16LE");
       return bytes;
     }
     case "ISO-8859-1":
@@ -140,8 +165,10 @@ export function decode(bytes: Uint8Array, charset: Charset): string {
       return new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
     case "UTF-16": {
       // Java's UTF-16 decoder honours and drops a BOM, and defaults to big-endian.
-      if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le", { ignoreBOM: true }).decode(bytes.subarray(2));
-      if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be", { ignoreBOM: true }).decode(bytes.subarray(2));
+      if (bytes[0] === 0xff && bytes[1] === 0xfe)
+        return new TextDecoder("utf-16le", { ignoreBOM: true }).decode(bytes.subarray(2));
+      if (bytes[0] === 0xfe && bytes[1] === 0xff)
+        return new TextDecoder("utf-16be", { ignoreBOM: true }).decode(bytes.subarray(2));
       return new TextDecoder("utf-16be", { ignoreBOM: true }).decode(bytes);
     }
     case "UTF-16BE":
@@ -154,4 +181,3 @@ export function decode(bytes: Uint8Array, charset: Charset): string {
       return Array.from(bytes, (b) => (b < 0x80 ? String.fromCharCode(b) : "\ufffd")).join("");
   }
 }
-

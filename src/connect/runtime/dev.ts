@@ -8,7 +8,13 @@ import { logger } from "../../platform/log.ts";
 import type { ParsedSettings } from "../../platform/settings.ts";
 import type { DistributedHerder } from "./herder/distributed.ts";
 import { ForwardRequest } from "./herder/herder.ts";
-import { offsetsFile, readConnectorFile, startConnectDistributed, type ConnectOptions, type RunningConnect } from "./server.ts";
+import {
+  offsetsFile,
+  readConnectorFile,
+  startConnectDistributed,
+  type ConnectOptions,
+  type RunningConnect,
+} from "./server.ts";
 import { FileOffsetStore } from "./storage/offset-store.ts";
 
 const log = logger("connect");
@@ -53,7 +59,9 @@ export async function startConnectDev(options: ConnectOptions & { broker: Broker
   } catch (err) {
     if (!(err instanceof ForwardRequest)) throw err;
     // Another worker (another dev on the same Kafka) leads the group: its connectors are this one's.
-    throw new Error(`another connect worker (${err.url}) leads group ${settings.string("group.id")} and shares its connectors with this dev; give this dev its own --group.id, --config.storage.topic, --offset.storage.topic and --status.storage.topic`);
+    throw new Error(
+      `another connect worker (${err.url}) leads group ${settings.string("group.id")} and shares its connectors with this dev; give this dev its own --group.id, --config.storage.topic, --offset.storage.topic and --status.storage.topic`,
+    );
   }
   return connect;
 }
@@ -62,7 +70,10 @@ export async function startConnectDev(options: ConnectOptions & { broker: Broker
 function logRestored(herder: DistributedHerder, topic: string): void {
   const connectors = herder.connectorNames().map((name) => ({ name, state: herder.targetState(name) }));
   const list = connectors.map((c) => `${c.name} (${c.state})`).join(", ");
-  log.info({ topic, connectors }, `restored ${connectors.length} connector${connectors.length === 1 ? "" : "s"} from ${topic}${list ? `: ${list}` : ""}`);
+  log.info(
+    { topic, connectors },
+    `restored ${connectors.length} connector${connectors.length === 1 ? "" : "s"} from ${topic}${list ? `: ${list}` : ""}`,
+  );
 }
 
 /**
@@ -82,7 +93,10 @@ async function carryOffsetsFile(settings: ParsedSettings, herder: DistributedHer
     carried += missing.length;
   }
   renameSync(file, `${file}.migrated`);
-  log.info({ file, topic: settings.string("offset.storage.topic"), offsets: carried }, `carried ${carried} source offsets from ${file} into ${settings.string("offset.storage.topic")}; the file is kept as ${file}.migrated`);
+  log.info(
+    { file, topic: settings.string("offset.storage.topic"), offsets: carried },
+    `carried ${carried} source offsets from ${file} into ${settings.string("offset.storage.topic")}; the file is kept as ${file}.migrated`,
+  );
 }
 
 /** As PUT /connectors/{name}/config: created, or updated when the file's config differs from the stored one. */
@@ -91,5 +105,10 @@ async function applyConnectorFile(herder: DistributedHerder, file: string): Prom
   const stored = herder.connectorNames().includes(name) ? herder.config(name) : undefined;
   if (stored && JSON.stringify(stored) === JSON.stringify({ ...config, name })) return;
   const { created } = await herder.putConnector(name, config, { allowReplace: true, initialState });
-  log.info({ connector: name, file, created }, created ? `connector ${name} created from ${file}` : `connector ${name} updated from ${file}: its config differed from the stored one`);
+  log.info(
+    { connector: name, file, created },
+    created
+      ? `connector ${name} created from ${file}`
+      : `connector ${name} updated from ${file}: its config differed from the stored one`,
+  );
 }

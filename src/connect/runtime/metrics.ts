@@ -55,7 +55,11 @@ export interface TaskTotals {
   lag: number | null;
 }
 
-type StatusView = { name: string; connector: { state: string; worker_id: string }; tasks: { id: number; state: string; worker_id: string }[] };
+type StatusView = {
+  name: string;
+  connector: { state: string; worker_id: string };
+  tasks: { id: number; state: string; worker_id: string }[];
+};
 
 /** What the metrics read the connectors' states from: the herder, as GET /connectors/{c}/status shows them. */
 export interface StatusSource {
@@ -86,18 +90,37 @@ export class ConnectMetrics {
     const registers = [this.registry];
     const labelNames: TaskLabel[] = ["connector", "task"];
     const counter = (name: string, help: string) => new Counter({ name, help, labelNames, registers });
-    this.polledTotal = counter("sluice_connect_source_records_polled_total", "Records returned by source tasks' poll().");
-    this.writtenTotal = counter("sluice_connect_source_records_written_total", "Source records written to the broker and acknowledged.");
+    this.polledTotal = counter(
+      "sluice_connect_source_records_polled_total",
+      "Records returned by source tasks' poll().",
+    );
+    this.writtenTotal = counter(
+      "sluice_connect_source_records_written_total",
+      "Source records written to the broker and acknowledged.",
+    );
     this.readTotal = counter("sluice_connect_sink_records_read_total", "Records read from the broker by sink tasks.");
-    this.putTotal = counter("sluice_connect_sink_records_put_total", "Records handed to sink tasks' put() and accepted.");
+    this.putTotal = counter(
+      "sluice_connect_sink_records_put_total",
+      "Records handed to sink tasks' put() and accepted.",
+    );
     this.errorsTotal = new Counter({
       name: "sluice_connect_record_errors_total",
       help: "Records that failed in a converter or transform, by outcome: tolerated (skipped, errors.tolerance=all) or failed (the task failed).",
       labelNames: [...labelNames, "outcome"],
       registers,
     });
-    this.lagRecords = new Gauge({ name: "sluice_connect_sink_lag_records", help: "Records in a sink task's partitions not yet consumed (end offsets − positions), as of its last commit.", labelNames, registers });
-    this.commitSeconds = new Histogram({ name: "sluice_connect_offset_commit_duration_seconds", help: "Time taken by successful offset commits.", labelNames, registers });
+    this.lagRecords = new Gauge({
+      name: "sluice_connect_sink_lag_records",
+      help: "Records in a sink task's partitions not yet consumed (end offsets − positions), as of its last commit.",
+      labelNames,
+      registers,
+    });
+    this.commitSeconds = new Histogram({
+      name: "sluice_connect_offset_commit_duration_seconds",
+      help: "Time taken by successful offset commits.",
+      labelNames,
+      registers,
+    });
     const sample = () => (this.sampling ??= this.sampleStates().finally(() => (this.sampling = undefined)));
     new Gauge({
       name: "sluice_connect_connector_state",
@@ -118,7 +141,8 @@ export class ConnectMetrics {
       async collect() {
         const states = await sample();
         this.reset();
-        for (const s of states) if (s.task !== undefined) this.set({ connector: s.connector, task: String(s.task), state: s.state }, 1);
+        for (const s of states)
+          if (s.task !== undefined) this.set({ connector: s.connector, task: String(s.task), state: s.state }, 1);
       },
     });
   }
@@ -150,7 +174,17 @@ export class ConnectMetrics {
   }
 
   /** The gauges a task's own code publishes (e.g. the PostgreSQL connector's Debezium metrics), kept per task. */
-  plugin(connector: string, index: number): PluginMetrics & { gauge(name: string, help: string, labels: Readonly<Record<string, string>>, read: () => number | Promise<number>): void } {
+  plugin(
+    connector: string,
+    index: number,
+  ): PluginMetrics & {
+    gauge(
+      name: string,
+      help: string,
+      labels: Readonly<Record<string, string>>,
+      read: () => number | Promise<number>,
+    ): void;
+  } {
     const task = `${connector}-${index}`;
     return {
       gauge: (name, help, labels, read) => {
@@ -179,17 +213,30 @@ export class ConnectMetrics {
   removeTask(connector: string, index: number): void {
     const labels = { connector, task: String(index) };
     this.running.delete(JSON.stringify([connector, index]));
-    for (const metric of [this.polledTotal, this.writtenTotal, this.readTotal, this.putTotal, this.commitSeconds, this.lagRecords]) metric.remove(labels);
+    for (const metric of [
+      this.polledTotal,
+      this.writtenTotal,
+      this.readTotal,
+      this.putTotal,
+      this.commitSeconds,
+      this.lagRecords,
+    ])
+      metric.remove(labels);
     for (const outcome of ["tolerated", "failed"]) this.errorsTotal.remove({ ...labels, outcome });
     const task = `${connector}-${index}`;
-    for (const series of this.pluginSeries.values()) for (const [key, s] of series) if (s.task === task) series.delete(key);
+    for (const series of this.pluginSeries.values())
+      for (const [key, s] of series) if (s.task === task) series.delete(key);
   }
 
   /** The counters of each task running on this worker, read from the same series /metrics exposes. */
   async taskTotals(): Promise<TaskTotals[]> {
     const totals = new Map<string, TaskTotals>();
-    for (const [key, { connector, task }] of this.running) totals.set(key, { connector, task, polled: 0, written: 0, read: 0, put: 0, errors: 0, lag: null });
-    const add = async (metric: Counter<TaskLabel> | Counter<TaskLabel | "outcome"> | Gauge<TaskLabel>, apply: (t: TaskTotals, value: number) => void) => {
+    for (const [key, { connector, task }] of this.running)
+      totals.set(key, { connector, task, polled: 0, written: 0, read: 0, put: 0, errors: 0, lag: null });
+    const add = async (
+      metric: Counter<TaskLabel> | Counter<TaskLabel | "outcome"> | Gauge<TaskLabel>,
+      apply: (t: TaskTotals, value: number) => void,
+    ) => {
       for (const { labels, value } of (await metric.get()).values) {
         const entry = totals.get(JSON.stringify([labels.connector, Number(labels.task)]));
         if (entry) apply(entry, value);
@@ -201,7 +248,9 @@ export class ConnectMetrics {
     await add(this.putTotal, (t, v) => (t.put = v));
     await add(this.errorsTotal, (t, v) => (t.errors += v));
     await add(this.lagRecords, (t, v) => (t.lag = v));
-    return [...totals.values()].sort((a, b) => (a.connector < b.connector ? -1 : a.connector > b.connector ? 1 : a.task - b.task));
+    return [...totals.values()].sort((a, b) =>
+      a.connector < b.connector ? -1 : a.connector > b.connector ? 1 : a.task - b.task,
+    );
   }
 
   /**
@@ -212,12 +261,15 @@ export class ConnectMetrics {
     const herder = this.herder;
     if (!herder) return [];
     const self = herder.workerId;
-    const statuses = await Promise.all(herder.connectorNames().map((name) => herder.status(name).catch(() => undefined)));
+    const statuses = await Promise.all(
+      herder.connectorNames().map((name) => herder.status(name).catch(() => undefined)),
+    );
     const samples: StateSample[] = [];
     for (const status of statuses) {
       if (!status) continue; // deleted meanwhile, or no status yet
       if (status.connector.worker_id === self) samples.push({ connector: status.name, state: status.connector.state });
-      for (const t of status.tasks) if (t.worker_id === self) samples.push({ connector: status.name, task: t.id, state: t.state });
+      for (const t of status.tasks)
+        if (t.worker_id === self) samples.push({ connector: status.name, task: t.id, state: t.state });
     }
     return samples;
   }

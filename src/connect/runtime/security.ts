@@ -13,11 +13,18 @@ const BASIC_AUTH_EXTENSION = "org.apache.kafka.connect.rest.basic.auth.extension
 const HTTPS_PREFIX = "listeners.https.";
 
 /** Kafka's all-or-nothing rule: any listeners.https.* setting means only those configure the listeners. */
-function listenerTlsSettings(settings: ParsedSettings, workerConfig: Record<string, string>): { values: ParsedSettings; prefix: string } {
+function listenerTlsSettings(
+  settings: ParsedSettings,
+  workerConfig: Record<string, string>,
+): { values: ParsedSettings; prefix: string } {
   const prefixed = Object.entries(workerConfig).filter(([key]) => key.startsWith(HTTPS_PREFIX));
   if (prefixed.length === 0) return { values: settings, prefix: "" };
   try {
-    return { values: workerSettings.parse(Object.fromEntries(prefixed.map(([k, v]) => [k.slice(HTTPS_PREFIX.length), v]))).values, prefix: HTTPS_PREFIX };
+    return {
+      values: workerSettings.parse(Object.fromEntries(prefixed.map(([k, v]) => [k.slice(HTTPS_PREFIX.length), v])))
+        .values,
+      prefix: HTTPS_PREFIX,
+    };
   } catch (err) {
     if (err instanceof ConfigError) throw new ConfigError(HTTPS_PREFIX + err.setting, err.value, err.allowed);
     throw err;
@@ -31,12 +38,20 @@ export interface ConnectUsers {
 }
 
 const refusal = (status: number, message: string, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify({ error_code: status, message }), { status, headers: { "content-type": "application/json", ...headers } });
+  new Response(JSON.stringify({ error_code: status, message }), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
 
 function basicAuth(settings: ParsedSettings): ({ guard: RequestGuard } & ConnectUsers) | undefined {
   const extensions = settings.list("rest.extension.classes");
   const unknown = extensions.filter((c) => c !== BASIC_AUTH_EXTENSION && c !== "BasicAuthSecurityRestExtension");
-  if (unknown.length > 0) throw new ConfigError("rest.extension.classes", unknown.join(","), `the only REST extension is ${BASIC_AUTH_EXTENSION}`);
+  if (unknown.length > 0)
+    throw new ConfigError(
+      "rest.extension.classes",
+      unknown.join(","),
+      `the only REST extension is ${BASIC_AUTH_EXTENSION}`,
+    );
   if (extensions.length === 0) return undefined;
   const users = loadUsers(
     {
@@ -49,7 +64,8 @@ function basicAuth(settings: ParsedSettings): ({ guard: RequestGuard } & Connect
   );
   const readOnly = new Set(settings.list("rest.basic.auth.read.only.users"));
   const strangers = [...readOnly].filter((user) => !users.has(user));
-  if (strangers.length > 0) throw new ConfigError("rest.basic.auth.read.only.users", strangers.join(","), "users of the users file");
+  if (strangers.length > 0)
+    throw new ConfigError("rest.basic.auth.read.only.users", strangers.join(","), "users of the users file");
   const admitted = new WeakMap<Request, string | undefined>();
   const authenticate = basicAuthGuard({
     realm: "KafkaConnect",
@@ -69,11 +85,18 @@ function basicAuth(settings: ParsedSettings): ({ guard: RequestGuard } & Connect
     }
     return undefined;
   };
-  return { guard, userOf: (request) => admitted.get(request), isReadOnly: (request) => readOnly.has(admitted.get(request) ?? "") };
+  return {
+    guard,
+    userOf: (request) => admitted.get(request),
+    isReadOnly: (request) => readOnly.has(admitted.get(request) ?? ""),
+  };
 }
 
 /** `tokenLogin`: bearer tokens are the only credential (OAuth without Basic), so the console asks for a token. */
-export function connectSecurity(settings: ParsedSettings, workerConfig: Record<string, string>): { tls?: TLSOptions; guard?: RequestGuard; users?: ConnectUsers; tokenLogin?: boolean } {
+export function connectSecurity(
+  settings: ParsedSettings,
+  workerConfig: Record<string, string>,
+): { tls?: TLSOptions; guard?: RequestGuard; users?: ConnectUsers; tokenLogin?: boolean } {
   const https = settings.list("listeners").some((l) => l.toLowerCase().startsWith("https:"));
   let tls: TLSOptions | undefined;
   if (https) {
@@ -90,7 +113,10 @@ export function connectSecurity(settings: ParsedSettings, workerConfig: Record<s
  * With OAuth on, bearer tokens are taken first; requests without one go to the Basic extension when
  * it is on too, and get 401 otherwise. A token's principal may do everything, as a Basic user may.
  */
-function bearerAuth(settings: ParsedSettings, basic: ReturnType<typeof basicAuth>): ({ guard: RequestGuard } & ConnectUsers) | undefined {
+function bearerAuth(
+  settings: ParsedSettings,
+  basic: ReturnType<typeof basicAuth>,
+): ({ guard: RequestGuard } & ConnectUsers) | undefined {
   const policy = oauthPolicy(settings);
   if (!policy) return undefined;
   const principals = new WeakMap<Request, string>();

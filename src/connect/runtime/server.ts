@@ -35,14 +35,22 @@ export interface RunningConnect {
 }
 
 /** A connector file: .properties, or JSON (a flat config map, or {"name","config","initial_state"}). */
-export function readConnectorFile(path: string): { name: string; config: Record<string, string>; initialState: TargetState } {
+export function readConnectorFile(path: string): {
+  name: string;
+  config: Record<string, string>;
+  initialState: TargetState;
+} {
   const text = readFileSync(path, "utf8");
   if (path.endsWith(".json")) {
     const parsed = JSON.parse(text) as Record<string, unknown>;
     if (parsed.config && typeof parsed.config === "object") {
       const config = parsed.config as Record<string, string>;
       const initial = String(parsed.initial_state ?? "").toUpperCase();
-      return { name: String(parsed.name ?? config.name), config, initialState: initial === "PAUSED" || initial === "STOPPED" ? initial : "STARTED" };
+      return {
+        name: String(parsed.name ?? config.name),
+        config,
+        initialState: initial === "PAUSED" || initial === "STOPPED" ? initial : "STARTED",
+      };
     }
     return { name: String(parsed.name), config: parsed as Record<string, string>, initialState: "STARTED" };
   }
@@ -65,26 +73,58 @@ export interface ConnectOptions {
 }
 
 /** The worker's task threads: as many as task.threads says (-1: one per core), each with its own client on Kafka. */
-function taskThreads(options: Pick<ConnectOptions, "settings" | "taskThreadEntry">, broker: Broker, choice: BrokerChoice): WorkerOptions["taskThreads"] {
+function taskThreads(
+  options: Pick<ConnectOptions, "settings" | "taskThreadEntry">,
+  broker: Broker,
+  choice: BrokerChoice,
+): WorkerOptions["taskThreads"] {
   if (!options.taskThreadEntry) return undefined;
   const setting = options.settings.int("task.threads");
   const max = setting < 0 ? availableParallelism() : setting;
-  return { entry: options.taskThreadEntry, max, broker: broker.kind === "kafka" ? { kind: "kafka", choice: { ...choice, clientId: "connect-task" } } : { kind: "embedded" } };
+  return {
+    entry: options.taskThreadEntry,
+    max,
+    broker:
+      broker.kind === "kafka"
+        ? { kind: "kafka", choice: { ...choice, clientId: "connect-task" } }
+        : { kind: "embedded" },
+  };
 }
 
 /** The REST listeners, and how this worker names itself to others (worker_id = host:port). */
-function restIdentity(settings: ParsedSettings, workerConfig: Record<string, string>): { listeners: URL[]; workerId: string; url: string } {
+function restIdentity(
+  settings: ParsedSettings,
+  workerConfig: Record<string, string>,
+): { listeners: URL[]; workerId: string; url: string } {
   const legacyPort = settings.int("rest.port");
-  const listenerUrls = !workerConfig.listeners && legacyPort > 0 ? [`http://${settings.string("rest.host.name") || "0.0.0.0"}:${legacyPort}`] : settings.list("listeners");
+  const listenerUrls =
+    !workerConfig.listeners && legacyPort > 0
+      ? [`http://${settings.string("rest.host.name") || "0.0.0.0"}:${legacyPort}`]
+      : settings.list("listeners");
   const listeners = listenerUrls.map((l) => new URL(l.replace("://:", "://0.0.0.0:")));
-  const chosen = listeners.find((l) => l.protocol === `${settings.string("rest.advertised.listener") || "http"}:`) ?? listeners[0];
-  const port = settings.int("rest.advertised.port") > 0 ? settings.int("rest.advertised.port") : Number(chosen?.port || 8083);
-  const host = settings.optionalString("rest.advertised.host.name") ?? (chosen && chosen.hostname !== "0.0.0.0" ? chosen.hostname : hostname());
+  const chosen =
+    listeners.find((l) => l.protocol === `${settings.string("rest.advertised.listener") || "http"}:`) ?? listeners[0];
+  const port =
+    settings.int("rest.advertised.port") > 0 ? settings.int("rest.advertised.port") : Number(chosen?.port || 8083);
+  const host =
+    settings.optionalString("rest.advertised.host.name") ??
+    (chosen && chosen.hostname !== "0.0.0.0" ? chosen.hostname : hostname());
   return { listeners, workerId: `${host}:${port}`, url: `${chosen?.protocol ?? "http:"}//${host}:${port}/` };
 }
 
-function serve(herder: Herder, broker: Broker, listeners: URL[], security: ReturnType<typeof connectSecurity>, options: Pick<ConnectOptions, "settings" | "registryUrl">): Promise<Listening[]> {
-  const app = connectApp(herder, { kafkaClusterId: broker.kind === "kafka" ? "kafka" : "embedded", guard: security.guard, users: security.users, forwardTls: forwardingTls(security.tls) });
+function serve(
+  herder: Herder,
+  broker: Broker,
+  listeners: URL[],
+  security: ReturnType<typeof connectSecurity>,
+  options: Pick<ConnectOptions, "settings" | "registryUrl">,
+): Promise<Listening[]> {
+  const app = connectApp(herder, {
+    kafkaClusterId: broker.kind === "kafka" ? "kafka" : "embedded",
+    guard: security.guard,
+    users: security.users,
+    forwardTls: forwardingTls(security.tls),
+  });
   const registrySetting = options.settings.optionalString("console.registry.url");
   const served = withConsole(herder.metrics().http.instrument(app), {
     enabled: options.settings.boolean("console.enabled"),
@@ -97,7 +137,11 @@ function serve(herder: Herder, broker: Broker, listeners: URL[], security: Retur
   // Outermost: preflights are answered before any authentication, as Jetty's filter answers them.
   const fetch = withCors(served, corsFromSettings(options.settings));
   // Bun.serve's default body limit (128 MiB) stays the limit, as before.
-  return Promise.all(listeners.map((url) => listen(url, { tls: security.tls, defaultPort: 8083, maxRequestBodySize: 128 * 1024 * 1024, fetch })));
+  return Promise.all(
+    listeners.map((url) =>
+      listen(url, { tls: security.tls, defaultPort: 8083, maxRequestBodySize: 128 * 1024 * 1024, fetch }),
+    ),
+  );
 }
 
 /**
@@ -107,13 +151,21 @@ function serve(herder: Herder, broker: Broker, listeners: URL[], security: Retur
  */
 function tasksClient(settings: ParsedSettings, workerConfig: Record<string, string>): BrokerChoice {
   const securitySettings = overriddenSecurity(workerConfig, workerConfig, ["producer.", "consumer.", "admin."]);
-  return { bootstrapServers: settings.list("bootstrap.servers"), dataDir: settings.string("data.dir"), clientId: "connect", security: clientSecurity(securitySettings), securitySettings };
+  return {
+    bootstrapServers: settings.list("bootstrap.servers"),
+    dataDir: settings.string("data.dir"),
+    clientId: "connect",
+    security: clientSecurity(securitySettings),
+    securitySettings,
+  };
 }
 
 /** Standalone's source offsets file, and the setting that named it. */
 export function offsetsFile(settings: ParsedSettings): { file: string; setting: string } {
   const named = settings.string("offset.storage.file.filename");
-  return named ? { file: named, setting: "offset.storage.file.filename" } : { file: join(settings.string("data.dir"), "connect.offsets"), setting: "data.dir" };
+  return named
+    ? { file: named, setting: "offset.storage.file.filename" }
+    : { file: join(settings.string("data.dir"), "connect.offsets"), setting: "data.dir" };
 }
 
 export async function startConnectStandalone(options: ConnectOptions): Promise<RunningConnect> {
@@ -129,7 +181,16 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
   const { file, setting } = offsetsFile(settings);
   const offsets = await FileOffsetStore.open(file, setting);
   const { listeners, workerId, url } = restIdentity(settings, options.workerConfig);
-  const worker = new Worker({ workerId, broker, plugins, offsets, settings, workerConfig: options.workerConfig, taskThreads: taskThreads(options, broker, choice), ...(broker.kind === "kafka" ? { kafka: choice } : {}) });
+  const worker = new Worker({
+    workerId,
+    broker,
+    plugins,
+    offsets,
+    settings,
+    workerConfig: options.workerConfig,
+    taskThreads: taskThreads(options, broker, choice),
+    ...(broker.kind === "kafka" ? { kafka: choice } : {}),
+  });
   const herder = new StandaloneHerder(worker, url);
   for (const file of options.connectorFiles) {
     const { name, config, initialState } = readConnectorFile(file);
@@ -156,11 +217,14 @@ export interface DistributedOptions extends Omit<ConnectOptions, "connectorFiles
 }
 
 /** A worker of a distributed cluster: joins `group.id` on Kafka and runs what the leader assigns it. */
-export async function startConnectDistributed(options: DistributedOptions): Promise<RunningConnect & { herder: DistributedHerder }> {
+export async function startConnectDistributed(
+  options: DistributedOptions,
+): Promise<RunningConnect & { herder: DistributedHerder }> {
   const { settings } = options;
   const security = connectSecurity(settings, options.workerConfig);
   for (const required of ["group.id", "config.storage.topic", "offset.storage.topic", "status.storage.topic"]) {
-    if (!settings.string(required)) throw new ConfigError(required, "", `Missing required configuration "${required}" which has no default value.`);
+    if (!settings.string(required))
+      throw new ConfigError(required, "", `Missing required configuration "${required}" which has no default value.`);
   }
   const choice = tasksClient(settings, options.workerConfig);
   const ownBroker = !options.broker;
@@ -168,7 +232,15 @@ export async function startConnectDistributed(options: DistributedOptions): Prom
   if (ownBroker) await broker.connect();
   // The internal topics and the group get connections of their own, apart from the tasks' traffic
   // (the embedded broker is one process's: it is shared), with the worker's own security settings.
-  const internal = broker.kind === "kafka" ? createBroker({ ...choice, clientId: "connect-internal", security: clientSecurity(options.workerConfig), securitySettings: undefined }) : broker;
+  const internal =
+    broker.kind === "kafka"
+      ? createBroker({
+          ...choice,
+          clientId: "connect-internal",
+          security: clientSecurity(options.workerConfig),
+          securitySettings: undefined,
+        })
+      : broker;
   if (internal !== broker) await internal.connect();
   const plugins = options.catalog(settings);
   await loadPlugins(settings.list("plugin.path"), plugins);
@@ -179,7 +251,16 @@ export async function startConnectDistributed(options: DistributedOptions): Prom
     replicationFactor: settings.int(`${prefix}.replication.factor`),
   });
   const offsetTopic = topic("offset.storage", settings.int("offset.storage.partitions"));
-  const worker = new Worker({ workerId, broker, plugins, offsets: new TopicOffsetStore(internal, offsetTopic.name), settings, workerConfig: options.workerConfig, taskThreads: taskThreads(options, broker, choice), ...(broker.kind === "kafka" ? { kafka: choice } : {}) });
+  const worker = new Worker({
+    workerId,
+    broker,
+    plugins,
+    offsets: new TopicOffsetStore(internal, offsetTopic.name),
+    settings,
+    workerConfig: options.workerConfig,
+    taskThreads: taskThreads(options, broker, choice),
+    ...(broker.kind === "kafka" ? { kafka: choice } : {}),
+  });
   const herder = new DistributedHerder(worker, internal, {
     groupId: settings.string("group.id"),
     url,

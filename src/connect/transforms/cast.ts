@@ -6,7 +6,19 @@
 import { JavaNumberFormatError, javaParseDouble, javaParseInteger } from "../../jvm/java-numbers.ts";
 import { javaSplit } from "../../jvm/java-strings.ts";
 import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
-import { BigDecimal, ConnectDate, DataException, SchemaBuilder, Struct, Time, Timestamp, type Schema, type Type, javaClassName, javaToString } from "../api/data/index.ts";
+import {
+  BigDecimal,
+  ConnectDate,
+  DataException,
+  SchemaBuilder,
+  Struct,
+  Time,
+  Timestamp,
+  type Schema,
+  type Type,
+  javaClassName,
+  javaToString,
+} from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import { KeyOrValueTransformation } from "./key-or-value.ts";
 import { requireMap, requireStruct } from "./requirements.ts";
@@ -17,8 +29,31 @@ import { REPLACE_NULL_WITH_DEFAULT, configProblem, invalidConfig } from "./trans
 import { connectTypeOf } from "./value-type.ts";
 import { bigDecimalToDouble, bigDecimalToLong, dateFormatFor } from "./values.ts";
 
-const ALL_TYPES: readonly Type[] = ["INT8", "INT16", "INT32", "INT64", "FLOAT32", "FLOAT64", "BOOLEAN", "STRING", "BYTES", "ARRAY", "MAP", "STRUCT"];
-const INPUT_TYPES: readonly Type[] = ["INT8", "INT16", "INT32", "INT64", "FLOAT32", "FLOAT64", "BOOLEAN", "STRING", "BYTES"];
+const ALL_TYPES: readonly Type[] = [
+  "INT8",
+  "INT16",
+  "INT32",
+  "INT64",
+  "FLOAT32",
+  "FLOAT64",
+  "BOOLEAN",
+  "STRING",
+  "BYTES",
+  "ARRAY",
+  "MAP",
+  "STRUCT",
+];
+const INPUT_TYPES: readonly Type[] = [
+  "INT8",
+  "INT16",
+  "INT32",
+  "INT64",
+  "FLOAT32",
+  "FLOAT64",
+  "BOOLEAN",
+  "STRING",
+  "BYTES",
+];
 const OUTPUT_TYPES: readonly Type[] = ["INT8", "INT16", "INT32", "INT64", "FLOAT32", "FLOAT64", "BOOLEAN", "STRING"];
 
 /** Field name → target type; a null key is the whole-value cast. */
@@ -31,7 +66,11 @@ function parseCastSpec(mappings: readonly string[]): CastSpec {
   const typeOf = (text: string): Type => {
     const type = text.trim().toUpperCase() as Type;
     if (!ALL_TYPES.includes(type)) throw configProblem("spec", `Invalid type found in casting spec: ${text.trim()}`);
-    if (!OUTPUT_TYPES.includes(type)) throw configProblem("spec", `Cast transformation does not support casting to ${type}; supported types are [${OUTPUT_TYPES.join(", ")}]`);
+    if (!OUTPUT_TYPES.includes(type))
+      throw configProblem(
+        "spec",
+        `Cast transformation does not support casting to ${type}; supported types are [${OUTPUT_TYPES.join(", ")}]`,
+      );
     return type;
   };
   for (const mapping of mappings) {
@@ -44,7 +83,10 @@ function parseCastSpec(mappings: readonly string[]): CastSpec {
     } else casts.set(parts[0].trim(), typeOf(parts[1]));
   }
   if (wholeValue && mappings.length > 1)
-    throw configProblem("spec", "Cast transformations that specify a type to cast the entire value to may only specify a single cast in their spec");
+    throw configProblem(
+      "spec",
+      "Cast transformations that specify a type to cast the entire value to may only specify a single cast in their spec",
+    );
   return casts;
 }
 
@@ -85,16 +127,19 @@ export class Cast<R extends ConnectRecord = ConnectRecord> extends KeyOrValueTra
   }
 
   private applySchemaless(record: R, raw: unknown): R {
-    if (this.wholeValueCastType !== null) return this.withOperating(record, null, castValueToType(null, raw, this.wholeValueCastType));
+    if (this.wholeValueCastType !== null)
+      return this.withOperating(record, null, castValueToType(null, raw, this.wholeValueCastType));
     const value = requireMap(raw, PURPOSE);
     const updated = mapCopy(value);
-    for (const [name, type] of this.casts) if (name !== null) updated.set(name, castValueToType(null, mapGet(value, name), type));
+    for (const [name, type] of this.casts)
+      if (name !== null) updated.set(name, castValueToType(null, mapGet(value, name), type));
     return this.withOperating(record, null, mapLike(updated, value));
   }
 
   private applyWithSchema(record: R, schema: Schema, raw: unknown): R {
     const updatedSchema = this.schemaCache.getOrCompute(schema, (s) => this.updatedSchema(s));
-    if (this.wholeValueCastType !== null) return this.withOperating(record, updatedSchema, castValueToType(schema, raw, this.wholeValueCastType));
+    if (this.wholeValueCastType !== null)
+      return this.withOperating(record, updatedSchema, castValueToType(schema, raw, this.wholeValueCastType));
     const value = requireStruct(raw, PURPOSE);
     const updated = copyFields(value, new Struct(updatedSchema), this.replaceNullWithDefault, (f, original) => {
       const target = this.casts.get(f.name);
@@ -118,7 +163,8 @@ export class Cast<R extends ConnectRecord = ConnectRecord> extends KeyOrValueTra
         }
         const fieldBuilder = new SchemaBuilder(target);
         if (f.schema.optional) fieldBuilder.optional();
-        if (f.schema.defaultValue !== null) fieldBuilder.defaultValue(castValueToType(f.schema, f.schema.defaultValue, target));
+        if (f.schema.defaultValue !== null)
+          fieldBuilder.defaultValue(castValueToType(f.schema, f.schema.defaultValue, target));
         builder.field(f.name, fieldBuilder.build());
       }
     }
@@ -131,9 +177,14 @@ export class Cast<R extends ConnectRecord = ConnectRecord> extends KeyOrValueTra
 export function castValueToType(schema: Schema | null, value: unknown, target: Type): unknown {
   if (value === null || value === undefined) return null;
   const inputType = schema === null ? connectTypeOf(value) : schema.type;
-  if (inputType === null) throw new DataException(`Cast transformation was passed a value of type ${javaClassName(value)} which is not supported by Connect's data API`);
+  if (inputType === null)
+    throw new DataException(
+      `Cast transformation was passed a value of type ${javaClassName(value)} which is not supported by Connect's data API`,
+    );
   if (!INPUT_TYPES.includes(inputType))
-    throw new DataException(`Cast transformation does not support casting from ${inputType}; supported types are [${INPUT_TYPES.join(", ")}]`);
+    throw new DataException(
+      `Cast transformation does not support casting from ${inputType}; supported types are [${INPUT_TYPES.join(", ")}]`,
+    );
   let v: unknown = value;
   // Date/Time/Timestamp become their integer encodings unless the target is a string.
   if (schema !== null && schema.name !== null && target !== "STRING") v = encodeLogical(schema, v);
@@ -162,7 +213,10 @@ export function castValueToType(schema: Schema | null, value: unknown, target: T
         throw new DataException(`${target} is not supported in the Cast transformation.`);
     }
   } catch (e) {
-    if (e instanceof JavaNumberFormatError) throw new DataException(`Value (${javaToString(value, schema)}) was out of range for requested data type`, { cause: e });
+    if (e instanceof JavaNumberFormatError)
+      throw new DataException(`Value (${javaToString(value, schema)}) was out of range for requested data type`, {
+        cause: e,
+      });
     throw e;
   }
 }

@@ -42,7 +42,11 @@ function aliasList(value: string | undefined): string[] {
 }
 
 /** The keys under `prefix`, with the prefix removed. */
-function withPrefix(config: Record<string, string>, prefix: string, skip: ReadonlySet<string> = new Set()): Record<string, string> {
+function withPrefix(
+  config: Record<string, string>,
+  prefix: string,
+  skip: ReadonlySet<string> = new Set(),
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(config)) {
     if (!k.startsWith(prefix)) continue;
@@ -66,13 +70,15 @@ function resolvePredicate(className: string, options: ChainOptions): PredicateFa
 
 /** Re-attributes a plugin's own config error to its prefixed key. */
 function prefixed(prefix: string, e: unknown): TransformConfigError {
-  if (e instanceof ConfigError) return new TransformConfigError(e.setting === "" ? `${prefix}type` : prefix + e.setting, e.value, e.message);
+  if (e instanceof ConfigError)
+    return new TransformConfigError(e.setting === "" ? `${prefix}type` : prefix + e.setting, e.value, e.message);
   return new TransformConfigError(`${prefix}type`, "", e instanceof Error ? e.message : String(e));
 }
 
 function requiredType(config: Record<string, string>, key: string): string {
   const className = config[key]?.trim();
-  if (className === undefined || className === "") throw configProblem(key, `Missing required configuration "${key}" which has no default value.`);
+  if (className === undefined || className === "")
+    throw configProblem(key, `Missing required configuration "${key}" which has no default value.`);
   return className;
 }
 
@@ -80,13 +86,22 @@ function parseNegate(config: Record<string, string>, prefix: string): boolean {
   const raw = config[`${prefix}negate`];
   if (raw === undefined) return false;
   if (config[`${prefix}predicate`] === undefined)
-    throw configProblem(`${prefix}negate`, `Config '${prefix}negate' was provided but there is no config '${prefix}predicate' defining a predicate to be negated.`);
+    throw configProblem(
+      `${prefix}negate`,
+      `Config '${prefix}negate' was provided but there is no config '${prefix}predicate' defining a predicate to be negated.`,
+    );
   const text = raw.trim().toLowerCase();
-  if (text !== "true" && text !== "false") throw invalidConfig(`${prefix}negate`, raw, "Expected value to be either true or false");
+  if (text !== "true" && text !== "false")
+    throw invalidConfig(`${prefix}negate`, raw, "Expected value to be either true or false");
   return text === "true";
 }
 
-function buildStage(config: Record<string, string>, alias: string, predicateAliases: readonly string[], options: ChainOptions): TransformStage {
+function buildStage(
+  config: Record<string, string>,
+  alias: string,
+  predicateAliases: readonly string[],
+  options: ChainOptions,
+): TransformStage {
   const prefix = `transforms.${alias}.`;
   const className = requiredType(config, `${prefix}type`);
   const factory = resolveTransform(className, options);
@@ -99,13 +114,19 @@ function buildStage(config: Record<string, string>, alias: string, predicateAlia
     throw prefixed(prefix, e);
   }
   const predicateAlias = config[`${prefix}predicate`]?.trim() || null;
-  if (predicateAlias === null) return { alias, className, transform, predicate: null, predicateAlias: null, negate: false };
+  if (predicateAlias === null)
+    return { alias, className, transform, predicate: null, predicateAlias: null, negate: false };
   if (!predicateAliases.includes(predicateAlias))
-    throw invalidConfig(`${prefix}predicate`, predicateAlias, `Predicate alias '${predicateAlias}' is not listed in 'predicates'`);
+    throw invalidConfig(
+      `${prefix}predicate`,
+      predicateAlias,
+      `Predicate alias '${predicateAlias}' is not listed in 'predicates'`,
+    );
   const predicatePrefix = `predicates.${predicateAlias}.`;
   const predicateClass = requiredType(config, `${predicatePrefix}type`);
   const predicateFactory = resolvePredicate(predicateClass, options);
-  if (predicateFactory === undefined) throw invalidConfig(`${predicatePrefix}type`, predicateClass, `Class ${predicateClass} could not be found.`);
+  if (predicateFactory === undefined)
+    throw invalidConfig(`${predicatePrefix}type`, predicateClass, `Class ${predicateClass} could not be found.`);
   const predicate = predicateFactory();
   try {
     predicate.configure(withPrefix(config, predicatePrefix, new Set(["type"])));
@@ -119,11 +140,15 @@ export class TransformChain<R extends ConnectRecord = ConnectRecord> {
   constructor(readonly stages: readonly TransformStage[]) {}
 
   /** Builds and configures every stage; throws a ConfigError naming the offending key. */
-  static fromConfig<R extends ConnectRecord = ConnectRecord>(config: Record<string, string>, options: ChainOptions = {}): TransformChain<R> {
+  static fromConfig<R extends ConnectRecord = ConnectRecord>(
+    config: Record<string, string>,
+    options: ChainOptions = {},
+  ): TransformChain<R> {
     const aliases = aliasList(config.transforms);
     if (duplicates(aliases).length > 0) throw invalidConfig("transforms", aliases, "Duplicate alias provided.");
     const predicateAliases = aliasList(config.predicates);
-    if (duplicates(predicateAliases).length > 0) throw invalidConfig("predicates", predicateAliases, "Duplicate alias provided.");
+    if (duplicates(predicateAliases).length > 0)
+      throw invalidConfig("predicates", predicateAliases, "Duplicate alias provided.");
     return new TransformChain<R>(aliases.map((alias) => buildStage(config, alias, predicateAliases, options)));
   }
 
@@ -153,13 +178,18 @@ export class TransformChain<R extends ConnectRecord = ConnectRecord> {
  * several problems are reported at once; cross-setting checks run when the settings are individually
  * valid. An empty object means the chain would build.
  */
-export function validateTransforms(config: Record<string, string>, options: ChainOptions = {}): Record<string, string[]> {
+export function validateTransforms(
+  config: Record<string, string>,
+  options: ChainOptions = {},
+): Record<string, string[]> {
   const problems: Record<string, string[]> = {};
   const report = (key: string, message: string) => (problems[key] ??= []).push(message);
   const aliases = aliasList(config.transforms);
   const predicateAliases = aliasList(config.predicates);
-  if (duplicates(aliases).length > 0) report("transforms", `Invalid value ${config.transforms} for configuration transforms: Duplicate alias provided.`);
-  if (duplicates(predicateAliases).length > 0) report("predicates", `Invalid value ${config.predicates} for configuration predicates: Duplicate alias provided.`);
+  if (duplicates(aliases).length > 0)
+    report("transforms", `Invalid value ${config.transforms} for configuration transforms: Duplicate alias provided.`);
+  if (duplicates(predicateAliases).length > 0)
+    report("predicates", `Invalid value ${config.predicates} for configuration predicates: Duplicate alias provided.`);
 
   const check = (prefix: string, plugin: Transformation | Predicate, skip: ReadonlySet<string>) => {
     const sub = withPrefix(config, prefix, skip);
@@ -169,7 +199,10 @@ export function validateTransforms(config: Record<string, string>, options: Chai
       const given = onlySetting(sub, names);
       try {
         if (setting.required && Object.keys(given).length === 0)
-          throw configProblem(setting.name, `Missing required configuration "${prefix}${setting.name}" which has no default value.`);
+          throw configProblem(
+            setting.name,
+            `Missing required configuration "${prefix}${setting.name}" which has no default value.`,
+          );
         new SettingsDefinition([setting]).parse(given);
       } catch (e) {
         individuallyValid = false;
@@ -190,11 +223,15 @@ export function validateTransforms(config: Record<string, string>, options: Chai
     try {
       const className = requiredType(config, `${prefix}type`);
       const factory = resolveTransform(className, options);
-      if (factory === undefined) throw invalidConfig(`${prefix}type`, className, `Class ${className} could not be found.`);
+      if (factory === undefined)
+        throw invalidConfig(`${prefix}type`, className, `Class ${className} could not be found.`);
       parseNegateOrReport(config, prefix, report);
       const predicateAlias = config[`${prefix}predicate`]?.trim();
       if (predicateAlias !== undefined && predicateAlias !== "" && !predicateAliases.includes(predicateAlias))
-        report(`${prefix}predicate`, `Invalid value ${predicateAlias} for configuration ${prefix}predicate: Predicate alias '${predicateAlias}' is not listed in 'predicates'`);
+        report(
+          `${prefix}predicate`,
+          `Invalid value ${predicateAlias} for configuration ${prefix}predicate: Predicate alias '${predicateAlias}' is not listed in 'predicates'`,
+        );
       check(prefix, factory(), RESERVED);
     } catch (e) {
       if (e instanceof ConfigError) report(e.setting, e.message);
@@ -206,7 +243,8 @@ export function validateTransforms(config: Record<string, string>, options: Chai
     try {
       const className = requiredType(config, `${prefix}type`);
       const factory = resolvePredicate(className, options);
-      if (factory === undefined) throw invalidConfig(`${prefix}type`, className, `Class ${className} could not be found.`);
+      if (factory === undefined)
+        throw invalidConfig(`${prefix}type`, className, `Class ${className} could not be found.`);
       check(prefix, factory(), new Set(["type"]));
     } catch (e) {
       if (e instanceof ConfigError) report(e.setting, e.message);
@@ -216,7 +254,11 @@ export function validateTransforms(config: Record<string, string>, options: Chai
   return problems;
 }
 
-function parseNegateOrReport(config: Record<string, string>, prefix: string, report: (key: string, message: string) => void): void {
+function parseNegateOrReport(
+  config: Record<string, string>,
+  prefix: string,
+  report: (key: string, message: string) => void,
+): void {
   try {
     parseNegate(config, prefix);
   } catch (e) {
@@ -230,4 +272,3 @@ function onlySetting(config: Record<string, string>, names: readonly string[]): 
   for (const n of names) if (config[n] !== undefined) out[n] = config[n];
   return out;
 }
-

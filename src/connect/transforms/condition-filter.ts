@@ -75,7 +75,9 @@ export class ConditionFilter<R extends ConnectRecord = ConnectRecord> extends Ke
     }
     if (result.missingOrNull) {
       if (this.missingOrNull === "fail")
-        throw new DataException(`Record ${this.side} is null or lacks a field used in filter condition ${condition.text} (topic ${record.topic})`);
+        throw new DataException(
+          `Record ${this.side} is null or lacks a field used in filter condition ${condition.text} (topic ${record.topic})`,
+        );
       return this.missingOrNull === "include" ? record : null;
     }
     return result.matched === this.include ? record : null;

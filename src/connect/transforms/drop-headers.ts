@@ -6,7 +6,14 @@ import type { Transformation } from "../api/transformation.ts";
 import { nonEmptyList, parseSettings } from "./transform-settings.ts";
 
 const DEFINITION = new SettingsDefinition([
-  { name: "headers", type: "list", required: true, importance: "high", doc: "The name of the headers to be removed.", validate: nonEmptyList },
+  {
+    name: "headers",
+    type: "list",
+    required: true,
+    importance: "high",
+    doc: "The name of the headers to be removed.",
+    validate: nonEmptyList,
+  },
 ]);
 
 export class DropHeaders<R extends ConnectRecord = ConnectRecord> implements Transformation<R> {

@@ -22,7 +22,10 @@ export class ExtractField<R extends ConnectRecord = ConnectRecord> extends KeyOr
   protected readonly definition = DEFINITION;
 
   protected configureWith(s: ParsedSettings): void {
-    this.path = new SingleFieldPath(s.string("field"), s.string("field.syntax.version").toUpperCase() as FieldSyntaxVersion);
+    this.path = new SingleFieldPath(
+      s.string("field"),
+      s.string("field.syntax.version").toUpperCase() as FieldSyntaxVersion,
+    );
   }
 
   apply(record: R): R {
@@ -36,6 +39,10 @@ export class ExtractField<R extends ConnectRecord = ConnectRecord> extends KeyOr
     const field = this.path.fieldFrom(schema);
     // Kafka throws IllegalArgumentException here; the message is the same.
     if (field === null) throw new DataException(`Unknown field: ${this.path.text}`);
-    return this.withOperating(record, field.schema, value === null ? null : this.path.valueFromStruct(value, this.replaceNullWithDefault));
+    return this.withOperating(
+      record,
+      field.schema,
+      value === null ? null : this.path.valueFromStruct(value, this.replaceNullWithDefault),
+    );
   }
 }

@@ -35,7 +35,13 @@ const DEFINITION = new SettingsDefinition([
     importance: "medium",
     doc: "How to handle delete records and tombstones: drop (both), tombstone (keep only a tombstone), rewrite (flattened before state with __deleted=true, no tombstone), rewrite-with-tombstone, delete-to-tombstone. When unset, the legacy drop.tombstones / delete.handling.mode apply.",
   },
-  { name: "drop.tombstones", type: "boolean", default: true, importance: "low", doc: "Legacy: drop tombstone records." },
+  {
+    name: "drop.tombstones",
+    type: "boolean",
+    default: true,
+    importance: "low",
+    doc: "Legacy: drop tombstone records.",
+  },
   {
     name: "delete.handling.mode",
     type: "string",
@@ -44,14 +50,55 @@ const DEFINITION = new SettingsDefinition([
     importance: "medium",
     doc: "Legacy: how to handle delete records: none (pass as a null value), drop, rewrite (add __deleted).",
   },
-  { name: "route.by.field", type: "string", default: "", importance: "low", doc: "The column whose value replaces the topic name." },
-  { name: "add.fields.prefix", type: "string", default: "__", importance: "low", doc: "Prefix of the fields added by add.fields." },
-  { name: "add.fields", type: "list", default: [], importance: "low", doc: "Envelope fields to add to the row, e.g. `op,table,source.ts_ms,lsn:LSN`." },
-  { name: "add.headers.prefix", type: "string", default: "__", importance: "low", doc: "Prefix of the headers added by add.headers." },
+  {
+    name: "route.by.field",
+    type: "string",
+    default: "",
+    importance: "low",
+    doc: "The column whose value replaces the topic name.",
+  },
+  {
+    name: "add.fields.prefix",
+    type: "string",
+    default: "__",
+    importance: "low",
+    doc: "Prefix of the fields added by add.fields.",
+  },
+  {
+    name: "add.fields",
+    type: "list",
+    default: [],
+    importance: "low",
+    doc: "Envelope fields to add to the row, e.g. `op,table,source.ts_ms,lsn:LSN`.",
+  },
+  {
+    name: "add.headers.prefix",
+    type: "string",
+    default: "__",
+    importance: "low",
+    doc: "Prefix of the headers added by add.headers.",
+  },
   { name: "add.headers", type: "list", default: [], importance: "low", doc: "Envelope fields to add as headers." },
-  { name: "replace.null.with.default", type: "boolean", default: true, importance: "low", doc: "Replace null field values by their schema defaults when rewriting the record." },
-  { name: "drop.fields.header.name", type: "string", importance: "low", doc: "A header holding a list of field names to remove from the value." },
-  { name: "drop.fields.from.key", type: "boolean", default: false, importance: "low", doc: "Also remove those fields from the key." },
+  {
+    name: "replace.null.with.default",
+    type: "boolean",
+    default: true,
+    importance: "low",
+    doc: "Replace null field values by their schema defaults when rewriting the record.",
+  },
+  {
+    name: "drop.fields.header.name",
+    type: "string",
+    importance: "low",
+    doc: "A header holding a list of field names to remove from the value.",
+  },
+  {
+    name: "drop.fields.from.key",
+    type: "boolean",
+    default: false,
+    importance: "low",
+    doc: "Also remove those fields from the key.",
+  },
   {
     name: "drop.fields.keep.schema.compatible",
     type: "boolean",
@@ -79,7 +126,8 @@ class FieldReference {
     const path = javaSplit(parts[0] ?? "", ".");
     this.field = path.length === 1 ? path[0] : (path[1] ?? "");
     this.struct = path.length === 1 ? FieldReference.hostOf(this.field) : path[0];
-    this.newField = prefix + (parts.length === 2 ? parts[1] : path.length === 1 ? this.field : `${this.struct}_${this.field}`);
+    this.newField =
+      prefix + (parts.length === 2 ? parts[1] : path.length === 1 ? this.field : `${this.struct}_${this.field}`);
   }
 
   private static hostOf(field: string): string | null {
@@ -99,7 +147,12 @@ class FieldReference {
   }
 
   value(envelope: Struct): unknown {
-    const parent = this.struct === null ? envelope : envelope.schema.field(this.struct) !== null ? envelope.getWithoutDefault(this.struct) : null;
+    const parent =
+      this.struct === null
+        ? envelope
+        : envelope.schema.field(this.struct) !== null
+          ? envelope.getWithoutDefault(this.struct)
+          : null;
     if (this.struct !== null && parent === null) return null;
     const host = parent instanceof Struct && parent.schema.field(this.field) !== null ? parent : envelope;
     return host.schema.field(this.field) === null ? null : host.getWithoutDefault(this.field);
@@ -107,7 +160,10 @@ class FieldReference {
 }
 
 function parseReferences(prefix: string, specs: readonly string[]): FieldReference[] {
-  return specs.map((s) => s.trim()).filter((s) => s !== "").map((s) => new FieldReference(prefix, s));
+  return specs
+    .map((s) => s.trim())
+    .filter((s) => s !== "")
+    .map((s) => new FieldReference(prefix, s));
 }
 
 function extractDelegate<R extends ConnectRecord>(field: string): ExtractField<R> {
@@ -116,9 +172,16 @@ function extractDelegate<R extends ConnectRecord>(field: string): ExtractField<R
   return delegate;
 }
 
-function deletedMarker<R extends ConnectRecord>(value: "true" | "false", replaceNullWithDefault: boolean): InsertField<R> {
+function deletedMarker<R extends ConnectRecord>(
+  value: "true" | "false",
+  replaceNullWithDefault: boolean,
+): InsertField<R> {
   const delegate = new InsertField<R>("value");
-  delegate.configure({ "static.field": DELETED_FIELD, "static.value": value, "replace.null.with.default": String(replaceNullWithDefault) });
+  delegate.configure({
+    "static.field": DELETED_FIELD,
+    "static.value": value,
+    "replace.null.with.default": String(replaceNullWithDefault),
+  });
   return delegate;
 }
 
@@ -161,7 +224,9 @@ export class ExtractNewRecordState<R extends ConnectRecord = ConnectRecord> impl
   }
 
   private get rewrite(): boolean {
-    return this.mode === null ? this.legacyDeletes === "rewrite" : this.mode === "rewrite" || this.mode === "rewrite-with-tombstone";
+    return this.mode === null
+      ? this.legacyDeletes === "rewrite"
+      : this.mode === "rewrite" || this.mode === "rewrite-with-tombstone";
   }
 
   apply(input: R): R | null {
@@ -169,7 +234,9 @@ export class ExtractNewRecordState<R extends ConnectRecord = ConnectRecord> impl
     const isTombstone = record.value === null || record.value === undefined;
     const isEnvelope = record.valueSchema?.name?.endsWith(".Envelope") ?? false;
     if ((isEnvelope || isTombstone) && this.additionalHeaders.length > 0)
-      record = newRecord(record, { headers: [...record.headers, ...this.makeHeaders(isTombstone ? null : (record.value as Struct))] });
+      record = newRecord(record, {
+        headers: [...record.headers, ...this.makeHeaders(isTombstone ? null : (record.value as Struct))],
+      });
     if (isTombstone) return this.handleTombstone(record);
     if (!isEnvelope) return record;
 
@@ -188,7 +255,12 @@ export class ExtractNewRecordState<R extends ConnectRecord = ConnectRecord> impl
     }
     unwrapped = this.rewrite && unwrapped.value instanceof Struct ? this.updated.apply(unwrapped) : unwrapped;
     if (this.routeByField !== null)
-      unwrapped = this.route(requireStruct(unwrapped.value, "Read record to set topic routing for CREATE / UPDATE").getString(this.routeByField), unwrapped);
+      unwrapped = this.route(
+        requireStruct(unwrapped.value, "Read record to set topic routing for CREATE / UPDATE").getString(
+          this.routeByField,
+        ),
+        unwrapped,
+      );
     unwrapped = this.addFields(record, unwrapped);
     if (this.dropFieldsHeaderName !== null) unwrapped = this.dropFields(unwrapped);
     return unwrapped;
@@ -254,7 +326,8 @@ export class ExtractNewRecordState<R extends ConnectRecord = ConnectRecord> impl
     });
     const updated = new Struct(schema);
     for (const f of value.schema.fields) updated.put(f.name, value.getWithoutDefault(f.name));
-    for (const ref of this.additionalFields) if (ref.schema(envelope.schema) !== null) updated.put(ref.newField, ref.value(envelope));
+    for (const ref of this.additionalFields)
+      if (ref.schema(envelope.schema) !== null) updated.put(ref.newField, ref.value(envelope));
     return newRecord(unwrapped, { valueSchema: schema, value: updated });
   }
 
@@ -263,8 +336,10 @@ export class ExtractNewRecordState<R extends ConnectRecord = ConnectRecord> impl
     if (header === undefined || !Array.isArray(header.value) || header.value.length === 0) return record;
     const names = header.value.map(String);
     let result = record;
-    if (this.dropFieldsFromKey && result.key !== null && result.keySchema !== null) result = this.exclude(result, "key", this.fieldsToDrop(result.keySchema, names));
-    if (result.valueSchema !== null) result = this.exclude(result, "value", this.fieldsToDrop(result.valueSchema, names));
+    if (this.dropFieldsFromKey && result.key !== null && result.keySchema !== null)
+      result = this.exclude(result, "key", this.fieldsToDrop(result.keySchema, names));
+    if (result.valueSchema !== null)
+      result = this.exclude(result, "value", this.fieldsToDrop(result.valueSchema, names));
     return result;
   }
 

@@ -16,7 +16,7 @@ export const FIELD_SYNTAX_VERSION: Setting = {
   default: "V1",
   oneOf: ["V1", "V2"],
   importance: "high",
-  doc: "Defines the version of the syntax to access fields. V1: only top-level fields. V2: dotted paths to nested fields; wrap a name containing dots in backticks, e.g. \"`foo.bar`.baz\".",
+  doc: 'Defines the version of the syntax to access fields. V1: only top-level fields. V2: dotted paths to nested fields; wrap a name containing dots in backticks, e.g. "`foo.bar`.baz".',
 };
 
 export class SingleFieldPath {
@@ -111,5 +111,8 @@ function parseV2(path: string): string[] {
 }
 
 function incomplete(path: string, at: number): Error {
-  return configProblem("field", `Incomplete backtick pair in path: [${path}], consider adding a backslash before backtick at position ${at} to escape it`);
+  return configProblem(
+    "field",
+    `Incomplete backtick pair in path: [${path}], consider adding a backslash before backtick at position ${at} to escape it`,
+  );
 }

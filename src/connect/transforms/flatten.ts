@@ -37,7 +37,9 @@ export class Flatten<R extends ConnectRecord = ConnectRecord> extends KeyOrValue
   apply(record: R): R {
     const value = this.operatingValue(record);
     if (value === null) return record;
-    return this.operatingSchema(record) === null ? this.applySchemaless(record, value) : this.applyWithSchema(record, value);
+    return this.operatingSchema(record) === null
+      ? this.applySchemaless(record, value)
+      : this.applyWithSchema(record, value);
   }
 
   private name(prefix: string, field: string): string {
@@ -62,9 +64,21 @@ export class Flatten<R extends ConnectRecord = ConnectRecord> extends KeyOrValue
         this.flattenMap(v, name, out);
         continue;
       }
-      if (v instanceof Struct) throw new DataException(`Flatten transformation does not support ${javaClassName(v)} for record without schemas (for field ${name}).`);
-      const supported = typeof v === "string" || typeof v === "number" || typeof v === "bigint" || typeof v === "boolean" || v instanceof Uint8Array || Array.isArray(v);
-      if (!supported) throw new DataException(`Flatten transformation was passed a value of type ${javaClassName(v)} which is not supported by Connect's data API`);
+      if (v instanceof Struct)
+        throw new DataException(
+          `Flatten transformation does not support ${javaClassName(v)} for record without schemas (for field ${name}).`,
+        );
+      const supported =
+        typeof v === "string" ||
+        typeof v === "number" ||
+        typeof v === "bigint" ||
+        typeof v === "boolean" ||
+        v instanceof Uint8Array ||
+        Array.isArray(v);
+      if (!supported)
+        throw new DataException(
+          `Flatten transformation was passed a value of type ${javaClassName(v)} which is not supported by Connect's data API`,
+        );
       out.set(name, v);
     }
   }
@@ -83,17 +97,26 @@ export class Flatten<R extends ConnectRecord = ConnectRecord> extends KeyOrValue
     return this.withOperating(record, updatedSchema, updated);
   }
 
-  private buildSchema(schema: Schema, prefix: string, out: SchemaBuilder, optional: boolean, parentDefault: Struct | null): void {
+  private buildSchema(
+    schema: Schema,
+    prefix: string,
+    out: SchemaBuilder,
+    optional: boolean,
+    parentDefault: Struct | null,
+  ): void {
     for (const f of schema.fields) {
       const name = this.name(prefix, f.name);
       const fieldOptional = optional || f.schema.optional;
-      const fieldDefault = f.schema.defaultValue !== null ? f.schema.defaultValue : parentDefault !== null ? parentDefault.get(f) : null;
+      const fieldDefault =
+        f.schema.defaultValue !== null ? f.schema.defaultValue : parentDefault !== null ? parentDefault.get(f) : null;
       switch (f.schema.type) {
         case "STRUCT":
           this.buildSchema(f.schema, name, out, fieldOptional, fieldDefault instanceof Struct ? fieldDefault : null);
           break;
         case "MAP":
-          throw new DataException(`Flatten transformation does not support ${f.schema.type} for record with schemas (for field ${name}).`);
+          throw new DataException(
+            `Flatten transformation does not support ${f.schema.type} for record with schemas (for field ${name}).`,
+          );
         default: {
           const builder = copySchemaBasics(f.schema);
           if (fieldOptional) builder.optional();

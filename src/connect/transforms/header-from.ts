@@ -11,7 +11,14 @@ import { copySchemaBasics, fieldValue, structFromFields } from "./struct-copy.ts
 import { REPLACE_NULL_WITH_DEFAULT, configProblem, nonEmptyList } from "./transform-settings.ts";
 
 const DEFINITION = new SettingsDefinition([
-  { name: "fields", type: "list", required: true, importance: "high", doc: "Field names in the record whose values are to be copied or moved to headers.", validate: nonEmptyList },
+  {
+    name: "fields",
+    type: "list",
+    required: true,
+    importance: "high",
+    doc: "Field names in the record whose values are to be copied or moved to headers.",
+    validate: nonEmptyList,
+  },
   {
     name: "headers",
     type: "list",
@@ -42,7 +49,8 @@ export class HeaderFrom<R extends ConnectRecord = ConnectRecord> extends KeyOrVa
   protected configureWith(s: ParsedSettings): void {
     this.fields = s.list("fields");
     this.headers = s.list("headers");
-    if (this.fields.length !== this.headers.length) throw configProblem("headers", "'fields' config must have the same number of elements as 'headers' config.");
+    if (this.fields.length !== this.headers.length)
+      throw configProblem("headers", "'fields' config must have the same number of elements as 'headers' config.");
     this.operation = s.string("operation") as "move" | "copy";
   }
 
@@ -65,7 +73,11 @@ export class HeaderFrom<R extends ConnectRecord = ConnectRecord> extends KeyOrVa
       const field = schema.field(name);
       // Kafka fails with a NullPointerException for a field the schema lacks.
       if (field === null) throw new DataException(`${name} is not a valid field name`);
-      headers.push({ key: this.headers[i], schema: field.schema, value: value.schema.field(name) !== null ? fieldValue(value, name, this.replaceNullWithDefault) : null });
+      headers.push({
+        key: this.headers[i],
+        schema: field.schema,
+        value: value.schema.field(name) !== null ? fieldValue(value, name, this.replaceNullWithDefault) : null,
+      });
     });
     return this.withOperating(record, updatedSchema, updatedValue, headers);
   }

@@ -7,7 +7,13 @@ import { SchemaCache } from "./schema-cache.ts";
 import { mapLike } from "./schemaless-map.ts";
 
 const DEFINITION = new SettingsDefinition([
-  { name: "field", type: "string", required: true, importance: "medium", doc: "Field name for the single field that will be created in the resulting Struct or Map." },
+  {
+    name: "field",
+    type: "string",
+    required: true,
+    importance: "medium",
+    doc: "Field name for the single field that will be created in the resulting Struct or Map.",
+  },
 ]);
 
 export class HoistField<R extends ConnectRecord = ConnectRecord> extends KeyOrValueTransformation<R> {
@@ -24,7 +30,9 @@ export class HoistField<R extends ConnectRecord = ConnectRecord> extends KeyOrVa
     const schema = this.operatingSchema(record);
     const value = this.operatingValue(record);
     if (schema === null) return this.withOperating(record, null, mapLike(new Map([[this.fieldName, value]]), {}));
-    const updatedSchema = this.schemaCache.getOrCompute(schema, (s) => SchemaBuilder.struct().field(this.fieldName, s).build());
+    const updatedSchema = this.schemaCache.getOrCompute(schema, (s) =>
+      SchemaBuilder.struct().field(this.fieldName, s).build(),
+    );
     return this.withOperating(record, updatedSchema, new Struct(updatedSchema).put(this.fieldName, value));
   }
 }

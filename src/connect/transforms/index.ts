@@ -20,7 +20,14 @@ export { TimestampConverter } from "./timestamp-converter.ts";
 export { TimestampRouter } from "./timestamp-router.ts";
 export { ValueToKey } from "./value-to-key.ts";
 export { BUILTIN_PREDICATES, BUILTIN_TRANSFORMS } from "./registry.ts";
-export { TransformChain, validateTransforms, type ChainOptions, type PredicateFactory, type TransformFactory, type TransformStage } from "./chain.ts";
+export {
+  TransformChain,
+  validateTransforms,
+  type ChainOptions,
+  type PredicateFactory,
+  type TransformFactory,
+  type TransformStage,
+} from "./chain.ts";
 export { JsonPath, JsonPathError } from "./json-path.ts";
 export { JavaPattern, JavaRegexError } from "../../jvm/java-regex.ts";
 export { SimpleDateFormat } from "../../jvm/simple-date-format.ts";

@@ -75,7 +75,8 @@ export class InsertField<R extends ConnectRecord = ConnectRecord> extends KeyOrV
     const value = requireMap(raw, PURPOSE);
     const updated = mapCopy(value);
     if (this.topicField) updated.set(this.topicField.name, record.topic);
-    if (this.partitionField && record.kafkaPartition !== null) updated.set(this.partitionField.name, record.kafkaPartition);
+    if (this.partitionField && record.kafkaPartition !== null)
+      updated.set(this.partitionField.name, record.kafkaPartition);
     if (this.offsetField) updated.set(this.offsetField.name, requireSinkRecord(record, PURPOSE).kafkaOffset);
     if (this.timestampField && record.timestamp !== null) updated.set(this.timestampField.name, record.timestamp);
     if (this.staticField && this.staticValue !== null) updated.set(this.staticField.name, this.staticValue);
@@ -87,9 +88,11 @@ export class InsertField<R extends ConnectRecord = ConnectRecord> extends KeyOrV
     const schema = this.schemaCache.getOrCompute(value.schema, (s) => this.updatedSchema(s));
     const updated = copyFields(value, new Struct(schema), this.replaceNullWithDefault);
     if (this.topicField) updated.put(this.topicField.name, record.topic);
-    if (this.partitionField && record.kafkaPartition !== null) updated.put(this.partitionField.name, record.kafkaPartition);
+    if (this.partitionField && record.kafkaPartition !== null)
+      updated.put(this.partitionField.name, record.kafkaPartition);
     if (this.offsetField) updated.put(this.offsetField.name, requireSinkRecord(record, PURPOSE).kafkaOffset);
-    if (this.timestampField && record.timestamp !== null) updated.put(this.timestampField.name, new Date(record.timestamp));
+    if (this.timestampField && record.timestamp !== null)
+      updated.put(this.timestampField.name, new Date(record.timestamp));
     if (this.staticField && this.staticValue !== null) updated.put(this.staticField.name, this.staticValue);
     return this.withOperating(record, schema, updated);
   }

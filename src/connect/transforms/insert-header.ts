@@ -9,7 +9,13 @@ import { parseString, type SchemaAndValue } from "./values.ts";
 
 const DEFINITION = new SettingsDefinition([
   { name: "header", type: "string", required: true, importance: "high", doc: "The name of the header." },
-  { name: "value.literal", type: "string", required: true, importance: "high", doc: "The literal value that is to be set as the header value on all records." },
+  {
+    name: "value.literal",
+    type: "string",
+    required: true,
+    importance: "high",
+    doc: "The literal value that is to be set as the header value on all records.",
+  },
 ]);
 
 export class InsertHeader<R extends ConnectRecord = ConnectRecord> implements Transformation<R> {

@@ -106,7 +106,9 @@ export class JsonPath {
     }
     if (definite) {
       const value = nodes[0];
-      return value === null || value === undefined ? { matched: false, missingOrNull: true } : { matched: true, missingOrNull: false };
+      return value === null || value === undefined
+        ? { matched: false, missingOrNull: true }
+        : { matched: true, missingOrNull: false };
     }
     return { matched: nodes.length > 0, missingOrNull: false };
   }
@@ -117,7 +119,8 @@ export function toJson(value: unknown): unknown {
   if (value === null || value === undefined) return null;
   if (value instanceof Struct) {
     const out: Record<string, unknown> = {};
-    for (const f of value.schema.fields) Object.defineProperty(out, f.name, { value: toJson(value.get(f)), enumerable: true });
+    for (const f of value.schema.fields)
+      Object.defineProperty(out, f.name, { value: toJson(value.get(f)), enumerable: true });
     return out;
   }
   if (value instanceof Map) {
@@ -129,7 +132,8 @@ export function toJson(value: unknown): unknown {
   if (typeof value === "bigint") return Number(value);
   if (value instanceof BigDecimal) return Number(value.toString());
   if (value instanceof Date) return value.getTime();
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64");
+  if (value instanceof Uint8Array)
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("base64");
   if (typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: toJson(v), enumerable: true });
@@ -392,7 +396,8 @@ class Parser {
     const left = this.operand();
     this.space();
     const rest = this.text.slice(this.pos);
-    const op = ["==", "!=", "<=", ">=", "=~", "<", ">"].find((o) => rest.startsWith(o)) ?? /^(nin|in)(?=[\s[])/.exec(rest)?.[1];
+    const op =
+      ["==", "!=", "<=", ">=", "=~", "<", ">"].find((o) => rest.startsWith(o)) ?? /^(nin|in)(?=[\s[])/.exec(rest)?.[1];
     if (op === undefined) {
       if (left.kind !== "path") this.fail("A literal alone is not a condition");
       return { kind: "exists", operand: left };

@@ -23,7 +23,8 @@ export abstract class KeyOrValueTransformation<R extends ConnectRecord = Connect
 
   configure(config: Record<string, string>): void {
     const settings = parseSettings(this.definition, config);
-    if (this.definition.accepts(REPLACE_NULL_WITH_DEFAULT.name)) this.replaceNullWithDefault = settings.boolean(REPLACE_NULL_WITH_DEFAULT.name);
+    if (this.definition.accepts(REPLACE_NULL_WITH_DEFAULT.name))
+      this.replaceNullWithDefault = settings.boolean(REPLACE_NULL_WITH_DEFAULT.name);
     this.configureWith(settings, config);
   }
 
@@ -42,7 +43,8 @@ export abstract class KeyOrValueTransformation<R extends ConnectRecord = Connect
 
   /** A copy of `record` whose key or value (and its schema) is replaced; everything else is kept. */
   protected withOperating(record: R, schema: Schema | null, value: unknown, headers?: readonly ConnectHeader[]): R {
-    const changes: Partial<ConnectRecord> = this.side === "key" ? { keySchema: schema, key: value } : { valueSchema: schema, value };
+    const changes: Partial<ConnectRecord> =
+      this.side === "key" ? { keySchema: schema, key: value } : { valueSchema: schema, value };
     return newRecord(record, headers === undefined ? changes : { ...changes, headers });
   }
 }

@@ -14,7 +14,14 @@ import { connectTypeOf } from "./value-type.ts";
 import { parseBigDecimal, stringAsDouble, stringAsLong } from "./values.ts";
 
 const DEFINITION = new SettingsDefinition([
-  { name: "fields", type: "list", required: true, importance: "high", doc: "Names of fields to mask.", validate: nonEmptyList },
+  {
+    name: "fields",
+    type: "list",
+    required: true,
+    importance: "high",
+    doc: "Names of fields to mask.",
+    validate: nonEmptyList,
+  },
   {
     name: "replacement",
     type: "string",
@@ -28,7 +35,20 @@ const DEFINITION = new SettingsDefinition([
 const PURPOSE = "mask fields";
 
 /** The Java class a value stands for, which is what Kafka's masking tables are keyed by. */
-type JavaKind = "Boolean" | "Byte" | "Short" | "Integer" | "Long" | "Float" | "Double" | "BigDecimal" | "Date" | "String" | "List" | "Map" | "other";
+type JavaKind =
+  | "Boolean"
+  | "Byte"
+  | "Short"
+  | "Integer"
+  | "Long"
+  | "Float"
+  | "Double"
+  | "BigDecimal"
+  | "Date"
+  | "String"
+  | "List"
+  | "Map"
+  | "other";
 
 function kindOf(value: unknown, schema: Schema | null): JavaKind {
   if (schema === null ? value instanceof BigDecimal : schema.name === Decimal.LOGICAL_NAME) return "BigDecimal";

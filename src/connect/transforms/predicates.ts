@@ -32,7 +32,11 @@ export class TopicNameMatches<R extends ConnectRecord = ConnectRecord> implement
     try {
       this.pattern = JavaPattern.compile(value);
     } catch (e) {
-      throw invalidConfig("pattern", value, `entry must be a Java-compatible regular expression: ${(e as Error).message}`);
+      throw invalidConfig(
+        "pattern",
+        value,
+        `entry must be a Java-compatible regular expression: ${(e as Error).message}`,
+      );
     }
   }
 
@@ -48,7 +52,14 @@ export class TopicNameMatches<R extends ConnectRecord = ConnectRecord> implement
 }
 
 const HAS_HEADER_KEY = new SettingsDefinition([
-  { name: "name", type: "string", required: true, importance: "medium", doc: "The header name.", validate: nonEmptyString },
+  {
+    name: "name",
+    type: "string",
+    required: true,
+    importance: "medium",
+    doc: "The header name.",
+    validate: nonEmptyString,
+  },
 ]);
 
 /** True for records with at least one header named `name`. */

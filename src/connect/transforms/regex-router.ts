@@ -22,7 +22,14 @@ export function regexProblem(value: unknown): string | undefined {
 }
 
 const DEFINITION = new SettingsDefinition([
-  { name: "regex", type: "string", required: true, importance: "high", doc: "Regular expression to use for matching.", validate: regexProblem },
+  {
+    name: "regex",
+    type: "string",
+    required: true,
+    importance: "high",
+    doc: "Regular expression to use for matching.",
+    validate: regexProblem,
+  },
   { name: "replacement", type: "string", required: true, importance: "high", doc: "Replacement string." },
 ]);
 

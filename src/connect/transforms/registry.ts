@@ -86,7 +86,11 @@ const PREDICATES: Record<string, () => Predicate> = {
 };
 
 export const BUILTIN_PREDICATES: Readonly<Record<string, () => Predicate>> = Object.freeze({
-  ...Object.fromEntries(Object.entries(PREDICATES).map(([name, f]) => [`org.apache.kafka.connect.transforms.predicates.${name}`, f])),
-  ...Object.fromEntries(Object.entries(PREDICATES).map(([name, f]) => [`org.vendor.connect.transforms.predicates.${name}`, f])),
+  ...Object.fromEntries(
+    Object.entries(PREDICATES).map(([name, f]) => [`org.apache.kafka.connect.transforms.predicates.${name}`, f]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(PREDICATES).map(([name, f]) => [`org.vendor.connect.transforms.predicates.${name}`, f]),
+  ),
   ...PREDICATES,
 });

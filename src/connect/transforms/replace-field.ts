@@ -24,8 +24,22 @@ function parseRenameMappings(mappings: readonly string[]): Map<string, string> {
 }
 
 const DEFINITION = new SettingsDefinition([
-  { name: "exclude", aliases: ["blacklist"], type: "list", default: [], importance: "medium", doc: "Fields to exclude. This takes precedence over the fields to include." },
-  { name: "include", aliases: ["whitelist"], type: "list", default: [], importance: "medium", doc: "Fields to include. If specified, only these fields will be used." },
+  {
+    name: "exclude",
+    aliases: ["blacklist"],
+    type: "list",
+    default: [],
+    importance: "medium",
+    doc: "Fields to exclude. This takes precedence over the fields to include.",
+  },
+  {
+    name: "include",
+    aliases: ["whitelist"],
+    type: "list",
+    default: [],
+    importance: "medium",
+    doc: "Fields to include. If specified, only these fields will be used.",
+  },
   {
     name: "renames",
     type: "list",
@@ -68,7 +82,9 @@ export class ReplaceField<R extends ConnectRecord = ConnectRecord> extends KeyOr
   apply(record: R): R {
     const value = this.operatingValue(record);
     if (value === null) return record;
-    return this.operatingSchema(record) === null ? this.applySchemaless(record, value) : this.applyWithSchema(record, value);
+    return this.operatingSchema(record) === null
+      ? this.applySchemaless(record, value)
+      : this.applyWithSchema(record, value);
   }
 
   private keep(name: string): boolean {
@@ -92,7 +108,12 @@ export class ReplaceField<R extends ConnectRecord = ConnectRecord> extends KeyOr
   private applyWithSchema(record: R, raw: unknown): R {
     const value = requireStruct(raw, PURPOSE);
     const schema = this.schemaCache.getOrCompute(value.schema, (s) => this.updatedSchema(s));
-    const updated = structFromFields(schema, value, this.replaceNullWithDefault, (f) => this.reverseRenames.get(f.name) ?? f.name);
+    const updated = structFromFields(
+      schema,
+      value,
+      this.replaceNullWithDefault,
+      (f) => this.reverseRenames.get(f.name) ?? f.name,
+    );
     return this.withOperating(record, schema, updated);
   }
 

@@ -15,7 +15,10 @@ export function requireSchema(schema: Schema | null, purpose: string): Schema {
 }
 
 export function requireMap(value: unknown, purpose: string): SchemalessMap {
-  if (!isMapValue(value)) throw new DataException(`Only Map objects supported in absence of schema for [${purpose}], found: ${className(value)}`);
+  if (!isMapValue(value))
+    throw new DataException(
+      `Only Map objects supported in absence of schema for [${purpose}], found: ${className(value)}`,
+    );
   return value;
 }
 
@@ -24,7 +27,8 @@ export function requireMapOrNull(value: unknown, purpose: string): SchemalessMap
 }
 
 export function requireStruct(value: unknown, purpose: string): Struct {
-  if (!(value instanceof Struct)) throw new DataException(`Only Struct objects supported for [${purpose}], found: ${className(value)}`);
+  if (!(value instanceof Struct))
+    throw new DataException(`Only Struct objects supported for [${purpose}], found: ${className(value)}`);
   return value;
 }
 
@@ -38,7 +42,10 @@ function isSinkRecord(record: ConnectRecord): record is SinkRecord {
 
 export function requireSinkRecord(record: ConnectRecord, purpose: string): SinkRecord {
   if (!isSinkRecord(record)) {
-    const found = "sourcePartition" in record ? "org.apache.kafka.connect.source.SourceRecord" : "org.apache.kafka.connect.connector.ConnectRecord";
+    const found =
+      "sourcePartition" in record
+        ? "org.apache.kafka.connect.source.SourceRecord"
+        : "org.apache.kafka.connect.connector.ConnectRecord";
     throw new DataException(`Only SinkRecord supported for [${purpose}], found: ${found}`);
   }
   return record;

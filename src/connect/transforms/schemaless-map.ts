@@ -11,7 +11,7 @@ export function isMapValue(value: unknown): value is SchemalessMap {
 /** `map.get(key)` with Java's null for a missing key. */
 export function mapGet(map: SchemalessMap, key: string): unknown {
   if (map instanceof Map) return map.get(key) ?? null;
-  return  Object.hasOwn(map, key) ? (map[key] ?? null) : null;
+  return Object.hasOwn(map, key) ? (map[key] ?? null) : null;
 }
 
 /** A mutable copy, in insertion order. */
@@ -23,6 +23,7 @@ export function mapCopy(map: SchemalessMap): Map<unknown, unknown> {
 export function mapLike(entries: Map<unknown, unknown>, like: SchemalessMap): SchemalessMap {
   if (like instanceof Map) return entries;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of entries) Object.defineProperty(out, String(k), { value: v, enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of entries)
+    Object.defineProperty(out, String(k), { value: v, enumerable: true, writable: true, configurable: true });
   return out;
 }

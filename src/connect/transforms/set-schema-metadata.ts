@@ -22,8 +22,10 @@ export class SetSchemaMetadata<R extends ConnectRecord = ConnectRecord> extends 
 
   protected configureWith(s: ParsedSettings, config: Record<string, string>): void {
     this.schemaName = s.optionalString("schema.name") ?? null;
-    this.schemaVersion = config["schema.version"] !== undefined && config["schema.version"].trim() !== "" ? s.int("schema.version") : null;
-    if (this.schemaName === null && this.schemaVersion === null) throw configProblem("schema.name", "Neither schema name nor version configured");
+    this.schemaVersion =
+      config["schema.version"] !== undefined && config["schema.version"].trim() !== "" ? s.int("schema.version") : null;
+    if (this.schemaName === null && this.schemaVersion === null)
+      throw configProblem("schema.name", "Neither schema name nor version configured");
   }
 
   apply(record: R): R {
@@ -31,7 +33,10 @@ export class SetSchemaMetadata<R extends ConnectRecord = ConnectRecord> extends 
     const schema = this.operatingSchema(record);
     if (value === null && schema === null) return record;
     const original = requireSchema(schema, "updating schema metadata");
-    const updated = copySchema(original, { name: this.schemaName ?? original.name, version: this.schemaVersion ?? original.version });
+    const updated = copySchema(original, {
+      name: this.schemaName ?? original.name,
+      version: this.schemaVersion ?? original.version,
+    });
     return this.withOperating(record, updated, this.updateSchemaIn(value, updated));
   }
 

@@ -3,7 +3,16 @@
 // Time and Timestamp logical types; all in UTC. The source kind comes from the schema, or without one
 // from the JS value (Date → Timestamp, integer → unix, string → string).
 import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
-import { ConnectDate, DataException, Schema, SchemaBuilder, Struct, Time, Timestamp, javaClassName } from "../api/data/index.ts";
+import {
+  ConnectDate,
+  DataException,
+  Schema,
+  SchemaBuilder,
+  Struct,
+  Time,
+  Timestamp,
+  javaClassName,
+} from "../api/data/index.ts";
 import type { ConnectRecord } from "../api/records.ts";
 import { DateParseError, SimpleDateFormat } from "../../jvm/simple-date-format.ts";
 import { KeyOrValueTransformation } from "./key-or-value.ts";
@@ -17,7 +26,13 @@ type TimestampType = "string" | "unix" | "Date" | "Time" | "Timestamp";
 type UnixPrecision = "seconds" | "milliseconds" | "microseconds" | "nanoseconds";
 
 const DEFINITION = new SettingsDefinition([
-  { name: "field", type: "string", default: "", importance: "high", doc: "The field containing the timestamp, or empty if the entire value is a timestamp" },
+  {
+    name: "field",
+    type: "string",
+    default: "",
+    importance: "high",
+    doc: "The field containing the timestamp, or empty if the entire value is a timestamp",
+  },
   {
     name: "target.type",
     type: "string",
@@ -87,13 +102,19 @@ export class TimestampConverter<R extends ConnectRecord = ConnectRecord> extends
     this.unixPrecision = s.string("unix.precision") as UnixPrecision;
     const pattern = s.string("format");
     if (this.targetType === "string" && pattern.trim() === "")
-      throw configProblem("format", "TimestampConverter requires format option to be specified when using string timestamps");
+      throw configProblem(
+        "format",
+        "TimestampConverter requires format option to be specified when using string timestamps",
+      );
     this.format = null;
     if (pattern.trim() !== "") {
       try {
         this.format = new SimpleDateFormat(pattern);
       } catch (e) {
-        throw configProblem("format", `TimestampConverter requires a SimpleDateFormat-compatible pattern for string timestamps: ${pattern} (${(e as Error).message})`);
+        throw configProblem(
+          "format",
+          `TimestampConverter requires a SimpleDateFormat-compatible pattern for string timestamps: ${pattern} (${(e as Error).message})`,
+        );
       }
     }
   }
@@ -105,15 +126,25 @@ export class TimestampConverter<R extends ConnectRecord = ConnectRecord> extends
 
   private applyWithSchema(record: R, schema: Schema): R {
     const value = this.operatingValue(record);
-    if (this.field === "") return this.withOperating(record, typeSchema(this.targetType, schema.optional), this.convert(value, typeFromSchema(schema)));
+    if (this.field === "")
+      return this.withOperating(
+        record,
+        typeSchema(this.targetType, schema.optional),
+        this.convert(value, typeFromSchema(schema)),
+      );
     const struct = requireStructOrNull(value, PURPOSE);
     const updatedSchema = this.schemaCache.getOrCompute(schema, (s) => this.updatedSchema(s));
-    return this.withOperating(record, updatedSchema, struct === null ? null : this.convertStruct(struct, updatedSchema));
+    return this.withOperating(
+      record,
+      updatedSchema,
+      struct === null ? null : this.convertStruct(struct, updatedSchema),
+    );
   }
 
   private updatedSchema(schema: Schema): Schema {
     const builder = copySchemaBasics(schema, SchemaBuilder.struct());
-    for (const f of schema.fields) builder.field(f.name, f.name === this.field ? typeSchema(this.targetType, f.schema.optional) : f.schema);
+    for (const f of schema.fields)
+      builder.field(f.name, f.name === this.field ? typeSchema(this.targetType, f.schema.optional) : f.schema);
     if (schema.optional) builder.optional();
     // Kafka also converts a struct-level default value; a Struct default cannot be attached to a
     // schema that is still being built here, so that (rare) default is dropped.
@@ -121,7 +152,9 @@ export class TimestampConverter<R extends ConnectRecord = ConnectRecord> extends
   }
 
   private convertStruct(value: Struct, schema: Schema): Struct {
-    return copyFields(value, new Struct(schema), this.replaceNullWithDefault, (f, v) => (f.name === this.field ? this.convert(v, typeFromSchema(f.schema)) : v));
+    return copyFields(value, new Struct(schema), this.replaceNullWithDefault, (f, v) =>
+      f.name === this.field ? this.convert(v, typeFromSchema(f.schema)) : v,
+    );
   }
 
   private applySchemaless(record: R): R {
@@ -142,13 +175,17 @@ export class TimestampConverter<R extends ConnectRecord = ConnectRecord> extends
   private toRaw(type: TimestampType, value: unknown): Date {
     switch (type) {
       case "string": {
-        if (typeof value !== "string") throw new DataException(`Expected string timestamp to be a String, but found ${javaClassName(value)}`);
+        if (typeof value !== "string")
+          throw new DataException(`Expected string timestamp to be a String, but found ${javaClassName(value)}`);
         const format = this.format as SimpleDateFormat;
         try {
           return format.parse(value);
         } catch (e) {
           if (e instanceof DateParseError)
-            throw new DataException(`Could not parse timestamp: value (${value}) does not match pattern (${format.toPattern()})`, { cause: e });
+            throw new DataException(
+              `Could not parse timestamp: value (${value}) does not match pattern (${format.toPattern()})`,
+              { cause: e },
+            );
           throw e;
         }
       }
@@ -157,11 +194,19 @@ export class TimestampConverter<R extends ConnectRecord = ConnectRecord> extends
           throw new DataException(`Expected Unix timestamp to be a Long, but found ${javaClassName(value)}`);
         const n = BigInt(value);
         // TimeUnit conversions to millis: multiply (saturating) or divide (truncating).
-        const millis = this.unixPrecision === "seconds" ? saturate(n * 1000n) : this.unixPrecision === "microseconds" ? n / 1000n : this.unixPrecision === "nanoseconds" ? n / 1_000_000n : n;
+        const millis =
+          this.unixPrecision === "seconds"
+            ? saturate(n * 1000n)
+            : this.unixPrecision === "microseconds"
+              ? n / 1000n
+              : this.unixPrecision === "nanoseconds"
+                ? n / 1_000_000n
+                : n;
         return Timestamp.toLogical(Timestamp.SCHEMA, millis);
       }
       default:
-        if (!(value instanceof Date)) throw new DataException(`Expected ${type} to be a java.util.Date, but found ${javaClassName(value)}`);
+        if (!(value instanceof Date))
+          throw new DataException(`Expected ${type} to be a java.util.Date, but found ${javaClassName(value)}`);
         return value;
     }
   }

@@ -52,7 +52,8 @@ export class TimestampRouter<R extends ConnectRecord = ConnectRecord> implements
   }
 
   apply(record: R): R {
-    if (record.timestamp === null || record.timestamp === undefined) throw new DataException(`Timestamp missing on record: ${recordToString(record)}`);
+    if (record.timestamp === null || record.timestamp === undefined)
+      throw new DataException(`Timestamp missing on record: ${recordToString(record)}`);
     const formatted = this.timestampFormat.format(new Date(record.timestamp));
     // Literal replacement of every occurrence, topic first (so a topic containing ${timestamp} expands).
     const topic = this.topicFormat.split("${topic}").join(record.topic).split("${timestamp}").join(formatted);

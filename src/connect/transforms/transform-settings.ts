@@ -47,4 +47,3 @@ export function nonEmptyList(value: unknown): string | undefined {
 export function nonEmptyString(value: unknown): string | undefined {
   return value === "" ? "String must be non-empty" : undefined;
 }
-

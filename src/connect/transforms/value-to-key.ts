@@ -11,7 +11,14 @@ import { fieldValue } from "./struct-copy.ts";
 import { REPLACE_NULL_WITH_DEFAULT, nonEmptyList, parseSettings } from "./transform-settings.ts";
 
 const DEFINITION = new SettingsDefinition([
-  { name: "fields", type: "list", required: true, importance: "high", doc: "Field names on the record value to extract as the record key.", validate: nonEmptyList },
+  {
+    name: "fields",
+    type: "list",
+    required: true,
+    importance: "high",
+    doc: "Field names on the record value to extract as the record key.",
+    validate: nonEmptyList,
+  },
   REPLACE_NULL_WITH_DEFAULT,
 ]);
 

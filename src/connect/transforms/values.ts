@@ -6,7 +6,17 @@
 // else Decimal; ISO-8601 date (yyyy-MM-dd), time (HH:mm:ss.SSS'Z') and timestamp literals; arrays
 // [..] and maps {..} of such values and "quoted strings" (element schema: the common type, integers
 // widened; null when mixed). Anything else is the whole text as a STRING.
-import { BigDecimal, ConnectDate, DataException, Decimal, Schema, SchemaBuilder, Time, Timestamp, type Type } from "../api/data/index.ts";
+import {
+  BigDecimal,
+  ConnectDate,
+  DataException,
+  Decimal,
+  Schema,
+  SchemaBuilder,
+  Time,
+  Timestamp,
+  type Type,
+} from "../api/data/index.ts";
 import { SimpleDateFormat } from "../../jvm/simple-date-format.ts";
 
 export interface SchemaAndValue {
@@ -191,7 +201,10 @@ class EmbeddedParser {
       if (c !== ",") throw new DataException("Array elements missing ',' delimiter");
     }
     const common = commonSchema(schemas);
-    return { schema: common === null ? null : SchemaBuilder.array(common).build(), value: common === null ? values : values.map((v) => widen(v, common)) };
+    return {
+      schema: common === null ? null : SchemaBuilder.array(common).build(),
+      value: common === null ? values : values.map((v) => widen(v, common)),
+    };
   }
 
   private map(): SchemaAndValue {
@@ -245,7 +258,8 @@ function commonSchema(schemas: readonly (Schema | null)[]): Schema | null {
     const a = INTEGER_ORDER.indexOf(common.type);
     const b = INTEGER_ORDER.indexOf(s.type);
     if (a >= 0 && b >= 0 && common.name === null && s.name === null) common = a >= b ? common : s;
-    else if ((common.type === "FLOAT32" || common.type === "FLOAT64") && (s.type === "FLOAT32" || s.type === "FLOAT64")) common = Schema.FLOAT64_SCHEMA;
+    else if ((common.type === "FLOAT32" || common.type === "FLOAT64") && (s.type === "FLOAT32" || s.type === "FLOAT64"))
+      common = Schema.FLOAT64_SCHEMA;
     else return null;
   }
   return common;

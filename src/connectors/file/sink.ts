@@ -8,7 +8,12 @@ import type { SinkRecord } from "../../connect/api/records.ts";
 import { VERSION } from "../../platform/version.ts";
 
 const fileSinkSettings = new SettingsDefinition([
-  { name: "file", type: "string", importance: "high", doc: "Destination filename. If not specified, the standard output will be used" },
+  {
+    name: "file",
+    type: "string",
+    importance: "high",
+    doc: "Destination filename. If not specified, the standard output will be used",
+  },
 ]);
 
 export class FileStreamSinkConnector extends SinkConnector {

@@ -13,9 +13,27 @@ import { sourceRecord, type SourceRecord } from "../../connect/api/records.ts";
 import { VERSION } from "../../platform/version.ts";
 
 const fileSourceSettings = new SettingsDefinition([
-  { name: "file", type: "string", importance: "high", doc: "Source filename. If not specified, the standard input will be used" },
-  { name: "topic", type: "string", required: true, importance: "high", doc: "The topic to publish data to", validate: (v) => (v === "" ? "String must be non-empty" : undefined) },
-  { name: "batch.size", type: "int", default: 2000, importance: "low", doc: "The maximum number of records the source task can read from the file each time it is polled" },
+  {
+    name: "file",
+    type: "string",
+    importance: "high",
+    doc: "Source filename. If not specified, the standard input will be used",
+  },
+  {
+    name: "topic",
+    type: "string",
+    required: true,
+    importance: "high",
+    doc: "The topic to publish data to",
+    validate: (v) => (v === "" ? "String must be non-empty" : undefined),
+  },
+  {
+    name: "batch.size",
+    type: "int",
+    default: 2000,
+    importance: "low",
+    doc: "The maximum number of records the source task can read from the file each time it is polled",
+  },
 ]);
 
 export class FileStreamSourceConnector extends SourceConnector {
@@ -40,14 +58,21 @@ export class FileStreamSourceConnector extends SourceConnector {
     return fileSourceSettings;
   }
   /** Offsets are checked as Kafka's connector checks them (null resets anything). */
-  override alterOffsets(_config: Record<string, string>, offsets: Map<Record<string, unknown>, Record<string, unknown> | null>): boolean {
+  override alterOffsets(
+    _config: Record<string, string>,
+    offsets: Map<Record<string, unknown>, Record<string, unknown> | null>,
+  ): boolean {
     for (const [partition, offset] of offsets) {
       if (offset === null || offset === undefined) continue;
-      if (!("position" in offset)) throw new ConnectException("Offset objects should either be null or contain the key 'position'");
+      if (!("position" in offset))
+        throw new ConnectException("Offset objects should either be null or contain the key 'position'");
       const position = offset.position;
-      if (typeof position !== "number" || !Number.isInteger(position)) throw new ConnectException("The value for the 'position' key in the offset is expected to be a Long value");
-      if (position < 0) throw new ConnectException("The value for the 'position' key in the offset should be a non-negative value");
-      if (partition === null || typeof partition !== "object") throw new ConnectException("Partition objects cannot be null");
+      if (typeof position !== "number" || !Number.isInteger(position))
+        throw new ConnectException("The value for the 'position' key in the offset is expected to be a Long value");
+      if (position < 0)
+        throw new ConnectException("The value for the 'position' key in the offset should be a non-negative value");
+      if (partition === null || typeof partition !== "object")
+        throw new ConnectException("Partition objects cannot be null");
       if (!("filename" in partition)) throw new ConnectException("Partition objects should contain the key 'filename'");
     }
     return true;
@@ -124,7 +149,10 @@ export class FileStreamSourceTask extends SourceTask {
       // No complete line buffered: read on from where the buffer ends; nothing more is the end for now.
       const { bytesRead: n } = await handle.read(chunk, 0, chunk.length, this.bytePosition + this.pending.length);
       if (n === 0 || this.stopped) break;
-      this.pending = this.pending.length === 0 ? Buffer.from(chunk.subarray(0, n)) : Buffer.concat([this.pending, chunk.subarray(0, n)]);
+      this.pending =
+        this.pending.length === 0
+          ? Buffer.from(chunk.subarray(0, n))
+          : Buffer.concat([this.pending, chunk.subarray(0, n)]);
     }
     if (records.length === 0) {
       await Bun.sleep(POLL_WAIT_MS); // nothing new: wait for the file to grow (as Kafka's task does)

@@ -53,12 +53,21 @@ function onUrl<T>(read: () => T): T {
   try {
     return read();
   } catch (err) {
-    if (err instanceof ConfigError && err.setting !== "connection.url") throw urlProblem(err.setting, err.value, err.allowed);
+    if (err instanceof ConfigError && err.setting !== "connection.url")
+      throw urlProblem(err.setting, err.value, err.allowed);
     throw err;
   }
 }
 
-const PG_NAMES = { mode: "sslmode", rootCert: "sslrootcert", cert: "sslcert", key: "sslkey", password: "sslpassword", factory: "sslfactory", host: "host" };
+const PG_NAMES = {
+  mode: "sslmode",
+  rootCert: "sslrootcert",
+  cert: "sslcert",
+  key: "sslkey",
+  password: "sslpassword",
+  factory: "sslfactory",
+  host: "host",
+};
 
 /**
  * The PostgreSQL JDBC driver's reading: sslmode when given; otherwise `ssl` (present without a value,
@@ -78,13 +87,30 @@ export function pgjdbcTls(params: UrlParameters): PostgresTls {
   }
   for (const unsupported of ["sslhostnameverifier", "sslpasswordcallback"]) {
     const value = params.exact(unsupported);
-    if (value) throw urlProblem(unsupported, value, "Sluice cannot load Java classes; leave it out (verify-full checks host names itself)");
+    if (value)
+      throw urlProblem(
+        unsupported,
+        value,
+        "Sluice cannot load Java classes; leave it out (verify-full checks host names itself)",
+      );
   }
   const negotiation = params.exact("sslNegotiation");
-  if (negotiation && negotiation.toLowerCase() !== "postgres") throw urlProblem("sslNegotiation", negotiation, "only postgres (an SSLRequest first) is supported");
+  if (negotiation && negotiation.toLowerCase() !== "postgres")
+    throw urlProblem("sslNegotiation", negotiation, "only postgres (an SSLRequest first) is supported");
   const get = (name: string) => params.exact(name) ?? "";
   return onUrl(() =>
-    postgresTls({ mode, rootCert: get("sslrootcert"), cert: get("sslcert"), key: get("sslkey"), password: get("sslpassword"), factory: get("sslfactory") }, "jdbc", PG_NAMES),
+    postgresTls(
+      {
+        mode,
+        rootCert: get("sslrootcert"),
+        cert: get("sslcert"),
+        key: get("sslkey"),
+        password: get("sslpassword"),
+        factory: get("sslfactory"),
+      },
+      "jdbc",
+      PG_NAMES,
+    ),
   );
 }
 
@@ -123,7 +149,13 @@ export function connectorJTls(params: UrlParameters): MySqlTls {
     else [mode, requestedBy] = ["PREFERRED", "sslMode=PREFERRED (the default)"];
   }
   if (mode === "DISABLED") return { ...PLAIN_MYSQL, requestedBy };
-  const client = keyStore(params, ["clientCertificateKeyStoreUrl"], ["clientCertificateKeyStoreType"], ["clientCertificateKeyStorePassword"], []);
+  const client = keyStore(
+    params,
+    ["clientCertificateKeyStoreUrl"],
+    ["clientCertificateKeyStoreType"],
+    ["clientCertificateKeyStorePassword"],
+    [],
+  );
   const use = mode === "PREFERRED" ? "preferred" : "required";
   if (mode === "PREFERRED" || mode === "REQUIRED") return { use, verify: "none", caSource: "", requestedBy, ...client };
   const verify = mode === "VERIFY_IDENTITY" ? "full" : "chain";
@@ -131,11 +163,20 @@ export function connectorJTls(params: UrlParameters): MySqlTls {
   if (url) {
     const path = storePath("trustCertificateKeyStoreUrl", url);
     const type = (params.any("trustCertificateKeyStoreType") || "JKS").toUpperCase();
-    const ca = onUrl(() => readTrustStoreFile(path, type, params.any("trustCertificateKeyStorePassword") ?? "", { location: "trustCertificateKeyStoreUrl", type: "trustCertificateKeyStoreType" }));
+    const ca = onUrl(() =>
+      readTrustStoreFile(path, type, params.any("trustCertificateKeyStorePassword") ?? "", {
+        location: "trustCertificateKeyStoreUrl",
+        type: "trustCertificateKeyStoreType",
+      }),
+    );
     return { use, verify, ca, caSource: `trustCertificateKeyStoreUrl (${path})`, requestedBy, ...client };
   }
   if (connectorJBoolean("fallbackToSystemTrustStore", params.any("fallbackToSystemTrustStore")) === false) {
-    throw urlProblem("sslMode", mode, "verifying the server needs trustCertificateKeyStoreUrl when fallbackToSystemTrustStore=false");
+    throw urlProblem(
+      "sslMode",
+      mode,
+      "verifying the server needs trustCertificateKeyStoreUrl when fallbackToSystemTrustStore=false",
+    );
   }
   return { use, verify, caSource: "the system's trusted CAs", requestedBy, ...client };
 }
@@ -170,33 +211,56 @@ const MARIADB_MODES: Record<string, "disable" | "trust" | "verify-ca" | "verify-
 export function mariadbTls(params: UrlParameters): MySqlTls {
   const given = params.any("sslMode");
   let mode = given === undefined ? "disable" : MARIADB_MODES[given.toLowerCase()];
-  if (mode === undefined) throw urlProblem("sslMode", given!, "allowed values are disable, trust, verify-ca, verify-full");
+  if (mode === undefined)
+    throw urlProblem("sslMode", given!, "allowed values are disable, trust, verify-ca, verify-full");
   let requestedBy = given === undefined ? "sslMode=disable (the default)" : `sslMode=${given}`;
   if (mariadbIsSet(params.exact("useSsl") ?? params.exact("useSSL"))) {
     const legacy = params.exact("useSsl") !== undefined ? "useSsl" : "useSSL";
-    if (mariadbIsSet(params.exact("trustServerCertificate"))) [mode, requestedBy] = ["trust", `${legacy} with trustServerCertificate`];
-    else if (mariadbIsSet(params.exact("disableSslHostnameVerification"))) [mode, requestedBy] = ["verify-ca", `${legacy} with disableSslHostnameVerification`];
+    if (mariadbIsSet(params.exact("trustServerCertificate")))
+      [mode, requestedBy] = ["trust", `${legacy} with trustServerCertificate`];
+    else if (mariadbIsSet(params.exact("disableSslHostnameVerification")))
+      [mode, requestedBy] = ["verify-ca", `${legacy} with disableSslHostnameVerification`];
     else [mode, requestedBy] = ["verify-full", legacy];
   }
   if (mode === "disable") return { ...PLAIN_MYSQL, requestedBy };
-  const client = keyStore(params, ["keyStore", "clientCertificateKeyStoreUrl"], ["keyStoreType", "clientCertificateKeyStoreType"], ["keyStorePassword", "clientCertificateKeyStorePassword"], ["keyPassword"]);
+  const client = keyStore(
+    params,
+    ["keyStore", "clientCertificateKeyStoreUrl"],
+    ["keyStoreType", "clientCertificateKeyStoreType"],
+    ["keyStorePassword", "clientCertificateKeyStorePassword"],
+    ["keyPassword"],
+  );
   if (mode === "trust") return { use: "required", verify: "none", caSource: "", requestedBy, ...client };
   const verify = mode === "verify-full" ? "full" : "chain";
   const serverCert = params.any("serverSslCert");
   if (serverCert) {
     if (serverCert.startsWith("-----BEGIN")) {
-      const ca = [...serverCert.matchAll(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g)].map((m) => `${m[0]}\n`);
+      const ca = [...serverCert.matchAll(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g)].map(
+        (m) => `${m[0]}\n`,
+      );
       if (ca.length === 0) throw urlProblem("serverSslCert", "(PEM)", "holds no PEM certificate");
       return { use: "required", verify, ca, caSource: "serverSslCert", requestedBy, ...client };
     }
     const path = storePath("serverSslCert", serverCert);
-    return { use: "required", verify, ca: onUrl(() => readCertificateFile(path, "serverSslCert")), caSource: `serverSslCert (${path})`, requestedBy, ...client };
+    return {
+      use: "required",
+      verify,
+      ca: onUrl(() => readCertificateFile(path, "serverSslCert")),
+      caSource: `serverSslCert (${path})`,
+      requestedBy,
+      ...client,
+    };
   }
   const trustStore = params.any("trustStore");
   if (trustStore) {
     const path = storePath("trustStore", trustStore);
     const type = (params.any("trustStoreType") || "JKS").toUpperCase();
-    const ca = onUrl(() => readTrustStoreFile(path, type, params.any("trustStorePassword") ?? "", { location: "trustStore", type: "trustStoreType" }));
+    const ca = onUrl(() =>
+      readTrustStoreFile(path, type, params.any("trustStorePassword") ?? "", {
+        location: "trustStore",
+        type: "trustStoreType",
+      }),
+    );
     return { use: "required", verify, ca, caSource: `trustStore (${path})`, requestedBy, ...client };
   }
   return { use: "required", verify, caSource: "the system's trusted CAs", requestedBy, ...client };
@@ -211,12 +275,19 @@ function storePath(parameter: string, value: string): string {
       throw urlProblem(parameter, value, "not a file: URL Sluice can read");
     }
   }
-  if (/^[a-z][a-z0-9+.-]+:/i.test(value)) throw urlProblem(parameter, value, "only files (a path or a file: URL) can be read");
+  if (/^[a-z][a-z0-9+.-]+:/i.test(value))
+    throw urlProblem(parameter, value, "only files (a path or a file: URL) can be read");
   return value;
 }
 
 /** The client certificate key store named by the first of `locations` given (PKCS12 or PEM; JKS refused). */
-function keyStore(params: UrlParameters, locations: string[], types: string[], passwords: string[], keyPasswords: string[]): { cert?: string; key?: string } {
+function keyStore(
+  params: UrlParameters,
+  locations: string[],
+  types: string[],
+  passwords: string[],
+  keyPasswords: string[],
+): { cert?: string; key?: string } {
   const location = locations.find((name) => params.any(name));
   if (!location) return {};
   const path = storePath(location, params.any(location)!);

@@ -30,11 +30,18 @@ const JDBC_URL = /^jdbc:([a-z]+):\/\/([^/?;]*)(?:\/([^?;]*))?(?:[?;](.*))?$/i;
 export function parseConnectionUrl(url: string): ConnectionTarget {
   const m = JDBC_URL.exec(url.trim());
   const sub = m ? SUBPROTOCOLS[m[1]!.toLowerCase()] : undefined;
-  if (!m || !sub) throw new ConfigError("connection.url", url, "a jdbc:postgresql://, jdbc:mysql:// or jdbc:mariadb:// URL is required");
+  if (!m || !sub)
+    throw new ConfigError(
+      "connection.url",
+      url,
+      "a jdbc:postgresql://, jdbc:mysql:// or jdbc:mariadb:// URL is required",
+    );
   // Several hosts (failover lists) are accepted by the drivers; we connect to the first.
   const hostPort = m[2]!.split(",")[0]!;
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(hostPort);
-  const [host, port] = bracketed ? [bracketed[1]!, bracketed[2]] : [hostPort.replace(/:\d+$/, ""), /:(\d+)$/.exec(hostPort)?.[1]];
+  const [host, port] = bracketed
+    ? [bracketed[1]!, bracketed[2]]
+    : [hostPort.replace(/:\d+$/, ""), /:(\d+)$/.exec(hostPort)?.[1]];
   const params = new URLSearchParams((m[4] ?? "").replaceAll(";", "&"));
   const parameters = new UrlParameters(params);
   const subprotocol = m[1]!.toLowerCase();
@@ -45,6 +52,8 @@ export function parseConnectionUrl(url: string): ConnectionTarget {
     database: decodeURIComponent(m[3] ?? ""),
     user: params.get("user") ?? undefined,
     password: params.get("password") ?? undefined,
-    ...(subprotocol === "postgresql" ? { postgresTls: pgjdbcTls(parameters) } : { mysqlTls: subprotocol === "mariadb" ? mariadbTls(parameters) : connectorJTls(parameters) }),
+    ...(subprotocol === "postgresql"
+      ? { postgresTls: pgjdbcTls(parameters) }
+      : { mysqlTls: subprotocol === "mariadb" ? mariadbTls(parameters) : connectorJTls(parameters) }),
   };
 }

@@ -51,7 +51,10 @@ export class JdbcSinkConnector extends SinkConnector {
       // A ConfigError names its setting; the one ConnectException is about pk.fields.
       return new Map([[err instanceof ConfigError ? err.setting : "pk.fields", [(err as Error).message]]]);
     }
-    const problem = await connectionProblem(async () => (await connectOnce(config)).close(), (cause) => `Could not connect to database. ${cause}`);
+    const problem = await connectionProblem(
+      async () => (await connectOnce(config)).close(),
+      (cause) => `Could not connect to database. ${cause}`,
+    );
     return new Map(problem === undefined ? [] : [["connection.url", [problem]]]);
   }
 }
@@ -100,7 +103,10 @@ export class JdbcSinkTask extends SinkTask {
         return await connectOnce(this.config);
       } catch (err) {
         if (attempt >= connectionAttempts || this.stopping)
-          throw new ConnectException(`Unable to connect to ${target.dialect} at ${target.host}:${target.port} after ${attempt} attempt(s): ${(err as Error).message}`, err);
+          throw new ConnectException(
+            `Unable to connect to ${target.dialect} at ${target.host}:${target.port} after ${attempt} attempt(s): ${(err as Error).message}`,
+            err,
+          );
         log.warn({ attempt, err: (err as Error).message }, "cannot connect to the database; retrying");
         await Bun.sleep(connectionBackoffMs); // connection.backoff.ms between attempts
       }
@@ -122,9 +128,15 @@ export class JdbcSinkTask extends SinkTask {
         if (isPermanent(err)) throw err;
         const message = err instanceof Error ? err.message : String(err);
         if (this.remainingRetries <= 0 || this.stopping)
-          throw new ConnectException(`Writing ${records.length} record(s) failed after ${this.config.maxRetries} retries: ${message}`, err);
+          throw new ConnectException(
+            `Writing ${records.length} record(s) failed after ${this.config.maxRetries} retries: ${message}`,
+            err,
+          );
         this.remainingRetries--;
-        log.warn({ err: message, remainingRetries: this.remainingRetries, retryInMs: this.config.retryBackoffMs }, "write failed; retrying the batch");
+        log.warn(
+          { err: message, remainingRetries: this.remainingRetries, retryInMs: this.config.retryBackoffMs },
+          "write failed; retrying the batch",
+        );
         await Bun.sleep(this.config.retryBackoffMs); // retry.backoff.ms
       }
     }

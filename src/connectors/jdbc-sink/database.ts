@@ -29,7 +29,9 @@ export interface Credentials {
 
 /** `timeZone`: db.timezone, the zone of the wall-clock text written for temporal values. */
 export function openDatabase(target: ConnectionTarget, credentials: Credentials, timeZone: string): Database {
-  return target.dialect === "postgresql" ? new PostgresDatabase(target, credentials, timeZone) : new MySqlDatabase(target, credentials);
+  return target.dialect === "postgresql"
+    ? new PostgresDatabase(target, credentials, timeZone)
+    : new MySqlDatabase(target, credentials);
 }
 
 class PostgresDatabase implements Database {
@@ -119,7 +121,9 @@ class MySqlDatabase implements Database {
         await work({
           execute: async (text, params) => {
             // mysql2 sends only Buffers as binary.
-            const bound = params.map((p) => (p instanceof Uint8Array && !Buffer.isBuffer(p) ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p));
+            const bound = params.map((p) =>
+              p instanceof Uint8Array && !Buffer.isBuffer(p) ? Buffer.from(p.buffer, p.byteOffset, p.byteLength) : p,
+            );
             await connection.execute(text, bound);
           },
         });
@@ -171,7 +175,15 @@ async function openMySqlPool(target: ConnectionTarget, credentials: Credentials,
       throw new Error(`${tls.requestedBy}: the server does not accept TLS connections`, { cause: err });
     }
     if (code === "HANDSHAKE_SSL_ERROR") {
-      throw new Error(handshakeFailure(err, { requestedBy: tls.requestedBy, caSource: tls.caSource, hostSetting: "connection.url host", host: target.host }), { cause: err });
+      throw new Error(
+        handshakeFailure(err, {
+          requestedBy: tls.requestedBy,
+          caSource: tls.caSource,
+          hostSetting: "connection.url host",
+          host: target.host,
+        }),
+        { cause: err },
+      );
     }
     throw err;
   }

@@ -25,7 +25,10 @@ export interface Dialect {
   stringLiteral(text: string): string;
 }
 
-function logicalType(schema: Schema, types: { decimal: (scale: number) => string; date: string; time: string; timestamp: string }): string | undefined {
+function logicalType(
+  schema: Schema,
+  types: { decimal: (scale: number) => string; date: string; time: string; timestamp: string },
+): string | undefined {
   switch (schema.name) {
     case Decimal.LOGICAL_NAME:
       return types.decimal(Decimal.scale(schema));
@@ -57,8 +60,11 @@ export const postgresDialect: Dialect = {
   quote: '"',
   placeholder: (n) => `$${n}`,
   columnType(field) {
-    const type = logicalType(field.schema, { decimal: () => "DECIMAL", date: "DATE", time: "TIME", timestamp: "TIMESTAMP" }) ?? PG_TYPES[field.schema.type];
-    if (type === undefined) throw new Error(`No PostgreSQL type for field '${field.name}' of type ${field.schema.type}`);
+    const type =
+      logicalType(field.schema, { decimal: () => "DECIMAL", date: "DATE", time: "TIME", timestamp: "TIMESTAMP" }) ??
+      PG_TYPES[field.schema.type];
+    if (type === undefined)
+      throw new Error(`No PostgreSQL type for field '${field.name}' of type ${field.schema.type}`);
     return type;
   },
   upsertClause(keyColumns, nonKeyColumns) {
@@ -90,7 +96,13 @@ export const mysqlDialect: Dialect = {
     // MySQL cannot index a TEXT column without a prefix length, so string keys get a bounded VARCHAR.
     if (field.isPrimaryKey && field.schema.type === "STRING" && field.schema.name === null) return "VARCHAR(256)";
     // 65 is MySQL's maximum DECIMAL precision.
-    const type = logicalType(field.schema, { decimal: (scale) => `DECIMAL(65,${scale})`, date: "DATE", time: "TIME(3)", timestamp: "DATETIME(3)" }) ?? MYSQL_TYPES[field.schema.type];
+    const type =
+      logicalType(field.schema, {
+        decimal: (scale) => `DECIMAL(65,${scale})`,
+        date: "DATE",
+        time: "TIME(3)",
+        timestamp: "DATETIME(3)",
+      }) ?? MYSQL_TYPES[field.schema.type];
     if (type === undefined) throw new Error(`No MySQL type for field '${field.name}' of type ${field.schema.type}`);
     return type;
   },

@@ -26,19 +26,36 @@ function pk(name: string, schema: Schema): SinkField {
 }
 
 function requirePrimitive(name: string, schema: Schema): void {
-  if (!isPrimitive(schema.type)) throw new ConnectException(`Unsupported source data type: ${schema.type} (field '${name}'); only primitive and logical types can be written to a column`);
+  if (!isPrimitive(schema.type))
+    throw new ConnectException(
+      `Unsupported source data type: ${schema.type} (field '${name}'); only primitive and logical types can be written to a column`,
+    );
 }
 
-function structFields(schema: Schema, chosen: readonly string[], table: string, pkMode: PkMode, what: string): SinkField[] {
+function structFields(
+  schema: Schema,
+  chosen: readonly string[],
+  table: string,
+  pkMode: PkMode,
+  what: string,
+): SinkField[] {
   if (chosen.length === 0) return schema.fields.map((f) => pk(f.name, f.schema));
   return chosen.map((name) => {
     const field = schema.field(name);
-    if (field === null) throw new ConnectException(`PK mode for table '${table}' is ${pkMode.toUpperCase()} with configured PK fields ${chosen.join(",")}, but ${what} schema does not contain field: ${name}`);
+    if (field === null)
+      throw new ConnectException(
+        `PK mode for table '${table}' is ${pkMode.toUpperCase()} with configured PK fields ${chosen.join(",")}, but ${what} schema does not contain field: ${name}`,
+      );
     return pk(name, field.schema);
   });
 }
 
-function keyFieldsOf(config: FieldsConfig, table: string, keySchema: Schema | null, valueSchema: Schema | null): SinkField[] {
+function keyFieldsOf(
+  config: FieldsConfig,
+  table: string,
+  keySchema: Schema | null,
+  valueSchema: Schema | null,
+): SinkField[] {
   switch (config.pkMode) {
     case "none":
       return [];
@@ -47,22 +64,34 @@ function keyFieldsOf(config: FieldsConfig, table: string, keySchema: Schema | nu
       return names.map((name, i) => pk(name, KAFKA_SCHEMAS[i]!));
     }
     case "record_key": {
-      if (keySchema === null) throw new ConnectException(`PK mode for table '${table}' is RECORD_KEY, but record key schema is missing`);
-      if (keySchema.type === "STRUCT") return structFields(keySchema, config.pkFields, table, config.pkMode, "record key");
-      if (!isPrimitive(keySchema.type)) throw new ConnectException(`Key schema must be primitive type or Struct, but is of type: ${keySchema.type}`);
+      if (keySchema === null)
+        throw new ConnectException(`PK mode for table '${table}' is RECORD_KEY, but record key schema is missing`);
+      if (keySchema.type === "STRUCT")
+        return structFields(keySchema, config.pkFields, table, config.pkMode, "record key");
+      if (!isPrimitive(keySchema.type))
+        throw new ConnectException(`Key schema must be primitive type or Struct, but is of type: ${keySchema.type}`);
       if (config.pkFields.length !== 1)
-        throw new ConnectException(`Need exactly one PK column defined since the key schema for records is a primitive type, defined columns are: ${config.pkFields.join(",")}`);
+        throw new ConnectException(
+          `Need exactly one PK column defined since the key schema for records is a primitive type, defined columns are: ${config.pkFields.join(",")}`,
+        );
       return [pk(config.pkFields[0]!, keySchema)];
     }
     case "record_value":
-      if (valueSchema === null) throw new ConnectException(`PK mode for table '${table}' is RECORD_VALUE, but record value schema is missing`);
+      if (valueSchema === null)
+        throw new ConnectException(`PK mode for table '${table}' is RECORD_VALUE, but record value schema is missing`);
       return structFields(valueSchema, config.pkFields, table, config.pkMode, "record value");
   }
 }
 
 /** The layout for a key/value schema pair; `valueSchema` null for tombstones (key columns only). */
-export function recordLayout(config: FieldsConfig, table: string, keySchema: Schema | null, valueSchema: Schema | null): RecordLayout {
-  if (valueSchema !== null && valueSchema.type !== "STRUCT") throw new ConnectException("Value schema must be of type Struct");
+export function recordLayout(
+  config: FieldsConfig,
+  table: string,
+  keySchema: Schema | null,
+  valueSchema: Schema | null,
+): RecordLayout {
+  if (valueSchema !== null && valueSchema.type !== "STRUCT")
+    throw new ConnectException("Value schema must be of type Struct");
   const keyFields = keyFieldsOf(config, table, keySchema, valueSchema);
   const keyNames = new Set(keyFields.map((f) => f.name));
   const whitelist = new Set(config.fieldsWhitelist);
@@ -81,8 +110,13 @@ export function keyValues(config: FieldsConfig, layout: RecordLayout, record: Si
     case "kafka":
       return [record.topic, record.kafkaPartition, BigInt(record.kafkaOffset)];
     case "record_key":
-      if (record.key === null || record.key === undefined) throw new ConnectException(`Record key is null at topic '${record.topic}' partition ${record.kafkaPartition} offset ${record.kafkaOffset}, but pk.mode is record_key`);
-      return record.key instanceof Struct ? layout.keyFields.map((f) => (record.key as Struct).get(f.name)) : [record.key];
+      if (record.key === null || record.key === undefined)
+        throw new ConnectException(
+          `Record key is null at topic '${record.topic}' partition ${record.kafkaPartition} offset ${record.kafkaOffset}, but pk.mode is record_key`,
+        );
+      return record.key instanceof Struct
+        ? layout.keyFields.map((f) => (record.key as Struct).get(f.name))
+        : [record.key];
     case "record_value":
       return layout.keyFields.map((f) => (record.value as Struct).get(f.name));
   }

@@ -18,7 +18,15 @@ export function wallClock(timeZone: string): WallClock {
   const format = new Intl.DateTimeFormat("en-US", {
     timeZone,
     hourCycle: "h23",
-    ...{ year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit", fractionalSecondDigits: 3 },
+    ...{
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      fractionalSecondDigits: 3,
+    },
   });
   return (date) => {
     const part: Record<string, string> = {};

@@ -32,7 +32,9 @@ export class SqlBuilder {
   }
 
   table(id: TableId): string {
-    return id.schema === null ? this.identifier(id.table) : `${this.identifier(id.schema)}.${this.identifier(id.table)}`;
+    return id.schema === null
+      ? this.identifier(id.table)
+      : `${this.identifier(id.schema)}.${this.identifier(id.table)}`;
   }
 
   /** CREATE TABLE with the key fields as PRIMARY KEY; optional fields are NULL, the others NOT NULL. */
@@ -49,13 +51,25 @@ export class SqlBuilder {
   }
 
   /** A multi-row INSERT (or upsert) of `rows` rows; parameters row by row, key columns first. */
-  insert(id: TableId, keyColumns: readonly string[], nonKeyColumns: readonly string[], rows: number, upsert: boolean): string {
+  insert(
+    id: TableId,
+    keyColumns: readonly string[],
+    nonKeyColumns: readonly string[],
+    rows: number,
+    upsert: boolean,
+  ): string {
     const columns = [...keyColumns, ...nonKeyColumns];
     const width = columns.length;
-    const tuples = Array.from({ length: rows }, (_, r) => `(${columns.map((_, c) => this.dialect.placeholder(r * width + c + 1)).join(",")})`);
+    const tuples = Array.from(
+      { length: rows },
+      (_, r) => `(${columns.map((_, c) => this.dialect.placeholder(r * width + c + 1)).join(",")})`,
+    );
     const insert = `INSERT INTO ${this.table(id)}(${columns.map((c) => this.identifier(c)).join(",")}) VALUES ${tuples.join(",")}`;
     if (!upsert) return insert;
-    return `${insert} ${this.dialect.upsertClause(keyColumns.map((c) => this.identifier(c)), nonKeyColumns.map((c) => this.identifier(c)))}`;
+    return `${insert} ${this.dialect.upsertClause(
+      keyColumns.map((c) => this.identifier(c)),
+      nonKeyColumns.map((c) => this.identifier(c)),
+    )}`;
   }
 
   /** UPDATE by primary key; parameters: the non-key columns, then the key columns. */
@@ -70,7 +84,9 @@ export class SqlBuilder {
   }
 
   private keyCondition(keyColumns: readonly string[], offset: number): string {
-    return keyColumns.map((c, i) => `${this.identifier(c)} = ${this.dialect.placeholder(offset + i + 1)}`).join(" AND ");
+    return keyColumns
+      .map((c, i) => `${this.identifier(c)} = ${this.dialect.placeholder(offset + i + 1)}`)
+      .join(" AND ");
   }
 
   private columnDefinition(field: SinkField): string {

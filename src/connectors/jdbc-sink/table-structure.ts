@@ -27,7 +27,8 @@ export class TableStructure {
     const name = tableIdToString(table);
     let columns = await this.columns(table);
     if (columns === null) {
-      if (!this.options.autoCreate) throw new ConnectException(`Table ${name} is missing and auto-creation is disabled`);
+      if (!this.options.autoCreate)
+        throw new ConnectException(`Table ${name} is missing and auto-creation is disabled`);
       const failure = await this.applyDdl(table, this.sql.createTable(table, fields));
       columns = await this.columns(table);
       if (columns === null) throw new ConnectException(`Failed to create table ${name}`, failure);
@@ -36,13 +37,22 @@ export class TableStructure {
     if (missing.length === 0) return;
     for (const field of missing) {
       if (!field.schema.optional && field.schema.defaultValue === null)
-        throw new ConnectException(`Cannot ALTER TABLE ${name} to add missing field ${field.name}, as it is not optional and does not have a default value`);
+        throw new ConnectException(
+          `Cannot ALTER TABLE ${name} to add missing field ${field.name}, as it is not optional and does not have a default value`,
+        );
     }
-    if (!this.options.autoEvolve) throw new ConnectException(`Table ${name} is missing fields (${missing.map((f) => f.name).join(", ")}) and auto-evolution is disabled`);
+    if (!this.options.autoEvolve)
+      throw new ConnectException(
+        `Table ${name} is missing fields (${missing.map((f) => f.name).join(", ")}) and auto-evolution is disabled`,
+      );
     const failure = await this.applyDdl(table, this.sql.alterTable(table, missing));
     const after = await this.columns(table);
     const still = after === null ? missing : missingFields(missing, after);
-    if (still.length > 0) throw new ConnectException(`Failed to amend table '${name}' to add missing fields: ${still.map((f) => f.name).join(", ")}`, failure);
+    if (still.length > 0)
+      throw new ConnectException(
+        `Failed to amend table '${name}' to add missing fields: ${still.map((f) => f.name).join(", ")}`,
+        failure,
+      );
   }
 
   /** Drops cached column sets (after a failed write the table may have changed under us). */
@@ -70,7 +80,12 @@ export class TableStructure {
     const cached = this.known.get(key);
     if (cached) return cached;
     // Unquoted names are stored the way the server folds them (PostgreSQL: lower case).
-    const stored = this.sql.quoteIdentifiers ? table : { schema: table.schema && this.sql.dialect.unquotedName(table.schema), table: this.sql.dialect.unquotedName(table.table) };
+    const stored = this.sql.quoteIdentifiers
+      ? table
+      : {
+          schema: table.schema && this.sql.dialect.unquotedName(table.schema),
+          table: this.sql.dialect.unquotedName(table.table),
+        };
     const columns = await this.db.columns(stored);
     if (columns !== null) this.known.set(key, columns);
     return columns;

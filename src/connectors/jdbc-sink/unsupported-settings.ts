@@ -12,7 +12,10 @@ export const jdbcSinkUnsupportedSettings: Setting[] = [
   ignored("mssql.use.merge.holdlock", "Sluice writes to PostgreSQL and MySQL/MariaDB only; it has no SQL Server MERGE"),
   // Confluent passes `connection.<property>` to the JDBC driver (e.g. connection.sslmode=require).
   {
-    ...refused("connection.<driver property>", "Sluice passes no properties to a JDBC driver; give the connection's parameters (e.g. sslmode) in connection.url"),
+    ...refused(
+      "connection.<driver property>",
+      "Sluice passes no properties to a JDBC driver; give the connection's parameters (e.g. sslmode) in connection.url",
+    ),
     pattern: new RegExp(`^connection\\.(?!(${IMPLEMENTED.map((n) => n.replaceAll(".", "\\.")).join("|")})$)`),
   },
 ];

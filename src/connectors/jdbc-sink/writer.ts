@@ -77,7 +77,12 @@ export class JdbcWriter {
       const name = this.config.tableNameFormat.replaceAll("${topic}", record.topic);
       const valueSchema = isDelete ? null : record.valueSchema;
       const last = lastByTable.get(name);
-      if (last && last.isDelete === isDelete && sameSchema(last.keySchema, record.keySchema) && sameSchema(last.valueSchema, valueSchema)) {
+      if (
+        last &&
+        last.isDelete === isDelete &&
+        sameSchema(last.keySchema, record.keySchema) &&
+        sameSchema(last.valueSchema, valueSchema)
+      ) {
         last.records.push(record);
         continue;
       }
@@ -107,15 +112,23 @@ export class JdbcWriter {
 
   private params(run: Run, record: SinkRecord): { keys: SqlParam[]; values: SqlParam[] } {
     const dialect = this.config.target.dialect;
-    const keys = keyValues(this.config, run.layout, record).map((v, i) => sqlParam(v, run.layout.keyFields[i]!.schema, dialect, this.config.clock));
-    const values = run.isDelete ? [] : nonKeyValues(run.layout, record).map((v, i) => sqlParam(v, run.layout.nonKeyFields[i]!.schema, dialect, this.config.clock));
+    const keys = keyValues(this.config, run.layout, record).map((v, i) =>
+      sqlParam(v, run.layout.keyFields[i]!.schema, dialect, this.config.clock),
+    );
+    const values = run.isDelete
+      ? []
+      : nonKeyValues(run.layout, record).map((v, i) =>
+          sqlParam(v, run.layout.nonKeyFields[i]!.schema, dialect, this.config.clock),
+        );
     return { keys, values };
   }
 
   private requireKeys(run: Run, mode: string): string[] {
     const keys = run.layout.keyFields.map((f) => f.name);
     if (keys.length === 0)
-      throw new ConnectException(`Write to table '${tableIdToString(run.table)}' in ${mode} mode requires key field names to be known, check the primary key configuration`);
+      throw new ConnectException(
+        `Write to table '${tableIdToString(run.table)}' in ${mode} mode requires key field names to be known, check the primary key configuration`,
+      );
     return keys;
   }
 
@@ -140,7 +153,10 @@ export class JdbcWriter {
     let keysInChunk = new Set<string>();
     const emit = () => {
       if (rows.length === 0) return;
-      statements.push({ sql: this.sql.insert(run.table, keyColumns, nonKeyColumns, rows.length, upsert), params: rows.flat() });
+      statements.push({
+        sql: this.sql.insert(run.table, keyColumns, nonKeyColumns, rows.length, upsert),
+        params: rows.flat(),
+      });
       rows = [];
       keysInChunk = new Set();
     };

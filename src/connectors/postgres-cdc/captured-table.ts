@@ -31,14 +31,25 @@ interface SourceColumn {
 }
 
 /** The table as of this Relation message: its columns and types, with nullability and key from the catalog. */
-export function tableOfRelation(relation: RelationMessage, catalog: CatalogTable, options: CaptureOptions): CapturedTable {
+export function tableOfRelation(
+  relation: RelationMessage,
+  catalog: CatalogTable,
+  options: CaptureOptions,
+): CapturedTable {
   const byName = new Map(catalog.columns.map((c) => [c.name, c]));
   const hasPrimaryKey = catalog.columns.some((c) => c.isPrimaryKey);
   const columns = relation.columns.map((column) => {
     const known = byName.get(column.name);
     // Debezium keys by the primary key; without one, by the replica identity index.
     const isKey = hasPrimaryKey ? (known?.isPrimaryKey ?? false) : relation.replicaIdentity === "index" && column.isKey;
-    return { name: column.name, typeOid: column.typeOid, typeModifier: column.typeModifier, optional: known?.optional ?? true, isKey, defaultExpression: known?.defaultExpression ?? null };
+    return {
+      name: column.name,
+      typeOid: column.typeOid,
+      typeModifier: column.typeModifier,
+      optional: known?.optional ?? true,
+      isKey,
+      defaultExpression: known?.defaultExpression ?? null,
+    };
   });
   return capturedTable({ schema: relation.namespace, table: relation.name }, columns, catalog, options);
 }
@@ -49,7 +60,12 @@ export function tableOfCatalog(name: TableName, catalog: CatalogTable, options: 
   return capturedTable(name, columns, catalog, { ...options, readBy: "snapshot" });
 }
 
-function capturedTable(name: TableName, source: readonly SourceColumn[], catalog: CatalogTable, options: CaptureOptions & Pick<TypeMappingOptions, "readBy">): CapturedTable {
+function capturedTable(
+  name: TableName,
+  source: readonly SourceColumn[],
+  catalog: CatalogTable,
+  options: CaptureOptions & Pick<TypeMappingOptions, "readBy">,
+): CapturedTable {
   const typeOptions: TypeMappingOptions = { ...options, userTypes: catalog.userTypes };
   const eventColumns: TableColumn[] = [];
   const columns = source.map((column) => {

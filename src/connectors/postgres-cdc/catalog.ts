@@ -29,7 +29,16 @@ export interface CatalogTable {
 }
 
 export async function describeTable(sql: Sql, name: TableName): Promise<CatalogTable> {
-  const rows = await sql<{ name: string; type_oid: string; type_modifier: number; not_null: boolean; primary_key: boolean; default_expression: string | null }[]>`
+  const rows = await sql<
+    {
+      name: string;
+      type_oid: string;
+      type_modifier: number;
+      not_null: boolean;
+      primary_key: boolean;
+      default_expression: string | null;
+    }[]
+  >`
     SELECT a.attname AS name, a.atttypid::int8 AS type_oid, a.atttypmod AS type_modifier, a.attnotnull AS not_null,
            COALESCE(a.attnum = ANY(i.indkey), false) AS primary_key, pg_get_expr(d.adbin, d.adrelid) AS default_expression
       FROM pg_attribute a
@@ -39,8 +48,21 @@ export async function describeTable(sql: Sql, name: TableName): Promise<CatalogT
       LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
      WHERE n.nspname = ${name.schema} AND c.relname = ${name.table} AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
      ORDER BY a.attnum`;
-  const columns = rows.map((r) => ({ name: r.name, typeOid: Number(r.type_oid), typeModifier: r.type_modifier, optional: !r.not_null, isPrimaryKey: r.primary_key, defaultExpression: r.default_expression }));
-  return { columns, userTypes: await userTypes(sql, columns.map((c) => c.typeOid)) };
+  const columns = rows.map((r) => ({
+    name: r.name,
+    typeOid: Number(r.type_oid),
+    typeModifier: r.type_modifier,
+    optional: !r.not_null,
+    isPrimaryKey: r.primary_key,
+    defaultExpression: r.default_expression,
+  }));
+  return {
+    columns,
+    userTypes: await userTypes(
+      sql,
+      columns.map((c) => c.typeOid),
+    ),
+  };
 }
 
 /** Enums and arrays among these types (and the enums those arrays hold). Built-in types need no entry. */
@@ -75,16 +97,26 @@ export async function capturedTables(sql: Sql, filters: CaptureFilters): Promise
      WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition
        AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%' AND n.nspname NOT LIKE 'pg_temp%'
      ORDER BY 1, 2`;
-  return rows.map((r) => ({ schema: r.schema, table: r.table })).filter((t) => capturesTable(filters, t.schema, t.table));
+  return rows
+    .map((r) => ({ schema: r.schema, table: r.table }))
+    .filter((t) => capturesTable(filters, t.schema, t.table));
 }
 
 /** Makes sure the publication exists as publication.autocreate.mode asks. */
-export async function ensurePublication(sql: Sql, publication: string, mode: AutocreateMode, filters: CaptureFilters): Promise<void> {
+export async function ensurePublication(
+  sql: Sql,
+  publication: string,
+  mode: AutocreateMode,
+  filters: CaptureFilters,
+): Promise<void> {
   const existing = await sql`SELECT 1 FROM pg_publication WHERE pubname = ${publication}`;
   const name = quoteIdentifier(publication);
   switch (mode) {
     case "disabled":
-      if (existing.length === 0) throw new ConnectException(`Publication '${publication}' does not exist and publication.autocreate.mode is 'disabled'`);
+      if (existing.length === 0)
+        throw new ConnectException(
+          `Publication '${publication}' does not exist and publication.autocreate.mode is 'disabled'`,
+        );
       return;
     case "all_tables":
       if (existing.length === 0) await sql.unsafe(`CREATE PUBLICATION ${name} FOR ALL TABLES`);
@@ -94,9 +126,16 @@ export async function ensurePublication(sql: Sql, publication: string, mode: Aut
       return;
     case "filtered": {
       const tables = await capturedTables(sql, filters);
-      if (tables.length === 0) throw new ConnectException(`No table matches the filters, so publication '${publication}' (publication.autocreate.mode 'filtered') would be empty`);
+      if (tables.length === 0)
+        throw new ConnectException(
+          `No table matches the filters, so publication '${publication}' (publication.autocreate.mode 'filtered') would be empty`,
+        );
       const list = tables.map((t) => `${quoteIdentifier(t.schema)}.${quoteIdentifier(t.table)}`).join(", ");
-      await sql.unsafe(existing.length === 0 ? `CREATE PUBLICATION ${name} FOR TABLE ${list}` : `ALTER PUBLICATION ${name} SET TABLE ${list}`);
+      await sql.unsafe(
+        existing.length === 0
+          ? `CREATE PUBLICATION ${name} FOR TABLE ${list}`
+          : `ALTER PUBLICATION ${name} SET TABLE ${list}`,
+      );
       return;
     }
   }

@@ -24,7 +24,12 @@ export interface ChangeStreamOptions extends CaptureOptions {
   readonly onEvent: (commitTime: bigint) => void;
 }
 
-const MESSAGE_TYPES: Record<Exclude<Operation, "r">, MessageType> = { c: "INSERT", u: "UPDATE", d: "DELETE", t: "TRUNCATE" };
+const MESSAGE_TYPES: Record<Exclude<Operation, "r">, MessageType> = {
+  c: "INSERT",
+  u: "UPDATE",
+  d: "DELETE",
+  t: "TRUNCATE",
+};
 
 export class ChangeStream {
   /** By relation id; null for a table the filters leave out. */
@@ -89,28 +94,61 @@ export class ChangeStream {
 
   /** The offset of a record carrying no change (a heartbeat): resume after everything handled. */
   position(): Record<string, unknown> {
-    return streamingOffset({ lsnCommit: this.lastCommitEnd, lsn: this.lastCommitEnd, txId: this.lastTxId, tsUsec: this.lastCommitTime });
+    return streamingOffset({
+      lsnCommit: this.lastCommitEnd,
+      lsn: this.lastCommitEnd,
+      txId: this.lastTxId,
+      tsUsec: this.lastCommitTime,
+    });
   }
 
   private async capture(relation: RelationMessage): Promise<CapturedTable | null> {
     if (!capturesTable(this.options.filters, relation.namespace, relation.name)) return null;
-    return tableOfRelation(relation, await describeTable(this.sql, { schema: relation.namespace, table: relation.name }), this.options);
+    return tableOfRelation(
+      relation,
+      await describeTable(this.sql, { schema: relation.namespace, table: relation.name }),
+      this.options,
+    );
   }
 
-  private change(op: "c" | "u" | "d", relationId: number, lsn: bigint, old: OldTuple | null, newTuple: OldTuple["tuple"] | null): SourceRecord[] {
+  private change(
+    op: "c" | "u" | "d",
+    relationId: number,
+    lsn: bigint,
+    old: OldTuple | null,
+    newTuple: OldTuple["tuple"] | null,
+  ): SourceRecord[] {
     const table = this.relations.get(relationId);
     if (!table) return [];
-    return this.event(op, relationId, lsn, old === null ? null : rowOf(table, old.tuple), newTuple === null ? null : rowOf(table, newTuple));
+    return this.event(
+      op,
+      relationId,
+      lsn,
+      old === null ? null : rowOf(table, old.tuple),
+      newTuple === null ? null : rowOf(table, newTuple),
+    );
   }
 
-  private event(op: Exclude<Operation, "r">, relationId: number, lsn: bigint, before: Row | null, after: Row | null): SourceRecord[] {
+  private event(
+    op: Exclude<Operation, "r">,
+    relationId: number,
+    lsn: bigint,
+    before: Row | null,
+    after: Row | null,
+  ): SourceRecord[] {
     const table = this.relations.get(relationId);
     const transaction = this.transaction;
     if (!table || transaction === null || this.options.skippedOperations.has(op)) return [];
     // After a restart the server resends the transaction that was under way; what was handed on is skipped.
     if (this.resumed !== null && transaction.xid === this.resumed.txId && lsn <= this.resumed.lsn) return [];
     this.options.onEvent(transaction.commitTime);
-    const offset = streamingOffset({ lsnCommit: this.lastCommitEnd, lsn, txId: transaction.xid, tsUsec: transaction.commitTime, messageType: MESSAGE_TYPES[op] });
+    const offset = streamingOffset({
+      lsnCommit: this.lastCommitEnd,
+      lsn,
+      txId: transaction.xid,
+      tsUsec: transaction.commitTime,
+      messageType: MESSAGE_TYPES[op],
+    });
     return changeRecords(
       table.schemas,
       {
@@ -130,7 +168,12 @@ export class ChangeStream {
         },
         processedAt: nowUnixMicros(),
       },
-      { sourcePartition: sourcePartition(this.options.topicPrefix), sourceOffset: offset, tombstonesOnDelete: this.options.tombstonesOnDelete, headers: this.options.headers },
+      {
+        sourcePartition: sourcePartition(this.options.topicPrefix),
+        sourceOffset: offset,
+        tombstonesOnDelete: this.options.tombstonesOnDelete,
+        headers: this.options.headers,
+      },
     );
   }
 }

@@ -5,14 +5,37 @@
 // the column is left out of events, as Debezium leaves it out.
 import { BigDecimal } from "../../jvm/big-decimal.ts";
 import { javaDoubleToString, javaParseDouble, javaParseInteger } from "../../jvm/java-numbers.ts";
-import { DataException, ConnectDate, Decimal, Time, Timestamp, twosComplementBytes, SchemaBuilder, type Schema, Struct } from "../../connect/api/data/index.ts";
-import { civilDate, parseArray, parseBytea, parseDate, parseInterval, parseTime, parseTimestamp, parseTimestampTz, parseTimeTz, type IntervalParts } from "./pg-text.ts";
+import {
+  DataException,
+  ConnectDate,
+  Decimal,
+  Time,
+  Timestamp,
+  twosComplementBytes,
+  SchemaBuilder,
+  type Schema,
+  Struct,
+} from "../../connect/api/data/index.ts";
+import {
+  civilDate,
+  parseArray,
+  parseBytea,
+  parseDate,
+  parseInterval,
+  parseTime,
+  parseTimestamp,
+  parseTimestampTz,
+  parseTimeTz,
+  type IntervalParts,
+} from "./pg-text.ts";
 
 export type DecimalHandlingMode = "precise" | "double" | "string";
 export type TimePrecisionMode = "adaptive" | "adaptive_time_microseconds" | "connect";
 
 /** Types outside pg_catalog, described from the catalog (pg_type, pg_enum) by the caller. */
-export type UserType = { readonly kind: "enum"; readonly values: readonly string[] } | { readonly kind: "array"; readonly elementOid: number };
+export type UserType =
+  | { readonly kind: "enum"; readonly values: readonly string[] }
+  | { readonly kind: "array"; readonly elementOid: number };
 
 export interface TypeMappingOptions {
   readonly decimalHandlingMode: DecimalHandlingMode;
@@ -123,7 +146,10 @@ export function columnMapping(column: ColumnType, options: TypeMappingOptions): 
  * or CURRENT_DATE and the like, and whether the expression is trimmed first. Types without an entry
  * (bytea, arrays, timetz, ...) get no default.
  */
-const DEFAULT_KINDS: ReadonlyMap<number, { readonly generated: string; readonly trim: boolean; readonly java?: (text: string) => string | null }> = new Map([
+const DEFAULT_KINDS: ReadonlyMap<
+  number,
+  { readonly generated: string; readonly trim: boolean; readonly java?: (text: string) => string | null }
+> = new Map([
   [Oid.BOOL, { generated: "false", trim: true, java: (t) => (t.toLowerCase() === "true" ? "t" : "f") }],
   [Oid.BPCHAR, { generated: "", trim: false }],
   [Oid.VARCHAR, { generated: "", trim: false }],
@@ -131,13 +157,27 @@ const DEFAULT_KINDS: ReadonlyMap<number, { readonly generated: string; readonly 
   [Oid.XML, { generated: "", trim: false }],
   [Oid.JSON, { generated: "{}", trim: false }],
   [Oid.JSONB, { generated: "{}", trim: false }],
-  [Oid.NUMERIC, { generated: "0.0", trim: true, java: (t) => (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t) ? t.replace(/^\+/, "") : null) }],
+  [
+    Oid.NUMERIC,
+    {
+      generated: "0.0",
+      trim: true,
+      java: (t) => (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t) ? t.replace(/^\+/, "") : null),
+    },
+  ],
   [Oid.FLOAT4, { generated: "0.0", trim: true, java: javaFloatText }],
   [Oid.FLOAT8, { generated: "0.0", trim: true, java: javaFloatText }],
   [Oid.INT2, { generated: "0", trim: true, java: javaIntegerText }],
   [Oid.INT4, { generated: "0", trim: true, java: javaIntegerText }],
   [Oid.INT8, { generated: "0", trim: true, java: javaIntegerText }],
-  [Oid.UUID, { generated: "00000000-0000-0000-0000-000000000000", trim: true, java: (t) => (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(t) ? t.toLowerCase() : null) }],
+  [
+    Oid.UUID,
+    {
+      generated: "00000000-0000-0000-0000-000000000000",
+      trim: true,
+      java: (t) => (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(t) ? t.toLowerCase() : null),
+    },
+  ],
   [Oid.DATE, { generated: "1970-01-01", trim: true }],
   [Oid.TIME, { generated: "00:00:00", trim: true }],
   [Oid.TIMESTAMP, { generated: "1970-01-01 00:00:00", trim: true }],
@@ -167,7 +207,13 @@ function javaFloatText(text: string): string | null {
 }
 
 const FUNCTION_DEFAULT = /^[(]?[A-Za-z0-9_.]+\((?:.+(?:, ?.+)*)?\)/;
-const CURRENT_DATE_TIMES = new Set(["current_timestamp", "current_time", "current_date", "localtime", "localtimestamp"]);
+const CURRENT_DATE_TIMES = new Set([
+  "current_timestamp",
+  "current_time",
+  "current_date",
+  "localtime",
+  "localtimestamp",
+]);
 const QUOTED_LITERAL = /'([^']*(?:''[^']*)*)'/;
 
 /** The default's text as Debezium extracts it: a placeholder for a generated value, a quoted literal's content, or the bare expression. */
@@ -291,26 +337,36 @@ function scalarMapping(oid: number, typeModifier: number, options: TypeMappingOp
     case Oid.NUMERIC:
       return numericMapping(typeModifier, options.decimalHandlingMode);
     case Oid.DATE:
-      return dateMapping(options.timePrecisionMode, (options.readBy ?? "stream") === "stream" ? DATE_INFINITY_DAYS : JDBC_DATE_INFINITY_DAYS);
+      return dateMapping(
+        options.timePrecisionMode,
+        (options.readBy ?? "stream") === "stream" ? DATE_INFINITY_DAYS : JDBC_DATE_INFINITY_DAYS,
+      );
     case Oid.TIME:
       return timeMapping(timePrecision(typeModifier), options.timePrecisionMode);
     case Oid.TIMESTAMP:
       return timestampMapping(timePrecision(typeModifier), options.timePrecisionMode, options.readBy === "array");
     case Oid.TIMESTAMPTZ:
       return plain(named(SchemaBuilder.string, "io.debezium.time.ZonedTimestamp"), (t) =>
-        options.readBy === "array" && t === "-infinity" ? JDBC_NEGATIVE_INFINITY_ZONED + fraction(timePrecision(typeModifier)) + "Z" : zonedTimestamp(t, timePrecision(typeModifier)),
+        options.readBy === "array" && t === "-infinity"
+          ? JDBC_NEGATIVE_INFINITY_ZONED + fraction(timePrecision(typeModifier)) + "Z"
+          : zonedTimestamp(t, timePrecision(typeModifier)),
       );
     case Oid.TIMETZ:
       return plain(named(SchemaBuilder.string, "io.debezium.time.ZonedTime"), zonedTime);
     case Oid.INTERVAL:
-      return plain(named(SchemaBuilder.int64, "io.debezium.time.MicroDuration"), (t) => microDuration(parseInterval(t)));
+      return plain(named(SchemaBuilder.int64, "io.debezium.time.MicroDuration"), (t) =>
+        microDuration(parseInterval(t)),
+      );
     default:
       return null;
   }
 }
 
 function enumMapping(values: readonly string[]): TypeMapping {
-  return plain(() => SchemaBuilder.string().name("io.debezium.data.Enum").version(1).parameter("allowed", values.join(",")), identity);
+  return plain(
+    () => SchemaBuilder.string().name("io.debezium.data.Enum").version(1).parameter("allowed", values.join(",")),
+    identity,
+  );
 }
 
 function parseBool(text: string): boolean {
@@ -327,7 +383,8 @@ function parseInteger(text: string, bits: 16 | 32 | 64): number | string {
   if (!INTEGER.test(text)) throw new DataException(`Not a PostgreSQL int${bits / 8}: ${JSON.stringify(text)}`);
   if (bits === 64) return text;
   const value = Number(text);
-  if (value < -(2 ** (bits - 1)) || value >= 2 ** (bits - 1)) throw new DataException(`Out of range for int${bits / 8}: ${text}`);
+  if (value < -(2 ** (bits - 1)) || value >= 2 ** (bits - 1))
+    throw new DataException(`Out of range for int${bits / 8}: ${text}`);
   return value;
 }
 
@@ -376,9 +433,12 @@ function numericMapping(typeModifier: number, mode: DecimalHandlingMode): TypeMa
       const precise = (t: string): BigDecimal => {
         const v = decimal(t);
         if (v instanceof BigDecimal) return v;
-        throw new DataException(`Got a special value (${t}) for a numeric column but decimal.handling.mode 'precise' cannot hold it; set it to 'string' or 'double'`);
+        throw new DataException(
+          `Got a special value (${t}) for a numeric column but decimal.handling.mode 'precise' cannot hold it; set it to 'string' or 'double'`,
+        );
       };
-      if (declared === null) return plain(variableScaleDecimalBuilder, (t, schema) => variableScaleDecimal(precise(t), schema));
+      if (declared === null)
+        return plain(variableScaleDecimalBuilder, (t, schema) => variableScaleDecimal(precise(t), schema));
       const { precision, scale } = declared;
       return plain(() => Decimal.builder(scale).parameter("connect.decimal.precision", String(precision)), precise);
     }
@@ -431,8 +491,14 @@ function timePrecision(typeModifier: number): number {
  * What Debezium 3.7 emits for a timestamp ±infinity: Long.MAX_VALUE / MIN_VALUE as microseconds, and
  * the JDBC driver's sentinels (PGStatement.DATE_POSITIVE/NEGATIVE_INFINITY) as milliseconds.
  */
-const TIMESTAMP_INFINITY_MICROS = { infinity: 9_223_372_036_854_775_807n, "-infinity": -9_223_372_036_854_775_808n } as const;
-const TIMESTAMP_INFINITY_MILLIS = { infinity: 9_223_372_036_825_200_000n, "-infinity": -9_223_372_036_832_400_000n } as const;
+const TIMESTAMP_INFINITY_MICROS = {
+  infinity: 9_223_372_036_854_775_807n,
+  "-infinity": -9_223_372_036_854_775_808n,
+} as const;
+const TIMESTAMP_INFINITY_MILLIS = {
+  infinity: 9_223_372_036_825_200_000n,
+  "-infinity": -9_223_372_036_832_400_000n,
+} as const;
 /**
  * A date ±infinity as Debezium 3.7 emits it, in days: streamed, the epoch day of its LocalDate stand-ins
  * +5877611-06-21 and -5877611-06-22; read through JDBC, the driver's sentinel java.sql.Date
@@ -450,7 +516,10 @@ function floorDiv(a: bigint, b: bigint): bigint {
   return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
-function dateMapping(mode: TimePrecisionMode, infinityDays: { readonly infinity: number; readonly "-infinity": number }): TypeMapping {
+function dateMapping(
+  mode: TimePrecisionMode,
+  infinityDays: { readonly infinity: number; readonly "-infinity": number },
+): TypeMapping {
   if (mode === "connect")
     return plain(ConnectDate.builder, (t) => {
       const days = parseDate(t);
@@ -464,7 +533,8 @@ function dateMapping(mode: TimePrecisionMode, infinityDays: { readonly infinity:
 
 function timeMapping(precision: number, mode: TimePrecisionMode): TypeMapping {
   if (mode === "connect") return plain(Time.builder, (t) => new Date(Number(parseTime(t) / MICROS_PER_MILLI)));
-  if (mode === "adaptive" && precision <= 3) return plain(named(SchemaBuilder.int32, "io.debezium.time.Time"), (t) => Number(parseTime(t) / MICROS_PER_MILLI));
+  if (mode === "adaptive" && precision <= 3)
+    return plain(named(SchemaBuilder.int32, "io.debezium.time.Time"), (t) => Number(parseTime(t) / MICROS_PER_MILLI));
   return plain(named(SchemaBuilder.int64, "io.debezium.time.MicroTime"), parseTime);
 }
 

@@ -26,7 +26,15 @@ export interface TableSchemas {
 }
 
 /** SnapshotRecord values, lower-cased as Debezium writes them. */
-export const SNAPSHOT_MARKERS = ["true", "first", "first_in_data_collection", "last_in_data_collection", "last", "false", "incremental"] as const;
+export const SNAPSHOT_MARKERS = [
+  "true",
+  "first",
+  "first_in_data_collection",
+  "last_in_data_collection",
+  "last",
+  "false",
+  "incremental",
+] as const;
 export type SnapshotMarker = (typeof SNAPSHOT_MARKERS)[number];
 
 /** io.debezium.connector.postgresql.Source, fields in Debezium's order. */
@@ -37,7 +45,15 @@ export const SOURCE_SCHEMA: Schema = SchemaBuilder.struct()
   .field("connector", SchemaBuilder.string())
   .field("name", SchemaBuilder.string())
   .field("ts_ms", SchemaBuilder.int64())
-  .field("snapshot", SchemaBuilder.string().name("io.debezium.data.Enum").version(1).parameter("allowed", SNAPSHOT_MARKERS.join(",")).optional().defaultValue("false"))
+  .field(
+    "snapshot",
+    SchemaBuilder.string()
+      .name("io.debezium.data.Enum")
+      .version(1)
+      .parameter("allowed", SNAPSHOT_MARKERS.join(","))
+      .optional()
+      .defaultValue("false"),
+  )
   .field("db", SchemaBuilder.string())
   .field("sequence", SchemaBuilder.string().optional())
   .field("ts_us", SchemaBuilder.int64().optional())
@@ -65,7 +81,12 @@ const TRANSACTION_SCHEMA: Schema = SchemaBuilder.struct()
  * The schemas of one table's events. Names are used as they come: Debezium's default
  * schema.name.adjustment.mode is `none`.
  */
-export function tableSchemas(topicPrefix: string, schemaName: string, tableName: string, columns: readonly TableColumn[]): TableSchemas {
+export function tableSchemas(
+  topicPrefix: string,
+  schemaName: string,
+  tableName: string,
+  columns: readonly TableColumn[],
+): TableSchemas {
   const topic = `${topicPrefix}.${schemaName}.${tableName}`;
   const key = SchemaBuilder.struct().name(`${topic}.Key`);
   const value = SchemaBuilder.struct().name(`${topic}.Value`);
@@ -125,7 +146,11 @@ export function sourceStruct(info: SourceInfo): Struct {
     .put("origin", info.origin ?? null)
     .put("origin_lsn", info.originLsn ?? null);
   // Incremental snapshots read outside any transaction, so Debezium leaves these out there.
-  if (info.snapshot !== "incremental") struct.put("txId", info.txId).put("lsn", info.lsn).put("xmin", info.xmin ?? null);
+  if (info.snapshot !== "incremental")
+    struct
+      .put("txId", info.txId)
+      .put("lsn", info.lsn)
+      .put("xmin", info.xmin ?? null);
   return struct;
 }
 
@@ -144,7 +169,11 @@ export interface ChangeEvent {
   readonly before: Row | null;
   readonly after: Row | null;
   readonly source: SourceInfo;
-  readonly transaction?: { readonly id: string; readonly totalOrder: bigint; readonly dataCollectionOrder: bigint } | null;
+  readonly transaction?: {
+    readonly id: string;
+    readonly totalOrder: bigint;
+    readonly dataCollectionOrder: bigint;
+  } | null;
   /** When the connector handled the event (the envelope's ts_*), Unix microseconds. */
   readonly processedAt: bigint;
 }
@@ -188,7 +217,8 @@ export function contextHeaders(task: TaskContext): ConnectHeader[] {
  */
 export function changeRecords(schemas: TableSchemas, event: ChangeEvent, options: RecordOptions): SourceRecord[] {
   const row = (values: Row | null) => (values === null ? null : rowStruct(schemas.valueSchema, values));
-  const key = (values: Row | null) => (values === null || schemas.keySchema === null || event.op === "t" ? null : rowStruct(schemas.keySchema, values));
+  const key = (values: Row | null) =>
+    values === null || schemas.keySchema === null || event.op === "t" ? null : rowStruct(schemas.keySchema, values);
   const record = (op: Operation, before: Row | null, after: Row | null, headers: ConnectHeader[] = []): SourceRecord =>
     sourceRecord({
       sourcePartition: options.sourcePartition,
@@ -201,14 +231,23 @@ export function changeRecords(schemas: TableSchemas, event: ChangeEvent, options
       value: envelopeStruct(schemas.envelopeSchema, { ...event, op }, row(before), row(after)),
       headers: [...headers, ...(options.headers ?? [])],
     });
-  const tombstone = (deleted: SourceRecord): SourceRecord[] => (options.tombstonesOnDelete ? [sourceRecord({ ...deleted, valueSchema: null, value: null, headers: [...deleted.headers] })] : []);
+  const tombstone = (deleted: SourceRecord): SourceRecord[] =>
+    options.tombstonesOnDelete
+      ? [sourceRecord({ ...deleted, valueSchema: null, value: null, headers: [...deleted.headers] })]
+      : [];
 
   if (event.op === "u" && schemas.keySchema !== null && event.before !== null && event.after !== null) {
     const oldKey = key(event.before);
     const newKey = key(event.after);
     if (oldKey !== null && newKey !== null && !oldKey.equals(newKey)) {
-      const deleted = record("d", event.before, null, [{ key: "__debezium.newkey", schema: schemas.keySchema, value: newKey }]);
-      return [deleted, ...tombstone(deleted), record("c", null, event.after, [{ key: "__debezium.oldkey", schema: schemas.keySchema, value: oldKey }])];
+      const deleted = record("d", event.before, null, [
+        { key: "__debezium.newkey", schema: schemas.keySchema, value: newKey },
+      ]);
+      return [
+        deleted,
+        ...tombstone(deleted),
+        record("c", null, event.after, [{ key: "__debezium.oldkey", schema: schemas.keySchema, value: oldKey }]),
+      ];
     }
   }
   const main = record(event.op, event.before, event.after);
@@ -217,7 +256,10 @@ export function changeRecords(schemas: TableSchemas, event: ChangeEvent, options
 
 function envelopeStruct(schema: Schema, event: ChangeEvent, before: Struct | null, after: Struct | null): Struct {
   const transaction = event.transaction
-    ? new Struct(TRANSACTION_SCHEMA).put("id", event.transaction.id).put("total_order", event.transaction.totalOrder).put("data_collection_order", event.transaction.dataCollectionOrder)
+    ? new Struct(TRANSACTION_SCHEMA)
+        .put("id", event.transaction.id)
+        .put("total_order", event.transaction.totalOrder)
+        .put("data_collection_order", event.transaction.dataCollectionOrder)
     : null;
   return new Struct(schema)
     .put("before", before)

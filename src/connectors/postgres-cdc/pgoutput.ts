@@ -154,9 +154,20 @@ export function decodePgOutput(data: Uint8Array): PgOutputMessage {
 function decodeBody(kind: string, reader: WireReader): PgOutputMessage {
   switch (kind) {
     case "B":
-      return { type: "begin", finalLsn: reader.uint64(), commitTime: pgMicrosToUnixMicros(reader.int64()), xid: reader.uint32() };
+      return {
+        type: "begin",
+        finalLsn: reader.uint64(),
+        commitTime: pgMicrosToUnixMicros(reader.int64()),
+        xid: reader.uint32(),
+      };
     case "C":
-      return { type: "commit", flags: reader.uint8(), commitLsn: reader.uint64(), endLsn: reader.uint64(), commitTime: pgMicrosToUnixMicros(reader.int64()) };
+      return {
+        type: "commit",
+        flags: reader.uint8(),
+        commitLsn: reader.uint64(),
+        endLsn: reader.uint64(),
+        commitTime: pgMicrosToUnixMicros(reader.int64()),
+      };
     case "O":
       return { type: "origin", originLsn: reader.uint64(), name: reader.cstring() };
     case "R":
@@ -200,7 +211,8 @@ function decodeBody(kind: string, reader: WireReader): PgOutputMessage {
     }
     default: {
       const name = UNREQUESTED[kind];
-      if (name) throw new ProtocolError(`pgoutput sent a ${name} message, but streaming and two_phase were not requested`);
+      if (name)
+        throw new ProtocolError(`pgoutput sent a ${name} message, but streaming and two_phase were not requested`);
       throw new ProtocolError(`Unknown pgoutput message '${kind}'`);
     }
   }
@@ -212,12 +224,18 @@ function decodeRelation(reader: WireReader): RelationMessage {
   const name = reader.cstring();
   const identity = reader.char();
   const replicaIdentity = REPLICA_IDENTITIES[identity];
-  if (!replicaIdentity) throw new ProtocolError(`Relation ${namespace}.${name}: unknown replica identity '${identity}'`);
+  if (!replicaIdentity)
+    throw new ProtocolError(`Relation ${namespace}.${name}: unknown replica identity '${identity}'`);
   const count = reader.int16();
   const columns: RelationColumn[] = [];
   for (let i = 0; i < count; i++) {
     const flags = reader.uint8();
-    columns.push({ isKey: (flags & 1) !== 0, name: reader.cstring(), typeOid: reader.uint32(), typeModifier: reader.int32() });
+    columns.push({
+      isKey: (flags & 1) !== 0,
+      name: reader.cstring(),
+      typeOid: reader.uint32(),
+      typeModifier: reader.int32(),
+    });
   }
   return { type: "relation", relationId, namespace, name, replicaIdentity, columns };
 }

@@ -92,7 +92,12 @@ export class ReplicationConnection {
   }
 
   /** IDENTIFY_SYSTEM: the server's current WAL position (xlogpos). */
-  async identifySystem(): Promise<{ systemId: string; timeline: number; walPosition: bigint; database: string | null }> {
+  async identifySystem(): Promise<{
+    systemId: string;
+    timeline: number;
+    walPosition: bigint;
+    database: string | null;
+  }> {
     const row = (await this.query("IDENTIFY_SYSTEM")).rows[0];
     if (!row) throw new ProtocolError("IDENTIFY_SYSTEM returned no row");
     return { systemId: row[0]!, timeline: Number(row[1]), walPosition: parseLsn(row[2]!), database: row[3] ?? null };
@@ -113,7 +118,12 @@ export class ReplicationConnection {
   async startReplication(slot: string, from: bigint, publication: string): Promise<void> {
     this.flushed = from;
     this.received = from;
-    this.send("Q", cstring(`START_REPLICATION SLOT ${quoteIdentifier(slot)} LOGICAL ${formatLsn(from)} (proto_version '1', publication_names '${publication.replaceAll("'", "''")}')`));
+    this.send(
+      "Q",
+      cstring(
+        `START_REPLICATION SLOT ${quoteIdentifier(slot)} LOGICAL ${formatLsn(from)} (proto_version '1', publication_names '${publication.replaceAll("'", "''")}')`,
+      ),
+    );
     for (;;) {
       const message = await this.next();
       if (message.kind === "W") break;
@@ -213,12 +223,31 @@ export class ReplicationConnection {
   private sendStatus(replyRequested: boolean): void {
     // biome-ignore lint/complexity/useMathMinMax: LSNs are bigints, which Math.max does not take.
     const written = this.received > this.flushed ? this.received : this.flushed;
-    this.send("d", encodeStandbyStatusUpdate({ written, flushed: this.flushed, applied: this.flushed, clock: nowUnixMicros(), replyRequested }));
+    this.send(
+      "d",
+      encodeStandbyStatusUpdate({
+        written,
+        flushed: this.flushed,
+        applied: this.flushed,
+        clock: nowUnixMicros(),
+        replyRequested,
+      }),
+    );
   }
 
   private async startup(options: ReplicationConnectionOptions): Promise<void> {
-    const parameters = { user: options.user, database: options.database, replication: "database", client_encoding: "UTF8", application_name: "sluice-postgres-cdc" };
-    const body = Buffer.concat([int32(196608), ...Object.entries(parameters).flatMap(([k, v]) => [cstring(k), cstring(v)]), new Uint8Array([0])]);
+    const parameters = {
+      user: options.user,
+      database: options.database,
+      replication: "database",
+      client_encoding: "UTF8",
+      application_name: "sluice-postgres-cdc",
+    };
+    const body = Buffer.concat([
+      int32(196608),
+      ...Object.entries(parameters).flatMap(([k, v]) => [cstring(k), cstring(v)]),
+      new Uint8Array([0]),
+    ]);
     this.socket.write(Buffer.concat([int32(body.length + 4), body]));
     for (;;) {
       const message = await this.next();
@@ -239,19 +268,24 @@ export class ReplicationConnection {
         return;
       case 5: {
         const salt = reader.bytesOf(4);
-        const inner = createHash("md5").update(options.password + options.user).digest("hex");
+        const inner = createHash("md5")
+          .update(options.password + options.user)
+          .digest("hex");
         this.send("p", cstring("md5" + createHash("md5").update(inner).update(salt).digest("hex")));
         return;
       }
       case 10: {
         const mechanisms: string[] = [];
         for (let m = reader.cstring(); m !== ""; m = reader.cstring()) mechanisms.push(m);
-        if (!mechanisms.includes("SCRAM-SHA-256")) throw new ProtocolError(`No supported SASL mechanism among ${mechanisms.join(", ")}`);
+        if (!mechanisms.includes("SCRAM-SHA-256"))
+          throw new ProtocolError(`No supported SASL mechanism among ${mechanisms.join(", ")}`);
         await this.scramSha256(options.password);
         return;
       }
       default:
-        throw new ProtocolError(`Unsupported authentication method ${method} (supported: trust, password, md5, SCRAM-SHA-256)`);
+        throw new ProtocolError(
+          `Unsupported authentication method ${method} (supported: trust, password, md5, SCRAM-SHA-256)`,
+        );
     }
   }
 
@@ -266,7 +300,8 @@ export class ReplicationConnection {
     const nonce = attributes.get("r") ?? "";
     const salt = Buffer.from(attributes.get("s") ?? "", "base64");
     const iterations = Number(attributes.get("i"));
-    if (!nonce.startsWith(clientNonce) || salt.length === 0 || !(iterations > 0)) throw new ProtocolError("Invalid SCRAM server-first message");
+    if (!nonce.startsWith(clientNonce) || salt.length === 0 || !(iterations > 0))
+      throw new ProtocolError("Invalid SCRAM server-first message");
     const saltedPassword = pbkdf2Sync(password.normalize("NFKC"), salt, iterations, 32, "sha256");
     const hmac = (key: Buffer, text: string) => createHmac("sha256", key).update(text).digest();
     const clientKey = hmac(saltedPassword, "Client Key");
@@ -280,7 +315,8 @@ export class ReplicationConnection {
     const expected = hmac(hmac(saltedPassword, "Server Key"), authMessage);
     const verifier = Buffer.from(serverFinal.startsWith("v=") ? serverFinal.slice(2) : "", "base64");
     // The server proves it knows the password too: otherwise anyone could impersonate it.
-    if (verifier.length !== expected.length || !timingSafeEqual(verifier, expected)) throw new ProtocolError("SCRAM server signature does not match");
+    if (verifier.length !== expected.length || !timingSafeEqual(verifier, expected))
+      throw new ProtocolError("SCRAM server signature does not match");
   }
 
   private async saslMessage(expected: number): Promise<string> {
@@ -330,7 +366,10 @@ export class ReplicationConnection {
     while (this.buffer.length - offset >= 5) {
       const length = this.buffer.readInt32BE(offset + 1);
       if (this.buffer.length - offset < length + 1) break;
-      this.queue.push({ kind: String.fromCharCode(this.buffer[offset]!), body: this.buffer.subarray(offset + 5, offset + 1 + length) });
+      this.queue.push({
+        kind: String.fromCharCode(this.buffer[offset]!),
+        body: this.buffer.subarray(offset + 5, offset + 1 + length),
+      });
       offset += length + 1;
     }
     this.buffer = this.buffer.subarray(offset);
@@ -373,5 +412,8 @@ function errorOf(body: Uint8Array): PostgresError {
   const reader = new WireReader(body);
   const fields = new Map<string, string>();
   for (let type = reader.char(); type !== "\0"; type = reader.char()) fields.set(type, reader.cstring());
-  return new PostgresError(`${fields.get("S") ?? "ERROR"}: ${fields.get("M") ?? "unknown error"}`, fields.get("C") ?? "");
+  return new PostgresError(
+    `${fields.get("S") ?? "ERROR"}: ${fields.get("M") ?? "unknown error"}`,
+    fields.get("C") ?? "",
+  );
 }

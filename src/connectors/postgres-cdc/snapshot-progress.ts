@@ -38,13 +38,22 @@ export class SnapshotProgress implements SnapshotListener {
     private readonly now: () => number = Date.now,
   ) {
     const labels = { context: "snapshot", server };
-    const gauge = (name: string, help: string, read: () => number) => metrics?.gauge(`debezium_metrics_${name}`, help, labels, read);
+    const gauge = (name: string, help: string, read: () => number) =>
+      metrics?.gauge(`debezium_metrics_${name}`, help, labels, read);
     gauge("total_table_count", "Tables in the snapshot (Debezium's TotalTableCount).", () => this.estimates.size);
-    gauge("remaining_table_count", "Tables the snapshot has not copied yet (RemainingTableCount).", () => this.remainingTables());
+    gauge("remaining_table_count", "Tables the snapshot has not copied yet (RemainingTableCount).", () =>
+      this.remainingTables(),
+    );
     gauge("snapshot_running", "1 while the snapshot runs (SnapshotRunning).", () => Number(this.running));
     gauge("snapshot_completed", "1 once the snapshot completed (SnapshotCompleted).", () => Number(this.completed));
-    gauge("snapshot_duration_in_seconds", "Seconds the snapshot has taken so far, or took (SnapshotDurationInSeconds).", () => this.durationMs() / 1000);
-    gauge("total_number_of_events_seen", "Events the snapshot has read (TotalNumberOfEventsSeen).", () => this.totalRows());
+    gauge(
+      "snapshot_duration_in_seconds",
+      "Seconds the snapshot has taken so far, or took (SnapshotDurationInSeconds).",
+      () => this.durationMs() / 1000,
+    );
+    gauge("total_number_of_events_seen", "Events the snapshot has read (TotalNumberOfEventsSeen).", () =>
+      this.totalRows(),
+    );
   }
 
   tables(tables: readonly EstimatedTable[]): void {
@@ -53,7 +62,12 @@ export class SnapshotProgress implements SnapshotListener {
     this.finished.clear();
     for (const { name } of tables) {
       this.scanned.set(name, 0);
-      this.metrics?.gauge("debezium_metrics_rows_scanned", "Rows scanned per table of the snapshot (RowsScanned).", { context: "snapshot", server: this.server, table: name }, () => this.scanned.get(name) ?? 0);
+      this.metrics?.gauge(
+        "debezium_metrics_rows_scanned",
+        "Rows scanned per table of the snapshot (RowsScanned).",
+        { context: "snapshot", server: this.server, table: name },
+        () => this.scanned.get(name) ?? 0,
+      );
     }
     this.running = true;
     this.completed = false;
@@ -63,7 +77,10 @@ export class SnapshotProgress implements SnapshotListener {
     const estimated = tables.reduce((sum, t) => sum + (t.estimate ?? 0), 0);
     const unknown = tables.filter((t) => t.estimate === null).length;
     const without = unknown === 0 ? "" : ` (${unknown} without an estimate)`;
-    this.log.info({ tables: tables.length, estimate: estimated }, `snapshot started: ${tables.length} table(s), ~${formatCount(estimated)} rows estimated${without}`);
+    this.log.info(
+      { tables: tables.length, estimate: estimated },
+      `snapshot started: ${tables.length} table(s), ~${formatCount(estimated)} rows estimated${without}`,
+    );
   }
 
   row(table: string): void {
@@ -73,8 +90,16 @@ export class SnapshotProgress implements SnapshotListener {
     if (this.table?.name !== table) this.table = { name: table, startedAt: now, loggedAt: now };
     else if (now - this.table.loggedAt >= this.intervalMs) {
       this.table.loggedAt = now;
-      const progress = { table, rows, estimate: this.estimates.get(table) ?? null, elapsedMs: now - this.table.startedAt };
-      this.log.info({ table, rows, estimate: progress.estimate, rowsPerSecond: rowsPerSecond(rows, progress.elapsedMs) }, progressMessage(progress));
+      const progress = {
+        table,
+        rows,
+        estimate: this.estimates.get(table) ?? null,
+        elapsedMs: now - this.table.startedAt,
+      };
+      this.log.info(
+        { table, rows, estimate: progress.estimate, rowsPerSecond: rowsPerSecond(rows, progress.elapsedMs) },
+        progressMessage(progress),
+      );
     }
   }
 
@@ -96,7 +121,10 @@ export class SnapshotProgress implements SnapshotListener {
     this.endedAt = this.now();
     const rows = this.totalRows();
     const durationMs = this.durationMs();
-    this.log.info({ rows, tables: this.estimates.size, durationMs }, `snapshot completed: ${formatCount(rows)} rows of ${this.estimates.size} table(s) in ${formatDuration(durationMs)}`);
+    this.log.info(
+      { rows, tables: this.estimates.size, durationMs },
+      `snapshot completed: ${formatCount(rows)} rows of ${this.estimates.size} table(s) in ${formatDuration(durationMs)}`,
+    );
   }
 
   private remainingTables(): number {

@@ -27,22 +27,39 @@ export interface SnapshotInfo {
  * estimated sizes, each row read, each table's end and the snapshot's. The generator must run to its
  * end or be returned, which gives the connection back.
  */
-export async function* snapshotRows(sql: Sql, snapshotName: string | null, options: CaptureOptions, fetchSize: number, onStart: (info: SnapshotInfo) => void, listener: SnapshotListener): AsyncGenerator<SnapshotRow> {
+export async function* snapshotRows(
+  sql: Sql,
+  snapshotName: string | null,
+  options: CaptureOptions,
+  fetchSize: number,
+  onStart: (info: SnapshotInfo) => void,
+  listener: SnapshotListener,
+): AsyncGenerator<SnapshotRow> {
   let previous: { table: CapturedTable; tuple: Tuple; first: boolean } | null = null;
   let firstOverall = true;
   for await (const { table, tuple } of tableRows(sql, snapshotName, options, fetchSize, onStart, listener)) {
     // One row of lookahead: a row's marker depends on whether the next one is of the same table.
     if (previous !== null) {
-      yield { table: previous.table, tuple: previous.tuple, marker: marker(previous.first, previous.table !== table, firstOverall, false) };
+      yield {
+        table: previous.table,
+        tuple: previous.tuple,
+        marker: marker(previous.first, previous.table !== table, firstOverall, false),
+      };
       firstOverall = false;
     }
     previous = { table, tuple, first: previous === null || previous.table !== table };
   }
-  if (previous !== null) yield { table: previous.table, tuple: previous.tuple, marker: marker(previous.first, true, firstOverall, true) };
+  if (previous !== null)
+    yield { table: previous.table, tuple: previous.tuple, marker: marker(previous.first, true, firstOverall, true) };
 }
 
 /** Debezium's precedence: first of all, last of all, first of its table, last of its table, else true. */
-function marker(firstInTable: boolean, lastInTable: boolean, firstOverall: boolean, lastOverall: boolean): SnapshotMarker {
+function marker(
+  firstInTable: boolean,
+  lastInTable: boolean,
+  firstOverall: boolean,
+  lastOverall: boolean,
+): SnapshotMarker {
   if (firstOverall) return "first";
   if (lastOverall) return "last";
   if (firstInTable) return "first_in_data_collection";
@@ -50,17 +67,28 @@ function marker(firstInTable: boolean, lastInTable: boolean, firstOverall: boole
   return "true";
 }
 
-async function* tableRows(sql: Sql, snapshotName: string | null, options: CaptureOptions, fetchSize: number, onStart: (info: SnapshotInfo) => void, listener: SnapshotListener): AsyncGenerator<{ table: CapturedTable; tuple: Tuple }> {
+async function* tableRows(
+  sql: Sql,
+  snapshotName: string | null,
+  options: CaptureOptions,
+  fetchSize: number,
+  onStart: (info: SnapshotInfo) => void,
+  listener: SnapshotListener,
+): AsyncGenerator<{ table: CapturedTable; tuple: Tuple }> {
   const connection = await sql.reserve();
   try {
     await connection.unsafe("BEGIN ISOLATION LEVEL REPEATABLE READ");
     // Must be the transaction's first statement: from here on it sees what the slot's start saw.
-    if (snapshotName !== null) await connection.unsafe(`SET TRANSACTION SNAPSHOT '${snapshotName.replaceAll("'", "''")}'`);
-    const [{ txid }] = (await connection.unsafe("SELECT txid_current()::text AS txid")) as unknown as [{ txid: string }];
+    if (snapshotName !== null)
+      await connection.unsafe(`SET TRANSACTION SNAPSHOT '${snapshotName.replaceAll("'", "''")}'`);
+    const [{ txid }] = (await connection.unsafe("SELECT txid_current()::text AS txid")) as unknown as [
+      { txid: string },
+    ];
     onStart({ txId: BigInt(txid) });
     const names = await capturedTables(connection, options.filters);
     const estimated: EstimatedTable[] = [];
-    for (const name of names) estimated.push({ name: `${name.schema}.${name.table}`, estimate: await estimatedRows(connection, name) });
+    for (const name of names)
+      estimated.push({ name: `${name.schema}.${name.table}`, estimate: await estimatedRows(connection, name) });
     listener.tables(estimated);
     for (const name of names) {
       const qualified = `${name.schema}.${name.table}`;
@@ -72,14 +100,17 @@ async function* tableRows(sql: Sql, snapshotName: string | null, options: Captur
       }
       // Only captured columns are read; the tuple keeps the table's positions so rowOf() lines up.
       const positions = table.columns.flatMap((c, i) => (c === null ? [] : [i]));
-      await connection.unsafe(`DECLARE sluice_snapshot NO SCROLL CURSOR FOR SELECT ${selected.join(", ")} FROM ${quoteIdentifier(name.schema)}.${quoteIdentifier(name.table)}`);
+      await connection.unsafe(
+        `DECLARE sluice_snapshot NO SCROLL CURSOR FOR SELECT ${selected.join(", ")} FROM ${quoteIdentifier(name.schema)}.${quoteIdentifier(name.table)}`,
+      );
       for (;;) {
         const rows = await connection.unsafe(`FETCH ${fetchSize} FROM sluice_snapshot`).raw();
         for (const raw of rows) {
           const tuple: Tuple = table.columns.map(() => ({ kind: "null" }) as const);
           positions.forEach((position, i) => {
             const value = raw[i] as Buffer | null;
-            (tuple as Tuple[number][])[position] = value === null ? { kind: "null" } : { kind: "text", value: value.toString("utf8") };
+            (tuple as Tuple[number][])[position] =
+              value === null ? { kind: "null" } : { kind: "text", value: value.toString("utf8") };
           });
           listener.row(qualified);
           yield { table, tuple };

@@ -8,7 +8,16 @@ import type { PostgresCdcConfig } from "./config.ts";
 /** A pool of at most `max` connections whose first login has worked (so allow/prefer have chosen). */
 export async function connectSql(config: PostgresCdcConfig, max: number): Promise<Sql> {
   return withPostgresLibrary(config.hostname, config.port, config.tls, async (ssl) => {
-    const sql = postgres({ host: config.hostname, port: config.port, user: config.user, password: config.password, database: config.database, max, ssl, onnotice: () => {} });
+    const sql = postgres({
+      host: config.hostname,
+      port: config.port,
+      user: config.user,
+      password: config.password,
+      database: config.database,
+      max,
+      ssl,
+      onnotice: () => {},
+    });
     try {
       await sql`SELECT 1`;
       return sql;

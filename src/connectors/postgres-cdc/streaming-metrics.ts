@@ -8,7 +8,12 @@ export class StreamingMetrics {
 
   constructor(metrics: PluginMetrics | undefined, server: string) {
     const labels = { context: "streaming", server };
-    metrics?.gauge("debezium_metrics_total_number_of_events_seen", "Change events the stream produced since the task started (TotalNumberOfEventsSeen).", labels, () => this.eventsSeen);
+    metrics?.gauge(
+      "debezium_metrics_total_number_of_events_seen",
+      "Change events the stream produced since the task started (TotalNumberOfEventsSeen).",
+      labels,
+      () => this.eventsSeen,
+    );
     metrics?.gauge(
       "debezium_metrics_milli_seconds_behind_source",
       "Milliseconds between the last event's commit in the database and its processing here (MilliSecondsBehindSource).",

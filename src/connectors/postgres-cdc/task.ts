@@ -22,8 +22,14 @@ import { connectSql } from "./sql-connection.ts";
 import { StreamingMetrics } from "./streaming-metrics.ts";
 import { nowUnixMicros } from "./pg-epoch.ts";
 
-const HEARTBEAT_KEY_SCHEMA = SchemaBuilder.struct().name("io.debezium.connector.common.ServerNameKey").field("serverName", SchemaBuilder.string()).build();
-const HEARTBEAT_VALUE_SCHEMA = SchemaBuilder.struct().name("io.debezium.connector.common.Heartbeat").field("ts_ms", SchemaBuilder.int64()).build();
+const HEARTBEAT_KEY_SCHEMA = SchemaBuilder.struct()
+  .name("io.debezium.connector.common.ServerNameKey")
+  .field("serverName", SchemaBuilder.string())
+  .build();
+const HEARTBEAT_VALUE_SCHEMA = SchemaBuilder.struct()
+  .name("io.debezium.connector.common.Heartbeat")
+  .field("ts_ms", SchemaBuilder.int64())
+  .build();
 
 const log = logger("postgres-cdc");
 const SLOT_BUSY_ATTEMPTS = 50;
@@ -54,7 +60,17 @@ async function whileSlotBusy<T>(action: () => Promise<T>): Promise<T> {
 /** SQLSTATE classes of a server going away: 08 connection exception, 57P0x shutdown / cannot connect now. */
 const LOST_SQLSTATE = /^(08|57P0[1-4])/;
 /** postgres.js and socket error codes of a connection that is gone or cannot be made. */
-const LOST_CODES = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "CONNECT_TIMEOUT", "ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH"]);
+const LOST_CODES = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+]);
 
 function isConnectionLoss(err: unknown): boolean {
   if (err instanceof ConnectionLost) return true;
@@ -86,7 +102,12 @@ export class PostgresCdcTask extends SourceTask {
     this.config = parsePostgresCdcConfig(props);
     const { topicPrefix, taskId, extendedHeaders } = this.config;
     this.headers = extendedHeaders ? contextHeaders({ logicalName: topicPrefix, taskId, runId: uuidV7() }) : [];
-    this.progress = new SnapshotProgress(log, this.config.snapshotProgressIntervalMs, this.context.metrics, topicPrefix);
+    this.progress = new SnapshotProgress(
+      log,
+      this.config.snapshotProgressIntervalMs,
+      this.context.metrics,
+      topicPrefix,
+    );
     this.streamingMetrics = new StreamingMetrics(this.context.metrics, topicPrefix);
     await this.open();
   }
@@ -106,8 +127,17 @@ export class PostgresCdcTask extends SourceTask {
       return;
     }
     await ensurePublication(sql, config.publicationName, config.publicationAutocreate, config.filters);
-    const replication = (this.replication = await ReplicationConnection.open({ host: config.hostname, port: config.port, user: config.user, password: config.password, database: config.database, tls: config.tls }));
-    const [slot] = await sql<{ confirmed_flush_lsn: string | null }[]>`SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = ${config.slotName}`;
+    const replication = (this.replication = await ReplicationConnection.open({
+      host: config.hostname,
+      port: config.port,
+      user: config.user,
+      password: config.password,
+      database: config.database,
+      tls: config.tls,
+    }));
+    const [slot] = await sql<
+      { confirmed_flush_lsn: string | null }[]
+    >`SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = ${config.slotName}`;
     if (this.needsSnapshot(stored)) {
       // Only a slot created now exports a snapshot that lines up with its start; an old one has to go.
       if (slot) await whileSlotBusy(() => sql`SELECT pg_drop_replication_slot(${config.slotName})`);
@@ -152,9 +182,15 @@ export class PostgresCdcTask extends SourceTask {
       const { maxRetries, restartWaitMs } = this.config;
       const message = err instanceof Error ? err.message : String(err);
       if (maxRetries >= 0 && this.reconnections > maxRetries)
-        throw new ConnectException(`Lost the connection to PostgreSQL and gave up after ${maxRetries} reconnection attempt(s) (errors.max.retries): ${message}`, err);
+        throw new ConnectException(
+          `Lost the connection to PostgreSQL and gave up after ${maxRetries} reconnection attempt(s) (errors.max.retries): ${message}`,
+          err,
+        );
       this.reconnectAt = Date.now() + restartWaitMs;
-      throw new RetriableException(`Lost the connection to PostgreSQL (${message}); reconnecting in ${restartWaitMs} ms`, err);
+      throw new RetriableException(
+        `Lost the connection to PostgreSQL (${message}); reconnecting in ${restartWaitMs} ms`,
+        err,
+      );
     }
   }
 
@@ -194,8 +230,13 @@ export class PostgresCdcTask extends SourceTask {
       this.replication = null;
       const slot = this.config.slotName;
       // Once our walsender has let go of the slot (slot.drop.on.stop).
-      await whileSlotBusy(() => sql`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ${slot}`).catch((err: unknown) =>
-        log.warn({ slot, err: err instanceof Error ? err.message : String(err) }, "could not drop the replication slot (slot.drop.on.stop)"),
+      await whileSlotBusy(
+        () => sql`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ${slot}`,
+      ).catch((err: unknown) =>
+        log.warn(
+          { slot, err: err instanceof Error ? err.message : String(err) },
+          "could not drop the replication slot (slot.drop.on.stop)",
+        ),
       );
     }
     await this.close();
@@ -228,7 +269,14 @@ export class PostgresCdcTask extends SourceTask {
   /** `snapshotName`: the slot's exported snapshot the rows are read in (null: a snapshot of its own). */
   private startSnapshot(snapshotName: string | null, consistentPoint: bigint): Snapshot {
     return {
-      rows: snapshotRows(this.sql!, snapshotName, this.captureOptions(), this.config.snapshotFetchSize, ({ txId }) => (this.snapshot!.txId = txId), this.progress),
+      rows: snapshotRows(
+        this.sql!,
+        snapshotName,
+        this.captureOptions(),
+        this.config.snapshotFetchSize,
+        ({ txId }) => (this.snapshot!.txId = txId),
+        this.progress,
+      ),
       consistentPoint,
       startedAt: nowUnixMicros(),
       txId: 0n,
@@ -241,7 +289,11 @@ export class PostgresCdcTask extends SourceTask {
   }
 
   /** `lastCommitLsn`: the stored offset's lsn_commit (null after a snapshot), where events' `sequence` starts. */
-  private async startStreaming(from: bigint, lastChange: StoredOffset["lastChange"], lastCommitLsn: bigint | null): Promise<void> {
+  private async startStreaming(
+    from: bigint,
+    lastChange: StoredOffset["lastChange"],
+    lastCommitLsn: bigint | null,
+  ): Promise<void> {
     const { config } = this;
     const metrics = this.streamingMetrics;
     const options = {
@@ -256,7 +308,10 @@ export class PostgresCdcTask extends SourceTask {
     this.stream = new ChangeStream(this.sql!, options, from, lastChange, lastCommitLsn);
     await whileSlotBusy(() => this.replication!.startReplication(config.slotName, from, config.publicationName));
     const at = from === 0n ? "its confirmed flush LSN" : formatLsn(from);
-    log.info({ slot: config.slotName, lsn: from === 0n ? null : formatLsn(from) }, `streaming started from slot ${config.slotName} at ${at}`);
+    log.info(
+      { slot: config.slotName, lsn: from === 0n ? null : formatLsn(from) },
+      `streaming started from slot ${config.slotName} at ${at}`,
+    );
   }
 
   private async pollSnapshot(snapshot: Snapshot): Promise<SourceRecord[] | null> {
@@ -265,7 +320,8 @@ export class PostgresCdcTask extends SourceTask {
       const next = await snapshot.rows.next();
       if (next.done) {
         this.snapshot = null;
-        if (this.config.snapshotMode !== "initial_only") await this.startStreaming(snapshot.consistentPoint, null, null);
+        if (this.config.snapshotMode !== "initial_only")
+          await this.startStreaming(snapshot.consistentPoint, null, null);
         break;
       }
       const { table, tuple, marker } = next.value;
@@ -282,8 +338,21 @@ export class PostgresCdcTask extends SourceTask {
         lsn: snapshot.consistentPoint,
         txId: snapshot.txId,
       };
-      const event = { op: "r" as const, before: null, after: rowOf(table, tuple), source, processedAt: nowUnixMicros() };
-      records.push(...changeRecords(table.schemas, event, { sourcePartition: sourcePartition(this.config.topicPrefix), sourceOffset: offset, tombstonesOnDelete: false, headers: this.headers }));
+      const event = {
+        op: "r" as const,
+        before: null,
+        after: rowOf(table, tuple),
+        source,
+        processedAt: nowUnixMicros(),
+      };
+      records.push(
+        ...changeRecords(table.schemas, event, {
+          sourcePartition: sourcePartition(this.config.topicPrefix),
+          sourceOffset: offset,
+          tombstonesOnDelete: false,
+          headers: this.headers,
+        }),
+      );
     }
     return records.length > 0 ? records : null;
   }

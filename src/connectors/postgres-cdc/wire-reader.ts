@@ -103,6 +103,9 @@ export class WireReader {
   }
 
   private need(n: number): void {
-    if (this.offset + n > this.bytes.length) throw new ProtocolError(`Message truncated: needed ${n} byte(s) at offset ${this.offset} of ${this.bytes.length}`);
+    if (this.offset + n > this.bytes.length)
+      throw new ProtocolError(
+        `Message truncated: needed ${n} byte(s) at offset ${this.offset} of ${this.bytes.length}`,
+      );
   }
 }

@@ -7,7 +7,10 @@ import type { SinkRecord } from "../../connect/api/records.ts";
 import { documentJson } from "./document.ts";
 import type { SearchSinkConfig } from "./settings.ts";
 
-export type ActionConfig = Pick<SearchSinkConfig, "keyIgnore" | "schemaIgnore" | "compactMapEntries" | "nullValues" | "writeMethod" | "maxInFlightRequests">;
+export type ActionConfig = Pick<
+  SearchSinkConfig,
+  "keyIgnore" | "schemaIgnore" | "compactMapEntries" | "nullValues" | "writeMethod" | "maxInFlightRequests"
+>;
 
 /**
  * The index a topic writes to: index names must be lower case, at most 255 bytes, and may not start
@@ -67,7 +70,10 @@ export function bulkAction(record: SinkRecord, config: ActionConfig): string | n
     return metadata("delete", index, documentId(record, keyIgnore), keyIgnore ? undefined : record.kafkaOffset);
   }
   const id = documentId(record, keyIgnore);
-  const document = documentJson(record.topic, record.valueSchema, record.value, { ignoreSchema: config.schemaIgnore(record.topic), compactMapEntries: config.compactMapEntries });
+  const document = documentJson(record.topic, record.valueSchema, record.value, {
+    ignoreSchema: config.schemaIgnore(record.topic),
+    compactMapEntries: config.compactMapEntries,
+  });
   if (config.writeMethod === "upsert") {
     // Concurrent bulk requests may update the same document: retry such conflicts a few times.
     const retries = Math.min(config.maxInFlightRequests, 5);

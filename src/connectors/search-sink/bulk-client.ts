@@ -29,7 +29,8 @@ export class BulkClient {
   constructor(private readonly config: BulkClientConfig) {
     this.https = config.https ?? PLAINTEXT;
     this.headers = { accept: "application/json" };
-    if (config.auth) this.headers.authorization = `Basic ${Buffer.from(`${config.auth.username}:${config.auth.password}`).toString("base64")}`;
+    if (config.auth)
+      this.headers.authorization = `Basic ${Buffer.from(`${config.auth.username}:${config.auth.password}`).toString("base64")}`;
   }
 
   /**
@@ -39,8 +40,10 @@ export class BulkClient {
    */
   async bulk(actions: readonly string[]): Promise<BulkItemResult[]> {
     const { url, status, text } = await this.send("POST", "/_bulk", actions.join("\n") + "\n", "application/x-ndjson");
-    if (status === 429 || status >= 500) throw new RetriableException(`bulk request to ${url} failed with ${status}: ${text.slice(0, 500)}`);
-    if (status < 200 || status >= 300) throw new ConnectException(`bulk request to ${url} failed with ${status}: ${text.slice(0, 500)}`);
+    if (status === 429 || status >= 500)
+      throw new RetriableException(`bulk request to ${url} failed with ${status}: ${text.slice(0, 500)}`);
+    if (status < 200 || status >= 300)
+      throw new ConnectException(`bulk request to ${url} failed with ${status}: ${text.slice(0, 500)}`);
     return bulkItems(JSON.parse(text), actions.length);
   }
 
@@ -53,7 +56,12 @@ export class BulkClient {
     return this.send(method, path, body, body === undefined ? undefined : "application/json");
   }
 
-  private async send(method: string, path: string, body: string | undefined, contentType: string | undefined): Promise<ServerReply> {
+  private async send(
+    method: string,
+    path: string,
+    body: string | undefined,
+    contentType: string | undefined,
+  ): Promise<ServerReply> {
     const { urls } = this.config;
     const headers = contentType === undefined ? this.headers : { ...this.headers, "content-type": contentType };
     const { tls } = this.https;
@@ -64,7 +72,13 @@ export class BulkClient {
       const url = urls[at]!;
       let response: Response;
       try {
-        response = await fetch(`${url}${path}`, { method, headers, body, signal: AbortSignal.timeout(this.config.requestTimeoutMs), ...(tls && url.startsWith("https:") ? { tls } : {}) });
+        response = await fetch(`${url}${path}`, {
+          method,
+          headers,
+          body,
+          signal: AbortSignal.timeout(this.config.requestTimeoutMs),
+          ...(tls && url.startsWith("https:") ? { tls } : {}),
+        });
       } catch (err) {
         const problem = tlsProblem(url, err, this.https);
         if (typeof problem !== "string") tlsFailure ??= problem;

@@ -34,7 +34,8 @@ export function itemOutcome(item: BulkItemResult): ItemOutcome {
 /** The items of a bulk response body, in request order; throws when the body is not one. */
 export function bulkItems(body: unknown, expected: number): BulkItemResult[] {
   const items = (body as { items?: unknown } | null)?.items;
-  if (!Array.isArray(items) || items.length !== expected) throw new Error(`unexpected bulk response: ${JSON.stringify(body).slice(0, 500)}`);
+  if (!Array.isArray(items) || items.length !== expected)
+    throw new Error(`unexpected bulk response: ${JSON.stringify(body).slice(0, 500)}`);
   return items.map((entry: unknown) => {
     // Each item is {"<action>": {...}} with the action that was requested.
     const result = Object.values(entry as Record<string, unknown>)[0] as { status?: unknown; error?: unknown };

@@ -7,7 +7,17 @@ import { retryWaitMs, type BulkClient } from "./bulk-client.ts";
 import { itemOutcome } from "./bulk-response.ts";
 import type { SearchSinkConfig } from "./settings.ts";
 
-export type BulkWriterConfig = Pick<SearchSinkConfig, "batchSize" | "bulkSizeBytes" | "maxInFlightRequests" | "maxBufferedRecords" | "lingerMs" | "maxRetries" | "retryBackoffMs" | "malformedDocuments">;
+export type BulkWriterConfig = Pick<
+  SearchSinkConfig,
+  | "batchSize"
+  | "bulkSizeBytes"
+  | "maxInFlightRequests"
+  | "maxBufferedRecords"
+  | "lingerMs"
+  | "maxRetries"
+  | "retryBackoffMs"
+  | "malformedDocuments"
+>;
 
 interface Pending {
   action: string;
@@ -34,9 +44,11 @@ export class BulkWriter {
     this.throwIfFailed();
     this.buffer.push({ action, source });
     this.bufferBytes += action.length + 1;
-    if (this.buffer.length >= this.config.batchSize || this.bufferBytes >= this.config.bulkSizeBytes) await this.sendBuffered();
+    if (this.buffer.length >= this.config.batchSize || this.bufferBytes >= this.config.bulkSizeBytes)
+      await this.sendBuffered();
     else this.lingerTimer ??= setTimeout(() => void this.sendBuffered(), this.config.lingerMs);
-    while (this.buffer.length + this.inFlightRecords >= this.config.maxBufferedRecords && this.inFlight.size > 0) await Promise.race(this.inFlight);
+    while (this.buffer.length + this.inFlightRecords >= this.config.maxBufferedRecords && this.inFlight.size > 0)
+      await Promise.race(this.inFlight);
     this.throwIfFailed();
   }
 
@@ -44,7 +56,15 @@ export class BulkWriter {
   async flush(timeoutMs: number): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ConnectException(`flush timed out after ${timeoutMs} ms with ${this.buffer.length + this.inFlightRecords} records not yet written`)), timeoutMs);
+      timer = setTimeout(
+        () =>
+          reject(
+            new ConnectException(
+              `flush timed out after ${timeoutMs} ms with ${this.buffer.length + this.inFlightRecords} records not yet written`,
+            ),
+          ),
+        timeoutMs,
+      );
     });
     try {
       await Promise.race([this.drain(), timeout]);
@@ -80,7 +100,11 @@ export class BulkWriter {
     let count = 0;
     let bytes = 0;
     // At least one action per request, however large.
-    while (count < this.buffer.length && count < this.config.batchSize && (count === 0 || bytes + this.buffer[count]!.action.length + 1 <= this.config.bulkSizeBytes)) {
+    while (
+      count < this.buffer.length &&
+      count < this.config.batchSize &&
+      (count === 0 || bytes + this.buffer[count]!.action.length + 1 <= this.config.bulkSizeBytes)
+    ) {
       bytes += this.buffer[count]!.action.length + 1;
       count++;
     }
@@ -114,7 +138,10 @@ export class BulkWriter {
             case "written":
               return;
             case "outdated":
-              this.log.debug({ record: item.source }, "the index already holds this document at the same or a newer version");
+              this.log.debug(
+                { record: item.source },
+                "the index already holds this document at the same or a newer version",
+              );
               return;
             case "retry":
               retry.push(item);
@@ -124,7 +151,9 @@ export class BulkWriter {
               this.malformed(item, `${error?.type}: ${error?.reason}`);
               return;
             case "failed":
-              throw new ConnectException(`Indexing ${item.source} failed: ${result.status} ${error?.type}: ${error?.reason}`);
+              throw new ConnectException(
+                `Indexing ${item.source} failed: ${result.status} ${error?.type}: ${error?.reason}`,
+              );
           }
         });
       } catch (err) {
@@ -133,9 +162,13 @@ export class BulkWriter {
         reason = err.message;
       }
       if (retry.length === 0) return;
-      if (attempt >= this.config.maxRetries) throw new ConnectException(`Bulk request failed after ${attempt + 1} attempts: ${reason}`);
+      if (attempt >= this.config.maxRetries)
+        throw new ConnectException(`Bulk request failed after ${attempt + 1} attempts: ${reason}`);
       const wait = retryWaitMs(attempt, this.config.retryBackoffMs);
-      this.log.warn({ records: retry.length, attempt: attempt + 1, waitMs: wait, reason }, "bulk request not accepted; retrying");
+      this.log.warn(
+        { records: retry.length, attempt: attempt + 1, waitMs: wait, reason },
+        "bulk request not accepted; retrying",
+      );
       await Bun.sleep(wait); // back-off before the retry
       pending = retry;
     }

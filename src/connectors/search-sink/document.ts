@@ -6,7 +6,19 @@
 // schemaless output is used as it is.
 import { JsonConverter, primitiveJson } from "../../connect/converters/json.ts";
 import { jsonString } from "../../jvm/json-text.ts";
-import { BigDecimal, DataException, isPlainObject, javaClassName, ConnectDate, Decimal, Time, Timestamp, mapEntries, type Schema, Struct } from "../../connect/api/data/index.ts";
+import {
+  BigDecimal,
+  DataException,
+  isPlainObject,
+  javaClassName,
+  ConnectDate,
+  Decimal,
+  Time,
+  Timestamp,
+  mapEntries,
+  type Schema,
+  Struct,
+} from "../../connect/api/data/index.ts";
 
 const plainJson = new JsonConverter();
 plainJson.configure({ "schemas.enable": "false" });
@@ -38,7 +50,8 @@ function toJson(schema: Schema, value: unknown, compact: boolean): string {
   }
   switch (schema.name) {
     case Decimal.LOGICAL_NAME:
-      if (!(value instanceof BigDecimal)) throw new DataException(`Invalid type for Decimal, expected BigDecimal but was ${javaClassName(value)}`);
+      if (!(value instanceof BigDecimal))
+        throw new DataException(`Invalid type for Decimal, expected BigDecimal but was ${javaClassName(value)}`);
       return primitiveJson("FLOAT64", value.toNumber())!;
     case ConnectDate.LOGICAL_NAME:
       return String(ConnectDate.fromLogical(schema, asDate(value, "Date")));
@@ -77,6 +90,7 @@ function toJson(schema: Schema, value: unknown, compact: boolean): string {
 }
 
 function asDate(value: unknown, what: string): Date {
-  if (!(value instanceof Date)) throw new DataException(`Invalid type for ${what}, expected Date but was ${javaClassName(value)}`);
+  if (!(value instanceof Date))
+    throw new DataException(`Invalid type for ${what}, expected Date but was ${javaClassName(value)}`);
   return value;
 }

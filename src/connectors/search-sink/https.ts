@@ -40,9 +40,18 @@ export function searchHttps(props: Record<string, string>): SearchHttps {
   const ssl = (props[SECURITY_PROTOCOL] ?? "").trim().toUpperCase() === "SSL";
   if (!ssl) return { ssl, tls: undefined, trustSetting: undefined, clientCertificate: false };
   const { ca, cert, key, checkHostname } = clientTls(props, SSL_PREFIX);
-  const tls: FetchTls = { ...(ca ? { ca } : {}), ...(cert && key ? { cert, key } : {}), ...(checkHostname ? {} : { checkServerIdentity: () => undefined }) };
+  const tls: FetchTls = {
+    ...(ca ? { ca } : {}),
+    ...(cert && key ? { cert, key } : {}),
+    ...(checkHostname ? {} : { checkServerIdentity: () => undefined }),
+  };
   const trustSetting = !ca ? undefined : props[TRUSTSTORE_CERTIFICATES]?.trim() ? TRUSTSTORE_CERTIFICATES : TRUSTSTORE;
-  return { ssl, tls: Object.keys(tls).length > 0 ? tls : undefined, trustSetting, clientCertificate: cert !== undefined };
+  return {
+    ssl,
+    tls: Object.keys(tls).length > 0 ? tls : undefined,
+    trustSetting,
+    clientCertificate: cert !== undefined,
+  };
 }
 
 /** A TLS failure on the way to a server: the setting to look at and what to do. Not retriable. */
@@ -84,7 +93,10 @@ const UNTRUSTED = new Set([
 export function tlsProblem(url: string, err: unknown, https: SearchHttps): SearchTlsException | string {
   const code = (err as { code?: unknown } | null)?.code;
   // Bun's messages end with advice about its own debugging option, which means nothing to an operator.
-  const message = (err instanceof Error ? err.message : String(err)).replace(/\.? ?For more information, pass `verbose: true`.*$/, "");
+  const message = (err instanceof Error ? err.message : String(err)).replace(
+    /\.? ?For more information, pass `verbose: true`.*$/,
+    "",
+  );
   const reason = `${message}${typeof code === "string" && !message.includes(code) ? ` (${code})` : ""}`;
   const isHttps = url.startsWith("https:");
   if (typeof code !== "string") return "";
@@ -92,19 +104,32 @@ export function tlsProblem(url: string, err: unknown, https: SearchHttps): Searc
     const fix = https.trustSetting
       ? `the server's certificate is not signed by a CA in ${https.trustSetting}, or is not valid now`
       : `the server's certificate is not signed by a CA the runtime trusts: set ${SECURITY_PROTOCOL}=SSL and ${TRUSTSTORE} to the CA that signed it`;
-    return new SearchTlsException(`TLS error from ${url}: ${reason}; ${fix}`, https.trustSetting ?? (https.ssl ? TRUSTSTORE : SECURITY_PROTOCOL), err);
+    return new SearchTlsException(
+      `TLS error from ${url}: ${reason}; ${fix}`,
+      https.trustSetting ?? (https.ssl ? TRUSTSTORE : SECURITY_PROTOCOL),
+      err,
+    );
   }
   if (isHttps && (code === "ERR_TLS_CERT_ALTNAME_INVALID" || code === "HOSTNAME_MISMATCH")) {
     const fix = `the server's certificate is not issued for the host name of the URL; use a name it lists, or set ${ENDPOINT_IDENTIFICATION} empty to skip the host name check`;
-    return new SearchTlsException(`TLS error from ${url}: ${reason}; ${fix}`, https.ssl ? ENDPOINT_IDENTIFICATION : SECURITY_PROTOCOL, err);
+    return new SearchTlsException(
+      `TLS error from ${url}: ${reason}; ${fix}`,
+      https.ssl ? ENDPOINT_IDENTIFICATION : SECURITY_PROTOCOL,
+      err,
+    );
   }
   if (isHttps && code === "EPROTO") {
     // The server refused the handshake: most often it wants a client certificate, or it does not speak TLS.
     const fix = https.clientCertificate
       ? `the server did not accept the client certificate of ${KEYSTORE}, or it does not speak TLS on this port`
       : `the server may require a client certificate (set ${KEYSTORE}), or it does not speak TLS on this port`;
-    return new SearchTlsException(`TLS handshake with ${url} failed: ${reason}; ${fix}`, https.ssl ? KEYSTORE : SECURITY_PROTOCOL, err);
+    return new SearchTlsException(
+      `TLS handshake with ${url} failed: ${reason}; ${fix}`,
+      https.ssl ? KEYSTORE : SECURITY_PROTOCOL,
+      err,
+    );
   }
-  if (!isHttps && (code === "ECONNRESET" || code === "ERR_INVALID_HTTP_RESPONSE")) return "; if the server speaks HTTPS, the URL must start with https://";
+  if (!isHttps && (code === "ECONNRESET" || code === "ERR_INVALID_HTTP_RESPONSE"))
+    return "; if the server speaks HTTPS, the URL must start with https://";
   return "";
 }

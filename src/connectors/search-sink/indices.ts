@@ -70,7 +70,12 @@ export class Indices {
   }
 
   /** One request, sent again after a back-off while no server answers or it answers 429 or 5xx. */
-  private async call(what: string, method: "HEAD" | "GET" | "PUT", target: string, body?: string): Promise<ServerReply> {
+  private async call(
+    what: string,
+    method: "HEAD" | "GET" | "PUT",
+    target: string,
+    body?: string,
+  ): Promise<ServerReply> {
     for (let attempt = 0; ; attempt++) {
       let reason: string;
       try {
@@ -81,7 +86,8 @@ export class Indices {
         if (!(err instanceof RetriableException)) throw err;
         reason = err.message;
       }
-      if (attempt >= this.config.maxRetries) throw new ConnectException(`Failed to ${what} after ${attempt + 1} attempts: ${reason}`);
+      if (attempt >= this.config.maxRetries)
+        throw new ConnectException(`Failed to ${what} after ${attempt + 1} attempts: ${reason}`);
       const wait = retryWaitMs(attempt, this.config.retryBackoffMs);
       this.log.warn({ attempt: attempt + 1, waitMs: wait, reason }, `could not ${what}; retrying`);
       await Bun.sleep(wait); // back-off before the retry

@@ -10,7 +10,18 @@
 // fields, which have none: dates as epoch milliseconds, a Decimal as a double. Logical types are known by
 // schema name first; any other name (e.g. Debezium's) is mapped by its type.
 import { jsonString } from "../../jvm/json-text.ts";
-import { BigDecimal, DataException, javaDoubleToString, javaFloatToString, ConnectDate, Decimal, Time, Timestamp, type Schema, type Type } from "../../connect/api/data/index.ts";
+import {
+  BigDecimal,
+  DataException,
+  javaDoubleToString,
+  javaFloatToString,
+  ConnectDate,
+  Decimal,
+  Time,
+  Timestamp,
+  type Schema,
+  type Type,
+} from "../../connect/api/data/index.ts";
 
 /** A null_value: numbers that JSON cannot hold (NaN, ±Infinity) as text, INT64 beyond 2^53 as a bigint. */
 export type NullValue = number | bigint | boolean | string;
@@ -55,7 +66,10 @@ export function schemaMapping(schema: Schema): MappingNode {
       // fromEntries defines own properties, so even a field named __proto__ stays a field.
       return { properties: Object.fromEntries(schema.fields.map((f) => [f.name, schemaMapping(f.schema)])) };
     default:
-      return field(SEARCH_TYPES[schema.type], schema.defaultValue === null ? null : primitiveDefault(schema.type, schema.defaultValue));
+      return field(
+        SEARCH_TYPES[schema.type],
+        schema.defaultValue === null ? null : primitiveDefault(schema.type, schema.defaultValue),
+      );
   }
 }
 

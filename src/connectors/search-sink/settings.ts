@@ -17,7 +17,8 @@ function urlsProblem(value: unknown): string | undefined {
     } catch {
       return `The provided url '${url}' is not a valid url.`;
     }
-    if (scheme !== "http:" && scheme !== "https:") return `The provided url '${url}' is not a valid url: its scheme must be http or https.`;
+    if (scheme !== "http:" && scheme !== "https:")
+      return `The provided url '${url}' is not a valid url: its scheme must be http or https.`;
   }
   return undefined;
 }
@@ -27,17 +28,72 @@ const STORE_TYPES = ["JKS", "PKCS12", "PEM"];
 /** Kafka's client SSL settings, which Confluent's sink embeds under elastic.https. (group Security). */
 const sslSettings: Setting[] = (
   [
-    { name: "ssl.truststore.location", type: "string", importance: "high", doc: "CA certificates the server's certificate must be signed by: a PKCS12 file, or PEM certificates (with ssl.truststore.type=PEM). When neither it nor ssl.truststore.certificates is set, the runtime's CA certificates are trusted." },
-    { name: "ssl.truststore.password", type: "password", importance: "high", doc: "Password of the PKCS12 trust store." },
-    { name: "ssl.truststore.type", type: "string", default: "JKS", oneOf: STORE_TYPES, importance: "medium", doc: "Format of the trust store. JKS reads a PKCS12 file as Java does; a real JKS file is refused: convert it with `keytool -importkeystore -deststoretype PKCS12`." },
-    { name: "ssl.truststore.certificates", type: "password", importance: "high", doc: "Trusted CA certificates as PEM text, instead of a trust store file." },
-    { name: "ssl.keystore.location", type: "string", importance: "high", doc: "Client certificate for servers that require one (mutual TLS): a PKCS12 file, or a PEM file holding the private key and the certificate chain (with ssl.keystore.type=PEM)." },
+    {
+      name: "ssl.truststore.location",
+      type: "string",
+      importance: "high",
+      doc: "CA certificates the server's certificate must be signed by: a PKCS12 file, or PEM certificates (with ssl.truststore.type=PEM). When neither it nor ssl.truststore.certificates is set, the runtime's CA certificates are trusted.",
+    },
+    {
+      name: "ssl.truststore.password",
+      type: "password",
+      importance: "high",
+      doc: "Password of the PKCS12 trust store.",
+    },
+    {
+      name: "ssl.truststore.type",
+      type: "string",
+      default: "JKS",
+      oneOf: STORE_TYPES,
+      importance: "medium",
+      doc: "Format of the trust store. JKS reads a PKCS12 file as Java does; a real JKS file is refused: convert it with `keytool -importkeystore -deststoretype PKCS12`.",
+    },
+    {
+      name: "ssl.truststore.certificates",
+      type: "password",
+      importance: "high",
+      doc: "Trusted CA certificates as PEM text, instead of a trust store file.",
+    },
+    {
+      name: "ssl.keystore.location",
+      type: "string",
+      importance: "high",
+      doc: "Client certificate for servers that require one (mutual TLS): a PKCS12 file, or a PEM file holding the private key and the certificate chain (with ssl.keystore.type=PEM).",
+    },
     { name: "ssl.keystore.password", type: "password", importance: "high", doc: "Password of the PKCS12 key store." },
-    { name: "ssl.keystore.type", type: "string", default: "JKS", oneOf: STORE_TYPES, importance: "medium", doc: "Format of the key store, as ssl.truststore.type." },
-    { name: "ssl.key.password", type: "password", importance: "high", doc: "Password of an encrypted private key in a PEM key store." },
-    { name: "ssl.keystore.key", type: "password", importance: "high", doc: "Client private key as unencrypted PKCS8 PEM text, instead of a key store file (with ssl.keystore.certificate.chain)." },
-    { name: "ssl.keystore.certificate.chain", type: "password", importance: "high", doc: "Client certificate chain as PEM text, for ssl.keystore.key." },
-    { name: "ssl.endpoint.identification.algorithm", type: "string", default: "https", importance: "low", doc: "https checks that the server's certificate is issued for the host name of the URL; empty skips that check (the certificate is still verified)." },
+    {
+      name: "ssl.keystore.type",
+      type: "string",
+      default: "JKS",
+      oneOf: STORE_TYPES,
+      importance: "medium",
+      doc: "Format of the key store, as ssl.truststore.type.",
+    },
+    {
+      name: "ssl.key.password",
+      type: "password",
+      importance: "high",
+      doc: "Password of an encrypted private key in a PEM key store.",
+    },
+    {
+      name: "ssl.keystore.key",
+      type: "password",
+      importance: "high",
+      doc: "Client private key as unencrypted PKCS8 PEM text, instead of a key store file (with ssl.keystore.certificate.chain).",
+    },
+    {
+      name: "ssl.keystore.certificate.chain",
+      type: "password",
+      importance: "high",
+      doc: "Client certificate chain as PEM text, for ssl.keystore.key.",
+    },
+    {
+      name: "ssl.endpoint.identification.algorithm",
+      type: "string",
+      default: "https",
+      importance: "low",
+      doc: "https checks that the server's certificate is issued for the host name of the URL; empty skips that check (the certificate is still verified).",
+    },
   ] satisfies Setting[]
 ).map((s) => ({ ...s, name: `${SSL_PREFIX}${s.name}`, group: "Security" }));
 
@@ -51,8 +107,20 @@ export const searchSinkSettings = new SettingsDefinition([
     group: "Connector",
     doc: "Comma-separated list of Elasticsearch/OpenSearch HTTP URLs, e.g. http://es1:9200,http://es2:9200. Requests go to the first that answers; on a connection failure the next one is tried. https:// URLs use TLS (see elastic.security.protocol).",
   },
-  { name: "connection.username", type: "string", importance: "medium", group: "Connector", doc: "User name for HTTP Basic authentication (none when empty)." },
-  { name: "connection.password", type: "password", importance: "medium", group: "Connector", doc: "Password for HTTP Basic authentication." },
+  {
+    name: "connection.username",
+    type: "string",
+    importance: "medium",
+    group: "Connector",
+    doc: "User name for HTTP Basic authentication (none when empty).",
+  },
+  {
+    name: "connection.password",
+    type: "password",
+    importance: "medium",
+    group: "Connector",
+    doc: "Password for HTTP Basic authentication.",
+  },
   {
     name: "type.name",
     type: "string",
@@ -68,7 +136,14 @@ export const searchSinkSettings = new SettingsDefinition([
     group: "Data Conversion",
     doc: "Whether to ignore record keys: true uses topic+partition+offset as the document id, false the key (a string or an integer).",
   },
-  { name: "topic.key.ignore", type: "list", default: [], importance: "low", group: "Data Conversion", doc: "Topics for which key.ignore is true whatever its value." },
+  {
+    name: "topic.key.ignore",
+    type: "list",
+    default: [],
+    importance: "low",
+    group: "Data Conversion",
+    doc: "Topics for which key.ignore is true whatever its value.",
+  },
   {
     name: "schema.ignore",
     type: "boolean",
@@ -77,7 +152,14 @@ export const searchSinkSettings = new SettingsDefinition([
     group: "Data Conversion",
     doc: "Whether to ignore value schemas: true writes values as the JSON converter writes them (Decimals stay base64) and leaves the index to the server's dynamic mapping. False converts logical types for search (Decimal as a number) and, before the first write to an index without a mapping, puts one derived from the value schema.",
   },
-  { name: "topic.schema.ignore", type: "list", default: [], importance: "low", group: "Data Conversion", doc: "Topics for which schema.ignore is true whatever its value." },
+  {
+    name: "topic.schema.ignore",
+    type: "list",
+    default: [],
+    importance: "low",
+    group: "Data Conversion",
+    doc: "Topics for which schema.ignore is true whatever its value.",
+  },
   {
     name: "compact.map.entries",
     type: "boolean",
@@ -121,8 +203,25 @@ export const searchSinkSettings = new SettingsDefinition([
     group: "Data Conversion",
     doc: "insert replaces the whole document (bulk index); upsert merges the value into an existing document or creates it (bulk update with doc_as_upsert).",
   },
-  { name: "batch.size", type: "int", default: 2000, min: 1, max: 1000000, importance: "medium", group: "Connector", doc: "Most records in one bulk request." },
-  { name: "bulk.size.bytes", type: "long", default: 5 * 1024 * 1024, min: 1, importance: "low", group: "Connector", doc: "Most bytes in one bulk request (one record over it is sent alone)." },
+  {
+    name: "batch.size",
+    type: "int",
+    default: 2000,
+    min: 1,
+    max: 1000000,
+    importance: "medium",
+    group: "Connector",
+    doc: "Most records in one bulk request.",
+  },
+  {
+    name: "bulk.size.bytes",
+    type: "long",
+    default: 5 * 1024 * 1024,
+    min: 1,
+    importance: "low",
+    group: "Connector",
+    doc: "Most bytes in one bulk request (one record over it is sent alone).",
+  },
   {
     name: "max.in.flight.requests",
     type: "int",
@@ -133,7 +232,15 @@ export const searchSinkSettings = new SettingsDefinition([
     group: "Connector",
     doc: "Most bulk requests in flight at once; put() waits for one to finish beyond that.",
   },
-  { name: "max.buffered.records", type: "int", default: 20000, min: 1, importance: "low", group: "Connector", doc: "Most records buffered or in flight; put() waits for room beyond that." },
+  {
+    name: "max.buffered.records",
+    type: "int",
+    default: 20000,
+    min: 1,
+    importance: "low",
+    group: "Connector",
+    doc: "Most records buffered or in flight; put() waits for room beyond that.",
+  },
   {
     name: "linger.ms",
     type: "long",
@@ -144,8 +251,24 @@ export const searchSinkSettings = new SettingsDefinition([
     group: "Connector",
     doc: "How long a partly filled batch waits for more records before it is sent (a full batch is sent at once).",
   },
-  { name: "flush.timeout.ms", type: "long", default: 180000, min: 1000, importance: "low", group: "Connector", doc: "How long flush() waits for all buffered records to be written before failing." },
-  { name: "max.retries", type: "int", default: 5, min: 0, importance: "low", group: "Connector", doc: "Retries of a bulk request (or of its items) rejected with 429 or 5xx, or that could not connect." },
+  {
+    name: "flush.timeout.ms",
+    type: "long",
+    default: 180000,
+    min: 1000,
+    importance: "low",
+    group: "Connector",
+    doc: "How long flush() waits for all buffered records to be written before failing.",
+  },
+  {
+    name: "max.retries",
+    type: "int",
+    default: 5,
+    min: 0,
+    importance: "low",
+    group: "Connector",
+    doc: "Retries of a bulk request (or of its items) rejected with 429 or 5xx, or that could not connect.",
+  },
   {
     name: "retry.backoff.ms",
     type: "long",
@@ -155,8 +278,24 @@ export const searchSinkSettings = new SettingsDefinition([
     group: "Connector",
     doc: "Base wait before the first retry; each further retry waits up to twice as long (with random jitter).",
   },
-  { name: "connection.timeout.ms", type: "int", default: 1000, min: 0, importance: "low", group: "Connector", doc: "How long to wait for a connection to the server." },
-  { name: "read.timeout.ms", type: "int", default: 3000, min: 0, importance: "low", group: "Connector", doc: "How long to wait for the server's answer to a request." },
+  {
+    name: "connection.timeout.ms",
+    type: "int",
+    default: 1000,
+    min: 0,
+    importance: "low",
+    group: "Connector",
+    doc: "How long to wait for a connection to the server.",
+  },
+  {
+    name: "read.timeout.ms",
+    type: "int",
+    default: 3000,
+    min: 0,
+    importance: "low",
+    group: "Connector",
+    doc: "How long to wait for the server's answer to a request.",
+  },
   {
     name: SECURITY_PROTOCOL,
     type: "string",
@@ -220,6 +359,10 @@ export function searchSinkConfig(values: ParsedSettings): SearchSinkConfig {
     maxRetries: values.int("max.retries"),
     retryBackoffMs: values.int("retry.backoff.ms"),
     requestTimeoutMs: values.int("connection.timeout.ms") + values.int("read.timeout.ms"),
-    https: searchHttps(Object.fromEntries([SECURITY_PROTOCOL, ...sslSettings.map((s) => s.name)].map((name) => [name, values.string(name)]))),
+    https: searchHttps(
+      Object.fromEntries(
+        [SECURITY_PROTOCOL, ...sslSettings.map((s) => s.name)].map((name) => [name, values.string(name)]),
+      ),
+    ),
   };
 }

@@ -71,7 +71,8 @@ export class ElasticsearchSinkConnector extends SinkConnector {
     const root = async () => {
       try {
         const { url, status, text } = await client.request("GET", "/");
-        if ((status < 200 || status >= 300) && status !== 403) throw new Error(`${url} answered ${status}: ${text.slice(0, 200)}`);
+        if ((status < 200 || status >= 300) && status !== 403)
+          throw new Error(`${url} answered ${status}: ${text.slice(0, 200)}`);
       } catch (err) {
         if (err instanceof SearchTlsException) tlsFailure = err;
         throw err;
@@ -85,7 +86,8 @@ export class ElasticsearchSinkConnector extends SinkConnector {
       problems.set("connection.username", [credentials]);
       problems.set("connection.password", [credentials]);
     }
-    if (config.https.ssl) problems.set(SECURITY_PROTOCOL, [`Could not connect to Elasticsearch. Check your SSL settings. ${problem}`]);
+    if (config.https.ssl)
+      problems.set(SECURITY_PROTOCOL, [`Could not connect to Elasticsearch. Check your SSL settings. ${problem}`]);
     const failure = tlsFailure as SearchTlsException | undefined;
     if (failure && !problems.has(failure.setting)) problems.set(failure.setting, [failure.message]);
     return problems;
@@ -134,8 +136,12 @@ export class ElasticsearchSinkTask extends SinkTask {
       return bulkAction(record, this.config);
     } catch (err) {
       if (!(err instanceof DataException)) throw err;
-      if (!this.config.dropInvalidMessage) throw new ConnectException(`Cannot write ${describeRecord(record)}: ${err.message}`, err);
-      this.log.warn({ record: describeRecord(record), reason: err.message }, "dropping a record that cannot be written (drop.invalid.message)");
+      if (!this.config.dropInvalidMessage)
+        throw new ConnectException(`Cannot write ${describeRecord(record)}: ${err.message}`, err);
+      this.log.warn(
+        { record: describeRecord(record), reason: err.message },
+        "dropping a record that cannot be written (drop.invalid.message)",
+      );
       return null;
     }
   }

@@ -4,7 +4,19 @@ import { sideBySide } from "../diff.ts";
 import { highlight, type Token } from "../highlight.ts";
 
 function Tokens({ tokens }: { tokens: Token[] }) {
-  return <>{tokens.map((t, i) => (t.kind === "plain" ? t.text : <span key={i} class={`t-${t.kind}`}>{t.text}</span>))}</>;
+  return (
+    <>
+      {tokens.map((t, i) =>
+        t.kind === "plain" ? (
+          t.text
+        ) : (
+          <span key={i} class={`t-${t.kind}`}>
+            {t.text}
+          </span>
+        ),
+      )}
+    </>
+  );
 }
 
 export function Code({ text, format, notes }: { text: string; format?: string; notes?: Map<number, string[]> }) {

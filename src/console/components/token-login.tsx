@@ -16,7 +16,13 @@ export function TokenLogin() {
       <h1>Sluice console</h1>
       <form onSubmit={submit} class="token-login">
         <p>This service takes OAuth bearer tokens. Paste an access token from your identity provider.</p>
-        <textarea data-testid="token" rows={6} cols={80} value={value} onInput={(e) => setValue((e.target as HTMLTextAreaElement).value)} />
+        <textarea
+          data-testid="token"
+          rows={6}
+          cols={80}
+          value={value}
+          onInput={(e) => setValue((e.target as HTMLTextAreaElement).value)}
+        />
         <p>
           <button type="submit">Sign in</button>
         </p>

@@ -25,7 +25,13 @@ export function State({ state }: { state: string | undefined }) {
 }
 
 /** A write: runs the action, shows its error; `confirm` asks once more before doing it. */
-export function Action(props: { label: string; run: () => Promise<unknown>; confirm?: string; danger?: boolean; done?: () => void }) {
+export function Action(props: {
+  label: string;
+  run: () => Promise<unknown>;
+  confirm?: string;
+  danger?: boolean;
+  done?: () => void;
+}) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
@@ -50,10 +56,17 @@ export function Action(props: { label: string; run: () => Promise<unknown>; conf
           <button type="button" class="danger" onClick={go}>
             Yes, {props.label.toLowerCase()}
           </button>
-          <button type="button" onClick={() => setAsking(false)}>Cancel</button>
+          <button type="button" onClick={() => setAsking(false)}>
+            Cancel
+          </button>
         </span>
       ) : (
-        <button type="button" class={props.danger ? "danger" : ""} disabled={busy} onClick={() => (props.confirm ? setAsking(true) : void go())}>
+        <button
+          type="button"
+          class={props.danger ? "danger" : ""}
+          disabled={busy}
+          onClick={() => (props.confirm ? setAsking(true) : void go())}
+        >
           {props.label}
         </button>
       )}
@@ -62,7 +75,15 @@ export function Action(props: { label: string; run: () => Promise<unknown>; conf
   );
 }
 
-export function Section({ title, children, actions }: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
+export function Section({
+  title,
+  children,
+  actions,
+}: {
+  title: string;
+  children: ComponentChildren;
+  actions?: ComponentChildren;
+}) {
   return (
     <section>
       <h2>
@@ -75,11 +96,25 @@ export function Section({ title, children, actions }: { title: string; children:
 }
 
 /** A live line chart of the last values; the label shows the latest. */
-export function Spark({ values, label, unit, width = 160, height = 36 }: { values: number[]; label?: string; unit: string; width?: number; height?: number }) {
+export function Spark({
+  values,
+  label,
+  unit,
+  width = 160,
+  height = 36,
+}: {
+  values: number[];
+  label?: string;
+  unit: string;
+  width?: number;
+  height?: number;
+}) {
   // Some headroom: a steady rate is a line below the top, not along it.
   const max = Math.max(1, ...values) * 1.2;
   const step = values.length > 1 ? width / (values.length - 1) : width;
-  const points = values.map((v, i) => `${(i * step).toFixed(1)},${(height - 2 - (v / max) * (height - 4)).toFixed(1)}`).join(" ");
+  const points = values
+    .map((v, i) => `${(i * step).toFixed(1)},${(height - 2 - (v / max) * (height - 4)).toFixed(1)}`)
+    .join(" ");
   const last = values.at(-1);
   return (
     <span class="spark" data-last={last ?? ""}>

@@ -39,7 +39,13 @@ function Schemas({ content, open }: { content?: Json; open?: boolean }) {
 
 export function ApiReferencePage({ route }: { route: Route }) {
   const service = (route.path[1] === "connect" ? "connect" : "registry") as Service;
-  const doc = useLoad(() => api<Json>(service, "/openapi.json").catch((err) => (err instanceof ApiError && err.status === 404 ? null : Promise.reject(err))), [service]);
+  const doc = useLoad(
+    () =>
+      api<Json>(service, "/openapi.json").catch((err) =>
+        err instanceof ApiError && err.status === 404 ? null : Promise.reject(err),
+      ),
+    [service],
+  );
   const d = doc.data;
   return (
     <div>
@@ -65,7 +71,8 @@ export function ApiReferencePage({ route }: { route: Route }) {
               return (
                 <details key={`${m} ${path}`} class="operation">
                   <summary>
-                    <span class={`method m-${m}`}>{m.toUpperCase()}</span> <code>{path}</code> <span class="muted">{op.summary ?? op.description ?? ""}</span>
+                    <span class={`method m-${m}`}>{m.toUpperCase()}</span> <code>{path}</code>{" "}
+                    <span class="muted">{op.summary ?? op.description ?? ""}</span>
                   </summary>
                   {params.length > 0 && (
                     <table class="list">

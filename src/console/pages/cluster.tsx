@@ -17,20 +17,33 @@ interface Workers {
 }
 
 /** Absent on servers older than the console's endpoints: said plainly, not as an error. */
-const optional = <T,>(p: Promise<T>) => p.catch((err) => (err instanceof ApiError && err.status === 404 ? null : Promise.reject(err)));
+const optional = <T,>(p: Promise<T>) =>
+  p.catch((err) => (err instanceof ApiError && err.status === 404 ? null : Promise.reject(err)));
 
 export function ClusterPage() {
-  const registry = useLoad(() => (has("registry") ? optional(api<RegistryCluster>("registry", "/v1/sluice/cluster")) : Promise.resolve(null)), [], 5000);
-  const workers = useLoad(() => (has("connect") ? optional(api<Workers>("connect", "/sluice/workers")) : Promise.resolve(null)), [], 5000);
+  const registry = useLoad(
+    () => (has("registry") ? optional(api<RegistryCluster>("registry", "/v1/sluice/cluster")) : Promise.resolve(null)),
+    [],
+    5000,
+  );
+  const workers = useLoad(
+    () => (has("connect") ? optional(api<Workers>("connect", "/sluice/workers")) : Promise.resolve(null)),
+    [],
+    5000,
+  );
   const series = useSeries();
-  const connectorsSeries = [...series.values()].filter((s) => !s.key.includes("/")).sort((a, b) => (a.key < b.key ? -1 : 1));
+  const connectorsSeries = [...series.values()]
+    .filter((s) => !s.key.includes("/"))
+    .sort((a, b) => (a.key < b.key ? -1 : 1));
   return (
     <div>
       <h1>Cluster</h1>
       {has("registry") && (
         <Section title="Schema registry instances">
           <ErrorBox error={registry.error} />
-          {registry.data === null && <p class="muted">This registry does not describe its cluster (no /v1/sluice/cluster).</p>}
+          {registry.data === null && (
+            <p class="muted">This registry does not describe its cluster (no /v1/sluice/cluster).</p>
+          )}
           <div class="nodes">
             {registry.data?.instances.map((i) => (
               <div key={i.url} class={`node${i.leader ? " leader" : ""}`} data-instance={i.url}>
@@ -40,7 +53,9 @@ export function ClusterPage() {
                 </svg>
                 <div>
                   <b>{i.url}</b>
-                  <div class="muted">{i.leader ? "leader" : i.eligible ? "follower (eligible)" : "follower (not eligible)"}</div>
+                  <div class="muted">
+                    {i.leader ? "leader" : i.eligible ? "follower (eligible)" : "follower (not eligible)"}
+                  </div>
                 </div>
               </div>
             ))}
@@ -51,14 +66,17 @@ export function ClusterPage() {
         <>
           <Section title="Connect workers">
             <ErrorBox error={workers.error} />
-            {workers.data === null && <p class="muted">This worker does not describe its cluster (no /sluice/workers).</p>}
+            {workers.data === null && (
+              <p class="muted">This worker does not describe its cluster (no /sluice/workers).</p>
+            )}
             <div class="nodes">
               {workers.data?.workers.map((w) => (
                 <div key={w.url} class={`node worker${w.leader ? " leader" : ""}`} data-worker={w.url}>
                   <div>
                     <b>{w.url}</b> {w.leader && <span class="badge">leader</span>}
                     <div class="muted">
-                      {w.connectors.length} connector{w.connectors.length === 1 ? "" : "s"}, {w.tasks.length} task{w.tasks.length === 1 ? "" : "s"}
+                      {w.connectors.length} connector{w.connectors.length === 1 ? "" : "s"}, {w.tasks.length} task
+                      {w.tasks.length === 1 ? "" : "s"}
                     </div>
                     <div class="runs">
                       {w.connectors.map((c) => (
@@ -67,7 +85,11 @@ export function ClusterPage() {
                         </a>
                       ))}
                       {w.tasks.map((t) => (
-                        <a key={`${t.connector}/${t.task}`} class="chip task-chip" href={href(["connectors", t.connector])}>
+                        <a
+                          key={`${t.connector}/${t.task}`}
+                          class="chip task-chip"
+                          href={href(["connectors", t.connector])}
+                        >
                           {t.connector}/{t.task}
                         </a>
                       ))}
@@ -82,8 +104,16 @@ export function ClusterPage() {
             <div class="charts">
               {connectorsSeries.map((s) => (
                 <figure key={s.key} data-chart={s.key}>
-                  <Spark values={s.rates} unit="records/s" width={220} height={50} label={`${s.key} records per second`} />
-                  {s.lags.some((l) => l > 0) && <Spark values={s.lags} unit="lag" width={220} height={30} label={`${s.key} lag`} />}
+                  <Spark
+                    values={s.rates}
+                    unit="records/s"
+                    width={220}
+                    height={50}
+                    label={`${s.key} records per second`}
+                  />
+                  {s.lags.some((l) => l > 0) && (
+                    <Spark values={s.lags} unit="lag" width={220} height={30} label={`${s.key} lag`} />
+                  )}
                   <figcaption>
                     <a href={href(["connectors", s.key])}>{s.key}</a>
                   </figcaption>

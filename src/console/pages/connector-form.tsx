@@ -53,7 +53,9 @@ export function ConnectorFormPage({ route }: { route: Route }) {
     const g = k.group ?? plugin.replace(/^.*\./, "");
     groups.set(g, [...(groups.get(g) ?? []), k]);
   }
-  const otherErrors = (checked?.configs ?? []).filter((c) => c.value.errors.length > 0 && !(keys.data ?? []).some((k) => k.name === c.value.name && k.name !== "name"));
+  const otherErrors = (checked?.configs ?? []).filter(
+    (c) => c.value.errors.length > 0 && !(keys.data ?? []).some((k) => k.name === c.value.name && k.name !== "name"),
+  );
   return (
     <div>
       <h1>
@@ -65,7 +67,12 @@ export function ConnectorFormPage({ route }: { route: Route }) {
         </label>
         <label>
           Plugin{" "}
-          <select name="connector.class" value={plugin} onChange={(e) => setConfig({ ...config, "connector.class": e.currentTarget.value })} disabled={raw !== undefined}>
+          <select
+            name="connector.class"
+            value={plugin}
+            onChange={(e) => setConfig({ ...config, "connector.class": e.currentTarget.value })}
+            disabled={raw !== undefined}
+          >
             <option value="">choose…</option>
             {plugins.data?.map((p) => (
               <option key={p.class} value={p.class}>
@@ -76,19 +83,45 @@ export function ConnectorFormPage({ route }: { route: Route }) {
           </select>
         </label>
         <label>
-          <input type="checkbox" name="raw" checked={raw !== undefined} onChange={(e) => setRaw(e.currentTarget.checked ? JSON.stringify(config, null, 2) : (setConfig(JSON.parse(raw!)), undefined))} /> Raw JSON
+          <input
+            type="checkbox"
+            name="raw"
+            checked={raw !== undefined}
+            onChange={(e) =>
+              setRaw(
+                e.currentTarget.checked ? JSON.stringify(config, null, 2) : (setConfig(JSON.parse(raw!)), undefined),
+              )
+            }
+          />{" "}
+          Raw JSON
         </label>
       </div>
       <ErrorBox error={error ?? keys.error ?? plugins.error} />
       {raw !== undefined ? (
-        <textarea name="raw-config" class="editor" rows={Math.max(12, raw.split("\n").length + 1)} value={raw} onInput={(e) => setRaw(e.currentTarget.value)} />
+        <textarea
+          name="raw-config"
+          class="editor"
+          rows={Math.max(12, raw.split("\n").length + 1)}
+          value={raw}
+          onInput={(e) => setRaw(e.currentTarget.value)}
+        />
       ) : (
         // The plugin's own settings and the common ones open; the rest folded unless something in them is wrong.
         [...groups].map(([group, ks], i) => (
-          <details key={group} class="group" open={i === 0 || group === "Common" || ks.some((k) => errorsOf(k.name).length > 0 || config[k.name])}>
+          <details
+            key={group}
+            class="group"
+            open={i === 0 || group === "Common" || ks.some((k) => errorsOf(k.name).length > 0 || config[k.name])}
+          >
             <summary>{group}</summary>
             {ks.map((k) => (
-              <Field key={k.name} def={k} value={config[k.name] ?? ""} errors={errorsOf(k.name)} set={(v) => setConfig({ ...config, [k.name]: v })} />
+              <Field
+                key={k.name}
+                def={k}
+                value={config[k.name] ?? ""}
+                errors={errorsOf(k.name)}
+                set={(v) => setConfig({ ...config, [k.name]: v })}
+              />
             ))}
           </details>
         ))
@@ -115,7 +148,17 @@ export function ConnectorFormPage({ route }: { route: Route }) {
   );
 }
 
-function Field({ def, value, errors, set }: { def: ConfigKey; value: string; errors: string[]; set: (v: string) => void }) {
+function Field({
+  def,
+  value,
+  errors,
+  set,
+}: {
+  def: ConfigKey;
+  value: string;
+  errors: string[];
+  set: (v: string) => void;
+}) {
   const id = `f-${def.name}`;
   const input =
     def.type === "BOOLEAN" ? (
@@ -127,12 +170,21 @@ function Field({ def, value, errors, set }: { def: ConfigKey; value: string; err
     ) : def.type === "PASSWORD" ? (
       <input id={id} name={def.name} type="password" value={value} onInput={(e) => set(e.currentTarget.value)} />
     ) : (
-      <input id={id} name={def.name} value={value} placeholder={def.default_value ?? ""} onInput={(e) => set(e.currentTarget.value)} />
+      <input
+        id={id}
+        name={def.name}
+        value={value}
+        placeholder={def.default_value ?? ""}
+        onInput={(e) => set(e.currentTarget.value)}
+      />
     );
   return (
     <div class={`field${errors.length ? " invalid" : ""}${def.required ? " required" : ""}`} data-field={def.name}>
       <label for={id}>
-        {def.display_name || def.name} <small class="muted">{def.name !== def.display_name ? def.name : ""} {def.type}</small>
+        {def.display_name || def.name}{" "}
+        <small class="muted">
+          {def.name !== def.display_name ? def.name : ""} {def.type}
+        </small>
       </label>
       {input}
       {errors.map((e, i) => (

@@ -46,30 +46,58 @@ export function ConnectorPage({ route }: { route: Route }) {
       )}
       {write && st && (
         <div class="toolbar" data-testid="actions">
-          {state === "PAUSED" || state === "STOPPED" ? <Action label="Resume" run={() => actions.resume(name)} done={done} /> : <Action label="Pause" run={() => actions.pause(name)} done={done} />}
+          {state === "PAUSED" || state === "STOPPED" ? (
+            <Action label="Resume" run={() => actions.resume(name)} done={done} />
+          ) : (
+            <Action label="Pause" run={() => actions.pause(name)} done={done} />
+          )}
           {state !== "STOPPED" && <Action label="Stop" run={() => actions.stop(name)} done={done} />}
           <span class="restart">
             <Action label="Restart" run={() => actions.restart(name, includeTasks, onlyFailed)} done={done} />
             <label>
-              <input type="checkbox" checked={includeTasks} onChange={(e) => setIncludeTasks(e.currentTarget.checked)} /> includeTasks
+              <input
+                type="checkbox"
+                checked={includeTasks}
+                onChange={(e) => setIncludeTasks(e.currentTarget.checked)}
+              />{" "}
+              includeTasks
             </label>
             <label>
-              <input type="checkbox" checked={onlyFailed} onChange={(e) => setOnlyFailed(e.currentTarget.checked)} /> onlyFailed
+              <input type="checkbox" checked={onlyFailed} onChange={(e) => setOnlyFailed(e.currentTarget.checked)} />{" "}
+              onlyFailed
             </label>
           </span>
-          <Action label="Delete" danger confirm={`Delete connector ${name}?`} run={() => actions.remove(name)} done={() => navigate(["connectors"])} />
+          <Action
+            label="Delete"
+            danger
+            confirm={`Delete connector ${name}?`}
+            run={() => actions.remove(name)}
+            done={() => navigate(["connectors"])}
+          />
         </div>
       )}
       {st?.connector.trace && <pre class="trace">{st.connector.trace}</pre>}
       <Section title="Throughput">
         <div class="charts">
           <figure>
-            <Spark values={series.get(name)?.rates ?? []} unit="records/s" width={320} height={70} label={`${name} records per second`} />
+            <Spark
+              values={series.get(name)?.rates ?? []}
+              unit="records/s"
+              width={320}
+              height={70}
+              label={`${name} records per second`}
+            />
             <figcaption>{name}</figcaption>
           </figure>
           {sink && (
             <figure>
-              <Spark values={series.get(name)?.lags ?? []} unit="behind" width={320} height={70} label={`${name} lag`} />
+              <Spark
+                values={series.get(name)?.lags ?? []}
+                unit="behind"
+                width={320}
+                height={70}
+                label={`${name} lag`}
+              />
               <figcaption>sink lag</figcaption>
             </figure>
           )}
@@ -97,7 +125,9 @@ export function ConnectorPage({ route }: { route: Route }) {
                 <td>
                   <Spark values={series.get(`${name}/${t.id}`)?.rates ?? []} unit="/s" width={100} height={24} />
                 </td>
-                <td>{write && <Action label="Restart task" run={() => actions.restartTask(name, t.id)} done={done} />}</td>
+                <td>
+                  {write && <Action label="Restart task" run={() => actions.restartTask(name, t.id)} done={done} />}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -106,7 +136,9 @@ export function ConnectorPage({ route }: { route: Route }) {
           .filter((t) => t.trace)
           .map((t) => (
             <details key={t.id} open>
-              <summary>Task {t.id} failed: {t.trace!.split("\n")[0]}</summary>
+              <summary>
+                Task {t.id} failed: {t.trace!.split("\n")[0]}
+              </summary>
               <pre class="trace">{t.trace}</pre>
             </details>
           ))}
@@ -132,7 +164,10 @@ export function ConnectorPage({ route }: { route: Route }) {
 }
 
 function Offsets({ name, stopped, write }: { name: string; stopped: boolean; write: boolean }) {
-  const offsets = useLoad(() => api<{ offsets: unknown[] }>("connect", `/connectors/${enc(name)}/offsets`), [name, stopped]);
+  const offsets = useLoad(
+    () => api<{ offsets: unknown[] }>("connect", `/connectors/${enc(name)}/offsets`),
+    [name, stopped],
+  );
   const [draft, setDraft] = useState<string>();
   const text = draft ?? JSON.stringify(offsets.data ?? { offsets: [] }, null, 2);
   return (
@@ -140,10 +175,28 @@ function Offsets({ name, stopped, write }: { name: string; stopped: boolean; wri
       <ErrorBox error={offsets.error} />
       {stopped && write ? (
         <>
-          <textarea name="offsets" class="editor" rows={Math.min(20, text.split("\n").length + 1)} value={text} onInput={(e) => setDraft(e.currentTarget.value)} />
+          <textarea
+            name="offsets"
+            class="editor"
+            rows={Math.min(20, text.split("\n").length + 1)}
+            value={text}
+            onInput={(e) => setDraft(e.currentTarget.value)}
+          />
           <div class="toolbar">
-            <Action label="Save offsets" run={() => api("connect", `/connectors/${enc(name)}/offsets`, { method: "PATCH", body: JSON.parse(text) })} done={() => (setDraft(undefined), offsets.reload())} />
-            <Action label="Reset offsets" danger confirm="Forget all offsets of this connector?" run={() => api("connect", `/connectors/${enc(name)}/offsets`, { method: "DELETE" })} done={() => (setDraft(undefined), offsets.reload())} />
+            <Action
+              label="Save offsets"
+              run={() =>
+                api("connect", `/connectors/${enc(name)}/offsets`, { method: "PATCH", body: JSON.parse(text) })
+              }
+              done={() => (setDraft(undefined), offsets.reload())}
+            />
+            <Action
+              label="Reset offsets"
+              danger
+              confirm="Forget all offsets of this connector?"
+              run={() => api("connect", `/connectors/${enc(name)}/offsets`, { method: "DELETE" })}
+              done={() => (setDraft(undefined), offsets.reload())}
+            />
           </div>
         </>
       ) : (
@@ -157,7 +210,11 @@ function Offsets({ name, stopped, write }: { name: string; stopped: boolean; wri
 }
 
 /** The settings of the config that do nothing in Sluice (the worker warned about them when it was saved). */
-function IgnoredSettingsNotice({ ignored }: { ignored: { noEffect: { name: string; message: string }[]; unknown: { name: string; message: string }[] } | undefined }) {
+function IgnoredSettingsNotice({
+  ignored,
+}: {
+  ignored: { noEffect: { name: string; message: string }[]; unknown: { name: string; message: string }[] } | undefined;
+}) {
   const all = [...(ignored?.unknown ?? []), ...(ignored?.noEffect ?? [])];
   if (all.length === 0) return null;
   return (

@@ -19,10 +19,15 @@ export function ConnectorsPage() {
   const write = canWrite("connect");
   const rows: Row[] = Object.entries(list.data ?? {})
     .map(([name, v]) => ({ name, ...v }))
-    .filter((r) => (!filter || r.name.toLowerCase().includes(filter.toLowerCase())) && (!state || r.status?.connector.state === state || r.status?.tasks.some((t) => t.state === state)))
+    .filter(
+      (r) =>
+        (!filter || r.name.toLowerCase().includes(filter.toLowerCase())) &&
+        (!state || r.status?.connector.state === state || r.status?.tasks.some((t) => t.state === state)),
+    )
     .sort((a, b) => (a.name < b.name ? -1 : 1));
   const counts = new Map<string, number>();
-  for (const r of Object.values(list.data ?? {})) counts.set(r.status?.connector.state ?? "UNKNOWN", (counts.get(r.status?.connector.state ?? "UNKNOWN") ?? 0) + 1);
+  for (const r of Object.values(list.data ?? {}))
+    counts.set(r.status?.connector.state ?? "UNKNOWN", (counts.get(r.status?.connector.state ?? "UNKNOWN") ?? 0) + 1);
   return (
     <div>
       <h1>
@@ -34,7 +39,12 @@ export function ConnectorsPage() {
         )}
       </h1>
       <div class="toolbar">
-        <input name="filter" placeholder="name contains" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+        <input
+          name="filter"
+          placeholder="name contains"
+          value={filter}
+          onInput={(e) => setFilter(e.currentTarget.value)}
+        />
         <select name="state" value={state} onChange={(e) => setState(e.currentTarget.value)}>
           <option value="">any state</option>
           {["RUNNING", "PAUSED", "STOPPED", "FAILED", "UNASSIGNED", "RESTARTING"].map((s) => (
@@ -65,21 +75,32 @@ export function ConnectorsPage() {
         row={(r) => (
           <div class="crow" data-connector={r.name}>
             <span class="c-name">
-              <a href={href(["connectors", r.name])}>{r.name}</a> <span class="muted">{r.status?.type ?? r.info?.type}</span>
+              <a href={href(["connectors", r.name])}>{r.name}</a>{" "}
+              <span class="muted">{r.status?.type ?? r.info?.type}</span>
             </span>
             <span class="c-state" title={r.status?.connector.worker_id}>
               <State state={r.status?.connector.state} />
             </span>
             <span class="c-tasks">
               {r.status?.tasks.map((t) => (
-                <span key={t.id} class={`task state-${t.state.toLowerCase()}`} title={`task ${t.id}: ${t.state} on ${t.worker_id}`}>
+                <span
+                  key={t.id}
+                  class={`task state-${t.state.toLowerCase()}`}
+                  title={`task ${t.id}: ${t.state} on ${t.worker_id}`}
+                >
                   {t.id}
                   <small>{t.worker_id}</small>
                 </span>
               ))}
             </span>
             <span class="c-rate">
-              <Spark values={series.get(r.name)?.rates ?? []} unit="/s" width={80} height={24} label={`${r.name} records per second`} />
+              <Spark
+                values={series.get(r.name)?.rates ?? []}
+                unit="/s"
+                width={80}
+                height={24}
+                label={`${r.name} records per second`}
+              />
             </span>
             <span class="c-actions">
               {write && <RowActions name={r.name} state={r.status?.connector.state} done={list.reload} />}
@@ -94,7 +115,11 @@ export function ConnectorsPage() {
 export function RowActions({ name, state, done }: { name: string; state?: string; done: () => void }) {
   return (
     <>
-      {state === "PAUSED" || state === "STOPPED" ? <Action label="Resume" run={() => actions.resume(name)} done={done} /> : <Action label="Pause" run={() => actions.pause(name)} done={done} />}
+      {state === "PAUSED" || state === "STOPPED" ? (
+        <Action label="Resume" run={() => actions.resume(name)} done={done} />
+      ) : (
+        <Action label="Pause" run={() => actions.pause(name)} done={done} />
+      )}
       <Action label="Restart" run={() => actions.restart(name, true, false)} done={done} />
     </>
   );

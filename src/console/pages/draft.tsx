@@ -35,19 +35,27 @@ export function DraftPage({ route }: { route: Route }) {
     setError(undefined);
     setRegistered(undefined);
     try {
-      const answer = await api<{ is_compatible: boolean; messages?: string[] }>("registry", `/compatibility/subjects/${enc(subject)}/versions/latest?verbose=true`, { method: "POST", body: body() });
+      const answer = await api<{ is_compatible: boolean; messages?: string[] }>(
+        "registry",
+        `/compatibility/subjects/${enc(subject)}/versions/latest?verbose=true`,
+        { method: "POST", body: body() },
+      );
       const { lines, context } = placeReasons(answer.messages ?? [], text);
       setChecked({ compatible: answer.is_compatible, notes: lines, context, text });
     } catch (err) {
       // No version yet: nothing to be compatible with.
-      if (err instanceof ApiError && (err.code === 40401 || err.code === 40402)) setChecked({ compatible: true, notes: new Map(), context: [], text, fresh: true });
+      if (err instanceof ApiError && (err.code === 40401 || err.code === 40402))
+        setChecked({ compatible: true, notes: new Map(), context: [], text, fresh: true });
       else setError(err);
     }
   };
   const register = async () => {
     setError(undefined);
     try {
-      setRegistered((await api<{ id: number }>("registry", `/subjects/${enc(subject)}/versions`, { method: "POST", body: body() })).id);
+      setRegistered(
+        (await api<{ id: number }>("registry", `/subjects/${enc(subject)}/versions`, { method: "POST", body: body() }))
+          .id,
+      );
     } catch (err) {
       setError(err);
     }
@@ -69,7 +77,14 @@ export function DraftPage({ route }: { route: Route }) {
           </select>
         </label>
       </div>
-      <textarea name="schema" class="editor" spellcheck={false} rows={Math.max(12, text.split("\n").length + 1)} value={text} onInput={(e) => setText(e.currentTarget.value)} />
+      <textarea
+        name="schema"
+        class="editor"
+        spellcheck={false}
+        rows={Math.max(12, text.split("\n").length + 1)}
+        value={text}
+        onInput={(e) => setText(e.currentTarget.value)}
+      />
       <div class="toolbar">
         <button type="button" disabled={!subject || !text} onClick={check}>
           Check compatibility
@@ -81,7 +96,8 @@ export function DraftPage({ route }: { route: Route }) {
         )}
         {registered !== undefined && (
           <span class="ok" role="status">
-            Registered as schema <a href={href(["schemas", String(registered)])}>{registered}</a> in <a href={href(["subjects", subject])}>{subject}</a>
+            Registered as schema <a href={href(["schemas", String(registered)])}>{registered}</a> in{" "}
+            <a href={href(["subjects", subject])}>{subject}</a>
           </span>
         )}
       </div>
@@ -90,7 +106,9 @@ export function DraftPage({ route }: { route: Route }) {
         <div class="checked">
           {checked.compatible ? (
             <p class="ok" role="status">
-              {checked.fresh ? "The subject has no version yet: nothing to be compatible with." : "Compatible with the subject."}
+              {checked.fresh
+                ? "The subject has no version yet: nothing to be compatible with."
+                : "Compatible with the subject."}
             </p>
           ) : (
             <p class="bad" role="status">

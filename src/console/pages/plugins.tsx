@@ -11,7 +11,15 @@ export function PluginsPage({ route }: { route: Route }) {
   const plugins = useLoad(() => api<PluginInfo[]>("connect", "/connector-plugins?connectorsOnly=false"), []);
   return (
     <div>
-      <h1>{chosen ? <><a href={href(["plugins"])}>Plugins</a> / {chosen.replace(/^.*\./, "")}</> : "Plugins"}</h1>
+      <h1>
+        {chosen ? (
+          <>
+            <a href={href(["plugins"])}>Plugins</a> / {chosen.replace(/^.*\./, "")}
+          </>
+        ) : (
+          "Plugins"
+        )}
+      </h1>
       <ErrorBox error={plugins.error} />
       <Loading when={plugins.loading} />
       {chosen ? (
@@ -28,7 +36,13 @@ export function PluginsPage({ route }: { route: Route }) {
           <tbody>
             {plugins.data?.map((p) => (
               <tr key={p.class}>
-                <td>{p.type === "source" || p.type === "sink" ? <a href={href(["plugins", p.class])}>{p.class}</a> : p.class}</td>
+                <td>
+                  {p.type === "source" || p.type === "sink" ? (
+                    <a href={href(["plugins", p.class])}>{p.class}</a>
+                  ) : (
+                    p.class
+                  )}
+                </td>
                 <td>{p.type}</td>
                 <td class="muted">{p.version}</td>
               </tr>

@@ -9,8 +9,17 @@ import { formatSchema } from "../schema-text.ts";
 
 export function SchemaIdPage({ route }: { route: Route }) {
   const id = route.path[1]!;
-  const schema = useLoad(() => api<{ schema: string; schemaType?: string }>("registry", `/schemas/ids/${encodeURIComponent(id)}`), [id]);
-  const uses = useLoad(() => api<{ subject: string; version: number }[]>("registry", `/schemas/ids/${encodeURIComponent(id)}/versions`).catch(() => []), [id]);
+  const schema = useLoad(
+    () => api<{ schema: string; schemaType?: string }>("registry", `/schemas/ids/${encodeURIComponent(id)}`),
+    [id],
+  );
+  const uses = useLoad(
+    () =>
+      api<{ subject: string; version: number }[]>("registry", `/schemas/ids/${encodeURIComponent(id)}/versions`).catch(
+        () => [],
+      ),
+    [id],
+  );
   return (
     <div>
       <h1>Schema {id}</h1>
@@ -26,7 +35,9 @@ export function SchemaIdPage({ route }: { route: Route }) {
           ))}
         </p>
       )}
-      {schema.data && <Code text={formatSchema(schema.data.schema, schema.data.schemaType)} format={schema.data.schemaType} />}
+      {schema.data && (
+        <Code text={formatSchema(schema.data.schema, schema.data.schemaType)} format={schema.data.schemaType} />
+      )}
     </div>
   );
 }

@@ -36,8 +36,14 @@ async function settingOf<T>(path: string, field: string): Promise<T | undefined>
 export function SubjectPage({ route }: { route: Route }) {
   const subject = route.path[1]!;
   const versions = useLoad(() => api<number[]>("registry", `${s(subject)}/versions?deleted=true`), [subject]);
-  const live = useLoad(() => api<number[]>("registry", `${s(subject)}/versions`).catch(() => [] as number[]), [subject]);
-  const level = useLoad(() => settingOf<string>(`/config/${enc(subject)}?defaultToGlobal=true`, "compatibilityLevel"), [subject]);
+  const live = useLoad(
+    () => api<number[]>("registry", `${s(subject)}/versions`).catch(() => [] as number[]),
+    [subject],
+  );
+  const level = useLoad(
+    () => settingOf<string>(`/config/${enc(subject)}?defaultToGlobal=true`, "compatibilityLevel"),
+    [subject],
+  );
   const mode = useLoad(() => settingOf<string>(`/mode/${enc(subject)}?defaultToGlobal=true`, "mode"), [subject]);
   const all = versions.data ?? [];
   const chosen = Number(route.query.get("v") ?? all.at(-1) ?? 0);
@@ -70,31 +76,79 @@ export function SubjectPage({ route }: { route: Route }) {
       </div>
       {write && (
         <div class="toolbar">
-          <Setter label="Compatibility" options={LEVELS} current={level.data} save={(v) => api("registry", `/config/${enc(subject)}`, { method: "PUT", body: { compatibility: v } })} done={level.reload} />
-          <Setter label="Mode" options={MODES} current={mode.data} save={(v) => api("registry", `/mode/${enc(subject)}`, { method: "PUT", body: { mode: v } })} done={mode.reload} />
+          <Setter
+            label="Compatibility"
+            options={LEVELS}
+            current={level.data}
+            save={(v) => api("registry", `/config/${enc(subject)}`, { method: "PUT", body: { compatibility: v } })}
+            done={level.reload}
+          />
+          <Setter
+            label="Mode"
+            options={MODES}
+            current={mode.data}
+            save={(v) => api("registry", `/mode/${enc(subject)}`, { method: "PUT", body: { mode: v } })}
+            done={mode.reload}
+          />
           {liveSet.size > 0 ? (
-            <Action label="Delete subject" danger confirm={`Soft-delete all versions of ${subject}?`} run={() => api("registry", s(subject), { method: "DELETE" })} done={reloadAll} />
+            <Action
+              label="Delete subject"
+              danger
+              confirm={`Soft-delete all versions of ${subject}?`}
+              run={() => api("registry", s(subject), { method: "DELETE" })}
+              done={reloadAll}
+            />
           ) : (
             all.length > 0 && (
-              <Action label="Delete permanently" danger confirm={`Permanently delete ${subject}? This cannot be undone.`} run={() => api("registry", `${s(subject)}?permanent=true`, { method: "DELETE" })} done={() => navigate(["subjects"])} />
+              <Action
+                label="Delete permanently"
+                danger
+                confirm={`Permanently delete ${subject}? This cannot be undone.`}
+                run={() => api("registry", `${s(subject)}?permanent=true`, { method: "DELETE" })}
+                done={() => navigate(["subjects"])}
+              />
             )
           )}
         </div>
       )}
       <nav class="versions">
         {all.map((v) => (
-          <a key={v} href={href(["subjects", subject], { v })} class={v === chosen ? "current" : liveSet.has(v) ? "" : "deleted"}>
+          <a
+            key={v}
+            href={href(["subjects", subject], { v })}
+            class={v === chosen ? "current" : liveSet.has(v) ? "" : "deleted"}
+          >
             v{v}
           </a>
         ))}
       </nav>
-      {chosen > 0 && <VersionView subject={subject} version={chosen} deleted={!liveSet.has(chosen)} write={write} changed={reloadAll} />}
+      {chosen > 0 && (
+        <VersionView
+          subject={subject}
+          version={chosen}
+          deleted={!liveSet.has(chosen)}
+          write={write}
+          changed={reloadAll}
+        />
+      )}
       {all.length > 1 && <DiffPicker subject={subject} versions={all} route={route} />}
     </div>
   );
 }
 
-function Setter({ label, options, current, save, done }: { label: string; options: string[]; current?: string; save: (v: string) => Promise<unknown>; done: () => void }) {
+function Setter({
+  label,
+  options,
+  current,
+  save,
+  done,
+}: {
+  label: string;
+  options: string[];
+  current?: string;
+  save: (v: string) => Promise<unknown>;
+  done: () => void;
+}) {
   const [picked, setPicked] = useState<string>();
   const value = picked ?? current ?? options[0]!;
   return (
@@ -109,9 +163,27 @@ function Setter({ label, options, current, save, done }: { label: string; option
   );
 }
 
-function VersionView({ subject, version, deleted, write, changed }: { subject: string; version: number; deleted: boolean; write: boolean; changed: () => void }) {
-  const schema = useLoad(() => api<SchemaVersion>("registry", `${s(subject)}/versions/${version}?deleted=true`), [subject, version]);
-  const referencedBy = useLoad(() => api<number[]>("registry", `${s(subject)}/versions/${version}/referencedby`).catch(() => [] as number[]), [subject, version]);
+function VersionView({
+  subject,
+  version,
+  deleted,
+  write,
+  changed,
+}: {
+  subject: string;
+  version: number;
+  deleted: boolean;
+  write: boolean;
+  changed: () => void;
+}) {
+  const schema = useLoad(
+    () => api<SchemaVersion>("registry", `${s(subject)}/versions/${version}?deleted=true`),
+    [subject, version],
+  );
+  const referencedBy = useLoad(
+    () => api<number[]>("registry", `${s(subject)}/versions/${version}/referencedby`).catch(() => [] as number[]),
+    [subject, version],
+  );
   const v = schema.data;
   return (
     <Section
@@ -122,7 +194,11 @@ function VersionView({ subject, version, deleted, write, changed }: { subject: s
             label={deleted ? "Delete version permanently" : "Delete version"}
             danger
             confirm={deleted ? `Permanently delete version ${version}?` : `Soft-delete version ${version}?`}
-            run={() => api("registry", `${s(subject)}/versions/${version}${deleted ? "?permanent=true" : ""}`, { method: "DELETE" })}
+            run={() =>
+              api("registry", `${s(subject)}/versions/${version}${deleted ? "?permanent=true" : ""}`, {
+                method: "DELETE",
+              })
+            }
             done={changed}
           />
         )
@@ -168,9 +244,16 @@ function DiffPicker({ subject, versions, route }: { subject: string; versions: n
   const [a, b] = (route.query.get("diff") ?? "").split("..").map(Number);
   const from = a && versions.includes(a) ? a : versions.at(-2)!;
   const to = b && versions.includes(b) ? b : versions.at(-1)!;
-  const pick = (x: number, y: number) => navigate(["subjects", subject], { v: route.query.get("v") ?? undefined, diff: `${x}..${y}` });
-  const left = useLoad(() => api<SchemaVersion>("registry", `${s(subject)}/versions/${from}?deleted=true`), [subject, from]);
-  const right = useLoad(() => api<SchemaVersion>("registry", `${s(subject)}/versions/${to}?deleted=true`), [subject, to]);
+  const pick = (x: number, y: number) =>
+    navigate(["subjects", subject], { v: route.query.get("v") ?? undefined, diff: `${x}..${y}` });
+  const left = useLoad(
+    () => api<SchemaVersion>("registry", `${s(subject)}/versions/${from}?deleted=true`),
+    [subject, from],
+  );
+  const right = useLoad(
+    () => api<SchemaVersion>("registry", `${s(subject)}/versions/${to}?deleted=true`),
+    [subject, to],
+  );
   return (
     <Section title="Compare versions">
       <div class="toolbar">
@@ -191,7 +274,13 @@ function DiffPicker({ subject, versions, route }: { subject: string; versions: n
         </select>
       </div>
       <ErrorBox error={left.error ?? right.error} />
-      {left.data && right.data && <Diff left={formatSchema(left.data.schema, left.data.schemaType)} right={formatSchema(right.data.schema, right.data.schemaType)} format={right.data.schemaType} />}
+      {left.data && right.data && (
+        <Diff
+          left={formatSchema(left.data.schema, left.data.schemaType)}
+          right={formatSchema(right.data.schema, right.data.schemaType)}
+          format={right.data.schemaType}
+        />
+      )}
     </Section>
   );
 }

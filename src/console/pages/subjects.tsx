@@ -27,9 +27,14 @@ async function listSubjects(prefix: string, deleted: string, format: string): Pr
   if (deleted === "only") names = names.filter((n) => n.deleted);
   if (format) {
     // Formats come with the latest schemas: asked for only when filtering by one.
-    const latest = await api<{ subject: string; schemaType?: string }[]>("registry", `/schemas?${q}latestOnly=true${deleted === "no" ? "" : "&deleted=true"}`);
+    const latest = await api<{ subject: string; schemaType?: string }[]>(
+      "registry",
+      `/schemas?${q}latestOnly=true${deleted === "no" ? "" : "&deleted=true"}`,
+    );
     const types = new Map(latest.map((s) => [s.subject, s.schemaType ?? "AVRO"]));
-    names = names.filter((n) => types.get(n.subject) === format).map((n) => ({ ...n, schemaType: types.get(n.subject) }));
+    names = names
+      .filter((n) => types.get(n.subject) === format)
+      .map((n) => ({ ...n, schemaType: types.get(n.subject) }));
   }
   return names.sort((a, b) => (a.subject < b.subject ? -1 : a.subject > b.subject ? 1 : 0));
 }
@@ -64,7 +69,15 @@ export function SubjectsPage({ route }: { route: Route }) {
   const deleted = q.get("deleted") ?? "no";
   const page = Number(q.get("page") ?? 0);
   const list = useLoad(() => listSubjects(prefix, deleted, format), [prefix, deleted, format]);
-  const set = (changes: Record<string, string | number | undefined>) => navigate(["subjects"], { prefix, q: text, format, deleted: deleted === "no" ? undefined : deleted, page: undefined, ...changes });
+  const set = (changes: Record<string, string | number | undefined>) =>
+    navigate(["subjects"], {
+      prefix,
+      q: text,
+      format,
+      deleted: deleted === "no" ? undefined : deleted,
+      page: undefined,
+      ...changes,
+    });
   const matching = (list.data ?? []).filter((s) => !text || s.subject.toLowerCase().includes(text.toLowerCase()));
   const shown = pageOf(matching, page, PAGE);
   const versions = useLatest(shown.items.map((s) => s.subject));
@@ -81,7 +94,13 @@ export function SubjectsPage({ route }: { route: Route }) {
       {/* Text filters are uncontrolled: a re-render (rows arriving) must not reset what is being typed. */}
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
         <label>
-          Prefix <input name="prefix" defaultValue={prefix} onChange={(e) => set({ prefix: e.currentTarget.value })} placeholder="e.g. orders-" />
+          Prefix{" "}
+          <input
+            name="prefix"
+            defaultValue={prefix}
+            onChange={(e) => set({ prefix: e.currentTarget.value })}
+            placeholder="e.g. orders-"
+          />
         </label>
         <label>
           Contains <input name="q" defaultValue={text} onInput={(e) => set({ q: e.currentTarget.value })} />
@@ -108,7 +127,9 @@ export function SubjectsPage({ route }: { route: Route }) {
           <input
             name="id"
             size={8}
-            onKeyDown={(e) => e.key === "Enter" && e.currentTarget.value && navigate(["schemas", e.currentTarget.value.trim()])}
+            onKeyDown={(e) =>
+              e.key === "Enter" && e.currentTarget.value && navigate(["schemas", e.currentTarget.value.trim()])
+            }
             placeholder="lookup"
           />
         </label>
@@ -128,7 +149,9 @@ export function SubjectsPage({ route }: { route: Route }) {
                     <a href={href(["subjects", s.subject])}>{s.subject}</a>
                     {s.deleted && <span class="badge deleted">deleted</span>}
                   </td>
-                  <td class="muted">{s.schemaType ?? versions.get(s.subject)?.schemaType ?? (versions.get(s.subject) ? "AVRO" : "")}</td>
+                  <td class="muted">
+                    {s.schemaType ?? versions.get(s.subject)?.schemaType ?? (versions.get(s.subject) ? "AVRO" : "")}
+                  </td>
                   <td class="muted">{versions.get(s.subject) && `v${versions.get(s.subject)!.version}`}</td>
                   <td class="muted">{versions.get(s.subject) && `id ${versions.get(s.subject)!.id}`}</td>
                 </tr>

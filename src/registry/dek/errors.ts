@@ -5,7 +5,8 @@ const err = (status: number, code: number, message: string) => new RegistryError
 
 export const dekErrors = {
   keyNotFound: (name: string) => err(404, 40470, `Key '${name}' not found`),
-  keyNotSoftDeleted: (name: string) => err(404, 40471, `Key '${name}' was not deleted first before being permanently deleted`),
+  keyNotSoftDeleted: (name: string) =>
+    err(404, 40471, `Key '${name}' was not deleted first before being permanently deleted`),
   keySoftDeleted: (name: string) => err(404, 40472, `Key '${name}' must be undeleted first`),
   alreadyExists: (name: string) => err(409, 40971, `Key '${name}' already exists; use a different value`),
   tooManyKeys: (max: number) => err(409, 40972, `A maximum of ${max} keys already exist`),

@@ -56,7 +56,10 @@ export function localAead(secret: string): KekAead {
       const decipher = createDecipheriv("aes-128-gcm", key, ciphertext.subarray(0, IV_BYTES));
       decipher.setAuthTag(ciphertext.subarray(ciphertext.length - TAG_BYTES));
       try {
-        return Buffer.concat([decipher.update(ciphertext.subarray(IV_BYTES, ciphertext.length - TAG_BYTES)), decipher.final()]);
+        return Buffer.concat([
+          decipher.update(ciphertext.subarray(IV_BYTES, ciphertext.length - TAG_BYTES)),
+          decipher.final(),
+        ]);
       } catch {
         throw new KmsError("decryption failed");
       }

@@ -49,10 +49,18 @@ export interface DekId {
 }
 
 /** A write: the key's id and its new value (null deletes it for good); `rawKey` reuses key bytes as read. */
-export type DekRecord = (KekId & { value: KekValue | null; rawKey?: Bytes }) | (DekId & { value: DekValue | null; rawKey?: Bytes });
+export type DekRecord =
+  | (KekId & { value: KekValue | null; rawKey?: Bytes })
+  | (DekId & { value: DekValue | null; rawKey?: Bytes });
 
 export const kekId = (name: string, tenant = DEFAULT_TENANT): KekId => ({ type: "KEK", tenant, name });
-export const dekId = (kekName: string, subject: string, algorithm: DekAlgorithm, version: number, tenant = DEFAULT_TENANT): DekId => ({ type: "DEK", tenant, kekName, subject, algorithm, version });
+export const dekId = (
+  kekName: string,
+  subject: string,
+  algorithm: DekAlgorithm,
+  version: number,
+  tenant = DEFAULT_TENANT,
+): DekId => ({ type: "DEK", tenant, kekName, subject, algorithm, version });
 
 export function encodeKey(record: DekRecord): Bytes {
   // Compaction compares key bytes: a key another writer wrote is reused as it was read.
@@ -60,7 +68,14 @@ export function encodeKey(record: DekRecord): Bytes {
   return jsonBytes(
     record.type === "KEK"
       ? { tenant: record.tenant, name: record.name, type: "KEK" }
-      : { tenant: record.tenant, kekName: record.kekName, subject: record.subject, algorithm: record.algorithm, version: record.version, type: "DEK" },
+      : {
+          tenant: record.tenant,
+          kekName: record.kekName,
+          subject: record.subject,
+          algorithm: record.algorithm,
+          version: record.version,
+          type: "DEK",
+        },
   );
 }
 
@@ -69,7 +84,12 @@ export function encodeValue(record: DekRecord): Bytes | null {
   if (record.type === "KEK") {
     const v = record.value as KekValue;
     const head = JSON.stringify({ name: v.name, kmsType: v.kmsType, kmsKeyId: v.kmsKeyId }).slice(0, -1);
-    const tail = JSON.stringify({ ...(v.doc !== undefined ? { doc: v.doc } : {}), shared: v.shared, deleted: v.deleted, type: "KEK" }).slice(1);
+    const tail = JSON.stringify({
+      ...(v.doc !== undefined ? { doc: v.doc } : {}),
+      shared: v.shared,
+      deleted: v.deleted,
+      type: "KEK",
+    }).slice(1);
     return encoder.encode(`${head},"kmsProps":${propsJson(v.kmsProps)},${tail}`);
   }
   const v = record.value as DekValue;
@@ -110,7 +130,8 @@ export function decodeRecord(key: Bytes | null, value: Bytes | null): DekRecord 
   }
   if (k.type === "DEK") {
     const algorithm = parseAlgorithm(k.algorithm);
-    if (typeof k.kekName !== "string" || typeof k.subject !== "string" || !algorithm || !Number.isInteger(k.version)) return undefined;
+    if (typeof k.kekName !== "string" || typeof k.subject !== "string" || !algorithm || !Number.isInteger(k.version))
+      return undefined;
     const id = dekId(k.kekName, k.subject, algorithm, k.version as number, k.tenant);
     if (v === null) return { ...id, value: null };
     return {
@@ -134,7 +155,9 @@ export function parseAlgorithm(text: unknown): DekAlgorithm | undefined {
 
 /** The state's map key of an id. */
 export function idKey(id: KekId | DekId): string {
-  return JSON.stringify(id.type === "KEK" ? [id.tenant, id.name] : [id.tenant, id.kekName, id.subject, id.algorithm, id.version]);
+  return JSON.stringify(
+    id.type === "KEK" ? [id.tenant, id.name] : [id.tenant, id.kekName, id.subject, id.algorithm, id.version],
+  );
 }
 
 /**
@@ -152,4 +175,3 @@ function stringProps(value: unknown): Record<string, string> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
   return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string"));
 }
-

@@ -6,7 +6,16 @@ import { RegistryError } from "../errors.ts";
 import type { TopicLog } from "../store/topic-log.ts";
 import { dekErrors } from "./errors.ts";
 import { kekAead, KmsError, newDekMaterial, type KekAead } from "./kms.ts";
-import { DEFAULT_ALGORITHM, dekId, kekId, parseAlgorithm, type DekAlgorithm, type DekRecord, type DekValue, type KekValue } from "./records.ts";
+import {
+  DEFAULT_ALGORITHM,
+  dekId,
+  kekId,
+  parseAlgorithm,
+  type DekAlgorithm,
+  type DekRecord,
+  type DekValue,
+  type KekValue,
+} from "./records.ts";
 import type { DekState, StoredDek, StoredKek } from "./state.ts";
 
 export type DekLog = TopicLog<DekRecord, DekState>;
@@ -52,7 +61,11 @@ export class DekRegistry {
 
   /** KEK names; with subject prefixes, the KEKs having a DEK of such a subject. */
   kekNames(subjectPrefixes: string[], deleted: boolean): string[] {
-    if (subjectPrefixes.length === 0) return this.state.allKeks().filter((k) => deleted || !k.value.deleted).map((k) => k.id.name);
+    if (subjectPrefixes.length === 0)
+      return this.state
+        .allKeks()
+        .filter((k) => deleted || !k.value.deleted)
+        .map((k) => k.id.name);
     const names = this.state
       .allDeks()
       .filter((d) => (deleted || !d.value.deleted) && subjectPrefixes.some((p) => d.id.subject.startsWith(p)))
@@ -73,7 +86,8 @@ export class DekRegistry {
       if (this.state.count("KEK") > this.options.maxKeys) throw dekErrors.tooManyKeys(this.options.maxKeys);
       const old = this.state.kek(value.name);
       // Creating a soft-deleted KEK again, unchanged, undeletes it.
-      if (old && (value.deleted === old.value.deleted || !sameKek(old.value, value))) throw dekErrors.alreadyExists(value.name);
+      if (old && (value.deleted === old.value.deleted || !sameKek(old.value, value)))
+        throw dekErrors.alreadyExists(value.name);
       return { records: [{ ...kekId(value.name), value, rawKey: old?.key }], result: undefined };
     });
     return this.state.kek(value.name)!;
@@ -89,7 +103,13 @@ export class DekRegistry {
         kmsType: old.value.kmsType,
         kmsKeyId: old.value.kmsKeyId,
         kmsProps: update.kmsProps === undefined ? old.value.kmsProps : (update.kmsProps ?? {}),
-        ...(update.doc === undefined ? (old.value.doc !== undefined ? { doc: old.value.doc } : {}) : update.doc !== null ? { doc: update.doc } : {}),
+        ...(update.doc === undefined
+          ? old.value.doc !== undefined
+            ? { doc: old.value.doc }
+            : {}
+          : update.doc !== null
+            ? { doc: update.doc }
+            : {}),
         shared: update.shared === undefined || update.shared === null ? old.value.shared : update.shared,
         deleted: false,
       };
@@ -110,7 +130,10 @@ export class DekRegistry {
         return { records: [{ ...kekId(name), value: null, rawKey: old.key }], result: undefined };
       }
       if (old.value.deleted) return { records: [], result: undefined };
-      return { records: [{ ...kekId(name), value: { ...old.value, deleted: true }, rawKey: old.key }], result: undefined };
+      return {
+        records: [{ ...kekId(name), value: { ...old.value, deleted: true }, rawKey: old.key }],
+        result: undefined,
+      };
     });
   }
 
@@ -119,7 +142,10 @@ export class DekRegistry {
     await this.log.exclusive(async () => {
       const old = this.kek(name, true) ?? throwIt(dekErrors.keyNotFound(name));
       if (!old.value.deleted) return { records: [], result: undefined };
-      return { records: [{ ...kekId(name), value: { ...old.value, deleted: false }, rawKey: old.key }], result: undefined };
+      return {
+        records: [{ ...kekId(name), value: { ...old.value, deleted: false }, rawKey: old.key }],
+        result: undefined,
+      };
     });
   }
 
@@ -150,7 +176,13 @@ export class DekRegistry {
   }
 
   /** One version of a subject's DEK (version 1 when none is named, as Confluent's GET without one). */
-  getDek(kekName: string, subject: string, version: DekVersion, algorithm: DekAlgorithm | undefined, deleted: boolean): DekView {
+  getDek(
+    kekName: string,
+    subject: string,
+    version: DekVersion,
+    algorithm: DekAlgorithm | undefined,
+    deleted: boolean,
+  ): DekView {
     checkName(kekName);
     checkSubject(subject);
     const kek = this.getKek(kekName, deleted);
@@ -168,9 +200,17 @@ export class DekRegistry {
       const kek = this.kek(kekName, request.deleted) ?? throwIt(dekErrors.keyNotFound(kekName));
       if (this.state.count("DEK") > this.options.maxKeys) throw dekErrors.tooManyKeys(this.options.maxKeys);
       const old = this.state.dek(id);
-      let value: DekValue = { kekName, subject, algorithm: request.algorithm, version: request.version, ...(request.encryptedKeyMaterial !== undefined ? { encryptedKeyMaterial: request.encryptedKeyMaterial } : {}), deleted: request.deleted };
+      let value: DekValue = {
+        kekName,
+        subject,
+        algorithm: request.algorithm,
+        version: request.version,
+        ...(request.encryptedKeyMaterial !== undefined ? { encryptedKeyMaterial: request.encryptedKeyMaterial } : {}),
+        deleted: request.deleted,
+      };
       // Creating a soft-deleted DEK again, unchanged, undeletes it; rewrap replaces it.
-      if (!rewrap && old && (value.deleted === old.value.deleted || !sameDek(old.value, value))) throw dekErrors.alreadyExists(subject);
+      if (!rewrap && old && (value.deleted === old.value.deleted || !sameDek(old.value, value)))
+        throw dekErrors.alreadyExists(subject);
       if (value.encryptedKeyMaterial !== undefined) {
         if (kek.value.shared && old) throw dekErrors.alreadyExists(subject);
       } else if (kek.value.shared) {
@@ -187,7 +227,12 @@ export class DekRegistry {
   }
 
   /** Soft-deletes (or, once soft-deleted, removes) every version of a subject's DEK. */
-  async deleteDek(kekName: string, subject: string, algorithm: DekAlgorithm | undefined, permanent: boolean): Promise<void> {
+  async deleteDek(
+    kekName: string,
+    subject: string,
+    algorithm: DekAlgorithm | undefined,
+    permanent: boolean,
+  ): Promise<void> {
     checkName(kekName);
     checkSubject(subject);
     await this.log.exclusive(async () => {
@@ -200,7 +245,13 @@ export class DekRegistry {
     });
   }
 
-  async deleteDekVersion(kekName: string, subject: string, version: DekVersion, algorithm: DekAlgorithm | undefined, permanent: boolean): Promise<void> {
+  async deleteDekVersion(
+    kekName: string,
+    subject: string,
+    version: DekVersion,
+    algorithm: DekAlgorithm | undefined,
+    permanent: boolean,
+  ): Promise<void> {
     checkName(kekName);
     checkSubject(subject);
     await this.log.exclusive(async () => {
@@ -224,7 +275,12 @@ export class DekRegistry {
     });
   }
 
-  async undeleteDekVersion(kekName: string, subject: string, version: DekVersion, algorithm: DekAlgorithm | undefined): Promise<void> {
+  async undeleteDekVersion(
+    kekName: string,
+    subject: string,
+    version: DekVersion,
+    algorithm: DekAlgorithm | undefined,
+  ): Promise<void> {
     checkName(kekName);
     checkSubject(subject);
     await this.log.exclusive(async () => {
@@ -242,11 +298,24 @@ export class DekRegistry {
     return kek && (deleted || !kek.value.deleted) ? kek : undefined;
   }
 
-  private versionsOf(kekName: string, subject: string, algorithm: DekAlgorithm | undefined, deleted: boolean): StoredDek[] {
-    return this.state.dekVersions(kekName, subject, algorithm ?? DEFAULT_ALGORITHM).filter((d) => deleted || !d.value.deleted);
+  private versionsOf(
+    kekName: string,
+    subject: string,
+    algorithm: DekAlgorithm | undefined,
+    deleted: boolean,
+  ): StoredDek[] {
+    return this.state
+      .dekVersions(kekName, subject, algorithm ?? DEFAULT_ALGORITHM)
+      .filter((d) => deleted || !d.value.deleted);
   }
 
-  private dek(kekName: string, subject: string, version: DekVersion, algorithm: DekAlgorithm | undefined, deleted: boolean): StoredDek | undefined {
+  private dek(
+    kekName: string,
+    subject: string,
+    version: DekVersion,
+    algorithm: DekAlgorithm | undefined,
+    deleted: boolean,
+  ): StoredDek | undefined {
     if (version === "latest") return this.versionsOf(kekName, subject, algorithm, deleted).at(-1);
     const dek = this.state.dek(dekId(kekName, subject, algorithm ?? DEFAULT_ALGORITHM, version));
     return dek && (deleted || !dek.value.deleted) ? dek : undefined;
@@ -301,7 +370,11 @@ function generationFailed(failure: string, err: unknown): RegistryError {
   return dekErrors.generation(`${failure}: ${err instanceof KmsError ? err.message : String(err)}`);
 }
 
-const deletion = (d: StoredDek, permanent: boolean): DekRecord => ({ ...d.id, value: permanent ? null : { ...d.value, deleted: true }, rawKey: d.key });
+const deletion = (d: StoredDek, permanent: boolean): DekRecord => ({
+  ...d.id,
+  value: permanent ? null : { ...d.value, deleted: true },
+  rawKey: d.key,
+});
 const undeletion = (d: StoredDek): DekRecord => ({ ...d.id, value: { ...d.value, deleted: false }, rawKey: d.key });
 
 function throwIt(error: Error): never {
@@ -312,7 +385,13 @@ function throwIt(error: Error): never {
 
 /** A KEK name: a letter or '_', then letters, digits, '_' or '-', at most 256 chars (Java's Character classes). */
 export function checkName(name: unknown): asserts name is string {
-  if (typeof name !== "string" || name.length === 0 || name.length > NAME_MAX_LENGTH || !/^[\p{L}_][\p{L}\p{Nd}_-]*$/u.test(name)) throw dekErrors.invalidKey("name");
+  if (
+    typeof name !== "string" ||
+    name.length === 0 ||
+    name.length > NAME_MAX_LENGTH ||
+    !/^[\p{L}_][\p{L}\p{Nd}_-]*$/u.test(name)
+  )
+    throw dekErrors.invalidKey("name");
 }
 
 /** A DEK subject: not empty, no ISO control characters. */
@@ -367,12 +446,23 @@ function parseKekUpdate(body: Record<string, unknown>): KekUpdate {
   };
 }
 
-function parseCreateDek(body: Record<string, unknown>): { version: number; algorithm: DekAlgorithm; encryptedKeyMaterial?: string; deleted: boolean } {
+function parseCreateDek(body: Record<string, unknown>): {
+  version: number;
+  algorithm: DekAlgorithm;
+  encryptedKeyMaterial?: string;
+  deleted: boolean;
+} {
   const { version, algorithm, encryptedKeyMaterial } = body;
-  if (version !== undefined && version !== null && !(Number.isInteger(version) && Math.abs(version as number) <= 2 ** 31 - 1)) throw dekErrors.invalidKey("version");
+  if (
+    version !== undefined &&
+    version !== null &&
+    !(Number.isInteger(version) && Math.abs(version as number) <= 2 ** 31 - 1)
+  )
+    throw dekErrors.invalidKey("version");
   const parsed = algorithm === undefined || algorithm === null ? DEFAULT_ALGORITHM : parseAlgorithm(algorithm);
   if (!parsed) throw dekErrors.invalidKey("algorithm");
-  if (encryptedKeyMaterial !== undefined && encryptedKeyMaterial !== null && typeof encryptedKeyMaterial !== "string") throw dekErrors.invalidKey("encryptedKeyMaterial");
+  if (encryptedKeyMaterial !== undefined && encryptedKeyMaterial !== null && typeof encryptedKeyMaterial !== "string")
+    throw dekErrors.invalidKey("encryptedKeyMaterial");
   return {
     version: (version as number | null | undefined) ?? MIN_VERSION,
     algorithm: parsed,
@@ -415,10 +505,23 @@ function sameProps(a: Record<string, string>, b: Record<string, string>): boolea
 
 /** KeyEncryptionKey.isEquivalent: everything but the deleted flag. */
 function sameKek(a: KekValue, b: KekValue): boolean {
-  return a.shared === b.shared && a.name === b.name && a.kmsType === b.kmsType && a.kmsKeyId === b.kmsKeyId && sameProps(a.kmsProps, b.kmsProps) && a.doc === b.doc;
+  return (
+    a.shared === b.shared &&
+    a.name === b.name &&
+    a.kmsType === b.kmsType &&
+    a.kmsKeyId === b.kmsKeyId &&
+    sameProps(a.kmsProps, b.kmsProps) &&
+    a.doc === b.doc
+  );
 }
 
 /** DataEncryptionKey.isEquivalent. */
 function sameDek(a: DekValue, b: DekValue): boolean {
-  return a.kekName === b.kekName && a.subject === b.subject && a.algorithm === b.algorithm && a.version === b.version && a.encryptedKeyMaterial === b.encryptedKeyMaterial;
+  return (
+    a.kekName === b.kekName &&
+    a.subject === b.subject &&
+    a.algorithm === b.algorithm &&
+    a.version === b.version &&
+    a.encryptedKeyMaterial === b.encryptedKeyMaterial
+  );
 }

@@ -3,7 +3,17 @@
 // the offset and timestamp of the record that wrote it: Confluent answers the timestamp as `ts`.
 import type { Bytes } from "../../broker/broker.ts";
 import type { LogState } from "../store/topic-log.ts";
-import { ALGORITHMS, decodeRecord, DEFAULT_TENANT, idKey, type DekAlgorithm, type DekId, type DekValue, type KekId, type KekValue } from "./records.ts";
+import {
+  ALGORITHMS,
+  decodeRecord,
+  DEFAULT_TENANT,
+  idKey,
+  type DekAlgorithm,
+  type DekId,
+  type DekValue,
+  type KekId,
+  type KekValue,
+} from "./records.ts";
 
 interface Stored {
   /** The key bytes as read: a later write or tombstone of this key reuses them. */
@@ -45,10 +55,22 @@ export class DekState implements LogState {
     if (record.type === "KEK") {
       const id = idKey(record);
       if (record.value === null) this.keks.delete(id);
-      else this.keks.set(id, { ...stored, id: { type: "KEK", tenant: record.tenant, name: record.name }, value: record.value });
+      else
+        this.keks.set(id, {
+          ...stored,
+          id: { type: "KEK", tenant: record.tenant, name: record.name },
+          value: record.value,
+        });
       return true;
     }
-    const dekIdOf: DekId = { type: "DEK", tenant: record.tenant, kekName: record.kekName, subject: record.subject, algorithm: record.algorithm, version: record.version };
+    const dekIdOf: DekId = {
+      type: "DEK",
+      tenant: record.tenant,
+      kekName: record.kekName,
+      subject: record.subject,
+      algorithm: record.algorithm,
+      version: record.version,
+    };
     const id = idKey(dekIdOf);
     const group = versionsKey(record.tenant, record.kekName, record.subject, record.algorithm);
     if (record.value === null) {
@@ -80,7 +102,9 @@ export class DekState implements LogState {
 
   /** Every DEK, or those of one KEK, in Confluent's id order. */
   allDeks(kekName?: string): StoredDek[] {
-    return [...this.deks.values()].filter((d) => d.id.tenant === DEFAULT_TENANT && (kekName === undefined || d.id.kekName === kekName)).sort(dekOrder);
+    return [...this.deks.values()]
+      .filter((d) => d.id.tenant === DEFAULT_TENANT && (kekName === undefined || d.id.kekName === kekName))
+      .sort(dekOrder);
   }
 
   /** The versions of a subject's DEK under one KEK and algorithm, oldest first. */
@@ -97,7 +121,8 @@ export class DekState implements LogState {
   }
 }
 
-const versionsKey = (tenant: string, kekName: string, subject: string, algorithm: DekAlgorithm) => JSON.stringify([tenant, kekName, subject, algorithm]);
+const versionsKey = (tenant: string, kekName: string, subject: string, algorithm: DekAlgorithm) =>
+  JSON.stringify([tenant, kekName, subject, algorithm]);
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

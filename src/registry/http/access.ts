@@ -2,7 +2,14 @@
 // checked once the router has matched it (unknown paths keep their 404/405), on the same decoded
 // subject the handler gets (./path-params.ts).
 import { errors } from "../errors.ts";
-import { allows, CONFIG_RESOURCE, grantedTo, subjectResource, type Operation, type Permission } from "../permissions.ts";
+import {
+  allows,
+  CONFIG_RESOURCE,
+  grantedTo,
+  subjectResource,
+  type Operation,
+  type Permission,
+} from "../permissions.ts";
 import { DEK_ROUTES, dekPermissions } from "./dek-access.ts";
 
 export interface RegistryAccess {
@@ -23,8 +30,15 @@ export interface RegistryAccess {
  * `Subject::.ctx:`. Other routes (`/`, `/v1/metadata/*`, `/contexts`, whose list is filtered to
  * contexts with a readable subject) need no permission of their own.
  */
-export function requiredPermission(method: string, route: string, params: Record<string, string> | undefined): { operation: Operation; resource: string } | undefined {
-  const reads = method === "GET" || method === "HEAD" || (method === "POST" && (route === "/subjects/:subject" || route.startsWith("/compatibility/")));
+export function requiredPermission(
+  method: string,
+  route: string,
+  params: Record<string, string> | undefined,
+): { operation: Operation; resource: string } | undefined {
+  const reads =
+    method === "GET" ||
+    method === "HEAD" ||
+    (method === "POST" && (route === "/subjects/:subject" || route.startsWith("/compatibility/")));
   const operation: Operation = reads ? "Read" : "Write";
   if (route === "/config" || route === "/mode") return { operation, resource: CONFIG_RESOURCE };
   // Elysia gives routes without parameters no params object.
@@ -35,14 +49,19 @@ export function requiredPermission(method: string, route: string, params: Record
 }
 
 /** "Subject:orders-value" as Confluent's denial names it: "Subject: orders-value" (and "Kek: k1"). */
-export const named = (resource: string) => (resource === CONFIG_RESOURCE ? "Config" : resource.replace(/^(Subject|Kek):/, "$1: "));
+export const named = (resource: string) =>
+  resource === CONFIG_RESOURCE ? "Config" : resource.replace(/^(Subject|Kek):/, "$1: ");
 
 /**
  * Access by Karapace-style permissions of the users the guard recorded per request (and their groups,
  * for a bearer token's principal): a request on a skip path (recorded without a user) is open; one the
  * guard never admitted is refused everything.
  */
-export function permissionAccess(permissions: readonly Permission[], userOf: WeakMap<Request, string | undefined>, groupsOf: (request: Request) => readonly string[] = () => []): RegistryAccess {
+export function permissionAccess(
+  permissions: readonly Permission[],
+  userOf: WeakMap<Request, string | undefined>,
+  groupsOf: (request: Request) => readonly string[] = () => [],
+): RegistryAccess {
   const may = (request: Request, operation: Operation, resource: string): boolean => {
     if (!userOf.has(request)) return false;
     const user = userOf.get(request);
@@ -50,9 +69,12 @@ export function permissionAccess(permissions: readonly Permission[], userOf: Wea
   };
   return {
     check(request, route, params) {
-      const needs = route.startsWith(DEK_ROUTES) ? dekPermissions(request.method, route, params) : [requiredPermission(request.method, route, params)];
+      const needs = route.startsWith(DEK_ROUTES)
+        ? dekPermissions(request.method, route, params)
+        : [requiredPermission(request.method, route, params)];
       for (const needed of needs) {
-        if (needed && !may(request, needed.operation, needed.resource)) throw errors.forbidden(needed.operation, named(needed.resource));
+        if (needed && !may(request, needed.operation, needed.resource))
+          throw errors.forbidden(needed.operation, named(needed.resource));
       }
     },
     readable: (request) => (subject) => may(request, "Read", subjectResource(subject)),
@@ -60,7 +82,9 @@ export function permissionAccess(permissions: readonly Permission[], userOf: Wea
     writesAnything(request) {
       if (!userOf.has(request)) return false;
       const user = userOf.get(request);
-      return user === undefined || permissions.some((p) => grantedTo(p, user, groupsOf(request)) && p.operation === "Write");
+      return (
+        user === undefined || permissions.some((p) => grantedTo(p, user, groupsOf(request)) && p.operation === "Write")
+      );
     },
   };
 }

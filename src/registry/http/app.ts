@@ -57,17 +57,49 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
   // Built from the whole app on first request, so every route registered by then is in it.
   let document: string | undefined;
   const routes = new Elysia()
-    .get("/", () => ({}), documented({ summary: "An empty object (Confluent's root resource)", responses: { 200: ok("{}", { type: "object" }) } }))
+    .get(
+      "/",
+      () => ({}),
+      documented({
+        summary: "An empty object (Confluent's root resource)",
+        responses: { 200: ok("{}", { type: "object" }) },
+      }),
+    )
     // Not Confluent's API: monitoring (see docs/production.md, Monitoring).
-    .get("/health", () => {
-      const health = options.health();
-      return json({ status: health.status, message: health.message }, health.httpStatus, "application/json");
-    }, documented({ summary: "Whether the registry can serve (Sluice's own)", responses: { 200: { description: "Serving", schema: HealthBody, contentTypes: ["application/json"] }, 503: { description: "Not serving", schema: HealthBody, contentTypes: ["application/json"] } } }))
-    .get("/metrics", () => metricsResponse(options.metrics), documented({ summary: "Prometheus metrics (Sluice's own)", responses: { 200: { description: "Prometheus text format", schema: { type: "string" }, contentTypes: ["text/plain"] } } }))
-    .get("/openapi.json", (): Response => text((document ??= JSON.stringify(registryDocument(app.routes))), 200, "application/json"), documented({
-      summary: "This document: OpenAPI 3.1, generated from the routes",
-      responses: { 200: { description: "The OpenAPI document", schema: { type: "object" }, contentTypes: ["application/json"] } },
-    }))
+    .get(
+      "/health",
+      () => {
+        const health = options.health();
+        return json({ status: health.status, message: health.message }, health.httpStatus, "application/json");
+      },
+      documented({
+        summary: "Whether the registry can serve (Sluice's own)",
+        responses: {
+          200: { description: "Serving", schema: HealthBody, contentTypes: ["application/json"] },
+          503: { description: "Not serving", schema: HealthBody, contentTypes: ["application/json"] },
+        },
+      }),
+    )
+    .get(
+      "/metrics",
+      () => metricsResponse(options.metrics),
+      documented({
+        summary: "Prometheus metrics (Sluice's own)",
+        responses: {
+          200: { description: "Prometheus text format", schema: { type: "string" }, contentTypes: ["text/plain"] },
+        },
+      }),
+    )
+    .get(
+      "/openapi.json",
+      (): Response => text((document ??= JSON.stringify(registryDocument(app.routes))), 200, "application/json"),
+      documented({
+        summary: "This document: OpenAPI 3.1, generated from the routes",
+        responses: {
+          200: { description: "The OpenAPI document", schema: { type: "object" }, contentTypes: ["application/json"] },
+        },
+      }),
+    )
     .use(schemaRoutes(service, options))
     .use(subjectRoutes(service, options))
     .use(configRoutes(service))
@@ -88,7 +120,11 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
       return response instanceof RawJson ? text(response.body, status, type) : json(response, status, type);
     })
     // Only the POST and PUT resources take a body; others ignore whatever is sent.
-    .onParse(({ request, path }) => ((request.method === "POST" || request.method === "PUT") && !takesNoBody(path) ? readJsonBody(request, options.maxBodyBytes) : null))
+    .onParse(({ request, path }) =>
+      (request.method === "POST" || request.method === "PUT") && !takesNoBody(path)
+        ? readJsonBody(request, options.maxBodyBytes)
+        : null,
+    )
     // Elysia's router leaves params it cannot decode null; every route and the permission check
     // instead see the parameters decoded once, as Jersey decodes them (./path-params.ts).
     .onTransform((context) => {
@@ -113,16 +149,25 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
       if (code === "NOT_FOUND") {
         const path = new URL(request.url).pathname;
         const methods = methodsAt(path);
-        return errorResponse(methods && !methods.includes(request.method) ? errors.methodNotAllowed() : errors.notFound(), type);
+        return errorResponse(
+          methods && !methods.includes(request.method) ? errors.methodNotAllowed() : errors.notFound(),
+          type,
+        );
       }
       if (code === "VALIDATION") {
         const detail = (error as { all?: { path?: string; message?: string }[] }).all?.[0];
         const where = detail?.path ? ` at ${detail.path}` : "";
-        return errorResponse(errors.badRequest(`Invalid request body${where}: ${detail?.message ?? "unexpected value"}`), type);
+        return errorResponse(
+          errors.badRequest(`Invalid request body${where}: ${detail?.message ?? "unexpected value"}`),
+          type,
+        );
       }
       // Elysia wraps what the body parser threw; the parser throws Confluent-shaped errors.
       const cause = code === "PARSE" ? (error as { cause?: unknown }).cause : error;
-      return errorResponse(cause instanceof RegistryError ? cause : code === "PARSE" ? errors.badRequest("Malformed request body") : cause, type);
+      return errorResponse(
+        cause instanceof RegistryError ? cause : code === "PARSE" ? errors.badRequest("Malformed request body") : cause,
+        type,
+      );
     })
     .use(routes);
   return app;

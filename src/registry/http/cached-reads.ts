@@ -19,7 +19,10 @@ export interface CachedReadsOptions {
 }
 
 /** `next` (the instrumented app) behind the cached-read path. */
-export function withCachedReads(next: (request: Request) => Promise<Response>, options: CachedReadsOptions): (request: Request) => Response | Promise<Response> {
+export function withCachedReads(
+  next: (request: Request) => Promise<Response>,
+  options: CachedReadsOptions,
+): (request: Request) => Response | Promise<Response> {
   const { schemasById, guard } = options;
   const record = options.metrics.recorder("GET", "/schemas/ids/:id");
   const answer = (request: Request, id: number, started: number): Response => {

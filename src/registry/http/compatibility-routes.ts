@@ -11,7 +11,14 @@ import { SchemaRequestBody } from "./request-bodies.ts";
 const hooks = (summary: string) => ({
   body: SchemaRequestBody,
   query: t.Object({ verbose: Q.verbose }),
-  ...documented({ summary, responses: { 200: ok("Whether it is compatible (with verbose, why not)", CompatibilityBody), 404: fails("Subject (40401) or version (40402) not found"), 422: fails("Invalid schema (42201) or version (42202)") } }),
+  ...documented({
+    summary,
+    responses: {
+      200: ok("Whether it is compatible (with verbose, why not)", CompatibilityBody),
+      404: fails("Subject (40401) or version (40402) not found"),
+      422: fails("Invalid schema (42201) or version (42202)"),
+    },
+  }),
 });
 
 export function compatibilityRoutes(service: RegistryService) {
@@ -22,6 +29,14 @@ export function compatibilityRoutes(service: RegistryService) {
     return verbose ? { is_compatible: messages.length === 0, messages } : { is_compatible: messages.length === 0 };
   };
   return new Elysia()
-    .post("/compatibility/subjects/:subject/versions", ({ params, query, body }) => reply(params.subject, undefined, body as SchemaRequest, query), hooks("Tests a schema against the versions the subject's level compares with"))
-    .post("/compatibility/subjects/:subject/versions/:version", ({ params, query, body }) => reply(params.subject, params.version, body as SchemaRequest, query), hooks("Tests a schema against one version"));
+    .post(
+      "/compatibility/subjects/:subject/versions",
+      ({ params, query, body }) => reply(params.subject, undefined, body as SchemaRequest, query),
+      hooks("Tests a schema against the versions the subject's level compares with"),
+    )
+    .post(
+      "/compatibility/subjects/:subject/versions/:version",
+      ({ params, query, body }) => reply(params.subject, params.version, body as SchemaRequest, query),
+      hooks("Tests a schema against one version"),
+    );
 }

@@ -11,7 +11,11 @@ import { kekResource, subjectResource, type Operation } from "../permissions.ts"
 
 export const DEK_ROUTES = "/dek-registry/";
 
-export function dekPermissions(method: string, _route: string, params: Record<string, string> | undefined): { operation: Operation; resource: string }[] {
+export function dekPermissions(
+  method: string,
+  _route: string,
+  params: Record<string, string> | undefined,
+): { operation: Operation; resource: string }[] {
   if (params?.name === undefined) return [];
   const operation: Operation = method === "GET" || method === "HEAD" ? "Read" : "Write";
   const needs = [{ operation, resource: kekResource(params.name) }];

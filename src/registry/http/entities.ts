@@ -34,7 +34,10 @@ export function registeredBody(r: Registered) {
 
 /** GET /config's body (Confluent's Config entity); `fallbackLevel` fills a config that sets none. */
 export function configBody(c: SubjectConfig, fallbackLevel?: CompatibilityLevel): Record<string, unknown> {
-  return configFields(c.compatibilityLevel || !fallbackLevel ? c : { ...c, compatibilityLevel: fallbackLevel }, "compatibilityLevel");
+  return configFields(
+    c.compatibilityLevel || !fallbackLevel ? c : { ...c, compatibilityLevel: fallbackLevel },
+    "compatibilityLevel",
+  );
 }
 
 /** PUT /config's body (Confluent's ConfigUpdateRequest): the level is named `compatibility`. */

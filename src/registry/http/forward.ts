@@ -8,7 +8,12 @@ const log = logger("registry-forward");
 const FORWARDED_HEADERS = ["content-type", "accept", "authorization", "x-request-id"];
 const FORWARD_TIMEOUT_MS = 30_000;
 
-export async function forwardToLeader(target: ForwardToLeader, request: Request, body: unknown, tls?: ForwardingTls): Promise<Response> {
+export async function forwardToLeader(
+  target: ForwardToLeader,
+  request: Request,
+  body: unknown,
+  tls?: ForwardingTls,
+): Promise<Response> {
   const incoming = new URL(request.url);
   const url = new URL(incoming.pathname + incoming.search, target.url);
   const headers = new Headers();
@@ -26,9 +31,17 @@ export async function forwardToLeader(target: ForwardToLeader, request: Request,
       ...(tls ? { tls } : {}),
     });
   } catch (err) {
-    log.warn({ url: url.toString(), err: err instanceof Error ? err.message : String(err) }, "forwarding to the leader failed");
-    throw errors.forwarding(`Error while forwarding ${request.method} ${incoming.pathname} request to the leader at ${target.url}`);
+    log.warn(
+      { url: url.toString(), err: err instanceof Error ? err.message : String(err) },
+      "forwarding to the leader failed",
+    );
+    throw errors.forwarding(
+      `Error while forwarding ${request.method} ${incoming.pathname} request to the leader at ${target.url}`,
+    );
   }
   // The leader's answer, errors included, goes back as it is.
-  return new Response(await response.arrayBuffer(), { status: response.status, headers: { "content-type": response.headers.get("content-type") ?? "application/vnd.schemaregistry.v1+json" } });
+  return new Response(await response.arrayBuffer(), {
+    status: response.status,
+    headers: { "content-type": response.headers.get("content-type") ?? "application/vnd.schemaregistry.v1+json" },
+  });
 }

@@ -13,11 +13,25 @@ export interface ServerMetadata {
 
 export function metadataRoutes(metadata: ServerMetadata | undefined) {
   return new Elysia()
-    .get("/v1/metadata/id", async () => {
-      const kafkaCluster = await metadata?.kafkaClusterId();
-      // Confluent's ServerClusterId: an empty "id" is left out (NON_EMPTY), as is a missing cluster id.
-      const clusters = { ...(kafkaCluster ? { "kafka-cluster": kafkaCluster } : {}), "schema-registry-cluster": metadata?.groupId ?? "schema-registry" };
-      return { scope: { path: [], clusters } };
-    }, documented({ summary: "The cluster ids", responses: { 200: ok("Confluent's ServerClusterId", MetadataIdBody) } }))
-    .get("/v1/metadata/version", () => ({ version: VERSION, commitId: COMMIT }), documented({ summary: "The server's version", responses: { 200: ok("Version and commit", MetadataVersionBody) } }));
+    .get(
+      "/v1/metadata/id",
+      async () => {
+        const kafkaCluster = await metadata?.kafkaClusterId();
+        // Confluent's ServerClusterId: an empty "id" is left out (NON_EMPTY), as is a missing cluster id.
+        const clusters = {
+          ...(kafkaCluster ? { "kafka-cluster": kafkaCluster } : {}),
+          "schema-registry-cluster": metadata?.groupId ?? "schema-registry",
+        };
+        return { scope: { path: [], clusters } };
+      },
+      documented({ summary: "The cluster ids", responses: { 200: ok("Confluent's ServerClusterId", MetadataIdBody) } }),
+    )
+    .get(
+      "/v1/metadata/version",
+      () => ({ version: VERSION, commitId: COMMIT }),
+      documented({
+        summary: "The server's version",
+        responses: { 200: ok("Version and commit", MetadataVersionBody) },
+      }),
+    );
 }

@@ -9,8 +9,11 @@ const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 /** One raw path segment decoded; 400 when a '%' is not followed by two hex digits. */
 export function decodePathSegment(raw: string): string {
   if (!raw.includes("%")) return raw;
-  if (/%(?![0-9a-fA-F]{2})/.test(raw)) throw errors.badRequest(`Malformed percent-encoding in the path segment '${raw}'`);
-  return raw.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => utf8.decode(Uint8Array.from(run.slice(1).split("%"), (hex) => parseInt(hex, 16))));
+  if (/%(?![0-9a-fA-F]{2})/.test(raw))
+    throw errors.badRequest(`Malformed percent-encoding in the path segment '${raw}'`);
+  return raw.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) =>
+    utf8.decode(Uint8Array.from(run.slice(1).split("%"), (hex) => parseInt(hex, 16))),
+  );
 }
 
 /** The parameters of `route` (e.g. "/subjects/:subject/versions/:version") decoded from the raw `pathname`. */

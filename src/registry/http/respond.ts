@@ -54,7 +54,8 @@ export function text(body: string, status = 200, type = V1): Response {
 }
 
 export function errorResponse(error: unknown, type = V1): Response {
-  if (error instanceof RegistryError) return json({ error_code: error.errorCode, message: error.message }, error.status, type);
+  if (error instanceof RegistryError)
+    return json({ error_code: error.errorCode, message: error.message }, error.status, type);
   log.error({ err: error instanceof Error ? error.stack : String(error) }, "unhandled error");
   const internal = errors.internal();
   return json({ error_code: internal.errorCode, message: internal.message }, internal.status, type);
@@ -75,10 +76,13 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
   if (body.trim() === "") throw new RegistryError(422, 422, "Request body is missing");
   // Jackson's StreamReadConstraints, which Confluent's JSON bodies are read under.
   const depth = jsonNestingDepth(body, MAX_NESTING_DEPTH);
-  if (depth > MAX_NESTING_DEPTH) throw errors.badRequest(`Document nesting depth (${depth}) exceeds the maximum allowed (${MAX_NESTING_DEPTH})`);
+  if (depth > MAX_NESTING_DEPTH)
+    throw errors.badRequest(`Document nesting depth (${depth}) exceeds the maximum allowed (${MAX_NESTING_DEPTH})`);
   try {
     return JSON.parse(body);
   } catch (err) {
-    throw errors.badRequest(`Unexpected character in request body: ${err instanceof Error ? err.message : String(err)}`);
+    throw errors.badRequest(
+      `Unexpected character in request body: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }

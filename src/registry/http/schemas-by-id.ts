@@ -41,10 +41,16 @@ export class SchemasById {
    */
   checkReadable(request: Request, id: number, subject?: string): void {
     const readable = this.access?.readable(request);
-    if (readable && !this.service.versionsOfId(id, true, subject).some((h) => readable(h.subject))) throw errors.forbidden("Read", `Schema: ${id}`);
+    if (readable && !this.service.versionsOfId(id, true, subject).some((h) => readable(h.subject)))
+      throw errors.forbidden("Read", `Schema: ${id}`);
   }
 
-  readableVersions(request: Request, id: number, deleted: boolean, subject?: string): { subject: string; version: number }[] {
+  readableVersions(
+    request: Request,
+    id: number,
+    deleted: boolean,
+    subject?: string,
+  ): { subject: string; version: number }[] {
     this.checkReadable(request, id, subject);
     const readable = this.access?.readable(request) ?? (() => true);
     return this.service.versionsOfId(id, deleted, subject).filter((h) => readable(h.subject));

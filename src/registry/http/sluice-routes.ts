@@ -30,7 +30,10 @@ const ALONE: ClusterView = { leader: null, instances: [] };
 
 export function sluiceRoutes(options: SluiceRouteOptions) {
   return new Elysia()
-    .get("/v1/sluice/cluster", () => options.cluster?.() ?? ALONE, { response: ClusterBody, ...documented({ summary: "The instances of the registry's cluster and its leader (Sluice's own)" }) })
+    .get("/v1/sluice/cluster", () => options.cluster?.() ?? ALONE, {
+      response: ClusterBody,
+      ...documented({ summary: "The instances of the registry's cluster and its leader (Sluice's own)" }),
+    })
     .get(
       "/v1/sluice/permissions",
       ({ request }) => {
@@ -38,7 +41,11 @@ export function sluiceRoutes(options: SluiceRouteOptions) {
         const user = options.userOf?.(request) ?? null;
         // Without per-user permissions every admitted user may do everything.
         if (!access) return { user, readOnly: false, config: "Write" as const };
-        const config = access.may(request, "Write", CONFIG_RESOURCE) ? ("Write" as const) : access.may(request, "Read", CONFIG_RESOURCE) ? ("Read" as const) : null;
+        const config = access.may(request, "Write", CONFIG_RESOURCE)
+          ? ("Write" as const)
+          : access.may(request, "Read", CONFIG_RESOURCE)
+            ? ("Read" as const)
+            : null;
         return { user, readOnly: !access.writesAnything(request), config };
       },
       { response: PermissionsBody, ...documented({ summary: "What the calling user may do (Sluice's own)" }) },

@@ -11,7 +11,10 @@ export type SchemaThreadRequest =
   | { id: number; op: "identity"; args: [SchemaText, boolean] }
   | { id: number; op: "compatibility"; args: [SchemaText, CompatibilityLevel, VersionText[]] };
 
-export type SchemaThreadReply = { id: number; value: string | string[] } | { id: number; invalid: string } | { id: number; error: string };
+export type SchemaThreadReply =
+  | { id: number; value: string | string[] }
+  | { id: number; invalid: string }
+  | { id: number; error: string };
 
 interface Pending {
   resolve(value: string | string[]): void;
@@ -30,7 +33,9 @@ export class SchemaThread {
 
   /** See schema-texts.ts compatibilityMessages. */
   compatibilityMessages(candidate: SchemaText, level: CompatibilityLevel, previous: VersionText[]): Promise<string[]> {
-    return this.call({ id: this.nextId++, op: "compatibility", args: [candidate, level, previous] }) as Promise<string[]>;
+    return this.call({ id: this.nextId++, op: "compatibility", args: [candidate, level, previous] }) as Promise<
+      string[]
+    >;
   }
 
   private call(request: SchemaThreadRequest): Promise<string | string[]> {

@@ -61,7 +61,11 @@ export function identityForm(s: SchemaText, normalize: boolean): string {
 }
 
 /** Confluent's incompatibility messages for `candidate` against `previous` (oldest first). */
-export function compatibilityMessages(candidate: SchemaText, level: CompatibilityLevel, previous: VersionText[]): string[] {
+export function compatibilityMessages(
+  candidate: SchemaText,
+  level: CompatibilityLevel,
+  previous: VersionText[],
+): string[] {
   const parsed = parseText(candidate);
   const versions: PreviousVersion[] = [];
   for (const p of previous) {

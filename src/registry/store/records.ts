@@ -77,7 +77,8 @@ export function encodeValue(record: RegistryRecord): Bytes | null {
     });
   }
   if (record.keytype === "CONTEXT") return jsonBytes({ tenant: record.value.tenant, context: record.value.context });
-  if (record.keytype === "MODE") return jsonBytes(record.subject === null ? record.value : { subject: record.subject, ...record.value });
+  if (record.keytype === "MODE")
+    return jsonBytes(record.subject === null ? record.value : { subject: record.subject, ...record.value });
   return jsonBytes(record.value);
 }
 
@@ -163,4 +164,3 @@ export function skippedSchemaId(key: Bytes | null, value: Bytes | null): number 
   if (k?.keytype !== "SCHEMA" || typeof v?.id !== "number" || !Number.isSafeInteger(v.id)) return 0;
   return v.id;
 }
-

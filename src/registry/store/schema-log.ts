@@ -5,7 +5,6 @@ import { encodeKey, encodeValue, replayable, type RegistryRecord } from "./recor
 import type { RegistryState } from "./state.ts";
 import { TopicLog, type LogCodec, type TopicLogOptions } from "./topic-log.ts";
 
-
 const schemaCodec: LogCodec<RegistryRecord, RegistryState> = {
   name: "schemas",
   log: logger("schema-log"),

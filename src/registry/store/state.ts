@@ -128,7 +128,13 @@ export class RegistryState {
     const out: SchemaVersion[] = [];
     const wanted = contractKey(contract);
     for (const v of this.byText.get(textKey(schemaType, references, schema, contract))) {
-      if (v.schemaType === schemaType && v.schema === schema && sameReferences(v.references, references) && contractKey(v) === wanted) out.push(v);
+      if (
+        v.schemaType === schemaType &&
+        v.schema === schema &&
+        sameReferences(v.references, references) &&
+        contractKey(v) === wanted
+      )
+        out.push(v);
     }
     return out.sort(bySubjectAndVersion);
   }
@@ -173,7 +179,10 @@ export class RegistryState {
 }
 
 export function sameReferences(a: SchemaReference[], b: SchemaReference[]): boolean {
-  return a.length === b.length && a.every((r, i) => r.name === b[i]!.name && r.subject === b[i]!.subject && r.version === b[i]!.version);
+  return (
+    a.length === b.length &&
+    a.every((r, i) => r.name === b[i]!.name && r.subject === b[i]!.subject && r.version === b[i]!.version)
+  );
 }
 
 /**
@@ -182,7 +191,9 @@ export function sameReferences(a: SchemaReference[], b: SchemaReference[]): bool
  */
 function textKey(schemaType: SchemaType, references: SchemaReference[], schema: string, contract: Contract): number {
   const refs = references.map((r) => `${r?.name}\u0000${r?.subject}\u0000${r?.version}`).join("\u0000");
-  return Number(BigInt.asUintN(52, BigInt(Bun.hash(`${schemaType}\u0000${refs}\u0000${contractKey(contract)}\u0000${schema}`))));
+  return Number(
+    BigInt.asUintN(52, BigInt(Bun.hash(`${schemaType}\u0000${refs}\u0000${contractKey(contract)}\u0000${schema}`))),
+  );
 }
 
 function bySubjectAndVersion(a: SchemaVersion, b: SchemaVersion): number {

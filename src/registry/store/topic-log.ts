@@ -87,7 +87,10 @@ export class TopicLog<R, S extends LogState> {
     const end = (await this.broker.endOffsets(topic))[0] ?? 0;
     await this.waitFor(end, this.options.initTimeoutMs, `reading the ${this.codec.name} topic at start-up`);
     this.loaded = true;
-    this.codec.log.info({ topic, records: end, ...this.codec.summary(this.state) }, `${this.codec.name} topic read to its end`);
+    this.codec.log.info(
+      { topic, records: end, ...this.codec.summary(this.state) },
+      `${this.codec.name} topic read to its end`,
+    );
   }
 
   async stop(): Promise<void> {
@@ -101,7 +104,13 @@ export class TopicLog<R, S extends LogState> {
    */
   async leadershipChanged(leader: boolean): Promise<void> {
     this.lastWrite = undefined;
-    if (leader) await this.catchUp().catch((err) => this.codec.log.warn({ err: err instanceof Error ? err.message : String(err) }, `could not read the ${this.codec.name} topic to its end on becoming leader`));
+    if (leader)
+      await this.catchUp().catch((err) =>
+        this.codec.log.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          `could not read the ${this.codec.name} topic to its end on becoming leader`,
+        ),
+      );
   }
 
   /** Waits until everything written to the topic so far has been applied (before a leader writes). */
@@ -144,7 +153,12 @@ export class TopicLog<R, S extends LogState> {
       if (refused) throw new Error(refused);
     }
     this.lastWrite = undefined;
-    const positions = await this.guard(() => this.broker.produce(this.options.topic, encoded.map(({ key, value, partition }) => ({ key, value, partition }))));
+    const positions = await this.guard(() =>
+      this.broker.produce(
+        this.options.topic,
+        encoded.map(({ key, value, partition }) => ({ key, value, partition })),
+      ),
+    );
     const last = positions[positions.length - 1]!.offset;
     await this.waitFor(last + 1, deadline - Date.now(), "reading back a write");
     this.lastWrite = last;
@@ -154,7 +168,10 @@ export class TopicLog<R, S extends LogState> {
   private beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(this.timedOut("writing to the backend store")), Math.max(0, deadline - Date.now()));
+      timer = setTimeout(
+        () => reject(this.timedOut("writing to the backend store")),
+        Math.max(0, deadline - Date.now()),
+      );
     });
     return Promise.race([work, expired]).finally(() => clearTimeout(timer));
   }
@@ -177,7 +194,10 @@ export class TopicLog<R, S extends LogState> {
 
   private waitFor(offset: number, timeoutMs: number, what: string): Promise<void> {
     if (this.position >= offset) return Promise.resolve();
-    if (timeoutMs <= 0) return Promise.reject(errors.timeout(`Timed out ${what} up to offset ${offset} (at ${this.position}) in the backend store`));
+    if (timeoutMs <= 0)
+      return Promise.reject(
+        errors.timeout(`Timed out ${what} up to offset ${offset} (at ${this.position}) in the backend store`),
+      );
     return new Promise((resolve, reject) => {
       const waiter = {
         offset,
@@ -189,7 +209,9 @@ export class TopicLog<R, S extends LogState> {
       const timer = setTimeout(() => {
         this.waiters.delete(waiter);
         const cause = this.lastReadError ? `: ${this.lastReadError}` : "";
-        reject(errors.timeout(`Timed out ${what} up to offset ${offset} (at ${this.position}) in the backend store${cause}`));
+        reject(
+          errors.timeout(`Timed out ${what} up to offset ${offset} (at ${this.position}) in the backend store${cause}`),
+        );
       }, timeoutMs);
       this.waiters.add(waiter);
     });
@@ -207,7 +229,8 @@ export class TopicLog<R, S extends LogState> {
         if (records.length === 0) {
           // Compaction can leave the position inside a gap; skip to the log end when nothing is there.
           const end = (await this.broker.endOffsets(this.options.topic))[0] ?? 0;
-          const nothingMore = end > this.position && (await this.broker.fetch(this.options.topic, 0, this.position)).length === 0;
+          const nothingMore =
+            end > this.position && (await this.broker.fetch(this.options.topic, 0, this.position)).length === 0;
           if (nothingMore) this.position = end;
         }
         this.lastReadError = undefined;
@@ -220,7 +243,11 @@ export class TopicLog<R, S extends LogState> {
         }
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
-        if (this.lastReadError !== reason) this.codec.log.warn({ err: reason, retriable: err instanceof BrokerError && err.retriable }, `cannot read the ${this.codec.name} topic; retrying`);
+        if (this.lastReadError !== reason)
+          this.codec.log.warn(
+            { err: reason, retriable: err instanceof BrokerError && err.retriable },
+            `cannot read the ${this.codec.name} topic; retrying`,
+          );
         this.lastReadError = reason;
         await Bun.sleep(backoff); // retry back-off while the broker is away
         backoff = Math.min(backoff * 2, 2000);

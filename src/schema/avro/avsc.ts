@@ -44,7 +44,12 @@ function toAvsc(n: AvroNode, defined: Set<string>): unknown {
       defined.add(n.name.full);
       const base = { name: n.name.name, namespace: n.name.space ?? "", aliases: avscAliases(n.aliases) };
       if (n.type === "enum") {
-        return { type: "enum", ...base, symbols: [...n.symbols], ...(n.enumDefault !== null ? { default: n.enumDefault } : {}) };
+        return {
+          type: "enum",
+          ...base,
+          symbols: [...n.symbols],
+          ...(n.enumDefault !== null ? { default: n.enumDefault } : {}),
+        };
       }
       if (n.type === "fixed") return { type: "fixed", ...base, size: n.size };
       return {

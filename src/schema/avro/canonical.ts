@@ -2,7 +2,15 @@
 // (Schema.toJson(knownNames, namespace, gen)), the string Confluent stores, hashes for identity and
 // returns from GET /schemas/ids/{id}.
 import { quoteJson, writeJson, type JsonObject } from "./json.ts";
-import { qualifiedName, type ArrayNode, type AvroName, type AvroNode, type MapNode, type NamedNode, type RecordNode } from "./model.ts";
+import {
+  qualifiedName,
+  type ArrayNode,
+  type AvroName,
+  type AvroNode,
+  type MapNode,
+  type NamedNode,
+  type RecordNode,
+} from "./model.ts";
 
 /**
  * Renders like Java's `schema.toString(referencedSchemas, false)`. `knownNames` are full names

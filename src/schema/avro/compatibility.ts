@@ -15,7 +15,15 @@
 //   whole writer record (a TYPE_MISMATCH).
 import type { Incompatibility } from "../format.ts";
 import { canonicalString } from "./canonical.ts";
-import { aliasStrings, type AvroNode, type EnumNode, type FieldNode, type FixedNode, type NamedNode, type RecordNode } from "./model.ts";
+import {
+  aliasStrings,
+  type AvroNode,
+  type EnumNode,
+  type FieldNode,
+  type FixedNode,
+  type NamedNode,
+  type RecordNode,
+} from "./model.ts";
 
 export type NewSchemaSide = "reader" | "writer";
 
@@ -72,7 +80,13 @@ function incompatible(type: Found["type"], message: string, location: readonly s
 
 /** JSON-pointer path from a location, skipping the root token (Incompatibility.getLocation). */
 function pathOf(location: readonly string[]): string {
-  return "/" + location.slice(1).map((t) => t.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+  return (
+    "/" +
+    location
+      .slice(1)
+      .map((t) => t.replace(/~/g, "~0").replace(/\//g, "~1"))
+      .join("/")
+  );
 }
 
 class AmbiguousFieldError extends Error {}
@@ -114,17 +128,29 @@ class Checker {
         case "map":
           return this.check("values", reader.values, (writer as typeof reader).values, location);
         case "fixed":
-          return merge(this.checkNames(reader, writer as NamedNode, location), checkFixedSize(reader, writer as FixedNode, location));
+          return merge(
+            this.checkNames(reader, writer as NamedNode, location),
+            checkFixedSize(reader, writer as FixedNode, location),
+          );
         case "enum":
-          return merge(this.checkNames(reader, writer as NamedNode, location), checkEnumSymbols(reader, writer as EnumNode, location));
+          return merge(
+            this.checkNames(reader, writer as NamedNode, location),
+            checkEnumSymbols(reader, writer as EnumNode, location),
+          );
         case "record":
-          return merge(this.checkNames(reader, writer as NamedNode, location), this.checkFields(reader, writer as RecordNode, location));
+          return merge(
+            this.checkNames(reader, writer as NamedNode, location),
+            this.checkFields(reader, writer as RecordNode, location),
+          );
         case "union": {
           let result = COMPATIBLE;
           (writer as typeof reader).branches.forEach((branch, i) => {
             location.push(String(i));
             if (!this.fresh(reader, branch).compatible) {
-              result = merge(result, incompatible("MISSING_UNION_BRANCH", `reader union lacking writer type: ${javaType(branch)}`, location));
+              result = merge(
+                result,
+                incompatible("MISSING_UNION_BRANCH", `reader union lacking writer type: ${javaType(branch)}`, location),
+              );
             }
             location.pop();
           });
@@ -236,7 +262,11 @@ function checkEnumSymbols(reader: EnumNode, writer: EnumNode, location: string[]
 }
 
 /** Writer field for a reader field: by name, then by each reader alias; more than one match throws. */
-function lookupWriterField(writer: RecordNode, readerField: FieldNode, fieldsByName: ReadonlyMap<string, FieldNode>): FieldNode | null {
+function lookupWriterField(
+  writer: RecordNode,
+  readerField: FieldNode,
+  fieldsByName: ReadonlyMap<string, FieldNode>,
+): FieldNode | null {
   const matches: FieldNode[] = [];
   const direct = fieldsByName.get(readerField.name);
   if (direct) matches.push(direct);

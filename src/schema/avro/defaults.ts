@@ -47,6 +47,8 @@ function isValidValue(schema: AvroNode, v: JsonValue | undefined): boolean {
 
 export function validateDefault(name: string, type: AvroNode, value: JsonValue | undefined): void {
   if (value !== undefined && !isValidDefault(type, value)) {
-    throw new InvalidSchemaError(`Invalid default for field ${name}: ${writeJson(value)} not a ${canonicalString(type)}`);
+    throw new InvalidSchemaError(
+      `Invalid default for field ${name}: ${writeJson(value)} not a ${canonicalString(type)}`,
+    );
   }
 }

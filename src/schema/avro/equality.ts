@@ -5,7 +5,12 @@ import { JsonNumber, type JsonValue } from "./json.ts";
 import type { AvroNode, RecordNode, UnionNode } from "./model.ts";
 
 /** Java Schema equality (used to allow re-defining a name identically): ignores docs and aliases. */
-export function schemaEquals(a: AvroNode, b: AvroNode, seen = new Set<string>(), ids = new WeakMap<object, number>()): boolean {
+export function schemaEquals(
+  a: AvroNode,
+  b: AvroNode,
+  seen = new Set<string>(),
+  ids = new WeakMap<object, number>(),
+): boolean {
   if (a === b) return true;
   if (a.type !== b.type || !jsonEquals(a.props, b.props)) return false;
   switch (a.type) {
@@ -44,7 +49,10 @@ export function schemaEquals(a: AvroNode, b: AvroNode, seen = new Set<string>(),
       return schemaEquals(a.values, (b as typeof a).values, seen, ids);
     case "union": {
       const ub = b as UnionNode;
-      return a.branches.length === ub.branches.length && a.branches.every((x, i) => schemaEquals(x, ub.branches[i], seen, ids));
+      return (
+        a.branches.length === ub.branches.length &&
+        a.branches.every((x, i) => schemaEquals(x, ub.branches[i], seen, ids))
+      );
     }
     default:
       return true;

@@ -49,7 +49,10 @@ export class AvroParsedSchema implements ParsedSchema {
 
   normalized(): string {
     // Confluent re-parses its normalized text and stores that schema's canonical string.
-    this.normalizedCache ??= parseWithTexts(normalizedSource(this.root, this.referenceNames), this.referenceTexts).canonical;
+    this.normalizedCache ??= parseWithTexts(
+      normalizedSource(this.root, this.referenceNames),
+      this.referenceTexts,
+    ).canonical;
     return this.normalizedCache;
   }
 }
@@ -71,7 +74,9 @@ export const avroFormat: AvroFormat = {
   },
   /** Confluent's `resolved`: referenced named types written out where first used (Avro's Schema.toString). */
   formatted(parsed: ParsedSchema, format: string): string | undefined {
-    return format.toLowerCase() === "resolved" && parsed instanceof AvroParsedSchema ? canonicalString(parsed.root) : undefined;
+    return format.toLowerCase() === "resolved" && parsed instanceof AvroParsedSchema
+      ? canonicalString(parsed.root)
+      : undefined;
   },
   readProblems(reader: ParsedSchema, writer: ParsedSchema, newSchema: NewSchemaSide = "reader"): Incompatibility[] {
     if (!(reader instanceof AvroParsedSchema) || !(writer instanceof AvroParsedSchema)) {

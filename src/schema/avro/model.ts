@@ -92,8 +92,20 @@ export function isNamed(n: AvroNode): n is NamedNode {
 
 /** Java Schema.Type names; a name equal to one of these is always written fully qualified. */
 const TYPE_NAMES = new Set<string>([
-  "record", "enum", "array", "map", "union", "fixed",
-  "string", "bytes", "int", "long", "float", "double", "boolean", "null",
+  "record",
+  "enum",
+  "array",
+  "map",
+  "union",
+  "fixed",
+  "string",
+  "bytes",
+  "int",
+  "long",
+  "float",
+  "double",
+  "boolean",
+  "null",
 ]);
 
 /** Name.getQualified: the short name only when in the default namespace and not a type name. */

@@ -23,7 +23,18 @@ import { validateDefault } from "./defaults.ts";
 import { schemaEquals } from "./equality.ts";
 
 const PRIMITIVES = new Set<string>(["null", "boolean", "int", "long", "float", "double", "bytes", "string"]);
-const SCHEMA_RESERVED = new Set(["doc", "fields", "items", "name", "namespace", "size", "symbols", "values", "type", "aliases"]);
+const SCHEMA_RESERVED = new Set([
+  "doc",
+  "fields",
+  "items",
+  "name",
+  "namespace",
+  "size",
+  "symbols",
+  "values",
+  "type",
+  "aliases",
+]);
 const ENUM_RESERVED = new Set([...SCHEMA_RESERVED, "default"]);
 const FIELD_RESERVED = new Set(["default", "doc", "name", "order", "type", "aliases"]);
 const MAX_FIXED_SIZE = 2147483647 - 8; // SystemLimitException.MAX_ARRAY_VM_LIMIT
@@ -103,7 +114,6 @@ function stringDefaultAsDouble(text: string): number {
   }
 }
 
-
 const INCOMPATIBLE_LOGICAL_PROPS = ["avro.java.string", "java-class", "java-key-class", "java-element-class"];
 
 /**
@@ -166,11 +176,10 @@ function recogniseLogicalType(node: AvroNode): LogicalTypeInfo | null {
   }
 }
 
-
 function checkNotPrimitive(name: AvroName): void {
-  if (PRIMITIVES.has(name.full)) throw new InvalidSchemaError(`Schemas may not be named after primitives: ${name.full}`);
+  if (PRIMITIVES.has(name.full))
+    throw new InvalidSchemaError(`Schemas may not be named after primitives: ${name.full}`);
 }
-
 
 /**
  * Java 1.12 ParseContext + Schema.parse. Unknown names become placeholder records (as in Java),
@@ -219,7 +228,9 @@ export class ParseContext {
     parts.forEach((part, i) => {
       const err = strictNameError(part);
       if (err !== null) {
-        throw new InvalidSchemaError(`${i < parts.length - 1 ? "Namespace part" : "Name"} "${part}" is invalid: ${err}`);
+        throw new InvalidSchemaError(
+          `${i < parts.length - 1 ? "Namespace part" : "Name"} "${part}" is invalid: ${err}`,
+        );
       }
     });
     const existing = this.named.get(node.name.full);
@@ -249,14 +260,24 @@ export class ParseContext {
       case "array": {
         const items = json.get("items");
         if (items === undefined) throw new InvalidSchemaError(`Array has no items type: ${writeJson(json)}`);
-        const node: AvroNode = { type: "array", items: this.parse(items, space), props: propsOf(json, SCHEMA_RESERVED), logicalType: null };
+        const node: AvroNode = {
+          type: "array",
+          items: this.parse(items, space),
+          props: propsOf(json, SCHEMA_RESERVED),
+          logicalType: null,
+        };
         node.logicalType = recogniseLogicalType(node);
         return node;
       }
       case "map": {
         const values = json.get("values");
         if (values === undefined) throw new InvalidSchemaError(`Map has no values type: ${writeJson(json)}`);
-        const node: AvroNode = { type: "map", values: this.parse(values, space), props: propsOf(json, SCHEMA_RESERVED), logicalType: null };
+        const node: AvroNode = {
+          type: "map",
+          values: this.parse(values, space),
+          props: propsOf(json, SCHEMA_RESERVED),
+          logicalType: null,
+        };
         node.logicalType = recogniseLogicalType(node);
         return node;
       }
@@ -344,11 +365,22 @@ export class ParseContext {
       symbols.add(sym);
     }
     if (enumDefault !== null && !symbols.has(enumDefault)) {
-      throw new InvalidSchemaError(`The Enum Default: ${enumDefault} is not in the enum symbol set: [${[...symbols].join(", ")}]`);
+      throw new InvalidSchemaError(
+        `The Enum Default: ${enumDefault} is not in the enum symbol set: [${[...symbols].join(", ")}]`,
+      );
     }
     const props = propsOf(json, ENUM_RESERVED);
     const aliases = namedAliases(json, name.space);
-    const node: AvroNode = { type: "enum", name, doc, symbols: [...symbols], enumDefault, props, logicalType: null, aliases };
+    const node: AvroNode = {
+      type: "enum",
+      name,
+      doc,
+      symbols: [...symbols],
+      enumDefault,
+      props,
+      logicalType: null,
+      aliases,
+    };
     node.logicalType = recogniseLogicalType(node);
     this.put(node);
     return node;
@@ -358,7 +390,8 @@ export class ParseContext {
     const name = this.parseName(json, space);
     const doc = textOf(json.get("doc"));
     const size = json.get("size");
-    if (!(size instanceof JsonNumber) || size.kind !== "int") throw new InvalidSchemaError(`Invalid or no size: ${writeJson(json)}`);
+    if (!(size instanceof JsonNumber) || size.kind !== "int")
+      throw new InvalidSchemaError(`Invalid or no size: ${writeJson(json)}`);
     checkNotPrimitive(name);
     if (size.value < 0) throw new InvalidSchemaError(`Malformed data. Length is negative: ${size.value}`);
     if (size.value > MAX_FIXED_SIZE) {
@@ -373,7 +406,12 @@ export class ParseContext {
   }
 
   private parseUnion(json: JsonValue[], space: string | null): UnionNode {
-    const node: UnionNode = { type: "union", branches: json.map((b) => this.parse(b, space)), props: new Map(), logicalType: null };
+    const node: UnionNode = {
+      type: "union",
+      branches: json.map((b) => this.parse(b, space)),
+      props: new Map(),
+      logicalType: null,
+    };
     checkUnion(node);
     return node;
   }

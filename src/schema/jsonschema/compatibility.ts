@@ -98,7 +98,8 @@ class Context {
       return;
     }
     const prefix = pathString(this.path);
-    for (const d of diffs) this.diffs.push({ type: d.type, path: d.path.length <= 2 ? prefix : `${prefix}/${d.path.slice(2)}` });
+    for (const d of diffs)
+      this.diffs.push({ type: d.type, path: d.path.length <= 2 ? prefix : `${prefix}/${d.path.slice(2)}` });
   }
 
   isCompatible(): boolean {
@@ -133,7 +134,11 @@ function pathString(path: readonly string[]): string {
 }
 
 /** SchemaDiff.compare: all differences of `update` against `original` (STRICT policy). */
-export function compareSchemas(original: SchemaNode, update: SchemaNode, compatible: ReadonlySet<DifferenceType> = COMPATIBLE_STRICT): Difference[] {
+export function compareSchemas(
+  original: SchemaNode,
+  update: SchemaNode,
+  compatible: ReadonlySet<DifferenceType> = COMPATIBLE_STRICT,
+): Difference[] {
   let seed: PairMap<readonly Difference[]> = new Map();
   for (;;) {
     const shared: Shared = { compatible, memo: new Map(), inProgress: new Map(), seed, optimismUsed: false };
@@ -141,7 +146,8 @@ export function compareSchemas(original: SchemaNode, update: SchemaNode, compati
     compare(ctx, original, update);
     const incompatible: PairMap<readonly Difference[]> = new Map();
     for (const [a, inner] of shared.memo) {
-      for (const [b, diffs] of inner) if (diffs.some((d) => !compatible.has(d.type))) pairSet(incompatible, a, b, diffs);
+      for (const [b, diffs] of inner)
+        if (diffs.some((d) => !compatible.has(d.type))) pairSet(incompatible, a, b, diffs);
     }
     if (!shared.optimismUsed || samePairs(incompatible, seed)) return ctx.diffs;
     seed = incompatible;
@@ -281,7 +287,13 @@ type LimitFamily =
   | "EXCLUSIVE_MAXIMUM"
   | "EXCLUSIVE_MINIMUM";
 
-function compareLimit(ctx: Context, keyword: string, o: number | undefined, u: number | undefined, family: LimitFamily): void {
+function compareLimit(
+  ctx: Context,
+  keyword: string,
+  o: number | undefined,
+  u: number | undefined,
+  family: LimitFamily,
+): void {
   if (o === u) return;
   if (o === undefined) ctx.addAt(keyword, `${family}_ADDED`);
   else if (u === undefined) ctx.addAt(keyword, `${family}_REMOVED`);
@@ -370,7 +382,8 @@ function compareCombined(ctx: Context, o: CombinedNode, u: CombinedNode): void {
   const os = distinct(o.subschemas);
   const us = distinct(u.subschemas);
   if (os.length < us.length) ctx.add(u.criterion === "allOf" ? "PRODUCT_TYPE_EXTENDED" : "SUM_TYPE_EXTENDED");
-  else if (os.length > us.length) ctx.add(o.criterion === "anyOf" || o.criterion === "oneOf" ? "SUM_TYPE_NARROWED" : "PRODUCT_TYPE_NARROWED");
+  else if (os.length > us.length)
+    ctx.add(o.criterion === "anyOf" || o.criterion === "oneOf" ? "SUM_TYPE_NARROWED" : "PRODUCT_TYPE_NARROWED");
 
   const edges: Array<{ o: number; u: number; diffs: Difference[] }> = [];
   os.forEach((oSub, i) => {
@@ -417,7 +430,8 @@ function unevaluated(n: ObjectNode | ArrayNode, key: string): SchemaNode | undef
 }
 
 function isOpenObject(n: ObjectNode): boolean {
-  if (!n.additionalProperties || n.schemaOfAdditionalProperties !== undefined || n.patternProperties.length > 0) return false;
+  if (!n.additionalProperties || n.schemaOfAdditionalProperties !== undefined || n.patternProperties.length > 0)
+    return false;
   const u = unevaluated(n, "unevaluatedProperties");
   return u === undefined || isEmptyLike(u);
 }
@@ -437,7 +451,13 @@ function compareObject(ctx: Context, o: ObjectNode, u: ObjectNode): void {
   compareProperties(ctx, o, u);
   compareDependencies(ctx, o, u);
   compareAdditionalProperties(ctx, o, u);
-  compareUnevaluated(ctx, "unevaluatedProperties", unevaluated(o, "unevaluatedProperties"), unevaluated(u, "unevaluatedProperties"), "UNEVALUATED_PROPERTIES");
+  compareUnevaluated(
+    ctx,
+    "unevaluatedProperties",
+    unevaluated(o, "unevaluatedProperties"),
+    unevaluated(u, "unevaluatedProperties"),
+    "UNEVALUATED_PROPERTIES",
+  );
   compareLimit(ctx, "maxProperties", o.maxProperties, u.maxProperties, "MAX_PROPERTIES");
   compareLimit(ctx, "minProperties", o.minProperties, u.minProperties, "MIN_PROPERTIES");
 }
@@ -453,7 +473,11 @@ function compareRequired(ctx: Context, o: ObjectNode, u: ObjectNode): void {
         const isRequired = updateRequired.has(key);
         if (wasRequired && !isRequired) ctx.add("REQUIRED_ATTRIBUTE_REMOVED");
         else if (!wasRequired && isRequired) {
-          ctx.add((u.properties.get(key) as SchemaNode).defaultValue !== undefined ? "REQUIRED_ATTRIBUTE_WITH_DEFAULT_ADDED" : "REQUIRED_ATTRIBUTE_ADDED");
+          ctx.add(
+            (u.properties.get(key) as SchemaNode).defaultValue !== undefined
+              ? "REQUIRED_ATTRIBUTE_WITH_DEFAULT_ADDED"
+              : "REQUIRED_ATTRIBUTE_ADDED",
+          );
         }
       });
     }
@@ -482,16 +506,28 @@ function compareProperties(ctx: Context, o: ObjectNode, u: ObjectNode): void {
             const sub = ctx.subcontext();
             compare(sub, os, partial);
             ctx.addAll(sub.diffs);
-            return ctx.add(sub.isCompatible() ? "PROPERTY_REMOVED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL" : "PROPERTY_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL");
+            return ctx.add(
+              sub.isCompatible()
+                ? "PROPERTY_REMOVED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL"
+                : "PROPERTY_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL",
+            );
           }
-          return ctx.add(os?.kind === "False" ? "PROPERTY_WITH_FALSE_REMOVED_FROM_CLOSED_CONTENT_MODEL" : "PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL");
+          return ctx.add(
+            os?.kind === "False"
+              ? "PROPERTY_WITH_FALSE_REMOVED_FROM_CLOSED_CONTENT_MODEL"
+              : "PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL",
+          );
         }
         if (os === undefined) {
           // Only the original's content model decides whether a property may be added.
           if (isOpenObject(o)) {
             if (isEmptyLike(us)) return ctx.add("PROPERTY_WITH_EMPTY_SCHEMA_ADDED_TO_OPEN_CONTENT_MODEL");
             if (updateRequired.has(key)) {
-              return ctx.add(us.defaultValue !== undefined ? "REQUIRED_PROPERTY_WITH_DEFAULT_ADDED_TO_OPEN_CONTENT_MODEL" : "REQUIRED_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL");
+              return ctx.add(
+                us.defaultValue !== undefined
+                  ? "REQUIRED_PROPERTY_WITH_DEFAULT_ADDED_TO_OPEN_CONTENT_MODEL"
+                  : "REQUIRED_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL",
+              );
             }
             return ctx.add("OPTIONAL_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL");
           }
@@ -500,10 +536,18 @@ function compareProperties(ctx: Context, o: ObjectNode, u: ObjectNode): void {
             const sub = ctx.subcontext();
             compare(sub, partial, us);
             ctx.addAll(sub.diffs);
-            ctx.add(sub.isCompatible() ? "PROPERTY_ADDED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL" : "PROPERTY_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL");
+            ctx.add(
+              sub.isCompatible()
+                ? "PROPERTY_ADDED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL"
+                : "PROPERTY_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL",
+            );
           }
           if (updateRequired.has(key)) {
-            ctx.add(us.defaultValue !== undefined ? "REQUIRED_PROPERTY_WITH_DEFAULT_ADDED_TO_UNOPEN_CONTENT_MODEL" : "REQUIRED_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL");
+            ctx.add(
+              us.defaultValue !== undefined
+                ? "REQUIRED_PROPERTY_WITH_DEFAULT_ADDED_TO_UNOPEN_CONTENT_MODEL"
+                : "REQUIRED_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL",
+            );
           } else {
             ctx.add("OPTIONAL_PROPERTY_ADDED_TO_UNOPEN_CONTENT_MODEL");
           }
@@ -526,7 +570,10 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 
 function compareDependencies(ctx: Context, o: ObjectNode, u: ObjectNode): void {
   ctx.inPath("dependencies", () => {
-    for (const key of unionOrder(copiedMapOrder(o.propertyDependencies.keys()), copiedMapOrder(u.propertyDependencies.keys()))) {
+    for (const key of unionOrder(
+      copiedMapOrder(o.propertyDependencies.keys()),
+      copiedMapOrder(u.propertyDependencies.keys()),
+    )) {
       ctx.inPath(key, () => {
         const od = o.propertyDependencies.get(key);
         const ud = u.propertyDependencies.get(key);
@@ -539,7 +586,10 @@ function compareDependencies(ctx: Context, o: ObjectNode, u: ObjectNode): void {
         }
       });
     }
-    for (const key of unionOrder(copiedMapOrder(o.schemaDependencies.keys()), copiedMapOrder(u.schemaDependencies.keys()))) {
+    for (const key of unionOrder(
+      copiedMapOrder(o.schemaDependencies.keys()),
+      copiedMapOrder(u.schemaDependencies.keys()),
+    )) {
       ctx.inPath(key, () => {
         const os = o.schemaDependencies.get(key);
         const us = u.schemaDependencies.get(key);
@@ -612,15 +662,25 @@ function compareArray(ctx: Context, o: ArrayNode, u: ArrayNode): void {
   ctx.inPath("items", () => compare(ctx, o.allItemSchema, u.allItemSchema));
   compareTuple(ctx, o, u);
   ctx.inPath("additionalItems", () => {
-    if (o.additionalItems !== u.additionalItems) ctx.add(o.additionalItems ? "ADDITIONAL_ITEMS_REMOVED" : "ADDITIONAL_ITEMS_ADDED");
-    else if (o.schemaOfAdditionalItems === undefined && u.schemaOfAdditionalItems !== undefined) ctx.add("ADDITIONAL_ITEMS_NARROWED");
-    else if (u.schemaOfAdditionalItems === undefined && o.schemaOfAdditionalItems !== undefined) ctx.add("ADDITIONAL_ITEMS_EXTENDED");
+    if (o.additionalItems !== u.additionalItems)
+      ctx.add(o.additionalItems ? "ADDITIONAL_ITEMS_REMOVED" : "ADDITIONAL_ITEMS_ADDED");
+    else if (o.schemaOfAdditionalItems === undefined && u.schemaOfAdditionalItems !== undefined)
+      ctx.add("ADDITIONAL_ITEMS_NARROWED");
+    else if (u.schemaOfAdditionalItems === undefined && o.schemaOfAdditionalItems !== undefined)
+      ctx.add("ADDITIONAL_ITEMS_EXTENDED");
     else compare(ctx, o.schemaOfAdditionalItems, u.schemaOfAdditionalItems);
   });
-  compareUnevaluated(ctx, "unevaluatedItems", unevaluated(o, "unevaluatedItems"), unevaluated(u, "unevaluatedItems"), "UNEVALUATED_ITEMS");
+  compareUnevaluated(
+    ctx,
+    "unevaluatedItems",
+    unevaluated(o, "unevaluatedItems"),
+    unevaluated(u, "unevaluatedItems"),
+    "UNEVALUATED_ITEMS",
+  );
   compareLimit(ctx, "maxItems", o.maxItems, u.maxItems, "MAX_ITEMS");
   compareLimit(ctx, "minItems", o.minItems, u.minItems, "MIN_ITEMS");
-  if (o.uniqueItems !== u.uniqueItems) ctx.addAt("uniqueItems", o.uniqueItems ? "UNIQUE_ITEMS_REMOVED" : "UNIQUE_ITEMS_ADDED");
+  if (o.uniqueItems !== u.uniqueItems)
+    ctx.addAt("uniqueItems", o.uniqueItems ? "UNIQUE_ITEMS_REMOVED" : "UNIQUE_ITEMS_ADDED");
   compareLimit(ctx, "maxContains", containsLimit(o, "maxContains"), containsLimit(u, "maxContains"), "MAX_CONTAINS");
   compareLimit(ctx, "minContains", containsLimit(o, "minContains"), containsLimit(u, "minContains"), "MIN_CONTAINS");
 }
@@ -638,20 +698,37 @@ function compareTuple(ctx: Context, o: ArrayNode, u: ArrayNode): void {
         const sub = ctx.subcontext();
         compare(sub, os[i], partial);
         ctx.addAll(sub.diffs);
-        return ctx.add(sub.isCompatible() ? "ITEM_REMOVED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL" : "ITEM_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL");
+        return ctx.add(
+          sub.isCompatible()
+            ? "ITEM_REMOVED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL"
+            : "ITEM_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL",
+        );
       }
-      ctx.add(os[i].kind === "False" ? "ITEM_WITH_FALSE_REMOVED_FROM_CLOSED_CONTENT_MODEL" : "ITEM_REMOVED_FROM_CLOSED_CONTENT_MODEL");
+      ctx.add(
+        os[i].kind === "False"
+          ? "ITEM_WITH_FALSE_REMOVED_FROM_CLOSED_CONTENT_MODEL"
+          : "ITEM_REMOVED_FROM_CLOSED_CONTENT_MODEL",
+      );
     });
   }
   for (let i = common; i < us.length; i++) {
     ctx.inPath(`items/${i}`, () => {
-      if (isOpenArray(o)) return ctx.add(isEmptyLike(us[i]) ? "ITEM_WITH_EMPTY_SCHEMA_ADDED_TO_OPEN_CONTENT_MODEL" : "ITEM_ADDED_TO_OPEN_CONTENT_MODEL");
+      if (isOpenArray(o))
+        return ctx.add(
+          isEmptyLike(us[i])
+            ? "ITEM_WITH_EMPTY_SCHEMA_ADDED_TO_OPEN_CONTENT_MODEL"
+            : "ITEM_ADDED_TO_OPEN_CONTENT_MODEL",
+        );
       const partial = partialArraySchema(o);
       if (partial !== undefined) {
         const sub = ctx.subcontext();
         compare(sub, partial, us[i]);
         ctx.addAll(sub.diffs);
-        return ctx.add(sub.isCompatible() ? "ITEM_ADDED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL" : "ITEM_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL");
+        return ctx.add(
+          sub.isCompatible()
+            ? "ITEM_ADDED_IS_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL"
+            : "ITEM_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL",
+        );
       }
       ctx.add("ITEM_ADDED_TO_CLOSED_CONTENT_MODEL");
     });

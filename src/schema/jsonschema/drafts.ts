@@ -1,6 +1,12 @@
 // JSON Schema drafts: which one a schema is written in (Confluent's SpecificationVersion rules),
 // and checking a schema against that draft's meta-schema with ajv.
-import Ajv, { type AnySchema, type ErrorObject, type FuncKeywordDefinition, type Options, type ValidateFunction } from "ajv";
+import Ajv, {
+  type AnySchema,
+  type ErrorObject,
+  type FuncKeywordDefinition,
+  type Options,
+  type ValidateFunction,
+} from "ajv";
 import Ajv2019 from "ajv/dist/2019";
 import Ajv2020 from "ajv/dist/2020";
 import draft6MetaSchema from "ajv/dist/refs/json-schema-draft-06.json";
@@ -10,7 +16,15 @@ import { fromPlain, type JValue } from "./json.ts";
 export type Draft = "draft-04" | "draft-06" | "draft-07" | "draft-2019-09" | "draft-2020-12";
 
 const DRAFT_URLS: ReadonlyArray<[Draft, readonly string[]]> = [
-  ["draft-04", ["http://json-schema.org/draft-04/schema", "https://json-schema.org/draft-04/schema", "http://json-schema.org/schema", "https://json-schema.org/schema"]],
+  [
+    "draft-04",
+    [
+      "http://json-schema.org/draft-04/schema",
+      "https://json-schema.org/draft-04/schema",
+      "http://json-schema.org/schema",
+      "https://json-schema.org/schema",
+    ],
+  ],
   ["draft-06", ["http://json-schema.org/draft-06/schema", "https://json-schema.org/draft-06/schema"]],
   ["draft-07", ["http://json-schema.org/draft-07/schema", "https://json-schema.org/draft-07/schema"]],
   ["draft-2019-09", ["http://json-schema.org/draft/2019-09/schema", "https://json-schema.org/draft/2019-09/schema"]],
@@ -108,7 +122,11 @@ const linearUniqueItems: FuncKeywordDefinition = {
     if (pair === undefined) return true;
     const [i, j] = pair;
     (uniqueItems as unknown as { errors: Partial<ErrorObject>[] }).errors = [
-      { keyword: "uniqueItems", message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`, params: { i, j } },
+      {
+        keyword: "uniqueItems",
+        message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
+        params: { i, j },
+      },
     ];
     return false;
   },
@@ -119,7 +137,10 @@ function equalityKey(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(equalityKey).join(",")}]`;
   if (v !== null && typeof v === "object") {
     const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${equalityKey(o[k])}`).join(",")}}`;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${equalityKey(o[k])}`)
+      .join(",")}}`;
   }
   return JSON.stringify(v);
 }
@@ -157,7 +178,8 @@ export function metaSchemaDocuments(): ReadonlyMap<string, JValue> {
       if (schema === undefined) continue;
       const tree = fromPlain(schema);
       const bare = id.replace(/#$/, "");
-      for (const uri of [bare, bare.replace(/^http:/, "https:"), bare.replace(/^https:/, "http:")]) if (!docs.has(uri)) docs.set(uri, tree);
+      for (const uri of [bare, bare.replace(/^http:/, "https:"), bare.replace(/^https:/, "http:")])
+        if (!docs.has(uri)) docs.set(uri, tree);
     }
   }
   metaDocuments = docs;

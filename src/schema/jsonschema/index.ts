@@ -77,7 +77,9 @@ function readText(text: string, what: string): JValue | undefined {
 function parseSchema(text: string, references: readonly ResolvedReference[]): JsonSchemaParsed {
   const root = readText(text, "");
   if (root === undefined || (typeof root !== "boolean" && !isJObject(root))) {
-    throw new InvalidSchemaError(`Invalid JSON schema: expected an object or boolean at the root, found ${nodeType(root)}`);
+    throw new InvalidSchemaError(
+      `Invalid JSON schema: expected an object or boolean at the root, found ${nodeType(root)}`,
+    );
   }
   const canonical = writeJson(root);
   const referenced = new Map<string, JValue>();
@@ -114,7 +116,11 @@ export const jsonSchemaFormat: JsonSchemaFormat = {
   parse(text: string, references: ResolvedReference[]): JsonSchemaParsed {
     return parseSchema(text, references);
   },
-  readProblems(reader: ParsedSchema, writer: ParsedSchema, newSchema: "reader" | "writer" = "reader"): Incompatibility[] {
+  readProblems(
+    reader: ParsedSchema,
+    writer: ParsedSchema,
+    newSchema: "reader" | "writer" = "reader",
+  ): Incompatibility[] {
     if (!(reader instanceof JsonSchemaParsed) || !(writer instanceof JsonSchemaParsed)) {
       throw new TypeError("JSON Schema compatibility needs two JSON schemas");
     }
@@ -124,7 +130,11 @@ export const jsonSchemaFormat: JsonSchemaFormat = {
     return compareSchemas(writer.model, reader.model)
       .filter((d) => !COMPATIBLE_STRICT.has(d.type))
       .map((d) => {
-        const problem: Incompatibility = { type: d.type, path: d.path, description: describe(d.type, d.path, updateLabel, originalLabel) };
+        const problem: Incompatibility = {
+          type: d.type,
+          path: d.path,
+          description: describe(d.type, d.path, updateLabel, originalLabel),
+        };
         return { ...problem, rendered: formatJsonSchemaDifference(problem) };
       });
   },

@@ -118,6 +118,7 @@ export function fromPlain(v: unknown): JValue {
     return tree instanceof JNumber ? tree : String(v);
   }
   if (Array.isArray(v)) return v.map(fromPlain);
-  if (typeof v === "object") return new Map(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, fromPlain(x)]));
+  if (typeof v === "object")
+    return new Map(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, fromPlain(x)]));
   return null;
 }

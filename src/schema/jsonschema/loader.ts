@@ -40,7 +40,15 @@ const COMBINED_KEYWORDS: readonly Criterion[] = (() => {
   return providers.keys() as Criterion[];
 })();
 
-const V4_OBJECT_KEYWORDS = ["properties", "required", "minProperties", "maxProperties", "dependencies", "patternProperties", "additionalProperties"];
+const V4_OBJECT_KEYWORDS = [
+  "properties",
+  "required",
+  "minProperties",
+  "maxProperties",
+  "dependencies",
+  "patternProperties",
+  "additionalProperties",
+];
 const V6_OBJECT_KEYWORDS = [...V4_OBJECT_KEYWORDS, "propertyNames"];
 const V4_ARRAY_KEYWORDS = ["items", "additionalItems", "minItems", "maxItems", "uniqueItems"];
 const V6_ARRAY_KEYWORDS = [...V4_ARRAY_KEYWORDS, "contains"];
@@ -50,14 +58,58 @@ const CONDITIONAL_KEYWORDS = ["if", "then", "else"];
 
 /** Keywords json-sKema knows (others stay "unprocessed"). */
 const MODERN_KEYWORDS = new Set([
-  "$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$ref", "$defs", "$schema", "$vocabulary",
-  "minLength", "maxLength", "allOf", "anyOf", "oneOf", "additionalProperties", "properties",
-  "patternProperties", "title", "description", "readOnly", "writeOnly", "deprecated", "default",
-  "enum", "const", "type", "not", "required", "maximum", "minimum", "exclusiveMaximum",
-  "exclusiveMinimum", "multipleOf", "uniqueItems", "items", "prefixItems", "contains", "minContains",
-  "maxContains", "if", "then", "else", "dependentSchemas", "dependentRequired", "unevaluatedItems",
-  "unevaluatedProperties", "minItems", "maxItems", "minProperties", "maxProperties", "propertyNames",
-  "pattern", "format",
+  "$id",
+  "$anchor",
+  "$dynamicRef",
+  "$dynamicAnchor",
+  "$ref",
+  "$defs",
+  "$schema",
+  "$vocabulary",
+  "minLength",
+  "maxLength",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "additionalProperties",
+  "properties",
+  "patternProperties",
+  "title",
+  "description",
+  "readOnly",
+  "writeOnly",
+  "deprecated",
+  "default",
+  "enum",
+  "const",
+  "type",
+  "not",
+  "required",
+  "maximum",
+  "minimum",
+  "exclusiveMaximum",
+  "exclusiveMinimum",
+  "multipleOf",
+  "uniqueItems",
+  "items",
+  "prefixItems",
+  "contains",
+  "minContains",
+  "maxContains",
+  "if",
+  "then",
+  "else",
+  "dependentSchemas",
+  "dependentRequired",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "minItems",
+  "maxItems",
+  "minProperties",
+  "maxProperties",
+  "propertyNames",
+  "pattern",
+  "format",
 ]);
 
 function typeName(v: JValue | undefined): string {
@@ -152,7 +204,12 @@ export class SchemaLoader {
         consumed.add(keyword);
         const subs = json.get(keyword);
         if (!Array.isArray(subs)) fail(`${path}/${keyword}`, `expected type: JsonArray, found: ${typeName(subs)}`);
-        extracted.push(combinedNode(keyword, subs.map((s, i) => child(`${keyword}/${i}`, s))));
+        extracted.push(
+          combinedNode(
+            keyword,
+            subs.map((s, i) => child(`${keyword}/${i}`, s)),
+          ),
+        );
       }
       if (unconsumed("not")) {
         consumed.add("not");
@@ -187,13 +244,23 @@ export class SchemaLoader {
       if (this.draft === "draft-07" && left(CONDITIONAL_KEYWORDS)) {
         for (const k of CONDITIONAL_KEYWORDS) consumed.add(k);
         const opt = (k: string): SchemaNode | undefined => (json.has(k) ? child(k, json.get(k) as JValue) : undefined);
-        sniffed.push({ kind: "Conditional", ...baseProps(), ifSchema: opt("if"), thenSchema: opt("then"), elseSchema: opt("else") });
+        sniffed.push({
+          kind: "Conditional",
+          ...baseProps(),
+          ifSchema: opt("if"),
+          thenSchema: opt("then"),
+          elseSchema: opt("else"),
+        });
       }
       extracted.push(...sniffed);
     }
 
     const node: SchemaNode =
-      extracted.length === 0 ? { kind: "Empty", ...baseProps() } : extracted.length === 1 ? extracted[0] : combinedNode("allOf", extracted);
+      extracted.length === 0
+        ? { kind: "Empty", ...baseProps() }
+        : extracted.length === 1
+          ? extracted[0]
+          : combinedNode("allOf", extracted);
     this.everitCommon(node, json, path, consumed);
     return node;
   }
@@ -224,7 +291,8 @@ export class SchemaLoader {
       for (const key of ["readOnly", "writeOnly"]) {
         if (!json.has(key) || consumed.has(key)) continue;
         consumed.add(key);
-        if (typeof json.get(key) !== "boolean") fail(`${path}/${key}`, `expected type: Boolean, found: ${typeName(json.get(key))}`);
+        if (typeof json.get(key) !== "boolean")
+          fail(`${path}/${key}`, `expected type: Boolean, found: ${typeName(json.get(key))}`);
       }
     }
     if (json.has("default") && !consumed.has("default")) {
@@ -236,7 +304,14 @@ export class SchemaLoader {
     node.unprocessed = unprocessed;
   }
 
-  private explicitType(type: string, json: JObject, doc: Document, scope: string | null, path: string, consumed: Set<string>): SchemaNode {
+  private explicitType(
+    type: string,
+    json: JObject,
+    doc: Document,
+    scope: string | null,
+    path: string,
+    consumed: Set<string>,
+  ): SchemaNode {
     switch (type) {
       case "string":
         return this.everitString(json, path, consumed);
@@ -318,7 +393,13 @@ export class SchemaLoader {
     return node;
   }
 
-  private everitObject(json: JObject, doc: Document, scope: string | null, path: string, consumed: Set<string>): ObjectNode {
+  private everitObject(
+    json: JObject,
+    doc: Document,
+    scope: string | null,
+    path: string,
+    consumed: Set<string>,
+  ): ObjectNode {
     for (const k of this.objectKeywords()) consumed.add(k);
     const child = (key: string, value: JValue): SchemaNode => this.load(value, doc, scope, `${path}/${key}`);
     const node = objectNode();
@@ -363,22 +444,33 @@ export class SchemaLoader {
         if (Array.isArray(value)) {
           const list = node.propertyDependencies.get(name) ?? [];
           for (const v of value) {
-            if (typeof v !== "string") fail(`${path}/dependencies/${name}`, `expected type: String, found: ${typeName(v)}`);
+            if (typeof v !== "string")
+              fail(`${path}/dependencies/${name}`, `expected type: String, found: ${typeName(v)}`);
             if (!list.includes(v)) list.push(v);
           }
           node.propertyDependencies.set(name, list);
         } else if (isJObject(value) || (this.draft !== "draft-04" && typeof value === "boolean")) {
           node.schemaDependencies.set(name, child(`dependencies/${escapePointer(name)}`, value));
         } else {
-          fail(`${path}/dependencies/${name}`, `expected type: one of JsonArray or JsonObject, found: ${typeName(value)}`);
+          fail(
+            `${path}/dependencies/${name}`,
+            `expected type: one of JsonArray or JsonObject, found: ${typeName(value)}`,
+          );
         }
       }
     }
-    if (this.draft !== "draft-04" && json.has("propertyNames")) node.propertyNames = child("propertyNames", json.get("propertyNames") as JValue);
+    if (this.draft !== "draft-04" && json.has("propertyNames"))
+      node.propertyNames = child("propertyNames", json.get("propertyNames") as JValue);
     return node;
   }
 
-  private everitArray(json: JObject, doc: Document, scope: string | null, path: string, consumed: Set<string>): ArrayNode {
+  private everitArray(
+    json: JObject,
+    doc: Document,
+    scope: string | null,
+    path: string,
+    consumed: Set<string>,
+  ): ArrayNode {
     for (const k of this.arrayKeywords()) consumed.add(k);
     const child = (key: string, value: JValue): SchemaNode => this.load(value, doc, scope, `${path}/${key}`);
     const node = arrayNode();
@@ -394,10 +486,12 @@ export class SchemaLoader {
     if (json.has("items")) {
       const items = json.get("items") as JValue;
       if (Array.isArray(items)) node.itemSchemas = items.map((s, i) => child(`items/${i}`, s));
-      else if (isJObject(items) || (this.draft !== "draft-04" && typeof items === "boolean")) node.allItemSchema = child("items", items);
+      else if (isJObject(items) || (this.draft !== "draft-04" && typeof items === "boolean"))
+        node.allItemSchema = child("items", items);
       else fail(`${path}/items`, `expected type: one of JsonArray or JsonObject, found: ${typeName(items)}`);
     }
-    if (this.draft !== "draft-04" && json.has("contains")) node.contains = child("contains", json.get("contains") as JValue);
+    if (this.draft !== "draft-04" && json.has("contains"))
+      node.contains = child("contains", json.get("contains") as JValue);
     return node;
   }
 
@@ -495,7 +589,8 @@ export class SchemaLoader {
         }
       case "type": {
         if (typeof value === "string") return modernType(value, path);
-        if (!Array.isArray(value)) fail(`${path}/type`, `expected type: one of JsonArray or String, found: ${typeName(value)}`);
+        if (!Array.isArray(value))
+          fail(`${path}/type`, `expected type: one of JsonArray or String, found: ${typeName(value)}`);
         return combinedNode(
           "anyOf",
           value.map((t) => {
@@ -577,7 +672,8 @@ export class SchemaLoader {
         if (!isJObject(value)) fail(`${path}/${key}`, `expected type: JsonObject, found: ${typeName(value)}`);
         const o = objectNode();
         for (const [name, deps] of value) {
-          if (!Array.isArray(deps)) fail(`${path}/${key}/${name}`, `expected type: JsonArray, found: ${typeName(deps)}`);
+          if (!Array.isArray(deps))
+            fail(`${path}/${key}/${name}`, `expected type: JsonArray, found: ${typeName(deps)}`);
           o.propertyDependencies.set(name, [...new Set(deps.map((d) => String(d)))]);
         }
         return o;
@@ -733,7 +829,11 @@ function join(parent: Parent, a: SchemaNode, b: SchemaNode): SchemaNode {
     return combinedNode("anyOf", accumulate([...b.subschemas], a), true);
   }
   if (parent !== "composite" && a.kind === "Combined") return combinedNode(parent, [...a.subschemas, ...flatten(b)]);
-  return combinedNode("allOf", [...flatten(a), ...flatten(b)].reduce<SchemaNode[]>((acc, s) => accumulate(acc, s), []), true);
+  return combinedNode(
+    "allOf",
+    [...flatten(a), ...flatten(b)].reduce<SchemaNode[]>((acc, s) => accumulate(acc, s), []),
+    true,
+  );
 }
 
 /** SchemaUtils.merge(toBuilder(a), b): b's settings over a's. */
@@ -753,7 +853,8 @@ function merge(a: SchemaNode, b: SchemaNode): SchemaNode {
     out.minProperties = b.minProperties ?? a.minProperties;
     out.maxProperties = b.maxProperties ?? a.maxProperties;
     out.propertyDependencies = new Map(a.propertyDependencies);
-    for (const [k, v] of b.propertyDependencies) out.propertyDependencies.set(k, [...new Set([...(a.propertyDependencies.get(k) ?? []), ...v])]);
+    for (const [k, v] of b.propertyDependencies)
+      out.propertyDependencies.set(k, [...new Set([...(a.propertyDependencies.get(k) ?? []), ...v])]);
     out.schemaDependencies = new Map([...a.schemaDependencies, ...b.schemaDependencies]);
     out.propertyNames = b.propertyNames ?? a.propertyNames;
   } else if (out.kind === "Array" && a.kind === "Array" && b.kind === "Array") {

@@ -193,11 +193,16 @@ export function printNode(n: SchemaNode, seen: Set<SchemaNode> = new Set()): str
       parts.push(`${n.minLength}/${n.maxLength}/${n.pattern}`);
       break;
     case "Number":
-      parts.push(`${n.minimum}/${n.maximum}/${n.exclusiveMinimum}/${n.exclusiveMaximum}/${n.multipleOf}/${n.requiresInteger}`);
+      parts.push(
+        `${n.minimum}/${n.maximum}/${n.exclusiveMinimum}/${n.exclusiveMaximum}/${n.multipleOf}/${n.requiresInteger}`,
+      );
       break;
     case "Object":
       for (const k of [...n.properties.keys()].sort()) parts.push(`p:${JSON.stringify(k)}=${sub(n.properties.get(k))}`);
-      parts.push(`req:${JSON.stringify(n.required)}`, `ap:${n.additionalProperties}:${sub(n.schemaOfAdditionalProperties)}`);
+      parts.push(
+        `req:${JSON.stringify(n.required)}`,
+        `ap:${n.additionalProperties}:${sub(n.schemaOfAdditionalProperties)}`,
+      );
       for (const [p, s] of n.patternProperties) parts.push(`pp:${JSON.stringify(p)}=${sub(s)}`);
       parts.push(`${n.minProperties}/${n.maxProperties}`);
       for (const [k, v] of n.propertyDependencies) parts.push(`pd:${JSON.stringify(k)}=${JSON.stringify(v)}`);
@@ -206,7 +211,10 @@ export function printNode(n: SchemaNode, seen: Set<SchemaNode> = new Set()): str
       break;
     case "Array":
       parts.push(`items:${sub(n.allItemSchema)}`, `tuple:${n.itemSchemas?.map((s) => sub(s)).join(";") ?? "-"}`);
-      parts.push(`ai:${n.additionalItems}:${sub(n.schemaOfAdditionalItems)}`, `${n.minItems}/${n.maxItems}/${n.uniqueItems}`);
+      parts.push(
+        `ai:${n.additionalItems}:${sub(n.schemaOfAdditionalItems)}`,
+        `${n.minItems}/${n.maxItems}/${n.uniqueItems}`,
+      );
       parts.push(`contains:${sub(n.contains)}`);
       break;
     case "Enum":

@@ -57,7 +57,6 @@ export function resolveUri(base: string | null, ref: string): string {
   return removeDotSegments(dir + ref);
 }
 
-
 function stripDotSlash(s: string): string {
   return s.startsWith("./") ? s.slice(2) : s;
 }
@@ -122,7 +121,8 @@ function collectIds(doc: Document, scope: string | null, idKey: string, into: Ma
     const id = v.get(idKey);
     if (typeof id === "string") {
       inner = resolveUri(s, id);
-      for (const key of [id, inner, withoutFragment(inner)]) if (!into.has(key)) into.set(key, { doc, node: v, scope: inner });
+      for (const key of [id, inner, withoutFragment(inner)])
+        if (!into.has(key)) into.set(key, { doc, node: v, scope: inner });
     }
     for (const child of v.values()) visit(child, inner);
   };
@@ -152,7 +152,8 @@ export class RefResolver {
   ) {
     for (const [name, root] of referenceTexts) {
       const doc: Document = { uri: name, root };
-      for (const key of [name, stripDotSlash(name), resolveUri(mainScope, name)]) if (!this.docs.has(key)) this.docs.set(key, doc);
+      for (const key of [name, stripDotSlash(name), resolveUri(mainScope, name)])
+        if (!this.docs.has(key)) this.docs.set(key, doc);
     }
     collectIds(main, null, idKey, this.ids);
     for (const doc of new Set(this.docs.values())) collectIds(doc, doc.uri, idKey, this.ids);
@@ -168,7 +169,8 @@ export class RefResolver {
 
     // An embedded id ("#foo", or a full URI) names that very subschema.
     const anchored = this.ids.get(absolute) ?? this.ids.get(ref);
-    if (anchored !== undefined && !isPointer) return { doc: anchored.doc, node: anchored.node, scope: anchored.scope, key: absolute };
+    if (anchored !== undefined && !isPointer)
+      return { doc: anchored.doc, node: anchored.node, scope: anchored.scope, key: absolute };
 
     const rawDocPart = withoutFragment(ref);
     if (rawDocPart === "") {
@@ -176,15 +178,25 @@ export class RefResolver {
       return this.pointInto(ref, doc, doc.root, fragment, scope, absolute);
     }
     const registered = this.docs.get(docPart) ?? this.docs.get(stripDotSlash(rawDocPart)) ?? this.docs.get(rawDocPart);
-    if (registered !== undefined) return this.pointInto(ref, registered, registered.root, fragment, registered.uri, absolute);
+    if (registered !== undefined)
+      return this.pointInto(ref, registered, registered.root, fragment, registered.uri, absolute);
     const withId = this.ids.get(docPart);
     if (withId !== undefined) return this.pointInto(ref, withId.doc, withId.node, fragment, withId.scope, absolute);
     const meta = this.metaSchemas.get(docPart);
     if (meta !== undefined) return this.pointInto(ref, { uri: docPart, root: meta }, meta, fragment, docPart, absolute);
-    throw new UnresolvableRefError(`Unable to resolve $ref '${ref}': no referenced schema is registered under that name`);
+    throw new UnresolvableRefError(
+      `Unable to resolve $ref '${ref}': no referenced schema is registered under that name`,
+    );
   }
 
-  private pointInto(ref: string, doc: Document, root: JValue, fragment: string, scope: string | null, key: string): ResolvedTarget {
+  private pointInto(
+    ref: string,
+    doc: Document,
+    root: JValue,
+    fragment: string,
+    scope: string | null,
+    key: string,
+  ): ResolvedTarget {
     const node = evaluatePointer(root, fragment);
     if (node === undefined) throw new UnresolvableRefError(`Unable to resolve $ref '${ref}': '${fragment}' not found`);
     return { doc, node, scope, key };

@@ -27,7 +27,10 @@ function mergeDefBuckets(schema: unknown): unknown {
   const defs = obj.$defs;
   if (definitions === null || typeof definitions !== "object" || Array.isArray(definitions)) return schema;
   if (defs !== undefined && (defs === null || typeof defs !== "object" || Array.isArray(defs))) return schema;
-  const merged: Record<string, unknown> = { ...(definitions as Record<string, unknown>), ...((defs ?? {}) as Record<string, unknown>) };
+  const merged: Record<string, unknown> = {
+    ...(definitions as Record<string, unknown>),
+    ...((defs ?? {}) as Record<string, unknown>),
+  };
   return { ...obj, $defs: merged };
 }
 
@@ -48,7 +51,8 @@ export function compileValidator(source: ValidatorSource): (value: unknown) => s
     code: { regExp: javaRegExp },
   });
   addFormats(ajv);
-  const hasId = (v: JValue): boolean => isJObject(v) && (typeof v.get("$id") === "string" || typeof v.get("id") === "string");
+  const hasId = (v: JValue): boolean =>
+    isJObject(v) && (typeof v.get("$id") === "string" || typeof v.get("id") === "string");
   for (const [name, root] of source.references) {
     const keys = new Set([resolveUri(source.rootScope, name), name.startsWith("./") ? name.slice(2) : name]);
     for (const key of hasId(root) ? [...keys].slice(0, 1) : keys) {

@@ -105,7 +105,12 @@ class FormatContext extends TypeContext {
   private mergeOption(field: FieldElement, existing: OptionElement, replacement: OptionElement): OptionElement {
     const r = transformOption(replacement);
     if (existing.kind === "MAP" && r.kind === "MAP") {
-      return { name: r.name, kind: "MAP", value: this.mergeMaps(field, existing.value as OptionMap, r.value as OptionMap), parenthesized: r.parenthesized };
+      return {
+        name: r.name,
+        kind: "MAP",
+        value: this.mergeMaps(field, existing.value as OptionMap, r.value as OptionMap),
+        parenthesized: r.parenthesized,
+      };
     }
     return r;
   }
@@ -123,7 +128,8 @@ class FormatContext extends TypeContext {
 
   private mergeValues(field: FieldElement | null, v1: OptionValue, v2: OptionValue): OptionValue {
     const singular = field !== null && field.label !== "repeated";
-    if (singular && v1 instanceof Map && v2 instanceof Map && this.messageTypeOf(field) !== null) return this.mergeMaps(field, v1, v2);
+    if (singular && v1 instanceof Map && v2 instanceof Map && this.messageTypeOf(field) !== null)
+      return this.mergeMaps(field, v1, v2);
     if (singular) return v2;
     const out: OptionValue[] = [];
     const seen = new Set<string>();
@@ -145,7 +151,11 @@ class FormatContext extends TypeContext {
 }
 
 function findField(message: MessageElement, name: string): FieldElement | null {
-  return message.fields.find((f) => f.name === name) ?? message.oneOfs.flatMap((o) => o.fields).find((f) => f.name === name) ?? null;
+  return (
+    message.fields.find((f) => f.name === name) ??
+    message.oneOfs.flatMap((o) => o.fields).find((f) => f.name === name) ??
+    null
+  );
 }
 
 /** Structural identity of an option value (Java equals), for de-duplicating merged lists. */
@@ -166,7 +176,8 @@ export function transformOption(option: OptionElement): OptionElement {
 function transformMap(option: OptionElement): OptionMap {
   const inner = option.value as OptionElement;
   let value: OptionValue;
-  if (inner.kind === "BOOLEAN" || inner.kind === "ENUM" || inner.kind === "NUMBER") value = { primitive: inner.kind, value: inner.value as string };
+  if (inner.kind === "BOOLEAN" || inner.kind === "ENUM" || inner.kind === "NUMBER")
+    value = { primitive: inner.kind, value: inner.value as string };
   else if (inner.kind === "OPTION") value = transformMap(inner);
   else value = inner.value as OptionValue;
   return new Map([[inner.name, value]]);
@@ -410,7 +421,8 @@ class Printer {
     const inner = `${prefix}  `;
     let nested = "";
     for (const t of types) if (t.kind === "message") nested += this.ctx.inName(t.name, () => this.message(t, inner));
-    for (const t of types) if (t.kind === "enum") nested += this.ctx.inName(t.name, () => indented(this.enumType(t), inner));
+    for (const t of types)
+      if (t.kind === "enum") nested += this.ctx.inName(t.name, () => indented(this.enumType(t), inner));
     return `${prefixLines(sb, prefix)}${nested}${prefix}}\n`;
   }
 
@@ -500,8 +512,10 @@ class Printer {
     }
     let sb = `${label !== null ? `${label} ` : ""}${fieldType} ${field.name} = ${field.tag}`;
     const options: OptionElement[] = [...field.options];
-    if (field.defaultValue !== null) options.push({ name: "default", kind: defaultKind(type), value: field.defaultValue, parenthesized: false });
-    if (field.jsonName !== null) options.push({ name: "json_name", kind: "STRING", value: field.jsonName, parenthesized: false });
+    if (field.defaultValue !== null)
+      options.push({ name: "default", kind: defaultKind(type), value: field.defaultValue, parenthesized: false });
+    if (field.jsonName !== null)
+      options.push({ name: "json_name", kind: "STRING", value: field.jsonName, parenthesized: false });
     const filtered = this.ctx.filterOptions(options);
     if (filtered.length > 0) sb += ` ${this.appendOptions(filtered)}`;
     return `${sb};\n`;
@@ -599,7 +613,23 @@ function defaultKind(type: ProtoType): OptionKind {
   const simple = type.text.slice(type.text.lastIndexOf(".") + 1);
   if (simple === "bool") return "BOOLEAN";
   if (simple === "string") return "STRING";
-  if (["bytes", "double", "float", "fixed32", "fixed64", "int32", "int64", "sfixed32", "sfixed64", "sint32", "sint64", "uint32", "uint64"].includes(simple)) {
+  if (
+    [
+      "bytes",
+      "double",
+      "float",
+      "fixed32",
+      "fixed64",
+      "int32",
+      "int64",
+      "sfixed32",
+      "sfixed64",
+      "sint32",
+      "sint64",
+      "uint32",
+      "uint64",
+    ].includes(simple)
+  ) {
     return "NUMBER";
   }
   return "ENUM";

@@ -4,7 +4,15 @@
 // the ones outside COMPATIBLE_CHANGES make the schemas incompatible. Differences come out in
 // Confluent's order, Java hash-set iteration included.
 import type { Incompatibility } from "../format.ts";
-import { protoType, type EnumElement, type FieldElement, type Label, type MessageElement, type ProtoType, type TypeElement } from "./elements.ts";
+import {
+  protoType,
+  type EnumElement,
+  type FieldElement,
+  type Label,
+  type MessageElement,
+  type ProtoType,
+  type TypeElement,
+} from "./elements.ts";
 import { JavaHashKeys } from "../../jvm/hash-order.ts";
 import { mapTypeOf, TypeContext, type Difference, type SchemaFiles } from "./type-context.ts";
 
@@ -64,7 +72,11 @@ export function describe(diff: Difference, readerLabel: string, writerLabel: str
  * Problems reading `writer` data with `reader`, as Confluent reports them: SchemaDiff.compare
  * (original = writer, update = reader), incompatible differences only.
  */
-export function readProblems(reader: SchemaFiles, writer: SchemaFiles, newSchema: "reader" | "writer"): Incompatibility[] {
+export function readProblems(
+  reader: SchemaFiles,
+  writer: SchemaFiles,
+  newSchema: "reader" | "writer",
+): Incompatibility[] {
   const readerLabel = newSchema === "reader" ? "new" : "old";
   const writerLabel = newSchema === "reader" ? "old" : "new";
   return schemaDifferences(writer, reader)
@@ -220,7 +232,8 @@ function compareMessageBodies(ctx: TypeContext, original: MessageElement, update
           movedIn++;
         }
       }
-      if (groups.size > 1) ctx.addDifference(movedIn > 1 ? "MULTIPLE_FIELDS_MOVED_TO_ONEOF" : "FIELD_MOVED_TO_EXISTING_ONEOF");
+      if (groups.size > 1)
+        ctx.addDifference(movedIn > 1 ? "MULTIPLE_FIELDS_MOVED_TO_ONEOF" : "FIELD_MOVED_TO_EXISTING_ONEOF");
     });
   }
 
@@ -244,13 +257,19 @@ function compareMessageBodies(ctx: TypeContext, original: MessageElement, update
       if (originalOneOf !== undefined) {
         if (!deletedOneOfs.has(originalOneOf)) at(originalOneOf, () => ctx.addDifference("ONEOF_FIELD_REMOVED"));
       } else {
-        at(undefined, () => ctx.addDifference(originalField?.label === "required" ? "REQUIRED_FIELD_REMOVED" : "FIELD_REMOVED"));
+        at(undefined, () =>
+          ctx.addDifference(originalField?.label === "required" ? "REQUIRED_FIELD_REMOVED" : "FIELD_REMOVED"),
+        );
       }
     } else if (originalField === undefined) {
       if (updateOneOf !== undefined) at(updateOneOf, () => ctx.addDifference("ONEOF_FIELD_ADDED"));
-      else at(undefined, () => ctx.addDifference(updateField.label === "required" ? "REQUIRED_FIELD_ADDED" : "FIELD_ADDED"));
+      else
+        at(undefined, () =>
+          ctx.addDifference(updateField.label === "required" ? "REQUIRED_FIELD_ADDED" : "FIELD_ADDED"),
+        );
     } else {
-      if (originalOneOf !== undefined && updateOneOf === undefined) at(undefined, () => ctx.addDifference("ONEOF_FIELD_MOVED_TO_TOP_LEVEL"));
+      if (originalOneOf !== undefined && updateOneOf === undefined)
+        at(undefined, () => ctx.addDifference("ONEOF_FIELD_MOVED_TO_TOP_LEVEL"));
       at(updateOneOf, () => compareFields(ctx, originalField, updateField));
     }
   }
@@ -324,7 +343,9 @@ function compareLabelsAndTypes(
     const u = scalarKind(ctx, updateType, false);
     if (o !== u) ctx.addDifference("FIELD_SCALAR_KIND_CHANGED");
     else if (originalLabel !== null && updateLabel !== null && originalLabel !== updateLabel) {
-      ctx.addDifference(o === "STRING_OR_BYTES" ? "FIELD_STRING_OR_BYTES_LABEL_CHANGED" : "FIELD_NUMERIC_LABEL_CHANGED");
+      ctx.addDifference(
+        o === "STRING_OR_BYTES" ? "FIELD_STRING_OR_BYTES_LABEL_CHANGED" : "FIELD_NUMERIC_LABEL_CHANGED",
+      );
     }
   } else if (originalKind === "MESSAGE") {
     compareMessageTypes(ctx, originalType, updateType);

@@ -32,7 +32,6 @@ import type {
   TypeElement,
 } from "./elements.ts";
 
-
 /** Standard options Confluent copies, in its order, with the kind it gives them. */
 const FILE_OPTIONS: [string, OptionKind][] = [
   ["java_package", "STRING"],
@@ -165,7 +164,8 @@ function dataType(fd: FieldDescriptorObject): string {
 function toField(syntax: string, fd: FieldDescriptorObject, inOneOf: boolean): FieldElement {
   const options = standardOptions(fd.options, FIELD_OPTIONS);
   const targets = fd.options?.targets;
-  if (Array.isArray(targets)) for (const t of targets) options.push({ name: "targets", kind: "ENUM", value: String(t), parenthesized: false });
+  if (Array.isArray(targets))
+    for (const t of targets) options.push({ name: "targets", kind: "ENUM", value: String(t), parenthesized: false });
   withMeta(options, metaOption(fd.options, "field_meta"));
   return {
     label: inOneOf ? null : label(syntax, fd),
@@ -186,7 +186,11 @@ function rangeValue(r: RangeObject, endExclusive: boolean): RangeValue {
   return start === end ? start : { start, end };
 }
 
-function reserveds(ranges: RangeObject[] | undefined, names: string[] | undefined, endExclusive: boolean): ReservedElement[] {
+function reserveds(
+  ranges: RangeObject[] | undefined,
+  names: string[] | undefined,
+  endExclusive: boolean,
+): ReservedElement[] {
   return [
     ...(ranges ?? []).map((r) => ({ values: [rangeValue(r, endExclusive)] })),
     ...(names ?? []).map((n) => ({ values: [n] })),
@@ -219,16 +223,27 @@ function toExtensions(r: RangeObject): ExtensionsElement {
     }
   }
   if (r.options?.verification !== undefined) {
-    options.push({ name: "verification", kind: "BOOLEAN", value: String(r.options.verification), parenthesized: false });
+    options.push({
+      name: "verification",
+      kind: "BOOLEAN",
+      value: String(r.options.verification),
+      parenthesized: false,
+    });
   }
   return { values: [rangeValue(r, true)], options };
 }
 
 function toMessage(syntax: string, d: DescriptorObject): MessageElement {
-  const oneOfs: OneOfElement[] = (d.oneofDecl ?? []).map((o) => ({ name: o.name ?? "", fields: [], groups: [], options: [] }));
+  const oneOfs: OneOfElement[] = (d.oneofDecl ?? []).map((o) => ({
+    name: o.name ?? "",
+    fields: [],
+    groups: [],
+    options: [],
+  }));
   const fields: FieldElement[] = [];
   for (const fd of d.field ?? []) {
-    if (fd.oneofIndex !== undefined && !fd.proto3Optional) oneOfs[fd.oneofIndex]?.fields.push(toField(syntax, fd, true));
+    if (fd.oneofIndex !== undefined && !fd.proto3Optional)
+      oneOfs[fd.oneofIndex]?.fields.push(toField(syntax, fd, true));
     else fields.push(toField(syntax, fd, false));
   }
   const nestedTypes: TypeElement[] = [

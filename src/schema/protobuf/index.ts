@@ -57,7 +57,11 @@ export const protobufFormat: ProtobufFormat = {
   formatted(parsed: ParsedSchema, format: string): string | undefined {
     return format.toLowerCase() === "serialized" ? serializedFormat(parsed) : undefined;
   },
-  readProblems(reader: ParsedSchema, writer: ParsedSchema, newSchema: "reader" | "writer" = "reader"): Incompatibility[] {
+  readProblems(
+    reader: ParsedSchema,
+    writer: ParsedSchema,
+    newSchema: "reader" | "writer" = "reader",
+  ): Incompatibility[] {
     // Confluent's Protobuf Difference.toString: double quotes, no additionalInfo.
     return readProblems(asProtobuf(reader).files, asProtobuf(writer).files, newSchema).map((p) => ({
       ...p,
@@ -125,7 +129,6 @@ function parseFile(text: string, referenceName: string | null): ProtoFileElement
   }
 }
 
-
 function parseSchema(text: string, references: readonly ResolvedReference[]): ProtobufParsedSchema {
   const main = parseFile(text, null);
   const dependencies = new Map<string, ProtoFileElement>();
@@ -136,7 +139,9 @@ function parseSchema(text: string, references: readonly ResolvedReference[]): Pr
     runtimeDeps.set(name, { name, element, json: null });
   }
   for (const [name, known] of knownFiles()) if (!dependencies.has(name)) dependencies.set(name, known.element);
-  const directReferences = new Map<string, ReferenceKey>(references.map((r) => [r.name, { subject: r.subject, version: r.version }]));
+  const directReferences = new Map<string, ReferenceKey>(
+    references.map((r) => [r.name, { subject: r.subject, version: r.version }]),
+  );
   const files: SchemaFiles = { main, dependencies, references: directReferences };
 
   let canonical: string;

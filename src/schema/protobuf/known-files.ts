@@ -1,7 +1,13 @@
 // Parsed forms of the files Confluent resolves without references, built once per process.
 import protobuf from "protobufjs";
 import { descriptorNamespaceJson } from "./descriptor-types.ts";
-import { emptyMessage, type FieldElement, type MessageElement, type ProtoFileElement, type TypeElement } from "./elements.ts";
+import {
+  emptyMessage,
+  type FieldElement,
+  type MessageElement,
+  type ProtoFileElement,
+  type TypeElement,
+} from "./elements.ts";
 import { parseProto } from "./parser.ts";
 import { DESCRIPTOR_FILE, KNOWN_TEXTS } from "./well-known.ts";
 
@@ -17,7 +23,11 @@ let cache: Map<string, KnownFile> | undefined;
 export function knownFiles(): ReadonlyMap<string, KnownFile> {
   if (cache === undefined) {
     const files = new Map<string, KnownFile>();
-    files.set(DESCRIPTOR_FILE, { name: DESCRIPTOR_FILE, element: descriptorElement(), json: descriptorNamespaceJson() });
+    files.set(DESCRIPTOR_FILE, {
+      name: DESCRIPTOR_FILE,
+      element: descriptorElement(),
+      json: descriptorNamespaceJson(),
+    });
     for (const [name, text] of KNOWN_TEXTS) files.set(name, { name, element: parseProto(text), json: null });
     cache = files;
   }
@@ -62,7 +72,12 @@ function reflectType(obj: protobuf.ReflectionObject): TypeElement[] {
       ...emptyMessage(obj.name),
       nestedTypes: obj.nestedArray.flatMap(reflectType),
       fields: obj.fieldsArray.filter((f) => !inOneOf.has(f)).map(field),
-      oneOfs: obj.oneofsArray.map((o) => ({ name: o.name, fields: o.fieldsArray.map((f) => ({ ...field(f), label: null })), groups: [], options: [] })),
+      oneOfs: obj.oneofsArray.map((o) => ({
+        name: o.name,
+        fields: o.fieldsArray.map((f) => ({ ...field(f), label: null })),
+        groups: [],
+        options: [],
+      })),
     };
     return [message];
   }

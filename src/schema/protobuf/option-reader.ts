@@ -107,7 +107,9 @@ function readList(r: SyntaxReader): OptionValue[] {
     if (r.peekIs("]")) return result;
     const { kind, value } = readKindAndValue(r);
     result.push(
-      kind === "BOOLEAN" || kind === "ENUM" || kind === "NUMBER" ? { primitive: kind, value: value as string } : (value as OptionValue),
+      kind === "BOOLEAN" || kind === "ENUM" || kind === "NUMBER"
+        ? { primitive: kind, value: value as string }
+        : (value as OptionValue),
     );
     if (r.peekIs(",")) continue;
     r.expect(r.peekChar() === "]", () => "expected ',' or ']'");

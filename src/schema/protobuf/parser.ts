@@ -293,7 +293,11 @@ class Parser {
       label = word;
       type = r.readDataType();
     } else {
-      r.expect(this.syntax === "proto3" || (word === "map" && r.peekChar() === "<"), () => `unexpected label: ${word}`, location);
+      r.expect(
+        this.syntax === "proto3" || (word === "map" && r.peekChar() === "<"),
+        () => `unexpected label: ${word}`,
+        location,
+      );
       label = null;
       type = r.readDataType(word);
     }

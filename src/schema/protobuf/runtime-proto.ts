@@ -4,7 +4,15 @@
 // ranges and services are left out. Map-entry messages of descriptor-based schemas become map<>
 // fields again, so their values read as plain objects.
 import { escapeChars } from "./canonical.ts";
-import type { EnumElement, FieldElement, GroupElement, MessageElement, OneOfElement, ProtoFileElement, RangeValue } from "./elements.ts";
+import type {
+  EnumElement,
+  FieldElement,
+  GroupElement,
+  MessageElement,
+  OneOfElement,
+  ProtoFileElement,
+  RangeValue,
+} from "./elements.ts";
 import { findOptionValue } from "./type-context.ts";
 
 function optionsText(field: FieldElement): string {

@@ -3,7 +3,15 @@
 // That builder is not protoc: type names stay as written (only `type` is resolved), proto3 fields
 // get no label, oneof members come before the other fields, map fields become `<name>Entry`
 // messages appended to the nested types, and the file is named "default".
-import { encodeFileDescriptor, type DescriptorObject, type EnumDescriptorObject, type FieldDescriptorObject, type FileDescriptorObject, type MetaObject, type OptionsObject } from "./descriptor-types.ts";
+import {
+  encodeFileDescriptor,
+  type DescriptorObject,
+  type EnumDescriptorObject,
+  type FieldDescriptorObject,
+  type FileDescriptorObject,
+  type MetaObject,
+  type OptionsObject,
+} from "./descriptor-types.ts";
 import {
   isOptionPrimitive,
   protoType,
@@ -113,7 +121,11 @@ function metaFrom(options: readonly OptionElement[], name: string): MetaObject |
   return meta;
 }
 
-function withMeta(options: OptionsObject, elementOptions: readonly OptionElement[], metaName: string): OptionsObject | undefined {
+function withMeta(
+  options: OptionsObject,
+  elementOptions: readonly OptionElement[],
+  metaName: string,
+): OptionsObject | undefined {
   const meta = metaFrom(elementOptions, `confluent.${metaName}`);
   if (meta !== undefined) options[`.confluent.${camel(metaName)}`] = meta;
   return Object.keys(options).length > 0 ? options : undefined;

@@ -1,6 +1,6 @@
 // Wire's SyntaxReader: the character-level reader of .proto text (whitespace, comments, names,
 // strings, integers), with Wire's error texts ("Syntax error in :line:column: reason").
-import type { Position, } from "./elements.ts";
+import type { Position } from "./elements.ts";
 
 /** A parse failure; `message` is Wire's text, `position` where it happened (when known). */
 export class ProtoSyntaxError extends Error {
@@ -184,11 +184,10 @@ export class SyntaxReader {
     while (this.pos < this.data.length && /[A-Za-z0-9_\-.]/.test(this.data[this.pos])) this.pos++;
     this.expect(start < this.pos, () => "expected a word");
     if (!allowLeadingDigit) {
-      this.expect(
-        !/[0-9]/.test(this.data[start]),
-        () => "field and constant names cannot start with a digit",
-        { line: this.line + 1, column: start - this.lineStart },
-      );
+      this.expect(!/[0-9]/.test(this.data[start]), () => "field and constant names cannot start with a digit", {
+        line: this.line + 1,
+        column: start - this.lineStart,
+      });
     }
     return this.data.slice(start, this.pos);
   }

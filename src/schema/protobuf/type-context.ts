@@ -2,7 +2,15 @@
 // and the normalized printer: every type of the schema and of its dependencies (known files
 // included) indexed by full name, names resolved by trying the enclosing scopes from the innermost
 // outwards, plus the path ("#/Msg/1") and the differences found so far.
-import { protoType, type ExtendElement, type FieldElement, type MessageElement, type ProtoFileElement, type ProtoType, type TypeElement } from "./elements.ts";
+import {
+  protoType,
+  type ExtendElement,
+  type FieldElement,
+  type MessageElement,
+  type ProtoFileElement,
+  type ProtoType,
+  type TypeElement,
+} from "./elements.ts";
 
 /** Subject and version of a reference; the main schema uses Confluent's dummy ("", -1). */
 export interface ReferenceKey {
@@ -47,7 +55,10 @@ export function mapTypeOf(info: TypeInfo): ProtoType | null {
 }
 
 /** Options by name, as Confluent's ProtobufSchema.mergeOptions keys them (leading dot dropped). */
-export function findOptionValue(options: readonly { name: string; value: unknown }[], name: string): string | undefined {
+export function findOptionValue(
+  options: readonly { name: string; value: unknown }[],
+  name: string,
+): string | undefined {
   let found: string | undefined;
   for (const o of options) {
     const key = o.name.startsWith(".") ? o.name.slice(1) : o.name;
@@ -61,7 +72,10 @@ const side = (isOriginal: boolean): Side => (isOriginal ? 0 : 1);
 
 export class TypeContext {
   protected readonly types: [Map<string, TypeInfo>, Map<string, TypeInfo>] = [new Map(), new Map()];
-  protected readonly extendFields: [Map<string, ExtendFieldInfo>, Map<string, ExtendFieldInfo>] = [new Map(), new Map()];
+  protected readonly extendFields: [Map<string, ExtendFieldInfo>, Map<string, ExtendFieldInfo>] = [
+    new Map(),
+    new Map(),
+  ];
   private readonly packages: [string, string] = ["", ""];
   readonly fullPath: string[] = [];
   private readonly fullName: string[] = [];
@@ -84,7 +98,8 @@ export class TypeContext {
   }
 
   collectTypeInfo(schema: SchemaFiles, isOriginal: boolean): void {
-    for (const [name, file] of schema.dependencies) this.collectFile(schema.references.get(name) ?? null, file, isOriginal);
+    for (const [name, file] of schema.dependencies)
+      this.collectFile(schema.references.get(name) ?? null, file, isOriginal);
     this.collectFile(DUMMY_REFERENCE, schema.main, isOriginal);
   }
 
@@ -109,7 +124,14 @@ export class TypeContext {
           }
         }
         const s = side(isOriginal);
-        this.types[s].set(this.qualified(s), { packageName: this.packages[s], reference: ref, type, isMap, key, value });
+        this.types[s].set(this.qualified(s), {
+          packageName: this.packages[s],
+          reference: ref,
+          type,
+          isMap,
+          key,
+          value,
+        });
         if (type.kind === "message") this.collectTypes(ref, type.nestedTypes, isOriginal);
       });
     }
@@ -120,7 +142,11 @@ export class TypeContext {
     for (const e of extendElements) {
       for (const field of e.fields) {
         this.inName(field.name, () => {
-          this.extendFields[s].set(this.qualified(s), { packageName: this.packages[s], field, repeated: field.label === "repeated" });
+          this.extendFields[s].set(this.qualified(s), {
+            packageName: this.packages[s],
+            field,
+            repeated: field.label === "repeated",
+          });
         });
       }
     }

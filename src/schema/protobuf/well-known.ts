@@ -13,12 +13,27 @@ const proto3 = (pkg: string, body: string, imports: string[] = []): string =>
 const wrapper = (name: string, type: string): string => `message ${name} {\n  ${type} value = 1;\n}\n`;
 
 const GOOGLE_PROTOBUF: Record<string, string> = {
-  "google/protobuf/any.proto": proto3("google.protobuf", "message Any {\n  string type_url = 1;\n  bytes value = 2;\n}\n"),
-  "google/protobuf/duration.proto": proto3("google.protobuf", "message Duration {\n  int64 seconds = 1;\n  int32 nanos = 2;\n}\n"),
-  "google/protobuf/timestamp.proto": proto3("google.protobuf", "message Timestamp {\n  int64 seconds = 1;\n  int32 nanos = 2;\n}\n"),
+  "google/protobuf/any.proto": proto3(
+    "google.protobuf",
+    "message Any {\n  string type_url = 1;\n  bytes value = 2;\n}\n",
+  ),
+  "google/protobuf/duration.proto": proto3(
+    "google.protobuf",
+    "message Duration {\n  int64 seconds = 1;\n  int32 nanos = 2;\n}\n",
+  ),
+  "google/protobuf/timestamp.proto": proto3(
+    "google.protobuf",
+    "message Timestamp {\n  int64 seconds = 1;\n  int32 nanos = 2;\n}\n",
+  ),
   "google/protobuf/empty.proto": proto3("google.protobuf", "message Empty {}\n"),
-  "google/protobuf/field_mask.proto": proto3("google.protobuf", "message FieldMask {\n  repeated string paths = 1;\n}\n"),
-  "google/protobuf/source_context.proto": proto3("google.protobuf", "message SourceContext {\n  string file_name = 1;\n}\n"),
+  "google/protobuf/field_mask.proto": proto3(
+    "google.protobuf",
+    "message FieldMask {\n  repeated string paths = 1;\n}\n",
+  ),
+  "google/protobuf/source_context.proto": proto3(
+    "google.protobuf",
+    "message SourceContext {\n  string file_name = 1;\n}\n",
+  ),
   "google/protobuf/struct.proto": proto3(
     "google.protobuf",
     `message Struct {
@@ -170,7 +185,10 @@ const GOOGLE_TYPE: Record<string, string> = {
     "message Color {\n  float red = 1;\n  float green = 2;\n  float blue = 3;\n  google.protobuf.FloatValue alpha = 4;\n}\n",
     ["google/protobuf/wrappers.proto"],
   ),
-  "google/type/date.proto": proto3("google.type", "message Date {\n  int32 year = 1;\n  int32 month = 2;\n  int32 day = 3;\n}\n"),
+  "google/type/date.proto": proto3(
+    "google.type",
+    "message Date {\n  int32 year = 1;\n  int32 month = 2;\n  int32 day = 3;\n}\n",
+  ),
   "google/type/datetime.proto": proto3(
     "google.type",
     `message DateTime {
@@ -202,13 +220,19 @@ message TimeZone {
     "google.type",
     "message Expr {\n  string expression = 1;\n  string title = 2;\n  string description = 3;\n  string location = 4;\n}\n",
   ),
-  "google/type/fraction.proto": proto3("google.type", "message Fraction {\n  int64 numerator = 1;\n  int64 denominator = 2;\n}\n"),
+  "google/type/fraction.proto": proto3(
+    "google.type",
+    "message Fraction {\n  int64 numerator = 1;\n  int64 denominator = 2;\n}\n",
+  ),
   "google/type/interval.proto": proto3(
     "google.type",
     "message Interval {\n  google.protobuf.Timestamp start_time = 1;\n  google.protobuf.Timestamp end_time = 2;\n}\n",
     ["google/protobuf/timestamp.proto"],
   ),
-  "google/type/latlng.proto": proto3("google.type", "message LatLng {\n  double latitude = 1;\n  double longitude = 2;\n}\n"),
+  "google/type/latlng.proto": proto3(
+    "google.type",
+    "message LatLng {\n  double latitude = 1;\n  double longitude = 2;\n}\n",
+  ),
   "google/type/money.proto": proto3(
     "google.type",
     "message Money {\n  string currency_code = 1;\n  int64 units = 2;\n  int32 nanos = 3;\n}\n",
@@ -296,7 +320,10 @@ extend google.protobuf.EnumValueOptions {
     "confluent.type",
     "message Decimal {\n  bytes value = 1;\n  uint32 precision = 2;\n  int32 scale = 3;\n}\n",
   ),
-  "confluent/type/variant.proto": proto3("confluent.type", "message Variant {\n  bytes metadata = 1;\n  bytes value = 2;\n}\n"),
+  "confluent/type/variant.proto": proto3(
+    "confluent.type",
+    "message Variant {\n  bytes metadata = 1;\n  bytes value = 2;\n}\n",
+  ),
 };
 
 /** Import path → .proto text, for every known file except descriptor.proto. */

@@ -25,7 +25,9 @@ function invalid(type: Type, value: unknown): SerializationException {
   const problems: string[] = [];
   type.isValid(value, {
     errorHook: (path: string[], got: unknown, expected: Type) => {
-      problems.push(`${path.length ? path.join(".") : "value"}: ${JSON.stringify(got) ?? String(got)} is not a ${expected.typeName ?? expected.toString()}`);
+      problems.push(
+        `${path.length ? path.join(".") : "value"}: ${JSON.stringify(got) ?? String(got)} is not a ${expected.typeName ?? expected.toString()}`,
+      );
     },
   });
   return new SerializationException(`Error serializing Avro message: ${problems.join("; ")}`);
@@ -56,7 +58,9 @@ export const avroCodec: ValueCodec = {
       try {
         resolver = avsc(reader).createResolver(writerType);
       } catch (err) {
-        throw new SerializationException(`The reader schema cannot read data written with schema ${writerType.name ?? ""}: ${(err as Error).message}`);
+        throw new SerializationException(
+          `The reader schema cannot read data written with schema ${writerType.name ?? ""}: ${(err as Error).message}`,
+        );
       }
     }
     return (bytes, offset) => {
@@ -69,7 +73,10 @@ export const avroCodec: ValueCodec = {
         throw new SerializationException(`Error deserializing Avro message: ${(err as Error).message}`, err);
       }
       if (result.offset < 0) throw new SerializationException("Error deserializing Avro message: truncated payload");
-      if (result.offset !== buffer.length) throw new SerializationException(`Error deserializing Avro message: ${buffer.length - result.offset} trailing bytes`);
+      if (result.offset !== buffer.length)
+        throw new SerializationException(
+          `Error deserializing Avro message: ${buffer.length - result.offset} trailing bytes`,
+        );
       return result.value;
     };
   },

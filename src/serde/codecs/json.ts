@@ -13,7 +13,8 @@ export const jsonCodec: ValueCodec = {
     const validate = jsonValidator(schema);
     return (value) => {
       const problems = validate(value);
-      if (problems.length > 0) throw new SerializationException(`Error serializing JSON message: ${problems.join("; ")}`);
+      if (problems.length > 0)
+        throw new SerializationException(`Error serializing JSON message: ${problems.join("; ")}`);
       return frame(id, JSON.stringify(value));
     };
   },
@@ -21,7 +22,9 @@ export const jsonCodec: ValueCodec = {
   decoder() {
     return (bytes, offset) => {
       try {
-        const text = Buffer.isBuffer(bytes) ? bytes.toString("utf8", offset) : textDecoder.decode(bytes.subarray(offset));
+        const text = Buffer.isBuffer(bytes)
+          ? bytes.toString("utf8", offset)
+          : textDecoder.decode(bytes.subarray(offset));
         return JSON.parse(text) as unknown;
       } catch (err) {
         throw new SerializationException(`Error deserializing JSON message: ${(err as Error).message}`, err);

@@ -51,7 +51,8 @@ export const protobufCodec: ValueCodec = {
       throw new SerializationException(`Error serializing Protobuf message ${fullName}: ${problem}`);
     };
     return (value) => {
-      if (typeof value !== "object" || value === null || Array.isArray(value)) return fail("a message must be an object");
+      if (typeof value !== "object" || value === null || Array.isArray(value))
+        return fail("a message must be an object");
       // Proto3 JSON conventions are accepted (64-bit integers as strings, enums by name): convert first,
       // then check the converted message; fields the message does not have are an error, not dropped.
       for (const key in value) if (!keys.has(key)) fail(`unknown field ${key}`);

@@ -26,7 +26,11 @@ if (import.meta.main) {
       const batch = Array.from({ length: 1 + (seq % 3) }, () => seq++);
       const positions = await broker.produce(
         CRASH_TOPIC,
-        batch.map((s) => ({ key: crashKey(s), value: crashValue(s), headers: { seq: new TextEncoder().encode(String(s)) } })),
+        batch.map((s) => ({
+          key: crashKey(s),
+          value: crashValue(s),
+          headers: { seq: new TextEncoder().encode(String(s)) },
+        })),
       );
       process.stdout.write(positions.map((p, i) => `ack ${p.partition} ${p.offset} ${batch[i]}\n`).join(""));
     }

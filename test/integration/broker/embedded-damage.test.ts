@@ -34,7 +34,12 @@ async function stop(proc: Subprocess): Promise<void> {
 
 /** Starts the registry on a data directory it must refuse; returns its exit code and stderr. */
 async function refusedStart(data: string): Promise<{ code: number; stderr: string }> {
-  const proc = spawn([bin, "registry", "--data-dir", data, "--listeners", `http://127.0.0.1:${freePort()}`], { cwd: dir, env: env(), stdout: "pipe", stderr: "pipe" });
+  const proc = spawn([bin, "registry", "--data-dir", data, "--listeners", `http://127.0.0.1:${freePort()}`], {
+    cwd: dir,
+    env: env(),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   try {
     const code = await waitFor("sluice to refuse start-up and exit", () => proc.exited, { timeoutMs: 15000 });
     return { code, stderr: await new Response(proc.stderr as ReadableStream).text() };
@@ -84,7 +89,8 @@ describe("dist/sluice on a damaged embedded log", () => {
     const data = copyOfPristine("garbage");
     const garbage = new Uint8Array(readFileSync(logOf(data)).length);
     crypto.getRandomValues(garbage.subarray(0, 65536));
-    for (let at = 65536; at < garbage.length; at += 65536) garbage.copyWithin(at, 0, Math.min(65536, garbage.length - at));
+    for (let at = 65536; at < garbage.length; at += 65536)
+      garbage.copyWithin(at, 0, Math.min(65536, garbage.length - at));
     writeFileSync(logOf(data), garbage);
 
     const { code, stderr } = await refusedStart(data);
@@ -120,7 +126,12 @@ describe("dist/sluice on a damaged embedded log", () => {
     bytes[Math.floor(bytes.length / 2)] ^= 0x01;
     writeFileSync(logOf(data), bytes);
 
-    const repair = spawnSync([bin, "repair-log", logOf(data)], { cwd: dir, env: env(), stdout: "pipe", stderr: "pipe" });
+    const repair = spawnSync([bin, "repair-log", logOf(data)], {
+      cwd: dir,
+      env: env(),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(repair.exitCode).toBe(0);
     expect(repair.stdout.toString()).toMatch(/skipped \d+ damaged bytes/);
     const aside = readdirSync(join(data, "topics", "_schemas")).filter((f) => f.startsWith("0.log.damaged-"));

@@ -130,7 +130,10 @@ describe("EmbeddedBroker produce/fetch", () => {
 
   test("fetch honours maxBytes but always returns at least one record", async () => {
     const broker = await openBroker(await tempDir());
-    await broker.produce("t", Array.from({ length: 50 }, (_, i) => ({ key: null, value: b("x".repeat(1000) + i) })));
+    await broker.produce(
+      "t",
+      Array.from({ length: 50 }, (_, i) => ({ key: null, value: b("x".repeat(1000) + i) })),
+    );
     const one = await broker.fetch("t", 0, 10, { maxBytes: 1 });
     expect(one.map((r) => r.offset)).toEqual([10]);
     const some = await broker.fetch("t", 0, 10, { maxBytes: 5000 });
@@ -143,7 +146,10 @@ describe("EmbeddedBroker produce/fetch", () => {
     const dir = await tempDir();
     const broker = await openBroker(dir);
     const big = new Uint8Array(3 * 1024 * 1024).map((_, i) => i % 251);
-    await broker.produce("t", [{ key: b("small"), value: b("before") }, { key: b("big"), value: big }]);
+    await broker.produce("t", [
+      { key: b("small"), value: b("before") },
+      { key: b("big"), value: big },
+    ]);
     const records = Array.from({ length: 3000 }, (_, i) => ({ key: b(`k${i}`), value: b(`v${i}`.padEnd(i % 97)) }));
     await broker.produce("t", records);
     const check = async (target: EmbeddedBroker) => {
@@ -204,7 +210,12 @@ describe("EmbeddedBroker produce/fetch", () => {
     );
 
     await broker.produce("auto", [{ key: b("k"), value: b("v") }]);
-    expect(await broker.describeTopic("auto")).toEqual({ name: "auto", partitions: 1, replicationFactor: 1, config: {} });
+    expect(await broker.describeTopic("auto")).toEqual({
+      name: "auto",
+      partitions: 1,
+      replicationFactor: 1,
+      config: {},
+    });
     expect(JSON.parse(await readFile(join(dir, "topics", "conf", "meta.json"), "utf8"))).toMatchObject(spec);
 
     const strict = await openBroker(await tempDir(), { autoCreateTopics: false });
@@ -220,7 +231,12 @@ describe("EmbeddedBroker produce/fetch", () => {
     await expect(broker.fetch("t", 0, 2)).rejects.toBeInstanceOf(BrokerError);
     await expect(broker.fetch("t", 1, 0)).rejects.toBeInstanceOf(BrokerError);
     await expect(broker.fetch("t", 0, -1)).rejects.toBeInstanceOf(BrokerError);
-    await broker.createTopic({ name: "c", partitions: 1, replicationFactor: 1, config: { "cleanup.policy": "compact" } });
+    await broker.createTopic({
+      name: "c",
+      partitions: 1,
+      replicationFactor: 1,
+      config: { "cleanup.policy": "compact" },
+    });
     await expect(broker.produce("c", [{ key: null, value: b("v") }])).rejects.toBeInstanceOf(BrokerError);
     expect(await broker.endOffsets("c")).toEqual([0]);
   });
@@ -232,7 +248,8 @@ describe("EmbeddedBroker durability", () => {
     const first = new EmbeddedBroker({ dataDir: dir, logger: captureLogger().logger });
     await first.connect();
     await first.createTopic({ name: "a", partitions: 2, replicationFactor: 1, config: { "retention.ms": "-1" } });
-    for (let i = 0; i < 100; i++) await first.produce("a", [{ key: b(`k${i}`), value: b(`v${i}`), headers: { i: b(String(i)) } }]);
+    for (let i = 0; i < 100; i++)
+      await first.produce("a", [{ key: b(`k${i}`), value: b(`v${i}`), headers: { i: b(String(i)) } }]);
     const before = [await fetchAll(first, "a", 0), await fetchAll(first, "a", 1)];
     const ends = await first.endOffsets("a");
     await first.close();
@@ -254,7 +271,10 @@ describe("EmbeddedBroker durability", () => {
     const dir = await tempDir();
     const first = new EmbeddedBroker({ dataDir: dir, logger: captureLogger().logger });
     await first.connect();
-    await first.produce("t", Array.from({ length: 5 }, (_, i) => ({ key: b(`k${i}`), value: b(`v${i}`) })));
+    await first.produce(
+      "t",
+      Array.from({ length: 5 }, (_, i) => ({ key: b(`k${i}`), value: b(`v${i}`) })),
+    );
     await first.close();
     const file = logFile(dir, "t");
     const goodSize = (await stat(file)).size;
@@ -263,7 +283,10 @@ describe("EmbeddedBroker durability", () => {
     const before = await readFile(file);
 
     const broker = new EmbeddedBroker({ dataDir: dir, logger: captureLogger().logger });
-    const refused = await broker.connect().then(() => undefined, (err: unknown) => err);
+    const refused = await broker.connect().then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(refused).toBeInstanceOf(BrokerError);
     expect((refused as Error).message).toContain(`${file} is damaged at byte ${goodSize}`);
     expect((refused as Error).message).toContain(`sluice repair-log ${file}`);
@@ -278,8 +301,16 @@ describe("EmbeddedBroker durability", () => {
     const dir = await tempDir();
     const first = new EmbeddedBroker({ dataDir: dir, logger: captureLogger().logger });
     await first.connect();
-    await first.createTopic({ name: "connect-offsets", partitions: 1, replicationFactor: 1, config: { "cleanup.policy": "compact" } });
-    await first.produce("connect-offsets", Array.from({ length: 5 }, (_, i) => ({ key: b(`k${i}`), value: b(`value-${i}`) })));
+    await first.createTopic({
+      name: "connect-offsets",
+      partitions: 1,
+      replicationFactor: 1,
+      config: { "cleanup.policy": "compact" },
+    });
+    await first.produce(
+      "connect-offsets",
+      Array.from({ length: 5 }, (_, i) => ({ key: b(`k${i}`), value: b(`value-${i}`) })),
+    );
     await first.close();
     const file = logFile(dir, "connect-offsets");
     const whole = await readFile(file);
@@ -294,9 +325,16 @@ describe("EmbeddedBroker durability", () => {
     const kept = await readFile(warning?.keptIn as string);
     expect(Buffer.concat([await readFile(file), kept]).equals(torn)).toBe(true);
     expect(kept.length).toBe(warning?.droppedBytes as number);
-    expect((await fetchAll(broker, "connect-offsets")).map((r) => str(r.value))).toEqual(["value-0", "value-1", "value-2", "value-3"]);
+    expect((await fetchAll(broker, "connect-offsets")).map((r) => str(r.value))).toEqual([
+      "value-0",
+      "value-1",
+      "value-2",
+      "value-3",
+    ]);
     expect(await broker.endOffsets("connect-offsets")).toEqual([4]);
-    expect(await broker.produce("connect-offsets", [{ key: b("k"), value: b("again") }])).toEqual([{ partition: 0, offset: 4 }]);
+    expect(await broker.produce("connect-offsets", [{ key: b("k"), value: b("again") }])).toEqual([
+      { partition: 0, offset: 4 },
+    ]);
   });
 
   test("damage in the middle refuses to open, changes nothing, and repair-log salvages all intact records", async () => {
@@ -352,7 +390,7 @@ describe("EmbeddedBroker durability", () => {
   test("a malformed committed offsets file is an error naming it, not an empty group", async () => {
     const dir = await tempDir();
     await mkdir(join(dir, "groups"), { recursive: true });
-    await writeFile(join(dir, "groups", "g.json"), "{\"group\":");
+    await writeFile(join(dir, "groups", "g.json"), '{"group":');
     const broker = await openBroker(dir);
     await expect(broker.committedOffsets("g", "t")).rejects.toThrow(join(dir, "groups", "g.json"));
   });
@@ -369,7 +407,9 @@ describe("EmbeddedBroker durability", () => {
     await first.commitOffsets("g", "t", [{ partition: 1, offset: 9 }]);
     await first.commitOffsets("g", "other", [{ partition: 0, offset: 1 }]);
     await first.commitOffsets("group/with spaces", "t", [{ partition: 0, offset: 2 }]);
-    await Promise.all(Array.from({ length: 20 }, (_, i) => first.commitOffsets("busy", "t", [{ partition: i, offset: i }])));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => first.commitOffsets("busy", "t", [{ partition: i, offset: i }])),
+    );
     await expect(first.commitOffsets("g", "t", [{ partition: 0, offset: -1 }])).rejects.toBeInstanceOf(BrokerError);
     await first.close();
 
@@ -410,7 +450,8 @@ describe("EmbeddedBroker compaction", () => {
       ["d", "d1"], // 6
       ["c", null], // 7: tombstone, the last record
     ];
-    for (const [k, v] of writes) await broker.produce("c", [{ key: b(k), value: v === null ? null : b(v), timestamp: now }]);
+    for (const [k, v] of writes)
+      await broker.produce("c", [{ key: b(k), value: v === null ? null : b(v), timestamp: now }]);
 
     const [result] = await broker.compact("c", { now });
     expect(result).toEqual({ before: 8, after: 4 });
@@ -515,7 +556,12 @@ describe("EmbeddedBroker compaction", () => {
     const dir = await tempDir();
     const first = new EmbeddedBroker({ dataDir: dir, logger: captureLogger().logger });
     await first.connect();
-    await first.createTopic({ name: "c", partitions: 1, replicationFactor: 1, config: { "cleanup.policy": "compact" } });
+    await first.createTopic({
+      name: "c",
+      partitions: 1,
+      replicationFactor: 1,
+      config: { "cleanup.policy": "compact" },
+    });
     await first.produce("c", [{ key: b("k"), value: b("v") }]);
     await first.close();
     await writeFile(`${logFile(dir, "c")}.compacting`, new Uint8Array([1, 2, 3]));

@@ -18,10 +18,14 @@ async function newTopic(broker: Broker, partitions: number): Promise<string> {
 }
 
 async function produce(broker: Broker, topic: string, partition: number, ...values: string[]): Promise<void> {
-  await broker.produce(topic, values.map((v) => ({ key: null, value: encoder.encode(v), partition })));
+  await broker.produce(
+    topic,
+    values.map((v) => ({ key: null, value: encoder.encode(v), partition })),
+  );
 }
 
-const reads = (topic: string, ...offsets: number[]): PartitionRead[] => offsets.map((offset, partition) => ({ topic, partition, offset }));
+const reads = (topic: string, ...offsets: number[]): PartitionRead[] =>
+  offsets.map((offset, partition) => ({ topic, partition, offset }));
 
 /** The same behaviour on either broker. */
 function fetchManyBehaviour(connect: () => Promise<Broker>) {
@@ -130,6 +134,13 @@ describe("Kafka", () => {
     } finally {
       fetchV12.api.async = original;
     }
-    expect(sent).toEqual([...leaders].map(([node, partitions]) => ({ node, partitions: partitions.sort(), maxWaitMs: 5_000, minBytes: 1 })));
+    expect(sent).toEqual(
+      [...leaders].map(([node, partitions]) => ({
+        node,
+        partitions: partitions.sort(),
+        maxWaitMs: 5_000,
+        minBytes: 1,
+      })),
+    );
   }, 30_000);
 });

@@ -18,7 +18,8 @@ test("a client with unsigned tokens writes and reads", async () => {
   const security = clientSecurity({
     "security.protocol": "SASL_PLAINTEXT",
     "sasl.mechanism": "OAUTHBEARER",
-    "sasl.jaas.config": 'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub="alice" unsecuredLoginListClaim_scope=" kafka" unsecuredLoginExtension_traceId="t1";',
+    "sasl.jaas.config":
+      'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required unsecuredLoginStringClaim_sub="alice" unsecuredLoginListClaim_scope=" kafka" unsecuredLoginExtension_traceId="t1";',
   });
   const broker = new KafkaBroker({ bootstrapServers: [kafka.bootstrap], security });
   await broker.connect();

@@ -37,7 +37,9 @@ beforeAll(async () => {
   oidc.addClient("connect", "connect-secret", { aud: "kafka" });
   oidc.addClient("brief", "brief-secret", { aud: "kafka", expiresIn: 6 });
   oidc.addClient("writer", "writer-secret", { aud: "kafka" });
-  kafka = await startKafka({ oauth: { jwksUrl: oidc.jwksUrl, issuer: oidc.issuer, audience: "kafka", reauthMs: REAUTH_MS } });
+  kafka = await startKafka({
+    oauth: { jwksUrl: oidc.jwksUrl, issuer: oidc.issuer, audience: "kafka", reauthMs: REAUTH_MS },
+  });
   if (!kafka.owned) throw new Error("this test needs the fixture's own OAuth broker, not KAFKA_BOOTSTRAP_SERVERS");
 }, 120_000);
 afterAll(async () => {
@@ -78,7 +80,11 @@ test("the registry stores and reads schemas over OAUTHBEARER (client id and secr
   const before = oidc.requests.get("/token") ?? 0;
   const registry = await startRegistry(registrySettings("registry-secret"));
   try {
-    const r = await fetch(`${registry.urls[0]}/subjects/oauth-value/versions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ schema: '"string"' }) });
+    const r = await fetch(`${registry.urls[0]}/subjects/oauth-value/versions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ schema: '"string"' }),
+    });
     expect(r.status).toBe(200);
     const { id } = (await r.json()) as { id: number };
     const read = await fetch(`${registry.urls[0]}/schemas/ids/${id}`);
@@ -117,7 +123,11 @@ test("Kerberos (GSSAPI, Kafka's default mechanism) is refused at start by name",
 }, 30_000);
 
 test("a token that expires every few seconds is refreshed, and connections re-authenticate with the new one", async () => {
-  const broker = new KafkaBroker({ bootstrapServers: [kafka.bootstrap], clientId: "brief", security: clientSecurity(oauthClient("brief", "brief-secret")) });
+  const broker = new KafkaBroker({
+    bootstrapServers: [kafka.bootstrap],
+    clientId: "brief",
+    security: clientSecurity(oauthClient("brief", "brief-secret")),
+  });
   const before = oidc.requests.get("/token") ?? 0;
   // The Kafka client's own events: re-authentications on an open connection, and new connections.
   const counts = { reauthenticated: 0, connected: 0 };
@@ -164,7 +174,12 @@ test("a worker's producer./consumer. security settings are its tasks' client's: 
     "consumer.sasl.oauthbearer.client.credentials.client.id": "writer",
     "consumer.sasl.oauthbearer.client.credentials.client.secret": "wrong-producer-secret",
   };
-  const refused = await startConnectStandalone({ settings: workerSettings.parse(raw).values, workerConfig: raw, connectorFiles: [], catalog }).then(
+  const refused = await startConnectStandalone({
+    settings: workerSettings.parse(raw).values,
+    workerConfig: raw,
+    connectorFiles: [],
+    catalog,
+  }).then(
     async (c) => {
       await c.stop();
       return "started";
@@ -194,20 +209,39 @@ test("a distributed connect worker (Kafka 4.1's client credential settings) keep
     "value.converter": "org.apache.kafka.connect.storage.StringConverter",
     ...oauthClient("connect", "connect-secret"),
   };
-  const connect = await startConnectDistributed({ settings: workerSettings.parse(raw).values, workerConfig: raw, catalog, taskThreadEntry: TASK_THREAD });
-  const reader = new KafkaBroker({ bootstrapServers: [kafka.bootstrap], security: clientSecurity(oauthClient("connect", "connect-secret")) });
+  const connect = await startConnectDistributed({
+    settings: workerSettings.parse(raw).values,
+    workerConfig: raw,
+    catalog,
+    taskThreadEntry: TASK_THREAD,
+  });
+  const reader = new KafkaBroker({
+    bootstrapServers: [kafka.bootstrap],
+    security: clientSecurity(oauthClient("connect", "connect-secret")),
+  });
   try {
     const api = connectClient(connect.urls[0]!);
-    const created = await waitFor("connector created", async () => {
-      const r = await api.post("/connectors", { name: "oauth-src", config: { "connector.class": "FileStreamSource", file: input, topic: "oauth-lines" } });
-      return r.status === 409 ? undefined : r;
-    }, { timeoutMs: 30_000, intervalMs: 200 });
+    const created = await waitFor(
+      "connector created",
+      async () => {
+        const r = await api.post("/connectors", {
+          name: "oauth-src",
+          config: { "connector.class": "FileStreamSource", file: input, topic: "oauth-lines" },
+        });
+        return r.status === 409 ? undefined : r;
+      },
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
     expect(created.status).toBe(201);
     await reader.connect();
-    const values = await waitFor("three lines in the topic", async () => {
-      const records = (await reader.describeTopic("oauth-lines")) ? await reader.fetch("oauth-lines", 0, 0) : [];
-      return records.length === 3 ? records.map((r) => new TextDecoder().decode(r.value!)) : undefined;
-    }, { timeoutMs: 30_000, intervalMs: 200 });
+    const values = await waitFor(
+      "three lines in the topic",
+      async () => {
+        const records = (await reader.describeTopic("oauth-lines")) ? await reader.fetch("oauth-lines", 0, 0) : [];
+        return records.length === 3 ? records.map((r) => new TextDecoder().decode(r.value!)) : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
     expect(values).toEqual(["a", "b", "c"]);
     expect((await reader.describeTopic("oauth-configs"))?.partitions).toBe(1);
 
@@ -217,18 +251,38 @@ test("a distributed connect worker (Kafka 4.1's client credential settings) keep
       "producer.override.sasl.oauthbearer.client.credentials.client.secret": secret,
     });
     const create = (name: string, config: Record<string, string>) =>
-      waitFor(`${name} created`, async () => {
-        const r = await api.post("/connectors", { name, config: { "connector.class": "FileStreamSource", file: input, ...config } });
-        return r.status === 409 ? undefined : r;
-      }, { timeoutMs: 30_000, intervalMs: 200 });
+      waitFor(
+        `${name} created`,
+        async () => {
+          const r = await api.post("/connectors", {
+            name,
+            config: { "connector.class": "FileStreamSource", file: input, ...config },
+          });
+          return r.status === 409 ? undefined : r;
+        },
+        { timeoutMs: 30_000, intervalMs: 200 },
+      );
     expect((await create("writer-src", { topic: "writer-lines", ...override("writer-secret") })).status).toBe(201);
-    await waitFor("three lines written with the connector's own credentials", async () => ((await reader.describeTopic("writer-lines")) ? (await reader.fetch("writer-lines", 0, 0)).length === 3 : false), { timeoutMs: 30_000, intervalMs: 200 });
+    await waitFor(
+      "three lines written with the connector's own credentials",
+      async () =>
+        (await reader.describeTopic("writer-lines")) ? (await reader.fetch("writer-lines", 0, 0)).length === 3 : false,
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
     // Its own credentials are the ones used: a wrong secret fails its task, saying why.
-    expect((await create("bad-writer-src", { topic: "bad-writer-lines", ...override("not-the-secret") })).status).toBe(201);
-    const failed = await waitFor("the task failed", async () => {
-      const status = (await api.get("/connectors/bad-writer-src/status")).body as { tasks?: { state: string; trace?: string }[] };
-      return status.tasks?.[0]?.state === "FAILED" ? status.tasks[0] : undefined;
-    }, { timeoutMs: 30_000, intervalMs: 200 });
+    expect((await create("bad-writer-src", { topic: "bad-writer-lines", ...override("not-the-secret") })).status).toBe(
+      201,
+    );
+    const failed = await waitFor(
+      "the task failed",
+      async () => {
+        const status = (await api.get("/connectors/bad-writer-src/status")).body as {
+          tasks?: { state: string; trace?: string }[];
+        };
+        return status.tasks?.[0]?.state === "FAILED" ? status.tasks[0] : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
     expect(failed.trace).toContain("the connector's own Kafka client (its producer.override.");
     expect(failed.trace).toContain("401");
     expect(failed.trace).toContain("invalid_client");

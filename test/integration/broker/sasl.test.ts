@@ -28,8 +28,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
-const jaas = (module: "plain.PlainLoginModule" | "scram.ScramLoginModule", user: { username: string; password: string }) =>
-  `org.apache.kafka.common.security.${module} required username="${user.username}" password="${user.password}";`;
+const jaas = (
+  module: "plain.PlainLoginModule" | "scram.ScramLoginModule",
+  user: { username: string; password: string },
+) => `org.apache.kafka.common.security.${module} required username="${user.username}" password="${user.password}";`;
 
 test("the registry stores schemas over SASL/SCRAM-SHA-256, and refuses to start with a wrong password", async () => {
   const settings = (password: string) =>
@@ -44,7 +46,11 @@ test("the registry stores schemas over SASL/SCRAM-SHA-256, and refuses to start 
     }).values;
   const registry = await startRegistry(settings(SASL_USERS.scram.password));
   try {
-    const r = await fetch(`${registry.urls[0]}/subjects/sasl-value/versions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ schema: '"string"' }) });
+    const r = await fetch(`${registry.urls[0]}/subjects/sasl-value/versions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ schema: '"string"' }),
+    });
     expect(r.status).toBe(200);
     expect(((await r.json()) as { id: number }).id).toBeGreaterThan(0);
   } finally {
@@ -64,18 +70,37 @@ test("the registry stores schemas over SASL/SCRAM-SHA-256, and refuses to start 
 test("a connect worker runs a pipeline over SASL/PLAIN", async () => {
   const input = join(dir, "in.txt");
   writeFileSync(input, "a\nb\nc\n");
-  const sasl = { "security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN", "sasl.jaas.config": jaas("plain.PlainLoginModule", SASL_USERS.plain) };
-  connect = await startTestConnect("kafka", { "bootstrap.servers": kafka.bootstrap, ...sasl, "value.converter": "org.apache.kafka.connect.storage.StringConverter" });
+  const sasl = {
+    "security.protocol": "SASL_PLAINTEXT",
+    "sasl.mechanism": "PLAIN",
+    "sasl.jaas.config": jaas("plain.PlainLoginModule", SASL_USERS.plain),
+  };
+  connect = await startTestConnect("kafka", {
+    "bootstrap.servers": kafka.bootstrap,
+    ...sasl,
+    "value.converter": "org.apache.kafka.connect.storage.StringConverter",
+  });
   const api = connectClient(connect.url);
-  expect((await api.post("/connectors", { name: "sasl-src", config: { "connector.class": "FileStreamSource", file: input, topic: "sasl-lines" } })).status).toBe(201);
+  expect(
+    (
+      await api.post("/connectors", {
+        name: "sasl-src",
+        config: { "connector.class": "FileStreamSource", file: input, topic: "sasl-lines" },
+      })
+    ).status,
+  ).toBe(201);
   // Read back with our own authenticated client.
   const reader = new KafkaBroker({ bootstrapServers: [kafka.bootstrap], security: clientSecurity(sasl) });
   await reader.connect();
   try {
-    const values = await waitFor("three lines in the topic", async () => {
-      const records = (await reader.describeTopic("sasl-lines")) ? await reader.fetch("sasl-lines", 0, 0) : [];
-      return records.length === 3 ? records.map((r) => new TextDecoder().decode(r.value!)) : undefined;
-    }, { timeoutMs: 30_000, intervalMs: 200 });
+    const values = await waitFor(
+      "three lines in the topic",
+      async () => {
+        const records = (await reader.describeTopic("sasl-lines")) ? await reader.fetch("sasl-lines", 0, 0) : [];
+        return records.length === 3 ? records.map((r) => new TextDecoder().decode(r.value!)) : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
     expect(values).toEqual(["a", "b", "c"]);
   } finally {
     await reader.close();
@@ -85,7 +110,11 @@ test("a connect worker runs a pipeline over SASL/PLAIN", async () => {
 test("the registry and a connect worker over SSL (the broker's CA as a PEM trust store)", async () => {
   const ssl = kafka.ssl!;
   writeFileSync(join(dir, "kafka-ca.pem"), ssl.ca);
-  const tls = { "security.protocol": "SSL", "ssl.truststore.location": join(dir, "kafka-ca.pem"), "ssl.truststore.type": "PEM" };
+  const tls = {
+    "security.protocol": "SSL",
+    "ssl.truststore.location": join(dir, "kafka-ca.pem"),
+    "ssl.truststore.type": "PEM",
+  };
   const registry = await startRegistry(
     registrySettingsDefinition.parse({
       listeners: `http://127.0.0.1:${freePort()}`,
@@ -96,20 +125,40 @@ test("the registry and a connect worker over SSL (the broker's CA as a PEM trust
     }).values,
   );
   try {
-    const r = await fetch(`${registry.urls[0]}/subjects/ssl-value/versions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ schema: '"int"' }) });
+    const r = await fetch(`${registry.urls[0]}/subjects/ssl-value/versions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ schema: '"int"' }),
+    });
     expect(r.status).toBe(200);
   } finally {
     await registry.stop();
   }
   const input = join(dir, "ssl-in.txt");
   writeFileSync(input, "x\ny\n");
-  const worker = await startTestConnect("kafka", { "bootstrap.servers": ssl.bootstrap, ...tls, "value.converter": "org.apache.kafka.connect.storage.StringConverter" });
+  const worker = await startTestConnect("kafka", {
+    "bootstrap.servers": ssl.bootstrap,
+    ...tls,
+    "value.converter": "org.apache.kafka.connect.storage.StringConverter",
+  });
   try {
-    expect((await connectClient(worker.url).post("/connectors", { name: "ssl-src", config: { "connector.class": "FileStreamSource", file: input, topic: "ssl-lines" } })).status).toBe(201);
+    expect(
+      (
+        await connectClient(worker.url).post("/connectors", {
+          name: "ssl-src",
+          config: { "connector.class": "FileStreamSource", file: input, topic: "ssl-lines" },
+        })
+      ).status,
+    ).toBe(201);
     const reader = new KafkaBroker({ bootstrapServers: [ssl.bootstrap], security: clientSecurity(tls) });
     await reader.connect();
     try {
-      await waitFor("two lines over SSL", async () => ((await reader.describeTopic("ssl-lines")) ? (await reader.fetch("ssl-lines", 0, 0)).length === 2 : false), { timeoutMs: 30_000, intervalMs: 200 });
+      await waitFor(
+        "two lines over SSL",
+        async () =>
+          (await reader.describeTopic("ssl-lines")) ? (await reader.fetch("ssl-lines", 0, 0)).length === 2 : false,
+        { timeoutMs: 30_000, intervalMs: 200 },
+      );
     } finally {
       await reader.close();
     }

@@ -23,10 +23,18 @@ beforeAll(() => {
 afterAll(() => installed.remove());
 
 function run(args: string[], env: Record<string, string> = {}) {
-  return spawnSync([bin, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir, ...env }, stdout: "pipe", stderr: "pipe" });
+  return spawnSync([bin, ...args], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", HOME: dir, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
 }
 
-async function startRegistry(args: string[], env: Record<string, string> = {}): Promise<{ proc: Subprocess; url: string }> {
+async function startRegistry(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ proc: Subprocess; url: string }> {
   const url = `http://127.0.0.1:${freePort()}`;
   const { proc } = await installed.serve(["registry", ...args, "--listeners", url], url, env);
   return { proc, url };
@@ -43,7 +51,9 @@ describe("dist/sluice", () => {
   test("an invalid setting exits non-zero naming the setting, the value and what is allowed", () => {
     const fromFlag = run(["registry", "--kafkastore.topic.replication.factor=three"]);
     expect(fromFlag.exitCode).not.toBe(0);
-    expect(fromFlag.stderr.toString()).toContain('Invalid value "three" for setting kafkastore.topic.replication.factor: an integer is required');
+    expect(fromFlag.stderr.toString()).toContain(
+      'Invalid value "three" for setting kafkastore.topic.replication.factor: an integer is required',
+    );
     const fromEnv = run(["registry"], { SCHEMA_REGISTRY_SCHEMA_COMPATIBILITY_LEVEL: "sideways" });
     expect(fromEnv.exitCode).not.toBe(0);
     expect(fromEnv.stderr.toString()).toContain("schema.compatibility.level");
@@ -61,7 +71,11 @@ describe("dist/sluice", () => {
     const api = () => client(sr.url);
     const ids: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const r = await api().register("crash-value", { type: "record", name: "R", fields: [{ name: `f${i}`, type: "int", default: i }] }, {});
+      const r = await api().register(
+        "crash-value",
+        { type: "record", name: "R", fields: [{ name: `f${i}`, type: "int", default: i }] },
+        {},
+      );
       expect(r.status).toBe(200);
       ids.push(r.body.id);
     }
@@ -80,14 +94,21 @@ describe("dist/sluice", () => {
     const kafka = await sharedKafka();
     const topic = `_schemas_bin_${Date.now()}`;
     const file = join(dir, "schema-registry.properties");
-    writeFileSync(file, `# Confluent-style file\nkafkastore.bootstrap.servers=PLAINTEXT://${kafka.bootstrap}\nkafkastore.topic.replication.factor=1\nkafkastore.topic=wrong\n`);
+    writeFileSync(
+      file,
+      `# Confluent-style file\nkafkastore.bootstrap.servers=PLAINTEXT://${kafka.bootstrap}\nkafkastore.topic.replication.factor=1\nkafkastore.topic=wrong\n`,
+    );
     let sr = await startRegistry([file], { SCHEMA_REGISTRY_KAFKASTORE_TOPIC: topic });
     const r = await client(sr.url).register("bin-value", '"long"');
     expect(r.status).toBe(200);
     sr.proc.kill("SIGKILL");
     await sr.proc.exited;
     // The spec's names work too, and a restarted instance serves the same id from the topic.
-    sr = await startRegistry([`--brokerstore.bootstrap.servers=${kafka.bootstrap}`, `--brokerstore.topic=${topic}`, "--kafkastore.topic.replication.factor=1"]);
+    sr = await startRegistry([
+      `--brokerstore.bootstrap.servers=${kafka.bootstrap}`,
+      `--brokerstore.topic=${topic}`,
+      "--kafkastore.topic.replication.factor=1",
+    ]);
     expect((await client(sr.url).get("/subjects/bin-value/versions/1")).body.id).toBe(r.body.id);
     sr.proc.kill("SIGTERM");
     await sr.proc.exited;
@@ -99,7 +120,14 @@ describe("dist/sluice", () => {
     const schemas = {
       AVRO: [
         { type: "record", name: "R", fields: [{ name: "a", type: "string" }] },
-        { type: "record", name: "R", fields: [{ name: "a", type: "string" }, { name: "b", type: "int", default: 0 }] },
+        {
+          type: "record",
+          name: "R",
+          fields: [
+            { name: "a", type: "string" },
+            { name: "b", type: "int", default: 0 },
+          ],
+        },
         { type: "record", name: "R", fields: [{ name: "b", type: "int", default: 0 }] },
       ],
       JSON: [
@@ -115,26 +143,59 @@ describe("dist/sluice", () => {
     } as const;
     for (const [schemaType, [v1, v2, v3]] of Object.entries(schemas)) {
       const subject = `levels-${schemaType.toLowerCase()}`;
-      const reg = (s: unknown, q = "") => api.post(`/subjects/${subject}/versions${q}`, { schemaType, schema: typeof s === "string" ? s : JSON.stringify(s) });
+      const reg = (s: unknown, q = "") =>
+        api.post(`/subjects/${subject}/versions${q}`, {
+          schemaType,
+          schema: typeof s === "string" ? s : JSON.stringify(s),
+        });
       expect((await reg(v1)).status).toBe(200);
       expect((await reg(v2)).status).toBe(200);
       // normalize=true finds the same schema again; lookup finds it.
-      expect((await reg(v2, "?normalize=true")).body.id).toBe((await api.get(`/subjects/${subject}/versions/2`)).body.id);
-      expect((await api.post(`/subjects/${subject}`, { schemaType, schema: typeof v1 === "string" ? v1 : JSON.stringify(v1) })).body.version).toBe(1);
+      expect((await reg(v2, "?normalize=true")).body.id).toBe(
+        (await api.get(`/subjects/${subject}/versions/2`)).body.id,
+      );
+      expect(
+        (
+          await api.post(`/subjects/${subject}`, {
+            schemaType,
+            schema: typeof v1 === "string" ? v1 : JSON.stringify(v1),
+          })
+        ).body.version,
+      ).toBe(1);
       const verdicts: Record<string, boolean> = {};
-      for (const level of ["NONE", "BACKWARD", "BACKWARD_TRANSITIVE", "FORWARD", "FORWARD_TRANSITIVE", "FULL", "FULL_TRANSITIVE"]) {
+      for (const level of [
+        "NONE",
+        "BACKWARD",
+        "BACKWARD_TRANSITIVE",
+        "FORWARD",
+        "FORWARD_TRANSITIVE",
+        "FULL",
+        "FULL_TRANSITIVE",
+      ]) {
         await api.put(`/config/${subject}`, { compatibility: level });
-        const check = await api.post(`/compatibility/subjects/${subject}/versions`, { schemaType, schema: typeof v3 === "string" ? v3 : JSON.stringify(v3) });
+        const check = await api.post(`/compatibility/subjects/${subject}/versions`, {
+          schemaType,
+          schema: typeof v3 === "string" ? v3 : JSON.stringify(v3),
+        });
         expect(check.status).toBe(200);
         verdicts[level] = check.body.is_compatible;
       }
       expect(verdicts.NONE).toBe(true);
       // Transitive levels are at least as strict as their non-transitive forms.
-      for (const base of ["BACKWARD", "FORWARD", "FULL"]) if (!verdicts[base]) expect(verdicts[`${base}_TRANSITIVE`]).toBe(false);
+      for (const base of ["BACKWARD", "FORWARD", "FULL"])
+        if (!verdicts[base]) expect(verdicts[`${base}_TRANSITIVE`]).toBe(false);
       if (!verdicts.BACKWARD || !verdicts.FORWARD) expect(verdicts.FULL).toBe(false);
       // Avro v3 drops "a", which older readers need (no default): readable going back, not forward.
       if (schemaType === "AVRO") {
-        expect(verdicts).toEqual({ NONE: true, BACKWARD: true, BACKWARD_TRANSITIVE: true, FORWARD: false, FORWARD_TRANSITIVE: false, FULL: false, FULL_TRANSITIVE: false });
+        expect(verdicts).toEqual({
+          NONE: true,
+          BACKWARD: true,
+          BACKWARD_TRANSITIVE: true,
+          FORWARD: false,
+          FORWARD_TRANSITIVE: false,
+          FULL: false,
+          FULL_TRANSITIVE: false,
+        });
       }
       // Protobuf v3 changes a's kind (string → int64): incompatible whichever way.
       if (schemaType === "PROTOBUF") expect(verdicts.BACKWARD || verdicts.FORWARD).toBe(false);
@@ -152,23 +213,62 @@ describe("dist/sluice", () => {
     const all = Array.from({ length: 20000 }, (_, i) => `row-${i}`);
     writeFileSync(input, all.slice(0, 10000).join("\n") + "\n");
     const port = freePort();
-    writeFileSync(join(work, "worker.properties"), [`listeners=http://127.0.0.1:${port}`, `data.dir=${join(work, "data")}`, `offset.storage.file.filename=${join(work, "offsets")}`, "offset.flush.interval.ms=200", `plugin.path=${join(work, "libs", CONNECT_FILE_JAR)}`, "key.converter=org.apache.kafka.connect.storage.StringConverter", "value.converter=org.apache.kafka.connect.storage.StringConverter"].join("\n"));
-    writeFileSync(join(work, "source.properties"), `name=src\nconnector.class=FileStreamSource\nfile=${input}\ntopic=rows\nbatch.size=500\n`);
-    writeFileSync(join(work, "sink.json"), JSON.stringify({ name: "sink", config: { "connector.class": "FileStreamSink", file: output, topics: "rows" } }));
-    const start = () => spawn([bin, "connect-standalone", join(work, "worker.properties"), join(work, "source.properties"), join(work, "sink.json")], { cwd: work, env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" }, stdout: "pipe", stderr: "pipe" });
-    const lineCount = () => (fs.existsSync(output) ? fs.readFileSync(output, "utf8").split("\n").filter(Boolean).length : 0);
+    writeFileSync(
+      join(work, "worker.properties"),
+      [
+        `listeners=http://127.0.0.1:${port}`,
+        `data.dir=${join(work, "data")}`,
+        `offset.storage.file.filename=${join(work, "offsets")}`,
+        "offset.flush.interval.ms=200",
+        `plugin.path=${join(work, "libs", CONNECT_FILE_JAR)}`,
+        "key.converter=org.apache.kafka.connect.storage.StringConverter",
+        "value.converter=org.apache.kafka.connect.storage.StringConverter",
+      ].join("\n"),
+    );
+    writeFileSync(
+      join(work, "source.properties"),
+      `name=src\nconnector.class=FileStreamSource\nfile=${input}\ntopic=rows\nbatch.size=500\n`,
+    );
+    writeFileSync(
+      join(work, "sink.json"),
+      JSON.stringify({ name: "sink", config: { "connector.class": "FileStreamSink", file: output, topics: "rows" } }),
+    );
+    const start = () =>
+      spawn(
+        [
+          bin,
+          "connect-standalone",
+          join(work, "worker.properties"),
+          join(work, "source.properties"),
+          join(work, "sink.json"),
+        ],
+        {
+          cwd: work,
+          env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" },
+          stdout: "pipe",
+          stderr: "pipe",
+        },
+      );
+    const lineCount = () =>
+      fs.existsSync(output) ? fs.readFileSync(output, "utf8").split("\n").filter(Boolean).length : 0;
     let proc = start();
     await waitFor("some rows delivered", () => lineCount() > 100 || undefined, { timeoutMs: 30000, intervalMs: 5 });
     proc.kill("SIGKILL");
     await proc.exited;
     fs.appendFileSync(input, all.slice(10000).join("\n") + "\n");
     proc = start();
-    await waitFor("every row delivered", () => new Set(fs.readFileSync(output, "utf8").split("\n").filter(Boolean)).size === all.length || undefined, { timeoutMs: 60000 });
+    await waitFor(
+      "every row delivered",
+      () => new Set(fs.readFileSync(output, "utf8").split("\n").filter(Boolean)).size === all.length || undefined,
+      { timeoutMs: 60000 },
+    );
     const got = fs.readFileSync(output, "utf8").split("\n").filter(Boolean) as string[];
     // Nothing lost, order kept; duplicates only from re-delivery after the crash.
     const firstSeen = got.filter((line, i) => got.indexOf(line) === i);
     expect(firstSeen).toEqual(all);
-    const status = (await fetch(`http://127.0.0.1:${port}/connectors/sink/status`).then((r) => r.json())) as { connector: { state: string } };
+    const status = (await fetch(`http://127.0.0.1:${port}/connectors/sink/status`).then((r) => r.json())) as {
+      connector: { state: string };
+    };
     expect(status.connector.state).toBe("RUNNING");
     proc.kill("SIGTERM");
     await proc.exited;
@@ -194,29 +294,61 @@ describe("dist/sluice", () => {
     const files: string[] = [];
     for (const [name, cls, structs] of converters) {
       const conv = `value.converter=${cls}\nvalue.converter.schema.registry.url=${registry}\n`;
-      writeFileSync(join(work, `seq-${name}.properties`), `name=seq-${name}\nconnector.class=SequenceSource\ntopic=numbers-${name}\nsequence.max=10\n${structs ? hoist : ""}${conv}`);
-      writeFileSync(join(work, `sink-${name}.properties`), `name=sink-${name}\nconnector.class=FileStreamSink\ntopics=numbers-${name}\nfile=${join(work, `${name}.txt`)}\n${conv}`);
+      writeFileSync(
+        join(work, `seq-${name}.properties`),
+        `name=seq-${name}\nconnector.class=SequenceSource\ntopic=numbers-${name}\nsequence.max=10\n${structs ? hoist : ""}${conv}`,
+      );
+      writeFileSync(
+        join(work, `sink-${name}.properties`),
+        `name=sink-${name}\nconnector.class=FileStreamSink\ntopics=numbers-${name}\nfile=${join(work, `${name}.txt`)}\n${conv}`,
+      );
       files.push(`seq-${name}.properties`, `sink-${name}.properties`);
     }
     // ByteArrayConverter passes the LongConverter's bytes through untouched.
-    writeFileSync(join(work, "sink-bytes.properties"), `name=sink-bytes\nconnector.class=FileStreamSink\ntopics=numbers-long\nfile=${join(work, "bytes.txt")}\nvalue.converter=org.apache.kafka.connect.converters.ByteArrayConverter\n`);
+    writeFileSync(
+      join(work, "sink-bytes.properties"),
+      `name=sink-bytes\nconnector.class=FileStreamSink\ntopics=numbers-long\nfile=${join(work, "bytes.txt")}\nvalue.converter=org.apache.kafka.connect.converters.ByteArrayConverter\n`,
+    );
     files.push("sink-bytes.properties");
-    const proc = spawn([bin, "dev", "--data-dir", join(work, "data"), "--registry-listeners", registry, "--connect-listeners", `http://127.0.0.1:${connectPort}`, ...files], {
-      cwd: work,
-      env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").filter(Boolean) : []);
+    const proc = spawn(
+      [
+        bin,
+        "dev",
+        "--data-dir",
+        join(work, "data"),
+        "--registry-listeners",
+        registry,
+        "--connect-listeners",
+        `http://127.0.0.1:${connectPort}`,
+        ...files,
+      ],
+      {
+        cwd: work,
+        env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" },
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
+    const read = (file: string) =>
+      fs.existsSync(file) ? fs.readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
     try {
-      for (const [name, , , line] of [...converters, ["bytes", "", false, (n: number) => `[0, 0, 0, 0, 0, 0, 0, ${n}]`] as const]) {
+      for (const [name, , , line] of [
+        ...converters,
+        ["bytes", "", false, (n: number) => `[0, 0, 0, 0, 0, 0, 0, ${n}]`] as const,
+      ]) {
         const file = join(work, `${name}.txt`);
         await waitFor(`10 values through ${name}`, () => read(file).length >= 10 || undefined, { timeoutMs: 30000 });
         expect({ name, lines: read(file) }).toEqual({ name, lines: Array.from({ length: 10 }, (_, n) => line(n)) });
       }
-      const plugins = (await fetch(`http://127.0.0.1:${connectPort}/connector-plugins`).then((r) => r.json())) as { class: string }[];
+      const plugins = (await fetch(`http://127.0.0.1:${connectPort}/connector-plugins`).then((r) => r.json())) as {
+        class: string;
+      }[];
       expect(plugins.map((p) => p.class)).toContain("io.sluice.examples.SequenceSourceConnector");
-      expect(await fetch(`${registry}/subjects`).then((r) => r.json())).toEqual(["numbers-avro-value", "numbers-jsonschema-value", "numbers-protobuf-value"]);
+      expect(await fetch(`${registry}/subjects`).then((r) => r.json())).toEqual([
+        "numbers-avro-value",
+        "numbers-jsonschema-value",
+        "numbers-protobuf-value",
+      ]);
     } finally {
       proc.kill("SIGTERM");
       await proc.exited;

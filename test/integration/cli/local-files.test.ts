@@ -35,8 +35,16 @@ const env = (cwd: string) => ({ PATH: process.env.PATH ?? "", HOME: cwd, SLUICE_
 async function startSluice(cwd: string, args: string[], connectPort: number): Promise<Subprocess> {
   const proc = spawn([bin, ...args], { cwd, env: env(cwd), stdout: "pipe", stderr: "pipe" });
   await waitFor("the connect worker to answer", async () => {
-    if (proc.exitCode !== null) throw new Error(`sluice exited with ${proc.exitCode}: ${await new Response(proc.stderr as ReadableStream).text()}`);
-    return (await fetch(`http://127.0.0.1:${connectPort}/connectors`).then((r) => r.ok, () => false)) || undefined;
+    if (proc.exitCode !== null)
+      throw new Error(
+        `sluice exited with ${proc.exitCode}: ${await new Response(proc.stderr as ReadableStream).text()}`,
+      );
+    return (
+      (await fetch(`http://127.0.0.1:${connectPort}/connectors`).then(
+        (r) => r.ok,
+        () => false,
+      )) || undefined
+    );
   });
   return proc;
 }
@@ -75,18 +83,27 @@ describe("dist/sluice local files", () => {
     const topic = `lines-${run}`;
     const input = join(cwd, "input.txt");
     writeFileSync(input, "one\ntwo\nthree\nfour\nfive\n");
-    writeFileSync(join(cwd, "source.properties"), `name=lines\nconnector.class=FileStreamSource\nfile=${input}\ntopic=${topic}\nvalue.converter=org.apache.kafka.connect.storage.StringConverter\n`);
+    writeFileSync(
+      join(cwd, "source.properties"),
+      `name=lines\nconnector.class=FileStreamSource\nfile=${input}\ntopic=${topic}\nvalue.converter=org.apache.kafka.connect.storage.StringConverter\n`,
+    );
     // What an earlier dev left: lines one-three sent, their offset committed to the file.
     const offsetsFile = join(cwd, "data", "connect.offsets");
     mkdirSync(join(cwd, "data"));
     const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
-    writeFileSync(offsetsFile, encodeByteMap([[bytes(["lines", { filename: input }]), bytes({ position: "one\ntwo\nthree\n".length })]]));
+    writeFileSync(
+      offsetsFile,
+      encodeByteMap([[bytes(["lines", { filename: input }]), bytes({ position: "one\ntwo\nthree\n".length })]]),
+    );
     const [registryPort, connectPort] = [freePort(), freePort()];
     const args = [
       "dev",
-      "--bootstrap-servers", bootstrap,
-      "--registry-listeners", `http://127.0.0.1:${registryPort}`,
-      "--connect-listeners", `http://127.0.0.1:${connectPort}`,
+      "--bootstrap-servers",
+      bootstrap,
+      "--registry-listeners",
+      `http://127.0.0.1:${registryPort}`,
+      "--connect-listeners",
+      `http://127.0.0.1:${connectPort}`,
       `--kafkastore.topic=_schemas_files_${run}`,
       `--schema.registry.group.id=files-${run}`,
       `--group.id=files-connect-${run}`,
@@ -102,7 +119,9 @@ describe("dist/sluice local files", () => {
     expect(existsSync(offsetsFile)).toBe(false);
     expect(existsSync(`${offsetsFile}.migrated`)).toBe(true);
     await waitFor("the offset after five lines committed", async () => {
-      const r = await fetch(`http://127.0.0.1:${connectPort}/connectors/lines/offsets`).then((r) => r.json() as Promise<{ offsets: { offset: { position: number } }[] }>);
+      const r = await fetch(`http://127.0.0.1:${connectPort}/connectors/lines/offsets`).then(
+        (r) => r.json() as Promise<{ offsets: { offset: { position: number } }[] }>,
+      );
       return r.offsets[0]?.offset.position === readFileSync(input).length || undefined;
     });
     expect(await stop(proc)).not.toContain("ENOENT");
@@ -122,7 +141,10 @@ describe("dist/sluice local files", () => {
     const cwd = mkdtempSync(join(dir, "standalone-"));
     const connectPort = freePort();
     const offsetsFile = join(cwd, "state", "nested", "worker.offsets");
-    writeFileSync(join(cwd, "worker.properties"), `bootstrap.servers=${bootstrap}\nlisteners=http://127.0.0.1:${connectPort}\noffset.storage.file.filename=${offsetsFile}\n`);
+    writeFileSync(
+      join(cwd, "worker.properties"),
+      `bootstrap.servers=${bootstrap}\nlisteners=http://127.0.0.1:${connectPort}\noffset.storage.file.filename=${offsetsFile}\n`,
+    );
     const proc = await startSluice(cwd, ["connect-standalone", "worker.properties"], connectPort);
     try {
       expect(existsSync(offsetsFile)).toBe(true);
@@ -138,13 +160,24 @@ describe("dist/sluice local files", () => {
     const locked = join(cwd, "a-file");
     writeFileSync(locked, "");
     const connectPort = freePort();
-    writeFileSync(join(cwd, "worker.properties"), `bootstrap.servers=${bootstrap}\nlisteners=http://127.0.0.1:${connectPort}\noffset.storage.file.filename=${join(locked, "sub", "worker.offsets")}\n`);
+    writeFileSync(
+      join(cwd, "worker.properties"),
+      `bootstrap.servers=${bootstrap}\nlisteners=http://127.0.0.1:${connectPort}\noffset.storage.file.filename=${join(locked, "sub", "worker.offsets")}\n`,
+    );
     const standalone = await refusedStart(cwd, ["connect-standalone", "worker.properties"]);
     expect(standalone.code).not.toBe(0);
     expect(standalone.stderr).toContain("offset.storage.file.filename");
     expect(standalone.stderr).toContain(join(locked, "sub"));
 
-    const dev = await refusedStart(cwd, ["dev", "--data-dir", join(locked, "data"), "--registry-listeners", `http://127.0.0.1:${freePort()}`, "--connect-listeners", `http://127.0.0.1:${connectPort}`]);
+    const dev = await refusedStart(cwd, [
+      "dev",
+      "--data-dir",
+      join(locked, "data"),
+      "--registry-listeners",
+      `http://127.0.0.1:${freePort()}`,
+      "--connect-listeners",
+      `http://127.0.0.1:${connectPort}`,
+    ]);
     expect(dev.code).not.toBe(0);
     expect(dev.stderr).toContain("data.dir");
     expect(dev.stderr).toContain(join(locked, "data"));

@@ -47,11 +47,24 @@ afterAll(async () => {
 
 test("requests need a valid token; a preflight is answered without one", async () => {
   expect((await fetch(`${url}/subjects`)).status).toBe(401);
-  expect((await fetch(`${url}/subjects`, { headers: { authorization: `Bearer ${provider.sign({ aud: "other" })}` } })).status).toBe(401);
-  expect((await fetch(`${url}/subjects`, { headers: { authorization: `Bearer ${provider.sign({ aud: "schema-registry" })}` } })).status).toBe(200);
+  expect(
+    (await fetch(`${url}/subjects`, { headers: { authorization: `Bearer ${provider.sign({ aud: "other" })}` } }))
+      .status,
+  ).toBe(401);
+  expect(
+    (
+      await fetch(`${url}/subjects`, {
+        headers: { authorization: `Bearer ${provider.sign({ aud: "schema-registry" })}` },
+      })
+    ).status,
+  ).toBe(200);
   const preflight = await fetch(`${url}/subjects/x/versions`, {
     method: "OPTIONS",
-    headers: { origin: "https://schema-ui.example.com", "access-control-request-method": "POST", "access-control-request-headers": "authorization" },
+    headers: {
+      origin: "https://schema-ui.example.com",
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "authorization",
+    },
   });
   expect(preflight.status).toBe(200);
   expect(preflight.headers.get("access-control-allow-origin")).toBe("https://schema-ui.example.com");

@@ -15,7 +15,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const properties = (name: string, settings: Record<string, string>) => {
   const file = join(dir, name);
-  writeFileSync(file, Object.entries(settings).map(([k, v]) => `${k}=${v}`).join("\n"));
+  writeFileSync(
+    file,
+    Object.entries(settings)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("\n"),
+  );
   return file;
 };
 
@@ -29,15 +34,31 @@ test("connect-standalone refuses exactly-once source support and a client overri
   const { code, stderr } = await runSluice(["connect-standalone", worker], { cwd: dir });
   expect(code).toBe(1);
   expect(stderr).toContain("Configuration error: 2 settings not supported by Sluice:");
-  expect(stderr).toContain("exactly.once.source.support=enabled: exactly.once.source.support is not supported by Sluice: Sluice's workers deliver source records at least once; they have no exactly-once source support (set disabled or remove it)");
-  expect(stderr).toContain("connector.client.config.override.policy=None: connector.client.config.override.policy is not supported by Sluice");
+  expect(stderr).toContain(
+    "exactly.once.source.support=enabled: exactly.once.source.support is not supported by Sluice: Sluice's workers deliver source records at least once; they have no exactly-once source support (set disabled or remove it)",
+  );
+  expect(stderr).toContain(
+    "connector.client.config.override.policy=None: connector.client.config.override.policy is not supported by Sluice",
+  );
 });
 
 test("connect-distributed refuses exactly.once.source.support=preparing from the environment too", async () => {
-  const worker = properties("distributed.properties", { listeners: `http://127.0.0.1:${freePort()}`, "data.dir": join(dir, "dist-data"), "group.id": "g", "config.storage.topic": "c", "offset.storage.topic": "o", "status.storage.topic": "s" });
-  const { code, stderr } = await runSluice(["connect-distributed", worker], { cwd: dir, env: { CONNECT_EXACTLY_ONCE_SOURCE_SUPPORT: "preparing" } });
+  const worker = properties("distributed.properties", {
+    listeners: `http://127.0.0.1:${freePort()}`,
+    "data.dir": join(dir, "dist-data"),
+    "group.id": "g",
+    "config.storage.topic": "c",
+    "offset.storage.topic": "o",
+    "status.storage.topic": "s",
+  });
+  const { code, stderr } = await runSluice(["connect-distributed", worker], {
+    cwd: dir,
+    env: { CONNECT_EXACTLY_ONCE_SOURCE_SUPPORT: "preparing" },
+  });
   expect(code).toBe(1);
-  expect(stderr).toContain("Configuration error: A setting not supported by Sluice:\n  exactly.once.source.support=preparing:");
+  expect(stderr).toContain(
+    "Configuration error: A setting not supported by Sluice:\n  exactly.once.source.support=preparing:",
+  );
 });
 
 test("a worker's converter setting Sluice does not implement stops start-up too, by its full name", async () => {
@@ -50,31 +71,63 @@ test("a worker's converter setting Sluice does not implement stops start-up too,
   });
   const { code, stderr } = await runSluice(["connect-standalone", worker], { cwd: dir });
   expect(code).toBe(1);
-  expect(stderr).toContain("value.converter.rule.executors=encrypt: value.converter.rule.executors is not supported by Sluice: Sluice's converters run no data contract rules");
+  expect(stderr).toContain(
+    "value.converter.rule.executors=encrypt: value.converter.rule.executors is not supported by Sluice: Sluice's converters run no data contract rules",
+  );
 });
 
 test("exactly.once.source.support=disabled starts; a tuning setting is a warning", async () => {
   const url = `http://127.0.0.1:${freePort()}`;
-  const worker = properties("disabled.properties", { listeners: url, "data.dir": join(dir, "disabled-data"), "exactly.once.source.support": "disabled", "worker.sync.timeout.ms": "3000" });
+  const worker = properties("disabled.properties", {
+    listeners: url,
+    "data.dir": join(dir, "disabled-data"),
+    "exactly.once.source.support": "disabled",
+    "worker.sync.timeout.ms": "3000",
+  });
   const sluice = await startSluice(["connect-standalone", worker], { cwd: dir, readyUrl: `${url}/connectors` });
   await sluice.stop();
-  const warnings = logLines(await new Response(sluice.proc.stdout).text()).filter((l) => l.level === "warn").map((l) => l.msg);
-  expect(warnings).toContain("Setting worker.sync.timeout.ms has no effect in Sluice: it tunes Kafka's worker group protocol; Sluice's has no such knob");
+  const warnings = logLines(await new Response(sluice.proc.stdout).text())
+    .filter((l) => l.level === "warn")
+    .map((l) => l.msg);
+  expect(warnings).toContain(
+    "Setting worker.sync.timeout.ms has no effect in Sluice: it tunes Kafka's worker group protocol; Sluice's has no such knob",
+  );
 });
 
 test("the registry refuses a resource extension other than the DEK registry's, by name", async () => {
-  const registry = properties("extension.properties", { listeners: `http://127.0.0.1:${freePort()}`, "data.dir": join(dir, "ext-data"), "resource.extension.class": "com.example.AuditExtension" });
+  const registry = properties("extension.properties", {
+    listeners: `http://127.0.0.1:${freePort()}`,
+    "data.dir": join(dir, "ext-data"),
+    "resource.extension.class": "com.example.AuditExtension",
+  });
   const { code, stderr } = await runSluice(["registry", registry], { cwd: dir });
   expect(code).toBe(1);
-  expect(stderr).toContain("resource.extension.class=com.example.AuditExtension: resource.extension.class is not supported by Sluice: Sluice runs no Java resource extensions; the DEK registry (io.confluent.dekregistry.DekRegistryResourceExtension) is built in and always on");
+  expect(stderr).toContain(
+    "resource.extension.class=com.example.AuditExtension: resource.extension.class is not supported by Sluice: Sluice runs no Java resource extensions; the DEK registry (io.confluent.dekregistry.DekRegistryResourceExtension) is built in and always on",
+  );
 });
 
 test("the registry takes the DEK registry extension (under either name) as built in", async () => {
   const url = `http://127.0.0.1:${freePort()}`;
-  const registry = properties("dek.properties", { listeners: url, "data.dir": join(dir, "dek-data"), "schema.registry.resource.extension.class": "io.confluent.dekregistry.DekRegistryResourceExtension" });
-  const sluice = await startSluice(["registry", registry], { cwd: dir, readyUrl: `${url}/subjects`, env: { SLUICE_LOG_LEVEL: "info" } });
+  const registry = properties("dek.properties", {
+    listeners: url,
+    "data.dir": join(dir, "dek-data"),
+    "schema.registry.resource.extension.class": "io.confluent.dekregistry.DekRegistryResourceExtension",
+  });
+  const sluice = await startSluice(["registry", registry], {
+    cwd: dir,
+    readyUrl: `${url}/subjects`,
+    env: { SLUICE_LOG_LEVEL: "info" },
+  });
   await sluice.stop();
   const lines = logLines(await new Response(sluice.proc.stdout).text());
-  expect(lines.filter((l) => l.level === "info").map((l) => l.msg)).toContain("Resource extension io.confluent.dekregistry.DekRegistryResourceExtension: the DEK registry is built into Sluice and always on");
-  expect(lines.filter((l) => l.level === "warn").map((l) => l.msg).join("\n")).not.toContain("resource.extension");
+  expect(lines.filter((l) => l.level === "info").map((l) => l.msg)).toContain(
+    "Resource extension io.confluent.dekregistry.DekRegistryResourceExtension: the DEK registry is built into Sluice and always on",
+  );
+  expect(
+    lines
+      .filter((l) => l.level === "warn")
+      .map((l) => l.msg)
+      .join("\n"),
+  ).not.toContain("resource.extension");
 });

@@ -21,7 +21,13 @@ interface Metrics {
 }
 interface Workers {
   leader: string | null;
-  workers: { id: string; url: string; leader: boolean; connectors: string[]; tasks: { connector: string; task: number }[] }[];
+  workers: {
+    id: string;
+    url: string;
+    leader: boolean;
+    connectors: string[];
+    tasks: { connector: string; task: number }[];
+  }[];
 }
 
 const LINES = 50;
@@ -35,8 +41,26 @@ describe("a standalone worker on the embedded broker", () => {
     api = connectClient(worker.url);
     const input = join(worker.dir, "input.txt");
     writeFileSync(input, Array.from({ length: LINES }, (_, i) => `line ${i}`).join("\n") + "\n");
-    expect((await api.post("/connectors", { name: "lines-in", config: { "connector.class": "FileStreamSource", topic: "console-lines", file: input } })).status).toBe(201);
-    expect((await api.post("/connectors", { name: "lines-out", config: { "connector.class": "FileStreamSink", topics: "console-lines", file: join(worker.dir, "output.txt") } })).status).toBe(201);
+    expect(
+      (
+        await api.post("/connectors", {
+          name: "lines-in",
+          config: { "connector.class": "FileStreamSource", topic: "console-lines", file: input },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await api.post("/connectors", {
+          name: "lines-out",
+          config: {
+            "connector.class": "FileStreamSink",
+            topics: "console-lines",
+            file: join(worker.dir, "output.txt"),
+          },
+        })
+      ).status,
+    ).toBe(201);
   });
   afterAll(async () => {
     await worker?.stop();
@@ -73,8 +97,28 @@ describe("a standalone worker on the embedded broker", () => {
     const workerId = worker.url.replace("http://", "");
     expect(metrics.unreachable).toEqual([]);
     expect(metrics.tasks).toEqual([
-      { connector: "lines-in", task: 0, worker: workerId, polled: LINES, written: LINES, read: 0, put: 0, errors: 0, lag: null },
-      { connector: "lines-out", task: 0, worker: workerId, polled: 0, written: 0, read: LINES, put: LINES, errors: 0, lag: 0 },
+      {
+        connector: "lines-in",
+        task: 0,
+        worker: workerId,
+        polled: LINES,
+        written: LINES,
+        read: 0,
+        put: 0,
+        errors: 0,
+        lag: null,
+      },
+      {
+        connector: "lines-out",
+        task: 0,
+        worker: workerId,
+        polled: 0,
+        written: 0,
+        read: LINES,
+        put: LINES,
+        errors: 0,
+        lag: 0,
+      },
     ]);
     const later = (await api.get("/sluice/metrics")).body as Metrics;
     expect(later.time).toBeGreaterThanOrEqual(metrics.time);
@@ -94,13 +138,19 @@ describe("a standalone worker on the embedded broker", () => {
 
 describe("GET /sluice/permissions with Basic authentication", () => {
   let worker: TestConnect;
-  const basic = (user: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${user}-Secret-1`).toString("base64")}` });
+  const basic = (user: string) => ({
+    authorization: `Basic ${Buffer.from(`${user}:${user}-Secret-1`).toString("base64")}`,
+  });
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), "sluice-connect-"));
     writeFileSync(join(dir, "users.properties"), "operator=operator-Secret-1\nviewer=viewer-Secret-1\n");
     worker = await startTestConnect(
       "embedded",
-      { "rest.extension.classes": "BasicAuthSecurityRestExtension", "rest.basic.auth.users.file": join(dir, "users.properties"), "rest.basic.auth.read.only.users": "viewer" },
+      {
+        "rest.extension.classes": "BasicAuthSecurityRestExtension",
+        "rest.basic.auth.users.file": join(dir, "users.properties"),
+        "rest.basic.auth.read.only.users": "viewer",
+      },
       dir,
     );
   });
@@ -110,25 +160,55 @@ describe("GET /sluice/permissions with Basic authentication", () => {
   });
 
   test("names the admitted user; 401 with the challenge otherwise", async () => {
-    expect(await jsonCall(`${worker.url}/sluice/permissions`, "GET", undefined, basic("operator"))).toMatchObject({ status: 200, body: { user: "operator", readOnly: false, config: null } });
+    expect(await jsonCall(`${worker.url}/sluice/permissions`, "GET", undefined, basic("operator"))).toMatchObject({
+      status: 200,
+      body: { user: "operator", readOnly: false, config: null },
+    });
     const refused = await fetch(`${worker.url}/sluice/permissions`);
     expect(refused.status).toBe(401);
     expect(refused.headers.get("www-authenticate")).toBe('Basic realm="KafkaConnect"');
   });
 
   test("a user of rest.basic.auth.read.only.users reads, is told it is read-only, and is refused writes", async () => {
-    expect(await jsonCall(`${worker.url}/sluice/permissions`, "GET", undefined, basic("viewer"))).toMatchObject({ status: 200, body: { user: "viewer", readOnly: true, config: null } });
+    expect(await jsonCall(`${worker.url}/sluice/permissions`, "GET", undefined, basic("viewer"))).toMatchObject({
+      status: 200,
+      body: { user: "viewer", readOnly: true, config: null },
+    });
     expect((await jsonCall(`${worker.url}/connectors`, "GET", undefined, basic("viewer"))).body).toEqual([]);
-    const config = { name: "lines", config: { "connector.class": "FileStreamSource", topic: "lines", file: join(worker.dir, "none.txt") } };
-    const refused = await jsonCall(`${worker.url}/connectors`, "POST", config, { ...basic("viewer"), "content-type": "application/json" });
-    expect(refused).toMatchObject({ status: 403, body: { error_code: 403, message: "User viewer may only read (rest.basic.auth.read.only.users)." } });
-    expect((await jsonCall(`${worker.url}/connectors`, "POST", config, { ...basic("operator"), "content-type": "application/json" })).status).toBe(201);
+    const config = {
+      name: "lines",
+      config: { "connector.class": "FileStreamSource", topic: "lines", file: join(worker.dir, "none.txt") },
+    };
+    const refused = await jsonCall(`${worker.url}/connectors`, "POST", config, {
+      ...basic("viewer"),
+      "content-type": "application/json",
+    });
+    expect(refused).toMatchObject({
+      status: 403,
+      body: { error_code: 403, message: "User viewer may only read (rest.basic.auth.read.only.users)." },
+    });
+    expect(
+      (
+        await jsonCall(`${worker.url}/connectors`, "POST", config, {
+          ...basic("operator"),
+          "content-type": "application/json",
+        })
+      ).status,
+    ).toBe(201);
   });
 
   test("a read-only user missing from the users file fails the start, naming the setting", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sluice-connect-"));
     writeFileSync(join(dir, "users.properties"), "operator=operator-Secret-1\n");
-    const start = startTestConnect("embedded", { "rest.extension.classes": "BasicAuthSecurityRestExtension", "rest.basic.auth.users.file": join(dir, "users.properties"), "rest.basic.auth.read.only.users": "viewr" }, dir);
+    const start = startTestConnect(
+      "embedded",
+      {
+        "rest.extension.classes": "BasicAuthSecurityRestExtension",
+        "rest.basic.auth.users.file": join(dir, "users.properties"),
+        "rest.basic.auth.read.only.users": "viewr",
+      },
+      dir,
+    );
     await expect(start).rejects.toThrow("rest.basic.auth.read.only.users");
     rmSync(dir, { recursive: true, force: true });
   });
@@ -141,19 +221,41 @@ describe("a cluster of three dist/sluice workers on Kafka", () => {
     await cluster.setUp(3);
     const topic = `${cluster.group}-numbers`;
     await cluster.createTopic(topic, TASKS);
-    const config = { "connector.class": "SequenceSource", topic, "tasks.max": String(TASKS), "sequence.max": "1000000", "sequence.interval.ms": "100" };
+    const config = {
+      "connector.class": "SequenceSource",
+      topic,
+      "tasks.max": String(TASKS),
+      "sequence.max": "1000000",
+      "sequence.interval.ms": "100",
+    };
     // Retried while the group rebalances (409), as Kafka Connect's clients do.
-    await waitFor("the connector created", async () => ((await cluster.client(0).post("/connectors", { name: "numbers", config })).status === 201) || undefined, { timeoutMs: 30_000, intervalMs: 100 });
+    await waitFor(
+      "the connector created",
+      async () =>
+        (await cluster.client(0).post("/connectors", { name: "numbers", config })).status === 201 || undefined,
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
   }, 180_000);
   afterAll(() => cluster.tearDown(), 60_000);
 
   test("GET /sluice/workers: every worker shows the three, one leader, and the tasks spread two by two", async () => {
     const urls = cluster.workers.map((w) => w.url).sort();
-    const views = await waitFor("each worker's view of all three, the six tasks assigned", async () => {
-      const bodies = await Promise.all(cluster.workers.map(async (_, i) => (await cluster.client(i).get("/sluice/workers")).body as Workers));
-      const settled = bodies.every((b) => b.workers.length === 3 && b.workers.every((w) => w.tasks.length === 2) && JSON.stringify(b) === JSON.stringify(bodies[0]));
-      return settled ? bodies : undefined;
-    }, { timeoutMs: 60_000 });
+    const views = await waitFor(
+      "each worker's view of all three, the six tasks assigned",
+      async () => {
+        const bodies = await Promise.all(
+          cluster.workers.map(async (_, i) => (await cluster.client(i).get("/sluice/workers")).body as Workers),
+        );
+        const settled = bodies.every(
+          (b) =>
+            b.workers.length === 3 &&
+            b.workers.every((w) => w.tasks.length === 2) &&
+            JSON.stringify(b) === JSON.stringify(bodies[0]),
+        );
+        return settled ? bodies : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
     const view = views[0]!;
     expect(view.workers.map((w) => w.url)).toEqual(urls);
     expect(view.workers.filter((w) => w.leader).map((w) => w.url)).toEqual([view.leader!]);
@@ -173,7 +275,8 @@ describe("a cluster of three dist/sluice workers on Kafka", () => {
       });
       expect(metrics.unreachable).toEqual([]);
       expect(metrics.tasks.map((t) => [t.task, t.worker])).toEqual([...runs].sort(([a], [b]) => a - b));
-      for (const t of metrics.tasks) expect(t).toMatchObject({ connector: "numbers", read: 0, put: 0, errors: 0, lag: null });
+      for (const t of metrics.tasks)
+        expect(t).toMatchObject({ connector: "numbers", read: 0, put: 0, errors: 0, lag: null });
     }
   });
 });

@@ -7,7 +7,8 @@ import { decoder, encoder } from "#src/broker/broker.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
-const json = (payload: string) => encoder.encode(JSON.stringify({ schema: { type: "string", optional: false }, payload }));
+const json = (payload: string) =>
+  encoder.encode(JSON.stringify({ schema: { type: "string", optional: false }, payload }));
 
 describe("errors.tolerance and the dead letter queue", () => {
   let worker: TestConnect;
@@ -19,7 +20,12 @@ describe("errors.tolerance and the dead letter queue", () => {
     await broker.createTopic({ name: "mixed", partitions: 1, replicationFactor: 1 });
     await broker.produce("mixed", [
       { key: null, value: json("good-1"), partition: 0 },
-      { key: null, value: encoder.encode("not json at all"), partition: 0, headers: { origin: encoder.encode("test") } },
+      {
+        key: null,
+        value: encoder.encode("not json at all"),
+        partition: 0,
+        headers: { origin: encoder.encode("test") },
+      },
       { key: null, value: json("good-2"), partition: 0 },
     ]);
   });
@@ -29,7 +35,15 @@ describe("errors.tolerance and the dead letter queue", () => {
   });
 
   test("errors.tolerance=none: the task fails with the converter's error in its trace", async () => {
-    await api.post("/connectors", { name: "strict", config: { "connector.class": "FileStreamSink", topics: "mixed", file: join(worker.dir, "strict.txt"), "value.converter": "org.apache.kafka.connect.json.JsonConverter" } });
+    await api.post("/connectors", {
+      name: "strict",
+      config: {
+        "connector.class": "FileStreamSink",
+        topics: "mixed",
+        file: join(worker.dir, "strict.txt"),
+        "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+      },
+    });
     const status = await waitFor("the task to fail", async () => {
       const s = (await api.get("/connectors/strict/status")).body;
       return s?.tasks?.[0]?.state === "FAILED" ? s : undefined;
@@ -59,7 +73,10 @@ describe("errors.tolerance and the dead letter queue", () => {
         "errors.deadletterqueue.context.headers.enable": "true",
       },
     });
-    await waitFor("both good records", () => (existsSync(out) && readFileSync(out, "utf8") === "good-1\ngood-2\n") || undefined);
+    await waitFor(
+      "both good records",
+      () => (existsSync(out) && readFileSync(out, "utf8") === "good-1\ngood-2\n") || undefined,
+    );
     const dlq = await waitFor("the DLQ record", async () => {
       const records = await worker.connect.broker.fetch("mixed-dlq", 0, 0);
       return records.length > 0 ? records : undefined;

@@ -14,23 +14,42 @@ const dir = mkdtempSync(join(tmpdir(), "sluice-file-connectors-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The connector classes connect-standalone offers with these worker settings. */
-async function offered(name: string, settings: Record<string, string>): Promise<{ classes: string[]; created: number }> {
+async function offered(
+  name: string,
+  settings: Record<string, string>,
+): Promise<{ classes: string[]; created: number }> {
   const url = `http://127.0.0.1:${freePort()}`;
   const work = join(dir, name);
   const worker = join(dir, `${name}.properties`);
-  writeFileSync(worker, Object.entries({ listeners: url, "data.dir": join(work, "data"), "plugin.path": join(work, "plugins"), ...settings }).map(([k, v]) => `${k}=${v}`).join("\n"));
+  writeFileSync(
+    worker,
+    Object.entries({
+      listeners: url,
+      "data.dir": join(work, "data"),
+      "plugin.path": join(work, "plugins"),
+      ...settings,
+    })
+      .map(([k, v]) => `${k}=${v}`)
+      .join("\n"),
+  );
   const sluice = await startSluice(["connect-standalone", worker], { cwd: dir, readyUrl: `${url}/connectors` });
   try {
     const api = connectClient(url);
     const classes = ((await api.get("/connector-plugins")).body as { class: string }[]).map((p) => p.class);
-    const created = await api.post("/connectors", { name: "shadow", config: { "connector.class": "FileStreamSource", file: "/etc/shadow", topic: "shadow" } });
+    const created = await api.post("/connectors", {
+      name: "shadow",
+      config: { "connector.class": "FileStreamSource", file: "/etc/shadow", topic: "shadow" },
+    });
     return { classes, created: created.status };
   } finally {
     await sluice.stop();
   }
 }
 
-const FILE_CONNECTORS = ["org.apache.kafka.connect.file.FileStreamSinkConnector", "org.apache.kafka.connect.file.FileStreamSourceConnector"];
+const FILE_CONNECTORS = [
+  "org.apache.kafka.connect.file.FileStreamSinkConnector",
+  "org.apache.kafka.connect.file.FileStreamSourceConnector",
+];
 
 test("connect-standalone: off by default; on with plugin.path=…/connect-file-<version>.jar or file.connectors.enable=true", async () => {
   const off = await offered("default", {});

@@ -40,7 +40,9 @@ afterAll(async () => {
 });
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(worker.url + path, { headers });
-const bearer = (claims = {}) => ({ authorization: `Bearer ${provider.sign({ aud: "connect", client_id: "etl-pipeline", ...claims })}` });
+const bearer = (claims = {}) => ({
+  authorization: `Bearer ${provider.sign({ aud: "connect", client_id: "etl-pipeline", ...claims })}`,
+});
 
 test("valid RS256 and ES256 tokens are served; the principal comes from oauthbearer.sub.claim.name", async () => {
   expect((await get("/connectors", bearer())).status).toBe(200);
@@ -54,7 +56,13 @@ test("no credentials, an expired token, a wrong audience, an unknown key: 401 wi
   expect(none.status).toBe(401);
   expect(none.headers.get("www-authenticate")).toContain('Basic realm="KafkaConnect"');
   expect(none.headers.get("www-authenticate")).toContain('Bearer realm="KafkaConnect"');
-  for (const claims of [{ expiresIn: -300 }, { aud: "registry" }, { unpublishedKey: true }, { iss: "https://elsewhere" }, { client_id: undefined }]) {
+  for (const claims of [
+    { expiresIn: -300 },
+    { aud: "registry" },
+    { unpublishedKey: true },
+    { iss: "https://elsewhere" },
+    { client_id: undefined },
+  ]) {
     const reply = await get("/connectors", bearer(claims));
     expect(reply.status).toBe(401);
     expect(await reply.json()).toEqual({ error_code: 401, message: "Unauthorized" });
@@ -75,7 +83,11 @@ test("the Basic extension's users still get in, its read-only users still only r
 test("CORS: a preflight of an origin matching https://*.example.com is answered before authentication", async () => {
   const reply = await fetch(`${worker.url}/connectors`, {
     method: "OPTIONS",
-    headers: { origin: "https://ui.example.com", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+    headers: {
+      origin: "https://ui.example.com",
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "content-type",
+    },
   });
   expect(reply.status).toBe(200);
   expect(reply.headers.get("access-control-allow-origin")).toBe("https://ui.example.com");
@@ -85,7 +97,10 @@ test("CORS: a preflight of an origin matching https://*.example.com is answered 
 });
 
 test("CORS: other origins get no CORS headers, and their preflight goes on to authentication", async () => {
-  const pre = await fetch(`${worker.url}/connectors`, { method: "OPTIONS", headers: { origin: "https://example.org", "access-control-request-method": "POST" } });
+  const pre = await fetch(`${worker.url}/connectors`, {
+    method: "OPTIONS",
+    headers: { origin: "https://example.org", "access-control-request-method": "POST" },
+  });
   expect(pre.headers.get("access-control-allow-origin")).toBeNull();
   expect(pre.status).toBe(401);
   const actual = await get("/connectors", { origin: "http://ui.example.com", ...bearer() });

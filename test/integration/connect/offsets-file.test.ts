@@ -13,14 +13,20 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const probe = (mode: "read" | "write", file: string, stdin = "") => {
   const source = join(import.meta.dir, "..", "..", "fixtures", "java", "OffsetsFileProbe.java");
-  const run = spawnSync(["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", kafkaClasspath(), source, mode, file], { stdin: Buffer.from(stdin), stdout: "pipe", stderr: "pipe" });
+  const run = spawnSync(
+    ["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", kafkaClasspath(), source, mode, file],
+    { stdin: Buffer.from(stdin), stdout: "pipe", stderr: "pipe" },
+  );
   if (run.exitCode !== 0) throw new Error(`OffsetsFileProbe ${mode} failed: ${run.stderr.toString()}`);
   return run.stdout.toString();
 };
 const text = (b: Uint8Array | null) => (b === null ? "NULL" : new TextDecoder().decode(b));
 const bytes = (s: string) => new TextEncoder().encode(s);
 // Enough entries for Java's HashMap to grow past its first 16 buckets; a null value is a deleted offset.
-const entries: ByteMapEntry[] = Array.from({ length: 20 }, (_, i) => [bytes(`["source-${i}",{"filename":"/data/ünïcode-${i}.txt"}]`), i === 3 ? null : bytes(`{"position":${i * 1000}}`)]);
+const entries: ByteMapEntry[] = Array.from({ length: 20 }, (_, i) => [
+  bytes(`["source-${i}",{"filename":"/data/ünïcode-${i}.txt"}]`),
+  i === 3 ? null : bytes(`{"position":${i * 1000}}`),
+]);
 const lines = (list: ByteMapEntry[]) => list.map(([k, v]) => `${text(k)}\t${text(v)}`).sort();
 
 test("Sluice reads the file Kafka Connect writes, and writes the same bytes for the same map", () => {

@@ -23,7 +23,10 @@ interface JavaSetting {
 /** The settings a Java plugin class declares, by test/fixtures/java/ConfigDefProbe.java. */
 function javaConfigDef(classpath: string, ...classNames: string[]): JavaSetting[] {
   const probe = join(import.meta.dir, "..", "..", "fixtures", "java", "ConfigDefProbe.java");
-  const run = spawnSync(["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", classpath, probe, ...classNames], { stdout: "pipe", stderr: "pipe" });
+  const run = spawnSync(
+    ["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", classpath, probe, ...classNames],
+    { stdout: "pipe", stderr: "pipe" },
+  );
   if (run.exitCode !== 0) throw new Error(`ConfigDefProbe failed: ${run.stderr.toString()}`);
   return run.stdout
     .toString()
@@ -35,7 +38,10 @@ function javaConfigDef(classpath: string, ...classNames: string[]): JavaSetting[
 /** A name of a family Debezium declares by pattern (`column.mask.with.(d+).chars`). */
 const example = (name: string) => name.replace("(d+)", "8").replace("([^.]+)", "SHA-256").replace("(.+)", "pepper");
 
-const debezium = javaConfigDef(`${kafkaClasspath()}:${debeziumClasspath()}`, "io.debezium.connector.postgresql.PostgresConnector");
+const debezium = javaConfigDef(
+  `${kafkaClasspath()}:${debeziumClasspath()}`,
+  "io.debezium.connector.postgresql.PostgresConnector",
+);
 
 test("Debezium's ConfigDef is read whole", () => {
   expect(debezium.length).toBeGreaterThan(100);
@@ -49,8 +55,12 @@ test("every Debezium setting is implemented, refused or warned about", () => {
 
 test("what Sluice declares as Debezium's and does not implement is Debezium's", () => {
   const names = new Set(debezium.map((s) => example(s.name)));
-  const examples: Record<string, string> = { "column.mask.hash.v2.<algorithm>.with.salt.<salt>": "column.mask.hash.v2.SHA-256.with.salt.pepper" };
-  const notDebeziums = postgresCdcSettings.unsupported.filter((s) => !s.pattern && !names.has(s.name)).map((s) => s.name);
+  const examples: Record<string, string> = {
+    "column.mask.hash.v2.<algorithm>.with.salt.<salt>": "column.mask.hash.v2.SHA-256.with.salt.pepper",
+  };
+  const notDebeziums = postgresCdcSettings.unsupported
+    .filter((s) => !s.pattern && !names.has(s.name))
+    .map((s) => s.name);
   expect(notDebeziums).toEqual([]);
   // Families: each matches Debezium's example name (the v2 hash, documented by Debezium, is not in its ConfigDef).
   for (const s of postgresCdcSettings.unsupported.filter((s) => s.pattern)) {
@@ -60,22 +70,37 @@ test("what Sluice declares as Debezium's and does not implement is Debezium's", 
 });
 
 test("a refused setting given Debezium's default is accepted", () => {
-  for (const s of postgresCdcSettings.unsupported.filter((s) => s.unsupported!.kind === "refused" && s.unsupported!.harmless)) {
+  for (const s of postgresCdcSettings.unsupported.filter(
+    (s) => s.unsupported!.kind === "refused" && s.unsupported!.harmless,
+  )) {
     const original = debezium.find((d) => d.name === s.name);
     // Debezium declares no default for lsn.flush.mode; its documented default is connector.
     if (original?.default == null) continue;
-    expect({ name: s.name, refused: postgresCdcSettings.unsupportedIn({ [s.name]: original.default }).refused.length }).toEqual({ name: s.name, refused: 0 });
+    expect({
+      name: s.name,
+      refused: postgresCdcSettings.unsupportedIn({ [s.name]: original.default }).refused.length,
+    }).toEqual({ name: s.name, refused: 0 });
   }
 });
 
 test("every setting of Kafka's transforms, predicates and converters, and of Debezium's ExtractNewRecordState, is Sluice's", () => {
   const plugins: [string, { config?(): SettingsDefinition }][] = [
-    ...Object.entries(BUILTIN_TRANSFORMS).filter(([name]) => name.startsWith("org.apache.kafka.") || name.startsWith("io.debezium.")),
+    ...Object.entries(BUILTIN_TRANSFORMS).filter(
+      ([name]) => name.startsWith("org.apache.kafka.") || name.startsWith("io.debezium."),
+    ),
     ...Object.entries(BUILTIN_PREDICATES).filter(([name]) => name.startsWith("org.apache.kafka.")),
     ...Object.entries(BUILTIN_CONVERTERS).filter(([name]) => name.startsWith("org.apache.kafka.")),
   ].map(([name, create]) => [name, create()]);
   const originals = javaConfigDef(`${kafkaClasspath()}:${debeziumClasspath()}`, ...plugins.map(([name]) => name));
   expect(new Set(originals.map((s) => s.class)).size).toBeGreaterThan(30);
-  const silent = originals.filter((s) => !plugins.find(([name]) => name === s.class)![1].config?.().find(s.name)).map((s) => `${s.class} ${s.name}`);
+  const silent = originals
+    .filter(
+      (s) =>
+        !plugins
+          .find(([name]) => name === s.class)![1]
+          .config?.()
+          .find(s.name),
+    )
+    .map((s) => `${s.class} ${s.name}`);
   expect(silent).toEqual([]);
 });

@@ -30,11 +30,26 @@ describe.each(["embedded", "kafka"] as BrokerKind[])("file pipeline on %s", (kin
   }, 60_000);
 
   test("every line arrives exactly once and in order", async () => {
-    const source = await api.post("/connectors", { name: "src", config: { "connector.class": "FileStreamSource", file: input, topic, "tasks.max": "1" } });
+    const source = await api.post("/connectors", {
+      name: "src",
+      config: { "connector.class": "FileStreamSource", file: input, topic, "tasks.max": "1" },
+    });
     expect(source.status).toBe(201);
     expect(source.headers.get("location")).toBe("/connectors/src");
-    expect(source.body).toEqual({ name: "src", config: { "connector.class": "FileStreamSource", file: input, topic, "tasks.max": "1", name: "src" }, tasks: [{ connector: "src", task: 0 }], type: "source" });
-    const sink = await api.post("/connectors", { name: "sink", config: { "connector.class": "org.apache.kafka.connect.file.FileStreamSinkConnector", file: output, topics: topic } });
+    expect(source.body).toEqual({
+      name: "src",
+      config: { "connector.class": "FileStreamSource", file: input, topic, "tasks.max": "1", name: "src" },
+      tasks: [{ connector: "src", task: 0 }],
+      type: "source",
+    });
+    const sink = await api.post("/connectors", {
+      name: "sink",
+      config: {
+        "connector.class": "org.apache.kafka.connect.file.FileStreamSinkConnector",
+        file: output,
+        topics: topic,
+      },
+    });
     expect(sink.status).toBe(201);
     await api.waitForState("src", "RUNNING", 1);
     await api.waitForState("sink", "RUNNING", 1);
@@ -66,15 +81,21 @@ describe.each(["embedded", "kafka"] as BrokerKind[])("file pipeline on %s", (kin
     await api.waitForState("src", "STOPPED");
     expect((await api.get("/connectors/src/status")).body.tasks).toEqual([]);
     const offsets = await api.get("/connectors/src/offsets");
-    expect(offsets.body).toEqual({ offsets: [{ partition: { filename: input }, offset: { position: readFileSync(input).length } }] });
+    expect(offsets.body).toEqual({
+      offsets: [{ partition: { filename: input }, offset: { position: readFileSync(input).length } }],
+    });
     // Sink positions are committed after each flush (every offset.flush.interval.ms).
     const sinkOffsets = await waitFor("the sink's committed position", async () => {
       const r = await api.get("/connectors/sink/offsets");
       return r.body.offsets[0]?.offset.kafka_offset === 650 ? r.body.offsets : undefined;
     });
-    expect(sinkOffsets).toEqual([{ partition: { kafka_topic: topic, kafka_partition: 0 }, offset: { kafka_offset: 650 } }]);
+    expect(sinkOffsets).toEqual([
+      { partition: { kafka_topic: topic, kafka_partition: 0 }, offset: { kafka_offset: 650 } },
+    ]);
     // Offsets change only while stopped.
-    const refused = await api.patch("/connectors/sink/offsets", { offsets: [{ partition: { kafka_topic: topic, kafka_partition: 0 }, offset: { kafka_offset: 0 } }] });
+    const refused = await api.patch("/connectors/sink/offsets", {
+      offsets: [{ partition: { kafka_topic: topic, kafka_partition: 0 }, offset: { kafka_offset: 0 } }],
+    });
     expect(refused.status).toBe(400);
     expect((await api.put("/connectors/src/resume")).status).toBe(202);
     await api.waitForState("src", "RUNNING", 1);
@@ -94,13 +115,24 @@ describe.each(["embedded", "kafka"] as BrokerKind[])("file pipeline on %s", (kin
 
   test("a restarted worker resumes from the committed offsets", async () => {
     // Wait for the source's and sink's last commits, then restart the worker process-equivalent.
-    await waitFor("source offsets committed", async () => (await api.get("/connectors/src/offsets")).body.offsets[0]?.offset.position === readFileSync(input).length || undefined);
+    await waitFor(
+      "source offsets committed",
+      async () =>
+        (await api.get("/connectors/src/offsets")).body.offsets[0]?.offset.position === readFileSync(input).length ||
+        undefined,
+    );
     await worker.stop();
     worker = await worker.restart();
     api = connectClient(worker.url);
     // Standalone keeps REST-created connectors until restart only (as Kafka Connect): create again.
-    await api.post("/connectors", { name: "src", config: { "connector.class": "FileStreamSource", file: input, topic } });
-    await api.post("/connectors", { name: "sink", config: { "connector.class": "FileStreamSink", file: output, topics: topic } });
+    await api.post("/connectors", {
+      name: "src",
+      config: { "connector.class": "FileStreamSource", file: input, topic },
+    });
+    await api.post("/connectors", {
+      name: "sink",
+      config: { "connector.class": "FileStreamSink", file: output, topics: topic },
+    });
     appendFileSync(input, lines(40, 660).join("\n") + "\n");
     await waitFor("700 lines", () => readLines(output).length >= 700 || undefined);
     expect(readLines(output)).toEqual(lines(700));
@@ -112,10 +144,23 @@ describe.each(["embedded", "kafka"] as BrokerKind[])("file pipeline on %s", (kin
     const laterOut = join(worker.dir, "later-out.txt");
     writeFileSync(laterIn, lines(20).join("\n") + "\n");
     // Nothing matches yet: each task starts with no partitions, and asks again every 300 ms.
-    const sinkConfig = { "connector.class": "FileStreamSink", file: laterOut, "topics.regex": `${prefix}-.*`, "tasks.max": "2", "consumer.override.metadata.max.age.ms": "300" };
+    const sinkConfig = {
+      "connector.class": "FileStreamSink",
+      file: laterOut,
+      "topics.regex": `${prefix}-.*`,
+      "tasks.max": "2",
+      "consumer.override.metadata.max.age.ms": "300",
+    };
     expect((await api.post("/connectors", { name: "later-sink", config: sinkConfig })).status).toBe(201);
     await api.waitForState("later-sink", "RUNNING", 2);
-    expect((await api.post("/connectors", { name: "later-src", config: { "connector.class": "FileStreamSource", file: laterIn, topic: `${prefix}-a` } })).status).toBe(201);
+    expect(
+      (
+        await api.post("/connectors", {
+          name: "later-src",
+          config: { "connector.class": "FileStreamSource", file: laterIn, topic: `${prefix}-a` },
+        })
+      ).status,
+    ).toBe(201);
     await waitFor("20 lines from the later topic", () => readLines(laterOut).length >= 20 || undefined);
     expect(readLines(laterOut)).toEqual(lines(20));
     for (const name of ["later-src", "later-sink"]) expect((await api.delete(`/connectors/${name}`)).status).toBe(204);

@@ -10,10 +10,25 @@ import { BUILTIN_CONVERTERS } from "#src/connect/converters/index.ts";
 import { JsonSchemaConverter } from "#src/connect/converters/jsonschema.ts";
 import { ProtobufConverter } from "#src/connect/converters/protobuf.ts";
 import { BigDecimal } from "#src/jvm/big-decimal.ts";
-import { valuesEqual, DataException, ConnectDate, Decimal, Schema, SchemaBuilder, Struct } from "#src/connect/api/data/index.ts";
+import {
+  valuesEqual,
+  DataException,
+  ConnectDate,
+  Decimal,
+  Schema,
+  SchemaBuilder,
+  Struct,
+} from "#src/connect/api/data/index.ts";
 import { RetriableException } from "#src/connect/api/connector.ts";
 import { Deserializer, SchemaRegistryClient } from "#src/serde/index.ts";
-import { client, registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
+import {
+  client,
+  registryPlace,
+  removePlace,
+  startTestRegistry,
+  type RegistryPlace,
+  type TestRegistry,
+} from "../../fixtures/registry.ts";
 import { freePort } from "../../fixtures/wait.ts";
 
 const address = SchemaBuilder.struct().name("shop.Address").field("city", Schema.STRING_SCHEMA).build();
@@ -59,8 +74,15 @@ function configured<C extends Converter>(converter: C, config: ConverterConfig =
 /** The plain value Sluice's Deserializer makes of the bytes, and the subject's latest registration. */
 async function readBack(t: string, bytes: Uint8Array, subject = `${t}-value`) {
   const id = new DataView(bytes.buffer, bytes.byteOffset).getInt32(1);
-  const plain = await new Deserializer(new SchemaRegistryClient({ "schema.registry.url": sr.url })).deserialize(t, bytes);
-  const latest = (await client(sr.url).get(`/subjects/${encodeURIComponent(subject)}/versions/latest`)).body as { id: number; schema: string; schemaType?: string };
+  const plain = await new Deserializer(new SchemaRegistryClient({ "schema.registry.url": sr.url })).deserialize(
+    t,
+    bytes,
+  );
+  const latest = (await client(sr.url).get(`/subjects/${encodeURIComponent(subject)}/versions/latest`)).body as {
+    id: number;
+    schema: string;
+    schemaType?: string;
+  };
   return { id, plain, latest };
 }
 
@@ -114,9 +136,21 @@ describe("AvroConverter", () => {
   test("use.latest.version writes with the subject's latest schema", async () => {
     const t = topic("avro-latest");
     const small = SchemaBuilder.struct().name("shop.Small").field("a", Schema.STRING_SCHEMA).build();
-    const latestSchema = { type: "record", name: "Small", namespace: "shop", fields: [{ name: "a", type: "string" }, { name: "b", type: "int", default: 7 }] };
+    const latestSchema = {
+      type: "record",
+      name: "Small",
+      namespace: "shop",
+      fields: [
+        { name: "a", type: "string" },
+        { name: "b", type: "int", default: 7 },
+      ],
+    };
     const registered = await client(sr.url).register(`${t}-value`, latestSchema);
-    const converter = configured(new AvroConverter(), { "auto.register.schemas": false, "use.latest.version": true, "latest.compatibility.strict": false });
+    const converter = configured(new AvroConverter(), {
+      "auto.register.schemas": false,
+      "use.latest.version": true,
+      "latest.compatibility.strict": false,
+    });
     const bytes = (await converter.fromConnectData(t, small, new Struct(small).put("a", "x")))!;
     const { id, plain } = await readBack(t, bytes);
     expect(id).toBe((registered.body as { id: number }).id);
@@ -133,19 +167,29 @@ describe("AvroConverter", () => {
   test("bad bytes are DataExceptions with the reason", async () => {
     const converter = configured(new AvroConverter());
     const t = topic("avro-bad");
-    expect(() => converter.toConnectData(t, new Uint8Array([1, 0, 0, 0, 1, 2]))).toThrow(new DataException(`Failed to deserialize data for topic ${t} to Avro: Unknown magic byte 1: not in the Confluent wire format`));
+    expect(() => converter.toConnectData(t, new Uint8Array([1, 0, 0, 0, 1, 2]))).toThrow(
+      new DataException(
+        `Failed to deserialize data for topic ${t} to Avro: Unknown magic byte 1: not in the Confluent wire format`,
+      ),
+    );
     expect(() => converter.toConnectData(t, new Uint8Array([0, 0]))).toThrow(/Truncated message/);
-    await expect(converter.toConnectData(t, new Uint8Array([0, 0x7f, 0, 0, 0, 2]))).rejects.toThrow(/Failed to deserialize data for topic .* to Avro: Error retrieving Avro schema for id 2130706432/);
+    await expect(converter.toConnectData(t, new Uint8Array([0, 0x7f, 0, 0, 0, 2]))).rejects.toThrow(
+      /Failed to deserialize data for topic .* to Avro: Error retrieving Avro schema for id 2130706432/,
+    );
     const good = (await configured(new AvroConverter()).fromConnectData(t, Schema.INT64_SCHEMA, 5n))!;
     // The first read of an id fails asynchronously; with the id cached the failure is immediate.
     await expect(converter.toConnectData(t, good.subarray(0, 5))).rejects.toThrow(/Error deserializing Avro message/);
-    expect(() => converter.toConnectData(t, Buffer.concat([good, Buffer.from([1])]))).toThrow(/1 bytes after the record/);
+    expect(() => converter.toConnectData(t, Buffer.concat([good, Buffer.from([1])]))).toThrow(
+      /1 bytes after the record/,
+    );
   });
 
   test("an unreachable registry is retriable", async () => {
     const converter = new AvroConverter();
     converter.configure({ "schema.registry.url": `http://127.0.0.1:${freePort()}` }, false);
-    await expect(converter.fromConnectData(topic("avro-down"), Schema.STRING_SCHEMA, "x")).rejects.toBeInstanceOf(RetriableException);
+    await expect(converter.fromConnectData(topic("avro-down"), Schema.STRING_SCHEMA, "x")).rejects.toBeInstanceOf(
+      RetriableException,
+    );
   });
 
   test("schema.registry.url is required", () => {
@@ -191,11 +235,15 @@ describe("ProtobufConverter", () => {
     const converter = configured(new ProtobufConverter());
     const good = (await converter.fromConnectData(t, address, new Struct(address).put("city", "x")))!;
     const broken = Buffer.concat([good.subarray(0, 6), Buffer.from([0x0a, 0x05, 0x41])]);
-    await expect(configured(new ProtobufConverter()).toConnectData(t, broken)).rejects.toThrow(/Failed to deserialize data for topic .* to Protobuf: Error deserializing Protobuf message/);
+    await expect(configured(new ProtobufConverter()).toConnectData(t, broken)).rejects.toThrow(
+      /Failed to deserialize data for topic .* to Protobuf: Error deserializing Protobuf message/,
+    );
   });
 
   test("only structs can be written", () => {
-    expect(() => configured(new ProtobufConverter()).fromConnectData(topic("proto-prim"), Schema.STRING_SCHEMA, "x")).toThrow(DataException);
+    expect(() =>
+      configured(new ProtobufConverter()).fromConnectData(topic("proto-prim"), Schema.STRING_SCHEMA, "x"),
+    ).toThrow(DataException);
   });
 });
 
@@ -208,7 +256,16 @@ describe("JsonSchemaConverter", () => {
     expect(latest.id).toBe(id);
     expect(latest.schemaType).toBe("JSON");
     expect(latest.schema).toBe(converter.jsonSchemaData.fromConnectSchema(order).canonical);
-    expect(plain).toEqual({ id: 42, qty: 3, price: "B88=", day: 19_000, note: null, tags: ["a", "b"], counts: { x: 1 }, ship: { city: "Oslo" } });
+    expect(plain).toEqual({
+      id: 42,
+      qty: 3,
+      price: "B88=",
+      day: 19_000,
+      note: null,
+      tags: ["a", "b"],
+      counts: { x: 1 },
+      ship: { city: "Oslo" },
+    });
     const back = await toConnect(configured(new JsonSchemaConverter()), t, bytes);
     expect(back.schema!.equals(order)).toBe(true);
     expect(valuesEqual(back.value, value)).toBe(true);

@@ -24,7 +24,9 @@ const file = (name: string, content: string) => {
   return join(dir, name);
 };
 // A PEM key store whose private key is encrypted with ssl.key.password.
-const encryptedKey = createPrivateKey(server.key).export({ type: "pkcs8", format: "pem", cipher: "aes-256-cbc", passphrase: KEY_PASSWORD }).toString();
+const encryptedKey = createPrivateKey(server.key)
+  .export({ type: "pkcs8", format: "pem", cipher: "aes-256-cbc", passphrase: KEY_PASSWORD })
+  .toString();
 const keystore = file("worker.pem", encryptedKey + server.cert);
 const truststore = file("ca.pem", ca.cert);
 const logs = captureLogs();
@@ -35,7 +37,10 @@ beforeAll(async () => {
   const hashed = await Bun.password.hash(PASSWORD, { algorithm: "bcrypt", cost: 4 });
   // Users named through a JAAS file, as Kafka Connect's KAFKA_OPTS=-Djava.security.auth.login.config=... does.
   const users = file("users.properties", `operator=${hashed}\n`);
-  const jaas = file("connect-jaas.conf", `KafkaConnect {\n  org.apache.kafka.connect.rest.basic.auth.extension.PropertyFileLoginModule required\n  file="${users}";\n};\n`);
+  const jaas = file(
+    "connect-jaas.conf",
+    `KafkaConnect {\n  org.apache.kafka.connect.rest.basic.auth.extension.PropertyFileLoginModule required\n  file="${users}";\n};\n`,
+  );
   requested = await startTestConnect("embedded", {
     listeners: `https://127.0.0.1:${freePort()}`,
     "ssl.keystore.location": keystore,
@@ -70,9 +75,14 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}` });
-const call = (worker: TestConnect, path: string, options: { cert?: { cert: string; key: string }; headers?: Record<string, string> } = {}) =>
-  fetch(worker.url + path, { headers: options.headers, tls: { ca: ca.cert, ...options.cert } });
+const basic = (user: string, password: string) => ({
+  authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`,
+});
+const call = (
+  worker: TestConnect,
+  path: string,
+  options: { cert?: { cert: string; key: string }; headers?: Record<string, string> } = {},
+) => fetch(worker.url + path, { headers: options.headers, tls: { ca: ca.cert, ...options.cert } });
 
 test("HTTPS and the right password: 200", async () => {
   expect(requested.url.startsWith("https://")).toBe(true);
@@ -98,7 +108,9 @@ test("ssl.client.auth=requested accepts a client with a certificate and one with
 });
 
 test("listeners.https.ssl.client.auth=required refuses a client without a certificate and one from another CA", async () => {
-  expect((await call(required, "/connectors", { cert: client, headers: basic("operator", PASSWORD) })).status).toBe(200);
+  expect((await call(required, "/connectors", { cert: client, headers: basic("operator", PASSWORD) })).status).toBe(
+    200,
+  );
   await expect(call(required, "/", { headers: basic("operator", PASSWORD) })).rejects.toThrow();
   await expect(call(required, "/", { cert: stranger, headers: basic("operator", PASSWORD) })).rejects.toThrow();
 });
@@ -107,7 +119,13 @@ test("no password, key password or credentials header in the logs", () => {
   const text = logs.text();
   expect(text).toContain("connect worker ready");
   expect(text).toContain("request failed authentication");
-  for (const secret of [KEY_PASSWORD, PASSWORD, WRONG, basic("operator", PASSWORD).authorization.slice(6), basic("operator", WRONG).authorization.slice(6)]) {
+  for (const secret of [
+    KEY_PASSWORD,
+    PASSWORD,
+    WRONG,
+    basic("operator", PASSWORD).authorization.slice(6),
+    basic("operator", WRONG).authorization.slice(6),
+  ]) {
     expect(text).not.toContain(secret);
   }
 });

@@ -74,7 +74,12 @@ describe.each(["embedded", "kafka"] as BrokerKind[])("SMT chain on %s", (kind) =
     });
     expect(sink.status).toBe(201);
     const expected = lines.filter((l) => l.startsWith("keep-")).map((l) => `Struct{text=${l},origin=***}`);
-    await waitFor("all transformed lines", () => (existsSync(output) && readFileSync(output, "utf8").split("\n").filter(Boolean).length >= expected.length) || undefined);
+    await waitFor(
+      "all transformed lines",
+      () =>
+        (existsSync(output) && readFileSync(output, "utf8").split("\n").filter(Boolean).length >= expected.length) ||
+        undefined,
+    );
     expect(readFileSync(output, "utf8").split("\n").filter(Boolean)).toEqual(expected);
     expect((await api.get("/connectors/smt-src/topics")).body).toEqual({ "smt-src": { topics: [`${prefix}-raw`] } });
   });
@@ -82,7 +87,14 @@ describe.each(["embedded", "kafka"] as BrokerKind[])("SMT chain on %s", (kind) =
   test("invalid transform settings are refused with every problem listed", async () => {
     const bad = await api.post("/connectors", {
       name: "bad-smt",
-      config: { "connector.class": "FileStreamSink", topics: "t", file: join(worker.dir, "x.txt"), transforms: "a,b", "transforms.a.type": "com.example.Nope", "transforms.b.type": "RegexRouter" },
+      config: {
+        "connector.class": "FileStreamSink",
+        topics: "t",
+        file: join(worker.dir, "x.txt"),
+        transforms: "a,b",
+        "transforms.a.type": "com.example.Nope",
+        "transforms.b.type": "RegexRouter",
+      },
     });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain("transforms.a.type");

@@ -30,7 +30,12 @@ beforeAll(async () => {
     "file.connectors.enable": "true",
     "task.threads": "0",
   };
-  connect = await startConnectDistributed({ settings: workerSettings.parse(raw).values, workerConfig: raw, catalog, taskThreadEntry: new URL("../../../src/task-thread.ts", import.meta.url).href });
+  connect = await startConnectDistributed({
+    settings: workerSettings.parse(raw).values,
+    workerConfig: raw,
+    catalog,
+    taskThreadEntry: new URL("../../../src/task-thread.ts", import.meta.url).href,
+  });
   api = connectClient(connect.urls[0]!);
 }, 120_000);
 afterAll(async () => {
@@ -39,11 +44,25 @@ afterAll(async () => {
 });
 
 test("a stored config with a refused setting fails its connector, naming the setting", async () => {
-  const config = { name: "old", "connector.class": "FileStreamSource", file: join(dir, "in.txt"), topic: "lines", "exactly.once.support": "required" };
-  await connect.broker.produce("stored-configs", [{ ...encodeConfigRecord({ kind: "connector", name: "old", config }), partition: 0 }]);
-  const status = await waitFor("the stored connector to fail", async () => {
-    const s = (await api.get("/connectors/old/status")).body as { connector?: { state: string; trace?: string } };
-    return s.connector?.state === "FAILED" ? s.connector : undefined;
-  }, { timeoutMs: 30_000 });
-  expect(status.trace).toContain("The connector's config, saved before Sluice refused them, has settings Sluice does not support: exactly.once.support is not supported by Sluice: Sluice's workers deliver source records at least once");
+  const config = {
+    name: "old",
+    "connector.class": "FileStreamSource",
+    file: join(dir, "in.txt"),
+    topic: "lines",
+    "exactly.once.support": "required",
+  };
+  await connect.broker.produce("stored-configs", [
+    { ...encodeConfigRecord({ kind: "connector", name: "old", config }), partition: 0 },
+  ]);
+  const status = await waitFor(
+    "the stored connector to fail",
+    async () => {
+      const s = (await api.get("/connectors/old/status")).body as { connector?: { state: string; trace?: string } };
+      return s.connector?.state === "FAILED" ? s.connector : undefined;
+    },
+    { timeoutMs: 30_000 },
+  );
+  expect(status.trace).toContain(
+    "The connector's config, saved before Sluice refused them, has settings Sluice does not support: exactly.once.support is not supported by Sluice: Sluice's workers deliver source records at least once",
+  );
 });

@@ -32,15 +32,22 @@ async function startDev(name: string, env: Record<string, string> = {}): Promise
   mkdirSync(work, { recursive: true });
   const registry = `http://127.0.0.1:${freePort()}`;
   const connectUrl = `http://127.0.0.1:${freePort()}`;
-  const proc: Subprocess = spawn([bin, "dev", "--data-dir", join(work, "data"), "--registry-listeners", registry, "--connect-listeners", connectUrl], {
-    cwd: work,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "info", ...env },
-    stdout: Bun.file(join(work, "sluice.log")),
-    stderr: "inherit",
-  });
+  const proc: Subprocess = spawn(
+    [bin, "dev", "--data-dir", join(work, "data"), "--registry-listeners", registry, "--connect-listeners", connectUrl],
+    {
+      cwd: work,
+      env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "info", ...env },
+      stdout: Bun.file(join(work, "sluice.log")),
+      stderr: "inherit",
+    },
+  );
   await waitFor("sluice dev to answer", async () => {
     if (proc.exitCode !== null) throw new Error(`sluice dev exited with ${proc.exitCode}`);
-    const up = (url: string) => fetch(url).then((r) => r.ok, () => false);
+    const up = (url: string) =>
+      fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      );
     return ((await up(`${registry}/subjects`)) && (await up(`${connectUrl}/connectors`))) || undefined;
   });
   return {
@@ -86,11 +93,27 @@ describe("regex.match.timeout.ms=1h: matches end only at JavaScriptCore's own li
     writeFileSync(input, "one\n");
     // 30 routers: the record spends tens of seconds in its transforms, whatever the machine.
     const aliases = Array.from({ length: 30 }, (_, i) => `r${i}`);
-    const routers = Object.fromEntries(aliases.flatMap((a) => [[`transforms.${a}.type`, "RegexRouter"], [`transforms.${a}.regex`, "(a+)+"], [`transforms.${a}.replacement`, "routed"]]));
-    const config = { "connector.class": "FileStreamSource", file: input, topic: CATASTROPHIC_TOPIC, "value.converter": STRING, transforms: aliases.join(","), ...routers };
+    const routers = Object.fromEntries(
+      aliases.flatMap((a) => [
+        [`transforms.${a}.type`, "RegexRouter"],
+        [`transforms.${a}.regex`, "(a+)+"],
+        [`transforms.${a}.replacement`, "routed"],
+      ]),
+    );
+    const config = {
+      "connector.class": "FileStreamSource",
+      file: input,
+      topic: CATASTROPHIC_TOPIC,
+      "value.converter": STRING,
+      transforms: aliases.join(","),
+      ...routers,
+    };
     expect((await dev.connect.post("/connectors", { name: "stuck", config })).status).toBe(201);
     // Polled and handed to the transforms: from here until the task ends, the match is running.
-    await waitFor("the stuck task to poll its record", async () => (await metric(dev, "sluice_connect_source_records_polled_total", "stuck")) >= 1 || undefined);
+    await waitFor(
+      "the stuck task to poll its record",
+      async () => (await metric(dev, "sluice_connect_source_records_polled_total", "stuck")) >= 1 || undefined,
+    );
 
     const registryAnswer = await fetch(`${dev.registry}/subjects`);
     expect(registryAnswer.status).toBe(200);
@@ -100,14 +123,22 @@ describe("regex.match.timeout.ms=1h: matches end only at JavaScriptCore's own li
     const flowIn = join(dev.work, "flow-in.txt");
     const flowOut = join(dev.work, "flow-out.txt");
     writeFileSync(flowIn, "x\ny\n");
-    await dev.connect.post("/connectors", { name: "flow-src", config: { "connector.class": "FileStreamSource", file: flowIn, topic: "flow", "value.converter": STRING } });
-    await dev.connect.post("/connectors", { name: "flow-sink", config: { "connector.class": "FileStreamSink", file: flowOut, topics: "flow", "value.converter": STRING } });
+    await dev.connect.post("/connectors", {
+      name: "flow-src",
+      config: { "connector.class": "FileStreamSource", file: flowIn, topic: "flow", "value.converter": STRING },
+    });
+    await dev.connect.post("/connectors", {
+      name: "flow-sink",
+      config: { "connector.class": "FileStreamSink", file: flowOut, topics: "flow", "value.converter": STRING },
+    });
     await waitFor("records through the other connectors", () => lines(flowOut).length >= 2 || undefined);
     expect(lines(flowOut)).toEqual(["x", "y"]);
 
     // Still matching after all that: nothing was written, and the task did not end.
     expect(await metric(dev, "sluice_connect_source_records_written_total", "stuck")).toBe(0);
-    expect(((await dev.connect.get("/connectors/stuck/status")).body as { tasks: { state: string }[] }).tasks[0]!.state).toBe("RUNNING");
+    expect(
+      ((await dev.connect.get("/connectors/stuck/status")).body as { tasks: { state: string }[] }).tasks[0]!.state,
+    ).toBe("RUNNING");
     expect((await dev.connect.delete("/connectors/stuck")).status).toBe(204);
   }, 60_000);
 
@@ -115,24 +146,49 @@ describe("regex.match.timeout.ms=1h: matches end only at JavaScriptCore's own li
     // dev's worker is a distributed one: the POST answers once the config is stored, and the tasks
     // start after. Both APIs are asked over and over until all 1000 run; the proof they answered
     // while tasks started is a status seen part-way (some running, not all).
-    const created = await dev.connect.post("/connectors", { name: "many", config: { "connector.class": "FileStreamSink", file: join(dev.work, "many.txt"), topics: "many", "tasks.max": "1000" } });
+    const created = await dev.connect.post("/connectors", {
+      name: "many",
+      config: {
+        "connector.class": "FileStreamSink",
+        file: join(dev.work, "many.txt"),
+        topics: "many",
+        "tasks.max": "1000",
+      },
+    });
     expect(created.status).toBe(201);
     const seen = new Set<number>();
-    await waitFor("1000 tasks running", async () => {
-      expect((await fetch(`${dev.registry}/subjects`)).status).toBe(200);
-      const status = await dev.connect.get("/connectors/many/status");
-      const running = status.status === 200 ? (status.body as { tasks: { state: string }[] }).tasks.filter((t) => t.state === "RUNNING").length : 0;
-      seen.add(running);
-      return running === 1000 || undefined;
-    }, { timeoutMs: 60_000, intervalMs: 1 });
+    await waitFor(
+      "1000 tasks running",
+      async () => {
+        expect((await fetch(`${dev.registry}/subjects`)).status).toBe(200);
+        const status = await dev.connect.get("/connectors/many/status");
+        const running =
+          status.status === 200
+            ? (status.body as { tasks: { state: string }[] }).tasks.filter((t) => t.state === "RUNNING").length
+            : 0;
+        seen.add(running);
+        return running === 1000 || undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 1 },
+    );
     expect([...seen].some((n) => n > 0 && n < 1000)).toBe(true);
     expect((await dev.connect.delete("/connectors/many")).status).toBe(204);
   }, 90_000);
 
   test("tasks.max above 1000 is refused when the connector is created, naming the bound", async () => {
-    const reply = await dev.connect.post("/connectors", { name: "too-many", config: { "connector.class": "FileStreamSink", file: join(dev.work, "too-many.txt"), topics: "many", "tasks.max": "100000" } });
+    const reply = await dev.connect.post("/connectors", {
+      name: "too-many",
+      config: {
+        "connector.class": "FileStreamSink",
+        file: join(dev.work, "too-many.txt"),
+        topics: "many",
+        "tasks.max": "100000",
+      },
+    });
     expect(reply.status).toBe(400);
-    expect(reply.body.message).toContain("Invalid value 100000 for configuration tasks.max: Value must be no more than 1000");
+    expect(reply.body.message).toContain(
+      "Invalid value 100000 for configuration tasks.max: Value must be no more than 1000",
+    );
     expect((await fetch(`${dev.registry}/subjects`)).status).toBe(200);
   });
 });
@@ -147,9 +203,20 @@ describe("a regex over its time budget (regex.match.timeout.ms default, 250)", (
   test("errors.tolerance=none: the task fails, naming the transform and the budget", async () => {
     const input = join(dev.work, "fail.txt");
     writeFileSync(input, "one\n");
-    await dev.connect.post("/connectors", { name: "fails", config: { "connector.class": "FileStreamSource", file: input, topic: CATASTROPHIC_TOPIC, "value.converter": STRING, ...catastrophicRouter } });
+    await dev.connect.post("/connectors", {
+      name: "fails",
+      config: {
+        "connector.class": "FileStreamSource",
+        file: input,
+        topic: CATASTROPHIC_TOPIC,
+        "value.converter": STRING,
+        ...catastrophicRouter,
+      },
+    });
     const status = await waitFor("the task to fail", async () => {
-      const s = (await dev.connect.get("/connectors/fails/status")).body as { tasks?: { state: string; trace?: string }[] };
+      const s = (await dev.connect.get("/connectors/fails/status")).body as {
+        tasks?: { state: string; trace?: string }[];
+      };
       return s.tasks?.[0]?.state === "FAILED" ? s.tasks[0] : undefined;
     });
     expect(status.trace).toContain("Tolerance exceeded in error handler");
@@ -161,7 +228,12 @@ describe("a regex over its time budget (regex.match.timeout.ms default, 250)", (
   test("validating a sink whose topics.regex backtracks on its DLQ name: both APIs answer meanwhile, and the budget is the problem reported", async () => {
     let validated = false;
     const validating = dev.connect
-      .put("/connector-plugins/FileStreamSinkConnector/config/validate", { "connector.class": "FileStreamSink", name: "v", "topics.regex": "(a+)+", "errors.deadletterqueue.topic.name": CATASTROPHIC_TOPIC })
+      .put("/connector-plugins/FileStreamSinkConnector/config/validate", {
+        "connector.class": "FileStreamSink",
+        name: "v",
+        "topics.regex": "(a+)+",
+        "errors.deadletterqueue.topic.name": CATASTROPHIC_TOPIC,
+      })
       .then((reply) => {
         validated = true;
         return reply;
@@ -171,8 +243,12 @@ describe("a regex over its time budget (regex.match.timeout.ms default, 250)", (
     expect(validated).toBe(false);
     const reply = await validating;
     expect(reply.status).toBe(200);
-    const regex = (reply.body.configs as { value: { name: string; errors: string[] } }[]).find((c) => c.value.name === "topics.regex")!;
-    expect(regex.value.errors).toEqual([`topics.regex '(a+)+' did not finish matching '${CATASTROPHIC_TOPIC}' (61 characters) within regex.match.timeout.ms=250`]);
+    const regex = (reply.body.configs as { value: { name: string; errors: string[] } }[]).find(
+      (c) => c.value.name === "topics.regex",
+    )!;
+    expect(regex.value.errors).toEqual([
+      `topics.regex '(a+)+' did not finish matching '${CATASTROPHIC_TOPIC}' (61 characters) within regex.match.timeout.ms=250`,
+    ]);
   }, 60_000);
 
   test("errors.tolerance=all: the record goes to the dead letter queue and the others are delivered", async () => {
@@ -182,8 +258,19 @@ describe("a regex over its time budget (regex.match.timeout.ms default, 250)", (
     writeFileSync(good, "g1\ng2\n");
     const out = join(dev.work, "tolerated-out.txt");
     const dlqOut = join(dev.work, "dlq-out.txt");
-    await dev.connect.post("/connectors", { name: "bad-src", config: { "connector.class": "FileStreamSource", file: bad, topic: CATASTROPHIC_TOPIC, "value.converter": STRING } });
-    await dev.connect.post("/connectors", { name: "good-src", config: { "connector.class": "FileStreamSource", file: good, topic: "good", "value.converter": STRING } });
+    await dev.connect.post("/connectors", {
+      name: "bad-src",
+      config: {
+        "connector.class": "FileStreamSource",
+        file: bad,
+        topic: CATASTROPHIC_TOPIC,
+        "value.converter": STRING,
+      },
+    });
+    await dev.connect.post("/connectors", {
+      name: "good-src",
+      config: { "connector.class": "FileStreamSource", file: good, topic: "good", "value.converter": STRING },
+    });
     await dev.connect.post("/connectors", {
       name: "tolerant",
       config: {
@@ -197,11 +284,16 @@ describe("a regex over its time budget (regex.match.timeout.ms default, 250)", (
         ...catastrophicRouter,
       },
     });
-    await dev.connect.post("/connectors", { name: "dlq-reader", config: { "connector.class": "FileStreamSink", file: dlqOut, topics: "dlq", "value.converter": STRING } });
+    await dev.connect.post("/connectors", {
+      name: "dlq-reader",
+      config: { "connector.class": "FileStreamSink", file: dlqOut, topics: "dlq", "value.converter": STRING },
+    });
     await waitFor("the record in the dead letter queue", () => lines(dlqOut).length >= 1 || undefined);
     await waitFor("the other records delivered", () => lines(out).length >= 2 || undefined);
     expect(lines(dlqOut)).toEqual(["stuck"]);
     expect(lines(out)).toEqual(["g1", "g2"]);
-    expect(((await dev.connect.get("/connectors/tolerant/status")).body as { tasks: { state: string }[] }).tasks[0]!.state).toBe("RUNNING");
+    expect(
+      ((await dev.connect.get("/connectors/tolerant/status")).body as { tasks: { state: string }[] }).tasks[0]!.state,
+    ).toBe("RUNNING");
   }, 60_000);
 });

@@ -17,9 +17,22 @@ let api: ReturnType<typeof connectClient>;
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "sluice-task-threads-"));
   mkdirSync(join(dir, "plugins"));
-  copyFileSync(join(import.meta.dir, "..", "..", "fixtures", "plugins", "counting-plugins.ts"), join(dir, "plugins", "counting-plugins.ts"));
+  copyFileSync(
+    join(import.meta.dir, "..", "..", "fixtures", "plugins", "counting-plugins.ts"),
+    join(dir, "plugins", "counting-plugins.ts"),
+  );
   const connectUrl = `http://127.0.0.1:${freePort()}`;
-  const args = ["dev", "--registry-listeners", `http://127.0.0.1:${freePort()}`, "--connect-listeners", connectUrl, `--plugin.path=${join(dir, "plugins")}`, "--task.threads=1", "--task.shutdown.graceful.timeout.ms=500", "--offset.flush.interval.ms=200"];
+  const args = [
+    "dev",
+    "--registry-listeners",
+    `http://127.0.0.1:${freePort()}`,
+    "--connect-listeners",
+    connectUrl,
+    `--plugin.path=${join(dir, "plugins")}`,
+    "--task.threads=1",
+    "--task.shutdown.graceful.timeout.ms=500",
+    "--offset.flush.interval.ms=200",
+  ];
   sluice = await startSluice(args, { cwd: dir, readyUrl: `${connectUrl}/connectors` });
   api = connectClient(connectUrl);
 }, 60_000);
@@ -31,8 +44,27 @@ afterEach(async () => {
 /** A counting source to `topic`, and a FileStreamSink writing the topic's numbers to `<topic>.txt`. */
 async function count(topic: string, extra: Record<string, string> = {}): Promise<void> {
   const strings = { "value.converter": "org.apache.kafka.connect.storage.StringConverter" };
-  expect((await api.put(`/connectors/${topic}/config`, { "connector.class": "test.CountingSourceConnector", topic, count: "100000", ...strings, ...extra })).status).toBe(201);
-  expect((await api.put(`/connectors/${topic}-file/config`, { "connector.class": "FileStreamSink", topics: topic, file: join(dir, `${topic}.txt`), ...strings })).status).toBe(201);
+  expect(
+    (
+      await api.put(`/connectors/${topic}/config`, {
+        "connector.class": "test.CountingSourceConnector",
+        topic,
+        count: "100000",
+        ...strings,
+        ...extra,
+      })
+    ).status,
+  ).toBe(201);
+  expect(
+    (
+      await api.put(`/connectors/${topic}-file/config`, {
+        "connector.class": "FileStreamSink",
+        topics: topic,
+        file: join(dir, `${topic}.txt`),
+        ...strings,
+      })
+    ).status,
+  ).toBe(201);
 }
 
 /** The numbers the sink wrote, in order. */
@@ -41,7 +73,8 @@ function numbers(topic: string): number[] {
   return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).map(Number) : [];
 }
 
-const atLeast = (topic: string, n: number) => waitFor(`${n} numbers from ${topic}`, async () => numbers(topic).length >= n || undefined);
+const atLeast = (topic: string, n: number) =>
+  waitFor(`${n} numbers from ${topic}`, async () => numbers(topic).length >= n || undefined);
 
 async function taskStatus(name: string): Promise<{ state: string; trace?: string } | undefined> {
   const body = (await api.get(`/connectors/${name}/status`)).body as { tasks?: { state: string; trace?: string }[] };
@@ -82,15 +115,27 @@ describe("a task's code going wrong on a shared thread", () => {
 test("a task whose code never yields: REST answers; stopping it ends its thread; the tasks it shared the thread with are FAILED, saying why, and resume from their offsets on restart", async () => {
   await count("steady", { pace: "20" });
   await atLeast("steady", 20);
-  expect((await api.put("/connectors/spinner/config", { "connector.class": "test.CountingSourceConnector", topic: "spinner", count: "100", misbehave: "spin", after: "0" })).status).toBe(201);
+  expect(
+    (
+      await api.put("/connectors/spinner/config", {
+        "connector.class": "test.CountingSourceConnector",
+        topic: "spinner",
+        count: "100",
+        misbehave: "spin",
+        after: "0",
+      })
+    ).status,
+  ).toBe(201);
   // RUNNING is reported right before its first poll, which spins: from then on the thread is held
   // (a stop request cannot reach the task), and the worker's REST API, on the main thread, answers.
   await inState("spinner", "RUNNING");
   expect((await api.get("/connectors")).body).toEqual(expect.arrayContaining(["steady", "steady-file", "spinner"]));
   expect((await api.delete("/connectors/spinner")).status).toBe(204);
-  for (const name of ["steady", "steady-file"]) expect((await inState(name, "FAILED")).trace).toContain("spinner-0 did not stop within 500 ms");
+  for (const name of ["steady", "steady-file"])
+    expect((await inState(name, "FAILED")).trace).toContain("spinner-0 did not stop within 500 ms");
   const before = numbers("steady");
-  for (const name of ["steady", "steady-file"]) expect((await api.post(`/connectors/${name}/tasks/0/restart`)).status).toBe(204);
+  for (const name of ["steady", "steady-file"])
+    expect((await api.post(`/connectors/${name}/tasks/0/restart`)).status).toBe(204);
   await atLeast("steady", before.length + 20);
   // Nothing lost: the numbers run on without a gap (those after the last commit may come again).
   const after = numbers("steady");

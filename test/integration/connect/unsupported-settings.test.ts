@@ -61,7 +61,9 @@ async function errorsOf(plugin: string, config: Record<string, string>): Promise
   const res = await api.put(`/connector-plugins/${plugin}/config/validate`, config);
   expect(res.status).toBe(200);
   const infos = res.body as Infos;
-  return Object.fromEntries(infos.configs.filter((c) => c.value.errors.length > 0).map((c) => [c.value.name, c.value.errors]));
+  return Object.fromEntries(
+    infos.configs.filter((c) => c.value.errors.length > 0).map((c) => [c.value.name, c.value.errors]),
+  );
 }
 
 /** The config warnings logged about a connector since `from` (an offset in the captured text). */
@@ -84,18 +86,33 @@ describe("PostgreSQL CDC connector (Debezium's settings)", () => {
   test("column masking is refused: a validation error on the setting, and no connector", async () => {
     const config = cdc("masked", { "column.mask.with.8.chars": "public.customers.email" });
     expect(await errorsOf("PostgresConnector", config)).toEqual({
-      "column.mask.with.8.chars": ["Invalid value public.customers.email for configuration column.mask.with.8.chars: column.mask.with.8.chars is not supported by Sluice: Sluice does not mask columns; the real values would reach the topic (remove it)"],
+      "column.mask.with.8.chars": [
+        "Invalid value public.customers.email for configuration column.mask.with.8.chars: column.mask.with.8.chars is not supported by Sluice: Sluice does not mask columns; the real values would reach the topic (remove it)",
+      ],
     });
     const created = await api.post("/connectors", { name: "masked", config });
     expect(created.status).toBe(400);
-    expect((created.body as { message: string }).message).toStartWith("Connector configuration is invalid and contains the following 1 error(s):\nInvalid value public.customers.email for configuration column.mask.with.8.chars: column.mask.with.8.chars is not supported by Sluice");
+    expect((created.body as { message: string }).message).toStartWith(
+      "Connector configuration is invalid and contains the following 1 error(s):\nInvalid value public.customers.email for configuration column.mask.with.8.chars: column.mask.with.8.chars is not supported by Sluice",
+    );
     expect((await api.get("/connectors/masked")).status).toBe(404);
   });
 
   test("a refused setting given Debezium's default is accepted", async () => {
-    expect(await errorsOf("PostgresConnector", cdc("defaults", { "provide.transaction.metadata": "false", "binary.handling.mode": "BYTES", "signal.enabled.channels": "source" }))).toEqual({});
+    expect(
+      await errorsOf(
+        "PostgresConnector",
+        cdc("defaults", {
+          "provide.transaction.metadata": "false",
+          "binary.handling.mode": "BYTES",
+          "signal.enabled.channels": "source",
+        }),
+      ),
+    ).toEqual({});
     expect(await errorsOf("PostgresConnector", cdc("defaults", { "provide.transaction.metadata": "true" }))).toEqual({
-      "provide.transaction.metadata": ["Invalid value true for configuration provide.transaction.metadata: provide.transaction.metadata is not supported by Sluice: Sluice does not emit transaction metadata (BEGIN/END events and the transaction block) (set false or remove it)"],
+      "provide.transaction.metadata": [
+        "Invalid value true for configuration provide.transaction.metadata: provide.transaction.metadata is not supported by Sluice: Sluice does not emit transaction metadata (BEGIN/END events and the transaction block) (set false or remove it)",
+      ],
     });
   });
 
@@ -103,7 +120,10 @@ describe("PostgreSQL CDC connector (Debezium's settings)", () => {
     const from = logs.text().length;
     const config = cdc("typo", { "table.include.lsit": "public.orders", "max.queue.size": "100" });
     expect((await api.post("/connectors", { name: "typo", config })).status).toBe(201);
-    const expected = ["Connector typo: Setting max.queue.size has no effect in Sluice: it tunes Debezium's Java internals; Sluice has no such knob", "Connector typo: Unknown setting table.include.lsit is ignored; did you mean table.include.list?"];
+    const expected = [
+      "Connector typo: Setting max.queue.size has no effect in Sluice: it tunes Debezium's Java internals; Sluice has no such knob",
+      "Connector typo: Unknown setting table.include.lsit is ignored; did you mean table.include.list?",
+    ];
     expect(warningsAbout("typo", from)).toEqual(expected);
     const updated = logs.text().length;
     expect((await api.put("/connectors/typo/config", config)).status).toBe(200);
@@ -119,26 +139,56 @@ describe("PostgreSQL CDC connector (Debezium's settings)", () => {
 });
 
 describe("framework settings (Kafka's)", () => {
-  const source = (extra: Record<string, string>) => ({ "connector.class": "FileStreamSource", name: "v", file: join(worker.dir, "in.txt"), topic: "lines", ...extra });
+  const source = (extra: Record<string, string>) => ({
+    "connector.class": "FileStreamSource",
+    name: "v",
+    file: join(worker.dir, "in.txt"),
+    topic: "lines",
+    ...extra,
+  });
 
   test("exactly.once.support=required is refused; requested is what Sluice does", async () => {
     expect(await errorsOf("FileStreamSourceConnector", source({ "exactly.once.support": "required" }))).toEqual({
-      "exactly.once.support": ["Invalid value required for configuration exactly.once.support: exactly.once.support is not supported by Sluice: Sluice's workers deliver source records at least once; they have no exactly-once source support (set requested or remove it)"],
+      "exactly.once.support": [
+        "Invalid value required for configuration exactly.once.support: exactly.once.support is not supported by Sluice: Sluice's workers deliver source records at least once; they have no exactly-once source support (set requested or remove it)",
+      ],
     });
-    expect((await api.post("/connectors", { name: "eos", config: source({ name: "eos", "exactly.once.support": "required" }) })).status).toBe(400);
+    expect(
+      (
+        await api.post("/connectors", {
+          name: "eos",
+          config: source({ name: "eos", "exactly.once.support": "required" }),
+        })
+      ).status,
+    ).toBe(400);
     expect(await errorsOf("FileStreamSourceConnector", source({ "exactly.once.support": "Requested" }))).toEqual({});
   });
 
   test("topic creation settings are refused: the topic would not get them", async () => {
-    const errors = await errorsOf("FileStreamSourceConnector", source({ "topic.creation.default.cleanup.policy": "compact" }));
+    const errors = await errorsOf(
+      "FileStreamSourceConnector",
+      source({ "topic.creation.default.cleanup.policy": "compact" }),
+    );
     expect(Object.keys(errors)).toEqual(["topic.creation.default.cleanup.policy"]);
-    expect(errors["topic.creation.default.cleanup.policy"]![0]).toContain("is not supported by Sluice: Sluice creates a missing topic with the broker's defaults");
+    expect(errors["topic.creation.default.cleanup.policy"]![0]).toContain(
+      "is not supported by Sluice: Sluice creates a missing topic with the broker's defaults",
+    );
   });
 
   test("transaction.boundary warns; client overrides and transform settings are not judged as unknown", async () => {
     const from = logs.text().length;
-    const config = source({ "transaction.boundary": "interval", "producer.override.linger.ms": "5", transforms: "r", "transforms.r.type": "org.apache.kafka.connect.transforms.RegexRouter", "transforms.r.regex": "(.*)", "transforms.r.replacement": "$1-x", "batch.szie": "10" });
-    expect((await api.post("/connectors", { name: "boundary", config: { ...config, name: "boundary" } })).status).toBe(201);
+    const config = source({
+      "transaction.boundary": "interval",
+      "producer.override.linger.ms": "5",
+      transforms: "r",
+      "transforms.r.type": "org.apache.kafka.connect.transforms.RegexRouter",
+      "transforms.r.regex": "(.*)",
+      "transforms.r.replacement": "$1-x",
+      "batch.szie": "10",
+    });
+    expect((await api.post("/connectors", { name: "boundary", config: { ...config, name: "boundary" } })).status).toBe(
+      201,
+    );
     expect(warningsAbout("boundary", from)).toEqual([
       "Connector boundary: Setting transaction.boundary has no effect in Sluice: Sluice's workers write no producer transactions (no exactly-once source support), as Kafka's without exactly.once.source.support",
       "Connector boundary: Unknown setting batch.szie is ignored; did you mean batch.size?",
@@ -149,13 +199,40 @@ describe("framework settings (Kafka's)", () => {
 
 describe("converters and transforms", () => {
   test("a converter's refused setting is an error on its full name; a transform's misspelt one is warned about", async () => {
-    const source = { "connector.class": "FileStreamSource", name: "conv", file: join(worker.dir, "in.txt"), topic: "lines" };
-    const avro = { "value.converter": "io.confluent.connect.avro.AvroConverter", "value.converter.schema.registry.url": "http://127.0.0.1:1" };
-    expect(await errorsOf("FileStreamSourceConnector", { ...source, ...avro, "value.converter.rule.executors": "encrypt", "value.converter.rule.executors.encrypt.class": "x" })).toEqual({
-      "value.converter.rule.executors": ["Invalid value encrypt for configuration value.converter.rule.executors: rule.executors is not supported by Sluice: Sluice's converters run no data contract rules (no field encryption, no CEL checks or transforms) (leave it empty or remove it)"],
+    const source = {
+      "connector.class": "FileStreamSource",
+      name: "conv",
+      file: join(worker.dir, "in.txt"),
+      topic: "lines",
+    };
+    const avro = {
+      "value.converter": "io.confluent.connect.avro.AvroConverter",
+      "value.converter.schema.registry.url": "http://127.0.0.1:1",
+    };
+    expect(
+      await errorsOf("FileStreamSourceConnector", {
+        ...source,
+        ...avro,
+        "value.converter.rule.executors": "encrypt",
+        "value.converter.rule.executors.encrypt.class": "x",
+      }),
+    ).toEqual({
+      "value.converter.rule.executors": [
+        "Invalid value encrypt for configuration value.converter.rule.executors: rule.executors is not supported by Sluice: Sluice's converters run no data contract rules (no field encryption, no CEL checks or transforms) (leave it empty or remove it)",
+      ],
     });
     const from = logs.text().length;
-    const config = { ...source, ...avro, "value.converter.latest.cache.size": "10", "key.converter.schemas.enabel": "false", transforms: "r", "transforms.r.type": "RegexRouter", "transforms.r.regex": "(.*)", "transforms.r.replacement": "$1-x", "transforms.r.replacment": "$1-y" };
+    const config = {
+      ...source,
+      ...avro,
+      "value.converter.latest.cache.size": "10",
+      "key.converter.schemas.enabel": "false",
+      transforms: "r",
+      "transforms.r.type": "RegexRouter",
+      "transforms.r.regex": "(.*)",
+      "transforms.r.replacement": "$1-x",
+      "transforms.r.replacment": "$1-y",
+    };
     expect((await api.post("/connectors", { name: "conv", config })).status).toBe(201);
     expect(warningsAbout("conv", from)).toEqual([
       "Connector conv: Setting value.converter.latest.cache.size has no effect in Sluice: it tunes Confluent's registry client; Sluice's has no such knob",
@@ -168,14 +245,34 @@ describe("converters and transforms", () => {
 
 describe("sinks (Confluent's settings)", () => {
   test("JDBC sink: a driver property is refused, naming where it goes instead", async () => {
-    const errors = await errorsOf("JdbcSinkConnector", { "connector.class": "io.confluent.connect.jdbc.JdbcSinkConnector", name: "j", topics: "t", "connection.url": `jdbc:postgresql://127.0.0.1:${pg.port}/postgres`, "connection.user": pg.user, "connection.sslmode": "require", "table.types": "TABLE" });
-    expect(errors["connection.sslmode"]).toEqual(["Invalid value require for configuration connection.sslmode: connection.sslmode is not supported by Sluice: Sluice passes no properties to a JDBC driver; give the connection's parameters (e.g. sslmode) in connection.url (remove it)"]);
+    const errors = await errorsOf("JdbcSinkConnector", {
+      "connector.class": "io.confluent.connect.jdbc.JdbcSinkConnector",
+      name: "j",
+      topics: "t",
+      "connection.url": `jdbc:postgresql://127.0.0.1:${pg.port}/postgres`,
+      "connection.user": pg.user,
+      "connection.sslmode": "require",
+      "table.types": "TABLE",
+    });
+    expect(errors["connection.sslmode"]).toEqual([
+      "Invalid value require for configuration connection.sslmode: connection.sslmode is not supported by Sluice: Sluice passes no properties to a JDBC driver; give the connection's parameters (e.g. sslmode) in connection.url (remove it)",
+    ]);
     expect(errors["table.types"]).toBeUndefined();
   });
 
   test("search sink: data streams and Kerberos are refused", async () => {
-    const errors = await errorsOf("ElasticsearchSinkConnector", { "connector.class": "io.confluent.connect.elasticsearch.ElasticsearchSinkConnector", name: "e", topics: "t", "connection.url": "http://127.0.0.1:1", "data.stream.type": "logs", "kerberos.keytab.path": "/etc/krb5.keytab", "data.stream.namespace": "${topic}" });
-    expect(errors["data.stream.type"]![0]).toContain("data.stream.type is not supported by Sluice: Sluice writes to indices, not data streams (set none or remove it)");
+    const errors = await errorsOf("ElasticsearchSinkConnector", {
+      "connector.class": "io.confluent.connect.elasticsearch.ElasticsearchSinkConnector",
+      name: "e",
+      topics: "t",
+      "connection.url": "http://127.0.0.1:1",
+      "data.stream.type": "logs",
+      "kerberos.keytab.path": "/etc/krb5.keytab",
+      "data.stream.namespace": "${topic}",
+    });
+    expect(errors["data.stream.type"]![0]).toContain(
+      "data.stream.type is not supported by Sluice: Sluice writes to indices, not data streams (set none or remove it)",
+    );
     expect(errors["kerberos.keytab.path"]![0]).toContain("kerberos.keytab.path is not supported by Sluice");
     expect(errors["data.stream.namespace"]).toBeUndefined();
   });
@@ -183,12 +280,31 @@ describe("sinks (Confluent's settings)", () => {
 
 describe("plugins (settings declared through the SDK)", () => {
   test("a plugin's refused setting fails the config; its ignored one and a typo are warned about", async () => {
-    const refusedErrors = await errorsOf("QuietSource", { "connector.class": "QuietSource", name: "q", topic: "t", "legacy.encrypt": "true" });
-    expect(refusedErrors).toEqual({ "legacy.encrypt": ["Invalid value true for configuration legacy.encrypt: legacy.encrypt is not supported by Sluice: this plugin does not encrypt (set false or remove it)"] });
+    const refusedErrors = await errorsOf("QuietSource", {
+      "connector.class": "QuietSource",
+      name: "q",
+      topic: "t",
+      "legacy.encrypt": "true",
+    });
+    expect(refusedErrors).toEqual({
+      "legacy.encrypt": [
+        "Invalid value true for configuration legacy.encrypt: legacy.encrypt is not supported by Sluice: this plugin does not encrypt (set false or remove it)",
+      ],
+    });
     const from = logs.text().length;
-    const config = { "connector.class": "QuietSource", name: "quiet", topic: "t", "legacy.encrypt": "false", "legacy.pool.size": "4", topc: "x" };
+    const config = {
+      "connector.class": "QuietSource",
+      name: "quiet",
+      topic: "t",
+      "legacy.encrypt": "false",
+      "legacy.pool.size": "4",
+      topc: "x",
+    };
     expect((await api.post("/connectors", { name: "quiet", config })).status).toBe(201);
-    expect(warningsAbout("quiet", from)).toEqual(["Connector quiet: Setting legacy.pool.size has no effect in Sluice: this plugin has no pool", "Connector quiet: Unknown setting topc is ignored; did you mean topic?"]);
+    expect(warningsAbout("quiet", from)).toEqual([
+      "Connector quiet: Setting legacy.pool.size has no effect in Sluice: this plugin has no pool",
+      "Connector quiet: Unknown setting topc is ignored; did you mean topic?",
+    ]);
     expect((await api.delete("/connectors/quiet")).status).toBe(204);
   });
 });

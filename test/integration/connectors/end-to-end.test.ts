@@ -17,7 +17,13 @@ import { sharedKafka } from "../../fixtures/kafka.ts";
 import { startMariaDb, type MariaDbServer } from "../../fixtures/mariadb.ts";
 import { sharedOpenSearch, type OpenSearchNode } from "../../fixtures/opensearch.ts";
 import { startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
-import { registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
+import {
+  registryPlace,
+  removePlace,
+  startTestRegistry,
+  type RegistryPlace,
+  type TestRegistry,
+} from "../../fixtures/registry.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 
 const TABLE = "everything";
@@ -27,7 +33,10 @@ const CONNECTORS = ["source", "sink-postgres", "sink-mariadb", "sink-search"];
 type Canon = (value: unknown) => string | null;
 
 const text: Canon = (v) => (v === null || v === undefined ? null : String(v));
-const nullable = (f: (v: unknown) => string): Canon => (v) => (v === null || v === undefined ? null : f(v));
+const nullable =
+  (f: (v: unknown) => string): Canon =>
+  (v) =>
+    v === null || v === undefined ? null : f(v);
 const integer = nullable((v) => BigInt(v as string | number).toString());
 // numeric(12,3) values stay far below 2^53 / 1000, so a double holds them exactly to three places.
 const decimal = nullable((v) => Number(v).toFixed(3));
@@ -35,12 +44,22 @@ const float4 = nullable((v) => String(Math.fround(Number(v))));
 const float8 = nullable((v) => String(Number(v)));
 const bool = nullable((v) => String(v === true || v === "true" || v === "1" || v === 1));
 const sortedJson = (v: unknown): unknown =>
-  Array.isArray(v) ? v.map(sortedJson) : v !== null && typeof v === "object" ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)).map(([k, x]) => [k, sortedJson(x)])) : v;
+  Array.isArray(v)
+    ? v.map(sortedJson)
+    : v !== null && typeof v === "object"
+      ? Object.fromEntries(
+          Object.entries(v)
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([k, x]) => [k, sortedJson(x)]),
+        )
+      : v;
 const json = nullable((v) => JSON.stringify(sortedJson(typeof v === "string" ? JSON.parse(v) : v)));
 /** Milliseconds of a "YYYY-MM-DD[ T]HH:MM:SS[.fff]" wall-clock text taken as UTC, or of epoch millis. */
 const millis = nullable((v) => String(typeof v === "number" ? v : Date.parse(`${String(v).replace(" ", "T")}Z`)));
 /** A date's text, or (in documents, as JsonConverter writes a Connect Date) days since the epoch. */
-const dateText = nullable((v) => (typeof v === "number" ? new Date(v * 86_400_000).toISOString().slice(0, 10) : String(v)));
+const dateText = nullable((v) =>
+  typeof v === "number" ? new Date(v * 86_400_000).toISOString().slice(0, 10) : String(v),
+);
 const timeMillis = nullable((v) => String(typeof v === "number" ? v : Date.parse(`1970-01-01T${String(v)}Z`)));
 /** An ISO-8601 UTC instant with up to microseconds, as microseconds since the epoch. */
 const isoMicros = nullable((v) => {
@@ -75,7 +94,15 @@ const COLUMNS: Column[] = [
   { name: "c_bool", type: "bool", jdbc: true, canon: bool },
   { name: "c_text", type: "text", jdbc: true, canon: text },
   { name: "c_varchar", type: "varchar(40)", jdbc: true, canon: text },
-  { name: "c_bytea", type: "bytea", pg: "encode(c_bytea, 'hex')", maria: "LOWER(HEX(c_bytea))", jdbc: true, canon: text, doc: base64Hex },
+  {
+    name: "c_bytea",
+    type: "bytea",
+    pg: "encode(c_bytea, 'hex')",
+    maria: "LOWER(HEX(c_bytea))",
+    jdbc: true,
+    canon: text,
+    doc: base64Hex,
+  },
   { name: "c_date", type: "date", jdbc: true, canon: dateText },
   { name: "c_time", type: "time(3)", jdbc: true, canon: timeMillis },
   { name: "c_ts", type: "timestamp(3)", jdbc: true, canon: millis },
@@ -94,7 +121,11 @@ const JDBC_COLUMNS = COLUMNS.filter((c) => c.jdbc);
 
 const SOURCE_SELECT = (columns: Column[]) =>
   `SELECT id::text, ${columns
-    .map((c) => (c.name === "c_tstz" ? `to_char(c_tstz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')` : (c.pg ?? `${c.name}::text`)))
+    .map((c) =>
+      c.name === "c_tstz"
+        ? `to_char(c_tstz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+        : (c.pg ?? `${c.name}::text`),
+    )
     .join(", ")} FROM ${TABLE} ORDER BY ${TABLE}.id`;
 const TARGET_PG_SELECT = `SELECT id::text, ${JDBC_COLUMNS.map((c) => (c.name === "c_tstz" ? "c_tstz" : (c.pg ?? `${c.name}::text`))).join(", ")} FROM ${TABLE} ORDER BY ${TABLE}.id`;
 const MARIA_SELECT = `SELECT CAST(id AS CHAR), ${JDBC_COLUMNS.map((c) => c.maria ?? `CAST(${c.name} AS CHAR)`).join(", ")} FROM ${TABLE} ORDER BY ${TABLE}.id`;
@@ -130,7 +161,10 @@ describe("PostgreSQL → Kafka (Avro) → MariaDB, PostgreSQL and OpenSearch", (
   const index = TABLE; // the sink names the index after the routed topic
 
   const connectorFiles = (): string[] => {
-    const avro = (kind: "key" | "value") => ({ [`${kind}.converter`]: "io.confluent.connect.avro.AvroConverter", [`${kind}.converter.schema.registry.url`]: registry.url });
+    const avro = (kind: "key" | "value") => ({
+      [`${kind}.converter`]: "io.confluent.connect.avro.AvroConverter",
+      [`${kind}.converter.schema.registry.url`]: registry.url,
+    });
     const converters = { ...avro("key"), ...avro("value") };
     const jdbc = (url: string, user: string) => ({
       "connector.class": "io.confluent.connect.jdbc.JdbcSinkConnector",
@@ -202,8 +236,16 @@ describe("PostgreSQL → Kafka (Avro) → MariaDB, PostgreSQL and OpenSearch", (
       "config.providers.file.class": "org.apache.kafka.common.config.provider.FileConfigProvider",
     };
     const file = join(dir, "worker.properties");
-    writeFileSync(file, Object.entries(properties).map(([k, v]) => `${k}=${v}`).join("\n") + "\n");
-    worker = spawn([builtBinary(), "connect-standalone", file, ...connectorFiles()], { stdout: "inherit", stderr: "inherit" });
+    writeFileSync(
+      file,
+      Object.entries(properties)
+        .map(([k, v]) => `${k}=${v}`)
+        .join("\n") + "\n",
+    );
+    worker = spawn([builtBinary(), "connect-standalone", file, ...connectorFiles()], {
+      stdout: "inherit",
+      stderr: "inherit",
+    });
     const api = connectClient(workerUrl);
     for (const name of CONNECTORS) await api.waitForState(name, "RUNNING", 1);
   }
@@ -216,9 +258,14 @@ describe("PostgreSQL → Kafka (Avro) → MariaDB, PostgreSQL and OpenSearch", (
 
   async function documents(): Promise<Row[]> {
     await fetch(`${search.url}/${index}/_refresh`, { method: "POST" });
-    const r = await fetch(`${search.url}/${index}/_search?size=10000`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ sort: [{ _id: "asc" }] }) });
+    const r = await fetch(`${search.url}/${index}/_search?size=10000`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ sort: [{ _id: "asc" }] }),
+    });
     if (r.status === 404) return [];
-    const hits = ((await r.json()) as { hits: { hits: { _id: string; _source: Record<string, unknown> }[] } }).hits.hits;
+    const hits = ((await r.json()) as { hits: { hits: { _id: string; _source: Record<string, unknown> }[] } }).hits
+      .hits;
     return hits
       .map((h) => [h._id, ...COLUMNS.map((c) => (c.doc ?? c.canon)(h._source[c.name]))])
       .sort((a, b) => Number(a[0]) - Number(b[0]));
@@ -226,10 +273,12 @@ describe("PostgreSQL → Kafka (Avro) → MariaDB, PostgreSQL and OpenSearch", (
 
   /** Waits until MariaDB, the target PostgreSQL and OpenSearch each equal the source; then asserts it. */
   async function expectTargetsEqualSource(): Promise<void> {
-    const expected = async (columns: Column[]) => canonical(columns, await source.unsafe(SOURCE_SELECT(columns)).values());
+    const expected = async (columns: Column[]) =>
+      canonical(columns, await source.unsafe(SOURCE_SELECT(columns)).values());
     const sides = {
       postgres: async () => canonical(JDBC_COLUMNS, await target.unsafe(TARGET_PG_SELECT).values()),
-      mariadb: async () => canonical(JDBC_COLUMNS, (await mariaClient.query({ sql: MARIA_SELECT, rowsAsArray: true }))[0] as unknown[][]),
+      mariadb: async () =>
+        canonical(JDBC_COLUMNS, (await mariaClient.query({ sql: MARIA_SELECT, rowsAsArray: true }))[0] as unknown[][]),
       opensearch: documents,
     };
     for (const [name, actual] of Object.entries(sides)) {
@@ -244,13 +293,26 @@ describe("PostgreSQL → Kafka (Avro) → MariaDB, PostgreSQL and OpenSearch", (
         { timeoutMs: 90_000, intervalMs: 250 },
       ).catch(() => undefined);
       // A failed task explains a mismatch better than the rows do.
-      const failed = await Promise.all(CONNECTORS.map(async (c) => (await connectClient(workerUrl).get(`/connectors/${c}/status`)).body?.tasks?.[0]?.trace));
-      expect({ name, rows: last, failed: failed.filter(Boolean) }).toEqual({ name, rows: await expected(columns), failed: [] });
+      const failed = await Promise.all(
+        CONNECTORS.map(
+          async (c) => (await connectClient(workerUrl).get(`/connectors/${c}/status`)).body?.tasks?.[0]?.trace,
+        ),
+      );
+      expect({ name, rows: last, failed: failed.filter(Boolean) }).toEqual({
+        name,
+        rows: await expected(columns),
+        failed: [],
+      });
     }
   }
 
   beforeAll(async () => {
-    [pg, maria, search, place] = await Promise.all([startPostgres(), startMariaDb(), sharedOpenSearch(), registryPlace("kafka")]);
+    [pg, maria, search, place] = await Promise.all([
+      startPostgres(),
+      startMariaDb(),
+      sharedOpenSearch(),
+      registryPlace("kafka"),
+    ]);
     registry = await startTestRegistry(place);
     pg.psql("CREATE DATABASE target");
     pg.psql("CREATE ROLE cdc LOGIN SUPERUSER PASSWORD 'cdc-secret'");
@@ -266,8 +328,15 @@ describe("PostgreSQL → Kafka (Avro) → MariaDB, PostgreSQL and OpenSearch", (
     await fetch(`${search.url}/${index}`, { method: "DELETE" });
     source = postgres({ host: "127.0.0.1", port: pg.port, database: "postgres", username: pg.user, max: 1 });
     target = postgres({ host: "127.0.0.1", port: pg.port, database: "target", username: pg.user, max: 1 });
-    mariaClient = await mysql.createConnection({ host: "127.0.0.1", port: maria.port, user: maria.user, database: maria.database });
-    await source.unsafe(`INSERT INTO ${TABLE} VALUES ${Array.from({ length: 40 }, (_, i) => rowLiteral(i)).join(", ")}`);
+    mariaClient = await mysql.createConnection({
+      host: "127.0.0.1",
+      port: maria.port,
+      user: maria.user,
+      database: maria.database,
+    });
+    await source.unsafe(
+      `INSERT INTO ${TABLE} VALUES ${Array.from({ length: 40 }, (_, i) => rowLiteral(i)).join(", ")}`,
+    );
   }, 240_000);
   afterAll(async () => {
     await killWorker();
@@ -281,8 +350,12 @@ describe("PostgreSQL → Kafka (Avro) → MariaDB, PostgreSQL and OpenSearch", (
   test("the snapshot, then inserts, updates and deletes reach every target", async () => {
     await startWorker();
     await expectTargetsEqualSource();
-    await source.unsafe(`INSERT INTO ${TABLE} VALUES ${Array.from({ length: 20 }, (_, i) => rowLiteral(100 + i)).join(", ")}`);
-    await source.unsafe(`UPDATE ${TABLE} SET c_text = c_text || ' updated', c_numeric = -c_numeric, c_jsonb = '{"updated": true}', c_ints = ARRAY[]::int[] WHERE id % 5 = 0`);
+    await source.unsafe(
+      `INSERT INTO ${TABLE} VALUES ${Array.from({ length: 20 }, (_, i) => rowLiteral(100 + i)).join(", ")}`,
+    );
+    await source.unsafe(
+      `UPDATE ${TABLE} SET c_text = c_text || ' updated', c_numeric = -c_numeric, c_jsonb = '{"updated": true}', c_ints = ARRAY[]::int[] WHERE id % 5 = 0`,
+    );
     await source.unsafe(`UPDATE ${TABLE} SET c_int8 = NULL, c_bytea = '\\x', c_text = '' WHERE id % 7 = 1`);
     await source.unsafe(`DELETE FROM ${TABLE} WHERE id % 6 = 2`);
     await source.unsafe(`INSERT INTO ${TABLE} VALUES ${rowLiteral(2)}`); // a deleted key comes back
@@ -292,18 +365,26 @@ describe("PostgreSQL → Kafka (Avro) → MariaDB, PostgreSQL and OpenSearch", (
   }, 240_000);
 
   test("after the worker is killed with SIGKILL mid-stream and started again, the targets still equal the source", async () => {
-    await source.unsafe(`INSERT INTO ${TABLE} VALUES ${Array.from({ length: 30 }, (_, i) => rowLiteral(200 + i)).join(", ")}`);
+    await source.unsafe(
+      `INSERT INTO ${TABLE} VALUES ${Array.from({ length: 30 }, (_, i) => rowLiteral(200 + i)).join(", ")}`,
+    );
     await source.unsafe(`UPDATE ${TABLE} SET c_varchar = 'before crash' WHERE id % 3 = 0`);
     // Killed while streaming: once an offset past the snapshot is committed. Killed before that, the
     // source snapshots again at restart (as Debezium does), and a snapshot carries no deletes.
     await waitFor("a streaming offset committed", async () => {
-      const offsets = (await connectClient(workerUrl).get("/connectors/source/offsets")).body as { offsets?: { offset: Record<string, unknown> }[] };
+      const offsets = (await connectClient(workerUrl).get("/connectors/source/offsets")).body as {
+        offsets?: { offset: Record<string, unknown> }[];
+      };
       return offsets.offsets?.some((o) => o.offset.lsn !== undefined && o.offset.snapshot === undefined) || undefined;
     });
     await killWorker();
     await source.unsafe(`DELETE FROM ${TABLE} WHERE id % 4 = 1`);
-    await source.unsafe(`UPDATE ${TABLE} SET c_float8 = c_float8 * 2, c_enum = 'sad', c_tstz = c_tstz + interval '1 microsecond' WHERE id % 3 = 0`);
-    await source.unsafe(`INSERT INTO ${TABLE} VALUES ${Array.from({ length: 10 }, (_, i) => rowLiteral(300 + i)).join(", ")}`);
+    await source.unsafe(
+      `UPDATE ${TABLE} SET c_float8 = c_float8 * 2, c_enum = 'sad', c_tstz = c_tstz + interval '1 microsecond' WHERE id % 3 = 0`,
+    );
+    await source.unsafe(
+      `INSERT INTO ${TABLE} VALUES ${Array.from({ length: 10 }, (_, i) => rowLiteral(300 + i)).join(", ")}`,
+    );
     await startWorker();
     await expectTargetsEqualSource();
   }, 240_000);

@@ -21,10 +21,22 @@ const KEY_PASSWORD = "key-secret";
 const STORE_PASSWORD = "store-secret";
 
 const record = (id: number) => ({
-  key: encoder.encode(JSON.stringify({ schema: { type: "struct", optional: false, fields: [{ field: "id", type: "int32", optional: false }] }, payload: { id } })),
+  key: encoder.encode(
+    JSON.stringify({
+      schema: { type: "struct", optional: false, fields: [{ field: "id", type: "int32", optional: false }] },
+      payload: { id },
+    }),
+  ),
   value: encoder.encode(
     JSON.stringify({
-      schema: { type: "struct", optional: false, fields: [{ field: "id", type: "int32", optional: false }, { field: "name", type: "string", optional: false }] },
+      schema: {
+        type: "struct",
+        optional: false,
+        fields: [
+          { field: "id", type: "int32", optional: false },
+          { field: "name", type: "string", optional: false },
+        ],
+      },
       payload: { id, name: `item ${id}` },
     }),
   ),
@@ -47,12 +59,18 @@ describe("JDBC sink over TLS", () => {
     const client = ca.issue(CERT_USER, "client");
     [pg, maria] = await Promise.all([
       startPostgres({
-        tls: { ...server, ca: ca.cert, hba: [`hostssl all ${CERT_USER} 127.0.0.1/32 cert`, "hostssl all all 127.0.0.1/32 trust"] },
+        tls: {
+          ...server,
+          ca: ca.cert,
+          hba: [`hostssl all ${CERT_USER} 127.0.0.1/32 cert`, "hostssl all all 127.0.0.1/32 trust"],
+        },
       }),
       startMariaDb({ tls: { ...server, ca: ca.cert, requireSecureTransport: true } }),
     ]);
     pg.psql(`CREATE ROLE ${CERT_USER} LOGIN SUPERUSER`);
-    maria.query(`CREATE USER '${CERT_USER}'@'%' REQUIRE SUBJECT '/CN=${CERT_USER}'; GRANT ALL ON ${maria.database}.* TO '${CERT_USER}'@'%'`);
+    maria.query(
+      `CREATE USER '${CERT_USER}'@'%' REQUIRE SUBJECT '/CN=${CERT_USER}'; GRANT ALL ON ${maria.database}.* TO '${CERT_USER}'@'%'`,
+    );
     dir = mkdtempSync(join(tmpdir(), "sluice-jdbc-tls-"));
     const file = (name: string, content: string | Buffer) => {
       writeFileSync(join(dir, name), content);
@@ -62,7 +80,15 @@ describe("JDBC sink over TLS", () => {
     file("other-ca.pem", other.cert);
     file("client.pem", client.cert);
     // The PostgreSQL JDBC driver's own key format: PKCS8 DER (.pk8), here encrypted.
-    file("client.pk8", createPrivateKey(client.key).export({ type: "pkcs8", format: "der", cipher: "aes-256-cbc", passphrase: KEY_PASSWORD }));
+    file(
+      "client.pk8",
+      createPrivateKey(client.key).export({
+        type: "pkcs8",
+        format: "der",
+        cipher: "aes-256-cbc",
+        passphrase: KEY_PASSWORD,
+      }),
+    );
     file("client.p12", pkcs12(client, [ca.cert], STORE_PASSWORD));
     worker = await startTestConnect("embedded", { "task.threads": "0" });
   }, 180_000);
@@ -108,29 +134,63 @@ describe("JDBC sink over TLS", () => {
     });
   };
   const pgUrl = (query: string, host = "127.0.0.1") => `jdbc:postgresql://${host}:${pg.port}/postgres?${query}`;
-  const mariaUrl = (query: string, host = "127.0.0.1", subprotocol = "mariadb") => `jdbc:${subprotocol}://${host}:${maria.port}/${maria.database}?${query}`;
+  const mariaUrl = (query: string, host = "127.0.0.1", subprotocol = "mariadb") =>
+    `jdbc:${subprotocol}://${host}:${maria.port}/${maria.database}?${query}`;
 
   describe("PostgreSQL", () => {
     test("sslmode=verify-full with a root certificate from another CA: refused with the parameter and the TLS error", async () => {
-      const config = sinkConfig("pg_wrong_ca", pgUrl(`sslmode=verify-full&sslrootcert=${files["other-ca.pem"]}`), pg.user);
+      const config = sinkConfig(
+        "pg_wrong_ca",
+        pgUrl(`sslmode=verify-full&sslrootcert=${files["other-ca.pem"]}`),
+        pg.user,
+      );
       const refused = await api().post("/connectors", { name: config.name, config });
       expect(refused.status).toBe(400);
-      expect((refused.body as { message: string }).message).toMatch(/Could not connect to database\. sslmode=verify-full: the server's certificate is not signed by a CA in sslrootcert \(\S+other-ca\.pem\): \w+/);
+      expect((refused.body as { message: string }).message).toMatch(
+        /Could not connect to database\. sslmode=verify-full: the server's certificate is not signed by a CA in sslrootcert \(\S+other-ca\.pem\): \w+/,
+      );
       // verify-ca checks the chain too; ssl=true without sslmode is verify-full (the JDBC driver's reading).
-      expect((await urlProblems({ ...config, "connection.url": pgUrl(`sslmode=verify-ca&sslrootcert=${files["other-ca.pem"]}`) }))[0]).toContain("sslmode=verify-ca: the server's certificate is not signed");
-      expect((await urlProblems({ ...config, "connection.url": pgUrl(`ssl=true&sslrootcert=${files["other-ca.pem"]}`) }))[0]).toContain("sslmode=verify-full: the server's certificate is not signed");
+      expect(
+        (
+          await urlProblems({
+            ...config,
+            "connection.url": pgUrl(`sslmode=verify-ca&sslrootcert=${files["other-ca.pem"]}`),
+          })
+        )[0],
+      ).toContain("sslmode=verify-ca: the server's certificate is not signed");
+      expect(
+        (await urlProblems({ ...config, "connection.url": pgUrl(`ssl=true&sslrootcert=${files["other-ca.pem"]}`) }))[0],
+      ).toContain("sslmode=verify-full: the server's certificate is not signed");
     });
 
     test("sslmode=verify-full to a host name the certificate is not for: refused; verify-ca to it is not", async () => {
-      const config = sinkConfig("pg_wrong_host", pgUrl(`sslmode=verify-full&sslrootcert=${files["ca.pem"]}`, "localhost"), pg.user);
-      expect((await urlProblems(config))[0]).toContain("sslmode=verify-full: the server's certificate is not for host=localhost");
-      expect(await urlProblems({ ...config, "connection.url": pgUrl(`sslmode=verify-ca&sslrootcert=${files["ca.pem"]}`, "localhost") })).toEqual([]);
+      const config = sinkConfig(
+        "pg_wrong_host",
+        pgUrl(`sslmode=verify-full&sslrootcert=${files["ca.pem"]}`, "localhost"),
+        pg.user,
+      );
+      expect((await urlProblems(config))[0]).toContain(
+        "sslmode=verify-full: the server's certificate is not for host=localhost",
+      );
+      expect(
+        await urlProblems({
+          ...config,
+          "connection.url": pgUrl(`sslmode=verify-ca&sslrootcert=${files["ca.pem"]}`, "localhost"),
+        }),
+      ).toEqual([]);
     });
 
     test("verify-full with a client certificate (encrypted PKCS8 DER key): rows arrive over connections the server saw encrypted, with the certificate", async () => {
-      const url = pgUrl(`sslmode=verify-full&sslrootcert=${files["ca.pem"]}&sslcert=${files["client.pem"]}&sslkey=${files["client.pk8"]}&sslpassword=${KEY_PASSWORD}`);
+      const url = pgUrl(
+        `sslmode=verify-full&sslrootcert=${files["ca.pem"]}&sslcert=${files["client.pem"]}&sslkey=${files["client.pk8"]}&sslpassword=${KEY_PASSWORD}`,
+      );
       await sinksRows("pg_mutual", url, CERT_USER, () => pg.psql(`SELECT count(*) FROM pg_mutual`));
-      const connections = pg.psql(`SELECT s.ssl, s.client_dn FROM pg_stat_activity a JOIN pg_stat_ssl s USING (pid) WHERE a.usename = '${CERT_USER}'`).split("\n").filter(Boolean);
+      const connections = pg
+        .psql(
+          `SELECT s.ssl, s.client_dn FROM pg_stat_activity a JOIN pg_stat_ssl s USING (pid) WHERE a.usename = '${CERT_USER}'`,
+        )
+        .split("\n")
+        .filter(Boolean);
       expect(connections.length).toBeGreaterThan(0);
       expect(connections.every((line) => line === `t|/CN=${CERT_USER}`)).toBe(true);
     });
@@ -138,29 +198,56 @@ describe("JDBC sink over TLS", () => {
     test("without TLS parameters the JDBC driver's default, prefer, uses TLS; sslmode=disable cannot get in", async () => {
       const config = sinkConfig("pg_default", pgUrl(""), pg.user);
       expect(await urlProblems(config)).toEqual([]);
-      expect((await urlProblems({ ...config, "connection.url": pgUrl("sslmode=disable") }))[0]).toContain("no encryption");
+      expect((await urlProblems({ ...config, "connection.url": pgUrl("sslmode=disable") }))[0]).toContain(
+        "no encryption",
+      );
     });
   });
 
   describe("MariaDB", () => {
     test("sslMode=verify-full with serverSslCert from another CA: refused with the parameter and the TLS error", async () => {
-      const config = sinkConfig("maria_wrong_ca", mariaUrl(`sslMode=verify-full&serverSslCert=${files["other-ca.pem"]}`), maria.user);
+      const config = sinkConfig(
+        "maria_wrong_ca",
+        mariaUrl(`sslMode=verify-full&serverSslCert=${files["other-ca.pem"]}`),
+        maria.user,
+      );
       const refused = await api().post("/connectors", { name: config.name, config });
       expect(refused.status).toBe(400);
-      expect((refused.body as { message: string }).message).toMatch(/sslMode=verify-full: the server's certificate is not signed by a CA in serverSslCert \(\S+other-ca\.pem\): \w+/);
+      expect((refused.body as { message: string }).message).toMatch(
+        /sslMode=verify-full: the server's certificate is not signed by a CA in serverSslCert \(\S+other-ca\.pem\): \w+/,
+      );
       // MySQL Connector/J's names, against the same server.
-      const connectorJ = mariaUrl(`sslMode=VERIFY_CA&trustCertificateKeyStoreUrl=file:${files["other-ca.pem"]}&trustCertificateKeyStoreType=PEM`, "127.0.0.1", "mysql");
-      expect((await urlProblems({ ...config, "connection.url": connectorJ }))[0]).toContain("sslMode=VERIFY_CA: the server's certificate is not signed by a CA in trustCertificateKeyStoreUrl");
+      const connectorJ = mariaUrl(
+        `sslMode=VERIFY_CA&trustCertificateKeyStoreUrl=file:${files["other-ca.pem"]}&trustCertificateKeyStoreType=PEM`,
+        "127.0.0.1",
+        "mysql",
+      );
+      expect((await urlProblems({ ...config, "connection.url": connectorJ }))[0]).toContain(
+        "sslMode=VERIFY_CA: the server's certificate is not signed by a CA in trustCertificateKeyStoreUrl",
+      );
     });
 
     test("sslMode=verify-full to a host name the certificate is not for: refused; verify-ca to it is not", async () => {
-      const config = sinkConfig("maria_wrong_host", mariaUrl(`sslMode=verify-full&serverSslCert=${files["ca.pem"]}`, "localhost"), maria.user);
-      expect((await urlProblems(config))[0]).toContain("sslMode=verify-full: the server's certificate is not for connection.url host=localhost");
-      expect(await urlProblems({ ...config, "connection.url": mariaUrl(`sslMode=verify-ca&serverSslCert=${files["ca.pem"]}`, "localhost") })).toEqual([]);
+      const config = sinkConfig(
+        "maria_wrong_host",
+        mariaUrl(`sslMode=verify-full&serverSslCert=${files["ca.pem"]}`, "localhost"),
+        maria.user,
+      );
+      expect((await urlProblems(config))[0]).toContain(
+        "sslMode=verify-full: the server's certificate is not for connection.url host=localhost",
+      );
+      expect(
+        await urlProblems({
+          ...config,
+          "connection.url": mariaUrl(`sslMode=verify-ca&serverSslCert=${files["ca.pem"]}`, "localhost"),
+        }),
+      ).toEqual([]);
     });
 
     test("verify-full with a client certificate from keyStore: rows arrive over connections the server saw encrypted", async () => {
-      const url = mariaUrl(`sslMode=verify-full&serverSslCert=${files["ca.pem"]}&keyStore=${files["client.p12"]}&keyStoreType=PKCS12&keyStorePassword=${STORE_PASSWORD}`);
+      const url = mariaUrl(
+        `sslMode=verify-full&serverSslCert=${files["ca.pem"]}&keyStore=${files["client.p12"]}&keyStoreType=PKCS12&keyStorePassword=${STORE_PASSWORD}`,
+      );
       await sinksRows("maria_mutual", url, CERT_USER, () => maria.query("SELECT count(*) FROM maria_mutual"));
       const ciphers = maria
         .query(

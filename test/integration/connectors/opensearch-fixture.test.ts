@@ -8,7 +8,10 @@ describe("OpenSearch fixture", () => {
     const root = (await (await fetch(`${node.url}/`)).json()) as { version: { distribution?: string; number: string } };
     expect(root.version.distribution).toBe("opensearch");
     expect(root.version.number).toBe("2.19.1");
-    const health = (await (await fetch(`${node.url}/_cluster/health`)).json()) as { number_of_nodes: number; status: string };
+    const health = (await (await fetch(`${node.url}/_cluster/health`)).json()) as {
+      number_of_nodes: number;
+      status: string;
+    };
     expect(health.number_of_nodes).toBe(1);
     expect(["green", "yellow"]).toContain(health.status);
   });

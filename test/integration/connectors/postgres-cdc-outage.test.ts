@@ -12,7 +12,10 @@ describe("PostgreSQL CDC connector when PostgreSQL goes away", () => {
   let pg: PostgresServer;
   let worker: TestConnect;
   const run = Date.now().toString(36);
-  const json = { "key.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter" };
+  const json = {
+    "key.converter": "org.apache.kafka.connect.json.JsonConverter",
+    "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+  };
   const api = () => connectClient(worker.url);
 
   const create = async (name: string, table: string, extra: Record<string, string>) => {
@@ -37,12 +40,15 @@ describe("PostgreSQL CDC connector when PostgreSQL goes away", () => {
       `id ${id} on ${topic}`,
       async () => {
         const fetched = await worker.connect.broker.fetch(topic, 0, 0, { maxBytes: 16 * 1024 * 1024 }).catch(() => []);
-        const ids = fetched.flatMap((r) => (r.value === null ? [] : [JSON.parse(Buffer.from(r.value).toString("utf8")).payload.after.id as number]));
+        const ids = fetched.flatMap((r) =>
+          r.value === null ? [] : [JSON.parse(Buffer.from(r.value).toString("utf8")).payload.after.id as number],
+        );
         return ids.includes(id) ? ids : undefined;
       },
       { timeoutMs: 60_000, intervalMs: 100 },
     );
-  const taskStatus = async (name: string) => (await api().get(`/connectors/${name}/status`)).body.tasks[0] as { state: string; trace?: string };
+  const taskStatus = async (name: string) =>
+    (await api().get(`/connectors/${name}/status`)).body.tasks[0] as { state: string; trace?: string };
 
   beforeAll(async () => {
     pg = await startPostgres();
@@ -69,11 +75,17 @@ describe("PostgreSQL CDC connector when PostgreSQL goes away", () => {
     try {
       await pg.halt();
       // The loss is logged by the worker (the task's poll failed with a RetriableException) ...
-      await waitFor("the lost connection in the log", () => /Lost the connection to PostgreSQL/.test(logs.text()) || undefined, { timeoutMs: 30_000 });
+      await waitFor(
+        "the lost connection in the log",
+        () => /Lost the connection to PostgreSQL/.test(logs.text()) || undefined,
+        { timeoutMs: 30_000 },
+      );
       // ... and the task is not failed: it goes on trying.
       expect((await taskStatus(name)).state).toBe("RUNNING");
       await pg.start();
-      await waitFor("the reconnection in the log", () => /reconnected to PostgreSQL/.test(logs.text()) || undefined, { timeoutMs: 30_000 });
+      await waitFor("the reconnection in the log", () => /reconnected to PostgreSQL/.test(logs.text()) || undefined, {
+        timeoutMs: 30_000,
+      });
     } finally {
       logs.stop();
     }
@@ -99,7 +111,9 @@ describe("PostgreSQL CDC connector when PostgreSQL goes away", () => {
         const status = await taskStatus(name);
         return status.state === "FAILED" ? status : undefined;
       });
-      expect(failed.trace).toContain("Lost the connection to PostgreSQL and gave up after 0 reconnection attempt(s) (errors.max.retries)");
+      expect(failed.trace).toContain(
+        "Lost the connection to PostgreSQL and gave up after 0 reconnection attempt(s) (errors.max.retries)",
+      );
     } finally {
       await pg.start();
     }

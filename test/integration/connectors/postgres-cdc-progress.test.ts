@@ -15,9 +15,11 @@ describe("PostgreSQL CDC snapshot progress", () => {
   let worker: TestConnect;
   let logs: ReturnType<typeof captureLogs>;
   const prefix = `progress${Date.now()}`;
-  const json = { "key.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter" };
-  const cdcLines = (): LogLine[] =>
-    logLines(logs.text()).filter((line) => line.logger === "postgres-cdc");
+  const json = {
+    "key.converter": "org.apache.kafka.connect.json.JsonConverter",
+    "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+  };
+  const cdcLines = (): LogLine[] => logLines(logs.text()).filter((line) => line.logger === "postgres-cdc");
   const server = () => ({ context: "snapshot", server: prefix });
 
   beforeAll(async () => {
@@ -55,7 +57,11 @@ describe("PostgreSQL CDC snapshot progress", () => {
     });
     expect(created.status).toBe(201);
 
-    const streaming = await waitFor("the streaming-started line", () => cdcLines().find((l) => l.msg.startsWith("streaming started")), { timeoutMs: 120_000, intervalMs: 200 });
+    const streaming = await waitFor(
+      "the streaming-started line",
+      () => cdcLines().find((l) => l.msg.startsWith("streaming started")),
+      { timeoutMs: 120_000, intervalMs: 200 },
+    );
     expect(streaming).toMatchObject({ slot: "sluice_progress" });
     expect(String(streaming.lsn)).toMatch(/^[0-9A-F]+\/[0-9A-F]+$/);
 
@@ -68,7 +74,11 @@ describe("PostgreSQL CDC snapshot progress", () => {
     expect(first.rows as number).toBeLessThan(ROWS);
     expect(typeof first.rowsPerSecond).toBe("number");
     expect(first.msg).toMatch(/of ~50,000 rows \(\d+%\), [\d,]+ rows\/s/);
-    expect(lines.find((l) => l.msg.startsWith("snapshot of public.bulk done"))).toMatchObject({ table: "public.bulk", rows: ROWS, remainingTables: 0 });
+    expect(lines.find((l) => l.msg.startsWith("snapshot of public.bulk done"))).toMatchObject({
+      table: "public.bulk",
+      rows: ROWS,
+      remainingTables: 0,
+    });
     expect(lines.find((l) => l.msg.startsWith("snapshot completed"))).toMatchObject({ rows: ROWS, tables: 1 });
 
     const samples = await scrape(worker.url);
@@ -84,9 +94,14 @@ describe("PostgreSQL CDC snapshot progress", () => {
     pg.psql("INSERT INTO bulk VALUES (0, 'new')");
     await waitFor(
       "events seen to grow after an insert",
-      async () => ((valueOf(await scrape(worker.url), "debezium_metrics_total_number_of_events_seen", stream) ?? 0) > seenBefore ? true : undefined),
+      async () =>
+        (valueOf(await scrape(worker.url), "debezium_metrics_total_number_of_events_seen", stream) ?? 0) > seenBefore
+          ? true
+          : undefined,
       { timeoutMs: 60_000, intervalMs: 200 },
     );
-    expect(valueOf(await scrape(worker.url), "debezium_metrics_milli_seconds_behind_source", stream)).toBeGreaterThanOrEqual(0);
+    expect(
+      valueOf(await scrape(worker.url), "debezium_metrics_milli_seconds_behind_source", stream),
+    ).toBeGreaterThanOrEqual(0);
   }, 240_000);
 });

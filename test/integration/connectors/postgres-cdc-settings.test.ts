@@ -33,7 +33,10 @@ describe("PostgreSQL CDC connector settings", () => {
   let pg: PostgresServer;
   let worker: TestConnect;
   const run = Date.now().toString(36);
-  const json = { "key.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter" };
+  const json = {
+    "key.converter": "org.apache.kafka.connect.json.JsonConverter",
+    "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+  };
   /** Connector name, slot name and topic prefix of one case (slot names allow [a-z0-9_]). */
   const nameOf = (what: string) => `s${run}_${what}`;
   const started: string[] = [];
@@ -60,7 +63,8 @@ describe("PostgreSQL CDC connector settings", () => {
   const events = async (topic: string): Promise<Event[]> => {
     if (!(await worker.connect.broker.describeTopic(topic))) return [];
     const fetched = await worker.connect.broker.fetch(topic, 0, 0, { maxBytes: 16 * 1024 * 1024 });
-    const parse = (bytes: Uint8Array | null) => (bytes === null ? null : JSON.parse(Buffer.from(bytes).toString("utf8")));
+    const parse = (bytes: Uint8Array | null) =>
+      bytes === null ? null : JSON.parse(Buffer.from(bytes).toString("utf8"));
     return fetched.map((r) => ({ key: parse(r.key), value: parse(r.value) }));
   };
   /** The topic's events once the last one matches (`op:id`, e.g. "c:3"). */
@@ -74,7 +78,10 @@ describe("PostgreSQL CDC connector settings", () => {
       { timeoutMs: 60_000, intervalMs: 100 },
     );
   /** `op:id` per event, `tombstone` for a null value. */
-  const summary = (all: Event[]) => all.map((e) => (e.value === null ? "tombstone" : `${e.value.payload.op}:${(e.value.payload.after ?? e.value.payload.before)?.id}`));
+  const summary = (all: Event[]) =>
+    all.map((e) =>
+      e.value === null ? "tombstone" : `${e.value.payload.op}:${(e.value.payload.after ?? e.value.payload.before)?.id}`,
+    );
   const afterFields = (event: Event) => event.value!.schema.fields.find((f) => f.field === "after")!.fields!;
   const slotCount = (slot: string) => pg.psql(`SELECT count(*) FROM pg_replication_slots WHERE slot_name = '${slot}'`);
 
@@ -87,7 +94,9 @@ describe("PostgreSQL CDC connector settings", () => {
     for (const name of started.splice(0)) {
       await api().delete(`/connectors/${name}`);
       await waitFor(`slot ${name} dropped`, () => {
-        pg.psql(`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '${name}' AND NOT active`);
+        pg.psql(
+          `SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '${name}' AND NOT active`,
+        );
         return slotCount(name) === "0";
       });
     }
@@ -115,7 +124,11 @@ describe("PostgreSQL CDC connector settings", () => {
     const name = nameOf("initial_only");
     const witness = nameOf("initial_only_witness");
     pg.psql("CREATE TABLE m_only (id int PRIMARY KEY, name text); INSERT INTO m_only VALUES (1, 'one'), (2, 'two')");
-    await start(name, { "snapshot.mode": "initial_only", "table.include.list": "public.m_only", "publication.name": `${name}_pub` });
+    await start(name, {
+      "snapshot.mode": "initial_only",
+      "table.include.list": "public.m_only",
+      "publication.name": `${name}_pub`,
+    });
     const snapshot = await eventsUntil(`${name}.public.m_only`, "r:2");
     expect(summary(snapshot)).toEqual(["r:1", "r:2"]);
     expect(snapshot.map((e) => e.value!.payload.source.snapshot)).toEqual(["first", "last"]);
@@ -137,7 +150,9 @@ describe("PostgreSQL CDC connector settings", () => {
   test("snapshot.mode always: a restarted connector takes the snapshot again", async () => {
     const name = nameOf("always");
     const topic = `${name}.public.m_always`;
-    pg.psql("CREATE TABLE m_always (id int PRIMARY KEY, name text); INSERT INTO m_always VALUES (1, 'one'), (2, 'two')");
+    pg.psql(
+      "CREATE TABLE m_always (id int PRIMARY KEY, name text); INSERT INTO m_always VALUES (1, 'one'), (2, 'two')",
+    );
     await start(name, { "snapshot.mode": "always", "table.include.list": "public.m_always" });
     await eventsUntil(topic, "r:2");
     pg.psql("INSERT INTO m_always VALUES (3, 'three')");
@@ -157,11 +172,18 @@ describe("PostgreSQL CDC connector settings", () => {
   // insert comes first in the WAL, before the captured table's insert that is the marker.
   test.each([
     ["include", (schema: string) => ({ "table.include.list": `${schema}.items` }), "items", "items_archive"],
-    ["exclude", (schema: string) => ({ "schema.include.list": schema, "table.exclude.list": `${schema}.items` }), "items_archive", "items"],
+    [
+      "exclude",
+      (schema: string) => ({ "schema.include.list": schema, "table.exclude.list": `${schema}.items` }),
+      "items_archive",
+      "items",
+    ],
   ] as const)("table.%s.list", async (kind, settings, captured, left) => {
     const name = nameOf(`table_${kind}`);
     const schema = `inv_${kind}`;
-    pg.psql(`CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.items (id int PRIMARY KEY); CREATE TABLE ${schema}.items_archive (id int PRIMARY KEY)`);
+    pg.psql(
+      `CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.items (id int PRIMARY KEY); CREATE TABLE ${schema}.items_archive (id int PRIMARY KEY)`,
+    );
     pg.psql(`INSERT INTO ${schema}.items VALUES (1); INSERT INTO ${schema}.items_archive VALUES (1)`);
     await start(name, settings(schema));
     await eventsUntil(`${name}.${schema}.${captured}`, "r:1");
@@ -173,12 +195,18 @@ describe("PostgreSQL CDC connector settings", () => {
   // `<table>.secret` leaves secret_hint in: the patterns are anchored.
   test.each([
     ["include", (table: string) => ({ "column.include.list": `public\\.${table}\\.(id|name)` }), ["id", "name"]],
-    ["exclude", (table: string) => ({ "column.exclude.list": `public.${table}.secret` }), ["id", "name", "secret_hint"]],
+    [
+      "exclude",
+      (table: string) => ({ "column.exclude.list": `public.${table}.secret` }),
+      ["id", "name", "secret_hint"],
+    ],
   ] as const)("column.%s.list", async (kind, settings, columns) => {
     const name = nameOf(`column_${kind}`);
     const table = `cols_${kind}`;
     const topic = `${name}.public.${table}`;
-    pg.psql(`CREATE TABLE ${table} (id int PRIMARY KEY, name text, secret text, secret_hint text); INSERT INTO ${table} VALUES (1, 'one', 's1', 'h1')`);
+    pg.psql(
+      `CREATE TABLE ${table} (id int PRIMARY KEY, name text, secret text, secret_hint text); INSERT INTO ${table} VALUES (1, 'one', 's1', 'h1')`,
+    );
     await start(name, { "table.include.list": `public.${table}`, ...settings(table) });
     await eventsUntil(topic, "r:1");
     pg.psql(`INSERT INTO ${table} VALUES (2, 'two', 's2', 'h2')`);
@@ -211,14 +239,24 @@ describe("PostgreSQL CDC connector settings", () => {
 
   describe("publication.autocreate.mode", () => {
     const publicationTables = (publication: string) =>
-      pg.psql(`SELECT string_agg(schemaname || '.' || tablename, ',' ORDER BY tablename) FROM pg_publication_tables WHERE pubname = '${publication}'`);
+      pg.psql(
+        `SELECT string_agg(schemaname || '.' || tablename, ',' ORDER BY tablename) FROM pg_publication_tables WHERE pubname = '${publication}'`,
+      );
     beforeAll(() => {
-      for (const table of ["pub_a", "pub_b", "pub_all", "pub_c", "pub_none"]) pg.psql(`CREATE TABLE ${table} (id int PRIMARY KEY); INSERT INTO ${table} VALUES (1)`);
+      for (const table of ["pub_a", "pub_b", "pub_all", "pub_c", "pub_none"])
+        pg.psql(`CREATE TABLE ${table} (id int PRIMARY KEY); INSERT INTO ${table} VALUES (1)`);
     });
 
     test("disabled: a missing publication fails the task; an existing one is used as it is", async () => {
       const missing = nameOf("pub_missing");
-      await create(missing, configOf(missing, { "publication.autocreate.mode": "disabled", "publication.name": `${missing}_pub`, "table.include.list": "public.pub_a" }));
+      await create(
+        missing,
+        configOf(missing, {
+          "publication.autocreate.mode": "disabled",
+          "publication.name": `${missing}_pub`,
+          "table.include.list": "public.pub_a",
+        }),
+      );
       const task = await waitFor("the task FAILED", async () => {
         const status = (await api().get(`/connectors/${missing}/status`)).body;
         return status?.tasks?.[0]?.state === "FAILED" ? status.tasks[0] : undefined;
@@ -230,7 +268,12 @@ describe("PostgreSQL CDC connector settings", () => {
       const publication = `${name}_pub`;
       pg.psql(`CREATE PUBLICATION ${publication} FOR TABLE pub_a`);
       // The filters take both tables, the test's publication only pub_a.
-      await start(name, { "publication.autocreate.mode": "disabled", "publication.name": publication, "snapshot.mode": "no_data", "table.include.list": "public\\.pub_.*" });
+      await start(name, {
+        "publication.autocreate.mode": "disabled",
+        "publication.name": publication,
+        "snapshot.mode": "no_data",
+        "table.include.list": "public\\.pub_.*",
+      });
       pg.psql("INSERT INTO pub_b VALUES (10); INSERT INTO pub_a VALUES (10)");
       expect(summary(await eventsUntil(`${name}.public.pub_a`, "c:10"))).toEqual(["c:10"]);
       // pgoutput sent only what the publication holds (pub_b's earlier insert is not there), and the
@@ -242,7 +285,11 @@ describe("PostgreSQL CDC connector settings", () => {
     test("all_tables: the connector creates the publication FOR ALL TABLES", async () => {
       const name = nameOf("pub_all");
       const publication = `${name}_pub`;
-      await start(name, { "publication.autocreate.mode": "all_tables", "publication.name": publication, "table.include.list": "public.pub_all" });
+      await start(name, {
+        "publication.autocreate.mode": "all_tables",
+        "publication.name": publication,
+        "table.include.list": "public.pub_all",
+      });
       expect(pg.psql(`SELECT puballtables FROM pg_publication WHERE pubname = '${publication}'`)).toBe("t");
       pg.psql("INSERT INTO pub_all VALUES (20)");
       expect(summary(await eventsUntil(`${name}.public.pub_all`, "c:20"))).toEqual(["r:1", "c:20"]);
@@ -251,7 +298,11 @@ describe("PostgreSQL CDC connector settings", () => {
     test("filtered: the connector creates the publication for the captured tables only", async () => {
       const name = nameOf("pub_filtered");
       const publication = `${name}_pub`;
-      await start(name, { "publication.autocreate.mode": "filtered", "publication.name": publication, "table.include.list": "public.pub_c" });
+      await start(name, {
+        "publication.autocreate.mode": "filtered",
+        "publication.name": publication,
+        "table.include.list": "public.pub_c",
+      });
       expect(pg.psql(`SELECT puballtables FROM pg_publication WHERE pubname = '${publication}'`)).toBe("f");
       expect(publicationTables(publication)).toBe("public.pub_c");
       pg.psql("INSERT INTO pub_c VALUES (30)");
@@ -262,7 +313,11 @@ describe("PostgreSQL CDC connector settings", () => {
       const name = nameOf("pub_none");
       const publication = `${name}_pub`;
       const topic = `${name}.public.pub_none`;
-      await start(name, { "publication.autocreate.mode": "no_tables", "publication.name": publication, "table.include.list": "public.pub_none" });
+      await start(name, {
+        "publication.autocreate.mode": "no_tables",
+        "publication.name": publication,
+        "table.include.list": "public.pub_none",
+      });
       expect(pg.psql(`SELECT puballtables FROM pg_publication WHERE pubname = '${publication}'`)).toBe("f");
       expect(publicationTables(publication)).toBe("");
       await eventsUntil(topic, "r:1"); // the snapshot does not depend on the publication
@@ -336,7 +391,10 @@ describe("PostgreSQL CDC connector settings", () => {
   test("database.server.name in place of topic.prefix names the topics", async () => {
     const name = nameOf("server_name");
     pg.psql("CREATE TABLE legacy (id int PRIMARY KEY); INSERT INTO legacy VALUES (1)");
-    const { "topic.prefix": _, ...config } = configOf(name, { "database.server.name": name, "table.include.list": "public.legacy" });
+    const { "topic.prefix": _, ...config } = configOf(name, {
+      "database.server.name": name,
+      "table.include.list": "public.legacy",
+    });
     await start(name, {}, config);
     const [event] = await eventsUntil(`${name}.public.legacy`, "r:1");
     expect(event!.value!.schema.name).toBe(`${name}.public.legacy.Envelope`);

@@ -25,7 +25,12 @@ describe("PostgreSQL CDC connector over TLS", () => {
   const nameOf = (what: string) => `t${run}_${what}`;
   const started: string[] = [];
   const api = () => connectClient(worker.url);
-  const json = { "key.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter", "key.converter.schemas.enable": "false", "value.converter.schemas.enable": "false" };
+  const json = {
+    "key.converter": "org.apache.kafka.connect.json.JsonConverter",
+    "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+    "key.converter.schemas.enable": "false",
+    "value.converter.schemas.enable": "false",
+  };
 
   beforeAll(async () => {
     const ca = certificateAuthority("Database CA");
@@ -55,14 +60,21 @@ describe("PostgreSQL CDC connector over TLS", () => {
     file("other-ca.pem", other.cert);
     file("client.pem", client.cert);
     // PKCS1 (BEGIN RSA PRIVATE KEY), encrypted the traditional OpenSSL way, as `openssl genrsa -aes256` writes it.
-    file("client-key.pem", createPrivateKey(client.key).export({ type: "pkcs1", format: "pem", cipher: "aes-256-cbc", passphrase: KEY_PASSWORD }).toString());
+    file(
+      "client-key.pem",
+      createPrivateKey(client.key)
+        .export({ type: "pkcs1", format: "pem", cipher: "aes-256-cbc", passphrase: KEY_PASSWORD })
+        .toString(),
+    );
     worker = await startTestConnect("embedded", json);
   }, 180_000);
   afterEach(async () => {
     for (const name of started.splice(0)) {
       await api().delete(`/connectors/${name}`);
       await waitFor(`slot ${name} dropped`, () => {
-        pg.psql(`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '${name}' AND NOT active`);
+        pg.psql(
+          `SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '${name}' AND NOT active`,
+        );
         return pg.psql(`SELECT count(*) FROM pg_replication_slots WHERE slot_name = '${name}'`) === "0";
       });
     }
@@ -88,12 +100,17 @@ describe("PostgreSQL CDC connector over TLS", () => {
     const r = await api().put("/connector-plugins/PostgresConnector/config/validate", config);
     expect(r.status).toBe(200);
     const infos = r.body as { configs: { value: { name: string; errors: string[] } }[] };
-    return Object.fromEntries(infos.configs.filter((c) => c.value.errors.length > 0).map((c) => [c.value.name, c.value.errors]));
+    return Object.fromEntries(
+      infos.configs.filter((c) => c.value.errors.length > 0).map((c) => [c.value.name, c.value.errors]),
+    );
   };
   /** Creates the table, starts the connector, and waits for a row inserted afterwards to arrive. */
   const streamsRow = async (name: string, extra: Record<string, string>) => {
     pg.psql(`CREATE TABLE ${name} (id int PRIMARY KEY, note text); INSERT INTO ${name} VALUES (1, 'snapshot')`);
-    const created = await api().post("/connectors", { name, config: configOf(name, { "snapshot.mode": "initial", ...extra }) });
+    const created = await api().post("/connectors", {
+      name,
+      config: configOf(name, { "snapshot.mode": "initial", ...extra }),
+    });
     expect(created.status).toBe(201);
     started.push(name);
     await api().waitForState(name, "RUNNING", 1);
@@ -103,7 +120,9 @@ describe("PostgreSQL CDC connector over TLS", () => {
       `the streamed row on ${topic}`,
       async () => {
         if (!(await worker.connect.broker.describeTopic(topic))) return undefined;
-        const values = (await worker.connect.broker.fetch(topic, 0, 0)).map((r) => JSON.parse(Buffer.from(r.value!).toString("utf8")) as { op: string; after: { id: number } });
+        const values = (await worker.connect.broker.fetch(topic, 0, 0)).map(
+          (r) => JSON.parse(Buffer.from(r.value!).toString("utf8")) as { op: string; after: { id: number } },
+        );
         return values.some((v) => v.op === "c" && v.after.id === 2) ? values : undefined;
       },
       { timeoutMs: 60_000, intervalMs: 200 },
@@ -112,32 +131,47 @@ describe("PostgreSQL CDC connector over TLS", () => {
   /** The TCP connections of `user` by backend type, with whether each is encrypted and its client certificate's DN. */
   const connectionsOf = (user: string) =>
     pg
-      .psql(`SELECT a.backend_type, s.ssl, coalesce(s.client_dn, '') FROM pg_stat_activity a JOIN pg_stat_ssl s USING (pid) WHERE a.usename = '${user}' AND a.client_addr IS NOT NULL ORDER BY 1, 2`)
+      .psql(
+        `SELECT a.backend_type, s.ssl, coalesce(s.client_dn, '') FROM pg_stat_activity a JOIN pg_stat_ssl s USING (pid) WHERE a.usename = '${user}' AND a.client_addr IS NOT NULL ORDER BY 1, 2`,
+      )
       .split("\n")
       .filter(Boolean)
       .map((line) => line.split("|"));
 
   test("verify-full with a root certificate from a CA that did not sign the server's: refused with the setting and the TLS error", async () => {
     const name = nameOf("wrong_ca");
-    const config = configOf(name, { "database.sslmode": "verify-full", "database.sslrootcert": files["other-ca.pem"]! });
+    const config = configOf(name, {
+      "database.sslmode": "verify-full",
+      "database.sslrootcert": files["other-ca.pem"]!,
+    });
     const refused = await api().post("/connectors", { name, config });
     expect(refused.status).toBe(400);
     const message = (refused.body as { message: string }).message;
     // The setting, the file, then the TLS library's own words.
-    expect(message).toMatch(/database\.sslmode=verify-full: the server's certificate is not signed by a CA in database\.sslrootcert \(\S+other-ca\.pem\): \w+/);
+    expect(message).toMatch(
+      /database\.sslmode=verify-full: the server's certificate is not signed by a CA in database\.sslrootcert \(\S+other-ca\.pem\): \w+/,
+    );
     expect((await api().get(`/connectors/${name}`)).status).toBe(404);
     // verify-ca checks the chain just the same.
     const verifyCa = await problems({ ...config, "database.sslmode": "verify-ca" });
-    expect(verifyCa["database.hostname"]?.[0]).toContain("database.sslmode=verify-ca: the server's certificate is not signed by a CA in database.sslrootcert");
+    expect(verifyCa["database.hostname"]?.[0]).toContain(
+      "database.sslmode=verify-ca: the server's certificate is not signed by a CA in database.sslrootcert",
+    );
     // As libpq: require with a root certificate file checks the chain as verify-ca does.
     const require = await problems({ ...config, "database.sslmode": "require" });
     expect(require["database.hostname"]?.[0]).toContain("not signed by a CA in database.sslrootcert");
   });
 
   test("verify-full to a host name the certificate is not for: refused; verify-ca to the same name is not", async () => {
-    const config = configOf(nameOf("wrong_host"), { "database.hostname": "localhost", "database.sslmode": "verify-full", "database.sslrootcert": files["ca.pem"]! });
+    const config = configOf(nameOf("wrong_host"), {
+      "database.hostname": "localhost",
+      "database.sslmode": "verify-full",
+      "database.sslrootcert": files["ca.pem"]!,
+    });
     const refused = await problems(config);
-    expect(refused["database.hostname"]?.[0]).toContain("database.sslmode=verify-full: the server's certificate is not for database.hostname=localhost");
+    expect(refused["database.hostname"]?.[0]).toContain(
+      "database.sslmode=verify-full: the server's certificate is not for database.hostname=localhost",
+    );
     expect(await problems({ ...config, "database.sslmode": "verify-ca" })).toEqual({});
   });
 
@@ -170,7 +204,9 @@ describe("PostgreSQL CDC connector over TLS", () => {
     const withoutPassword = await problems(configOf(name, { ...tls, "database.sslpassword": "" }));
     expect(withoutPassword["database.sslkey"]?.[0]).toContain("the key is encrypted: set database.sslpassword");
     // Without a certificate the server lets this user in by, it refuses the login.
-    const withoutCertificate = await problems(configOf(name, { ...tls, "database.sslcert": "", "database.sslkey": "" }));
+    const withoutCertificate = await problems(
+      configOf(name, { ...tls, "database.sslcert": "", "database.sslkey": "" }),
+    );
     expect(withoutCertificate["database.hostname"]?.[0]).toContain("connection requires a valid client certificate");
   });
 
@@ -185,18 +221,28 @@ describe("PostgreSQL CDC connector over TLS", () => {
     // text, which this server refuses; both failures are told.
     const untrusted = await problems({ ...config, "database.sslrootcert": files["other-ca.pem"]! });
     expect(untrusted["database.hostname"]?.[0]).toContain("no encryption");
-    expect(untrusted["database.hostname"]?.[0]).toContain("database.sslmode=prefer tried TLS first: database.sslmode=prefer: the server's certificate is not signed by a CA in database.sslrootcert");
+    expect(untrusted["database.hostname"]?.[0]).toContain(
+      "database.sslmode=prefer tried TLS first: database.sslmode=prefer: the server's certificate is not signed by a CA in database.sslrootcert",
+    );
   });
 
   test("settings Sluice cannot honour are refused by name", async () => {
     const config = configOf(nameOf("refused"), {});
     const factory = await problems({ ...config, "database.sslfactory": "com.example.MyFactory" });
     expect(factory["database.sslfactory"]?.[0]).toContain("Sluice cannot load Java classes");
-    const nonValidating = await problems({ ...config, "database.sslmode": "verify-full", "database.sslfactory": "org.postgresql.ssl.NonValidatingFactory" });
+    const nonValidating = await problems({
+      ...config,
+      "database.sslmode": "verify-full",
+      "database.sslfactory": "org.postgresql.ssl.NonValidatingFactory",
+    });
     expect(nonValidating["database.sslfactory"]?.[0]).toContain("contradicts database.sslmode=verify-full");
     const system = await problems({ ...config, "database.sslmode": "require", "database.sslrootcert": "system" });
     expect(system["database.sslmode"]?.[0]).toContain("database.sslrootcert=system needs verify-full");
-    const missing = await problems({ ...config, "database.sslmode": "verify-ca", "database.sslrootcert": join(dir, "none.pem") });
+    const missing = await problems({
+      ...config,
+      "database.sslmode": "verify-ca",
+      "database.sslrootcert": join(dir, "none.pem"),
+    });
     expect(missing["database.sslrootcert"]?.[0]).toContain("does not exist");
   });
 });

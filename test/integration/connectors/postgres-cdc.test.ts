@@ -23,7 +23,10 @@ describe("PostgreSQL CDC connector on Kafka", () => {
   let worker: TestConnect;
   const prefix = `pg${Date.now()}`;
   const topic = `${prefix}.public.items`;
-  const json = { "key.converter": "org.apache.kafka.connect.json.JsonConverter", "value.converter": "org.apache.kafka.connect.json.JsonConverter" };
+  const json = {
+    "key.converter": "org.apache.kafka.connect.json.JsonConverter",
+    "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+  };
 
   const createConnector = async () => {
     const api = connectClient(worker.url);
@@ -46,7 +49,8 @@ describe("PostgreSQL CDC connector on Kafka", () => {
 
   const events = async (): Promise<Event[]> => {
     const fetched = await worker.connect.broker.fetch(topic, 0, 0, { maxBytes: 16 * 1024 * 1024 });
-    const parse = (bytes: Uint8Array | null) => (bytes === null ? null : JSON.parse(Buffer.from(bytes).toString("utf8")));
+    const parse = (bytes: Uint8Array | null) =>
+      bytes === null ? null : JSON.parse(Buffer.from(bytes).toString("utf8"));
     return fetched.map((r) => ({ key: parse(r.key), value: parse(r.value) }));
   };
   const eventsUntil = (what: string, count: number) =>
@@ -100,7 +104,14 @@ describe("PostgreSQL CDC connector on Kafka", () => {
       feeling: "happy",
       uid: "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
     });
-    expect(envelope.source).toMatchObject({ connector: "postgresql", name: prefix, db: "postgres", schema: "public", table: "items", snapshot: "first" });
+    expect(envelope.source).toMatchObject({
+      connector: "postgresql",
+      name: prefix,
+      db: "postgres",
+      schema: "public",
+      table: "items",
+      snapshot: "first",
+    });
     expect(typeof envelope.source.lsn).toBe("number");
     expect(second!.value!.payload.source.snapshot).toBe("last");
     expect(second!.value!.payload.after).toMatchObject({ id: 2, name: "two", price: null, tags: null });
@@ -116,7 +127,14 @@ describe("PostgreSQL CDC connector on Kafka", () => {
     expect(streamed.map((e) => e.value?.payload.op ?? "tombstone")).toEqual(["c", "u", "d", "tombstone", "t"]);
     const [insert, update, remove, tombstone, truncate] = streamed;
     expect(insert!.value!.payload.after).toMatchObject({ id: 3, name: "three", qty: 7 });
-    expect(insert!.value!.payload.source).toMatchObject({ connector: "postgresql", name: prefix, db: "postgres", schema: "public", table: "items", snapshot: "false" });
+    expect(insert!.value!.payload.source).toMatchObject({
+      connector: "postgresql",
+      name: prefix,
+      db: "postgres",
+      schema: "public",
+      table: "items",
+      snapshot: "false",
+    });
     expect(typeof insert!.value!.payload.source.txId).toBe("number");
     expect(update!.value!.payload.before).toBeNull(); // REPLICA IDENTITY DEFAULT and an unchanged key
     expect(update!.value!.payload.after).toMatchObject({ id: 3, name: "THREE" });
@@ -141,15 +159,26 @@ describe("PostgreSQL CDC connector on Kafka", () => {
   test("changes made while the worker is down arrive after it starts again, none lost", async () => {
     const lastLsn = (await events())[7]!.value!.payload.source.lsn;
     const api = connectClient(worker.url);
-    await waitFor("the last event's offset committed", async () => (await api.get("/connectors/pg/offsets")).body.offsets[0]?.offset.lsn === lastLsn || undefined);
+    await waitFor(
+      "the last event's offset committed",
+      async () => (await api.get("/connectors/pg/offsets")).body.offsets[0]?.offset.lsn === lastLsn || undefined,
+    );
     await worker.stop();
     pg.psql("INSERT INTO items (id, name) VALUES (5, 'five')");
-    pg.psql("BEGIN; INSERT INTO items (id, name) VALUES (6, 'six'); UPDATE items SET note = 'changed' WHERE id = 4; COMMIT");
+    pg.psql(
+      "BEGIN; INSERT INTO items (id, name) VALUES (6, 'six'); UPDATE items SET note = 'changed' WHERE id = 4; COMMIT",
+    );
     pg.psql("DELETE FROM items WHERE id = 5");
     worker = await worker.restart();
     await createConnector();
     const all = await eventsUntil("the changes made while down", 13);
-    const after = all.slice(8).map((e) => (e.value === null ? "tombstone" : `${e.value.payload.op}:${(e.value.payload.after ?? e.value.payload.before)!.id}`));
+    const after = all
+      .slice(8)
+      .map((e) =>
+        e.value === null
+          ? "tombstone"
+          : `${e.value.payload.op}:${(e.value.payload.after ?? e.value.payload.before)!.id}`,
+      );
     expect(after).toEqual(["c:5", "c:6", "u:4", "d:5", "tombstone"]);
     expect(all[10]!.value!.payload.after).toMatchObject({ id: 4, note: "changed" });
     // Nothing twice (no snapshot again, no change repeated): the next change comes right after.

@@ -11,7 +11,8 @@ import { waitFor } from "../../fixtures/wait.ts";
 
 describe("PostgreSQL replication connection", () => {
   let pg: PostgresServer;
-  const open = (user: string, password = "") => ReplicationConnection.open({ host: "127.0.0.1", port: pg.port, user, password, database: "postgres" });
+  const open = (user: string, password = "") =>
+    ReplicationConnection.open({ host: "127.0.0.1", port: pg.port, user, password, database: "postgres" });
 
   beforeAll(async () => {
     pg = await startPostgres();
@@ -21,7 +22,9 @@ describe("PostgreSQL replication connection", () => {
     // First match wins: these lines go before initdb's trust lines. A logical replication connection
     // matches by database name (`replication` in pg_hba.conf is for physical replication only).
     const hba = join(pg.socketDir, "data", "pg_hba.conf");
-    const lines = ["scram_user scram-sha-256", "md5_user md5", "clear_user password"].map((l) => `host all ${l.split(" ")[0]} 127.0.0.1/32 ${l.split(" ")[1]}`);
+    const lines = ["scram_user scram-sha-256", "md5_user md5", "clear_user password"].map(
+      (l) => `host all ${l.split(" ")[0]} 127.0.0.1/32 ${l.split(" ")[1]}`,
+    );
     writeFileSync(hba, lines.join("\n") + "\n" + readFileSync(hba, "utf8"));
     pg.psql("SELECT pg_reload_conf()");
     pg.psql("CREATE TABLE items (id int PRIMARY KEY, name text)");
@@ -72,7 +75,12 @@ describe("PostgreSQL replication connection", () => {
     const commit = messages[3]!;
     if (commit.type !== "commit") throw new Error("expected a commit");
     connection.confirmFlushed(commit.endLsn);
-    await waitFor("the slot's confirmed flush LSN", () => parseLsn(pg.psql("SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'conn_test'")) === commit.endLsn || undefined);
+    await waitFor(
+      "the slot's confirmed flush LSN",
+      () =>
+        parseLsn(pg.psql("SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'conn_test'")) ===
+          commit.endLsn || undefined,
+    );
     connection.close();
   });
 });

@@ -37,7 +37,10 @@ describe("Elasticsearch sink into OpenSearch", () => {
     await worker.connect.broker.createTopic({ name: topic, partitions: 1, replicationFactor: 1 });
     await worker.connect.broker.produce(
       topic,
-      records.map((r) => ({ key: r.key === null ? null : encoder.encode(r.key), value: r.value === null ? null : json(r.value) })),
+      records.map((r) => ({
+        key: r.key === null ? null : encoder.encode(r.key),
+        value: r.value === null ? null : json(r.value),
+      })),
     );
   }
 
@@ -59,7 +62,11 @@ describe("Elasticsearch sink into OpenSearch", () => {
 
   /** Waits until the sink committed the partition up to `offset` (exclusive): only after the documents were written. */
   async function committed(name: string, offset: number): Promise<void> {
-    await waitFor(`${name} committed ${offset}`, async () => (await api.get(`/connectors/${name}/offsets`)).body.offsets?.[0]?.offset.kafka_offset === offset || undefined);
+    await waitFor(
+      `${name} committed ${offset}`,
+      async () =>
+        (await api.get(`/connectors/${name}/offsets`)).body.offsets?.[0]?.offset.kafka_offset === offset || undefined,
+    );
   }
 
   test("keys are ids: an update replaces the document, a tombstone deletes it", async () => {
@@ -113,11 +120,21 @@ describe("Elasticsearch sink into OpenSearch", () => {
         { field: "id", type: "int64", optional: false, default: 0 },
         { field: "name", type: "string", optional: true },
         { field: "seen", type: "int64", name: "org.apache.kafka.connect.data.Timestamp", version: 1, optional: false },
-        { field: "price", type: "bytes", name: "org.apache.kafka.connect.data.Decimal", version: 1, parameters: { scale: "2" }, optional: false },
+        {
+          field: "price",
+          type: "bytes",
+          name: "org.apache.kafka.connect.data.Decimal",
+          version: 1,
+          parameters: { scale: "2" },
+          optional: false,
+        },
       ],
     };
     // 12.34: unscaled 1234 = 0x04d2.
-    const value = { schema, payload: { id: 7, name: "first", seen: 1_700_000_000_123, price: Buffer.from([0x04, 0xd2]).toString("base64") } };
+    const value = {
+      schema,
+      payload: { id: 7, name: "first", seen: 1_700_000_000_123, price: Buffer.from([0x04, 0xd2]).toString("base64") },
+    };
     const converter = { "value.converter.schemas.enable": "true" };
     const mapped = `search-mapped-${run}`;
     const dynamic = `search-dynamic-${run}`;
@@ -127,16 +144,25 @@ describe("Elasticsearch sink into OpenSearch", () => {
     await createSink("dynamic", dynamic, { ...converter, "schema.ignore": "true" });
     await Promise.all([committed("mapped", 1), committed("dynamic", 1)]);
 
-    const mappingOf = async (index: string) => ((await (await fetch(`${search.url}/${index}/_mapping`)).json()) as Record<string, { mappings: unknown }>)[index]!.mappings;
+    const mappingOf = async (index: string) =>
+      ((await (await fetch(`${search.url}/${index}/_mapping`)).json()) as Record<string, { mappings: unknown }>)[index]!
+        .mappings;
     const text = { type: "text", fields: { keyword: { type: "keyword", ignore_above: 256 } } };
     expect(await mappingOf(mapped)).toEqual({
-      properties: { id: { type: "long", null_value: 0 }, name: text, seen: { type: "date" }, price: { type: "double" } },
+      properties: {
+        id: { type: "long", null_value: 0 },
+        name: text,
+        seen: { type: "date" },
+        price: { type: "double" },
+      },
     });
     expect(await doc(mapped, "s1")).toEqual({ id: 7, name: "first", seen: 1_700_000_000_123, price: 12.34 });
 
     // No explicit mapping: the server mapped the JSON converter's output itself (the epoch millis as a
     // long, the base64 Decimal as text).
-    expect(await mappingOf(dynamic)).toEqual({ properties: { id: { type: "long" }, name: text, seen: { type: "long" }, price: text } });
+    expect(await mappingOf(dynamic)).toEqual({
+      properties: { id: { type: "long" }, name: text, seen: { type: "long" }, price: text },
+    });
     expect(await doc(dynamic, "s1")).toEqual({ id: 7, name: "first", seen: 1_700_000_000_123, price: "BNI=" });
   });
 

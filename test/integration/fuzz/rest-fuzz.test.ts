@@ -36,7 +36,8 @@ const FAIL_FAST = process.env.SLUICE_FUZZ_FAIL_FAST === "1";
 const ANSWER_TIMEOUT_MS = 30_000;
 
 /** Text of JavaScript's (and Bun's) own errors: never in an answer, status traces included. */
-const JS_ENGINE_ERRORS = /is not an [Oo]bject|is not a function|undefined is not|null is not|Maximum call stack|TypeError|ReferenceError|SyntaxError: JSON Parse/;
+const JS_ENGINE_ERRORS =
+  /is not an [Oo]bject|is not a function|undefined is not|null is not|Maximum call stack|TypeError|ReferenceError|SyntaxError: JSON Parse/;
 /**
  * Stack frames and source paths: only in the `trace` of a connector or task status, which in Kafka
  * is a stack trace too (its frames name the code that failed).
@@ -74,32 +75,44 @@ const JSON_TYPE = /^application\/json\s*(;|$)/i;
  * routes, what the message must say, and what the request must have been: JSON (Jackson only sees
  * bodies Jersey accepted: other content types get 415), or without any body and content type.
  */
-const KAFKA_CONNECT_500S: { why: string; method: RegExp; route: RegExp; message: RegExp; json?: true; bodiless?: true }[] = [
+const KAFKA_CONNECT_500S: {
+  why: string;
+  method: RegExp;
+  route: RegExp;
+  message: RegExp;
+  json?: true;
+  bodiless?: true;
+}[] = [
   {
     why: "Jackson cannot bind the body (CreateConnectorRequest, Map<String,String>, ConnectorOffsets) or refuses it (nesting past 1000): Kafka's exception mapper answers 500 with Jackson's message",
     method: /^(POST|PUT|PATCH)$/,
-    route: /^\/connectors(\/\{c\}\/(config|offsets))?$|^\/connector-plugins\/\{p\}\/config\/validate$|^\/admin\/loggers\/\{l\}$/,
-    message: /^(Cannot deserialize value of type|Unrecognized field "|Cannot construct instance of `|Document nesting depth \(\d+\) exceeds the maximum allowed \(1000)/,
+    route:
+      /^\/connectors(\/\{c\}\/(config|offsets))?$|^\/connector-plugins\/\{p\}\/config\/validate$|^\/admin\/loggers\/\{l\}$/,
+    message:
+      /^(Cannot deserialize value of type|Unrecognized field "|Cannot construct instance of `|Document nesting depth \(\d+\) exceeds the maximum allowed \(1000)/,
     json: true,
   },
   {
-    why: "no body and no content type: Jersey hands the resource a null entity and Kafka fails on it (500 'Cannot invoke \"java.util.Map.get(Object)\" because \"connectorConfig\" is null')",
+    why: 'no body and no content type: Jersey hands the resource a null entity and Kafka fails on it (500 \'Cannot invoke "java.util.Map.get(Object)" because "connectorConfig" is null\')',
     method: /^(POST|PUT|PATCH)$/,
-    route: /^\/connectors(\/\{c\}\/(config|offsets))?$|^\/connector-plugins\/\{p\}\/config\/validate$|^\/admin\/loggers\/\{l\}$/,
+    route:
+      /^\/connectors(\/\{c\}\/(config|offsets))?$|^\/connector-plugins\/\{p\}\/config\/validate$|^\/admin\/loggers\/\{l\}$/,
     message: /./,
     bodiless: true,
   },
   {
-    why: "a null offset in PATCH /offsets: Kafka's resource dereferences it (500 'Cannot invoke \"...ConnectorOffset.partition()\" because \"offset\" is null')",
+    why: 'a null offset in PATCH /offsets: Kafka\'s resource dereferences it (500 \'Cannot invoke "...ConnectorOffset.partition()" because "offset" is null\')',
     method: /^PATCH$/,
     route: /^\/connectors\/\{c\}\/offsets$/,
-    message: /^Cannot invoke "org\.apache\.kafka\.connect\.runtime\.rest\.entities\.ConnectorOffset\.partition\(\)" because "offset" is null$/,
+    message:
+      /^Cannot invoke "org\.apache\.kafka\.connect\.runtime\.rest\.entities\.ConnectorOffset\.partition\(\)" because "offset" is null$/,
     json: true,
   },
   {
     why: "a body that is not JSON: Jackson's JsonParseException becomes a 500 in Kafka",
     method: /^(POST|PUT|PATCH)$/,
-    route: /^\/connectors(\/\{c\}\/(config|offsets))?$|^\/connector-plugins\/\{p\}\/config\/validate$|^\/admin\/loggers\/\{l\}$/,
+    route:
+      /^\/connectors(\/\{c\}\/(config|offsets))?$|^\/connector-plugins\/\{p\}\/config\/validate$|^\/admin\/loggers\/\{l\}$/,
     message: /^Unexpected character/,
     json: true,
   },
@@ -119,7 +132,8 @@ const KAFKA_CONNECT_500S: { why: string; method: RegExp; route: RegExp; message:
     why: "the connector's own alterOffsets throws ConnectException (FileStreamSourceConnector's checks); Kafka's Worker passes it on unwrapped and its exception mapper answers 500",
     method: /^(PATCH|DELETE)$/,
     route: /^\/connectors\/\{c\}\/offsets$/,
-    message: /^(Offsets cannot be modified if the 'file' configuration is unspecified|Offset objects should either be null or contain the key 'position'|The value for the 'position' key in the offset (is expected to be a Long value|should be a non-negative value)|Partition objects (cannot be null|should contain the key 'filename'))/,
+    message:
+      /^(Offsets cannot be modified if the 'file' configuration is unspecified|Offset objects should either be null or contain the key 'position'|The value for the 'position' key in the offset (is expected to be a Long value|should be a non-negative value)|Partition objects (cannot be null|should contain the key 'filename'))/,
   },
   {
     why: "stopping an unknown connector: Kafka's MemoryConfigBackingStore.putTargetState throws IllegalArgumentException, answered 500",
@@ -139,7 +153,12 @@ class ConnectionReset extends Error {}
 function send(port: number, req: Req): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const body = req.body === undefined ? undefined : Buffer.from(req.body, "utf8");
-    const head = [`${req.method} ${req.path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, "Connection: close", "Accept: application/json"];
+    const head = [
+      `${req.method} ${req.path} HTTP/1.1`,
+      `Host: 127.0.0.1:${port}`,
+      "Connection: close",
+      "Accept: application/json",
+    ];
     if (req.contentType) head.push(`Content-Type: ${req.contentType}`);
     if (body) head.push(`Content-Length: ${body.length}`);
     const socket = connect(port, "127.0.0.1");
@@ -162,7 +181,10 @@ function send(port: number, req: Req): Promise<Reply> {
       if (failed && chunks.length === 0) return reject(failed);
       const all = Buffer.concat(chunks);
       const end = all.indexOf("\r\n\r\n");
-      if (end < 0) return reject(new Error(`no HTTP answer (${all.length} bytes: ${JSON.stringify(all.toString("latin1").slice(0, 200))})`));
+      if (end < 0)
+        return reject(
+          new Error(`no HTTP answer (${all.length} bytes: ${JSON.stringify(all.toString("latin1").slice(0, 200))})`),
+        );
       const [statusLine, ...lines] = all.subarray(0, end).toString("latin1").split("\r\n");
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine ?? "")?.[1]);
       const headers: Record<string, string> = {};
@@ -191,27 +213,98 @@ function send(port: number, req: Req): Promise<Reply> {
 
 const SUBJECTS = ["fz-value", "fz-key", "fz-ref"];
 const CONNECTORS = ["fz-sink", "fz-src", "fz-other", "fz-file"];
-const PLUGINS = ["FileStreamSink", "FileStreamSourceConnector", "org.apache.kafka.connect.file.FileStreamSinkConnector", "NoSuchConnector"];
+const PLUGINS = [
+  "FileStreamSink",
+  "FileStreamSourceConnector",
+  "org.apache.kafka.connect.file.FileStreamSinkConnector",
+  "NoSuchConnector",
+];
 const LOGGERS = ["root", "org.apache.kafka.connect", "io.sluice", "no.such.logger"];
 
 /** Path segments that break naive routing and decoding, already as they go on the wire. */
-const NASTY_SEGMENTS = ["%FF", "%", "%2", "..", ".", "%2e%2e", "%2E", "%2F", "a%2Fb", "%00", "%20", "a%20b", "%C3%A9", "%E6%BC%A2%E5%AD%97", "%F0%9F%9A%80", "%EF%BF%BF", "%ED%A0%80", "+", "~", "a;b", "a:b", "'", "%22", "%5C", "x".repeat(10_000)];
-const NUMBERS = ["0", "1", "2", "-1", "-2", "latest", "99999999999999999999", "2147483648", "-2147483649", "9007199254740993", "1e3", "1.5", "NaN", "Infinity", "0x10", "%201", "01"];
+const NASTY_SEGMENTS = [
+  "%FF",
+  "%",
+  "%2",
+  "..",
+  ".",
+  "%2e%2e",
+  "%2E",
+  "%2F",
+  "a%2Fb",
+  "%00",
+  "%20",
+  "a%20b",
+  "%C3%A9",
+  "%E6%BC%A2%E5%AD%97",
+  "%F0%9F%9A%80",
+  "%EF%BF%BF",
+  "%ED%A0%80",
+  "+",
+  "~",
+  "a;b",
+  "a:b",
+  "'",
+  "%22",
+  "%5C",
+  "x".repeat(10_000),
+];
+const NUMBERS = [
+  "0",
+  "1",
+  "2",
+  "-1",
+  "-2",
+  "latest",
+  "99999999999999999999",
+  "2147483648",
+  "-2147483649",
+  "9007199254740993",
+  "1e3",
+  "1.5",
+  "NaN",
+  "Infinity",
+  "0x10",
+  "%201",
+  "01",
+];
 
-const seg = (valid: string[]) => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...valid) }, { weight: 2, arbitrary: fc.constantFrom(...NASTY_SEGMENTS) }, { weight: 1, arbitrary: fc.stringMatching(/^[a-z][a-z0-9._-]{0,12}$/) });
-const num = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...NUMBERS) }, { weight: 1, arbitrary: fc.constantFrom(...NASTY_SEGMENTS) });
+const seg = (valid: string[]) =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...valid) },
+    { weight: 2, arbitrary: fc.constantFrom(...NASTY_SEGMENTS) },
+    { weight: 1, arbitrary: fc.stringMatching(/^[a-z][a-z0-9._-]{0,12}$/) },
+  );
+const num = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...NUMBERS) },
+  { weight: 1, arbitrary: fc.constantFrom(...NASTY_SEGMENTS) },
+);
 
-const AVRO = (n: number) => JSON.stringify({ type: "record", name: "R", namespace: "fz", fields: [{ name: `f${n}`, type: "int", default: 0 }] });
+const AVRO = (n: number) =>
+  JSON.stringify({ type: "record", name: "R", namespace: "fz", fields: [{ name: `f${n}`, type: "int", default: 0 }] });
 const schemaBody = fc.oneof(
   fc.integer({ min: 0, max: 4 }).map((n) => ({ schema: AVRO(n) })),
   fc.constant({ schema: '"string"' }),
-  fc.constant({ schema: JSON.stringify({ type: "object", properties: { a: { type: "string" } } }), schemaType: "JSON" }),
+  fc.constant({
+    schema: JSON.stringify({ type: "object", properties: { a: { type: "string" } } }),
+    schemaType: "JSON",
+  }),
   fc.constant({ schema: 'syntax = "proto3"; message M { string a = 1; }', schemaType: "PROTOBUF" }),
   fc.constant({ schema: AVRO(9), references: [{ name: "fz.Ref", subject: "fz-ref", version: 1 }] }),
   fc.constant({ schema: "{not avro", schemaType: "AVRO" }),
   fc.constant({ schema: AVRO(1), schemaType: "XML" }),
 );
-const LEVELS = ["BACKWARD", "BACKWARD_TRANSITIVE", "FORWARD", "FORWARD_TRANSITIVE", "FULL", "FULL_TRANSITIVE", "NONE", "full", "SIDEWAYS"];
+const LEVELS = [
+  "BACKWARD",
+  "BACKWARD_TRANSITIVE",
+  "FORWARD",
+  "FORWARD_TRANSITIVE",
+  "FULL",
+  "FULL_TRANSITIVE",
+  "NONE",
+  "full",
+  "SIDEWAYS",
+];
 const MODES = ["READWRITE", "READONLY", "IMPORT", "READONLY_OVERRIDE", "readwrite", "NOPE"];
 
 /**
@@ -220,23 +313,56 @@ const MODES = ["READWRITE", "READONLY", "IMPORT", "READONLY_OVERRIDE", "readwrit
  * without end and starve the process (as it would Kafka Connect).
  */
 const connectorConfig = (dir: string) =>
-  fc.record(
-    {
-      "connector.class": fc.constantFrom("FileStreamSink", "FileStreamSource", "org.apache.kafka.connect.file.FileStreamSinkConnector", "com.example.Nope"),
-      topics: fc.constantFrom("fz-topic", "fz-a,fz-b", ""),
-      topic: fc.constantFrom("fz-src-topic", ""),
-      file: fc.constantFrom("<own>", join(dir, "missing", "x.txt")),
-      "tasks.max": fc.constantFrom("1", "2", "0", "-1", "zero", "99999999999999999999"),
-      "value.converter": fc.constantFrom("org.apache.kafka.connect.storage.StringConverter", "org.apache.kafka.connect.json.JsonConverter", "com.example.NoConverter"),
-      "errors.tolerance": fc.constantFrom("none", "all", "maybe"),
-    },
-    { requiredKeys: ["connector.class"] },
-  ).map((config) => (config.file === "<own>" ? { ...config, file: join(dir, /Source/.test(config["connector.class"]) ? "in.txt" : "out.txt") } : config));
+  fc
+    .record(
+      {
+        "connector.class": fc.constantFrom(
+          "FileStreamSink",
+          "FileStreamSource",
+          "org.apache.kafka.connect.file.FileStreamSinkConnector",
+          "com.example.Nope",
+        ),
+        topics: fc.constantFrom("fz-topic", "fz-a,fz-b", ""),
+        topic: fc.constantFrom("fz-src-topic", ""),
+        file: fc.constantFrom("<own>", join(dir, "missing", "x.txt")),
+        "tasks.max": fc.constantFrom("1", "2", "0", "-1", "zero", "99999999999999999999"),
+        "value.converter": fc.constantFrom(
+          "org.apache.kafka.connect.storage.StringConverter",
+          "org.apache.kafka.connect.json.JsonConverter",
+          "com.example.NoConverter",
+        ),
+        "errors.tolerance": fc.constantFrom("none", "all", "maybe"),
+      },
+      { requiredKeys: ["connector.class"] },
+    )
+    .map((config) =>
+      config.file === "<own>"
+        ? { ...config, file: join(dir, /Source/.test(config["connector.class"]) ? "in.txt" : "out.txt") }
+        : config,
+    );
 
 /** What a mutation puts where a value was. */
-const JUNK: unknown[] = [null, 0, -1, 1.5, 1e308, true, false, "", [], {}, [null], { a: null }, "x".repeat(100_000), "\u0000", "\ud800", "%FF"];
+const JUNK: unknown[] = [
+  null,
+  0,
+  -1,
+  1.5,
+  1e308,
+  true,
+  false,
+  "",
+  [],
+  {},
+  [null],
+  { a: null },
+  "x".repeat(100_000),
+  "\u0000",
+  "\ud800",
+  "%FF",
+];
 
-const nested = (depth: number, kind: "array" | "object") => (kind === "array" ? "[".repeat(depth) + "]".repeat(depth) : '{"a":'.repeat(depth) + "1" + "}".repeat(depth));
+const nested = (depth: number, kind: "array" | "object") =>
+  kind === "array" ? "[".repeat(depth) + "]".repeat(depth) : '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
 
 /** A valid-ish body, or one mutated: a field of the wrong type, the whole body replaced, deep nesting, malformed JSON. */
 function mutated(valid: fc.Arbitrary<unknown>): fc.Arbitrary<string | undefined> {
@@ -249,24 +375,83 @@ function mutated(valid: fc.Arbitrary<unknown>): fc.Arbitrary<string | undefined>
   return fc.oneof(
     { weight: 180, arbitrary: valid.map((v) => JSON.stringify(v)) },
     { weight: 90, arbitrary: replaceField },
-    { weight: 30, arbitrary: fc.tuple(valid, fc.constantFrom(...JUNK)).map(([v, junk]) => JSON.stringify(typeof v === "object" && v !== null && !Array.isArray(v) ? { ...v, unknown_field: junk } : junk)) },
+    {
+      weight: 30,
+      arbitrary: fc
+        .tuple(valid, fc.constantFrom(...JUNK))
+        .map(([v, junk]) =>
+          JSON.stringify(
+            typeof v === "object" && v !== null && !Array.isArray(v) ? { ...v, unknown_field: junk } : junk,
+          ),
+        ),
+    },
     { weight: 30, arbitrary: fc.constantFrom(...JUNK).map((j) => JSON.stringify(j)) },
-    { weight: 30, arbitrary: fc.tuple(fc.constantFrom(10, 100, 1000, 5000, 10_000), fc.constantFrom("array" as const, "object" as const)).map(([d, k]) => nested(d, k)) },
-    { weight: 30, arbitrary: fc.constantFrom("{not json", "[1,2", "", "null", "\u0000", '{"a":1}{"b":2}', '{"schema": "\\ud800"}', "\ufeff{}", '{"a":' + '"x'.repeat(3)) },
+    {
+      weight: 30,
+      arbitrary: fc
+        .tuple(fc.constantFrom(10, 100, 1000, 5000, 10_000), fc.constantFrom("array" as const, "object" as const))
+        .map(([d, k]) => nested(d, k)),
+    },
+    {
+      weight: 30,
+      arbitrary: fc.constantFrom(
+        "{not json",
+        "[1,2",
+        "",
+        "null",
+        "\u0000",
+        '{"a":1}{"b":2}',
+        '{"schema": "\\ud800"}',
+        "\ufeff{}",
+        '{"a":' + '"x'.repeat(3),
+      ),
+    },
     { weight: 30, arbitrary: fc.constant(undefined) },
     // Past the registry's 4 MiB body limit: a 5 MB string where a value was (rare: each costs 5 MB).
-    { weight: 1, arbitrary: fc.tuple(valid, fc.nat()).map(([v, i]) => (v !== null && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length > 0 ? JSON.stringify({ ...v, [Object.keys(v)[i % Object.keys(v).length]!]: HUGE }) : JSON.stringify(HUGE))) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(valid, fc.nat())
+        .map(([v, i]) =>
+          v !== null && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length > 0
+            ? JSON.stringify({ ...v, [Object.keys(v)[i % Object.keys(v).length]!]: HUGE })
+            : JSON.stringify(HUGE),
+        ),
+    },
   );
 }
 const HUGE = "x".repeat(5_000_000);
 
-const CONTENT_TYPES = ["application/json", "application/vnd.schemaregistry.v1+json", "application/vnd.schemaregistry+json", "application/octet-stream", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=utf-16", "application/xml"];
-const contentType = fc.oneof({ weight: 8, arbitrary: fc.constant("application/json") }, { weight: 3, arbitrary: fc.constantFrom(...CONTENT_TYPES) }, { weight: 1, arbitrary: fc.constant(undefined) });
+const CONTENT_TYPES = [
+  "application/json",
+  "application/vnd.schemaregistry.v1+json",
+  "application/vnd.schemaregistry+json",
+  "application/octet-stream",
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=x",
+  "application/json; charset=utf-16",
+  "application/xml",
+];
+const contentType = fc.oneof(
+  { weight: 8, arbitrary: fc.constant("application/json") },
+  { weight: 3, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+  { weight: 1, arbitrary: fc.constant(undefined) },
+);
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
 /** Mostly the route's own method, sometimes any other. */
-const method = (own: string) => fc.oneof({ weight: 6, arbitrary: fc.constant(own) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) });
+const method = (own: string) =>
+  fc.oneof({ weight: 6, arbitrary: fc.constant(own) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) });
 
-const query = (options: string[]) => fc.oneof({ weight: 3, arbitrary: fc.constant("") }, { weight: 2, arbitrary: fc.subarray(options, { minLength: 1 }).map((q) => "?" + q.join("&")) }, { weight: 1, arbitrary: fc.constantFrom("?%FF=1", "?deleted=%", "?a=" + "b".repeat(5000), "?permanent=maybe", "?&&=") });
+const query = (options: string[]) =>
+  fc.oneof(
+    { weight: 3, arbitrary: fc.constant("") },
+    { weight: 2, arbitrary: fc.subarray(options, { minLength: 1 }).map((q) => "?" + q.join("&")) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom("?%FF=1", "?deleted=%", "?a=" + "b".repeat(5000), "?permanent=maybe", "?&&="),
+    },
+  );
 
 interface RouteSpec {
   method: string;
@@ -280,7 +465,20 @@ interface RouteSpec {
 function registryRoutes(): RouteSpec[] {
   const s = seg(SUBJECTS);
   const id = num;
-  const lookupQ = ["normalize=true", "deleted=true", "format=resolved", "subject=fz-value", "verbose=true", "permanent=true", "force=true", "defaultToGlobal=true", "deletedOnly=true", "subjectPrefix=fz", "offset=1", "limit=2"];
+  const lookupQ = [
+    "normalize=true",
+    "deleted=true",
+    "format=resolved",
+    "subject=fz-value",
+    "verbose=true",
+    "permanent=true",
+    "force=true",
+    "defaultToGlobal=true",
+    "deletedOnly=true",
+    "subjectPrefix=fz",
+    "offset=1",
+    "limit=2",
+  ];
   return [
     { method: "GET", route: "/", params: [] },
     { method: "GET", route: "/schemas/types", params: [] },
@@ -299,17 +497,40 @@ function registryRoutes(): RouteSpec[] {
     { method: "GET", route: "/subjects/{s}/versions/{v}/referencedby", params: [s, num], query: lookupQ },
     { method: "DELETE", route: "/subjects/{s}/versions/{v}", params: [s, num], query: lookupQ },
     { method: "POST", route: "/compatibility/subjects/{s}/versions", params: [s], query: lookupQ, body: schemaBody },
-    { method: "POST", route: "/compatibility/subjects/{s}/versions/{v}", params: [s, num], query: lookupQ, body: schemaBody },
+    {
+      method: "POST",
+      route: "/compatibility/subjects/{s}/versions/{v}",
+      params: [s, num],
+      query: lookupQ,
+      body: schemaBody,
+    },
     { method: "GET", route: "/config", params: [], query: lookupQ },
     { method: "PUT", route: "/config", params: [], body: fc.record({ compatibility: fc.constantFrom(...LEVELS) }) },
     { method: "DELETE", route: "/config", params: [] },
     { method: "GET", route: "/config/{s}", params: [s], query: lookupQ },
-    { method: "PUT", route: "/config/{s}", params: [s], body: fc.record({ compatibility: fc.constantFrom(...LEVELS) }) },
+    {
+      method: "PUT",
+      route: "/config/{s}",
+      params: [s],
+      body: fc.record({ compatibility: fc.constantFrom(...LEVELS) }),
+    },
     { method: "DELETE", route: "/config/{s}", params: [s] },
     { method: "GET", route: "/mode", params: [], query: lookupQ },
-    { method: "PUT", route: "/mode", params: [], query: ["force=true"], body: fc.record({ mode: fc.constantFrom(...MODES) }) },
+    {
+      method: "PUT",
+      route: "/mode",
+      params: [],
+      query: ["force=true"],
+      body: fc.record({ mode: fc.constantFrom(...MODES) }),
+    },
     { method: "GET", route: "/mode/{s}", params: [s], query: lookupQ },
-    { method: "PUT", route: "/mode/{s}", params: [s], query: ["force=true"], body: fc.record({ mode: fc.constantFrom(...MODES) }) },
+    {
+      method: "PUT",
+      route: "/mode/{s}",
+      params: [s],
+      query: ["force=true"],
+      body: fc.record({ mode: fc.constantFrom(...MODES) }),
+    },
     { method: "DELETE", route: "/mode/{s}", params: [s] },
   ];
 }
@@ -319,11 +540,23 @@ function connectRoutes(dir: string): RouteSpec[] {
   const p = seg(PLUGINS);
   const l = seg(LOGGERS);
   const config = connectorConfig(dir);
-  const create = fc.record({ name: fc.oneof(fc.constantFrom(...CONNECTORS), fc.constantFrom("", " fz-sink ", ".", "..", "%FF", "a/b", "é", "x".repeat(1000))), config, initial_state: fc.constantFrom("RUNNING", "PAUSED", "STOPPED", "paused", "SLEEPING") }, { requiredKeys: ["name", "config"] });
+  const create = fc.record(
+    {
+      name: fc.oneof(
+        fc.constantFrom(...CONNECTORS),
+        fc.constantFrom("", " fz-sink ", ".", "..", "%FF", "a/b", "é", "x".repeat(1000)),
+      ),
+      config,
+      initial_state: fc.constantFrom("RUNNING", "PAUSED", "STOPPED", "paused", "SLEEPING"),
+    },
+    { requiredKeys: ["name", "config"] },
+  );
   const offsets = fc.oneof(
     fc.constant({ offsets: [] }),
     fc.constant({ offsets: [{ partition: { filename: join(dir, "in.txt") }, offset: { position: 3 } }] }),
-    fc.constant({ offsets: [{ partition: { kafka_topic: "fz-topic", kafka_partition: 0 }, offset: { kafka_offset: 1 } }] }),
+    fc.constant({
+      offsets: [{ partition: { kafka_topic: "fz-topic", kafka_partition: 0 }, offset: { kafka_offset: 1 } }],
+    }),
     fc.constant({ offsets: [{ partition: { kafka_topic: "fz-topic" }, offset: { kafka_offset: -5 } }] }),
     fc.constant({}),
   );
@@ -356,7 +589,13 @@ function connectRoutes(dir: string): RouteSpec[] {
     { method: "PUT", route: "/connector-plugins/{p}/config/validate", params: [p], body: config },
     { method: "GET", route: "/admin/loggers", params: [] },
     { method: "GET", route: "/admin/loggers/{l}", params: [l] },
-    { method: "PUT", route: "/admin/loggers/{l}", params: [l], query: ["scope=worker", "scope=cluster"], body: fc.record({ level: fc.constantFrom("WARN", "INFO", "DEBUG", "ERROR", "NOPE", "") }) },
+    {
+      method: "PUT",
+      route: "/admin/loggers/{l}",
+      params: [l],
+      query: ["scope=worker", "scope=cluster"],
+      body: fc.record({ level: fc.constantFrom("WARN", "INFO", "DEBUG", "ERROR", "NOPE", "") }),
+    },
   ];
 }
 
@@ -366,13 +605,28 @@ function request(api: Api, spec: RouteSpec): fc.Arbitrary<Req> {
       method: method(spec.method),
       params: fc.tuple(...spec.params),
       query: spec.query ? query(spec.query) : fc.constant(""),
-      body: spec.body ? mutated(spec.body) : fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constant('{"unexpected":true}') }),
+      body: spec.body
+        ? mutated(spec.body)
+        : fc.oneof(
+            { weight: 5, arbitrary: fc.constant(undefined) },
+            { weight: 1, arbitrary: fc.constant('{"unexpected":true}') },
+          ),
       contentType,
     })
     .map(({ method, params, query, body, contentType }) => {
       let i = 0;
       const path = spec.route.replace(/\{[a-z]+\}/g, () => params[i++]!) + query;
-      return { api, method, route: spec.route, path, ...(body !== undefined ? { body, contentType: contentType ?? undefined } : contentType && method !== "GET" ? { contentType } : {}) };
+      return {
+        api,
+        method,
+        route: spec.route,
+        path,
+        ...(body !== undefined
+          ? { body, contentType: contentType ?? undefined }
+          : contentType && method !== "GET"
+            ? { contentType }
+            : {}),
+      };
     });
 }
 
@@ -393,16 +647,35 @@ describe("REST fuzzing of dist/sluice dev (registry + connect)", () => {
   const violations = new Map<string, string>();
   /** The connector of the command line (a standalone worker's durable connector). */
   const FILE_CONNECTOR_FILE = "fz-file.properties";
-  const fileConnector = { name: "fz-file", "connector.class": "FileStreamSink", topics: "fz-topic", file: join(dir, "file-out.txt"), "tasks.max": "1" };
+  const fileConnector = {
+    name: "fz-file",
+    "connector.class": "FileStreamSink",
+    topics: "fz-topic",
+    file: join(dir, "file-out.txt"),
+    "tasks.max": "1",
+  };
 
   async function start(): Promise<Sluice> {
-    const proc = spawn([bin, "dev", "--data-dir", join(dir, "data"), "--registry-listeners", `http://127.0.0.1:${ports.registry}`, "--connect-listeners", `http://127.0.0.1:${ports.connect}`, FILE_CONNECTOR_FILE], {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" },
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const proc = spawn(
+      [
+        bin,
+        "dev",
+        "--data-dir",
+        join(dir, "data"),
+        "--registry-listeners",
+        `http://127.0.0.1:${ports.registry}`,
+        "--connect-listeners",
+        `http://127.0.0.1:${ports.connect}`,
+        FILE_CONNECTOR_FILE,
+      ],
+      {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" },
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
     let out = "";
     const drain = async (stream: ReadableStream<Uint8Array>) => {
       for await (const chunk of stream) out = (out + Buffer.from(chunk).toString("utf8")).slice(-20_000);
@@ -410,11 +683,19 @@ describe("REST fuzzing of dist/sluice dev (registry + connect)", () => {
     void drain(proc.stdout);
     void drain(proc.stderr);
     const s = { proc, ...ports, output: () => out };
-    await waitFor("sluice dev to answer on both listeners", async () => {
-      if (proc.exitCode !== null) throw new Error(`sluice exited with ${proc.exitCode}: ${out}`);
-      const up = async (port: number, path: string) => (await fetch(`http://127.0.0.1:${port}${path}`).then((r) => r.status === 200, () => false));
-      return ((await up(ports.registry, "/subjects")) && (await up(ports.connect, "/connectors"))) || undefined;
-    }, { timeoutMs: 60_000 });
+    await waitFor(
+      "sluice dev to answer on both listeners",
+      async () => {
+        if (proc.exitCode !== null) throw new Error(`sluice exited with ${proc.exitCode}: ${out}`);
+        const up = async (port: number, path: string) =>
+          await fetch(`http://127.0.0.1:${port}${path}`).then(
+            (r) => r.status === 200,
+            () => false,
+          );
+        return ((await up(ports.registry, "/subjects")) && (await up(ports.connect, "/connectors"))) || undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
     return s;
   }
 
@@ -430,7 +711,12 @@ describe("REST fuzzing of dist/sluice dev (registry + connect)", () => {
   beforeAll(async () => {
     copyFileSync(builtBinary(), bin);
     writeFileSync(join(dir, "in.txt"), "one\ntwo\nthree\n");
-    writeFileSync(join(dir, FILE_CONNECTOR_FILE), Object.entries(fileConnector).map(([k, v]) => `${k}=${v}`).join("\n") + "\n");
+    writeFileSync(
+      join(dir, FILE_CONNECTOR_FILE),
+      Object.entries(fileConnector)
+        .map(([k, v]) => `${k}=${v}`)
+        .join("\n") + "\n",
+    );
     sluice = await start();
   }, 180_000);
 
@@ -442,8 +728,11 @@ describe("REST fuzzing of dist/sluice dev (registry + connect)", () => {
   const describeReq = (r: Req) =>
     `${r.api} ${r.method} ${r.path.length > 300 ? r.path.slice(0, 300) + `…(${r.path.length} chars)` : r.path}` +
     (r.contentType ? ` [Content-Type: ${r.contentType}]` : "") +
-    (r.body !== undefined ? ` body ${r.body.length > 300 ? JSON.stringify(r.body.slice(0, 300)) + `…(${r.body.length} chars)` : JSON.stringify(r.body)}` : "");
-  const describeReply = (a: Reply) => `${a.status} ${a.headers["content-type"] ?? "(no content-type)"} ${a.text.length > 500 ? a.text.slice(0, 500) + "…" : a.text}`;
+    (r.body !== undefined
+      ? ` body ${r.body.length > 300 ? JSON.stringify(r.body.slice(0, 300)) + `…(${r.body.length} chars)` : JSON.stringify(r.body)}`
+      : "");
+  const describeReply = (a: Reply) =>
+    `${a.status} ${a.headers["content-type"] ?? "(no content-type)"} ${a.text.length > 500 ? a.text.slice(0, 500) + "…" : a.text}`;
 
   /** What is wrong with an answer, or nothing. */
   function check(r: Req, a: Reply): string[] {
@@ -459,11 +748,24 @@ describe("REST fuzzing of dist/sluice dev (registry + connect)", () => {
     if (a.status >= 500) {
       const allowed =
         r.api === "connect" &&
-        KAFKA_CONNECT_500S.some((x) => x.method.test(r.method) && x.route.test(r.route) && typeof message === "string" && x.message.test(message) && (!x.json || JSON_TYPE.test(r.contentType ?? "")) && (!x.bodiless || (!r.body && r.contentType === undefined)));
+        KAFKA_CONNECT_500S.some(
+          (x) =>
+            x.method.test(r.method) &&
+            x.route.test(r.route) &&
+            typeof message === "string" &&
+            x.message.test(message) &&
+            (!x.json || JSON_TYPE.test(r.contentType ?? "")) &&
+            (!x.bodiless || (!r.body && r.contentType === undefined)),
+        );
       if (!allowed) wrong.push(`status ${a.status}`);
     }
     if (a.status >= 400 && r.method !== "HEAD") {
-      const ok = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) && typeof (parsed as { error_code?: unknown }).error_code === "number" && typeof message === "string";
+      const ok =
+        parsed !== null &&
+        typeof parsed === "object" &&
+        !Array.isArray(parsed) &&
+        typeof (parsed as { error_code?: unknown }).error_code === "number" &&
+        typeof message === "string";
       if (!ok) wrong.push("error body is not JSON with error_code and message");
     }
     const js = JS_ENGINE_ERRORS.exec(a.text) ?? JS_SOURCE.exec(a.text.replace(STATUS_TRACE, '$1"'));
@@ -471,66 +773,97 @@ describe("REST fuzzing of dist/sluice dev (registry + connect)", () => {
     return wrong;
   }
 
-  test(
-    `every answer is below 500 (but Kafka Connect's own 500s), a JSON error, free of JS internals; the process answers throughout (seed ${SEED}, ${RUNS} requests)`,
-    async () => {
-      const requests = fc.oneof(...registryRoutes().map((spec) => request("registry", spec)), ...connectRoutes(dir).map((spec) => request("connect", spec)));
-      let count = 0;
-      const statuses = new Map<string, number>();
-      const resets: string[] = [];
-      const slowest: [number, string][] = [];
-      const answers = async () =>
-        (await send(sluice.registry, { api: "registry", method: "GET", route: "/", path: "/" }).then((a) => a.status === 200, () => false)) &&
-        (await send(sluice.connect, { api: "connect", method: "GET", route: "/", path: "/" }).then((a) => a.status === 200, () => false));
-      await fc.assert(
-        fc.asyncProperty(requests, async (r) => {
-          count++;
-          let a: Reply;
-          const started = performance.now();
-          try {
-            a = await send(r.api === "registry" ? sluice.registry : sluice.connect, r);
-            const ms = performance.now() - started;
-            slowest.push([ms, describeReq(r)]);
-            if (ms > 2000) console.error(`request ${count} took ${ms.toFixed(0)} ms: ${describeReq(r)}`);
-            if (slowest.length > 20) slowest.sort((x, y) => y[0] - x[0]).splice(5);
-          } catch (err) {
-            if (err instanceof ConnectionReset && (await answers())) {
-              statuses.set(`${r.api} reset`, (statuses.get(`${r.api} reset`) ?? 0) + 1);
-              resets.push(describeReq(r));
-              return;
-            }
-            const why = `the process did not answer (${err instanceof Error ? err.message : String(err)}; exit code ${sluice.proc.exitCode})`;
-            violations.set(`${r.api} ${r.method} ${r.route}: ${why}`, `${describeReq(r)}\n    → ${why}\n    output: ${sluice.output().slice(-2000)}`);
-            throw new Error(`${describeReq(r)}: ${why}`);
+  test(`every answer is below 500 (but Kafka Connect's own 500s), a JSON error, free of JS internals; the process answers throughout (seed ${SEED}, ${RUNS} requests)`, async () => {
+    const requests = fc.oneof(
+      ...registryRoutes().map((spec) => request("registry", spec)),
+      ...connectRoutes(dir).map((spec) => request("connect", spec)),
+    );
+    let count = 0;
+    const statuses = new Map<string, number>();
+    const resets: string[] = [];
+    const slowest: [number, string][] = [];
+    const answers = async () =>
+      (await send(sluice.registry, { api: "registry", method: "GET", route: "/", path: "/" }).then(
+        (a) => a.status === 200,
+        () => false,
+      )) &&
+      (await send(sluice.connect, { api: "connect", method: "GET", route: "/", path: "/" }).then(
+        (a) => a.status === 200,
+        () => false,
+      ));
+    await fc.assert(
+      fc.asyncProperty(requests, async (r) => {
+        count++;
+        let a: Reply;
+        const started = performance.now();
+        try {
+          a = await send(r.api === "registry" ? sluice.registry : sluice.connect, r);
+          const ms = performance.now() - started;
+          slowest.push([ms, describeReq(r)]);
+          if (ms > 2000) console.error(`request ${count} took ${ms.toFixed(0)} ms: ${describeReq(r)}`);
+          if (slowest.length > 20) slowest.sort((x, y) => y[0] - x[0]).splice(5);
+        } catch (err) {
+          if (err instanceof ConnectionReset && (await answers())) {
+            statuses.set(`${r.api} reset`, (statuses.get(`${r.api} reset`) ?? 0) + 1);
+            resets.push(describeReq(r));
+            return;
           }
-          const kind = `${r.api} ${a.status}`;
-          statuses.set(kind, (statuses.get(kind) ?? 0) + 1);
-          const wrong = check(r, a);
-          if (wrong.length === 0) return;
-          const key = `${r.api} ${r.method} ${r.route}: ${wrong.join("; ")}`;
-          if (!violations.has(key)) violations.set(key, `${describeReq(r)}\n    → ${describeReply(a)}`);
-          if (FAIL_FAST) throw new Error(`${wrong.join("; ")}\n${describeReq(r)}\n→ ${describeReply(a)}`);
-        }),
-        { seed: SEED, numRuns: RUNS, endOnFailure: !FAIL_FAST },
+          const why = `the process did not answer (${err instanceof Error ? err.message : String(err)}; exit code ${sluice.proc.exitCode})`;
+          violations.set(
+            `${r.api} ${r.method} ${r.route}: ${why}`,
+            `${describeReq(r)}\n    → ${why}\n    output: ${sluice.output().slice(-2000)}`,
+          );
+          throw new Error(`${describeReq(r)}: ${why}`);
+        }
+        const kind = `${r.api} ${a.status}`;
+        statuses.set(kind, (statuses.get(kind) ?? 0) + 1);
+        const wrong = check(r, a);
+        if (wrong.length === 0) return;
+        const key = `${r.api} ${r.method} ${r.route}: ${wrong.join("; ")}`;
+        if (!violations.has(key)) violations.set(key, `${describeReq(r)}\n    → ${describeReply(a)}`);
+        if (FAIL_FAST) throw new Error(`${wrong.join("; ")}\n${describeReq(r)}\n→ ${describeReply(a)}`);
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: !FAIL_FAST },
+    );
+    // What was exercised: answers by API and status.
+    console.log(
+      `${count} requests, answers: ${[...statuses]
+        .sort()
+        .map(([k, n]) => `${k}×${n}`)
+        .join(", ")}`,
+    );
+    console.log(
+      `slowest answers:\n  ${slowest
+        .sort((x, y) => y[0] - x[0])
+        .slice(0, 5)
+        .map(([ms, r]) => `${ms.toFixed(0)} ms ${r}`)
+        .join("\n  ")}`,
+    );
+    if (resets.length > 0)
+      console.log(
+        `connections reset before an answer (the process answered on after each):\n  ${resets.slice(0, 10).join("\n  ")}`,
       );
-      // What was exercised: answers by API and status.
-      console.log(`${count} requests, answers: ${[...statuses].sort().map(([k, n]) => `${k}×${n}`).join(", ")}`);
-      console.log(`slowest answers:\n  ${slowest.sort((x, y) => y[0] - x[0]).slice(0, 5).map(([ms, r]) => `${ms.toFixed(0)} ms ${r}`).join("\n  ")}`);
-      if (resets.length > 0) console.log(`connections reset before an answer (the process answered on after each):\n  ${resets.slice(0, 10).join("\n  ")}`);
-      // Still answering on both listeners.
-      expect((await send(sluice.registry, { api: "registry", method: "GET", route: "/", path: "/subjects" })).status).toBe(200);
-      expect((await send(sluice.connect, { api: "connect", method: "GET", route: "/", path: "/connectors" })).status).toBe(200);
-      if (violations.size > 0) {
-        const list = [...violations].map(([key, example], i) => `${i + 1}. ${key}\n    ${example}`).join("\n");
-        throw new Error(`${violations.size} distinct violations in ${count} requests (seed ${SEED}; SLUICE_FUZZ_SEED=${SEED} SLUICE_FUZZ_RUNS=${RUNS} replays them):\n${list}`);
-      }
-    },
-    150_000,
-  );
+    // Still answering on both listeners.
+    expect(
+      (await send(sluice.registry, { api: "registry", method: "GET", route: "/", path: "/subjects" })).status,
+    ).toBe(200);
+    expect(
+      (await send(sluice.connect, { api: "connect", method: "GET", route: "/", path: "/connectors" })).status,
+    ).toBe(200);
+    if (violations.size > 0) {
+      const list = [...violations].map(([key, example], i) => `${i + 1}. ${key}\n    ${example}`).join("\n");
+      throw new Error(
+        `${violations.size} distinct violations in ${count} requests (seed ${SEED}; SLUICE_FUZZ_SEED=${SEED} SLUICE_FUZZ_RUNS=${RUNS} replays them):\n${list}`,
+      );
+    }
+  }, 150_000);
 
   /** Equal as toEqual sees it: key order aside (a connector created again lists in another place). */
   function sameJson(a: unknown, b: unknown): boolean {
-    const sorted = (_: string, v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : v);
+    const sorted = (_: string, v: unknown) =>
+      v && typeof v === "object" && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+        : v;
     return JSON.stringify(a, sorted) === JSON.stringify(b, sorted);
   }
 
@@ -544,14 +877,29 @@ describe("REST fuzzing of dist/sluice dev (registry + connect)", () => {
     // (a name with a lone surrogate has no UTF-8 form: sent as U+FFFD, so its reads show what the API makes of that)
     const enc = (name: string) => encodeURIComponent(name.toWellFormed());
     const subjects = (await r("/subjects?deleted=true")).body as string[];
-    const registry: Record<string, unknown> = { subjects, config: await r("/config"), mode: await r("/mode"), schemas: await r("/schemas?deleted=true") };
+    const registry: Record<string, unknown> = {
+      subjects,
+      config: await r("/config"),
+      mode: await r("/mode"),
+      schemas: await r("/schemas?deleted=true"),
+    };
     for (const s of subjects) {
       const versions = (await r(`/subjects/${enc(s)}/versions?deleted=true`)).body;
       const each: unknown[] = [];
-      for (const v of Array.isArray(versions) ? versions : []) each.push(await r(`/subjects/${enc(s)}/versions/${v}?deleted=true`));
-      registry[`subject ${s}`] = { versions, each, config: await r(`/config/${enc(s)}`), mode: await r(`/mode/${enc(s)}`), live: await r(`/subjects/${enc(s)}/versions`) };
+      for (const v of Array.isArray(versions) ? versions : [])
+        each.push(await r(`/subjects/${enc(s)}/versions/${v}?deleted=true`));
+      registry[`subject ${s}`] = {
+        versions,
+        each,
+        config: await r(`/config/${enc(s)}`),
+        mode: await r(`/mode/${enc(s)}`),
+        live: await r(`/subjects/${enc(s)}/versions`),
+      };
     }
-    const listed = (await get(sluice.connect, "/connectors?expand=status&expand=info")).body as Record<string, { info: unknown; status: { connector: { state: string }; tasks: { id: number; state: string }[]; type: string } }>;
+    const listed = (await get(sluice.connect, "/connectors?expand=status&expand=info")).body as Record<
+      string,
+      { info: unknown; status: { connector: { state: string }; tasks: { id: number; state: string }[]; type: string } }
+    >;
     const connect: Record<string, unknown> = {};
     for (const [name, { info, status }] of Object.entries(listed)) {
       connect[name] = {
@@ -559,7 +907,10 @@ describe("REST fuzzing of dist/sluice dev (registry + connect)", () => {
         state: status.connector.state,
         tasks: status.tasks.map((t) => t.id),
         config: await get(sluice.connect, `/connectors/${enc(name)}/config`),
-        offsets: status.connector.state === "STOPPED" ? await get(sluice.connect, `/connectors/${enc(name)}/offsets`) : undefined,
+        offsets:
+          status.connector.state === "STOPPED"
+            ? await get(sluice.connect, `/connectors/${enc(name)}/offsets`)
+            : undefined,
       };
     }
     return { registry, connect, summary: `${subjects.length} subjects, ${Object.keys(listed).length} connectors` };
@@ -568,12 +919,16 @@ describe("REST fuzzing of dist/sluice dev (registry + connect)", () => {
   test("after a restart on the same data dir: the state replayed equals the state before; the connector file is applied again", async () => {
     // Connectors settle first (tasks starting, failing or restarting): the recorded state is a stable one.
     let before = await snapshot();
-    before = await waitFor("a stable state", async () => {
-      const again = await snapshot();
-      const same = JSON.stringify(again) === JSON.stringify(before);
-      before = again;
-      return same && !JSON.stringify(again).match(/"state":"(UNASSIGNED|RESTARTING)"/) ? again : undefined;
-    }, { timeoutMs: 30_000, intervalMs: 1000 });
+    before = await waitFor(
+      "a stable state",
+      async () => {
+        const again = await snapshot();
+        const same = JSON.stringify(again) === JSON.stringify(before);
+        before = again;
+        return same && !JSON.stringify(again).match(/"state":"(UNASSIGNED|RESTARTING)"/) ? again : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 1000 },
+    );
     console.log(`recorded state: ${(before as { summary: string }).summary}`);
     await stop();
     sluice = await start();
@@ -582,20 +937,35 @@ describe("REST fuzzing of dist/sluice dev (registry + connect)", () => {
     const recorded = before as { registry: unknown; connect: Record<string, { state: string; offsets: unknown }> };
     const previous = recorded.connect[fileConnector.name];
     const state = previous?.state === "PAUSED" || previous?.state === "STOPPED" ? previous.state : "RUNNING";
-    const fileInfo = { name: fileConnector.name, config: fileConnector, tasks: state === "STOPPED" ? [] : [{ connector: fileConnector.name, task: 0 }], type: "sink" };
+    const fileInfo = {
+      name: fileConnector.name,
+      config: fileConnector,
+      tasks: state === "STOPPED" ? [] : [{ connector: fileConnector.name, task: 0 }],
+      type: "sink",
+    };
     const expected = {
       registry: recorded.registry,
       connect: {
         ...recorded.connect,
-        [fileConnector.name]: { info: fileInfo, state, tasks: state === "STOPPED" ? [] : [0], config: { status: 200, body: fileConnector }, offsets: state === "STOPPED" ? previous?.offsets : undefined },
+        [fileConnector.name]: {
+          info: fileInfo,
+          state,
+          tasks: state === "STOPPED" ? [] : [0],
+          config: { status: 200, body: fileConnector },
+          offsets: state === "STOPPED" ? previous?.offsets : undefined,
+        },
       },
     };
     let after: { registry: unknown; connect: unknown } | undefined;
-    await waitFor("the restarted binary to show the same state", async () => {
-      const got = (await snapshot()) as { registry: unknown; connect: unknown };
-      after = { registry: got.registry, connect: got.connect };
-      return sameJson(after, expected) || undefined;
-    }, { timeoutMs: 30_000, intervalMs: 500 }).catch(() => undefined);
+    await waitFor(
+      "the restarted binary to show the same state",
+      async () => {
+        const got = (await snapshot()) as { registry: unknown; connect: unknown };
+        after = { registry: got.registry, connect: got.connect };
+        return sameJson(after, expected) || undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 500 },
+    ).catch(() => undefined);
     expect(after).toEqual(expected);
   }, 120_000);
 });

@@ -45,14 +45,17 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("registry API on %s", (kind
       subject: "users-value",
       version: 2,
       id: second.body.id,
-      schema: '{"type":"record","name":"User","namespace":"com.example","fields":[{"name":"name","type":"string"},{"name":"age","type":"int","default":0}]}',
+      schema:
+        '{"type":"record","name":"User","namespace":"com.example","fields":[{"name":"name","type":"string"},{"name":"age","type":"int","default":0}]}',
     });
     expect((await reg.api.get("/subjects/users-value/versions/-1")).body.version).toBe(2);
     expect((await reg.api.get("/subjects/users-value/versions/1/schema")).text).toBe(
       '{"type":"record","name":"User","namespace":"com.example","fields":[{"name":"name","type":"string"}]}',
     );
     const byId = await reg.api.get(`/schemas/ids/${id1}`);
-    expect(byId.body).toEqual({ schema: '{"type":"record","name":"User","namespace":"com.example","fields":[{"name":"name","type":"string"}]}' });
+    expect(byId.body).toEqual({
+      schema: '{"type":"record","name":"User","namespace":"com.example","fields":[{"name":"name","type":"string"}]}',
+    });
     expect(byId.body.schemaType).toBeUndefined();
     expect((await reg.api.get(`/schemas/ids/${id1}/schema`)).text).toBe(byId.body.schema);
     expect((await reg.api.get(`/schemas/ids/${id1}/versions`)).body).toEqual([
@@ -60,7 +63,9 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("registry API on %s", (kind
       { subject: "users-value", version: 1 },
     ]);
     expect((await reg.api.get(`/schemas/ids/${id1}/subjects`)).body).toEqual(["other-value", "users-value"]);
-    expect((await reg.api.get(`/schemas?subjectPrefix=users`)).body.map((s: { version: number }) => s.version)).toEqual([1, 2]);
+    expect((await reg.api.get(`/schemas?subjectPrefix=users`)).body.map((s: { version: number }) => s.version)).toEqual(
+      [1, 2],
+    );
     expect((await reg.api.get(`/schemas?latestOnly=true`)).body).toHaveLength(2);
     // Primitive schemas take their canonical form.
     const str = await reg.api.register("plain-value", { type: "string" });
@@ -72,7 +77,9 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("registry API on %s", (kind
     const found = await reg.api.post("/subjects/lookup-value", { schema: JSON.stringify(user()) });
     expect(found.status).toBe(200);
     expect(found.body).toMatchObject({ subject: "lookup-value", version: 1, id: expect.any(Number) });
-    const missing = await reg.api.post("/subjects/lookup-value", { schema: JSON.stringify(user([{ name: "x", type: "int" }])) });
+    const missing = await reg.api.post("/subjects/lookup-value", {
+      schema: JSON.stringify(user([{ name: "x", type: "int" }])),
+    });
     expect(missing.status).toBe(404);
     expect(missing.body.error_code).toBe(40403);
     const noSubject = await reg.api.post("/subjects/nope-value", { schema: JSON.stringify(user()) });
@@ -99,11 +106,15 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("registry API on %s", (kind
     expect(ok.body).toEqual({ is_compatible: true });
     const none = await reg.api.post("/compatibility/subjects/empty-value/versions/latest", { schema: '"string"' });
     expect(none.body).toEqual({ is_compatible: true });
-    const missingVersion = await reg.api.post("/compatibility/subjects/compat-value/versions/7", { schema: '"string"' });
+    const missingVersion = await reg.api.post("/compatibility/subjects/compat-value/versions/7", {
+      schema: '"string"',
+    });
     expect(missingVersion.body.error_code).toBe(40402);
 
     // With NONE on the subject the same change registers.
-    expect((await reg.api.put("/config/compat-value", { compatibility: "none" })).body).toEqual({ compatibility: "NONE" });
+    expect((await reg.api.put("/config/compat-value", { compatibility: "none" })).body).toEqual({
+      compatibility: "NONE",
+    });
     expect((await reg.api.register("compat-value", user([{ name: "age", type: "int" }]))).status).toBe(200);
   });
 
@@ -112,8 +123,12 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("registry API on %s", (kind
     const missing = await reg.api.get("/config/cfg-value");
     expect(missing.status).toBe(404);
     expect(missing.body.error_code).toBe(40408);
-    expect((await reg.api.get("/config/cfg-value?defaultToGlobal=true")).body).toEqual({ compatibilityLevel: "BACKWARD" });
-    expect((await reg.api.put("/config/cfg-value", { compatibility: "FULL_TRANSITIVE" })).body).toEqual({ compatibility: "FULL_TRANSITIVE" });
+    expect((await reg.api.get("/config/cfg-value?defaultToGlobal=true")).body).toEqual({
+      compatibilityLevel: "BACKWARD",
+    });
+    expect((await reg.api.put("/config/cfg-value", { compatibility: "FULL_TRANSITIVE" })).body).toEqual({
+      compatibility: "FULL_TRANSITIVE",
+    });
     expect((await reg.api.get("/config/cfg-value")).body).toEqual({ compatibilityLevel: "FULL_TRANSITIVE" });
     const invalid = await reg.api.put("/config", { compatibility: "SIDEWAYS" });
     expect(invalid.status).toBe(422);
@@ -138,7 +153,10 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("registry API on %s", (kind
     expect((await reg.api.get("/mode/ro-value")).body.error_code).toBe(40409);
 
     expect((await reg.api.put("/mode/import-value", { mode: "IMPORT" })).body).toEqual({ mode: "IMPORT" });
-    const imported = await reg.api.register("import-value", user([{ name: "imported", type: "long", default: 0 }]), { id: 5000, version: 7 });
+    const imported = await reg.api.register("import-value", user([{ name: "imported", type: "long", default: 0 }]), {
+      id: 5000,
+      version: 7,
+    });
     expect(imported.body).toEqual({ id: 5000 });
     expect((await reg.api.get("/subjects/import-value/versions")).body).toEqual([7]);
     expect((await reg.api.get("/schemas/ids/5000")).status).toBe(200);
@@ -184,11 +202,21 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("registry API on %s", (kind
     const before = (await reg.api.get("/subjects")).body;
     const cases: [string, () => ReturnType<typeof reg.api.get>, number, number][] = [
       ["malformed JSON", () => reg.api.post("/subjects/bad-value/versions", "{not json"), 400, 400],
-      ["wrong field type", () => reg.api.post("/subjects/bad-value/versions", { schema: { type: "string" } }), 400, 400],
+      [
+        "wrong field type",
+        () => reg.api.post("/subjects/bad-value/versions", { schema: { type: "string" } }),
+        400,
+        400,
+      ],
       ["empty schema", () => reg.api.post("/subjects/bad-value/versions", { schema: "" }), 422, 42201],
       ["missing schema", () => reg.api.post("/subjects/bad-value/versions", {}), 422, 42201],
       ["empty body", () => reg.api.post("/subjects/bad-value/versions", ""), 422, 422],
-      ["invalid Avro", () => reg.api.register("bad-value", { type: "record", name: "X", fields: [{ name: "a", type: "nope" }] }), 422, 42201],
+      [
+        "invalid Avro",
+        () => reg.api.register("bad-value", { type: "record", name: "X", fields: [{ name: "a", type: "nope" }] }),
+        422,
+        42201,
+      ],
       ["schema type", () => reg.api.register("bad-value", '"string"', { schemaType: "XML" }), 422, 42201],
       ["unknown subject", () => reg.api.get("/subjects/nope/versions"), 404, 40401],
       ["unknown version", () => reg.api.get("/subjects/users-value/versions/99"), 404, 40402],
@@ -196,8 +224,18 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("registry API on %s", (kind
       ["version 0", () => reg.api.get("/subjects/users-value/versions/0"), 422, 42202],
       ["version abc", () => reg.api.get("/subjects/users-value/versions/abc"), 422, 42202],
       ["version -2", () => reg.api.delete("/subjects/users-value/versions/-2"), 422, 42202],
-      ["content type", () => reg.api.post("/subjects/bad-value/versions", { schema: '"string"' }, { "content-type": "text/plain" }), 415, 415],
-      ["too large", () => reg.api.register("bad-value", `{"type":"string","doc":"${"x".repeat(5 * 1048576)}"}`), 413, 413],
+      [
+        "content type",
+        () => reg.api.post("/subjects/bad-value/versions", { schema: '"string"' }, { "content-type": "text/plain" }),
+        415,
+        415,
+      ],
+      [
+        "too large",
+        () => reg.api.register("bad-value", `{"type":"string","doc":"${"x".repeat(5 * 1048576)}"}`),
+        413,
+        413,
+      ],
       ["unknown path", () => reg.api.get("/nothing/here"), 404, 404],
       ["wrong method", () => reg.api.put("/subjects", {}), 405, 405],
       ["id not a number", () => reg.api.get("/schemas/ids/abc"), 404, 404],

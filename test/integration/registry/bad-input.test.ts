@@ -32,7 +32,10 @@ interface Running {
 async function start(command: "dev" | "registry", dataDir: string, extra: string[] = []): Promise<Running> {
   const port = freePort();
   const url = `http://127.0.0.1:${port}`;
-  const listeners = command === "dev" ? ["--registry-listeners", url, "--connect-listeners", `http://127.0.0.1:${freePort()}`] : ["--listeners", url];
+  const listeners =
+    command === "dev"
+      ? ["--registry-listeners", url, "--connect-listeners", `http://127.0.0.1:${freePort()}`]
+      : ["--listeners", url];
   // Its output goes to a file: a pipe nobody reads could fill up, and a stream can be read only once.
   const output = join(dir, `sluice-${port}.log`);
   const proc = spawn([bin, command, "--data-dir", dataDir, ...listeners, ...extra], {
@@ -43,7 +46,12 @@ async function start(command: "dev" | "registry", dataDir: string, extra: string
   });
   await waitFor("the registry to answer GET /", async () => {
     if (proc.exitCode !== null) throw new Error(`sluice exited with ${proc.exitCode}: ${readFileSync(output, "utf8")}`);
-    return (await fetch(url).then((r) => r.status < 500, () => false)) || undefined;
+    return (
+      (await fetch(url).then(
+        (r) => r.status < 500,
+        () => false,
+      )) || undefined
+    );
   });
   return {
     proc,
@@ -56,7 +64,9 @@ async function start(command: "dev" | "registry", dataDir: string, extra: string
 }
 
 const V1 = { "content-type": "application/vnd.schemaregistry.v1+json" };
-const schema = (type: string) => ({ schema: JSON.stringify({ type: "record", name: type, fields: [{ name: "id", type: "long" }] }) });
+const schema = (type: string) => ({
+  schema: JSON.stringify({ type: "record", name: type, fields: [{ name: "id", type: "long" }] }),
+});
 const REPLACEMENT = "\uFFFD";
 
 /** Everything the registry holds, as a client sees it. */
@@ -82,7 +92,12 @@ describe("an undecodable subject (item 1)", () => {
     expect(second.status).toBe(200);
     expect(second.body.id).not.toBe(first.body.id);
     // The subject is the one a client names with the replacement character's own escape.
-    const stored = await jsonCall(`${registry.url}/subjects/${encodeURIComponent(REPLACEMENT)}/versions/1`, "GET", undefined, {});
+    const stored = await jsonCall(
+      `${registry.url}/subjects/${encodeURIComponent(REPLACEMENT)}/versions/1`,
+      "GET",
+      undefined,
+      {},
+    );
     expect(stored.body).toMatchObject({ subject: REPLACEMENT, version: 1, id: first.body.id });
 
     const before = await snapshot(registry.url);
@@ -101,11 +116,24 @@ describe("an undecodable subject (item 1)", () => {
     const data = join(dir, "older");
     const broker = createBroker({ bootstrapServers: [], dataDir: data, clientId: "test" });
     await broker.connect();
-    await broker.createTopic({ name: "_schemas", partitions: 1, replicationFactor: 1, config: { "cleanup.policy": "compact" } });
+    await broker.createTopic({
+      name: "_schemas",
+      partitions: 1,
+      replicationFactor: 1,
+      config: { "cleanup.policy": "compact" },
+    });
     const json = (o: object) => encoder.encode(JSON.stringify(o));
     await broker.produce("_schemas", [
-      { partition: 0, key: json({ keytype: "SCHEMA", subject: "kept", version: 1, magic: 1 }), value: json({ subject: "kept", version: 1, id: 1, schema: '"int"', deleted: false }) },
-      { partition: 0, key: json({ keytype: "SCHEMA", subject: null, version: 1, magic: 1 }), value: json({ subject: null, version: 1, id: 2, schema: '"long"', deleted: false }) },
+      {
+        partition: 0,
+        key: json({ keytype: "SCHEMA", subject: "kept", version: 1, magic: 1 }),
+        value: json({ subject: "kept", version: 1, id: 1, schema: '"int"', deleted: false }),
+      },
+      {
+        partition: 0,
+        key: json({ keytype: "SCHEMA", subject: null, version: 1, magic: 1 }),
+        value: json({ subject: null, version: 1, id: 2, schema: '"long"', deleted: false }),
+      },
     ]);
     await broker.close();
     const older = await start("dev", data);
@@ -133,8 +161,12 @@ describe("subject-scoped config and mode under per-user permissions (item 4)", (
   const PASSWORD = "edge-Secret-4";
   const user = (username: string) => karapaceUser(username, PASSWORD);
   let registry: Running;
-  const as = (name: string) => ({ ...V1, authorization: `Basic ${Buffer.from(`${name}:${PASSWORD}`).toString("base64")}` });
-  const call = (name: string, method: string, path: string, body?: unknown) => jsonCall(registry.url + path, method, body, as(name));
+  const as = (name: string) => ({
+    ...V1,
+    authorization: `Basic ${Buffer.from(`${name}:${PASSWORD}`).toString("base64")}`,
+  });
+  const call = (name: string, method: string, path: string, body?: unknown) =>
+    jsonCall(registry.url + path, method, body, as(name));
 
   beforeAll(async () => {
     const file = join(dir, "auth.json");
@@ -154,14 +186,21 @@ describe("subject-scoped config and mode under per-user permissions (item 4)", (
   afterAll(() => registry?.stop());
 
   test("a subject-only writer cannot reach the global mode or compatibility through an undecodable subject", async () => {
-    expect((await call("writer", "PUT", "/mode", { mode: "READONLY" })).body).toEqual({ error_code: 40301, message: "User is denied operation Write on Config" });
-    expect((await call("writer", "PUT", "/config/%FF", { compatibility: "NONE" })).body).toEqual({ compatibility: "NONE" });
+    expect((await call("writer", "PUT", "/mode", { mode: "READONLY" })).body).toEqual({
+      error_code: 40301,
+      message: "User is denied operation Write on Config",
+    });
+    expect((await call("writer", "PUT", "/config/%FF", { compatibility: "NONE" })).body).toEqual({
+      compatibility: "NONE",
+    });
     expect((await call("writer", "PUT", "/mode/%FF", { mode: "READONLY" })).body).toEqual({ mode: "READONLY" });
     // What was set is the subject U+FFFD's, not the registry's.
     expect((await call("admin", "GET", "/mode")).body).toEqual({ mode: "READWRITE" });
     expect((await call("admin", "GET", "/config")).body).toEqual({ compatibilityLevel: "BACKWARD" });
     expect((await call("admin", "GET", `/mode/${encodeURIComponent(REPLACEMENT)}`)).body).toEqual({ mode: "READONLY" });
-    expect((await call("admin", "GET", `/config/${encodeURIComponent(REPLACEMENT)}`)).body).toEqual({ compatibilityLevel: "NONE" });
+    expect((await call("admin", "GET", `/config/${encodeURIComponent(REPLACEMENT)}`)).body).toEqual({
+      compatibilityLevel: "NONE",
+    });
     expect((await call("writer", "POST", "/subjects/orders/versions", schema("Orders"))).status).toBe(200);
   });
 
@@ -192,7 +231,8 @@ function expectClientError(reply: JsonReply, what: string): void {
 }
 
 // What JavaScript says when it breaks ("null is not an object (evaluating 'x.trim')", "n is not an Object."), never Confluent.
-const INTERNALS = /is not an? (object|Object|function|constructor)\b|evaluating '|Maximum call stack|\bundefined\b|'null'|TypeError|RangeError|\.ts:\d|at \S+ \(/;
+const INTERNALS =
+  /is not an? (object|Object|function|constructor)\b|evaluating '|Maximum call stack|\bundefined\b|'null'|TypeError|RangeError|\.ts:\d|at \S+ \(/;
 
 describe("bad input anywhere gets a 4xx in Confluent's shape (items 12 and 13)", () => {
   let registry: Running;
@@ -213,19 +253,56 @@ describe("bad input anywhere gets a 4xx in Confluent's shape (items 12 and 13)",
   });
 
   test("a Protobuf schema nested deeper than protoc allows is refused at once, not after minutes of printing", async () => {
-    const nested = (depth: number) => ({ schemaType: "PROTOBUF", schema: `syntax = "proto3"; ${"message A { ".repeat(depth)}${"}".repeat(depth)}` });
+    const nested = (depth: number) => ({
+      schemaType: "PROTOBUF",
+      schema: `syntax = "proto3"; ${"message A { ".repeat(depth)}${"}".repeat(depth)}`,
+    });
     expect((await jsonCall(`${registry.url}/subjects/deep/versions`, "POST", nested(32), V1)).status).toBe(200);
     const reply = await jsonCall(`${registry.url}/subjects/deep/versions`, "POST", nested(5000), V1);
-    expect(reply.body).toEqual({ error_code: 42201, message: "Invalid schema of type PROTOBUF, details: max depth exceeded" });
+    expect(reply.body).toEqual({
+      error_code: 42201,
+      message: "Invalid schema of type PROTOBUF, details: max depth exceeded",
+    });
   }, 10_000);
 
   const paths = (p: string) =>
-    ["%FF", "%ZZ", "%", "%2", "%00", "%C0%AF", "%ED%A0%80", "%EF%BF%BF", "9007199254740993", "NaN", "Infinity", "0x10", "%201", "1e3"].map((bad) => p.replace("{}", bad));
+    [
+      "%FF",
+      "%ZZ",
+      "%",
+      "%2",
+      "%00",
+      "%C0%AF",
+      "%ED%A0%80",
+      "%EF%BF%BF",
+      "9007199254740993",
+      "NaN",
+      "Infinity",
+      "0x10",
+      "%201",
+      "1e3",
+    ].map((bad) => p.replace("{}", bad));
   const probes: [string, string, unknown?][] = [
     ...paths("/subjects/{}/versions").map((p) => ["GET", p] as [string, string]),
-    ...paths("/subjects/s/versions/{}").flatMap((p) => [["GET", p], ["DELETE", p], ["GET", `${p}/schema`], ["GET", `${p}/referencedby`]] as [string, string][]),
+    ...paths("/subjects/s/versions/{}").flatMap(
+      (p) =>
+        [
+          ["GET", p],
+          ["DELETE", p],
+          ["GET", `${p}/schema`],
+          ["GET", `${p}/referencedby`],
+        ] as [string, string][],
+    ),
     ...paths("/subjects/{}/versions/1").map((p) => ["GET", p] as [string, string]),
-    ...paths("/schemas/ids/{}").flatMap((p) => [["GET", p], ["GET", `${p}/schema`], ["GET", `${p}/versions`], ["GET", `${p}/subjects`]] as [string, string][]),
+    ...paths("/schemas/ids/{}").flatMap(
+      (p) =>
+        [
+          ["GET", p],
+          ["GET", `${p}/schema`],
+          ["GET", `${p}/versions`],
+          ["GET", `${p}/subjects`],
+        ] as [string, string][],
+    ),
     ...paths("/subjects/{}").map((p) => ["DELETE", p] as [string, string]),
     ...paths("/compatibility/subjects/s/versions/{}").map((p) => ["POST", p, schema("S")] as [string, string, unknown]),
     ...paths("/compatibility/subjects/{}/versions").map((p) => ["POST", p, schema("S")] as [string, string, unknown]),
@@ -250,12 +327,24 @@ describe("bad input anywhere gets a 4xx in Confluent's shape (items 12 and 13)",
     ["references of nulls", { schema: '"string"', references: [null] }],
     ["references of numbers", { schema: '"string"', references: [1, 2] }],
     ["a reference without fields", { schema: '"string"', references: [{}] }],
-    ["a reference to a version too large", { schema: '"string"', references: [{ name: "a", subject: "s", version: 1e300 }] }],
-    ["a reference with a bad subject", { schema: '"string"', references: [{ name: "a", subject: "\u0000", version: 1 }] }],
-    ["a reference with a fractional version", { schema: '"string"', references: [{ name: "a", subject: "s", version: 1.5 }] }],
+    [
+      "a reference to a version too large",
+      { schema: '"string"', references: [{ name: "a", subject: "s", version: 1e300 }] },
+    ],
+    [
+      "a reference with a bad subject",
+      { schema: '"string"', references: [{ name: "a", subject: "\u0000", version: 1 }] },
+    ],
+    [
+      "a reference with a fractional version",
+      { schema: '"string"', references: [{ name: "a", subject: "s", version: 1.5 }] },
+    ],
     ["a schema of deep JSON", { schema: "[".repeat(100_000) + "]".repeat(100_000) }],
     ["a schema of a deep record", { schema: '{"type":"array","items":'.repeat(20_000) + '"int"' + "}".repeat(20_000) }],
-    ["a JSON schema of deep JSON", { schemaType: "JSON", schema: '{"items":'.repeat(20_000) + "{}" + "}".repeat(20_000) }],
+    [
+      "a JSON schema of deep JSON",
+      { schemaType: "JSON", schema: '{"items":'.repeat(20_000) + "{}" + "}".repeat(20_000) },
+    ],
     ["a protobuf schema of garbage", { schemaType: "PROTOBUF", schema: "message {{{{" }],
     ["a schema that is JSON null", { schema: "null" }],
     ["a schema that is a JSON number", { schema: "1e400" }],
@@ -309,11 +398,25 @@ describe("bad input anywhere gets a 4xx in Confluent's shape (items 12 and 13)",
 
   test("wrong content types and query parameters", async () => {
     const body = JSON.stringify(schema("S"));
-    for (const type of ["text/plain", "application/xml", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded", ";;;", "application/json; charset=ebcdic"]) {
+    for (const type of [
+      "text/plain",
+      "application/xml",
+      "multipart/form-data; boundary=x",
+      "application/x-www-form-urlencoded",
+      ";;;",
+      "application/json; charset=ebcdic",
+    ]) {
       const reply = await jsonCall(`${registry.url}/subjects/s/versions`, "POST", body, { "content-type": type });
       if (reply.status !== 200) expectClientError(reply, `POST with content type ${type}`);
     }
-    for (const query of ["offset=%FF", "limit=%ZZ", "subjectPrefix=%FF", "deleted=%", "offset=99999999999999999999", "limit=-5"]) {
+    for (const query of [
+      "offset=%FF",
+      "limit=%ZZ",
+      "subjectPrefix=%FF",
+      "deleted=%",
+      "offset=99999999999999999999",
+      "limit=-5",
+    ]) {
       for (const path of ["/subjects", "/schemas", "/subjects/s/versions"]) {
         const reply = await jsonCall(`${registry.url}${path}?${query}`, "GET", undefined, {});
         if (reply.status !== 200) expectClientError(reply, `GET ${path}?${query}`);
@@ -327,6 +430,8 @@ describe("bad input anywhere gets a 4xx in Confluent's shape (items 12 and 13)",
     // as in Confluent, a new version with the same id, the soft-deleted one superseded.
     const latest = await jsonCall(`${registry.url}/subjects/s/versions/latest`, "GET", undefined, {});
     expect(latest.body).toMatchObject({ subject: "s", id: 1, schema: schema("S").schema });
-    expect((await jsonCall(`${registry.url}/schemas/ids/1`, "GET", undefined, {})).body).toEqual({ schema: schema("S").schema });
+    expect((await jsonCall(`${registry.url}/schemas/ids/1`, "GET", undefined, {})).body).toEqual({
+      schema: schema("S").schema,
+    });
   });
 });

@@ -3,7 +3,13 @@
 // chunked) and a normal request made meanwhile is served.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { jsonCall } from "../../fixtures/http.ts";
-import { registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
+import {
+  registryPlace,
+  removePlace,
+  startTestRegistry,
+  type RegistryPlace,
+  type TestRegistry,
+} from "../../fixtures/registry.ts";
 
 const LIMIT = 8192;
 const FLOOD = 50;
@@ -49,12 +55,21 @@ test(`${FLOOD} bodies at the limit and ${FLOOD} one byte above it, concurrently,
   expect(Buffer.byteLength(atLimit)).toBe(LIMIT);
 
   const flood = [
-    ...Array.from({ length: FLOOD }, (_, i) => post("/subjects/flood-value/versions", i % 5 === 0 ? invalidAtLimit : atLimit).then((r) => ({ kind: i % 5 === 0 ? "invalid" : "at", reply: r }))),
-    ...Array.from({ length: FLOOD }, () => post("/subjects/flood-value/versions", above).then((r) => ({ kind: "above", reply: r }))),
+    ...Array.from({ length: FLOOD }, (_, i) =>
+      post("/subjects/flood-value/versions", i % 5 === 0 ? invalidAtLimit : atLimit).then((r) => ({
+        kind: i % 5 === 0 ? "invalid" : "at",
+        reply: r,
+      })),
+    ),
+    ...Array.from({ length: FLOOD }, () =>
+      post("/subjects/flood-value/versions", above).then((r) => ({ kind: "above", reply: r })),
+    ),
   ];
   const chunked = Array.from({ length: 10 }, () => postChunked("/subjects/flood-value/versions", above));
   // Far above (over twice the limit) Bun itself refuses the body before the app sees it: a bare 413.
-  const farAbove = Array.from({ length: 10 }, () => post("/subjects/flood-value/versions", bodyOf(LIMIT * 3, '"string"')));
+  const farAbove = Array.from({ length: 10 }, () =>
+    post("/subjects/flood-value/versions", bodyOf(LIMIT * 3, '"string"')),
+  );
   const normal = post("/subjects/normal-value/versions", JSON.stringify({ schema: '"long"' }));
   const answers = await Promise.all(flood);
   const served = await normal;

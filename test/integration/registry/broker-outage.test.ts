@@ -18,7 +18,8 @@ describe("Kafka outage", () => {
   }, 60_000);
 
   test("writes fail with 5000x while Kafka is down and succeed after it returns", async () => {
-    if (!kafka.owned) throw new Error("this test stops the broker: it needs the fixture's own Kafka, not KAFKA_BOOTSTRAP_SERVERS");
+    if (!kafka.owned)
+      throw new Error("this test stops the broker: it needs the fixture's own Kafka, not KAFKA_BOOTSTRAP_SERVERS");
     const api = client(sr.url);
     const before = await api.register("outage-value", '"string"');
     expect(before.status).toBe(200);
@@ -33,10 +34,14 @@ describe("Kafka outage", () => {
     expect((await api.get("/subjects/outage-value/versions")).body).toEqual([1]);
 
     await kafka.start();
-    const after = await waitFor("a registration to succeed after Kafka is back", async () => {
-      const r = await api.register("outage2-value", { type: "record", name: "R", fields: [] });
-      return r.status === 200 ? r : undefined;
-    }, { timeoutMs: 60000, intervalMs: 500 });
+    const after = await waitFor(
+      "a registration to succeed after Kafka is back",
+      async () => {
+        const r = await api.register("outage2-value", { type: "record", name: "R", fields: [] });
+        return r.status === 200 ? r : undefined;
+      },
+      { timeoutMs: 60000, intervalMs: 500 },
+    );
     expect(after.body.id).toBeGreaterThan(before.body.id);
     // The failed attempt left nothing behind: exactly one version.
     expect((await api.get("/subjects/outage2-value/versions")).body).toEqual([1]);

@@ -1,7 +1,13 @@
 // The npm client @kafkajs/confluent-schema-registry against our server: register, encode, decode.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SchemaRegistry, SchemaType } from "@kafkajs/confluent-schema-registry";
-import { registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
+import {
+  registryPlace,
+  removePlace,
+  startTestRegistry,
+  type RegistryPlace,
+  type TestRegistry,
+} from "../../fixtures/registry.ts";
 
 describe("@kafkajs/confluent-schema-registry", () => {
   let place: RegistryPlace;
@@ -26,7 +32,10 @@ describe("@kafkajs/confluent-schema-registry", () => {
         { name: "amount", type: "double" },
       ],
     };
-    const { id } = await registry.register({ type: SchemaType.AVRO, schema: JSON.stringify(schema) }, { subject: "payments-value" });
+    const { id } = await registry.register(
+      { type: SchemaType.AVRO, schema: JSON.stringify(schema) },
+      { subject: "payments-value" },
+    );
     expect(await registry.getLatestSchemaId("payments-value")).toBe(id);
     expect(await registry.getRegistryId("payments-value", 1)).toBe(id);
 
@@ -39,12 +48,18 @@ describe("@kafkajs/confluent-schema-registry", () => {
 
     // An evolution with a default is accepted; one without is refused with Confluent's 409.
     const v2 = { ...schema, fields: [...schema.fields, { name: "currency", type: "string", default: "EUR" }] };
-    const second = await registry.register({ type: SchemaType.AVRO, schema: JSON.stringify(v2) }, { subject: "payments-value" });
+    const second = await registry.register(
+      { type: SchemaType.AVRO, schema: JSON.stringify(v2) },
+      { subject: "payments-value" },
+    );
     expect(second.id).toBeGreaterThan(id);
     const v3 = { ...schema, fields: [...schema.fields, { name: "fee", type: "double" }] };
     const refused = await registry
       .register({ type: SchemaType.AVRO, schema: JSON.stringify(v3) }, { subject: "payments-value" })
-      .then(() => undefined, (err: Error & { status?: number }) => err);
+      .then(
+        () => undefined,
+        (err: Error & { status?: number }) => err,
+      );
     expect(refused?.status).toBe(409);
     // Old data is readable after the evolution, the new reader resolving the writer's schema.
     expect(await reader.decode(bytes)).toEqual({ id: "p-1", amount: 12.5 });

@@ -20,14 +20,29 @@ describe("a _schemas topic written by Confluent Schema Registry", () => {
   beforeAll(async () => {
     broker = new KafkaBroker({ bootstrapServers: [(await sharedKafka()).bootstrap] });
     await broker.connect();
-    await broker.createTopic({ name: topic, partitions: 1, replicationFactor: 1, config: { "cleanup.policy": "compact" } });
+    await broker.createTopic({
+      name: topic,
+      partitions: 1,
+      replicationFactor: 1,
+      config: { "cleanup.policy": "compact" },
+    });
     const v1 = '{"type":"record","name":"Order","namespace":"shop","fields":[{"name":"id","type":"long"}]}';
-    const v2 = '{"type":"record","name":"Order","namespace":"shop","fields":[{"name":"id","type":"long"},{"name":"note","type":["null","string"],"default":null}]}';
+    const v2 =
+      '{"type":"record","name":"Order","namespace":"shop","fields":[{"name":"id","type":"long"},{"name":"note","type":["null","string"],"default":null}]}';
     await broker.produce(topic, [
       rec({ keytype: "NOOP", magic: 0 }, null),
-      rec({ keytype: "SCHEMA", subject: "orders-value", version: 1, magic: 1 }, { subject: "orders-value", version: 1, id: 21, schema: v1, deleted: false }),
-      rec({ keytype: "SCHEMA", subject: "orders-value", version: 2, magic: 1 }, { subject: "orders-value", version: 2, id: 22, schema: v2, deleted: false }),
-      rec({ keytype: "SCHEMA", subject: "gone-value", version: 1, magic: 1 }, { subject: "gone-value", version: 1, id: 23, schema: '"string"', deleted: false }),
+      rec(
+        { keytype: "SCHEMA", subject: "orders-value", version: 1, magic: 1 },
+        { subject: "orders-value", version: 1, id: 21, schema: v1, deleted: false },
+      ),
+      rec(
+        { keytype: "SCHEMA", subject: "orders-value", version: 2, magic: 1 },
+        { subject: "orders-value", version: 2, id: 22, schema: v2, deleted: false },
+      ),
+      rec(
+        { keytype: "SCHEMA", subject: "gone-value", version: 1, magic: 1 },
+        { subject: "gone-value", version: 1, id: 23, schema: '"string"', deleted: false },
+      ),
       rec({ keytype: "DELETE_SUBJECT", subject: "gone-value", magic: 0 }, { subject: "gone-value", version: 1 }),
       // Karapace writes the global config key with "subject":null.
       rec({ keytype: "CONFIG", subject: null, magic: 0 }, { compatibilityLevel: "FULL" }),
@@ -64,10 +79,12 @@ describe("a _schemas topic written by Confluent Schema Registry", () => {
     expect((await api.delete("/config")).status).toBe(200);
     const end = (await broker.endOffsets(topic))[0]!;
     const records = await broker.fetch(topic, 0, 0, { maxBytes: 10_000_000 });
-    const written = records.filter((r) => r.offset < end).map((r) => ({
-      key: decoder.decode(r.key!),
-      value: r.value === null ? null : JSON.parse(decoder.decode(r.value)),
-    }));
+    const written = records
+      .filter((r) => r.offset < end)
+      .map((r) => ({
+        key: decoder.decode(r.key!),
+        value: r.value === null ? null : JSON.parse(decoder.decode(r.value)),
+      }));
     expect(written).toContainEqual({
       key: '{"keytype":"SCHEMA","subject":"new-value","version":1,"magic":1}',
       value: { subject: "new-value", version: 1, id: 24, schema: '"bytes"', deleted: false },

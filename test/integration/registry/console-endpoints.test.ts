@@ -5,11 +5,20 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { client, registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
+import {
+  client,
+  registryPlace,
+  removePlace,
+  startTestRegistry,
+  type RegistryPlace,
+  type TestRegistry,
+} from "../../fixtures/registry.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 import { karapaceUser } from "../../fixtures/karapace-auth.ts";
 
-const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}` });
+const basic = (user: string, password: string) => ({
+  authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`,
+});
 
 describe("GET /v1/sluice/cluster on the embedded broker", () => {
   let place: RegistryPlace;
@@ -48,7 +57,9 @@ describe("GET /v1/sluice/cluster with three instances on Kafka", () => {
     const urls = instances.map((i) => i.url);
     const expectedLeader = urls.slice(0, 2).sort()[0]!;
     const views = await waitFor("all three instances listed by each", async () => {
-      const bodies = await Promise.all(instances.map(async (i) => (await client(i.url).get("/v1/sluice/cluster")).body));
+      const bodies = await Promise.all(
+        instances.map(async (i) => (await client(i.url).get("/v1/sluice/cluster")).body),
+      );
       return bodies.every((b) => b.instances.length === 3 && b.leader) ? bodies : undefined;
     });
     for (const view of views) {
@@ -64,8 +75,14 @@ describe("GET /v1/sluice/cluster with three instances on Kafka", () => {
     const gone = instances.pop()!;
     await gone.stop();
     await waitFor("two instances listed by each", async () => {
-      const bodies = await Promise.all(instances.map(async (i) => (await client(i.url).get("/v1/sluice/cluster")).body));
-      return bodies.every((b) => b.instances.length === 2 && !b.instances.some((x: { url: string }) => x.url === gone.url)) || undefined;
+      const bodies = await Promise.all(
+        instances.map(async (i) => (await client(i.url).get("/v1/sluice/cluster")).body),
+      );
+      return (
+        bodies.every(
+          (b) => b.instances.length === 2 && !b.instances.some((x: { url: string }) => x.url === gone.url),
+        ) || undefined
+      );
     });
   });
 });
@@ -128,9 +145,21 @@ describe("GET /v1/sluice/permissions", () => {
 
   test("with a users file every user may do everything; without authentication there is no user", async () => {
     writeFileSync(join(dir, "users.properties"), `alice: ${PASSWORD},admin\n`);
-    const withUsers = await start({ "authentication.method": "BASIC", "authentication.roles": "admin", "authentication.users.file": join(dir, "users.properties") });
-    expect((await client(withUsers.url).get("/v1/sluice/permissions", basic("alice", PASSWORD))).body).toEqual({ user: "alice", readOnly: false, config: "Write" });
+    const withUsers = await start({
+      "authentication.method": "BASIC",
+      "authentication.roles": "admin",
+      "authentication.users.file": join(dir, "users.properties"),
+    });
+    expect((await client(withUsers.url).get("/v1/sluice/permissions", basic("alice", PASSWORD))).body).toEqual({
+      user: "alice",
+      readOnly: false,
+      config: "Write",
+    });
     const open = await start({});
-    expect((await client(open.url).get("/v1/sluice/permissions")).body).toEqual({ user: null, readOnly: false, config: "Write" });
+    expect((await client(open.url).get("/v1/sluice/permissions")).body).toEqual({
+      user: null,
+      readOnly: false,
+      config: "Write",
+    });
   });
 });

@@ -5,7 +5,13 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { openBrowser, type BrowserSession } from "../../fixtures/browser.ts";
 import { startOidcProvider, type OidcProvider } from "../../fixtures/oidc-provider.ts";
-import { registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
+import {
+  registryPlace,
+  removePlace,
+  startTestRegistry,
+  type RegistryPlace,
+  type TestRegistry,
+} from "../../fixtures/registry.ts";
 
 let provider: OidcProvider;
 let place: RegistryPlace;
@@ -37,7 +43,10 @@ afterAll(async () => {
 
 test("the page and config.json need no credentials; the API still does", async () => {
   expect((await fetch(`${registry.url}/ui/`)).status).toBe(200);
-  expect(await (await fetch(`${registry.url}/ui/config.json`)).json()).toMatchObject({ service: "registry", tokenLogin: true });
+  expect(await (await fetch(`${registry.url}/ui/config.json`)).json()).toMatchObject({
+    service: "registry",
+    tokenLogin: true,
+  });
   expect((await fetch(`${registry.url}/subjects`)).status).toBe(401);
 });
 

@@ -4,9 +4,21 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { decoder } from "#src/broker/broker.ts";
 import { VERSION } from "#src/platform/version.ts";
-import { client, registryPlace, startTestRegistry, type BrokerKind, type RegistryPlace, type TestRegistry, registryForTests } from "../../fixtures/registry.ts";
+import {
+  client,
+  registryPlace,
+  startTestRegistry,
+  type BrokerKind,
+  type RegistryPlace,
+  type TestRegistry,
+  registryForTests,
+} from "../../fixtures/registry.ts";
 
-const record = (name: string, fields: object[] = []) => ({ type: "record", name, fields: [{ name: "id", type: "long" }, ...fields] });
+const record = (name: string, fields: object[] = []) => ({
+  type: "record",
+  name,
+  fields: [{ name: "id", type: "long" }, ...fields],
+});
 const q = encodeURIComponent;
 
 describe.each(["kafka", "embedded"] as BrokerKind[])("contexts on %s", (kind) => {
@@ -27,7 +39,12 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("contexts on %s", (kind) =>
     // `:.:orders` is the default context's `orders`.
     expect((await reg.api.register(":.:orders", record("A"))).body.id).toBe(1);
     expect((await reg.api.get(`/subjects/${q(":.:orders")}/versions`)).body).toEqual([1]);
-    expect((await reg.api.get(`/subjects/${q(":.prod:orders")}/versions/1`)).body).toEqual({ subject: ":.prod:orders", version: 1, id: 1, schema: JSON.stringify(record("A")) });
+    expect((await reg.api.get(`/subjects/${q(":.prod:orders")}/versions/1`)).body).toEqual({
+      subject: ":.prod:orders",
+      version: 1,
+      id: 1,
+      schema: JSON.stringify(record("A")),
+    });
   });
 
   test("GET /contexts: the default first, then the contexts in order; offset and limit", async () => {
@@ -43,15 +60,31 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("contexts on %s", (kind) =>
     // Id 3 exists only in .prod.
     expect((await reg.api.register(":.prod:c", record("C"))).body.id).toBe(3);
     expect((await reg.api.get("/schemas/ids/3")).body).toEqual({ error_code: 40403, message: "Schema 3 not found" });
-    expect((await reg.api.get(`/schemas/ids/3?subject=${q(":.prod:c")}`)).body).toEqual({ subject: ":.prod:c", version: 1, schema: C });
+    expect((await reg.api.get(`/schemas/ids/3?subject=${q(":.prod:c")}`)).body).toEqual({
+      subject: ":.prod:c",
+      version: 1,
+      schema: C,
+    });
     // A context alone: any holder in it.
-    expect((await reg.api.get(`/schemas/ids/3?subject=${q(":.prod:")}`)).body).toEqual({ subject: ":.prod:c", version: 1, schema: C });
+    expect((await reg.api.get(`/schemas/ids/3?subject=${q(":.prod:")}`)).body).toEqual({
+      subject: ":.prod:c",
+      version: 1,
+      schema: C,
+    });
     // A qualified subject that does not hold the id: 404.
     expect((await reg.api.get(`/schemas/ids/3?subject=${q(":.prod:users")}`)).status).toBe(404);
     // An unqualified subject is tried in each context.
-    expect((await reg.api.get("/schemas/ids/3?subject=c")).body).toEqual({ subject: ":.prod:c", version: 1, schema: C });
+    expect((await reg.api.get("/schemas/ids/3?subject=c")).body).toEqual({
+      subject: ":.prod:c",
+      version: 1,
+      schema: C,
+    });
     // An unqualified subject found nowhere falls back to the default context.
-    expect((await reg.api.get("/schemas/ids/2?subject=nothing")).body).toEqual({ subject: "users", version: 1, schema: B });
+    expect((await reg.api.get("/schemas/ids/2?subject=nothing")).body).toEqual({
+      subject: "users",
+      version: 1,
+      schema: B,
+    });
     expect((await reg.api.get("/schemas/ids/2")).body).toEqual({ schema: B });
     // fetchMaxId: the highest id of the schema's context.
     expect((await reg.api.get("/schemas/ids/2?fetchMaxId=true")).body).toEqual({ schema: B, maxId: 2 });
@@ -65,26 +98,54 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("contexts on %s", (kind) =>
       { subject: ":.prod:orders-copy", version: 1 },
       { subject: ":.prod:users", version: 1 },
     ]);
-    expect((await reg.api.get(`/schemas/ids/2/subjects?subject=${q(":.prod:")}&limit=1`)).body).toEqual([":.prod:orders-copy"]);
+    expect((await reg.api.get(`/schemas/ids/2/subjects?subject=${q(":.prod:")}&limit=1`)).body).toEqual([
+      ":.prod:orders-copy",
+    ]);
   });
 
   test("subjectPrefix on /subjects (default :*:, every context) and /schemas (default: the default context)", async () => {
-    expect((await reg.api.get("/subjects")).body).toEqual([":.alpha:x", ":.prod:c", ":.prod:orders", ":.prod:orders-copy", ":.prod:users", "orders", "users"]);
-    expect((await reg.api.get(`/subjects?subjectPrefix=${q(":.prod:o")}`)).body).toEqual([":.prod:orders", ":.prod:orders-copy"]);
-    expect((await reg.api.get(`/subjects?subjectPrefix=${q(":*:orders")}`)).body).toEqual([":.prod:orders", ":.prod:orders-copy", "orders"]);
+    expect((await reg.api.get("/subjects")).body).toEqual([
+      ":.alpha:x",
+      ":.prod:c",
+      ":.prod:orders",
+      ":.prod:orders-copy",
+      ":.prod:users",
+      "orders",
+      "users",
+    ]);
+    expect((await reg.api.get(`/subjects?subjectPrefix=${q(":.prod:o")}`)).body).toEqual([
+      ":.prod:orders",
+      ":.prod:orders-copy",
+    ]);
+    expect((await reg.api.get(`/subjects?subjectPrefix=${q(":*:orders")}`)).body).toEqual([
+      ":.prod:orders",
+      ":.prod:orders-copy",
+      "orders",
+    ]);
     expect((await reg.api.get("/subjects?subjectPrefix=o")).body).toEqual(["orders"]);
-    expect((await reg.api.get("/schemas")).body.map((s: { subject: string }) => s.subject)).toEqual(["orders", "users"]);
-    expect((await reg.api.get(`/schemas?subjectPrefix=${q(":.prod:")}&latestOnly=true&offset=1&limit=2`)).body.map((s: { subject: string }) => s.subject)).toEqual([":.prod:orders", ":.prod:orders-copy"]);
+    expect((await reg.api.get("/schemas")).body.map((s: { subject: string }) => s.subject)).toEqual([
+      "orders",
+      "users",
+    ]);
+    expect(
+      (await reg.api.get(`/schemas?subjectPrefix=${q(":.prod:")}&latestOnly=true&offset=1&limit=2`)).body.map(
+        (s: { subject: string }) => s.subject,
+      ),
+    ).toEqual([":.prod:orders", ":.prod:orders-copy"]);
   });
 
   test("references resolve in the referring subject's context", async () => {
     const ref = { type: "record", name: "Ref", fields: [{ name: "v", type: "int" }] };
     expect((await reg.api.register(":.refs:ref", ref)).status).toBe(200);
     const holder = { type: "record", name: "Holder", fields: [{ name: "r", type: "Ref" }] };
-    const reply = await reg.api.register(":.refs:holder", holder, { references: [{ name: "Ref", subject: "ref", version: 1 }] });
+    const reply = await reg.api.register(":.refs:holder", holder, {
+      references: [{ name: "Ref", subject: "ref", version: 1 }],
+    });
     expect(reply.status).toBe(200);
     // The same reference from the default context finds no `ref` there.
-    const outside = await reg.api.register("holder", holder, { references: [{ name: "Ref", subject: "ref", version: 1 }] });
+    const outside = await reg.api.register("holder", holder, {
+      references: [{ name: "Ref", subject: "ref", version: 1 }],
+    });
     expect(outside.status).toBe(422);
     expect((await reg.api.get(`/subjects/${q(":.refs:ref")}/versions/1/referencedby`)).body).toEqual([reply.body.id]);
     // format=resolved writes the referenced type out.
@@ -93,7 +154,9 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("contexts on %s", (kind) =>
   });
 
   test("config and mode at context level apply to the context's subjects", async () => {
-    expect((await reg.api.put(`/config/${q(":.strict:")}`, { compatibility: "FULL" })).body).toEqual({ compatibility: "FULL" });
+    expect((await reg.api.put(`/config/${q(":.strict:")}`, { compatibility: "FULL" })).body).toEqual({
+      compatibility: "FULL",
+    });
     await reg.api.register(":.strict:s", record("S"));
     expect((await reg.api.get(`/config/${q(":.strict:s")}?defaultToGlobal=true`)).body.compatibilityLevel).toBe("FULL");
     // Adding a field without a default is not FULL compatible.
@@ -108,7 +171,10 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("contexts on %s", (kind) =>
   });
 
   test("DELETE /contexts/{context}: 42211 while it holds subjects, 204 once empty", async () => {
-    expect((await reg.api.delete(`/contexts/${q(":.alpha:")}`)).body).toEqual({ error_code: 42211, message: "The specified context ':.alpha:' is not empty." });
+    expect((await reg.api.delete(`/contexts/${q(":.alpha:")}`)).body).toEqual({
+      error_code: 42211,
+      message: "The specified context ':.alpha:' is not empty.",
+    });
     await reg.api.delete(`/subjects/${q(":.alpha:x")}`);
     await reg.api.delete(`/subjects/${q(":.alpha:x")}?permanent=true`);
     const reply = await fetch(`${reg.sr.url}/contexts/${q(":.alpha:")}`, { method: "DELETE" });
@@ -127,11 +193,19 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("contexts on %s", (kind) =>
   test("GET /v1/metadata/id and /version", async () => {
     const id = await reg.api.get("/v1/metadata/id");
     expect(id.status).toBe(200);
-    expect(id.body).toEqual({ scope: { path: [], clusters: { "kafka-cluster": expect.any(String), "schema-registry-cluster": "schema-registry" } } });
+    expect(id.body).toEqual({
+      scope: {
+        path: [],
+        clusters: { "kafka-cluster": expect.any(String), "schema-registry-cluster": "schema-registry" },
+      },
+    });
     expect(id.body.scope.clusters["kafka-cluster"].length).toBeGreaterThan(0);
     // The same id again (the embedded broker keeps its own).
     expect((await reg.api.get("/v1/metadata/id")).body).toEqual(id.body);
-    expect((await reg.api.get("/v1/metadata/version")).body).toEqual({ version: VERSION, commitId: expect.any(String) });
+    expect((await reg.api.get("/v1/metadata/version")).body).toEqual({
+      version: VERSION,
+      commitId: expect.any(String),
+    });
   });
 
   test("deletedOnly on a subject's versions and on /subjects", async () => {
@@ -141,7 +215,9 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("contexts on %s", (kind) =>
     await reg.api.delete(`/subjects/${q(":.prod:del")}/versions/1`);
     expect((await reg.api.get(`/subjects/${q(":.prod:del")}/versions?deletedOnly=true`)).body).toEqual([1]);
     await reg.api.delete(`/subjects/${q(":.prod:del")}`);
-    expect((await reg.api.get(`/subjects?deletedOnly=true&subjectPrefix=${q(":.prod:")}`)).body).toEqual([":.prod:del"]);
+    expect((await reg.api.get(`/subjects?deletedOnly=true&subjectPrefix=${q(":.prod:")}`)).body).toEqual([
+      ":.prod:del",
+    ]);
   });
 
   test("records in Confluent's layout; ids per context survive a restart", async () => {
@@ -149,7 +225,10 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("contexts on %s", (kind) =>
     const text = (b: Uint8Array | null) => (b === null ? null : decoder.decode(b));
     const pairs = records.map((r) => [text(r.key), text(r.value)]);
     // Written out by hand from Confluent's ContextKey/ContextValue (keytype, tenant, context, magic; NON_EMPTY values).
-    expect(pairs).toContainEqual(['{"keytype":"CONTEXT","tenant":"default","context":".prod","magic":0}', '{"tenant":"default","context":".prod"}']);
+    expect(pairs).toContainEqual([
+      '{"keytype":"CONTEXT","tenant":"default","context":".prod","magic":0}',
+      '{"tenant":"default","context":".prod"}',
+    ]);
     expect(pairs).toContainEqual(['{"keytype":"CONTEXT","tenant":"default","context":".alpha","magic":0}', null]);
     expect(pairs).toContainEqual([
       '{"keytype":"SCHEMA","subject":":.prod:orders","version":1,"magic":1}',
@@ -185,7 +264,11 @@ describe("contexts through a follower on kafka", () => {
     expect(reply.body.id).toBe(1);
     const viaLeader = client(leader.url);
     expect((await viaLeader.get("/contexts")).body).toEqual([".", ".fwd"]);
-    expect((await viaLeader.get(`/schemas/ids/1?subject=${q(":.fwd:s")}`)).body).toEqual({ subject: ":.fwd:s", version: 1, schema: JSON.stringify(record("F")) });
+    expect((await viaLeader.get(`/schemas/ids/1?subject=${q(":.fwd:s")}`)).body).toEqual({
+      subject: ":.fwd:s",
+      version: 1,
+      schema: JSON.stringify(record("F")),
+    });
     expect(leader.registry.cluster.isLeader).toBe(true);
   });
 });

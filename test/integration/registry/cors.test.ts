@@ -6,7 +6,13 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Server } from "bun";
 import { openBrowser, type BrowserSession } from "../../fixtures/browser.ts";
 import { startOidcProvider, type OidcProvider } from "../../fixtures/oidc-provider.ts";
-import { registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
+import {
+  registryPlace,
+  removePlace,
+  startTestRegistry,
+  type RegistryPlace,
+  type TestRegistry,
+} from "../../fixtures/registry.ts";
 
 let provider: OidcProvider;
 let place: RegistryPlace;
@@ -21,8 +27,16 @@ const PAGE = "<!doctype html><title>tool</title><p>a browser tool</p>";
 beforeAll(async () => {
   provider = startOidcProvider();
   // Two origins serving a page: one the registry allows, one it does not.
-  pages = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(PAGE, { headers: { "content-type": "text/html" } }) });
-  other = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(PAGE, { headers: { "content-type": "text/html" } }) });
+  pages = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () => new Response(PAGE, { headers: { "content-type": "text/html" } }),
+  });
+  other = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () => new Response(PAGE, { headers: { "content-type": "text/html" } }),
+  });
   allowedOrigin = `http://127.0.0.1:${pages.port}`;
   place = await registryPlace("embedded");
   registry = await startTestRegistry(place, {
@@ -62,7 +76,10 @@ test("a preflight from an allowed origin is answered without credentials, with t
 });
 
 test("with CORS on, OPTIONS requests need no credentials (access.control.skip.options): one not answered as a preflight is the API's", async () => {
-  const reply = await fetch(`${registry.url}/subjects`, { method: "OPTIONS", headers: { origin: "https://evil.example", "access-control-request-method": "GET" } });
+  const reply = await fetch(`${registry.url}/subjects`, {
+    method: "OPTIONS",
+    headers: { origin: "https://evil.example", "access-control-request-method": "GET" },
+  });
   expect(reply.status).toBe(405);
   expect(reply.headers.get("access-control-allow-origin")).toBeNull();
 });
@@ -70,13 +87,17 @@ test("with CORS on, OPTIONS requests need no credentials (access.control.skip.op
 test("an origin not allowed gets no CORS headers, on a preflight or an actual request", async () => {
   const pre = await preflight("https://evil.example", "POST", "authorization");
   expect(pre.headers.get("access-control-allow-origin")).toBeNull();
-  const actual = await fetch(`${registry.url}/subjects`, { headers: { origin: "https://evil.example", authorization: `Bearer ${provider.sign()}` } });
+  const actual = await fetch(`${registry.url}/subjects`, {
+    headers: { origin: "https://evil.example", authorization: `Bearer ${provider.sign()}` },
+  });
   expect(actual.status).toBe(200);
   expect(actual.headers.get("access-control-allow-origin")).toBeNull();
 });
 
 test("actual requests from an allowed origin carry Access-Control-Allow-Origin, a 401 too (so a page can read it)", async () => {
-  const ok = await fetch(`${registry.url}/subjects`, { headers: { origin: "https://tools.example.com", authorization: `Bearer ${provider.sign()}` } });
+  const ok = await fetch(`${registry.url}/subjects`, {
+    headers: { origin: "https://tools.example.com", authorization: `Bearer ${provider.sign()}` },
+  });
   expect(ok.status).toBe(200);
   expect(ok.headers.get("access-control-allow-origin")).toBe("https://tools.example.com");
   expect(ok.headers.get("vary")).toContain("Origin");
@@ -105,6 +126,8 @@ test("headless Chromium: a page of an allowed origin registers a schema cross-or
 
   const stranger = await browser.page();
   await stranger.goto(`http://127.0.0.1:${other.port}/tool.html`);
-  const refused = (await stranger.evaluate(register(provider.sign({ sub: "browser-user" }), registry.url))) as { error?: string };
+  const refused = (await stranger.evaluate(register(provider.sign({ sub: "browser-user" }), registry.url))) as {
+    error?: string;
+  };
   expect(refused.error).toContain("TypeError");
 });

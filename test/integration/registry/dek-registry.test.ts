@@ -7,7 +7,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decoder } from "#src/broker/broker.ts";
 import { jsonCall } from "../../fixtures/http.ts";
-import { client, registryPlace, removePlace, startTestRegistry, type BrokerKind, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
+import {
+  client,
+  registryPlace,
+  removePlace,
+  startTestRegistry,
+  type BrokerKind,
+  type RegistryPlace,
+  type TestRegistry,
+} from "../../fixtures/registry.ts";
 import { karapaceUser } from "../../fixtures/karapace-auth.ts";
 
 const KEKS = "/dek-registry/v1/keks";
@@ -33,15 +41,39 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("DEK registry on %s", (kind
   });
 
   test("a KEK and a DEK as Confluent's entities; versions, latest and the deleted listings", async () => {
-    const kek = await c.post(KEKS, { name: "orders-kek", kmsType: "local-kms", kmsKeyId: "k1", kmsProps: { secret: "s3cret" }, doc: "orders" });
+    const kek = await c.post(KEKS, {
+      name: "orders-kek",
+      kmsType: "local-kms",
+      kmsKeyId: "k1",
+      kmsProps: { secret: "s3cret" },
+      doc: "orders",
+    });
     expect(kek.status).toBe(200);
     expect(Object.keys(kek.body)).toEqual(["name", "kmsType", "kmsKeyId", "kmsProps", "doc", "shared", "ts"]);
-    expect(kek.body).toMatchObject({ name: "orders-kek", kmsType: "local-kms", kmsKeyId: "k1", kmsProps: { secret: "s3cret" }, doc: "orders", shared: false });
+    expect(kek.body).toMatchObject({
+      name: "orders-kek",
+      kmsType: "local-kms",
+      kmsKeyId: "k1",
+      kmsProps: { secret: "s3cret" },
+      doc: "orders",
+      shared: false,
+    });
     expect((await c.get(`${KEKS}/orders-kek`)).body).toEqual(kek.body);
 
-    const dek1 = await c.post(`${KEKS}/orders-kek/deks/orders-value`, { version: 1, algorithm: "AES256_GCM", encryptedKeyMaterial: "d3JhcHBlZA==" });
+    const dek1 = await c.post(`${KEKS}/orders-kek/deks/orders-value`, {
+      version: 1,
+      algorithm: "AES256_GCM",
+      encryptedKeyMaterial: "d3JhcHBlZA==",
+    });
     expect(dek1.status).toBe(200);
-    expect(Object.keys(dek1.body)).toEqual(["kekName", "subject", "version", "algorithm", "encryptedKeyMaterial", "ts"]);
+    expect(Object.keys(dek1.body)).toEqual([
+      "kekName",
+      "subject",
+      "version",
+      "algorithm",
+      "encryptedKeyMaterial",
+      "ts",
+    ]);
     const dek2 = await c.post(`${KEKS}/orders-kek/deks/orders-value`, { version: 2, encryptedKeyMaterial: "c2Vjb25k" });
     expect(dek2.body).toMatchObject({ version: 2, algorithm: "AES256_GCM" });
     expect((await c.get(`${KEKS}/orders-kek/deks/orders-value`)).body).toEqual(dek1.body);
@@ -60,13 +92,27 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("DEK registry on %s", (kind
   });
 
   test("a shared local-kms KEK: the registry makes the DEK and answers its raw key material", async () => {
-    expect((await c.post(`${KEKS}?testSharing=true`, { name: "shared-kek", kmsType: "local-kms", kmsKeyId: "k2", kmsProps: { secret: "shh" }, shared: true })).status).toBe(200);
+    expect(
+      (
+        await c.post(`${KEKS}?testSharing=true`, {
+          name: "shared-kek",
+          kmsType: "local-kms",
+          kmsKeyId: "k2",
+          kmsProps: { secret: "shh" },
+          shared: true,
+        })
+      ).status,
+    ).toBe(200);
     const made = await c.post(`${KEKS}/shared-kek/deks/payments-value`, { algorithm: "AES128_GCM" });
     expect(made.status).toBe(200);
     expect(Buffer.from(made.body.keyMaterial, "base64")).toHaveLength(18);
     const read = await c.get(`${KEKS}/shared-kek/deks/payments-value?algorithm=AES128_GCM`);
     expect(read.body.keyMaterial).toBe(made.body.keyMaterial);
-    expect((await c.post(`${KEKS}/shared-kek/test`)).body).toMatchObject({ name: "shared-kek", type: "KEK", deleted: false });
+    expect((await c.post(`${KEKS}/shared-kek/test`)).body).toMatchObject({
+      name: "shared-kek",
+      type: "KEK",
+      deleted: false,
+    });
   });
 
   test("bad input gets Confluent's errors, never JavaScript's", async () => {
@@ -74,18 +120,59 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("DEK registry on %s", (kind
       [c.get(`${KEKS}/missing`), 404, 40470, "Key 'missing' not found"],
       [c.get(`${KEKS}/9lives`), 422, 42271, "Invalid or missing value for field 'name' of key"],
       [c.post(KEKS, { name: "k" }), 422, 42271, "Invalid or missing value for field 'kmsKeyId' of key"],
-      [c.post(KEKS, { name: "k", kmsKeyId: "x", kmsType: "local-kms", kmsProps: [1] }), 422, 42271, "Invalid or missing value for field 'kmsProps' of key"],
-      [c.post(KEKS, { name: "orders-kek", kmsType: "local-kms", kmsKeyId: "k1", kmsProps: { secret: "s3cret" }, doc: "orders" }), 409, 40971, "Key 'orders-kek' already exists; use a different value"],
-      [c.post(`${KEKS}/orders-kek/deks/other-value`, {}), 422, 42271, "Invalid or missing value for field 'encryptedKeyMaterial' of key"],
-      [c.post(`${KEKS}/orders-kek/deks/other-value`, { algorithm: "DES", encryptedKeyMaterial: "QQ==" }), 422, 42271, "Invalid or missing value for field 'algorithm' of key"],
+      [
+        c.post(KEKS, { name: "k", kmsKeyId: "x", kmsType: "local-kms", kmsProps: [1] }),
+        422,
+        42271,
+        "Invalid or missing value for field 'kmsProps' of key",
+      ],
+      [
+        c.post(KEKS, {
+          name: "orders-kek",
+          kmsType: "local-kms",
+          kmsKeyId: "k1",
+          kmsProps: { secret: "s3cret" },
+          doc: "orders",
+        }),
+        409,
+        40971,
+        "Key 'orders-kek' already exists; use a different value",
+      ],
+      [
+        c.post(`${KEKS}/orders-kek/deks/other-value`, {}),
+        422,
+        42271,
+        "Invalid or missing value for field 'encryptedKeyMaterial' of key",
+      ],
+      [
+        c.post(`${KEKS}/orders-kek/deks/other-value`, { algorithm: "DES", encryptedKeyMaterial: "QQ==" }),
+        422,
+        42271,
+        "Invalid or missing value for field 'algorithm' of key",
+      ],
       [c.get(`${KEKS}/orders-kek/deks/orders-value?algorithm=DES`), 404, 404, "HTTP 404 Not Found"],
-      [c.get(`${KEKS}/orders-kek/deks/orders-value/versions/0`), 422, 42202, "The specified version '0' is not a valid version id. Allowed values are between [1, 2^31-1] and the string \"latest\""],
+      [
+        c.get(`${KEKS}/orders-kek/deks/orders-value/versions/0`),
+        422,
+        42202,
+        "The specified version '0' is not a valid version id. Allowed values are between [1, 2^31-1] and the string \"latest\"",
+      ],
       [c.get(`${KEKS}/orders-kek/deks/nobody-value/versions/1`), 404, 40470, "Key 'nobody-value' not found"],
       [c.delete(`${KEKS}/orders-kek`), 422, 42272, "One or more references exist to the key 'orders-kek'"],
-      [c.delete(`${KEKS}/orders-kek/deks/orders-value?permanent=true`), 404, 40471, "Key 'orders-value' was not deleted first before being permanently deleted"],
+      [
+        c.delete(`${KEKS}/orders-kek/deks/orders-value?permanent=true`),
+        404,
+        40471,
+        "Key 'orders-value' was not deleted first before being permanently deleted",
+      ],
       [c.post(`${KEKS}`, "{not json"), 400, 400, ""],
       [c.post(`${KEKS}`, [1, 2]), 400, 400, ""],
-      [c.put(`${KEKS}/orders-kek`, { shared: "yes" }), 422, 42271, "Invalid or missing value for field 'shared' of key"],
+      [
+        c.put(`${KEKS}/orders-kek`, { shared: "yes" }),
+        422,
+        42271,
+        "Invalid or missing value for field 'shared' of key",
+      ],
     ];
     for (const [reply, status, code, message] of cases) {
       const r = await reply;
@@ -96,12 +183,28 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("DEK registry on %s", (kind
     }
     // Found by the OpenAPI fuzzer: a kmsType naming a member of Object's prototype once reached a
     // JavaScript error (500); it is a KMS type like any other the registry does not know.
-    expect((await c.post(KEKS, { name: "proto-kek", kmsKeyId: "x", kmsType: "__proto__" })).body).toMatchObject({ name: "proto-kek", kmsType: "__proto__" });
+    expect((await c.post(KEKS, { name: "proto-kek", kmsKeyId: "x", kmsType: "__proto__" })).body).toMatchObject({
+      name: "proto-kek",
+      kmsType: "__proto__",
+    });
     // A KMS the registry cannot reach: Confluent's DEK generation error.
-    expect((await c.post(KEKS, { name: "aws-kek", kmsType: "aws-kms", kmsKeyId: "arn:aws:kms:eu-west-1:1:key/k", shared: true })).status).toBe(200);
+    expect(
+      (
+        await c.post(KEKS, {
+          name: "aws-kek",
+          kmsType: "aws-kms",
+          kmsKeyId: "arn:aws:kms:eu-west-1:1:key/k",
+          shared: true,
+        })
+      ).status,
+    ).toBe(200);
     const cloud = await c.post(`${KEKS}/aws-kek/deks/s`, {});
     expect(cloud.status).toBe(500);
-    expect(cloud.body).toEqual({ error_code: 50070, message: "Could not generate encrypted dek for s: No KMS driver supports: aws-kms://arn:aws:kms:eu-west-1:1:key/k" });
+    expect(cloud.body).toEqual({
+      error_code: 50070,
+      message:
+        "Could not generate encrypted dek for s: No KMS driver supports: aws-kms://arn:aws:kms:eu-west-1:1:key/k",
+    });
   });
 
   test("the records in the topic are Confluent's KafkaDekRegistry records, and a restart reads them back", async () => {
@@ -109,15 +212,28 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("DEK registry on %s", (kind
     await c.post(`${KEKS}/format-kek/deks/format-value`, { encryptedKeyMaterial: "Zm9ybWF0" });
     await c.delete(`${KEKS}/format-kek/deks/format-value`);
     await c.delete(`${KEKS}/format-kek/deks/format-value?permanent=true`);
-    const records = (await registry.registry.broker.fetch(topic, 0, 0, { maxWaitMs: 0 })).map((r) => [r.key && decoder.decode(r.key), r.value && decoder.decode(r.value)]);
+    const records = (await registry.registry.broker.fetch(topic, 0, 0, { maxWaitMs: 0 })).map((r) => [
+      r.key && decoder.decode(r.key),
+      r.value && decoder.decode(r.value),
+    ]);
     // Written out by hand from Confluent's storage classes: creator properties in order, then `type`.
     const kekKey = '{"tenant":"default","name":"format-kek","type":"KEK"}';
-    const dekKey = '{"tenant":"default","kekName":"format-kek","subject":"format-value","algorithm":"AES256_GCM","version":1,"type":"DEK"}';
+    const dekKey =
+      '{"tenant":"default","kekName":"format-kek","subject":"format-value","algorithm":"AES256_GCM","version":1,"type":"DEK"}';
     const mine = records.filter(([k]) => k === kekKey || k === dekKey);
     expect(mine).toEqual([
-      [kekKey, '{"name":"format-kek","kmsType":"local-kms","kmsKeyId":"fk","kmsProps":{"a":"1","secret":"x"},"shared":false,"deleted":false,"type":"KEK"}'],
-      [dekKey, '{"kekName":"format-kek","subject":"format-value","algorithm":"AES256_GCM","version":1,"encryptedKeyMaterial":"Zm9ybWF0","deleted":false,"type":"DEK"}'],
-      [dekKey, '{"kekName":"format-kek","subject":"format-value","algorithm":"AES256_GCM","version":1,"encryptedKeyMaterial":"Zm9ybWF0","deleted":true,"type":"DEK"}'],
+      [
+        kekKey,
+        '{"name":"format-kek","kmsType":"local-kms","kmsKeyId":"fk","kmsProps":{"a":"1","secret":"x"},"shared":false,"deleted":false,"type":"KEK"}',
+      ],
+      [
+        dekKey,
+        '{"kekName":"format-kek","subject":"format-value","algorithm":"AES256_GCM","version":1,"encryptedKeyMaterial":"Zm9ybWF0","deleted":false,"type":"DEK"}',
+      ],
+      [
+        dekKey,
+        '{"kekName":"format-kek","subject":"format-value","algorithm":"AES256_GCM","version":1,"encryptedKeyMaterial":"Zm9ybWF0","deleted":true,"type":"DEK"}',
+      ],
       [dekKey, null],
     ]);
 
@@ -138,7 +254,11 @@ describe("DEK registry in a two-instance cluster on Kafka", () => {
 
   beforeAll(async () => {
     place = await registryPlace("kafka");
-    const shared = { "dek.registry.topic": dekTopic(), "host.name": "127.0.0.1", "schema.registry.group.id": `dek-${process.pid}-${Date.now()}` };
+    const shared = {
+      "dek.registry.topic": dekTopic(),
+      "host.name": "127.0.0.1",
+      "schema.registry.group.id": `dek-${process.pid}-${Date.now()}`,
+    };
     for (let i = 0; i < 2; i++) instances.push(await startTestRegistry(place, shared));
     await Promise.all(instances.map((r) => r.registry.cluster.firstElection));
   });
@@ -152,7 +272,12 @@ describe("DEK registry in a two-instance cluster on Kafka", () => {
     expect(leader).toBeDefined();
     expect(follower).toBeDefined();
     const f = client(follower.url);
-    const created = await f.post(KEKS, { name: "forwarded", kmsType: "local-kms", kmsKeyId: "k", kmsProps: { secret: "s" } });
+    const created = await f.post(KEKS, {
+      name: "forwarded",
+      kmsType: "local-kms",
+      kmsKeyId: "k",
+      kmsProps: { secret: "s" },
+    });
     expect(created.status).toBe(200);
     expect((await client(leader.url).get(`${KEKS}/forwarded`)).body).toEqual(created.body);
     const dek = await f.post(`${KEKS}/forwarded/deks/fwd-value`, { encryptedKeyMaterial: "QQ==" });
@@ -182,15 +307,34 @@ describe("DEK registry permissions", () => {
   let place: RegistryPlace;
   let registry: TestRegistry;
   const call = (name: string, method: string, path: string, body?: unknown) =>
-    jsonCall(registry.url + path, method, body, { authorization: `Basic ${Buffer.from(`${name}:${PASSWORD}`).toString("base64")}`, "content-type": "application/vnd.schemaregistry.v1+json" });
-  const denied = (operation: string, resource: string) => ({ error_code: 40301, message: `User is denied operation ${operation} on ${resource}` });
+    jsonCall(registry.url + path, method, body, {
+      authorization: `Basic ${Buffer.from(`${name}:${PASSWORD}`).toString("base64")}`,
+      "content-type": "application/vnd.schemaregistry.v1+json",
+    });
+  const denied = (operation: string, resource: string) => ({
+    error_code: 40301,
+    message: `User is denied operation ${operation} on ${resource}`,
+  });
 
   beforeAll(async () => {
     writeFileSync(join(dir, "auth.json"), JSON.stringify(authFile));
     place = await registryPlace("embedded");
-    registry = await startTestRegistry(place, { "dek.registry.topic": dekTopic(), "authentication.permissions.file": join(dir, "auth.json") });
+    registry = await startTestRegistry(place, {
+      "dek.registry.topic": dekTopic(),
+      "authentication.permissions.file": join(dir, "auth.json"),
+    });
     for (const name of ["orders", "payments"]) {
-      expect((await call("admin", "POST", KEKS, { name, kmsType: "local-kms", kmsKeyId: name, kmsProps: { secret: "s" }, shared: true })).status).toBe(200);
+      expect(
+        (
+          await call("admin", "POST", KEKS, {
+            name,
+            kmsType: "local-kms",
+            kmsKeyId: name,
+            kmsProps: { secret: "s" },
+            shared: true,
+          })
+        ).status,
+      ).toBe(200);
       expect((await call("admin", "POST", `${KEKS}/${name}/deks/${name}-value`, {})).status).toBe(200);
     }
   });
@@ -202,23 +346,33 @@ describe("DEK registry permissions", () => {
 
   test("a producer reaches its KEK and its subject's DEKs, nothing else", async () => {
     expect((await call("producer", "GET", `${KEKS}/orders`)).status).toBe(200);
-    expect((await call("producer", "GET", `${KEKS}/orders/deks/orders-value/versions/latest`)).body.keyMaterial).toBeString();
+    expect(
+      (await call("producer", "GET", `${KEKS}/orders/deks/orders-value/versions/latest`)).body.keyMaterial,
+    ).toBeString();
     expect((await call("producer", "POST", `${KEKS}/orders/deks/orders-value`, { version: 2 })).status).toBe(200);
     expect((await call("producer", "GET", KEKS)).body).toEqual(["orders"]);
     expect((await call("producer", "GET", `${KEKS}/orders/deks`)).body).toEqual(["orders-value"]);
 
     expect((await call("producer", "GET", `${KEKS}/payments`)).body).toEqual(denied("Read", "Kek: payments"));
-    expect((await call("producer", "GET", `${KEKS}/payments/deks/payments-value`)).body).toEqual(denied("Read", "Kek: payments"));
-    expect((await call("producer", "POST", KEKS, { name: "mine", kmsType: "local-kms", kmsKeyId: "m" })).body).toEqual(denied("Write", "Kek: mine"));
+    expect((await call("producer", "GET", `${KEKS}/payments/deks/payments-value`)).body).toEqual(
+      denied("Read", "Kek: payments"),
+    );
+    expect((await call("producer", "POST", KEKS, { name: "mine", kmsType: "local-kms", kmsKeyId: "m" })).body).toEqual(
+      denied("Write", "Kek: mine"),
+    );
     expect((await call("producer", "DELETE", `${KEKS}/payments`)).status).toBe(403);
   });
 
   test("a KEK alone does not give a subject's keys; a subject alone does not give the KEK", async () => {
     // The producer's KEK, another subject's DEK (as if stored under it).
     expect((await call("admin", "POST", `${KEKS}/orders/deks/payments-value`, {})).status).toBe(200);
-    expect((await call("producer", "GET", `${KEKS}/orders/deks/payments-value`)).body).toEqual(denied("Read", "Subject: payments-value"));
+    expect((await call("producer", "GET", `${KEKS}/orders/deks/payments-value`)).body).toEqual(
+      denied("Read", "Subject: payments-value"),
+    );
     expect((await call("producer", "GET", `${KEKS}/orders/deks`)).body).toEqual(["orders-value"]);
-    expect((await call("stranger", "GET", `${KEKS}/orders/deks/orders-value`)).body).toEqual(denied("Read", "Kek: orders"));
+    expect((await call("stranger", "GET", `${KEKS}/orders/deks/orders-value`)).body).toEqual(
+      denied("Read", "Kek: orders"),
+    );
     expect((await call("stranger", "GET", KEKS)).body).toEqual([]);
     expect((await call("admin", "GET", KEKS)).body).toEqual(["orders", "payments"]);
   });

@@ -28,8 +28,10 @@ async function start(i: number, bootstrap: string): Promise<void> {
     [
       builtBinary(),
       "registry",
-      "--bootstrap-servers", bootstrap,
-      "--listeners", inst.url,
+      "--bootstrap-servers",
+      bootstrap,
+      "--listeners",
+      inst.url,
       "--host.name=127.0.0.1",
       `--kafkastore.topic=_schemas-${run}`,
       "--kafkastore.topic.replication.factor=1",
@@ -37,18 +39,31 @@ async function start(i: number, bootstrap: string): Promise<void> {
       "--kafkagroup.session.timeout.ms=6000",
       "--kafkagroup.heartbeat.interval.ms=1000",
     ],
-    { cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "info" }, stdout: Bun.file(inst.log), stderr: "inherit" },
+    {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "info" },
+      stdout: Bun.file(inst.log),
+      stderr: "inherit",
+    },
   );
   await waitFor(`registry ${i}`, async () => {
-    if (inst.proc!.exitCode !== null) throw new Error(`registry ${i} exited: ${readFileSync(inst.log, "utf8").slice(-2000)}`);
-    return (await fetch(inst.url).then((r) => r.ok, () => false)) || undefined;
+    if (inst.proc!.exitCode !== null)
+      throw new Error(`registry ${i} exited: ${readFileSync(inst.log, "utf8").slice(-2000)}`);
+    return (
+      (await fetch(inst.url).then(
+        (r) => r.ok,
+        () => false,
+      )) || undefined
+    );
   });
 }
 
 /** The instance whose log says it leads now. */
 function leader(): number {
   const leads = instances.map((inst) => {
-    const lines = readFileSync(inst.log, "utf8").split("\n").filter((l) => l.includes('"leader elected"') || l.includes('"this instance is the leader"'));
+    const lines = readFileSync(inst.log, "utf8")
+      .split("\n")
+      .filter((l) => l.includes('"leader elected"') || l.includes('"this instance is the leader"'));
     return inst.proc !== undefined && (lines.at(-1)?.includes('"this instance is the leader"') ?? false);
   });
   const index = leads.indexOf(true);
@@ -66,11 +81,16 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const schema = (n: number) => JSON.stringify({ type: "record", name: `R${n}`, fields: [{ name: `f${n}`, type: "string" }] });
+const schema = (n: number) =>
+  JSON.stringify({ type: "record", name: `R${n}`, fields: [{ name: `f${n}`, type: "string" }] });
 
 async function register(url: string, n: number): Promise<{ status: number; id?: number; code?: number }> {
   try {
-    const r = await fetch(`${url}/subjects/failover-${n}/versions`, { method: "POST", headers: { "content-type": "application/vnd.schemaregistry.v1+json" }, body: JSON.stringify({ schema: schema(n) }) });
+    const r = await fetch(`${url}/subjects/failover-${n}/versions`, {
+      method: "POST",
+      headers: { "content-type": "application/vnd.schemaregistry.v1+json" },
+      body: JSON.stringify({ schema: schema(n) }),
+    });
     const body = (await r.json()) as { id?: number; error_code?: number };
     return { status: r.status, id: body.id, code: body.error_code };
   } catch {
@@ -115,22 +135,28 @@ test("kill -9 of the leader: a new one is elected, and every acknowledged regist
   const newLeader = leader();
   expect(newLeader).not.toBe(old);
   const gap = failures.slice(firstBefore);
-  console.log(`leader killed: new leader after ≤ ${Date.now() - killedAt} ms; ${gap.length} failed requests meanwhile (${gap.filter((f) => f.status === 0).length} to the dead instance, ${gap.filter((f) => f.code === 50003).length} × 50003, ${gap.filter((f) => f.code === 50004).length} × 50004)`);
+  console.log(
+    `leader killed: new leader after ≤ ${Date.now() - killedAt} ms; ${gap.length} failed requests meanwhile (${gap.filter((f) => f.status === 0).length} to the dead instance, ${gap.filter((f) => f.code === 50003).length} × 50003, ${gap.filter((f) => f.code === 50004).length} × 50004)`,
+  );
   for (const f of gap) expect([0, 50003, 50004]).toContain(f.status === 0 ? 0 : f.code!);
 
   // Every acknowledged registration, on every live instance, with the id it was acknowledged with.
   const ids = [...acked.values()];
   expect(new Set(ids).size).toBe(ids.length);
   for (const inst of instances.filter((i) => i.proc)) {
-    await waitFor(`${inst.url} to have every registration`, async () => {
-      for (const [k, id] of acked) {
-        const r = await fetch(`${inst.url}/subjects/failover-${k}/versions/1`);
-        if (r.status !== 200) return false;
-        const v = (await r.json()) as { id: number; schema: string };
-        expect(v.id).toBe(id);
-        expect(v.schema).toBe(schema(k));
-      }
-      return true;
-    }, { timeoutMs: 30_000, intervalMs: 200 });
+    await waitFor(
+      `${inst.url} to have every registration`,
+      async () => {
+        for (const [k, id] of acked) {
+          const r = await fetch(`${inst.url}/subjects/failover-${k}/versions/1`);
+          if (r.status !== 200) return false;
+          const v = (await r.json()) as { id: number; schema: string };
+          expect(v.id).toBe(id);
+          expect(v.schema).toBe(schema(k));
+        }
+        return true;
+      },
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
   }
 }, 180_000);

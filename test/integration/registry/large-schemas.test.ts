@@ -14,19 +14,33 @@ let dir: string;
 let url: string;
 
 const post = (subject: string, body: string) =>
-  fetch(`${url}/subjects/${subject}/versions`, { method: "POST", body, headers: { "content-type": "application/vnd.schemaregistry.v1+json" } }).then(
-    async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }),
-  );
+  fetch(`${url}/subjects/${subject}/versions`, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/vnd.schemaregistry.v1+json" },
+  }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
 
 beforeAll(async () => {
   const bin = builtBinary();
   dir = mkdtempSync(join(tmpdir(), "sluice-large-"));
   url = `http://127.0.0.1:${freePort()}`;
-  proc = spawn([bin, "dev", "--data-dir", join(dir, "data"), "--registry-listeners", url, "--connect-listeners", `http://127.0.0.1:${freePort()}`], {
-    env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" },
-    stdout: "ignore",
-    stderr: "inherit",
-  });
+  proc = spawn(
+    [
+      bin,
+      "dev",
+      "--data-dir",
+      join(dir, "data"),
+      "--registry-listeners",
+      url,
+      "--connect-listeners",
+      `http://127.0.0.1:${freePort()}`,
+    ],
+    {
+      env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" },
+      stdout: "ignore",
+      stderr: "inherit",
+    },
+  );
   await waitFor("the registry", () => fetch(`${url}/subjects`).then((r) => r.ok));
 }, 120_000);
 
@@ -45,12 +59,18 @@ describe("large schemas through sluice dev", () => {
     expect(again.body.id).toBe(first.body.id);
     const stored = (await fetch(`${url}/schemas/ids/${first.body.id}`).then((r) => r.json())) as { schema: string };
     expect(stored.schema).toBe(schema);
-    const lookedUp = await fetch(`${url}/subjects/big-enum`, { method: "POST", body: registrationBody({ schemaType: "AVRO", schema }) }).then((r) => r.json());
+    const lookedUp = await fetch(`${url}/subjects/big-enum`, {
+      method: "POST",
+      body: registrationBody({ schemaType: "AVRO", schema }),
+    }).then((r) => r.json());
     expect(lookedUp).toEqual({ subject: "big-enum", version: 1, id: first.body.id, schema });
     // Compatibility against the big version: dropping symbols is refused with Confluent's message.
     const missing = "The new schema is missing enum symbols '[SYMBOL_39999]' at path '/symbols' in the old schema";
     const narrowed = registrationBody({ schemaType: "AVRO", schema: avroEnum(39999) });
-    const tested = (await fetch(`${url}/compatibility/subjects/big-enum/versions/latest?verbose=true`, { method: "POST", body: narrowed }).then((r) => r.json())) as {
+    const tested = (await fetch(`${url}/compatibility/subjects/big-enum/versions/latest?verbose=true`, {
+      method: "POST",
+      body: narrowed,
+    }).then((r) => r.json())) as {
       is_compatible: boolean;
       messages: string[];
     };

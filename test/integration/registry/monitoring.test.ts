@@ -2,7 +2,14 @@
 // route template, store figures following registrations and deletions, health following the store.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { scrape, valueOf } from "../../fixtures/prometheus.ts";
-import { client, registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
+import {
+  client,
+  registryPlace,
+  removePlace,
+  startTestRegistry,
+  type RegistryPlace,
+  type TestRegistry,
+} from "../../fixtures/registry.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
 const record = (name: string) => ({ type: "record", name, fields: [{ name: "id", type: "long" }] });
@@ -34,13 +41,19 @@ describe("registry monitoring", () => {
     expect(valueOf(metrics, "sluice_registry_subjects")).toBe(0);
     expect(valueOf(metrics, "sluice_registry_max_schema_id")).toBe(0);
     // A single instance elects itself.
-    await waitFor("this instance to lead", async () => valueOf(await scrape(sr.url), "sluice_registry_leader") === 1 || undefined);
+    await waitFor(
+      "this instance to lead",
+      async () => valueOf(await scrape(sr.url), "sluice_registry_leader") === 1 || undefined,
+    );
   });
 
   test("registrations and deletions move the schema and subject counts", async () => {
     const a = await api.register("orders-value", record("Order"));
     expect((await api.register("payments-value", record("Order"))).body.id).toBe(a.body.id);
-    const b = await api.register("payments-value", { ...record("Order"), fields: [...record("Order").fields, { name: "note", type: "string", default: "" }] });
+    const b = await api.register("payments-value", {
+      ...record("Order"),
+      fields: [...record("Order").fields, { name: "note", type: "string", default: "" }],
+    });
     expect(b.status).toBe(200);
     let metrics = await scrape(sr.url);
     expect(valueOf(metrics, "sluice_registry_schemas")).toBe(2);
@@ -52,16 +65,30 @@ describe("registry monitoring", () => {
     expect(valueOf(metrics, "sluice_registry_subjects")).toBe(1);
     expect(valueOf(metrics, "sluice_registry_schemas")).toBe(2);
     expect(valueOf(metrics, "sluice_registry_max_schema_id")).toBe(b.body.id);
-    expect(valueOf(metrics, "sluice_http_requests_total", { method: "POST", route: "/subjects/:subject/versions", status: "200" })).toBe(3);
-    expect(valueOf(metrics, "sluice_http_requests_total", { method: "DELETE", route: "/subjects/:subject", status: "200" })).toBe(1);
+    expect(
+      valueOf(metrics, "sluice_http_requests_total", {
+        method: "POST",
+        route: "/subjects/:subject/versions",
+        status: "200",
+      }),
+    ).toBe(3);
+    expect(
+      valueOf(metrics, "sluice_http_requests_total", { method: "DELETE", route: "/subjects/:subject", status: "200" }),
+    ).toBe(1);
     // Reads by id are counted whether answered in front of the router (no query) or through it.
     expect((await api.get(`/schemas/ids/${b.body.id}`)).status).toBe(200);
     expect((await api.get(`/schemas/ids/${b.body.id}?format=resolved`)).status).toBe(200);
     expect((await api.get("/schemas/ids/9999")).status).toBe(404);
     metrics = await scrape(sr.url);
-    expect(valueOf(metrics, "sluice_http_requests_total", { method: "GET", route: "/schemas/ids/:id", status: "200" })).toBe(2);
-    expect(valueOf(metrics, "sluice_http_requests_total", { method: "GET", route: "/schemas/ids/:id", status: "404" })).toBe(1);
-    expect(valueOf(metrics, "sluice_http_request_duration_seconds_count", { method: "GET", route: "/schemas/ids/:id" })).toBe(3);
+    expect(
+      valueOf(metrics, "sluice_http_requests_total", { method: "GET", route: "/schemas/ids/:id", status: "200" }),
+    ).toBe(2);
+    expect(
+      valueOf(metrics, "sluice_http_requests_total", { method: "GET", route: "/schemas/ids/:id", status: "404" }),
+    ).toBe(1);
+    expect(
+      valueOf(metrics, "sluice_http_request_duration_seconds_count", { method: "GET", route: "/schemas/ids/:id" }),
+    ).toBe(3);
   });
 
   test("errors are counted under the route template with their status, never under the raw path", async () => {
@@ -70,17 +97,35 @@ describe("registry monitoring", () => {
     expect((await api.put("/subjects", {})).status).toBe(405);
     expect((await api.get("/no/such/path")).status).toBe(404);
     const metrics = await scrape(sr.url);
-    expect(valueOf(metrics, "sluice_http_requests_total", { method: "GET", route: "/subjects/:subject/versions", status: "404" })).toBe(2);
-    expect(valueOf(metrics, "sluice_http_requests_total", { method: "PUT", route: "/subjects", status: "405" })).toBe(1);
-    expect(valueOf(metrics, "sluice_http_requests_total", { method: "GET", route: "unmatched", status: "404" })).toBe(1);
-    expect(valueOf(metrics, "sluice_http_request_duration_seconds_count", { method: "GET", route: "/subjects/:subject/versions" })).toBe(2);
+    expect(
+      valueOf(metrics, "sluice_http_requests_total", {
+        method: "GET",
+        route: "/subjects/:subject/versions",
+        status: "404",
+      }),
+    ).toBe(2);
+    expect(valueOf(metrics, "sluice_http_requests_total", { method: "PUT", route: "/subjects", status: "405" })).toBe(
+      1,
+    );
+    expect(valueOf(metrics, "sluice_http_requests_total", { method: "GET", route: "unmatched", status: "404" })).toBe(
+      1,
+    );
+    expect(
+      valueOf(metrics, "sluice_http_request_duration_seconds_count", {
+        method: "GET",
+        route: "/subjects/:subject/versions",
+      }),
+    ).toBe(2);
     expect(metrics.some((s) => Object.values(s.labels).some((v) => v.includes("no-such-subject")))).toBe(false);
   });
 
   test("GET /health is healthy once the schemas topic was read; GET / stays Confluent's {}", async () => {
     const health = await api.get("/health");
     expect(health.status).toBe(200);
-    expect(health.body).toEqual({ status: "healthy", message: "Schema registry has read the schemas topic and is ready to handle requests." });
+    expect(health.body).toEqual({
+      status: "healthy",
+      message: "Schema registry has read the schemas topic and is ready to handle requests.",
+    });
     expect((await api.get("/")).body).toEqual({});
   });
 });

@@ -11,7 +11,13 @@ import { jsonCall } from "../../fixtures/http.ts";
 import { karapaceUser } from "../../fixtures/karapace-auth.ts";
 import { captureLogs } from "../../fixtures/logs.ts";
 import { startOidcProvider, type OidcProvider, type TokenClaims } from "../../fixtures/oidc-provider.ts";
-import { registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
+import {
+  registryPlace,
+  removePlace,
+  startTestRegistry,
+  type RegistryPlace,
+  type TestRegistry,
+} from "../../fixtures/registry.ts";
 
 const PASSWORD = "oauth-Secret-41";
 const AUDIENCE = "schema-registry";
@@ -35,9 +41,15 @@ let registry: TestRegistry;
 const logs = captureLogs();
 
 const token = (claims: TokenClaims = {}) => provider.sign({ aud: AUDIENCE, ...claims });
-const bearer = (t: string) => ({ authorization: `Bearer ${t}`, "content-type": "application/vnd.schemaregistry.v1+json" });
-const call = (headers: Record<string, string>, method: string, path: string, body?: unknown) => jsonCall(registry.url + path, method, body, headers);
-const record = (name: string) => ({ schema: JSON.stringify({ type: "record", name, fields: [{ name: "id", type: "long" }] }) });
+const bearer = (t: string) => ({
+  authorization: `Bearer ${t}`,
+  "content-type": "application/vnd.schemaregistry.v1+json",
+});
+const call = (headers: Record<string, string>, method: string, path: string, body?: unknown) =>
+  jsonCall(registry.url + path, method, body, headers);
+const record = (name: string) => ({
+  schema: JSON.stringify({ type: "record", name, fields: [{ name: "id", type: "long" }] }),
+});
 const unauthorized = { error_code: 401, message: "Unauthorized" };
 
 beforeAll(async () => {
@@ -73,7 +85,9 @@ describe("valid tokens", () => {
   });
 
   test("an ES256 token is taken as well", async () => {
-    expect((await call(bearer(token({ sub: "alice", alg: "ES256" })), "GET", "/subjects")).body).toEqual(["orders-value"]);
+    expect((await call(bearer(token({ sub: "alice", alg: "ES256" })), "GET", "/subjects")).body).toEqual([
+      "orders-value",
+    ]);
   });
 
   test("a read-only principal reads but a write is 403 in Confluent's RBAC shape", async () => {
@@ -81,7 +95,10 @@ describe("valid tokens", () => {
     expect((await call(bearer(t), "GET", "/subjects/orders-value/versions/1")).status).toBe(200);
     const write = await call(bearer(t), "POST", "/subjects/orders-value/versions", record("orders2"));
     expect(write.status).toBe(403);
-    expect(write.body).toEqual({ error_code: 40301, message: "User is denied operation Write on Subject: orders-value" });
+    expect(write.body).toEqual({
+      error_code: 40301,
+      message: "User is denied operation Write on Subject: orders-value",
+    });
     const permissions = await call(bearer(t), "GET", "/v1/sluice/permissions");
     expect(permissions.body).toMatchObject({ user: "viewer", readOnly: true });
   });
@@ -89,13 +106,22 @@ describe("valid tokens", () => {
   test("a principal with no entry of its own gets its groups' permissions", async () => {
     const admin = token({ sub: "carol", groups: ["staff", "schema-admins"] });
     expect((await call(bearer(admin), "PUT", "/config", { compatibility: "FULL" })).status).toBe(200);
-    expect((await call(bearer(admin), "GET", "/v1/sluice/permissions")).body).toMatchObject({ user: "carol", readOnly: false });
-    const stranger = await call(bearer(token({ sub: "carol", groups: ["staff"] })), "GET", "/subjects/orders-value/versions");
+    expect((await call(bearer(admin), "GET", "/v1/sluice/permissions")).body).toMatchObject({
+      user: "carol",
+      readOnly: false,
+    });
+    const stranger = await call(
+      bearer(token({ sub: "carol", groups: ["staff"] })),
+      "GET",
+      "/subjects/orders-value/versions",
+    );
     expect(stranger.status).toBe(403);
   });
 
   test("the audience may be any of the expected ones, in a list", async () => {
-    expect((await call(bearer(token({ sub: "alice", aud: ["x", "other-service"] })), "GET", "/subjects")).status).toBe(200);
+    expect((await call(bearer(token({ sub: "alice", aud: ["x", "other-service"] })), "GET", "/subjects")).status).toBe(
+      200,
+    );
   });
 
   test("exp and nbf within the clock skew (30 s by default) are accepted", async () => {
@@ -110,7 +136,9 @@ describe("refusals: 401 in Confluent's shape with a Bearer challenge", () => {
     expect(reply.status).toBe(401);
     expect(reply.body).toEqual(unauthorized);
     const challenges = reply.headers.get("www-authenticate");
-    expect(challenges).toContain(error ? `Bearer realm="SchemaRegistry-Props",error="${error}"` : `Bearer realm="SchemaRegistry-Props"`);
+    expect(challenges).toContain(
+      error ? `Bearer realm="SchemaRegistry-Props",error="${error}"` : `Bearer realm="SchemaRegistry-Props"`,
+    );
     return challenges;
   };
 
@@ -130,7 +158,9 @@ describe("refusals: 401 in Confluent's shape with a Bearer challenge", () => {
   test("signed by a key the JWKS does not publish, forged, unsigned, or not a JWT", async () => {
     await refused(bearer(token({ sub: "alice", unpublishedKey: true })), "invalid_token");
     const [header, , signature] = token({ sub: "viewer" }).split(".");
-    const forgedPayload = Buffer.from(JSON.stringify({ sub: "alice", iss: provider.issuer, aud: AUDIENCE, exp: Math.floor(Date.now() / 1000) + 600 })).toString("base64url");
+    const forgedPayload = Buffer.from(
+      JSON.stringify({ sub: "alice", iss: provider.issuer, aud: AUDIENCE, exp: Math.floor(Date.now() / 1000) + 600 }),
+    ).toString("base64url");
     await refused(bearer(`${header}.${forgedPayload}.${signature}`), "invalid_token");
     const none = Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url");
     await refused(bearer(`${none}.${forgedPayload}.`), "invalid_token");
@@ -149,7 +179,11 @@ describe("refusals: 401 in Confluent's shape with a Bearer challenge", () => {
 test("Basic credentials of the auth file work beside tokens", async () => {
   const basic = { authorization: `Basic ${Buffer.from(`basic-admin:${PASSWORD}`).toString("base64")}` };
   expect((await call(basic, "GET", "/config")).status).toBe(200);
-  const wrong = await call({ authorization: `Basic ${Buffer.from("basic-admin:nope").toString("base64")}` }, "GET", "/config");
+  const wrong = await call(
+    { authorization: `Basic ${Buffer.from("basic-admin:nope").toString("base64")}` },
+    "GET",
+    "/config",
+  );
   expect(wrong.status).toBe(401);
   expect(wrong.headers.get("www-authenticate")).toContain("Bearer");
 });
@@ -162,7 +196,8 @@ test("keys rotated at the provider are picked up on the first token of a new key
   const afterRotation = provider.requests.get("/jwks") ?? 0;
   expect(afterRotation).toBe(before + 1);
   // A flood of forged key ids: a few fetches, then none (two were spent above, on rotation and on the unpublished key).
-  for (let i = 0; i < 12; i++) expect((await call(bearer(token({ sub: "alice", unpublishedKey: true })), "GET", "/subjects")).status).toBe(401);
+  for (let i = 0; i < 12; i++)
+    expect((await call(bearer(token({ sub: "alice", unpublishedKey: true })), "GET", "/subjects")).status).toBe(401);
   expect(provider.requests.get("/jwks")! - before).toBeLessThanOrEqual(5);
 });
 

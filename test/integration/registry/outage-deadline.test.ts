@@ -20,10 +20,24 @@ describe("registrations during a Kafka outage", () => {
     const port = freePort();
     url = `http://127.0.0.1:${port}`;
     registry = spawn(
-      [builtBinary(), "registry", "--listeners", url, "--bootstrap-servers", kafka.bootstrap, "--kafkastore.timeout.ms", String(TIMEOUT_MS), "--kafkastore.topic.replication.factor", "1"],
+      [
+        builtBinary(),
+        "registry",
+        "--listeners",
+        url,
+        "--bootstrap-servers",
+        kafka.bootstrap,
+        "--kafkastore.timeout.ms",
+        String(TIMEOUT_MS),
+        "--kafkastore.topic.replication.factor",
+        "1",
+      ],
       { stdout: "ignore", stderr: "ignore" },
     );
-    await waitFor("the registry to answer", async () => (await fetch(`${url}/subjects`).catch(() => undefined))?.ok, { timeoutMs: 60_000, intervalMs: 100 });
+    await waitFor("the registry to answer", async () => (await fetch(`${url}/subjects`).catch(() => undefined))?.ok, {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+    });
   }, 180_000);
   afterAll(async () => {
     registry?.kill();
@@ -32,12 +46,18 @@ describe("registrations during a Kafka outage", () => {
   }, 60_000);
 
   const register = (subject: string, name: string) =>
-    jsonCall(`${url}/subjects/${subject}/versions`, "POST", { schema: JSON.stringify({ type: "record", name, fields: [{ name: "a", type: "string" }] }) }, {
-      "content-type": "application/vnd.schemaregistry.v1+json",
-    });
+    jsonCall(
+      `${url}/subjects/${subject}/versions`,
+      "POST",
+      { schema: JSON.stringify({ type: "record", name, fields: [{ name: "a", type: "string" }] }) },
+      {
+        "content-type": "application/vnd.schemaregistry.v1+json",
+      },
+    );
 
   test("each of 16 concurrent registrations answers 50002/50001 within a few timeouts, and ids stay unique after Kafka returns", async () => {
-    if (!kafka.owned) throw new Error("this test stops the broker: it needs the fixture's own Kafka, not KAFKA_BOOTSTRAP_SERVERS");
+    if (!kafka.owned)
+      throw new Error("this test stops the broker: it needs the fixture's own Kafka, not KAFKA_BOOTSTRAP_SERVERS");
     const acknowledged = new Map<number, string>();
     const before = await register("before-value", "Before");
     expect(before.status).toBe(200);
@@ -59,10 +79,14 @@ describe("registrations during a Kafka outage", () => {
     expect(Math.max(...replies.map((r) => r.after))).toBeLessThan(3 * TIMEOUT_MS);
 
     await kafka.start();
-    await waitFor("a registration to succeed after Kafka is back", async () => {
-      const r = await register("after-value", "After");
-      return r.status === 200 ? r : undefined;
-    }, { timeoutMs: 90_000, intervalMs: 250 }).then((r) => acknowledged.set(r.body.id, "After"));
+    await waitFor(
+      "a registration to succeed after Kafka is back",
+      async () => {
+        const r = await register("after-value", "After");
+        return r.status === 200 ? r : undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 250 },
+    ).then((r) => acknowledged.set(r.body.id, "After"));
     for (let i = 0; i < CLIENTS; i++) {
       const r = await register(`outage-${i}-value`, `Outage${i}`);
       expect(r.status).toBe(200);

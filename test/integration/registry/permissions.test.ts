@@ -5,7 +5,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jsonCall } from "../../fixtures/http.ts";
-import { registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
+import {
+  registryPlace,
+  removePlace,
+  startTestRegistry,
+  type RegistryPlace,
+  type TestRegistry,
+} from "../../fixtures/registry.ts";
 import { karapaceUser } from "../../fixtures/karapace-auth.ts";
 
 const PASSWORD = "perm-Secret-7";
@@ -32,14 +38,23 @@ const as = (name: string, password = PASSWORD) => ({
   authorization: `Basic ${Buffer.from(`${name}:${password}`).toString("base64")}`,
   "content-type": "application/vnd.schemaregistry.v1+json",
 });
-const call = (name: string, method: string, path: string, body?: unknown) => jsonCall(registry.url + path, method, body, as(name));
-const record = (name: string) => ({ schema: JSON.stringify({ type: "record", name, fields: [{ name: "id", type: "long" }] }) });
-const denied = (operation: string, resource: string) => ({ error_code: 40301, message: `User is denied operation ${operation} on ${resource}` });
+const call = (name: string, method: string, path: string, body?: unknown) =>
+  jsonCall(registry.url + path, method, body, as(name));
+const record = (name: string) => ({
+  schema: JSON.stringify({ type: "record", name, fields: [{ name: "id", type: "long" }] }),
+});
+const denied = (operation: string, resource: string) => ({
+  error_code: 40301,
+  message: `User is denied operation ${operation} on ${resource}`,
+});
 
 beforeAll(async () => {
   writeFileSync(join(dir, "auth.json"), JSON.stringify(authFile));
   place = await registryPlace("embedded");
-  registry = await startTestRegistry(place, { "authentication.permissions.file": join(dir, "auth.json"), "authentication.skip.paths": "/" });
+  registry = await startTestRegistry(place, {
+    "authentication.permissions.file": join(dir, "auth.json"),
+    "authentication.skip.paths": "/",
+  });
   for (const subject of ["orders-value", "payments-value"]) {
     const reply = await call("admin", "POST", `/subjects/${subject}/versions`, record(subject.split("-")[0]!));
     expect(reply.status).toBe(200);
@@ -112,7 +127,10 @@ test("an id needs Read on a subject holding it; its subjects are filtered", asyn
   await call("admin", "POST", "/subjects/payments-key/versions", shared);
   expect((await call("orders", "GET", `/schemas/ids/${body.id}`)).status).toBe(200);
   expect((await call("orders", "GET", `/schemas/ids/${body.id}/subjects`)).body).toEqual(["orders-key"]);
-  expect((await call("reader", "GET", `/schemas/ids/${body.id}/subjects`)).body).toEqual(["orders-key", "payments-key"]);
+  expect((await call("reader", "GET", `/schemas/ids/${body.id}/subjects`)).body).toEqual([
+    "orders-key",
+    "payments-key",
+  ]);
 });
 
 test("401 for wrong or unknown credentials; skip paths and permission-free routes stay open", async () => {
@@ -157,7 +175,12 @@ test("with client certificates, the certificate's CN is the user: no password, t
     const as = (cn: string) => {
       const cert = ca.issue(cn, "client");
       return (method: string, path: string, body?: unknown) =>
-        fetch(https.url + path, { method, tls: { ca: ca.cert, cert: cert.cert, key: cert.key }, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+        fetch(https.url + path, {
+          method,
+          tls: { ca: ca.cert, cert: cert.cert, key: cert.key },
+          headers: { "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
     };
     const reader = as("reader");
     expect((await reader("GET", "/subjects")).status).toBe(200);
@@ -177,12 +200,19 @@ test("with client certificates, the certificate's CN is the user: no password, t
 });
 
 test("contexts: a qualified subject is the resource; /contexts lists readable contexts; /v1/metadata is open", async () => {
-  const registered = await call("prod", "POST", `/subjects/${encodeURIComponent(":.prod:orders-value")}/versions`, record("prodOrders"));
-  expect(registered.status).toBe(200);
-  expect((await call("prod", "POST", "/subjects/orders-value/versions", record("orders"))).body).toEqual(denied("Write", "Subject: orders-value"));
-  expect((await call("orders", "POST", `/subjects/${encodeURIComponent(":.prod:orders-value")}/versions`, record("x"))).body).toEqual(
-    denied("Write", "Subject: :.prod:orders-value"),
+  const registered = await call(
+    "prod",
+    "POST",
+    `/subjects/${encodeURIComponent(":.prod:orders-value")}/versions`,
+    record("prodOrders"),
   );
+  expect(registered.status).toBe(200);
+  expect((await call("prod", "POST", "/subjects/orders-value/versions", record("orders"))).body).toEqual(
+    denied("Write", "Subject: orders-value"),
+  );
+  expect(
+    (await call("orders", "POST", `/subjects/${encodeURIComponent(":.prod:orders-value")}/versions`, record("x"))).body,
+  ).toEqual(denied("Write", "Subject: :.prod:orders-value"));
   expect((await call("prod", "GET", "/contexts")).body).toEqual([".", ".prod"]);
   expect((await call("orders", "GET", "/contexts")).body).toEqual(["."]);
   expect((await call("reader", "GET", "/contexts")).body).toEqual([".", ".prod"]);
@@ -192,17 +222,27 @@ test("contexts: a qualified subject is the resource; /contexts lists readable co
   expect((await call("nobody", "GET", "/v1/metadata/version")).status).toBe(200);
   expect((await call("nobody", "GET", "/v1/metadata/id")).status).toBe(200);
   // Deleting a context needs Write on it.
-  expect((await call("orders", "DELETE", `/contexts/${encodeURIComponent(":.prod:")}`)).body).toEqual(denied("Write", "Subject: :.prod:"));
+  expect((await call("orders", "DELETE", `/contexts/${encodeURIComponent(":.prod:")}`)).body).toEqual(
+    denied("Write", "Subject: :.prod:"),
+  );
   expect((await call("prod", "DELETE", `/contexts/${encodeURIComponent(":.prod:")}`)).body.error_code).toBe(42211);
 });
 
 test("data contracts: the metadata lookup and contract config need the subject; a GUID needs Read on a subject holding it", async () => {
   const contract = { ...record("contracted"), metadata: { properties: { owner: "orders-team" } } };
   expect((await call("orders", "POST", "/subjects/orders-contract/versions", contract)).status).toBe(200);
-  expect((await call("orders", "GET", "/subjects/orders-contract/metadata?key=owner&value=orders-team")).body).toMatchObject({ version: 1 });
-  expect((await call("nobody", "GET", "/subjects/orders-contract/metadata?key=owner&value=orders-team")).body).toEqual(denied("Read", "Subject: orders-contract"));
-  expect((await call("orders", "PUT", "/config/payments-value", { defaultMetadata: { properties: { a: "b" } } })).body).toEqual(denied("Write", "Subject: payments-value"));
-  expect((await call("reader", "PUT", "/config/orders-contract", { defaultMetadata: { properties: { a: "b" } } })).body).toEqual(denied("Write", "Subject: orders-contract"));
+  expect(
+    (await call("orders", "GET", "/subjects/orders-contract/metadata?key=owner&value=orders-team")).body,
+  ).toMatchObject({ version: 1 });
+  expect((await call("nobody", "GET", "/subjects/orders-contract/metadata?key=owner&value=orders-team")).body).toEqual(
+    denied("Read", "Subject: orders-contract"),
+  );
+  expect(
+    (await call("orders", "PUT", "/config/payments-value", { defaultMetadata: { properties: { a: "b" } } })).body,
+  ).toEqual(denied("Write", "Subject: payments-value"));
+  expect(
+    (await call("reader", "PUT", "/config/orders-contract", { defaultMetadata: { properties: { a: "b" } } })).body,
+  ).toEqual(denied("Write", "Subject: orders-contract"));
   const schema = record("payments").schema;
   const hex = new Bun.CryptoHasher("md5").update(schema).digest("hex");
   const guid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;

@@ -1,7 +1,14 @@
 // Protobuf through the REST API: .proto text, well-known imports without references, references to
 // other subjects, compatibility, invalid schemas, format=serialized (embedded broker).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { client, registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
+import {
+  client,
+  registryPlace,
+  removePlace,
+  startTestRegistry,
+  type RegistryPlace,
+  type TestRegistry,
+} from "../../fixtures/registry.ts";
 
 const event = `syntax = "proto3";
 package app;
@@ -31,7 +38,9 @@ describe("Protobuf schemas", () => {
   test("register, identity under whitespace and comments, schemaType in responses", async () => {
     const first = await api.register("event-value", event, { schemaType: "PROTOBUF" });
     expect(first.status).toBe(200);
-    const again = await api.register("event-value", `// a comment\n${event.replace(/\n\n/g, "\n")}`, { schemaType: "PROTOBUF" });
+    const again = await api.register("event-value", `// a comment\n${event.replace(/\n\n/g, "\n")}`, {
+      schemaType: "PROTOBUF",
+    });
     expect(again.body).toEqual(first.body);
     const byId = (await api.get(`/schemas/ids/${first.body.id}`)).body;
     expect(byId.schemaType).toBe("PROTOBUF");
@@ -39,18 +48,27 @@ describe("Protobuf schemas", () => {
     const serialized = (await api.get(`/schemas/ids/${first.body.id}?format=serialized`)).body.schema;
     expect(serialized).toMatch(/^[A-Za-z0-9+/]+=*$/);
     // The serialized (base64 descriptor) form registers as the same schema once normalized.
-    const viaDescriptor = await api.post("/subjects/event-value?normalize=true", { schemaType: "PROTOBUF", schema: serialized });
+    const viaDescriptor = await api.post("/subjects/event-value?normalize=true", {
+      schemaType: "PROTOBUF",
+      schema: serialized,
+    });
     expect(viaDescriptor.body.id).toBe(first.body.id);
   });
 
   test("compatibility: adding a field is fine, changing a field's kind is not", async () => {
-    const added = event.replace("  google.protobuf.Timestamp at = 2;", "  google.protobuf.Timestamp at = 2;\n  int32 count = 3;");
+    const added = event.replace(
+      "  google.protobuf.Timestamp at = 2;",
+      "  google.protobuf.Timestamp at = 2;\n  int32 count = 3;",
+    );
     expect((await api.register("event-value", added, { schemaType: "PROTOBUF" })).status).toBe(200);
     const changed = added.replace("string id = 1;", "int64 id = 1;");
     const refused = await api.register("event-value", changed, { schemaType: "PROTOBUF" });
     expect(refused.status).toBe(409);
     expect(refused.body.message).toContain("FIELD_SCALAR_KIND_CHANGED");
-    const check = await api.post("/compatibility/subjects/event-value/versions?verbose=true", { schemaType: "PROTOBUF", schema: changed });
+    const check = await api.post("/compatibility/subjects/event-value/versions?verbose=true", {
+      schemaType: "PROTOBUF",
+      schema: changed,
+    });
     expect(check.body.is_compatible).toBe(false);
     expect(check.body.messages[0]).toStartWith('{errorType:"FIELD_SCALAR_KIND_CHANGED"');
   });
@@ -67,7 +85,9 @@ describe("Protobuf schemas", () => {
     expect(unresolved.status).toBe(422);
     expect(unresolved.body.error_code).toBe(42201);
 
-    const syntax = await api.register("broken-value", 'syntax = "proto3";\nmessage X {\n  string a = ;\n}\n', { schemaType: "PROTOBUF" });
+    const syntax = await api.register("broken-value", 'syntax = "proto3";\nmessage X {\n  string a = ;\n}\n', {
+      schemaType: "PROTOBUF",
+    });
     expect(syntax.status).toBe(422);
     expect(syntax.body.error_code).toBe(42201);
     expect(syntax.body.message).toMatch(/line 3|3:/);

@@ -1,6 +1,13 @@
 // Schema types beyond Avro and references between subjects, through the REST API (embedded broker).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { client, registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
+import {
+  client,
+  registryPlace,
+  removePlace,
+  startTestRegistry,
+  type RegistryPlace,
+  type TestRegistry,
+} from "../../fixtures/registry.ts";
 
 describe("JSON Schema and references", () => {
   let place: RegistryPlace;
@@ -25,7 +32,9 @@ describe("JSON Schema and references", () => {
     expect(byId).toEqual({ schemaType: "JSON", schema: JSON.stringify(person) });
     expect((await api.get("/subjects/person-value/versions/1")).body.schemaType).toBe("JSON");
     // Whitespace does not matter; key order does not matter under normalize.
-    expect((await api.register("person-value", JSON.stringify(person, null, 2), { schemaType: "JSON" })).body).toEqual(first.body);
+    expect((await api.register("person-value", JSON.stringify(person, null, 2), { schemaType: "JSON" })).body).toEqual(
+      first.body,
+    );
     // Closed model: adding an optional property is backward compatible.
     const added = { ...person, properties: { ...person.properties, age: { type: "integer" } } };
     expect((await api.register("person-value", added, { schemaType: "JSON" })).status).toBe(200);
@@ -33,13 +42,20 @@ describe("JSON Schema and references", () => {
     const narrowed = { ...added, properties: { ...added.properties, age: { type: "integer", maximum: 10 } } };
     const refused = await api.register("person-value", narrowed, { schemaType: "JSON" });
     expect(refused.status).toBe(409);
-    const verbose = await api.post("/compatibility/subjects/person-value/versions/latest?verbose=true", { schemaType: "JSON", schema: JSON.stringify(narrowed) });
+    const verbose = await api.post("/compatibility/subjects/person-value/versions/latest?verbose=true", {
+      schemaType: "JSON",
+      schema: JSON.stringify(narrowed),
+    });
     expect(verbose.body.is_compatible).toBe(false);
     expect(verbose.body.messages[0]).toContain("MAXIMUM_ADDED");
     // A type change across formats is incompatible unless NONE.
     expect((await api.register("person-value", '"string"')).status).toBe(409);
 
-    const invalid = await api.register("bad-json", { type: "object", properties: { a: { type: 12 } } }, { schemaType: "JSON" });
+    const invalid = await api.register(
+      "bad-json",
+      { type: "object", properties: { a: { type: 12 } } },
+      { schemaType: "JSON" },
+    );
     expect(invalid.status).toBe(422);
     expect(invalid.body.error_code).toBe(42201);
     expect((await api.register("bad-json", "{not json", { schemaType: "JSON" })).body.error_code).toBe(42201);
@@ -62,7 +78,10 @@ describe("JSON Schema and references", () => {
     expect(del.body.error_code).toBe(42206);
     expect((await api.delete("/subjects/address")).body.error_code).toBe(42206);
 
-    const missing = await api.register("orphan-value", customer, { schemaType: "JSON", references: [{ name: "address.json", subject: "nowhere", version: 1 }] });
+    const missing = await api.register("orphan-value", customer, {
+      schemaType: "JSON",
+      references: [{ name: "address.json", subject: "nowhere", version: 1 }],
+    });
     expect(missing.status).toBe(422);
     expect(missing.body.error_code).toBe(42201);
     const unresolved = await api.register("orphan-value", customer, { schemaType: "JSON" });
@@ -73,7 +92,9 @@ describe("JSON Schema and references", () => {
     const money = { type: "record", name: "Money", namespace: "fin", fields: [{ name: "cents", type: "long" }] };
     await api.register("money", money);
     const order = { type: "record", name: "Order", namespace: "fin", fields: [{ name: "total", type: "fin.Money" }] };
-    const o = await api.register("order-value", order, { references: [{ name: "fin.Money", subject: "money", version: 1 }] });
+    const o = await api.register("order-value", order, {
+      references: [{ name: "fin.Money", subject: "money", version: 1 }],
+    });
     expect(o.status).toBe(200);
     // As Java's Schema.toString: a type in the same namespace is named by its short name.
     expect((await api.get(`/schemas/ids/${o.body.id}`)).body.schema).toBe(

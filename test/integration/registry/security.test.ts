@@ -7,7 +7,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { certificateAuthority, pkcs12 } from "../../fixtures/certificates.ts";
 import { captureLogs } from "../../fixtures/logs.ts";
-import { registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
+import {
+  registryPlace,
+  removePlace,
+  startTestRegistry,
+  type RegistryPlace,
+  type TestRegistry,
+} from "../../fixtures/registry.ts";
 import { freePort } from "../../fixtures/wait.ts";
 
 const KEYSTORE_PASSWORD = "keystore-Secret-81";
@@ -32,7 +38,10 @@ async function start(clientAuth: string): Promise<TestRegistry> {
   places.push(place);
   return startTestRegistry(place, {
     listeners: `https://127.0.0.1:${freePort()}`,
-    "ssl.keystore.location": file("registry.p12", pkcs12(ca.issue("localhost", "server"), [ca.cert], KEYSTORE_PASSWORD)),
+    "ssl.keystore.location": file(
+      "registry.p12",
+      pkcs12(ca.issue("localhost", "server"), [ca.cert], KEYSTORE_PASSWORD),
+    ),
     "ssl.keystore.password": KEYSTORE_PASSWORD,
     "ssl.keystore.type": "PKCS12",
     "ssl.truststore.location": file("ca.pem", ca.cert),
@@ -41,7 +50,10 @@ async function start(clientAuth: string): Promise<TestRegistry> {
     "authentication.method": "BASIC",
     "authentication.roles": "admin",
     "authentication.skip.paths": "/",
-    "authentication.users.file": file("users", `alice: MD5:${createHash("md5").update(PASSWORD).digest("hex")},admin\nbob: ${PASSWORD},reader\n`),
+    "authentication.users.file": file(
+      "users",
+      `alice: MD5:${createHash("md5").update(PASSWORD).digest("hex")},admin\nbob: ${PASSWORD},reader\n`,
+    ),
   });
 }
 
@@ -58,8 +70,19 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}` });
-const call = (registry: TestRegistry, path: string, options: { cert?: { cert: string; key: string }; headers?: Record<string, string>; method?: string; body?: unknown } = {}) =>
+const basic = (user: string, password: string) => ({
+  authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`,
+});
+const call = (
+  registry: TestRegistry,
+  path: string,
+  options: {
+    cert?: { cert: string; key: string };
+    headers?: Record<string, string>;
+    method?: string;
+    body?: unknown;
+  } = {},
+) =>
   fetch(registry.url + path, {
     method: options.method ?? "GET",
     headers: { "content-type": "application/vnd.schemaregistry.v1+json", ...options.headers },
@@ -69,7 +92,12 @@ const call = (registry: TestRegistry, path: string, options: { cert?: { cert: st
 
 test("HTTPS with a client certificate and the right password", async () => {
   expect(required.url.startsWith("https://")).toBe(true);
-  const registered = await call(required, "/subjects/secure-value/versions", { cert: client, headers: basic("alice", PASSWORD), method: "POST", body: { schema: '"string"' } });
+  const registered = await call(required, "/subjects/secure-value/versions", {
+    cert: client,
+    headers: basic("alice", PASSWORD),
+    method: "POST",
+    body: { schema: '"string"' },
+  });
   expect(registered.status).toBe(200);
   expect(await registered.json()).toEqual({ id: 1 });
   const subjects = await call(required, "/subjects", { cert: client, headers: basic("alice", PASSWORD) });
@@ -78,7 +106,12 @@ test("HTTPS with a client certificate and the right password", async () => {
 
 test("401 in Confluent's shape without or with wrong credentials; 403 without the role", async () => {
   // GET /schemas/ids/{id} is answered in front of the router (http/cached-reads.ts): the same guard.
-  for (const [path, headers] of [["/subjects", {}], ["/subjects", basic("alice", WRONG)], ["/subjects", basic("nobody", PASSWORD)], ["/schemas/ids/1", {}]] as const) {
+  for (const [path, headers] of [
+    ["/subjects", {}],
+    ["/subjects", basic("alice", WRONG)],
+    ["/subjects", basic("nobody", PASSWORD)],
+    ["/schemas/ids/1", {}],
+  ] as const) {
     const response = await call(required, path, { cert: client, headers });
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toBe('Basic realm="SchemaRegistry-Props"');
@@ -112,7 +145,13 @@ test("no password, key store password or credentials header in the logs", () => 
   const text = logs.text();
   expect(text).toContain("schema registry ready");
   expect(text).toContain("request failed authentication");
-  for (const secret of [KEYSTORE_PASSWORD, PASSWORD, WRONG, basic("alice", PASSWORD).authorization.slice(6), basic("alice", WRONG).authorization.slice(6)]) {
+  for (const secret of [
+    KEYSTORE_PASSWORD,
+    PASSWORD,
+    WRONG,
+    basic("alice", PASSWORD).authorization.slice(6),
+    basic("alice", WRONG).authorization.slice(6),
+  ]) {
     expect(text).not.toContain(secret);
   }
 });

@@ -1,7 +1,14 @@
 // The serde client against a real registry (embedded broker): settings, fail-over, caching.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Deserializer, SchemaRegistryClient, SerializationException, Serializer } from "#src/serde/index.ts";
-import { client, registryPlace, removePlace, startTestRegistry, type RegistryPlace, type TestRegistry } from "../../fixtures/registry.ts";
+import {
+  client,
+  registryPlace,
+  removePlace,
+  startTestRegistry,
+  type RegistryPlace,
+  type TestRegistry,
+} from "../../fixtures/registry.ts";
 import { freePort } from "../../fixtures/wait.ts";
 
 const v1 = { type: "record", name: "Event", namespace: "app", fields: [{ name: "a", type: "string" }] };
@@ -42,10 +49,14 @@ describe("serde client settings", () => {
     const registry = new SchemaRegistryClient({ "schema.registry.url": `http://127.0.0.1:${proxy.port}` });
     const serializer = new Serializer(registry, { schema: v1 });
     requests = 0;
-    const all = await Promise.all(Array.from({ length: 20 }, (_, i) => serializer.serialize("cached", { a: String(i) })));
+    const all = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => serializer.serialize("cached", { a: String(i) })),
+    );
     expect(requests).toBe(1);
     const deserializer = new Deserializer(registry);
-    const fresh = new Deserializer(new SchemaRegistryClient({ "schema.registry.url": `http://127.0.0.1:${proxy.port}` }));
+    const fresh = new Deserializer(
+      new SchemaRegistryClient({ "schema.registry.url": `http://127.0.0.1:${proxy.port}` }),
+    );
     requests = 0;
     await Promise.all(all.map((b) => fresh.deserialize("cached", b)));
     expect(requests).toBe(1);
@@ -56,12 +67,19 @@ describe("serde client settings", () => {
 
   test("without auto-registration: lookup, or use.latest.version with the strict check", async () => {
     const url = sr.url;
-    const lookupOnly = new Serializer(new SchemaRegistryClient({ "schema.registry.url": url, "auto.register.schemas": false }), { schema: v1 });
+    const lookupOnly = new Serializer(
+      new SchemaRegistryClient({ "schema.registry.url": url, "auto.register.schemas": false }),
+      { schema: v1 },
+    );
     await expect(lookupOnly.serialize("unregistered", { a: "x" })).rejects.toThrow(SerializationException);
     await client(url).register("latest-value", v1);
     await client(url).register("latest-value", v2);
     const latest = new Serializer(
-      new SchemaRegistryClient({ "schema.registry.url": url, "auto.register.schemas": false, "use.latest.version": true }),
+      new SchemaRegistryClient({
+        "schema.registry.url": url,
+        "auto.register.schemas": false,
+        "use.latest.version": true,
+      }),
       { schema: v1 },
     );
     const bytes = await latest.serialize("latest", { a: "x", b: 3 });
@@ -69,14 +87,21 @@ describe("serde client settings", () => {
     expect(new DataView(bytes.buffer).getInt32(1)).toBe(v2Id);
     // A schema the latest version cannot read is refused under latest.compatibility.strict.
     const incompatible = new Serializer(
-      new SchemaRegistryClient({ "schema.registry.url": url, "auto.register.schemas": false, "use.latest.version": true }),
+      new SchemaRegistryClient({
+        "schema.registry.url": url,
+        "auto.register.schemas": false,
+        "use.latest.version": true,
+      }),
       { schema: { ...v1, fields: [{ name: "a", type: "int" }] } },
     );
     await expect(incompatible.serialize("latest", { a: 1 })).rejects.toThrow(/cannot read/);
   });
 
   test("record name strategies name the subject after the record", async () => {
-    const registry = new SchemaRegistryClient({ "schema.registry.url": sr.url, "value.subject.name.strategy": "io.confluent.kafka.serializers.subject.TopicRecordNameStrategy" });
+    const registry = new SchemaRegistryClient({
+      "schema.registry.url": sr.url,
+      "value.subject.name.strategy": "io.confluent.kafka.serializers.subject.TopicRecordNameStrategy",
+    });
     await new Serializer(registry, { schema: v1 }).serialize("events", { a: "x" });
     expect((await client(sr.url).get("/subjects")).body).toContain("events-app.Event");
   });
@@ -84,7 +109,9 @@ describe("serde client settings", () => {
   test("a value that does not match fails before anything is registered", async () => {
     const registry = new SchemaRegistryClient({ "schema.registry.url": sr.url });
     const before = (await client(sr.url).get("/subjects")).body;
-    await expect(new Serializer(registry, { schema: v1 }).serialize("nothing", { a: 5 })).rejects.toThrow(SerializationException);
+    await expect(new Serializer(registry, { schema: v1 }).serialize("nothing", { a: 5 })).rejects.toThrow(
+      SerializationException,
+    );
     expect((await client(sr.url).get("/subjects")).body).toEqual(before);
   });
 
@@ -98,15 +125,23 @@ describe("serde client settings", () => {
     expect(await new Deserializer(registry).deserialize("proto-lines", Uint8Array.from(bytes))).toEqual({ qty: "7" });
     const order = new Serializer(registry, { schemaType: "PROTOBUF", schema: proto, messageName: "shop.Order" });
     const first = await order.serialize("proto-orders", { id: "o1", lines: [{ qty: 2 }] });
-    expect(await new Deserializer(registry).deserialize("proto-orders", first)).toEqual({ id: "o1", lines: [{ qty: "2" }] });
-    expect(() => order.serializeSync("proto-orders", { id: "o1", note: "x" })).toThrow("Error serializing Protobuf message shop.Order: unknown field note");
+    expect(await new Deserializer(registry).deserialize("proto-orders", first)).toEqual({
+      id: "o1",
+      lines: [{ qty: "2" }],
+    });
+    expect(() => order.serializeSync("proto-orders", { id: "o1", note: "x" })).toThrow(
+      "Error serializing Protobuf message shop.Order: unknown field note",
+    );
 
     const avroBytes = await new Serializer(registry, { schema: v2 }).serialize("avro-read", { a: "x", b: 3 });
     const reader = new Deserializer(registry, { readerSchema: v1 });
     expect(await reader.deserialize("avro-read", Uint8Array.from(avroBytes))).toEqual({ a: "x" });
     expect(reader.deserializeSync(avroBytes)).toEqual({ a: "x" });
 
-    const json = new Serializer(registry, { schemaType: "JSON", schema: { type: "object", properties: { n: { type: "integer" } } } });
+    const json = new Serializer(registry, {
+      schemaType: "JSON",
+      schema: { type: "object", properties: { n: { type: "integer" } } },
+    });
     const jsonBytes = await json.serialize("json-read", { n: 1 });
     expect(new TextDecoder().decode(jsonBytes.subarray(5))).toBe('{"n":1}');
     expect(await new Deserializer(registry).deserialize("json-read", Uint8Array.from(jsonBytes))).toEqual({ n: 1 });

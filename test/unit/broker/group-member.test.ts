@@ -28,7 +28,12 @@ afterEach(async () => {
 });
 
 function start(coordinator: EmbeddedGroupCoordinator, name: string): Probe {
-  const membership = coordinator.membership({ groupId: "g", protocolType: "test", sessionTimeoutMs: 5000, rebalanceTimeoutMs: 5000 });
+  const membership = coordinator.membership({
+    groupId: "g",
+    protocolType: "test",
+    sessionTimeoutMs: 5000,
+    rebalanceTimeoutMs: 5000,
+  });
   const probe: Probe = { name, member: undefined!, rebalancing: 0, lost: 0, assigns: [] };
   probe.member = new GroupMember(
     membership,

@@ -1,6 +1,13 @@
 // The OAUTHBEARER login's schedule (Kafka's sasl.login.refresh.* rules) and its token handling.
 import { expect, test } from "bun:test";
-import { checkedJwt, LoginError, refreshTime, TokenLogin, unsecuredToken, type ExpiringToken } from "#src/broker/login.ts";
+import {
+  checkedJwt,
+  LoginError,
+  refreshTime,
+  TokenLogin,
+  unsecuredToken,
+  type ExpiringToken,
+} from "#src/broker/login.ts";
 
 const defaults = { windowFactor: 0.8, windowJitter: 0.05, minPeriodSeconds: 60, bufferSeconds: 300 };
 const HOUR = 3600_000;
@@ -59,18 +66,37 @@ test("a failed refresh keeps a still-valid token; once it has expired the failur
 });
 
 test("what Kafka's client checks of a JWT: three parts, exp, the subject claim", () => {
-  const jwt = (claims: object) => `${Buffer.from('{"alg":"RS256"}').toString("base64url")}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.sig`;
-  expect(checkedJwt(jwt({ sub: "a", exp: 100 }), "sub", "t")).toEqual({ value: jwt({ sub: "a", exp: 100 }), expiresAtMs: 100_000 });
+  const jwt = (claims: object) =>
+    `${Buffer.from('{"alg":"RS256"}').toString("base64url")}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.sig`;
+  expect(checkedJwt(jwt({ sub: "a", exp: 100 }), "sub", "t")).toEqual({
+    value: jwt({ sub: "a", exp: 100 }),
+    expiresAtMs: 100_000,
+  });
   expect(() => checkedJwt("opaque-token", "sub", "the token")).toThrow("not a JWT");
   expect(() => checkedJwt(jwt({ sub: "a" }), "sub", "the token")).toThrow("exp");
   expect(() => checkedJwt(jwt({ sub: "a", exp: 1 }), "client_id", "the token")).toThrow("client_id");
 });
 
 test("an unsecured token: alg none, no signature, the configured claims with iat and exp", () => {
-  const token = unsecuredToken({ kind: "unsecured", prefix: "", claims: { sub: "alice", scope: ["a"] }, principalClaim: "sub", lifetimeSeconds: 60, refresh: defaults }, 1_700_000_000_500);
+  const token = unsecuredToken(
+    {
+      kind: "unsecured",
+      prefix: "",
+      claims: { sub: "alice", scope: ["a"] },
+      principalClaim: "sub",
+      lifetimeSeconds: 60,
+      refresh: defaults,
+    },
+    1_700_000_000_500,
+  );
   const [header, payload, signature] = token.value.split(".");
   expect(JSON.parse(Buffer.from(header!, "base64url").toString())).toEqual({ alg: "none" });
-  expect(JSON.parse(Buffer.from(payload!, "base64url").toString())).toEqual({ sub: "alice", scope: ["a"], iat: 1_700_000_000.5, exp: 1_700_000_060.5 });
+  expect(JSON.parse(Buffer.from(payload!, "base64url").toString())).toEqual({
+    sub: "alice",
+    scope: ["a"],
+    iat: 1_700_000_000.5,
+    exp: 1_700_000_060.5,
+  });
   expect(signature).toBe("");
   expect(token.expiresAtMs).toBe(1_700_000_060_500);
 });

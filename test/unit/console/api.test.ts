@@ -9,6 +9,14 @@ test("served at /ui/, the base paths are as given", () => {
 });
 
 test("served below a proxy's path, every base path is below it too; a missing service stays missing", () => {
-  expect(mountedAt(config, "/tools/ui/")).toEqual({ service: "registry", registry: "/tools", connect: "/tools/ui/proxy/connect" });
-  expect(mountedAt({ service: "connect", registry: null, connect: "" }, "/a/b/ui/")).toEqual({ service: "connect", registry: null, connect: "/a/b" });
+  expect(mountedAt(config, "/tools/ui/")).toEqual({
+    service: "registry",
+    registry: "/tools",
+    connect: "/tools/ui/proxy/connect",
+  });
+  expect(mountedAt({ service: "connect", registry: null, connect: "" }, "/a/b/ui/")).toEqual({
+    service: "connect",
+    registry: null,
+    connect: "/a/b",
+  });
 });

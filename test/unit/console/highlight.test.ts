@@ -1,10 +1,23 @@
 import { expect, test } from "bun:test";
 import { highlight } from "#src/console/highlight.ts";
 
-const kinds = (line: { kind: string; text: string }[]) => line.filter((t) => t.text.trim()).map((t) => `${t.kind}:${t.text}`);
+const kinds = (line: { kind: string; text: string }[]) =>
+  line.filter((t) => t.text.trim()).map((t) => `${t.kind}:${t.text}`);
 
 test("JSON: keys, strings, numbers and keywords", () => {
-  expect(kinds(highlight('  "name": "id", "size": 16, "x": null', "AVRO")[0]!)).toEqual(['key:"name"', "punct::", 'string:"id"', "punct:,", 'key:"size"', "punct::", "number:16", "punct:,", 'key:"x"', "punct::", "keyword:null"]);
+  expect(kinds(highlight('  "name": "id", "size": 16, "x": null', "AVRO")[0]!)).toEqual([
+    'key:"name"',
+    "punct::",
+    'string:"id"',
+    "punct:,",
+    'key:"size"',
+    "punct::",
+    "number:16",
+    "punct:,",
+    'key:"x"',
+    "punct::",
+    "keyword:null",
+  ]);
 });
 
 test("Protobuf: keywords, scalar types, comments across lines; every character kept", () => {

@@ -11,7 +11,13 @@ test("/sluice/metrics: a task's records are the largest of its running totals", 
     ],
     unreachable: [],
   };
-  expect(readMetrics(body)).toEqual({ at: 1000, tasks: [{ connector: "src", task: 0, records: 10 }, { connector: "snk", task: 0, records: 5, lag: 7 }] });
+  expect(readMetrics(body)).toEqual({
+    at: 1000,
+    tasks: [
+      { connector: "src", task: 0, records: 10 },
+      { connector: "snk", task: 0, records: 5, lag: 7 },
+    ],
+  });
 });
 
 test("rates per task and per connector between samples; a restarted task's reset is no negative rate", () => {
@@ -37,5 +43,8 @@ test("Prometheus text of an older worker gives the same counters", () => {
     'sluice_connect_task_state{connector="a",task="0",state="RUNNING"} 1',
   ].join("\n");
   expect(parsePrometheus('m{x="a\\"b"} 1')).toEqual([{ name: "m", labels: { x: 'a"b' }, value: 1 }]);
-  expect(countersFromPrometheus(text)).toEqual([{ connector: "a", task: 0, records: 42 }, { connector: "b", task: 1, records: 9, lag: 3 }]);
+  expect(countersFromPrometheus(text)).toEqual([
+    { connector: "a", task: 0, records: 42 },
+    { connector: "b", task: 1, records: 9, lag: 3 },
+  ]);
 });

@@ -46,10 +46,14 @@ describe("BigDecimal", () => {
 
   test("toString and parse are inverse (property)", () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }), fc.integer({ min: -50, max: 50 }), (unscaled, scale) => {
-        const d = new BigDecimal(unscaled, scale);
-        return BigDecimal.parse(d.toString()).equals(d) && BigDecimal.parse(d.toPlainString()).compareTo(d) === 0;
-      }),
+      fc.property(
+        fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }),
+        fc.integer({ min: -50, max: 50 }),
+        (unscaled, scale) => {
+          const d = new BigDecimal(unscaled, scale);
+          return BigDecimal.parse(d.toString()).equals(d) && BigDecimal.parse(d.toPlainString()).compareTo(d) === 0;
+        },
+      ),
     );
   });
 

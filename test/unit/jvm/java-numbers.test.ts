@@ -1,6 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { JavaNumberFormatError, javaDoubleToString, javaFloatToString, javaParseDouble, javaParseInteger } from "#src/jvm/java-numbers.ts";
+import {
+  JavaNumberFormatError,
+  javaDoubleToString,
+  javaFloatToString,
+  javaParseDouble,
+  javaParseInteger,
+} from "#src/jvm/java-numbers.ts";
 
 const bitsToDouble = (hex: string) => {
   const view = new DataView(new ArrayBuffer(8));
@@ -66,7 +72,11 @@ describe("Double.toString", () => {
   });
 
   test("reads back as the same double (property)", () => {
-    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (d) => Object.is(Number(javaDoubleToString(d)), d)));
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (d) =>
+        Object.is(Number(javaDoubleToString(d)), d),
+      ),
+    );
   });
 });
 
@@ -119,7 +129,12 @@ describe("Float.toString", () => {
       fc.property(fc.float({ noNaN: true, noDefaultInfinity: true }), (f) => {
         const text = javaFloatToString(f);
         if (!Object.is(Math.fround(Number(text)), f)) return false;
-        const significant = text.replace(/^-/, "").replace(/E.*/, "").replace(".", "").replace(/^0+/, "").replace(/0+$/, "");
+        const significant = text
+          .replace(/^-/, "")
+          .replace(/E.*/, "")
+          .replace(".", "")
+          .replace(/^0+/, "")
+          .replace(/0+$/, "");
         // Java weighs 2-digit forms against 1-digit ones, so only longer forms must be minimal.
         if (significant.length <= 2) return true;
         // One digit less, rounded either way, must not read back as f.
@@ -196,18 +211,31 @@ describe("Integer.parseInt and its byte, short and long siblings", () => {
   });
 
   test("anything else throws Java's NumberFormatException message", () => {
-    for (const [text, width] of [["128", 8], ["2147483648", 32], ["9223372036854775808", 64], ["", 32], ["+", 32], ["1.0", 64], [" 1", 32], ["0x10", 32]] as const) {
+    for (const [text, width] of [
+      ["128", 8],
+      ["2147483648", 32],
+      ["9223372036854775808", 64],
+      ["", 32],
+      ["+", 32],
+      ["1.0", 64],
+      [" 1", 32],
+      ["0x10", 32],
+    ] as const) {
       expect(() => javaParseInteger(text, width)).toThrow(new JavaNumberFormatError(`For input string: "${text}"`));
     }
   });
 
   test("agrees with a range check on every safe integer", () => {
     fc.assert(
-      fc.property(fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), fc.constantFrom(8 as const, 16 as const, 32 as const, 64 as const), (n, width) => {
-        const fits = n >= -(2 ** (width - 1)) && n < 2 ** (width - 1);
-        if (fits) expect(javaParseInteger(String(n), width)).toBe(BigInt(n));
-        else expect(() => javaParseInteger(String(n), width)).toThrow(JavaNumberFormatError);
-      }),
+      fc.property(
+        fc.integer({ min: -(2 ** 40), max: 2 ** 40 }),
+        fc.constantFrom(8 as const, 16 as const, 32 as const, 64 as const),
+        (n, width) => {
+          const fits = n >= -(2 ** (width - 1)) && n < 2 ** (width - 1);
+          if (fits) expect(javaParseInteger(String(n), width)).toBe(BigInt(n));
+          else expect(() => javaParseInteger(String(n), width)).toThrow(JavaNumberFormatError);
+        },
+      ),
     );
   });
 });

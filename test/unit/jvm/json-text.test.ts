@@ -17,7 +17,8 @@ import {
 type Num = { text: string; integral: boolean };
 const num = (text: string, integral: boolean): Num => ({ text, integral });
 const read = (text: string, options?: JsonReadOptions) => readJsonTree(text, num, options);
-const write = (tree: JsonTree<Num>, output: "string" | "bytes" = "string") => writeJsonTree(tree, (n) => n.text, output);
+const write = (tree: JsonTree<Num>, output: "string" | "bytes" = "string") =>
+  writeJsonTree(tree, (n) => n.text, output);
 const failure = (text: string, options?: JsonReadOptions): string => {
   try {
     read(text, options);
@@ -41,30 +42,46 @@ describe("reading", () => {
   test("the shape sees where each object starts and ends", () => {
     const spans: string[] = [];
     const text = ' {"a": {"b": []}, "c": {}} ';
-    readJsonText<unknown>(text, { number: Number, object: (_fields, start, end) => spans.push(text.slice(start, end)) });
+    readJsonText<unknown>(text, {
+      number: Number,
+      object: (_fields, start, end) => spans.push(text.slice(start, end)),
+    });
     expect(spans).toEqual(['{"b": []}', "{}", '{"a": {"b": []}, "c": {}}']);
   });
 
   test("escapes are decoded; control characters and unknown escapes refused", () => {
     expect(read('"\\u00e9\\ud83d\\ude00\\/\\b\\f\\n\\r\\t\\"\\\\"')).toBe('é😀/\b\f\n\r\t"\\');
-    expect(failure('"a\u0001"')).toBe("Illegal unquoted character ((CTRL-CHAR, code 1)): has to be escaped using backslash to be included in string value at line 1, column 3");
+    expect(failure('"a\u0001"')).toBe(
+      "Illegal unquoted character ((CTRL-CHAR, code 1)): has to be escaped using backslash to be included in string value at line 1, column 3",
+    );
     expect(failure('"\\q"')).toBe("Unrecognized character escape ('q' (code 113)) at line 1, column 3");
     expect(failure('"\\u12G4"')).toStartWith("Unexpected character in a \\u escape");
   });
 
   test("Jackson's messages, with the line and column", () => {
     expect(failure("{")).toBe("Unexpected end-of-input at line 1, column 2");
-    expect(failure('{\n  "a" 1}')).toBe("Unexpected character ('1' (code 49)): was expecting a colon to separate field name and value at line 2, column 7");
-    expect(failure("[1 2]")).toBe("Unexpected character ('2' (code 50)): was expecting comma to separate Array entries at line 1, column 4");
-    expect(failure("{'a':1}")).toStartWith("Unexpected character (''' (code 39)): was expecting double-quote to start field name");
+    expect(failure('{\n  "a" 1}')).toBe(
+      "Unexpected character ('1' (code 49)): was expecting a colon to separate field name and value at line 2, column 7",
+    );
+    expect(failure("[1 2]")).toBe(
+      "Unexpected character ('2' (code 50)): was expecting comma to separate Array entries at line 1, column 4",
+    );
+    expect(failure("{'a':1}")).toStartWith(
+      "Unexpected character (''' (code 39)): was expecting double-quote to start field name",
+    );
     expect(failure("truex")).toStartWith("Unrecognized token 'truex'");
-    expect(failure("1}")).toStartWith("Unexpected character ('}' (code 125)): Expected space separating root-level values");
-    for (const bad of ["+1", ".5", "1.", "1e", "-", "[1,]", "\u0001", '{"a"}']) expect(() => read(bad)).toThrow(JsonSyntaxError);
+    expect(failure("1}")).toStartWith(
+      "Unexpected character ('}' (code 125)): Expected space separating root-level values",
+    );
+    for (const bad of ["+1", ".5", "1.", "1e", "-", "[1,]", "\u0001", '{"a"}'])
+      expect(() => read(bad)).toThrow(JsonSyntaxError);
   });
 
   test("StreamReadConstraints: nesting 1000, numbers 1000 characters", () => {
     expect(() => read("[".repeat(1000) + "]".repeat(1000))).not.toThrow();
-    expect(failure("[".repeat(1001) + "]".repeat(1001))).toStartWith("Document nesting depth (1001) exceeds the maximum allowed (1000)");
+    expect(failure("[".repeat(1001) + "]".repeat(1001))).toStartWith(
+      "Document nesting depth (1001) exceeds the maximum allowed (1000)",
+    );
     expect(read("1".repeat(1000))).toEqual(num("1".repeat(1000), true));
     expect(failure("1".repeat(1001))).toStartWith("Number value length (1001) exceeds the maximum allowed (1000)");
   });
@@ -79,14 +96,24 @@ describe("reading", () => {
   test("comments, when allowed", () => {
     const text = '// a schema\n{"a": /* inline */ 1} /* after */';
     expect(failure(text)).toStartWith("Unexpected character ('/' (code 47))");
-    expect(read(text, { comments: true, trailing: () => new Error("unexpected") })).toEqual(new Map([["a", num("1", true)]]));
+    expect(read(text, { comments: true, trailing: () => new Error("unexpected") })).toEqual(
+      new Map([["a", num("1", true)]]),
+    );
     expect(failure("/* open", { comments: true })).toStartWith("Unexpected end-of-input in a comment");
-    expect(failure("/x", { comments: true })).toStartWith("Unexpected character ('x' (code 120)): was expecting either '*' or '/' for a comment");
+    expect(failure("/x", { comments: true })).toStartWith(
+      "Unexpected character ('x' (code 120)): was expecting either '*' or '/' for a comment",
+    );
   });
 
   test("NaN and Infinity, when allowed, read as the strings Jackson writes", () => {
     expect(failure("NaN")).toStartWith("Unexpected character ('N' (code 78))");
-    expect(read("[NaN, Infinity, +Infinity, -Infinity, -1]", { nonNumericNumbers: true })).toEqual(["NaN", "Infinity", "Infinity", "-Infinity", num("-1", true)]);
+    expect(read("[NaN, Infinity, +Infinity, -Infinity, -1]", { nonNumericNumbers: true })).toEqual([
+      "NaN",
+      "Infinity",
+      "Infinity",
+      "-Infinity",
+      num("-1", true),
+    ]);
     expect(failure("NaNa", { nonNumericNumbers: true })).toStartWith("Unrecognized token 'NaNa'");
   });
 
@@ -99,14 +126,27 @@ describe("reading", () => {
 
   test("whatever JSON.stringify writes, reads back (property)", () => {
     const plain = (v: JsonTree<Num>): unknown =>
-      v instanceof Map ? Object.fromEntries([...v].map(([k, x]) => [k, plain(x)])) : Array.isArray(v) ? v.map(plain) : v !== null && typeof v === "object" ? Number(v.text) : v;
-    fc.assert(fc.property(fc.jsonValue(), (value) => JSON.stringify(plain(read(JSON.stringify(value)) as JsonTree<Num>)) === JSON.stringify(value)));
+      v instanceof Map
+        ? Object.fromEntries([...v].map(([k, x]) => [k, plain(x)]))
+        : Array.isArray(v)
+          ? v.map(plain)
+          : v !== null && typeof v === "object"
+            ? Number(v.text)
+            : v;
+    fc.assert(
+      fc.property(
+        fc.jsonValue(),
+        (value) => JSON.stringify(plain(read(JSON.stringify(value)) as JsonTree<Num>)) === JSON.stringify(value),
+      ),
+    );
   });
 });
 
 describe("writing", () => {
   test("strings: short escapes, upper-case \\u00XX for other controls, '/' and U+2028 raw", () => {
-    expect(jsonString('a"b\\c\b\f\n\r\t\u0000\u001f/\u2028é')).toBe('"a\\"b\\\\c\\b\\f\\n\\r\\t\\u0000\\u001F/\u2028é"');
+    expect(jsonString('a"b\\c\b\f\n\r\t\u0000\u001f/\u2028é')).toBe(
+      '"a\\"b\\\\c\\b\\f\\n\\r\\t\\u0000\\u001F/\u2028é"',
+    );
     expect(jsonString("plain")).toBe('"plain"');
   });
 
@@ -124,7 +164,9 @@ describe("writing", () => {
     ]);
     expect(write(tree)).toBe('{"2":1.50,"1":[true,null,"😀"],"a":{}}');
     expect(write(tree, "bytes")).toBe('{"2":1.50,"1":[true,null,"\\uD83D\\uDE00"],"a":{}}');
-    expect(write(sortedKeys(read('{"b":{"d":1,"c":2},"a":[{"z":0,"y":0}],"B":0}') as JsonTree<Num>))).toBe('{"B":0,"a":[{"y":0,"z":0}],"b":{"c":2,"d":1}}');
+    expect(write(sortedKeys(read('{"b":{"d":1,"c":2},"a":[{"z":0,"y":0}],"B":0}') as JsonTree<Num>))).toBe(
+      '{"B":0,"a":[{"y":0,"z":0}],"b":{"c":2,"d":1}}',
+    );
   });
 
   test("what is written reads back as the same tree (property)", () => {

@@ -11,9 +11,13 @@ describe("regex matches on threads under a time budget", () => {
     const p = JavaPattern.compile("(?<db>[^.]+)\\.(?<table>.+)");
     expect(await p.matchesWithin("test", "shop.orders")).toBe(true);
     expect(await p.matchesWithin("test", "orders")).toBe(false);
-    expect(await p.replaceFirstWithin("test", "shop.orders", JavaReplacement.compile("${table}_${db}", p))).toBe("orders_shop");
+    expect(await p.replaceFirstWithin("test", "shop.orders", JavaReplacement.compile("${table}_${db}", p))).toBe(
+      "orders_shop",
+    );
     const alternation = JavaPattern.compile("a|ab");
-    expect(await alternation.replaceFirstWithin("test", "ab", JavaReplacement.compile("X", alternation))).toBe(alternation.replaceFirst("ab", "X"));
+    expect(await alternation.replaceFirstWithin("test", "ab", JavaReplacement.compile("X", alternation))).toBe(
+      alternation.replaceFirst("ab", "X"),
+    );
   });
 
   test("a match over the budget fails naming its owner, the regex and the setting; the next match is answered", async () => {
@@ -21,7 +25,9 @@ describe("regex matches on threads under a time budget", () => {
     const p = JavaPattern.compile("(a+)+");
     const error = await p.matchesWithin("RegexRouter regex", CATASTROPHIC).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RegexTimeoutError);
-    expect((error as Error).message).toBe(`RegexRouter regex '(a+)+' did not finish matching '${CATASTROPHIC}' (61 characters) within regex.match.timeout.ms=100`);
+    expect((error as Error).message).toBe(
+      `RegexRouter regex '(a+)+' did not finish matching '${CATASTROPHIC}' (61 characters) within regex.match.timeout.ms=100`,
+    );
     expect(await p.matchesWithin("RegexRouter regex", "aaa")).toBe(true);
   });
 
@@ -29,7 +35,9 @@ describe("regex matches on threads under a time budget", () => {
     regexThreads.timeoutMs = 500;
     const p = JavaPattern.compile("(a+)+");
     const order: string[] = [];
-    const stuck = [1, 2].map((n) => p.matchesWithin("stuck", CATASTROPHIC).catch((e: unknown) => order.push(`stuck ${n}: ${(e as Error).name}`)));
+    const stuck = [1, 2].map((n) =>
+      p.matchesWithin("stuck", CATASTROPHIC).catch((e: unknown) => order.push(`stuck ${n}: ${(e as Error).name}`)),
+    );
     order.push(`quick: ${await p.matchesWithin("quick", "aa")}`);
     await Promise.all(stuck);
     expect(order).toEqual(["quick: true", "stuck 1: RegexTimeoutException", "stuck 2: RegexTimeoutException"]);

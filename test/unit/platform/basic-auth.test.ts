@@ -17,7 +17,10 @@ describe("verifyPassword", () => {
   });
 
   test("bcrypt and argon2 hashes", async () => {
-    for (const hash of [await Bun.password.hash("pw", { algorithm: "bcrypt", cost: 4 }), await Bun.password.hash("pw")]) {
+    for (const hash of [
+      await Bun.password.hash("pw", { algorithm: "bcrypt", cost: 4 }),
+      await Bun.password.hash("pw"),
+    ]) {
       expect(await verifyPassword(hash, "pw")).toBe(true);
       expect(await verifyPassword(hash, "pW")).toBe(false);
     }
@@ -26,7 +29,10 @@ describe("verifyPassword", () => {
 
 test("users files: Jetty's roles after the password, Kafka Connect's whole value as the password", () => {
   const text = "# comment\nalice: MD5:5ebe2294ecd0e0f08eab7690d2a6ee69, admin, developer\nbob=pa,ss\n";
-  expect(parseUsers(text, true).get("alice")).toEqual({ credential: "MD5:5ebe2294ecd0e0f08eab7690d2a6ee69", roles: ["admin", "developer"] });
+  expect(parseUsers(text, true).get("alice")).toEqual({
+    credential: "MD5:5ebe2294ecd0e0f08eab7690d2a6ee69",
+    roles: ["admin", "developer"],
+  });
   expect(parseUsers(text, true).get("bob")).toEqual({ credential: "pa", roles: ["ss"] });
   expect(parseUsers(text, false).get("bob")).toEqual({ credential: "pa,ss", roles: [] });
 });
@@ -66,7 +72,14 @@ describe("basicAuthGuard", () => {
   });
 
   test("401 with a challenge for missing, malformed or wrong credentials", async () => {
-    for (const header of [undefined, "Bearer x", "Basic !!!", basic("alice", "wrong"), basic("nobody", "secret"), `Basic ${Buffer.from("alice").toString("base64")}`]) {
+    for (const header of [
+      undefined,
+      "Bearer x",
+      "Basic !!!",
+      basic("alice", "wrong"),
+      basic("nobody", "secret"),
+      `Basic ${Buffer.from("alice").toString("base64")}`,
+    ]) {
       const response = await call("/subjects", header);
       expect(response?.status).toBe(401);
       expect(response?.headers.get("www-authenticate")).toBe('Basic realm="Test"');

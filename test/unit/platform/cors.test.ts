@@ -6,7 +6,11 @@ import { corsPolicy, withCors } from "#src/platform/cors.ts";
 const preflight = (origin: string, method = "PUT", headers?: string) =>
   new Request("http://registry:8081/subjects", {
     method: "OPTIONS",
-    headers: { origin, "access-control-request-method": method, ...(headers ? { "access-control-request-headers": headers } : {}) },
+    headers: {
+      origin,
+      "access-control-request-method": method,
+      ...(headers ? { "access-control-request-headers": headers } : {}),
+    },
   });
 const get = (origin?: string) => new Request("http://registry:8081/subjects", { headers: origin ? { origin } : {} });
 
@@ -17,8 +21,12 @@ describe("corsPolicy", () => {
   });
 
   test("a comma list matches origins exactly; a `*` in an entry matches any run of characters, dots literal", () => {
-    const policy = corsPolicy({ allowOrigin: "https://ui.example.com, https://*.corp.example, http://localhost:*", allowMethods: "GET,PUT" })!;
-    const allowed = (origin: string) => policy.decorate(get(origin), new Response("x")).headers.get("access-control-allow-origin");
+    const policy = corsPolicy({
+      allowOrigin: "https://ui.example.com, https://*.corp.example, http://localhost:*",
+      allowMethods: "GET,PUT",
+    })!;
+    const allowed = (origin: string) =>
+      policy.decorate(get(origin), new Response("x")).headers.get("access-control-allow-origin");
     expect(allowed("https://ui.example.com")).toBe("https://ui.example.com");
     expect(allowed("https://ui.example.com.evil.test")).toBeNull();
     expect(allowed("http://ui.example.com")).toBeNull();
@@ -60,21 +68,33 @@ describe("corsPolicy", () => {
     const header = policy.preflight(preflight("https://ui.example.com", "POST", "authorization"))!;
     expect(header.headers.get("access-control-allow-origin")).toBeNull();
     const withAuth = corsPolicy({ allowOrigin: "https://ui.example.com", allowHeaders: "Authorization,Content-Type" })!;
-    expect(withAuth.preflight(preflight("https://ui.example.com", "POST", "Authorization, content-type"))!.headers.get("access-control-allow-headers")).toBe("Authorization,Content-Type");
+    expect(
+      withAuth
+        .preflight(preflight("https://ui.example.com", "POST", "Authorization, content-type"))!
+        .headers.get("access-control-allow-headers"),
+    ).toBe("Authorization,Content-Type");
     const anyHeader = corsPolicy({ allowOrigin: "https://ui.example.com", allowHeaders: "*" })!;
-    expect(anyHeader.preflight(preflight("https://ui.example.com", "POST", "x-a,x-b"))!.headers.get("access-control-allow-headers")).toBe("x-a,x-b");
+    expect(
+      anyHeader
+        .preflight(preflight("https://ui.example.com", "POST", "x-a,x-b"))!
+        .headers.get("access-control-allow-headers"),
+    ).toBe("x-a,x-b");
   });
 
   test("requests that are not preflights from allowed origins are left to the service", () => {
     const policy = corsPolicy({ allowOrigin: "https://ui.example.com" })!;
     expect(policy.preflight(preflight("https://evil.test"))).toBeUndefined();
-    expect(policy.preflight(new Request("http://r/", { method: "OPTIONS", headers: { origin: "https://ui.example.com" } }))).toBeUndefined();
+    expect(
+      policy.preflight(new Request("http://r/", { method: "OPTIONS", headers: { origin: "https://ui.example.com" } })),
+    ).toBeUndefined();
     expect(policy.preflight(get("https://ui.example.com"))).toBeUndefined();
   });
 
   test("exposed headers are named on actual responses", () => {
     const policy = corsPolicy({ allowOrigin: "*", exposeHeaders: "Location, X-Total" })!;
-    expect(policy.decorate(get("https://a.test"), new Response("x")).headers.get("access-control-expose-headers")).toBe("Location,X-Total");
+    expect(policy.decorate(get("https://a.test"), new Response("x")).headers.get("access-control-expose-headers")).toBe(
+      "Location,X-Total",
+    );
   });
 });
 
@@ -82,10 +102,13 @@ describe("withCors", () => {
   test("answers preflights before the handler and decorates its responses, immutable ones too", async () => {
     let calls = 0;
     const forwarded = await fetch("data:text/plain,hi");
-    const handler = withCors(async () => {
-      calls++;
-      return forwarded;
-    }, corsPolicy({ allowOrigin: "https://ui.example.com" }));
+    const handler = withCors(
+      async () => {
+        calls++;
+        return forwarded;
+      },
+      corsPolicy({ allowOrigin: "https://ui.example.com" }),
+    );
     expect((await handler(preflight("https://ui.example.com", "GET"))).status).toBe(200);
     expect(calls).toBe(0);
     const response = await handler(get("https://ui.example.com"));

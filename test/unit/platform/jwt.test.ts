@@ -22,16 +22,31 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const policy = (over: Partial<JwtPolicy> = {}): JwtPolicy => ({ jwksUrl: provider.jwksUrl, audiences: [], subClaim: "sub", groupsClaim: "groups", clockSkewSeconds: 30, refreshMs: 60_000, ...over });
+const policy = (over: Partial<JwtPolicy> = {}): JwtPolicy => ({
+  jwksUrl: provider.jwksUrl,
+  audiences: [],
+  subClaim: "sub",
+  groupsClaim: "groups",
+  clockSkewSeconds: 30,
+  refreshMs: 60_000,
+  ...over,
+});
 const fetches = () => provider.requests.get("/jwks") ?? 0;
-const rejection = (promise: Promise<unknown>) => promise.then(() => "accepted", (err: unknown) => (err instanceof TokenRejected ? err.message : `not a TokenRejected: ${String(err)}`));
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "accepted",
+    (err: unknown) => (err instanceof TokenRejected ? err.message : `not a TokenRejected: ${String(err)}`),
+  );
 
 describe("JwtVerifier", () => {
   test("keys are fetched once, used until refreshMs has passed, then fetched again", async () => {
     let now = Date.now();
     const verifier = new JwtVerifier(policy(), () => now);
     const before = fetches();
-    expect(await verifier.verify(provider.sign({ sub: "a", groups: ["g1", "g2"] }))).toEqual({ principal: "a", groups: ["g1", "g2"] });
+    expect(await verifier.verify(provider.sign({ sub: "a", groups: ["g1", "g2"] }))).toEqual({
+      principal: "a",
+      groups: ["g1", "g2"],
+    });
     await verifier.verify(provider.sign({ alg: "ES256" }));
     expect(fetches()).toBe(before + 1);
     now += 60_000;
@@ -67,14 +82,23 @@ describe("JwtVerifier", () => {
     const swapped = Buffer.from(JSON.stringify({ alg: "ES256", kid })).toString("base64url");
     expect(await rejection(verifier.verify(`${swapped}.${payload}.${signature}`))).toBe(`the JWKS has no key ${kid}`);
     const hs = Buffer.from(JSON.stringify({ alg: "HS256", kid })).toString("base64url");
-    expect(await rejection(verifier.verify(`${hs}.${payload}.${signature}`))).toBe("algorithm HS256 is not accepted (RS256 or ES256)");
+    expect(await rejection(verifier.verify(`${hs}.${payload}.${signature}`))).toBe(
+      "algorithm HS256 is not accepted (RS256 or ES256)",
+    );
   });
 
   test("exp is required; numbers only; the principal claim is configurable; groups may be one string", async () => {
     const verifier = new JwtVerifier(policy({ subClaim: "preferred_username", groupsClaim: "roles" }));
-    expect(await verifier.verify(provider.sign({ preferred_username: "bob", roles: "admins" }))).toEqual({ principal: "bob", groups: ["admins"] });
-    expect(await rejection(verifier.verify(provider.sign({ exp: undefined, preferred_username: "bob" })))).toBe("the token has no exp claim");
-    expect(await rejection(verifier.verify(provider.sign({ nbf: "soon", preferred_username: "bob" })))).toBe("the nbf claim is not a number");
+    expect(await verifier.verify(provider.sign({ preferred_username: "bob", roles: "admins" }))).toEqual({
+      principal: "bob",
+      groups: ["admins"],
+    });
+    expect(await rejection(verifier.verify(provider.sign({ exp: undefined, preferred_username: "bob" })))).toBe(
+      "the token has no exp claim",
+    );
+    expect(await rejection(verifier.verify(provider.sign({ nbf: "soon", preferred_username: "bob" })))).toBe(
+      "the nbf claim is not a number",
+    );
     expect(await rejection(verifier.verify(provider.sign()))).toBe("the token has no preferred_username claim");
   });
 
@@ -93,8 +117,15 @@ describe("JwtVerifier", () => {
       writeFileSync(truststore, ca.cert);
       const definition = new SettingsDefinition([...oauthSettings, ...storeSettings]);
       const settings = (extra: Record<string, string>) =>
-        definition.parse({ "rest.servlet.initializor.classes": "io.confluent.common.security.jetty.initializer.InstallOAuthSecurityHandler", "oauthbearer.jwks.endpoint.url": secure.jwksUrl, ...extra }).values;
-      const trusted = new JwtVerifier(oauthPolicy(settings({ "ssl.truststore.location": truststore, "ssl.truststore.type": "PEM" }))!);
+        definition.parse({
+          "rest.servlet.initializor.classes":
+            "io.confluent.common.security.jetty.initializer.InstallOAuthSecurityHandler",
+          "oauthbearer.jwks.endpoint.url": secure.jwksUrl,
+          ...extra,
+        }).values;
+      const trusted = new JwtVerifier(
+        oauthPolicy(settings({ "ssl.truststore.location": truststore, "ssl.truststore.type": "PEM" }))!,
+      );
       expect((await trusted.verify(secure.sign())).principal).toBe("alice");
       const untrusted = new JwtVerifier(oauthPolicy(settings({}))!);
       expect(await rejection(untrusted.verify(secure.sign()))).toBe("the identity provider's keys cannot be fetched");
@@ -119,7 +150,14 @@ describe("OAuth settings", () => {
   };
 
   test("Confluent Platform's server-side OAuth and CORS settings are known to both services (no 'Unknown setting' warning)", () => {
-    expect(registrySettingsDefinition.parse({ ...cp77, "access.control.allow.headers": "Authorization", "access.control.expose.headers": "Location", "access.control.skip.options": "true" }).unknown).toEqual([]);
+    expect(
+      registrySettingsDefinition.parse({
+        ...cp77,
+        "access.control.allow.headers": "Authorization",
+        "access.control.expose.headers": "Location",
+        "access.control.skip.options": "true",
+      }).unknown,
+    ).toEqual([]);
     const { values, unknown } = workerSettings.parse(cp77);
     expect(unknown).toEqual([]);
     expect(oauthPolicy(values)).toEqual({
@@ -135,7 +173,17 @@ describe("OAuth settings", () => {
 
   test("off without an initializer; an unknown initializer or a missing JWKS URL is a configuration error", () => {
     expect(oauthPolicy(registrySettingsDefinition.parse({}).values)).toBeUndefined();
-    expect(() => oauthPolicy(registrySettingsDefinition.parse({ "rest.servlet.initializor.classes": "com.example.Custom" }).values)).toThrow("the only initializers are");
-    expect(() => oauthPolicy(registrySettingsDefinition.parse({ "rest.servlet.initializor.classes": cp77["rest.servlet.initializor.classes"] }).values)).toThrow("oauthbearer.jwks.endpoint.url");
+    expect(() =>
+      oauthPolicy(
+        registrySettingsDefinition.parse({ "rest.servlet.initializor.classes": "com.example.Custom" }).values,
+      ),
+    ).toThrow("the only initializers are");
+    expect(() =>
+      oauthPolicy(
+        registrySettingsDefinition.parse({
+          "rest.servlet.initializor.classes": cp77["rest.servlet.initializor.classes"],
+        }).values,
+      ),
+    ).toThrow("oauthbearer.jwks.endpoint.url");
   });
 });

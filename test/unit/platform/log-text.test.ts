@@ -6,18 +6,34 @@ const at = "2026-11-24T10:00:00.000Z";
 
 describe("a log line as a person reads it", () => {
   test("time, level name, logger, message, then the key fields", () => {
-    const text = renderTextLine(line({ level: "info", time: at, logger: "worker", connector: "orders", task: 0, msg: "task orders-0 started" }), false);
+    const text = renderTextLine(
+      line({ level: "info", time: at, logger: "worker", connector: "orders", task: 0, msg: "task orders-0 started" }),
+      false,
+    );
     expect(text).toBe(`${at} INFO  [worker] task orders-0 started connector=orders task=0\n`);
   });
 
   test("a value with spaces or quotes is quoted; objects are JSON", () => {
-    const text = renderTextLine(line({ level: "warn", time: at, msg: "m", reason: "no such host", urls: ["http://a:1"], none: null }), false);
+    const text = renderTextLine(
+      line({ level: "warn", time: at, msg: "m", reason: "no such host", urls: ["http://a:1"], none: null }),
+      false,
+    );
     expect(text).toBe(`${at} WARN  m reason="no such host" urls=["http://a:1"] none=null\n`);
   });
 
   test("an error string is a field; a serialized Error shows its stack below", () => {
-    expect(renderTextLine(line({ level: "error", time: at, msg: "failed", err: "boom" }), false)).toBe(`${at} ERROR failed err=boom\n`);
-    const text = renderTextLine(line({ level: "error", time: at, msg: "failed", err: { type: "Error", message: "bad", stack: "Error: bad\n    at f (x.ts:1:1)" } }), false);
+    expect(renderTextLine(line({ level: "error", time: at, msg: "failed", err: "boom" }), false)).toBe(
+      `${at} ERROR failed err=boom\n`,
+    );
+    const text = renderTextLine(
+      line({
+        level: "error",
+        time: at,
+        msg: "failed",
+        err: { type: "Error", message: "bad", stack: "Error: bad\n    at f (x.ts:1:1)" },
+      }),
+      false,
+    );
     expect(text).toBe(`${at} ERROR failed\nError: bad\n    at f (x.ts:1:1)\n`);
   });
 

@@ -1,5 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { HttpMetrics, metricsResponse, newRegistry, routeMatcher, sampledGauge, UNMATCHED } from "#src/platform/metrics.ts";
+import {
+  HttpMetrics,
+  metricsResponse,
+  newRegistry,
+  routeMatcher,
+  sampledGauge,
+  UNMATCHED,
+} from "#src/platform/metrics.ts";
 
 const ROUTES = [
   { method: "GET", path: "/" },
@@ -60,18 +67,31 @@ describe("HTTP metrics", () => {
     await fetch(new Request("http://localhost/subjects/a/versions", { method: "POST", body: "{}" }));
     await fetch(new Request("http://localhost/nope", { method: "PROPFIND" }));
     const text = await registry.metrics();
-    expect(text).toContain('sluice_http_requests_total{method="GET",route="/subjects/:subject/versions",status="200"} 2');
-    expect(text).toContain('sluice_http_requests_total{method="GET",route="/subjects/:subject/versions",status="404"} 1');
-    expect(text).toContain('sluice_http_requests_total{method="POST",route="/subjects/:subject/versions",status="200"} 1');
+    expect(text).toContain(
+      'sluice_http_requests_total{method="GET",route="/subjects/:subject/versions",status="200"} 2',
+    );
+    expect(text).toContain(
+      'sluice_http_requests_total{method="GET",route="/subjects/:subject/versions",status="404"} 1',
+    );
+    expect(text).toContain(
+      'sluice_http_requests_total{method="POST",route="/subjects/:subject/versions",status="200"} 1',
+    );
     expect(text).toContain('sluice_http_requests_total{method="OTHER",route="unmatched",status="200"} 1');
-    expect(text).toContain('sluice_http_request_duration_seconds_count{method="GET",route="/subjects/:subject/versions"} 3');
-    expect(text).toContain('sluice_http_request_duration_seconds_bucket{le="+Inf",method="POST",route="/subjects/:subject/versions"} 1');
+    expect(text).toContain(
+      'sluice_http_request_duration_seconds_count{method="GET",route="/subjects/:subject/versions"} 3',
+    );
+    expect(text).toContain(
+      'sluice_http_request_duration_seconds_bucket{le="+Inf",method="POST",route="/subjects/:subject/versions"} 1',
+    );
     expect(text).not.toContain("/subjects/a/");
   });
 
   test("an app that throws is counted as a 500 and its error passes through", async () => {
     const registry = newRegistry();
-    const fetch = new HttpMetrics(registry).instrument({ ...app, routes: [...ROUTES, { method: "GET", path: "/boom" }] });
+    const fetch = new HttpMetrics(registry).instrument({
+      ...app,
+      routes: [...ROUTES, { method: "GET", path: "/boom" }],
+    });
     await expect(fetch(new Request("http://localhost/boom"))).rejects.toThrow("boom");
     expect(await registry.metrics()).toContain('sluice_http_requests_total{method="GET",route="/boom",status="500"} 1');
   });
@@ -89,8 +109,12 @@ describe("HTTP metrics recorded in front of the app", () => {
     const text = await registry.metrics();
     expect(text).toContain('sluice_http_requests_total{method="GET",route="/schemas/ids/:id",status="200"} 2');
     expect(text).toContain('sluice_http_requests_total{method="GET",route="/schemas/ids/:id",status="404"} 1');
-    expect(text).toContain('sluice_http_request_duration_seconds_bucket{le="10",method="GET",route="/schemas/ids/:id"} 2');
-    expect(text).toContain('sluice_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/schemas/ids/:id"} 3');
+    expect(text).toContain(
+      'sluice_http_request_duration_seconds_bucket{le="10",method="GET",route="/schemas/ids/:id"} 2',
+    );
+    expect(text).toContain(
+      'sluice_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/schemas/ids/:id"} 3',
+    );
     expect(text).toContain('sluice_http_request_duration_seconds_count{method="GET",route="/schemas/ids/:id"} 3');
     expect(text).toContain("# TYPE sluice_http_request_duration_seconds histogram");
   });

@@ -12,5 +12,8 @@ export function undocumentedRoutes(routes: readonly DocumentedRoute[], document:
       const operation = paths[route.path.replace(/:([^/]+)/g, "{$1}")]?.[route.method.toLowerCase()];
       return !operation?.summary || !operation.responses || "default" in operation.responses;
     })
-    .map((route) => `${route.method} ${route.path} (document it with documented({ summary, responses }) or hide it with detail.hide)`);
+    .map(
+      (route) =>
+        `${route.method} ${route.path} (document it with documented({ summary, responses }) or hide it with detail.hide)`,
+    );
 }

@@ -18,15 +18,35 @@ const app = new Elysia()
   .use(
     new Elysia()
       .get("/items/:item/parts/:part", () => [], {
-        query: t.Object({ deleted: t.Optional(t.String({ description: "with deleted" })), key: t.Optional(t.Array(t.String())) }),
-        ...documented({ summary: "A part", responses: { 200: { description: "the part", schema: Type.Object({ n: Type.Integer() }) }, 404: { description: "none" } } }),
+        query: t.Object({
+          deleted: t.Optional(t.String({ description: "with deleted" })),
+          key: t.Optional(t.Array(t.String())),
+        }),
+        ...documented({
+          summary: "A part",
+          responses: {
+            200: { description: "the part", schema: Type.Object({ n: Type.Integer() }) },
+            404: { description: "none" },
+          },
+        }),
       })
-      .post("/items", () => 1, { body: t.Object({ name: t.String(), size: t.Integer() }), ...documented({ responses: { 201: { description: "made" } } }) })
-      .put("/items/:item", () => 1, documented({ body: t.Object({ x: t.String() }), responses: { 204: { description: "set" } } }))
+      .post("/items", () => 1, {
+        body: t.Object({ name: t.String(), size: t.Integer() }),
+        ...documented({ responses: { 201: { description: "made" } } }),
+      })
+      .put(
+        "/items/:item",
+        () => 1,
+        documented({ body: t.Object({ x: t.String() }), responses: { 204: { description: "set" } } }),
+      )
       .get("/secret", () => 1, documented({ hide: true })),
   );
 // biome-ignore lint/suspicious/noExplicitAny: the generated document is read field by field.
-const doc = openApiDocument(app.routes, options) as { openapi: string; paths: Record<string, Record<string, Record<string, any>>>; components: any };
+const doc = openApiDocument(app.routes, options) as {
+  openapi: string;
+  paths: Record<string, Record<string, Record<string, any>>>;
+  components: any;
+};
 
 test("OpenAPI 3.1 with every route the app registered, nested apps included, hidden ones left out", () => {
   expect(doc.openapi).toBe("3.1.0");
@@ -40,7 +60,14 @@ test("path parameters from the template, query parameters from the route's TypeB
     { name: "item", in: "path", required: true, schema: { type: "string" } },
     { name: "part", in: "path", required: true, schema: { type: "string" } },
     { name: "deleted", in: "query", required: false, description: "with deleted", schema: { type: "string" } },
-    { name: "key", in: "query", required: false, schema: { type: "array", items: { type: "string" } }, style: "form", explode: true },
+    {
+      name: "key",
+      in: "query",
+      required: false,
+      schema: { type: "array", items: { type: "string" } },
+      style: "form",
+      explode: true,
+    },
   ]);
   expect(get.summary).toBe("A part");
 });
@@ -50,13 +77,21 @@ test("a validated body and a documented one, under each JSON media type; Elysia'
   expect(Object.keys(post.requestBody.content)).toEqual(["application/json", "application/x+json"]);
   const size = post.requestBody.content["application/json"].schema.properties.size;
   expect(JSON.stringify(size)).not.toContain('"default"');
-  expect(doc.paths["/items/{item}"]!.put!.requestBody.content["application/json"].schema).toEqual({ type: "object", required: ["x"], properties: { x: { type: "string" } } });
+  expect(doc.paths["/items/{item}"]!.put!.requestBody.content["application/json"].schema).toEqual({
+    type: "object",
+    required: ["x"],
+    properties: { x: { type: "string" } },
+  });
 });
 
 test("responses: the route's own over the common ones; a route that describes none says so", () => {
   const responses = doc.paths["/items/{item}/parts/{part}"]!.get!.responses;
   expect(Object.keys(responses)).toEqual(["200", "404", "4XX"]);
-  expect(responses["200"].content["application/x+json"].schema).toEqual({ type: "object", required: ["n"], properties: { n: { type: "integer" } } });
+  expect(responses["200"].content["application/x+json"].schema).toEqual({
+    type: "object",
+    required: ["n"],
+    properties: { n: { type: "integer" } },
+  });
   expect(responses["404"]).toEqual({ description: "none" });
   expect(doc.paths["/"]!.get!.responses.default).toEqual({ description: "Not described" });
   expect(doc.components.schemas.Error.required).toEqual(["error_code", "message"]);
@@ -65,7 +100,9 @@ test("responses: the route's own over the common ones; a route that describes no
 test("a route's validated response schema (Elysia's response hook) describes its 200, or its statuses", () => {
   const validated = new Elysia()
     .get("/one", () => ({ n: 1 }), { response: Type.Object({ n: Type.Integer() }) })
-    .get("/many", () => ({ n: 1 }), { response: { 200: Type.Object({ n: Type.Integer() }), 404: Type.Object({ m: Type.String() }) } });
+    .get("/many", () => ({ n: 1 }), {
+      response: { 200: Type.Object({ n: Type.Integer() }), 404: Type.Object({ m: Type.String() }) },
+    });
   const paths = (openApiDocument(validated.routes, options) as typeof doc).paths;
   expect(Object.keys(paths["/one"]!.get!.responses)).toEqual(["200", "4XX"]);
   expect(paths["/one"]!.get!.responses["200"].content["application/json"].schema.required).toEqual(["n"]);

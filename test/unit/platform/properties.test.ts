@@ -40,7 +40,7 @@ describe("Java .properties syntax", () => {
     ).toEqual({
       "kafkastore.bootstrap.servers": "k:9092",
       "kafkastore.topic.replication.factor": "1",
-      "some_underscore": "a",
+      some_underscore: "a",
       "with-dash": "b",
     });
   });
@@ -60,12 +60,16 @@ describe("settings declarations", () => {
     // Confluent client prefixes pass through without a warning.
     expect(registrySettingsDefinition.parse({ "kafkastore.security.protocol": "SSL" }).unknown).toEqual([]);
     // …unless the name is a typo of a declared one.
-    expect(registrySettingsDefinition.parse({ "kafkastore.bootstrap.server": "k:9092" }).unknown).toEqual(["kafkastore.bootstrap.server"]);
+    expect(registrySettingsDefinition.parse({ "kafkastore.bootstrap.server": "k:9092" }).unknown).toEqual([
+      "kafkastore.bootstrap.server",
+    ]);
   });
 
   test("an unknown setting is reported with the known name it most likely misspells", () => {
     const known = registrySettingsDefinition.names();
-    expect(unknownSettingWarning("kafkastore.bootstrap.server", known)).toBe("Unknown setting kafkastore.bootstrap.server is ignored; did you mean kafkastore.bootstrap.servers?");
+    expect(unknownSettingWarning("kafkastore.bootstrap.server", known)).toBe(
+      "Unknown setting kafkastore.bootstrap.server is ignored; did you mean kafkastore.bootstrap.servers?",
+    );
     expect(unknownSettingWarning("made.up", known)).toBe("Unknown setting made.up is ignored");
   });
 
@@ -78,7 +82,9 @@ describe("settings declarations", () => {
       }
       throw new Error("expected a ConfigError");
     };
-    expect(attempt({ "kafkastore.timeout.ms": "soon" }).message).toBe('Invalid value "soon" for setting kafkastore.timeout.ms: an integer is required');
+    expect(attempt({ "kafkastore.timeout.ms": "soon" }).message).toBe(
+      'Invalid value "soon" for setting kafkastore.timeout.ms: an integer is required',
+    );
     expect(attempt({ "kafkastore.topic.replication.factor": "0" }).message).toContain("must be at least 1");
     expect(attempt({ "mode.mutability": "yes" }).message).toContain("expected true or false");
     expect(attempt({ listeners: "localhost:8081" }).setting).toBe("listeners");

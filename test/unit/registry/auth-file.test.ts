@@ -14,7 +14,12 @@ const VECTORS = {
 
 describe("verifyHashedPassword", () => {
   test.each(Object.entries(VECTORS))("%s matches Karapace's hash and nothing else", async (algorithm, hash) => {
-    const user: HashedUser = { credential: hash, roles: [], algorithm: algorithm as HashedUser["algorithm"], salt: SALT };
+    const user: HashedUser = {
+      credential: hash,
+      roles: [],
+      algorithm: algorithm as HashedUser["algorithm"],
+      salt: SALT,
+    };
     expect(await verifyHashedPassword(user, PASSWORD)).toBe(true);
     expect(await verifyHashedPassword(user, `${PASSWORD}x`)).toBe(false);
     expect(await verifyHashedPassword({ ...user, salt: "other" }, PASSWORD)).toBe(false);
@@ -27,28 +32,55 @@ describe("parseAuthFile", () => {
   const alice = { username: "alice", algorithm: "sha512", salt: SALT, password_hash: VECTORS.sha512 };
 
   test("users and permissions of Karapace's example shape", () => {
-    const parsed = parseAuthFile(file([alice], [{ username: "alice", operation: "Write", resource: "Subject:orders-.*" }]), refuse);
-    expect(parsed.users.get("alice")).toEqual({ credential: VECTORS.sha512, roles: [], algorithm: "sha512", salt: SALT });
+    const parsed = parseAuthFile(
+      file([alice], [{ username: "alice", operation: "Write", resource: "Subject:orders-.*" }]),
+      refuse,
+    );
+    expect(parsed.users.get("alice")).toEqual({
+      credential: VECTORS.sha512,
+      roles: [],
+      algorithm: "sha512",
+      salt: SALT,
+    });
     expect(parsed.permissions).toHaveLength(1);
     expect(parsed.permissions[0]!.resource.test("Subject:orders-value")).toBe(true);
   });
 
   test("a permission may name a group instead of a user (a bearer token's groups)", () => {
-    const parsed = parseAuthFile(file([alice], [{ group: "schema-admins", operation: "Write", resource: "Config:" }]), refuse);
+    const parsed = parseAuthFile(
+      file([alice], [{ group: "schema-admins", operation: "Write", resource: "Config:" }]),
+      refuse,
+    );
     expect(parsed.permissions[0]).toMatchObject({ group: "schema-admins", operation: "Write" });
     expect(parsed.permissions[0]!.username).toBeUndefined();
   });
 
   test.each([
     ["not JSON", "{", "not JSON"],
-    ["a permission of both a user and a group", file([alice], [{ username: "alice", group: "g", operation: "Read", resource: "Config:" }]), "permissions[0] needs a string resource and a string username or group (one of them)"],
+    [
+      "a permission of both a user and a group",
+      file([alice], [{ username: "alice", group: "g", operation: "Read", resource: "Config:" }]),
+      "permissions[0] needs a string resource and a string username or group (one of them)",
+    ],
     ["a permission of nobody", file([alice], [{ operation: "Read", resource: "Config:" }]), "permissions[0] needs"],
     ["no arrays", "{}", '{"users": [...], "permissions": [...]}'],
     ["no users", file([], []), "no users"],
     ["a user without a hash", file([{ username: "a", algorithm: "sha1", salt: "s" }], []), "users[0] needs"],
-    ["an unknown algorithm", file([{ ...alice, algorithm: "md5" }], []), "users[0].algorithm must be one of sha1, sha256, sha512, scrypt"],
-    ["an unknown operation", file([alice], [{ username: "alice", operation: "Delete", resource: "Config:" }]), "permissions[0].operation must be Read or Write"],
-    ["a bad pattern", file([alice], [{ username: "alice", operation: "Read", resource: "Subject:(" }]), "permissions[0].resource is not a regular expression"],
+    [
+      "an unknown algorithm",
+      file([{ ...alice, algorithm: "md5" }], []),
+      "users[0].algorithm must be one of sha1, sha256, sha512, scrypt",
+    ],
+    [
+      "an unknown operation",
+      file([alice], [{ username: "alice", operation: "Delete", resource: "Config:" }]),
+      "permissions[0].operation must be Read or Write",
+    ],
+    [
+      "a bad pattern",
+      file([alice], [{ username: "alice", operation: "Read", resource: "Subject:(" }]),
+      "permissions[0].resource is not a regular expression",
+    ],
   ])("refuses %s", (_name, text, problem) => {
     expect(() => parseAuthFile(text, refuse)).toThrow(problem);
   });

@@ -2,7 +2,13 @@
 import { expect, test } from "bun:test";
 import { electLeader, type Identity } from "#src/registry/cluster.ts";
 
-const id = (host: string, port: number, eligible = true, scheme = "http"): Identity => ({ version: 1, host, port, master_eligibility: eligible, scheme });
+const id = (host: string, port: number, eligible = true, scheme = "http"): Identity => ({
+  version: 1,
+  host,
+  port,
+  master_eligibility: eligible,
+  scheme,
+});
 
 test("the eligible instance with the smallest URL leads", () => {
   const a = electLeader([
@@ -14,7 +20,12 @@ test("the eligible instance with the smallest URL leads", () => {
 });
 
 test("no eligible instance: no leader, writes are refused with 50004", () => {
-  expect(electLeader([{ memberId: "m1", identity: id("sr", 8081, false) }])).toEqual({ version: 1, error: 0, master: null, master_identity: null });
+  expect(electLeader([{ memberId: "m1", identity: id("sr", 8081, false) }])).toEqual({
+    version: 1,
+    error: 0,
+    master: null,
+    master_identity: null,
+  });
 });
 
 test("two instances advertising one URL: an error and no leader (they could not forward to each other)", () => {

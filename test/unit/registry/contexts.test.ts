@@ -46,8 +46,17 @@ describe("qualified subjects (Confluent's QualifiedSubject, default tenant)", ()
 });
 
 describe("subjectPrefix as Confluent's range scan selects", () => {
-  const subjects = ["orders", "orders-value", "users", ":.prod:orders", ":.prod:users", ":.prod2:orders", ":.staging:orders"];
-  const select = (prefix: string, contexts = new Set([".prod", ".prod2", ".staging"])) => subjects.filter(subjectPrefixMatcher(prefix, contexts));
+  const subjects = [
+    "orders",
+    "orders-value",
+    "users",
+    ":.prod:orders",
+    ":.prod:users",
+    ":.prod2:orders",
+    ":.staging:orders",
+  ];
+  const select = (prefix: string, contexts = new Set([".prod", ".prod2", ".staging"])) =>
+    subjects.filter(subjectPrefixMatcher(prefix, contexts));
 
   test("a plain prefix selects the default context only", () => {
     expect(select("orders")).toEqual(["orders", "orders-value"]);
@@ -63,7 +72,13 @@ describe("subjectPrefix as Confluent's range scan selects", () => {
 
   test("the wildcard selects every context", () => {
     expect(select(":*:")).toEqual(subjects);
-    expect(select(":*:orders")).toEqual(["orders", "orders-value", ":.prod:orders", ":.prod2:orders", ":.staging:orders"]);
+    expect(select(":*:orders")).toEqual([
+      "orders",
+      "orders-value",
+      ":.prod:orders",
+      ":.prod2:orders",
+      ":.staging:orders",
+    ]);
     // A context the registry has no CONTEXT record of is not among "each context".
     expect(select(":*:orders", new Set([".prod"]))).toEqual(["orders", "orders-value", ":.prod:orders"]);
   });

@@ -12,12 +12,22 @@ export interface EmbeddedRegistry {
   close(): Promise<void>;
 }
 
-const DEFAULTS: RegistryOptions = { defaultCompatibility: "BACKWARD", modeMutability: true, maxSchemaBytes: 1 << 20, schemaCacheSize: 1000 };
+const DEFAULTS: RegistryOptions = {
+  defaultCompatibility: "BACKWARD",
+  modeMutability: true,
+  maxSchemaBytes: 1 << 20,
+  schemaCacheSize: 1000,
+};
 
 /** A registry on a new temp dir, or on `dir` (kept on close, so a second registry can reopen it). */
 export async function startRegistry(options: Partial<RegistryOptions> = {}, dir?: string): Promise<EmbeddedRegistry> {
   const broker = await tempBroker({}, dir);
-  const log = new SchemaLog(broker.broker, new RegistryState(), { topic: "_schemas", replicationFactor: 1, timeoutMs: 5000, initTimeoutMs: 5000 });
+  const log = new SchemaLog(broker.broker, new RegistryState(), {
+    topic: "_schemas",
+    replicationFactor: 1,
+    timeoutMs: 5000,
+    initTimeoutMs: 5000,
+  });
   await log.start();
   return {
     service: new RegistryService(log, { ...DEFAULTS, ...options }),

@@ -3,9 +3,20 @@
 import { describe, expect, test } from "bun:test";
 import { permissionAccess, requiredPermission } from "#src/registry/http/access.ts";
 import { RegistryError } from "#src/registry/errors.ts";
-import { allows, CONFIG_RESOURCE, resourcePattern, subjectResource, type Operation, type Permission } from "#src/registry/permissions.ts";
+import {
+  allows,
+  CONFIG_RESOURCE,
+  resourcePattern,
+  subjectResource,
+  type Operation,
+  type Permission,
+} from "#src/registry/permissions.ts";
 
-const grant = (username: string, operation: Operation, resource: string): Permission => ({ username, operation, resource: resourcePattern(resource) });
+const grant = (username: string, operation: Operation, resource: string): Permission => ({
+  username,
+  operation,
+  resource: resourcePattern(resource),
+});
 
 const permissions = [
   grant("admin", "Write", "Config:"),
@@ -46,7 +57,10 @@ describe("allows", () => {
   });
 
   test("a group's entry grants its members: the groups of a bearer token's principal", () => {
-    const p: Permission[] = [{ group: "schema-admins", operation: "Write", resource: resourcePattern("Subject:.*") }, grant("viewers", "Read", "Subject:.*")];
+    const p: Permission[] = [
+      { group: "schema-admins", operation: "Write", resource: resourcePattern("Subject:.*") },
+      grant("viewers", "Read", "Subject:.*"),
+    ];
     expect(allows(p, "carol", "Write", subjectResource("x"), ["staff", "schema-admins"])).toBe(true);
     expect(allows(p, "carol", "Read", subjectResource("x"), ["staff"])).toBe(false);
     // A username entry is not a group's: a principal in a group named like a user gets nothing from it.
@@ -75,7 +89,10 @@ describe("requiredPermission", () => {
     ["DELETE", "/mode/:subject", "Write"],
   ];
   test.each(cases)("%s %s needs %s on the subject", (method, route, operation) => {
-    expect(requiredPermission(method, route, { subject: "orders-value", version: "1" })).toEqual({ operation, resource: "Subject:orders-value" });
+    expect(requiredPermission(method, route, { subject: "orders-value", version: "1" })).toEqual({
+      operation,
+      resource: "Subject:orders-value",
+    });
   });
 
   test("global config and mode need Config:", () => {
@@ -103,19 +120,31 @@ describe("permissionAccess", () => {
     try {
       fn();
     } catch (err) {
-      return err instanceof RegistryError ? { status: err.status, error_code: err.errorCode, message: err.message } : err;
+      return err instanceof RegistryError
+        ? { status: err.status, error_code: err.errorCode, message: err.message }
+        : err;
     }
     return undefined;
   };
 
   test("403 with Confluent's 40301 naming the operation and resource", () => {
-    expect(denial(() => access.check(request("POST", "orders"), "/subjects/:subject/versions", { subject: "orders-value" }))).toBeUndefined();
-    expect(denial(() => access.check(request("POST", "orders"), "/subjects/:subject/versions", { subject: "payments-value" }))).toEqual({
+    expect(
+      denial(() => access.check(request("POST", "orders"), "/subjects/:subject/versions", { subject: "orders-value" })),
+    ).toBeUndefined();
+    expect(
+      denial(() =>
+        access.check(request("POST", "orders"), "/subjects/:subject/versions", { subject: "payments-value" }),
+      ),
+    ).toEqual({
       status: 403,
       error_code: 40301,
       message: "User is denied operation Write on Subject: payments-value",
     });
-    expect(denial(() => access.check(request("PUT", "orders"), "/config", {}))).toEqual({ status: 403, error_code: 40301, message: "User is denied operation Write on Config" });
+    expect(denial(() => access.check(request("PUT", "orders"), "/config", {}))).toEqual({
+      status: 403,
+      error_code: 40301,
+      message: "User is denied operation Write on Config",
+    });
   });
 
   test("readable subjects follow the user's Read permissions", () => {
@@ -124,9 +153,13 @@ describe("permissionAccess", () => {
   });
 
   test("a skip-path request (admitted without a user) is open; one never admitted is refused", () => {
-    expect(denial(() => access.check(request("DELETE", undefined), "/subjects/:subject", { subject: "x" }))).toBeUndefined();
+    expect(
+      denial(() => access.check(request("DELETE", undefined), "/subjects/:subject", { subject: "x" })),
+    ).toBeUndefined();
     expect(access.readable(request("GET", undefined))("x")).toBe(true);
-    expect(denial(() => access.check(request("GET", undefined, false), "/subjects/:subject/versions", { subject: "x" }))).toMatchObject({ status: 403 });
+    expect(
+      denial(() => access.check(request("GET", undefined, false), "/subjects/:subject/versions", { subject: "x" })),
+    ).toMatchObject({ status: 403 });
     expect(access.readable(request("GET", undefined, false))("x")).toBe(false);
   });
 });

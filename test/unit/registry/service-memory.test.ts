@@ -35,7 +35,16 @@ describe("registry memory", () => {
   test("parsed schemas are bounded by schema.cache.size", async () => {
     const { service } = await registry(tempDir(), 5);
     for (let i = 0; i < 20; i++) {
-      await service.register(`s${i % 3}`, { schema: record(`R${i % 3}`, Array.from({ length: 1 + Math.floor(i / 3) }, (_, f) => `f${f}`)) }, false);
+      await service.register(
+        `s${i % 3}`,
+        {
+          schema: record(
+            `R${i % 3}`,
+            Array.from({ length: 1 + Math.floor(i / 3) }, (_, f) => `f${f}`),
+          ),
+        },
+        false,
+      );
     }
     expect(service.parsedSchemasCached).toBeLessThanOrEqual(5);
     expect(service.state.maxId).toBe(20);
@@ -44,7 +53,8 @@ describe("registry memory", () => {
   test("registering a new schema parses neither the stored schemas of other subjects nor older versions", async () => {
     const dir = tempDir();
     const first = await registry(dir);
-    for (let i = 0; i < 30; i++) await first.service.register(`subject-${i}`, { schema: record(`R${i}`, ["a"]) }, false);
+    for (let i = 0; i < 30; i++)
+      await first.service.register(`subject-${i}`, { schema: record(`R${i}`, ["a"]) }, false);
     await first.close();
     closers.pop();
 

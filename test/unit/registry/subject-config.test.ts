@@ -15,11 +15,28 @@ const code = (f: () => unknown) => {
 
 describe("a config updated by a PUT body (Confluent's ConfigValue.update)", () => {
   test("fields present replace, null clears, absent ones are kept", () => {
-    const first = updatedConfig(undefined, { compatibility: "full", normalize: true, defaultMetadata: { properties: { o: "x" } }, aliasForDeks: "a" });
-    expect(configUpdateBody(first)).toEqual({ aliasForDeks: "a", normalize: true, compatibility: "FULL", defaultMetadata: { properties: { o: "x" } } });
+    const first = updatedConfig(undefined, {
+      compatibility: "full",
+      normalize: true,
+      defaultMetadata: { properties: { o: "x" } },
+      aliasForDeks: "a",
+    });
+    expect(configUpdateBody(first)).toEqual({
+      aliasForDeks: "a",
+      normalize: true,
+      compatibility: "FULL",
+      defaultMetadata: { properties: { o: "x" } },
+    });
     const second = updatedConfig(first, { normalize: null, compatibilityGroup: "major" });
-    expect(configBody(second)).toEqual({ aliasForDeks: "a", compatibilityLevel: "FULL", compatibilityGroup: "major", defaultMetadata: { properties: { o: "x" } } });
-    expect(configBody(updatedConfig(second, { compatibility: null }), "BACKWARD")).toMatchObject({ compatibilityLevel: "BACKWARD" });
+    expect(configBody(second)).toEqual({
+      aliasForDeks: "a",
+      compatibilityLevel: "FULL",
+      compatibilityGroup: "major",
+      defaultMetadata: { properties: { o: "x" } },
+    });
+    expect(configBody(updatedConfig(second, { compatibility: null }), "BACKWARD")).toMatchObject({
+      compatibilityLevel: "BACKWARD",
+    });
   });
 
   test("Confluent's error codes for bad fields", () => {
@@ -31,7 +48,12 @@ describe("a config updated by a PUT body (Confluent's ConfigValue.update)", () =
 });
 
 describe("the config in scope (Confluent's Config.mergeConfigs)", () => {
-  const global = readStoredConfig({ compatibilityLevel: "FULL", normalize: true, compatibilityGroup: "g", defaultMetadata: { properties: { from: "global" } } });
+  const global = readStoredConfig({
+    compatibilityLevel: "FULL",
+    normalize: true,
+    compatibilityGroup: "g",
+    defaultMetadata: { properties: { from: "global" } },
+  });
   test("a subject's own contract settings; its flags fall back field by field", () => {
     const subject = readStoredConfig({ validateFields: true, overrideMetadata: { properties: { from: "subject" } } });
     const scope = configInScope(global, subject);
@@ -51,9 +73,17 @@ describe("the config in scope (Confluent's Config.mergeConfigs)", () => {
 });
 
 test("the CONFIG record in Confluent's ConfigValue order, read back the same", () => {
-  const config = updatedConfig(undefined, { overrideRuleSet: { domainRules: [{ name: "r", type: "CEL" }] }, compatibility: "NONE", alias: "other" });
+  const config = updatedConfig(undefined, {
+    overrideRuleSet: { domainRules: [{ name: "r", type: "CEL" }] },
+    compatibility: "NONE",
+    alias: "other",
+  });
   const json = storedConfigJson("s", config);
-  expect(JSON.stringify(json)).toBe('{"subject":"s","alias":"other","compatibilityLevel":"NONE","overrideRuleSet":{"domainRules":[{"name":"r","kind":"TRANSFORM","mode":"WRITEREAD","type":"CEL","disabled":false}]}}');
+  expect(JSON.stringify(json)).toBe(
+    '{"subject":"s","alias":"other","compatibilityLevel":"NONE","overrideRuleSet":{"domainRules":[{"name":"r","kind":"TRANSFORM","mode":"WRITEREAD","type":"CEL","disabled":false}]}}',
+  );
   expect(readStoredConfig(json)).toEqual(config);
-  expect(storedConfigJson(null, readStoredConfig({ compatibilityLevel: "FULL" }))).toEqual({ compatibilityLevel: "FULL" });
+  expect(storedConfigJson(null, readStoredConfig({ compatibilityLevel: "FULL" }))).toEqual({
+    compatibilityLevel: "FULL",
+  });
 });

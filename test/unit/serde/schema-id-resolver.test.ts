@@ -8,8 +8,19 @@ import type { SchemaRegistryClient, SchemaText, SubjectVersion } from "#src/serd
 import { SchemaIdResolver } from "#src/serde/schema-id-resolver.ts";
 
 const avro = formats.get("AVRO")!;
-const v1 = avro.parse(JSON.stringify({ type: "record", name: "Event", namespace: "app", fields: [{ name: "a", type: "string" }] }), []);
-const v2Text = JSON.stringify({ type: "record", name: "Event", namespace: "app", fields: [{ name: "a", type: "string" }, { name: "b", type: "int", default: 0 }] });
+const v1 = avro.parse(
+  JSON.stringify({ type: "record", name: "Event", namespace: "app", fields: [{ name: "a", type: "string" }] }),
+  [],
+);
+const v2Text = JSON.stringify({
+  type: "record",
+  name: "Event",
+  namespace: "app",
+  fields: [
+    { name: "a", type: "string" },
+    { name: "b", type: "int", default: 0 },
+  ],
+});
 
 /** A registry client that answers from memory and records each call. */
 function fakeClient(config: SerdeConfig, latest?: Partial<SubjectVersion>) {
@@ -60,7 +71,9 @@ describe("schema id resolver", () => {
     expect((await resolver.resolve("orders-value", v1)).id).toBe(8);
     const failed = resolver.resolve("missing-value", v1);
     await expect(failed).rejects.toBeInstanceOf(SerializationException);
-    await expect(failed).rejects.toThrow("Error retrieving schema id for subject missing-value: Subject not found; error code: 40401");
+    await expect(failed).rejects.toThrow(
+      "Error retrieving schema id for subject missing-value: Subject not found; error code: 40401",
+    );
     expect(calls).toEqual(["lookup orders-value", "lookup missing-value"]);
   });
 
@@ -73,17 +86,37 @@ describe("schema id resolver", () => {
   });
 
   test("use.latest.version refuses a latest schema that cannot read the given one (strict), or of another type", async () => {
-    const narrower = JSON.stringify({ type: "record", name: "Event", namespace: "app", fields: [{ name: "a", type: "string" }, { name: "c", type: "int" }] });
+    const narrower = JSON.stringify({
+      type: "record",
+      name: "Event",
+      namespace: "app",
+      fields: [
+        { name: "a", type: "string" },
+        { name: "c", type: "int" },
+      ],
+    });
     const strict = fakeClient({ "auto.register.schemas": false, "use.latest.version": true }, { schema: narrower });
-    await expect(new SchemaIdResolver(strict.client, false).resolve("orders-value", v1)).rejects.toThrow("Latest schema of orders-value (version 3) cannot read the given schema");
-    const lax = fakeClient({ "auto.register.schemas": false, "use.latest.version": true, "latest.compatibility.strict": false }, { schema: narrower });
+    await expect(new SchemaIdResolver(strict.client, false).resolve("orders-value", v1)).rejects.toThrow(
+      "Latest schema of orders-value (version 3) cannot read the given schema",
+    );
+    const lax = fakeClient(
+      { "auto.register.schemas": false, "use.latest.version": true, "latest.compatibility.strict": false },
+      { schema: narrower },
+    );
     expect((await new SchemaIdResolver(lax.client, false).resolve("orders-value", v1)).id).toBe(9);
-    const json = fakeClient({ "auto.register.schemas": false, "use.latest.version": true }, { schema: "{}", schemaType: "JSON" });
-    await expect(new SchemaIdResolver(json.client, false).resolve("orders-value", v1)).rejects.toThrow("Latest schema of orders-value is JSON, not AVRO");
+    const json = fakeClient(
+      { "auto.register.schemas": false, "use.latest.version": true },
+      { schema: "{}", schemaType: "JSON" },
+    );
+    await expect(new SchemaIdResolver(json.client, false).resolve("orders-value", v1)).rejects.toThrow(
+      "Latest schema of orders-value is JSON, not AVRO",
+    );
   });
 
   test("the record name strategies name the subject after the record", () => {
-    const { client } = fakeClient({ "key.subject.name.strategy": "io.confluent.kafka.serializers.subject.TopicRecordNameStrategy" });
+    const { client } = fakeClient({
+      "key.subject.name.strategy": "io.confluent.kafka.serializers.subject.TopicRecordNameStrategy",
+    });
     const resolver = new SchemaIdResolver(client, true);
     expect(resolver.subject("orders", () => "app.Event")).toBe("orders-app.Event");
     expect(() => resolver.subject("orders", () => undefined)).toThrow(SerializationException);

@@ -23,7 +23,9 @@ describe("wire format", () => {
   });
 
   test("foreign bytes fail clearly", () => {
-    expect(() => unframe(new Uint8Array([1, 0, 0, 0, 1]))).toThrow(new SerializationException("Unknown magic byte 1: not in the Confluent wire format"));
+    expect(() => unframe(new Uint8Array([1, 0, 0, 0, 1]))).toThrow(
+      new SerializationException("Unknown magic byte 1: not in the Confluent wire format"),
+    );
     expect(() => unframe(new Uint8Array([0, 0, 0]))).toThrow(/Truncated message/);
   });
 });

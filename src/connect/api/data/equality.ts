@@ -15,7 +15,10 @@ export function valuesEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => valuesEqual(v, b[i]));
   if (isStruct(a)) return a.equals(b);
   if (a instanceof BigDecimal) return a.equals(b);
-  if (a instanceof Date) return b instanceof Date && (a.getTime() === b.getTime() || (Number.isNaN(a.getTime()) && Number.isNaN(b.getTime())));
+  if (a instanceof Date)
+    return (
+      b instanceof Date && (a.getTime() === b.getTime() || (Number.isNaN(a.getTime()) && Number.isNaN(b.getTime())))
+    );
   const left = entriesOf(a);
   const right = entriesOf(b);
   if (left && right) return mapsEqual(left, right);

@@ -66,7 +66,11 @@ export function javaToString(value: unknown, schema?: Schema | null): string {
         const keySchema = schema?.type === "MAP" ? schema.keySchema : null;
         const valueSchema = schema?.type === "MAP" ? schema.valueSchema : null;
         const entries = value instanceof Map ? [...value] : Object.entries(value);
-        return "{" + entries.map(([k, v]) => `${javaToString(k, keySchema)}=${javaToString(v, valueSchema)}`).join(", ") + "}";
+        return (
+          "{" +
+          entries.map(([k, v]) => `${javaToString(k, keySchema)}=${javaToString(v, valueSchema)}`).join(", ") +
+          "}"
+        );
       }
       if (value instanceof Date) return javaDateToString(value);
       return String(value);
@@ -112,7 +116,8 @@ function appendValue(value: unknown, schema: Schema | null, embedded: boolean): 
     const element = schema?.type === "ARRAY" ? schema.valueSchema : null;
     return `[${value.map((v) => appendValue(v, element, true)).join(",")}]`;
   }
-  if (isStruct(value)) return `{${value.schema.fields.map((f) => `${appendValue(f.name, null, true)}:${appendValue(value.get(f.name), f.schema, true)}`).join(",")}}`;
+  if (isStruct(value))
+    return `{${value.schema.fields.map((f) => `${appendValue(f.name, null, true)}:${appendValue(value.get(f.name), f.schema, true)}`).join(",")}}`;
   if (value instanceof Map || isPlainObject(value)) {
     const keySchema = schema?.type === "MAP" ? schema.keySchema : null;
     const valueSchema = schema?.type === "MAP" ? schema.valueSchema : null;

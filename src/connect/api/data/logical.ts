@@ -73,7 +73,8 @@ export function fromTwosComplement(bytes: Uint8Array): bigint {
 }
 
 function checkName(schema: Schema, logicalName: string, what: string): void {
-  if (schema.name !== logicalName) throw new DataException(`Requested conversion of ${what} object but the schema does not match.`);
+  if (schema.name !== logicalName)
+    throw new DataException(`Requested conversion of ${what} object but the schema does not match.`);
 }
 
 function millis(value: Date): number {
@@ -100,7 +101,8 @@ export const ConnectDate = {
   fromLogical(schema: Schema, value: Date): number {
     checkName(schema, ConnectDate.LOGICAL_NAME, "Date");
     const ms = millis(value);
-    if (ms % MILLIS_PER_DAY !== 0) throw new DataException("Kafka Connect Date type should not have any time fields set to non-zero values.");
+    if (ms % MILLIS_PER_DAY !== 0)
+      throw new DataException("Kafka Connect Date type should not have any time fields set to non-zero values.");
     return ms / MILLIS_PER_DAY;
   },
 
@@ -126,14 +128,16 @@ export const Time = {
     checkName(schema, Time.LOGICAL_NAME, "Time");
     const ms = millis(value);
     // Kafka admits exactly 86400000 too.
-    if (ms < 0 || ms > MILLIS_PER_DAY) throw new DataException("Kafka Connect Time type should not have any date fields set to non-zero values.");
+    if (ms < 0 || ms > MILLIS_PER_DAY)
+      throw new DataException("Kafka Connect Time type should not have any date fields set to non-zero values.");
     return ms;
   },
 
   toLogical(schema: Schema, ms: number): Date {
     // Kafka's message says "Date" here.
     checkName(schema, Time.LOGICAL_NAME, "Date");
-    if (ms < 0 || ms > MILLIS_PER_DAY) throw new DataException("Time values must use number of milliseconds greater than 0 and less than 86400000");
+    if (ms < 0 || ms > MILLIS_PER_DAY)
+      throw new DataException("Time values must use number of milliseconds greater than 0 and less than 86400000");
     return new Date(ms);
   },
 } as const;
@@ -169,4 +173,9 @@ const TIME_SCHEMA = Time.builder().build();
 const TIMESTAMP_SCHEMA = Timestamp.builder().build();
 
 /** Names of the logical types above. */
-export const LOGICAL_NAMES: ReadonlySet<string> = new Set([Decimal.LOGICAL_NAME, ConnectDate.LOGICAL_NAME, Time.LOGICAL_NAME, Timestamp.LOGICAL_NAME]);
+export const LOGICAL_NAMES: ReadonlySet<string> = new Set([
+  Decimal.LOGICAL_NAME,
+  ConnectDate.LOGICAL_NAME,
+  Time.LOGICAL_NAME,
+  Timestamp.LOGICAL_NAME,
+]);

@@ -47,7 +47,11 @@ export function isPrimitive(type: Type): boolean {
 
 /** Logical type names whose values are not the underlying type's (ConnectSchema.LOGICAL_TYPE_CLASSES). */
 const DECIMAL_NAME = "org.apache.kafka.connect.data.Decimal";
-const DATE_LIKE_NAMES = new Set(["org.apache.kafka.connect.data.Date", "org.apache.kafka.connect.data.Time", "org.apache.kafka.connect.data.Timestamp"]);
+const DATE_LIKE_NAMES = new Set([
+  "org.apache.kafka.connect.data.Date",
+  "org.apache.kafka.connect.data.Time",
+  "org.apache.kafka.connect.data.Timestamp",
+]);
 
 export class Field {
   constructor(
@@ -57,7 +61,13 @@ export class Field {
   ) {}
 
   equals(other: unknown): boolean {
-    return this === other || (other instanceof Field && other.index === this.index && other.name === this.name && other.schema.equals(this.schema));
+    return (
+      this === other ||
+      (other instanceof Field &&
+        other.index === this.index &&
+        other.name === this.name &&
+        other.schema.equals(this.schema))
+    );
   }
 
   toString(): string {
@@ -150,7 +160,8 @@ export class ConnectSchema {
   }
 
   get valueSchema(): Schema | null {
-    if (this.type !== "MAP" && this.type !== "ARRAY") throw new DataException("Cannot look up value schema on non-array and non-map type");
+    if (this.type !== "MAP" && this.type !== "ARRAY")
+      throw new DataException("Cannot look up value schema on non-array and non-map type");
     return this._valueSchema;
   }
 
@@ -220,12 +231,15 @@ export function validateValue(schema: Schema, value: unknown, fieldName?: string
 
 function validateAt(schema: SchemaView, value: unknown, location: string): void {
   if (value === null || value === undefined) {
-    if (!schema.optional) throw new DataException(`Invalid value: null used for required ${location}, schema type: ${schema.type}`);
+    if (!schema.optional)
+      throw new DataException(`Invalid value: null used for required ${location}, schema type: ${schema.type}`);
     return;
   }
   if (!hasExpectedClass(schema, value)) {
     const named = schema.name !== null ? ` "${schema.name}"` : "";
-    throw new DataException(`Invalid Java object for schema${named} with type ${schema.type}: ${javaClassName(value)} for ${location}`);
+    throw new DataException(
+      `Invalid Java object for schema${named} with type ${schema.type}: ${javaClassName(value)} for ${location}`,
+    );
   }
   switch (schema.type) {
     case "STRUCT": {
@@ -356,7 +370,8 @@ export class SchemaBuilder {
   }
 
   static array(valueSchema: Schema | SchemaBuilder): SchemaBuilder {
-    if (valueSchema === null || valueSchema === undefined) throw new SchemaBuilderException("valueSchema cannot be null.");
+    if (valueSchema === null || valueSchema === undefined)
+      throw new SchemaBuilderException("valueSchema cannot be null.");
     const builder = new SchemaBuilder("ARRAY");
     builder._valueSchema = built(valueSchema);
     return builder;
@@ -364,7 +379,8 @@ export class SchemaBuilder {
 
   static map(keySchema: Schema | SchemaBuilder, valueSchema: Schema | SchemaBuilder): SchemaBuilder {
     if (keySchema === null || keySchema === undefined) throw new SchemaBuilderException("keySchema cannot be null.");
-    if (valueSchema === null || valueSchema === undefined) throw new SchemaBuilderException("valueSchema cannot be null.");
+    if (valueSchema === null || valueSchema === undefined)
+      throw new SchemaBuilderException("valueSchema cannot be null.");
     const builder = new SchemaBuilder("MAP");
     builder._keySchema = built(keySchema);
     builder._valueSchema = built(valueSchema);
@@ -432,9 +448,12 @@ export class SchemaBuilder {
 
   field(fieldName: string, fieldSchema: Schema | SchemaBuilder): this {
     if (this._fields === null) throw new SchemaBuilderException(`Cannot create fields on type ${this.type}`);
-    if (fieldName === null || fieldName === undefined || fieldName === "") throw new SchemaBuilderException("fieldName cannot be null.");
-    if (fieldSchema === null || fieldSchema === undefined) throw new SchemaBuilderException(`fieldSchema for field ${fieldName} cannot be null.`);
-    if (this._fields.has(fieldName)) throw new SchemaBuilderException(`Cannot create field because of field name duplication ${fieldName}`);
+    if (fieldName === null || fieldName === undefined || fieldName === "")
+      throw new SchemaBuilderException("fieldName cannot be null.");
+    if (fieldSchema === null || fieldSchema === undefined)
+      throw new SchemaBuilderException(`fieldSchema for field ${fieldName} cannot be null.`);
+    if (this._fields.has(fieldName))
+      throw new SchemaBuilderException(`Cannot create field because of field name duplication ${fieldName}`);
     this._fields.set(fieldName, new Field(fieldName, this._fields.size, built(fieldSchema)));
     return this;
   }
@@ -460,7 +479,13 @@ export class SchemaBuilder {
   }
 
   private view(): SchemaView {
-    return { type: this.type, optional: this.isOptional, name: this._name, keySchema: this._keySchema, valueSchema: this._valueSchema };
+    return {
+      type: this.type,
+      optional: this.isOptional,
+      name: this._name,
+      keySchema: this._keySchema,
+      valueSchema: this._valueSchema,
+    };
   }
 }
 
@@ -469,7 +494,8 @@ function built(schema: Schema | SchemaBuilder): Schema {
 }
 
 function checkCanSet(attribute: string, current: unknown, value: unknown): void {
-  if (current !== null && current !== value) throw new SchemaBuilderException(`Invalid SchemaBuilder call: ${attribute} has already been set.`);
+  if (current !== null && current !== value)
+    throw new SchemaBuilderException(`Invalid SchemaBuilder call: ${attribute} has already been set.`);
 }
 
 const primitive = (type: Type, optional: boolean) => new ConnectSchema({ type, optional });

@@ -75,7 +75,8 @@ export class Struct {
   /** Not in Kafka's Struct; a typed getter for Decimal fields. */
   getDecimal(fieldName: string): BigDecimal | null {
     const value = this.getCheckType(fieldName, "BYTES");
-    if (value !== null && !(value instanceof BigDecimal)) throw new DataException(`Field '${fieldName}' is not a Decimal`);
+    if (value !== null && !(value instanceof BigDecimal))
+      throw new DataException(`Field '${fieldName}' is not a Decimal`);
     return value;
   }
 

@@ -21,13 +21,28 @@ export class DeadLetterQueueReporter implements ErrorReporter {
    * partition, errors.deadletterqueue.topic.replication.factor, -1 leaving it to the broker); undefined
    * when the connector names no dead letter queue.
    */
-  static async create(broker: Broker, settings: ParsedSettings, connector: string, taskIndex: number): Promise<DeadLetterQueueReporter | undefined> {
+  static async create(
+    broker: Broker,
+    settings: ParsedSettings,
+    connector: string,
+    taskIndex: number,
+  ): Promise<DeadLetterQueueReporter | undefined> {
     const topic = settings.string("errors.deadletterqueue.topic.name");
     if (!topic) return undefined;
     if (!(await broker.describeTopic(topic))) {
-      await broker.createTopic({ name: topic, partitions: 1, replicationFactor: settings.int("errors.deadletterqueue.topic.replication.factor") });
+      await broker.createTopic({
+        name: topic,
+        partitions: 1,
+        replicationFactor: settings.int("errors.deadletterqueue.topic.replication.factor"),
+      });
     }
-    return new DeadLetterQueueReporter(broker, topic, settings.boolean("errors.deadletterqueue.context.headers.enable"), connector, taskIndex);
+    return new DeadLetterQueueReporter(
+      broker,
+      topic,
+      settings.boolean("errors.deadletterqueue.context.headers.enable"),
+      connector,
+      taskIndex,
+    );
   }
 
   async report(error: Error, context: ErrorContext): Promise<void> {
@@ -47,6 +62,8 @@ export class DeadLetterQueueReporter implements ErrorReporter {
       if (error.message) put("exception.message", error.message);
       if (error.stack) put("exception.stacktrace", error.stack);
     }
-    await this.broker.produce(this.topic, [{ key: raw.key, value: raw.value, partition: 0, timestamp: raw.timestamp, headers }]);
+    await this.broker.produce(this.topic, [
+      { key: raw.key, value: raw.value, partition: 0, timestamp: raw.timestamp, headers },
+    ]);
   }
 }

@@ -11,7 +11,15 @@ import { ConnectException, RetriableException } from "../../api/connector.ts";
 const log = logger("connect-errors");
 
 /** Kafka's Stage names, written into DLQ headers. */
-export type Stage = "KEY_CONVERTER" | "VALUE_CONVERTER" | "HEADER_CONVERTER" | "TRANSFORMATION" | "TASK_PUT" | "TASK_POLL" | "KAFKA_PRODUCE" | "KAFKA_CONSUME";
+export type Stage =
+  | "KEY_CONVERTER"
+  | "VALUE_CONVERTER"
+  | "HEADER_CONVERTER"
+  | "TRANSFORMATION"
+  | "TASK_PUT"
+  | "TASK_POLL"
+  | "KAFKA_PRODUCE"
+  | "KAFKA_CONSUME";
 
 /** Where a failure happened (Kafka's ProcessingContext). */
 export interface ErrorContext {
@@ -74,7 +82,10 @@ export class RetryWithToleranceOperator {
     this.metrics.recordError(this.tolerateAll);
     if (this.logErrors || !this.tolerateAll) {
       const detail = this.logMessages ? `, where ${context.describe()}` : "";
-      log.error({ task: this.taskId, stage: context.stage, class: context.className, err: error.message }, `Error encountered in task ${this.taskId}. Executing stage '${context.stage}' with class '${context.className}'${detail}.`);
+      log.error(
+        { task: this.taskId, stage: context.stage, class: context.className, err: error.message },
+        `Error encountered in task ${this.taskId}. Executing stage '${context.stage}' with class '${context.className}'${detail}.`,
+      );
     }
     if (!this.tolerateAll) throw new ConnectException("Tolerance exceeded in error handler", error);
     for (const reporter of this.reporters) await reporter.report(error, context);

@@ -71,7 +71,10 @@ function keys(allocation: Allocation): string[] {
 
 function allocation(items: Iterable<string>): Allocation {
   const sorted = [...items].sort(compareKeys);
-  return { connectors: sorted.filter(isConnector).map((k) => workOf(k).connector), tasks: sorted.filter((k) => !isConnector(k)).map(workOf) };
+  return {
+    connectors: sorted.filter(isConnector).map((k) => workOf(k).connector),
+    tasks: sorted.filter((k) => !isConnector(k)).map(workOf),
+  };
 }
 
 export function assign(input: AssignInput): AssignOutput {
@@ -85,7 +88,8 @@ export function assign(input: AssignInput): AssignOutput {
     const out = new Set<string>();
     for (const key of keys(m.owned)) {
       if (!configured.has(key)) continue; // deleted: the member stops it as it is no longer assigned
-      if (claimed.has(key)) out.add(key); // running twice: the first member keeps it
+      if (claimed.has(key))
+        out.add(key); // running twice: the first member keeps it
       else {
         mine.add(key);
         claimed.add(key);
@@ -138,14 +142,22 @@ export function assign(input: AssignInput): AssignOutput {
       for (const key of fresh) {
         const candidates = lost.has(key) && newcomers.length > 0 ? newcomers : members;
         const deficit = (m: MemberState) => target.get(m.memberId)! - count(m.memberId);
-        const best = candidates.reduce((a, b) => (deficit(b) > deficit(a) || (deficit(b) === deficit(a) && count(b.memberId) < count(a.memberId)) ? b : a), candidates[0]!);
+        const best = candidates.reduce(
+          (a, b) =>
+            deficit(b) > deficit(a) || (deficit(b) === deficit(a) && count(b.memberId) < count(a.memberId)) ? b : a,
+          candidates[0]!,
+        );
         assigned.get(best.memberId)!.add(key);
       }
     }
   }
 
   const assignments = new Map<string, MemberAssignment>();
-  for (const m of members) assignments.set(m.memberId, { assigned: allocation(assigned.get(m.memberId)!), revoked: allocation(revoked.get(m.memberId)!) });
+  for (const m of members)
+    assignments.set(m.memberId, {
+      assigned: allocation(assigned.get(m.memberId)!),
+      revoked: allocation(revoked.get(m.memberId)!),
+    });
   return {
     assignments,
     delayMs: lostUntil === undefined ? 0 : Math.max(1, lostUntil - input.now),

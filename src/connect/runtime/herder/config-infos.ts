@@ -100,7 +100,8 @@ type Parsed = string | number | boolean | string[];
 const javaText = (v: Parsed | null) => (v === null ? "null" : Array.isArray(v) ? `[${v.join(", ")}]` : String(v));
 
 /** ConfigDef.convertToString of a parsed value (the `value` of a ConfigValueInfo). */
-const valueText = (s: Setting, v: Parsed | null) => (v === null ? null : s.type === "password" ? "[hidden]" : Array.isArray(v) ? v.join(",") : String(v));
+const valueText = (s: Setting, v: Parsed | null) =>
+  v === null ? null : s.type === "password" ? "[hidden]" : Array.isArray(v) ? v.join(",") : String(v);
 
 /**
  * One setting through ConfigDef.parseForValidate: the parsed value (null when it did not parse or is
@@ -109,7 +110,8 @@ const valueText = (s: Setting, v: Parsed | null) => (v === null ? null : s.type 
 function validateSetting(s: Setting, raw: string | undefined): { value: Parsed | null; errors: string[] } {
   const invalid = (value: unknown, message: string) => `Invalid value ${value} for configuration ${s.name}: ${message}`;
   if (raw === undefined) {
-    if (s.required) return { value: null, errors: [`Missing required configuration "${s.name}" which has no default value.`] };
+    if (s.required)
+      return { value: null, errors: [`Missing required configuration "${s.name}" which has no default value.`] };
     return { value: s.default === undefined ? null : (s.default as Parsed), errors: [] };
   }
   const text = javaTrim(raw);
@@ -122,7 +124,8 @@ function validateSetting(s: Setting, raw: string | undefined): { value: Parsed |
     }
     value = Number(text);
   } else if (type === "BOOLEAN") {
-    if (!/^(true|false)$/i.test(text)) return { value: null, errors: [invalid(raw, "Expected value to be either true or false")] };
+    if (!/^(true|false)$/i.test(text))
+      return { value: null, errors: [invalid(raw, "Expected value to be either true or false")] };
     value = text.toLowerCase() === "true";
   } else if (type === "LIST") {
     value = text === "" ? [] : text.split(/\s*,\s*/);
@@ -137,7 +140,15 @@ function validateSetting(s: Setting, raw: string | undefined): { value: Parsed |
   if (s.oneOf && typeof value === "string") {
     const exact = (s as ConnectorSetting).oneOfCaseSensitive;
     const ok = s.oneOf.some((o) => (exact ? o === value : o.toLowerCase() === (value as string).toLowerCase()));
-    if (!ok) errors.push(invalid(value, exact ? `String must be one of: ${s.oneOf.join(", ")}` : `String must be one of (case insensitive): ${s.oneOf.map((o) => o.toUpperCase()).join(", ")}`));
+    if (!ok)
+      errors.push(
+        invalid(
+          value,
+          exact
+            ? `String must be one of: ${s.oneOf.join(", ")}`
+            : `String must be one of (case insensitive): ${s.oneOf.map((o) => o.toUpperCase()).join(", ")}`,
+        ),
+      );
   }
   if (errors.length === 0 && s.validate) {
     let problem: string | undefined;
@@ -159,7 +170,13 @@ export type ExtraProblems = Map<string, string[]>;
  * problems (cross-setting rules, class lookups) appended per key. `unparsed` keys show a null value,
  * as Kafka shows values it could not convert.
  */
-export function configInfos(name: string, definitions: SettingsDefinition[], config: Record<string, string>, extra: ExtraProblems[], unparsed: Set<string> = new Set()): ConfigInfos {
+export function configInfos(
+  name: string,
+  definitions: SettingsDefinition[],
+  config: Record<string, string>,
+  extra: ExtraProblems[],
+  unparsed: Set<string> = new Set(),
+): ConfigInfos {
   const configs: ConfigInfos["configs"] = [];
   const groups: string[] = [];
   const seen = new Set<string>();
@@ -179,7 +196,13 @@ export function configInfos(name: string, definitions: SettingsDefinition[], con
       errorCount += errors.length;
       configs.push({
         definition: configKeyInfo(s, order),
-        value: { name: s.name, value: unparsed.has(s.name) ? null : valueText(s, checked.value), recommended_values: [], errors, visible: true },
+        value: {
+          name: s.name,
+          value: unparsed.has(s.name) ? null : valueText(s, checked.value),
+          recommended_values: [],
+          errors,
+          visible: true,
+        },
       });
     }
   }
@@ -189,7 +212,16 @@ export function configInfos(name: string, definitions: SettingsDefinition[], con
       if (seen.has(key) || errors.length === 0) continue;
       seen.add(key);
       errorCount += errors.length;
-      configs.push({ definition: null, value: { name: key, value: unparsed.has(key) ? null : (config[key] ?? null), recommended_values: [], errors, visible: true } });
+      configs.push({
+        definition: null,
+        value: {
+          name: key,
+          value: unparsed.has(key) ? null : (config[key] ?? null),
+          recommended_values: [],
+          errors,
+          visible: true,
+        },
+      });
     }
   }
   return { name, error_count: errorCount, groups, configs };

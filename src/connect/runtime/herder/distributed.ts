@@ -14,8 +14,27 @@ import { TopicStatusStore } from "../storage/topic-status-store.ts";
 import type { ConnectorCallbacks, Worker } from "../worker/worker.ts";
 import type { Status } from "../status.ts";
 import { assign, type Allocation, type AssignorMemory, type Work } from "./assignor.ts";
-import { decodeAssignment, decodeMetadata, encodeAssignment, encodeMetadata, PROTOCOL_NAME, PROTOCOL_TYPE, type WorkerAssignment } from "./group-protocol.ts";
-import { ForwardRequest, HEALTHY, patchedConfig, shownUrl, type ConnectorInfo, type WorkersView, type Health, type ConnectorStateInfo, type Herder, type TargetState } from "./herder.ts";
+import {
+  decodeAssignment,
+  decodeMetadata,
+  encodeAssignment,
+  encodeMetadata,
+  PROTOCOL_NAME,
+  PROTOCOL_TYPE,
+  type WorkerAssignment,
+} from "./group-protocol.ts";
+import {
+  ForwardRequest,
+  HEALTHY,
+  patchedConfig,
+  shownUrl,
+  type ConnectorInfo,
+  type WorkersView,
+  type Health,
+  type ConnectorStateInfo,
+  type Herder,
+  type TargetState,
+} from "./herder.ts";
 import { HerderBase } from "./herder-base.ts";
 import { restartPlan, restarts } from "./restart-plan.ts";
 
@@ -42,8 +61,10 @@ export interface DistributedOptions {
   configPollMs?: number;
 }
 
-const STALE = "Cannot complete request momentarily due to stale configuration (typically caused by a concurrent config change)";
-const NO_LEADER = "Cannot complete request momentarily due to no known leader URL, likely because a rebalance was underway.";
+const STALE =
+  "Cannot complete request momentarily due to stale configuration (typically caused by a concurrent config change)";
+const NO_LEADER =
+  "Cannot complete request momentarily due to no known leader URL, likely because a rebalance was underway.";
 const STATUS_READ_WAIT_MS = 2000;
 const REBALANCE_WAIT_MS = 3000;
 const taskKey = (connector: string, task: number) => `${connector}\u0000${task}`;
@@ -91,7 +112,9 @@ export class DistributedHerder extends HerderBase implements Herder {
     private readonly options: DistributedOptions,
   ) {
     super(worker);
-    this.configLog = new ConfigLog(internal, options.configTopic.name, (change) => this.serially(() => this.onConfigChange(change)));
+    this.configLog = new ConfigLog(internal, options.configTopic.name, (change) =>
+      this.serially(() => this.onConfigChange(change)),
+    );
     this.statuses = new TopicStatusStore(internal, options.statusTopic.name);
     this.member = GroupMember.of(
       internal,
@@ -104,9 +127,24 @@ export class DistributedHerder extends HerderBase implements Herder {
         log,
       },
       {
-        protocols: () => [{ name: PROTOCOL_NAME, metadata: encodeMetadata({ url: options.url, workerId: worker.workerId, configOffset: this.configLog.offset, allocation: this.allocation() }) }],
-        assign: (members, join) => this.assignWork(members.map((m) => ({ memberId: m.memberId, metadata: decodeMetadata(m.metadata) })), join.memberId),
-        assigned: (bytes, join) => this.serially(() => this.applyAssignment(decodeAssignment(bytes), join.memberId, join.generation)),
+        protocols: () => [
+          {
+            name: PROTOCOL_NAME,
+            metadata: encodeMetadata({
+              url: options.url,
+              workerId: worker.workerId,
+              configOffset: this.configLog.offset,
+              allocation: this.allocation(),
+            }),
+          },
+        ],
+        assign: (members, join) =>
+          this.assignWork(
+            members.map((m) => ({ memberId: m.memberId, metadata: decodeMetadata(m.metadata) })),
+            join.memberId,
+          ),
+        assigned: (bytes, join) =>
+          this.serially(() => this.applyAssignment(decodeAssignment(bytes), join.memberId, join.generation)),
         rebalancing: () => {
           this.rebalancing = true;
         },
@@ -120,14 +158,25 @@ export class DistributedHerder extends HerderBase implements Herder {
     const compact = { "cleanup.policy": "compact" };
     await this.untilReady("create the internal topics", async () => {
       for (const topic of [this.options.configTopic, this.options.offsetTopic, this.options.statusTopic]) {
-        await this.internal.createTopic({ name: topic.name, partitions: topic.partitions, replicationFactor: topic.replicationFactor, config: compact });
+        await this.internal.createTopic({
+          name: topic.name,
+          partitions: topic.partitions,
+          replicationFactor: topic.replicationFactor,
+          config: compact,
+        });
       }
     });
-    const config = await this.untilReady("describe the config topic", () => this.internal.describeTopic(this.options.configTopic.name));
+    const config = await this.untilReady("describe the config topic", () =>
+      this.internal.describeTopic(this.options.configTopic.name),
+    );
     if (config && config.partitions !== 1) {
-      throw new Error(`Topic '${this.options.configTopic.name}' supplied via the 'config.storage.topic' property is required to have a single partition in order to guarantee consistency of connector configurations, but it has ${config.partitions} partitions. Please choose a different topic or delete and re-create this topic with a single partition.`);
+      throw new Error(
+        `Topic '${this.options.configTopic.name}' supplied via the 'config.storage.topic' property is required to have a single partition in order to guarantee consistency of connector configurations, but it has ${config.partitions} partitions. Please choose a different topic or delete and re-create this topic with a single partition.`,
+      );
     }
-    await this.untilReady("read the internal topics", () => Promise.all([this.configLog.readToEnd(), this.statuses.readToEnd(), this.worker.options.offsets.refresh?.()]));
+    await this.untilReady("read the internal topics", () =>
+      Promise.all([this.configLog.readToEnd(), this.statuses.readToEnd(), this.worker.options.offsets.refresh?.()]),
+    );
   }
 
   /** Follows the config topic and joins the group; the work assigned starts from there. */
@@ -167,7 +216,13 @@ export class DistributedHerder extends HerderBase implements Herder {
   /** Healthy once it joined the group; unhealthy while it has lost its membership (Kafka away). */
   health(): Health {
     if (this.generation < 0) return { status: "starting", message: "Worker is still starting up.", httpStatus: 503 };
-    if (!this.leaderUrl) return { status: "unhealthy", message: "Worker is not a member of its group (is Kafka reachable?); its connectors and tasks are stopped until it rejoins.", httpStatus: 500 };
+    if (!this.leaderUrl)
+      return {
+        status: "unhealthy",
+        message:
+          "Worker is not a member of its group (is Kafka reachable?); its connectors and tasks are stopped until it rejoins.",
+        httpStatus: 500,
+      };
     return HEALTHY;
   }
 
@@ -181,15 +236,24 @@ export class DistributedHerder extends HerderBase implements Herder {
     const leader = shownUrl(this.leaderUrl);
     const workers = Object.entries(this.urls)
       .map(([id, url]) => {
-        const share = id === this.worker.workerId ? this.allocation() : (this.allocations[id] ?? { connectors: [], tasks: [] });
-        return { id, url: shownUrl(url), leader: shownUrl(url) === leader, connectors: share.connectors, tasks: share.tasks.map(({ connector, task }) => ({ connector, task })) };
+        const share =
+          id === this.worker.workerId ? this.allocation() : (this.allocations[id] ?? { connectors: [], tasks: [] });
+        return {
+          id,
+          url: shownUrl(url),
+          leader: shownUrl(url) === leader,
+          connectors: share.connectors,
+          tasks: share.tasks.map(({ connector, task }) => ({ connector, task })),
+        };
       })
       .sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
     return { leader, workers };
   }
 
   workerUrls(): Record<string, string> {
-    return this.leaderUrl ? Object.fromEntries(Object.entries(this.urls).map(([id, url]) => [id, shownUrl(url)])) : { [this.worker.workerId]: shownUrl(this.options.url) };
+    return this.leaderUrl
+      ? Object.fromEntries(Object.entries(this.urls).map(([id, url]) => [id, shownUrl(url)]))
+      : { [this.worker.workerId]: shownUrl(this.options.url) };
   }
 
   get isLeader(): boolean {
@@ -212,7 +276,10 @@ export class DistributedHerder extends HerderBase implements Herder {
   // ---- group: the leader's assignment, every worker's share ----
 
   private allocation(): Allocation {
-    return { connectors: [...this.connectors].sort(), tasks: [...this.tasks.values()].map(({ connector, task }) => ({ connector, task })) };
+    return {
+      connectors: [...this.connectors].sort(),
+      tasks: [...this.tasks.values()].map(({ connector, task }) => ({ connector, task })),
+    };
   }
 
   /** The work to be assigned: every connector, and the committed tasks of each. */
@@ -220,11 +287,15 @@ export class DistributedHerder extends HerderBase implements Herder {
     const state = this.configs;
     const connectors = [...state.connectors.keys()].sort();
     const tasks: Work[] = [];
-    for (const connector of connectors) (state.tasks.get(connector) ?? []).forEach((_, task) => tasks.push({ connector, task }));
+    for (const connector of connectors)
+      (state.tasks.get(connector) ?? []).forEach((_, task) => tasks.push({ connector, task }));
     return { connectors, tasks };
   }
 
-  private async assignWork(members: { memberId: string; metadata: { url: string; workerId: string; allocation: Allocation } }[], leader: string): Promise<Map<string, Uint8Array>> {
+  private async assignWork(
+    members: { memberId: string; metadata: { url: string; workerId: string; allocation: Allocation } }[],
+    leader: string,
+  ): Promise<Map<string, Uint8Array>> {
     // Assign from everything written so far: no member has read further than the topic's end.
     await this.configLog.readToEnd();
     const configured = this.configured();
@@ -238,7 +309,9 @@ export class DistributedHerder extends HerderBase implements Herder {
     this.memory = result.memory;
     this.assignedShape = JSON.stringify(configured);
     const urls = Object.fromEntries(members.map((m) => [m.metadata.workerId, m.metadata.url]));
-    this.allocations = Object.fromEntries(members.map((m) => [m.metadata.workerId, result.assignments.get(m.memberId)!.assigned]));
+    this.allocations = Object.fromEntries(
+      members.map((m) => [m.metadata.workerId, result.assignments.get(m.memberId)!.assigned]),
+    );
     const out = new Map<string, Uint8Array>();
     for (const m of members) {
       const share = result.assignments.get(m.memberId)!;
@@ -254,7 +327,16 @@ export class DistributedHerder extends HerderBase implements Herder {
       out.set(m.memberId, encodeAssignment(assignment));
     }
     const bytes = [...out.values()].reduce((n, b) => n + b.length, 0);
-    log.info({ members: members.length, connectors: configured.connectors.length, tasks: configured.tasks.length, delayMs: result.delayMs, assignmentBytes: bytes }, "assigned connectors and tasks");
+    log.info(
+      {
+        members: members.length,
+        connectors: configured.connectors.length,
+        tasks: configured.tasks.length,
+        delayMs: result.delayMs,
+        assignmentBytes: bytes,
+      },
+      "assigned connectors and tasks",
+    );
     return out;
   }
 
@@ -276,8 +358,18 @@ export class DistributedHerder extends HerderBase implements Herder {
     this.rebalancing = false;
     for (const resolve of this.settledWaiters.splice(0)) resolve();
     for (const name of connectors) if (!this.connectors.has(name)) await this.startConnector(name);
-    for (const t of assignment.assigned.tasks) if (!this.tasks.has(taskKey(t.connector, t.task))) await this.startTask(t.connector, t.task);
-    log.info({ generation, leader: this.isLeader, connectors: connectors.size, tasks: tasks.size, revoked: assignment.revoked.connectors.length + assignment.revoked.tasks.length }, "assignment applied");
+    for (const t of assignment.assigned.tasks)
+      if (!this.tasks.has(taskKey(t.connector, t.task))) await this.startTask(t.connector, t.task);
+    log.info(
+      {
+        generation,
+        leader: this.isLeader,
+        connectors: connectors.size,
+        tasks: tasks.size,
+        revoked: assignment.revoked.connectors.length + assignment.revoked.tasks.length,
+      },
+      "assignment applied",
+    );
     // Revoked work is given out in the next round, which this worker starts now that it is released.
     if (assignment.revoked.connectors.length + assignment.revoked.tasks.length > 0) this.member.rejoin();
     clearTimeout(this.delayTimer);
@@ -291,7 +383,8 @@ export class DistributedHerder extends HerderBase implements Herder {
    * change instead of waiting for its next heartbeat to hear of the round.
    */
   private rebalanceIfConfigChanged(): void {
-    if (!this.rebalancing && this.leaderUrl && JSON.stringify(this.configured()) !== this.assignedShape) this.member.rejoin();
+    if (!this.rebalancing && this.leaderUrl && JSON.stringify(this.configured()) !== this.assignedShape)
+      this.member.rejoin();
   }
 
   private async releaseAll(reason: string): Promise<void> {
@@ -315,7 +408,8 @@ export class DistributedHerder extends HerderBase implements Herder {
       return;
     }
     const configs = await this.worker.startConnector(name, config, target, this.callbacks(name));
-    if (target === "STARTED" && this.connectorStates.get(name)?.state !== "FAILED") await this.publishTaskConfigs(name, configs);
+    if (target === "STARTED" && this.connectorStates.get(name)?.state !== "FAILED")
+      await this.publishTaskConfigs(name, configs);
   }
 
   /** Writes the connector's task configs when they changed; the commit record makes them visible. */
@@ -324,8 +418,14 @@ export class DistributedHerder extends HerderBase implements Herder {
     if (!config) return;
     const configs = this.validator.withTaskClass(config, generated);
     if (JSON.stringify(configs) === JSON.stringify(this.configs.tasks.get(name) ?? null)) return;
-    await this.configLog.write([...configs.map((c, task) => ({ kind: "task" as const, name, task, config: c })), { kind: "commit", name, tasks: configs.length }]);
-    log.info({ connector: name, tasks: configs.length }, `${configs.length} task config${configs.length === 1 ? "" : "s"} of connector ${name} written`);
+    await this.configLog.write([
+      ...configs.map((c, task) => ({ kind: "task" as const, name, task, config: c })),
+      { kind: "commit", name, tasks: configs.length },
+    ]);
+    log.info(
+      { connector: name, tasks: configs.length },
+      `${configs.length} task config${configs.length === 1 ? "" : "s"} of connector ${name} written`,
+    );
   }
 
   private async stopConnector(name: string): Promise<void> {
@@ -348,7 +448,14 @@ export class DistributedHerder extends HerderBase implements Herder {
     const taskConfig = state.tasks.get(connector)?.[task];
     if (!config || !taskConfig) return;
     this.tasks.set(taskKey(connector, task), { connector, task, config: taskConfig });
-    await this.worker.startTask(connector, task, config, taskConfig, state.target(connector) === "PAUSED", this.taskCallbacks(connector, task));
+    await this.worker.startTask(
+      connector,
+      task,
+      config,
+      taskConfig,
+      state.target(connector) === "PAUSED",
+      this.taskCallbacks(connector, task),
+    );
   }
 
   private async stopTask(key: string): Promise<void> {
@@ -393,7 +500,9 @@ export class DistributedHerder extends HerderBase implements Herder {
   /** Config changes, assignments and shutdown take turns, so each sees what the previous one did. */
   private serially(action: () => Promise<void>): Promise<void> {
     const run = this.queue.then(action);
-    this.queue = run.catch((err) => log.error({ err: err instanceof Error ? err.stack : String(err) }, "herder action failed"));
+    this.queue = run.catch((err) =>
+      log.error({ err: err instanceof Error ? err.stack : String(err) }, "herder action failed"),
+    );
     return run;
   }
 
@@ -444,11 +553,13 @@ export class DistributedHerder extends HerderBase implements Herder {
         break;
       }
       case "restart": {
-        if (this.connectors.has(name) && restarts(change, "connector", this.connectorStates.get(name)?.state)) await this.restartConnector(name);
+        if (this.connectors.has(name) && restarts(change, "connector", this.connectorStates.get(name)?.state))
+          await this.restartConnector(name);
         if (change.includeTasks) {
           await this.statuses.readToEnd();
           const statuses = this.statuses.taskStatuses(name);
-          for (const t of mine) if (restarts(change, "task", statuses.get(t.task)?.state)) await this.restartTaskHere(name, t.task);
+          for (const t of mine)
+            if (restarts(change, "task", statuses.get(t.task)?.state)) await this.restartTaskHere(name, t.task);
         }
         break;
       }
@@ -465,7 +576,10 @@ export class DistributedHerder extends HerderBase implements Herder {
   private async asLeader(): Promise<void> {
     if (this.rebalancing || !this.leaderUrl) {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([new Promise<void>((resolve) => this.settledWaiters.push(resolve)), new Promise<void>((resolve) => (timer = setTimeout(resolve, REBALANCE_WAIT_MS)))]);
+      await Promise.race([
+        new Promise<void>((resolve) => this.settledWaiters.push(resolve)),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, REBALANCE_WAIT_MS))),
+      ]);
       clearTimeout(timer);
     }
     if (this.rebalancing) throw connectErrors.conflict(STALE);
@@ -474,13 +588,20 @@ export class DistributedHerder extends HerderBase implements Herder {
     await this.configLog.readToEnd();
   }
 
-  async putConnector(name: string, config: Record<string, string>, options: { allowReplace: boolean; initialState?: TargetState }): Promise<{ created: boolean; info: ConnectorInfo }> {
+  async putConnector(
+    name: string,
+    config: Record<string, string>,
+    options: { allowReplace: boolean; initialState?: TargetState },
+  ): Promise<{ created: boolean; info: ConnectorInfo }> {
     const full = { ...config, name };
     await this.validator.validOrThrow(full);
     await this.asLeader();
     const exists = this.configs.connectors.has(name);
     if (exists && !options.allowReplace) throw connectErrors.conflict(`Connector ${name} already exists`);
-    await this.configLog.write([...(options.initialState && !exists ? [{ kind: "target" as const, name, state: options.initialState }] : []), { kind: "connector", name, config: full }]);
+    await this.configLog.write([
+      ...(options.initialState && !exists ? [{ kind: "target" as const, name, state: options.initialState }] : []),
+      { kind: "connector", name, config: full },
+    ]);
     log.info({ connector: name }, exists ? `connector ${name} config updated` : `connector ${name} created`);
     return { created: !exists, info: this.info(name) };
   }
@@ -508,7 +629,8 @@ export class DistributedHerder extends HerderBase implements Herder {
 
   async resume(name: string): Promise<void> {
     this.needKnown(name);
-    if (this.configs.target(name) !== "STARTED") await this.configLog.write([{ kind: "target", name, state: "STARTED" }]);
+    if (this.configs.target(name) !== "STARTED")
+      await this.configLog.write([{ kind: "target", name, state: "STARTED" }]);
   }
 
   /** KIP-875: the leader writes zero task configs, then the STOPPED target state. */
@@ -539,13 +661,16 @@ export class DistributedHerder extends HerderBase implements Herder {
   /** Restarted by the worker running it: others forward the request there. */
   async restartTask(name: string, index: number): Promise<void> {
     this.need(name);
-    if (!(this.configs.tasks.get(name)?.[index])) throw connectErrors.notFound(`Task ${name}-${index} not found`);
+    if (!this.configs.tasks.get(name)?.[index]) throw connectErrors.notFound(`Task ${name}-${index} not found`);
     if (this.tasks.has(taskKey(name, index))) return this.serially(() => this.restartTaskHere(name, index));
     if (this.rebalancing) throw connectErrors.conflict(STALE);
     await this.statuses.readToEnd();
     const owner = this.statuses.taskStatuses(name).get(index)?.workerId;
     const url = owner ? this.urls[owner] : undefined;
-    if (!url || owner === this.worker.workerId) throw connectErrors.conflict(`Cannot complete request because of a conflicting operation (e.g. worker rebalance)`);
+    if (!url || owner === this.worker.workerId)
+      throw connectErrors.conflict(
+        `Cannot complete request because of a conflicting operation (e.g. worker rebalance)`,
+      );
     throw new ForwardRequest(url);
   }
 
@@ -557,7 +682,10 @@ export class DistributedHerder extends HerderBase implements Herder {
 
   /** Reads the status topic, but answers from what it has when Kafka is slow or away. */
   protected override async freshStatuses(): Promise<void> {
-    await untilOrAfter(this.statuses.readToEnd().catch(() => undefined), STATUS_READ_WAIT_MS);
+    await untilOrAfter(
+      this.statuses.readToEnd().catch(() => undefined),
+      STATUS_READ_WAIT_MS,
+    );
   }
 
   protected override onTopicsReset(name: string): void {

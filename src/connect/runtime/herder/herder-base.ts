@@ -12,7 +12,14 @@ import type { TargetState } from "../storage/internal-records.ts";
 import type { StatusStore } from "../storage/status-store.ts";
 import type { ConnectorCallbacks, Worker } from "../worker/worker.ts";
 import type { ConfigInfos } from "./config-infos.ts";
-import type { ConnectorInfo, ConnectorStateInfo, IgnoredSettings, OffsetsView, StateInfo, TaskState } from "./herder.ts";
+import type {
+  ConnectorInfo,
+  ConnectorStateInfo,
+  IgnoredSettings,
+  OffsetsView,
+  StateInfo,
+  TaskState,
+} from "./herder.ts";
 import { alteredMessage, notStopped, sinkOffsets, writeConnectorOffsets } from "./offsets-admin.ts";
 import { ConnectorValidator } from "./validation.ts";
 
@@ -107,7 +114,10 @@ export abstract class HerderBase {
 
   taskConfigs(name: string): { id: { connector: string; task: number }; config: Record<string, string> }[] {
     this.need(name);
-    return (this.configs.tasks.get(name) ?? []).map((config, task) => ({ id: { connector: name, task }, config: { ...config } }));
+    return (this.configs.tasks.get(name) ?? []).map((config, task) => ({
+      id: { connector: name, task },
+      config: { ...config },
+    }));
   }
 
   /** A known connector's target state. */
@@ -144,7 +154,12 @@ export abstract class HerderBase {
 
   private stateInfo(config: Record<string, string>): (s: Status) => StateInfo {
     const version = this.worker.options.plugins.find(config["connector.class"]!, "source", "sink")?.version;
-    return (s) => ({ state: s.state, worker_id: s.workerId, ...(version !== undefined ? { version } : {}), ...(s.trace ? { trace: s.trace } : {}) });
+    return (s) => ({
+      state: s.state,
+      worker_id: s.workerId,
+      ...(version !== undefined ? { version } : {}),
+      ...(s.trace ? { trace: s.trace } : {}),
+    });
   }
 
   /** Topics are tracked by name; Kafka answers for any name, known connector or not. */
@@ -189,7 +204,8 @@ export abstract class HerderBase {
   async alterOffsets(name: string, offsets: OffsetsView["offsets"] | undefined): Promise<string> {
     await this.beforeOffsetsWrite();
     const config = this.stoppedConfig(name);
-    if (!offsets || offsets.length === 0) throw connectErrors.badRequest("Partitions / offsets need to be provided for an alter offsets request");
+    if (!offsets || offsets.length === 0)
+      throw connectErrors.badRequest("Partitions / offsets need to be provided for an alter offsets request");
     return alteredMessage("altered", await this.writeOffsets(name, config, offsets));
   }
 
@@ -200,8 +216,14 @@ export abstract class HerderBase {
     return alteredMessage("reset", await this.writeOffsets(name, config, current));
   }
 
-  private writeOffsets(name: string, config: Record<string, string>, offsets: OffsetsView["offsets"]): Promise<boolean> {
-    return writeConnectorOffsets(this.worker, name, config, offsets, (topic, partition, reset) => this.onSinkOffsetWritten(name, topic, partition, reset));
+  private writeOffsets(
+    name: string,
+    config: Record<string, string>,
+    offsets: OffsetsView["offsets"],
+  ): Promise<boolean> {
+    return writeConnectorOffsets(this.worker, name, config, offsets, (topic, partition, reset) =>
+      this.onSinkOffsetWritten(name, topic, partition, reset),
+    );
   }
 
   private stoppedConfig(name: string): Record<string, string> {

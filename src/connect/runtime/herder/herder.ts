@@ -41,7 +41,13 @@ export type TaskState = { id: number } & StateInfo;
 export interface WorkersView {
   /** The leader's REST URL; null while none is known (a rebalance, Kafka away). */
   leader: string | null;
-  workers: { id: string; url: string; leader: boolean; connectors: string[]; tasks: { connector: string; task: number }[] }[];
+  workers: {
+    id: string;
+    url: string;
+    leader: boolean;
+    connectors: string[];
+    tasks: { connector: string; task: number }[];
+  }[];
 }
 
 /** A REST URL as the console shows it: without the trailing slash of the advertised form. */
@@ -56,7 +62,11 @@ export interface Herder {
   validate(config: Record<string, string>): Promise<ConfigInfos>;
   /** A connector's settings Sluice accepted and does nothing with (no effect, or unknown), each with its warning. */
   ignoredSettings(name: string): IgnoredSettings;
-  putConnector(name: string, config: Record<string, string>, options: { allowReplace: boolean; initialState?: TargetState }): Promise<{ created: boolean; info: ConnectorInfo }>;
+  putConnector(
+    name: string,
+    config: Record<string, string>,
+    options: { allowReplace: boolean; initialState?: TargetState },
+  ): Promise<{ created: boolean; info: ConnectorInfo }>;
   patchConnector(name: string, patch: Record<string, string | null>): Promise<ConnectorInfo>;
   deleteConnector(name: string): Promise<void>;
   pause(name: string): Promise<void>;
@@ -94,7 +104,11 @@ export interface Health {
   httpStatus: 200 | 503 | 500;
 }
 
-export const HEALTHY: Health = { status: "healthy", message: "Worker has completed startup and is ready to handle requests.", httpStatus: 200 };
+export const HEALTHY: Health = {
+  status: "healthy",
+  message: "Worker has completed startup and is ready to handle requests.",
+  httpStatus: 200,
+};
 
 /** The request must be handled by another worker (the leader, or the one running a task): the REST layer forwards it. */
 export class ForwardRequest extends Error {
@@ -105,14 +119,20 @@ export class ForwardRequest extends Error {
 }
 
 /** PATCH /connectors/{c}/config: the patch merged into the config (null removes a key); the name stays. */
-export function patchedConfig(name: string, config: Record<string, string>, patch: Record<string, string | null>): Record<string, string> {
+export function patchedConfig(
+  name: string,
+  config: Record<string, string>,
+  patch: Record<string, string | null>,
+): Record<string, string> {
   const merged: Record<string, string> = { ...config };
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete merged[k];
     else merged[k] = v;
   }
   if (merged.name !== undefined && merged.name !== name) {
-    throw connectErrors.badRequest(`Connector name configuration (${merged.name}) doesn't match connector name in the URL (${name})`);
+    throw connectErrors.badRequest(
+      `Connector name configuration (${merged.name}) doesn't match connector name in the URL (${name})`,
+    );
   }
   return merged;
 }

@@ -10,7 +10,9 @@ import type { OffsetsView } from "./herder.ts";
 const log = logger("herder");
 
 export function notStopped(name: string): ConnectRestError {
-  return connectErrors.badRequest(`Connectors must be in the STOPPED state before their offsets can be modified. This can be done for the specified connector by issuing a 'PUT' request to the '/connectors/${name}/stop' endpoint`);
+  return connectErrors.badRequest(
+    `Connectors must be in the STOPPED state before their offsets can be modified. This can be done for the specified connector by issuing a 'PUT' request to the '/connectors/${name}/stop' endpoint`,
+  );
 }
 
 /** Kafka's answer to an alter or reset: whether the connector said it had nothing outside Connect to change. */
@@ -21,12 +23,23 @@ export function alteredMessage(action: "altered" | "reset", ownedByConnector: bo
 }
 
 /** The committed positions of a sink connector's group, for the partitions of its topics. */
-export async function sinkOffsets(broker: Broker, name: string, config: Record<string, string>): Promise<{ partition: { kafka_topic: string; kafka_partition: number }; offset: { kafka_offset: number } }[]> {
+export async function sinkOffsets(
+  broker: Broker,
+  name: string,
+  config: Record<string, string>,
+): Promise<{ partition: { kafka_topic: string; kafka_partition: number }; offset: { kafka_offset: number } }[]> {
   const out: { partition: { kafka_topic: string; kafka_partition: number }; offset: { kafka_offset: number } }[] = [];
-  const topics = (config.topics ?? "").split(",").map((t) => t.trim()).filter(Boolean);
+  const topics = (config.topics ?? "")
+    .split(",")
+    .map((t) => t.trim())
+    .filter(Boolean);
   for (const tp of await sinkPartitions(broker, topics, config["topics.regex"] ?? "", false)) {
     const offset = (await broker.committedOffsets(`connect-${name}`, tp.topic)).get(tp.partition);
-    if (offset !== undefined) out.push({ partition: { kafka_topic: tp.topic, kafka_partition: tp.partition }, offset: { kafka_offset: offset } });
+    if (offset !== undefined)
+      out.push({
+        partition: { kafka_topic: tp.topic, kafka_partition: tp.partition },
+        offset: { kafka_offset: offset },
+      });
   }
   return out;
 }
@@ -57,7 +70,10 @@ export async function writeConnectorOffsets(
   }
   const written = () => {
     const reset = offsets.every((o) => o.offset === null);
-    log.info({ connector: name, partitions: offsets.length }, `offsets of connector ${name} ${reset ? "reset" : "altered"} (${offsets.length} partition${offsets.length === 1 ? "" : "s"})`);
+    log.info(
+      { connector: name, partitions: offsets.length },
+      `offsets of connector ${name} ${reset ? "reset" : "altered"} (${offsets.length} partition${offsets.length === 1 ? "" : "s"})`,
+    );
     return handled;
   };
   if (isSource) {
@@ -67,39 +83,49 @@ export async function writeConnectorOffsets(
   const broker = worker.options.broker;
   for (const { offset } of parsed) {
     // Kafka's admin client refuses negative positions; the request then fails as a whole.
-    if (offset !== null && offset < 0) throw new ConnectRestError(500, `Failed to modify offsets for sink connector ${name}`);
+    if (offset !== null && offset < 0)
+      throw new ConnectRestError(500, `Failed to modify offsets for sink connector ${name}`);
   }
   for (const { topic, partition, offset } of parsed) {
     // A reset (null) goes back to the earliest record, as deleting the group would.
-    const target = offset === null ? (await broker.startOffsets(topic))[partition] ?? 0 : offset;
+    const target = offset === null ? ((await broker.startOffsets(topic))[partition] ?? 0) : offset;
     await broker.commitOffsets(`connect-${name}`, topic, [{ partition, offset: target }]);
     onSinkWrite(topic, partition, offset === null);
   }
   return written();
 }
 
-
 /** Sink offsets as Kafka's SinkUtils reads them, with its messages for what it refuses. */
-function parseSinkOffsets(offsets: OffsetsView["offsets"]): { topic: string; partition: number; offset: number | null }[] {
+function parseSinkOffsets(
+  offsets: OffsetsView["offsets"],
+): { topic: string; partition: number; offset: number | null }[] {
   const integer = (value: unknown, what: "partition" | "offset"): number => {
     const text = typeof value === "number" || typeof value === "string" ? String(value) : undefined;
     if (text === undefined || !/^[+-]?\d+$/.test(text.trim())) {
       const kind = what === "partition" ? "Partition" : "Offset";
-      throw connectErrors.badRequest(`Failed to parse the following Kafka ${what} value in the provided offsets: '${String(value)}'. ${kind} values for sink connectors need to be integers.`);
+      throw connectErrors.badRequest(
+        `Failed to parse the following Kafka ${what} value in the provided offsets: '${String(value)}'. ${kind} values for sink connectors need to be integers.`,
+      );
     }
     return Number(text);
   };
   return offsets.map(({ partition, offset }) => {
-    if (partition === null || typeof partition !== "object") throw connectErrors.badRequest("The partition for a sink connector offset cannot be null or missing");
+    if (partition === null || typeof partition !== "object")
+      throw connectErrors.badRequest("The partition for a sink connector offset cannot be null or missing");
     if (!("kafka_topic" in partition) || !("kafka_partition" in partition)) {
-      throw connectErrors.badRequest("The partition for a sink connector offset must contain the keys 'kafka_topic' and 'kafka_partition'");
+      throw connectErrors.badRequest(
+        "The partition for a sink connector offset must contain the keys 'kafka_topic' and 'kafka_partition'",
+      );
     }
     const topic = partition.kafka_topic;
-    if (typeof topic !== "string") throw connectErrors.badRequest("Kafka topic names must be valid strings and may not be null");
+    if (typeof topic !== "string")
+      throw connectErrors.badRequest("Kafka topic names must be valid strings and may not be null");
     const p = integer(partition.kafka_partition, "partition");
     if (offset === null || offset === undefined) return { topic, partition: p, offset: null };
-    if (!("kafka_offset" in offset)) throw connectErrors.badRequest("The offset for a sink connector should either be null or contain the key 'kafka_offset'");
+    if (!("kafka_offset" in offset))
+      throw connectErrors.badRequest(
+        "The offset for a sink connector should either be null or contain the key 'kafka_offset'",
+      );
     return { topic, partition: p, offset: integer(offset.kafka_offset, "offset") };
   });
 }
-

@@ -17,6 +17,7 @@ export function restartPlan<S extends { state: string }, T extends { state: stri
   current: { connector: S; tasks: T[] },
   request: RestartRequest,
 ): { connector: S; tasks: T[] } {
-  const planned = <V extends { state: string }>(status: V, what: "connector" | "task"): V => (restarts(request, what, status.state) ? { ...status, state: "RESTARTING" } : status);
+  const planned = <V extends { state: string }>(status: V, what: "connector" | "task"): V =>
+    restarts(request, what, status.state) ? { ...status, state: "RESTARTING" } : status;
   return { connector: planned(current.connector, "connector"), tasks: current.tasks.map((t) => planned(t, "task")) };
 }

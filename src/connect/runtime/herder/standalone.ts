@@ -6,7 +6,18 @@ import { type ConnectorCallbacks, type Worker } from "../worker/worker.ts";
 import type { Status } from "../status.ts";
 import { MemoryConfigStore } from "../storage/config-store.ts";
 import { MemoryStatusStore } from "../storage/status-store.ts";
-import { HEALTHY, patchedConfig, shownUrl, type ConnectorInfo, type WorkersView, type ConnectorStateInfo, type Health, type Herder, type OffsetsView, type TargetState } from "./herder.ts";
+import {
+  HEALTHY,
+  patchedConfig,
+  shownUrl,
+  type ConnectorInfo,
+  type WorkersView,
+  type ConnectorStateInfo,
+  type Health,
+  type Herder,
+  type OffsetsView,
+  type TargetState,
+} from "./herder.ts";
 import { HerderBase } from "./herder-base.ts";
 import { restarts } from "./restart-plan.ts";
 
@@ -38,7 +49,9 @@ export class StandaloneHerder extends HerderBase implements Herder {
   workers(): WorkersView {
     const url = shownUrl(this.url);
     const names = this.connectorNames();
-    const tasks = names.flatMap((connector) => (this.configs.tasks.get(connector) ?? []).map((_, task) => ({ connector, task })));
+    const tasks = names.flatMap((connector) =>
+      (this.configs.tasks.get(connector) ?? []).map((_, task) => ({ connector, task })),
+    );
     return { leader: url, workers: [{ id: this.workerId, url, leader: true, connectors: names, tasks }] };
   }
 
@@ -49,7 +62,11 @@ export class StandaloneHerder extends HerderBase implements Herder {
   // ---- connector lifecycle ----
 
   /** Creates or replaces a connector; `created` tells which. */
-  async putConnector(name: string, config: Record<string, string>, options: { allowReplace: boolean; initialState?: TargetState }): Promise<{ created: boolean; info: ConnectorInfo }> {
+  async putConnector(
+    name: string,
+    config: Record<string, string>,
+    options: { allowReplace: boolean; initialState?: TargetState },
+  ): Promise<{ created: boolean; info: ConnectorInfo }> {
     const full = { ...config, name };
     await this.validator.validOrThrow(full);
     const existing = this.configs.connectors.has(name);
@@ -125,7 +142,11 @@ export class StandaloneHerder extends HerderBase implements Herder {
       return undefined;
     }
     // The planned states keep the last trace, as Kafka's restart plan does.
-    const restarting = (previous: Status | undefined): Status => ({ state: "RESTARTING", workerId: this.worker.workerId, ...(previous?.trace ? { trace: previous.trace } : {}) });
+    const restarting = (previous: Status | undefined): Status => ({
+      state: "RESTARTING",
+      workerId: this.worker.workerId,
+      ...(previous?.trace ? { trace: previous.trace } : {}),
+    });
     if (restartConnector) this.putStatus(name, undefined, restarting(this.statuses.connector(name)));
     for (const i of tasks) this.putStatus(name, i, restarting(taskStatuses.get(i)));
     const planned = this.currentStatus(name);
@@ -142,7 +163,14 @@ export class StandaloneHerder extends HerderBase implements Herder {
     if (!taskConfig) throw connectErrors.notFound(`Task ${name}-${index} not found`);
     log.info({ connector: name, task: index }, `restarting task ${name}-${index}`);
     await this.worker.stopTask(name, index);
-    await this.worker.startTask(name, index, config, taskConfig, this.configs.target(name) === "PAUSED", this.taskCallbacks(name, index));
+    await this.worker.startTask(
+      name,
+      index,
+      config,
+      taskConfig,
+      this.configs.target(name) === "PAUSED",
+      this.taskCallbacks(name, index),
+    );
   }
 
   // ---- offsets (KIP-875) ----
@@ -209,11 +237,19 @@ export class StandaloneHerder extends HerderBase implements Herder {
     const configs = await this.worker.startConnector(name, config, target, callbacks);
     // Kafka generates task configs only for a running connector: one started paused keeps the tasks
     // it had (none when new) until it is resumed.
-    if (this.configs.target(name) === "STARTED") this.configs.putTaskConfigs(name, this.validator.withTaskClass(config, configs));
+    if (this.configs.target(name) === "STARTED")
+      this.configs.putTaskConfigs(name, this.validator.withTaskClass(config, configs));
     this.clearTaskStatuses(name);
     for (let i = 0; i < this.taskIndexes(name).length; i++) {
       this.putStatus(name, i, { state: "UNASSIGNED", workerId: this.worker.workerId });
-      await this.worker.startTask(name, i, config, this.configs.tasks.get(name)![i]!, this.configs.target(name) === "PAUSED", this.taskCallbacks(name, i));
+      await this.worker.startTask(
+        name,
+        i,
+        config,
+        this.configs.tasks.get(name)![i]!,
+        this.configs.target(name) === "PAUSED",
+        this.taskCallbacks(name, i),
+      );
     }
   }
 
@@ -241,8 +277,8 @@ export class StandaloneHerder extends HerderBase implements Herder {
       await Promise.all(this.taskIndexes(name).map((i) => this.worker.stopTask(name, i)));
       this.configs.putTaskConfigs(name, configs);
       this.clearTaskStatuses(name);
-      for (let i = 0; i < configs.length; i++) await this.worker.startTask(name, i, config, configs[i]!, false, this.taskCallbacks(name, i));
+      for (let i = 0; i < configs.length; i++)
+        await this.worker.startTask(name, i, config, configs[i]!, false, this.taskCallbacks(name, i));
     }
   }
 }
-

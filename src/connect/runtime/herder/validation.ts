@@ -8,7 +8,12 @@ import type { Connector } from "../../api/connector.ts";
 import type { PluginDescriptor, PluginRegistry } from "../plugins/registry.ts";
 import { nearest } from "../../../platform/edit-distance.ts";
 import { logger } from "../../../platform/log.ts";
-import { noEffectWarning, refusalReason, unknownSettingWarning, type SettingsDefinition } from "../../../platform/settings.ts";
+import {
+  noEffectWarning,
+  refusalReason,
+  unknownSettingWarning,
+  type SettingsDefinition,
+} from "../../../platform/settings.ts";
 import { JavaHashKeys } from "../../../jvm/hash-order.ts";
 import { connectorFrameworkDefinition, sinkTopicProblems } from "../worker/connector-config.ts";
 import type { Worker } from "../worker/worker.ts";
@@ -43,7 +48,11 @@ export class ConnectorValidator {
     const own = await this.connectorProblems(connector, config);
     const refused = refusedProblems([framework, connector.config()], config);
     for (const { prefix, definition } of this.componentSettings(config)) {
-      for (const [key, messages] of refusedProblems([definition], withoutPrefix(config, prefix))) refused.set(`${prefix}${key}`, messages.map((m) => m.replaceAll(`configuration ${key}:`, `configuration ${prefix}${key}:`)));
+      for (const [key, messages] of refusedProblems([definition], withoutPrefix(config, prefix)))
+        refused.set(
+          `${prefix}${key}`,
+          messages.map((m) => m.replaceAll(`configuration ${key}:`, `configuration ${prefix}${key}:`)),
+        );
     }
     const extra = [transforms, classes, own, refused, ...(type === "sink" ? [await sinkTopicProblems(config)] : [])];
     const infos = configInfos(className, [framework, connector.config()], config, extra, unparsed);
@@ -55,10 +64,21 @@ export class ConnectorValidator {
    * What Kafka's recommenders add: the installed converters and plugin versions, and the worker's
    * converters where the connector names none.
    */
-  private addConverterChoices(infos: ConfigInfos, config: Record<string, string>, plugin: PluginDescriptor, unparsed: Set<string>): void {
+  private addConverterChoices(
+    infos: ConfigInfos,
+    config: Record<string, string>,
+    plugin: PluginDescriptor,
+    unparsed: Set<string>,
+  ): void {
     const plugins = this.worker.options.plugins;
     const converters = plugins.list("converter").map((p) => p.className);
-    const headerConverters = [...new Set([...converters, ...plugins.list("header_converter").map((p) => p.className), SimpleHeaderConverter.className])];
+    const headerConverters = [
+      ...new Set([
+        ...converters,
+        ...plugins.list("header_converter").map((p) => p.className),
+        SimpleHeaderConverter.className,
+      ]),
+    ];
     const byName = new Map(infos.configs.map((c) => [c.value?.name, c]));
     const choose = (key: string, values: string[], value: string | null | undefined, defaultValue?: string) => {
       const entry = byName.get(key);
@@ -68,14 +88,23 @@ export class ConnectorValidator {
       // The worker's settings are the defaults of a connector's converters.
       if (defaultValue !== undefined && entry.definition) entry.definition.default_value = defaultValue;
     };
-    const versionOf = (className: string) => (isSimpleHeaderConverter(className) ? VERSION : plugins.find(className.trim(), "converter", "header_converter")?.version);
+    const versionOf = (className: string) =>
+      isSimpleHeaderConverter(className)
+        ? VERSION
+        : plugins.find(className.trim(), "converter", "header_converter")?.version;
     if (plugin.version !== undefined) choose("connector.plugin.version", [plugin.version], undefined);
     for (const key of ["key.converter", "value.converter", "header.converter"] as const) {
       const workers = this.worker.options.workerConfig[key] ?? this.worker.options.settings.string(key);
       const effective = config[key] ?? workers;
-      choose(key, key === "header.converter" ? headerConverters : converters, unparsed.has(key) ? null : effective, workers);
+      choose(
+        key,
+        key === "header.converter" ? headerConverters : converters,
+        unparsed.has(key) ? null : effective,
+        workers,
+      );
       const version = unparsed.has(key) ? undefined : versionOf(effective);
-      if (version !== undefined) choose(`${key}.plugin.version`, [version], config[`${key}.plugin.version`] ?? version, versionOf(workers));
+      if (version !== undefined)
+        choose(`${key}.plugin.version`, [version], config[`${key}.plugin.version`] ?? version, versionOf(workers));
     }
   }
 
@@ -84,19 +113,35 @@ export class ConnectorValidator {
    * only once its declared settings are valid, on the config with provider references resolved, and
    * with the resolved values hidden again in what it says.
    */
-  private async connectorProblems(connector: Connector, config: Record<string, string>): Promise<Map<string, string[]>> {
+  private async connectorProblems(
+    connector: Connector,
+    config: Record<string, string>,
+  ): Promise<Map<string, string[]>> {
     if (!connector.validate || configInfos("", [connector.config()], config, []).error_count > 0) return new Map();
     const resolved = new Map<string, string>();
     try {
       const problems = await connector.validate(this.worker.resolve(config, resolved));
       return new Map([...problems].map(([key, messages]) => [key, messages.map((m) => hideResolved(m, resolved))]));
     } catch (err) {
-      return new Map([["connector.class", [hideResolved(`The connector's validation failed: ${err instanceof Error ? err.message : String(err)}`, resolved)]]]);
+      return new Map([
+        [
+          "connector.class",
+          [
+            hideResolved(
+              `The connector's validation failed: ${err instanceof Error ? err.message : String(err)}`,
+              resolved,
+            ),
+          ],
+        ],
+      ]);
     }
   }
 
   /** Converter classes and the plugin version must exist, as Kafka loads them while validating. */
-  private classProblems(config: Record<string, string>, plugin: PluginDescriptor): { problems: Map<string, string[]>; unparsed: Set<string> } {
+  private classProblems(
+    config: Record<string, string>,
+    plugin: PluginDescriptor,
+  ): { problems: Map<string, string[]>; unparsed: Set<string> } {
     const plugins = this.worker.options.plugins;
     const problems = new Map<string, string[]>();
     const unparsed = new Set<string>();
@@ -107,7 +152,12 @@ export class ConnectorValidator {
     ];
     for (const [key, types] of converters) {
       const value = config[key];
-      if (value == null || plugins.find(value.trim(), ...types) || (key === "header.converter" && isSimpleHeaderConverter(value))) continue;
+      if (
+        value == null ||
+        plugins.find(value.trim(), ...types) ||
+        (key === "header.converter" && isSimpleHeaderConverter(value))
+      )
+        continue;
       problems.set(key, [`Invalid value ${value} for configuration ${key}: Class ${value.trim()} could not be found.`]);
       unparsed.add(key);
     }
@@ -124,12 +174,14 @@ export class ConnectorValidator {
   /** Validates a config being created or updated; what Sluice accepts but ignores is logged, one warning a setting. */
   async validOrThrow(config: Record<string, string>): Promise<void> {
     for (const [key, value] of Object.entries(config)) {
-      if (value === null) throw new ConnectRestError(500, `Non-string value found in original settings for key ${key}: null`);
+      if (value === null)
+        throw new ConnectRestError(500, `Non-string value found in original settings for key ${key}: null`);
     }
     const infos = await this.validate(config);
     if (infos.error_count > 0) throw connectErrors.badRequest(invalidConfigMessage(infos));
     const ignored = this.ignoredSettings(config);
-    for (const warning of [...ignored.noEffect.values(), ...ignored.unknown.values()]) log.warn({ connector: config.name }, `Connector ${config.name}: ${warning}`);
+    for (const warning of [...ignored.noEffect.values(), ...ignored.unknown.values()])
+      log.warn({ connector: config.name }, `Connector ${config.name}: ${warning}`);
   }
 
   /**
@@ -140,10 +192,16 @@ export class ConnectorValidator {
   ignoredSettings(config: Record<string, string>): { noEffect: Map<string, string>; unknown: Map<string, string> } {
     const noEffect = new Map<string, string>();
     const unknown = new Map<string, string>();
-    const plugin = config["connector.class"] ? this.worker.options.plugins.find(config["connector.class"], "source", "sink") : undefined;
+    const plugin = config["connector.class"]
+      ? this.worker.options.plugins.find(config["connector.class"], "source", "sink")
+      : undefined;
     if (!plugin) return { noEffect, unknown };
-    const definitions = [connectorFrameworkDefinition(plugin.type as "source" | "sink", plugin.version), (plugin.create() as Connector).config()];
-    for (const def of definitions) for (const use of def.unsupportedIn(config).ignored) noEffect.set(use.name, noEffectWarning(use));
+    const definitions = [
+      connectorFrameworkDefinition(plugin.type as "source" | "sink", plugin.version),
+      (plugin.create() as Connector).config(),
+    ];
+    for (const def of definitions)
+      for (const use of def.unsupportedIn(config).ignored) noEffect.set(use.name, noEffectWarning(use));
     const known = definitions.flatMap((d) => d.names());
     for (const name of Object.keys(config)) {
       if (CONSUMED_PREFIXES.some((p) => name.startsWith(p)) || definitions.some((d) => d.accepts(name))) continue;
@@ -152,10 +210,18 @@ export class ConnectorValidator {
     // Settings of the converters, transforms and predicates, each judged by what it declares.
     for (const { prefix, definition, reserved } of this.componentSettings(config)) {
       const own = withoutPrefix(config, prefix);
-      for (const use of definition.unsupportedIn(own).ignored) noEffect.set(`${prefix}${use.name}`, noEffectWarning({ ...use, name: `${prefix}${use.name}` }));
+      for (const use of definition.unsupportedIn(own).ignored)
+        noEffect.set(`${prefix}${use.name}`, noEffectWarning({ ...use, name: `${prefix}${use.name}` }));
       for (const key of Object.keys(own)) {
-        if (reserved.includes(key) || definitions.some((d) => d.accepts(`${prefix}${key}`)) || definition.accepts(key)) continue;
-        unknown.set(`${prefix}${key}`, unknownSettingWarning(`${prefix}${key}`, definition.names().map((n) => `${prefix}${n}`)));
+        if (reserved.includes(key) || definitions.some((d) => d.accepts(`${prefix}${key}`)) || definition.accepts(key))
+          continue;
+        unknown.set(
+          `${prefix}${key}`,
+          unknownSettingWarning(
+            `${prefix}${key}`,
+            definition.names().map((n) => `${prefix}${n}`),
+          ),
+        );
       }
     }
     return { noEffect, unknown };
@@ -165,21 +231,32 @@ export class ConnectorValidator {
    * The converters, transforms and predicates a config names, each with the prefix of its settings and
    * what it declares (those that declare nothing, e.g. a plugin converter without config(), are left out).
    */
-  private componentSettings(config: Record<string, string>): { prefix: string; definition: SettingsDefinition; reserved: string[] }[] {
+  private componentSettings(
+    config: Record<string, string>,
+  ): { prefix: string; definition: SettingsDefinition; reserved: string[] }[] {
     const plugins = this.worker.options.plugins;
     const out: { prefix: string; definition: SettingsDefinition; reserved: string[] }[] = [];
     for (const key of ["key.converter", "value.converter", "header.converter"]) {
-      const className = (config[key] ?? this.worker.options.workerConfig[key] ?? this.worker.options.settings.string(key)).trim();
+      const className = (
+        config[key] ??
+        this.worker.options.workerConfig[key] ??
+        this.worker.options.settings.string(key)
+      ).trim();
       const converter = plugins.find(className, "converter", "header_converter")?.create() as Converter | undefined;
       const definition = converter?.config?.();
       if (definition) out.push({ prefix: `${key}.`, definition, reserved: [] });
     }
-    const aliases = (list: string | undefined) => (list ?? "").split(",").map((a) => a.trim()).filter(Boolean);
+    const aliases = (list: string | undefined) =>
+      (list ?? "")
+        .split(",")
+        .map((a) => a.trim())
+        .filter(Boolean);
     for (const alias of aliases(config.transforms)) {
       const className = config[`transforms.${alias}.type`]?.trim() ?? "";
       const factory = BUILTIN_TRANSFORMS[className] ?? plugins.find(className, "transformation")?.create;
       const definition = factory ? (factory() as Transformation).config() : undefined;
-      if (definition) out.push({ prefix: `transforms.${alias}.`, definition, reserved: ["type", "predicate", "negate"] });
+      if (definition)
+        out.push({ prefix: `transforms.${alias}.`, definition, reserved: ["type", "predicate", "negate"] });
     }
     for (const alias of aliases(config.predicates)) {
       const className = config[`predicates.${alias}.type`]?.trim() ?? "";
@@ -208,11 +285,22 @@ const log = logger("config");
  * Prefixes of a connector config that others than the connector read: transforms, predicates and
  * converters (each validates its own), and the clients' overrides (Kafka's client settings).
  */
-const CONSUMED_PREFIXES = ["transforms.", "predicates.", "key.converter.", "value.converter.", "header.converter.", "producer.override.", "consumer.override.", "admin.override."];
+const CONSUMED_PREFIXES = [
+  "transforms.",
+  "predicates.",
+  "key.converter.",
+  "value.converter.",
+  "header.converter.",
+  "producer.override.",
+  "consumer.override.",
+  "admin.override.",
+];
 
 /** The settings under a prefix, by their names without it. */
 function withoutPrefix(config: Record<string, string>, prefix: string): Record<string, string> {
-  return Object.fromEntries(Object.entries(config).flatMap(([k, v]) => (k.startsWith(prefix) ? [[k.slice(prefix.length), v]] : [])));
+  return Object.fromEntries(
+    Object.entries(config).flatMap(([k, v]) => (k.startsWith(prefix) ? [[k.slice(prefix.length), v]] : [])),
+  );
 }
 
 /** Settings the original has that Sluice refuses, each an error on its name, in Kafka's wording. */

@@ -18,14 +18,41 @@ export interface AdminRouteOptions {
 
 export function adminRoutes(herder: Herder, options: AdminRouteOptions) {
   return new Elysia()
-    .get("/", () => json({ version: VERSION, commit: COMMIT, kafka_cluster_id: options.kafkaClusterId }), documented({ summary: "The worker's version and Kafka cluster", responses: { 200: ok("Server info", ServerInfo) } }))
-    .get("/health", () => {
-      const health = herder.health();
-      return json({ status: health.status, message: health.message }, health.httpStatus);
-    }, documented({ summary: "Whether the worker can serve", responses: { 200: ok("Serving", HealthBody), 503: ok("Not serving", HealthBody) } }))
-    .get("/metrics", () => metricsResponse(options.metrics), documented({ summary: "Prometheus metrics (Sluice's own)", responses: { 200: { description: "Prometheus text format", schema: { type: "string" }, contentTypes: ["text/plain"] } } }))
-    .get("/openapi.json", (): Response => new Response(options.document(), { headers: { "content-type": "application/json" } }), documented({
-      summary: "This document: OpenAPI 3.1, generated from the routes",
-      responses: { 200: ok("The OpenAPI document", { type: "object" }) },
-    }));
+    .get(
+      "/",
+      () => json({ version: VERSION, commit: COMMIT, kafka_cluster_id: options.kafkaClusterId }),
+      documented({
+        summary: "The worker's version and Kafka cluster",
+        responses: { 200: ok("Server info", ServerInfo) },
+      }),
+    )
+    .get(
+      "/health",
+      () => {
+        const health = herder.health();
+        return json({ status: health.status, message: health.message }, health.httpStatus);
+      },
+      documented({
+        summary: "Whether the worker can serve",
+        responses: { 200: ok("Serving", HealthBody), 503: ok("Not serving", HealthBody) },
+      }),
+    )
+    .get(
+      "/metrics",
+      () => metricsResponse(options.metrics),
+      documented({
+        summary: "Prometheus metrics (Sluice's own)",
+        responses: {
+          200: { description: "Prometheus text format", schema: { type: "string" }, contentTypes: ["text/plain"] },
+        },
+      }),
+    )
+    .get(
+      "/openapi.json",
+      (): Response => new Response(options.document(), { headers: { "content-type": "application/json" } }),
+      documented({
+        summary: "This document: OpenAPI 3.1, generated from the routes",
+        responses: { 200: ok("The OpenAPI document", { type: "object" }) },
+      }),
+    );
 }

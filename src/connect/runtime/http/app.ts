@@ -27,11 +27,15 @@ const log = logger("connect-http");
 const ENGINE_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError, URIError, EvalError];
 
 function errorBody(error: unknown): Response {
-  if (error instanceof ConnectRestError) return json({ error_code: error.status, message: error.message }, error.status);
+  if (error instanceof ConnectRestError)
+    return json({ error_code: error.status, message: error.message }, error.status);
   const message = error instanceof Error ? error.message : String(error);
   log.error({ err: error instanceof Error ? error.stack : message }, "request failed");
   const internal = ENGINE_ERRORS.some((type) => error instanceof type);
-  return json({ error_code: 500, message: internal ? "Internal server error; the worker log has the details" : message }, 500);
+  return json(
+    { error_code: 500, message: internal ? "Internal server error; the worker log has the details" : message },
+    500,
+  );
 }
 
 /** The request's path as Jersey matches it: a trailing slash names the same resource. */
@@ -47,14 +51,21 @@ function refusedEarly(request: Request, resourceMethods: RouteMethods): Response
   }
   // Jersey matches the resources' @Consumes(application/json) against every request they get, GETs too
   // (GET /, /health and /metrics are not among them).
-  if (resourceMethods(path)?.includes(request.method) && !/^\/(health|metrics)?$/.test(path) && unsupportedMediaType(request)) {
+  if (
+    resourceMethods(path)?.includes(request.method) &&
+    !/^\/(health|metrics)?$/.test(path) &&
+    unsupportedMediaType(request)
+  ) {
     return json({ error_code: 415, message: "HTTP 415 Unsupported Media Type" }, 415);
   }
   return undefined;
 }
 
 /** `guard`: authentication, answering refused requests before any route (../security.ts); `users`: whom it admitted. */
-export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard?: RequestGuard; users?: ConnectUsers; forwardTls?: ForwardingTls }) {
+export function connectApp(
+  herder: Herder,
+  info: { kafkaClusterId: string; guard?: RequestGuard; users?: ConnectUsers; forwardTls?: ForwardingTls },
+) {
   const metrics = herder.metrics();
   metrics.trackStates(herder);
 
@@ -73,14 +84,21 @@ export function connectApp(herder: Herder, info: { kafkaClusterId: string; guard
       }
       if (code === "NOT_FOUND") {
         const methods = methodsAt(resourcePath(request));
-        if (methods && !methods.includes(request.method)) return json({ error_code: 405, message: "HTTP 405 Method Not Allowed" }, 405);
+        if (methods && !methods.includes(request.method))
+          return json({ error_code: 405, message: "HTTP 405 Method Not Allowed" }, 405);
         return json({ error_code: 404, message: "HTTP 404 Not Found" }, 404);
       }
       // Elysia wraps what the body parser threw (parseJsonBody's Jackson-style errors).
       if (code === "PARSE") return errorBody((error as { cause?: unknown }).cause ?? error);
       return errorBody(error);
     })
-    .use(adminRoutes(herder, { kafkaClusterId: info.kafkaClusterId, metrics: metrics.registry, document: (): string => (document ??= JSON.stringify(connectDocument(app.routes))) }))
+    .use(
+      adminRoutes(herder, {
+        kafkaClusterId: info.kafkaClusterId,
+        metrics: metrics.registry,
+        document: (): string => (document ??= JSON.stringify(connectDocument(app.routes))),
+      }),
+    )
     .use(sluiceRoutes(herder, info))
     .use(connectorRoutes(herder))
     .use(taskRoutes(herder))

@@ -13,10 +13,16 @@ const FORWARD_TIMEOUT_MS = 90_000;
  * Sends a request on to the worker that must handle it: `forward=true` on the first hop, `false` on
  * the second; a request that would need a third hop gets 409.
  */
-export async function forward(target: ForwardRequest, request: Request, body: unknown, tls?: ForwardingTls): Promise<Response> {
+export async function forward(
+  target: ForwardRequest,
+  request: Request,
+  body: unknown,
+  tls?: ForwardingTls,
+): Promise<Response> {
   const incoming = new URL(request.url);
   const hop = incoming.searchParams.get("forward");
-  if (hop === "false") throw connectErrors.conflict("Cannot complete request because of a conflicting operation (e.g. worker rebalance)");
+  if (hop === "false")
+    throw connectErrors.conflict("Cannot complete request because of a conflicting operation (e.g. worker rebalance)");
   const url = new URL(incoming.pathname + incoming.search, target.url);
   url.searchParams.set("forward", hop === null ? "true" : "false");
   const headers = new Headers(request.headers);
@@ -34,7 +40,10 @@ export async function forward(target: ForwardRequest, request: Request, body: un
     });
   } catch (err) {
     if (err instanceof Error && err.name === "TimeoutError") throw new ConnectRestError(500, "Request timed out");
-    throw new ConnectRestError(500, `IO Error trying to forward REST request: ${err instanceof Error ? err.message : String(err)}`);
+    throw new ConnectRestError(
+      500,
+      `IO Error trying to forward REST request: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   return new Response(await response.arrayBuffer(), { status: response.status, headers: response.headers });
 }

@@ -9,13 +9,19 @@ import type { OffsetsView } from "../herder/herder.ts";
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === "") return undefined;
   if (jsonNestingDepth(text, MAX_NESTING_DEPTH) > MAX_NESTING_DEPTH) {
-    throw new ConnectRestError(500, `Document nesting depth (${MAX_NESTING_DEPTH + 1}) exceeds the maximum allowed (${MAX_NESTING_DEPTH}, from \`StreamReadConstraints.getMaxNestingDepth()\`)`);
+    throw new ConnectRestError(
+      500,
+      `Document nesting depth (${MAX_NESTING_DEPTH + 1}) exceeds the maximum allowed (${MAX_NESTING_DEPTH}, from \`StreamReadConstraints.getMaxNestingDepth()\`)`,
+    );
   }
   try {
     return JSON.parse(text);
   } catch (err) {
     // The message is the parser's own; Kafka's is Jackson's (status and shape are the same).
-    throw new ConnectRestError(500, `Unexpected character: ${err instanceof Error ? err.message : "could not parse the request body"}`);
+    throw new ConnectRestError(
+      500,
+      `Unexpected character: ${err instanceof Error ? err.message : "could not parse the request body"}`,
+    );
   }
 }
 
@@ -59,12 +65,16 @@ const JACKSON_TOKENS: Record<string, [string, string]> = {
 const kindOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 const cannotDeserialize = (javaType: string, value: unknown) => {
   const [kind, token] = JACKSON_TOKENS[kindOf(value)] ?? ["Null", "VALUE_NULL"];
-  return new ConnectRestError(500, `Cannot deserialize value of type \`${javaType}\` from ${kind} value (token \`JsonToken.${token}\`)`);
+  return new ConnectRestError(
+    500,
+    `Cannot deserialize value of type \`${javaType}\` from ${kind} value (token \`JsonToken.${token}\`)`,
+  );
 };
 
 /** A Map<String,String> body: scalars become strings as Jackson coerces them; null stays null. */
 export function configMap(body: unknown): Record<string, string | null> {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw cannotDeserialize("java.util.LinkedHashMap<java.lang.String,java.lang.String>", body);
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    throw cannotDeserialize("java.util.LinkedHashMap<java.lang.String,java.lang.String>", body);
   const out: Record<string, string | null> = {};
   for (const [key, value] of Object.entries(body)) {
     if (value !== null && typeof value === "object") throw cannotDeserialize("java.lang.String", value);
@@ -76,12 +86,20 @@ export function configMap(body: unknown): Record<string, string | null> {
 const CREATE_FIELDS = ["name", "config", "initial_state"];
 
 /** CreateConnectorRequest as Jackson binds it: unknown fields are refused. */
-export function createRequest(body: unknown): { name?: string; config?: Record<string, string | null>; initialState?: string } {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw cannotDeserialize("org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest", body);
+export function createRequest(body: unknown): {
+  name?: string;
+  config?: Record<string, string | null>;
+  initialState?: string;
+} {
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    throw cannotDeserialize("org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest", body);
   const fields = body as Record<string, unknown>;
   for (const key of Object.keys(fields)) {
     if (!CREATE_FIELDS.includes(key)) {
-      throw new ConnectRestError(500, `Unrecognized field "${key}" (class org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest), not marked as ignorable (3 known properties: "config", "name", "initial_state"])`);
+      throw new ConnectRestError(
+        500,
+        `Unrecognized field "${key}" (class org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest), not marked as ignorable (3 known properties: "config", "name", "initial_state"])`,
+      );
     }
   }
   const text = (v: unknown, javaType: string) => {
@@ -92,20 +110,33 @@ export function createRequest(body: unknown): { name?: string; config?: Record<s
   return {
     name: text(fields.name, "java.lang.String"),
     config: fields.config === undefined || fields.config === null ? undefined : configMap(fields.config),
-    initialState: text(fields.initial_state, "org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest$InitialState"),
+    initialState: text(
+      fields.initial_state,
+      "org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest$InitialState",
+    ),
   };
 }
 
 /** ConnectorOffsets: {"offsets": [{"partition": {...}, "offset": {...} | null}]}. */
 export function offsetsRequest(body: unknown): OffsetsView["offsets"] | undefined {
   if (body === undefined || body === null) return undefined;
-  if (typeof body !== "object" || Array.isArray(body)) throw cannotDeserialize("org.apache.kafka.connect.runtime.rest.entities.ConnectorOffsets", body);
+  if (typeof body !== "object" || Array.isArray(body))
+    throw cannotDeserialize("org.apache.kafka.connect.runtime.rest.entities.ConnectorOffsets", body);
   const offsets = (body as { offsets?: unknown }).offsets;
   if (offsets === undefined || offsets === null) return undefined;
-  if (!Array.isArray(offsets)) throw cannotDeserialize("java.util.ArrayList<org.apache.kafka.connect.runtime.rest.entities.ConnectorOffset>", offsets);
+  if (!Array.isArray(offsets))
+    throw cannotDeserialize(
+      "java.util.ArrayList<org.apache.kafka.connect.runtime.rest.entities.ConnectorOffset>",
+      offsets,
+    );
   return offsets.map((entry: unknown) => {
-    if (entry === null) throw new ConnectRestError(500, 'Cannot invoke "org.apache.kafka.connect.runtime.rest.entities.ConnectorOffset.partition()" because "offset" is null');
-    if (typeof entry !== "object" || Array.isArray(entry)) throw cannotConstruct("org.apache.kafka.connect.runtime.rest.entities.ConnectorOffset", entry);
+    if (entry === null)
+      throw new ConnectRestError(
+        500,
+        'Cannot invoke "org.apache.kafka.connect.runtime.rest.entities.ConnectorOffset.partition()" because "offset" is null',
+      );
+    if (typeof entry !== "object" || Array.isArray(entry))
+      throw cannotConstruct("org.apache.kafka.connect.runtime.rest.entities.ConnectorOffset", entry);
     const { partition, offset } = entry as { partition?: unknown; offset?: unknown };
     // A null partition goes on to the herder and connector, which refuse it with their own messages.
     return { partition: objectMap(partition) as Record<string, unknown>, offset: objectMap(offset) };
@@ -115,15 +146,24 @@ export function offsetsRequest(body: unknown): OffsetsView["offsets"] | undefine
 /** A Map<String,Object> field: null stays null; a scalar or array cannot be bound. */
 function objectMap(value: unknown): Record<string, unknown> | null {
   if (value === undefined || value === null) return null;
-  if (Array.isArray(value) || typeof value === "number" || typeof value === "boolean") throw cannotDeserialize("java.util.LinkedHashMap<java.lang.String,java.lang.Object>", value);
+  if (Array.isArray(value) || typeof value === "number" || typeof value === "boolean")
+    throw cannotDeserialize("java.util.LinkedHashMap<java.lang.String,java.lang.Object>", value);
   if (typeof value === "string") throw cannotConstruct("java.util.LinkedHashMap", value);
   return value as Record<string, unknown>;
 }
 
 /** Jackson's answer for a scalar where it needs an object with a constructor. */
 function cannotConstruct(javaType: string, value: unknown): ConnectRestError {
-  const [kind, argument] = typeof value === "string" ? ["String", `String value ('${value}')`] : typeof value === "number" ? [Number.isInteger(value) ? "int/Int" : "double/Double", `Number value (${value})`] : ["boolean/Boolean", `Boolean value (${value})`];
-  return new ConnectRestError(500, `Cannot construct instance of \`${javaType}\` (although at least one Creator exists): no ${kind}-argument constructor/factory method to deserialize from ${argument}`);
+  const [kind, argument] =
+    typeof value === "string"
+      ? ["String", `String value ('${value}')`]
+      : typeof value === "number"
+        ? [Number.isInteger(value) ? "int/Int" : "double/Double", `Number value (${value})`]
+        : ["boolean/Boolean", `Boolean value (${value})`];
+  return new ConnectRestError(
+    500,
+    `Cannot construct instance of \`${javaType}\` (although at least one Creator exists): no ${kind}-argument constructor/factory method to deserialize from ${argument}`,
+  );
 }
 
 /** A logger level request: a Map<String,String> whose "level" may be missing. */

@@ -14,7 +14,15 @@ const Work = t.Object({ connector: t.String(), task: t.Integer() });
 
 const WorkersBody = t.Object({
   leader: t.Union([t.String(), t.Null()]),
-  workers: t.Array(t.Object({ id: t.String(), url: t.String(), leader: t.Boolean(), connectors: t.Array(t.String()), tasks: t.Array(Work) })),
+  workers: t.Array(
+    t.Object({
+      id: t.String(),
+      url: t.String(),
+      leader: t.Boolean(),
+      connectors: t.Array(t.String()),
+      tasks: t.Array(Work),
+    }),
+  ),
 });
 
 const TaskTotalsBody = t.Object({
@@ -59,55 +67,85 @@ export interface SluiceRouteOptions {
 }
 
 export function sluiceRoutes(herder: Herder, options: SluiceRouteOptions) {
-  const own = async (): Promise<WorkerTotals[]> => (await herder.metrics().taskTotals()).map((totals) => ({ ...totals, worker: herder.workerId }));
+  const own = async (): Promise<WorkerTotals[]> =>
+    (await herder.metrics().taskTotals()).map((totals) => ({ ...totals, worker: herder.workerId }));
 
   /** Another worker's own counters, asked with the caller's credentials. */
   const peer = async (url: string, request: Request): Promise<WorkerTotals[]> => {
     const headers = new Headers();
     const authorization = request.headers.get("authorization");
     if (authorization) headers.set("authorization", authorization);
-    const response = await fetch(`${url}/sluice/metrics?local=true`, { headers, signal: AbortSignal.timeout(PEER_TIMEOUT_MS), ...(options.forwardTls ? { tls: options.forwardTls } : {}) });
+    const response = await fetch(`${url}/sluice/metrics?local=true`, {
+      headers,
+      signal: AbortSignal.timeout(PEER_TIMEOUT_MS),
+      ...(options.forwardTls ? { tls: options.forwardTls } : {}),
+    });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     return ((await response.json()) as MetricsReply).tasks;
   };
 
-  return new Elysia()
-    // The leader knows every worker's share: another worker forwards there (ForwardRequest).
-    .get("/sluice/workers", () => herder.workers(), { response: WorkersBody, ...documented({ summary: "The workers, the leader and what each runs (Sluice's own)" }) })
-    .get(
-      "/sluice/metrics",
-      async ({ query, request }): Promise<MetricsReply> => {
-        const time = Date.now();
-        // Each worker counts only the tasks it runs: the cluster's figures are every worker's.
-        if (query.local === "true") return { time, tasks: await own(), unreachable: [] };
-        const others = Object.entries(herder.workerUrls())
-          .filter(([id]) => id !== herder.workerId)
-          .map(([, url]) => ({ url }));
-        const unreachable: string[] = [];
-        const answers = await Promise.all(
-          others.map((w) =>
-            peer(w.url, request).catch((err: unknown) => {
-              log.debug({ worker: w.url, err: err instanceof Error ? err.message : String(err) }, "worker did not answer for its metrics");
-              unreachable.push(w.url);
-              return [];
-            }),
-          ),
-        );
-        const tasks = [...(await own()), ...answers.flat()].sort((a, b) => (a.connector < b.connector ? -1 : a.connector > b.connector ? 1 : a.task - b.task));
-        return { time, tasks, unreachable: unreachable.sort() };
-      },
-      {
-        query: t.Object({ local: t.Optional(t.String({ description: '"true": this worker\'s own counters only (how workers ask each other)' })) }),
-        response: MetricsBody,
-        ...documented({ summary: "Each task's record counters and sink lag, from every worker (Sluice's own)" }),
-      },
-    )
-    // The connector's page shows what the worker warned about when it was created or updated.
-    .get("/sluice/connectors/:connector/ignored-settings", ({ params }) => herder.ignoredSettings(params.connector), {
-      response: IgnoredSettingsBody,
-      ...documented({ summary: "A connector's settings that have no effect in Sluice, and those no one declares, with the warning for each (Sluice's own)" }),
-    })
-    // Kafka Connect's Basic authentication has no permissions: a user may do everything unless
-    // rest.basic.auth.read.only.users names it. Connect has no global config resource.
-    .get("/sluice/permissions", ({ request }) => ({ user: options.users?.userOf(request) ?? null, readOnly: options.users?.isReadOnly(request) ?? false, config: null }), { response: PermissionsBody, ...documented({ summary: "What the calling user may do (Sluice's own)" }) });
+  return (
+    new Elysia()
+      // The leader knows every worker's share: another worker forwards there (ForwardRequest).
+      .get("/sluice/workers", () => herder.workers(), {
+        response: WorkersBody,
+        ...documented({ summary: "The workers, the leader and what each runs (Sluice's own)" }),
+      })
+      .get(
+        "/sluice/metrics",
+        async ({ query, request }): Promise<MetricsReply> => {
+          const time = Date.now();
+          // Each worker counts only the tasks it runs: the cluster's figures are every worker's.
+          if (query.local === "true") return { time, tasks: await own(), unreachable: [] };
+          const others = Object.entries(herder.workerUrls())
+            .filter(([id]) => id !== herder.workerId)
+            .map(([, url]) => ({ url }));
+          const unreachable: string[] = [];
+          const answers = await Promise.all(
+            others.map((w) =>
+              peer(w.url, request).catch((err: unknown) => {
+                log.debug(
+                  { worker: w.url, err: err instanceof Error ? err.message : String(err) },
+                  "worker did not answer for its metrics",
+                );
+                unreachable.push(w.url);
+                return [];
+              }),
+            ),
+          );
+          const tasks = [...(await own()), ...answers.flat()].sort((a, b) =>
+            a.connector < b.connector ? -1 : a.connector > b.connector ? 1 : a.task - b.task,
+          );
+          return { time, tasks, unreachable: unreachable.sort() };
+        },
+        {
+          query: t.Object({
+            local: t.Optional(
+              t.String({ description: '"true": this worker\'s own counters only (how workers ask each other)' }),
+            ),
+          }),
+          response: MetricsBody,
+          ...documented({ summary: "Each task's record counters and sink lag, from every worker (Sluice's own)" }),
+        },
+      )
+      // The connector's page shows what the worker warned about when it was created or updated.
+      .get("/sluice/connectors/:connector/ignored-settings", ({ params }) => herder.ignoredSettings(params.connector), {
+        response: IgnoredSettingsBody,
+        ...documented({
+          summary:
+            "A connector's settings that have no effect in Sluice, and those no one declares, with the warning for each (Sluice's own)",
+        }),
+      })
+      // Kafka Connect's Basic authentication has no permissions: a user may do everything unless
+      // rest.basic.auth.read.only.users names it. Connect has no global config resource.
+      .get(
+        "/sluice/permissions",
+        ({ request }) => ({
+          user: options.users?.userOf(request) ?? null,
+          readOnly: options.users?.isReadOnly(request) ?? false,
+          config: null,
+        }),
+        { response: PermissionsBody, ...documented({ summary: "What the calling user may do (Sluice's own)" }) },
+      )
+  );
 }

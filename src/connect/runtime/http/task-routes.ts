@@ -14,10 +14,31 @@ function taskIndex(value: string): number {
 
 export function taskRoutes(herder: Herder) {
   return new Elysia()
-    .get("/connectors/:connector/tasks", ({ params }) => json(herder.taskConfigs(params.connector)), documented({ summary: "A connector's tasks and their configs", responses: { 200: ok("Task configs", TaskConfigs), 404: connectorNotFound } }))
-    .get("/connectors/:connector/tasks/:task/status", async ({ params }) => json(await herder.taskStatus(params.connector, taskIndex(params.task))), documented({ summary: "A task's state", responses: { 200: ok("The task's state", TaskState), 404: fails("Connector or task not found") } }))
-    .post("/connectors/:connector/tasks/:task/restart", async ({ params }) => {
-      await herder.restartTask(params.connector, taskIndex(params.task));
-      return empty(204);
-    }, documented({ summary: "Restarts a task", responses: { 204: noBody("Restarted"), 404: fails("Connector or task not found") } }));
+    .get(
+      "/connectors/:connector/tasks",
+      ({ params }) => json(herder.taskConfigs(params.connector)),
+      documented({
+        summary: "A connector's tasks and their configs",
+        responses: { 200: ok("Task configs", TaskConfigs), 404: connectorNotFound },
+      }),
+    )
+    .get(
+      "/connectors/:connector/tasks/:task/status",
+      async ({ params }) => json(await herder.taskStatus(params.connector, taskIndex(params.task))),
+      documented({
+        summary: "A task's state",
+        responses: { 200: ok("The task's state", TaskState), 404: fails("Connector or task not found") },
+      }),
+    )
+    .post(
+      "/connectors/:connector/tasks/:task/restart",
+      async ({ params }) => {
+        await herder.restartTask(params.connector, taskIndex(params.task));
+        return empty(204);
+      },
+      documented({
+        summary: "Restarts a task",
+        responses: { 204: noBody("Restarted"), 404: fails("Connector or task not found") },
+      }),
+    );
 }

@@ -10,7 +10,12 @@ interface Position {
 
 function positionOf(err: unknown): Position | undefined {
   const position = (err as { position?: Partial<Position> | null } | null)?.position;
-  return position && typeof position.file === "string" && typeof position.line === "number" && typeof position.column === "number" ? (position as Position) : undefined;
+  return position &&
+    typeof position.file === "string" &&
+    typeof position.line === "number" &&
+    typeof position.column === "number"
+    ? (position as Position)
+    : undefined;
 }
 
 function oneError(err: unknown): string {

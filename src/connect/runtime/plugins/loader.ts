@@ -34,7 +34,11 @@ function exportedClasses(module: Record<string, unknown>): { classes: PluginClas
   const factory = module.default;
   const fromFactory = typeof factory === "function" && !classify(factory);
   const exported = fromFactory ? (factory as (sdk: typeof pluginSdk) => unknown)(pluginSdk) : Object.values(module);
-  const list = Array.isArray(exported) ? exported : exported && typeof exported === "object" ? Object.values(exported) : [];
+  const list = Array.isArray(exported)
+    ? exported
+    : exported && typeof exported === "object"
+      ? Object.values(exported)
+      : [];
   const classes = list.filter((v): v is PluginClass => classify(v) !== undefined);
   if (classes.length > 0) return { classes };
   const kinds = "connectors, converters, transforms or predicates";

@@ -42,14 +42,18 @@ export class PluginRegistry {
 
   /** The plugin a name designates, among the given types; undefined when none or ambiguous. */
   find<T extends PluginType>(name: string, ...types: T[]): PluginDescriptor<T> | undefined {
-    const matches = (this.byName.get(name.trim()) ?? []).filter((p) => types.length === 0 || types.includes(p.type as T));
+    const matches = (this.byName.get(name.trim()) ?? []).filter(
+      (p) => types.length === 0 || types.includes(p.type as T),
+    );
     const exact = matches.find((p) => p.className === name.trim());
     return (exact ?? (matches.length === 1 ? matches[0] : undefined)) as PluginDescriptor<T> | undefined;
   }
 
   /** Every name that designates a plugin of these types (class names, simple names, aliases). */
   names(...types: PluginType[]): string[] {
-    return [...this.byName].filter(([, list]) => list.some((p) => types.length === 0 || types.includes(p.type))).map(([name]) => name);
+    return [...this.byName]
+      .filter(([, list]) => list.some((p) => types.length === 0 || types.includes(p.type)))
+      .map(([name]) => name);
   }
 
   list(...types: PluginType[]): PluginDescriptor[] {

@@ -21,24 +21,42 @@ export type ConfigRecord =
 export function encodeConfigRecord(record: ConfigRecord): { key: Uint8Array; value: Uint8Array | null } {
   switch (record.kind) {
     case "connector":
-      return { key: encoder.encode(`connector-${record.name}`), value: record.config ? json({ properties: record.config }) : null };
+      return {
+        key: encoder.encode(`connector-${record.name}`),
+        value: record.config ? json({ properties: record.config }) : null,
+      };
     case "target":
       // Workers older than KIP-875 read `state`, which has no STOPPED.
-      return { key: encoder.encode(`target-state-${record.name}`), value: record.state ? json({ state: record.state === "STOPPED" ? "PAUSED" : record.state, "state.v2": record.state }) : null };
+      return {
+        key: encoder.encode(`target-state-${record.name}`),
+        value: record.state
+          ? json({ state: record.state === "STOPPED" ? "PAUSED" : record.state, "state.v2": record.state })
+          : null,
+      };
     case "task":
-      return { key: encoder.encode(`task-${record.name}-${record.task}`), value: record.config ? json({ properties: record.config }) : null };
+      return {
+        key: encoder.encode(`task-${record.name}-${record.task}`),
+        value: record.config ? json({ properties: record.config }) : null,
+      };
     case "commit":
       return { key: encoder.encode(`commit-${record.name}`), value: json({ tasks: record.tasks }) };
     case "restart":
-      return { key: encoder.encode(`restart-connector-${record.name}`), value: json({ "include-tasks": record.includeTasks, "only-failed": record.onlyFailed }) };
+      return {
+        key: encoder.encode(`restart-connector-${record.name}`),
+        value: json({ "include-tasks": record.includeTasks, "only-failed": record.onlyFailed }),
+      };
   }
 }
 
 /** The record, or undefined for keys Sluice does not act on (session keys, fencing, logger levels). */
-export function decodeConfigRecord(keyBytes: Uint8Array | null, valueBytes: Uint8Array | null): ConfigRecord | undefined {
+export function decodeConfigRecord(
+  keyBytes: Uint8Array | null,
+  valueBytes: Uint8Array | null,
+): ConfigRecord | undefined {
   const key = keyBytes ? decoder.decode(keyBytes) : "";
   const value = parse(valueBytes) as Record<string, unknown> | null;
-  const properties = () => (value && typeof value.properties === "object" ? (value.properties as Record<string, string>) : null);
+  const properties = () =>
+    value && typeof value.properties === "object" ? (value.properties as Record<string, string>) : null;
   if (key.startsWith("connector-")) return { kind: "connector", name: key.slice(10), config: properties() };
   if (key.startsWith("target-state-")) {
     const state = value ? ((value["state.v2"] ?? value.state) as TargetState) : null;
@@ -50,7 +68,12 @@ export function decodeConfigRecord(keyBytes: Uint8Array | null, valueBytes: Uint
   }
   if (key.startsWith("commit-") && value) return { kind: "commit", name: key.slice(7), tasks: Number(value.tasks) };
   if (key.startsWith("restart-connector-") && value) {
-    return { kind: "restart", name: key.slice(18), includeTasks: value["include-tasks"] === true, onlyFailed: value["only-failed"] === true };
+    return {
+      kind: "restart",
+      name: key.slice(18),
+      includeTasks: value["include-tasks"] === true,
+      onlyFailed: value["only-failed"] === true,
+    };
   }
   return undefined;
 }
@@ -73,14 +96,23 @@ export interface GenerationStatus {
 export type StatusKey = { connector: string; task?: number };
 
 export function statusKey(key: StatusKey): Uint8Array {
-  return encoder.encode(key.task === undefined ? `status-connector-${key.connector}` : `status-task-${key.connector}-${key.task}`);
+  return encoder.encode(
+    key.task === undefined ? `status-connector-${key.connector}` : `status-task-${key.connector}-${key.task}`,
+  );
 }
 
 export function encodeStatus(status: Status, generation: number): Uint8Array {
-  return json({ state: status.state, trace: status.trace ?? null, worker_id: status.workerId, generation } satisfies StatusRecord);
+  return json({
+    state: status.state,
+    trace: status.trace ?? null,
+    worker_id: status.workerId,
+    generation,
+  } satisfies StatusRecord);
 }
 
-export function decodeStatusKey(bytes: Uint8Array | null): StatusKey | { topic: string; connector: string } | undefined {
+export function decodeStatusKey(
+  bytes: Uint8Array | null,
+): StatusKey | { topic: string; connector: string } | undefined {
   const key = bytes ? decoder.decode(bytes) : "";
   if (key.startsWith("status-connector-")) return { connector: key.slice(17) };
   if (key.startsWith("status-task-")) {
@@ -97,11 +129,19 @@ export function decodeStatusKey(bytes: Uint8Array | null): StatusKey | { topic: 
 export function decodeStatus(bytes: Uint8Array | null): GenerationStatus | null {
   const record = parse(bytes) as StatusRecord | null;
   if (record === null) return null;
-  const status: Status = { state: record.state, workerId: record.worker_id, ...(record.trace ? { trace: record.trace } : {}) };
+  const status: Status = {
+    state: record.state,
+    workerId: record.worker_id,
+    ...(record.trace ? { trace: record.trace } : {}),
+  };
   return { status, generation: record.generation };
 }
 
-export function topicStatusRecord(topic: string, connector: string, task: number): { key: Uint8Array; value: Uint8Array } {
+export function topicStatusRecord(
+  topic: string,
+  connector: string,
+  task: number,
+): { key: Uint8Array; value: Uint8Array } {
   return {
     key: encoder.encode(`status-topic-${topic}:connector-${connector}`),
     value: json({ topic: { name: topic, connector, task, discoverTimestamp: Date.now() } }),
@@ -118,10 +158,24 @@ export function encodeOffset(offset: Record<string, unknown> | null): Uint8Array
   return offset === null ? null : json(offset);
 }
 
-export function decodeOffsetRecord(key: Uint8Array | null, value: Uint8Array | null): { connector: string; partition: Record<string, unknown>; offset: Record<string, unknown> | null } | undefined {
+export function decodeOffsetRecord(
+  key: Uint8Array | null,
+  value: Uint8Array | null,
+): { connector: string; partition: Record<string, unknown>; offset: Record<string, unknown> | null } | undefined {
   const parsed = parse(key);
-  if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== "string" || parsed[1] === null || typeof parsed[1] !== "object") return undefined;
-  return { connector: parsed[0], partition: parsed[1] as Record<string, unknown>, offset: parse(value) as Record<string, unknown> | null };
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 2 ||
+    typeof parsed[0] !== "string" ||
+    parsed[1] === null ||
+    typeof parsed[1] !== "object"
+  )
+    return undefined;
+  return {
+    connector: parsed[0],
+    partition: parsed[1] as Record<string, unknown>,
+    offset: parse(value) as Record<string, unknown> | null,
+  };
 }
 
 /**

@@ -81,7 +81,12 @@ export class FileOffsetStore implements OffsetStore {
       if (offset === null) this.offsets.delete(keyOf(connector, partition));
       else this.offsets.set(keyOf(connector, partition), offset);
     }
-    await writeFileAtomic(this.file, encodeByteMap([...this.offsets].map(([key, offset]) => [encoder.encode(key), encoder.encode(JSON.stringify(offset))])));
+    await writeFileAtomic(
+      this.file,
+      encodeByteMap(
+        [...this.offsets].map(([key, offset]) => [encoder.encode(key), encoder.encode(JSON.stringify(offset))]),
+      ),
+    );
   }
 }
 
@@ -90,12 +95,14 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** Offsets by keyOf from Kafka Connect's file (JSON key and value bytes) or an earlier Sluice's (one JSON object). */
 function parseOffsets(content: Uint8Array): Map<string, Record<string, unknown>> {
-  if (!isJavaSerialized(content)) return new Map(Object.entries(JSON.parse(decoder.decode(content)) as Record<string, Record<string, unknown>>));
+  if (!isJavaSerialized(content))
+    return new Map(Object.entries(JSON.parse(decoder.decode(content)) as Record<string, Record<string, unknown>>));
   const offsets = new Map<string, Record<string, unknown>>();
   for (const [key, value] of decodeByteMap(content)) {
     if (key === null || value === null) continue; // a deleted offset
     const [connector, partition] = JSON.parse(decoder.decode(key)) as [string, Record<string, unknown>];
-    if (typeof connector !== "string" || partition === null || typeof partition !== "object") throw new Error(`a key that is not ["<connector>", {partition}]: ${decoder.decode(key)}`);
+    if (typeof connector !== "string" || partition === null || typeof partition !== "object")
+      throw new Error(`a key that is not ["<connector>", {partition}]: ${decoder.decode(key)}`);
     offsets.set(keyOf(connector, partition), JSON.parse(decoder.decode(value)) as Record<string, unknown>);
   }
   return offsets;

@@ -30,7 +30,9 @@ export class TopicOffsetStore implements OffsetStore {
   }
 
   async set(connector: string, entries: OffsetEntry[]): Promise<void> {
-    await this.log.send(entries.map(({ partition, offset }) => ({ key: offsetKey(connector, partition), value: encodeOffset(offset) })));
+    await this.log.send(
+      entries.map(({ partition, offset }) => ({ key: offsetKey(connector, partition), value: encodeOffset(offset) })),
+    );
     for (const { partition, offset } of entries) this.remember(connector, partition, offset);
   }
 
@@ -42,11 +44,19 @@ export class TopicOffsetStore implements OffsetStore {
       decoded = undefined;
     }
     // Skipped as Kafka Connect does, but not silently: a connector whose offset this was starts over.
-    if (!decoded) log.warn({ topic: record.topic, partition: record.partition, offset: record.offset }, "ignoring a record of the offsets topic that is not a source offset");
+    if (!decoded)
+      log.warn(
+        { topic: record.topic, partition: record.partition, offset: record.offset },
+        "ignoring a record of the offsets topic that is not a source offset",
+      );
     else this.remember(decoded.connector, decoded.partition, decoded.offset);
   }
 
-  private remember(connector: string, partition: Record<string, unknown>, offset: Record<string, unknown> | null): void {
+  private remember(
+    connector: string,
+    partition: Record<string, unknown>,
+    offset: Record<string, unknown> | null,
+  ): void {
     const id = partitionIdentity(connector, partition);
     if (offset === null) this.offsets.delete(id);
     else this.offsets.set(id, { connector, entry: { partition, offset } });

@@ -3,7 +3,15 @@
 import type { Broker, FetchedRecord } from "../../../broker/broker.ts";
 import { logger } from "../../../platform/log.ts";
 import type { Status } from "../status.ts";
-import { decodeStatus, decodeStatusKey, encodeStatus, statusKey, topicStatusRecord, type GenerationStatus, type StatusKey } from "./internal-records.ts";
+import {
+  decodeStatus,
+  decodeStatusKey,
+  encodeStatus,
+  statusKey,
+  topicStatusRecord,
+  type GenerationStatus,
+  type StatusKey,
+} from "./internal-records.ts";
 import type { StatusStore } from "./status-store.ts";
 import { TopicLog } from "./topic-log.ts";
 
@@ -58,7 +66,9 @@ export class TopicStatusStore implements StatusStore {
     // This worker's own statuses show at once, even while Kafka is away; reading the topic confirms them.
     for (const r of records) this.apply({ topic: "", partition: 0, offset: -1, timestamp: 0, headers: {}, ...r });
     const write = this.writes.then(() => this.log.send(records)).then(() => undefined);
-    this.writes = write.catch((err) => log.warn({ err: err instanceof Error ? err.message : String(err) }, "could not write a status"));
+    this.writes = write.catch((err) =>
+      log.warn({ err: err instanceof Error ? err.message : String(err) }, "could not write a status"),
+    );
     return write;
   }
 

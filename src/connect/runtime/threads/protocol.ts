@@ -62,9 +62,11 @@ export function crossError(err: unknown): CrossedError {
 
 export function uncrossError(crossed: CrossedError): Error {
   const err =
-    crossed.name === "BrokerError" ? new BrokerError(crossed.message, crossed.retriable ?? false)
-    : crossed.name === "GroupError" ? new GroupError(crossed.message, crossed.kind ?? "rejoin")
-    : new Error(crossed.message);
+    crossed.name === "BrokerError"
+      ? new BrokerError(crossed.message, crossed.retriable ?? false)
+      : crossed.name === "GroupError"
+        ? new GroupError(crossed.message, crossed.kind ?? "rejoin")
+        : new Error(crossed.message);
   if (crossed.stack) err.stack = crossed.stack;
   return err;
 }

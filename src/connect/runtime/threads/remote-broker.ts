@@ -1,10 +1,31 @@
 // The embedded broker's files belong to the main thread: a task thread reaches them through this
 // proxy, one message per call, and the main thread answers from its broker (serveBrokerCall).
 // Long polls wait on the main thread, so an idle sink on a task thread costs nothing there.
-import type { Broker, FetchedRecord, FetchOptions, GroupMembership, PartitionRead, ProduceRecord, RecordPosition, TopicDescription, TopicSpec } from "../../../broker/broker.ts";
+import type {
+  Broker,
+  FetchedRecord,
+  FetchOptions,
+  GroupMembership,
+  PartitionRead,
+  ProduceRecord,
+  RecordPosition,
+  TopicDescription,
+  TopicSpec,
+} from "../../../broker/broker.ts";
 
 /** The Broker calls a task may make; group membership stays with the worker. */
-const TASK_CALLS = ["createTopic", "describeTopic", "listTopics", "produce", "endOffsets", "startOffsets", "fetch", "fetchMany", "committedOffsets", "commitOffsets"] as const;
+const TASK_CALLS = [
+  "createTopic",
+  "describeTopic",
+  "listTopics",
+  "produce",
+  "endOffsets",
+  "startOffsets",
+  "fetch",
+  "fetchMany",
+  "committedOffsets",
+  "commitOffsets",
+] as const;
 type TaskCall = (typeof TASK_CALLS)[number];
 
 export class RemoteBroker implements Broker {

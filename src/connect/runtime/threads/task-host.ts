@@ -17,7 +17,16 @@ import { ConnectorClients, type ClientLease } from "../worker/connector-clients.
 import { createTask, type TaskEnvironment } from "../worker/task-factory.ts";
 import type { Status } from "../status.ts";
 import { traceOf, type WorkerTask } from "../worker/worker-task.ts";
-import { answer, PendingCalls, type CallTarget, type FromThread, type MetricName, type OffsetSnapshot, type ThreadInit, type ToThread } from "./protocol.ts";
+import {
+  answer,
+  PendingCalls,
+  type CallTarget,
+  type FromThread,
+  type MetricName,
+  type OffsetSnapshot,
+  type ThreadInit,
+  type ToThread,
+} from "./protocol.ts";
 import { RemoteBroker } from "./remote-broker.ts";
 
 declare const self: Worker;
@@ -33,11 +42,14 @@ interface Hosted {
 export function hostTasks(catalog: (settings: ParsedSettings) => PluginRegistry): void {
   const post = (message: FromThread) => self.postMessage(message);
   const pending = new PendingCalls();
-  const call = (target: CallTarget, method: string, args: unknown[]) => pending.call((id) => post({ type: "call", id, target, method, args }));
+  const call = (target: CallTarget, method: string, args: unknown[]) =>
+    pending.call((id) => post({ type: "call", id, target, method, args }));
   const hosted = new Map<string, Hosted>();
   const current = new AsyncLocalStorage<string>();
   let workerId = "";
-  let ready: Promise<{ settings: ParsedSettings; plugins: PluginRegistry; broker: Broker; clients: ConnectorClients }> | undefined;
+  let ready:
+    | Promise<{ settings: ParsedSettings; plugins: PluginRegistry; broker: Broker; clients: ConnectorClients }>
+    | undefined;
 
   async function setUp(init: ThreadInit) {
     setLogLevel(init.log.level);
@@ -46,9 +58,17 @@ export function hostTasks(catalog: (settings: ParsedSettings) => PluginRegistry)
     regexThreads.timeoutMs = settings.int(REGEX_TIMEOUT_SETTING);
     const plugins = catalog(settings);
     await loadPlugins(settings.list("plugin.path"), plugins);
-    const broker = init.broker.kind === "kafka" ? createBroker(init.broker.choice) : new RemoteBroker((method, args) => call("broker", method, args));
+    const broker =
+      init.broker.kind === "kafka"
+        ? createBroker(init.broker.choice)
+        : new RemoteBroker((method, args) => call("broker", method, args));
     await broker.connect();
-    return { settings, plugins, broker, clients: new ConnectorClients(broker, init.broker.kind === "kafka" ? init.broker.choice : undefined) };
+    return {
+      settings,
+      plugins,
+      broker,
+      clients: new ConnectorClients(broker, init.broker.kind === "kafka" ? init.broker.choice : undefined),
+    };
   }
 
   /** Fails the task whose code threw outside its loop; with one task on the thread, it is that one. */
@@ -77,7 +97,10 @@ export function hostTasks(catalog: (settings: ParsedSettings) => PluginRegistry)
         plugins,
         settings,
         broker: entry.lease.broker,
-        offsets: new ThreadOffsets(message.offsets, (connector, entries) => call("offsets", "set", [connector, entries]) as Promise<void>),
+        offsets: new ThreadOffsets(
+          message.offsets,
+          (connector, entries) => call("offsets", "set", [connector, entries]) as Promise<void>,
+        ),
         metrics: threadMetrics((metric, value) => post({ type: "metric", task: id, metric, value })),
         pluginMetrics: threadPluginMetrics(id, entry.gauges, post),
         onTopic: (topic) => post({ type: "topic", task: id, topic }),
@@ -179,7 +202,11 @@ function threadMetrics(send: (metric: MetricName, value: number) => void): TaskM
 }
 
 /** A task's own gauges stay on its thread; the worker reads them by key at each scrape. */
-function threadPluginMetrics(task: string, gauges: Map<string, () => number>, post: (message: FromThread) => void): PluginMetrics {
+function threadPluginMetrics(
+  task: string,
+  gauges: Map<string, () => number>,
+  post: (message: FromThread) => void,
+): PluginMetrics {
   return {
     gauge: (name, help, labels, read) => {
       const key = [task, name, JSON.stringify(labels)].join("\u0000");

@@ -8,7 +8,14 @@ import type { ConnectMetrics, TaskMetrics } from "../metrics.ts";
 import type { OffsetEntry, OffsetStore } from "../storage/offset-store.ts";
 import type { TaskSpec } from "../worker/task-factory.ts";
 import type { Status, StatusListener } from "../status.ts";
-import { answer, PendingCalls, type FromThread, type OffsetSnapshot, type ThreadInit, type ToThread } from "./protocol.ts";
+import {
+  answer,
+  PendingCalls,
+  type FromThread,
+  type OffsetSnapshot,
+  type ThreadInit,
+  type ToThread,
+} from "./protocol.ts";
 import { serveBrokerCall } from "./remote-broker.ts";
 
 const log = logger("task threads");
@@ -103,7 +110,10 @@ class TaskThread {
     const stopped = new Promise<boolean>((resolve) => (task.stopped = () => resolve(true)));
     this.post({ type: "stop", task: id, timeoutMs });
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const answered = await Promise.race([stopped, new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs + STOP_GRACE_MS)))]);
+    const answered = await Promise.race([
+      stopped,
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs + STOP_GRACE_MS))),
+    ]);
     clearTimeout(timer);
     this.tasks.delete(id);
     if (!answered) {
@@ -122,7 +132,11 @@ class TaskThread {
     for (const [id, task] of this.tasks) {
       task.stopped?.();
       if (task.status?.state === "FAILED" || task.status?.state === "UNASSIGNED") continue;
-      task.callbacks.onStatus({ state: "FAILED", workerId: this.options.init.workerId, trace: `org.apache.kafka.connect.errors.ConnectException: ${reason}\n\ttask ${id}` });
+      task.callbacks.onStatus({
+        state: "FAILED",
+        workerId: this.options.init.workerId,
+        trace: `org.apache.kafka.connect.errors.ConnectException: ${reason}\n\ttask ${id}`,
+      });
     }
     this.tasks.clear();
     this.onEnd();
@@ -136,7 +150,14 @@ class TaskThread {
     if (message.type === "reply") return this.pending.settle(message);
     if (message.type === "call") {
       const { broker, offsets } = this.options;
-      void answer(message.id, () => (message.target === "broker" ? serveBrokerCall(broker, message.method, message.args) : offsets.set(message.args[0] as string, message.args[1] as OffsetEntry[])), (reply) => this.post(reply));
+      void answer(
+        message.id,
+        () =>
+          message.target === "broker"
+            ? serveBrokerCall(broker, message.method, message.args)
+            : offsets.set(message.args[0] as string, message.args[1] as OffsetEntry[]),
+        (reply) => this.post(reply),
+      );
       return;
     }
     const task = this.tasks.get(message.task);
@@ -157,15 +178,22 @@ class TaskThread {
         return;
       case "plugin-gauge": {
         const { key } = message;
-        const read = () => (this.pending.call((id) => this.post({ type: "gauge", id, key })) as Promise<number>).catch(() => Number.NaN);
-        this.options.metrics.plugin(task.spec.connector, task.spec.index).gauge(message.name, message.help, message.labels, read);
+        const read = () =>
+          (this.pending.call((id) => this.post({ type: "gauge", id, key })) as Promise<number>).catch(() => Number.NaN);
+        this.options.metrics
+          .plugin(task.spec.connector, task.spec.index)
+          .gauge(message.name, message.help, message.labels, read);
         return;
       }
     }
   }
 }
 
-function applyMetric(metrics: TaskMetrics, metric: Extract<FromThread, { type: "metric" }>["metric"], value: number): void {
+function applyMetric(
+  metrics: TaskMetrics,
+  metric: Extract<FromThread, { type: "metric" }>["metric"],
+  value: number,
+): void {
   if (metric === "recordError") metrics.recordError(value === 1);
   else if (metric === "commitSeconds") metrics.committed(value);
   else metrics[metric](value);

@@ -14,7 +14,12 @@ const OVERRIDES = ["producer.override.", "consumer.override.", "admin.override."
  * point its login at any URL, file or credentials handler would make the worker fetch or read it for
  * the connector (Kafka 4 guards the same with org.apache.kafka.sasl.oauthbearer.allowed.urls).
  */
-const WORKER_ONLY = ["sasl.oauthbearer.token.endpoint.url", "sasl.login.callback.handler.class", "sasl.oauthbearer.jwt.retriever.class", "sasl.login.class"];
+const WORKER_ONLY = [
+  "sasl.oauthbearer.token.endpoint.url",
+  "sasl.login.callback.handler.class",
+  "sasl.oauthbearer.jwt.retriever.class",
+  "sasl.login.class",
+];
 
 export interface ClientLease {
   broker: Broker;
@@ -32,24 +37,37 @@ export class ConnectorClients {
 
   /** The client for a task of this connector; its release closes an override client nobody else uses. */
   async acquire(connectorConfig: Record<string, string>): Promise<ClientLease> {
-    if (!this.choice || !hasSecurityOverride(connectorConfig, OVERRIDES)) return { broker: this.shared, release: async () => {} };
+    if (!this.choice || !hasSecurityOverride(connectorConfig, OVERRIDES))
+      return { broker: this.shared, release: async () => {} };
     const base = this.choice.securitySettings ?? {};
     const securitySettings = overriddenSecurity(base, connectorConfig, OVERRIDES);
     for (const name of WORKER_ONLY) {
       if ((securitySettings[name] ?? "") !== (base[name] ?? "")) {
         const key = OVERRIDES.map((p) => p + name).find((k) => k in connectorConfig) ?? name;
-        throw new ConfigError(key, connectorConfig[key] ?? "", `a connector may override its Kafka credentials, not ${name}: that is the worker's (set it in the worker's config)`);
+        throw new ConfigError(
+          key,
+          connectorConfig[key] ?? "",
+          `a connector may override its Kafka credentials, not ${name}: that is the worker's (set it in the worker's config)`,
+        );
       }
     }
     const security = clientSecurity(securitySettings);
     const key = JSON.stringify(security ?? null);
     let entry = this.clients.get(key);
     if (!entry) {
-      const broker = createBroker({ ...this.choice, clientId: `${this.choice.clientId}-override`, security, securitySettings });
+      const broker = createBroker({
+        ...this.choice,
+        clientId: `${this.choice.clientId}-override`,
+        security,
+        securitySettings,
+      });
       const connected = broker.connect().then(
         () => broker,
         (err: unknown) => {
-          throw new ConnectException(`the connector's own Kafka client (its ${OVERRIDES.join(", ")} security settings) could not connect: ${(err as Error).message}`, err);
+          throw new ConnectException(
+            `the connector's own Kafka client (its ${OVERRIDES.join(", ")} security settings) could not connect: ${(err as Error).message}`,
+            err,
+          );
         },
       );
       const created = { connected, users: 0 };

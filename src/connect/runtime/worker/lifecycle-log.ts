@@ -29,16 +29,25 @@ export function traceReason(trace: string | undefined): string | undefined {
   return trace?.split("\n", 1)[0]?.trim() || undefined;
 }
 
-const subject = (connector: string, task?: number) => (task === undefined ? `connector ${connector}` : `task ${connector}-${task}`);
+const subject = (connector: string, task?: number) =>
+  task === undefined ? `connector ${connector}` : `task ${connector}-${task}`;
 const fields = (connector: string, task?: number) => (task === undefined ? { connector } : { connector, task });
 
 /** Logs a reported status when it changes what the connector or task is doing. */
-export function logStatusChange(connector: string, task: number | undefined, previous: State | undefined, status: Status): void {
+export function logStatusChange(
+  connector: string,
+  task: number | undefined,
+  previous: State | undefined,
+  status: Status,
+): void {
   const event = lifecycleEvent(previous, status.state);
   if (!event) return;
   if (status.state === "FAILED") {
     const reason = traceReason(status.trace);
-    log.error({ ...fields(connector, task), reason }, `${subject(connector, task)} failed${reason ? `: ${reason}` : ""}`);
+    log.error(
+      { ...fields(connector, task), reason },
+      `${subject(connector, task)} failed${reason ? `: ${reason}` : ""}`,
+    );
   } else log.info(fields(connector, task), `${subject(connector, task)} ${event}`);
 }
 

@@ -8,7 +8,11 @@ import type { ConnectHeader, ConnectRecord } from "../../api/records.ts";
  * A record's headers as bytes, through the task's header.converter. A header the converter turns
  * into null is left out: the broker keeps no null header values.
  */
-export function encodeHeaders(topic: string, headers: readonly ConnectHeader[], converter: HeaderConverter): Record<string, Bytes> | undefined {
+export function encodeHeaders(
+  topic: string,
+  headers: readonly ConnectHeader[],
+  converter: HeaderConverter,
+): Record<string, Bytes> | undefined {
   if (headers.length === 0) return undefined;
   const out: Record<string, Bytes> = {};
   for (const h of headers) {
@@ -19,7 +23,11 @@ export function encodeHeaders(topic: string, headers: readonly ConnectHeader[], 
 }
 
 /** Header bytes as Connect headers, through the task's header.converter. */
-export function decodeHeaders(topic: string, headers: Record<string, Bytes>, converter: HeaderConverter): ConnectHeader[] {
+export function decodeHeaders(
+  topic: string,
+  headers: Record<string, Bytes>,
+  converter: HeaderConverter,
+): ConnectHeader[] {
   return Object.entries(headers).map(([key, bytes]) => {
     const { schema, value } = converter.toConnectHeader(topic, key, bytes);
     return { key, schema, value };

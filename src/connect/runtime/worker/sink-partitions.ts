@@ -7,7 +7,12 @@ import type { TopicPartition } from "../../api/connector.ts";
 import { topicsMatching } from "./connector-config.ts";
 
 /** `createMissing`: a named topic that does not exist is created, as a consumer subscribing to it makes a broker with auto-creation do. */
-export async function sinkPartitions(broker: Broker, topics: string[], regex: string, createMissing: boolean): Promise<TopicPartition[]> {
+export async function sinkPartitions(
+  broker: Broker,
+  topics: string[],
+  regex: string,
+  createMissing: boolean,
+): Promise<TopicPartition[]> {
   const names = regex ? (await topicsMatching(regex, await broker.listTopics())).sort() : topics;
   const all: TopicPartition[] = [];
   for (const topic of names) {
@@ -33,10 +38,13 @@ export function metadataMaxAgeMs(connectorConfig: Record<string, string>, worker
   const given = connectorConfig["consumer.override.metadata.max.age.ms"] ?? workerExtra["consumer.metadata.max.age.ms"];
   if (given === undefined) return METADATA_MAX_AGE_MS;
   const value = given.trim();
-  if (!/^-?\d+$/.test(value)) throw new Error(`Invalid value ${given} for configuration metadata.max.age.ms: Not a number of type LONG`);
-  if (Number(value) < 0) throw new Error(`Invalid value ${value} for configuration metadata.max.age.ms: Value must be at least 0`);
+  if (!/^-?\d+$/.test(value))
+    throw new Error(`Invalid value ${given} for configuration metadata.max.age.ms: Not a number of type LONG`);
+  if (Number(value) < 0)
+    throw new Error(`Invalid value ${value} for configuration metadata.max.age.ms: Value must be at least 0`);
   return Number(value);
 }
 
 /** Task `index` of `tasksMax` reads every tasksMax-th partition of the connector's, from its index on. */
-export const taskShare = (all: TopicPartition[], index: number, tasksMax: number): TopicPartition[] => all.filter((_, i) => i % tasksMax === index);
+export const taskShare = (all: TopicPartition[], index: number, tasksMax: number): TopicPartition[] =>
+  all.filter((_, i) => i % tasksMax === index);

@@ -38,7 +38,10 @@ export interface SinkPipeline {
 }
 
 const key = (tp: TopicPartition) => `${tp.topic}:${tp.partition}`;
-const topicPartitionOf = (k: string): TopicPartition => ({ topic: k.slice(0, k.lastIndexOf(":")), partition: Number(k.slice(k.lastIndexOf(":") + 1)) });
+const topicPartitionOf = (k: string): TopicPartition => ({
+  topic: k.slice(0, k.lastIndexOf(":")),
+  partition: Number(k.slice(k.lastIndexOf(":") + 1)),
+});
 const FETCH_WAIT_MS = 200;
 
 export class WorkerSinkTask extends WorkerTask {
@@ -180,7 +183,11 @@ export class WorkerSinkTask extends WorkerTask {
     try {
       // All partitions in one call (one Fetch per leader), long-polled together: an idle sink does not
       // spin, and a record on any partition ends the wait.
-      const reads = partitions.map((tp) => ({ topic: tp.topic, partition: tp.partition, offset: this.positions.get(key(tp))! }));
+      const reads = partitions.map((tp) => ({
+        topic: tp.topic,
+        partition: tp.partition,
+        offset: this.positions.get(key(tp))!,
+      }));
       return await this.p.broker.fetchMany(reads, { maxWaitMs: FETCH_WAIT_MS });
     } catch (err) {
       if (!(err instanceof BrokerError) || !err.retriable) throw err;
@@ -192,11 +199,20 @@ export class WorkerSinkTask extends WorkerTask {
 
   private async convert(raw: FetchedRecord): Promise<SinkRecord | null> {
     const describe = () => `topic '${raw.topic}' partition ${raw.partition} offset ${raw.offset}`;
-    const keyData = await this.p.errors.execute({ stage: "KEY_CONVERTER", className: this.p.converterClasses.key, describe, original: raw }, () => this.p.keyConverter.toConnectData(raw.topic, raw.key));
+    const keyData = await this.p.errors.execute(
+      { stage: "KEY_CONVERTER", className: this.p.converterClasses.key, describe, original: raw },
+      () => this.p.keyConverter.toConnectData(raw.topic, raw.key),
+    );
     if (keyData === TOLERATED) return null;
-    const valueData = await this.p.errors.execute({ stage: "VALUE_CONVERTER", className: this.p.converterClasses.value, describe, original: raw }, () => this.p.valueConverter.toConnectData(raw.topic, raw.value));
+    const valueData = await this.p.errors.execute(
+      { stage: "VALUE_CONVERTER", className: this.p.converterClasses.value, describe, original: raw },
+      () => this.p.valueConverter.toConnectData(raw.topic, raw.value),
+    );
     if (valueData === TOLERATED) return null;
-    const headers = await this.p.errors.execute({ stage: "HEADER_CONVERTER", className: this.p.converterClasses.header, describe, original: raw }, () => decodeHeaders(raw.topic, raw.headers, this.p.headerConverter));
+    const headers = await this.p.errors.execute(
+      { stage: "HEADER_CONVERTER", className: this.p.converterClasses.header, describe, original: raw },
+      () => decodeHeaders(raw.topic, raw.headers, this.p.headerConverter),
+    );
     if (headers === TOLERATED) return null;
     const record: SinkRecord = {
       topic: raw.topic,
@@ -213,7 +229,10 @@ export class WorkerSinkTask extends WorkerTask {
       originalKafkaPartition: raw.partition,
       originalKafkaOffset: raw.offset,
     };
-    const transformed = await this.p.errors.execute({ stage: "TRANSFORMATION", className: "transforms", describe: () => describeRecord(record), original: raw }, () => this.p.transform(record));
+    const transformed = await this.p.errors.execute(
+      { stage: "TRANSFORMATION", className: "transforms", describe: () => describeRecord(record), original: raw },
+      () => this.p.transform(record),
+    );
     return transformed === TOLERATED ? null : transformed;
   }
 
@@ -228,7 +247,8 @@ export class WorkerSinkTask extends WorkerTask {
     // Matched by topic and partition, not by identity: preCommit may answer with partitions of its own.
     const committable = (await this.p.task.preCommit?.(offsets)) ?? offsets;
     const byTopic = new Map<string, { partition: number; offset: number }[]>();
-    for (const [{ topic, partition }, offset] of committable) byTopic.set(topic, [...(byTopic.get(topic) ?? []), { partition, offset }]);
+    for (const [{ topic, partition }, offset] of committable)
+      byTopic.set(topic, [...(byTopic.get(topic) ?? []), { partition, offset }]);
     try {
       for (const [topic, positions] of byTopic) await this.p.broker.commitOffsets(this.p.group, topic, positions);
     } catch (err) {
@@ -248,7 +268,8 @@ export class WorkerSinkTask extends WorkerTask {
     try {
       for (const topic of new Set(this.assigned.map((tp) => tp.topic))) {
         const ends = await this.p.broker.endOffsets(topic);
-        for (const tp of this.assigned.filter((p) => p.topic === topic)) lag += Math.max(0, (ends[tp.partition] ?? 0) - (this.positions.get(key(tp)) ?? 0));
+        for (const tp of this.assigned.filter((p) => p.topic === topic))
+          lag += Math.max(0, (ends[tp.partition] ?? 0) - (this.positions.get(key(tp)) ?? 0));
       }
     } catch {
       return; // the broker is away: the last figure stands

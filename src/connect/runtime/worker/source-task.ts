@@ -36,7 +36,10 @@ export interface SourcePipeline {
 
 export class WorkerSourceTask extends WorkerTask {
   /** Offsets of acknowledged records, by source partition (JSON), waiting for the next commit. */
-  private readonly acknowledged = new Map<string, { partition: Record<string, unknown>; offset: Record<string, unknown> }>();
+  private readonly acknowledged = new Map<
+    string,
+    { partition: Record<string, unknown>; offset: Record<string, unknown> }
+  >();
   private lastCommit = Date.now();
   private readonly partitionCounts = new Map<string, number>();
   private roundRobin = 0;
@@ -95,27 +98,41 @@ export class WorkerSourceTask extends WorkerTask {
     const out: { record: SourceRecord; produce: ProduceRecord; topic: string }[] = [];
     const skipped: SourceRecord[] = [];
     for (const record of records) {
-      const transformed = await errors.execute({ stage: "TRANSFORMATION", className: "transforms", describe: () => describeRecord(record) }, () => this.p.transform(record));
+      const transformed = await errors.execute(
+        { stage: "TRANSFORMATION", className: "transforms", describe: () => describeRecord(record) },
+        () => this.p.transform(record),
+      );
       if (transformed === TOLERATED || transformed === null) {
         skipped.push(record);
         continue;
       }
-      const key = await errors.execute({ stage: "KEY_CONVERTER", className: this.p.converterClasses.key, describe: () => describeRecord(transformed) }, () =>
-        this.p.keyConverter.fromConnectData(transformed.topic, transformed.keySchema, transformed.key),
+      const key = await errors.execute(
+        { stage: "KEY_CONVERTER", className: this.p.converterClasses.key, describe: () => describeRecord(transformed) },
+        () => this.p.keyConverter.fromConnectData(transformed.topic, transformed.keySchema, transformed.key),
       );
       if (key === TOLERATED) {
         skipped.push(record);
         continue;
       }
-      const value = await errors.execute({ stage: "VALUE_CONVERTER", className: this.p.converterClasses.value, describe: () => describeRecord(transformed) }, () =>
-        this.p.valueConverter.fromConnectData(transformed.topic, transformed.valueSchema, transformed.value),
+      const value = await errors.execute(
+        {
+          stage: "VALUE_CONVERTER",
+          className: this.p.converterClasses.value,
+          describe: () => describeRecord(transformed),
+        },
+        () => this.p.valueConverter.fromConnectData(transformed.topic, transformed.valueSchema, transformed.value),
       );
       if (value === TOLERATED) {
         skipped.push(record);
         continue;
       }
-      const headers = await errors.execute({ stage: "HEADER_CONVERTER", className: this.p.converterClasses.header, describe: () => describeRecord(transformed) }, () =>
-        encodeHeaders(transformed.topic, transformed.headers, this.p.headerConverter),
+      const headers = await errors.execute(
+        {
+          stage: "HEADER_CONVERTER",
+          className: this.p.converterClasses.header,
+          describe: () => describeRecord(transformed),
+        },
+        () => encodeHeaders(transformed.topic, transformed.headers, this.p.headerConverter),
       );
       if (headers === TOLERATED) {
         skipped.push(record);
@@ -138,18 +155,32 @@ export class WorkerSourceTask extends WorkerTask {
     const byTopic = new Map<string, typeof out>();
     for (const item of out) {
       const items = byTopic.get(item.topic);
-      if (items) items.push(item); // (copying the list per record made each batch quadratic)
+      if (items)
+        items.push(item); // (copying the list per record made each batch quadratic)
       else byTopic.set(item.topic, [item]);
     }
     for (const [topic, items] of byTopic) {
-      const positions = await this.produceWithRetry(topic, items.map((i) => i.produce));
+      const positions = await this.produceWithRetry(
+        topic,
+        items.map((i) => i.produce),
+      );
       this.p.metrics.written(items.length);
-      items.forEach((item, i) => void this.p.task.commitRecord?.(item.record, { topic, partition: positions[i]!.partition, offset: positions[i]!.offset }));
+      items.forEach(
+        (item, i) =>
+          void this.p.task.commitRecord?.(item.record, {
+            topic,
+            partition: positions[i]!.partition,
+            offset: positions[i]!.offset,
+          }),
+      );
     }
     for (const record of skipped) await this.p.task.commitRecord?.(record, null);
     // Source offsets advance in poll order: the last record per source partition carries the position.
     for (const record of records) {
-      this.acknowledged.set(JSON.stringify(record.sourcePartition), { partition: { ...record.sourcePartition }, offset: { ...record.sourceOffset } });
+      this.acknowledged.set(JSON.stringify(record.sourcePartition), {
+        partition: { ...record.sourcePartition },
+        offset: { ...record.sourceOffset },
+      });
     }
   }
 

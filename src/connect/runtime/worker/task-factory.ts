@@ -53,7 +53,8 @@ export function converterSettingsOf(workerConfig: Record<string, string>): Recor
 
 export function newConnector(plugins: PluginRegistry, className: string): Connector {
   const plugin = plugins.find(className, "source", "sink");
-  if (!plugin) throw new Error(`Failed to find any class that implements Connector and which name matches ${className}`);
+  if (!plugin)
+    throw new Error(`Failed to find any class that implements Connector and which name matches ${className}`);
   return plugin.create() as Connector;
 }
 
@@ -92,7 +93,12 @@ export async function createTask(env: TaskEnvironment, spec: TaskSpec, onStatus:
   }
   const settings = sinkConnectorDefinition.parse(connectorConfig).values;
   const dlq = await DeadLetterQueueReporter.create(env.broker, settings, name, index);
-  const share = async (createMissing: boolean) => taskShare(await sinkPartitions(env.broker, settings.list("topics"), settings.string("topics.regex"), createMissing), index, settings.int("tasks.max"));
+  const share = async (createMissing: boolean) =>
+    taskShare(
+      await sinkPartitions(env.broker, settings.list("topics"), settings.string("topics.regex"), createMissing),
+      index,
+      settings.int("tasks.max"),
+    );
   return new WorkerSinkTask(id, env.workerId, spec.paused, onStatus, {
     ...common,
     task: new TaskClass() as SinkTask,
@@ -119,18 +125,28 @@ class TaskConverters {
 
   /** The converters' class names as configured, for error reports and DLQ headers. */
   classes(): { key: string; value: string; header: string } {
-    const name = (setting: "key.converter" | "value.converter" | "header.converter", ...types: ("converter" | "header_converter")[]) => {
+    const name = (
+      setting: "key.converter" | "value.converter" | "header.converter",
+      ...types: ("converter" | "header_converter")[]
+    ) => {
       const given = this.source(setting)[setting] ?? this.env.settings.string(setting);
       if (setting === "header.converter" && isSimpleHeaderConverter(given)) return SimpleHeaderConverter.className;
       return this.env.plugins.find(given, ...types)?.className ?? given;
     };
-    return { key: name("key.converter", "converter"), value: name("value.converter", "converter"), header: name("header.converter", "header_converter", "converter") };
+    return {
+      key: name("key.converter", "converter"),
+      value: name("value.converter", "converter"),
+      header: name("header.converter", "header_converter", "converter"),
+    };
   }
 
   converter(setting: "key.converter" | "value.converter", isKey: boolean): Converter {
     const className = this.source(setting)[setting] ?? this.env.settings.string(setting);
     const plugin = this.env.plugins.find(className, "converter");
-    if (!plugin) throw new Error(`Invalid value ${className} for configuration ${setting}: Class ${className} could not be found.`);
+    if (!plugin)
+      throw new Error(
+        `Invalid value ${className} for configuration ${setting}: Class ${className} could not be found.`,
+      );
     const converter = plugin.create() as Converter;
     converter.configure(this.subSettings(setting), isKey);
     return converter;
@@ -143,9 +159,17 @@ class TaskConverters {
   headerConverter(): HeaderConverter {
     const setting = "header.converter";
     const className = (this.source(setting)[setting] ?? this.env.settings.string(setting)).trim();
-    const converter = isSimpleHeaderConverter(className) ? new SimpleHeaderConverter() : this.env.plugins.find(className, "header_converter", "converter")?.create();
-    if (!converter) throw new Error(`Invalid value ${className} for configuration ${setting}: Class ${className} could not be found.`);
-    if (!("fromConnectHeader" in converter)) throw new Error(`Invalid value ${className} for configuration ${setting}: Class ${className} is not a HeaderConverter.`);
+    const converter = isSimpleHeaderConverter(className)
+      ? new SimpleHeaderConverter()
+      : this.env.plugins.find(className, "header_converter", "converter")?.create();
+    if (!converter)
+      throw new Error(
+        `Invalid value ${className} for configuration ${setting}: Class ${className} could not be found.`,
+      );
+    if (!("fromConnectHeader" in converter))
+      throw new Error(
+        `Invalid value ${className} for configuration ${setting}: Class ${className} is not a HeaderConverter.`,
+      );
     converter.configure(this.subSettings(setting), false);
     return converter;
   }
@@ -153,7 +177,11 @@ class TaskConverters {
   /** A converter's own settings: `<setting>.*` of the config that named it, prefix removed. */
   private subSettings(setting: string): Record<string, string> {
     const prefix = `${setting}.`;
-    return Object.fromEntries(Object.entries(this.source(setting)).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
+    return Object.fromEntries(
+      Object.entries(this.source(setting))
+        .filter(([k]) => k.startsWith(prefix))
+        .map(([k, v]) => [k.slice(prefix.length), v]),
+    );
   }
 }
 

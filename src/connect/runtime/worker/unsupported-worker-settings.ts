@@ -5,16 +5,52 @@
 import { refused, unsupportedAll, type Setting } from "../../../platform/settings.ts";
 
 export const unsupportedWorkerSettings: Setting[] = [
-  refused("exactly.once.source.support", "Sluice's workers deliver source records at least once; they have no exactly-once source support", ["disabled"]),
-  refused("connector.client.config.override.policy", "Sluice lets every connector override any client setting (producer.override., consumer.override., admin.override.), as Kafka's All policy does", ["All"]),
-  refused("admin.listeners", "Sluice serves the admin endpoints (/admin/loggers) on the REST listeners; it has no separate admin listeners"),
+  refused(
+    "exactly.once.source.support",
+    "Sluice's workers deliver source records at least once; they have no exactly-once source support",
+    ["disabled"],
+  ),
+  refused(
+    "connector.client.config.override.policy",
+    "Sluice lets every connector override any client setting (producer.override., consumer.override., admin.override.), as Kafka's All policy does",
+    ["All"],
+  ),
+  refused(
+    "admin.listeners",
+    "Sluice serves the admin endpoints (/admin/loggers) on the REST listeners; it has no separate admin listeners",
+  ),
   refused("response.http.headers.config", "Sluice adds no configured headers to its REST responses", [""]),
   ...unsupportedAll(
     "ignored",
-    ["inter.worker.key.generation.algorithm", "inter.worker.key.size", "inter.worker.key.ttl.ms", "inter.worker.signature.algorithm", "inter.worker.verification.algorithms"],
+    [
+      "inter.worker.key.generation.algorithm",
+      "inter.worker.key.size",
+      "inter.worker.key.ttl.ms",
+      "inter.worker.signature.algorithm",
+      "inter.worker.verification.algorithms",
+    ],
     "Sluice's workers send each other no requests Kafka signs with a session key (task configs go through the config topic)",
   ),
-  ...unsupportedAll("ignored", ["connect.protocol", "worker.sync.timeout.ms", "worker.unsync.backoff.ms"], "it tunes Kafka's worker group protocol; Sluice's has no such knob"),
-  ...unsupportedAll("ignored", ["metric.reporters", "metrics.num.samples", "metrics.sample.window.ms", "metrics.recording.level", "auto.include.jmx.reporter", ["metrics.context.<name>", /^metrics\.context\./]], "Sluice has no JMX or metric reporters; its metrics are served at /metrics"),
-  ...unsupportedAll("ignored", ["plugin.discovery"], "Sluice's plugins are JavaScript modules, found by plugin.path only"),
+  ...unsupportedAll(
+    "ignored",
+    ["connect.protocol", "worker.sync.timeout.ms", "worker.unsync.backoff.ms"],
+    "it tunes Kafka's worker group protocol; Sluice's has no such knob",
+  ),
+  ...unsupportedAll(
+    "ignored",
+    [
+      "metric.reporters",
+      "metrics.num.samples",
+      "metrics.sample.window.ms",
+      "metrics.recording.level",
+      "auto.include.jmx.reporter",
+      ["metrics.context.<name>", /^metrics\.context\./],
+    ],
+    "Sluice has no JMX or metric reporters; its metrics are served at /metrics",
+  ),
+  ...unsupportedAll(
+    "ignored",
+    ["plugin.discovery"],
+    "Sluice's plugins are JavaScript modules, found by plugin.path only",
+  ),
 ];

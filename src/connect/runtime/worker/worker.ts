@@ -60,7 +60,12 @@ export class Worker {
     if (threads && threads.max > 0) {
       this.threads = new TaskThreads({
         ...threads,
-        init: { workerId: options.workerId, settings: options.settings.snapshot(), log: currentLogSettings(), broker: threads.broker },
+        init: {
+          workerId: options.workerId,
+          settings: options.settings.snapshot(),
+          log: currentLogSettings(),
+          broker: threads.broker,
+        },
         broker: options.broker,
         offsets: options.offsets,
         metrics: this.metrics,
@@ -82,7 +87,12 @@ export class Worker {
   }
 
   /** Starts a connector; returns its task configs (empty when it failed or is stopped). */
-  async startConnector(name: string, config: Record<string, string>, target: "STARTED" | "PAUSED", callbacks: ConnectorCallbacks): Promise<Record<string, string>[]> {
+  async startConnector(
+    name: string,
+    config: Record<string, string>,
+    target: "STARTED" | "PAUSED",
+    callbacks: ConnectorCallbacks,
+  ): Promise<Record<string, string>[]> {
     const workerId = this.workerId;
     const resolved = new Map<string, string>();
     const setStatus = (state: Status["state"], trace?: string) => {
@@ -98,14 +108,19 @@ export class Worker {
       // A config saved before Sluice refused one of its settings (validation refuses it now) does not run without it.
       const framework = connector.type === "source" ? sourceConnectorDefinition : sinkConnectorDefinition;
       const refused = [framework, connector.config()].flatMap((d) => d.unsupportedIn(config).refused);
-      if (refused.length > 0) throw new ConnectException(`The connector's config, saved before Sluice refused them, has settings Sluice does not support: ${refused.map(refusalReason).join("; ")}`);
+      if (refused.length > 0)
+        throw new ConnectException(
+          `The connector's config, saved before Sluice refused them, has settings Sluice does not support: ${refused.map(refusalReason).join("; ")}`,
+        );
       connector.initialize({
         requestTaskReconfiguration: () => callbacks.requestTaskReconfiguration(),
         raiseError: (error) => setStatus("FAILED", traceOf(error)),
       });
       const values = this.resolve(config, resolved);
       await connector.start(values);
-      const settings = (connector.type === "source" ? sourceConnectorDefinition : sinkConnectorDefinition).parse(values).values;
+      const settings = (connector.type === "source" ? sourceConnectorDefinition : sinkConnectorDefinition).parse(
+        values,
+      ).values;
       const configs = connector.taskConfigs(settings.int("tasks.max"));
       const problem = taskCountProblem(name, configs.length, settings);
       if (problem.fail) throw new ConnectException(problem.fail);
@@ -125,7 +140,10 @@ export class Worker {
     try {
       await entry.instance.stop();
     } catch (err) {
-      log.warn({ connector: name, err: err instanceof Error ? err.message : String(err) }, "connector failed while stopping");
+      log.warn(
+        { connector: name, err: err instanceof Error ? err.message : String(err) },
+        "connector failed while stopping",
+      );
     }
     logStopped(name);
   }
@@ -152,7 +170,14 @@ export class Worker {
   }
 
   /** Starts task `index` of a connector with its task config, on a task thread unless task.threads is 0. */
-  async startTask(name: string, index: number, connectorConfig: Record<string, string>, taskConfig: Record<string, string>, paused: boolean, callbacks: ConnectorCallbacks): Promise<void> {
+  async startTask(
+    name: string,
+    index: number,
+    connectorConfig: Record<string, string>,
+    taskConfig: Record<string, string>,
+    paused: boolean,
+    callbacks: ConnectorCallbacks,
+  ): Promise<void> {
     const id = `${name}-${index}`;
     const resolved = new Map<string, string>();
     let previous: Status["state"] | undefined;
@@ -225,10 +250,12 @@ export class Worker {
   }
 
   async stop(): Promise<void> {
-    await Promise.all([...this.tasks.keys()].map((id) => {
-      const at = id.lastIndexOf("-");
-      return this.stopTask(id.slice(0, at), Number(id.slice(at + 1)));
-    }));
+    await Promise.all(
+      [...this.tasks.keys()].map((id) => {
+        const at = id.lastIndexOf("-");
+        return this.stopTask(id.slice(0, at), Number(id.slice(at + 1)));
+      }),
+    );
     await Promise.all([...this.connectors.keys()].map((name) => this.stopConnector(name)));
     this.threads?.close();
   }

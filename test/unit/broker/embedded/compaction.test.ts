@@ -23,10 +23,22 @@ afterEach(async () => {
 
 /** [key, value] at offsets from `first`; a null value is a tombstone. */
 const frames = (first: number, timestamp: number, ...records: [string, string | null][]): FrameRecord[] =>
-  records.map(([key, value], i) => ({ offset: first + i, timestamp, key: enc.encode(key), value: value === null ? null : enc.encode(value), headers: {} }));
+  records.map(([key, value], i) => ({
+    offset: first + i,
+    timestamp,
+    key: enc.encode(key),
+    value: value === null ? null : enc.encode(value),
+    headers: {},
+  }));
 
 /** A log file holding `records`, as a segment, with the key table an open partition would have built. */
-async function logOf(records: FrameRecord[]): Promise<{ file: string; dir: string; segment: Segment; keys: Map<string, KeyState>; append: (more: FrameRecord[]) => Promise<void> }> {
+async function logOf(records: FrameRecord[]): Promise<{
+  file: string;
+  dir: string;
+  segment: Segment;
+  keys: Map<string, KeyState>;
+  append: (more: FrameRecord[]) => Promise<void>;
+}> {
   const dir = mkdtempSync(join(tmpdir(), "sluice-compaction-"));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, "0.log");
@@ -85,7 +97,10 @@ async function contents(segment: Segment): Promise<[number, string, string | nul
 
 describe("compactSegment", () => {
   test("keeps the latest record per key at its offset, and tombstones newer than the horizon; the new file is the log", async () => {
-    const log = await logOf([...frames(0, 100, ["a", "a1"], ["b", "b1"], ["a", "a2"], ["b", null]), ...frames(4, 900, ["c", "c1"], ["c", null], ["d", "d1"])]);
+    const log = await logOf([
+      ...frames(0, 100, ["a", "a1"], ["b", "b1"], ["a", "a2"], ["b", null]),
+      ...frames(4, 900, ["c", "c1"], ["c", null], ["d", "d1"]),
+    ]);
     const compacted = (await compact(job(log, { tombstoneHorizon: 500 })))!;
     // b's tombstone (time 100) is past the horizon and goes; c's (time 900) stays.
     expect(await contents(compacted)).toEqual([

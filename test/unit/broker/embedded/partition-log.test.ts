@@ -23,21 +23,42 @@ function tempDir(): string {
   return dir;
 }
 
-async function open(dir: string, options: { compaction?: CompactionSettings; log?: pino.Logger } = {}): Promise<PartitionLog> {
-  const log = await PartitionLog.open({ dir, partition: 0, log: options.log ?? silent, compaction: options.compaction });
+async function open(
+  dir: string,
+  options: { compaction?: CompactionSettings; log?: pino.Logger } = {},
+): Promise<PartitionLog> {
+  const log = await PartitionLog.open({
+    dir,
+    partition: 0,
+    log: options.log ?? silent,
+    compaction: options.compaction,
+  });
   cleanups.push(() => log.close());
   return log;
 }
 
-const record = (value: string, key: string | null = null, timestamp = 1000): AppendRecord => ({ timestamp, key: key === null ? null : enc.encode(key), value: enc.encode(value), headers: {} });
+const record = (value: string, key: string | null = null, timestamp = 1000): AppendRecord => ({
+  timestamp,
+  key: key === null ? null : enc.encode(key),
+  value: enc.encode(value),
+  headers: {},
+});
 const view = (records: { offset: number; key: Uint8Array | null; value: Uint8Array | null }[]) =>
-  records.map((r) => [r.offset, r.key === null ? null : dec.decode(r.key), r.value === null ? null : dec.decode(r.value)]);
+  records.map((r) => [
+    r.offset,
+    r.key === null ? null : dec.decode(r.key),
+    r.value === null ? null : dec.decode(r.value),
+  ]);
 
 describe("appends and reads", () => {
   test("concurrent appends get contiguous offsets in call order; only then is the high watermark past them", async () => {
     const log = await open(tempDir());
     expect(log.highWatermark).toBe(0);
-    const appends = [log.append([record("a"), record("b")]), log.append([record("c")]), log.append([record("d"), record("e"), record("f")])];
+    const appends = [
+      log.append([record("a"), record("b")]),
+      log.append([record("c")]),
+      log.append([record("d"), record("e"), record("f")]),
+    ];
     // Offsets are assigned at once, but nothing is visible before it is on disk.
     expect(await log.read(0, 1 << 20)).toEqual([]);
     expect(await Promise.all(appends)).toEqual([[0, 1], [2], [3, 4, 5]]);
@@ -54,7 +75,11 @@ describe("appends and reads", () => {
   test("a read returns at least one record, then stops before maxBytes; keys, headers and timestamps come back", async () => {
     const log = await open(tempDir());
     const big = "x".repeat(10_000);
-    await log.append([{ timestamp: 42, key: enc.encode("k"), value: enc.encode(big), headers: { h: enc.encode("v") } }, record(big), record(big)]);
+    await log.append([
+      { timestamp: 42, key: enc.encode("k"), value: enc.encode(big), headers: { h: enc.encode("v") } },
+      record(big),
+      record(big),
+    ]);
     const [first, ...rest] = await log.read(0, 1);
     expect(rest).toEqual([]);
     expect(first).toMatchObject({ offset: 0, timestamp: 42 });
@@ -115,7 +140,11 @@ describe("close", () => {
 });
 
 describe("compaction as the log runs it", () => {
-  const settings = (minBytes = 1 << 30): CompactionSettings => ({ deleteRetentionMs: 1000, minCleanableDirtyRatio: 0.5, minBytes });
+  const settings = (minBytes = 1 << 30): CompactionSettings => ({
+    deleteRetentionMs: 1000,
+    minCleanableDirtyRatio: 0.5,
+    minBytes,
+  });
 
   test("a log without cleanup.policy=compact is never rewritten", async () => {
     const log = await open(tempDir());
@@ -155,7 +184,10 @@ describe("compaction as the log runs it", () => {
     const done = new Promise<void>((resolve) => (compacted = resolve));
     const log = await open(tempDir(), {
       compaction: settings(0),
-      log: pino({ level: "info" }, { write: (line: string) => void (lines.push(line), line.includes("compacted partition log") && compacted()) }),
+      log: pino(
+        { level: "info" },
+        { write: (line: string) => void (lines.push(line), line.includes("compacted partition log") && compacted()) },
+      ),
     });
     await log.append([record("a1", "a"), record("b1", "b")]);
     // Two keys in two records: nothing superseded, nothing to do.

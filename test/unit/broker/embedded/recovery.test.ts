@@ -68,7 +68,9 @@ describe("recoverLog", () => {
     const handle = await open(file, "r+");
     const offsets: number[] = [];
     try {
-      const result = await recoverLog(handle, file, logger, (_, offset) => offsets.push(offset)).catch((err: unknown) => err);
+      const result = await recoverLog(handle, file, logger, (_, offset) => offsets.push(offset)).catch(
+        (err: unknown) => err,
+      );
       return { file, result, offsets };
     } finally {
       await handle.close();
@@ -86,7 +88,11 @@ describe("recoverLog", () => {
     const tenth = frames.slice(0, 10).reduce((sum, f) => sum + f.length, 0);
     try {
       const offsets: number[] = [];
-      expect(await scanLog(handle, tenth, 9, (_, offset) => void offsets.push(offset))).toEqual({ validEnd: whole.length, lastOffset: 19, size: whole.length });
+      expect(await scanLog(handle, tenth, 9, (_, offset) => void offsets.push(offset))).toEqual({
+        validEnd: whole.length,
+        lastOffset: 19,
+        size: whole.length,
+      });
       expect(offsets).toEqual(Array.from({ length: 10 }, (_, i) => 10 + i));
       const stale = await scanLog(handle, tenth, 15, () => {});
       expect(stale).toMatchObject({ validEnd: tenth, lastOffset: 15, size: whole.length });
@@ -140,7 +146,13 @@ describe("repairPartitionLog", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const logger = pino({ level: "silent" });
   const frames = Array.from({ length: 12 }, (_, offset) =>
-    encodeFrame({ offset, timestamp: 1, key: null, value: new TextEncoder().encode(`v${offset}`.repeat(offset + 1)), headers: {} }),
+    encodeFrame({
+      offset,
+      timestamp: 1,
+      key: null,
+      value: new TextEncoder().encode(`v${offset}`.repeat(offset + 1)),
+      headers: {},
+    }),
   );
   const starts = frames.map((_, i) => frames.slice(0, i).reduce((sum, f) => sum + f.length, 0));
 

@@ -6,7 +6,17 @@ import fc from "fast-check";
 import { AvroData } from "#src/connect/converters/avro-data.ts";
 import { avscType } from "#src/connect/converters/avro.ts";
 import { BigDecimal } from "#src/jvm/big-decimal.ts";
-import { valuesEqual, DataException, ConnectDate, Decimal, Time, Timestamp, Schema, SchemaBuilder, Struct } from "#src/connect/api/data/index.ts";
+import {
+  valuesEqual,
+  DataException,
+  ConnectDate,
+  Decimal,
+  Time,
+  Timestamp,
+  Schema,
+  SchemaBuilder,
+  Struct,
+} from "#src/connect/api/data/index.ts";
 import { avroFormat } from "#src/schema/avro/index.ts";
 import { fieldValueOf, registrySchema, type RegistrySchemaOptions } from "../../../fixtures/connect-data.ts";
 
@@ -40,9 +50,17 @@ describe("Connect schema → Avro schema", () => {
     ["string", Schema.STRING_SCHEMA, '"string"'],
     ["bytes", Schema.BYTES_SCHEMA, '"bytes"'],
     ["optional: null first", Schema.OPTIONAL_INT64_SCHEMA, '["null","long"]'],
-    ["optional with a default: null last", SchemaBuilder.float32().optional().defaultValue(1.5).build(), '[{"type":"float","connect.default":1.5},"null"]'],
+    [
+      "optional with a default: null last",
+      SchemaBuilder.float32().optional().defaultValue(1.5).build(),
+      '[{"type":"float","connect.default":1.5},"null"]',
+    ],
     ["array", SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA).build(), '{"type":"array","items":["null","string"]}'],
-    ["map with string keys", SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT32_SCHEMA).build(), '{"type":"map","values":"int"}'],
+    [
+      "map with string keys",
+      SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT32_SCHEMA).build(),
+      '{"type":"map","values":"int"}',
+    ],
     [
       "map with other keys: array of MapEntry",
       SchemaBuilder.map(Schema.INT32_SCHEMA, Schema.STRING_SCHEMA).build(),
@@ -68,31 +86,62 @@ describe("Connect schema → Avro schema", () => {
       Decimal.builder(2).parameter("connect.decimal.precision", "10").build(),
       '{"type":"bytes","scale":2,"precision":10,"connect.version":1,"connect.parameters":{"scale":"2","connect.decimal.precision":"10"},"connect.name":"org.apache.kafka.connect.data.Decimal","logicalType":"decimal"}',
     ],
-    ["Date", ConnectDate.SCHEMA, '{"type":"int","connect.version":1,"connect.name":"org.apache.kafka.connect.data.Date","logicalType":"date"}'],
-    ["Time", Time.SCHEMA, '{"type":"int","connect.version":1,"connect.name":"org.apache.kafka.connect.data.Time","logicalType":"time-millis"}'],
-    ["Timestamp", Timestamp.SCHEMA, '{"type":"long","connect.version":1,"connect.name":"org.apache.kafka.connect.data.Timestamp","logicalType":"timestamp-millis"}'],
+    [
+      "Date",
+      ConnectDate.SCHEMA,
+      '{"type":"int","connect.version":1,"connect.name":"org.apache.kafka.connect.data.Date","logicalType":"date"}',
+    ],
+    [
+      "Time",
+      Time.SCHEMA,
+      '{"type":"int","connect.version":1,"connect.name":"org.apache.kafka.connect.data.Time","logicalType":"time-millis"}',
+    ],
+    [
+      "Timestamp",
+      Timestamp.SCHEMA,
+      '{"type":"long","connect.version":1,"connect.name":"org.apache.kafka.connect.data.Timestamp","logicalType":"timestamp-millis"}',
+    ],
     [
       "metadata as connect.* properties",
       SchemaBuilder.string().doc("d").version(2).parameter("k", "v").name("com.x.S").defaultValue("a").build(),
       '{"type":"string","connect.doc":"d","connect.version":2,"connect.parameters":{"k":"v"},"connect.default":"a","connect.name":"com.x.S"}',
     ],
-    ["bytes default as ISO-8859-1 text", SchemaBuilder.bytes().defaultValue(new Uint8Array([0, 255, 65])).build(), '{"type":"bytes","connect.default":"\\u0000ÿA"}'],
+    [
+      "bytes default as ISO-8859-1 text",
+      SchemaBuilder.bytes()
+        .defaultValue(new Uint8Array([0, 255, 65]))
+        .build(),
+      '{"type":"bytes","connect.default":"\\u0000ÿA"}',
+    ],
     [
       "unnamed structs: ConnectDefault, ConnectDefault2, ...",
-      SchemaBuilder.struct().field("a", SchemaBuilder.struct().field("b", Schema.INT32_SCHEMA).build()).field("c", SchemaBuilder.struct().field("b", Schema.INT64_SCHEMA).build()).build(),
+      SchemaBuilder.struct()
+        .field("a", SchemaBuilder.struct().field("b", Schema.INT32_SCHEMA).build())
+        .field("c", SchemaBuilder.struct().field("b", Schema.INT64_SCHEMA).build())
+        .build(),
       '{"type":"record","name":"ConnectDefault","namespace":"io.confluent.connect.avro","fields":[{"name":"a","type":{"type":"record","name":"ConnectDefault2","fields":[{"name":"b","type":"int"}]}},{"name":"c","type":{"type":"record","name":"ConnectDefault3","fields":[{"name":"b","type":"long"}]}}]}',
     ],
     [
       "named struct, optional fields default to null, a reused struct is referenced",
       (() => {
         const point = SchemaBuilder.struct().name("com.x.Point").field("x", Schema.INT32_SCHEMA).build();
-        return SchemaBuilder.struct().name("com.x.Line").doc("a line").version(3).field("from", point).field("to", point).field("label", Schema.OPTIONAL_STRING_SCHEMA).build();
+        return SchemaBuilder.struct()
+          .name("com.x.Line")
+          .doc("a line")
+          .version(3)
+          .field("from", point)
+          .field("to", point)
+          .field("label", Schema.OPTIONAL_STRING_SCHEMA)
+          .build();
       })(),
       '{"type":"record","name":"Line","namespace":"com.x","fields":[{"name":"from","type":{"type":"record","name":"Point","fields":[{"name":"x","type":"int"}],"connect.name":"com.x.Point"}},{"name":"to","type":"Point"},{"name":"label","type":["null","string"],"default":null}],"connect.doc":"a line","connect.version":3,"connect.name":"com.x.Line"}',
     ],
     [
       "field defaults (a float32 default passes through Avro's JacksonUtils as a double)",
-      SchemaBuilder.struct().field("n", SchemaBuilder.int32().defaultValue(7).build()).field("f", SchemaBuilder.float32().defaultValue(0.1).build()).build(),
+      SchemaBuilder.struct()
+        .field("n", SchemaBuilder.int32().defaultValue(7).build())
+        .field("f", SchemaBuilder.float32().defaultValue(0.1).build())
+        .build(),
       '{"type":"record","name":"ConnectDefault","namespace":"io.confluent.connect.avro","fields":[{"name":"n","type":{"type":"int","connect.default":7},"default":7},{"name":"f","type":{"type":"float","connect.default":0.1},"default":0.10000000149011612}]}',
     ],
     [
@@ -100,7 +149,15 @@ describe("Connect schema → Avro schema", () => {
       SchemaBuilder.struct().name("com.x.O").field("a", Schema.INT32_SCHEMA).optional().build(),
       '["null",{"type":"record","name":"O","namespace":"com.x","fields":[{"name":"a","type":"int"}],"connect.name":"com.x.O"}]',
     ],
-    ["union struct", SchemaBuilder.struct().name("io.confluent.connect.avro.Union").field("int", Schema.OPTIONAL_INT32_SCHEMA).field("string", Schema.OPTIONAL_STRING_SCHEMA).build(), '["int","string"]'],
+    [
+      "union struct",
+      SchemaBuilder.struct()
+        .name("io.confluent.connect.avro.Union")
+        .field("int", Schema.OPTIONAL_INT32_SCHEMA)
+        .field("string", Schema.OPTIONAL_STRING_SCHEMA)
+        .build(),
+      '["int","string"]',
+    ],
     [
       "fixed (BYTES with connect.fixed.size)",
       SchemaBuilder.bytes().name("com.x.F").parameter("connect.fixed.size", "4").build(),
@@ -111,12 +168,21 @@ describe("Connect schema → Avro schema", () => {
   });
 
   test("schemaless data is the Anything record", () => {
-    expect(avroText(null)).toStartWith('{"type":"record","name":"Anything","namespace":"io.confluent.connect.avro","fields":[{"name":"boolean","type":["null","boolean"],"default":null}');
+    expect(avroText(null)).toStartWith(
+      '{"type":"record","name":"Anything","namespace":"io.confluent.connect.avro","fields":[{"name":"boolean","type":["null","boolean"],"default":null}',
+    );
   });
 
   test("connect.meta.data=false writes no connect.* properties", () => {
-    const schema = SchemaBuilder.struct().name("com.x.R").doc("doc").field("x", SchemaBuilder.int32().defaultValue(7).build()).field("b", Schema.INT8_SCHEMA).build();
-    expect(avroText(schema, new AvroData({ connectMetaData: false }))).toBe('{"type":"record","name":"R","namespace":"com.x","fields":[{"name":"x","type":"int","default":7},{"name":"b","type":"int"}]}');
+    const schema = SchemaBuilder.struct()
+      .name("com.x.R")
+      .doc("doc")
+      .field("x", SchemaBuilder.int32().defaultValue(7).build())
+      .field("b", Schema.INT8_SCHEMA)
+      .build();
+    expect(avroText(schema, new AvroData({ connectMetaData: false }))).toBe(
+      '{"type":"record","name":"R","namespace":"com.x","fields":[{"name":"x","type":"int","default":7},{"name":"b","type":"int"}]}',
+    );
   });
 
   test("enhanced.avro.schema.support turns enum parameters into an Avro enum", () => {
@@ -135,11 +201,17 @@ describe("Connect schema → Avro schema", () => {
   test("scrub.invalid.names makes names Avro names", () => {
     const schema = SchemaBuilder.struct().name("com.x-y.1Rec").field("a-b", Schema.INT32_SCHEMA).build();
     expect(() => avroText(schema)).toThrow(DataException);
-    expect(avroText(schema, new AvroData({ scrubInvalidNames: true }))).toBe('{"type":"record","name":"x1Rec","namespace":"com.x_y","fields":[{"name":"a_b","type":"int"}],"connect.name":"com.x-y.1Rec"}');
+    expect(avroText(schema, new AvroData({ scrubInvalidNames: true }))).toBe(
+      '{"type":"record","name":"x1Rec","namespace":"com.x_y","fields":[{"name":"a_b","type":"int"}],"connect.name":"com.x-y.1Rec"}',
+    );
   });
 
   test("the text is what the registry stores (its canonical form)", () => {
-    const schema = SchemaBuilder.struct().name("com.x.R").field("d", Decimal.schema(3)).field("m", SchemaBuilder.map(Schema.INT64_SCHEMA, Schema.OPTIONAL_FLOAT64_SCHEMA).build()).build();
+    const schema = SchemaBuilder.struct()
+      .name("com.x.R")
+      .field("d", Decimal.schema(3))
+      .field("m", SchemaBuilder.map(Schema.INT64_SCHEMA, Schema.OPTIONAL_FLOAT64_SCHEMA).build())
+      .build();
     const text = avroText(schema);
     expect(avroFormat.parse(text, []).canonical).toBe(text);
   });
@@ -172,7 +244,10 @@ describe("Avro schema → Connect schema", () => {
       .parameter("io.confluent.connect.avro.field.doc.id", "the id")
       .field("id", Schema.INT64_SCHEMA)
       .field("note", Schema.OPTIONAL_STRING_SCHEMA)
-      .field("qty", SchemaBuilder.int32().parameter("io.confluent.connect.avro.field.default", "true").defaultValue(1).build())
+      .field(
+        "qty",
+        SchemaBuilder.int32().parameter("io.confluent.connect.avro.field.default", "true").defaultValue(1).build(),
+      )
       .field(
         "status",
         SchemaBuilder.string()
@@ -182,7 +257,14 @@ describe("Avro schema → Connect schema", () => {
           .parameter("io.confluent.connect.avro.Enum.PAID", "PAID")
           .build(),
       )
-      .field("either", SchemaBuilder.struct().name("io.confluent.connect.avro.Union").field("int", Schema.OPTIONAL_INT32_SCHEMA).field("string", Schema.OPTIONAL_STRING_SCHEMA).build())
+      .field(
+        "either",
+        SchemaBuilder.struct()
+          .name("io.confluent.connect.avro.Union")
+          .field("int", Schema.OPTIONAL_INT32_SCHEMA)
+          .field("string", Schema.OPTIONAL_STRING_SCHEMA)
+          .build(),
+      )
       .field("tags", SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.STRING_SCHEMA).build())
       .field("hash", SchemaBuilder.bytes().name("shop.Hash").parameter("connect.fixed.size", "2").build())
       .field("day", ConnectDate.SCHEMA)
@@ -192,7 +274,15 @@ describe("Avro schema → Connect schema", () => {
 
   test("values of a plain Avro record", () => {
     const { schema, value } = fromAvro(
-      { type: "record", name: "R", fields: [{ name: "either", type: ["int", "string"] }, { name: "ts", type: { type: "long", logicalType: "timestamp-millis" } }, { name: "b", type: "bytes" }] },
+      {
+        type: "record",
+        name: "R",
+        fields: [
+          { name: "either", type: ["int", "string"] },
+          { name: "ts", type: { type: "long", logicalType: "timestamp-millis" } },
+          { name: "b", type: "bytes" },
+        ],
+      },
       { either: { string: "x" }, ts: 1700000000000n, b: Buffer.from("hi") },
     );
     const struct = value as Struct;
@@ -203,15 +293,22 @@ describe("Avro schema → Connect schema", () => {
   });
 
   test("decimal precision other than 64 is kept; a top-level primitive maps to itself", () => {
-    const { schema, value } = fromAvro({ type: "bytes", logicalType: "decimal", precision: 5, scale: 2 }, Buffer.from([0x30, 0x39]));
+    const { schema, value } = fromAvro(
+      { type: "bytes", logicalType: "decimal", precision: 5, scale: 2 },
+      Buffer.from([0x30, 0x39]),
+    );
     expect(schema!.equals(Decimal.builder(2).parameter("connect.decimal.precision", "5").build())).toBe(true);
     expect(value).toEqual(new BigDecimal(12345n, 2));
   });
 
   test("an int with an unknown connect.type, recursive records and a standalone null are errors", () => {
     const read = (s: object) => data.toConnectSchema(avroFormat.parse(JSON.stringify(s), []).root);
-    expect(() => read({ type: "int", "connect.type": "int32" })).toThrow("Connect type annotation for Avro int field is null");
-    expect(() => read({ type: "record", name: "L", fields: [{ name: "next", type: ["null", "L"] }] })).toThrow(DataException);
+    expect(() => read({ type: "int", "connect.type": "int32" })).toThrow(
+      "Connect type annotation for Avro int field is null",
+    );
+    expect(() => read({ type: "record", name: "L", fields: [{ name: "next", type: ["null", "L"] }] })).toThrow(
+      DataException,
+    );
     expect(() => read({ type: "null" })).toThrow("Standalone null schemas are not supported by this converter");
   });
 });
@@ -224,7 +321,15 @@ describe("Connect values ↔ Avro values", () => {
     .field("dec", Decimal.schema(2))
     .field("ts", Timestamp.SCHEMA)
     .field("m", SchemaBuilder.map(Schema.INT32_SCHEMA, Schema.STRING_SCHEMA).build())
-    .field("u", SchemaBuilder.struct().name("io.confluent.connect.avro.Union").field("int", Schema.OPTIONAL_INT32_SCHEMA).field("string", Schema.OPTIONAL_STRING_SCHEMA).optional().build())
+    .field(
+      "u",
+      SchemaBuilder.struct()
+        .name("io.confluent.connect.avro.Union")
+        .field("int", Schema.OPTIONAL_INT32_SCHEMA)
+        .field("string", Schema.OPTIONAL_STRING_SCHEMA)
+        .optional()
+        .build(),
+    )
     .build();
 
   test("a struct round-trips, 64-bit longs and union members included", () => {
@@ -238,27 +343,42 @@ describe("Connect values ↔ Avro values", () => {
       .put("u", new Struct(union).put("string", "s"));
     const back = roundTrip(line, value);
     // An optional union's field default (null) comes back flagged as an Avro field default, as in Java.
-    expect(back.schema!.field("u")!.schema.parameters).toEqual(new Map([["io.confluent.connect.avro.field.default", "true"]]));
-    expect(back.schema!.fields.filter((f) => f.name !== "u").every((f) => f.schema.equals(line.field(f.name)!.schema))).toBe(true);
+    expect(back.schema!.field("u")!.schema.parameters).toEqual(
+      new Map([["io.confluent.connect.avro.field.default", "true"]]),
+    );
+    expect(
+      back.schema!.fields.filter((f) => f.name !== "u").every((f) => f.schema.equals(line.field(f.name)!.schema)),
+    ).toBe(true);
     expect(String(back.value)).toBe(String(value));
     expect(valuesEqual((back.value as Struct).get("m"), value.get("m"))).toBe(true);
   });
 
   test("schemaless values go through Anything", () => {
-    const value = new Map<unknown, unknown>([["a", [1.5, "x", true, 3n]], [7n, new Map([["k", null]])]]);
+    const value = new Map<unknown, unknown>([
+      ["a", [1.5, "x", true, 3n]],
+      [7n, new Map([["k", null]])],
+    ]);
     const back = roundTrip(null, value);
     expect(back.schema).toBeNull();
     expect(valuesEqual(back.value, value)).toBe(true);
-    expect(() => data.fromConnectData(null, data.fromConnectSchema(null).root, new Date())).toThrow("Unknown Java type for schemaless data: class java.util.Date");
+    expect(() => data.fromConnectData(null, data.fromConnectSchema(null).root, new Date())).toThrow(
+      "Unknown Java type for schemaless data: class java.util.Date",
+    );
   });
 
   test("bad values are DataExceptions", () => {
     const root = data.fromConnectSchema(line).root;
-    expect(() => data.fromConnectData(Schema.INT32_SCHEMA, data.fromConnectSchema(Schema.INT32_SCHEMA).root, null)).toThrow("Found null value for non-optional schema");
-    expect(() => data.fromConnectData(Schema.INT32_SCHEMA, data.fromConnectSchema(Schema.INT32_SCHEMA).root, "x")).toThrow("Invalid type for INT32: class java.lang.String");
+    expect(() =>
+      data.fromConnectData(Schema.INT32_SCHEMA, data.fromConnectSchema(Schema.INT32_SCHEMA).root, null),
+    ).toThrow("Found null value for non-optional schema");
+    expect(() =>
+      data.fromConnectData(Schema.INT32_SCHEMA, data.fromConnectSchema(Schema.INT32_SCHEMA).root, "x"),
+    ).toThrow("Invalid type for INT32: class java.lang.String");
     const other = SchemaBuilder.struct().field("x", Schema.INT32_SCHEMA).build();
     expect(() => data.fromConnectData(line, root, new Struct(other).put("x", 1))).toThrow("Mismatching struct schema");
-    expect(() => data.fromConnectData(Decimal.schema(2), data.fromConnectSchema(Decimal.schema(2)).root, 1.5)).toThrow("Invalid type for Decimal, expected BigDecimal but was class java.lang.Double");
+    expect(() => data.fromConnectData(Decimal.schema(2), data.fromConnectSchema(Decimal.schema(2)).root, 1.5)).toThrow(
+      "Invalid type for Decimal, expected BigDecimal but was class java.lang.Double",
+    );
   });
 
   test("a null field takes the default; ignore.default.for.nullables keeps the null", () => {
@@ -275,7 +395,8 @@ function oneMapEntryRecord(schema: Schema): boolean {
   const entries: Schema[] = [];
   const walk = (s: Schema): void => {
     if (s.type === "MAP" && !(s.keySchema!.type === "STRING" && !s.keySchema!.optional)) {
-      if (!entries.some((e) => e.keySchema!.equals(s.keySchema) && e.valueSchema!.equals(s.valueSchema))) entries.push(s);
+      if (!entries.some((e) => e.keySchema!.equals(s.keySchema) && e.valueSchema!.equals(s.valueSchema)))
+        entries.push(s);
     }
     if (s.type === "STRUCT") s.fields.forEach((f) => walk(f.schema));
     if (s.type === "ARRAY") walk(s.valueSchema!);
@@ -289,7 +410,15 @@ function oneMapEntryRecord(schema: Schema): boolean {
 }
 
 describe("random Connect schemas and values round-trip through Avro", () => {
-  const options: RegistrySchemaOptions = { optionalStructs: true, anyMapKeys: true, nullElements: true, defaults: true, decorations: true, nestedArrays: true, maxDepth: 3 };
+  const options: RegistrySchemaOptions = {
+    optionalStructs: true,
+    anyMapKeys: true,
+    nullElements: true,
+    defaults: true,
+    decorations: true,
+    nestedArrays: true,
+    maxDepth: 3,
+  };
 
   test("schema and value come back equal", () => {
     fc.assert(

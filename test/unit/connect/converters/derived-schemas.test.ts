@@ -14,9 +14,13 @@ describe("DerivedSchemas", () => {
 
   test("a text the format refuses is a DataException worded by the mapping, the parser's error its cause", () => {
     const refusal = new Error("no good");
-    const schemas = new DerivedSchemas(10, () => {
-      throw refusal;
-    }, "The Avro schema derived from the Connect schema is invalid");
+    const schemas = new DerivedSchemas(
+      10,
+      () => {
+        throw refusal;
+      },
+      "The Avro schema derived from the Connect schema is invalid",
+    );
     let caught: unknown;
     try {
       schemas.parse("x");

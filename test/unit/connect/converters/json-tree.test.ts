@@ -21,7 +21,15 @@ describe("reading JSON as Jackson does", () => {
   test("values, with numbers kept as text", () => {
     const node = read('{"a":[1,-2.50,1e3,"x",true,false,null],"b":{}}') as JsonObject;
     const a = node.fields.get("a") as unknown[];
-    expect(a.map((n) => nodeType(n as never))).toEqual(["NUMBER", "NUMBER", "NUMBER", "STRING", "BOOLEAN", "BOOLEAN", "NULL"]);
+    expect(a.map((n) => nodeType(n as never))).toEqual([
+      "NUMBER",
+      "NUMBER",
+      "NUMBER",
+      "STRING",
+      "BOOLEAN",
+      "BOOLEAN",
+      "NULL",
+    ]);
     expect((a[1] as JsonNumber).text).toBe("-2.50");
     expect((a[2] as JsonNumber).integral).toBe(false);
     expect(nodeType(node.fields.get("b"))).toBe("OBJECT");
@@ -36,7 +44,23 @@ describe("reading JSON as Jackson does", () => {
     expect([...dup.fields.keys()]).toEqual(["a", "b"]);
     expect((dup.fields.get("a") as JsonNumber).text).toBe("3");
     expect(read('"\\u00e9\\ud83d\\ude00\\/"')).toBe("é😀/");
-    for (const bad of ["12abc", "+1", ".5", "1.", "1e", "NaN", "truex", "[1,]", "{'a':1}", '"a\u0001"', '"\\q"', "[", '{"a"}', "\u0001", "-"])
+    for (const bad of [
+      "12abc",
+      "+1",
+      ".5",
+      "1.",
+      "1e",
+      "NaN",
+      "truex",
+      "[1,]",
+      "{'a':1}",
+      '"a\u0001"',
+      '"\\q"',
+      "[",
+      '{"a"}',
+      "\u0001",
+      "-",
+    ])
       expect(() => read(bad)).toThrow(JsonSyntaxError);
     expect(() => readJson(new Uint8Array([0x22, 0xff, 0x22]))).toThrow(JsonSyntaxError);
     expect(() => read("[".repeat(1001) + "]".repeat(1001))).toThrow("nesting depth");
@@ -52,7 +76,13 @@ describe("reading JSON as Jackson does", () => {
       fc.property(fc.jsonValue(), (value) => {
         const node = read(JSON.stringify(value));
         const plain = (n: unknown): unknown =>
-          n instanceof JsonNumber ? Number(n.text) : n instanceof JsonObject ? Object.fromEntries([...n.fields].map(([k, v]) => [k, plain(v)])) : Array.isArray(n) ? n.map(plain) : n;
+          n instanceof JsonNumber
+            ? Number(n.text)
+            : n instanceof JsonObject
+              ? Object.fromEntries([...n.fields].map(([k, v]) => [k, plain(v)]))
+              : Array.isArray(n)
+                ? n.map(plain)
+                : n;
         return JSON.stringify(plain(node)) === JSON.stringify(value);
       }),
     );
@@ -82,7 +112,9 @@ describe("JsonNode accessors", () => {
     // Halfway between 1 and the next float: a double round trip would say 1.
     expect(floatValue(n("1.0000000596046447753906251"))).toBe(1 + 2 ** -23);
     expect(floatValue(n("1.000000059604644775390625"))).toBe(1);
-    fc.assert(fc.property(fc.float({ noNaN: true, noDefaultInfinity: true }), (f) => floatValue(n(f.toExponential())) === f));
+    fc.assert(
+      fc.property(fc.float({ noNaN: true, noDefaultInfinity: true }), (f) => floatValue(n(f.toExponential())) === f),
+    );
   });
 
   test("base64 as Jackson reads it: padding required, spaces only between quads", () => {
@@ -92,7 +124,9 @@ describe("JsonNode accessors", () => {
     expect(decodeBase64(" AQID AQ== ")).toEqual(new Uint8Array([1, 2, 3, 1]));
     for (const bad of ["AQ", "AQI", "A QID", "AQ=D", "AQ-_", "*"]) expect(() => decodeBase64(bad)).toThrow(SyntaxError);
     expect(binaryValue(5 as never)).toBeNull();
-    fc.assert(fc.property(fc.uint8Array(), (bytes) => Buffer.from(decodeBase64(base64(bytes))).equals(Buffer.from(bytes))));
+    fc.assert(
+      fc.property(fc.uint8Array(), (bytes) => Buffer.from(decodeBase64(base64(bytes))).equals(Buffer.from(bytes))),
+    );
   });
 });
 
@@ -105,6 +139,11 @@ describe("writing JSON strings as Jackson does", () => {
 
   test("JSON.parse reads back every string (property)", () => {
     fc.assert(fc.property(fc.string({ unit: "binary" }), (s) => JSON.parse(jsonString(s)) === s));
-    fc.assert(fc.property(fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) }), (s) => JSON.parse(jsonString(s)) === s));
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) }),
+        (s) => JSON.parse(jsonString(s)) === s,
+      ),
+    );
   });
 });

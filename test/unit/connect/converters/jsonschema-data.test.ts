@@ -5,7 +5,16 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { JsonSchemaData } from "#src/connect/converters/jsonschema-data.ts";
 import { BigDecimal } from "#src/jvm/big-decimal.ts";
-import { valuesEqual, DataException, ConnectDate, Decimal, Timestamp, Schema, SchemaBuilder, Struct } from "#src/connect/api/data/index.ts";
+import {
+  valuesEqual,
+  DataException,
+  ConnectDate,
+  Decimal,
+  Timestamp,
+  Schema,
+  SchemaBuilder,
+  Struct,
+} from "#src/connect/api/data/index.ts";
 import { jsonSchemaFormat } from "#src/schema/jsonschema/index.ts";
 import { readTree } from "#src/schema/jsonschema/json.ts";
 import { fieldValueOf, registrySchema, type RegistrySchemaOptions } from "../../../fixtures/connect-data.ts";
@@ -28,19 +37,37 @@ describe("Connect schema → JSON Schema", () => {
     ["string", Schema.STRING_SCHEMA, '{"type":"string"}'],
     ["bytes", Schema.BYTES_SCHEMA, '{"type":"string","connect.type":"bytes"}'],
     ["optional", Schema.OPTIONAL_STRING_SCHEMA, '{"oneOf":[{"type":"null"},{"type":"string"}]}'],
-    ["default (printed as org.json prints numbers)", SchemaBuilder.float64().defaultValue(1.0).build(), '{"type":"number","default":1,"connect.type":"float64"}'],
+    [
+      "default (printed as org.json prints numbers)",
+      SchemaBuilder.float64().defaultValue(1.0).build(),
+      '{"type":"number","default":1,"connect.type":"float64"}',
+    ],
     [
       "name, doc, version and parameters (io.confluent.connect.json.* ones are dropped)",
-      SchemaBuilder.string().name("N").doc("D").version(2).parameter("k", "v").parameter("io.confluent.connect.json.x", "y").build(),
+      SchemaBuilder.string()
+        .name("N")
+        .doc("D")
+        .version(2)
+        .parameter("k", "v")
+        .parameter("io.confluent.connect.json.x", "y")
+        .build(),
       '{"type":"string","title":"N","description":"D","connect.version":2,"connect.parameters":{"k":"v"}}',
     ],
-    ["Decimal", Decimal.schema(2), '{"type":"string","title":"org.apache.kafka.connect.data.Decimal","connect.version":1,"connect.type":"bytes","connect.parameters":{"scale":"2"}}'],
+    [
+      "Decimal",
+      Decimal.schema(2),
+      '{"type":"string","title":"org.apache.kafka.connect.data.Decimal","connect.version":1,"connect.type":"bytes","connect.parameters":{"scale":"2"}}',
+    ],
     [
       "unprocessed keywords in the order of Everit's copied HashMap",
       SchemaBuilder.struct().field("d", Decimal.schema(2)).build(),
       '{"type":"object","properties":{"d":{"type":"string","title":"org.apache.kafka.connect.data.Decimal","connect.index":0,"connect.version":1,"connect.type":"bytes","connect.parameters":{"scale":"2"}}}}',
     ],
-    ["map with string keys", SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT32_SCHEMA).build(), '{"type":"object","connect.type":"map","additionalProperties":{"type":"integer","connect.type":"int32"}}'],
+    [
+      "map with string keys",
+      SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT32_SCHEMA).build(),
+      '{"type":"object","connect.type":"map","additionalProperties":{"type":"integer","connect.type":"int32"}}',
+    ],
     [
       "map with other keys (properties in Everit's hash order)",
       SchemaBuilder.map(Schema.INT32_SCHEMA, Schema.INT32_SCHEMA).build(),
@@ -48,28 +75,54 @@ describe("Connect schema → JSON Schema", () => {
     ],
     [
       "struct: title, properties with connect.index",
-      SchemaBuilder.struct().name("R").field("a", Schema.INT32_SCHEMA).field("b", Schema.OPTIONAL_BOOLEAN_SCHEMA).field("c", SchemaBuilder.array(Schema.STRING_SCHEMA).build()).build(),
+      SchemaBuilder.struct()
+        .name("R")
+        .field("a", Schema.INT32_SCHEMA)
+        .field("b", Schema.OPTIONAL_BOOLEAN_SCHEMA)
+        .field("c", SchemaBuilder.array(Schema.STRING_SCHEMA).build())
+        .build(),
       '{"type":"object","title":"R","properties":{"a":{"type":"integer","connect.index":0,"connect.type":"int32"},"b":{"connect.index":1,"oneOf":[{"type":"null"},{"type":"boolean"}]},"c":{"type":"array","connect.index":2,"items":{"type":"string"}}}}',
     ],
     [
       "union struct: oneOf",
-      SchemaBuilder.struct().name("io.confluent.connect.json.OneOf").field("io.confluent.connect.json.OneOf.field.0", Schema.OPTIONAL_INT32_SCHEMA).field("io.confluent.connect.json.OneOf.field.1", Schema.OPTIONAL_STRING_SCHEMA).build(),
+      SchemaBuilder.struct()
+        .name("io.confluent.connect.json.OneOf")
+        .field("io.confluent.connect.json.OneOf.field.0", Schema.OPTIONAL_INT32_SCHEMA)
+        .field("io.confluent.connect.json.OneOf.field.1", Schema.OPTIONAL_STRING_SCHEMA)
+        .build(),
       '{"oneOf":[{"type":"integer","connect.index":0,"connect.type":"int32"},{"type":"string","connect.index":1}]}',
     ],
-    ["enum", SchemaBuilder.string().parameter("io.confluent.connect.json.Enum", "").parameter("io.confluent.connect.json.Enum.a", "a").parameter("io.confluent.connect.json.Enum.b", "b").build(), '{"enum":["a","b"]}'],
+    [
+      "enum",
+      SchemaBuilder.string()
+        .parameter("io.confluent.connect.json.Enum", "")
+        .parameter("io.confluent.connect.json.Enum.a", "a")
+        .parameter("io.confluent.connect.json.Enum.b", "b")
+        .build(),
+      '{"enum":["a","b"]}',
+    ],
   ])("%s", (_, schema, expected) => {
     expect(schemaText(schema)).toBe(expected);
   });
 
   test("decimal.format=NUMERIC and object.additional.properties=false", () => {
-    expect(schemaText(Decimal.schema(2), new JsonSchemaData({ decimalNumeric: true }))).toStartWith('{"type":"number","title":"org.apache.kafka.connect.data.Decimal"');
-    expect(schemaText(SchemaBuilder.struct().field("a", Schema.BOOLEAN_SCHEMA).build(), new JsonSchemaData({ allowAdditionalProperties: false }))).toBe(
-      '{"type":"object","additionalProperties":false,"properties":{"a":{"connect.index":0,"type":"boolean"}}}',
+    expect(schemaText(Decimal.schema(2), new JsonSchemaData({ decimalNumeric: true }))).toStartWith(
+      '{"type":"number","title":"org.apache.kafka.connect.data.Decimal"',
     );
+    expect(
+      schemaText(
+        SchemaBuilder.struct().field("a", Schema.BOOLEAN_SCHEMA).build(),
+        new JsonSchemaData({ allowAdditionalProperties: false }),
+      ),
+    ).toBe('{"type":"object","additionalProperties":false,"properties":{"a":{"connect.index":0,"type":"boolean"}}}');
   });
 
   test("the text is what the registry stores", () => {
-    const schema = SchemaBuilder.struct().name("R").field("d", Decimal.schema(3)).field("m", SchemaBuilder.map(Schema.INT64_SCHEMA, Schema.OPTIONAL_FLOAT64_SCHEMA).build()).build();
+    const schema = SchemaBuilder.struct()
+      .name("R")
+      .field("d", Decimal.schema(3))
+      .field("m", SchemaBuilder.map(Schema.INT64_SCHEMA, Schema.OPTIONAL_FLOAT64_SCHEMA).build())
+      .build();
     const text = schemaText(schema);
     expect(jsonSchemaFormat.parse(text, []).canonical).toBe(text);
   });
@@ -99,7 +152,13 @@ describe("JSON Schema → Connect schema", () => {
     const field = (name: string) => schema.field(name)!.schema;
     expect(field("id").equals(Schema.INT64_SCHEMA)).toBe(true);
     expect(field("nick").equals(Schema.OPTIONAL_STRING_SCHEMA)).toBe(true);
-    expect(field("level").parameters).toEqual(new Map([["io.confluent.connect.json.Enum", ""], ["io.confluent.connect.json.Enum.LOW", "LOW"], ["io.confluent.connect.json.Enum.HIGH", "HIGH"]]));
+    expect(field("level").parameters).toEqual(
+      new Map([
+        ["io.confluent.connect.json.Enum", ""],
+        ["io.confluent.connect.json.Enum.LOW", "LOW"],
+        ["io.confluent.connect.json.Enum.HIGH", "HIGH"],
+      ]),
+    );
     expect(field("either").name).toBe("io.confluent.connect.json.OneOf");
     expect(field("either").fields.map((f) => [f.name, f.schema.type, f.schema.optional])).toEqual([
       ["io.confluent.connect.json.OneOf.field.0", "INT64", true],
@@ -107,7 +166,9 @@ describe("JSON Schema → Connect schema", () => {
     ]);
     expect(field("tags").equals(SchemaBuilder.array(Schema.STRING_SCHEMA).build())).toBe(true);
     expect(field("score").defaultValue).toBe(1.5);
-    expect(new Set(schema.fields.map((f) => f.name))).toEqual(new Set(["id", "nick", "level", "either", "tags", "score"]));
+    expect(new Set(schema.fields.map((f) => f.name))).toEqual(
+      new Set(["id", "nick", "level", "either", "tags", "score"]),
+    );
   });
 
   test("use.optional.for.nonrequired makes properties not in `required` optional", () => {
@@ -118,7 +179,10 @@ describe("JSON Schema → Connect schema", () => {
 
   test("values: a oneOf member is picked by the JSON type; a missing property takes the default", () => {
     const schema = data.toConnectSchema(plain);
-    const value = data.toConnectData(schema, readTree('{"id":12345678901234567890,"either":"x","tags":["a"],"nick":null}')) as Struct;
+    const value = data.toConnectData(
+      schema,
+      readTree('{"id":12345678901234567890,"either":"x","tags":["a"],"nick":null}'),
+    ) as Struct;
     expect(value.get("id")).toBe(BigInt.asIntN(64, 12345678901234567890n)); // Jackson's longValue wraps
     expect(value.getStruct("either")!.get("io.confluent.connect.json.OneOf.field.1")).toBe("x");
     expect(value.get("score")).toBe(1.5);
@@ -150,7 +214,9 @@ describe("Connect values ↔ JSON text", () => {
 
   test("written as Jackson writes the JsonNode, read back equal", () => {
     const { text, value: back } = roundTrip(schema, value);
-    expect(text).toBe('{"i":4611686018427387904,"f":0.1,"d":1.0E20,"b":"AQID","dec":"+w==","day":1,"ts":1234,"m":[{"key":1,"value":null}],"o":null}');
+    expect(text).toBe(
+      '{"i":4611686018427387904,"f":0.1,"d":1.0E20,"b":"AQID","dec":"+w==","day":1,"ts":1234,"m":[{"key":1,"value":null}],"o":null}',
+    );
     expect(valuesEqual(back, value)).toBe(true);
   });
 
@@ -168,18 +234,32 @@ describe("Connect values ↔ JSON text", () => {
   });
 
   test("bad values are DataExceptions", () => {
-    expect(() => data.fromConnectData(Schema.INT32_SCHEMA, "x")).toThrow(new DataException("Invalid type for INT32: class java.lang.String"));
-    expect(() => data.toConnectData(SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT32_SCHEMA).build(), readTree("[1]"))).toThrow("Maps with string fields should be encoded as JSON objects, but found ARRAY");
+    expect(() => data.fromConnectData(Schema.INT32_SCHEMA, "x")).toThrow(
+      new DataException("Invalid type for INT32: class java.lang.String"),
+    );
+    expect(() =>
+      data.toConnectData(SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT32_SCHEMA).build(), readTree("[1]")),
+    ).toThrow("Maps with string fields should be encoded as JSON objects, but found ARRAY");
   });
 });
 
 describe("random Connect schemas and values round-trip through JSON Schema", () => {
-  const options: RegistrySchemaOptions = { optionalStructs: true, anyMapKeys: true, nullElements: true, defaults: true, decorations: true, nestedArrays: true, maxDepth: 3 };
+  const options: RegistrySchemaOptions = {
+    optionalStructs: true,
+    anyMapKeys: true,
+    nullElements: true,
+    defaults: true,
+    decorations: true,
+    nestedArrays: true,
+    maxDepth: 3,
+  };
 
   test("schema and value come back equal", () => {
     fc.assert(
       fc.property(
-        registrySchema(options).chain((schema) => fieldValueOf(schema, options).map((value) => [schema, value] as const)),
+        registrySchema(options).chain((schema) =>
+          fieldValueOf(schema, options).map((value) => [schema, value] as const),
+        ),
         ([schema, value]) => {
           const back = roundTrip(schema, value);
           expect(back.schema.equals(schema)).toBe(true);

@@ -6,7 +6,16 @@ import fc from "fast-check";
 import type protobuf from "protobufjs";
 import { ProtobufData } from "#src/connect/converters/protobuf-data.ts";
 import { BigDecimal } from "#src/jvm/big-decimal.ts";
-import { DataException, ConnectDate, Decimal, Time, Timestamp, Schema, SchemaBuilder, Struct } from "#src/connect/api/data/index.ts";
+import {
+  DataException,
+  ConnectDate,
+  Decimal,
+  Time,
+  Timestamp,
+  Schema,
+  SchemaBuilder,
+  Struct,
+} from "#src/connect/api/data/index.ts";
 import { messageForIndexes, protobufFormat, type ProtobufParsedSchema } from "#src/schema/protobuf/index.ts";
 import { structAndValue, type RegistrySchemaOptions } from "../../../fixtures/connect-data.ts";
 
@@ -24,7 +33,12 @@ function encode(d: ProtobufData, schema: Schema, parsed: ProtobufParsedSchema, v
   return type.encode(d.fromConnectData(schema, type, value)!).finish();
 }
 
-function decode(parsed: ProtobufParsedSchema, bytes: Uint8Array, d = data, indexes = [0]): { schema: Schema; value: unknown } {
+function decode(
+  parsed: ProtobufParsedSchema,
+  bytes: Uint8Array,
+  d = data,
+  indexes = [0],
+): { schema: Schema; value: unknown } {
   const type = messageForIndexes(parsed, indexes);
   const schema = d.toConnectSchema(parsed, type);
   return { schema, value: d.toConnectData(schema, type, type.decode(bytes) as unknown as Record<string, unknown>) };
@@ -36,17 +50,34 @@ describe("Connect schema → .proto", () => {
   test.each([
     [
       "unnamed struct: ConnectDefault1; int8 keeps its Connect type; arrays are repeated",
-      SchemaBuilder.struct().field("a", Schema.INT8_SCHEMA).field("b", Schema.OPTIONAL_STRING_SCHEMA).field("c", SchemaBuilder.array(Schema.FLOAT64_SCHEMA).build()).build(),
+      SchemaBuilder.struct()
+        .field("a", Schema.INT8_SCHEMA)
+        .field("b", Schema.OPTIONAL_STRING_SCHEMA)
+        .field("c", SchemaBuilder.array(Schema.FLOAT64_SCHEMA).build())
+        .build(),
       'syntax = "proto3";\n\nmessage ConnectDefault1 {\n  int32 a = 1 [(confluent.field_meta) = {\n    params: [\n      {\n        key: "connect.type",\n        value: "int8"\n      }\n    ]\n  }];\n  string b = 2;\n  repeated double c = 3;\n}\n',
     ],
     [
       "package from the name; maps are repeated entry messages; nested structs are nested messages",
-      SchemaBuilder.struct().name("com.x.R").field("m", SchemaBuilder.map(Schema.STRING_SCHEMA, SchemaBuilder.struct().name("com.x.V").field("v", Schema.BYTES_SCHEMA).build()).build()).build(),
+      SchemaBuilder.struct()
+        .name("com.x.R")
+        .field(
+          "m",
+          SchemaBuilder.map(
+            Schema.STRING_SCHEMA,
+            SchemaBuilder.struct().name("com.x.V").field("v", Schema.BYTES_SCHEMA).build(),
+          ).build(),
+        )
+        .build(),
       'syntax = "proto3";\npackage com.x;\n\nmessage R {\n  repeated ConnectDefault1Entry m = 1;\n\n  message ConnectDefault1Entry {\n    string key = 1;\n    V value = 2;\n  \n    message V {\n      bytes v = 1;\n    }\n  }\n}\n',
     ],
     [
       "Decimal and Timestamp: well-known messages, imported",
-      SchemaBuilder.struct().name("R").field("d", Decimal.builder(2).parameter("connect.decimal.precision", "10").build()).field("t", Timestamp.SCHEMA).build(),
+      SchemaBuilder.struct()
+        .name("R")
+        .field("d", Decimal.builder(2).parameter("connect.decimal.precision", "10").build())
+        .field("t", Timestamp.SCHEMA)
+        .build(),
       'syntax = "proto3";\n\nimport "confluent/type/decimal.proto";\nimport "google/protobuf/timestamp.proto";\n\nmessage R {\n  confluent.type.Decimal d = 1 [(confluent.field_meta) = {\n    params: [\n      {\n        value: "10",\n        key: "precision"\n      },\n      {\n        value: "2",\n        key: "scale"\n      }\n    ]\n  }];\n  google.protobuf.Timestamp t = 2;\n}\n',
     ],
     [
@@ -57,12 +88,30 @@ describe("Connect schema → .proto", () => {
           "u",
           SchemaBuilder.struct()
             .name("io.confluent.connect.protobuf.Union.u")
-            .field("a", SchemaBuilder.int32().optional().parameter(...tag(1)).build())
-            .field("b", SchemaBuilder.string().optional().parameter(...tag(2)).build())
+            .field(
+              "a",
+              SchemaBuilder.int32()
+                .optional()
+                .parameter(...tag(1))
+                .build(),
+            )
+            .field(
+              "b",
+              SchemaBuilder.string()
+                .optional()
+                .parameter(...tag(2))
+                .build(),
+            )
             .optional()
             .build(),
         )
-        .field("x", SchemaBuilder.int64().optional().parameter(...tag(3)).build())
+        .field(
+          "x",
+          SchemaBuilder.int64()
+            .optional()
+            .parameter(...tag(3))
+            .build(),
+        )
         .build(),
       'syntax = "proto3";\n\nmessage R {\n  int64 x = 3;\n\n  oneof u {\n    int32 a = 1;\n    string b = 2;\n  }\n}\n',
     ],
@@ -70,7 +119,16 @@ describe("Connect schema → .proto", () => {
       "enum",
       SchemaBuilder.struct()
         .name("R")
-        .field("e", SchemaBuilder.string().name("Color").optional().parameter("io.confluent.connect.protobuf.Enum", "Color").parameter("io.confluent.connect.protobuf.Enum.RED", "0").parameter("io.confluent.connect.protobuf.Enum.BLUE", "1").build())
+        .field(
+          "e",
+          SchemaBuilder.string()
+            .name("Color")
+            .optional()
+            .parameter("io.confluent.connect.protobuf.Enum", "Color")
+            .parameter("io.confluent.connect.protobuf.Enum.RED", "0")
+            .parameter("io.confluent.connect.protobuf.Enum.BLUE", "1")
+            .build(),
+        )
         .build(),
       'syntax = "proto3";\n\nmessage R {\n  Color e = 1;\n\n  enum Color {\n    RED = 0;\n    BLUE = 1;\n  }\n}\n',
     ],
@@ -79,12 +137,21 @@ describe("Connect schema → .proto", () => {
   });
 
   test("optional.for.nullables writes proto3 optional labels", () => {
-    const schema = SchemaBuilder.struct().name("R").field("i", Schema.INT32_SCHEMA).field("s", Schema.OPTIONAL_STRING_SCHEMA).build();
-    expect(protoText(schema, new ProtobufData({ useOptionalForNullables: true }))).toBe('syntax = "proto3";\n\nmessage R {\n  int32 i = 1;\n  optional string s = 2;\n}\n');
+    const schema = SchemaBuilder.struct()
+      .name("R")
+      .field("i", Schema.INT32_SCHEMA)
+      .field("s", Schema.OPTIONAL_STRING_SCHEMA)
+      .build();
+    expect(protoText(schema, new ProtobufData({ useOptionalForNullables: true }))).toBe(
+      'syntax = "proto3";\n\nmessage R {\n  int32 i = 1;\n  optional string s = 2;\n}\n',
+    );
   });
 
   test("a message type named like its field gets the Message suffix", () => {
-    const schema = SchemaBuilder.struct().name("R").field("inner", SchemaBuilder.struct().name("inner").field("x", Schema.INT32_SCHEMA).build()).build();
+    const schema = SchemaBuilder.struct()
+      .name("R")
+      .field("inner", SchemaBuilder.struct().name("inner").field("x", Schema.INT32_SCHEMA).build())
+      .build();
     expect(protoText(schema)).toContain("innerMessage inner = 1;");
   });
 
@@ -123,16 +190,54 @@ message Order {
   test("every field optional with its tag; oneofs are union structs first", () => {
     const schema = data.toConnectSchema(parsed, type);
     expect(schema.name).toBe("Order");
-    expect(schema.fields.map((f) => f.name)).toEqual(["pay_0", "id", "qty", "delta", "tags", "counts", "status", "at", "line", "note"]);
+    expect(schema.fields.map((f) => f.name)).toEqual([
+      "pay_0",
+      "id",
+      "qty",
+      "delta",
+      "tags",
+      "counts",
+      "status",
+      "at",
+      "line",
+      "note",
+    ]);
     const field = (n: string) => schema.field(n)!.schema;
-    expect(field("id").equals(SchemaBuilder.int64().optional().parameter(...tag(1)).build())).toBe(true);
-    expect(field("qty").equals(SchemaBuilder.int64().parameter("io.confluent.connect.protobuf.Type", "uint32").optional().parameter(...tag(2)).build())).toBe(true);
+    expect(
+      field("id").equals(
+        SchemaBuilder.int64()
+          .optional()
+          .parameter(...tag(1))
+          .build(),
+      ),
+    ).toBe(true);
+    expect(
+      field("qty").equals(
+        SchemaBuilder.int64()
+          .parameter("io.confluent.connect.protobuf.Type", "uint32")
+          .optional()
+          .parameter(...tag(2))
+          .build(),
+      ),
+    ).toBe(true);
     expect(field("delta").parameters).toEqual(new Map([["io.confluent.connect.protobuf.Type", "sint32"], tag(3)]));
-    expect(field("tags").equals(SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA).optional().parameter(...tag(4)).build())).toBe(true);
+    expect(
+      field("tags").equals(
+        SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA)
+          .optional()
+          .parameter(...tag(4))
+          .build(),
+      ),
+    ).toBe(true);
     expect(field("counts").name).toBe("counts");
     expect(field("counts").keySchema!.type).toBe("STRING");
     expect(field("status").parameters).toEqual(
-      new Map([["io.confluent.connect.protobuf.Enum", "Status"], ["io.confluent.connect.protobuf.Enum.NEW", "0"], ["io.confluent.connect.protobuf.Enum.PAID", "1"], tag(6)]),
+      new Map([
+        ["io.confluent.connect.protobuf.Enum", "Status"],
+        ["io.confluent.connect.protobuf.Enum.NEW", "0"],
+        ["io.confluent.connect.protobuf.Enum.PAID", "1"],
+        tag(6),
+      ]),
     );
     expect(field("at").name).toBe(Timestamp.LOGICAL_NAME);
     expect(field("line").name).toBe("Line");
@@ -141,7 +246,17 @@ message Order {
   });
 
   test("values: proto3 zero values for unset scalars, null for unset messages and unset optionals", () => {
-    const bytes = type.encode({ id: "5", qty: 4000000000, tags: ["a"], counts: { x: 2 }, status: 1, at: { seconds: "1", nanos: 2_000_000 }, points: "7" }).finish();
+    const bytes = type
+      .encode({
+        id: "5",
+        qty: 4000000000,
+        tags: ["a"],
+        counts: { x: 2 },
+        status: 1,
+        at: { seconds: "1", nanos: 2_000_000 },
+        points: "7",
+      })
+      .finish();
     const { value } = decode(parsed, bytes);
     const order = value as Struct;
     expect(order.get("id")).toBe(5n);
@@ -200,15 +315,23 @@ describe("Connect values ↔ Protobuf messages", () => {
   });
 
   test("proto3 leaves zero scalars off the wire", () => {
-    const flat = SchemaBuilder.struct().field("a", Schema.INT32_SCHEMA).field("b", Schema.STRING_SCHEMA).field("c", Schema.INT64_SCHEMA).build();
+    const flat = SchemaBuilder.struct()
+      .field("a", Schema.INT32_SCHEMA)
+      .field("b", Schema.STRING_SCHEMA)
+      .field("c", Schema.INT64_SCHEMA)
+      .build();
     const { parsed } = data.fromConnectSchema(flat);
-    expect(encode(data, flat, parsed, new Struct(flat).put("a", 0).put("b", "").put("c", 0n))).toEqual(new Uint8Array(0));
+    expect(encode(data, flat, parsed, new Struct(flat).put("a", 0).put("b", "").put("c", 0n))).toEqual(
+      new Uint8Array(0),
+    );
   });
 
   test("bad values are DataExceptions", () => {
     const type: protobuf.Type = messageForIndexes(data.fromConnectSchema(schema).parsed, [0]);
     const other = SchemaBuilder.struct().field("x", Schema.INT32_SCHEMA).build();
-    expect(() => data.fromConnectData(schema, type, new Struct(other).put("x", 1))).toThrow("Mismatching struct schema");
+    expect(() => data.fromConnectData(schema, type, new Struct(other).put("x", 1))).toThrow(
+      "Mismatching struct schema",
+    );
     expect(() => data.fromConnectData(schema, type, "x")).toThrow("Invalid type for STRUCT: class java.lang.String");
   });
 });
@@ -216,7 +339,13 @@ describe("Connect values ↔ Protobuf messages", () => {
 /** Connect data as plain JS, with proto3's reading of nulls: what a value should look like after Protobuf. */
 function expected(schema: Schema, value: unknown): unknown {
   if (value === null || value === undefined) {
-    if (schema.name === Decimal.LOGICAL_NAME || schema.name === ConnectDate.LOGICAL_NAME || schema.name === Time.LOGICAL_NAME || schema.name === Timestamp.LOGICAL_NAME) return null;
+    if (
+      schema.name === Decimal.LOGICAL_NAME ||
+      schema.name === ConnectDate.LOGICAL_NAME ||
+      schema.name === Time.LOGICAL_NAME ||
+      schema.name === Timestamp.LOGICAL_NAME
+    )
+      return null;
     switch (schema.type) {
       case "INT8":
       case "INT16":
@@ -253,9 +382,14 @@ function plain(schema: Schema, value: unknown): unknown {
     case "ARRAY":
       return (value as unknown[]).map((e) => expected(schema.valueSchema!, e));
     case "MAP":
-      return [...(value as Map<unknown, unknown>)].map(([k, v]) => [expected(schema.keySchema!, k), expected(schema.valueSchema!, v)]);
+      return [...(value as Map<unknown, unknown>)].map(([k, v]) => [
+        expected(schema.keySchema!, k),
+        expected(schema.valueSchema!, v),
+      ]);
     case "STRUCT":
-      return Object.fromEntries(schema.fields.map((f) => [f.name, expected(f.schema, (value as Struct).getWithoutDefault(f.name))]));
+      return Object.fromEntries(
+        schema.fields.map((f) => [f.name, expected(f.schema, (value as Struct).getWithoutDefault(f.name))]),
+      );
     default:
       return value;
   }
@@ -272,9 +406,14 @@ function decodedPlain(schema: Schema, value: unknown): unknown {
     case "ARRAY":
       return (value as unknown[]).map((e) => decodedPlain(schema.valueSchema!, e));
     case "MAP":
-      return [...(value as Map<unknown, unknown>)].map(([k, v]) => [decodedPlain(schema.keySchema!, k), decodedPlain(schema.valueSchema!, v)]);
+      return [...(value as Map<unknown, unknown>)].map(([k, v]) => [
+        decodedPlain(schema.keySchema!, k),
+        decodedPlain(schema.valueSchema!, v),
+      ]);
     case "STRUCT":
-      return Object.fromEntries(schema.fields.map((f) => [f.name, decodedPlain(f.schema, (value as Struct).get(f.name))]));
+      return Object.fromEntries(
+        schema.fields.map((f) => [f.name, decodedPlain(f.schema, (value as Struct).get(f.name))]),
+      );
     default:
       return value;
   }

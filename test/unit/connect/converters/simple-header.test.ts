@@ -10,7 +10,16 @@ describe("SimpleHeaderConverter", () => {
   test("writes Values.convertToString's text in UTF-8", () => {
     const schema = SchemaBuilder.struct().field("id", Schema.INT32_SCHEMA).build();
     expect(text(converter.fromConnectHeader("t", "h", schema, new Struct(schema).put("id", 10)))).toBe('{"id":10}');
-    expect(text(converter.fromConnectHeader("t", "h", SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT32_SCHEMA).build(), new Map([["a", 1]])))).toBe('{"a":1}');
+    expect(
+      text(
+        converter.fromConnectHeader(
+          "t",
+          "h",
+          SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT32_SCHEMA).build(),
+          new Map([["a", 1]]),
+        ),
+      ),
+    ).toBe('{"a":1}');
     expect(text(converter.fromConnectHeader("t", "h", Schema.BYTES_SCHEMA, new Uint8Array([1, 2, 3])))).toBe("AQID");
     expect(text(converter.fromConnectHeader("t", "h", Schema.FLOAT64_SCHEMA, 5))).toBe("5.0");
     expect(text(converter.fromConnectHeader("t", "h", null, "é"))).toBe("é");
@@ -18,7 +27,10 @@ describe("SimpleHeaderConverter", () => {
   });
 
   test("reads header bytes back as an optional string", () => {
-    expect(converter.toConnectHeader("t", "h", new TextEncoder().encode('{"id":10}'))).toEqual({ schema: Schema.OPTIONAL_STRING_SCHEMA, value: '{"id":10}' });
+    expect(converter.toConnectHeader("t", "h", new TextEncoder().encode('{"id":10}'))).toEqual({
+      schema: Schema.OPTIONAL_STRING_SCHEMA,
+      value: '{"id":10}',
+    });
     expect(converter.toConnectHeader("t", "h", null)).toEqual({ schema: Schema.OPTIONAL_STRING_SCHEMA, value: null });
   });
 

@@ -4,7 +4,14 @@
 import { join } from "node:path";
 import { SettingsDefinition } from "#src/platform/settings.ts";
 import { builtinPlugins } from "#src/catalog.ts";
-import { Connector, SinkTask, SourceTask, type ConnectorType, type TaskClass, type TopicPartition } from "#src/connect/api/connector.ts";
+import {
+  Connector,
+  SinkTask,
+  SourceTask,
+  type ConnectorType,
+  type TaskClass,
+  type TopicPartition,
+} from "#src/connect/api/connector.ts";
 import type { SinkRecord, SourceRecord } from "#src/connect/api/records.ts";
 import { FileOffsetStore } from "#src/connect/runtime/storage/offset-store.ts";
 import { Worker, type ConnectorCallbacks } from "#src/connect/runtime/worker/worker.ts";
@@ -86,7 +93,10 @@ function scriptedConnectors(script: Script): { sink: () => Connector; source: ()
     stop() {}
     config = () => new SettingsDefinition([]);
   }
-  return { sink: () => new ScriptedConnector("sink", RecordingSinkTask), source: () => new ScriptedConnector("source", ScriptedSourceTask) };
+  return {
+    sink: () => new ScriptedConnector("sink", RecordingSinkTask),
+    source: () => new ScriptedConnector("source", ScriptedSourceTask),
+  };
 }
 
 export interface ScriptedWorker {

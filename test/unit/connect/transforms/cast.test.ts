@@ -1,7 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { ConfigError } from "#src/platform/settings.ts";
-import { BigDecimal, ConnectDate, Decimal, Schema, SchemaBuilder, Struct, Timestamp } from "#src/connect/api/data/index.ts";
+import {
+  BigDecimal,
+  ConnectDate,
+  Decimal,
+  Schema,
+  SchemaBuilder,
+  Struct,
+  Timestamp,
+} from "#src/connect/api/data/index.ts";
 import { Cast } from "#src/connect/transforms/index.ts";
 import { configured, source } from "./helpers.ts";
 
@@ -62,8 +70,17 @@ describe("Cast", () => {
   });
 
   test("logical types: Date/Timestamp to integers, Decimal and dates to string", () => {
-    const schema = SchemaBuilder.struct().field("ts", Timestamp.SCHEMA).field("d", ConnectDate.SCHEMA).field("dec", Decimal.schema(2)).field("ts2", Timestamp.SCHEMA).build();
-    const value = new Struct(schema).put("ts", new Date(1_600_000_000_123)).put("d", new Date(86_400_000 * 3)).put("dec", new BigDecimal(12345n, 2)).put("ts2", new Date(1_600_000_000_123));
+    const schema = SchemaBuilder.struct()
+      .field("ts", Timestamp.SCHEMA)
+      .field("d", ConnectDate.SCHEMA)
+      .field("dec", Decimal.schema(2))
+      .field("ts2", Timestamp.SCHEMA)
+      .build();
+    const value = new Struct(schema)
+      .put("ts", new Date(1_600_000_000_123))
+      .put("d", new Date(86_400_000 * 3))
+      .put("dec", new BigDecimal(12345n, 2))
+      .put("ts2", new Date(1_600_000_000_123));
     const out = cast("ts:int64,d:int32,dec:string,ts2:string").apply(source({ valueSchema: schema, value }));
     const v = out.value as Struct;
     expect(v.get("ts")).toBe(1_600_000_000_123n);
@@ -73,7 +90,12 @@ describe("Cast", () => {
   });
 
   test("schemaless maps and values", () => {
-    expect(cast("a:string,b:int16,missing:int8").apply(source({ value: { a: 1, b: "7", c: true } })).value).toEqual({ a: "1", b: 7, c: true, missing: null });
+    expect(cast("a:string,b:int16,missing:int8").apply(source({ value: { a: 1, b: "7", c: true } })).value).toEqual({
+      a: "1",
+      b: 7,
+      c: true,
+      missing: null,
+    });
     expect(cast("int64", "key").apply(source({ key: 5 })).key).toBe(5n);
     expect(cast("string").apply(source({ value: 4.5 })).value).toBe("4.5");
     const tombstone = source({ value: null });
@@ -81,8 +103,12 @@ describe("Cast", () => {
   });
 
   test("errors", () => {
-    expect(() => cast("int8").apply(source({ valueSchema: Schema.STRING_SCHEMA, value: "300" }))).toThrow("Value (300) was out of range for requested data type");
-    expect(() => cast("int32").apply(source({ valueSchema: Schema.STRING_SCHEMA, value: "abc" }))).toThrow("Value (abc) was out of range for requested data type");
+    expect(() => cast("int8").apply(source({ valueSchema: Schema.STRING_SCHEMA, value: "300" }))).toThrow(
+      "Value (300) was out of range for requested data type",
+    );
+    expect(() => cast("int32").apply(source({ valueSchema: Schema.STRING_SCHEMA, value: "abc" }))).toThrow(
+      "Value (abc) was out of range for requested data type",
+    );
     const struct = SchemaBuilder.struct().field("a", Schema.INT32_SCHEMA).build();
     expect(() => cast("string").apply(source({ valueSchema: struct, value: new Struct(struct).put("a", 1) }))).toThrow(
       "Cast transformation does not support casting from STRUCT; supported types are [INT8, INT16, INT32, INT64, FLOAT32, FLOAT64, BOOLEAN, STRING, BYTES]",

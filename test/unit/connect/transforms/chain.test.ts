@@ -53,11 +53,18 @@ describe("registry", () => {
     for (const name of names) expect(BUILTIN_TRANSFORMS[name]).toBeFunction();
     expect(BUILTIN_TRANSFORMS["org.apache.kafka.connect.transforms.InsertField$Key"]()).toMatchObject({ side: "key" });
     expect(BUILTIN_TRANSFORMS["io.cdc.transforms.ExtractNewRecordState"]()).toBeInstanceOf(ExtractNewRecordState);
-    expect(BUILTIN_PREDICATES["org.apache.kafka.connect.transforms.predicates.TopicNameMatches"]()).toBeInstanceOf(TopicNameMatches);
-    expect(BUILTIN_PREDICATES["org.apache.kafka.connect.transforms.predicates.HasHeaderKey"]()).toBeInstanceOf(HasHeaderKey);
-    expect(BUILTIN_PREDICATES["org.apache.kafka.connect.transforms.predicates.RecordIsTombstone"]()).toBeInstanceOf(RecordIsTombstone);
+    expect(BUILTIN_PREDICATES["org.apache.kafka.connect.transforms.predicates.TopicNameMatches"]()).toBeInstanceOf(
+      TopicNameMatches,
+    );
+    expect(BUILTIN_PREDICATES["org.apache.kafka.connect.transforms.predicates.HasHeaderKey"]()).toBeInstanceOf(
+      HasHeaderKey,
+    );
+    expect(BUILTIN_PREDICATES["org.apache.kafka.connect.transforms.predicates.RecordIsTombstone"]()).toBeInstanceOf(
+      RecordIsTombstone,
+    );
     // Every built-in declares its settings.
-    for (const factory of Object.values(BUILTIN_TRANSFORMS)) expect(factory().config()).toBeInstanceOf(SettingsDefinition);
+    for (const factory of Object.values(BUILTIN_TRANSFORMS))
+      expect(factory().config()).toBeInstanceOf(SettingsDefinition);
   });
 });
 
@@ -97,11 +104,26 @@ const PIPELINE = {
 
 describe("TransformChain", () => {
   test("applies transforms in order (route before tag sees the routed topic)", async () => {
-    const row = SchemaBuilder.struct().name("server.public.orders.Value").optional().field("id", Schema.INT32_SCHEMA).build();
-    const envelope = SchemaBuilder.struct().name("server.public.orders.Envelope").field("before", row).field("after", row).field("op", Schema.STRING_SCHEMA).build();
+    const row = SchemaBuilder.struct()
+      .name("server.public.orders.Value")
+      .optional()
+      .field("id", Schema.INT32_SCHEMA)
+      .build();
+    const envelope = SchemaBuilder.struct()
+      .name("server.public.orders.Envelope")
+      .field("before", row)
+      .field("after", row)
+      .field("op", Schema.STRING_SCHEMA)
+      .build();
     const chain = TransformChain.fromConfig(PIPELINE);
     expect(chain.stages.map((s) => s.alias)).toEqual(["unwrap", "route", "tag"]);
-    const out = (await chain.apply(source({ topic: "server.public.orders", valueSchema: envelope, value: new Struct(envelope).put("after", new Struct(row).put("id", 7)).put("op", "c") })))!;
+    const out = (await chain.apply(
+      source({
+        topic: "server.public.orders",
+        valueSchema: envelope,
+        value: new Struct(envelope).put("after", new Struct(row).put("id", 7)).put("op", "c"),
+      }),
+    ))!;
     expect(out.topic).toBe("orders");
     const v = out.value as Struct;
     expect([v.get("id"), v.get("table"), v.get("origin")]).toEqual([7, "orders", "sluice"]);
@@ -121,7 +143,11 @@ describe("TransformChain", () => {
       },
     };
     const chain = TransformChain.fromConfig(
-      { transforms: "drop,count", "transforms.drop.type": "org.apache.kafka.connect.transforms.Filter", "transforms.count.type": "com.example.Count" },
+      {
+        transforms: "drop,count",
+        "transforms.drop.type": "org.apache.kafka.connect.transforms.Filter",
+        "transforms.count.type": "com.example.Count",
+      },
       { lookup: (name) => (name === "com.example.Count" ? () => counting : undefined) },
     );
     expect(await chain.apply(source({ value: 1 }))).toBeNull();
@@ -184,24 +210,49 @@ describe("TransformChain", () => {
     };
     const unknown = fail({ transforms: "x", "transforms.x.type": "com.example.Nope" });
     expect(unknown.setting).toBe("transforms.x.type");
-    expect(unknown.message).toBe("Invalid value com.example.Nope for configuration transforms.x.type: Class com.example.Nope could not be found.");
+    expect(unknown.message).toBe(
+      "Invalid value com.example.Nope for configuration transforms.x.type: Class com.example.Nope could not be found.",
+    );
     for (const name of ["constructor", "toString"]) {
-      expect(fail({ transforms: "x", "transforms.x.type": name }).message).toBe(`Invalid value ${name} for configuration transforms.x.type: Class ${name} could not be found.`);
+      expect(fail({ transforms: "x", "transforms.x.type": name }).message).toBe(
+        `Invalid value ${name} for configuration transforms.x.type: Class ${name} could not be found.`,
+      );
     }
-    expect(fail({ transforms: "x" }).message).toBe('Missing required configuration "transforms.x.type" which has no default value.');
+    expect(fail({ transforms: "x" }).message).toBe(
+      'Missing required configuration "transforms.x.type" which has no default value.',
+    );
     expect(fail({ transforms: "x,x", "transforms.x.type": "Filter" }).message).toContain("Duplicate alias provided.");
-    const bad = fail({ transforms: "r", "transforms.r.type": "RegexRouter", "transforms.r.regex": "(a)", "transforms.r.replacement": "$2" });
+    const bad = fail({
+      transforms: "r",
+      "transforms.r.type": "RegexRouter",
+      "transforms.r.regex": "(a)",
+      "transforms.r.replacement": "$2",
+    });
     expect(bad.setting).toBe("transforms.r.replacement");
     expect(fail({ transforms: "f", "transforms.f.type": "Filter", "transforms.f.negate": "true" }).message).toBe(
       "Config 'transforms.f.negate' was provided but there is no config 'transforms.f.predicate' defining a predicate to be negated.",
     );
-    expect(fail({ transforms: "f", "transforms.f.type": "Filter", "transforms.f.predicate": "p" }).setting).toBe("transforms.f.predicate");
-    expect(fail({ transforms: "f", "transforms.f.type": "Filter", "transforms.f.predicate": "p", predicates: "p", "predicates.p.type": "Nope" }).setting).toBe(
-      "predicates.p.type",
+    expect(fail({ transforms: "f", "transforms.f.type": "Filter", "transforms.f.predicate": "p" }).setting).toBe(
+      "transforms.f.predicate",
     );
-    expect(fail({ transforms: "f", "transforms.f.type": "Filter", "transforms.f.predicate": "p", predicates: "p", "predicates.p.type": "TopicNameMatches" }).setting).toBe(
-      "predicates.p.pattern",
-    );
+    expect(
+      fail({
+        transforms: "f",
+        "transforms.f.type": "Filter",
+        "transforms.f.predicate": "p",
+        predicates: "p",
+        "predicates.p.type": "Nope",
+      }).setting,
+    ).toBe("predicates.p.type");
+    expect(
+      fail({
+        transforms: "f",
+        "transforms.f.type": "Filter",
+        "transforms.f.predicate": "p",
+        predicates: "p",
+        "predicates.p.type": "TopicNameMatches",
+      }).setting,
+    ).toBe("predicates.p.pattern");
   });
 
   test("no transforms: records pass unchanged", async () => {
@@ -237,14 +288,21 @@ describe("validateTransforms", () => {
       "transforms.c.spec",
       "transforms.d.type",
     ]);
-    expect(problems["transforms.b.regex"]).toEqual(['Missing required configuration "transforms.b.regex" which has no default value.']);
+    expect(problems["transforms.b.regex"]).toEqual([
+      'Missing required configuration "transforms.b.regex" which has no default value.',
+    ]);
     expect(problems["transforms.a.type"][0]).toContain("could not be found");
     expect(problems["transforms.d.type"]).toEqual(["No field insertion configured"]);
   });
 
   test("plugin lookups are consulted", () => {
     const custom = () => configured(new InsertField("value"), { "topic.field": "t" });
-    expect(validateTransforms({ transforms: "c", "transforms.c.type": "com.example.Custom" }, { lookup: (n) => (n === "com.example.Custom" ? custom : undefined) })).toEqual({
+    expect(
+      validateTransforms(
+        { transforms: "c", "transforms.c.type": "com.example.Custom" },
+        { lookup: (n) => (n === "com.example.Custom" ? custom : undefined) },
+      ),
+    ).toEqual({
       "transforms.c.type": ["No field insertion configured"],
     });
     expect(new RegexRouter().config().settings.map((s) => s.name)).toEqual(["regex", "replacement"]);

@@ -6,7 +6,11 @@ import { regexThreads } from "#src/jvm/regex-budget.ts";
 import { configured, source } from "./helpers.ts";
 
 const filter = (condition: string, type = "include", missing?: string, side: "key" | "value" = "value") =>
-  configured(new ConditionFilter(side), { "filter.condition": condition, "filter.type": type, ...(missing === undefined ? {} : { "missing.or.null.behavior": missing }) });
+  configured(new ConditionFilter(side), {
+    "filter.condition": condition,
+    "filter.type": type,
+    ...(missing === undefined ? {} : { "missing.or.null.behavior": missing }),
+  });
 
 const keeps = async (f: ConditionFilter, value: unknown) => (await f.apply(source({ value }))) !== null;
 
@@ -35,7 +39,8 @@ describe("ConditionFilter (Filter$Value)", () => {
     const inner = SchemaBuilder.struct().field("nestedKey", Schema.STRING_SCHEMA).build();
     const schema = SchemaBuilder.struct().field("key", inner).build();
     const f = filter('$.key[?(@.nestedKey == "value1" || @.nestedKey == "value2")]');
-    const rec = (v: string) => source({ valueSchema: schema, value: new Struct(schema).put("key", new Struct(inner).put("nestedKey", v)) });
+    const rec = (v: string) =>
+      source({ valueSchema: schema, value: new Struct(schema).put("key", new Struct(inner).put("nestedKey", v)) });
     expect(f.apply(rec("value2"))).not.toBeNull();
     expect(f.apply(rec("value3"))).toBeNull();
   });
@@ -61,7 +66,11 @@ describe("ConditionFilter (Filter$Value)", () => {
     expect(await m("$['name']")).toBe(true);
     expect(await m("$..qty")).toBe(true);
     expect(await m("$[?(@.amount == '150')]")).toBe(false);
-    expect(configured(new ConditionFilter("key"), { "filter.condition": "$.id", "filter.type": "exclude" }).apply(source({ key: { id: 1 }, value: null }))).toBeNull();
+    expect(
+      configured(new ConditionFilter("key"), { "filter.condition": "$.id", "filter.type": "exclude" }).apply(
+        source({ key: { id: 1 }, value: null }),
+      ),
+    ).toBeNull();
   });
 
   test("a =~ over regex.match.timeout.ms fails the record with a RegexTimeoutException", async () => {
@@ -69,7 +78,9 @@ describe("ConditionFilter (Filter$Value)", () => {
     regexThreads.timeoutMs = 100;
     try {
       const f = filter("$[?(@.name =~ /(a+)+/)]");
-      await expect(keeps(f, { name: `${"a".repeat(60)}-` })).rejects.toThrow("filter.condition regex '(a+)+' did not finish matching");
+      await expect(keeps(f, { name: `${"a".repeat(60)}-` })).rejects.toThrow(
+        "filter.condition regex '(a+)+' did not finish matching",
+      );
       expect(await keeps(f, { name: "aaa" })).toBe(true);
     } finally {
       regexThreads.timeoutMs = budget;
@@ -78,15 +89,23 @@ describe("ConditionFilter (Filter$Value)", () => {
 
   test("int64 and decimal values compare as numbers", () => {
     const schema = SchemaBuilder.struct().field("n", Schema.INT64_SCHEMA).build();
-    expect(filter("$[?(@.n >= 10)]").apply(source({ valueSchema: schema, value: new Struct(schema).put("n", 10n) }))).not.toBeNull();
+    expect(
+      filter("$[?(@.n >= 10)]").apply(source({ valueSchema: schema, value: new Struct(schema).put("n", 10n) })),
+    ).not.toBeNull();
   });
 
   test("settings validation", () => {
     expect(() => new ConditionFilter().configure({ "filter.type": "include" })).toThrow(ConfigError);
     expect(() => new ConditionFilter().configure({ "filter.condition": "$.a" })).toThrow(ConfigError);
-    expect(() => new ConditionFilter().configure({ "filter.condition": "$.a", "filter.type": "maybe" })).toThrow(ConfigError);
-    expect(() => new ConditionFilter().configure({ "filter.condition": "$[?(@.a == )]", "filter.type": "include" })).toThrow(/Invalid JSON Path expression/);
-    expect(() => new ConditionFilter().configure({ "filter.condition": "a.b", "filter.type": "include" })).toThrow(/must start with/);
+    expect(() => new ConditionFilter().configure({ "filter.condition": "$.a", "filter.type": "maybe" })).toThrow(
+      ConfigError,
+    );
+    expect(() =>
+      new ConditionFilter().configure({ "filter.condition": "$[?(@.a == )]", "filter.type": "include" }),
+    ).toThrow(/Invalid JSON Path expression/);
+    expect(() => new ConditionFilter().configure({ "filter.condition": "a.b", "filter.type": "include" })).toThrow(
+      /must start with/,
+    );
     expect(() => JsonPath.compile("$.a[")).toThrow();
   });
 });

@@ -45,13 +45,39 @@ const ENVELOPE = SchemaBuilder.struct()
 
 const row = (id: number, status: string) => new Struct(ROW).put("id", id).put("status", status);
 const src = () =>
-  new Struct(SOURCE).put("version", "2.7.0").put("connector", "postgresql").put("name", "server").put("ts_ms", 1_700_000_000_000n).put("db", "shop").put("schema", "public").put("table", "orders").put("lsn", 12345n);
+  new Struct(SOURCE)
+    .put("version", "2.7.0")
+    .put("connector", "postgresql")
+    .put("name", "server")
+    .put("ts_ms", 1_700_000_000_000n)
+    .put("db", "shop")
+    .put("schema", "public")
+    .put("table", "orders")
+    .put("lsn", 12345n);
 
 function event(op: string, before: Struct | null, after: Struct | null): SourceRecord {
-  const value = new Struct(ENVELOPE).put("before", before).put("after", after).put("source", src()).put("op", op).put("ts_ms", 1_700_000_000_500n);
-  return source({ topic: "server.public.orders", keySchema: KEY, key: new Struct(KEY).put("id", 1), valueSchema: ENVELOPE, value });
+  const value = new Struct(ENVELOPE)
+    .put("before", before)
+    .put("after", after)
+    .put("source", src())
+    .put("op", op)
+    .put("ts_ms", 1_700_000_000_500n);
+  return source({
+    topic: "server.public.orders",
+    keySchema: KEY,
+    key: new Struct(KEY).put("id", 1),
+    valueSchema: ENVELOPE,
+    value,
+  });
 }
-const tombstone = () => source({ topic: "server.public.orders", keySchema: KEY, key: new Struct(KEY).put("id", 1), valueSchema: null, value: null });
+const tombstone = () =>
+  source({
+    topic: "server.public.orders",
+    keySchema: KEY,
+    key: new Struct(KEY).put("id", 1),
+    valueSchema: null,
+    value: null,
+  });
 
 const unwrap = (config: Record<string, string> = {}) => configured(new ExtractNewRecordState(), config);
 
@@ -106,24 +132,41 @@ describe("ExtractNewRecordState", () => {
     expect((rwt.apply(del())!.value as Struct).get("__deleted")).toBe("true");
     expect(rwt.apply(tombstone())).not.toBeNull();
     // The new setting wins over the legacy ones.
-    expect(unwrap({ "delete.tombstone.handling.mode": "tombstone", "drop.tombstones": "false" }).apply(tombstone())).toBeNull();
+    expect(
+      unwrap({ "delete.tombstone.handling.mode": "tombstone", "drop.tombstones": "false" }).apply(tombstone()),
+    ).toBeNull();
   });
 
   test("add.fields: op, table, lsn, source.ts_ms, transaction and renamed fields", () => {
-    const t = unwrap({ "add.fields": "op,table,lsn,source.ts_ms,ts_ms,id,db:database", "delete.handling.mode": "rewrite" });
+    const t = unwrap({
+      "add.fields": "op,table,lsn,source.ts_ms,ts_ms,id,db:database",
+      "delete.handling.mode": "rewrite",
+    });
     const out = t.apply(event("u", row(1, "NEW"), row(1, "PAID")))!;
     const v = out.value as Struct;
     expect(out.valueSchema!.name).toBe("server.public.orders.Value");
-    expect(out.valueSchema!.fields.map((f) => f.name)).toEqual(["id", "status", "note", "__deleted", "__op", "__table", "__lsn", "__source_ts_ms", "__ts_ms", "__id", "__database"]);
-    expect([v.get("__op"), v.get("__table"), v.get("__lsn"), v.get("__source_ts_ms"), v.get("__ts_ms"), v.get("__id"), v.get("__database")]).toEqual([
-      "u",
-      "orders",
-      12345n,
-      1_700_000_000_000n,
-      1_700_000_000_500n,
-      null,
-      "shop",
+    expect(out.valueSchema!.fields.map((f) => f.name)).toEqual([
+      "id",
+      "status",
+      "note",
+      "__deleted",
+      "__op",
+      "__table",
+      "__lsn",
+      "__source_ts_ms",
+      "__ts_ms",
+      "__id",
+      "__database",
     ]);
+    expect([
+      v.get("__op"),
+      v.get("__table"),
+      v.get("__lsn"),
+      v.get("__source_ts_ms"),
+      v.get("__ts_ms"),
+      v.get("__id"),
+      v.get("__database"),
+    ]).toEqual(["u", "orders", 12345n, 1_700_000_000_000n, 1_700_000_000_500n, null, "shop"]);
     // Added fields are optional copies of the envelope's schemas.
     expect(out.valueSchema!.field("__op")!.schema.optional).toBe(true);
     // Deletes carry them in rewrite mode too.
@@ -148,7 +191,10 @@ describe("ExtractNewRecordState", () => {
     const routed = unwrap({ "route.by.field": "status" }).apply(event("c", null, row(1, "NEW")))!;
     expect(routed.topic).toBe("NEW");
     const withHeader = event("c", null, row(1, "NEW").put("note", "n"));
-    const dropped = unwrap({ "drop.fields.header.name": "drop" }).apply({ ...withHeader, headers: [{ key: "drop", schema: null, value: ["note", "id"] }] })!;
+    const dropped = unwrap({ "drop.fields.header.name": "drop" }).apply({
+      ...withHeader,
+      headers: [{ key: "drop", schema: null, value: ["note", "id"] }],
+    })!;
     // Only optional fields are dropped while keeping schemas compatible.
     expect(dropped.valueSchema!.fields.map((f) => f.name)).toEqual(["id", "status"]);
   });

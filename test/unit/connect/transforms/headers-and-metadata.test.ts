@@ -9,7 +9,9 @@ const h = (key: string, value: unknown = "v") => ({ key, schema: Schema.STRING_S
 
 describe("InsertHeader", () => {
   test("adds the parsed literal after existing headers", () => {
-    const out = configured(new InsertHeader(), { header: "source", "value.literal": "sluice" }).apply(source({ headers: [h("a")] }));
+    const out = configured(new InsertHeader(), { header: "source", "value.literal": "sluice" }).apply(
+      source({ headers: [h("a")] }),
+    );
     expect(out.headers).toEqual([h("a"), { key: "source", schema: Schema.STRING_SCHEMA, value: "sluice" }]);
     const n = configured(new InsertHeader(), { header: "n", "value.literal": "42" }).apply(source());
     expect(n.headers[0]).toEqual({ key: "n", schema: Schema.INT8_SCHEMA, value: 42 });
@@ -39,8 +41,14 @@ describe("Values.parseString subset", () => {
 
   test("temporal literals", () => {
     expect(parseString("2019-08-23")).toEqual({ schema: ConnectDate.SCHEMA, value: new Date(Date.UTC(2019, 7, 23)) });
-    expect(parseString("14:34:54.346Z")).toEqual({ schema: Time.SCHEMA, value: new Date(Date.UTC(1970, 0, 1, 14, 34, 54, 346)) });
-    expect(parseString("2019-08-23T14:34:54.346Z")).toEqual({ schema: Timestamp.SCHEMA, value: new Date(Date.UTC(2019, 7, 23, 14, 34, 54, 346)) });
+    expect(parseString("14:34:54.346Z")).toEqual({
+      schema: Time.SCHEMA,
+      value: new Date(Date.UTC(1970, 0, 1, 14, 34, 54, 346)),
+    });
+    expect(parseString("2019-08-23T14:34:54.346Z")).toEqual({
+      schema: Timestamp.SCHEMA,
+      value: new Date(Date.UTC(2019, 7, 23, 14, 34, 54, 346)),
+    });
   });
 
   test("arrays and maps", () => {
@@ -50,28 +58,50 @@ describe("Values.parseString subset", () => {
     expect(list.value).toEqual([1, 2, 300]);
     const map = parseString('{"a": 1, "b": 2}')!;
     expect(map.schema!.keySchema!.type).toBe("STRING");
-    expect(map.value).toEqual(new Map([["a", 1], ["b", 2]]));
+    expect(map.value).toEqual(
+      new Map([
+        ["a", 1],
+        ["b", 2],
+      ]),
+    );
     expect(parseString("[a, b]")).toEqual({ schema: Schema.STRING_SCHEMA, value: "[a, b]" });
   });
 });
 
 describe("DropHeaders", () => {
   test("removes every header with a listed key", () => {
-    const out = configured(new DropHeaders(), { headers: "a,c" }).apply(source({ headers: [h("a"), h("b"), h("a", "again"), h("c")] }));
+    const out = configured(new DropHeaders(), { headers: "a,c" }).apply(
+      source({ headers: [h("a"), h("b"), h("a", "again"), h("c")] }),
+    );
     expect(out.headers).toEqual([h("b")]);
     expect(() => new DropHeaders().configure({ headers: "" })).toThrow("Empty list");
   });
 });
 
 describe("HeaderFrom", () => {
-  const schema = SchemaBuilder.struct().name("row").field("id", Schema.INT32_SCHEMA).field("user", Schema.STRING_SCHEMA).field("opt", Schema.OPTIONAL_STRING_SCHEMA).build();
+  const schema = SchemaBuilder.struct()
+    .name("row")
+    .field("id", Schema.INT32_SCHEMA)
+    .field("user", Schema.STRING_SCHEMA)
+    .field("opt", Schema.OPTIONAL_STRING_SCHEMA)
+    .build();
   const value = new Struct(schema).put("id", 1).put("user", "ann");
 
   test("schema'd copy keeps the value; move drops the fields from schema and value", () => {
-    const copy = configured(new HeaderFrom("value"), { fields: "user,opt", headers: "h_user,h_opt", operation: "copy" }).apply(source({ valueSchema: schema, value, headers: [h("x")] }));
+    const copy = configured(new HeaderFrom("value"), {
+      fields: "user,opt",
+      headers: "h_user,h_opt",
+      operation: "copy",
+    }).apply(source({ valueSchema: schema, value, headers: [h("x")] }));
     expect(copy.value).toBe(value);
-    expect(copy.headers).toEqual([h("x"), { key: "h_user", schema: Schema.STRING_SCHEMA, value: "ann" }, { key: "h_opt", schema: Schema.OPTIONAL_STRING_SCHEMA, value: null }]);
-    const move = configured(new HeaderFrom("value"), { fields: "user", headers: "h_user", operation: "move" }).apply(source({ valueSchema: schema, value }));
+    expect(copy.headers).toEqual([
+      h("x"),
+      { key: "h_user", schema: Schema.STRING_SCHEMA, value: "ann" },
+      { key: "h_opt", schema: Schema.OPTIONAL_STRING_SCHEMA, value: null },
+    ]);
+    const move = configured(new HeaderFrom("value"), { fields: "user", headers: "h_user", operation: "move" }).apply(
+      source({ valueSchema: schema, value }),
+    );
     expect(move.valueSchema!.name).toBe("row");
     expect(move.valueSchema!.fields.map((f) => f.name)).toEqual(["id", "opt"]);
     expect((move.value as Struct).get("id")).toBe(1);
@@ -79,24 +109,33 @@ describe("HeaderFrom", () => {
   });
 
   test("schemaless key", () => {
-    const out = configured(new HeaderFrom("key"), { fields: "id,missing", headers: "k,m", operation: "move" }).apply(source({ key: { id: 7, other: 1 } }));
+    const out = configured(new HeaderFrom("key"), { fields: "id,missing", headers: "k,m", operation: "move" }).apply(
+      source({ key: { id: 7, other: 1 } }),
+    );
     expect(out.key).toEqual({ other: 1 });
-    expect(out.headers).toEqual([{ key: "k", schema: null, value: 7 }, { key: "m", schema: null, value: null }]);
+    expect(out.headers).toEqual([
+      { key: "k", schema: null, value: 7 },
+      { key: "m", schema: null, value: null },
+    ]);
   });
 
   test("errors", () => {
-    expect(() => new HeaderFrom().configure({ fields: "a,b", headers: "x", operation: "copy" })).toThrow("'fields' config must have the same number of elements as 'headers' config.");
-    expect(() => new HeaderFrom().configure({ fields: "a", headers: "x", operation: "steal" })).toThrow(ConfigError);
-    expect(() => configured(new HeaderFrom("value"), { fields: "a", headers: "x", operation: "move" }).apply(source({ value: 5 }))).toThrow(
-      "Only Map objects supported in absence of schema for [header move], found: java.lang.Integer",
+    expect(() => new HeaderFrom().configure({ fields: "a,b", headers: "x", operation: "copy" })).toThrow(
+      "'fields' config must have the same number of elements as 'headers' config.",
     );
+    expect(() => new HeaderFrom().configure({ fields: "a", headers: "x", operation: "steal" })).toThrow(ConfigError);
+    expect(() =>
+      configured(new HeaderFrom("value"), { fields: "a", headers: "x", operation: "move" }).apply(source({ value: 5 })),
+    ).toThrow("Only Map objects supported in absence of schema for [header move], found: java.lang.Integer");
   });
 });
 
 describe("SetSchemaMetadata", () => {
   test("renames and re-versions a Struct schema, rebuilding the value", () => {
     const schema = SchemaBuilder.struct().name("old").version(1).doc("d").field("a", Schema.INT32_SCHEMA).build();
-    const out = configured(new SetSchemaMetadata("value"), { "schema.name": "new", "schema.version": "3" }).apply(source({ valueSchema: schema, value: new Struct(schema).put("a", 1) }));
+    const out = configured(new SetSchemaMetadata("value"), { "schema.name": "new", "schema.version": "3" }).apply(
+      source({ valueSchema: schema, value: new Struct(schema).put("a", 1) }),
+    );
     expect(out.valueSchema!.name).toBe("new");
     expect(out.valueSchema!.version).toBe(3);
     expect(out.valueSchema!.doc).toBe("d");
@@ -105,7 +144,9 @@ describe("SetSchemaMetadata", () => {
   });
 
   test("primitive key schemas, nulls, and the schema requirement", () => {
-    const out = configured(new SetSchemaMetadata("key"), { "schema.version": "2" }).apply(source({ keySchema: Schema.STRING_SCHEMA, key: "k" }));
+    const out = configured(new SetSchemaMetadata("key"), { "schema.version": "2" }).apply(
+      source({ keySchema: Schema.STRING_SCHEMA, key: "k" }),
+    );
     expect(out.keySchema!.version).toBe(2);
     expect(out.keySchema!.type).toBe("STRING");
     expect(out.key).toBe("k");

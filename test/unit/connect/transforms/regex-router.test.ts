@@ -40,9 +40,15 @@ describe("RegexRouter", () => {
   test("settings validation", () => {
     expect(() => new RegexRouter().configure({ replacement: "x" })).toThrow(ConfigError);
     expect(() => new RegexRouter().configure({ regex: "(unclosed", replacement: "x" })).toThrow(/Invalid regex/);
-    expect(() => new RegexRouter().configure({ regex: "(a)", replacement: "$2" })).toThrow("Invalid value $2 for configuration replacement: No group 2");
-    expect(() => new RegexRouter().configure({ regex: "(a)", replacement: "x$" })).toThrow("Illegal group reference: group index is missing");
-    expect(() => new RegexRouter().configure({ regex: "(a)", replacement: "${nope}" })).toThrow("No group with name {nope}");
+    expect(() => new RegexRouter().configure({ regex: "(a)", replacement: "$2" })).toThrow(
+      "Invalid value $2 for configuration replacement: No group 2",
+    );
+    expect(() => new RegexRouter().configure({ regex: "(a)", replacement: "x$" })).toThrow(
+      "Illegal group reference: group index is missing",
+    );
+    expect(() => new RegexRouter().configure({ regex: "(a)", replacement: "${nope}" })).toThrow(
+      "No group with name {nope}",
+    );
   });
 
   test("JavaPattern translations", () => {

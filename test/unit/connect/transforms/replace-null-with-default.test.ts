@@ -4,7 +4,16 @@
 import { describe, expect, test } from "bun:test";
 import { SchemaBuilder, Struct, type Schema } from "#src/connect/api/data/index.ts";
 import type { Transformation } from "#src/connect/api/transformation.ts";
-import { Cast, ExtractField, HeaderFrom, MaskField, ReplaceField, SetSchemaMetadata, TimestampConverter, ValueToKey } from "#src/connect/transforms/index.ts";
+import {
+  Cast,
+  ExtractField,
+  HeaderFrom,
+  MaskField,
+  ReplaceField,
+  SetSchemaMetadata,
+  TimestampConverter,
+  ValueToKey,
+} from "#src/connect/transforms/index.ts";
 import { configured, source } from "./helpers.ts";
 
 const schema = SchemaBuilder.struct()
@@ -34,9 +43,13 @@ function optOf(value: Struct): unknown {
 describe("replace.null.with.default", () => {
   for (const [name, [create, config]] of Object.entries(transforms)) {
     test(`${name}: a null field with a default is copied as the default, or as null when false`, () => {
-      const withDefault = configured(create(), config).apply(source({ valueSchema: schema, value: order() })) as ReturnType<typeof source>;
+      const withDefault = configured(create(), config).apply(
+        source({ valueSchema: schema, value: order() }),
+      ) as ReturnType<typeof source>;
       expect(optOf(withDefault.value as Struct)).toBe(5);
-      const withoutDefault = configured(create(), { ...config, "replace.null.with.default": "false" }).apply(source({ valueSchema: schema, value: order() })) as ReturnType<typeof source>;
+      const withoutDefault = configured(create(), { ...config, "replace.null.with.default": "false" }).apply(
+        source({ valueSchema: schema, value: order() }),
+      ) as ReturnType<typeof source>;
       expect(optOf(withoutDefault.value as Struct)).toBeNull();
       expect((withoutDefault.valueSchema as Schema).type).toBe("STRUCT");
     });
@@ -46,15 +59,27 @@ describe("replace.null.with.default", () => {
     const config = { fields: "opt", headers: "h", operation: "copy" };
     const on = configured(new HeaderFrom("value"), config).apply(source({ valueSchema: schema, value: order() }));
     expect(on.headers.at(-1)?.value).toBe(5);
-    const off = configured(new HeaderFrom("value"), { ...config, "replace.null.with.default": "false" }).apply(source({ valueSchema: schema, value: order() }));
+    const off = configured(new HeaderFrom("value"), { ...config, "replace.null.with.default": "false" }).apply(
+      source({ valueSchema: schema, value: order() }),
+    );
     expect(off.headers.at(-1)?.value).toBeNull();
   });
 
   test("ValueToKey and ExtractField read the default, or null", () => {
     const record = () => source({ valueSchema: schema, value: order() });
-    expect((configured(new ValueToKey(), { fields: "opt" }).apply(record()).key as Struct).getWithoutDefault("opt")).toBe(5);
-    expect((configured(new ValueToKey(), { fields: "opt", "replace.null.with.default": "false" }).apply(record()).key as Struct).getWithoutDefault("opt")).toBeNull();
+    expect(
+      (configured(new ValueToKey(), { fields: "opt" }).apply(record()).key as Struct).getWithoutDefault("opt"),
+    ).toBe(5);
+    expect(
+      (
+        configured(new ValueToKey(), { fields: "opt", "replace.null.with.default": "false" }).apply(record())
+          .key as Struct
+      ).getWithoutDefault("opt"),
+    ).toBeNull();
     expect(configured(new ExtractField("value"), { field: "opt" }).apply(record()).value).toBe(5);
-    expect(configured(new ExtractField("value"), { field: "opt", "replace.null.with.default": "false" }).apply(record()).value).toBeNull();
+    expect(
+      configured(new ExtractField("value"), { field: "opt", "replace.null.with.default": "false" }).apply(record())
+        .value,
+    ).toBeNull();
   });
 });

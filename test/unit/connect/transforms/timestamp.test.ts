@@ -19,7 +19,10 @@ describe("TimestampRouter", () => {
   });
 
   test("custom formats and the missing-timestamp error", () => {
-    const t = configured(new TimestampRouter(), { "topic.format": "${timestamp}_${topic}_${topic}", "timestamp.format": "yyyy-MM-dd'T'HH" });
+    const t = configured(new TimestampRouter(), {
+      "topic.format": "${timestamp}_${topic}_${topic}",
+      "timestamp.format": "yyyy-MM-dd'T'HH",
+    });
     expect(t.apply(source({ topic: "a", timestamp: MS })).topic).toBe("2017-01-03T06_a_a");
     expect(() => t.apply(source({ topic: "a" }))).toThrow(/^Timestamp missing on record: SourceRecord\{/);
     expect(() => new TimestampRouter().configure({ "timestamp.format": "yyyy-bb" })).toThrow(ConfigError);
@@ -30,7 +33,9 @@ describe("SimpleDateFormat", () => {
   test("formats the supported letters in UTC", () => {
     expect(new SimpleDateFormat(FORMAT).format(TS)).toBe(STRING);
     expect(new SimpleDateFormat("EEE, d MMM yyyy hh:mm a Z").format(TS)).toBe("Tue, 3 Jan 2017 06:30 AM +0000");
-    expect(new SimpleDateFormat("EEEE MMMM yy D k K h X 'o''clock'").format(TS)).toBe("Tuesday January 17 3 6 6 6 Z o'clock");
+    expect(new SimpleDateFormat("EEEE MMMM yy D k K h X 'o''clock'").format(TS)).toBe(
+      "Tuesday January 17 3 6 6 6 Z o'clock",
+    );
     expect(new SimpleDateFormat("S").format(TS)).toBe("864");
   });
 
@@ -41,7 +46,9 @@ describe("SimpleDateFormat", () => {
     }
     expect(new SimpleDateFormat("yyyy-MM-dd").parse("2017-13-01").getTime()).toBe(Date.UTC(2018, 0, 1));
     expect(new SimpleDateFormat("yyyy-MM-dd").parse("2017-01-03 and more").getTime()).toBe(DATE.getTime());
-    expect(new SimpleDateFormat("yyyy-MM-dd'T'HH:mmXXX").parse("2017-01-03T08:30+02:00").getTime()).toBe(Date.UTC(2017, 0, 3, 6, 30));
+    expect(new SimpleDateFormat("yyyy-MM-dd'T'HH:mmXXX").parse("2017-01-03T08:30+02:00").getTime()).toBe(
+      Date.UTC(2017, 0, 3, 6, 30),
+    );
     expect(() => new SimpleDateFormat("yyyy-MM-dd").parse("nope")).toThrow('Unparseable date: "nope"');
   });
 
@@ -52,7 +59,8 @@ describe("SimpleDateFormat", () => {
 });
 
 describe("TimestampConverter", () => {
-  const convert = (config: Record<string, string>, side: "key" | "value" = "value") => configured(new TimestampConverter(side), config);
+  const convert = (config: Record<string, string>, side: "key" | "value" = "value") =>
+    configured(new TimestampConverter(side), config);
 
   test("schemaless whole values between every type", () => {
     const v = (config: Record<string, string>, value: unknown) => convert(config).apply(source({ value })).value;
@@ -64,8 +72,12 @@ describe("TimestampConverter", () => {
     expect(v({ "target.type": "Timestamp", format: FORMAT }, STRING)).toEqual(TS);
     expect(v({ "target.type": "unix", "unix.precision": "seconds" }, TS)).toBe(1_483_425_001n);
     expect(v({ "target.type": "unix", "unix.precision": "microseconds" }, TS)).toBe(BigInt(MS) * 1000n);
-    expect(v({ "target.type": "Timestamp", "unix.precision": "nanoseconds" }, BigInt(MS) * 1_000_000n + 999n)).toEqual(TS);
-    expect(v({ "target.type": "Timestamp", "unix.precision": "seconds" }, 1_483_425_001)).toEqual(new Date(1_483_425_001_000));
+    expect(v({ "target.type": "Timestamp", "unix.precision": "nanoseconds" }, BigInt(MS) * 1_000_000n + 999n)).toEqual(
+      TS,
+    );
+    expect(v({ "target.type": "Timestamp", "unix.precision": "seconds" }, 1_483_425_001)).toEqual(
+      new Date(1_483_425_001_000),
+    );
     expect(v({ "target.type": "Timestamp" }, null)).toBeNull();
   });
 
@@ -73,21 +85,31 @@ describe("TimestampConverter", () => {
     const out = convert({ "target.type": "Timestamp" }).apply(source({ valueSchema: ConnectDate.SCHEMA, value: DATE }));
     expect(out.valueSchema).toBe(Timestamp.SCHEMA);
     expect(out.value).toEqual(DATE);
-    const unix = convert({ "target.type": "Date" }).apply(source({ valueSchema: Schema.OPTIONAL_INT64_SCHEMA, value: BigInt(MS) }));
+    const unix = convert({ "target.type": "Date" }).apply(
+      source({ valueSchema: Schema.OPTIONAL_INT64_SCHEMA, value: BigInt(MS) }),
+    );
     expect(unix.valueSchema!.name).toBe(ConnectDate.LOGICAL_NAME);
     expect(unix.valueSchema!.optional).toBe(true);
     expect(unix.value).toEqual(DATE);
-    const str = convert({ "target.type": "Time", format: FORMAT }, "key").apply(source({ keySchema: Schema.STRING_SCHEMA, key: STRING }));
+    const str = convert({ "target.type": "Time", format: FORMAT }, "key").apply(
+      source({ keySchema: Schema.STRING_SCHEMA, key: STRING }),
+    );
     expect(str.keySchema).toBe(Time.SCHEMA);
     expect(str.key).toEqual(TIME);
-    expect(() => convert({ "target.type": "Date" }).apply(source({ valueSchema: Schema.INT32_SCHEMA, value: 5 }))).toThrow(
-      "Schema Schema{INT32} does not correspond to a known timestamp type format",
-    );
+    expect(() =>
+      convert({ "target.type": "Date" }).apply(source({ valueSchema: Schema.INT32_SCHEMA, value: 5 })),
+    ).toThrow("Schema Schema{INT32} does not correspond to a known timestamp type format");
   });
 
   test("a field of a Struct or map", () => {
-    const schema = SchemaBuilder.struct().name("row").field("id", Schema.INT32_SCHEMA).field("ts", Timestamp.SCHEMA).build();
-    const out = convert({ field: "ts", "target.type": "string", format: "yyyy-MM-dd" }).apply(source({ valueSchema: schema, value: new Struct(schema).put("id", 1).put("ts", TS) }));
+    const schema = SchemaBuilder.struct()
+      .name("row")
+      .field("id", Schema.INT32_SCHEMA)
+      .field("ts", Timestamp.SCHEMA)
+      .build();
+    const out = convert({ field: "ts", "target.type": "string", format: "yyyy-MM-dd" }).apply(
+      source({ valueSchema: schema, value: new Struct(schema).put("id", 1).put("ts", TS) }),
+    );
     expect(out.valueSchema!.name).toBe("row");
     expect(out.valueSchema!.field("ts")!.schema).toBe(Schema.STRING_SCHEMA);
     expect((out.value as Struct).get("ts")).toBe("2017-01-03");
@@ -100,10 +122,12 @@ describe("TimestampConverter", () => {
     expect(() => convert({ "target.type": "Timestamp", format: FORMAT }).apply(source({ value: "garbage" }))).toThrow(
       `Could not parse timestamp: value (garbage) does not match pattern (${FORMAT})`,
     );
-    expect(() => convert({ "target.type": "Timestamp" }).apply(source({ value: 4.5 }))).toThrow("TimestampConverter does not support class java.lang.Double objects as timestamps");
-    expect(() => convert({ "target.type": "unix" }).apply(source({ valueSchema: Timestamp.SCHEMA, value: "x" }))).toThrow(
-      "Expected Timestamp to be a java.util.Date, but found class java.lang.String",
+    expect(() => convert({ "target.type": "Timestamp" }).apply(source({ value: 4.5 }))).toThrow(
+      "TimestampConverter does not support class java.lang.Double objects as timestamps",
     );
+    expect(() =>
+      convert({ "target.type": "unix" }).apply(source({ valueSchema: Timestamp.SCHEMA, value: "x" })),
+    ).toThrow("Expected Timestamp to be a java.util.Date, but found class java.lang.String");
   });
 
   test("settings validation", () => {
@@ -115,6 +139,8 @@ describe("TimestampConverter", () => {
     expect(() => new TimestampConverter().configure({ "target.type": "string", format: "qq" })).toThrow(
       /TimestampConverter requires a SimpleDateFormat-compatible pattern for string timestamps: qq/,
     );
-    expect(() => new TimestampConverter().configure({ "target.type": "unix", "unix.precision": "minutes" })).toThrow(ConfigError);
+    expect(() => new TimestampConverter().configure({ "target.type": "unix", "unix.precision": "minutes" })).toThrow(
+      ConfigError,
+    );
   });
 });

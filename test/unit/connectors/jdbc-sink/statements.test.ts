@@ -8,24 +8,40 @@ const pg = new SqlBuilder(postgresDialect, true);
 const my = new SqlBuilder(mysqlDialect, true);
 const t = tableIdOf("orders");
 
-const field = (name: string, schema: SinkField["schema"], isPrimaryKey = false): SinkField => ({ name, schema, isPrimaryKey });
+const field = (name: string, schema: SinkField["schema"], isPrimaryKey = false): SinkField => ({
+  name,
+  schema,
+  isPrimaryKey,
+});
 
 describe("INSERT / upsert", () => {
   test("PostgreSQL: numbered placeholders, row by row, key columns first", () => {
-    expect(pg.insert(t, ["id"], ["name", "qty"], 2, false)).toBe('INSERT INTO "orders"("id","name","qty") VALUES ($1,$2,$3),($4,$5,$6)');
+    expect(pg.insert(t, ["id"], ["name", "qty"], 2, false)).toBe(
+      'INSERT INTO "orders"("id","name","qty") VALUES ($1,$2,$3),($4,$5,$6)',
+    );
   });
   test("PostgreSQL upsert: ON CONFLICT (pk) DO UPDATE SET c=EXCLUDED.c, or DO NOTHING without other columns", () => {
-    expect(pg.insert(t, ["id"], ["name"], 1, true)).toBe('INSERT INTO "orders"("id","name") VALUES ($1,$2) ON CONFLICT ("id") DO UPDATE SET "name"=EXCLUDED."name"');
-    expect(pg.insert(t, ["a", "b"], [], 1, true)).toBe('INSERT INTO "orders"("a","b") VALUES ($1,$2) ON CONFLICT ("a","b") DO NOTHING');
+    expect(pg.insert(t, ["id"], ["name"], 1, true)).toBe(
+      'INSERT INTO "orders"("id","name") VALUES ($1,$2) ON CONFLICT ("id") DO UPDATE SET "name"=EXCLUDED."name"',
+    );
+    expect(pg.insert(t, ["a", "b"], [], 1, true)).toBe(
+      'INSERT INTO "orders"("a","b") VALUES ($1,$2) ON CONFLICT ("a","b") DO NOTHING',
+    );
   });
   test("MySQL: ? placeholders, backticks, ON DUPLICATE KEY UPDATE c=VALUES(c)", () => {
     expect(my.insert(t, ["id"], ["name"], 2, false)).toBe("INSERT INTO `orders`(`id`,`name`) VALUES (?,?),(?,?)");
-    expect(my.insert(t, ["id"], ["name", "qty"], 1, true)).toBe("INSERT INTO `orders`(`id`,`name`,`qty`) VALUES (?,?,?) ON DUPLICATE KEY UPDATE `name`=VALUES(`name`),`qty`=VALUES(`qty`)");
-    expect(my.insert(t, ["id"], [], 1, true)).toBe("INSERT INTO `orders`(`id`) VALUES (?) ON DUPLICATE KEY UPDATE `id`=VALUES(`id`)");
+    expect(my.insert(t, ["id"], ["name", "qty"], 1, true)).toBe(
+      "INSERT INTO `orders`(`id`,`name`,`qty`) VALUES (?,?,?) ON DUPLICATE KEY UPDATE `name`=VALUES(`name`),`qty`=VALUES(`qty`)",
+    );
+    expect(my.insert(t, ["id"], [], 1, true)).toBe(
+      "INSERT INTO `orders`(`id`) VALUES (?) ON DUPLICATE KEY UPDATE `id`=VALUES(`id`)",
+    );
   });
   test("quote.sql.identifiers=never leaves names bare; a schema-qualified table keeps both parts", () => {
     const bare = new SqlBuilder(postgresDialect, false);
-    expect(bare.insert(tableIdOf("public.orders"), ["id"], ["name"], 1, false)).toBe("INSERT INTO public.orders(id,name) VALUES ($1,$2)");
+    expect(bare.insert(tableIdOf("public.orders"), ["id"], ["name"], 1, false)).toBe(
+      "INSERT INTO public.orders(id,name) VALUES ($1,$2)",
+    );
     expect(pg.table(tableIdOf("public.orders"))).toBe('"public"."orders"');
   });
   test("a quote inside a name is doubled, never breaking out of the identifier", () => {
@@ -36,7 +52,9 @@ describe("INSERT / upsert", () => {
 
 describe("UPDATE / DELETE", () => {
   test("update: SET the non-key columns, WHERE the key columns", () => {
-    expect(pg.update(t, ["a", "b"], ["x", "y"])).toBe('UPDATE "orders" SET "x" = $1, "y" = $2 WHERE "a" = $3 AND "b" = $4');
+    expect(pg.update(t, ["a", "b"], ["x", "y"])).toBe(
+      'UPDATE "orders" SET "x" = $1, "y" = $2 WHERE "a" = $3 AND "b" = $4',
+    );
     expect(my.update(t, ["id"], ["x"])).toBe("UPDATE `orders` SET `x` = ? WHERE `id` = ?");
   });
   test("delete by key", () => {
@@ -53,20 +71,32 @@ describe("CREATE / ALTER", () => {
     field("note", SchemaBuilder.string().defaultValue("it's").build()),
   ];
   test("PostgreSQL CREATE TABLE: NULL/NOT NULL, defaults as escaped literals, PRIMARY KEY", () => {
-    expect(pg.createTable(t, fields)).toBe('CREATE TABLE "orders" (\n"id" BIGINT NOT NULL,\n"name" TEXT NULL,\n"qty" INT DEFAULT 1 NOT NULL,\n"note" TEXT DEFAULT \'it\'\'s\' NOT NULL,\nPRIMARY KEY("id"))');
+    expect(pg.createTable(t, fields)).toBe(
+      'CREATE TABLE "orders" (\n"id" BIGINT NOT NULL,\n"name" TEXT NULL,\n"qty" INT DEFAULT 1 NOT NULL,\n"note" TEXT DEFAULT \'it\'\'s\' NOT NULL,\nPRIMARY KEY("id"))',
+    );
   });
   test("MySQL CREATE TABLE: a string key is VARCHAR(256) (TEXT cannot be a key)", () => {
-    const sql = my.createTable(t, [field("id", SchemaBuilder.string().build(), true), field("v", SchemaBuilder.string().optional().build())]);
+    const sql = my.createTable(t, [
+      field("id", SchemaBuilder.string().build(), true),
+      field("v", SchemaBuilder.string().optional().build()),
+    ]);
     expect(sql).toBe("CREATE TABLE `orders` (\n`id` VARCHAR(256) NOT NULL,\n`v` TEXT NULL,\nPRIMARY KEY(`id`))");
   });
   test("ALTER TABLE adds every missing column in one statement", () => {
-    expect(pg.alterTable(t, [field("a", SchemaBuilder.bool().optional().build()), field("b", SchemaBuilder.float64().optional().build())])).toBe(
-      'ALTER TABLE "orders" ADD "a" BOOLEAN NULL, ADD "b" DOUBLE PRECISION NULL',
+    expect(
+      pg.alterTable(t, [
+        field("a", SchemaBuilder.bool().optional().build()),
+        field("b", SchemaBuilder.float64().optional().build()),
+      ]),
+    ).toBe('ALTER TABLE "orders" ADD "a" BOOLEAN NULL, ADD "b" DOUBLE PRECISION NULL');
+    expect(my.alterTable(t, [field("a", SchemaBuilder.bool().optional().build())])).toBe(
+      "ALTER TABLE `orders` ADD `a` TINYINT NULL",
     );
-    expect(my.alterTable(t, [field("a", SchemaBuilder.bool().optional().build())])).toBe("ALTER TABLE `orders` ADD `a` TINYINT NULL");
   });
   test("MySQL string defaults escape backslashes too", () => {
-    expect(my.createTable(t, [field("s", SchemaBuilder.string().defaultValue("a\\'b").build())])).toBe("CREATE TABLE `orders` (\n`s` TEXT DEFAULT 'a\\\\''b' NOT NULL)");
+    expect(my.createTable(t, [field("s", SchemaBuilder.string().defaultValue("a\\'b").build())])).toBe(
+      "CREATE TABLE `orders` (\n`s` TEXT DEFAULT 'a\\\\''b' NOT NULL)",
+    );
   });
 });
 

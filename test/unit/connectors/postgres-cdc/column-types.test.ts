@@ -1,7 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { BigDecimal } from "#src/jvm/big-decimal.ts";
 import { DataException, Decimal, Schema, SchemaBuilder, type Struct } from "#src/connect/api/data/index.ts";
-import { columnMapping, Oid, type ColumnMapping, type TimePrecisionMode, type TypeMappingOptions, type UserType } from "#src/connectors/postgres-cdc/column-types.ts";
+import {
+  columnMapping,
+  Oid,
+  type ColumnMapping,
+  type TimePrecisionMode,
+  type TypeMappingOptions,
+  type UserType,
+} from "#src/connectors/postgres-cdc/column-types.ts";
 
 const MOOD = 16390;
 const MOOD_ARRAY = 16389;
@@ -11,7 +18,13 @@ const userTypes = new Map<number, UserType>([
 ]);
 const defaults: TypeMappingOptions = { decimalHandlingMode: "precise", timePrecisionMode: "adaptive", userTypes };
 
-function mapping(typeOid: number, typeModifier = -1, options: Partial<TypeMappingOptions> = {}, optional = true, defaultExpression: string | null = null): ColumnMapping {
+function mapping(
+  typeOid: number,
+  typeModifier = -1,
+  options: Partial<TypeMappingOptions> = {},
+  optional = true,
+  defaultExpression: string | null = null,
+): ColumnMapping {
   const m = columnMapping({ typeOid, typeModifier, optional, defaultExpression }, { ...defaults, ...options });
   if (m === null) throw new Error(`no mapping for ${typeOid}`);
   return m;
@@ -37,7 +50,8 @@ describe("Debezium type mapping: schemas", () => {
     expect(mapping(Oid.OID).schema.equals(Schema.OPTIONAL_INT64_SCHEMA)).toBe(true);
     expect(mapping(Oid.FLOAT4).schema.equals(Schema.OPTIONAL_FLOAT32_SCHEMA)).toBe(true);
     expect(mapping(Oid.FLOAT8).schema.equals(Schema.OPTIONAL_FLOAT64_SCHEMA)).toBe(true);
-    for (const oid of [Oid.TEXT, Oid.VARCHAR, Oid.BPCHAR, Oid.CHAR, Oid.NAME]) expect(mapping(oid).schema.equals(Schema.OPTIONAL_STRING_SCHEMA)).toBe(true);
+    for (const oid of [Oid.TEXT, Oid.VARCHAR, Oid.BPCHAR, Oid.CHAR, Oid.NAME])
+      expect(mapping(oid).schema.equals(Schema.OPTIONAL_STRING_SCHEMA)).toBe(true);
     expect(mapping(Oid.BYTEA).schema.equals(Schema.OPTIONAL_BYTES_SCHEMA)).toBe(true);
   });
 
@@ -46,9 +60,13 @@ describe("Debezium type mapping: schemas", () => {
     expect(mapping(Oid.JSONB).schema.equals(named(SchemaBuilder.string(), "io.debezium.data.Json"))).toBe(true);
     expect(mapping(Oid.UUID).schema.equals(named(SchemaBuilder.string(), "io.debezium.data.Uuid"))).toBe(true);
     expect(mapping(Oid.XML).schema.equals(named(SchemaBuilder.string(), "io.debezium.data.Xml"))).toBe(true);
-    expect(mapping(Oid.TIMESTAMPTZ).schema.equals(named(SchemaBuilder.string(), "io.debezium.time.ZonedTimestamp"))).toBe(true);
+    expect(
+      mapping(Oid.TIMESTAMPTZ).schema.equals(named(SchemaBuilder.string(), "io.debezium.time.ZonedTimestamp")),
+    ).toBe(true);
     expect(mapping(Oid.TIMETZ).schema.equals(named(SchemaBuilder.string(), "io.debezium.time.ZonedTime"))).toBe(true);
-    expect(mapping(Oid.INTERVAL).schema.equals(named(SchemaBuilder.int64(), "io.debezium.time.MicroDuration"))).toBe(true);
+    expect(mapping(Oid.INTERVAL).schema.equals(named(SchemaBuilder.int64(), "io.debezium.time.MicroDuration"))).toBe(
+      true,
+    );
     expect(mapping(Oid.DATE).schema.equals(named(SchemaBuilder.int32(), "io.debezium.time.Date"))).toBe(true);
     const mood = mapping(MOOD).schema;
     expect(mood.name).toBe("io.debezium.data.Enum");
@@ -57,7 +75,8 @@ describe("Debezium type mapping: schemas", () => {
   });
 
   test("time and timestamp by time.precision.mode and the column's precision", () => {
-    const name = (oid: number, typmod: number, mode: TimePrecisionMode) => mapping(oid, typmod, { timePrecisionMode: mode }).schema.name;
+    const name = (oid: number, typmod: number, mode: TimePrecisionMode) =>
+      mapping(oid, typmod, { timePrecisionMode: mode }).schema.name;
     expect(name(Oid.TIME, -1, "adaptive")).toBe("io.debezium.time.MicroTime");
     expect(name(Oid.TIME, 3, "adaptive")).toBe("io.debezium.time.Time");
     expect(name(Oid.TIME, 0, "adaptive")).toBe("io.debezium.time.Time");
@@ -74,8 +93,16 @@ describe("Debezium type mapping: schemas", () => {
   });
 
   test("numeric by decimal.handling.mode and whether the column has a scale", () => {
-    expect(mapping(Oid.NUMERIC, numericTypmod(3, 2)).schema.equals(Decimal.builder(2).parameter("connect.decimal.precision", "3").optional().build())).toBe(true);
-    expect(mapping(Oid.NUMERIC, numericTypmod(4, 0)).schema.equals(Decimal.builder(0).parameter("connect.decimal.precision", "4").optional().build())).toBe(true);
+    expect(
+      mapping(Oid.NUMERIC, numericTypmod(3, 2)).schema.equals(
+        Decimal.builder(2).parameter("connect.decimal.precision", "3").optional().build(),
+      ),
+    ).toBe(true);
+    expect(
+      mapping(Oid.NUMERIC, numericTypmod(4, 0)).schema.equals(
+        Decimal.builder(0).parameter("connect.decimal.precision", "4").optional().build(),
+      ),
+    ).toBe(true);
     const variable = mapping(Oid.NUMERIC).schema;
     expect(variable.name).toBe("io.debezium.data.VariableScaleDecimal");
     expect(variable.doc).toBe("Variable scaled decimal");
@@ -83,14 +110,26 @@ describe("Debezium type mapping: schemas", () => {
       ["scale", "INT32", false],
       ["value", "BYTES", false],
     ]);
-    expect(mapping(Oid.NUMERIC, -1, { decimalHandlingMode: "double" }).schema.equals(Schema.OPTIONAL_FLOAT64_SCHEMA)).toBe(true);
-    expect(mapping(Oid.NUMERIC, numericTypmod(3, 2), { decimalHandlingMode: "string" }).schema.equals(Schema.OPTIONAL_STRING_SCHEMA)).toBe(true);
+    expect(
+      mapping(Oid.NUMERIC, -1, { decimalHandlingMode: "double" }).schema.equals(Schema.OPTIONAL_FLOAT64_SCHEMA),
+    ).toBe(true);
+    expect(
+      mapping(Oid.NUMERIC, numericTypmod(3, 2), { decimalHandlingMode: "string" }).schema.equals(
+        Schema.OPTIONAL_STRING_SCHEMA,
+      ),
+    ).toBe(true);
   });
 
   test("arrays: optional elements of the element's schema; enum arrays as Debezium builds them", () => {
-    expect(mapping(1007).schema.equals(SchemaBuilder.array(Schema.OPTIONAL_INT32_SCHEMA).optional().build())).toBe(true);
-    expect(mapping(1009).schema.equals(SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA).optional().build())).toBe(true);
-    expect(mapping(1185).schema.valueSchema?.equals(named(SchemaBuilder.string(), "io.debezium.time.ZonedTimestamp"))).toBe(true);
+    expect(mapping(1007).schema.equals(SchemaBuilder.array(Schema.OPTIONAL_INT32_SCHEMA).optional().build())).toBe(
+      true,
+    );
+    expect(mapping(1009).schema.equals(SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA).optional().build())).toBe(
+      true,
+    );
+    expect(
+      mapping(1185).schema.valueSchema?.equals(named(SchemaBuilder.string(), "io.debezium.time.ZonedTimestamp")),
+    ).toBe(true);
     expect(mapping(1231, numericTypmod(5, 2)).schema.valueSchema?.parameters?.get("scale")).toBe("2");
     expect(mapping(1231).schema.valueSchema?.name).toBe("io.debezium.data.VariableScaleDecimal");
     const moods = mapping(MOOD_ARRAY).schema.valueSchema;
@@ -99,7 +138,8 @@ describe("Debezium type mapping: schemas", () => {
   });
 
   test("types Debezium leaves out have no mapping", () => {
-    for (const oid of [600 /* point */, 1187 /* interval[] */, 3614 /* tsvector */, 99999]) expect(columnMapping({ typeOid: oid, typeModifier: -1, optional: true }, defaults)).toBeNull();
+    for (const oid of [600 /* point */, 1187 /* interval[] */, 3614 /* tsvector */, 99999])
+      expect(columnMapping({ typeOid: oid, typeModifier: -1, optional: true }, defaults)).toBeNull();
   });
 });
 
@@ -152,7 +192,10 @@ describe("Debezium type mapping: values from pgoutput text", () => {
     expect(parts("-128")).toEqual([0, [0x80]]);
     expect(parts("0.000")).toEqual([0, [0]]);
     // Python: (1234567890123456789012345678905).to_bytes(13, "big", signed=True)
-    expect(parts("123456789012345678901234567890.5")).toEqual([1, [0x0f, 0x95, 0x1a, 0x9f, 0xa3, 0xa2, 0x86, 0xc9, 0x4f, 0x0e, 0x76, 0x6c, 0x39]]);
+    expect(parts("123456789012345678901234567890.5")).toEqual([
+      1,
+      [0x0f, 0x95, 0x1a, 0x9f, 0xa3, 0xa2, 0x86, 0xc9, 0x4f, 0x0e, 0x76, 0x6c, 0x39],
+    ]);
   });
 
   test("NaN and infinite numerics: refused when precise, special values when double or string", () => {
@@ -180,14 +223,18 @@ describe("Debezium type mapping: values from pgoutput text", () => {
     expect(convert(Oid.DATE, "infinity", -1, { readBy: "snapshot" })).toBe(-622191234);
     expect(convert(Oid.DATE, "-infinity", -1, { readBy: "snapshot" })).toBe(-625821272);
     expect(convert(Oid.DATE, "2016-11-04", -1, { readBy: "snapshot" })).toBe(17109);
-    expect(convert(Oid.DATE, "2016-11-04", -1, { timePrecisionMode: "connect" })).toEqual(new Date("2016-11-04T00:00:00Z"));
+    expect(convert(Oid.DATE, "2016-11-04", -1, { timePrecisionMode: "connect" })).toEqual(
+      new Date("2016-11-04T00:00:00Z"),
+    );
     expect(() => convert(Oid.DATE, "infinity", -1, { timePrecisionMode: "connect" })).toThrow(/connect/);
   });
 
   test("times: ms or µs since midnight by precision, 24:00:00 kept", () => {
     expect(convert(Oid.TIME, "13:51:30")).toBe(49_890_000_000n);
     expect(convert(Oid.TIME, "13:51:30.123", 3)).toBe(49_890_123);
-    expect(convert(Oid.TIME, "13:51:30.123", 3, { timePrecisionMode: "adaptive_time_microseconds" })).toBe(49_890_123_000n);
+    expect(convert(Oid.TIME, "13:51:30.123", 3, { timePrecisionMode: "adaptive_time_microseconds" })).toBe(
+      49_890_123_000n,
+    );
     expect(convert(Oid.TIME, "24:00:00")).toBe(86_400_000_000n);
     expect(convert(Oid.TIME, "00:00:01.5", -1, { timePrecisionMode: "connect" })).toEqual(new Date(1500));
   });
@@ -196,15 +243,21 @@ describe("Debezium type mapping: values from pgoutput text", () => {
     const micros = BigInt(Date.parse("2016-11-04T13:51:30.123Z")) * 1000n + 456n;
     expect(convert(Oid.TIMESTAMP, "2016-11-04 13:51:30.123456")).toBe(micros);
     expect(convert(Oid.TIMESTAMP, "2016-11-04 13:51:30.123456", 3)).toBe(1478267490123n);
-    expect(convert(Oid.TIMESTAMP, "1936-10-25 22:10:12.608")).toBe(BigInt(Date.parse("1936-10-25T22:10:12.608Z")) * 1000n);
+    expect(convert(Oid.TIMESTAMP, "1936-10-25 22:10:12.608")).toBe(
+      BigInt(Date.parse("1936-10-25T22:10:12.608Z")) * 1000n,
+    );
     expect(convert(Oid.TIMESTAMP, "1969-12-31 23:59:59.9995", 3)).toBe(-1n);
-    expect(convert(Oid.TIMESTAMP, "21016-11-04 13:51:30.123457")).toBe(BigInt(Date.parse("+021016-11-04T13:51:30.123Z")) * 1000n + 457n);
+    expect(convert(Oid.TIMESTAMP, "21016-11-04 13:51:30.123457")).toBe(
+      BigInt(Date.parse("+021016-11-04T13:51:30.123Z")) * 1000n + 457n,
+    );
     // Debezium 3.7.0.Final: Long.MAX/MIN_VALUE in µs; in ms the JDBC driver's sentinels themselves.
     expect(convert(Oid.TIMESTAMP, "infinity")).toBe(9_223_372_036_854_775_807n);
     expect(convert(Oid.TIMESTAMP, "-infinity")).toBe(-9_223_372_036_854_775_808n);
     expect(convert(Oid.TIMESTAMP, "infinity", 3)).toBe(9_223_372_036_825_200_000n);
     expect(convert(Oid.TIMESTAMP, "-infinity", 3)).toBe(-9_223_372_036_832_400_000n);
-    expect(convert(Oid.TIMESTAMP, "2016-11-04 13:51:30.123456", -1, { timePrecisionMode: "connect" })).toEqual(new Date("2016-11-04T13:51:30.123Z"));
+    expect(convert(Oid.TIMESTAMP, "2016-11-04 13:51:30.123456", -1, { timePrecisionMode: "connect" })).toEqual(
+      new Date("2016-11-04T13:51:30.123Z"),
+    );
     expect(() => convert(Oid.TIMESTAMP, "-infinity", -1, { timePrecisionMode: "connect" })).toThrow(/connect/);
   });
 
@@ -250,14 +303,21 @@ describe("Debezium type mapping: values from pgoutput text", () => {
     expect(convert(1009, '{"a,b",NULL,"NULL","quote \\"q\\""}')).toEqual(["a,b", null, "NULL", 'quote "q"']);
     expect(convert(1000, "{t,f,NULL}")).toEqual([true, false, null]);
     expect(convert(1001, '{"\\\\x0102",NULL}')).toEqual([Uint8Array.of(1, 2), null]);
-    expect(convert(1231, "{1.10,-2.50}", numericTypmod(5, 2))).toEqual([new BigDecimal(110n, 2), new BigDecimal(-250n, 2)]);
+    expect(convert(1231, "{1.10,-2.50}", numericTypmod(5, 2))).toEqual([
+      new BigDecimal(110n, 2),
+      new BigDecimal(-250n, 2),
+    ]);
     expect(convert(1185, '{"2020-04-01 13:51:02+02",NULL}')).toEqual(["2020-04-01T11:51:02.000000Z", null]);
     expect(convert(1270, '{"13:51:02+02"}')).toEqual(["11:51:02Z"]);
     // Debezium has the JDBC driver parse arrays, which shows in edge values (as Debezium 3.7.0.Final wrote them):
     // a date ±infinity is the driver's sentinel, a timestamp before 1582-10-15 a Julian calendar date, a
     // timestamptz -infinity the driver's sentinel instant.
     expect(convert(1182, "{2016-11-04,infinity}")).toEqual([17109, -622191234]);
-    expect(convert(1115, '{"0001-01-01 00:00:00","1582-10-15 00:00:00",infinity}')).toEqual([-62135769600000000n, -12219292800000000n, 9_223_372_036_854_775_807n]);
+    expect(convert(1115, '{"0001-01-01 00:00:00","1582-10-15 00:00:00",infinity}')).toEqual([
+      -62135769600000000n,
+      -12219292800000000n,
+      9_223_372_036_854_775_807n,
+    ]);
     expect(convert(1185, "{-infinity,infinity}")).toEqual(["+292269055-12-02T23:00:00.000000Z", "infinity"]);
     expect(convert(MOOD_ARRAY, "{sad,happy}")).toEqual(["sad", "happy"]);
     expect(convert(1007, "{}")).toEqual([]);
@@ -266,7 +326,12 @@ describe("Debezium type mapping: values from pgoutput text", () => {
 
 describe("Debezium type mapping: column defaults in the schema", () => {
   /** The schema's default for a column whose DEFAULT pg_get_expr prints as `expression` (undefined: none). */
-  const defaultOf = (typeOid: number, expression: string, typeModifier = -1, options: Partial<TypeMappingOptions> = {}) => {
+  const defaultOf = (
+    typeOid: number,
+    expression: string,
+    typeModifier = -1,
+    options: Partial<TypeMappingOptions> = {},
+  ) => {
     const value = mapping(typeOid, typeModifier, options, true, expression).schema.defaultValue;
     return value === null ? undefined : value;
   };
@@ -290,12 +355,18 @@ describe("Debezium type mapping: column defaults in the schema", () => {
     expect(defaultOf(Oid.TEXT, "'hello'::text")).toBe("hello");
     expect(defaultOf(Oid.DATE, "'2020-02-29'::date")).toBe(18321);
     expect(defaultOf(Oid.TIME, "'12:34:56.789'::time without time zone", 3)).toBe(45296789);
-    expect(defaultOf(Oid.TIMESTAMP, "'2020-01-01 01:02:03.456789'::timestamp without time zone")).toBe(1577840523456789n);
-    expect(defaultOf(Oid.TIMESTAMPTZ, "'2019-12-31 23:02:03+00'::timestamp with time zone")).toBe("2019-12-31T23:02:03.000000Z");
+    expect(defaultOf(Oid.TIMESTAMP, "'2020-01-01 01:02:03.456789'::timestamp without time zone")).toBe(
+      1577840523456789n,
+    );
+    expect(defaultOf(Oid.TIMESTAMPTZ, "'2019-12-31 23:02:03+00'::timestamp with time zone")).toBe(
+      "2019-12-31T23:02:03.000000Z",
+    );
     expect(defaultOf(Oid.INTERVAL, "'1 day 02:00:00'::interval")).toBe(93600000000n);
     expect(defaultOf(Oid.JSONB, `'{"a": 1}'::jsonb`)).toBe('{"a": 1}');
     expect(defaultOf(MOOD, "'ok'::mood")).toBe("ok");
-    expect(defaultOf(Oid.DATE, "'2020-02-29'::date", -1, { timePrecisionMode: "connect" })).toEqual(new Date("2020-02-29T00:00:00Z"));
+    expect(defaultOf(Oid.DATE, "'2020-02-29'::date", -1, { timePrecisionMode: "connect" })).toEqual(
+      new Date("2020-02-29T00:00:00Z"),
+    );
   });
 
   test("a function call or CURRENT_* stands for a placeholder: zero, epoch, empty, the nil UUID", () => {

@@ -10,20 +10,43 @@ const base = { "database.hostname": "db", "database.user": "cdc", "database.dbna
 describe("postgres-cdc settings", () => {
   test("Debezium's defaults, and database.server.name for topic.prefix", () => {
     const config = parsePostgresCdcConfig({ ...base, "database.server.name": "legacy" });
-    expect(config).toMatchObject({ port: 5432, snapshotFetchSize: 10240, password: "", topicPrefix: "legacy", slotName: "debezium", publicationName: "dbz_publication", publicationAutocreate: "all_tables", snapshotMode: "initial", tombstonesOnDelete: true });
+    expect(config).toMatchObject({
+      port: 5432,
+      snapshotFetchSize: 10240,
+      password: "",
+      topicPrefix: "legacy",
+      slotName: "debezium",
+      publicationName: "dbz_publication",
+      publicationAutocreate: "all_tables",
+      snapshotMode: "initial",
+      tombstonesOnDelete: true,
+    });
     expect([...config.skippedOperations]).toEqual(["t"]);
-    expect([...parsePostgresCdcConfig({ ...base, "topic.prefix": "p", "skipped.operations": "none" }).skippedOperations]).toEqual([]);
+    expect([
+      ...parsePostgresCdcConfig({ ...base, "topic.prefix": "p", "skipped.operations": "none" }).skippedOperations,
+    ]).toEqual([]);
   });
 
   test("bad values fail with the setting's name", () => {
-    expect(() => parsePostgresCdcConfig({ ...base, "topic.prefix": "p", "snapshot.mode": "sometimes" })).toThrow("snapshot.mode");
-    expect(() => parsePostgresCdcConfig({ "database.hostname": "db", "database.user": "cdc", "topic.prefix": "p" })).toThrow("database.dbname");
+    expect(() => parsePostgresCdcConfig({ ...base, "topic.prefix": "p", "snapshot.mode": "sometimes" })).toThrow(
+      "snapshot.mode",
+    );
+    expect(() =>
+      parsePostgresCdcConfig({ "database.hostname": "db", "database.user": "cdc", "topic.prefix": "p" }),
+    ).toThrow("database.dbname");
     // Required, as Debezium's (no default user).
-    expect(() => parsePostgresCdcConfig({ "database.hostname": "db", "database.dbname": "app", "topic.prefix": "p" })).toThrow("database.user");
+    expect(() =>
+      parsePostgresCdcConfig({ "database.hostname": "db", "database.dbname": "app", "topic.prefix": "p" }),
+    ).toThrow("database.user");
   });
 
   test("include and exclude lists are anchored regular expressions", () => {
-    const { filters } = parsePostgresCdcConfig({ ...base, "topic.prefix": "p", "table.include.list": "public\\.item.*,inv\\.stock", "column.exclude.list": "public\\.items\\.secret" });
+    const { filters } = parsePostgresCdcConfig({
+      ...base,
+      "topic.prefix": "p",
+      "table.include.list": "public\\.item.*,inv\\.stock",
+      "column.exclude.list": "public\\.items\\.secret",
+    });
     expect(capturesTable(filters, "public", "items")).toBe(true);
     expect(capturesTable(filters, "inv", "stock")).toBe(true);
     expect(capturesTable(filters, "inv", "stock_old")).toBe(false);
@@ -54,9 +77,17 @@ describe("postgres-cdc TLS settings, with libpq's meaning", () => {
 
   test("a root certificate file, given or at ~/.postgresql/root.crt, makes require check the chain as verify-ca", () => {
     process.env.HOME = join(home, "empty");
-    expect(tls({ "database.sslmode": "require", "database.sslrootcert": caFile })).toMatchObject({ verify: "chain", ca: [ca], caSource: `database.sslrootcert (${caFile})` });
-    expect(tls({ "database.sslmode": "verify-full", "database.sslrootcert": caFile })).toMatchObject({ verify: "full" });
-    expect(() => tls({ "database.sslmode": "verify-ca" })).toThrow(/database\.sslrootcert.*root certificate file ".*root\.crt" does not exist/);
+    expect(tls({ "database.sslmode": "require", "database.sslrootcert": caFile })).toMatchObject({
+      verify: "chain",
+      ca: [ca],
+      caSource: `database.sslrootcert (${caFile})`,
+    });
+    expect(tls({ "database.sslmode": "verify-full", "database.sslrootcert": caFile })).toMatchObject({
+      verify: "full",
+    });
+    expect(() => tls({ "database.sslmode": "verify-ca" })).toThrow(
+      /database\.sslrootcert.*root certificate file ".*root\.crt" does not exist/,
+    );
     const withRoot = join(home, "with-root");
     mkdirSync(join(withRoot, ".postgresql"), { recursive: true });
     writeFileSync(join(withRoot, ".postgresql", "root.crt"), ca);
@@ -65,9 +96,20 @@ describe("postgres-cdc TLS settings, with libpq's meaning", () => {
   });
 
   test("sslrootcert=system trusts the system's CAs, with verify-full only; sslfactory's classes", () => {
-    expect(tls({ "database.sslmode": "verify-full", "database.sslrootcert": "system" })).toMatchObject({ verify: "full", caSource: "the system's trusted CAs" });
-    expect(() => tls({ "database.sslmode": "verify-ca", "database.sslrootcert": "system" })).toThrow("database.sslmode");
-    expect(tls({ "database.sslmode": "require", "database.sslrootcert": caFile, "database.sslfactory": "org.postgresql.ssl.NonValidatingFactory" })).toMatchObject({ verify: "none" });
+    expect(tls({ "database.sslmode": "verify-full", "database.sslrootcert": "system" })).toMatchObject({
+      verify: "full",
+      caSource: "the system's trusted CAs",
+    });
+    expect(() => tls({ "database.sslmode": "verify-ca", "database.sslrootcert": "system" })).toThrow(
+      "database.sslmode",
+    );
+    expect(
+      tls({
+        "database.sslmode": "require",
+        "database.sslrootcert": caFile,
+        "database.sslfactory": "org.postgresql.ssl.NonValidatingFactory",
+      }),
+    ).toMatchObject({ verify: "none" });
     expect(() => tls({ "database.sslfactory": "com.example.Factory" })).toThrow("database.sslfactory");
     expect(() => tls({ "database.sslmode": "sometimes" })).toThrow("database.sslmode");
   });

@@ -1,6 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import { Schema, Struct } from "#src/connect/api/data/index.ts";
-import { changeRecords, contextHeaders, sequence, SOURCE_SCHEMA, sourceStruct, tableSchemas, type ChangeEvent, type SourceInfo } from "#src/connectors/postgres-cdc/envelope.ts";
+import {
+  changeRecords,
+  contextHeaders,
+  sequence,
+  SOURCE_SCHEMA,
+  sourceStruct,
+  tableSchemas,
+  type ChangeEvent,
+  type SourceInfo,
+} from "#src/connectors/postgres-cdc/envelope.ts";
 
 const columns = [
   { name: "id", schema: Schema.INT32_SCHEMA, isKey: true },
@@ -18,8 +27,19 @@ const source: SourceInfo = {
   lsn: 0x16b374d848n,
   txId: 556n,
 };
-const options = { sourcePartition: { server: "dbserver1" }, sourceOffset: { lsn: 0x16b374d848n.toString() }, tombstonesOnDelete: true };
-const event = (changes: Partial<ChangeEvent>): ChangeEvent => ({ op: "c", before: null, after: null, source, processedAt: 1_704_164_646_000_001n, ...changes });
+const options = {
+  sourcePartition: { server: "dbserver1" },
+  sourceOffset: { lsn: 0x16b374d848n.toString() },
+  tombstonesOnDelete: true,
+};
+const event = (changes: Partial<ChangeEvent>): ChangeEvent => ({
+  op: "c",
+  before: null,
+  after: null,
+  source,
+  processedAt: 1_704_164_646_000_001n,
+  ...changes,
+});
 
 describe("Debezium envelope", () => {
   test("table schemas: names, versions and field order", () => {
@@ -30,7 +50,11 @@ describe("Debezium envelope", () => {
     expect(schemas.valueSchema.optional).toBe(true);
     expect(schemas.valueSchema.fields.map((f) => f.name)).toEqual(["id", "name"]);
     const envelope = schemas.envelopeSchema;
-    expect([envelope.name, envelope.version, envelope.optional]).toEqual(["dbserver1.inventory.customers.Envelope", 2, false]);
+    expect([envelope.name, envelope.version, envelope.optional]).toEqual([
+      "dbserver1.inventory.customers.Envelope",
+      2,
+      false,
+    ]);
     expect(envelope.fields.map((f) => `${f.name}:${f.schema.type}${f.schema.optional ? "?" : ""}`)).toEqual([
       "before:STRUCT?",
       "after:STRUCT?",
@@ -42,14 +66,33 @@ describe("Debezium envelope", () => {
       "ts_ns:INT64?",
     ]);
     expect(envelope.field("transaction")?.schema.name).toBe("event.block");
-    expect(envelope.field("transaction")?.schema.fields.map((f) => f.name)).toEqual(["id", "total_order", "data_collection_order"]);
+    expect(envelope.field("transaction")?.schema.fields.map((f) => f.name)).toEqual([
+      "id",
+      "total_order",
+      "data_collection_order",
+    ]);
     expect(tableSchemas("p", "s", "nokey", [columns[1]]).keySchema).toBeNull();
   });
 
   test("the source struct: io.debezium.connector.postgresql.Source in Debezium's field order", () => {
     expect([SOURCE_SCHEMA.name, SOURCE_SCHEMA.version]).toEqual(["io.debezium.connector.postgresql.Source", 1]);
     expect(SOURCE_SCHEMA.fields.map((f) => f.name)).toEqual([
-      "version", "connector", "name", "ts_ms", "snapshot", "db", "sequence", "ts_us", "ts_ns", "schema", "table", "txId", "lsn", "xmin", "origin", "origin_lsn",
+      "version",
+      "connector",
+      "name",
+      "ts_ms",
+      "snapshot",
+      "db",
+      "sequence",
+      "ts_us",
+      "ts_ns",
+      "schema",
+      "table",
+      "txId",
+      "lsn",
+      "xmin",
+      "origin",
+      "origin_lsn",
     ]);
     const snapshot = SOURCE_SCHEMA.field("snapshot")?.schema;
     expect([snapshot?.name, snapshot?.defaultValue, snapshot?.parameters?.get("allowed")]).toEqual([
@@ -92,17 +135,35 @@ describe("Debezium envelope", () => {
     value.validate();
     expect(value.get("before")).toBeNull();
     expect((value.get("after") as Struct).toString()).toBe("Struct{id=1,name=Anne}");
-    expect([value.get("op"), value.get("ts_ms"), value.get("ts_us"), value.get("ts_ns")]).toEqual(["c", 1_704_164_646_000n, 1_704_164_646_000_001n, 1_704_164_646_000_001_000n]);
+    expect([value.get("op"), value.get("ts_ms"), value.get("ts_us"), value.get("ts_ns")]).toEqual([
+      "c",
+      1_704_164_646_000n,
+      1_704_164_646_000_001n,
+      1_704_164_646_000_001_000n,
+    ]);
     expect(value.get("transaction")).toBeNull();
     expect(record.valueSchema).toBe(schemas.envelopeSchema);
   });
 
   test("snapshot read and update keep one record; the transaction block is filled when given", () => {
-    const [read] = changeRecords(schemas, event({ op: "r", after: { id: 2, name: null }, source: { ...source, snapshot: "first" } }), options);
+    const [read] = changeRecords(
+      schemas,
+      event({ op: "r", after: { id: 2, name: null }, source: { ...source, snapshot: "first" } }),
+      options,
+    );
     expect((read.value as Struct).get("op")).toBe("r");
     expect(((read.value as Struct).get("source") as Struct).get("snapshot")).toBe("first");
 
-    const update = changeRecords(schemas, event({ op: "u", before: null, after: { id: 2, name: "Bo" }, transaction: { id: "556:97500059720", totalOrder: 3n, dataCollectionOrder: 1n } }), options);
+    const update = changeRecords(
+      schemas,
+      event({
+        op: "u",
+        before: null,
+        after: { id: 2, name: "Bo" },
+        transaction: { id: "556:97500059720", totalOrder: 3n, dataCollectionOrder: 1n },
+      }),
+      options,
+    );
     expect(update.length).toBe(1);
     const transaction = (update[0].value as Struct).get("transaction") as Struct;
     expect(transaction.toString()).toBe("Struct{id=556:97500059720,total_order=3,data_collection_order=1}");
@@ -120,11 +181,17 @@ describe("Debezium envelope", () => {
     expect(tombstone.keySchema).toBe(schemas.keySchema);
     expect([tombstone.value, tombstone.valueSchema]).toEqual([null, null]);
     expect(tombstone.sourceOffset).toEqual(deleted.sourceOffset);
-    expect(changeRecords(schemas, event({ op: "d", before: { id: 3 } }), { ...options, tombstonesOnDelete: false }).length).toBe(1);
+    expect(
+      changeRecords(schemas, event({ op: "d", before: { id: 3 } }), { ...options, tombstonesOnDelete: false }).length,
+    ).toBe(1);
   });
 
   test("an update that changes the key: delete (newkey header), tombstone, create (oldkey header)", () => {
-    const records = changeRecords(schemas, event({ op: "u", before: { id: 1 }, after: { id: 9, name: "Anne" } }), options);
+    const records = changeRecords(
+      schemas,
+      event({ op: "u", before: { id: 1 }, after: { id: 9, name: "Anne" } }),
+      options,
+    );
     expect(records.map((r) => (r.value as Struct | null)?.get("op") ?? null)).toEqual(["d", null, "c"]);
     const [deleted, tombstone, created] = records;
     expect((deleted.key as Struct).get("id")).toBe(1);
@@ -136,24 +203,36 @@ describe("Debezium envelope", () => {
     expect((created.value as Struct).get("before")).toBeNull();
     expect(created.headers.map((h) => [h.key, (h.value as Struct).get("id")])).toEqual([["__debezium.oldkey", 1]]);
     // The same key in before and after is an ordinary update.
-    expect(changeRecords(schemas, event({ op: "u", before: { id: 1, name: "A" }, after: { id: 1, name: "B" } }), options).length).toBe(1);
+    expect(
+      changeRecords(schemas, event({ op: "u", before: { id: 1, name: "A" }, after: { id: 1, name: "B" } }), options)
+        .length,
+    ).toBe(1);
   });
 
   test("extended headers: Debezium's context headers after the record's own, on every record of a change", () => {
-    const headers = contextHeaders({ logicalName: "dbserver1", taskId: "0", runId: "01a1fd74-627b-7c34-9a8d-9d3646bd8390" });
+    const headers = contextHeaders({
+      logicalName: "dbserver1",
+      taskId: "0",
+      runId: "01a1fd74-627b-7c34-9a8d-9d3646bd8390",
+    });
     expect(headers.map((h) => [h.key, h.value])).toEqual([
       ["__debezium.context.connectorLogicalName", "dbserver1"],
       ["__debezium.context.taskId", "0"],
       ["__debezium.context.connectorName", "postgresql"],
       ["__debezium.context.runId", "01a1fd74-627b-7c34-9a8d-9d3646bd8390"],
     ]);
-    const records = changeRecords(schemas, event({ op: "u", before: { id: 1 }, after: { id: 9, name: "Anne" } }), { ...options, headers });
+    const records = changeRecords(schemas, event({ op: "u", before: { id: 1 }, after: { id: 9, name: "Anne" } }), {
+      ...options,
+      headers,
+    });
     expect(records.map((r) => r.headers.map((h) => h.key))).toEqual([
       ["__debezium.newkey", ...headers.map((h) => h.key)],
       ["__debezium.newkey", ...headers.map((h) => h.key)],
       ["__debezium.oldkey", ...headers.map((h) => h.key)],
     ]);
-    expect(changeRecords(schemas, event({ op: "c", after: { id: 2 } }), { ...options, headers })[0]!.headers).toEqual(headers);
+    expect(changeRecords(schemas, event({ op: "c", after: { id: 2 } }), { ...options, headers })[0]!.headers).toEqual(
+      headers,
+    );
   });
 
   test("truncate: null key, no rows, op t", () => {

@@ -14,7 +14,8 @@ describe("LSN", () => {
   });
 
   test("rejects what is not an LSN", () => {
-    for (const bad of ["", "16", "16/", "/1", "G/1", "123456789/0", "1/2/3", " 1/2"]) expect(() => parseLsn(bad)).toThrow(SyntaxError);
+    for (const bad of ["", "16", "16/", "/1", "G/1", "123456789/0", "1/2/3", " 1/2"])
+      expect(() => parseLsn(bad)).toThrow(SyntaxError);
     expect(() => formatLsn(-1n)).toThrow(RangeError);
     expect(() => formatLsn(1n << 64n)).toThrow(RangeError);
   });

@@ -5,12 +5,22 @@ describe("postgres-cdc offsets", () => {
   test("a streaming offset resumes at its last commit and names the last change", () => {
     const offset = streamingOffset({ lsnCommit: 100n, lsn: 150n, txId: 7n, tsUsec: 1n, messageType: "INSERT" });
     expect(offset).toEqual({ lsn_proc: 150, lsn_commit: 100, lsn: 150, txId: 7, ts_usec: 1, messageType: "INSERT" });
-    expect(readOffset(offset)).toEqual({ snapshotIncomplete: false, resumeLsn: 100n, lastChange: { txId: 7n, lsn: 150n }, lastCommitLsn: 100n });
+    expect(readOffset(offset)).toEqual({
+      snapshotIncomplete: false,
+      resumeLsn: 100n,
+      lastChange: { txId: 7n, lsn: 150n },
+      lastCommitLsn: 100n,
+    });
   });
 
   test("a snapshot is complete only at its last record", () => {
     expect(readOffset(snapshotOffset(50n, 3n, 1n, false))?.snapshotIncomplete).toBe(true);
-    expect(readOffset(snapshotOffset(50n, 3n, 1n, true))).toEqual({ snapshotIncomplete: false, resumeLsn: 50n, lastChange: null, lastCommitLsn: null });
+    expect(readOffset(snapshotOffset(50n, 3n, 1n, true))).toEqual({
+      snapshotIncomplete: false,
+      resumeLsn: 50n,
+      lastChange: null,
+      lastCommitLsn: null,
+    });
   });
 
   test("no offset, or one without an LSN, is none", () => {

@@ -1,6 +1,17 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { civilDate, epochDay, parseArray, parseBytea, parseDate, parseInterval, parseTime, parseTimestamp, parseTimestampTz, parseTimeTz } from "#src/connectors/postgres-cdc/pg-text.ts";
+import {
+  civilDate,
+  epochDay,
+  parseArray,
+  parseBytea,
+  parseDate,
+  parseInterval,
+  parseTime,
+  parseTimestamp,
+  parseTimestampTz,
+  parseTimeTz,
+} from "#src/connectors/postgres-cdc/pg-text.ts";
 
 const utcMicros = (iso: string) => BigInt(Date.parse(iso)) * 1000n;
 
@@ -15,10 +26,12 @@ describe("PostgreSQL text values", () => {
         return epochDay(year, month, day) === days;
       }),
     );
-    fc.assert(fc.property(fc.date({ min: new Date("0001-01-01"), max: new Date("9999-12-31"), noInvalidDate: true }), (d) => {
-      const days = Math.floor(d.getTime() / 86_400_000);
-      return epochDay(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()) === days;
-    }));
+    fc.assert(
+      fc.property(fc.date({ min: new Date("0001-01-01"), max: new Date("9999-12-31"), noInvalidDate: true }), (d) => {
+        const days = Math.floor(d.getTime() / 86_400_000);
+        return epochDay(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()) === days;
+      }),
+    );
   });
 
   test("date: ISO, BC, five-digit years, infinities; nonsense refused", () => {
@@ -29,7 +42,8 @@ describe("PostgreSQL text values", () => {
     expect(parseDate("21016-11-04")).toBe(epochDay(21016, 11, 4));
     expect(parseDate("infinity")).toBe("infinity");
     expect(parseDate("-infinity")).toBe("-infinity");
-    for (const bad of ["2016-02-30", "2016-13-01", "16-11-04", "2016-11-04 AD", "2016-11-04x", ""]) expect(() => parseDate(bad)).toThrow(SyntaxError);
+    for (const bad of ["2016-02-30", "2016-13-01", "16-11-04", "2016-11-04 AD", "2016-11-04x", ""])
+      expect(() => parseDate(bad)).toThrow(SyntaxError);
   });
 
   test("time: microseconds since midnight, 24:00:00 allowed", () => {
@@ -37,7 +51,8 @@ describe("PostgreSQL text values", () => {
     expect(parseTime("13:51:30.123")).toBe(49_890_123_000n);
     expect(parseTime("00:00:00.000001")).toBe(1n);
     expect(parseTime("24:00:00")).toBe(86_400_000_000n);
-    for (const bad of ["24:00:00.000001", "12:60:00", "12:00:60", "1:00:00", "12:00:00.1234567", "12:00"]) expect(() => parseTime(bad)).toThrow(SyntaxError);
+    for (const bad of ["24:00:00.000001", "12:60:00", "12:00:60", "1:00:00", "12:00:00.1234567", "12:00"])
+      expect(() => parseTime(bad)).toThrow(SyntaxError);
   });
 
   test("timetz: local time and offset, including minutes and seconds of offset", () => {
@@ -63,21 +78,59 @@ describe("PostgreSQL text values", () => {
     expect(parseTimestampTz("2016-11-04 13:51:30.123456+02")).toBe(utcMicros("2016-11-04T11:51:30.123Z") + 456n);
     expect(parseTimestampTz("2016-11-04 13:51:30-03:30")).toBe(utcMicros("2016-11-04T17:21:30Z"));
     expect(parseTimestampTz("1900-01-01 00:00:00+01:34:08")).toBe(utcMicros("1899-12-31T22:25:52Z"));
-    expect(parseTimestampTz("4714-12-31 23:59:59.999999+00 BC")).toBe(BigInt(epochDay(-4713, 12, 31) + 1) * 86_400_000_000n - 1n);
+    expect(parseTimestampTz("4714-12-31 23:59:59.999999+00 BC")).toBe(
+      BigInt(epochDay(-4713, 12, 31) + 1) * 86_400_000_000n - 1n,
+    );
     expect(parseTimestampTz("-infinity")).toBe("-infinity");
     expect(() => parseTimestampTz("2016-11-04 13:51:30")).toThrow(SyntaxError);
   });
 
   test("interval: postgres and iso_8601 styles, signs per field", () => {
-    expect(parseInterval("1 year 2 mons 3 days 04:05:06.78")).toEqual({ years: 1, months: 2, days: 3, hours: 4, minutes: 5, seconds: 6.78 });
-    expect(parseInterval("-1 years -2 mons +3 days -04:05:06.5")).toEqual({ years: -1, months: -2, days: 3, hours: -4, minutes: -5, seconds: -6.5 });
+    expect(parseInterval("1 year 2 mons 3 days 04:05:06.78")).toEqual({
+      years: 1,
+      months: 2,
+      days: 3,
+      hours: 4,
+      minutes: 5,
+      seconds: 6.78,
+    });
+    expect(parseInterval("-1 years -2 mons +3 days -04:05:06.5")).toEqual({
+      years: -1,
+      months: -2,
+      days: 3,
+      hours: -4,
+      minutes: -5,
+      seconds: -6.5,
+    });
     expect(parseInterval("00:00:00")).toEqual({ years: 0, months: 0, days: 0, hours: 0, minutes: 0, seconds: 0 });
     expect(parseInterval("1 day")).toEqual({ years: 0, months: 0, days: 1, hours: 0, minutes: 0, seconds: 0 });
-    expect(parseInterval("100:00:00.000001")).toEqual({ years: 0, months: 0, days: 0, hours: 100, minutes: 0, seconds: 0.000001 });
-    expect(parseInterval("P1Y2M3DT4H5M6.78S")).toEqual({ years: 1, months: 2, days: 3, hours: 4, minutes: 5, seconds: 6.78 });
-    expect(parseInterval("P-1Y-2M3DT-4H-5M-6S")).toEqual({ years: -1, months: -2, days: 3, hours: -4, minutes: -5, seconds: -6 });
+    expect(parseInterval("100:00:00.000001")).toEqual({
+      years: 0,
+      months: 0,
+      days: 0,
+      hours: 100,
+      minutes: 0,
+      seconds: 0.000001,
+    });
+    expect(parseInterval("P1Y2M3DT4H5M6.78S")).toEqual({
+      years: 1,
+      months: 2,
+      days: 3,
+      hours: 4,
+      minutes: 5,
+      seconds: 6.78,
+    });
+    expect(parseInterval("P-1Y-2M3DT-4H-5M-6S")).toEqual({
+      years: -1,
+      months: -2,
+      days: 3,
+      hours: -4,
+      minutes: -5,
+      seconds: -6,
+    });
     expect(parseInterval("PT0S")).toEqual({ years: 0, months: 0, days: 0, hours: 0, minutes: 0, seconds: 0 });
-    for (const bad of ["", "1 fortnight", "1 year 2", "1-2 3 4:05:06", "04:05:06 1 day"]) expect(() => parseInterval(bad)).toThrow(SyntaxError);
+    for (const bad of ["", "1 fortnight", "1 year 2", "1-2 3 4:05:06", "04:05:06 1 day"])
+      expect(() => parseInterval(bad)).toThrow(SyntaxError);
   });
 
   test("arrays: NULLs, quoted elements with commas, quotes, backslashes and spaces", () => {
@@ -85,8 +138,16 @@ describe("PostgreSQL text values", () => {
     expect(parseArray("{1,2,3}")).toEqual(["1", "2", "3"]);
     expect(parseArray("{1,NULL,3}")).toEqual(["1", null, "3"]);
     expect(parseArray('{"NULL",null,""}')).toEqual(["NULL", null, ""]);
-    expect(parseArray('{"a,b","say \\"hi\\"","back\\\\slash"," padded "}')).toEqual(["a,b", 'say "hi"', "back\\slash", " padded "]);
-    expect(parseArray('{"2016-11-04 13:51:30+00","2016-11-04 13:51:31+00"}')).toEqual(["2016-11-04 13:51:30+00", "2016-11-04 13:51:31+00"]);
+    expect(parseArray('{"a,b","say \\"hi\\"","back\\\\slash"," padded "}')).toEqual([
+      "a,b",
+      'say "hi"',
+      "back\\slash",
+      " padded ",
+    ]);
+    expect(parseArray('{"2016-11-04 13:51:30+00","2016-11-04 13:51:31+00"}')).toEqual([
+      "2016-11-04 13:51:30+00",
+      "2016-11-04 13:51:31+00",
+    ]);
     expect(parseArray("[2:3]={7,8}")).toEqual(["7", "8"]);
     expect(parseArray("{ a , b }")).toEqual(["a", "b"]);
     expect(() => parseArray("{{1,2},{3,4}}")).toThrow(/Multi-dimensional/);

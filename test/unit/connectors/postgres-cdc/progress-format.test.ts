@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { formatDuration, progressMessage, rowsPerSecond, timeLeftMs } from "#src/connectors/postgres-cdc/progress-format.ts";
+import {
+  formatDuration,
+  progressMessage,
+  rowsPerSecond,
+  timeLeftMs,
+} from "#src/connectors/postgres-cdc/progress-format.ts";
 
 describe("snapshot progress figures", () => {
   test("rate is rows per second so far, 0 before time passed", () => {
@@ -28,7 +33,11 @@ describe("snapshot progress figures", () => {
     expect(progressMessage({ table: "public.t", rows: 250_000, estimate: 1_000_000, elapsedMs: 20_000 })).toBe(
       "snapshot of public.t: 250,000 of ~1,000,000 rows (25%), 12,500 rows/s, about 1m00s left",
     );
-    expect(progressMessage({ table: "public.t", rows: 1_200, estimate: 1_000, elapsedMs: 1_000 })).toBe("snapshot of public.t: 1,200 of ~1,000 rows (100%), 1,200 rows/s");
-    expect(progressMessage({ table: "public.t", rows: 500, estimate: null, elapsedMs: 1_000 })).toBe("snapshot of public.t: 500 rows (no estimate), 500 rows/s");
+    expect(progressMessage({ table: "public.t", rows: 1_200, estimate: 1_000, elapsedMs: 1_000 })).toBe(
+      "snapshot of public.t: 1,200 of ~1,000 rows (100%), 1,200 rows/s",
+    );
+    expect(progressMessage({ table: "public.t", rows: 500, estimate: null, elapsedMs: 1_000 })).toBe(
+      "snapshot of public.t: 500 rows (no estimate), 500 rows/s",
+    );
   });
 });

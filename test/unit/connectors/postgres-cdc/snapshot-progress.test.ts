@@ -6,18 +6,26 @@ import { SnapshotProgress } from "#src/connectors/postgres-cdc/snapshot-progress
 function harness(intervalMs: number) {
   let now = 0;
   const lines: { fields: Record<string, unknown>; msg: string }[] = [];
-  const log = { info: (fields: Record<string, unknown>, msg: string) => lines.push({ fields, msg }) } as unknown as Logger;
+  const log = {
+    info: (fields: Record<string, unknown>, msg: string) => lines.push({ fields, msg }),
+  } as unknown as Logger;
   const gauges = new Map<string, () => number>();
-  const metrics: PluginMetrics = { gauge: (name, _help, labels, read) => gauges.set(`${name}${JSON.stringify(labels)}`, read) };
+  const metrics: PluginMetrics = {
+    gauge: (name, _help, labels, read) => gauges.set(`${name}${JSON.stringify(labels)}`, read),
+  };
   const progress = new SnapshotProgress(log, intervalMs, metrics, "app", () => now);
-  const gauge = (name: string, labels: Record<string, string> = { context: "snapshot", server: "app" }) => gauges.get(`debezium_metrics_${name}${JSON.stringify(labels)}`)?.();
+  const gauge = (name: string, labels: Record<string, string> = { context: "snapshot", server: "app" }) =>
+    gauges.get(`debezium_metrics_${name}${JSON.stringify(labels)}`)?.();
   return { progress, lines, gauge, advance: (ms: number) => (now += ms) };
 }
 
 describe("snapshot progress", () => {
   test("logs a table's progress at most once per interval, then its end and the snapshot's", () => {
     const { progress, lines, advance } = harness(5_000);
-    progress.tables([{ name: "public.a", estimate: 4 }, { name: "public.b", estimate: null }]);
+    progress.tables([
+      { name: "public.a", estimate: 4 },
+      { name: "public.b", estimate: null },
+    ]);
     progress.row("public.a");
     advance(4_999);
     progress.row("public.a");
@@ -41,7 +49,10 @@ describe("snapshot progress", () => {
   test("gauges carry Debezium's snapshot figures", () => {
     const { progress, gauge, advance } = harness(5_000);
     expect(gauge("snapshot_running")).toBe(0);
-    progress.tables([{ name: "public.a", estimate: 2 }, { name: "public.b", estimate: 0 }]);
+    progress.tables([
+      { name: "public.a", estimate: 2 },
+      { name: "public.b", estimate: 0 },
+    ]);
     progress.row("public.a");
     expect(gauge("snapshot_running")).toBe(1);
     expect(gauge("total_table_count")).toBe(2);

@@ -58,17 +58,25 @@ describe("documentId", () => {
     expect(() => documentId(record({ key: null }), false)).toThrow("Key is used as document id and can not be null.");
     expect(() => documentId(record({ key: "" }), false)).toThrow("can not be empty");
     const s = SchemaBuilder.struct().field("id", Schema.INT32_SCHEMA).build();
-    expect(() => documentId(record({ keySchema: s, key: new Struct(s).put("id", 1) }), false)).toThrow("STRUCT is not supported as the document id.");
+    expect(() => documentId(record({ keySchema: s, key: new Struct(s).put("id", 1) }), false)).toThrow(
+      "STRUCT is not supported as the document id.",
+    );
     expect(() => documentId(record({ keySchema: null, key: 1.5 }), false)).toThrow("FLOAT64 is not supported");
   });
 });
 
 describe("bulkAction", () => {
   test("insert: index with external version = offset when the key is the id", () => {
-    expect(lines(bulkAction(record({}), config()))).toEqual([{ index: { _index: "orders", _id: "k1", version: 17, version_type: "external" } }, { a: 1 }]);
+    expect(lines(bulkAction(record({}), config()))).toEqual([
+      { index: { _index: "orders", _id: "k1", version: 17, version_type: "external" } },
+      { a: 1 },
+    ]);
   });
   test("insert with key.ignore: offset-based id, no versioning", () => {
-    expect(lines(bulkAction(record({}), config({ keyIgnore: () => true })))).toEqual([{ index: { _index: "orders", _id: "Orders+2+17" } }, { a: 1 }]);
+    expect(lines(bulkAction(record({}), config({ keyIgnore: () => true })))).toEqual([
+      { index: { _index: "orders", _id: "Orders+2+17" } },
+      { a: 1 },
+    ]);
   });
   test("upsert: update with doc_as_upsert", () => {
     expect(lines(bulkAction(record({}), config({ writeMethod: "upsert", maxInFlightRequests: 2 })))).toEqual([
@@ -78,7 +86,9 @@ describe("bulkAction", () => {
   });
   test("tombstones per behavior.on.null.values", () => {
     const tombstone = record({ value: null });
-    expect(lines(bulkAction(tombstone, config({ nullValues: "delete" })))).toEqual([{ delete: { _index: "orders", _id: "k1", version: 17, version_type: "external" } }]);
+    expect(lines(bulkAction(tombstone, config({ nullValues: "delete" })))).toEqual([
+      { delete: { _index: "orders", _id: "k1", version: 17, version_type: "external" } },
+    ]);
     expect(bulkAction(record({ value: null, key: null }), config({ nullValues: "delete" }))).toBeNull();
     expect(bulkAction(tombstone, config({ nullValues: "ignore" }))).toBeNull();
     expect(() => bulkAction(tombstone, config())).toThrow("has a null value");

@@ -16,7 +16,10 @@ function fakeServer(reply: Reply) {
     hostname: "127.0.0.1",
     port: 0,
     async fetch(request) {
-      const lines = (await request.text()).split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = (await request.text())
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       // Group metadata lines with the document line that follows them (none for a delete).
       const actions: unknown[][] = [];
       for (const line of lines) {
@@ -35,7 +38,8 @@ afterEach(() => {
   for (const s of servers.splice(0)) s.stop(true);
 });
 
-const ok = (actions: unknown[][]) => Response.json({ errors: false, items: actions.map(() => ({ index: { status: 201 } })) });
+const ok = (actions: unknown[][]) =>
+  Response.json({ errors: false, items: actions.map(() => ({ index: { status: 201 } })) });
 const action = (id: string) => `{"index":{"_index":"t","_id":"${id}"}}\n{"n":1}`;
 
 const writerConfig = (changes: Partial<BulkWriterConfig> = {}): BulkWriterConfig => ({
@@ -54,16 +58,25 @@ const log = logger("bulk-writer-test");
 describe("bulk responses", () => {
   test("item outcomes", () => {
     expect(itemOutcome({ status: 201 })).toBe("written");
-    expect(itemOutcome({ status: 409, error: { type: "version_conflict_engine_exception", reason: "" } })).toBe("outdated");
+    expect(itemOutcome({ status: 409, error: { type: "version_conflict_engine_exception", reason: "" } })).toBe(
+      "outdated",
+    );
     expect(itemOutcome({ status: 429, error: { type: "es_rejected_execution_exception", reason: "" } })).toBe("retry");
     expect(itemOutcome({ status: 400, error: { type: "mapper_parsing_exception", reason: "" } })).toBe("malformed");
     expect(itemOutcome({ status: 403, error: { type: "cluster_block_exception", reason: "" } })).toBe("failed");
   });
   test("items are read in request order and must match the request", () => {
-    expect(bulkItems({ items: [{ delete: { status: 404, result: "not_found" } }, { index: { status: 400, error: { type: "x", reason: "y" } } }] }, 2)).toEqual([
-      { status: 404 },
-      { status: 400, error: { type: "x", reason: "y" } },
-    ]);
+    expect(
+      bulkItems(
+        {
+          items: [
+            { delete: { status: 404, result: "not_found" } },
+            { index: { status: 400, error: { type: "x", reason: "y" } } },
+          ],
+        },
+        2,
+      ),
+    ).toEqual([{ status: 404 }, { status: 400, error: { type: "x", reason: "y" } }]);
     expect(() => bulkItems({ items: [] }, 1)).toThrow("unexpected bulk response");
   });
   test("retry waits grow from the base, with jitter", () => {
@@ -79,7 +92,11 @@ describe("bulk responses", () => {
 describe("BulkWriter", () => {
   test("batches by batch.size and flush sends the rest", async () => {
     const server = fakeServer(ok);
-    const writer = new BulkWriter(writerConfig({ lingerMs: 60_000 }), new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }), log);
+    const writer = new BulkWriter(
+      writerConfig({ lingerMs: 60_000 }),
+      new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }),
+      log,
+    );
     for (const id of ["a", "b", "c"]) await writer.add(action(id), id);
     await writer.flush(5000);
     expect(server.requests.map((r) => r.actions.length)).toEqual([2, 1]);
@@ -88,7 +105,11 @@ describe("BulkWriter", () => {
   test("fails over to the next URL and sends Basic credentials", async () => {
     const server = fakeServer(ok);
     const dead = `http://127.0.0.1:${freePort()}`;
-    const writer = new BulkWriter(writerConfig(), new BulkClient({ urls: [dead, server.url], auth: { username: "u", password: "p" }, requestTimeoutMs: 5000 }), log);
+    const writer = new BulkWriter(
+      writerConfig(),
+      new BulkClient({ urls: [dead, server.url], auth: { username: "u", password: "p" }, requestTimeoutMs: 5000 }),
+      log,
+    );
     await writer.add(action("a"), "a");
     await writer.flush(5000);
     expect(server.requests).toHaveLength(1);
@@ -103,11 +124,19 @@ describe("BulkWriter", () => {
       if (calls === 2)
         return Response.json({
           errors: true,
-          items: actions.map((_, i) => (i === 0 ? { index: { status: 201 } } : { index: { status: 429, error: { type: "es_rejected_execution_exception", reason: "queue full" } } })),
+          items: actions.map((_, i) =>
+            i === 0
+              ? { index: { status: 201 } }
+              : { index: { status: 429, error: { type: "es_rejected_execution_exception", reason: "queue full" } } },
+          ),
         });
       return ok(actions);
     });
-    const writer = new BulkWriter(writerConfig(), new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }), log);
+    const writer = new BulkWriter(
+      writerConfig(),
+      new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }),
+      log,
+    );
     await writer.add(action("a"), "a");
     await writer.add(action("b"), "b");
     await writer.flush(5000);
@@ -117,19 +146,32 @@ describe("BulkWriter", () => {
 
   test("gives up after max.retries and fails the next flush", async () => {
     const server = fakeServer(() => new Response("down", { status: 500 }));
-    const writer = new BulkWriter(writerConfig({ maxRetries: 2 }), new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }), log);
+    const writer = new BulkWriter(
+      writerConfig({ maxRetries: 2 }),
+      new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }),
+      log,
+    );
     await writer.add(action("a"), "a");
     await expect(writer.flush(5000)).rejects.toThrow("Bulk request failed after 3 attempts");
     expect(server.requests).toHaveLength(3);
   });
 
   const malformed = (actions: unknown[][]) =>
-    Response.json({ errors: true, items: actions.map(() => ({ index: { status: 400, error: { type: "mapper_parsing_exception", reason: "failed to parse field [n]" } } })) });
+    Response.json({
+      errors: true,
+      items: actions.map(() => ({
+        index: { status: 400, error: { type: "mapper_parsing_exception", reason: "failed to parse field [n]" } },
+      })),
+    });
 
   test("malformed documents are skipped with ignore/warn", async () => {
     for (const behavior of ["ignore", "warn"] as const) {
       const server = fakeServer(malformed);
-      const writer = new BulkWriter(writerConfig({ malformedDocuments: behavior }), new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }), log);
+      const writer = new BulkWriter(
+        writerConfig({ malformedDocuments: behavior }),
+        new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }),
+        log,
+      );
       await writer.add(action("a"), "a");
       await writer.flush(5000);
       expect(server.requests).toHaveLength(1);
@@ -138,14 +180,24 @@ describe("BulkWriter", () => {
 
   test("a malformed document fails with fail, naming the record and the reason", async () => {
     const server = fakeServer(malformed);
-    const writer = new BulkWriter(writerConfig(), new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }), log);
+    const writer = new BulkWriter(
+      writerConfig(),
+      new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }),
+      log,
+    );
     await writer.add(action("a"), "record from topic=t partition=0 offset=0");
-    await expect(writer.flush(5000)).rejects.toThrow("Indexing record from topic=t partition=0 offset=0 failed: mapper_parsing_exception: failed to parse field [n]");
+    await expect(writer.flush(5000)).rejects.toThrow(
+      "Indexing record from topic=t partition=0 offset=0 failed: mapper_parsing_exception: failed to parse field [n]",
+    );
   });
 
   test("a refused request (401) fails without retries", async () => {
     const server = fakeServer(() => new Response("unauthorized", { status: 401 }));
-    const writer = new BulkWriter(writerConfig(), new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }), log);
+    const writer = new BulkWriter(
+      writerConfig(),
+      new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }),
+      log,
+    );
     await writer.add(action("a"), "a");
     await expect(writer.flush(5000)).rejects.toThrow("failed with 401");
     expect(server.requests).toHaveLength(1);

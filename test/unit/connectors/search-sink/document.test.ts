@@ -1,6 +1,15 @@
 // Record values as documents, as Confluent's DataConverter writes them.
 import { describe, expect, test } from "bun:test";
-import { BigDecimal, ConnectDate, Decimal, Schema, SchemaBuilder, Struct, Time, Timestamp } from "#src/connect/api/data/index.ts";
+import {
+  BigDecimal,
+  ConnectDate,
+  Decimal,
+  Schema,
+  SchemaBuilder,
+  Struct,
+  Time,
+  Timestamp,
+} from "#src/connect/api/data/index.ts";
 import { documentJson } from "#src/connectors/search-sink/document.ts";
 
 const withSchema = { ignoreSchema: false, compactMapEntries: true };
@@ -56,7 +65,9 @@ describe("documentJson", () => {
     const byName = SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT32_SCHEMA).build();
     const byNumber = SchemaBuilder.map(Schema.INT32_SCHEMA, Schema.STRING_SCHEMA).build();
     expect(documentJson("t", byName, new Map([["a", 1]]), withSchema)).toBe('{"a":1}');
-    expect(documentJson("t", byName, new Map([["a", 1]]), { ignoreSchema: false, compactMapEntries: false })).toBe('[{"key":"a","value":1}]');
+    expect(documentJson("t", byName, new Map([["a", 1]]), { ignoreSchema: false, compactMapEntries: false })).toBe(
+      '[{"key":"a","value":1}]',
+    );
     expect(documentJson("t", byNumber, new Map([[7, "x"]]), withSchema)).toBe('[{"key":7,"value":"x"}]');
   });
 
@@ -68,7 +79,9 @@ describe("documentJson", () => {
 
   test("schemaless values pass through as they are", () => {
     const value = { name: "n", n: 7n, f: 1.25, nested: { list: [1n, "x", null] } };
-    expect(documentJson("t", null, value, withSchema)).toBe('{"name":"n","n":7,"f":1.25,"nested":{"list":[1,"x",null]}}');
+    expect(documentJson("t", null, value, withSchema)).toBe(
+      '{"name":"n","n":7,"f":1.25,"nested":{"list":[1,"x",null]}}',
+    );
   });
 
   test("non-finite doubles become strings, as Jackson writes them", () => {

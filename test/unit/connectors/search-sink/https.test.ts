@@ -22,8 +22,18 @@ beforeAll(() => {
   const node = ca.issue("search", "server");
   const stranger = certificateAuthority("other CA").issue("search", "server");
   const answer = (request: Request) => Response.json({ path: new URL(request.url).pathname });
-  mutual = Bun.serve({ hostname: "127.0.0.1", port: 0, tls: { key: node.key, cert: node.cert, ca: [ca.cert], requestCert: true, rejectUnauthorized: true }, fetch: answer });
-  foreign = Bun.serve({ hostname: "127.0.0.1", port: 0, tls: { key: stranger.key, cert: stranger.cert }, fetch: answer });
+  mutual = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    tls: { key: node.key, cert: node.cert, ca: [ca.cert], requestCert: true, rejectUnauthorized: true },
+    fetch: answer,
+  });
+  foreign = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    tls: { key: stranger.key, cert: stranger.cert },
+    fetch: answer,
+  });
   plain = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: answer });
 });
 afterAll(() => {
@@ -34,12 +44,20 @@ const https = (server: ReturnType<typeof Bun.serve>, host = "127.0.0.1") => `htt
 
 /** A client from connector settings, as the task builds it. */
 function clientFor(urls: string[], props: Record<string, string>): BulkClient {
-  const config = searchSinkConfig(searchSinkSettings.parse({ "connection.url": urls.join(","), "max.retries": "0", ...props }).values);
+  const config = searchSinkConfig(
+    searchSinkSettings.parse({ "connection.url": urls.join(","), "max.retries": "0", ...props }).values,
+  );
   return new BulkClient(config);
 }
 
-const inlineTrust = () => ({ "elastic.security.protocol": "SSL", "elastic.https.ssl.truststore.certificates": ca.cert });
-const inlineKey = () => ({ "elastic.https.ssl.keystore.key": client.key, "elastic.https.ssl.keystore.certificate.chain": client.cert });
+const inlineTrust = () => ({
+  "elastic.security.protocol": "SSL",
+  "elastic.https.ssl.truststore.certificates": ca.cert,
+});
+const inlineKey = () => ({
+  "elastic.https.ssl.keystore.key": client.key,
+  "elastic.https.ssl.keystore.certificate.chain": client.cert,
+});
 
 async function failure(request: Promise<unknown>): Promise<unknown> {
   return request.then(
@@ -63,10 +81,14 @@ describe("search sink HTTPS", () => {
   });
 
   test("an untrusted certificate names where the trusted CAs come from", async () => {
-    const inline = (await failure(clientFor([https(foreign)], { ...inlineTrust(), ...inlineKey() }).request("GET", "/"))) as SearchTlsException;
+    const inline = (await failure(
+      clientFor([https(foreign)], { ...inlineTrust(), ...inlineKey() }).request("GET", "/"),
+    )) as SearchTlsException;
     expect(inline).toBeInstanceOf(SearchTlsException);
     expect(inline.setting).toBe("elastic.https.ssl.truststore.certificates");
-    expect(inline.message).toContain("the server's certificate is not signed by a CA in elastic.https.ssl.truststore.certificates");
+    expect(inline.message).toContain(
+      "the server's certificate is not signed by a CA in elastic.https.ssl.truststore.certificates",
+    );
     // PLAINTEXT: the runtime's CAs, and the fix is to turn SSL on.
     const runtime = (await failure(clientFor([https(foreign)], {}).request("GET", "/"))) as SearchTlsException;
     expect(runtime).toBeInstanceOf(SearchTlsException);
@@ -76,7 +98,10 @@ describe("search sink HTTPS", () => {
   });
 
   test("a server with an untrusted certificate is skipped for the next URL", async () => {
-    const reply = await clientFor([https(foreign), https(mutual)], { ...inlineTrust(), ...inlineKey() }).request("GET", "/x");
+    const reply = await clientFor([https(foreign), https(mutual)], { ...inlineTrust(), ...inlineKey() }).request(
+      "GET",
+      "/x",
+    );
     expect(reply.url).toBe(https(mutual));
     expect(JSON.parse(reply.text)).toEqual({ path: "/x" });
   });
@@ -85,13 +110,21 @@ describe("search sink HTTPS", () => {
     // The certificate lists 127.0.0.1 and localhost, not 127.0.0.2 (a loopback address the server does
     // not listen on would fail to connect first), so the server listens everywhere for this one.
     const node = ca.issue("search", "server");
-    const anywhere = Bun.serve({ hostname: "0.0.0.0", port: 0, tls: { key: node.key, cert: node.cert }, fetch: () => new Response("{}") });
+    const anywhere = Bun.serve({
+      hostname: "0.0.0.0",
+      port: 0,
+      tls: { key: node.key, cert: node.cert },
+      fetch: () => new Response("{}"),
+    });
     try {
       const url = https(anywhere, "127.0.0.2");
       const err = (await failure(clientFor([url], inlineTrust()).request("GET", "/"))) as SearchTlsException;
       expect(err).toBeInstanceOf(SearchTlsException);
       expect(err.setting).toBe("elastic.https.ssl.endpoint.identification.algorithm");
-      const unchecked = await clientFor([url], { ...inlineTrust(), "elastic.https.ssl.endpoint.identification.algorithm": "" }).request("GET", "/");
+      const unchecked = await clientFor([url], {
+        ...inlineTrust(),
+        "elastic.https.ssl.endpoint.identification.algorithm": "",
+      }).request("GET", "/");
       expect(unchecked.status).toBe(200);
     } finally {
       anywhere.stop(true);
@@ -106,8 +139,18 @@ describe("search sink HTTPS", () => {
   });
 
   test("PLAINTEXT ignores the SSL settings; SSL without a trust store leaves the runtime's CAs", () => {
-    expect(searchHttps({ "elastic.https.ssl.truststore.certificates": "not read" })).toEqual({ ssl: false, tls: undefined, trustSetting: undefined, clientCertificate: false });
-    expect(searchHttps({ "elastic.security.protocol": "ssl", "elastic.https.ssl.endpoint.identification.algorithm": "https" })).toEqual({
+    expect(searchHttps({ "elastic.https.ssl.truststore.certificates": "not read" })).toEqual({
+      ssl: false,
+      tls: undefined,
+      trustSetting: undefined,
+      clientCertificate: false,
+    });
+    expect(
+      searchHttps({
+        "elastic.security.protocol": "ssl",
+        "elastic.https.ssl.endpoint.identification.algorithm": "https",
+      }),
+    ).toEqual({
       ssl: true,
       tls: undefined,
       trustSetting: undefined,

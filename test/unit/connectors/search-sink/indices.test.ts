@@ -28,13 +28,15 @@ function fakeServer(indices: Map<string, Record<string, unknown>>, override?: (c
       const [, index, endpoint] = call.path.split("/");
       const mapping = indices.get(index!);
       if (endpoint === "_mapping") {
-        if (mapping === undefined) return Response.json({ error: { type: "index_not_found_exception" } }, { status: 404 });
+        if (mapping === undefined)
+          return Response.json({ error: { type: "index_not_found_exception" } }, { status: 404 });
         if (call.method === "GET") return Response.json({ [index!]: { mappings: mapping } });
         indices.set(index!, JSON.parse(call.body) as Record<string, unknown>);
         return Response.json({ acknowledged: true });
       }
       if (call.method === "HEAD") return new Response(null, { status: mapping === undefined ? 404 : 200 });
-      if (mapping !== undefined) return Response.json({ error: { type: "resource_already_exists_exception" } }, { status: 400 });
+      if (mapping !== undefined)
+        return Response.json({ error: { type: "resource_already_exists_exception" } }, { status: 400 });
       indices.set(index!, {});
       return Response.json({ acknowledged: true, index });
     },
@@ -70,7 +72,11 @@ function record(topic: string, schema: Schema | null = valueSchema): SinkRecord 
 
 function indices(url: string, changes: Partial<IndicesConfig> = {}): Indices {
   const config: IndicesConfig = { schemaIgnore: () => false, maxRetries: 2, retryBackoffMs: 1, ...changes };
-  return new Indices(config, new BulkClient({ urls: [url], auth: undefined, requestTimeoutMs: 5000 }), logger("indices-test"));
+  return new Indices(
+    config,
+    new BulkClient({ urls: [url], auth: undefined, requestTimeoutMs: 5000 }),
+    logger("indices-test"),
+  );
 }
 
 const summary = (calls: Call[]) => calls.map((c) => `${c.method} ${c.path}`);
@@ -82,7 +88,12 @@ describe("Indices.prepare", () => {
     const prepared = indices(server.url);
     await prepared.prepare(record("Orders"));
     await prepared.prepare(record("orders"));
-    expect(summary(server.calls)).toEqual(["HEAD /orders", "PUT /orders", "GET /orders/_mapping", "PUT /orders/_mapping"]);
+    expect(summary(server.calls)).toEqual([
+      "HEAD /orders",
+      "PUT /orders",
+      "GET /orders/_mapping",
+      "PUT /orders/_mapping",
+    ]);
     expect(state.get("orders")).toEqual(expectedMapping);
   });
 
@@ -106,7 +117,14 @@ describe("Indices.prepare", () => {
     const prepared = indices(server.url, { schemaIgnore: (topic) => topic === "plain" });
     await prepared.prepare(record("plain"));
     await prepared.prepare(record("typed"));
-    expect(summary(server.calls)).toEqual(["HEAD /plain", "PUT /plain", "HEAD /typed", "PUT /typed", "GET /typed/_mapping", "PUT /typed/_mapping"]);
+    expect(summary(server.calls)).toEqual([
+      "HEAD /plain",
+      "PUT /plain",
+      "HEAD /typed",
+      "PUT /typed",
+      "GET /typed/_mapping",
+      "PUT /typed/_mapping",
+    ]);
   });
 
   test("a record without a value schema leaves the index to dynamic mapping until one with a schema comes", async () => {
@@ -120,7 +138,9 @@ describe("Indices.prepare", () => {
 
   test("an index created by someone else in between is fine", async () => {
     const server = fakeServer(new Map(), (call) =>
-      call.method === "PUT" && call.path === "/orders" ? Response.json({ error: { type: "resource_already_exists_exception" } }, { status: 400 }) : undefined,
+      call.method === "PUT" && call.path === "/orders"
+        ? Response.json({ error: { type: "resource_already_exists_exception" } }, { status: 400 })
+        : undefined,
     );
     await indices(server.url, { schemaIgnore: () => true }).prepare(record("orders"));
     expect(summary(server.calls)).toEqual(["HEAD /orders", "PUT /orders"]);
@@ -128,18 +148,26 @@ describe("Indices.prepare", () => {
 
   test("a busy server is asked again; after max.retries the task fails", async () => {
     let busy = 2;
-    const server = fakeServer(new Map(), (call) => (call.method === "HEAD" && busy-- > 0 ? new Response(null, { status: 503 }) : undefined));
+    const server = fakeServer(new Map(), (call) =>
+      call.method === "HEAD" && busy-- > 0 ? new Response(null, { status: 503 }) : undefined,
+    );
     await indices(server.url, { schemaIgnore: () => true }).prepare(record("orders"));
     expect(summary(server.calls)).toEqual(["HEAD /orders", "HEAD /orders", "HEAD /orders", "PUT /orders"]);
 
     const down = fakeServer(new Map(), () => Response.json({ error: "busy" }, { status: 429 }));
-    await expect(indices(down.url, { maxRetries: 1 }).prepare(record("orders"))).rejects.toThrow("Failed to check whether index orders exists after 2 attempts");
+    await expect(indices(down.url, { maxRetries: 1 }).prepare(record("orders"))).rejects.toThrow(
+      "Failed to check whether index orders exists after 2 attempts",
+    );
   });
 
   test("a refused mapping fails the task with the server's reason", async () => {
     const server = fakeServer(new Map(), (call) =>
-      call.method === "PUT" && call.path.endsWith("/_mapping") ? Response.json({ error: { type: "mapper_parsing_exception", reason: "bad" } }, { status: 400 }) : undefined,
+      call.method === "PUT" && call.path.endsWith("/_mapping")
+        ? Response.json({ error: { type: "mapper_parsing_exception", reason: "bad" } }, { status: 400 })
+        : undefined,
     );
-    await expect(indices(server.url).prepare(record("orders"))).rejects.toThrow(/Failed to create the mapping of index orders .*400.*mapper_parsing_exception/);
+    await expect(indices(server.url).prepare(record("orders"))).rejects.toThrow(
+      /Failed to create the mapping of index orders .*400.*mapper_parsing_exception/,
+    );
   });
 });

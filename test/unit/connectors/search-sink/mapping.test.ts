@@ -1,6 +1,14 @@
 // Index mappings derived from value schemas, as Confluent's sink puts them.
 import { describe, expect, test } from "bun:test";
-import { BigDecimal, ConnectDate, Decimal, Schema, SchemaBuilder, Time, Timestamp } from "#src/connect/api/data/index.ts";
+import {
+  BigDecimal,
+  ConnectDate,
+  Decimal,
+  Schema,
+  SchemaBuilder,
+  Time,
+  Timestamp,
+} from "#src/connect/api/data/index.ts";
 import { mappingJson, schemaMapping } from "#src/connectors/search-sink/mapping.ts";
 
 const text = { type: "text", fields: { keyword: { type: "keyword", ignore_above: 256 } } };
@@ -27,7 +35,10 @@ describe("schemaMapping", () => {
   });
 
   test("a struct has properties, nested structs too; an array maps as its element", () => {
-    const address = SchemaBuilder.struct().field("city", Schema.STRING_SCHEMA).field("zip", Schema.OPTIONAL_INT32_SCHEMA).build();
+    const address = SchemaBuilder.struct()
+      .field("city", Schema.STRING_SCHEMA)
+      .field("zip", Schema.OPTIONAL_INT32_SCHEMA)
+      .build();
     const schema = SchemaBuilder.struct()
       .name("Person")
       .field("id", Schema.INT64_SCHEMA)
@@ -68,9 +79,19 @@ describe("schemaMapping", () => {
       .field("d", SchemaBuilder.float64().defaultValue(2.5).build())
       .field("ok", SchemaBuilder.bool().defaultValue(false).build())
       .field("name", SchemaBuilder.string().defaultValue("none").build())
-      .field("raw", SchemaBuilder.bytes().defaultValue(new Uint8Array([1])).build())
+      .field(
+        "raw",
+        SchemaBuilder.bytes()
+          .defaultValue(new Uint8Array([1]))
+          .build(),
+      )
       .field("at", Timestamp.builder().defaultValue(new Date(1_700_000_000_123)).build())
-      .field("day", ConnectDate.builder().defaultValue(new Date(Date.UTC(2024, 0, 2))).build())
+      .field(
+        "day",
+        ConnectDate.builder()
+          .defaultValue(new Date(Date.UTC(2024, 0, 2)))
+          .build(),
+      )
       .field("price", Decimal.builder(2).defaultValue(BigDecimal.parse("12.34")).build())
       .build();
     expect(schemaMapping(schema).properties).toEqual({
@@ -93,7 +114,9 @@ describe("schemaMapping", () => {
 describe("mappingJson", () => {
   test("the JSON text of a mapping", () => {
     const schema = SchemaBuilder.struct().field("id", Schema.INT64_SCHEMA).field("name", Schema.STRING_SCHEMA).build();
-    expect(mappingJson(schemaMapping(schema))).toBe('{"properties":{"id":{"type":"long"},"name":{"type":"text","fields":{"keyword":{"type":"keyword","ignore_above":256}}}}}');
+    expect(mappingJson(schemaMapping(schema))).toBe(
+      '{"properties":{"id":{"type":"long"},"name":{"type":"text","fields":{"keyword":{"type":"keyword","ignore_above":256}}}}}',
+    );
   });
 
   test("an INT64 default beyond 2^53 keeps its digits; non-finite doubles are written as text", () => {
@@ -101,7 +124,9 @@ describe("mappingJson", () => {
       .field("big", SchemaBuilder.int64().defaultValue(9_223_372_036_854_775_807n).build())
       .field("nan", SchemaBuilder.float64().defaultValue(Number.NaN).build())
       .build();
-    expect(mappingJson(schemaMapping(schema))).toBe('{"properties":{"big":{"type":"long","null_value":9223372036854775807},"nan":{"type":"double","null_value":"NaN"}}}');
+    expect(mappingJson(schemaMapping(schema))).toBe(
+      '{"properties":{"big":{"type":"long","null_value":9223372036854775807},"nan":{"type":"double","null_value":"NaN"}}}',
+    );
   });
 
   test("a field named __proto__ stays a field", () => {

@@ -26,9 +26,15 @@ describe("local-kms", () => {
 
   test("the secret comes from kmsProps, else LOCAL_SECRET; other KMS types have no driver here", () => {
     const wrapped = localAead("from-env").encrypt(Buffer.from("x"));
-    expect(Buffer.from(kekAead({ kmsType: "local-kms", kmsKeyId: "k", kmsProps: {} }, { LOCAL_SECRET: "from-env" }).decrypt(wrapped)).toString()).toBe("x");
+    expect(
+      Buffer.from(
+        kekAead({ kmsType: "local-kms", kmsKeyId: "k", kmsProps: {} }, { LOCAL_SECRET: "from-env" }).decrypt(wrapped),
+      ).toString(),
+    ).toBe("x");
     expect(() => kekAead({ kmsType: "local-kms", kmsKeyId: "k", kmsProps: {} }, {})).toThrow("cannot load secret");
-    expect(() => kekAead({ kmsType: "aws-kms", kmsKeyId: "arn:aws:kms:eu-west-1:1:key/2", kmsProps: {} }, {})).toThrow("No KMS driver supports: aws-kms://arn:aws:kms:eu-west-1:1:key/2");
+    expect(() => kekAead({ kmsType: "aws-kms", kmsKeyId: "arn:aws:kms:eu-west-1:1:key/2", kmsProps: {} }, {})).toThrow(
+      "No KMS driver supports: aws-kms://arn:aws:kms:eu-west-1:1:key/2",
+    );
   });
 });
 

@@ -5,8 +5,12 @@ import { dekId, encodeKey, encodeValue, kekId, type DekAlgorithm, type DekRecord
 import { DekState } from "#src/registry/dek/state.ts";
 
 let offset = 0;
-const apply = (state: DekState, record: DekRecord, timestamp = 1000 + offset) => state.apply(encodeKey(record), encodeValue(record), { offset: offset++, timestamp });
-const kek = (name: string, deleted = false): DekRecord => ({ ...kekId(name), value: { name, kmsType: "local-kms", kmsKeyId: "k", kmsProps: {}, shared: false, deleted } });
+const apply = (state: DekState, record: DekRecord, timestamp = 1000 + offset) =>
+  state.apply(encodeKey(record), encodeValue(record), { offset: offset++, timestamp });
+const kek = (name: string, deleted = false): DekRecord => ({
+  ...kekId(name),
+  value: { name, kmsType: "local-kms", kmsKeyId: "k", kmsProps: {}, shared: false, deleted },
+});
 const dek = (kekName: string, subject: string, version: number, algorithm: DekAlgorithm = "AES256_GCM"): DekRecord => ({
   ...dekId(kekName, subject, algorithm, version),
   value: { kekName, subject, algorithm, version, encryptedKeyMaterial: "QQ==", deleted: false },
@@ -32,7 +36,12 @@ test("KEKs by name, DEKs by KEK, subject, algorithm (enum order) and version (nu
   apply(state, dek("beta", "s", 1, "AES256_SIV"));
   apply(state, dek("beta", "s", 3, "AES128_GCM"));
   apply(state, dek("alpha", "t", 1));
-  expect(state.allDeks("beta").map((d) => `${d.id.algorithm}/${d.id.version}`)).toEqual(["AES128_GCM/3", "AES256_GCM/2", "AES256_GCM/10", "AES256_SIV/1"]);
+  expect(state.allDeks("beta").map((d) => `${d.id.algorithm}/${d.id.version}`)).toEqual([
+    "AES128_GCM/3",
+    "AES256_GCM/2",
+    "AES256_GCM/10",
+    "AES256_SIV/1",
+  ]);
   expect(state.dekVersions("beta", "s", "AES256_GCM").map((d) => d.id.version)).toEqual([2, 10]);
   expect(state.allDeks().map((d) => d.id.kekName)).toEqual(["alpha", "beta", "beta", "beta", "beta"]);
   apply(state, { ...dekId("beta", "s", "AES256_GCM", 10), value: null });
@@ -42,7 +51,10 @@ test("KEKs by name, DEKs by KEK, subject, algorithm (enum order) and version (nu
 
 test("other tenants' keys (a multi-tenant Confluent topic) are kept out of this registry's answers", () => {
   const state = new DekState();
-  apply(state, { ...kekId("k", "lsrc-1"), value: { name: "k", kmsType: "t", kmsKeyId: "i", kmsProps: {}, shared: false, deleted: false } });
+  apply(state, {
+    ...kekId("k", "lsrc-1"),
+    value: { name: "k", kmsType: "t", kmsKeyId: "i", kmsProps: {}, shared: false, deleted: false },
+  });
   expect(state.kek("k")).toBeUndefined();
   expect(state.allKeks()).toEqual([]);
 });

@@ -7,7 +7,13 @@ import { registryApp } from "#src/registry/http/app.ts";
 import { registryDocument } from "#src/registry/http/openapi.ts";
 import { undocumentedRoutes } from "../../platform/openapi-coverage.ts";
 
-const app = registryApp({} as never, { dek: {} as never, maxBodyBytes: 1, schemasById: {} as never, metrics: newRegistry(), health: () => ({}) as never });
+const app = registryApp({} as never, {
+  dek: {} as never,
+  maxBodyBytes: 1,
+  schemasById: {} as never,
+  metrics: newRegistry(),
+  health: () => ({}) as never,
+});
 
 test("every route the registry's app registered is in its document, with a summary and responses", () => {
   const doc = registryDocument(app.routes);

@@ -34,7 +34,10 @@ describe("decodePathSegment", () => {
 
 describe("routeParams", () => {
   test("each named segment of the route, decoded from the raw path", () => {
-    expect(routeParams("/subjects/:subject/versions/:version", "/subjects/%FF/versions/latest")).toEqual({ subject: "\uFFFD", version: "latest" });
+    expect(routeParams("/subjects/:subject/versions/:version", "/subjects/%FF/versions/latest")).toEqual({
+      subject: "\uFFFD",
+      version: "latest",
+    });
     expect(routeParams("/mode/:subject", "/mode/a%2Fb")).toEqual({ subject: "a/b" });
     expect(routeParams("/config", "/config")).toEqual({});
   });

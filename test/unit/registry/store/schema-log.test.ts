@@ -26,7 +26,12 @@ test("writes stuck behind a hung produce all fail with 50002 by their own deadli
   const dir = mkdtempSync(join(tmpdir(), "sluice-schema-log-"));
   const broker = new EmbeddedBroker({ dataDir: dir });
   await broker.connect();
-  const log = new SchemaLog(broker, new RegistryState(), { topic: "_schemas", replicationFactor: 1, timeoutMs: 200, initTimeoutMs: 5000 });
+  const log = new SchemaLog(broker, new RegistryState(), {
+    topic: "_schemas",
+    replicationFactor: 1,
+    timeoutMs: 200,
+    initTimeoutMs: 5000,
+  });
   await log.start();
   cleanup.push(async () => {
     await log.stop();
@@ -43,7 +48,9 @@ test("writes stuck behind a hung produce all fail with 50002 by their own deadli
   };
 
   const started = Date.now();
-  const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => log.exclusive(async () => ({ records: [schemaRecord(i)], result: i }))));
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: 8 }, (_, i) => log.exclusive(async () => ({ records: [schemaRecord(i)], result: i }))),
+  );
   const elapsed = Date.now() - started;
   for (const o of outcomes) {
     expect(o.status).toBe("rejected");

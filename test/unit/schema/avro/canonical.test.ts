@@ -38,7 +38,8 @@ describe("canonical string (Java Schema.toString)", () => {
       "fields": [ { "type": "string", "name": "f1", "doc": "bye\\"now" } ],
       "doc": "hi\\"there", "name": "myrecord", "type": "record"
     }`;
-    const b = '{"type":"record","name":"myrecord","doc":"hi\\"there","fields":[{"name":"f1","doc":"bye\\"now","type":"string"}]}';
+    const b =
+      '{"type":"record","name":"myrecord","doc":"hi\\"there","fields":[{"name":"f1","doc":"bye\\"now","type":"string"}]}';
     const expected =
       '{"type":"record","name":"myrecord","doc":"hi\\"there","fields":[{"name":"f1","type":"string","doc":"bye\\"now"}]}';
     expect(canonical(a)).toBe(expected);
@@ -64,8 +65,19 @@ describe("canonical string (Java Schema.toString)", () => {
 
   test("enum and fixed key order", () => {
     expect(
-      canonical({ aliases: ["a.Old"], default: "B", symbols: ["A", "B"], p: 1, doc: "e", name: "E", namespace: "n", type: "enum" }),
-    ).toBe('{"type":"enum","name":"E","namespace":"n","doc":"e","symbols":["A","B"],"default":"B","p":1,"aliases":["a.Old"]}');
+      canonical({
+        aliases: ["a.Old"],
+        default: "B",
+        symbols: ["A", "B"],
+        p: 1,
+        doc: "e",
+        name: "E",
+        namespace: "n",
+        type: "enum",
+      }),
+    ).toBe(
+      '{"type":"enum","name":"E","namespace":"n","doc":"e","symbols":["A","B"],"default":"B","p":1,"aliases":["a.Old"]}',
+    );
     expect(canonical({ size: 16, logicalType: "uuid", name: "U", type: "fixed", aliases: ["V"] })).toBe(
       '{"type":"fixed","name":"U","size":16,"logicalType":"uuid","aliases":["V"]}',
     );
@@ -150,7 +162,8 @@ describe("canonical string (Java Schema.toString)", () => {
   });
 
   test("recursive records", () => {
-    const s = '{"type":"record","name":"Node","fields":[{"name":"value","type":"int"},{"name":"next","type":["null","Node"],"default":null}]}';
+    const s =
+      '{"type":"record","name":"Node","fields":[{"name":"value","type":"int"},{"name":"next","type":["null","Node"],"default":null}]}';
     expect(canonical(s)).toBe(s);
   });
 
@@ -184,7 +197,7 @@ describe("canonical string (Java Schema.toString)", () => {
   });
 
   test("strings are escaped like Jackson", () => {
-    expect(canonical({ type: "string", p: "tab\t nl\n ctl\u001f quote\" slash/ é" })).toBe(
+    expect(canonical({ type: "string", p: 'tab\t nl\n ctl\u001f quote" slash/ é' })).toBe(
       '{"type":"string","p":"tab\\t nl\\n ctl\\u001F quote\\" slash/ é"}',
     );
   });
@@ -196,7 +209,9 @@ describe("canonical string (Java Schema.toString)", () => {
 
   test("aliases are qualified relative to the type's namespace", () => {
     const s = { type: "record", name: "R", namespace: "a", aliases: ["Old", "a.Older", "b.Other"], fields: [] };
-    expect(canonical(s)).toBe('{"type":"record","name":"R","namespace":"a","fields":[],"aliases":["Old","Older","b.Other"]}');
+    expect(canonical(s)).toBe(
+      '{"type":"record","name":"R","namespace":"a","fields":[],"aliases":["Old","Older","b.Other"]}',
+    );
   });
 
   test("a recognised logical type of a record/array/map comes first (Java re-adds it when resolving)", () => {
@@ -215,7 +230,9 @@ describe("canonical string (Java Schema.toString)", () => {
         '"logicalType":"variant","x-before":1}',
     );
     // not a valid variant: the prop keeps its place
-    expect(canonical({ ...variant, fields: [] })).toBe('{"type":"record","name":"V","fields":[],"x-before":1,"logicalType":"variant"}');
+    expect(canonical({ ...variant, fields: [] })).toBe(
+      '{"type":"record","name":"V","fields":[],"x-before":1,"logicalType":"variant"}',
+    );
   });
 
   test("a type named like a primitive type is always written in full", () => {
@@ -233,7 +250,12 @@ describe("canonical string (Java Schema.toString)", () => {
 });
 
 describe("references", () => {
-  const address = { type: "record", name: "Address", namespace: "com.acme", fields: [{ name: "street", type: "string" }] };
+  const address = {
+    type: "record",
+    name: "Address",
+    namespace: "com.acme",
+    fields: [{ name: "street", type: "string" }],
+  };
   const country = { type: "enum", name: "Country", namespace: "com.acme", symbols: ["NL", "BE"] };
 
   test("referenced named types are usable by name and stay name references", () => {
@@ -267,7 +289,14 @@ describe("references", () => {
       name: "Wrapper",
       fields: [{ name: "c", type: { type: "enum", name: "Inner", symbols: ["A"] } }],
     };
-    const main = { type: "record", name: "Main", fields: [{ name: "i", type: "Inner" }, { name: "w", type: "Wrapper" }] };
+    const main = {
+      type: "record",
+      name: "Main",
+      fields: [
+        { name: "i", type: "Inner" },
+        { name: "w", type: "Wrapper" },
+      ],
+    };
     expect(canonical(main, [ref("wrapper", wrapper)])).toBe(
       '{"type":"record","name":"Main","fields":[{"name":"i","type":{"type":"enum","name":"Inner","symbols":["A"]}},' +
         '{"name":"w","type":"Wrapper"}]}',
@@ -293,9 +322,9 @@ describe("references", () => {
       '{"type":"record","name":"P","fields":[{"name":"a","type":"com.acme.Address"}]}',
     );
     const different = { ...address, fields: [{ name: "street", type: "int" }] };
-    expect(() => canonical({ type: "record", name: "P", fields: [{ name: "a", type: different }] }, [ref("address", address)])).toThrow(
-      "Can't redefine: com.acme.Address",
-    );
+    expect(() =>
+      canonical({ type: "record", name: "P", fields: [{ name: "a", type: different }] }, [ref("address", address)]),
+    ).toThrow("Can't redefine: com.acme.Address");
   });
 
   test("defaults and props compare as Jackson's JsonNode.equals: 1 is not 1.0, 0.0 is not -0.0, NaN is NaN", () => {
@@ -305,7 +334,9 @@ describe("references", () => {
       canonical(`{"type":"record","name":"P","fields":[{"name":"a","type":${second}}]}`, [ref("d", first)]);
     expect(redefined(withDefault("0.0"), withDefault("0.0"))).not.toThrow();
     expect(redefined(withDefault('"NaN"'), withDefault('"NaN"'))).not.toThrow();
-    expect(redefined(withDefault("0.0", '{"a":[1,2],"b":null}'), withDefault("0.0", '{"b":null,"a":[1,2]}'))).not.toThrow();
+    expect(
+      redefined(withDefault("0.0", '{"a":[1,2],"b":null}'), withDefault("0.0", '{"b":null,"a":[1,2]}')),
+    ).not.toThrow();
     expect(redefined(withDefault("0.0"), withDefault("-0.0"))).toThrow("Can't redefine: D");
     expect(redefined(withDefault("0.0", "1"), withDefault("0.0", "1.0"))).toThrow("Can't redefine: D");
     expect(redefined(withDefault("0.0", "[1,2]"), withDefault("0.0", "[2,1]"))).toThrow("Can't redefine: D");
@@ -339,14 +370,23 @@ describe("invalid schemas", () => {
     );
     expect(invalid({ type: "record", name: "int", fields: [] })).toBe("Schemas may not be named after primitives: int");
     expect(invalid({ type: "record", name: "R", fields: [{ name: "a" }] })).toBe('No field type: {"name":"a"}');
-    expect(invalid({ type: "record", name: "R", fields: [{ name: "a", type: "int" }, { name: "a", type: "string" }] })).toBe(
-      "Duplicate field a in record R: a type:STRING pos:1 and a type:INT pos:0.",
-    );
+    expect(
+      invalid({
+        type: "record",
+        name: "R",
+        fields: [
+          { name: "a", type: "int" },
+          { name: "a", type: "string" },
+        ],
+      }),
+    ).toBe("Duplicate field a in record R: a type:STRING pos:1 and a type:INT pos:0.");
     expect(invalid({ type: "enum", name: "E", symbols: ["A", "A"] })).toBe("Duplicate enum symbol: A");
     expect(invalid({ type: "enum", name: "E", symbols: ["A", "B"], default: "C" })).toBe(
       "The Enum Default: C is not in the enum symbol set: [A, B]",
     );
-    expect(invalid({ type: "fixed", name: "F", size: 1.5 })).toBe('Invalid or no size: {"type":"fixed","name":"F","size":1.5}');
+    expect(invalid({ type: "fixed", name: "F", size: 1.5 })).toBe(
+      'Invalid or no size: {"type":"fixed","name":"F","size":1.5}',
+    );
     expect(invalid({ type: "array" })).toBe('Array has no items type: {"type":"array"}');
     expect(invalid({ type: "map" })).toBe('Map has no values type: {"type":"map"}');
     expect(invalid(["int", "int"])).toBe("Duplicate in union:int");
@@ -357,7 +397,11 @@ describe("invalid schemas", () => {
   });
 
   test("invalid defaults are invalid schemas (Confluent validates defaults of new schemas)", () => {
-    const field = (type: unknown, dflt: unknown) => ({ type: "record", name: "R", fields: [{ name: "f", type, default: dflt }] });
+    const field = (type: unknown, dflt: unknown) => ({
+      type: "record",
+      name: "R",
+      fields: [{ name: "f", type, default: dflt }],
+    });
     expect(invalid(field("int", "x"))).toBe('Invalid default for field f: "x" not a "int"');
     expect(invalid(JSON.stringify(field("int", 0)).replace('"default":0', '"default":1.0'))).toBe(
       'Invalid default for field f: 1.0 not a "int"',
@@ -373,8 +417,17 @@ describe("invalid schemas", () => {
     expect(invalid(field("float", "1.2.3"))).toBe("multiple points");
     expect(invalid(field("double", " "))).toBe("empty String");
     // valid ones: any union branch (Avro 1.12), missing record fields covered by their defaults
-    expect(canonical(field(["null", "string"], "x"))).toBe('{"type":"record","name":"R","fields":[{"name":"f","type":["null","string"],"default":"x"}]}');
-    const inner = { type: "record", name: "I", fields: [{ name: "a", type: "int", default: 1 }, { name: "b", type: "string" }] };
+    expect(canonical(field(["null", "string"], "x"))).toBe(
+      '{"type":"record","name":"R","fields":[{"name":"f","type":["null","string"],"default":"x"}]}',
+    );
+    const inner = {
+      type: "record",
+      name: "I",
+      fields: [
+        { name: "a", type: "int", default: 1 },
+        { name: "b", type: "string" },
+      ],
+    };
     expect(canonical(field(inner, { b: "x" }))).toEndWith(',"default":{"b":"x"}}]}');
     expect(invalid(field(inner, { a: 2 }))).toContain("Invalid default for field f");
   });
@@ -450,18 +503,39 @@ describe("normalized form (Confluent normalize=true)", () => {
 
   test("normalization makes equivalent spellings identical", () => {
     const a = { type: "record", name: "a.R", fields: [{ name: "x", type: "int", p2: 1, p1: 2 }], q: 1, p: 2 };
-    const b = { p: 2, q: 1, namespace: "a", name: "R", type: "record", fields: [{ p1: 2, p2: 1, type: "int", name: "x" }] };
+    const b = {
+      p: 2,
+      q: 1,
+      namespace: "a",
+      name: "R",
+      type: "record",
+      fields: [{ p1: 2, p2: 1, type: "int", name: "x" }],
+    };
     expect(canonical(a)).not.toBe(canonical(b));
     expect(normalized(a)).toBe(normalized(b));
   });
 
   test("error records become records, field order is written and read back", () => {
-    const s = { type: "error", name: "E", fields: [{ name: "a", type: "int", order: "ignore" }, { name: "b", type: "int" }] };
-    expect(normalized(s)).toBe('{"type":"record","name":"E","fields":[{"name":"a","type":"int","order":"ignore"},{"name":"b","type":"int"}]}');
+    const s = {
+      type: "error",
+      name: "E",
+      fields: [
+        { name: "a", type: "int", order: "ignore" },
+        { name: "b", type: "int" },
+      ],
+    };
+    expect(normalized(s)).toBe(
+      '{"type":"record","name":"E","fields":[{"name":"a","type":"int","order":"ignore"},{"name":"b","type":"int"}]}',
+    );
   });
 
   test("references stay references", () => {
-    const address = { type: "record", name: "Address", namespace: "com.acme", fields: [{ name: "street", type: "string" }] };
+    const address = {
+      type: "record",
+      name: "Address",
+      namespace: "com.acme",
+      fields: [{ name: "street", type: "string" }],
+    };
     const main = { type: "record", name: "P", namespace: "com.acme", fields: [{ name: "home", type: "Address" }] };
     expect(normalized(main, [ref("address", address)])).toBe(
       '{"type":"record","name":"P","namespace":"com.acme","fields":[{"name":"home","type":"Address"}]}',

@@ -28,7 +28,9 @@ describe("promotions (Avro schema resolution)", () => {
   for (const [reader, writer] of promotions) {
     test(`${reader} reads ${writer}`, () => {
       expect(problems(reader, writer)).toEqual([]);
-      expect(problems(record("R", [{ name: "f", type: reader }]), record("R", [{ name: "f", type: writer }]))).toEqual([]);
+      expect(problems(record("R", [{ name: "f", type: reader }]), record("R", [{ name: "f", type: writer }]))).toEqual(
+        [],
+      );
     });
   }
 
@@ -46,7 +48,11 @@ describe("promotions (Avro schema resolution)", () => {
   for (const [reader, writer] of mismatches) {
     test(`${reader} cannot read ${writer}`, () => {
       expect(brief(problems(reader, writer))).toEqual([
-        ["TYPE_MISMATCH", "/", `reader type: ${reader.toUpperCase()} not compatible with writer type: ${writer.toUpperCase()}`],
+        [
+          "TYPE_MISMATCH",
+          "/",
+          `reader type: ${reader.toUpperCase()} not compatible with writer type: ${writer.toUpperCase()}`,
+        ],
       ]);
     });
   }
@@ -72,13 +78,17 @@ describe("promotions (Avro schema resolution)", () => {
 describe("each incompatibility type, with Confluent's wording", () => {
   test("READER_FIELD_MISSING_DEFAULT_VALUE", () => {
     const oldSchema = record("R", [{ name: "f1", type: "string" }]);
-    const newSchema = record("R", [{ name: "f1", type: "string" }, { name: "f2", type: "string" }]);
+    const newSchema = record("R", [
+      { name: "f1", type: "string" },
+      { name: "f2", type: "string" },
+    ]);
     const [p, ...rest] = problems(newSchema, oldSchema);
     expect(rest).toEqual([]);
     expect(p).toEqual({
       type: "READER_FIELD_MISSING_DEFAULT_VALUE",
       path: "/fields/1",
-      description: "The field 'f2' at path '/fields/1' in the new schema has no default value and is missing in the old schema",
+      description:
+        "The field 'f2' at path '/fields/1' in the new schema has no default value and is missing in the old schema",
       additionalInfo: "f2",
     });
     expect(confluentMessage(p)).toBe(
@@ -93,7 +103,10 @@ describe("each incompatibility type, with Confluent's wording", () => {
       "The field 'f2' at path '/fields/1' in the old schema has no default value and is missing in the new schema",
     );
     // a default makes it compatible
-    const withDefault = record("R", [{ name: "f1", type: "string" }, { name: "f2", type: "string", default: "" }]);
+    const withDefault = record("R", [
+      { name: "f1", type: "string" },
+      { name: "f2", type: "string", default: "" },
+    ]);
     expect(problems(withDefault, oldSchema)).toEqual([]);
   });
 
@@ -184,13 +197,18 @@ describe("each incompatibility type, with Confluent's wording", () => {
       ["TYPE_MISMATCH", "/", "reader type: FLOAT not compatible with writer type: DOUBLE"],
     ]);
     expect(
-      brief(problems(record("R", [{ name: "f", type: "string" }]), record("R", [{ name: "f", type: ["null", "string"] }]))),
+      brief(
+        problems(record("R", [{ name: "f", type: "string" }]), record("R", [{ name: "f", type: ["null", "string"] }])),
+      ),
     ).toEqual([["TYPE_MISMATCH", "/fields/0/type/0", "reader type: STRING not compatible with writer type: NULL"]]);
   });
 
   test("unexpected exception: a reader field matching several writer fields", () => {
     const reader = record("R", [{ name: "a", type: "int", aliases: ["b"] }]);
-    const writer = record("R", [{ name: "a", type: "int" }, { name: "b", type: "int" }]);
+    const writer = record("R", [
+      { name: "a", type: "int" },
+      { name: "b", type: "int" },
+    ]);
     const [p, ...rest] = problems(reader, writer);
     expect(rest).toEqual([]);
     expect(p.type).toBe("UNEXPECTED_EXCEPTION");
@@ -230,8 +248,18 @@ describe("records", () => {
         { name: "m", type: { type: "map", values: "Inner" } },
       ]);
     const v1 = wrap(inner([{ name: "x", type: "int" }]));
-    const v2ok = wrap(inner([{ name: "x", type: "long" }, { name: "y", type: "string", default: "" }]));
-    const v2bad = wrap(inner([{ name: "x", type: "int" }, { name: "y", type: "string" }]));
+    const v2ok = wrap(
+      inner([
+        { name: "x", type: "long" },
+        { name: "y", type: "string", default: "" },
+      ]),
+    );
+    const v2bad = wrap(
+      inner([
+        { name: "x", type: "int" },
+        { name: "y", type: "string" },
+      ]),
+    );
     expect(problems(v2ok, v1)).toEqual([]);
     // Inner is compared once (memoized by node identity); the union reports its missing branch and the
     // array/map reuse the memoized result, paths included (Java behaves the same)
@@ -244,7 +272,11 @@ describe("records", () => {
 
   test("recursive schemas terminate (linked list)", () => {
     const list = (extra: unknown[] = []) =>
-      record("Node", [{ name: "value", type: "int" }, { name: "next", type: ["null", "Node"], default: null }, ...extra]);
+      record("Node", [
+        { name: "value", type: "int" },
+        { name: "next", type: ["null", "Node"], default: null },
+        ...extra,
+      ]);
     expect(problems(list(), list())).toEqual([]);
     expect(problems(list([{ name: "tag", type: "string", default: "" }]), list())).toEqual([]);
     expect(brief(problems(list([{ name: "tag", type: "string" }]), list()))).toEqual([
@@ -264,8 +296,14 @@ describe("records", () => {
   test("several problems at once (Avro's own multi-incompatibility case)", () => {
     const sub = (fields: unknown[]) => ({ type: "record", name: "sub_record_type", fields });
     const reader = record("base", [
-      { name: "check_enum_symbols_field", type: { type: "enum", name: "check_enum_symbols_type", symbols: ["A", "C"] } },
-      { name: "check_enum_name_field", type: { type: "enum", name: "check_enum_name_type", symbols: ["A", "B", "C", "D"] } },
+      {
+        name: "check_enum_symbols_field",
+        type: { type: "enum", name: "check_enum_symbols_type", symbols: ["A", "C"] },
+      },
+      {
+        name: "check_enum_name_field",
+        type: { type: "enum", name: "check_enum_name_type", symbols: ["A", "B", "C", "D"] },
+      },
       { name: "type_mismatch_field", type: "string" },
       {
         name: "sub_record",
@@ -295,7 +333,10 @@ describe("records", () => {
         name: "check_enum_symbols_field",
         type: { type: "enum", name: "check_enum_symbols_type", symbols: ["A", "B", "C", "D"] },
       },
-      { name: "check_enum_name_field", type: { type: "enum", name: "check_enum_name_type_ERR", symbols: ["A", "B", "C", "D"] } },
+      {
+        name: "check_enum_name_field",
+        type: { type: "enum", name: "check_enum_name_type_ERR", symbols: ["A", "B", "C", "D"] },
+      },
       { name: "type_mismatch_field", type: "long" },
       {
         name: "sub_record",
@@ -328,7 +369,11 @@ describe("records", () => {
       ["MISSING_UNION_BRANCH", "/fields/3/type/fields/3/type/1", "reader union lacking writer type: DOUBLE"],
       ["MISSING_UNION_BRANCH", "/fields/3/type/fields/3/type/2", "reader union lacking writer type: STRING"],
       ["MISSING_UNION_BRANCH", "/fields/3/type/fields/4/type", "reader union lacking writer type: LONG"],
-      ["TYPE_MISMATCH", "/fields/3/type/fields/5/type/fields/1/type/items", "reader type: STRING not compatible with writer type: BOOLEAN"],
+      [
+        "TYPE_MISMATCH",
+        "/fields/3/type/fields/5/type/fields/1/type/items",
+        "reader type: STRING not compatible with writer type: BOOLEAN",
+      ],
     ]);
   });
 
@@ -345,7 +390,13 @@ describe("records", () => {
   });
 
   test("JSON-pointer escaping of path tokens is not needed for Avro names, but field positions are used", () => {
-    const [p] = problems(record("R", [{ name: "a", type: "int" }, { name: "b", type: "int" }]), record("R", [{ name: "a", type: "int" }]));
+    const [p] = problems(
+      record("R", [
+        { name: "a", type: "int" },
+        { name: "b", type: "int" },
+      ]),
+      record("R", [{ name: "a", type: "int" }]),
+    );
     expect(p.path).toBe("/fields/1");
   });
 });

@@ -58,14 +58,14 @@ const { schema: schemaArb } = fc.letrec<{ schema: S; nonUnion: S; record: S }>((
     tie("schema").map((values): S => ({ k: "map", values })),
     tie("record"),
   ),
-  record: fc
-    .array(fc.record({ type: tie("schema"), def: fc.boolean() }), { maxLength: 4 })
-    .map((fs): S => ({
+  record: fc.array(fc.record({ type: tie("schema"), def: fc.boolean() }), { maxLength: 4 }).map(
+    (fs): S => ({
       k: "record",
       name: "",
       aliases: [],
       fields: fs.map((f, i) => ({ name: `f${i}`, type: f.type, def: f.def, aliases: [] })),
-    })),
+    }),
+  ),
 }));
 
 function unionOf(member: fc.Arbitrary<S>): fc.Arbitrary<S> {
@@ -111,7 +111,9 @@ function named(s: S): S {
 function defaultFor(s: S): unknown {
   switch (s.k) {
     case "prim":
-      return { null: null, boolean: true, int: 7, long: -3, float: 1.5, double: 0.25, bytes: "\u00ff", string: "s" }[s.t];
+      return { null: null, boolean: true, int: 7, long: -3, float: 1.5, double: 0.25, bytes: "\u00ff", string: "s" }[
+        s.t
+      ];
     case "enum":
       return s.symbols[s.symbols.length - 1];
     case "fixed":
@@ -132,7 +134,13 @@ function toJson(s: S): unknown {
     case "prim":
       return s.t;
     case "enum":
-      return { type: "enum", name: s.name, symbols: s.symbols, ...(s.def ? { default: s.symbols[0] } : {}), ...(s.aliases.length ? { aliases: s.aliases } : {}) };
+      return {
+        type: "enum",
+        name: s.name,
+        symbols: s.symbols,
+        ...(s.def ? { default: s.symbols[0] } : {}),
+        ...(s.aliases.length ? { aliases: s.aliases } : {}),
+      };
     case "fixed":
       return { type: "fixed", name: s.name, size: s.size };
     case "array":
@@ -211,14 +219,20 @@ function mutate(base: S, tape: number[]): S {
         target.branches.splice(next(target.branches.length), 1);
       } else {
         const p = PRIMS[next(PRIMS.length)];
-        if (!target.branches.some((b) => slot(b) === p)) target.branches.splice(next(target.branches.length + 1), 0, { k: "prim", t: p });
+        if (!target.branches.some((b) => slot(b) === p))
+          target.branches.splice(next(target.branches.length + 1), 0, { k: "prim", t: p });
       }
       break;
     }
     case "record":
       switch (next(5)) {
         case 0:
-          target.fields.push({ name: `added${fresh++}`, type: { k: "prim", t: PRIMS[next(PRIMS.length)] }, def: next(2) === 0, aliases: [] });
+          target.fields.push({
+            name: `added${fresh++}`,
+            type: { k: "prim", t: PRIMS[next(PRIMS.length)] },
+            def: next(2) === 0,
+            aliases: [],
+          });
           break;
         case 1:
           if (target.fields.length > 0) target.fields.splice(next(target.fields.length), 1);
@@ -339,7 +353,10 @@ describe("properties", () => {
           const problems = avroFormat.readProblems(reader, writer);
           const avsc = avscReads(reader.avscType, writer.avscType);
           seen[avsc ? "compatible" : "incompatible"]++;
-          expect({ compatible: problems.length === 0, problems }).toEqual({ compatible: avsc, problems: avsc ? [] : problems });
+          expect({ compatible: problems.length === 0, problems }).toEqual({
+            compatible: avsc,
+            problems: avsc ? [] : problems,
+          });
         },
       ),
       { numRuns: 200 },
@@ -371,7 +388,9 @@ describe("properties", () => {
         // Java quirk: an enum with its own default is compared against the writer record instead
         const enumWithDefault = added.k === "enum" && added.def;
         expect(backward.map((p) => [p.type, p.path])).toEqual([
-          enumWithDefault ? ["TYPE_MISMATCH", `/fields/${pos}/type`] : ["READER_FIELD_MISSING_DEFAULT_VALUE", `/fields/${pos}`],
+          enumWithDefault
+            ? ["TYPE_MISMATCH", `/fields/${pos}/type`]
+            : ["READER_FIELD_MISSING_DEFAULT_VALUE", `/fields/${pos}`],
         ]);
         // removing a field without default: the old reader cannot read new data (FORWARD)
         const forward = avroFormat.readProblems(withoutDefault, old, "writer");

@@ -27,7 +27,11 @@ function rejection(s: unknown, refs: ResolvedReference[] = []): string {
 }
 
 describe("drafts", () => {
-  const person = { type: "object", properties: { name: { type: "string" }, age: { type: "integer", minimum: 0 } }, required: ["name"] };
+  const person = {
+    type: "object",
+    properties: { name: { type: "string" }, age: { type: "integer", minimum: 0 } },
+    required: ["name"],
+  };
   const cases: Array<[Draft, string | undefined]> = [
     ["draft-04", "http://json-schema.org/draft-04/schema#"],
     ["draft-06", "http://json-schema.org/draft-06/schema#"],
@@ -52,14 +56,35 @@ describe("drafts", () => {
 
   test("draft-specific keywords are judged by that draft's meta-schema", () => {
     // Draft 4: exclusiveMaximum is a boolean; draft 6+: a number.
-    const draft4 = parse({ $schema: "http://json-schema.org/draft-04/schema#", type: "number", maximum: 5, exclusiveMaximum: true });
+    const draft4 = parse({
+      $schema: "http://json-schema.org/draft-04/schema#",
+      type: "number",
+      maximum: 5,
+      exclusiveMaximum: true,
+    });
     expect(draft4.model).toMatchObject({ kind: "Number", maximum: { unscaled: 5n, scale: 0 } });
-    expect(rejection({ $schema: "http://json-schema.org/draft-04/schema#", type: "number", exclusiveMaximum: 5 })).toContain("draft-04");
-    expect(parse({ type: "number", exclusiveMaximum: 5 }).model).toMatchObject({ kind: "Number", maximum: undefined, exclusiveMaximum: { unscaled: 5n, scale: 0 } });
+    expect(
+      rejection({ $schema: "http://json-schema.org/draft-04/schema#", type: "number", exclusiveMaximum: 5 }),
+    ).toContain("draft-04");
+    expect(parse({ type: "number", exclusiveMaximum: 5 }).model).toMatchObject({
+      kind: "Number",
+      maximum: undefined,
+      exclusiveMaximum: { unscaled: 5n, scale: 0 },
+    });
     expect(rejection({ type: "number", exclusiveMaximum: true })).toContain("exclusiveMaximum");
     // 2020-12 prefixItems with items: false: a tuple of one string, nothing after it.
-    const tuple = parse({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "array", prefixItems: [{ type: "string" }], items: false });
-    expect(tuple.model).toMatchObject({ kind: "Array", itemSchemas: [{ kind: "String" }], additionalItems: false, allItemSchema: undefined });
+    const tuple = parse({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "array",
+      prefixItems: [{ type: "string" }],
+      items: false,
+    });
+    expect(tuple.model).toMatchObject({
+      kind: "Array",
+      itemSchemas: [{ kind: "String" }],
+      additionalItems: false,
+      allItemSchema: undefined,
+    });
   });
 
   test("boolean schemas", () => {
@@ -67,14 +92,25 @@ describe("drafts", () => {
     expect(parse("false").canonical).toBe("false");
     const properties = (s: unknown) => {
       const model = parse(s).model;
-      return model.kind === "Object" ? Object.fromEntries([...model.properties].map(([name, node]) => [name, node.kind])) : model.kind;
+      return model.kind === "Object"
+        ? Object.fromEntries([...model.properties].map(([name, node]) => [name, node.kind]))
+        : model.kind;
     };
-    expect(properties({ type: "object", properties: { anything: true, nothing: false } })).toEqual({ anything: "True", nothing: "False" });
-    const closed = parse({ $schema: "https://json-schema.org/draft/2020-12/schema", properties: { a: true }, additionalProperties: false });
+    expect(properties({ type: "object", properties: { anything: true, nothing: false } })).toEqual({
+      anything: "True",
+      nothing: "False",
+    });
+    const closed = parse({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      properties: { a: true },
+      additionalProperties: false,
+    });
     expect(closed.model).toMatchObject({ kind: "Object", additionalProperties: false });
     expect(properties(closed.canonical)).toEqual({ a: "True" });
     // Draft 4 has no boolean subschemas.
-    expect(rejection({ $schema: "http://json-schema.org/draft-04/schema#", properties: { a: true } })).toContain("draft-04");
+    expect(rejection({ $schema: "http://json-schema.org/draft-04/schema#", properties: { a: true } })).toContain(
+      "draft-04",
+    );
   });
 });
 
@@ -102,7 +138,9 @@ describe("invalid schemas", () => {
     expect(rejection({ properties: { a: { type: 5 } } })).toContain("#/properties/a/type");
     expect(rejection({ type: "number", multipleOf: 0 })).toContain("#/multipleOf");
     expect(rejection({ enum: "a" })).toContain("#/enum must be array");
-    expect(rejection({ $schema: "https://json-schema.org/draft/2020-12/schema", prefixItems: {} })).toContain("#/prefixItems");
+    expect(rejection({ $schema: "https://json-schema.org/draft/2020-12/schema", prefixItems: {} })).toContain(
+      "#/prefixItems",
+    );
   });
 
   test("what Confluent's loader rejects beyond the meta-schema", () => {
@@ -113,8 +151,14 @@ describe("invalid schemas", () => {
   });
 
   test("Java-style patterns are accepted, kept as written", () => {
-    expect(parse({ type: "string", pattern: "(?i)^[a-z]++$" }).model).toMatchObject({ kind: "String", pattern: "(?i)^[a-z]++$" });
-    expect(parse({ type: "string", pattern: "\\Aabc\\z" }).model).toMatchObject({ kind: "String", pattern: "\\Aabc\\z" });
+    expect(parse({ type: "string", pattern: "(?i)^[a-z]++$" }).model).toMatchObject({
+      kind: "String",
+      pattern: "(?i)^[a-z]++$",
+    });
+    expect(parse({ type: "string", pattern: "\\Aabc\\z" }).model).toMatchObject({
+      kind: "String",
+      pattern: "\\Aabc\\z",
+    });
   });
 
   test("anything after the root value is ignored, as Jackson's readTree does", () => {
@@ -129,17 +173,28 @@ describe("references", () => {
     const node = parsed.model.kind === "Object" ? parsed.model.properties.get(property) : undefined;
     return node?.kind === "Reference" ? node.referred : undefined;
   };
-  const customerNode = { kind: "Object", properties: new Map([["name", expect.objectContaining({ kind: "String" })]]), required: ["name"] };
+  const customerNode = {
+    kind: "Object",
+    properties: new Map([["name", expect.objectContaining({ kind: "String" })]]),
+    required: ["name"],
+  };
 
   test("a $ref to a referenced schema by name", () => {
-    const p = parse({ type: "object", properties: { customer: { $ref: "customer.json" } } }, [ref("customer.json", customer)]);
+    const p = parse({ type: "object", properties: { customer: { $ref: "customer.json" } } }, [
+      ref("customer.json", customer),
+    ]);
     expect(p.references.has("customer.json")).toBe(true);
   });
 
   test("a $ref by absolute URL, and by a name relative to the root $id", () => {
     const url = "https://example.com/schemas/customer.schema.json";
-    expect(referred(parse({ properties: { c: { $ref: url } } }, [ref(url, customer)]), "c")).toMatchObject(customerNode);
-    const order = { $id: "https://example.com/schemas/order.schema.json", properties: { c: { $ref: "customer.schema.json" } } };
+    expect(referred(parse({ properties: { c: { $ref: url } } }, [ref(url, customer)]), "c")).toMatchObject(
+      customerNode,
+    );
+    const order = {
+      $id: "https://example.com/schemas/order.schema.json",
+      properties: { c: { $ref: "customer.schema.json" } },
+    };
     expect(referred(parse(order, [ref("customer.schema.json", customer)]), "c")).toMatchObject(customerNode);
     expect(referred(parse(order, [ref(url, customer)]), "c")).toMatchObject(customerNode);
   });
@@ -147,33 +202,53 @@ describe("references", () => {
   test("a fragment inside a referenced schema, and definitions reached as $defs", () => {
     const defs = { definitions: { address: { type: "object", properties: { city: { type: "string" } } } } };
     const address = { kind: "Object", properties: new Map([["city", expect.objectContaining({ kind: "String" })]]) };
-    expect(referred(parse({ properties: { a: { $ref: "defs.json#/definitions/address" } } }, [ref("defs.json", defs)]), "a")).toMatchObject(address);
-    expect(referred(parse({ properties: { a: { $ref: "defs.json#/$defs/address" } } }, [ref("defs.json", defs)]), "a")).toMatchObject(address);
-    expect(referred(parse({ definitions: { x: { type: "string" } }, properties: { a: { $ref: "#/$defs/x" } } }), "a")).toMatchObject({ kind: "String" });
+    expect(
+      referred(parse({ properties: { a: { $ref: "defs.json#/definitions/address" } } }, [ref("defs.json", defs)]), "a"),
+    ).toMatchObject(address);
+    expect(
+      referred(parse({ properties: { a: { $ref: "defs.json#/$defs/address" } } }, [ref("defs.json", defs)]), "a"),
+    ).toMatchObject(address);
+    expect(
+      referred(parse({ definitions: { x: { type: "string" } }, properties: { a: { $ref: "#/$defs/x" } } }), "a"),
+    ).toMatchObject({ kind: "String" });
   });
 
   test("nested references are resolved recursively", () => {
     const address = { type: "object", properties: { city: { type: "string" } } };
     const withAddress = { type: "object", properties: { address: { $ref: "address.json" } } };
-    const p = parse({ properties: { customer: { $ref: "customer.json" } } }, [ref("customer.json", withAddress, [ref("address.json", address)])]);
+    const p = parse({ properties: { customer: { $ref: "customer.json" } } }, [
+      ref("customer.json", withAddress, [ref("address.json", address)]),
+    ]);
     expect([...p.references.keys()].sort()).toEqual(["address.json", "customer.json"]);
   });
 
   test("a missing reference is rejected", () => {
-    expect(rejection({ properties: { c: { $ref: "customer.json" } } })).toContain("Unable to resolve $ref 'customer.json'");
-    expect(rejection({ properties: { c: { $ref: "customer.json" } } }, [ref("other.json", customer)])).toContain("customer.json");
-    expect(rejection({ properties: { c: { $ref: "#/definitions/nope" } } })).toContain("'#/definitions/nope' not found");
+    expect(rejection({ properties: { c: { $ref: "customer.json" } } })).toContain(
+      "Unable to resolve $ref 'customer.json'",
+    );
+    expect(rejection({ properties: { c: { $ref: "customer.json" } } }, [ref("other.json", customer)])).toContain(
+      "customer.json",
+    );
+    expect(rejection({ properties: { c: { $ref: "#/definitions/nope" } } })).toContain(
+      "'#/definitions/nope' not found",
+    );
     const address = { properties: { zip: { $ref: "zip.json" } } };
-    expect(rejection({ properties: { a: { $ref: "address.json" } } }, [ref("address.json", address)])).toContain("zip.json");
+    expect(rejection({ properties: { a: { $ref: "address.json" } } }, [ref("address.json", address)])).toContain(
+      "zip.json",
+    );
   });
 
   test("a missing reference is rejected in 2020-12 too", () => {
-    expect(rejection({ $schema: "https://json-schema.org/draft/2020-12/schema", $ref: "nope.json" })).toContain("nope.json");
+    expect(rejection({ $schema: "https://json-schema.org/draft/2020-12/schema", $ref: "nope.json" })).toContain(
+      "nope.json",
+    );
   });
 
   test("references to the bundled meta-schemas resolve locally", () => {
     // The draft-07 meta-schema's root, "type": ["object", "boolean"], as Everit reads it.
-    expect(referred(parse({ properties: { s: { $ref: "http://json-schema.org/draft-07/schema#" } } }), "s")).toMatchObject({
+    expect(
+      referred(parse({ properties: { s: { $ref: "http://json-schema.org/draft-07/schema#" } } }), "s"),
+    ).toMatchObject({
       kind: "Combined",
       criterion: "anyOf",
       subschemas: [{ kind: "Object" }, { kind: "Boolean" }],
@@ -182,7 +257,10 @@ describe("references", () => {
 
   test("recursive schemas", () => {
     // A node's "next" refers back to the node itself: one shared model node, not an endless copy.
-    const linked = parse({ definitions: { node: { type: "object", properties: { next: { $ref: "#/definitions/node" } } } }, $ref: "#/definitions/node" }).model;
+    const linked = parse({
+      definitions: { node: { type: "object", properties: { next: { $ref: "#/definitions/node" } } } },
+      $ref: "#/definitions/node",
+    }).model;
     const node = linked.kind === "Reference" ? linked.referred : undefined;
     expect(node?.kind).toBe("Object");
     expect(node?.kind === "Object" && node.properties.get("next")).toMatchObject({ kind: "Reference", referred: node });

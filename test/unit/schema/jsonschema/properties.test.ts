@@ -20,22 +20,39 @@ type S =
 const NAMES = ["id", "name", "age", "tags", "a", "b", "c", "d", "e", "f", "10", "2", "$x"];
 
 const leaf: fc.Arbitrary<S> = fc.oneof(
-  fc.record({ k: fc.constant("string" as const), minLength: fc.option(fc.nat(3), { nil: undefined }), maxLength: fc.option(fc.integer({ min: 3, max: 8 }), { nil: undefined }) }),
-  fc.record({ k: fc.constant("integer" as const), minimum: fc.option(fc.integer({ min: -50, max: 0 }), { nil: undefined }), maximum: fc.option(fc.integer({ min: 1, max: 50 }), { nil: undefined }) }),
+  fc.record({
+    k: fc.constant("string" as const),
+    minLength: fc.option(fc.nat(3), { nil: undefined }),
+    maxLength: fc.option(fc.integer({ min: 3, max: 8 }), { nil: undefined }),
+  }),
+  fc.record({
+    k: fc.constant("integer" as const),
+    minimum: fc.option(fc.integer({ min: -50, max: 0 }), { nil: undefined }),
+    maximum: fc.option(fc.integer({ min: 1, max: 50 }), { nil: undefined }),
+  }),
   fc.constant<S>({ k: "number" }),
   fc.constant<S>({ k: "boolean" }),
   fc.constant<S>({ k: "null" }),
-  fc.uniqueArray(fc.constantFrom("red", "green", "blue", "x"), { minLength: 1, maxLength: 3 }).map((values): S => ({ k: "enum", values })),
+  fc
+    .uniqueArray(fc.constantFrom("red", "green", "blue", "x"), { minLength: 1, maxLength: 3 })
+    .map((values): S => ({ k: "enum", values })),
 );
 
 const schemaArb: fc.Arbitrary<S> = fc.letrec<{ s: S }>((tie) => ({
   s: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
     leaf,
-    fc.record({ k: fc.constant("array" as const), items: tie("s"), maxItems: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }) }),
+    fc.record({
+      k: fc.constant("array" as const),
+      items: tie("s"),
+      maxItems: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
+    }),
     fc.record({
       k: fc.constant("object" as const),
-      props: fc.uniqueArray(fc.tuple(fc.constantFrom(...NAMES), tie("s"), fc.boolean()), { maxLength: 4, selector: ([n]) => n }),
+      props: fc.uniqueArray(fc.tuple(fc.constantFrom(...NAMES), tie("s"), fc.boolean()), {
+        maxLength: 4,
+        selector: ([n]) => n,
+      }),
       closed: fc.boolean(),
     }),
   ),
@@ -43,22 +60,36 @@ const schemaArb: fc.Arbitrary<S> = fc.letrec<{ s: S }>((tie) => ({
 
 const objectArb = fc.record({
   k: fc.constant("object" as const),
-  props: fc.uniqueArray(fc.tuple(fc.constantFrom(...NAMES), schemaArb, fc.boolean()), { maxLength: 5, selector: ([n]) => n }),
+  props: fc.uniqueArray(fc.tuple(fc.constantFrom(...NAMES), schemaArb, fc.boolean()), {
+    maxLength: 5,
+    selector: ([n]) => n,
+  }),
   closed: fc.boolean(),
 });
 
 function render(s: S): Record<string, unknown> {
   switch (s.k) {
     case "string":
-      return { type: "string", ...(s.minLength !== undefined ? { minLength: s.minLength } : {}), ...(s.maxLength !== undefined ? { maxLength: s.maxLength } : {}) };
+      return {
+        type: "string",
+        ...(s.minLength !== undefined ? { minLength: s.minLength } : {}),
+        ...(s.maxLength !== undefined ? { maxLength: s.maxLength } : {}),
+      };
     case "integer":
-      return { type: "integer", ...(s.minimum !== undefined ? { minimum: s.minimum } : {}), ...(s.maximum !== undefined ? { maximum: s.maximum } : {}) };
+      return {
+        type: "integer",
+        ...(s.minimum !== undefined ? { minimum: s.minimum } : {}),
+        ...(s.maximum !== undefined ? { maximum: s.maximum } : {}),
+      };
     case "enum":
       return { enum: s.values };
     case "array":
       return { type: "array", items: render(s.items), ...(s.maxItems !== undefined ? { maxItems: s.maxItems } : {}) };
     case "object": {
-      const out: Record<string, unknown> = { type: "object", properties: Object.fromEntries(s.props.map(([n, t]) => [n, render(t)])) };
+      const out: Record<string, unknown> = {
+        type: "object",
+        properties: Object.fromEntries(s.props.map(([n, t]) => [n, render(t)])),
+      };
       const required = s.props.filter(([, , r]) => r).map(([n]) => n);
       if (required.length > 0) out.required = required;
       if (s.closed) out.additionalProperties = false;
@@ -91,18 +122,28 @@ function valueOf(s: S): fc.Arbitrary<unknown> {
       const required = s.props.filter(([, , r]) => r).map(([n]) => n);
       const known = fc.record(model, { requiredKeys: required });
       if (s.closed) return known;
-      return fc.tuple(known, fc.dictionary(fc.constantFrom("extra1", "extra2"), fc.jsonValue({ maxDepth: 1 }))).map(([k, extra]) => ({ ...extra, ...k }));
+      return fc
+        .tuple(known, fc.dictionary(fc.constantFrom("extra1", "extra2"), fc.jsonValue({ maxDepth: 1 })))
+        .map(([k, extra]) => ({ ...extra, ...k }));
     }
   }
 }
 
-const DRAFTS = [undefined, "http://json-schema.org/draft-04/schema#", "http://json-schema.org/draft-06/schema#", "https://json-schema.org/draft/2019-09/schema", "https://json-schema.org/draft/2020-12/schema"];
+const DRAFTS = [
+  undefined,
+  "http://json-schema.org/draft-04/schema#",
+  "http://json-schema.org/draft-06/schema#",
+  "https://json-schema.org/draft/2019-09/schema",
+  "https://json-schema.org/draft/2020-12/schema",
+];
 
 const parse = (schema: Record<string, unknown>, draft?: string): JsonSchemaParsed =>
   jsonSchemaFormat.parse(JSON.stringify(draft === undefined ? schema : { $schema: draft, ...schema }), []);
 
 const problems = (newer: JsonSchemaParsed, older: JsonSchemaParsed, direction: "backward" | "forward") =>
-  direction === "backward" ? jsonSchemaFormat.readProblems(newer, older, "reader") : jsonSchemaFormat.readProblems(older, newer, "writer");
+  direction === "backward"
+    ? jsonSchemaFormat.readProblems(newer, older, "reader")
+    : jsonSchemaFormat.readProblems(older, newer, "writer");
 
 describe("properties", () => {
   test("every generated schema is compatible with itself, both ways, in every draft", () => {
@@ -120,12 +161,17 @@ describe("properties", () => {
 
   test("adding an optional property to a closed model is backward compatible", () => {
     fc.assert(
-      fc.property(objectArb, schemaArb, fc.constantFrom(undefined, "https://json-schema.org/draft/2020-12/schema"), (o, added, draft) => {
-        fc.pre(!o.props.some(([n]) => n === "added"));
-        const older = { ...o, closed: true };
-        const newer: S = { ...older, props: [...older.props, ["added", added, false]] };
-        expect(problems(parse(render(newer), draft), parse(render(older), draft), "backward")).toEqual([]);
-      }),
+      fc.property(
+        objectArb,
+        schemaArb,
+        fc.constantFrom(undefined, "https://json-schema.org/draft/2020-12/schema"),
+        (o, added, draft) => {
+          fc.pre(!o.props.some(([n]) => n === "added"));
+          const older = { ...o, closed: true };
+          const newer: S = { ...older, props: [...older.props, ["added", added, false]] };
+          expect(problems(parse(render(newer), draft), parse(render(older), draft), "backward")).toEqual([]);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -136,8 +182,12 @@ describe("properties", () => {
         fc.pre(!o.props.some(([n]) => n === "added"));
         const older = { ...o, closed: false };
         const newer: S = { ...older, props: [...older.props, ["added", added, required]] };
-        const found = problems(parse(render(newer)), parse(render(older)), "backward").map((p) => `${p.type} ${p.path}`);
-        expect(found).toEqual([`${required ? "REQUIRED" : "OPTIONAL"}_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL #/properties/added`]);
+        const found = problems(parse(render(newer)), parse(render(older)), "backward").map(
+          (p) => `${p.type} ${p.path}`,
+        );
+        expect(found).toEqual([
+          `${required ? "REQUIRED" : "OPTIONAL"}_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL #/properties/added`,
+        ]);
         // ... while the old schema still reads what the new one writes.
         expect(problems(parse(render(newer)), parse(render(older)), "forward")).toEqual([]);
       }),
@@ -176,7 +226,10 @@ describe("properties", () => {
       fc.property(
         objectArb.chain((o) => fc.tuple(fc.constant(o), valueOf(o))),
         ([o, value]) => {
-          const schema: S = { ...o, props: [...o.props.filter(([n]) => n !== "mustBeText"), ["mustBeText", { k: "string" }, true]] };
+          const schema: S = {
+            ...o,
+            props: [...o.props.filter(([n]) => n !== "mustBeText"), ["mustBeText", { k: "string" }, true]],
+          };
           const v = { ...(value as Record<string, unknown>), mustBeText: 42 };
           expect(jsonValidator(parse(render(schema)))(v)).toContain("#/mustBeText: must be string");
         },

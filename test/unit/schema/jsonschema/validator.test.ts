@@ -1,7 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import type { ResolvedReference } from "#src/schema/format.ts";
 import { avroFormat } from "#src/schema/avro/index.ts";
-import { jsonSchemaFormat, jsonSchemaTitle, jsonValidator, type JsonSchemaParsed } from "#src/schema/jsonschema/index.ts";
+import {
+  jsonSchemaFormat,
+  jsonSchemaTitle,
+  jsonValidator,
+  type JsonSchemaParsed,
+} from "#src/schema/jsonschema/index.ts";
 
 const parse = (s: unknown, refs: ResolvedReference[] = []): JsonSchemaParsed =>
   jsonSchemaFormat.parse(typeof s === "string" ? s : JSON.stringify(s), refs);
@@ -18,7 +23,11 @@ const ref = (name: string, schema: unknown, references: ResolvedReference[] = []
 describe("jsonValidator", () => {
   const person = parse({
     type: "object",
-    properties: { name: { type: "string", minLength: 1 }, age: { type: "integer", minimum: 0 }, email: { type: "string", format: "email" } },
+    properties: {
+      name: { type: "string", minLength: 1 },
+      age: { type: "integer", minimum: 0 },
+      email: { type: "string", format: "email" },
+    },
     required: ["name"],
     additionalProperties: false,
   });
@@ -41,7 +50,12 @@ describe("jsonValidator", () => {
   });
 
   test("formats from ajv-formats", () => {
-    const v = jsonValidator(parse({ type: "object", properties: { at: { type: "string", format: "date-time" }, id: { type: "string", format: "uuid" } } }));
+    const v = jsonValidator(
+      parse({
+        type: "object",
+        properties: { at: { type: "string", format: "date-time" }, id: { type: "string", format: "uuid" } },
+      }),
+    );
     expect(v({ at: "2024-01-02T03:04:05Z", id: "123e4567-e89b-12d3-a456-426614174000" })).toEqual([]);
     expect(v({ at: "yesterday" })).toHaveLength(1);
     expect(v({ id: "nope" })).toHaveLength(1);
@@ -49,33 +63,59 @@ describe("jsonValidator", () => {
 
   test("referenced schemas, nested, by name and by URL", () => {
     const address = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
-    const customer = { type: "object", properties: { name: { type: "string" }, address: { $ref: "address.json" } }, required: ["name"] };
-    const order = parse({ type: "object", properties: { customer: { $ref: "customer.json" } } }, [ref("customer.json", customer, [ref("address.json", address)])]);
+    const customer = {
+      type: "object",
+      properties: { name: { type: "string" }, address: { $ref: "address.json" } },
+      required: ["name"],
+    };
+    const order = parse({ type: "object", properties: { customer: { $ref: "customer.json" } } }, [
+      ref("customer.json", customer, [ref("address.json", address)]),
+    ]);
     const v = jsonValidator(order);
     expect(v({ customer: { name: "x", address: { city: "Oslo" } } })).toEqual([]);
-    expect(v({ customer: { name: "x", address: {} } })).toEqual(["#/customer/address: must have required property 'city'"]);
+    expect(v({ customer: { name: "x", address: {} } })).toEqual([
+      "#/customer/address: must have required property 'city'",
+    ]);
 
     const url = "https://example.com/schemas/customer.schema.json";
-    const byUrl = parse({ $id: "https://example.com/schemas/order.schema.json", properties: { c: { $ref: "customer.schema.json" } } }, [
-      ref(url, { type: "object", properties: { name: { type: "string" } } }),
-    ]);
+    const byUrl = parse(
+      { $id: "https://example.com/schemas/order.schema.json", properties: { c: { $ref: "customer.schema.json" } } },
+      [ref(url, { type: "object", properties: { name: { type: "string" } } })],
+    );
     expect(jsonValidator(byUrl)({ c: { name: 1 } })).toEqual(["#/c/name: must be string"]);
   });
 
   test("$defs finds top-level definitions, as in Confluent", () => {
-    const v = jsonValidator(parse({ definitions: { id: { type: "integer" } }, properties: { id: { $ref: "#/$defs/id" } } }));
+    const v = jsonValidator(
+      parse({ definitions: { id: { type: "integer" } }, properties: { id: { $ref: "#/$defs/id" } } }),
+    );
     expect(v({ id: 1 })).toEqual([]);
     expect(v({ id: "1" })).toEqual(["#/id: must be integer"]);
   });
 
   test("each draft's own semantics", () => {
-    const d4 = jsonValidator(parse({ $schema: "http://json-schema.org/draft-04/schema#", type: "number", maximum: 5, exclusiveMaximum: true }));
+    const d4 = jsonValidator(
+      parse({ $schema: "http://json-schema.org/draft-04/schema#", type: "number", maximum: 5, exclusiveMaximum: true }),
+    );
     expect(d4(5)).toHaveLength(1);
     expect(d4(4)).toEqual([]);
-    const d2020 = jsonValidator(parse({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "array", prefixItems: [{ type: "string" }], items: false }));
+    const d2020 = jsonValidator(
+      parse({
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        type: "array",
+        prefixItems: [{ type: "string" }],
+        items: false,
+      }),
+    );
     expect(d2020(["a"])).toEqual([]);
     expect(d2020(["a", "b"])).toHaveLength(1);
-    const d2019 = jsonValidator(parse({ $schema: "https://json-schema.org/draft/2019-09/schema", type: "object", dependentRequired: { a: ["b"] } }));
+    const d2019 = jsonValidator(
+      parse({
+        $schema: "https://json-schema.org/draft/2019-09/schema",
+        type: "object",
+        dependentRequired: { a: ["b"] },
+      }),
+    );
     expect(d2019({ a: 1 })).toHaveLength(1);
   });
 

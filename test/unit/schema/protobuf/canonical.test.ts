@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { canonical, parse, proto3 } from "./helpers.ts";
 
 describe("canonical string (ProtobufSchemaUtils.toString)", () => {
-  const compact = 'syntax="proto3";package shop;message Order{int64 id=1;string note=2;repeated Line lines=3;message Line{int32 qty=1;}}';
+  const compact =
+    'syntax="proto3";package shop;message Order{int64 id=1;string note=2;repeated Line lines=3;message Line{int32 qty=1;}}';
   const spacious = `// Orders.
 syntax   =   "proto3" ;
 
@@ -45,7 +46,8 @@ message Order {
   });
 
   test("keeps fields, messages and type names as written", () => {
-    const text = proto3(`message B {
+    const text = proto3(
+      `message B {
   string z = 3;
   .shop.A a = 1;
   A.Inner inner = 2;
@@ -53,7 +55,9 @@ message Order {
 message A {
   message Inner {}
 }
-`, "package shop;\n");
+`,
+      "package shop;\n",
+    );
     expect(canonical(text)).toBe(`syntax = "proto3";
 package shop;
 
@@ -170,10 +174,12 @@ message A {
 }
 `;
     const printed = parse(
-      text.replace("syntax = \"proto2\";\n", 'syntax = "proto2";\nimport "google/protobuf/descriptor.proto";\n').replace(
-        "message A {",
-        "extend google.protobuf.FileOptions {\n  optional string note = 50001;\n  optional int32 hex = 50002;\n}\nmessage A {",
-      ),
+      text
+        .replace('syntax = "proto2";\n', 'syntax = "proto2";\nimport "google/protobuf/descriptor.proto";\n')
+        .replace(
+          "message A {",
+          "extend google.protobuf.FileOptions {\n  optional string note = 50001;\n  optional int32 hex = 50002;\n}\nmessage A {",
+        ),
     ).canonical;
     expect(printed).toContain(`option (note) = "tab\\tquote\\"back\\\\slash\\'single";\noption (hex) = 0x1F;\n`);
     expect(printed).toContain("  optional double d = 1 [default = 1.50];\n");

@@ -5,7 +5,12 @@ import { protobufFormat } from "#src/schema/protobuf/index.ts";
 import { parse, proto3, ref } from "./helpers.ts";
 
 /** Every difference (compatible ones too) from `old` to `next`, as "TYPE #/path". */
-const changes = (old: string, next: string, oldRefs: ResolvedReference[] = [], nextRefs: ResolvedReference[] = []): string[] =>
+const changes = (
+  old: string,
+  next: string,
+  oldRefs: ResolvedReference[] = [],
+  nextRefs: ResolvedReference[] = [],
+): string[] =>
   schemaDifferences(parse(old, oldRefs).files, parse(next, nextRefs).files).map((d) => `${d.type} ${d.fullPath}`);
 
 /** BACKWARD: can the new schema read data written with the old one? (incompatible types only) */
@@ -251,12 +256,18 @@ describe("scalar kinds: wire-compatible groups", () => {
 
   test("map value and key kinds are compared like fields", () => {
     expect(changes(msg("  map<string, int32> m = 1;\n"), msg("  map<string, int64> m = 1;\n"))).toEqual([]);
-    expect(changes(msg("  map<string, int32> m = 1;\n"), msg("  map<string, string> m = 1;\n"))).toEqual(["FIELD_SCALAR_KIND_CHANGED #/Order/1"]);
-    expect(changes(msg("  map<string, int32> m = 1;\n"), msg("  map<int32, int32> m = 1;\n"))).toEqual(["FIELD_SCALAR_KIND_CHANGED #/Order/1"]);
+    expect(changes(msg("  map<string, int32> m = 1;\n"), msg("  map<string, string> m = 1;\n"))).toEqual([
+      "FIELD_SCALAR_KIND_CHANGED #/Order/1",
+    ]);
+    expect(changes(msg("  map<string, int32> m = 1;\n"), msg("  map<int32, int32> m = 1;\n"))).toEqual([
+      "FIELD_SCALAR_KIND_CHANGED #/Order/1",
+    ]);
   });
 
   test("map ↔ message and map ↔ scalar change the kind", () => {
-    expect(backward(msg("  map<string, int32> m = 1;\n  message E {}\n"), msg("  E m = 1;\n  message E {}\n"))).toEqual(["FIELD_KIND_CHANGED"]);
+    expect(backward(msg("  map<string, int32> m = 1;\n  message E {}\n"), msg("  E m = 1;\n  message E {}\n"))).toEqual(
+      ["FIELD_KIND_CHANGED"],
+    );
     expect(backward(msg("  map<string, int32> m = 1;\n"), msg("  int32 m = 1;\n"))).toEqual(["FIELD_KIND_CHANGED"]);
   });
 });
@@ -270,9 +281,10 @@ describe("descriptions (Difference.error), with new/old as SchemaValidatorBuilde
       {
         type: "FIELD_SCALAR_KIND_CHANGED",
         path: "#/Order/1",
-        description: "The kind of a SCALAR field at path '#/Order/1' in the new schema does not match its kind in the old schema",
+        description:
+          "The kind of a SCALAR field at path '#/Order/1' in the new schema does not match its kind in the old schema",
         rendered:
-          "{errorType:\"FIELD_SCALAR_KIND_CHANGED\", description:\"The kind of a SCALAR field at path '#/Order/1' in the new schema does not match its kind in the old schema\"}",
+          '{errorType:"FIELD_SCALAR_KIND_CHANGED", description:"The kind of a SCALAR field at path \'#/Order/1\' in the new schema does not match its kind in the old schema"}',
       },
     ]);
   });
@@ -290,21 +302,27 @@ describe("descriptions (Difference.error), with new/old as SchemaValidatorBuilde
         [c.next, c.old],
         [c.old, c.next],
       ]) {
-        for (const p of protobufFormat.readProblems(parse(reader), parse(writer), "reader")) described.set(p.type, p.description);
+        for (const p of protobufFormat.readProblems(parse(reader), parse(writer), "reader"))
+          described.set(p.type, p.description);
       }
     }
     expect(Object.fromEntries(described)).toEqual({
       PACKAGE_CHANGED: "The package at '#/' in the new schema does not match the package in the old schema",
       MESSAGE_REMOVED: "The new schema is missing a MESSAGE type at path '#/Extra' in the old schema",
       FIELD_KIND_CHANGED: "The type of a field at path '#/Order/1' in the new schema does not match the old schema",
-      FIELD_SCALAR_KIND_CHANGED: "The kind of a SCALAR field at path '#/Order/1' in the new schema does not match its kind in the old schema",
-      FIELD_NAMED_TYPE_CHANGED: "The type of a MESSAGE field at path '#/Order/1' in the new schema does not match its type in the old schema",
-      FIELD_NUMERIC_LABEL_CHANGED: "The label for a NUMERIC field at path '#/A/1' in the new schema does not match its label in the old schema",
+      FIELD_SCALAR_KIND_CHANGED:
+        "The kind of a SCALAR field at path '#/Order/1' in the new schema does not match its kind in the old schema",
+      FIELD_NAMED_TYPE_CHANGED:
+        "The type of a MESSAGE field at path '#/Order/1' in the new schema does not match its type in the old schema",
+      FIELD_NUMERIC_LABEL_CHANGED:
+        "The label for a NUMERIC field at path '#/A/1' in the new schema does not match its label in the old schema",
       REQUIRED_FIELD_ADDED: "A required field  at path '#/A/2' in the new schema is missing in the old schema",
       REQUIRED_FIELD_REMOVED: "The new schema is missing a required field at path: '#/A/2' in the old schema",
       ONEOF_FIELD_REMOVED: "The new schema is missing a oneof field at path '#/Order/pay/3' in the old schema",
-      MULTIPLE_FIELDS_MOVED_TO_ONEOF: "Multiple fields in the oneof at path '#/Order/pay' in the new schema are outside a oneof in the old schema",
-      FIELD_MOVED_TO_EXISTING_ONEOF: "A field in the oneof at path '#/Order/pay' in the new schema is outside an existing oneof in the old schema",
+      MULTIPLE_FIELDS_MOVED_TO_ONEOF:
+        "Multiple fields in the oneof at path '#/Order/pay' in the new schema are outside a oneof in the old schema",
+      FIELD_MOVED_TO_EXISTING_ONEOF:
+        "A field in the oneof at path '#/Order/pay' in the new schema is outside an existing oneof in the old schema",
     });
   });
 });
@@ -322,18 +340,29 @@ describe("referenced types", () => {
   });
 
   test("the same subject and version is not compared again", () => {
-    expect(changes(order, order, [ref("money.proto", moneyV1, [], 1)], [ref("money.proto", moneyV2, [], 1)])).toEqual([]);
+    expect(changes(order, order, [ref("money.proto", moneyV1, [], 1)], [ref("money.proto", moneyV2, [], 1)])).toEqual(
+      [],
+    );
   });
 
   test("a type moved from the file into a reference keeps its identity", () => {
-    const local = proto3("message Order {\n  Money total = 1;\n}\nmessage Money {\n  int64 units = 1;\n}\n", "package common;\n");
+    const local = proto3(
+      "message Order {\n  Money total = 1;\n}\nmessage Money {\n  int64 units = 1;\n}\n",
+      "package common;\n",
+    );
     const imported = proto3("message Order {\n  Money total = 1;\n}\n", 'package common;\nimport "money.proto";\n');
     expect(changes(local, imported, [], [ref("money.proto", moneyV1)])).toEqual(["MESSAGE_REMOVED #/Money"]);
   });
 
   test("well-known types are matched by name", () => {
-    const a = proto3("message A {\n  google.protobuf.Timestamp t = 1;\n}\n", 'import "google/protobuf/timestamp.proto";\n');
-    const b = proto3("message A {\n  google.protobuf.Duration t = 1;\n}\n", 'import "google/protobuf/duration.proto";\n');
+    const a = proto3(
+      "message A {\n  google.protobuf.Timestamp t = 1;\n}\n",
+      'import "google/protobuf/timestamp.proto";\n',
+    );
+    const b = proto3(
+      "message A {\n  google.protobuf.Duration t = 1;\n}\n",
+      'import "google/protobuf/duration.proto";\n',
+    );
     expect(changes(a, a)).toEqual([]);
     expect(changes(a, b)).toEqual(["FIELD_NAMED_TYPE_CHANGED #/A/1"]);
   });
@@ -347,9 +376,9 @@ describe("recursive and nested messages", () => {
   });
 
   test("nested messages are compared under their parent's path", () => {
-    expect(changes(msg("  message Line {\n    int32 q = 1;\n  }\n"), msg("  message Line {\n    double q = 1;\n  }\n"))).toEqual([
-      "FIELD_SCALAR_KIND_CHANGED #/Order/Line/1",
-    ]);
+    expect(
+      changes(msg("  message Line {\n    int32 q = 1;\n  }\n"), msg("  message Line {\n    double q = 1;\n  }\n")),
+    ).toEqual(["FIELD_SCALAR_KIND_CHANGED #/Order/Line/1"]);
   });
 
   test("differences come out in Confluent's (Java hash set) order", () => {

@@ -2,13 +2,20 @@
 import type { ResolvedReference } from "#src/schema/format.ts";
 import { protobufFormat, type ProtobufParsedSchema } from "#src/schema/protobuf/index.ts";
 
-export function ref(name: string, schema: string, references: ResolvedReference[] = [], version = 1): ResolvedReference {
+export function ref(
+  name: string,
+  schema: string,
+  references: ResolvedReference[] = [],
+  version = 1,
+): ResolvedReference {
   return { name, subject: name, version, schema, schemaType: "PROTOBUF", references };
 }
 
-export const parse = (text: string, references: ResolvedReference[] = []): ProtobufParsedSchema => protobufFormat.parse(text, references);
+export const parse = (text: string, references: ResolvedReference[] = []): ProtobufParsedSchema =>
+  protobufFormat.parse(text, references);
 
-export const canonical = (text: string, references: ResolvedReference[] = []): string => parse(text, references).canonical;
+export const canonical = (text: string, references: ResolvedReference[] = []): string =>
+  parse(text, references).canonical;
 
 /** The InvalidSchemaError message parsing `text` raises. */
 export function parseError(text: string, references: ResolvedReference[] = []): string {

@@ -32,7 +32,9 @@ describe("message-index prefix (zig-zag varints)", () => {
 
   test("truncated or over-long input is rejected", () => {
     expect(() => decodeMessageIndexes(Uint8Array.of(0x04, 0x02), 0)).toThrow(RangeError);
-    expect(() => decodeMessageIndexes(Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0xff, 0x01), 0)).toThrow("Varint is too long");
+    expect(() => decodeMessageIndexes(Uint8Array.of(0xff, 0xff, 0xff, 0xff, 0xff, 0x01), 0)).toThrow(
+      "Varint is too long",
+    );
   });
 });
 

@@ -32,7 +32,10 @@ describe("parsing .proto source", () => {
     const order = (schema as ProtobufParsedSchema).root.lookupType("shop.Order");
     expect(Object.keys(order.fields)).toEqual(["id", "note", "counts", "lines", "status", "card", "iban"]);
     const value = { id: "7", note: "n", counts: { a: 1 }, lines: [{ qty: 2 }], status: "PAID", iban: "DE" };
-    const decoded = order.toObject(order.decode(order.encode(order.fromObject(value)).finish()), { longs: String, enums: String });
+    const decoded = order.toObject(order.decode(order.encode(order.fromObject(value)).finish()), {
+      longs: String,
+      enums: String,
+    });
     expect(decoded).toEqual(value);
   });
 
@@ -53,7 +56,9 @@ extend Item {
 `);
     const item = (schema as ProtobufParsedSchema).root.lookupType("legacy.Item");
     expect(item.fields.name.required).toBe(true);
-    expect(item.toObject(item.decode(item.encode(item.fromObject({ name: "x" })).finish()), { defaults: true }).qty).toBe(1);
+    expect(
+      item.toObject(item.decode(item.encode(item.fromObject({ name: "x" })).finish()), { defaults: true }).qty,
+    ).toBe(1);
     expect(schema.canonical).toBe(`syntax = "proto2";
 package legacy;
 
@@ -76,33 +81,63 @@ extend Item {
 
   test("a file without syntax is proto2 and needs labels", () => {
     expect(canonical("message A { optional int32 a = 1; }")).toBe("\nmessage A {\n  optional int32 a = 1;\n}\n");
-    expect(parseError("message A {\n  int32 a = 1;\n}")).toBe("Could not parse Protobuf - Syntax error in :2:3: unexpected label: int32");
+    expect(parseError("message A {\n  int32 a = 1;\n}")).toBe(
+      "Could not parse Protobuf - Syntax error in :2:3: unexpected label: int32",
+    );
   });
 });
 
 describe("syntax errors name the line and column (Wire's messages)", () => {
   const cases: [string, string, string][] = [
-    ["missing semicolon", 'syntax = "proto3";\nmessage A {\n  int32 a = 1\n}\n', "Syntax error in :4:2: expected ';' but was '}'"],
+    [
+      "missing semicolon",
+      'syntax = "proto3";\nmessage A {\n  int32 a = 1\n}\n',
+      "Syntax error in :4:2: expected ';' but was '}'",
+    ],
     ["unknown syntax", 'syntax = "proto4";', "Syntax error in :1:1: unexpected syntax: proto4"],
-    ["syntax not first", 'package p;\nsyntax = "proto3";', "Syntax error in :2:1: 'syntax' element must be the first declaration in a file"],
-    ["required in proto3", 'syntax = "proto3";\nmessage A {\n  required int32 a = 1;\n}', "Syntax error in :3:3: 'required' label forbidden in proto3 field declarations"],
-    ["label on a map", 'syntax = "proto3";\nmessage A {\n  repeated map<string, int32> m = 1;\n}', "Syntax error in :3:3: 'map' type cannot have label"],
-    ["tag is not a number", 'syntax = "proto3";\nmessage A {\n  int32 a = x;\n}', "Syntax error in :3:14: expected an integer but was x"],
+    [
+      "syntax not first",
+      'package p;\nsyntax = "proto3";',
+      "Syntax error in :2:1: 'syntax' element must be the first declaration in a file",
+    ],
+    [
+      "required in proto3",
+      'syntax = "proto3";\nmessage A {\n  required int32 a = 1;\n}',
+      "Syntax error in :3:3: 'required' label forbidden in proto3 field declarations",
+    ],
+    [
+      "label on a map",
+      'syntax = "proto3";\nmessage A {\n  repeated map<string, int32> m = 1;\n}',
+      "Syntax error in :3:3: 'map' type cannot have label",
+    ],
+    [
+      "tag is not a number",
+      'syntax = "proto3";\nmessage A {\n  int32 a = x;\n}',
+      "Syntax error in :3:14: expected an integer but was x",
+    ],
     ["unterminated comment", 'syntax = "proto3";\n/* open', "Syntax error in :2:7: unterminated comment"],
     ["unexpected end", 'syntax = "proto3";\nmessage A {', "Syntax error in :2:12: unexpected end of file"],
     ["editions", 'edition = "2023";', "Syntax error in :1:8: edition is not currently supported"],
-    ["syntax after a trailing comment", 'syntax = "proto3";\nmessage A {\n  int32 a = 1; /* c */ int32 b = 2;\n}', "Syntax error in :3:25: no syntax may follow trailing comment"],
+    [
+      "syntax after a trailing comment",
+      'syntax = "proto3";\nmessage A {\n  int32 a = 1; /* c */ int32 b = 2;\n}',
+      "Syntax error in :3:25: no syntax may follow trailing comment",
+    ],
   ];
   for (const [what, text, message] of cases) {
     test(what, () => expect(parseError(text)).toBe(`Could not parse Protobuf - ${message}`));
   }
 
   test("a duplicate top-level type names both places", () => {
-    expect(parseError('syntax = "proto3";\nmessage A {}\nmessage A {}\n')).toBe("Could not parse Protobuf - A (:3:1) is already defined at :2:1");
+    expect(parseError('syntax = "proto3";\nmessage A {}\nmessage A {}\n')).toBe(
+      "Could not parse Protobuf - A (:3:1) is already defined at :2:1",
+    );
   });
 
   test("an unresolved type is reported with its field's line", () => {
-    expect(parseError(proto3("message A {\n  int32 a = 1;\n  Missing b = 2;\n}\n"))).toBe("Could not resolve type: Missing (line 4, column 3)");
+    expect(parseError(proto3("message A {\n  int32 a = 1;\n  Missing b = 2;\n}\n"))).toBe(
+      "Could not resolve type: Missing (line 4, column 3)",
+    );
   });
 
   test("an invalid map key", () => {
@@ -133,7 +168,10 @@ describe("imports", () => {
 
   test("references of references are followed", () => {
     const currency = proto3("enum Currency {\n  EUR = 0;\n  USD = 1;\n}\n", "package shop.common;\n");
-    const priced = proto3("message Price {\n  Currency currency = 1;\n}\n", 'package shop.common;\nimport "currency.proto";\n');
+    const priced = proto3(
+      "message Price {\n  Currency currency = 1;\n}\n",
+      'package shop.common;\nimport "currency.proto";\n',
+    );
     const schema = parse(proto3("message Item {\n  shop.common.Price price = 1;\n}\n", 'import "price.proto";\n'), [
       ref("price.proto", priced, [ref("currency.proto", currency)]),
     ]);
@@ -202,7 +240,9 @@ message User {
   });
 
   test("Confluent's decimal type encodes", () => {
-    const schema = parse(proto3("message P {\n  confluent.type.Decimal amount = 1;\n}\n", 'import "confluent/type/decimal.proto";\n'));
+    const schema = parse(
+      proto3("message P {\n  confluent.type.Decimal amount = 1;\n}\n", 'import "confluent/type/decimal.proto";\n'),
+    );
     const type = messageForIndexes(schema, [0]);
     const value = { amount: { value: "AQI=", precision: 5, scale: 2 } };
     expect(type.toObject(type.decode(type.encode(type.fromObject(value)).finish()), { bytes: String })).toEqual(value);
@@ -222,7 +262,13 @@ describe("schemas registered as base64 FileDescriptorProto (descriptor-based cli
         field: [
           { name: "id", number: 1, label: "LABEL_OPTIONAL", type: "TYPE_INT64" },
           { name: "total", number: 2, label: "LABEL_OPTIONAL", type: "TYPE_MESSAGE", typeName: ".shop.common.Money" },
-          { name: "created", number: 3, label: "LABEL_OPTIONAL", type: "TYPE_MESSAGE", typeName: ".google.protobuf.Timestamp" },
+          {
+            name: "created",
+            number: 3,
+            label: "LABEL_OPTIONAL",
+            type: "TYPE_MESSAGE",
+            typeName: ".google.protobuf.Timestamp",
+          },
           { name: "tags", number: 4, label: "LABEL_REPEATED", type: "TYPE_MESSAGE", typeName: ".shop.Order.TagsEntry" },
           { name: "status", number: 5, label: "LABEL_OPTIONAL", type: "TYPE_ENUM", typeName: ".shop.Order.Status" },
         ],
@@ -236,7 +282,15 @@ describe("schemas registered as base64 FileDescriptorProto (descriptor-based cli
             options: { mapEntry: true },
           },
         ],
-        enumType: [{ name: "Status", value: [{ name: "NEW", number: 0 }, { name: "PAID", number: 1 }] }],
+        enumType: [
+          {
+            name: "Status",
+            value: [
+              { name: "NEW", number: 0 },
+              { name: "PAID", number: 1 },
+            ],
+          },
+        ],
       },
     ],
     syntax: "proto3",
@@ -298,7 +352,9 @@ message Order {
   test("map entries read as maps at runtime", () => {
     const type = messageForIndexes(parse(base64, [ref("common.proto", money)]), [0]);
     const value = { id: "1", tags: { a: "b" }, status: "PAID" };
-    expect(type.toObject(type.decode(type.encode(type.fromObject(value)).finish()), { longs: String, enums: String })).toEqual(value);
+    expect(
+      type.toObject(type.decode(type.encode(type.fromObject(value)).finish()), { longs: String, enums: String }),
+    ).toEqual(value);
   });
 
   test("text that is neither .proto nor a descriptor reports the .proto error", () => {

@@ -44,14 +44,18 @@ const render = (fields: readonly Field[], compact = false): string => {
 describe("properties", () => {
   test("message indexes round-trip", () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: -2147483648, max: 2147483647 }), { maxLength: 20 }), fc.nat({ max: 8 }), (indexes, offset) => {
-        const encoded = encodeMessageIndexes(indexes);
-        const framed = new Uint8Array(offset + encoded.length);
-        framed.set(encoded, offset);
-        const { indexes: decoded, next } = decodeMessageIndexes(framed, offset);
-        expect(decoded).toEqual(indexes.length === 0 ? [0] : indexes);
-        expect(next).toBe(framed.length);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: -2147483648, max: 2147483647 }), { maxLength: 20 }),
+        fc.nat({ max: 8 }),
+        (indexes, offset) => {
+          const encoded = encodeMessageIndexes(indexes);
+          const framed = new Uint8Array(offset + encoded.length);
+          framed.set(encoded, offset);
+          const { indexes: decoded, next } = decodeMessageIndexes(framed, offset);
+          expect(decoded).toEqual(indexes.length === 0 ? [0] : indexes);
+          expect(next).toBe(framed.length);
+        },
+      ),
     );
   });
 

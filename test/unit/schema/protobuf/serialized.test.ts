@@ -39,7 +39,14 @@ describe("format=serialized (base64 FileDescriptorProto, as ProtobufSchema.toDyn
             { name: "id", number: 1, type: "TYPE_INT64" },
             { name: "total", number: 2, type: "TYPE_MESSAGE", typeName: "shop.common.Money" },
             { name: "line_counts", number: 3, label: "LABEL_REPEATED", typeName: "LineCountsEntry" },
-            { name: "note", number: 4, label: "LABEL_OPTIONAL", type: "TYPE_STRING", oneofIndex: 1, proto3Optional: true },
+            {
+              name: "note",
+              number: 4,
+              label: "LABEL_OPTIONAL",
+              type: "TYPE_STRING",
+              oneofIndex: 1,
+              proto3Optional: true,
+            },
             { name: "status", number: 6, type: "TYPE_ENUM", typeName: "Status" },
           ],
           nestedType: [

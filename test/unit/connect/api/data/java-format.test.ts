@@ -14,7 +14,14 @@ describe("Java toString and class names", () => {
     expect(javaToString(12n)).toBe("12");
     expect(javaToString(true)).toBe("true");
     expect(javaToString([1, "a", null])).toBe("[1, a, null]");
-    expect(javaToString(new Map<unknown, unknown>([["a", 1], [2, [3]]]))).toBe("{a=1, 2=[3]}");
+    expect(
+      javaToString(
+        new Map<unknown, unknown>([
+          ["a", 1],
+          [2, [3]],
+        ]),
+      ),
+    ).toBe("{a=1, 2=[3]}");
     expect(javaToString({ k: "v" })).toBe("{k=v}");
     expect(javaToString(new Uint8Array([1, 255]))).toBe("[1, -1]");
     expect(javaToString(new BigDecimal(-15n, 1))).toBe("-1.5");
@@ -46,8 +53,14 @@ describe("Values.convertToString (SimpleHeaderConverter's text)", () => {
     expect(valuesToString(['a "b"', "c\\d", null])).toBe('["a \\"b\\"","c\\\\d",null]');
   });
   test("structs and maps in a JSON-like form, numbers as Java prints them", () => {
-    const key = SchemaBuilder.struct().field("id", Schema.INT32_SCHEMA).field("name", Schema.OPTIONAL_STRING_SCHEMA).field("score", Schema.FLOAT64_SCHEMA).build();
-    expect(valuesToString(new Struct(key).put("id", 10).put("name", null).put("score", 1), key)).toBe('{"id":10,"name":null,"score":1.0}');
+    const key = SchemaBuilder.struct()
+      .field("id", Schema.INT32_SCHEMA)
+      .field("name", Schema.OPTIONAL_STRING_SCHEMA)
+      .field("score", Schema.FLOAT64_SCHEMA)
+      .build();
+    expect(valuesToString(new Struct(key).put("id", 10).put("name", null).put("score", 1), key)).toBe(
+      '{"id":10,"name":null,"score":1.0}',
+    );
     expect(valuesToString(new Map([["k", 1n]]))).toBe('{"k":1}');
     expect(valuesToString(new BigDecimal(-5n, 7))).toBe("-5E-7");
   });

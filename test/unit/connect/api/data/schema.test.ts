@@ -3,7 +3,15 @@ import fc from "fast-check";
 import { BigDecimal } from "#src/jvm/big-decimal.ts";
 import { DataException, SchemaBuilderException } from "#src/connect/api/data/errors.ts";
 import { ConnectDate, Decimal, Time, Timestamp } from "#src/connect/api/data/logical.ts";
-import { ConnectSchema, Field, Schema, SchemaBuilder, Type, typeName, validateValue } from "#src/connect/api/data/schema.ts";
+import {
+  ConnectSchema,
+  Field,
+  Schema,
+  SchemaBuilder,
+  Type,
+  typeName,
+  validateValue,
+} from "#src/connect/api/data/schema.ts";
 import { Struct } from "#src/connect/api/data/struct.ts";
 import { schemaArbitrary } from "../../../../fixtures/connect-data.ts";
 
@@ -76,8 +84,19 @@ describe("SchemaBuilder", () => {
 
   test("parameters keep insertion order; an empty set leaves them null", () => {
     expect(SchemaBuilder.string().parameters({}).build().parameters).toBeNull();
-    const s = SchemaBuilder.string().parameter("z", "1").parameters(new Map([["a", "2"], ["z", "3"]])).build();
-    expect([...s.parameters!]).toEqual([["z", "3"], ["a", "2"]]);
+    const s = SchemaBuilder.string()
+      .parameter("z", "1")
+      .parameters(
+        new Map([
+          ["a", "2"],
+          ["z", "3"],
+        ]),
+      )
+      .build();
+    expect([...s.parameters!]).toEqual([
+      ["z", "3"],
+      ["a", "2"],
+    ]);
   });
 
   test("a built schema does not change with its builder", () => {
@@ -93,12 +112,21 @@ describe("SchemaBuilder", () => {
       [() => SchemaBuilder.string().name("a").name("b"), "Invalid SchemaBuilder call: name has already been set."],
       [() => SchemaBuilder.string().version(1).version(2), "Invalid SchemaBuilder call: version has already been set."],
       [() => SchemaBuilder.string().doc("a").doc("b"), "Invalid SchemaBuilder call: doc has already been set."],
-      [() => SchemaBuilder.string().optional().required(), "Invalid SchemaBuilder call: optional has already been set."],
-      [() => SchemaBuilder.string().defaultValue("a").defaultValue("b"), "Invalid SchemaBuilder call: default has already been set."],
+      [
+        () => SchemaBuilder.string().optional().required(),
+        "Invalid SchemaBuilder call: optional has already been set.",
+      ],
+      [
+        () => SchemaBuilder.string().defaultValue("a").defaultValue("b"),
+        "Invalid SchemaBuilder call: default has already been set.",
+      ],
       [() => SchemaBuilder.int32().field("a", Schema.INT32_SCHEMA), "Cannot create fields on type INT32"],
       [() => SchemaBuilder.struct().field("", Schema.INT32_SCHEMA), "fieldName cannot be null."],
       [() => SchemaBuilder.struct().field("a", null as unknown as Schema), "fieldSchema for field a cannot be null."],
-      [() => SchemaBuilder.struct().field("a", Schema.INT32_SCHEMA).field("a", Schema.INT8_SCHEMA), "Cannot create field because of field name duplication a"],
+      [
+        () => SchemaBuilder.struct().field("a", Schema.INT32_SCHEMA).field("a", Schema.INT8_SCHEMA),
+        "Cannot create field because of field name duplication a",
+      ],
       [() => SchemaBuilder.array(null as unknown as Schema), "valueSchema cannot be null."],
       [() => SchemaBuilder.map(null as unknown as Schema, Schema.INT8_SCHEMA), "keySchema cannot be null."],
       [() => SchemaBuilder.map(Schema.INT8_SCHEMA, null as unknown as Schema), "valueSchema cannot be null."],
@@ -121,7 +149,9 @@ describe("SchemaBuilder", () => {
     } catch (e) {
       expect(e).toBeInstanceOf(SchemaBuilderException);
       expect((e as Error).message).toBe("Invalid default value");
-      expect(((e as Error).cause as Error).message).toBe("Invalid Java object for schema with type INT32: class java.lang.String for value");
+      expect(((e as Error).cause as Error).message).toBe(
+        "Invalid Java object for schema with type INT32: class java.lang.String for value",
+      );
     }
     expect(() => SchemaBuilder.int32().defaultValue(null)).toThrow("Invalid default value");
     // As in Kafka, a builder never equals a built schema, so struct defaults are refused.
@@ -135,8 +165,12 @@ describe("non-applicable attributes throw as in Kafka", () => {
     expect(dataError(() => Schema.INT32_SCHEMA.fields)).toBe("Cannot list fields on non-struct type");
     expect(dataError(() => Schema.INT32_SCHEMA.field("a"))).toBe("Cannot look up fields on non-struct type");
     expect(dataError(() => Schema.INT32_SCHEMA.keySchema)).toBe("Cannot look up key schema on non-map type");
-    expect(dataError(() => SchemaBuilder.array(Schema.INT8_SCHEMA).build().keySchema)).toBe("Cannot look up key schema on non-map type");
-    expect(dataError(() => Schema.INT32_SCHEMA.valueSchema)).toBe("Cannot look up value schema on non-array and non-map type");
+    expect(dataError(() => SchemaBuilder.array(Schema.INT8_SCHEMA).build().keySchema)).toBe(
+      "Cannot look up key schema on non-map type",
+    );
+    expect(dataError(() => Schema.INT32_SCHEMA.valueSchema)).toBe(
+      "Cannot look up value schema on non-array and non-map type",
+    );
   });
 });
 
@@ -152,7 +186,10 @@ describe("validateValue", () => {
     [Schema.STRING_SCHEMA, ["", "x"]],
     [Schema.BYTES_SCHEMA, [new Uint8Array(), Buffer.from("x")]],
     [SchemaBuilder.array(Schema.INT8_SCHEMA).build(), [[], [1, 2]]],
-    [SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT8_SCHEMA).build(), [new Map(), new Map([["a", 1]]), { a: 1 }, {}]],
+    [
+      SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT8_SCHEMA).build(),
+      [new Map(), new Map([["a", 1]]), { a: 1 }, {}],
+    ],
     [SchemaBuilder.map(Schema.INT32_SCHEMA, Schema.INT8_SCHEMA).build(), [new Map([[1, 1]])]],
     [Decimal.schema(2), [new BigDecimal(1n, 2), new BigDecimal(1n, 5)]],
     [ConnectDate.SCHEMA, [new Date(0)]],
@@ -160,7 +197,8 @@ describe("validateValue", () => {
     [Timestamp.SCHEMA, [new Date(0)]],
   ];
   test("accepts each type's JS representations", () => {
-    for (const [schema, values] of accepts) for (const v of values) expect(() => validateValue(schema, v)).not.toThrow();
+    for (const [schema, values] of accepts)
+      for (const v of values) expect(() => validateValue(schema, v)).not.toThrow();
   });
 
   test("rejects others with Kafka's messages, naming the Java class", () => {
@@ -169,32 +207,88 @@ describe("validateValue", () => {
       [Schema.INT16_SCHEMA, 1.5, "Invalid Java object for schema with type INT16: class java.lang.Double for value"],
       [Schema.INT32_SCHEMA, 2 ** 31, "Invalid Java object for schema with type INT32: class java.lang.Long for value"],
       [Schema.INT32_SCHEMA, 1n, "Invalid Java object for schema with type INT32: class java.lang.Long for value"],
-      [Schema.INT64_SCHEMA, 2 ** 60, "Invalid Java object for schema with type INT64: class java.lang.Double for value"],
-      [Schema.INT64_SCHEMA, 2n ** 63n, "Invalid Java object for schema with type INT64: class java.math.BigInteger for value"],
-      [Schema.FLOAT64_SCHEMA, "1", "Invalid Java object for schema with type FLOAT64: class java.lang.String for value"],
+      [
+        Schema.INT64_SCHEMA,
+        2 ** 60,
+        "Invalid Java object for schema with type INT64: class java.lang.Double for value",
+      ],
+      [
+        Schema.INT64_SCHEMA,
+        2n ** 63n,
+        "Invalid Java object for schema with type INT64: class java.math.BigInteger for value",
+      ],
+      [
+        Schema.FLOAT64_SCHEMA,
+        "1",
+        "Invalid Java object for schema with type FLOAT64: class java.lang.String for value",
+      ],
       [Schema.BOOLEAN_SCHEMA, 1, "Invalid Java object for schema with type BOOLEAN: class java.lang.Integer for value"],
-      [Schema.STRING_SCHEMA, true, "Invalid Java object for schema with type STRING: class java.lang.Boolean for value"],
+      [
+        Schema.STRING_SCHEMA,
+        true,
+        "Invalid Java object for schema with type STRING: class java.lang.Boolean for value",
+      ],
       [Schema.BYTES_SCHEMA, [1], "Invalid Java object for schema with type BYTES: class java.util.ArrayList for value"],
-      [Schema.STRING_SCHEMA, new Map(), "Invalid Java object for schema with type STRING: class java.util.HashMap for value"],
+      [
+        Schema.STRING_SCHEMA,
+        new Map(),
+        "Invalid Java object for schema with type STRING: class java.util.HashMap for value",
+      ],
       [Schema.STRING_SCHEMA, new Uint8Array(), "Invalid Java object for schema with type STRING: class [B for value"],
-      [SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT8_SCHEMA).build(), [], "Invalid Java object for schema with type MAP: class java.util.ArrayList for value"],
-      [ConnectDate.SCHEMA, 5, 'Invalid Java object for schema "org.apache.kafka.connect.data.Date" with type INT32: class java.lang.Integer for value'],
-      [Decimal.schema(2), 1.5, 'Invalid Java object for schema "org.apache.kafka.connect.data.Decimal" with type BYTES: class java.lang.Double for value'],
-      [Schema.INT64_SCHEMA, new Date(0), "Invalid Java object for schema with type INT64: class java.util.Date for value"],
+      [
+        SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT8_SCHEMA).build(),
+        [],
+        "Invalid Java object for schema with type MAP: class java.util.ArrayList for value",
+      ],
+      [
+        ConnectDate.SCHEMA,
+        5,
+        'Invalid Java object for schema "org.apache.kafka.connect.data.Date" with type INT32: class java.lang.Integer for value',
+      ],
+      [
+        Decimal.schema(2),
+        1.5,
+        'Invalid Java object for schema "org.apache.kafka.connect.data.Decimal" with type BYTES: class java.lang.Double for value',
+      ],
+      [
+        Schema.INT64_SCHEMA,
+        new Date(0),
+        "Invalid Java object for schema with type INT64: class java.util.Date for value",
+      ],
       [Schema.INT32_SCHEMA, null, "Invalid value: null used for required value, schema type: INT32"],
       [Schema.INT32_SCHEMA, undefined, "Invalid value: null used for required value, schema type: INT32"],
-      [SchemaBuilder.array(Schema.STRING_SCHEMA).build(), ["a", null], "Invalid value: null used for required element of array value, schema type: STRING"],
-      [SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT8_SCHEMA).build(), new Map([[null, 1]]), "Invalid value: null used for required key of map value, schema type: STRING"],
-      [SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT8_SCHEMA).build(), { a: "x" }, "Invalid Java object for schema with type INT8: class java.lang.String for value of map value"],
-      [SchemaBuilder.map(Schema.INT8_SCHEMA, Schema.INT8_SCHEMA).build(), { "1": 1 }, "Invalid Java object for schema with type INT8: class java.lang.String for key of map value"],
+      [
+        SchemaBuilder.array(Schema.STRING_SCHEMA).build(),
+        ["a", null],
+        "Invalid value: null used for required element of array value, schema type: STRING",
+      ],
+      [
+        SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT8_SCHEMA).build(),
+        new Map([[null, 1]]),
+        "Invalid value: null used for required key of map value, schema type: STRING",
+      ],
+      [
+        SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT8_SCHEMA).build(),
+        { a: "x" },
+        "Invalid Java object for schema with type INT8: class java.lang.String for value of map value",
+      ],
+      [
+        SchemaBuilder.map(Schema.INT8_SCHEMA, Schema.INT8_SCHEMA).build(),
+        { "1": 1 },
+        "Invalid Java object for schema with type INT8: class java.lang.String for key of map value",
+      ],
     ];
     for (const [schema, value, message] of cases) expect(dataError(() => validateValue(schema, value))).toBe(message);
   });
 
   test("optional accepts null; the field name appears in messages", () => {
     expect(() => validateValue(Schema.OPTIONAL_INT32_SCHEMA, null)).not.toThrow();
-    expect(dataError(() => validateValue(Schema.INT32_SCHEMA, "x", "age"))).toBe('Invalid Java object for schema with type INT32: class java.lang.String for field: "age"');
-    expect(dataError(() => Schema.STRING_SCHEMA.validateValue(null))).toBe("Invalid value: null used for required value, schema type: STRING");
+    expect(dataError(() => validateValue(Schema.INT32_SCHEMA, "x", "age"))).toBe(
+      'Invalid Java object for schema with type INT32: class java.lang.String for field: "age"',
+    );
+    expect(dataError(() => Schema.STRING_SCHEMA.validateValue(null))).toBe(
+      "Invalid value: null used for required value, schema type: STRING",
+    );
   });
 
   test("structs must carry an equal schema and be valid", () => {
@@ -203,14 +297,19 @@ describe("validateValue", () => {
     const sameAsA = SchemaBuilder.struct().field("x", Schema.INT8_SCHEMA).build();
     expect(() => validateValue(a, new Struct(sameAsA).put("x", 1))).not.toThrow();
     expect(dataError(() => validateValue(a, new Struct(b).put("x", 1)))).toBe("Struct schemas do not match.");
-    expect(dataError(() => validateValue(a, new Struct(a)))).toBe('Invalid value: null used for required field: "x", schema type: INT8');
-    expect(dataError(() => validateValue(a, { x: 1 }))).toBe("Invalid Java object for schema with type STRUCT: class java.util.HashMap for value");
+    expect(dataError(() => validateValue(a, new Struct(a)))).toBe(
+      'Invalid value: null used for required field: "x", schema type: INT8',
+    );
+    expect(dataError(() => validateValue(a, { x: 1 }))).toBe(
+      "Invalid Java object for schema with type STRUCT: class java.util.HashMap for value",
+    );
   });
 });
 
 describe("equality", () => {
   test("every attribute counts", () => {
-    const base = () => SchemaBuilder.struct().name("n").version(1).doc("d").parameter("k", "v").field("f", Schema.INT8_SCHEMA);
+    const base = () =>
+      SchemaBuilder.struct().name("n").version(1).doc("d").parameter("k", "v").field("f", Schema.INT8_SCHEMA);
     const reference = base().build();
     expect(base().build().equals(reference)).toBe(true);
     const variants = [
@@ -230,14 +329,33 @@ describe("equality", () => {
   });
 
   test("defaults compare deeply", () => {
-    const bytes = () => SchemaBuilder.bytes().defaultValue(new Uint8Array([1, 2])).build();
+    const bytes = () =>
+      SchemaBuilder.bytes()
+        .defaultValue(new Uint8Array([1, 2]))
+        .build();
     expect(bytes().equals(bytes())).toBe(true);
-    expect(bytes().equals(SchemaBuilder.bytes().defaultValue(new Uint8Array([1, 3])).build())).toBe(false);
-    const map = (v: number) => SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT64_SCHEMA).defaultValue(new Map([["a", v]])).build();
+    expect(
+      bytes().equals(
+        SchemaBuilder.bytes()
+          .defaultValue(new Uint8Array([1, 3]))
+          .build(),
+      ),
+    ).toBe(false);
+    const map = (v: number) =>
+      SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT64_SCHEMA)
+        .defaultValue(new Map([["a", v]]))
+        .build();
     expect(map(1).equals(map(1))).toBe(true);
     expect(map(1).equals(map(2))).toBe(false);
-    expect(SchemaBuilder.int64().defaultValue(5).build().equals(SchemaBuilder.int64().defaultValue(5n).build())).toBe(true);
-    expect(Decimal.builder(2).defaultValue(new BigDecimal(10n, 2)).build().equals(Decimal.builder(2).defaultValue(new BigDecimal(10n, 2)).build())).toBe(true);
+    expect(SchemaBuilder.int64().defaultValue(5).build().equals(SchemaBuilder.int64().defaultValue(5n).build())).toBe(
+      true,
+    );
+    expect(
+      Decimal.builder(2)
+        .defaultValue(new BigDecimal(10n, 2))
+        .build()
+        .equals(Decimal.builder(2).defaultValue(new BigDecimal(10n, 2)).build()),
+    ).toBe(true);
   });
 
   test("a schema equals itself and an identical construction (property)", () => {

@@ -25,14 +25,22 @@ describe("Struct", () => {
     expect(s.get("age")).toBe(18);
     expect(s.getWithoutDefault("age")).toBeNull();
     expect(s.get(person.field("age")!)).toBe(18);
-    expect(() => s.put("age", "x")).toThrow(new DataException('Invalid Java object for schema with type INT32: class java.lang.String for field: "age"'));
-    expect(() => s.put("name", null)).toThrow(new DataException('Invalid value: null used for required field: "name", schema type: STRING'));
+    expect(() => s.put("age", "x")).toThrow(
+      new DataException('Invalid Java object for schema with type INT32: class java.lang.String for field: "age"'),
+    );
+    expect(() => s.put("name", null)).toThrow(
+      new DataException('Invalid value: null used for required field: "name", schema type: STRING'),
+    );
     expect(() => s.put("nope", 1)).toThrow(new DataException("nope is not a valid field name"));
     expect(() => s.get("nope")).toThrow(new DataException("nope is not a valid field name"));
   });
 
   test("typed getters check the field type and do not apply defaults", () => {
-    const s = new Struct(person).put("name", "Bob").put("id", 5).put("tags", { a: "b" }).put("balance", new BigDecimal(150n, 2));
+    const s = new Struct(person)
+      .put("name", "Bob")
+      .put("id", 5)
+      .put("tags", { a: "b" })
+      .put("balance", new BigDecimal(150n, 2));
     expect(s.getString("name")).toBe("Bob");
     expect(s.getInt32("age")).toBeNull();
     expect(s.getInt64("id")).toBe(5n);
@@ -45,7 +53,9 @@ describe("Struct", () => {
 
   test("validate() wants required fields unless they have a default", () => {
     const s = new Struct(person).put("name", "Carol");
-    expect(() => s.validate()).toThrow(new DataException('Invalid value: null used for required field: "id", schema type: INT64'));
+    expect(() => s.validate()).toThrow(
+      new DataException('Invalid value: null used for required field: "id", schema type: INT64'),
+    );
     s.put("id", 1n);
     expect(() => s.validate()).not.toThrow();
     const withRequiredDefault = SchemaBuilder.struct().field("n", SchemaBuilder.int8().defaultValue(1).build()).build();
@@ -57,14 +67,21 @@ describe("Struct", () => {
   });
 
   test("equality is by schema and values, deeply", () => {
-    const a = new Struct(person).put("name", "A").put("id", 1n).put("tags", new Map([["k", "v"]]));
+    const a = new Struct(person)
+      .put("name", "A")
+      .put("id", 1n)
+      .put("tags", new Map([["k", "v"]]));
     const b = new Struct(person).put("name", "A").put("id", 1).put("tags", { k: "v" });
     expect(a.equals(b)).toBe(true);
     b.put("score", 1.5);
     expect(a.equals(b)).toBe(false);
     const bytes = SchemaBuilder.struct().field("b", Schema.BYTES_SCHEMA).build();
-    expect(new Struct(bytes).put("b", new Uint8Array([1])).equals(new Struct(bytes).put("b", new Uint8Array([1])))).toBe(true);
-    expect(new Struct(bytes).put("b", new Uint8Array([1])).equals(new Struct(bytes).put("b", new Uint8Array([2])))).toBe(false);
+    expect(
+      new Struct(bytes).put("b", new Uint8Array([1])).equals(new Struct(bytes).put("b", new Uint8Array([1]))),
+    ).toBe(true);
+    expect(
+      new Struct(bytes).put("b", new Uint8Array([1])).equals(new Struct(bytes).put("b", new Uint8Array([2]))),
+    ).toBe(false);
   });
 
   test("toString prints set fields as Java does", () => {
@@ -75,9 +92,13 @@ describe("Struct", () => {
       .put("tags", new Map([["a", "b"]]))
       .put("balance", new BigDecimal(-5n, 3))
       .put("seen", new Date(0));
-    expect(String(s)).toBe("Struct{name=Ann,id=3,score=0.1,tags={a=b},balance=-0.005,seen=Thu Jan 01 00:00:00 UTC 1970}");
+    expect(String(s)).toBe(
+      "Struct{name=Ann,id=3,score=0.1,tags={a=b},balance=-0.005,seen=Thu Jan 01 00:00:00 UTC 1970}",
+    );
     const nested = SchemaBuilder.struct().field("p", person).field("d", Schema.FLOAT64_SCHEMA).build();
-    expect(String(new Struct(nested).put("p", new Struct(person).put("name", "x").put("id", 1n)).put("d", 2))).toBe("Struct{p=Struct{name=x,id=1},d=2.0}");
+    expect(String(new Struct(nested).put("p", new Struct(person).put("name", "x").put("id", 1n)).put("d", 2))).toBe(
+      "Struct{p=Struct{name=x,id=1},d=2.0}",
+    );
   });
 
   test("any valid struct equals a copy of itself (property)", () => {

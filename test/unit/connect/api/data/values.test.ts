@@ -17,8 +17,12 @@ describe("Values.inferSchema", () => {
 
   test("lists and maps of one type; nulls make elements optional", () => {
     expect(inferSchema(["a", null])!.equals(SchemaBuilder.array(Schema.OPTIONAL_STRING_SCHEMA).build())).toBe(true);
-    expect(inferSchema(new Map([["a", 1n]]))!.equals(SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT64_SCHEMA).build())).toBe(true);
-    expect(inferSchema({ a: true })!.equals(SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.BOOLEAN_SCHEMA).build())).toBe(true);
+    expect(
+      inferSchema(new Map([["a", 1n]]))!.equals(SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT64_SCHEMA).build()),
+    ).toBe(true);
+    expect(
+      inferSchema({ a: true })!.equals(SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.BOOLEAN_SCHEMA).build()),
+    ).toBe(true);
     expect(inferSchema([])).toBeNull();
     expect(inferSchema({})).toBeNull();
     expect(inferSchema(["a", 1])).toBeNull();

@@ -18,7 +18,8 @@ async function broker() {
   return temp.broker;
 }
 
-const settings = (config: Record<string, string>) => sinkConnectorDefinition.parse({ name: "orders-sink", "connector.class": "x", topics: "orders", ...config }).values;
+const settings = (config: Record<string, string>) =>
+  sinkConnectorDefinition.parse({ name: "orders-sink", "connector.class": "x", topics: "orders", ...config }).values;
 const DLQ = { "errors.tolerance": "all", "errors.deadletterqueue.topic.name": "orders-dlq" };
 
 const consumed: FetchedRecord = {
@@ -30,26 +31,46 @@ const consumed: FetchedRecord = {
   value: encoder.encode("{not json"),
   headers: { origin: encoder.encode("shop") },
 };
-const failure: ErrorContext = { stage: "VALUE_CONVERTER", className: "org.apache.kafka.connect.json.JsonConverter", describe: () => "", original: consumed };
-const text = (headers: Record<string, Uint8Array>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, decoder.decode(v)]));
+const failure: ErrorContext = {
+  stage: "VALUE_CONVERTER",
+  className: "org.apache.kafka.connect.json.JsonConverter",
+  describe: () => "",
+  original: consumed,
+};
+const text = (headers: Record<string, Uint8Array>) =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, decoder.decode(v)]));
 
 describe("DeadLetterQueueReporter.create", () => {
   test("no reporter, and no topic, without errors.deadletterqueue.topic.name", async () => {
     const b = await broker();
-    expect(await DeadLetterQueueReporter.create(b, settings({ "errors.tolerance": "all" }), "orders-sink", 0)).toBeUndefined();
+    expect(
+      await DeadLetterQueueReporter.create(b, settings({ "errors.tolerance": "all" }), "orders-sink", 0),
+    ).toBeUndefined();
     expect(await b.listTopics()).toEqual([]);
   });
 
   test("a missing topic is created with one partition and the configured replication factor; an existing one is left as it is", async () => {
     const b = await broker();
     const created = spyOn(b, "createTopic");
-    const reporter = await DeadLetterQueueReporter.create(b, settings({ ...DLQ, "errors.deadletterqueue.topic.replication.factor": "-1" }), "orders-sink", 0);
+    const reporter = await DeadLetterQueueReporter.create(
+      b,
+      settings({ ...DLQ, "errors.deadletterqueue.topic.replication.factor": "-1" }),
+      "orders-sink",
+      0,
+    );
     expect(reporter?.topic).toBe("orders-dlq");
-    expect(created.mock.calls.map(([spec]) => spec)).toEqual([{ name: "orders-dlq", partitions: 1, replicationFactor: -1 }]);
+    expect(created.mock.calls.map(([spec]) => spec)).toEqual([
+      { name: "orders-dlq", partitions: 1, replicationFactor: -1 },
+    ]);
 
     await b.createTopic({ name: "wide-dlq", partitions: 3, replicationFactor: 1 });
     created.mockClear();
-    await DeadLetterQueueReporter.create(b, settings({ ...DLQ, "errors.deadletterqueue.topic.name": "wide-dlq" }), "orders-sink", 0);
+    await DeadLetterQueueReporter.create(
+      b,
+      settings({ ...DLQ, "errors.deadletterqueue.topic.name": "wide-dlq" }),
+      "orders-sink",
+      0,
+    );
     expect(created).not.toHaveBeenCalled();
     expect((await b.describeTopic("wide-dlq"))?.partitions).toBe(3);
   });
@@ -58,11 +79,21 @@ describe("DeadLetterQueueReporter.create", () => {
 describe("DeadLetterQueueReporter.report", () => {
   test("writes the record as it was read, with its own headers, to partition 0", async () => {
     const b = await broker();
-    const reporter = (await DeadLetterQueueReporter.create(b, settings({ ...DLQ, "errors.deadletterqueue.topic.replication.factor": "1" }), "orders-sink", 3))!;
+    const reporter = (await DeadLetterQueueReporter.create(
+      b,
+      settings({ ...DLQ, "errors.deadletterqueue.topic.replication.factor": "1" }),
+      "orders-sink",
+      3,
+    ))!;
     await reporter.report(new Error("Unexpected character"), failure);
     const [dead, ...rest] = await b.fetch("orders-dlq", 0, 0);
     expect(rest).toEqual([]);
-    expect({ key: decoder.decode(dead!.key!), value: decoder.decode(dead!.value!), timestamp: dead!.timestamp, headers: text(dead!.headers) }).toEqual({
+    expect({
+      key: decoder.decode(dead!.key!),
+      value: decoder.decode(dead!.value!),
+      timestamp: dead!.timestamp,
+      headers: text(dead!.headers),
+    }).toEqual({
       key: "order-7",
       value: "{not json",
       timestamp: 1_700_000_000_000,
@@ -72,7 +103,11 @@ describe("DeadLetterQueueReporter.report", () => {
 
   test("with errors.deadletterqueue.context.headers.enable, Kafka's __connect.errors.* headers say where and why", async () => {
     const b = await broker();
-    const config = { ...DLQ, "errors.deadletterqueue.topic.replication.factor": "1", "errors.deadletterqueue.context.headers.enable": "true" };
+    const config = {
+      ...DLQ,
+      "errors.deadletterqueue.topic.replication.factor": "1",
+      "errors.deadletterqueue.context.headers.enable": "true",
+    };
     const reporter = (await DeadLetterQueueReporter.create(b, settings(config), "orders-sink", 3))!;
     const error = new SyntaxError("Unexpected character");
     await reporter.report(error, failure);
@@ -94,7 +129,12 @@ describe("DeadLetterQueueReporter.report", () => {
 
   test("a failure with no consumed record (a source's) writes nothing", async () => {
     const b = await broker();
-    const reporter = (await DeadLetterQueueReporter.create(b, settings({ ...DLQ, "errors.deadletterqueue.topic.replication.factor": "1" }), "orders-sink", 0))!;
+    const reporter = (await DeadLetterQueueReporter.create(
+      b,
+      settings({ ...DLQ, "errors.deadletterqueue.topic.replication.factor": "1" }),
+      "orders-sink",
+      0,
+    ))!;
     await reporter.report(new Error("x"), { ...failure, original: undefined });
     expect(await b.endOffsets("orders-dlq")).toEqual([0]);
   });

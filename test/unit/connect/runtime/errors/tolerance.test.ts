@@ -2,11 +2,20 @@
 // errors.retry.timeout, what its reporters are told and what the task's error metric counts.
 import { describe, expect, test } from "bun:test";
 import { ConnectException, RetriableException } from "#src/connect/api/connector.ts";
-import { RetryWithToleranceOperator, TOLERATED, type ErrorContext, type ErrorReporter } from "#src/connect/runtime/errors/tolerance.ts";
+import {
+  RetryWithToleranceOperator,
+  TOLERATED,
+  type ErrorContext,
+  type ErrorReporter,
+} from "#src/connect/runtime/errors/tolerance.ts";
 import { ConnectMetrics } from "#src/connect/runtime/metrics.ts";
 import { sinkConnectorDefinition } from "#src/connect/runtime/worker/connector-config.ts";
 
-const context: ErrorContext = { stage: "VALUE_CONVERTER", className: "org.apache.kafka.connect.json.JsonConverter", describe: () => "topic 'in' partition 0 offset 7" };
+const context: ErrorContext = {
+  stage: "VALUE_CONVERTER",
+  className: "org.apache.kafka.connect.json.JsonConverter",
+  describe: () => "topic 'in' partition 0 offset 7",
+};
 
 /** A reporter that keeps what it was told (the dead letter queue's place). */
 class RecordingReporter implements ErrorReporter {
@@ -56,9 +65,14 @@ describe("RetryWithToleranceOperator", () => {
     expect(await operator.execute(context, failing(new Error("bad bytes")))).toBe(TOLERATED);
     // Something thrown that is no Error is reported as one.
     expect(await operator.execute(context, failing("a string"))).toBe(TOLERATED);
-    expect(first.reports).toEqual([["bad bytes", context], ["a string", context]]);
+    expect(first.reports).toEqual([
+      ["bad bytes", context],
+      ["a string", context],
+    ]);
     expect(second.reports).toEqual(first.reports);
-    expect(await errors()).toEqual(['sluice_connect_record_errors_total{connector="c",task="0",outcome="tolerated"} 2']);
+    expect(await errors()).toEqual([
+      'sluice_connect_record_errors_total{connector="c",task="0",outcome="tolerated"} 2',
+    ]);
   });
 
   test("a RetriableException is not retried by default (errors.retry.timeout=0), nor is any other error", async () => {

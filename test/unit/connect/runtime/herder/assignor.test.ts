@@ -1,6 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { assign, type Allocation, type AssignOutput, type AssignorMemory, type MemberState, type Work } from "#src/connect/runtime/herder/assignor.ts";
+import {
+  assign,
+  type Allocation,
+  type AssignOutput,
+  type AssignorMemory,
+  type MemberState,
+  type Work,
+} from "#src/connect/runtime/herder/assignor.ts";
 
 const none: Allocation = { connectors: [], tasks: [] };
 const fresh = (): AssignorMemory => ({ previous: new Map() });
@@ -8,18 +15,27 @@ const fresh = (): AssignorMemory => ({ previous: new Map() });
 /** `n` connectors c0..c(n-1), each with `tasks` tasks. */
 function configured(n: number, tasks: number): Allocation {
   const connectors = Array.from({ length: n }, (_, i) => `c${i}`);
-  return { connectors, tasks: connectors.flatMap((connector) => Array.from({ length: tasks }, (_, task) => ({ connector, task }))) };
+  return {
+    connectors,
+    tasks: connectors.flatMap((connector) => Array.from({ length: tasks }, (_, task) => ({ connector, task }))),
+  };
 }
 
 const member = (memberId: string, owned: Allocation = none): MemberState => ({ memberId, owned });
 const assigned = (out: AssignOutput, id: string) => out.assignments.get(id)!.assigned;
 const revoked = (out: AssignOutput, id: string) => out.assignments.get(id)!.revoked;
-const counts = (out: AssignOutput, kind: "connectors" | "tasks") => [...out.assignments.values()].map((a) => a.assigned[kind].length);
+const counts = (out: AssignOutput, kind: "connectors" | "tasks") =>
+  [...out.assignments.values()].map((a) => a.assigned[kind].length);
 const spread = (xs: number[]) => Math.max(...xs) - Math.min(...xs);
 const taskIds = (ws: Work[]) => ws.map((w) => `${w.connector}/${w.task}`);
 
 /** The next round as workers play it: each reports what it was assigned (revoked work already stopped). */
-function nextRound(prev: AssignOutput, ids: string[], cfg: Allocation, extra: Partial<{ now: number; maxDelayMs: number }> = {}): AssignOutput {
+function nextRound(
+  prev: AssignOutput,
+  ids: string[],
+  cfg: Allocation,
+  extra: Partial<{ now: number; maxDelayMs: number }> = {},
+): AssignOutput {
   return assign({
     members: ids.map((id) => member(id, prev.assignments.get(id)?.assigned ?? none)),
     configured: cfg,
@@ -32,7 +48,13 @@ function nextRound(prev: AssignOutput, ids: string[], cfg: Allocation, extra: Pa
 describe("assign: balance and stickiness", () => {
   test("balancing converges to an even share: a member may keep one extra only within the remainder", () => {
     const rounds = (cfg: Allocation, first: string[], then: string[]) => {
-      let out = assign({ members: first.map((id) => member(id)), configured: cfg, memory: fresh(), now: 0, maxDelayMs: 0 });
+      let out = assign({
+        members: first.map((id) => member(id)),
+        configured: cfg,
+        memory: fresh(),
+        now: 0,
+        maxDelayMs: 0,
+      });
       for (let i = 0; i < 4; i++) out = nextRound(out, then, cfg);
       return counts(out, "connectors").sort();
     };
@@ -43,7 +65,13 @@ describe("assign: balance and stickiness", () => {
   });
 
   test("new work goes to the members furthest below their share, and is never listed as revoked", () => {
-    const out = assign({ members: [member("x", configured(4, 0)), member("y"), member("n")], configured: configured(6, 0), memory: fresh(), now: 0, maxDelayMs: 0 });
+    const out = assign({
+      members: [member("x", configured(4, 0)), member("y"), member("n")],
+      configured: configured(6, 0),
+      memory: fresh(),
+      now: 0,
+      maxDelayMs: 0,
+    });
     // x keeps 2 of its 4 and revokes 2; the 2 new connectors go to y and n.
     expect(revoked(out, "x").connectors.length).toBe(2);
     expect(assigned(out, "y").connectors.length + assigned(out, "n").connectors.length).toBe(2);
@@ -52,7 +80,13 @@ describe("assign: balance and stickiness", () => {
 
   test("first assignment over 3 members balances connectors and tasks separately", () => {
     const cfg = configured(4, 3); // 4 connectors (uneven over 3), 12 tasks (even)
-    const out = assign({ members: ["m1", "m2", "m3"].map((id) => member(id)), configured: cfg, memory: fresh(), now: 0, maxDelayMs: 0 });
+    const out = assign({
+      members: ["m1", "m2", "m3"].map((id) => member(id)),
+      configured: cfg,
+      memory: fresh(),
+      now: 0,
+      maxDelayMs: 0,
+    });
     expect(counts(out, "connectors").sort()).toEqual([1, 1, 2]);
     expect(counts(out, "tasks")).toEqual([4, 4, 4]);
     // Everything is given out, nothing is revoked on a first round.
@@ -62,15 +96,30 @@ describe("assign: balance and stickiness", () => {
   });
 
   test("5 tasks over 3 members: per-kind counts differ by at most one", () => {
-    const cfg: Allocation = { connectors: ["a", "b"], tasks: [0, 1, 2, 3, 4].map((task) => ({ connector: "a", task })) };
-    const out = assign({ members: ["x", "y", "z"].map((id) => member(id)), configured: cfg, memory: fresh(), now: 0, maxDelayMs: 0 });
+    const cfg: Allocation = {
+      connectors: ["a", "b"],
+      tasks: [0, 1, 2, 3, 4].map((task) => ({ connector: "a", task })),
+    };
+    const out = assign({
+      members: ["x", "y", "z"].map((id) => member(id)),
+      configured: cfg,
+      memory: fresh(),
+      now: 0,
+      maxDelayMs: 0,
+    });
     expect(spread(counts(out, "connectors"))).toBeLessThanOrEqual(1);
     expect(counts(out, "tasks").sort()).toEqual([1, 2, 2]);
   });
 
   test("a joining member: owners keep their work, over-loaded ones revoke, the next round gives it to the newcomer", () => {
     const cfg = configured(4, 2); // 4 connectors, 8 tasks
-    const first = assign({ members: ["m1", "m2", "m3"].map((id) => member(id)), configured: cfg, memory: fresh(), now: 0, maxDelayMs: 0 });
+    const first = assign({
+      members: ["m1", "m2", "m3"].map((id) => member(id)),
+      configured: cfg,
+      memory: fresh(),
+      now: 0,
+      maxDelayMs: 0,
+    });
 
     const join = nextRound(first, ["m1", "m2", "m3", "m4"], cfg);
     // Sticky: what each old member still has is a subset of what it ran; nothing of theirs moved directly.
@@ -103,7 +152,13 @@ describe("assign: balance and stickiness", () => {
 
   test("a stable group gets the same assignment again, with nothing revoked", () => {
     const cfg = configured(3, 2);
-    const first = assign({ members: ["a", "b"].map((id) => member(id)), configured: cfg, memory: fresh(), now: 0, maxDelayMs: 0 });
+    const first = assign({
+      members: ["a", "b"].map((id) => member(id)),
+      configured: cfg,
+      memory: fresh(),
+      now: 0,
+      maxDelayMs: 0,
+    });
     const again = nextRound(first, ["a", "b"], cfg);
     for (const id of ["a", "b"]) {
       expect(assigned(again, id)).toEqual(assigned(first, id));
@@ -114,9 +169,19 @@ describe("assign: balance and stickiness", () => {
   test("new work goes to the least loaded member", () => {
     const cfg = { connectors: ["a", "b", "c"], tasks: [] };
     const out = assign({
-      members: [member("m1", { connectors: ["a"], tasks: [] }), member("m2", { connectors: ["b"], tasks: [] }), member("m3")],
+      members: [
+        member("m1", { connectors: ["a"], tasks: [] }),
+        member("m2", { connectors: ["b"], tasks: [] }),
+        member("m3"),
+      ],
       configured: cfg,
-      memory: { previous: new Map([["m1", new Set()], ["m2", new Set()], ["m3", new Set()]]) },
+      memory: {
+        previous: new Map([
+          ["m1", new Set()],
+          ["m2", new Set()],
+          ["m3", new Set()],
+        ]),
+      },
       now: 0,
       maxDelayMs: 0,
     });
@@ -144,7 +209,13 @@ describe("assign: duplicates and deletions", () => {
   });
 
   test("deleted work (owned but no longer configured) is neither assigned nor revoked", () => {
-    const owned: Allocation = { connectors: ["gone", "kept"], tasks: [{ connector: "gone", task: 0 }, { connector: "kept", task: 0 }] };
+    const owned: Allocation = {
+      connectors: ["gone", "kept"],
+      tasks: [
+        { connector: "gone", task: 0 },
+        { connector: "kept", task: 0 },
+      ],
+    };
     const cfg: Allocation = { connectors: ["kept"], tasks: [{ connector: "kept", task: 0 }] };
     const out = assign({ members: [member("w1", owned)], configured: cfg, memory: fresh(), now: 0, maxDelayMs: 0 });
     // The member stops "gone" because it is no longer in its assignment; no revocation round needed.
@@ -156,7 +227,13 @@ describe("assign: duplicates and deletions", () => {
 describe("assign: scheduled rebalance delay for departed members", () => {
   test("held work stays held through other rounds until the deadline", () => {
     const cfg = configured(3, 0);
-    const first = assign({ members: ["a", "b", "c"].map((id) => member(id)), configured: cfg, memory: fresh(), now: 0, maxDelayMs: 1000 });
+    const first = assign({
+      members: ["a", "b", "c"].map((id) => member(id)),
+      configured: cfg,
+      memory: fresh(),
+      now: 0,
+      maxDelayMs: 1000,
+    });
     const gone = nextRound(first, ["a", "b"], cfg, { now: 10, maxDelayMs: 1000 });
     expect(gone.delayMs).toBe(1000);
     const again = nextRound(gone, ["a", "b"], cfg, { now: 20, maxDelayMs: 1000 });
@@ -168,7 +245,14 @@ describe("assign: scheduled rebalance delay for departed members", () => {
   });
 
   const cfg = configured(3, 1);
-  const start = () => assign({ members: ["a", "b", "c"].map((id) => member(id)), configured: cfg, memory: fresh(), now: 0, maxDelayMs: 1000 });
+  const start = () =>
+    assign({
+      members: ["a", "b", "c"].map((id) => member(id)),
+      configured: cfg,
+      memory: fresh(),
+      now: 0,
+      maxDelayMs: 1000,
+    });
 
   test("a departed member's work is held back while the delay runs", () => {
     const first = start();
@@ -216,7 +300,12 @@ describe("assign: scheduled rebalance delay for departed members", () => {
     const out = assign({
       members: [member("b"), member("n")],
       configured: { connectors: ["x"], tasks: [] },
-      memory: { previous: new Map([["a", new Set([JSON.stringify(["x", -1])])], ["b", new Set<string>()]]) },
+      memory: {
+        previous: new Map([
+          ["a", new Set([JSON.stringify(["x", -1])])],
+          ["b", new Set<string>()],
+        ]),
+      },
       now: 0,
       maxDelayMs: 1000,
     });
@@ -226,7 +315,13 @@ describe("assign: scheduled rebalance delay for departed members", () => {
   });
 
   test("maxDelayMs 0 gives the departed member's work out immediately", () => {
-    const first = assign({ members: ["a", "b", "c"].map((id) => member(id)), configured: cfg, memory: fresh(), now: 0, maxDelayMs: 0 });
+    const first = assign({
+      members: ["a", "b", "c"].map((id) => member(id)),
+      configured: cfg,
+      memory: fresh(),
+      now: 0,
+      maxDelayMs: 0,
+    });
     const out = nextRound(first, ["a", "b"], cfg, { now: 100, maxDelayMs: 0 });
     expect(out.delayMs).toBe(0);
     expect(out.memory.lostUntil).toBeUndefined();
@@ -240,7 +335,10 @@ describe("assign: safety property", () => {
   const connectorNames = ["a", "b", "c-d", "e"];
   const allWork: Work[] = connectorNames.flatMap((connector) => [-1, 0, 1, 2].map((task) => ({ connector, task })));
   const key = (w: Work) => JSON.stringify([w.connector, w.task]);
-  const toAllocation = (ws: Work[]): Allocation => ({ connectors: ws.filter((w) => w.task === -1).map((w) => w.connector), tasks: ws.filter((w) => w.task >= 0) });
+  const toAllocation = (ws: Work[]): Allocation => ({
+    connectors: ws.filter((w) => w.task === -1).map((w) => w.connector),
+    tasks: ws.filter((w) => w.task >= 0),
+  });
   const keysOf = (a: Allocation) => [...a.connectors.map((c) => key({ connector: c, task: -1 })), ...a.tasks.map(key)];
   const workSet = fc.subarray(allWork);
   const ids = ["m0", "m1", "m2", "m3", "m4", "m5"];
@@ -259,7 +357,10 @@ describe("assign: safety property", () => {
           }),
         ),
         ({ members, configured: cfg, previous, lostUntil, now, maxDelayMs }) => {
-          const memory: AssignorMemory = { previous: new Map(previous.map(([id, ws]) => [id, new Set(ws.map(key))])), lostUntil };
+          const memory: AssignorMemory = {
+            previous: new Map(previous.map(([id, ws]) => [id, new Set(ws.map(key))])),
+            lostUntil,
+          };
           const out = assign({ members, configured: toAllocation(cfg), memory, now, maxDelayMs });
           const configuredKeys = new Set(cfg.map(key));
           const seen = new Set<string>();

@@ -6,7 +6,14 @@ import { sourceRecord } from "#src/connect/api/records.ts";
 import { StandaloneHerder } from "#src/connect/runtime/herder/standalone.ts";
 import type { ConnectorStateInfo } from "#src/connect/runtime/herder/herder.ts";
 import { waitFor } from "../../../../fixtures/wait.ts";
-import { FAIL_CONNECTOR, FAIL_TASKS, RECORDING_SINK, SCRIPTED_SOURCE, startWorker, type Script } from "../scripted-worker.ts";
+import {
+  FAIL_CONNECTOR,
+  FAIL_TASKS,
+  RECORDING_SINK,
+  SCRIPTED_SOURCE,
+  startWorker,
+  type Script,
+} from "../scripted-worker.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -19,7 +26,11 @@ async function standalone(): Promise<{ herder: StandaloneHerder; script: Script 
   return { herder: new StandaloneHerder(worker), script };
 }
 
-const source = (extra: Record<string, string> = {}) => ({ "connector.class": SCRIPTED_SOURCE, "tasks.max": "2", ...extra });
+const source = (extra: Record<string, string> = {}) => ({
+  "connector.class": SCRIPTED_SOURCE,
+  "tasks.max": "2",
+  ...extra,
+});
 
 /** "CONNECTOR 0:TASK 1:TASK": the states GET /connectors/{c}/status shows. */
 function states(status: ConnectorStateInfo): string {
@@ -28,7 +39,10 @@ function states(status: ConnectorStateInfo): string {
 
 /** Waits until the connector's status reads `expected` (tasks start in the background). */
 function settled(herder: StandaloneHerder, name: string, expected: string): Promise<unknown> {
-  return waitFor(`${name} to be ${expected}`, async () => states(await herder.status(name)) === expected, { timeoutMs: 5000, intervalMs: 5 });
+  return waitFor(`${name} to be ${expected}`, async () => states(await herder.status(name)) === expected, {
+    timeoutMs: 5000,
+    intervalMs: 5,
+  });
 }
 
 async function rejection(promise: Promise<unknown> | (() => unknown)): Promise<{ status: number; message: string }> {
@@ -45,7 +59,14 @@ describe("create and replace", () => {
     const { herder, script } = await standalone();
     const { created, info } = await herder.putConnector("src", source(), { allowReplace: false });
     expect(created).toBe(true);
-    expect(info).toMatchObject({ name: "src", type: "source", tasks: [{ connector: "src", task: 0 }, { connector: "src", task: 1 }] });
+    expect(info).toMatchObject({
+      name: "src",
+      type: "source",
+      tasks: [
+        { connector: "src", task: 0 },
+        { connector: "src", task: 1 },
+      ],
+    });
     expect(info.config.name).toBe("src");
     await settled(herder, "src", "RUNNING 0:RUNNING 1:RUNNING");
     expect(herder.taskConfigs("src").map((t) => [t.id.task, t.config.index, t.config["task.class"]])).toEqual([
@@ -53,7 +74,10 @@ describe("create and replace", () => {
       [1, "1", "test.ScriptedSourceTask"],
     ]);
     expect(herder.connectorNames()).toEqual(["src"]);
-    expect(await rejection(herder.putConnector("src", source(), { allowReplace: false }))).toEqual({ status: 409, message: "Connector src already exists" });
+    expect(await rejection(herder.putConnector("src", source(), { allowReplace: false }))).toEqual({
+      status: 409,
+      message: "Connector src already exists",
+    });
     expect(script.connectorStarts).toBe(1);
   });
 
@@ -138,7 +162,10 @@ describe("target states", () => {
     await settled(herder, "src", "RUNNING 0:RUNNING 1:RUNNING");
     await herder.deleteConnector("src");
     expect(herder.connectorNames()).toEqual([]);
-    expect(await rejection(() => herder.status("src"))).toEqual({ status: 404, message: "No status found for connector src" });
+    expect(await rejection(() => herder.status("src"))).toEqual({
+      status: 404,
+      message: "No status found for connector src",
+    });
     expect(await rejection(herder.deleteConnector("src"))).toEqual({ status: 404, message: "Connector src not found" });
   });
 });
@@ -170,7 +197,10 @@ describe("restart (KIP-745)", () => {
     const planned = (await herder.restart("src", true, true))!;
     expect(states(planned)).toBe("RUNNING 0:RUNNING 1:RESTARTING");
     expect(planned.tasks[1]!.trace).toBe(trace);
-    await waitFor("the task's restart", () => script.taskStarts.length === 1 || undefined, { timeoutMs: 5000, intervalMs: 5 });
+    await waitFor("the task's restart", () => script.taskStarts.length === 1 || undefined, {
+      timeoutMs: 5000,
+      intervalMs: 5,
+    });
     await settled(herder, "src", "RUNNING 0:RUNNING 1:FAILED");
     expect(script.taskStarts).toEqual([1]);
     expect(script.connectorStarts).toBe(0);
@@ -180,7 +210,10 @@ describe("restart (KIP-745)", () => {
     const { herder, script } = await withFailedTask();
     const planned = (await herder.restart("src", true, false))!;
     expect(states(planned)).toBe("RESTARTING 0:RESTARTING 1:RESTARTING");
-    await waitFor("the tasks' restarts", () => script.taskStarts.length === 2 || undefined, { timeoutMs: 5000, intervalMs: 5 });
+    await waitFor("the tasks' restarts", () => script.taskStarts.length === 2 || undefined, {
+      timeoutMs: 5000,
+      intervalMs: 5,
+    });
     await settled(herder, "src", "RUNNING 0:RUNNING 1:FAILED");
     expect(script.taskStarts.sort()).toEqual([0, 1]);
     expect(script.connectorStarts).toBe(1);
@@ -205,14 +238,21 @@ describe("restart (KIP-745)", () => {
 
   test("unknown connectors and tasks are 404s", async () => {
     const { herder } = await withFailedTask();
-    expect(await rejection(herder.restart("nope", true, false))).toEqual({ status: 404, message: "Unknown connector: nope" });
+    expect(await rejection(herder.restart("nope", true, false))).toEqual({
+      status: 404,
+      message: "Unknown connector: nope",
+    });
     expect(await rejection(herder.restartTask("src", 5))).toEqual({ status: 404, message: "Task src-5 not found" });
-    expect(await rejection(() => herder.taskStatus("src", 5))).toEqual({ status: 404, message: "No status found for task src-5" });
+    expect(await rejection(() => herder.taskStatus("src", 5))).toEqual({
+      status: 404,
+      message: "No status found for task src-5",
+    });
   });
 });
 
 describe("offsets (KIP-875), on HerderBase", () => {
-  const NOT_STOPPED = "Connectors must be in the STOPPED state before their offsets can be modified. This can be done for the specified connector by issuing a 'PUT' request to the '/connectors/src/stop' endpoint";
+  const NOT_STOPPED =
+    "Connectors must be in the STOPPED state before their offsets can be modified. This can be done for the specified connector by issuing a 'PUT' request to the '/connectors/src/stop' endpoint";
 
   test("a source's offsets are altered and reset in the offset store, only while it is STOPPED", async () => {
     const { herder } = await standalone();
@@ -220,18 +260,32 @@ describe("offsets (KIP-875), on HerderBase", () => {
     const offsets = [{ partition: { file: "a" }, offset: { position: 7 } }];
     expect(await rejection(herder.alterOffsets("src", offsets))).toEqual({ status: 400, message: NOT_STOPPED });
     await herder.stop("src");
-    expect(await rejection(herder.alterOffsets("src", []))).toEqual({ status: 400, message: "Partitions / offsets need to be provided for an alter offsets request" });
-    expect(await herder.alterOffsets("src", offsets)).toStartWith("The Connect framework-managed offsets for this connector have been altered successfully.");
+    expect(await rejection(herder.alterOffsets("src", []))).toEqual({
+      status: 400,
+      message: "Partitions / offsets need to be provided for an alter offsets request",
+    });
+    expect(await herder.alterOffsets("src", offsets)).toStartWith(
+      "The Connect framework-managed offsets for this connector have been altered successfully.",
+    );
     expect(await herder.offsets("src")).toEqual({ offsets });
-    expect(await herder.resetOffsets("src")).toStartWith("The Connect framework-managed offsets for this connector have been reset successfully.");
+    expect(await herder.resetOffsets("src")).toStartWith(
+      "The Connect framework-managed offsets for this connector have been reset successfully.",
+    );
     expect(await herder.offsets("src")).toEqual({ offsets: [] });
   });
 
   test("a sink's offsets are its group's positions; standalone hides a reset partition until the connector runs again", async () => {
     const { herder } = await standalone();
     await herder.worker.options.broker.createTopic({ name: "in", partitions: 2, replicationFactor: 1 });
-    await herder.putConnector("sink", { "connector.class": RECORDING_SINK, topics: "in" }, { allowReplace: false, initialState: "STOPPED" });
-    const at = (partition: number, offset: number | null) => ({ partition: { kafka_topic: "in", kafka_partition: partition }, offset: offset === null ? null : { kafka_offset: offset } });
+    await herder.putConnector(
+      "sink",
+      { "connector.class": RECORDING_SINK, topics: "in" },
+      { allowReplace: false, initialState: "STOPPED" },
+    );
+    const at = (partition: number, offset: number | null) => ({
+      partition: { kafka_topic: "in", kafka_partition: partition },
+      offset: offset === null ? null : { kafka_offset: offset },
+    });
     await herder.alterOffsets("sink", [at(0, 0), at(1, 0)]);
     expect(await herder.offsets("sink")).toEqual({ offsets: [at(0, 0), at(1, 0)] });
     await herder.alterOffsets("sink", [at(1, null)]);
@@ -248,7 +302,10 @@ describe("what the herder shares with the REST layer", () => {
     const { herder, script } = await standalone();
     await herder.putConnector("src", source({ "tasks.max": "1" }), { allowReplace: false });
     script.toPoll.push(sourceRecord({ sourcePartition: {}, sourceOffset: {}, topic: "written", value: null }));
-    await waitFor("the topic", async () => (await herder.topics("src")).src.topics.length > 0 || undefined, { timeoutMs: 5000, intervalMs: 5 });
+    await waitFor("the topic", async () => (await herder.topics("src")).src.topics.length > 0 || undefined, {
+      timeoutMs: 5000,
+      intervalMs: 5,
+    });
     expect(await herder.topics("src")).toEqual({ src: { topics: ["written"] } });
     await herder.resetTopics("src");
     expect(await herder.topics("src")).toEqual({ src: { topics: [] } });
@@ -261,6 +318,8 @@ describe("what the herder shares with the REST layer", () => {
     expect(herder.workerId).toBe("w");
     const infos = await herder.validate({ "connector.class": SCRIPTED_SOURCE, name: "v", "tasks.max": "0" });
     expect(infos.error_count).toBe(1);
-    expect(infos.configs.find((c) => c.value?.name === "tasks.max")?.value?.errors).toEqual(["Invalid value 0 for configuration tasks.max: Value must be at least 1"]);
+    expect(infos.configs.find((c) => c.value?.name === "tasks.max")?.value?.errors).toEqual([
+      "Invalid value 0 for configuration tasks.max: Value must be at least 1",
+    ]);
   });
 });

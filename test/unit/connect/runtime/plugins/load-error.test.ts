@@ -9,7 +9,10 @@ test("a module that does not build: file:line:column and Bun's message", async (
   const file = join(dir, "broken.ts");
   writeFileSync(file, "export default (sdk) => {\n  const x = ;\n};\n");
   try {
-    const err = await import(file).then(() => undefined, (e: unknown) => e);
+    const err = await import(file).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(loadErrorText(err)).toBe(`${file}:2:13: Unexpected ;`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -22,18 +22,53 @@ describe("config topic records", () => {
   // The exact key and value strings Kafka Connect's KafkaConfigBackingStore writes (JsonConverter,
   // schemas disabled): Sluice and Java workers share one config topic.
   const cases: [string, ConfigRecord, string, string | null][] = [
-    ["connector config", { kind: "connector", name: "my-conn", config: { "connector.class": "X", "tasks.max": "2" } }, "connector-my-conn", '{"properties":{"connector.class":"X","tasks.max":"2"}}'],
+    [
+      "connector config",
+      { kind: "connector", name: "my-conn", config: { "connector.class": "X", "tasks.max": "2" } },
+      "connector-my-conn",
+      '{"properties":{"connector.class":"X","tasks.max":"2"}}',
+    ],
     ["connector tombstone", { kind: "connector", name: "my-conn", config: null }, "connector-my-conn", null],
-    ["target STARTED", { kind: "target", name: "c", state: "STARTED" }, "target-state-c", '{"state":"STARTED","state.v2":"STARTED"}'],
-    ["target PAUSED", { kind: "target", name: "c", state: "PAUSED" }, "target-state-c", '{"state":"PAUSED","state.v2":"PAUSED"}'],
+    [
+      "target STARTED",
+      { kind: "target", name: "c", state: "STARTED" },
+      "target-state-c",
+      '{"state":"STARTED","state.v2":"STARTED"}',
+    ],
+    [
+      "target PAUSED",
+      { kind: "target", name: "c", state: "PAUSED" },
+      "target-state-c",
+      '{"state":"PAUSED","state.v2":"PAUSED"}',
+    ],
     // Pre-KIP-875 workers read `state` only, which has no STOPPED.
-    ["target STOPPED", { kind: "target", name: "c", state: "STOPPED" }, "target-state-c", '{"state":"PAUSED","state.v2":"STOPPED"}'],
+    [
+      "target STOPPED",
+      { kind: "target", name: "c", state: "STOPPED" },
+      "target-state-c",
+      '{"state":"PAUSED","state.v2":"STOPPED"}',
+    ],
     ["target tombstone", { kind: "target", name: "c", state: null }, "target-state-c", null],
-    ["task config, dashed name", { kind: "task", name: "my-dashed-conn", task: 12, config: { "task.class": "T" } }, "task-my-dashed-conn-12", '{"properties":{"task.class":"T"}}'],
+    [
+      "task config, dashed name",
+      { kind: "task", name: "my-dashed-conn", task: 12, config: { "task.class": "T" } },
+      "task-my-dashed-conn-12",
+      '{"properties":{"task.class":"T"}}',
+    ],
     ["task tombstone", { kind: "task", name: "a-b", task: 0, config: null }, "task-a-b-0", null],
     ["commit", { kind: "commit", name: "my-conn", tasks: 2 }, "commit-my-conn", '{"tasks":2}'],
-    ["restart", { kind: "restart", name: "my-conn", includeTasks: true, onlyFailed: false }, "restart-connector-my-conn", '{"include-tasks":true,"only-failed":false}'],
-    ["restart, only failed", { kind: "restart", name: "c", includeTasks: false, onlyFailed: true }, "restart-connector-c", '{"include-tasks":false,"only-failed":true}'],
+    [
+      "restart",
+      { kind: "restart", name: "my-conn", includeTasks: true, onlyFailed: false },
+      "restart-connector-my-conn",
+      '{"include-tasks":true,"only-failed":false}',
+    ],
+    [
+      "restart, only failed",
+      { kind: "restart", name: "c", includeTasks: false, onlyFailed: true },
+      "restart-connector-c",
+      '{"include-tasks":false,"only-failed":true}',
+    ],
   ];
 
   test.each(cases)("%s: exact bytes and round trip", (_, record, key, value) => {
@@ -44,11 +79,17 @@ describe("config topic records", () => {
   });
 
   test("a target state written by an old worker (no state.v2) is read from `state`", () => {
-    expect(decodeConfigRecord(bytes("target-state-c"), bytes('{"state":"PAUSED"}'))).toEqual({ kind: "target", name: "c", state: "PAUSED" });
+    expect(decodeConfigRecord(bytes("target-state-c"), bytes('{"state":"PAUSED"}'))).toEqual({
+      kind: "target",
+      name: "c",
+      state: "PAUSED",
+    });
   });
 
   test("keys Sluice does not act on decode to undefined", () => {
-    expect(decodeConfigRecord(bytes("session-key"), bytes('{"key":"AAAA","algorithm":"HmacSHA256","creation-timestamp":1}'))).toBeUndefined();
+    expect(
+      decodeConfigRecord(bytes("session-key"), bytes('{"key":"AAAA","algorithm":"HmacSHA256","creation-timestamp":1}')),
+    ).toBeUndefined();
     // KIP-618 fencing records share the "task" prefix but not "task-".
     expect(decodeConfigRecord(bytes("tasks-fencing-c"), bytes('{"task-count":2}'))).toBeUndefined();
     expect(decodeConfigRecord(null, bytes("{}"))).toBeUndefined();
@@ -59,11 +100,20 @@ describe("config topic records", () => {
 });
 
 describe("ConfigState", () => {
-  const task = (name: string, i: number, config: Record<string, string> | null = { i: String(i) }): ConfigRecord => ({ kind: "task", name, task: i, config });
+  const task = (name: string, i: number, config: Record<string, string> | null = { i: String(i) }): ConfigRecord => ({
+    kind: "task",
+    name,
+    task: i,
+    config,
+  });
 
   test("task configs become visible only with the commit record", () => {
     const state = new ConfigState();
-    expect(state.apply({ kind: "connector", name: "c", config: { a: "1" } })).toEqual({ kind: "connector", name: "c", removed: false });
+    expect(state.apply({ kind: "connector", name: "c", config: { a: "1" } })).toEqual({
+      kind: "connector",
+      name: "c",
+      removed: false,
+    });
     expect(state.apply(task("c", 0))).toBeUndefined();
     expect(state.apply(task("c", 1))).toBeUndefined();
     expect(state.tasks.has("c")).toBe(false);
@@ -74,7 +124,8 @@ describe("ConfigState", () => {
 
   test("a new generation of task configs replaces the old one only at its commit", () => {
     const state = new ConfigState();
-    for (const r of [task("c", 0), task("c", 1), { kind: "commit", name: "c", tasks: 2 } as ConfigRecord]) state.apply(r);
+    for (const r of [task("c", 0), task("c", 1), { kind: "commit", name: "c", tasks: 2 } as ConfigRecord])
+      state.apply(r);
     state.apply(task("c", 0, { gen: "2" }));
     expect(state.tasks.get("c")).toEqual([{ i: "0" }, { i: "1" }]);
     state.apply({ kind: "commit", name: "c", tasks: 1 });
@@ -99,7 +150,11 @@ describe("ConfigState", () => {
     state.apply(task("c", 0, { pending: "yes" }));
     expect(state.target("c")).toBe("PAUSED");
 
-    expect(state.apply({ kind: "connector", name: "c", config: null })).toEqual({ kind: "connector", name: "c", removed: true });
+    expect(state.apply({ kind: "connector", name: "c", config: null })).toEqual({
+      kind: "connector",
+      name: "c",
+      removed: true,
+    });
     expect(state.connectors.has("c")).toBe(false);
     expect(state.targets.has("c")).toBe(false);
     expect(state.target("c")).toBe("STARTED");
@@ -121,7 +176,12 @@ describe("ConfigState", () => {
     expect(state.target("c")).toBe("STOPPED");
     expect(state.apply({ kind: "target", name: "c", state: null })).toEqual({ kind: "target", name: "c" });
     expect(state.target("c")).toBe("STARTED");
-    expect(state.apply({ kind: "restart", name: "c", includeTasks: true, onlyFailed: true })).toEqual({ kind: "restart", name: "c", includeTasks: true, onlyFailed: true });
+    expect(state.apply({ kind: "restart", name: "c", includeTasks: true, onlyFailed: true })).toEqual({
+      kind: "restart",
+      name: "c",
+      includeTasks: true,
+      onlyFailed: true,
+    });
   });
 
   test("applying decoded records in log order", () => {
@@ -138,7 +198,13 @@ describe("ConfigState", () => {
       const record = decodeConfigRecord(bytes(k), v === null ? null : bytes(v));
       return record && state.apply(record);
     });
-    expect(changes).toEqual([{ kind: "connector", name: "a-b", removed: false }, undefined, undefined, { kind: "tasks", name: "a-b" }, { kind: "target", name: "a-b" }]);
+    expect(changes).toEqual([
+      { kind: "connector", name: "a-b", removed: false },
+      undefined,
+      undefined,
+      { kind: "tasks", name: "a-b" },
+      { kind: "target", name: "a-b" },
+    ]);
     expect(state.tasks.get("a-b")).toEqual([{ t: "0" }]);
     expect(state.target("a-b")).toBe("STOPPED");
   });
@@ -150,7 +216,10 @@ describe("status topic records", () => {
     expect(text(statusKey({ connector: "my-conn", task: 3 }))).toBe("status-task-my-conn-3");
     expect(decodeStatusKey(bytes("status-connector-my-conn"))).toEqual({ connector: "my-conn" });
     expect(decodeStatusKey(bytes("status-task-my-conn-3"))).toEqual({ connector: "my-conn", task: 3 });
-    expect(decodeStatusKey(bytes("status-topic-orders.v1:connector-my-conn"))).toEqual({ topic: "orders.v1", connector: "my-conn" });
+    expect(decodeStatusKey(bytes("status-topic-orders.v1:connector-my-conn"))).toEqual({
+      topic: "orders.v1",
+      connector: "my-conn",
+    });
     expect(decodeStatusKey(bytes("something-else"))).toBeUndefined();
     expect(decodeStatusKey(null)).toBeUndefined();
   });
@@ -160,7 +229,10 @@ describe("status topic records", () => {
     expect(text(running)).toBe('{"state":"RUNNING","trace":null,"worker_id":"host:8083","generation":7}');
     expect(decodeStatus(running)).toEqual({ status: { state: "RUNNING", workerId: "host:8083" }, generation: 7 });
     const failed = encodeStatus({ state: "FAILED", trace: "boom\n\tat X", workerId: "w" }, 1);
-    expect(decodeStatus(failed)).toEqual({ status: { state: "FAILED", trace: "boom\n\tat X", workerId: "w" }, generation: 1 });
+    expect(decodeStatus(failed)).toEqual({
+      status: { state: "FAILED", trace: "boom\n\tat X", workerId: "w" },
+      generation: 1,
+    });
     expect(decodeStatus(null)).toBeNull();
   });
 
@@ -185,9 +257,18 @@ describe("offsets topic records", () => {
   });
 
   test("decode round trip, tombstones, and keys that are not offsets", () => {
-    expect(decodeOffsetRecord(offsetKey("conn", { file: "x", n: 1 }), encodeOffset({ pos: 3 }))).toEqual({ connector: "conn", partition: { file: "x", n: 1 }, offset: { pos: 3 } });
-    expect(decodeOffsetRecord(offsetKey("conn", { a: 1 }), null)).toEqual({ connector: "conn", partition: { a: 1 }, offset: null });
-    for (const bad of ['{"a":1}', '["conn"]', '[1,{"a":1}]', '["conn",null]', '["conn",{"a":1},3]']) expect(decodeOffsetRecord(bytes(bad), null)).toBeUndefined();
+    expect(decodeOffsetRecord(offsetKey("conn", { file: "x", n: 1 }), encodeOffset({ pos: 3 }))).toEqual({
+      connector: "conn",
+      partition: { file: "x", n: 1 },
+      offset: { pos: 3 },
+    });
+    expect(decodeOffsetRecord(offsetKey("conn", { a: 1 }), null)).toEqual({
+      connector: "conn",
+      partition: { a: 1 },
+      offset: null,
+    });
+    for (const bad of ['{"a":1}', '["conn"]', '[1,{"a":1}]', '["conn",null]', '["conn",{"a":1},3]'])
+      expect(decodeOffsetRecord(bytes(bad), null)).toBeUndefined();
   });
 
   test("partitionIdentity ignores field order, but not connector or values", () => {

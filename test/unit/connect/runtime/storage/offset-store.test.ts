@@ -15,8 +15,12 @@ test("an earlier Sluice's JSON offsets file is read, and written back in Kafka C
   const store = await FileOffsetStore.open(file, "offset.storage.file.filename");
   expect(store.get("src", { filename: "/in.txt" })).toEqual({ position: 12 });
   await store.set("src", [{ partition: { filename: "/in.txt" }, offset: { position: 20 } }]);
-  expect(decodeByteMap(readFileSync(file)).map(([k, v]) => [text(k), text(v)])).toEqual([['["src",{"filename":"/in.txt"}]', '{"position":20}']]);
-  expect((await FileOffsetStore.open(file, "offset.storage.file.filename")).get("src", { filename: "/in.txt" })).toEqual({ position: 20 });
+  expect(decodeByteMap(readFileSync(file)).map(([k, v]) => [text(k), text(v)])).toEqual([
+    ['["src",{"filename":"/in.txt"}]', '{"position":20}'],
+  ]);
+  expect(
+    (await FileOffsetStore.open(file, "offset.storage.file.filename")).get("src", { filename: "/in.txt" }),
+  ).toEqual({ position: 20 });
 });
 
 test("a new offsets file is Kafka Connect's empty map", async () => {

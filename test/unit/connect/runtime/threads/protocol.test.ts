@@ -29,8 +29,18 @@ describe("calls and replies", () => {
     const b = calls.call((id) => sent.push(id));
     const c = calls.call((id) => sent.push(id));
     const replies: Reply[] = [];
-    await answer(sent[1]!, () => "two", (r) => replies.push(r));
-    await answer(sent[0]!, () => { throw new BrokerError("down", true); }, (r) => replies.push(r));
+    await answer(
+      sent[1]!,
+      () => "two",
+      (r) => replies.push(r),
+    );
+    await answer(
+      sent[0]!,
+      () => {
+        throw new BrokerError("down", true);
+      },
+      (r) => replies.push(r),
+    );
     for (const reply of replies) calls.settle(reply);
     expect(await b).toBe("two");
     expect(a).rejects.toBeInstanceOf(BrokerError);

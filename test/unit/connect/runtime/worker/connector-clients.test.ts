@@ -12,9 +12,16 @@ const worker = {
   "sasl.mechanism": "OAUTHBEARER",
   "sasl.login.callback.handler.class": "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler",
   "sasl.oauthbearer.token.endpoint.url": "https://idp.example/token",
-  "sasl.jaas.config": 'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required clientId="worker" clientSecret="w";',
+  "sasl.jaas.config":
+    'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required clientId="worker" clientSecret="w";',
 };
-const choice: BrokerChoice = { bootstrapServers: ["127.0.0.1:9"], dataDir: "/nonexistent", clientId: "connect", security: clientSecurity(worker), securitySettings: worker };
+const choice: BrokerChoice = {
+  bootstrapServers: ["127.0.0.1:9"],
+  dataDir: "/nonexistent",
+  clientId: "connect",
+  security: clientSecurity(worker),
+  securitySettings: worker,
+};
 const shared = { kind: "kafka" } as Broker; // only compared: never called
 
 test("a connector without security overrides shares the worker's client", async () => {
@@ -29,7 +36,10 @@ test("a connector may not move the worker's token endpoint or login handler (the
   for (const [key, value] of [
     ["producer.override.sasl.oauthbearer.token.endpoint.url", "http://169.254.169.254/latest/meta-data/"],
     ["consumer.override.sasl.oauthbearer.token.endpoint.url", "file:///etc/shadow"],
-    ["admin.override.sasl.login.callback.handler.class", "software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler"],
+    [
+      "admin.override.sasl.login.callback.handler.class",
+      "software.amazon.msk.auth.iam.IAMOAuthBearerLoginCallbackHandler",
+    ],
   ] as const) {
     const refused = await clients.acquire({ [key]: value }).then(
       () => undefined,

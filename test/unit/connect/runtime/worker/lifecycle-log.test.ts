@@ -27,7 +27,9 @@ describe("what a status change says", () => {
 });
 
 test("a failure's reason is the first line of its trace", () => {
-  expect(traceReason("org.apache.kafka.connect.errors.ConnectException: no route to host\n\tat x(y.ts:1)")).toBe("org.apache.kafka.connect.errors.ConnectException: no route to host");
+  expect(traceReason("org.apache.kafka.connect.errors.ConnectException: no route to host\n\tat x(y.ts:1)")).toBe(
+    "org.apache.kafka.connect.errors.ConnectException: no route to host",
+  );
   expect(traceReason(undefined)).toBeUndefined();
   expect(traceReason("")).toBeUndefined();
 });

@@ -69,10 +69,14 @@ async function broker(...values: string[]): Promise<EmbeddedBroker> {
 }
 
 async function produce(broker: EmbeddedBroker, topic: string, values: string[], partition = 0): Promise<void> {
-  await broker.produce(topic, values.map((v) => ({ key: encoder.encode(`k-${v}`), value: encoder.encode(v), partition })));
+  await broker.produce(
+    topic,
+    values.map((v) => ({ key: encoder.encode(`k-${v}`), value: encoder.encode(v), partition })),
+  );
 }
 
-const sinkSettings = (connector: Record<string, string> = {}) => sinkConnectorDefinition.parse({ name: "sink", "connector.class": "test.Sink", topics: "in", ...connector }).values;
+const sinkSettings = (connector: Record<string, string> = {}) =>
+  sinkConnectorDefinition.parse({ name: "sink", "connector.class": "test.Sink", topics: "in", ...connector }).values;
 
 /** Starts a WorkerSinkTask over `partitions` of topic "in", with String converters unless a value converter is given. */
 function startSink(
@@ -101,11 +105,22 @@ function startSink(
     connector: "sink",
     group: GROUP,
     partitions: (options.partitions ?? [0]).map((partition) => ({ topic: "in", partition })),
-    ...(options.refresh ? { refresh: { partitions: async () => options.refresh!().map((partition) => ({ topic: "in", partition })), everyMs: 0 } } : {}),
+    ...(options.refresh
+      ? {
+          refresh: {
+            partitions: async () => options.refresh!().map((partition) => ({ topic: "in", partition })),
+            everyMs: 0,
+          },
+        }
+      : {}),
     keyConverter,
     valueConverter,
     headerConverter: new SimpleHeaderConverter(),
-    converterClasses: { key: "StringConverter", value: valueConverter.constructor.name, header: "SimpleHeaderConverter" },
+    converterClasses: {
+      key: "StringConverter",
+      value: valueConverter.constructor.name,
+      header: "SimpleHeaderConverter",
+    },
     transform: async (record) => record,
     errors: new RetryWithToleranceOperator(settings, "sink-0", metrics, options.dlq ? [options.dlq] : []),
     broker,
@@ -174,7 +189,10 @@ describe("put failures", () => {
     const { worker, log } = startSink(b, task);
     const failed = await log.reached("FAILED");
     await worker.stop(5000); // the failed loop's end: its shutdown
-    expect(task.values).toEqual([["a", "b"], ["a", "b"]]);
+    expect(task.values).toEqual([
+      ["a", "b"],
+      ["a", "b"],
+    ]);
     expect(failed.trace).toStartWith("Error: constraint violated");
     expect(failed.trace).toContain("Caused by: Error: duplicate key");
     // After a failure nothing is flushed: the records come again when the task is restarted.
@@ -201,7 +219,12 @@ describe("errors.tolerance", () => {
 
   test("all: the record is skipped and sent as read to the dead letter queue; its position is committed with the others", async () => {
     const b = await broker('"a"', "not json", '"c"');
-    const connector = { "errors.tolerance": "all", "errors.deadletterqueue.topic.name": "dlq", "errors.deadletterqueue.topic.replication.factor": "1", "errors.deadletterqueue.context.headers.enable": "true" };
+    const connector = {
+      "errors.tolerance": "all",
+      "errors.deadletterqueue.topic.name": "dlq",
+      "errors.deadletterqueue.topic.replication.factor": "1",
+      "errors.deadletterqueue.context.headers.enable": "true",
+    };
     const dlq = await DeadLetterQueueReporter.create(b, sinkSettings(connector), "sink", 0);
     const task = new ScriptedSinkTask();
     const { worker, log } = startSink(b, task, { valueConverter: schemalessJson(), connector, dlq });
@@ -268,9 +291,13 @@ describe("SinkTaskContext", () => {
     const b = await broker("a", "b", "c");
     const task = new ScriptedSinkTask();
     const { worker, log } = startSink(b, task);
-    task.onPut = (_, batch) => (batch === 1 ? task.context.offset(new Map([[{ topic: "in", partition: 0 }, 1]])) : void worker.stop(5000));
+    task.onPut = (_, batch) =>
+      batch === 1 ? task.context.offset(new Map([[{ topic: "in", partition: 0 }, 1]])) : void worker.stop(5000);
     await log.reached("UNASSIGNED");
-    expect(task.values).toEqual([["a", "b", "c"], ["b", "c"]]);
+    expect(task.values).toEqual([
+      ["a", "b", "c"],
+      ["b", "c"],
+    ]);
   });
 
   test("a partition the task pauses is not fetched until it resumes it", async () => {
@@ -281,7 +308,8 @@ describe("SinkTaskContext", () => {
     const task = new ScriptedSinkTask();
     task.onOpen = (partitions) => task.context.pause(partitions[1]!);
     const { worker, log } = startSink(b, task, { partitions: [0, 1] });
-    task.onPut = (_, batch) => (batch === 1 ? task.context.resume(...task.context.assignment()) : void worker.stop(5000));
+    task.onPut = (_, batch) =>
+      batch === 1 ? task.context.resume(...task.context.assignment()) : void worker.stop(5000);
     await log.reached("UNASSIGNED");
     expect(task.values).toEqual([["p0"], ["p1"]]);
   });

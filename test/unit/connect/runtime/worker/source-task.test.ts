@@ -62,11 +62,22 @@ class ScriptedSourceTask extends SourceTask {
 const record = (file: string, position: number, value: string, key: string | null = null) =>
   sourceRecord({ sourcePartition: { file }, sourceOffset: { position }, topic: "out", key, value });
 
-async function startSource(task: ScriptedSourceTask, options: { connector?: Record<string, string>; flushIntervalMs?: number; transform?: (r: SourceRecord) => SourceRecord | null } = {}) {
+async function startSource(
+  task: ScriptedSourceTask,
+  options: {
+    connector?: Record<string, string>;
+    flushIntervalMs?: number;
+    transform?: (r: SourceRecord) => SourceRecord | null;
+  } = {},
+) {
   const temp = await tempBroker();
   cleanups.push(temp.close);
   const offsets = await FileOffsetStore.open(join(temp.dir, "offsets"), "offset.storage.file.filename");
-  const settings = sourceConnectorDefinition.parse({ name: "src", "connector.class": "test.Source", ...options.connector }).values;
+  const settings = sourceConnectorDefinition.parse({
+    name: "src",
+    "connector.class": "test.Source",
+    ...options.connector,
+  }).values;
   const string = (isKey: boolean) => {
     const converter = new StringConverter();
     converter.configure({}, isKey);
@@ -96,7 +107,11 @@ async function startSource(task: ScriptedSourceTask, options: { connector?: Reco
   return { worker, log, broker: temp.broker, offsets };
 }
 
-async function written(broker: EmbeddedBroker, topic: string, partition = 0): Promise<[string | null, string | null][]> {
+async function written(
+  broker: EmbeddedBroker,
+  topic: string,
+  partition = 0,
+): Promise<[string | null, string | null][]> {
   const text = (bytes: Uint8Array | null) => (bytes === null ? null : decoder.decode(bytes));
   return (await broker.fetch(topic, partition, 0)).map((r) => [text(r.key), text(r.value)]);
 }
@@ -116,7 +131,10 @@ describe("sending", () => {
     const k1 = kafkaPartition(encoder.encode("k1"), 3);
     const k2 = kafkaPartition(encoder.encode("k2"), 3);
     expect(k1).not.toBe(k2);
-    expect(await written(broker, "out", k1)).toEqual([["k1", "v1!"], ["k1", "v3!"]]);
+    expect(await written(broker, "out", k1)).toEqual([
+      ["k1", "v1!"],
+      ["k1", "v3!"],
+    ]);
     expect(await written(broker, "out", k2)).toEqual([["k2", "v2!"]]);
     expect(task.committedRecords).toEqual([
       ["v1", { topic: "out", partition: k1, offset: 0 }],
@@ -173,12 +191,20 @@ describe("poll failures", () => {
   test("a RetriableException is polled again; another error fails the task, and what the broker acknowledged is still stored", async () => {
     const task = new ScriptedSourceTask();
     const { worker, log, broker, offsets } = await startSource(task);
-    task.offer([record("a", 1, "v1")], new RetriableException("source busy"), [record("a", 2, "v2")], new Error("source gone"));
+    task.offer(
+      [record("a", 1, "v1")],
+      new RetriableException("source busy"),
+      [record("a", 2, "v2")],
+      new Error("source gone"),
+    );
     const failed = await log.reached("FAILED");
     await worker.stop(5000); // the failed loop's end: its shutdown
     expect(failed.trace).toStartWith("Error: source gone");
     expect(task.polls).toBe(4);
-    expect(await written(broker, "out")).toEqual([[null, "v1"], [null, "v2"]]);
+    expect(await written(broker, "out")).toEqual([
+      [null, "v1"],
+      [null, "v2"],
+    ]);
     // offset.flush.interval.ms is a minute: the offsets were stored as the task stopped.
     expect(offsets.get("src", { file: "a" })).toEqual({ position: 2 });
     expect(task.calls).toEqual(["start", "stop"]);

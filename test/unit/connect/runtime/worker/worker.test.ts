@@ -20,7 +20,8 @@ async function startWorker(workerConfig: Record<string, string> = {}) {
 }
 
 /** Polls `condition` (a record arriving, a topic appearing) until it holds. */
-const until = (condition: () => boolean | Promise<boolean>, what: string) => waitFor(what, condition, { timeoutMs: 5000, intervalMs: 5 });
+const until = (condition: () => boolean | Promise<boolean>, what: string) =>
+  waitFor(what, condition, { timeoutMs: 5000, intervalMs: 5 });
 
 describe("sink partitions", () => {
   test("tasks.max is read through its declared setting, so a config provider reference counts", async () => {
@@ -31,7 +32,12 @@ describe("sink partitions", () => {
       "config.providers.env.class": "org.apache.kafka.common.config.provider.EnvVarConfigProvider",
     });
     await broker.createTopic({ name: "four", partitions: 4, replicationFactor: 1 });
-    const config = { name: "s", "connector.class": RECORDING_SINK, topics: "four", "tasks.max": "${env:SLUICE_TEST_TASKS_MAX}" };
+    const config = {
+      name: "s",
+      "connector.class": RECORDING_SINK,
+      topics: "four",
+      "tasks.max": "${env:SLUICE_TEST_TASKS_MAX}",
+    };
     expect((await startTask(config, 0))?.state).toBe("RUNNING");
     expect((await startTask(config, 1))?.state).toBe("RUNNING");
     // Read raw, the reference was NaN and no task got any partition.
@@ -44,8 +50,12 @@ describe("topics the worker creates", () => {
   test("a sink's missing topic is created as the broker's auto-creation would: its replication factor", async () => {
     const { broker, startTask } = await startWorker();
     const created = spyOn(broker, "createTopic");
-    expect((await startTask({ name: "s", "connector.class": RECORDING_SINK, topics: "missing" }))?.state).toBe("RUNNING");
-    expect(created.mock.calls.map(([spec]) => spec)).toEqual([{ name: "missing", partitions: 1, replicationFactor: -1 }]);
+    expect((await startTask({ name: "s", "connector.class": RECORDING_SINK, topics: "missing" }))?.state).toBe(
+      "RUNNING",
+    );
+    expect(created.mock.calls.map(([spec]) => spec)).toEqual([
+      { name: "missing", partitions: 1, replicationFactor: -1 },
+    ]);
     // The embedded broker's default is one copy.
     expect((await broker.describeTopic("missing"))?.replicationFactor).toBe(1);
   });
@@ -65,8 +75,22 @@ describe("topics the worker creates", () => {
     await broker.createTopic({ name: "in", partitions: 1, replicationFactor: 1 });
     created.mockClear();
     const sink = { "connector.class": RECORDING_SINK, topics: "in", "errors.tolerance": "all" };
-    expect((await startTask({ ...sink, name: "a", "errors.deadletterqueue.topic.name": "dlq-a" }, 0))?.state).toBe("RUNNING");
-    expect((await startTask({ ...sink, name: "b", "errors.deadletterqueue.topic.name": "dlq-b", "errors.deadletterqueue.topic.replication.factor": "-1" }, 1))?.state).toBe("RUNNING");
+    expect((await startTask({ ...sink, name: "a", "errors.deadletterqueue.topic.name": "dlq-a" }, 0))?.state).toBe(
+      "RUNNING",
+    );
+    expect(
+      (
+        await startTask(
+          {
+            ...sink,
+            name: "b",
+            "errors.deadletterqueue.topic.name": "dlq-b",
+            "errors.deadletterqueue.topic.replication.factor": "-1",
+          },
+          1,
+        )
+      )?.state,
+    ).toBe("RUNNING");
     expect(created.mock.calls.map(([spec]) => spec)).toEqual([
       { name: "dlq-a", partitions: 1, replicationFactor: 3 },
       { name: "dlq-b", partitions: 1, replicationFactor: -1 },
@@ -79,7 +103,13 @@ describe("header.converter", () => {
   const STRING = "org.apache.kafka.connect.storage.StringConverter";
   const mapSchema = SchemaBuilder.map(Schema.STRING_SCHEMA, Schema.INT32_SCHEMA).build();
   const withHeader = (topic: string) =>
-    sourceRecord({ sourcePartition: {}, sourceOffset: {}, topic, value: null, headers: [{ key: "h", schema: mapSchema, value: new Map([["a", 1]]) }] });
+    sourceRecord({
+      sourcePartition: {},
+      sourceOffset: {},
+      topic,
+      value: null,
+      headers: [{ key: "h", schema: mapSchema, value: new Map([["a", 1]]) }],
+    });
   const rawHeader = async (broker: EmbeddedBroker, topic: string) => {
     await until(async () => (await broker.endOffsets(topic).catch(() => [0]))[0] === 1, "the record");
     return new TextDecoder().decode((await broker.fetch(topic, 0, 0))[0]!.headers.h);
@@ -94,23 +124,42 @@ describe("header.converter", () => {
 
   test("a connector's header.converter writes its headers (StringConverter: Java's toString)", async () => {
     const { broker, startTask, script } = await startWorker();
-    expect((await startTask({ name: "src", "connector.class": SCRIPTED_SOURCE, "header.converter": STRING }))?.state).toBe("RUNNING");
+    expect(
+      (await startTask({ name: "src", "connector.class": SCRIPTED_SOURCE, "header.converter": STRING }))?.state,
+    ).toBe("RUNNING");
     script.toPoll.push(withHeader("string"));
     expect(await rawHeader(broker, "string")).toBe("{a=1}");
   });
 
   test("a sink reads headers through the worker's header.converter and its header.converter.* settings", async () => {
-    const { broker, startTask, script } = await startWorker({ "header.converter": STRING, "header.converter.converter.encoding": "UTF-16" });
-    await broker.produce("in", [{ key: null, value: null, headers: { h: new Uint8Array([0xfe, 0xff, 0x00, 0x68, 0x00, 0xe9]) } }]);
-    expect((await startTask({ name: "s", "connector.class": RECORDING_SINK, topics: "in", "value.converter": BYTES }))?.state).toBe("RUNNING");
+    const { broker, startTask, script } = await startWorker({
+      "header.converter": STRING,
+      "header.converter.converter.encoding": "UTF-16",
+    });
+    await broker.produce("in", [
+      { key: null, value: null, headers: { h: new Uint8Array([0xfe, 0xff, 0x00, 0x68, 0x00, 0xe9]) } },
+    ]);
+    expect(
+      (await startTask({ name: "s", "connector.class": RECORDING_SINK, topics: "in", "value.converter": BYTES }))
+        ?.state,
+    ).toBe("RUNNING");
     await until(() => script.put.length === 1, "the record");
     expect(script.put[0]!.headers).toEqual([{ key: "h", schema: Schema.OPTIONAL_STRING_SCHEMA, value: "hé" }]);
   });
 
   test("a connector's header.converter wins over the worker's, with its own settings", async () => {
-    const { broker, startTask, script } = await startWorker({ "header.converter": STRING, "header.converter.converter.encoding": "UTF-16" });
+    const { broker, startTask, script } = await startWorker({
+      "header.converter": STRING,
+      "header.converter.converter.encoding": "UTF-16",
+    });
     await broker.produce("in", [{ key: null, value: null, headers: { h: new TextEncoder().encode("hé") } }]);
-    const sink = { name: "s", "connector.class": RECORDING_SINK, topics: "in", "value.converter": BYTES, "header.converter": STRING };
+    const sink = {
+      name: "s",
+      "connector.class": RECORDING_SINK,
+      topics: "in",
+      "value.converter": BYTES,
+      "header.converter": STRING,
+    };
     expect((await startTask(sink))?.state).toBe("RUNNING");
     await until(() => script.put.length === 1, "the record");
     expect(script.put[0]!.headers).toEqual([{ key: "h", schema: Schema.OPTIONAL_STRING_SCHEMA, value: "hé" }]);
@@ -118,8 +167,15 @@ describe("header.converter", () => {
 
   test("a class that is no HeaderConverter fails the task, naming the setting", async () => {
     const { startTask } = await startWorker();
-    const status = await startTask({ name: "s", "connector.class": RECORDING_SINK, topics: "in", "header.converter": "io.confluent.connect.avro.AvroConverter" });
+    const status = await startTask({
+      name: "s",
+      "connector.class": RECORDING_SINK,
+      topics: "in",
+      "header.converter": "io.confluent.connect.avro.AvroConverter",
+    });
     expect(status?.state).toBe("FAILED");
-    expect(status?.trace).toContain("Invalid value io.confluent.connect.avro.AvroConverter for configuration header.converter: Class io.confluent.connect.avro.AvroConverter is not a HeaderConverter.");
+    expect(status?.trace).toContain(
+      "Invalid value io.confluent.connect.avro.AvroConverter for configuration header.converter: Class io.confluent.connect.avro.AvroConverter is not a HeaderConverter.",
+    );
   });
 });
