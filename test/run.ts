@@ -1,8 +1,8 @@
 // The whole test suite: installs what the tests need (Kafka, Debezium and OpenSearch jars through mvn, the
 // database servers and Chromium from Debian's packages, Python's confluent-kafka; npm packages are installed by the
-// `npm install` before this), then runs every test with bun and prints the summary line
+// `npm install` before this), checks the lint (npm run lint), then runs every test with bun and prints the summary line
 // `N passed, N failed`, after each failure's message. With CI=true a missing dependency fails the run; nothing is skipped.
-import { spawn } from "bun";
+import { spawn, spawnSync } from "bun";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { chromiumBinary } from "./fixtures/browser.ts";
@@ -47,6 +47,12 @@ step("Chromium for the console's browser tests (Debian package chromium when mis
   found("Chromium", chromiumBinary()),
 );
 
+// The lint (npm run lint) is part of the suite: its findings count as one failed test, told at the end.
+process.stdout.write("lint: biome check... ");
+const lint = spawnSync([join(root, "node_modules", ".bin", "biome"), "check", "--colors=off", "."], { cwd: root });
+const lintFindings = lint.exitCode === 0 ? "" : `${lint.stdout.toString()}${lint.stderr.toString()}`;
+console.log(lintFindings ? "findings (listed at the end)" : "clean");
+
 mkdirSync(reportDir, { recursive: true });
 rmSync(reportFile, { force: true });
 const args = process.argv.slice(2);
@@ -74,5 +80,9 @@ try {
   failed = Math.max(failed, 1);
 }
 if (code !== 0 && failed === 0) failed = 1;
+if (lintFindings) {
+  console.log(`\nnpm run lint found:\n${lintFindings}`);
+  failed += 1;
+}
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
-process.exit(code === 0 && failed === 0 ? 0 : 1);
+process.exit(failed === 0 ? 0 : 1);

@@ -41,10 +41,12 @@ const app = new Elysia()
       )
       .get("/secret", () => 1, documented({ hide: true })),
   );
-// biome-ignore lint/suspicious/noExplicitAny: the generated document is read field by field.
+// The generated document is read field by field.
 const doc = openApiDocument(app.routes, options) as {
   openapi: string;
+  // biome-ignore lint/suspicious/noExplicitAny: operations of any shape.
   paths: Record<string, Record<string, Record<string, any>>>;
+  // biome-ignore lint/suspicious/noExplicitAny: components of any shape.
   components: any;
 };
 

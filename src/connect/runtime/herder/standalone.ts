@@ -2,7 +2,7 @@
 // REST changes until restart, as Kafka Connect's standalone herder); offsets live in the offset store.
 import { logger } from "../../../platform/log.ts";
 import { ConnectRestError, connectErrors } from "../rest-errors.ts";
-import { type ConnectorCallbacks, type Worker } from "../worker/worker.ts";
+import type { ConnectorCallbacks, Worker } from "../worker/worker.ts";
 import type { Status } from "../status.ts";
 import { MemoryConfigStore } from "../storage/config-store.ts";
 import { MemoryStatusStore } from "../storage/status-store.ts";
