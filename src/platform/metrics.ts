@@ -2,6 +2,7 @@
 // compiled binary). Each running service has a registry of its own: `sluice dev` runs two services in
 // one process, and tests start many. Services import prom-client's types from here only.
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { documented } from "./openapi.ts";
 
 export { Counter, Gauge, Histogram, Registry };
 
@@ -42,6 +43,14 @@ export function sampledGauge(registry: Registry, name: string, help: string, rea
     },
   });
 }
+
+/** How both services' OpenAPI documents describe GET /metrics. */
+export const METRICS_ROUTE_DOC = documented({
+  summary: "Prometheus metrics (Sluice's own)",
+  responses: {
+    200: { description: "Prometheus text format", schema: { type: "string" }, contentTypes: ["text/plain"] },
+  },
+});
 
 /** GET /metrics: the registry in Prometheus text format 0.0.4. */
 export async function metricsResponse(registry: Registry): Promise<Response> {

@@ -2,7 +2,7 @@
 // calls and results to Confluent's bodies; every rule lives in the service.
 import { Elysia } from "elysia";
 import type { RequestGuard } from "../../platform/basic-auth.ts";
-import { metricsResponse, type Registry } from "../../platform/metrics.ts";
+import { METRICS_ROUTE_DOC, metricsResponse, type Registry } from "../../platform/metrics.ts";
 import { documented } from "../../platform/openapi.ts";
 import { routeMethods } from "../../platform/route-methods.ts";
 import type { ForwardingTls } from "../../platform/tls.ts";
@@ -80,16 +80,7 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
         },
       }),
     )
-    .get(
-      "/metrics",
-      () => metricsResponse(options.metrics),
-      documented({
-        summary: "Prometheus metrics (Sluice's own)",
-        responses: {
-          200: { description: "Prometheus text format", schema: { type: "string" }, contentTypes: ["text/plain"] },
-        },
-      }),
-    )
+    .get("/metrics", () => metricsResponse(options.metrics), METRICS_ROUTE_DOC)
     .get(
       "/openapi.json",
       (): Response => text((document ??= JSON.stringify(registryDocument(app.routes))), 200, "application/json"),

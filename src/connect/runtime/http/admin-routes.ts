@@ -1,7 +1,7 @@
 // The worker's own resources: its version (Kafka's root resource), and Sluice's health, metrics and
 // this API's OpenAPI document.
 import { Elysia } from "elysia";
-import { metricsResponse, type Registry } from "../../../platform/metrics.ts";
+import { METRICS_ROUTE_DOC, metricsResponse, type Registry } from "../../../platform/metrics.ts";
 import { documented } from "../../../platform/openapi.ts";
 import { COMMIT, VERSION } from "../../../platform/version.ts";
 import type { Herder } from "../herder/herder.ts";
@@ -37,16 +37,7 @@ export function adminRoutes(herder: Herder, options: AdminRouteOptions) {
         responses: { 200: ok("Serving", HealthBody), 503: ok("Not serving", HealthBody) },
       }),
     )
-    .get(
-      "/metrics",
-      () => metricsResponse(options.metrics),
-      documented({
-        summary: "Prometheus metrics (Sluice's own)",
-        responses: {
-          200: { description: "Prometheus text format", schema: { type: "string" }, contentTypes: ["text/plain"] },
-        },
-      }),
-    )
+    .get("/metrics", () => metricsResponse(options.metrics), METRICS_ROUTE_DOC)
     .get(
       "/openapi.json",
       (): Response => new Response(options.document(), { headers: { "content-type": "application/json" } }),
