@@ -15,7 +15,7 @@ import {
 } from "node:tls";
 import { handshakeFailure } from "./server-certificate.ts";
 import { ConfigError } from "./settings.ts";
-import { readCertificateFile, readPkcs12File, readPrivateKeyFile } from "./tls.ts";
+import { readCertificateFile, readPkcs12File, readPrivateKeyFile, type ServerVerification } from "./tls.ts";
 
 export const SSL_MODES = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"] as const;
 export type SslMode = (typeof SSL_MODES)[number];
@@ -32,17 +32,8 @@ export interface PostgresTlsNames {
 }
 
 /** What a connection to one server needs to know about TLS, its files already read. */
-export interface PostgresTls {
+export interface PostgresTls extends ServerVerification {
   readonly mode: SslMode;
-  /** What the server's certificate must pass: nothing, a chain to a trusted CA, or that and the host name. */
-  readonly verify: "none" | "chain" | "full";
-  /** Trusted CA certificates; undefined: the system's. */
-  readonly ca?: readonly string[];
-  /** Where the trusted CAs come from, for messages. */
-  readonly caSource: string;
-  /** Client certificate chain and key, for servers that ask for one. */
-  readonly cert?: string;
-  readonly key?: string;
   readonly names: PostgresTlsNames;
 }
 

@@ -108,6 +108,19 @@ export function serverTls(settings: ParsedSettings, clientAuth: ClientAuth, pref
 }
 
 /** A TLS client's material: the CAs it trusts and, for mutual TLS, its own key and certificate chain. */
+/** How a database client checks its server and proves itself, its files already read (PostgreSQL, MySQL, MariaDB). */
+export interface ServerVerification {
+  /** What the server's certificate must pass: nothing, a chain to a trusted CA, or that and the host name. */
+  readonly verify: "none" | "chain" | "full";
+  /** Trusted CA certificates; undefined: the system's. */
+  readonly ca?: readonly string[];
+  /** Where the trusted CAs come from, for messages. */
+  readonly caSource: string;
+  /** Client certificate chain and key, for servers that ask for one. */
+  readonly cert?: string;
+  readonly key?: string;
+}
+
 export interface ClientTls {
   ca?: string[];
   cert?: string;

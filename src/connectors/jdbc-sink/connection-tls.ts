@@ -6,19 +6,17 @@
 import { fileURLToPath } from "node:url";
 import { postgresTls, SSL_MODES, type PostgresTls, type SslMode } from "../../platform/postgres-tls.ts";
 import { ConfigError } from "../../platform/settings.ts";
-import { readCertificateFile, readKeyStoreFile, readTrustStoreFile } from "../../platform/tls.ts";
+import {
+  readCertificateFile,
+  readKeyStoreFile,
+  readTrustStoreFile,
+  type ServerVerification,
+} from "../../platform/tls.ts";
 
 /** TLS to MySQL or MariaDB as mysql2 takes it, with what chose it for messages. */
-export interface MySqlTls {
+export interface MySqlTls extends ServerVerification {
   /** plain: never TLS; preferred: TLS when the server offers it; required: TLS or no connection. */
   readonly use: "plain" | "preferred" | "required";
-  /** What the server's certificate must pass: nothing, a chain to a trusted CA, or that and the host name. */
-  readonly verify: "none" | "chain" | "full";
-  /** Trusted CA certificates; undefined: the system's. */
-  readonly ca?: readonly string[];
-  readonly caSource: string;
-  readonly cert?: string;
-  readonly key?: string;
   /** The URL parameters that chose this, e.g. `sslMode=VERIFY_CA`. */
   readonly requestedBy: string;
 }
