@@ -141,6 +141,34 @@ function warnEmbeddedBroker(settings: ParsedSettings, bootstrapSetting: string):
   );
 }
 
+/** The Kafka client security settings (security.protocol, sasl.*, and ssl.* under a client prefix) given under `prefixes`. */
+function kafkaSecuritySettings(loaded: Loaded, prefixes: string[]): string[] {
+  return Object.keys(loaded.raw)
+    .filter((name) =>
+      prefixes.some((prefix) => {
+        if (!name.startsWith(prefix)) return false;
+        const setting = name.slice(prefix.length);
+        // A worker's top-level ssl.* are its REST listeners'.
+        return (
+          setting === "security.protocol" ||
+          setting.startsWith("sasl.") ||
+          (prefix !== "" && setting.startsWith("ssl."))
+        );
+      }),
+    )
+    .sort();
+}
+
+/** Said once, so nobody believes a Kafka connection is authenticated or encrypted when none is made with them. */
+function warnUnusedKafkaSecurity(names: string[], why: string): void {
+  if (names.length > 0)
+    logger("config").warn(`${names.join(", ")} ${names.length === 1 ? "has" : "have"} no effect: ${why}`);
+}
+
+const onEmbedded = (bootstrapSetting: string) =>
+  `on the embedded broker there is no Kafka connection to secure (set ${bootstrapSetting} to use Kafka)`;
+const WORKER_CLIENTS = ["", "producer.", "consumer.", "admin."];
+
 const log = logger("sluice");
 
 const REGISTRY_FLAGS = {
@@ -204,6 +232,12 @@ async function main(argv: string[]): Promise<number> {
     if (values.boolean("debug")) setLogLevel("debug");
     checkSettings(registry);
     warnEmbeddedBroker(values, "kafkastore.bootstrap.servers");
+    if (values.list("kafkastore.bootstrap.servers").length === 0) {
+      warnUnusedKafkaSecurity(
+        kafkaSecuritySettings(registry, ["kafkastore."]),
+        onEmbedded("kafkastore.bootstrap.servers"),
+      );
+    }
     const sr = await startRegistry(values);
     running.push(sr);
     log.info(
@@ -223,6 +257,9 @@ async function main(argv: string[]): Promise<number> {
     applyLogSettings(values);
     checkSettings(worker);
     warnEmbeddedBroker(values, "bootstrap.servers");
+    if (values.list("bootstrap.servers").length === 0) {
+      warnUnusedKafkaSecurity(kafkaSecuritySettings(worker, WORKER_CLIENTS), onEmbedded("bootstrap.servers"));
+    }
     const connect = await startConnectStandalone({
       settings: values,
       workerConfig: raw,
@@ -260,6 +297,24 @@ async function main(argv: string[]): Promise<number> {
     applyLogSettings(registry.values);
     applyLogSettings(connectSettings.values);
     checkSettings(registry, connectSettings);
+    // dev's one Kafka client serves both services, secured by the worker's top-level settings.
+    if (connectSettings.values.list("bootstrap.servers").length === 0) {
+      warnUnusedKafkaSecurity(
+        [
+          ...kafkaSecuritySettings(registry, ["kafkastore."]),
+          ...kafkaSecuritySettings(connectSettings, WORKER_CLIENTS),
+        ],
+        onEmbedded("bootstrap.servers"),
+      );
+    } else {
+      warnUnusedKafkaSecurity(
+        [
+          ...kafkaSecuritySettings(registry, ["kafkastore."]),
+          ...kafkaSecuritySettings(connectSettings, WORKER_CLIENTS.slice(1)),
+        ],
+        "sluice dev connects both services through one Kafka client, secured by the top-level security.protocol, sasl.* and ssl.* settings",
+      );
+    }
     const broker = createBroker({
       bootstrapServers: connectSettings.values.list("bootstrap.servers"),
       dataDir: connectSettings.values.string("data.dir"),

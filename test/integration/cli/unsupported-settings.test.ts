@@ -131,3 +131,45 @@ test("the registry takes the DEK registry extension (under either name) as built
       .join("\n"),
   ).not.toContain("resource.extension");
 });
+
+test("Kafka client security settings on the embedded broker are said to have no effect (registry, dev)", async () => {
+  const url = `http://127.0.0.1:${freePort()}`;
+  const registry = properties("embedded-security.properties", {
+    listeners: url,
+    "data.dir": join(dir, "embedded-security-data"),
+    "kafkastore.security.protocol": "SASL_SSL",
+    "kafkastore.sasl.mechanism": "PLAIN",
+    "kafkastore.sasl.jaas.config":
+      'org.apache.kafka.common.security.plain.PlainLoginModule required username="sr" password="sr-secret";',
+  });
+  const sluice = await startSluice(["registry", registry], { cwd: dir, readyUrl: `${url}/subjects` });
+  await sluice.stop();
+  const warnings = logLines(await new Response(sluice.proc.stdout).text())
+    .filter((l) => l.level === "warn")
+    .map((l) => l.msg);
+  expect(warnings).toContain(
+    "kafkastore.sasl.jaas.config, kafkastore.sasl.mechanism, kafkastore.security.protocol have no effect: on the embedded broker there is no Kafka connection to secure (set kafkastore.bootstrap.servers to use Kafka)",
+  );
+
+  const [registryUrl, connectUrl] = [`http://127.0.0.1:${freePort()}`, `http://127.0.0.1:${freePort()}`];
+  const dev = await startSluice(
+    [
+      "dev",
+      "--registry-listeners",
+      registryUrl,
+      "--connect-listeners",
+      connectUrl,
+      "--data-dir",
+      join(dir, "embedded-security-dev"),
+      "--producer.sasl.mechanism=PLAIN",
+    ],
+    { cwd: dir, readyUrl: `${connectUrl}/connectors` },
+  );
+  await dev.stop();
+  const devWarnings = logLines(await new Response(dev.proc.stdout).text())
+    .filter((l) => l.level === "warn")
+    .map((l) => l.msg);
+  expect(devWarnings).toContain(
+    "producer.sasl.mechanism has no effect: on the embedded broker there is no Kafka connection to secure (set bootstrap.servers to use Kafka)",
+  );
+});
