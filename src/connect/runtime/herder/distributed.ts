@@ -593,11 +593,7 @@ export class DistributedHerder extends HerderBase implements Herder {
     config: Record<string, string>,
     options: { allowReplace: boolean; initialState?: TargetState },
   ): Promise<{ created: boolean; info: ConnectorInfo }> {
-    const full = { ...config, name };
-    await this.validator.validOrThrow(full);
-    await this.asLeader();
-    const exists = this.configs.connectors.has(name);
-    if (exists && !options.allowReplace) throw connectErrors.conflict(`Connector ${name} already exists`);
+    const { full, exists } = await this.admitConnector(name, config, options.allowReplace, () => this.asLeader());
     await this.configLog.write([
       ...(options.initialState && !exists ? [{ kind: "target" as const, name, state: options.initialState }] : []),
       { kind: "connector", name, config: full },

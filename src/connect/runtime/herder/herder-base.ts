@@ -181,6 +181,24 @@ export abstract class HerderBase {
     return config;
   }
 
+  /**
+   * A connector config about to be created or replaced, as Kafka's herders admit one: validated first, then (after
+   * `ready`, e.g. becoming sure of being the leader) refused when its name is taken and replacing is not allowed.
+   */
+  protected async admitConnector(
+    name: string,
+    config: Record<string, string>,
+    allowReplace: boolean,
+    ready: () => Promise<void> = async () => {},
+  ): Promise<{ full: Record<string, string>; exists: boolean }> {
+    const full = { ...config, name };
+    await this.validator.validOrThrow(full);
+    await ready();
+    const exists = this.configs.connectors.has(name);
+    if (exists && !allowReplace) throw connectErrors.conflict(`Connector ${name} already exists`);
+    return { full, exists };
+  }
+
   /** As need(), with the wording of Kafka's pause, resume and restart endpoints. */
   protected needKnown(name: string): Record<string, string> {
     const config = this.configs.connectors.get(name);

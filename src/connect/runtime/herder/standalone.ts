@@ -67,10 +67,7 @@ export class StandaloneHerder extends HerderBase implements Herder {
     config: Record<string, string>,
     options: { allowReplace: boolean; initialState?: TargetState },
   ): Promise<{ created: boolean; info: ConnectorInfo }> {
-    const full = { ...config, name };
-    await this.validator.validOrThrow(full);
-    const existing = this.configs.connectors.has(name);
-    if (existing && !options.allowReplace) throw connectErrors.conflict(`Connector ${name} already exists`);
+    const { full, exists: existing } = await this.admitConnector(name, config, options.allowReplace);
     if (existing) {
       this.configs.putConnector(name, full);
       log.info({ connector: name }, `connector ${name} config updated`);
