@@ -52,7 +52,7 @@ test("a failed task's trace names the functions it passed through", async () => 
     return status.tasks[0]?.state === "FAILED" ? status.tasks[0].trace! : undefined;
   });
   expect(trace).toContain("at castValueToType (src/connect/transforms/cast.ts:");
-  expect(trace).toContain("at parseJavaInteger (src/connect/transforms/cast.ts:");
+  expect(trace).toContain("at javaParseInteger (src/jvm/java-numbers.ts:");
   // Every frame in the sources names a function of the file it points to (a minified name would not be there).
   const frames = [...trace.matchAll(/^\s+at (?:async )?(\S+) \((src\/[^:]+):/gm)].map(([, name, file]) => ({
     name: name!,
