@@ -23,7 +23,7 @@ const schema = (i: number) => ({ type: "record", name: `R${i}`, fields: [{ name:
 
 async function startRegistry(data: string): Promise<{ proc: Subprocess; url: string }> {
   const url = `http://127.0.0.1:${freePort()}`;
-  const { proc } = await installed.serve(["registry", "--data-dir", data, "--listeners", url], url);
+  const { proc } = await installed.serve(["registry", "--data-dir", data, "--listeners", url], { readyUrl: url });
   return { proc, url };
 }
 
