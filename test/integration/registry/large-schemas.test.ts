@@ -1,15 +1,14 @@
 // Large schemas through dist/sluice (issue 11, item 8): they register as before, and while one is
 // processed the registry goes on answering cached reads.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawn, type Subprocess } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { builtBinary } from "../../fixtures/binary.ts";
 import { avroEnum, avroRecord, largeSchemaOfBody, registrationBody } from "../../fixtures/large-schemas.ts";
+import { type SluiceProcess, startSluice } from "../../fixtures/sluice-process.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 
-let proc: Subprocess;
+let sluice: SluiceProcess;
 let dir: string;
 let url: string;
 
@@ -21,12 +20,10 @@ const post = (subject: string, body: string) =>
   }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
 
 beforeAll(async () => {
-  const bin = builtBinary();
   dir = mkdtempSync(join(tmpdir(), "sluice-large-"));
   url = `http://127.0.0.1:${freePort()}`;
-  proc = spawn(
+  sluice = await startSluice(
     [
-      bin,
       "dev",
       "--data-dir",
       join(dir, "data"),
@@ -35,18 +32,12 @@ beforeAll(async () => {
       "--connect-listeners",
       `http://127.0.0.1:${freePort()}`,
     ],
-    {
-      env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" },
-      stdout: "ignore",
-      stderr: "inherit",
-    },
+    { cwd: dir, readyUrl: `${url}/subjects`, log: "sluice.log" },
   );
-  await waitFor("the registry", () => fetch(`${url}/subjects`).then((r) => r.ok));
 }, 120_000);
 
 afterAll(async () => {
-  proc.kill("SIGTERM");
-  await proc.exited;
+  await sluice.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
