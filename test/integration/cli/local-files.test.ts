@@ -33,19 +33,7 @@ const env = (cwd: string) => ({ PATH: process.env.PATH ?? "", HOME: cwd, SLUICE_
 
 /** Starts `sluice <args>` in `cwd` and waits for the connect worker's REST API. */
 async function startSluice(cwd: string, args: string[], connectPort: number): Promise<Subprocess> {
-  const proc = spawn([bin, ...args], { cwd, env: env(cwd), stdout: "pipe", stderr: "pipe" });
-  await waitFor("the connect worker to answer", async () => {
-    if (proc.exitCode !== null)
-      throw new Error(
-        `sluice exited with ${proc.exitCode}: ${await new Response(proc.stderr as ReadableStream).text()}`,
-      );
-    return (
-      (await fetch(`http://127.0.0.1:${connectPort}/connectors`).then(
-        (r) => r.ok,
-        () => false,
-      )) || undefined
-    );
-  });
+  const { proc } = await installed.serve(args, { cwd, readyUrl: `http://127.0.0.1:${connectPort}/connectors` });
   return proc;
 }
 
