@@ -5,20 +5,20 @@
 // authentication: writes forwarded between instances, and the workers' Avro converters registering
 // their schemas with the registries' credentials.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { spawn, type Subprocess } from "bun";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { builtBinary, root } from "../fixtures/binary.ts";
+import { root } from "../fixtures/binary.ts";
 import { certificateAuthority } from "../fixtures/certificates.ts";
 import { sharedKafka } from "../fixtures/kafka.ts";
+import { type SluiceProcess, startSluice } from "../fixtures/sluice-process.ts";
 import { freePort, waitFor } from "../fixtures/wait.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sluice-production-"));
 const etc = join(dir, "etc");
 const run = Math.random().toString(36).slice(2, 8);
 const ca = certificateAuthority("Sluice test CA");
-const procs: Subprocess[] = [];
+const started: SluiceProcess[] = [];
 const registries: string[] = [];
 const workers: string[] = [];
 const tls = { ca: ca.cert };
@@ -51,32 +51,17 @@ function localized(text: string, port: number, bootstrap: string): string {
     );
 }
 
-function start(args: string[], log: string): Subprocess {
-  const proc = spawn([builtBinary(), ...args], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "info" },
-    stdout: Bun.file(log),
-    stderr: "inherit",
-  });
-  procs.push(proc);
-  return proc;
+/** Starts an instance, logging to `log`, and waits until `url` answers at all (over HTTPS, with the test CA). */
+async function start(args: string[], url: string, log: string): Promise<void> {
+  const env = { SLUICE_LOG_LEVEL: "info" };
+  started.push(
+    await startSluice(args, { cwd: dir, readyUrl: url, answered: () => true, tls, env, log, timeoutMs: 60_000 }),
+  );
 }
 
-async function answering(url: string, proc: Subprocess, log: string): Promise<void> {
-  await waitFor(
-    `${url} to answer`,
-    async () => {
-      if (proc.exitCode !== null)
-        throw new Error(`exited with ${proc.exitCode}: ${readFileSync(log, "utf8").slice(-2000)}`);
-      return (
-        (await fetch(url, { tls }).then(
-          () => true,
-          () => false,
-        )) || undefined
-      );
-    },
-    { timeoutMs: 60_000, intervalMs: 100 },
-  );
+/** Every start settled before going on: one failing must not leave another starting after afterAll. */
+async function all(starts: Promise<void>[]): Promise<void> {
+  for (const start of await Promise.allSettled(starts)) if (start.status === "rejected") throw start.reason;
 }
 
 const basic = (user: string, password: string) => ({
@@ -95,29 +80,26 @@ beforeAll(async () => {
   writeFileSync(join(etc, "connect-users.properties"), docBlock("/etc/sluice/connect-users.properties"));
   const registryPorts = [freePort(), freePort(), freePort()];
   registries.push(...registryPorts.map((p) => `https://127.0.0.1:${p}`));
-  await Promise.all(
+  await all(
     registryPorts.map(async (port, i) => {
       const file = join(etc, `registry-${i}.properties`);
       writeFileSync(file, localized(docBlock("registry.properties"), port, bootstrap));
-      const log = join(dir, `registry-${i}.log`);
-      await answering(registries[i]!, start(["registry", file], log), log);
+      await start(["registry", file], registries[i]!, join(dir, `registry-${i}.log`));
     }),
   );
   const workerPorts = [freePort(), freePort(), freePort()];
   workers.push(...workerPorts.map((p) => `https://127.0.0.1:${p}`));
-  await Promise.all(
+  await all(
     workerPorts.map(async (port, i) => {
       const file = join(etc, `worker-${i}.properties`);
       writeFileSync(file, localized(docBlock("worker.properties"), port, bootstrap));
-      const log = join(dir, `worker-${i}.log`);
-      await answering(workers[i]!, start(["connect-distributed", file], log), log);
+      await start(["connect-distributed", file], workers[i]!, join(dir, `worker-${i}.log`));
     }),
   );
 }, 180_000);
 
 afterAll(async () => {
-  for (const p of procs) p.kill("SIGTERM");
-  await Promise.all(procs.map((p) => p.exited));
+  await Promise.all(started.map((s) => s.stop()));
   rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 

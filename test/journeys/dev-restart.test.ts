@@ -4,7 +4,6 @@
 // source (one paused), and on the embedded broker (no Kafka) with a FileStream source. Connector files
 // given at every start are applied as PUTs; a second dev sharing the first's group refuses its files.
 import { afterAll, describe, expect, test } from "bun:test";
-import { spawn } from "bun";
 import { appendFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Broker } from "#src/broker/broker.ts";
@@ -324,9 +323,8 @@ describe("two devs on one Kafka", () => {
       JSON.stringify({ name: "lines", config: fileSource(join(b.dir, "input.txt"), `dev-twice-${run}`) }),
     );
     await startDev(a, freePort(), ["--bootstrap-servers", kafka.bootstrap], env);
-    const second = spawn(
+    const second = await b.exits(
       [
-        b.bin,
         "dev",
         "--bootstrap-servers",
         kafka.bootstrap,
@@ -336,19 +334,10 @@ describe("two devs on one Kafka", () => {
         `http://127.0.0.1:${freePort()}`,
         file,
       ],
-      {
-        cwd: b.dir,
-        env: { PATH: process.env.PATH ?? "", HOME: b.dir, ...env },
-        stdout: "ignore",
-        stderr: "pipe",
-      },
+      { env, timeoutMs: 60_000 },
     );
-    try {
-      expect(await waitFor("the second dev to exit", () => second.exited, { timeoutMs: 60_000 })).toBe(1);
-    } finally {
-      second.kill("SIGKILL");
-    }
-    const stderr = await new Response(second.stderr).text();
+    expect(second.code).toBe(1);
+    const stderr = second.stderr;
     expect(stderr).toContain(`leads group dev-twice-${run}`);
     expect(stderr).toContain("--group.id");
   }, 120_000);

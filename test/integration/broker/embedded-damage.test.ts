@@ -2,12 +2,12 @@
 // start-up naming the file, the byte and the way out, and leaves the file as it was; only a torn last
 // frame (a crash mid-append) is cut, its bytes kept beside the log; `sluice repair-log` recovers knowingly.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawn, spawnSync, type Subprocess } from "bun";
+import { spawnSync, type Subprocess } from "bun";
 import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { client } from "../../fixtures/registry.ts";
 import { install, type Install } from "../../fixtures/sluice-process.ts";
-import { freePort, waitFor } from "../../fixtures/wait.ts";
+import { freePort } from "../../fixtures/wait.ts";
 
 const SCHEMAS = 300;
 let installed: Install;
@@ -23,7 +23,7 @@ const schema = (i: number) => ({ type: "record", name: `R${i}`, fields: [{ name:
 
 async function startRegistry(data: string): Promise<{ proc: Subprocess; url: string }> {
   const url = `http://127.0.0.1:${freePort()}`;
-  const { proc } = await installed.serve(["registry", "--data-dir", data, "--listeners", url], url);
+  const { proc } = await installed.serve(["registry", "--data-dir", data, "--listeners", url], { readyUrl: url });
   return { proc, url };
 }
 
@@ -33,20 +33,10 @@ async function stop(proc: Subprocess): Promise<void> {
 }
 
 /** Starts the registry on a data directory it must refuse; returns its exit code and stderr. */
-async function refusedStart(data: string): Promise<{ code: number; stderr: string }> {
-  const proc = spawn([bin, "registry", "--data-dir", data, "--listeners", `http://127.0.0.1:${freePort()}`], {
-    cwd: dir,
-    env: env(),
-    stdout: "pipe",
-    stderr: "pipe",
+const refusedStart = (data: string) =>
+  installed.exits(["registry", "--data-dir", data, "--listeners", `http://127.0.0.1:${freePort()}`], {
+    env: { SLUICE_LOG_LEVEL: "warn" },
   });
-  try {
-    const code = await waitFor("sluice to refuse start-up and exit", () => proc.exited, { timeoutMs: 15000 });
-    return { code, stderr: await new Response(proc.stderr as ReadableStream).text() };
-  } finally {
-    if (proc.exitCode === null) await stop(proc);
-  }
-}
 
 function copyOfPristine(name: string): string {
   const data = join(dir, name);

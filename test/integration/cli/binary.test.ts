@@ -36,7 +36,7 @@ async function startRegistry(
   env: Record<string, string> = {},
 ): Promise<{ proc: Subprocess; url: string }> {
   const url = `http://127.0.0.1:${freePort()}`;
-  const { proc } = await installed.serve(["registry", ...args, "--listeners", url], url, env);
+  const { proc } = await installed.serve(["registry", ...args, "--listeners", url], { readyUrl: url, env });
   return { proc, url };
 }
 

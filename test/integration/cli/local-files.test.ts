@@ -2,7 +2,7 @@
 // broker it runs on; a place it cannot write fails start-up naming the path and the setting. dev keeps
 // its offsets in a topic, and takes those of the file an earlier dev left there.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawn, type Subprocess } from "bun";
+import type { Subprocess } from "bun";
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { KafkaBroker } from "#src/broker/kafka/index.ts";
@@ -13,13 +13,12 @@ import { freePort, waitFor } from "../../fixtures/wait.ts";
 
 let installed: Install;
 let dir: string;
-let bin: string;
 let bootstrap: string;
 let kafka: KafkaBroker;
 
 beforeAll(async () => {
   installed = install("sluice-files-");
-  ({ dir, bin } = installed);
+  ({ dir } = installed);
   bootstrap = (await sharedKafka()).bootstrap;
   kafka = new KafkaBroker({ bootstrapServers: [bootstrap] });
   await kafka.connect();
@@ -29,23 +28,9 @@ afterAll(async () => {
   await installed.remove();
 });
 
-const env = (cwd: string) => ({ PATH: process.env.PATH ?? "", HOME: cwd, SLUICE_LOG_LEVEL: "warn" });
-
 /** Starts `sluice <args>` in `cwd` and waits for the connect worker's REST API. */
 async function startSluice(cwd: string, args: string[], connectPort: number): Promise<Subprocess> {
-  const proc = spawn([bin, ...args], { cwd, env: env(cwd), stdout: "pipe", stderr: "pipe" });
-  await waitFor("the connect worker to answer", async () => {
-    if (proc.exitCode !== null)
-      throw new Error(
-        `sluice exited with ${proc.exitCode}: ${await new Response(proc.stderr as ReadableStream).text()}`,
-      );
-    return (
-      (await fetch(`http://127.0.0.1:${connectPort}/connectors`).then(
-        (r) => r.ok,
-        () => false,
-      )) || undefined
-    );
-  });
+  const { proc } = await installed.serve(args, { cwd, readyUrl: `http://127.0.0.1:${connectPort}/connectors` });
   return proc;
 }
 
@@ -66,15 +51,7 @@ async function topicValues(topic: string): Promise<string[]> {
 }
 
 /** Runs a command expected to refuse start-up; returns its exit code and stderr. */
-async function refusedStart(cwd: string, args: string[]): Promise<{ code: number; stderr: string }> {
-  const proc = spawn([bin, ...args], { cwd, env: env(cwd), stdout: "pipe", stderr: "pipe" });
-  try {
-    const code = await waitFor("sluice to refuse start-up and exit", () => proc.exited, { timeoutMs: 15000 });
-    return { code, stderr: await new Response(proc.stderr as ReadableStream).text() };
-  } finally {
-    if (proc.exitCode === null) await stop(proc);
-  }
-}
+const refusedStart = (cwd: string, args: string[]) => installed.exits(args, { cwd, env: { SLUICE_LOG_LEVEL: "warn" } });
 
 describe("dist/sluice local files", () => {
   test("dev on Kafka carries an earlier dev's ./data/connect.offsets into its offsets topic once; its connector file carries on from there", async () => {

@@ -3,7 +3,6 @@
 // (through errors.tolerance) once it exceeds regex.match.timeout.ms; a connector's thousand task
 // starts do not hold off either API, and tasks.max is bounded.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawn, type Subprocess } from "bun";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectClient } from "../../fixtures/connect.ts";
@@ -12,11 +11,10 @@ import { freePort, waitFor } from "../../fixtures/wait.ts";
 
 let installed: Install;
 let dir: string;
-let bin: string;
 
 beforeAll(() => {
   installed = install("sluice-isolation-");
-  ({ dir, bin } = installed);
+  ({ dir } = installed);
 }, 180_000);
 afterAll(() => installed.remove());
 
@@ -32,32 +30,20 @@ async function startDev(name: string, env: Record<string, string> = {}): Promise
   mkdirSync(work, { recursive: true });
   const registry = `http://127.0.0.1:${freePort()}`;
   const connectUrl = `http://127.0.0.1:${freePort()}`;
-  const proc: Subprocess = spawn(
-    [bin, "dev", "--data-dir", join(work, "data"), "--registry-listeners", registry, "--connect-listeners", connectUrl],
+  const sluice = await installed.serve(
+    ["dev", "--data-dir", join(work, "data"), "--registry-listeners", registry, "--connect-listeners", connectUrl],
     {
       cwd: work,
-      env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "info", ...env },
-      stdout: Bun.file(join(work, "sluice.log")),
-      stderr: "inherit",
+      readyUrl: [`${registry}/subjects`, `${connectUrl}/connectors`],
+      env: { SLUICE_LOG_LEVEL: "info", ...env },
+      log: join(work, "sluice.log"),
     },
   );
-  await waitFor("sluice dev to answer", async () => {
-    if (proc.exitCode !== null) throw new Error(`sluice dev exited with ${proc.exitCode}`);
-    const up = (url: string) =>
-      fetch(url).then(
-        (r) => r.ok,
-        () => false,
-      );
-    return ((await up(`${registry}/subjects`)) && (await up(`${connectUrl}/connectors`))) || undefined;
-  });
   return {
     registry,
     connect: connectClient(connectUrl),
     work,
-    stop: async () => {
-      proc.kill("SIGTERM");
-      await proc.exited;
-    },
+    stop: () => sluice.stop(),
   };
 }
 

@@ -4,14 +4,12 @@
 // and the Elasticsearch sink into OpenSearch. Inserts, updates and deletes must leave every target equal
 // to the source, column by column, and still so after the worker process (dist/sluice) is killed with
 // SIGKILL (no graceful flush) and started again.
-import { spawn, type Subprocess } from "bun";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import mysql from "mysql2/promise";
 import postgres from "postgres";
-import { builtBinary } from "../../fixtures/binary.ts";
 import { connectClient } from "../../fixtures/connect.ts";
 import { sharedKafka } from "../../fixtures/kafka.ts";
 import { startMariaDb, type MariaDbServer } from "../../fixtures/mariadb.ts";
@@ -24,6 +22,7 @@ import {
   type RegistryPlace,
   type TestRegistry,
 } from "../../fixtures/registry.ts";
+import { type SluiceProcess, startSluice } from "../../fixtures/sluice-process.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 
 const TABLE = "everything";
@@ -154,7 +153,7 @@ describe("PostgreSQL → Kafka (Avro) → MariaDB, PostgreSQL and OpenSearch", (
   let source: postgres.Sql;
   let target: postgres.Sql;
   let mariaClient: mysql.Connection;
-  let worker: Subprocess | undefined;
+  let worker: SluiceProcess | undefined;
   let workerUrl = "";
   const dir = mkdtempSync(join(tmpdir(), "sluice-e2e-"));
   const run = Date.now();
@@ -242,17 +241,20 @@ describe("PostgreSQL → Kafka (Avro) → MariaDB, PostgreSQL and OpenSearch", (
         .map(([k, v]) => `${k}=${v}`)
         .join("\n") + "\n",
     );
-    worker = spawn([builtBinary(), "connect-standalone", file, ...connectorFiles()], {
-      stdout: "inherit",
-      stderr: "inherit",
+    worker = await startSluice(["connect-standalone", file, ...connectorFiles()], {
+      cwd: dir,
+      readyUrl: `${workerUrl}/connectors`,
+      env: { SLUICE_LOG_LEVEL: "info" },
+      log: "worker.log",
+      timeoutMs: 60_000,
     });
     const api = connectClient(workerUrl);
     for (const name of CONNECTORS) await api.waitForState(name, "RUNNING", 1);
   }
 
   async function killWorker(): Promise<void> {
-    worker?.kill("SIGKILL");
-    await worker?.exited;
+    worker?.proc.kill("SIGKILL");
+    await worker?.proc.exited;
     worker = undefined;
   }
 

@@ -20,13 +20,11 @@
 // override the seed and the number of requests; SLUICE_FUZZ_FAIL_FAST=1 stops at the first violation
 // and lets fast-check shrink it and print its counterexample.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawn, type Subprocess } from "bun";
 import fc from "fast-check";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { builtBinary } from "../../fixtures/binary.ts";
+import { install, type Install, type SluiceProcess } from "../../fixtures/sluice-process.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 
 const SEED = Number(process.env.SLUICE_FUZZ_SEED ?? 20261123);
@@ -633,32 +631,26 @@ function request(api: Api, spec: RouteSpec): fc.Arbitrary<Req> {
 // ---- the binary -----------------------------------------------------------------------------------
 
 interface Sluice {
-  proc: Subprocess<"ignore", "pipe", "pipe">;
+  proc: SluiceProcess["proc"];
   registry: number;
   connect: number;
   output: () => string;
 }
 
 describe("REST fuzzing of dist/sluice dev (registry + connect)", () => {
-  const dir = mkdtempSync(join(tmpdir(), "sluice-fuzz-"));
-  const bin = join(dir, "sluice");
+  let installed: Install;
+  let dir: string;
   const ports = { registry: freePort(), connect: freePort() };
   let sluice: Sluice;
   const violations = new Map<string, string>();
   /** The connector of the command line (a standalone worker's durable connector). */
   const FILE_CONNECTOR_FILE = "fz-file.properties";
-  const fileConnector = {
-    name: "fz-file",
-    "connector.class": "FileStreamSink",
-    topics: "fz-topic",
-    file: join(dir, "file-out.txt"),
-    "tasks.max": "1",
-  };
+  let fileConnector: Record<string, string>;
 
   async function start(): Promise<Sluice> {
-    const proc = spawn(
+    const log = join(dir, "sluice.log");
+    const { proc } = await installed.serve(
       [
-        bin,
         "dev",
         "--data-dir",
         join(dir, "data"),
@@ -669,34 +661,12 @@ describe("REST fuzzing of dist/sluice dev (registry + connect)", () => {
         FILE_CONNECTOR_FILE,
       ],
       {
-        cwd: dir,
-        env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" },
-        stdin: "ignore",
-        stdout: "pipe",
-        stderr: "pipe",
+        readyUrl: [`http://127.0.0.1:${ports.registry}/subjects`, `http://127.0.0.1:${ports.connect}/connectors`],
+        log,
+        timeoutMs: 60_000,
       },
     );
-    let out = "";
-    const drain = async (stream: ReadableStream<Uint8Array>) => {
-      for await (const chunk of stream) out = (out + Buffer.from(chunk).toString("utf8")).slice(-20_000);
-    };
-    void drain(proc.stdout);
-    void drain(proc.stderr);
-    const s = { proc, ...ports, output: () => out };
-    await waitFor(
-      "sluice dev to answer on both listeners",
-      async () => {
-        if (proc.exitCode !== null) throw new Error(`sluice exited with ${proc.exitCode}: ${out}`);
-        const up = async (port: number, path: string) =>
-          await fetch(`http://127.0.0.1:${port}${path}`).then(
-            (r) => r.status === 200,
-            () => false,
-          );
-        return ((await up(ports.registry, "/subjects")) && (await up(ports.connect, "/connectors"))) || undefined;
-      },
-      { timeoutMs: 60_000 },
-    );
-    return s;
+    return { proc, ...ports, output: () => readFileSync(log, "utf8") };
   }
 
   async function stop(): Promise<void> {
@@ -709,7 +679,15 @@ describe("REST fuzzing of dist/sluice dev (registry + connect)", () => {
   }
 
   beforeAll(async () => {
-    copyFileSync(builtBinary(), bin);
+    installed = install("sluice-fuzz-");
+    dir = installed.dir;
+    fileConnector = {
+      name: "fz-file",
+      "connector.class": "FileStreamSink",
+      topics: "fz-topic",
+      file: join(dir, "file-out.txt"),
+      "tasks.max": "1",
+    };
     writeFileSync(join(dir, "in.txt"), "one\ntwo\nthree\n");
     writeFileSync(
       join(dir, FILE_CONNECTOR_FILE),
@@ -722,7 +700,7 @@ describe("REST fuzzing of dist/sluice dev (registry + connect)", () => {
 
   afterAll(async () => {
     if (sluice) await stop();
-    rmSync(dir, { recursive: true, force: true });
+    await installed?.remove();
   }, 60_000);
 
   const describeReq = (r: Req) =>

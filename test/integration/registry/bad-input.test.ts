@@ -2,28 +2,25 @@
 // path segments, malformed bodies, wrong types. Every answer is Confluent's {"error_code","message"}
 // with a 4xx, nothing leaks JavaScript internals, and nothing bad reaches the `_schemas` log.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawn, type Subprocess } from "bun";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { encoder } from "#src/broker/broker.ts";
 import { createBroker } from "#src/broker/index.ts";
 import { jsonCall, type JsonReply } from "../../fixtures/http.ts";
 import { install, type Install } from "../../fixtures/sluice-process.ts";
-import { freePort, waitFor } from "../../fixtures/wait.ts";
+import { freePort } from "../../fixtures/wait.ts";
 import { karapaceUser } from "../../fixtures/karapace-auth.ts";
 
 let installed: Install;
 let dir: string;
-let bin: string;
 
 beforeAll(() => {
   installed = install("sluice-bad-input-");
-  ({ dir, bin } = installed);
+  ({ dir } = installed);
 }, 180_000);
 afterAll(() => installed.remove());
 
 interface Running {
-  proc: Subprocess;
   url: string;
   stop(): Promise<void>;
 }
@@ -36,31 +33,12 @@ async function start(command: "dev" | "registry", dataDir: string, extra: string
     command === "dev"
       ? ["--registry-listeners", url, "--connect-listeners", `http://127.0.0.1:${freePort()}`]
       : ["--listeners", url];
-  // Its output goes to a file: a pipe nobody reads could fill up, and a stream can be read only once.
-  const output = join(dir, `sluice-${port}.log`);
-  const proc = spawn([bin, command, "--data-dir", dataDir, ...listeners, ...extra], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" },
-    stdout: Bun.file(output),
-    stderr: Bun.file(output),
+  const sluice = await installed.serve([command, "--data-dir", dataDir, ...listeners, ...extra], {
+    readyUrl: url,
+    answered: (r) => r.status < 500,
+    log: join(dir, `sluice-${port}.log`),
   });
-  await waitFor("the registry to answer GET /", async () => {
-    if (proc.exitCode !== null) throw new Error(`sluice exited with ${proc.exitCode}: ${readFileSync(output, "utf8")}`);
-    return (
-      (await fetch(url).then(
-        (r) => r.status < 500,
-        () => false,
-      )) || undefined
-    );
-  });
-  return {
-    proc,
-    url,
-    stop: async () => {
-      proc.kill("SIGTERM");
-      await proc.exited;
-    },
-  };
+  return { url, stop: () => sluice.stop() };
 }
 
 const V1 = { "content-type": "application/vnd.schemaregistry.v1+json" };

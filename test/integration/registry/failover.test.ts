@@ -3,19 +3,19 @@
 // one is elected; every acknowledged registration is then on every instance with one id, and no id was
 // handed out twice.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { spawn, type Subprocess } from "bun";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { builtBinary } from "../../fixtures/binary.ts";
 import { sharedKafka } from "../../fixtures/kafka.ts";
+import { type SluiceProcess, startSluice } from "../../fixtures/sluice-process.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sluice-sr-failover-"));
 const run = Math.random().toString(36).slice(2, 8);
 interface Instance {
   url: string;
-  proc?: Subprocess;
+  proc?: SluiceProcess["proc"];
   log: string;
 }
 const instances: Instance[] = [];
@@ -24,9 +24,8 @@ async function start(i: number, bootstrap: string): Promise<void> {
   const port = freePort();
   const inst: Instance = { url: `http://127.0.0.1:${port}`, log: join(dir, `sr-${i}.log`) };
   instances[i] = inst;
-  inst.proc = spawn(
+  const sluice = await startSluice(
     [
-      builtBinary(),
       "registry",
       "--bootstrap-servers",
       bootstrap,
@@ -39,23 +38,9 @@ async function start(i: number, bootstrap: string): Promise<void> {
       "--kafkagroup.session.timeout.ms=6000",
       "--kafkagroup.heartbeat.interval.ms=1000",
     ],
-    {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "info" },
-      stdout: Bun.file(inst.log),
-      stderr: "inherit",
-    },
+    { cwd: dir, readyUrl: inst.url, env: { SLUICE_LOG_LEVEL: "info" }, log: inst.log },
   );
-  await waitFor(`registry ${i}`, async () => {
-    if (inst.proc!.exitCode !== null)
-      throw new Error(`registry ${i} exited: ${readFileSync(inst.log, "utf8").slice(-2000)}`);
-    return (
-      (await fetch(inst.url).then(
-        (r) => r.ok,
-        () => false,
-      )) || undefined
-    );
-  });
+  inst.proc = sluice.proc;
 }
 
 /** The instance whose log says it leads now. */

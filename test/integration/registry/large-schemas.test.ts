@@ -32,7 +32,7 @@ beforeAll(async () => {
       "--connect-listeners",
       `http://127.0.0.1:${freePort()}`,
     ],
-    { cwd: dir, readyUrl: `${url}/subjects` },
+    { cwd: dir, readyUrl: `${url}/subjects`, log: "sluice.log" },
   );
 }, 120_000);
 

@@ -2,10 +2,9 @@
 // request arrived (time queued behind the one writer included), with Confluent's 50002 (timed out) or
 // 50001 (store error); once Kafka is back they succeed, and no id that was answered is given again.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawn, type Subprocess } from "bun";
-import { builtBinary } from "../../fixtures/binary.ts";
 import { jsonCall } from "../../fixtures/http.ts";
 import { startKafka, type KafkaCluster } from "../../fixtures/kafka.ts";
+import { type SluiceProcess, startSluice } from "../../fixtures/sluice-process.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 
 const TIMEOUT_MS = 1000;
@@ -13,15 +12,14 @@ const CLIENTS = 16;
 
 describe("registrations during a Kafka outage", () => {
   let kafka: KafkaCluster;
-  let registry: Subprocess;
+  let registry: SluiceProcess;
   let url: string;
   beforeAll(async () => {
     kafka = await startKafka();
     const port = freePort();
     url = `http://127.0.0.1:${port}`;
-    registry = spawn(
+    registry = await startSluice(
       [
-        builtBinary(),
         "registry",
         "--listeners",
         url,
@@ -32,16 +30,11 @@ describe("registrations during a Kafka outage", () => {
         "--kafkastore.topic.replication.factor",
         "1",
       ],
-      { stdout: "ignore", stderr: "ignore" },
+      { readyUrl: `${url}/subjects`, log: "sluice.log", timeoutMs: 60_000 },
     );
-    await waitFor("the registry to answer", async () => (await fetch(`${url}/subjects`).catch(() => undefined))?.ok, {
-      timeoutMs: 60_000,
-      intervalMs: 100,
-    });
   }, 180_000);
   afterAll(async () => {
-    registry?.kill();
-    await registry?.exited;
+    await registry?.stop();
     await kafka?.stop();
   }, 60_000);
 
