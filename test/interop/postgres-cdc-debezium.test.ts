@@ -19,20 +19,22 @@
 // The defaults both connectors declare for the settings Sluice has are compared too.
 // SLUICE_DUMP_DIR=<dir> writes both sides' records there as JSON, to look into a difference.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { FetchedRecord } from "#src/broker/broker.ts";
 import { VERSION } from "#src/platform/version.ts";
-import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../fixtures/connect.ts";
-import { DEBEZIUM_VERSION, debeziumClasspath } from "../fixtures/debezium.ts";
-import { startKafkaConnect, type KafkaConnect } from "../fixtures/kafka-connect.ts";
-import { sharedKafka } from "../fixtures/kafka.ts";
-import { cdcConnection, startPostgres, type PostgresServer } from "../fixtures/postgres.ts";
-import { waitFor } from "../fixtures/wait.ts";
-
-const CONNECTOR_CLASS = "io.debezium.connector.postgresql.PostgresConnector";
-const JSON_CONVERTERS = {
-  "key.converter": "org.apache.kafka.connect.json.JsonConverter",
-  "value.converter": "org.apache.kafka.connect.json.JsonConverter",
-};
+import {
+  CDC_CONNECTOR_CLASS,
+  differences,
+  type Event,
+  type Json,
+  normalizeTimes,
+  type Side,
+  type SideBySide,
+  SIDES,
+  sideName,
+  startSideBySide,
+  UUID_V7,
+  withoutPrefix,
+} from "../fixtures/cdc-side-by-side.ts";
+import { DEBEZIUM_VERSION } from "../fixtures/debezium.ts";
 
 /** A value too long for the row and incompressible: PostgreSQL moves it out of line (TOAST). */
 const TOASTED = Array.from({ length: 3000 }, (_, i) => ((i * 7919) % 65536).toString(36)).join("");
@@ -178,158 +180,54 @@ const PAIRS: Pair[] = [
     settings: { "decimal.handling.mode": "string", "time.precision.mode": "connect" },
   },
 ];
-type Side = "debezium" | "sluice";
-const SIDES: Side[] = ["debezium", "sluice"];
-const prefixOf = (side: Side, pair: Pair) => `${side === "debezium" ? "dbz" : "slc"}_${pair.label}`;
+const prefixOf = (side: Side, pair: Pair) => sideName(side, pair.label);
 const topicOf = (side: Side, pair: Pair) => `${prefixOf(side, pair)}.public.${pair.table}`;
-
-interface Event {
-  key: unknown;
-  value: unknown;
-  headers: Record<string, string>;
-}
-
-/** JSON with each number kept as its text ({number: "…"}): 64-bit values and each writer's number format compare exactly. */
-function parseJson(bytes: Uint8Array | null): unknown {
-  if (bytes === null) return null;
-  return JSON.parse(Buffer.from(bytes).toString("utf8"), (_key, value, context?: { source?: string }) =>
-    typeof value === "number" ? { number: context!.source } : value,
-  );
-}
-
-function eventOf(record: FetchedRecord): Event {
-  const headers = Object.fromEntries(
-    Object.entries(record.headers).map(([k, v]) => [k, Buffer.from(v).toString("utf8")]),
-  );
-  return { key: parseJson(record.key), value: parseJson(record.value), headers };
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: records of both connectors, compared field by field.
-type Json = { [k: string]: any };
-const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** Checks and replaces what differs between the two connectors' records by placeholders (see the top). */
 function normalize(event: Event, side: Side, pair: Pair): Event {
-  const prefix = prefixOf(side, pair);
-  const e: Event = JSON.parse(
-    JSON.stringify(event).split(`"${prefix}.`).join('"<prefix>.').split(`"${prefix}"`).join('"<prefix>"'),
-  );
-  const integer = (v: unknown, what: string) => {
-    expect(v, `${side} ${what}`).toEqual({ number: expect.stringMatching(/^\d+$/) });
-    return BigInt((v as { number: string }).number);
-  };
+  const e = withoutPrefix(event, prefixOf(side, pair));
   const runId = e.headers["__debezium.context.runId"];
   expect(runId, `${side} runId header`).toMatch(UUID_V7);
   e.headers["__debezium.context.runId"] = "<runId>";
   const payload = (e.value as Json | null)?.payload;
   if (!payload) return e;
-  // The same moment in three units (Debezium reads its clock for each: they may be a tick apart).
-  const times = (holder: Json, what: string) => {
-    const ms = integer(holder.ts_ms, `${what}.ts_ms`);
-    const us = integer(holder.ts_us, `${what}.ts_us`);
-    const ns = integer(holder.ts_ns, `${what}.ts_ns`);
-    const withinAMillisecond = (a: bigint, b: bigint, perMs: bigint) => (a > b ? a - b : b - a) <= perMs;
-    expect(
-      withinAMillisecond(ms * 1000n, us, 1000n) && withinAMillisecond(us * 1000n, ns, 1_000_000n),
-      `${side} ${what}: ${ms} ms, ${us} µs, ${ns} ns`,
-    ).toBe(true);
-    holder.ts_ms = holder.ts_us = holder.ts_ns = "<time>";
-  };
-  times(payload, "envelope");
+  normalizeTimes(payload, `${side} envelope`);
   const source = payload.source as Json;
   expect(source.version).toBe(side === "debezium" ? DEBEZIUM_VERSION : VERSION);
   source.version = "<version>";
   if (source.snapshot !== "false") {
-    times(source, "source");
-    const lsn = integer(source.lsn, "snapshot lsn");
-    integer(source.txId, "snapshot txId");
-    expect(source.sequence, `${side} snapshot sequence`).toBe(JSON.stringify([null, lsn.toString()]));
+    normalizeTimes(source, `${side} source`);
+    expect(source.lsn, `${side} snapshot lsn`).toEqual({ number: expect.stringMatching(/^\d+$/) });
+    expect(source.txId, `${side} snapshot txId`).toEqual({ number: expect.stringMatching(/^\d+$/) });
+    expect(source.sequence, `${side} snapshot sequence`).toBe(JSON.stringify([null, source.lsn.number]));
     source.lsn = source.txId = source.sequence = "<snapshot>";
   }
   return e;
 }
 
-/** Differences between two JSON trees, as "path: a ≠ b" lines (key order counts too). */
-function differences(a: unknown, b: unknown, path = ""): string[] {
-  if (JSON.stringify(a) === JSON.stringify(b)) return [];
-  if (Array.isArray(a) && Array.isArray(b))
-    return Array.from({ length: Math.max(a.length, b.length) }, (_, i) =>
-      differences(a[i], b[i], `${path}[${i}]`),
-    ).flat();
-  if (
-    a !== null &&
-    b !== null &&
-    typeof a === "object" &&
-    typeof b === "object" &&
-    !Array.isArray(a) &&
-    !Array.isArray(b)
-  ) {
-    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
-    const out = keys.flatMap((k) => differences((a as Json)[k], (b as Json)[k], `${path}.${k}`));
-    return out.length > 0 ? out : [`${path}: key order ${Object.keys(a).join(",")} ≠ ${Object.keys(b).join(",")}`];
-  }
-  return [`${path}: ${JSON.stringify(a)?.slice(0, 300)} ≠ ${JSON.stringify(b)?.slice(0, 300)}`];
-}
-
 describe(`PostgreSQL CDC: Sluice's connector writes what Debezium ${DEBEZIUM_VERSION}'s writes`, () => {
-  let pg: PostgresServer;
-  let kafkaConnect: KafkaConnect;
-  let worker: TestConnect;
-  const api = (side: Side) => connectClient(side === "debezium" ? kafkaConnect.url : worker.url);
-
-  const connectorConfig = (side: Side, pair: Pair) => ({
-    "connector.class": CONNECTOR_CLASS,
-    ...cdcConnection(pg),
-    "topic.prefix": prefixOf(side, pair),
-    "table.include.list": `public.${pair.table}`,
-    "plugin.name": "pgoutput",
-    "slot.name": prefixOf(side, pair),
-    "publication.name": `${prefixOf(side, pair)}_pub`,
-    "publication.autocreate.mode": "filtered",
-    ...JSON_CONVERTERS,
-    ...pair.settings,
-  });
-
-  const events = async (side: Side, pair: Pair): Promise<Event[]> =>
-    (await worker.connect.broker.fetch(topicOf(side, pair), 0, 0, { maxBytes: 64 * 1024 * 1024 })).map(eventOf);
-
+  let sides: SideBySide;
+  const api = (side: Side) => sides.api(side);
   /** Waits until the topic's last event passes `done`; returns all its events. */
   const eventsUntil = (side: Side, pair: Pair, what: string, done: (e: Event) => boolean) =>
-    waitFor(
-      `${what} on ${topicOf(side, pair)}`,
-      async () => {
-        const all = await events(side, pair).catch(() => []);
-        return all.length > 0 && done(all[all.length - 1]!) ? all : undefined;
-      },
-      { timeoutMs: 90_000, intervalMs: 200 },
-    ).catch((err) => {
-      throw new Error(
-        `${err instanceof Error ? err.message : err}${side === "debezium" ? `\n${kafkaConnect.log().slice(-5000)}` : ""}`,
-      );
-    });
+    sides.eventsUntil(topicOf(side, pair), what, (all) => done(all[all.length - 1]!));
 
   beforeAll(async () => {
-    const bootstrap = (await sharedKafka()).bootstrap;
-    pg = await startPostgres();
-    pg.psql("CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy')");
-    for (const pair of PAIRS) {
-      pg.psql(`CREATE TABLE ${pair.table} (${[...COLUMNS, ...DEFAULTED].join(", ")})`);
-      pg.psql(`INSERT INTO ${pair.table} (${INSERT_COLUMNS}) VALUES ${rows(pair.infinities).join(", ")}`);
-    }
-    [kafkaConnect, worker] = await Promise.all([
-      startKafkaConnect({ bootstrap, extraClasspath: debeziumClasspath(), worker: JSON_CONVERTERS }),
-      startTestConnect("kafka", JSON_CONVERTERS),
-    ]);
+    sides = await startSideBySide({
+      prepare(pg) {
+        pg.psql("CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy')");
+        for (const pair of PAIRS) {
+          pg.psql(`CREATE TABLE ${pair.table} (${[...COLUMNS, ...DEFAULTED].join(", ")})`);
+          pg.psql(`INSERT INTO ${pair.table} (${INSERT_COLUMNS}) VALUES ${rows(pair.infinities).join(", ")}`);
+        }
+      },
+    });
   }, 240_000);
-  afterAll(async () => {
-    await Promise.all([kafkaConnect?.stop(), worker?.stop()]);
-    removeConnectDir(worker);
-    await pg?.stop();
-  }, 60_000);
+  afterAll(() => sides?.stop(), 60_000);
 
   test("the settings both have default to the same values", async () => {
     const validate = (side: Side) =>
-      api(side).put(`/connector-plugins/PostgresConnector/config/validate`, { "connector.class": CONNECTOR_CLASS });
+      api(side).put(`/connector-plugins/PostgresConnector/config/validate`, { "connector.class": CDC_CONNECTOR_CLASS });
     const [debezium, sluice] = await Promise.all(SIDES.map(validate));
     const defaults = (body: { configs: { definition: { name: string; default_value: string | null } }[] }) =>
       new Map(body.configs.map((c) => [c.definition.name, c.definition.default_value]));
@@ -362,29 +260,19 @@ describe(`PostgreSQL CDC: Sluice's connector writes what Debezium ${DEBEZIUM_VER
 
   test("the snapshot and the streamed changes are the same records", async () => {
     for (const pair of PAIRS)
-      for (const side of SIDES) {
-        const created = await api(side).post("/connectors", {
-          name: prefixOf(side, pair),
-          config: connectorConfig(side, pair),
-        });
-        expect(created.status, `${side} ${pair.label}: ${JSON.stringify(created.body)}`).toBe(201);
-      }
+      await sides.createBoth(pair.label, { "table.include.list": `public.${pair.table}`, ...pair.settings });
     // Each slot exists once its snapshot has begun: from then on every change reaches it.
     const snapshotDone = (e: Event) => (e.value as Json | null)?.payload?.source?.snapshot === "last";
     for (const pair of PAIRS) for (const side of SIDES) await eventsUntil(side, pair, "the snapshot", snapshotDone);
-    for (const pair of PAIRS) for (const change of changes(pair.table)) pg.psql(change);
+    for (const pair of PAIRS) for (const change of changes(pair.table)) sides.pg.psql(change);
 
     const report: string[] = [];
     for (const pair of PAIRS) {
       const [debezium, sluice] = await Promise.all(
         SIDES.map((side) => eventsUntil(side, pair, "the last change", isLastChange)),
       );
-      if (process.env.SLUICE_DUMP_DIR)
-        for (const [side, all] of [
-          ["debezium", debezium],
-          ["sluice", sluice],
-        ] as const)
-          await Bun.write(`${process.env.SLUICE_DUMP_DIR}/${prefixOf(side, pair)}.json`, JSON.stringify(all, null, 1));
+      await sides.dump(prefixOf("debezium", pair), debezium!);
+      await sides.dump(prefixOf("sluice", pair), sluice!);
       // 6 snapshot rows; 1 + 6 inserts, 2 updates, a key change (d, tombstone, c), a delete and its
       // tombstone, the transaction (c, u, d, tombstone), and the insert and update after ALTER TABLE.
       const ops = (all: Event[]) => all.map((e) => (e.value as Json | null)?.payload.op ?? "tombstone");
