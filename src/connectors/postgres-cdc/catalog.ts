@@ -108,6 +108,8 @@ export async function ensurePublication(
   publication: string,
   mode: AutocreateMode,
   filters: CaptureFilters,
+  /** Published besides the captured tables in `filtered` mode: the signalling table, as Debezium's filter has it. */
+  alsoPublished: readonly TableName[] = [],
 ): Promise<void> {
   const existing = await sql`SELECT 1 FROM pg_publication WHERE pubname = ${publication}`;
   const name = quoteIdentifier(publication);
@@ -126,6 +128,8 @@ export async function ensurePublication(
       return;
     case "filtered": {
       const tables = await capturedTables(sql, filters);
+      for (const extra of alsoPublished)
+        if (!tables.some((t) => t.schema === extra.schema && t.table === extra.table)) tables.push(extra);
       if (tables.length === 0)
         throw new ConnectException(
           `No table matches the filters, so publication '${publication}' (publication.autocreate.mode 'filtered') would be empty`,

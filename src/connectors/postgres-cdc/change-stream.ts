@@ -5,13 +5,34 @@
 import type { Sql } from "postgres";
 import type { ConnectHeader, SourceRecord } from "../../connect/api/records.ts";
 import { tableOfRelation, rowOf, type CaptureOptions, type CapturedTable } from "./captured-table.ts";
-import { describeTable } from "./catalog.ts";
+import { describeTable, type TableName } from "./catalog.ts";
 import { capturesTable } from "./config.ts";
 import { changeRecords, type Operation, type Row } from "./envelope.ts";
 import { sourcePartition, streamingOffset, type MessageType, type StoredOffset } from "./offsets.ts";
 import { decodePgOutput, type OldTuple, type RelationMessage } from "./pgoutput.ts";
 import type { XLogData } from "./replication-stream.ts";
 import { nowUnixMicros } from "./pg-epoch.ts";
+import { signalOfRow } from "./signals/source-channel.ts";
+import type { Signal } from "./signals/signal.ts";
+
+/** Where a signal was found in the stream, for the records its action hands on. */
+export interface SignalPoint {
+  readonly offset: Record<string, unknown>;
+  readonly lastCommitLsn: bigint | null;
+  readonly lsn: bigint;
+}
+
+/** What the stream tells the signalling machinery (signal.data.collection with the source channel). */
+export interface StreamSignals {
+  /** signal.data.collection: captured whatever the filters say, as Debezium's. */
+  readonly table: TableName;
+  /** Acts on a signal inserted into the table; answers records to hand on before the insert's own. */
+  signal(signal: Signal, at: SignalPoint): Promise<SourceRecord[]>;
+  /** A change of `table` (`schema.table`) with these event key values (for the incremental snapshot's window). */
+  changed(table: string, key: readonly (string | null)[]): void;
+  /** Fields every offset carries (the incremental snapshot's progress). */
+  offsetFields(): Record<string, unknown>;
+}
 
 export interface ChangeStreamOptions extends CaptureOptions {
   readonly version: string;
@@ -22,6 +43,7 @@ export interface ChangeStreamOptions extends CaptureOptions {
   readonly headers: readonly ConnectHeader[];
   /** Hears each change event handed on, with its transaction's commit time (Unix microseconds). */
   readonly onEvent: (commitTime: bigint) => void;
+  readonly signals?: StreamSignals | null;
 }
 
 const MESSAGE_TYPES: Record<Exclude<Operation, "r">, MessageType> = {
@@ -79,8 +101,11 @@ export class ChangeStream {
         return this.change("u", message.relationId, x.walStart, message.old, message.newTuple);
       case "delete":
         return this.change("d", message.relationId, x.walStart, message.old, null);
-      case "truncate":
-        return message.relationIds.flatMap((id) => this.event("t", id, x.walStart, null, null));
+      case "truncate": {
+        const records: SourceRecord[] = [];
+        for (const id of message.relationIds) records.push(...(await this.event("t", id, x.walStart, null, null)));
+        return records;
+      }
       default:
         // Type, Origin and logical-decoding messages carry nothing Debezium's events hold.
         return [];
@@ -94,16 +119,28 @@ export class ChangeStream {
 
   /** The offset of a record carrying no change (a heartbeat): resume after everything handled. */
   position(): Record<string, unknown> {
-    return streamingOffset({
-      lsnCommit: this.lastCommitEnd,
-      lsn: this.lastCommitEnd,
-      txId: this.lastTxId,
-      tsUsec: this.lastCommitTime,
-    });
+    return {
+      ...streamingOffset({
+        lsnCommit: this.lastCommitEnd,
+        lsn: this.lastCommitEnd,
+        txId: this.lastTxId,
+        tsUsec: this.lastCommitTime,
+      }),
+      ...this.options.signals?.offsetFields(),
+    };
+  }
+
+  private isSignalTable(schema: string, table: string): boolean {
+    const signalTable = this.options.signals?.table;
+    return signalTable !== undefined && signalTable.schema === schema && signalTable.table === table;
   }
 
   private async capture(relation: RelationMessage): Promise<CapturedTable | null> {
-    if (!capturesTable(this.options.filters, relation.namespace, relation.name)) return null;
+    if (
+      !capturesTable(this.options.filters, relation.namespace, relation.name) &&
+      !this.isSignalTable(relation.namespace, relation.name)
+    )
+      return null;
     return tableOfRelation(
       relation,
       await describeTable(this.sql, { schema: relation.namespace, table: relation.name }),
@@ -111,13 +148,13 @@ export class ChangeStream {
     );
   }
 
-  private change(
+  private async change(
     op: "c" | "u" | "d",
     relationId: number,
     lsn: bigint,
     old: OldTuple | null,
     newTuple: OldTuple["tuple"] | null,
-  ): SourceRecord[] {
+  ): Promise<SourceRecord[]> {
     const table = this.relations.get(relationId);
     if (!table) return [];
     return this.event(
@@ -126,54 +163,97 @@ export class ChangeStream {
       lsn,
       old === null ? null : rowOf(table, old.tuple),
       newTuple === null ? null : rowOf(table, newTuple),
+      [old?.tuple, newTuple].flatMap((tuple) => (tuple ? [keyTexts(table, tuple)] : [])),
     );
   }
 
-  private event(
+  private async event(
     op: Exclude<Operation, "r">,
     relationId: number,
     lsn: bigint,
     before: Row | null,
     after: Row | null,
-  ): SourceRecord[] {
+    keys: readonly (readonly (string | null)[])[] = [],
+  ): Promise<SourceRecord[]> {
     const table = this.relations.get(relationId);
     const transaction = this.transaction;
-    if (!table || transaction === null || this.options.skippedOperations.has(op)) return [];
+    if (!table || transaction === null) return [];
     // After a restart the server resends the transaction that was under way; what was handed on is skipped.
     if (this.resumed !== null && transaction.xid === this.resumed.txId && lsn <= this.resumed.lsn) return [];
-    this.options.onEvent(transaction.commitTime);
-    const offset = streamingOffset({
-      lsnCommit: this.lastCommitEnd,
-      lsn,
-      txId: transaction.xid,
-      tsUsec: transaction.commitTime,
-      messageType: MESSAGE_TYPES[op],
+    const offsetOf = () => ({
+      ...streamingOffset({
+        lsnCommit: this.lastCommitEnd,
+        lsn,
+        txId: transaction.xid,
+        tsUsec: transaction.commitTime,
+        messageType: MESSAGE_TYPES[op],
+      }),
+      ...this.options.signals?.offsetFields(),
     });
-    return changeRecords(
-      table.schemas,
-      {
-        op,
-        before,
+    // As Debezium's: a signal acts before its own record goes, so that record's offset holds its effect.
+    const signals = this.options.signals;
+    const signalled: SourceRecord[] = [];
+    if (signals && op === "c" && after !== null && this.isSignalTable(table.schema, table.table)) {
+      const signal = signalOfRow(
+        table.columns.flatMap((c) => (c === null ? [] : [c.name])),
         after,
-        source: {
-          version: this.options.version,
-          name: this.options.topicPrefix,
-          db: this.options.database,
-          schema: table.schema,
-          table: table.table,
-          timestamp: transaction.commitTime,
-          lastCommitLsn: this.lastCommitLsn,
-          lsn,
-          txId: transaction.xid,
+      );
+      if (signal !== null)
+        signalled.push(
+          ...(await signals.signal(signal, {
+            offset: streamingOffset({
+              lsnCommit: this.lastCommitEnd,
+              lsn,
+              txId: transaction.xid,
+              tsUsec: transaction.commitTime,
+              messageType: MESSAGE_TYPES[op],
+            }),
+            lastCommitLsn: this.lastCommitLsn,
+            lsn,
+          })),
+        );
+    }
+    if (this.options.skippedOperations.has(op)) return signalled;
+    for (const key of keys) signals?.changed(`${table.schema}.${table.table}`, key);
+    this.options.onEvent(transaction.commitTime);
+    const offset = offsetOf();
+    return [
+      ...signalled,
+      ...changeRecords(
+        table.schemas,
+        {
+          op,
+          before,
+          after,
+          source: {
+            version: this.options.version,
+            name: this.options.topicPrefix,
+            db: this.options.database,
+            schema: table.schema,
+            table: table.table,
+            timestamp: transaction.commitTime,
+            lastCommitLsn: this.lastCommitLsn,
+            lsn,
+            txId: transaction.xid,
+          },
+          processedAt: nowUnixMicros(),
         },
-        processedAt: nowUnixMicros(),
-      },
-      {
-        sourcePartition: sourcePartition(this.options.topicPrefix),
-        sourceOffset: offset,
-        tombstonesOnDelete: this.options.tombstonesOnDelete,
-        headers: this.options.headers,
-      },
-    );
+        {
+          sourcePartition: sourcePartition(this.options.topicPrefix),
+          sourceOffset: offset,
+          tombstonesOnDelete: this.options.tombstonesOnDelete,
+          headers: this.options.headers,
+        },
+      ),
+    ];
   }
+}
+
+/** The event key's values of a tuple as PostgreSQL prints them (what a chunk's query reads for the same row). */
+function keyTexts(table: CapturedTable, tuple: OldTuple["tuple"]): (string | null)[] {
+  const keyNames = table.schemas.keySchema?.fields.map((f) => f.name) ?? [];
+  return keyNames.map((name) => {
+    const value = tuple[table.columns.findIndex((c) => c?.name === name)];
+    return value?.kind === "text" ? value.value : null;
+  });
 }

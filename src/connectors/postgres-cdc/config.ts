@@ -254,6 +254,27 @@ export const postgresCdcSettings = new SettingsDefinition([
     importance: "low",
     doc: "How long the task waits after losing the database before it reconnects.",
   },
+  {
+    name: "signal.data.collection",
+    type: "string",
+    importance: "medium",
+    doc: "The signalling table, `schema.table` with the columns id, type and data (text): rows inserted into it are signals (execute-snapshot, stop-snapshot, pause-snapshot, resume-snapshot, log), read from the WAL, so it must be in the publication (publication.autocreate.mode=filtered adds it). The incremental snapshot writes its watermarks into it.",
+  },
+  {
+    name: "signal.enabled.channels",
+    type: "list",
+    default: "source",
+    importance: "medium",
+    doc: "The channels signals are read from; `source` is the signalling table (signal.data.collection).",
+  },
+  {
+    name: "incremental.snapshot.chunk.size",
+    type: "int",
+    default: 1024,
+    min: 1,
+    importance: "medium",
+    doc: "The most rows an incremental snapshot reads per chunk (between two watermarks).",
+  },
   ...debeziumUnsupportedSettings,
 ]);
 
@@ -295,6 +316,10 @@ export interface PostgresCdcConfig {
   readonly pollIntervalMs: number;
   readonly maxRetries: number;
   readonly restartWaitMs: number;
+  /** signal.data.collection, when set. */
+  readonly signalTable: { readonly schema: string; readonly table: string } | null;
+  readonly signalChannels: readonly string[];
+  readonly incrementalChunkSize: number;
 }
 
 /** Anchored regular expressions, as Debezium matches its include/exclude lists. */
@@ -358,7 +383,19 @@ export function parsePostgresCdcConfig(props: Record<string, string>): PostgresC
     pollIntervalMs: s.int("poll.interval.ms"),
     maxRetries: s.int("errors.max.retries"),
     restartWaitMs: s.int("retriable.restart.connector.wait.ms"),
+    signalTable: tableNameOf(s.optionalString("signal.data.collection")),
+    signalChannels: s.list("signal.enabled.channels").map((c) => c.trim().toLowerCase()),
+    incrementalChunkSize: s.int("incremental.snapshot.chunk.size"),
   };
+}
+
+/** `schema.table` (a name without schema is in `public`, as PostgreSQL's default search path). */
+function tableNameOf(name: string | undefined): { schema: string; table: string } | null {
+  if (name === undefined || name.trim() === "") return null;
+  const dot = name.indexOf(".");
+  return dot < 0
+    ? { schema: "public", table: name.trim() }
+    : { schema: name.slice(0, dot), table: name.slice(dot + 1) };
 }
 
 function lower(s: ParsedSettings, name: string): string {

@@ -10,7 +10,9 @@ import { sourceRecord, type ConnectHeader, type SourceRecord } from "../../conne
 import { VERSION } from "../../platform/version.ts";
 import { rowOf, type CaptureOptions } from "./captured-table.ts";
 import { ensurePublication } from "./catalog.ts";
-import { ChangeStream } from "./change-stream.ts";
+import { ChangeStream, type SignalPoint, type StreamSignals } from "./change-stream.ts";
+import { IncrementalSnapshot } from "./incremental-snapshot.ts";
+import type { Signal } from "./signals/signal.ts";
 import { parsePostgresCdcConfig, type PostgresCdcConfig } from "./config.ts";
 import { changeRecords, contextHeaders } from "./envelope.ts";
 import { formatLsn, parseLsn } from "./lsn.ts";
@@ -93,6 +95,16 @@ export class PostgresCdcTask extends SourceTask {
   private headers: readonly ConnectHeader[] = [];
   private progress!: SnapshotProgress;
   private streamingMetrics!: StreamingMetrics;
+  /** With signal.data.collection and the source channel: the incremental snapshot signals drive. */
+  private incremental: IncrementalSnapshot | null = null;
+  /**
+   * Hears the incremental snapshot's notification points (Debezium's "Incremental Snapshot" aggregate:
+   * type, additional_data, id = the signal's); the notification channels plug in here.
+   */
+  notifyIncremental: (type: string, additionalData: Record<string, string>, id: string | null) => void = (
+    type,
+    additionalData,
+  ) => log.debug({ type, ...additionalData }, "incremental snapshot notification");
 
   version(): string {
     return VERSION;
@@ -116,7 +128,9 @@ export class PostgresCdcTask extends SourceTask {
   private async open(): Promise<void> {
     const config = this.config;
     const sql = (this.sql = await connectSql(config, 2));
-    const stored = readOffset(this.context.offsetStorageReader.offset(sourcePartition(config.topicPrefix)));
+    const storedOffset = this.context.offsetStorageReader.offset(sourcePartition(config.topicPrefix));
+    const stored = readOffset(storedOffset);
+    this.incremental = this.sourceSignals() ? this.newIncrementalSnapshot(storedOffset) : null;
     if (config.snapshotMode === "initial_only") {
       // As Debezium's: what will not stream needs neither publication nor slot (one nobody reads would
       // hold the WAL forever). The snapshot is a transaction of its own, at the current WAL position.
@@ -126,7 +140,13 @@ export class PostgresCdcTask extends SourceTask {
       }
       return;
     }
-    await ensurePublication(sql, config.publicationName, config.publicationAutocreate, config.filters);
+    await ensurePublication(
+      sql,
+      config.publicationName,
+      config.publicationAutocreate,
+      config.filters,
+      config.signalTable ? [config.signalTable] : [],
+    );
     const replication = (this.replication = await ReplicationConnection.open({
       host: config.hostname,
       port: config.port,
@@ -304,6 +324,7 @@ export class PostgresCdcTask extends SourceTask {
       skippedOperations: config.skippedOperations,
       headers: this.headers,
       onEvent: (commitTime: bigint) => metrics.event(commitTime),
+      signals: this.streamSignals(),
     };
     this.stream = new ChangeStream(this.sql!, options, from, lastChange, lastCommitLsn);
     await whileSlotBusy(() => this.replication!.startReplication(config.slotName, from, config.publicationName));
@@ -312,6 +333,52 @@ export class PostgresCdcTask extends SourceTask {
       { slot: config.slotName, lsn: from === 0n ? null : formatLsn(from) },
       `streaming started from slot ${config.slotName} at ${at}`,
     );
+    // As Debezium's: an incremental snapshot the offsets say is under way goes on with its next chunk.
+    await this.incremental?.resume();
+  }
+
+  /** signal.data.collection with the source channel (Debezium's default) enabled. */
+  private sourceSignals(): boolean {
+    return this.config.signalTable !== null && this.config.signalChannels.includes("source");
+  }
+
+  private newIncrementalSnapshot(storedOffset: Record<string, unknown> | null): IncrementalSnapshot {
+    const { config } = this;
+    const incremental = new IncrementalSnapshot({
+      sql: () => this.sql!,
+      capture: this.captureOptions(),
+      signalTable: config.signalTable!,
+      chunkSize: config.incrementalChunkSize,
+      version: VERSION,
+      database: config.database,
+      headers: this.headers,
+      notify: (type, data, id) => this.notifyIncremental(type, data, id),
+    });
+    incremental.restore(storedOffset);
+    return incremental;
+  }
+
+  private streamSignals(): StreamSignals | null {
+    const incremental = this.incremental;
+    if (incremental === null) return null;
+    return {
+      table: this.config.signalTable!,
+      signal: (signal, at) => this.onSignal(incremental, signal, at),
+      changed: (table, key) => incremental.changed(table, key),
+      offsetFields: () => incremental.offsetFields(),
+    };
+  }
+
+  private async onSignal(incremental: IncrementalSnapshot, signal: Signal, at: SignalPoint): Promise<SourceRecord[]> {
+    log.debug({ id: signal.id, type: signal.type, channel: signal.channel }, "signal received");
+    if (signal.type === "log") {
+      // As Debezium's log action: the message, its first {} replaced by the offset where the signal was found.
+      const message = typeof signal.data?.message === "string" ? signal.data.message : "";
+      const offset = { ...at.offset, ...incremental.offsetFields() };
+      log.info({ signal: signal.id }, message.replace("{}", javaMapText(offset)));
+      return [];
+    }
+    return incremental.signal(signal, at);
   }
 
   private async pollSnapshot(snapshot: Snapshot): Promise<SourceRecord[] | null> {
@@ -373,6 +440,13 @@ export class PostgresCdcTask extends SourceTask {
       value: new Struct(HEARTBEAT_VALUE_SCHEMA).put("ts_ms", BigInt(Date.now())),
     });
   }
+}
+
+/** A map as Java's toString() prints it ({k=v, …}), as Debezium's log signal prints the offset. */
+function javaMapText(map: Record<string, unknown>): string {
+  return `{${Object.entries(map)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(", ")}}`;
 }
 
 /** A random UUID of version 7 (its first 48 bits the Unix time in ms), as Debezium makes its run ids. */

@@ -100,8 +100,6 @@ export const debeziumUnsupportedSettings: Setting[] = [
     "Sluice hides password settings by their declared type, not by a pattern of names",
   ),
   // Day-two features not implemented yet.
-  refused("signal.data.collection", `${SIGNALS}: signals written to this table would be ignored`),
-  refused("signal.enabled.channels", `${SIGNALS}: signals sent would be ignored`, ["source"]),
   ...unsupportedAll(
     "ignored",
     [
@@ -115,11 +113,7 @@ export const debeziumUnsupportedSettings: Setting[] = [
   ),
   ...unsupportedAll(
     "ignored",
-    [
-      "incremental.snapshot.chunk.size",
-      "incremental.snapshot.allow.schema.changes",
-      "incremental.snapshot.watermarking.strategy",
-    ],
+    ["incremental.snapshot.allow.schema.changes", "incremental.snapshot.watermarking.strategy"],
     SIGNALS,
   ),
   ...unsupportedAll(
