@@ -38,6 +38,8 @@ export interface DataCollection {
   readonly condition: string;
   /** The signal's surrogate-key ("" when none). */
   readonly surrogateKey: string;
+  /** The id of the signal that asked for it (null in offsets of Debezium before 3.x). */
+  readonly correlationId: string | null;
 }
 
 /** Debezium's incremental_snapshot_collections: a JSON list of the tables still to read, the current one first. */
@@ -47,6 +49,7 @@ export function collectionsToJson(collections: readonly DataCollection[]): strin
       [`${COLLECTIONS}_id`]: c.id,
       [`${COLLECTIONS}_additional_condition`]: c.condition === "" ? null : c.condition,
       [`${COLLECTIONS}_surrogate_key`]: c.surrogateKey === "" ? null : c.surrogateKey,
+      [`${COLLECTIONS}_correlation_id`]: c.correlationId,
     })),
   );
 }
@@ -57,6 +60,7 @@ export function collectionsFromJson(json: string): DataCollection[] {
     id: c[`${COLLECTIONS}_id`] ?? "",
     condition: c[`${COLLECTIONS}_additional_condition`] ?? "",
     surrogateKey: c[`${COLLECTIONS}_surrogate_key`] ?? "",
+    correlationId: c[`${COLLECTIONS}_correlation_id`] ?? null,
   }));
 }
 
@@ -251,6 +255,7 @@ export class IncrementalSnapshot {
         id,
         condition: conditions.find((c) => c.pattern.test(id))?.filter ?? "",
         surrogateKey,
+        correlationId: signal.id,
       })),
     );
     this.correlationId = signal.id;

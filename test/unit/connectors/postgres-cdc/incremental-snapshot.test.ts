@@ -62,8 +62,8 @@ describe("incremental snapshot keys in the offsets", () => {
 
   test("the tables to snapshot as Debezium's JSON", () => {
     const collections = [
-      { id: "public.a", condition: "", surrogateKey: "" },
-      { id: "s.b", condition: "color = 'blue'", surrogateKey: "uid" },
+      { id: "public.a", condition: "", surrogateKey: "", correlationId: "signal-1" },
+      { id: "s.b", condition: "color = 'blue'", surrogateKey: "uid", correlationId: null },
     ];
     const json = collectionsToJson(collections);
     expect(JSON.parse(json)).toEqual([
@@ -71,12 +71,21 @@ describe("incremental snapshot keys in the offsets", () => {
         incremental_snapshot_collections_id: "public.a",
         incremental_snapshot_collections_additional_condition: null,
         incremental_snapshot_collections_surrogate_key: null,
+        incremental_snapshot_collections_correlation_id: "signal-1",
       },
       {
         incremental_snapshot_collections_id: "s.b",
         incremental_snapshot_collections_additional_condition: "color = 'blue'",
         incremental_snapshot_collections_surrogate_key: "uid",
+        incremental_snapshot_collections_correlation_id: null,
       },
+    ]);
+    // Keys in Debezium's order.
+    expect(Object.keys(JSON.parse(json)[0])).toEqual([
+      "incremental_snapshot_collections_id",
+      "incremental_snapshot_collections_additional_condition",
+      "incremental_snapshot_collections_surrogate_key",
+      "incremental_snapshot_collections_correlation_id",
     ]);
     expect(collectionsFromJson(json)).toEqual(collections);
   });
