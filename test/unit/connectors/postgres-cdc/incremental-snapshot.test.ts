@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { parsePostgresCdcConfig } from "#src/connectors/postgres-cdc/config.ts";
 import { collectionsFromJson, collectionsToJson } from "#src/connectors/postgres-cdc/incremental-snapshot.ts";
 import {
   decodeKey,
@@ -149,5 +150,27 @@ describe("signals from the signalling table", () => {
   test("rows that hold no signal are ignored", () => {
     expect(signalOfRow(["id", "type"], { id: "x", type: "log" })).toBeNull();
     expect(signalOfRow(["id", "type", "data"], { id: "x", type: "log", data: "{not json" })).toBeNull();
+  });
+});
+
+describe("signal and incremental snapshot settings", () => {
+  const base = { "database.hostname": "db", "database.user": "cdc", "database.dbname": "app", "topic.prefix": "p" };
+
+  test("Debezium's defaults: the source channel, chunks of 1024 rows, no signalling table", () => {
+    const config = parsePostgresCdcConfig(base);
+    expect(config.signalTable).toBeNull();
+    expect(config.signalChannels).toEqual(["source"]);
+    expect(config.incrementalChunkSize).toBe(1024);
+  });
+
+  test("the signalling table as schema.table (public when no schema is named)", () => {
+    expect(parsePostgresCdcConfig({ ...base, "signal.data.collection": "ops.signals" }).signalTable).toEqual({
+      schema: "ops",
+      table: "signals",
+    });
+    expect(parsePostgresCdcConfig({ ...base, "signal.data.collection": "signals" }).signalTable).toEqual({
+      schema: "public",
+      table: "signals",
+    });
   });
 });
