@@ -231,7 +231,9 @@ describe("incremental snapshots side by side with Debezium", () => {
       ]);
       expect(offset!.incremental_snapshot_correlation_id).toBe("snap-1");
       expect(decodeKey(offset!.incremental_snapshot_maximum_key)).toEqual([{ kind: "Integer", text: String(ROWS) }]);
-      expect(decodeKey(offset!.incremental_snapshot_primary_key)[0]!.kind).toBe("Integer");
+      // The last row sent: none yet (Java's serialized null) or an Integer.
+      const sent = decodeKey(offset!.incremental_snapshot_primary_key);
+      if (sent !== null) expect(sent[0]!.kind).toBe("Integer");
     }
     for (const key of ["incremental_snapshot_maximum_key", "incremental_snapshot_collections"])
       expect(offsets.sluice![key], key).toBe(offsets.debezium![key]);

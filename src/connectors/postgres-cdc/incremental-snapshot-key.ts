@@ -146,9 +146,16 @@ function uuidHalves(text: string): [bigint, bigint] {
   return [BigInt.asIntN(64, BigInt(`0x${hex.slice(0, 16)}`)), BigInt.asIntN(64, BigInt(`0x${hex.slice(16)}`))];
 }
 
-/** The key as Debezium stores it: ObjectOutputStream's bytes of the Object[] in lower-case hex. */
-export function encodeKey(values: readonly KeyValue[]): string {
+/**
+ * The key as Debezium stores it: ObjectOutputStream's bytes of the Object[] in lower-case hex; null (no
+ * row sent yet, no maximum read yet) is Java's serialized null.
+ */
+export function encodeKey(values: readonly KeyValue[] | null): string {
   const w = new Writer();
+  if (values === null) {
+    w.u8(TC_NULL);
+    return w.hex();
+  }
   w.u8(TC_ARRAY);
   w.classDesc(OBJECT_ARRAY);
   w.handle();
@@ -180,11 +187,12 @@ export function encodeKey(values: readonly KeyValue[]): string {
 
 export class KeyDecodingError extends Error {}
 
-/** Reads a key Debezium or Sluice stored; throws KeyDecodingError on what neither writes. */
-export function decodeKey(hex: string): KeyValue[] {
+/** Reads a key Debezium or Sluice stored (null for a serialized null); throws KeyDecodingError on what neither writes. */
+export function decodeKey(hex: string): KeyValue[] | null {
   const r = new Reader(Buffer.from(hex, "hex"));
   for (const b of MAGIC) if (r.u8() !== b) throw new KeyDecodingError("not a Java serialization stream");
   const array = r.content();
+  if (array === null) return null;
   if (!Array.isArray(array)) throw new KeyDecodingError("the stored key is not an array");
   return array as KeyValue[];
 }

@@ -141,8 +141,8 @@ export class IncrementalSnapshot {
   offsetFields(): Record<string, unknown> {
     if (!this.running) return {};
     return {
-      [PRIMARY_KEY]: encodeKey(this.lastSent ?? []),
-      [MAXIMUM_KEY]: encodeKey(this.maximum ?? []),
+      [PRIMARY_KEY]: encodeKey(this.lastSent),
+      [MAXIMUM_KEY]: encodeKey(this.maximum),
       [COLLECTIONS]: collectionsToJson(this.collections),
       [CORRELATION_ID]: this.correlationId,
     };

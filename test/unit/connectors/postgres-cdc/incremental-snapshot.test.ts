@@ -44,6 +44,11 @@ describe("incremental snapshot keys in the offsets", () => {
     expect(decodeKey(hex)).toEqual([...key]);
   });
 
+  test("no key yet (before the first row is sent) is Java's serialized null", () => {
+    expect(encodeKey(null)).toBe("aced000570");
+    expect(decodeKey("aced000570")).toBeNull();
+  });
+
   test("the Java class of a key column follows PgJDBC", () => {
     expect([21, 23, 20, 2950, 25, 1043, 1700].map(javaKindOf)).toEqual([
       "Integer",
