@@ -3,6 +3,7 @@
 import { postgresTls, SSL_MODES, type PostgresTls, type SslMode } from "../../platform/postgres-tls.ts";
 import { SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
 import type { DecimalHandlingMode, TimePrecisionMode } from "./column-types.ts";
+import { parseColumnRules, type ColumnRules } from "./column-rules.ts";
 import { debeziumUnsupportedSettings } from "./unsupported-settings.ts";
 
 export type SnapshotMode = "initial" | "never" | "no_data" | "initial_only" | "always";
@@ -104,6 +105,13 @@ export const postgresCdcSettings = new SettingsDefinition([
     doc: "Whether the task drops its replication slot when it stops gracefully (the next start then snapshots or starts from the current position).",
   },
   {
+    name: "slot.failover",
+    type: "boolean",
+    default: false,
+    importance: "medium",
+    doc: "Whether the slot is created as a failover slot (CREATE_REPLICATION_SLOT ... (FAILOVER)), synchronized to standbys so the connector can follow a failover. Needs PostgreSQL 17 or later: on an older server the task refuses to start, where Debezium would quietly create an ordinary slot.",
+  },
+  {
     name: "publication.name",
     type: "string",
     default: "dbz_publication",
@@ -153,6 +161,52 @@ export const postgresCdcSettings = new SettingsDefinition([
     type: "list",
     importance: "medium",
     doc: "Regular expressions matching `schema.table.column` of columns to leave out.",
+  },
+  {
+    name: "column.mask.with.<n>.chars",
+    type: "list",
+    pattern: /^column\.mask\.with\.\d+\.chars$/,
+    importance: "medium",
+    doc: "Regular expressions matching `schema.table.column` of character columns whose values are replaced by n asterisks (null values too); the schema gets the parameter masked=true. Other types keep their values.",
+  },
+  {
+    name: "column.mask.hash.<algorithm>.with.salt.<salt>",
+    type: "list",
+    pattern: /^column\.mask\.hash\.[^.]+\.with\.salt\..+$/,
+    importance: "medium",
+    doc: "Regular expressions matching `schema.table.column` of character columns whose values are replaced by the hex digest (a JDK MessageDigest algorithm: MD5, SHA-1, SHA-256, SHA-512, ...) of the salt and the value as Java serializes a String, cut to the column's length; byte for byte Debezium's hash. Null stays null.",
+  },
+  {
+    name: "column.mask.hash.v2.<algorithm>.with.salt.<salt>",
+    type: "list",
+    pattern: /^column\.mask\.hash\.v2\.[^.]+\.with\.salt\..+$/,
+    importance: "medium",
+    doc: "As column.mask.hash.<algorithm>.with.salt.<salt>, hashing the value's UTF-8 bytes alone, so the same value hashes the same anywhere.",
+  },
+  {
+    name: "column.truncate.to.<n>.chars",
+    type: "list",
+    pattern: /^column\.truncate\.to\.\d+\.chars$/,
+    importance: "medium",
+    doc: "Regular expressions matching `schema.table.column` of string and binary columns whose values are cut to n characters (bytes); the schema gets the parameter truncateLength. Columns no longer than n are left alone.",
+  },
+  {
+    name: "column.propagate.source.type",
+    type: "list",
+    importance: "low",
+    doc: "Regular expressions matching `schema.table.column` of columns whose schema gets the parameters __debezium.source.column.type, __debezium.source.column.length, __debezium.source.column.scale and __debezium.source.column.name.",
+  },
+  {
+    name: "datatype.propagate.source.type",
+    type: "list",
+    importance: "low",
+    doc: "Regular expressions matching `schema.table.type` (PostgreSQL's type name: int4, varchar, numeric, ...) of columns whose schema gets the source type parameters, as column.propagate.source.type.",
+  },
+  {
+    name: "message.key.columns",
+    type: "string",
+    importance: "low",
+    doc: "Record keys from chosen columns instead of the primary key: `<schema>.<table>:<column>,<column>;...`, the table and each column a regular expression. Tables it does not match keep their primary key.",
   },
   {
     name: "snapshot.mode",
@@ -277,6 +331,7 @@ export interface PostgresCdcConfig {
   readonly topicPrefix: string;
   readonly slotName: string;
   readonly slotDropOnStop: boolean;
+  readonly slotFailover: boolean;
   readonly publicationName: string;
   readonly publicationAutocreate: AutocreateMode;
   readonly filters: CaptureFilters;
@@ -286,6 +341,13 @@ export interface PostgresCdcConfig {
   /** task.id, as the connector hands it to its task (Debezium's context header). */
   readonly taskId: string;
   readonly skippedOperations: ReadonlySet<string>;
+  /**
+   * The operations a publication Sluice creates publishes (insert, update, delete, truncate): as
+   * Debezium's, only those skipped.operations, when given, leaves; null when it is not given.
+   */
+  readonly publishedOperations: string | null;
+  /** column.mask.*, column.truncate.*, *.propagate.source.type, message.key.columns. */
+  readonly columnRules: ColumnRules;
   readonly decimalHandlingMode: DecimalHandlingMode;
   readonly timePrecisionMode: TimePrecisionMode;
   readonly heartbeatIntervalMs: number;
@@ -331,6 +393,7 @@ export function parsePostgresCdcConfig(props: Record<string, string>): PostgresC
     topicPrefix: s.string("topic.prefix"),
     slotName: s.string("slot.name"),
     slotDropOnStop: s.boolean("slot.drop.on.stop"),
+    slotFailover: s.boolean("slot.failover"),
     publicationName: s.string("publication.name"),
     publicationAutocreate: lower(s, "publication.autocreate.mode") as AutocreateMode,
     filters: {
@@ -346,6 +409,8 @@ export function parsePostgresCdcConfig(props: Record<string, string>): PostgresC
     extendedHeaders: s.boolean("extended.headers.enabled"),
     taskId: props["task.id"] ?? "0",
     skippedOperations: new Set(skipped.includes("none") ? [] : skipped),
+    publishedOperations: publishedOperations(props["skipped.operations"] === undefined ? null : skipped),
+    columnRules: parseColumnRules(props),
     decimalHandlingMode: lower(s, "decimal.handling.mode") as DecimalHandlingMode,
     timePrecisionMode: lower(s, "time.precision.mode") as TimePrecisionMode,
     heartbeatIntervalMs: s.int("heartbeat.interval.ms"),
@@ -359,6 +424,21 @@ export function parsePostgresCdcConfig(props: Record<string, string>): PostgresC
     maxRetries: s.int("errors.max.retries"),
     restartWaitMs: s.int("retriable.restart.connector.wait.ms"),
   };
+}
+
+const PUBLISHED = [
+  ["c", "insert"],
+  ["u", "update"],
+  ["d", "delete"],
+  ["t", "truncate"],
+] as const;
+
+function publishedOperations(given: string[] | null): string | null {
+  const skipped = given?.filter((op) => op !== "") ?? [];
+  if (skipped.length === 0 || skipped.includes("none")) return null;
+  return PUBLISHED.filter(([op]) => !skipped.includes(op))
+    .map(([, name]) => name)
+    .join(",");
 }
 
 function lower(s: ParsedSettings, name: string): string {

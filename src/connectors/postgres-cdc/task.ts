@@ -78,6 +78,16 @@ function isConnectionLoss(err: unknown): boolean {
   return typeof code === "string" && (LOST_CODES.has(code) || LOST_SQLSTATE.test(code));
 }
 
+/** PostgreSQL 17 brought failover slots: an older server would fail CREATE_REPLICATION_SLOT's FAILOVER option. */
+async function requireFailoverSlots(sql: Sql): Promise<void> {
+  const [{ num, version }] = await sql<{ num: string; version: string }[]>`
+    SELECT current_setting('server_version_num') AS num, current_setting('server_version') AS version`;
+  if (Number(num) < 170000)
+    throw new ConnectException(
+      `slot.failover=true needs PostgreSQL 17 or later to create a failover slot, but the server is PostgreSQL ${version}; set slot.failover=false (Debezium then creates an ordinary slot)`,
+    );
+}
+
 export class PostgresCdcTask extends SourceTask {
   static readonly className = "io.debezium.connector.postgresql.PostgresConnectorTask";
   private config!: PostgresCdcConfig;
@@ -126,7 +136,13 @@ export class PostgresCdcTask extends SourceTask {
       }
       return;
     }
-    await ensurePublication(sql, config.publicationName, config.publicationAutocreate, config.filters);
+    await ensurePublication(
+      sql,
+      config.publicationName,
+      config.publicationAutocreate,
+      config.filters,
+      config.publishedOperations,
+    );
     const replication = (this.replication = await ReplicationConnection.open({
       host: config.hostname,
       port: config.port,
@@ -138,15 +154,16 @@ export class PostgresCdcTask extends SourceTask {
     const [slot] = await sql<
       { confirmed_flush_lsn: string | null }[]
     >`SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = ${config.slotName}`;
+    if (config.slotFailover && !slot) await requireFailoverSlots(sql);
     if (this.needsSnapshot(stored)) {
       // Only a slot created now exports a snapshot that lines up with its start; an old one has to go.
       if (slot) await whileSlotBusy(() => sql`SELECT pg_drop_replication_slot(${config.slotName})`);
-      const created = await replication.createSlot(config.slotName, true);
+      const created = await replication.createSlot(config.slotName, true, config.slotFailover);
       this.snapshot = this.startSnapshot(created.snapshotName!, created.consistentPoint);
       return;
     }
     if (!slot) {
-      const created = await replication.createSlot(config.slotName, false);
+      const created = await replication.createSlot(config.slotName, false, config.slotFailover);
       await this.startStreaming(created.consistentPoint, null, null);
     } else {
       // 0/0 lets the server start at the slot's confirmed flush LSN.
@@ -284,8 +301,8 @@ export class PostgresCdcTask extends SourceTask {
   }
 
   private captureOptions(): CaptureOptions {
-    const { topicPrefix, filters, decimalHandlingMode, timePrecisionMode } = this.config;
-    return { topicPrefix, filters, decimalHandlingMode, timePrecisionMode };
+    const { topicPrefix, filters, decimalHandlingMode, timePrecisionMode, columnRules } = this.config;
+    return { topicPrefix, filters, decimalHandlingMode, timePrecisionMode, columnRules };
   }
 
   /** `lastCommitLsn`: the stored offset's lsn_commit (null after a snapshot), where events' `sequence` starts. */

@@ -8,32 +8,7 @@ const TUNING = "it tunes Debezium's Java internals; Sluice has no such knob";
 const SIGNALS = "Sluice has no signals, incremental snapshots or notifications yet";
 
 export const debeziumUnsupportedSettings: Setting[] = [
-  // Changes to the data: masking, truncation, keys, schemas and values Sluice would not produce.
-  {
-    ...refused("column.mask.with.<n>.chars", "Sluice does not mask columns; the real values would reach the topic"),
-    pattern: /^column\.mask\.with\.\d+\.chars$/,
-  },
-  {
-    ...refused(
-      "column.mask.hash.<algorithm>.with.salt.<salt>",
-      "Sluice does not hash columns; the real values would reach the topic",
-    ),
-    pattern: /^column\.mask\.hash\.[^.]+\.with\.salt\..+$/,
-  },
-  {
-    ...refused(
-      "column.mask.hash.v2.<algorithm>.with.salt.<salt>",
-      "Sluice does not hash columns; the real values would reach the topic",
-    ),
-    pattern: /^column\.mask\.hash\.v2\.[^.]+\.with\.salt\..+$/,
-  },
-  {
-    ...refused("column.truncate.to.<n>.chars", "Sluice does not truncate columns; whole values would reach the topic"),
-    pattern: /^column\.truncate\.to\.\d+\.chars$/,
-  },
-  refused("message.key.columns", "Sluice keys records by the primary key (or replica identity) only"),
-  refused("column.propagate.source.type", "Sluice does not add the source type parameters to column schemas"),
-  refused("datatype.propagate.source.type", "Sluice does not add the source type parameters to column schemas"),
+  // Changes to the data: schemas and values Sluice would not produce.
   refused("skip.messages.without.change", "Sluice emits every change, also those that touch only excluded columns", [
     "false",
   ]),
@@ -93,7 +68,6 @@ export const debeziumUnsupportedSettings: Setting[] = [
     ["connector"],
   ),
   refused("flush.lsn.source", "Sluice always confirms the position in the slot", ["true"]),
-  refused("slot.failover", "Sluice does not create failover slots", ["false"]),
   // Security.
   refused(
     "custom.sanitize.pattern",
