@@ -1,11 +1,12 @@
 // Debezium's column and record rules, side by side with Debezium's PostgresConnector (see
 // postgres-cdc-debezium.test.ts for the set-up and what is normalized): column.mask.with.N.chars,
 // column.mask.hash.<algorithm>.with.salt.<salt> (v1, Java-serialized) and its v2 form,
-// column.truncate.to.N.chars, column.propagate.source.type, datatype.propagate.source.type and
-// message.key.columns, all on one table of varied types, with REPLICA IDENTITY FULL so deletes and
-// updates carry a `before` to mask too. A second pair runs the same rules with skipped.operations=u and
-// tombstones.on.delete=false. The snapshot and the streamed changes must be the same records on both
-// sides, schemas (and their parameters) included: the hashes are Debezium's own, byte for byte.
+// column.truncate.to.N.chars, column.propagate.source.type, datatype.propagate.source.type (on most
+// built-in types, for the length and scale Debezium reports) and message.key.columns, all on one
+// table, with REPLICA IDENTITY FULL so deletes and updates carry a `before` to mask too. A second
+// pair runs the same rules with skipped.operations=u and tombstones.on.delete=false. The snapshot and
+// the streamed changes must be the same records on both sides, schemas (and their parameters)
+// included: the hashes are Debezium's own, byte for byte.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { VERSION } from "#src/platform/version.ts";
 import {
@@ -34,7 +35,8 @@ const RULES: Record<string, string> = {
   "column.truncate.to.6.chars": "public\\.people\\.(code|note|short|blob)",
   "column.propagate.source.type": "public.people.amount,public.people.label,public.people.fixed",
   // uid matches a mask rule first: that one wins, as Debezium takes the first rule a column matches.
-  "datatype.propagate.source.type": ".+\\.int4,.+\\.timestamp,.+\\.json,.+\\.uuid",
+  "datatype.propagate.source.type":
+    ".+\\.int4,.+\\.timestamp,.+\\.json,.+\\.uuid,.+\\.(int8|bigserial|float8|bool|date|timestamptz|interval|numeric|time)",
   "message.key.columns": "public.people:code",
 };
 
@@ -66,6 +68,18 @@ const COLUMNS = [
   "doc json",
   "label varchar(30)",
   "fixed char(3)",
+];
+/** Of more types, for the source type parameters; left to their defaults. */
+const TYPED = [
+  "big int8 DEFAULT 9007199254740993",
+  "ratio float8 DEFAULT 0.5",
+  "flag bool DEFAULT true",
+  "born date DEFAULT '2000-02-29'",
+  "seen timestamptz(3) DEFAULT '2024-01-01 00:00:00.123+00'",
+  "dur interval DEFAULT '1 day'",
+  "free numeric DEFAULT 1.25",
+  "t time(0) DEFAULT '12:00:00'",
+  "seq bigserial",
 ];
 const NAMES = COLUMNS.map((c) => c.split(" ")[0]).join(", ");
 const ROWS = [
@@ -113,7 +127,7 @@ describe(`PostgreSQL CDC column and record rules, as Debezium ${DEBEZIUM_VERSION
   beforeAll(async () => {
     sides = await startSideBySide({
       prepare(pg) {
-        pg.psql(`CREATE TABLE people (${COLUMNS.join(", ")})`);
+        pg.psql(`CREATE TABLE people (${[...COLUMNS, ...TYPED].join(", ")})`);
         pg.psql("ALTER TABLE people REPLICA IDENTITY FULL");
         pg.psql(`INSERT INTO people (${NAMES}) VALUES ${ROWS.join(", ")}`);
       },

@@ -90,13 +90,14 @@ function capturedTable(
     if (!inValue && !isKey) return null;
     const mapping = columnMapping(column, typeOptions);
     if (mapping === null) return null;
-    const sourceType = sourceColumnType(column, catalog.userTypes);
+    const sourceType = sourceColumnType(column, catalog.userTypes, options.readBy);
     const rule = rules ? ruleFor(rules, name, column.name, sourceType.typeName) : null;
     const applied = rule === null ? null : applyRule(rule, { name: column.name, ...sourceType });
     const valueSchema =
       applied !== null && applied.parameters.size > 0
         ? columnMapping(column, typeOptions, applied.parameters)!.schema
         : undefined;
+    const mapValue = valueSchema?.type === Type.STRUCT ? inSchema(valueSchema, applied?.mapValue) : applied?.mapValue;
     eventColumns.push({
       name: column.name,
       schema: mapping.schema,
@@ -104,11 +105,27 @@ function capturedTable(
       inValue,
       ...(chosenKey !== null && isKey ? { keyRank: chosenKey.indexOf(column.name) } : {}),
       ...(valueSchema ? { valueSchema } : {}),
-      ...(applied?.mapValue ? { mapValue: applied.mapValue } : {}),
+      ...(mapValue ? { mapValue } : {}),
     });
     return { name: column.name, mapping };
   });
   return { ...name, schemas: tableSchemas(options.topicPrefix, name.schema, name.table, eventColumns), columns };
+}
+
+/**
+ * A struct value (VariableScaleDecimal) remade in the value's schema, which a rule's parameters made
+ * another than the key's: a struct must carry its field's exact schema.
+ */
+function inSchema(schema: Schema, then: ((value: unknown) => unknown) | undefined): (value: unknown) => unknown {
+  return (value) => {
+    let remade = value;
+    if (value instanceof Struct) {
+      const struct = new Struct(schema);
+      for (const field of schema.fields) struct.put(field, value.get(field.name));
+      remade = struct;
+    }
+    return then ? then(remade) : remade;
+  };
 }
 
 /** Debezium's stand-in for a TOASTed value an update did not change (the server does not resend it). */

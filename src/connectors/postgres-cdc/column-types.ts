@@ -658,29 +658,33 @@ export interface SourceColumnType {
   readonly typeName: string;
   /** The driver's COLUMN_SIZE (pgjdbc's precision, else display size). */
   readonly length: number;
-  /** The driver's DECIMAL_DIGITS. */
-  readonly scale: number;
+  /** The driver's DECIMAL_DIGITS; null where it reports none. */
+  readonly scale: number | null;
   /** Of a JDBC character type (CHAR, VARCHAR): the only ones Debezium masks and hashes. */
   readonly isCharacter: boolean;
 }
 
 /**
  * A column's type as Debezium knows it from the JDBC driver's metadata (snapshot) or a Relation
- * message (stream), which agree: its name, length and scale, as pgjdbc's TypeInfoCache computes them.
+ * message (stream), which agree but for an unconstrained numeric: its name, length and scale, as
+ * pgjdbc's TypeInfoCache computes them.
  */
 export function sourceColumnType(
   column: ColumnType & { readonly typeName?: string },
   userTypes?: ReadonlyMap<number, UserType>,
+  readBy: TypeMappingOptions["readBy"] = "stream",
 ): SourceColumnType {
   const { typeOid: oid, typeModifier: typmod } = column;
   let typeName = column.typeName ?? TYPE_NAMES.get(oid) ?? String(oid);
   const serial = { int2: "smallserial", int4: "serial", int8: "bigserial" }[typeName];
   if (serial && column.defaultExpression?.includes("nextval(")) typeName = serial;
   const precision = jdbcPrecision(oid, typmod);
+  // The snapshot's metadata (the driver's getColumns) has an unconstrained numeric without size or digits.
+  const unsized = readBy === "snapshot" && oid === Oid.NUMERIC && typmod === -1;
   return {
     typeName,
-    length: precision === 0 ? jdbcDisplaySize(oid, typmod) : precision,
-    scale: jdbcScale(oid, typmod),
+    length: unsized ? 0 : precision === 0 ? jdbcDisplaySize(oid, typmod) : precision,
+    scale: unsized ? null : jdbcScale(oid, typmod),
     isCharacter:
       oid === Oid.TEXT ||
       oid === Oid.VARCHAR ||

@@ -410,6 +410,13 @@ describe("the source type, as Debezium's column rules see it (pgjdbc's metadata)
 
   test("unbounded and time types take pgjdbc's display sizes; a sequence-filled column is a serial", () => {
     expect(typeOf(Oid.NUMERIC)).toMatchObject({ length: 131089, scale: 0 });
+    // The snapshot reads the driver's getColumns, which has no size or digits for it (Debezium 3.7's output).
+    expect(
+      sourceColumnType({ typeOid: Oid.NUMERIC, typeModifier: -1, optional: true }, userTypes, "snapshot"),
+    ).toMatchObject({
+      length: 0,
+      scale: null,
+    });
     expect(typeOf(Oid.TIMESTAMPTZ, 3)).toMatchObject({ length: 32, scale: 3 });
     expect(typeOf(Oid.TIME, 0)).toMatchObject({ length: 8, scale: 0 });
     expect(
