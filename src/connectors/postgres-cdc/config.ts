@@ -205,7 +205,40 @@ export const postgresCdcSettings = new SettingsDefinition([
     default: 0,
     min: 0,
     importance: "medium",
-    doc: "How often a heartbeat record (topic `__debezium-heartbeat.<prefix>`) carries the position forward; 0 disables it.",
+    doc: "How often a heartbeat record (topic `<topic.heartbeat.prefix>.<topic.prefix>`) carries the position forward, while streaming; 0 disables it.",
+  },
+  {
+    name: "heartbeat.action.query",
+    type: "string",
+    importance: "low",
+    doc: "A statement run on the connector's SQL connection before each heartbeat, e.g. an upsert into a heartbeat table in the publication: its change moves a quiet database's slot forward when the server's WAL grows from other databases or tables.",
+  },
+  {
+    name: "topic.heartbeat.prefix",
+    type: "string",
+    default: "__debezium-heartbeat",
+    importance: "low",
+    doc: "The heartbeat topic is `<topic.heartbeat.prefix>.<topic.prefix>`.",
+  },
+  {
+    name: "topic.heartbeat.name",
+    type: "string",
+    importance: "low",
+    doc: "The whole name of the heartbeat topic, instead of `<topic.heartbeat.prefix>.<topic.prefix>` (connectors may share one).",
+  },
+  {
+    name: "provide.transaction.metadata",
+    type: "boolean",
+    default: false,
+    importance: "low",
+    doc: "Whether streamed transactions get BEGIN and END records on `<topic.prefix>.<topic.transaction>` (with per-table event counts) and each change event a `transaction` block (id, total_order, data_collection_order).",
+  },
+  {
+    name: "topic.transaction",
+    type: "string",
+    default: "transaction",
+    importance: "low",
+    doc: "The transaction metadata topic is `<topic.prefix>.<topic.transaction>`.",
   },
   {
     name: "snapshot.fetch.size",
@@ -289,6 +322,11 @@ export interface PostgresCdcConfig {
   readonly decimalHandlingMode: DecimalHandlingMode;
   readonly timePrecisionMode: TimePrecisionMode;
   readonly heartbeatIntervalMs: number;
+  /** heartbeat.action.query; null when not set. */
+  readonly heartbeatActionQuery: string | null;
+  readonly heartbeatTopic: string;
+  /** provide.transaction.metadata: the transaction topic's name, null when off. */
+  readonly transactionTopic: string | null;
   readonly snapshotFetchSize: number;
   readonly snapshotProgressIntervalMs: number;
   readonly maxBatchSize: number;
@@ -349,6 +387,12 @@ export function parsePostgresCdcConfig(props: Record<string, string>): PostgresC
     decimalHandlingMode: lower(s, "decimal.handling.mode") as DecimalHandlingMode,
     timePrecisionMode: lower(s, "time.precision.mode") as TimePrecisionMode,
     heartbeatIntervalMs: s.int("heartbeat.interval.ms"),
+    heartbeatActionQuery: s.optionalString("heartbeat.action.query")?.trim() || null,
+    heartbeatTopic:
+      s.optionalString("topic.heartbeat.name") || `${s.string("topic.heartbeat.prefix")}.${s.string("topic.prefix")}`,
+    transactionTopic: s.boolean("provide.transaction.metadata")
+      ? `${s.string("topic.prefix")}.${s.string("topic.transaction")}`
+      : null,
     snapshotFetchSize:
       s.optionalString("snapshot.fetch.size") === undefined
         ? DEFAULT_SNAPSHOT_FETCH_SIZE

@@ -21,13 +21,16 @@ import { SnapshotProgress } from "./snapshot-progress.ts";
 import { connectSql } from "./sql-connection.ts";
 import { StreamingMetrics } from "./streaming-metrics.ts";
 import { nowUnixMicros } from "./pg-epoch.ts";
+import { TransactionMetadata } from "./transaction-metadata.ts";
 
 const HEARTBEAT_KEY_SCHEMA = SchemaBuilder.struct()
   .name("io.debezium.connector.common.ServerNameKey")
+  .version(1)
   .field("serverName", SchemaBuilder.string())
   .build();
 const HEARTBEAT_VALUE_SCHEMA = SchemaBuilder.struct()
   .name("io.debezium.connector.common.Heartbeat")
+  .version(1)
   .field("ts_ms", SchemaBuilder.int64())
   .build();
 
@@ -210,8 +213,9 @@ export class PostgresCdcTask extends SourceTask {
       if (message === null) break;
       records.push(...(await stream.records(message)));
     }
-    // Only when no change moved the offset: a heartbeat inside a transaction would point before its changes.
-    const heartbeat = records.length === 0 ? this.heartbeat(stream) : null;
+    // As Debezium's, also after a busy batch, but only between transactions: a heartbeat inside one
+    // would point before its changes.
+    const heartbeat = stream.inTransaction ? null : await this.heartbeat(stream);
     if (heartbeat) records.push(heartbeat);
     return records.length > 0 ? records : null;
   }
@@ -304,6 +308,10 @@ export class PostgresCdcTask extends SourceTask {
       skippedOperations: config.skippedOperations,
       headers: this.headers,
       onEvent: (commitTime: bigint) => metrics.event(commitTime),
+      transactions:
+        config.transactionTopic === null
+          ? null
+          : new TransactionMetadata(config.transactionTopic, sourcePartition(config.topicPrefix)),
     };
     this.stream = new ChangeStream(this.sql!, options, from, lastChange, lastCommitLsn);
     await whileSlotBusy(() => this.replication!.startReplication(config.slotName, from, config.publicationName));
@@ -357,16 +365,30 @@ export class PostgresCdcTask extends SourceTask {
     return records.length > 0 ? records : null;
   }
 
-  /** Debezium's heartbeat: on quiet tables it still carries the position forward, so the slot can advance. */
-  private heartbeat(stream: ChangeStream): SourceRecord | null {
-    const interval = this.config.heartbeatIntervalMs;
+  /**
+   * Debezium's heartbeat, while streaming: on quiet tables it still carries the position forward, so the
+   * slot can advance. heartbeat.action.query runs first: its change (to a table in the publication) is
+   * WAL of this database that the slot streams, so the position moves on even when the server's WAL
+   * grows only from other databases. A failing query fails the task, as Debezium's.
+   */
+  private async heartbeat(stream: ChangeStream): Promise<SourceRecord | null> {
+    const { heartbeatIntervalMs: interval, heartbeatActionQuery: query } = this.config;
     if (interval <= 0 || Date.now() - this.lastHeartbeat < interval) return null;
     this.lastHeartbeat = Date.now();
+    if (query !== null && this.sql !== null)
+      await this.sql.unsafe(query).catch((err: unknown) => {
+        if (isConnectionLoss(err)) throw err;
+        const state = (err as { code?: unknown }).code;
+        throw new ConnectException(
+          `Could not execute heartbeat action query (Error: ${state ?? "?"}): ${err instanceof Error ? err.message : String(err)}`,
+          err,
+        );
+      });
     const prefix = this.config.topicPrefix;
     return sourceRecord({
       sourcePartition: sourcePartition(prefix),
       sourceOffset: stream.position(),
-      topic: `__debezium-heartbeat.${prefix}`,
+      topic: this.config.heartbeatTopic,
       keySchema: HEARTBEAT_KEY_SCHEMA,
       key: new Struct(HEARTBEAT_KEY_SCHEMA).put("serverName", prefix),
       valueSchema: HEARTBEAT_VALUE_SCHEMA,
