@@ -53,15 +53,18 @@ export async function* snapshotRows(
     yield { table: previous.table, tuple: previous.tuple, marker: marker(previous.first, true, firstOverall, true) };
 }
 
-/** Debezium's precedence: first of all, last of all, first of its table, last of its table, else true. */
+/**
+ * Debezium's precedence: last of all (Debezium re-marks the record it holds back when the snapshot ends,
+ * so a snapshot of one row says "last"), first of all, first of its table, last of its table, else true.
+ */
 function marker(
   firstInTable: boolean,
   lastInTable: boolean,
   firstOverall: boolean,
   lastOverall: boolean,
 ): SnapshotMarker {
-  if (firstOverall) return "first";
   if (lastOverall) return "last";
+  if (firstOverall) return "first";
   if (firstInTable) return "first_in_data_collection";
   if (lastInTable) return "last_in_data_collection";
   return "true";
