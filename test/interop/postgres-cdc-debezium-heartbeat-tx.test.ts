@@ -6,7 +6,8 @@
 //   same WAL, so ids (`<xid>:<LSN>`) and commit times are equal: records are compared as written, but
 //   for the prefix (and the envelopes' times, version and run id, normalized as in the main comparison).
 // - heartbeat.interval.ms with topic.heartbeat.prefix and heartbeat.action.query: the heartbeat topic's
-//   name, key and value, and the action query's changes reaching the topic of its table.
+//   name, key and value, and the action query's changes reaching the topic of its table; topic.heartbeat.name
+//   and topic.transaction; a failing action query (retried as any SQL error; errors.max.retries=0 fails the task).
 // - Sluice alone: a quiet database on a server busy with another database keeps its slot advancing with
 //   heartbeat.action.query (retained WAL stays bounded); so it does with heartbeats alone (they carry the
 //   server's keepalive position, which Debezium's do not); without heartbeats the slot keeps it all.
@@ -62,6 +63,27 @@ function normalizeChange(event: Event, side: Side, prefix: string): Event {
     payload.source.lsn = payload.source.txId = payload.source.sequence = "<snapshot>";
   }
   return e;
+}
+
+/**
+ * Deletes connector `label` on both sides and drops their slots once let go: the server has 10
+ * (max_replication_slots) for all the tests of this file.
+ */
+async function deleteBoth(label: string): Promise<void> {
+  for (const side of SIDES)
+    expect((await sides.api(side).delete(`/connectors/${sideName(side, label)}`)).status).toBe(204);
+  const names = SIDES.map((side) => `'${sideName(side, label)}'`).join(", ");
+  const inList = `slot_name IN (${names})`;
+  await waitFor(
+    `the slots of ${label} dropped`,
+    () => {
+      sides.pg.psql(
+        `SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE ${inList} AND NOT active`,
+      );
+      return sides.pg.psql(`SELECT count(*) FROM pg_replication_slots WHERE ${inList}`).trim() === "0" || undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 200 },
+  );
 }
 
 const txIdOf = (e: Event) => (payloadOf(e)?.id as string | undefined)?.split(":")[0];
@@ -200,8 +222,64 @@ describe(`PostgreSQL CDC heartbeats and transaction metadata, as Debezium ${DEBE
       },
       payload: { serverName: "<prefix>" },
     });
+    await deleteBoth(label);
+  }, 240_000);
+
+  test("topic.heartbeat.name and topic.transaction name the topics; a failing heartbeat.action.query fails the task", async () => {
+    const label = "named";
+    for (const side of SIDES) {
+      const created = await sides.api(side).post("/connectors", {
+        name: sideName(side, label),
+        config: sides.connectorConfig(side, label, {
+          "table.include.list": "public.quiet",
+          "heartbeat.interval.ms": "100",
+          "topic.heartbeat.name": `${sideName(side, label)}_beats`,
+          "provide.transaction.metadata": "true",
+          "topic.transaction": "txs",
+        }),
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+    }
+    for (const side of SIDES) await sides.api(side).waitForState(sideName(side, label), "RUNNING", 1);
     for (const side of SIDES)
-      expect((await sides.api(side).delete(`/connectors/${sideName(side, label)}`)).status).toBe(204);
+      await sides.eventsUntil(`${sideName(side, label)}_beats`, "a heartbeat", (all) => all.length >= 1);
+    sides.pg.psql("INSERT INTO quiet VALUES (1)");
+    for (const side of SIDES)
+      await sides.eventsUntil(`${sideName(side, label)}.txs`, "BEGIN and END", (all) =>
+        all.some((e) => payloadOf(e)?.status === "END" && payloadOf(e)?.event_count?.number === "1"),
+      );
+
+    const failing = "failing";
+    for (const side of SIDES) {
+      const created = await sides.api(side).post("/connectors", {
+        name: sideName(side, failing),
+        config: sides.connectorConfig(side, failing, {
+          "table.include.list": "public.quiet",
+          "heartbeat.interval.ms": "100",
+          "heartbeat.action.query": "INSERT INTO no_such_table VALUES (1)",
+          // Debezium's PostgreSQL connector retries on any SQL error but authentication's; so does Sluice here.
+          "errors.max.retries": "0",
+        }),
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+    }
+    for (const side of SIDES) {
+      const status = (await sides.api(side).waitForState(sideName(side, failing), "RUNNING")) as unknown as Json;
+      expect(status.connector.state).toBe("RUNNING");
+      const failed = await waitFor(
+        `${side}'s task failed`,
+        async () => {
+          const r = await sides.api(side).get(`/connectors/${sideName(side, failing)}/status`);
+          const task = (r.body as Json).tasks?.[0];
+          return task?.state === "FAILED" ? task : undefined;
+        },
+        { timeoutMs: 90_000, intervalMs: 200 },
+      );
+      // 42P01 undefined_table
+      expect(failed.trace as string).toContain("Could not execute heartbeat action query (Error: 42P01)");
+    }
+    await deleteBoth(label);
+    await deleteBoth(failing);
   }, 240_000);
 
   test("heartbeat.action.query: a quiet database's slot keeps advancing while another database takes heavy writes (Sluice)", async () => {

@@ -60,6 +60,18 @@ async function whileSlotBusy<T>(action: () => Promise<T>): Promise<T> {
   }
 }
 
+/** heartbeat.action.query failed (not for a lost connection): in Debezium's words, with the SQLSTATE. */
+class HeartbeatActionFailed extends Error {
+  constructor(cause: unknown) {
+    const state = (cause as { code?: unknown } | null)?.code ?? "?";
+    super(
+      `Could not execute heartbeat action query (Error: ${state}): ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
+    this.name = "HeartbeatActionFailed";
+  }
+}
+
 /** SQLSTATE classes of a server going away: 08 connection exception, 57P0x shutdown / cannot connect now. */
 const LOST_SQLSTATE = /^(08|57P0[1-4])/;
 /** postgres.js and socket error codes of a connection that is gone or cannot be made. */
@@ -179,19 +191,22 @@ export class PostgresCdcTask extends SourceTask {
       this.reconnections = 0;
       return records;
     } catch (err) {
-      if (!isConnectionLoss(err)) throw err;
+      const actionFailed = err instanceof HeartbeatActionFailed;
+      if (!actionFailed && !isConnectionLoss(err)) throw err;
       await this.close();
       this.reconnections++;
       const { maxRetries, restartWaitMs } = this.config;
       const message = err instanceof Error ? err.message : String(err);
       if (maxRetries >= 0 && this.reconnections > maxRetries)
         throw new ConnectException(
-          `Lost the connection to PostgreSQL and gave up after ${maxRetries} reconnection attempt(s) (errors.max.retries): ${message}`,
+          actionFailed
+            ? `${message}; gave up after ${maxRetries} reconnection attempt(s) (errors.max.retries)`
+            : `Lost the connection to PostgreSQL and gave up after ${maxRetries} reconnection attempt(s) (errors.max.retries): ${message}`,
           err,
         );
       this.reconnectAt = Date.now() + restartWaitMs;
       throw new RetriableException(
-        `Lost the connection to PostgreSQL (${message}); reconnecting in ${restartWaitMs} ms`,
+        `${actionFailed ? message : `Lost the connection to PostgreSQL (${message})`}; reconnecting in ${restartWaitMs} ms`,
         err,
       );
     }
@@ -369,7 +384,8 @@ export class PostgresCdcTask extends SourceTask {
    * Debezium's heartbeat, while streaming: on quiet tables it still carries the position forward, so the
    * slot can advance. heartbeat.action.query runs first: its change (to a table in the publication) is
    * WAL of this database that the slot streams, so the position moves on even when the server's WAL
-   * grows only from other databases. A failing query fails the task, as Debezium's.
+   * grows only from other databases. A failing query is retried as a lost connection is (Debezium's
+   * PostgreSQL connector treats every SQL error but authentication as retriable).
    */
   private async heartbeat(stream: ChangeStream): Promise<SourceRecord | null> {
     const { heartbeatIntervalMs: interval, heartbeatActionQuery: query } = this.config;
@@ -378,11 +394,7 @@ export class PostgresCdcTask extends SourceTask {
     if (query !== null && this.sql !== null)
       await this.sql.unsafe(query).catch((err: unknown) => {
         if (isConnectionLoss(err)) throw err;
-        const state = (err as { code?: unknown }).code;
-        throw new ConnectException(
-          `Could not execute heartbeat action query (Error: ${state ?? "?"}): ${err instanceof Error ? err.message : String(err)}`,
-          err,
-        );
+        throw new HeartbeatActionFailed(err);
       });
     const prefix = this.config.topicPrefix;
     return sourceRecord({
