@@ -8,11 +8,14 @@
 // - outbox_plain: EventRouter with every setting at its default (snapshot read, inserts of two
 //   aggregate types, an update and a delete that are dropped, a NULL payload);
 // - outbox_rich: a column placed in a header and in the envelope (with an alias), the type in a header,
+//   the value schema's version from a column,
 //   table.expand.json.payload=true (nested objects, arrays, int/long/double, null members, empty
 //   arrays, and a payload that is not a JSON object, sent as it is);
 // - outbox_typed: route.by.field=type, a replacement with the named group, route.tombstone.on.empty.payload;
 // - shard_1 and shard_2: ByLogicalTableRouter into one `shards` topic (same ids in both: the key's
-//   physical-table field keeps them apart), inserts, an update, a delete and its tombstone.
+//   physical-table field keeps them apart), inserts, an update, a delete and its tombstone;
+// - part_1 and part_2: ToLogicalTopicRouter (3.x's name) with key.field.name, key.field.regex /
+//   key.field.replacement and schema.name.adjustment.mode=avro (the topic `all-parts` is not an Avro name).
 // Routed outbox topics are prefixed with each side's name by a last RegexRouter (both write to one
 // broker). What differs by nature is normalized: each side's name (<prefix>) and the runId header.
 // SLUICE_DUMP_DIR=<dir> writes both sides' records there as JSON, to look into a difference.
@@ -33,10 +36,10 @@ import { DEBEZIUM_VERSION } from "../fixtures/debezium.ts";
 
 const LABEL = "smt";
 const OUTBOX_COLUMNS =
-  "id uuid PRIMARY KEY, aggregatetype varchar(255) NOT NULL, aggregateid varchar(255) NOT NULL, type varchar(255) NOT NULL, payload jsonb, tenant text";
+  "id uuid PRIMARY KEY, aggregatetype varchar(255) NOT NULL, aggregateid varchar(255) NOT NULL, type varchar(255) NOT NULL, payload jsonb, tenant text, schemaversion int";
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 const outboxRow = (n: number, aggregatetype: string, aggregateid: string, type: string, payload: string | null) =>
-  `('${uuid(n)}', '${aggregatetype}', '${aggregateid}', '${type}', ${payload === null ? "NULL" : `'${payload}'`}, 'tenant-${n}')`;
+  `('${uuid(n)}', '${aggregatetype}', '${aggregateid}', '${type}', ${payload === null ? "NULL" : `'${payload}'`}, 'tenant-${n}', ${n})`;
 
 const RICH_PAYLOAD = JSON.stringify({
   customer: { id: 7, name: "Ann", tags: ["a", "b"], address: { city: "Oslo", zip: null } },
@@ -59,8 +62,9 @@ function chain(side: Side): Record<string, string> {
     [`predicates.${table}.pattern`]: `.*\\.public\\.${table}`,
   });
   return {
-    "table.include.list": "public.outbox_plain,public.outbox_rich,public.outbox_typed,public.shard_1,public.shard_2",
-    transforms: "plain,rich,typed,shards,side",
+    "table.include.list":
+      "public.outbox_plain,public.outbox_rich,public.outbox_typed,public.shard_1,public.shard_2,public.part_1,public.part_2",
+    transforms: "plain,rich,typed,shards,parts,side",
     predicates: "outbox_plain,outbox_rich,outbox_typed",
     ...matches("outbox_plain"),
     ...matches("outbox_rich"),
@@ -72,6 +76,7 @@ function chain(side: Side): Record<string, string> {
     "transforms.rich.table.fields.additional.placement":
       "tenant:header,tenant:envelope:tenant_id,type:header:eventType",
     "transforms.rich.table.expand.json.payload": "true",
+    "transforms.rich.table.field.event.schema.version": "schemaversion",
     "transforms.typed.type": "io.debezium.transforms.outbox.EventRouter",
     "transforms.typed.predicate": "outbox_typed",
     "transforms.typed.route.by.field": "type",
@@ -82,6 +87,13 @@ function chain(side: Side): Record<string, string> {
     "transforms.shards.type": "io.debezium.transforms.ByLogicalTableRouter",
     "transforms.shards.topic.regex": "(.*)\\.public\\.shard_(.*)",
     "transforms.shards.topic.replacement": "$1.public.shards",
+    "transforms.parts.type": "io.debezium.transforms.ToLogicalTopicRouter",
+    "transforms.parts.topic.regex": "(.*)\\.public\\.part_(.*)",
+    "transforms.parts.topic.replacement": "$1.public.all-parts",
+    "transforms.parts.key.field.name": "part",
+    "transforms.parts.key.field.regex": ".*_(\\d+)",
+    "transforms.parts.key.field.replacement": "part-$1",
+    "transforms.parts.schema.name.adjustment.mode": "avro",
     "transforms.side.type": "org.apache.kafka.connect.transforms.RegexRouter",
     "transforms.side.regex": "((outbox|events)\\..*)",
     "transforms.side.replacement": `${sideName(side, LABEL)}.$1`,
@@ -97,6 +109,7 @@ const TOPICS: Record<string, { snapshot: number; all: number }> = {
   "events.invoice.Paid": { snapshot: 0, all: 2 },
   "events.invoice.Voided": { snapshot: 0, all: 1 },
   "public.shards": { snapshot: 2, all: 7 },
+  "public.all-parts": { snapshot: 2, all: 4 },
 };
 
 const CHANGES = [
@@ -115,6 +128,8 @@ const CHANGES = [
   "INSERT INTO shard_2 VALUES (2, 'two-two')",
   "UPDATE shard_1 SET name = 'one-one!' WHERE id = 1",
   "DELETE FROM shard_2 WHERE id = 1",
+  "INSERT INTO part_1 VALUES (2, 'one-two')",
+  "UPDATE part_2 SET name = 'two-one!' WHERE id = 1",
 ];
 
 function normalize(event: Event, side: Side): Event {
@@ -146,9 +161,9 @@ describe(`Debezium ${DEBEZIUM_VERSION}'s outbox EventRouter and ByLogicalTableRo
           `INSERT INTO outbox_rich VALUES ${outboxRow(11, "invoice", "i-1", "InvoiceIssued", '{"total": 1, "lines": []}')}`,
         );
         pg.psql(`INSERT INTO outbox_typed VALUES ${outboxRow(21, "invoice", "i-1", "InvoiceIssued", '{"amount": 1}')}`);
-        for (const n of [1, 2]) {
-          pg.psql(`CREATE TABLE shard_${n} (id int PRIMARY KEY, name text)`);
-          pg.psql(`INSERT INTO shard_${n} VALUES (1, 'shard ${n} row 1')`);
+        for (const table of ["shard_1", "shard_2", "part_1", "part_2"]) {
+          pg.psql(`CREATE TABLE ${table} (id int PRIMARY KEY, name text)`);
+          pg.psql(`INSERT INTO ${table} VALUES (1, '${table} row 1')`);
         }
       },
     });
@@ -201,6 +216,7 @@ describe(`Debezium ${DEBEZIUM_VERSION}'s outbox EventRouter and ByLogicalTableRo
     expect(expanded!.headers).toMatchObject({ id: uuid(12), tenant: "tenant-12", eventType: "InvoiceIssued" });
     const value = expanded!.value as Json;
     expect(value.schema.name).toBe("<prefix>.public.outbox_rich.invoice.Value");
+    expect(value.schema.version).toEqual({ number: "12" });
     expect(Object.keys(value.payload)).toEqual(["payload", "tenant_id"]);
     expect(value.payload.payload.customer.address).toEqual({ city: "Oslo" });
     expect(value.payload.payload.big).toEqual({ number: "5000000000" });
@@ -220,5 +236,8 @@ describe(`Debezium ${DEBEZIUM_VERSION}'s outbox EventRouter and ByLogicalTableRo
     ]);
     expect((shards[0]!.value as Json).schema.name).toBe("<prefix>.public.shards.Envelope");
     expect(shards[6]!.value).toBeNull();
+    const parts = ours("public.all-parts");
+    expect((parts[0]!.key as Json).schema.name).toBe("<prefix>.public.all_parts.Key");
+    expect(parts.map((e) => (e.key as Json).payload.part)).toEqual(["part-1", "part-2", "part-1", "part-2"]);
   }, 300_000);
 });
