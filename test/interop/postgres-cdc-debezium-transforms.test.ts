@@ -11,7 +11,8 @@
 //   the value schema's version from a column,
 //   table.expand.json.payload=true (nested objects, arrays, int/long/double, null members, empty
 //   arrays, and a payload that is not a JSON object, sent as it is);
-// - outbox_typed: route.by.field=type, a replacement with the named group, route.tombstone.on.empty.payload;
+// - outbox_typed: route.by.field=type, a replacement with the named group, route.tombstone.on.empty.payload,
+//   the record timestamp from a column (checked on the records as fetched);
 // - shard_1 and shard_2: ByLogicalTableRouter into one `shards` topic (same ids in both: the key's
 //   physical-table field keeps them apart), inserts, an update, a delete and its tombstone;
 // - part_1 and part_2: ToLogicalTopicRouter (3.x's name) with key.field.name, key.field.regex /
@@ -36,10 +37,13 @@ import { DEBEZIUM_VERSION } from "../fixtures/debezium.ts";
 
 const LABEL = "smt";
 const OUTBOX_COLUMNS =
-  "id uuid PRIMARY KEY, aggregatetype varchar(255) NOT NULL, aggregateid varchar(255) NOT NULL, type varchar(255) NOT NULL, payload jsonb, tenant text, schemaversion int";
+  "id uuid PRIMARY KEY, aggregatetype varchar(255) NOT NULL, aggregateid varchar(255) NOT NULL, type varchar(255) NOT NULL, payload jsonb, tenant text, schemaversion int, occurred timestamp(6)";
+/** When row n's event occurred (its timestamp(6) column, read by Debezium as a MicroTimestamp). */
+const occurred = (n: number) =>
+  new Date(Date.UTC(2024, 4, 6, 7, 8, 9, 123) + n * 1000).toISOString().replace("Z", "456");
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 const outboxRow = (n: number, aggregatetype: string, aggregateid: string, type: string, payload: string | null) =>
-  `('${uuid(n)}', '${aggregatetype}', '${aggregateid}', '${type}', ${payload === null ? "NULL" : `'${payload}'`}, 'tenant-${n}', ${n})`;
+  `('${uuid(n)}', '${aggregatetype}', '${aggregateid}', '${type}', ${payload === null ? "NULL" : `'${payload}'`}, 'tenant-${n}', ${n}, '${occurred(n)}')`;
 
 const RICH_PAYLOAD = JSON.stringify({
   customer: { id: 7, name: "Ann", tags: ["a", "b"], address: { city: "Oslo", zip: null } },
@@ -84,6 +88,7 @@ function chain(side: Side): Record<string, string> {
     "transforms.typed.route.topic.replacement": "events.invoice.${routedByValue}",
     "transforms.typed.route.tombstone.on.empty.payload": "true",
     "transforms.typed.table.fields.additional.placement": "aggregatetype:header",
+    "transforms.typed.table.field.event.timestamp": "occurred",
     "transforms.shards.type": "io.debezium.transforms.ByLogicalTableRouter",
     "transforms.shards.topic.regex": "(.*)\\.public\\.shard_(.*)",
     "transforms.shards.topic.replacement": "$1.public.shards",
@@ -221,6 +226,14 @@ describe(`Debezium ${DEBEZIUM_VERSION}'s outbox EventRouter and ByLogicalTableRo
     expect(value.payload.payload.customer.address).toEqual({ city: "Oslo" });
     expect(value.payload.payload.big).toEqual({ number: "5000000000" });
     expect((text!.value as Json).payload.payload).toBe('"only a text"');
+    // The typed events' Kafka timestamps are their rows' `occurred`, in milliseconds.
+    for (const side of SIDES) {
+      const fetched = await sides.worker.connect.broker.fetch(topic(side, "events.invoice.Paid"), 0, 0);
+      expect([side, fetched.map((r) => r.timestamp)]).toEqual([
+        side,
+        [22, 23].map((n) => Date.parse(occurred(n).slice(0, 23) + "Z")),
+      ]);
+    }
     const [paid, tombstone] = ours("events.invoice.Paid");
     expect(paid!.headers.aggregatetype).toBe("invoice");
     expect(tombstone!.value).toBeNull();
