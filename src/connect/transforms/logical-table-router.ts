@@ -87,7 +87,7 @@ function settings(legacy: boolean): SettingsDefinition {
       name: "logical.destination.cache.size",
       type: "int",
       default: 16,
-      min: 1,
+      min: 0,
       importance: "low",
       doc: "How many derived schemas and topic names are kept.",
     },
@@ -96,7 +96,7 @@ function settings(legacy: boolean): SettingsDefinition {
     declared.push({
       name: "logical.table.cache.size",
       type: "int",
-      min: 1,
+      min: 0,
       importance: "low",
       doc: "The former name of logical.destination.cache.size, read when that is not set.",
     });

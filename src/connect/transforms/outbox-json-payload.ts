@@ -118,7 +118,8 @@ export class OutboxJsonPayload {
       return schema;
     }
     // Debezium merges the distinct element schemas of a HashSet; equal ones collapse into one. Distinct
-    // ones are merged here in the order the elements come (Java's order is its hash table's).
+    // ones are merged here in the order the elements come: Java's order hangs on Schema.Type's identity
+    // hash codes, which differ from one JVM run to the next.
     const distinct: Schema[] = [];
     for (const element of array) {
       if (nodeType(element) !== "OBJECT") continue;
