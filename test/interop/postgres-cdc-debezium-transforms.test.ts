@@ -175,6 +175,32 @@ describe(`Debezium ${DEBEZIUM_VERSION}'s outbox EventRouter and ByLogicalTableRo
   }, 240_000);
   afterAll(() => sides?.stop(), 60_000);
 
+  test("the transforms' config definitions list Debezium's settings with Debezium's types and defaults", async () => {
+    // Settings Debezium reads but leaves out of its ConfigDef, which Sluice lists.
+    const unlisted: Record<string, string[]> = {
+      "io.debezium.transforms.outbox.EventRouter": ["field.name.adjustment.mode"],
+      "io.debezium.transforms.ByLogicalTableRouter": [
+        "key.field.name",
+        "schema.name.adjustment.mode",
+        "logical.table.cache.size",
+      ],
+      "io.debezium.transforms.ToLogicalTopicRouter": ["key.field.name", "schema.name.adjustment.mode"],
+    };
+    for (const [plugin, extra] of Object.entries(unlisted)) {
+      const [debezium, sluice] = await Promise.all(
+        SIDES.map(async (side) => {
+          const got = await sides.api(side).get(`/connector-plugins/${plugin}/config`);
+          expect(got.status, `${side} ${plugin}`).toBe(200);
+          return (got.body as { name: string; type: string; default_value: string | null; required: boolean }[]).map(
+            (k) => `${k.name} ${k.type} ${k.required ? "required" : `default=${k.default_value}`}`,
+          );
+        }),
+      );
+      expect(sluice!.filter((k) => !extra.includes(k.split(" ")[0]!))).toEqual(debezium!);
+      expect(sluice!.filter((k) => extra.includes(k.split(" ")[0]!)).length).toBe(extra.length);
+    }
+  });
+
   test("the routed topics hold the same records", async () => {
     for (const side of SIDES) {
       const created = await sides.api(side).post("/connectors", {

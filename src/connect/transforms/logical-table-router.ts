@@ -36,17 +36,15 @@ function settings(legacy: boolean): SettingsDefinition {
     {
       name: "topic.regex",
       type: "string",
-      required: true,
       importance: "low",
-      doc: "A Java regex matched against the whole topic name; the records of matching topics are routed.",
+      doc: "A Java regex matched against the whole topic name; the records of matching topics are routed. Required.",
       validate: regexProblem,
     },
     {
       name: "topic.replacement",
       type: "string",
-      required: true,
       importance: "low",
-      doc: "The new topic name, with the groups of topic.regex ($1, ${name}).",
+      doc: "The new topic name, with the groups of topic.regex ($1, ${name}). Required.",
     },
     {
       name: "key.enforce.uniqueness",
@@ -129,6 +127,11 @@ export class ToLogicalTopicRouter<R extends ConnectRecord = ConnectRecord> imple
 
   configure(config: Record<string, string>): void {
     const s = parseSettings(this.config(), config);
+    // Debezium's ConfigDef gives these no default (so Kafka Connect lists them as optional) and its
+    // configure requires them.
+    for (const name of ["topic.regex", "topic.replacement"])
+      if (s.string(name).trim() === "")
+        throw configProblem(name, `The '${name}' value is invalid: A value is required`);
     this.topicRegex = JavaPattern.compile(s.string("topic.regex"));
     this.topicReplacement = compileReplacement("topic.replacement", s.string("topic.replacement"), this.topicRegex);
     const keyRegex = s.optionalString("key.field.regex")?.trim();

@@ -21,7 +21,7 @@
 // OpenTelemetry is on Kafka Connect's classpath; Sluice has no tracing, so they are accepted with a
 // warning.
 import { logger } from "../../platform/log.ts";
-import { ignored, SettingsDefinition } from "../../platform/settings.ts";
+import { type Setting, SettingsDefinition } from "../../platform/settings.ts";
 import { DataException, type Schema, SchemaBuilder, Struct } from "../api/data/index.ts";
 import type { ConnectHeader, ConnectRecord } from "../api/records.ts";
 import { newRecord } from "../api/records.ts";
@@ -59,6 +59,18 @@ function placementProblem(value: unknown): string | undefined {
 
 const TRACING_WHY =
   "Sluice opens no OpenTelemetry spans (Debezium opens them only with OpenTelemetry on Kafka Connect's classpath)";
+
+/** A tracing setting: accepted with a warning, and listed with Debezium's type and default as Kafka Connect lists it. */
+function tracing(name: string, type: "string" | "boolean", dflt: string | boolean): Setting {
+  return {
+    name,
+    type,
+    default: dflt,
+    importance: "low",
+    doc: TRACING_WHY,
+    unsupported: { kind: "ignored", why: TRACING_WHY, listed: true },
+  };
+}
 
 const DEFINITION = new SettingsDefinition([
   {
@@ -185,9 +197,9 @@ const DEFINITION = new SettingsDefinition([
     importance: "high",
     doc: "A null or blank payload is routed as a tombstone (null value).",
   },
-  ignored("tracing.span.context.field", TRACING_WHY),
-  ignored("tracing.operation.name", TRACING_WHY),
-  ignored("tracing.with.context.field.only", TRACING_WHY),
+  tracing("tracing.span.context.field", "string", "tracingspancontext"),
+  tracing("tracing.operation.name", "string", "debezium-read"),
+  tracing("tracing.with.context.field.only", "boolean", false),
 ]);
 
 const ENVELOPE_PAYLOAD = "payload";

@@ -81,7 +81,9 @@ describe("ByLogicalTableRouter", () => {
     const other = source({ topic: "server.public.other", value: "x" });
     expect(await router().apply(other)).toBe(other);
     const empty = source({ topic: "server.public.shard_1", value: "x" });
-    expect(await router({ "topic.replacement": "" }).apply(empty)).toBe(empty);
+    expect(
+      await router({ "topic.regex": "(x?)server\\.public\\.shard_1", "topic.replacement": "$1" }).apply(empty),
+    ).toBe(empty);
   });
 
   test("key.field.regex / key.field.replacement, key.field.name, key.enforce.uniqueness", async () => {
@@ -117,7 +119,12 @@ describe("ByLogicalTableRouter", () => {
         ...Object.fromEntries(Object.entries(settings).map(([k, v]) => [`transforms.r.${k}`, v])),
       });
     expect(check(ROUTE)).toEqual({});
-    expect(Object.keys(check({}))).toEqual(["transforms.r.topic.regex", "transforms.r.topic.replacement"]);
+    expect(check({})).toEqual({
+      "transforms.r.topic.regex": ["The 'topic.regex' value is invalid: A value is required"],
+    });
+    expect(check({ "topic.regex": "x" })).toEqual({
+      "transforms.r.topic.replacement": ["The 'topic.replacement' value is invalid: A value is required"],
+    });
     expect(check({ ...ROUTE, "key.field.regex": "(.*)" })).toEqual({
       "transforms.r.key.field.replacement": ["key.field.replacement must be non-empty if key.field.regex is set."],
     });
