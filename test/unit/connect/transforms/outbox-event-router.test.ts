@@ -203,6 +203,18 @@ describe("EventRouter", () => {
     expect(value.get("customer")).toBe("c1");
     expect(value.get("total")).toBe(12.5);
     expect(((value.get("lines") as Struct[])[0] as Struct).get("qty")).toBe(2);
+    // A schema that cannot be inferred (a mixed array) leaves the text as it is; a value that does not fit
+    // the inferred schema (an integer beyond 64 bits) fails the record, as in Debezium, where the schema
+    // is replaced before the value is made.
+    const mixed = (await router({ "table.expand.json.payload": "true" }).apply(
+      event("c", null, row('{"m": [1, "x"]}')),
+    ))!;
+    expect([mixed.valueSchema, mixed.value]).toEqual([JSON_TEXT, '{"m": [1, "x"]}']);
+    expect(() =>
+      router({ "table.expand.json.payload": "true", "table.fields.additional.placement": "type:envelope" }).apply(
+        event("c", null, row('{"n": 123456789012345678901234567890}')),
+      ),
+    ).toThrow();
     // Not JSON: sent unchanged.
     const text = (await router({ "table.expand.json.payload": "true" }).apply(event("c", null, row("plain"))))!;
     expect([text.valueSchema, text.value]).toEqual([JSON_TEXT, "plain"]);
