@@ -57,6 +57,13 @@ async function whileSlotBusy<T>(action: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Drops `slot` once no walsender holds it (gone already is fine). */
+export async function dropSlotWhenFree(sql: Sql, slot: string): Promise<void> {
+  await whileSlotBusy(
+    () => sql`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ${slot}`,
+  );
+}
+
 /** SQLSTATE classes of a server going away: 08 connection exception, 57P0x shutdown / cannot connect now. */
 const LOST_SQLSTATE = /^(08|57P0[1-4])/;
 /** postgres.js and socket error codes of a connection that is gone or cannot be made. */
@@ -230,9 +237,7 @@ export class PostgresCdcTask extends SourceTask {
       this.replication = null;
       const slot = this.config.slotName;
       // Once our walsender has let go of the slot (slot.drop.on.stop).
-      await whileSlotBusy(
-        () => sql`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ${slot}`,
-      ).catch((err: unknown) =>
+      await dropSlotWhenFree(sql, slot).catch((err: unknown) =>
         log.warn(
           { slot, err: err instanceof Error ? err.message : String(err) },
           "could not drop the replication slot (slot.drop.on.stop)",

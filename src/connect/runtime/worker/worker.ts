@@ -45,7 +45,11 @@ export interface ConnectorCallbacks {
 export class Worker {
   readonly providers: ConfigProviders;
   readonly metrics = new ConnectMetrics();
-  private readonly connectors = new Map<string, { instance: Connector; status: Status }>();
+  /** `props`: the resolved config the connector started with (for Connector.deleted). */
+  private readonly connectors = new Map<
+    string,
+    { instance: Connector; status: Status; props?: Record<string, string> }
+  >();
   private readonly tasks = new Map<string, RunningTask>();
   private readonly threads?: TaskThreads;
   private readonly clients: ConnectorClients;
@@ -118,6 +122,8 @@ export class Worker {
       });
       const values = this.resolve(config, resolved);
       await connector.start(values);
+      const started = this.connectors.get(name);
+      if (started?.instance === connector) started.props = values;
       const settings = (connector.type === "source" ? sourceConnectorDefinition : sinkConnectorDefinition).parse(
         values,
       ).values;
@@ -133,7 +139,8 @@ export class Worker {
     }
   }
 
-  async stopConnector(name: string): Promise<void> {
+  /** `deleted`: its config is gone for good (its tasks stopped already): Connector.deleted follows stop(). */
+  async stopConnector(name: string, deleted = false): Promise<void> {
     const entry = this.connectors.get(name);
     this.connectors.delete(name);
     if (!entry) return;
@@ -146,6 +153,15 @@ export class Worker {
       );
     }
     logStopped(name);
+    if (!deleted || !entry.props || !entry.instance.deleted) return;
+    try {
+      await entry.instance.deleted(entry.props);
+    } catch (err) {
+      log.warn(
+        { connector: name, err: err instanceof Error ? err.message : String(err) },
+        "connector failed while cleaning up after its deletion",
+      );
+    }
   }
 
   pauseConnector(name: string, callbacks: ConnectorCallbacks): void {

@@ -1,0 +1,134 @@
+// Slot hygiene of the PostgreSQL CDC connector against a real PostgreSQL: deleting a connector (REST
+// DELETE, on a standalone and on a distributed worker) drops its replication slot with
+// slot.drop.on.stop=true, and otherwise leaves it with exactly one warning that names it and gives the
+// SQL to drop it.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { catalog } from "#src/catalog.ts";
+import { startConnectDistributed, type RunningConnect } from "#src/connect/runtime/server.ts";
+import { workerSettings } from "#src/connect/runtime/worker/worker-config.ts";
+import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
+import { captureLogs, logLines } from "../../fixtures/logs.ts";
+import { cdcConnection, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { freePort, waitFor } from "../../fixtures/wait.ts";
+
+const TASK_THREAD = new URL("../../../src/task-thread.ts", import.meta.url).href;
+
+describe("PostgreSQL CDC replication slots of deleted connectors", () => {
+  let pg: PostgresServer;
+  let standalone: TestConnect;
+  let distributed: RunningConnect;
+  const distributedDir = mkdtempSync(join(tmpdir(), "sluice-slots-"));
+  let logs: ReturnType<typeof captureLogs>;
+  const run = Date.now().toString(36);
+  const json = {
+    "key.converter": "org.apache.kafka.connect.json.JsonConverter",
+    "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+  };
+  const slotCount = (slot: string) => pg.psql(`SELECT count(*) FROM pg_replication_slots WHERE slot_name = '${slot}'`);
+  const publicationCount = (publication: string) =>
+    pg.psql(`SELECT count(*) FROM pg_publication WHERE pubname = '${publication}'`);
+  const warningsAbout = (slot: string) =>
+    logLines(logs.text()).filter((l) => l.level === "warn" && l.logger === "postgres-cdc" && l.slot === slot);
+
+  beforeAll(async () => {
+    pg = await startPostgres();
+    pg.psql("CREATE TABLE kept (id int PRIMARY KEY)");
+    standalone = await startTestConnect("kafka", json);
+    const raw: Record<string, string> = {
+      listeners: `http://127.0.0.1:${freePort()}`,
+      "data.dir": join(distributedDir, "data"),
+      "group.id": "slots",
+      "config.storage.topic": "slots-configs",
+      "offset.storage.topic": "slots-offsets",
+      "status.storage.topic": "slots-status",
+      "config.storage.replication.factor": "1",
+      "offset.storage.replication.factor": "1",
+      "status.storage.replication.factor": "1",
+      "offset.flush.interval.ms": "500",
+      ...json,
+    };
+    distributed = await startConnectDistributed({
+      settings: workerSettings.parse(raw).values,
+      workerConfig: raw,
+      catalog,
+      taskThreadEntry: TASK_THREAD,
+    });
+    // The connector (not its task) warns at a delete, on the worker's own thread: a spy there sees it.
+    logs = captureLogs();
+  }, 180_000);
+  afterAll(async () => {
+    logs?.stop();
+    await standalone?.stop();
+    removeConnectDir(standalone);
+    await distributed?.stop();
+    rmSync(distributedDir, { recursive: true, force: true });
+    await pg?.stop();
+  }, 60_000);
+
+  const workers = () => ({ standalone: standalone.url, distributed: distributed.urls[0]! });
+
+  for (const kind of ["standalone", "distributed"] as const) {
+    const createRunning = async (name: string, extra: Record<string, string>) => {
+      const api = connectClient(workers()[kind]);
+      const config = {
+        "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
+        ...cdcConnection(pg),
+        "topic.prefix": name,
+        "slot.name": name,
+        "publication.name": `${name}_pub`,
+        "publication.autocreate.mode": "filtered",
+        "table.include.list": "public.kept",
+        ...json,
+        ...extra,
+      };
+      const created = await waitFor(
+        `${name} created (409 while a distributed worker joins its group)`,
+        async () => {
+          const r = await api.post("/connectors", { name, config });
+          return r.status === 409 ? undefined : r;
+        },
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
+      expect(created.status).toBe(201);
+      await api.waitForState(name, "RUNNING", 1);
+      expect(slotCount(name)).toBe("1");
+      return api;
+    };
+
+    test(`${kind}: with slot.drop.on.stop=true a delete drops the slot, and nothing is warned`, async () => {
+      const name = `drop_${kind}_${run}`;
+      const api = await createRunning(name, { "slot.drop.on.stop": "true" });
+      expect((await api.delete(`/connectors/${name}`)).status).toBe(204);
+      await waitFor(`slot ${name} dropped`, () => slotCount(name) === "0" || undefined, { timeoutMs: 30_000 });
+      expect(warningsAbout(name)).toEqual([]);
+    }, 120_000);
+
+    test(`${kind}: without slot.drop.on.stop the slot stays, and one warning names it with the SQL that drops it`, async () => {
+      const name = `keep_${kind}_${run}`;
+      const api = await createRunning(name, {});
+      expect((await api.delete(`/connectors/${name}`)).status).toBe(204);
+      const [warning] = await waitFor(
+        `the warning about slot ${name}`,
+        () => (warningsAbout(name).length > 0 ? warningsAbout(name) : undefined),
+        { timeoutMs: 30_000 },
+      );
+      const sql = `SELECT pg_drop_replication_slot('${name}'); DROP PUBLICATION "${name}_pub";`;
+      expect(warning).toMatchObject({ connector: name, slot: name, sql });
+      expect(warning!.msg).toContain(`replication slot ${name} and publication ${name}_pub stay behind`);
+      expect(warning!.msg).toContain(sql);
+      expect(slotCount(name)).toBe("1");
+      // The SQL does what it says, once the walsender of the stopped task has gone.
+      await waitFor(
+        `slot ${name} no longer active`,
+        () => pg.psql(`SELECT active FROM pg_replication_slots WHERE slot_name = '${name}'`) === "f" || undefined,
+      );
+      expect(warningsAbout(name)).toHaveLength(1);
+      pg.psql(sql);
+      expect(slotCount(name)).toBe("0");
+      expect(publicationCount(`${name}_pub`)).toBe("0");
+    }, 120_000);
+  }
+});
