@@ -18,6 +18,7 @@ import { readOffset, snapshotOffset, sourcePartition, type StoredOffset } from "
 import { ConnectionLost, ReplicationConnection } from "./replication-connection.ts";
 import { snapshotRows, type SnapshotRow } from "./snapshot.ts";
 import { SnapshotProgress } from "./snapshot-progress.ts";
+import { SlotLag } from "./slot-lag.ts";
 import { connectSql } from "./sql-connection.ts";
 import { StreamingMetrics } from "./streaming-metrics.ts";
 import { nowUnixMicros } from "./pg-epoch.ts";
@@ -100,6 +101,7 @@ export class PostgresCdcTask extends SourceTask {
   private headers: readonly ConnectHeader[] = [];
   private progress!: SnapshotProgress;
   private streamingMetrics!: StreamingMetrics;
+  private slotLag: SlotLag | null = null;
 
   version(): string {
     return VERSION;
@@ -117,6 +119,11 @@ export class PostgresCdcTask extends SourceTask {
     );
     this.streamingMetrics = new StreamingMetrics(this.context.metrics, topicPrefix);
     await this.open();
+    if (this.config.snapshotMode !== "initial_only") {
+      // initial_only makes no slot to read.
+      this.slotLag = new SlotLag(this.context.metrics, topicPrefix, this.config.slotName, log);
+      this.slotLag.start(() => this.sql, this.config.slotLagIntervalMs);
+    }
   }
 
   /** Connects and resumes from the committed offset (at start, and again after losing the database). */
@@ -231,6 +238,7 @@ export class PostgresCdcTask extends SourceTask {
   }
 
   async stop(): Promise<void> {
+    this.slotLag?.stop();
     const sql = this.config?.slotDropOnStop ? this.sql : null;
     if (sql !== null) {
       this.replication?.close();

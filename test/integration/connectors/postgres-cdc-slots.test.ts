@@ -1,7 +1,8 @@
 // Slot hygiene of the PostgreSQL CDC connector against a real PostgreSQL: deleting a connector (REST
 // DELETE, on a standalone and on a distributed worker) drops its replication slot with
 // slot.drop.on.stop=true, and otherwise leaves it with exactly one warning that names it and gives the
-// SQL to drop it.
+// SQL to drop it. The WAL a slot holds back is a gauge on /metrics: it grows while the connector is
+// paused and WAL is written, and falls once it is resumed and has caught up.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +13,7 @@ import { workerSettings } from "#src/connect/runtime/worker/worker-config.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { captureLogs, logLines } from "../../fixtures/logs.ts";
 import { cdcConnection, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { scrape, valueOf } from "../../fixtures/prometheus.ts";
 import { freePort, waitFor } from "../../fixtures/wait.ts";
 
 const TASK_THREAD = new URL("../../../src/task-thread.ts", import.meta.url).href;
@@ -131,4 +133,70 @@ describe("PostgreSQL CDC replication slots of deleted connectors", () => {
       expect(publicationCount(`${name}_pub`)).toBe("0");
     }, 120_000);
   }
+
+  test("slot lag: the WAL the slot retains grows while the connector is paused and falls after it resumed", async () => {
+    const name = `lag_${run}`;
+    pg.psql("CREATE TABLE lag_rows (id int PRIMARY KEY, payload text)");
+    const api = await (async () => {
+      const client = connectClient(standalone.url);
+      const config = {
+        "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
+        ...cdcConnection(pg),
+        "topic.prefix": name,
+        "slot.name": name,
+        "publication.name": `${name}_pub`,
+        "publication.autocreate.mode": "filtered",
+        "table.include.list": "public.lag_rows",
+        "slot.drop.on.stop": "true",
+        "slot.lag.interval.ms": "200",
+        // A transaction's last change is not past its commit: what moves the slot past it on a quiet table.
+        "heartbeat.interval.ms": "500",
+        ...json,
+      };
+      expect((await client.post("/connectors", { name, config })).status).toBe(201);
+      await client.waitForState(name, "RUNNING", 1);
+      return client;
+    })();
+    const labels = { server: name, slot: name };
+    const lag = async () => {
+      const samples = await scrape(standalone.url);
+      return {
+        retained: valueOf(samples, "sluice_postgres_cdc_slot_retained_wal_bytes", labels),
+        flush: valueOf(samples, "sluice_postgres_cdc_slot_confirmed_flush_lag_bytes", labels),
+      };
+    };
+    const first = await waitFor("a first slot lag reading", async () => {
+      const l = await lag();
+      return Number.isFinite(l.retained) && Number.isFinite(l.flush) ? l : undefined;
+    });
+    expect(first.retained!).toBeGreaterThanOrEqual(first.flush!);
+
+    expect((await api.put(`/connectors/${name}/pause`)).status).toBe(202);
+    await api.waitForState(name, "PAUSED", 1);
+    const MB = 1024 * 1024;
+    pg.psql(`INSERT INTO lag_rows SELECT i, repeat('x', 200) FROM generate_series(1, 20000) AS i`);
+    const grown = await waitFor(
+      "the lag to grow by the WAL written while paused",
+      async () => {
+        const l = await lag();
+        return l.flush! > first.flush! + 2 * MB && l.retained! > first.retained! + 2 * MB ? l : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
+
+    expect((await api.put(`/connectors/${name}/resume`)).status).toBe(202);
+    // The slot's restart_lsn moves at the next record of running transactions: a checkpoint writes one.
+    const fallen = await waitFor(
+      "the lag to fall once the connector has caught up",
+      async () => {
+        pg.psql("CHECKPOINT");
+        const l = await lag();
+        return l.flush! < MB && l.retained! < grown.retained! - 2 * MB ? l : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    expect(fallen.retained!).toBeGreaterThanOrEqual(fallen.flush!);
+    expect((await api.delete(`/connectors/${name}`)).status).toBe(204);
+    await waitFor(`slot ${name} dropped`, () => slotCount(name) === "0" || undefined, { timeoutMs: 30_000 });
+  }, 120_000);
 });
