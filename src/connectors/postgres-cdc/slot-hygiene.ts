@@ -35,12 +35,16 @@ export async function afterDelete(
   const slot = config.slotName;
   const connector = name ?? null;
   let sql: Sql | null = null;
+  /** Set once the delete stopped waiting: a late answer neither logs nor leaves a connection open. */
+  let over = false;
   const look = async () => {
-    sql = await connectSql(config, 1);
+    const connection = await connectSql(config, 1);
+    if (over) return void (await connection.end({ timeout: 1 }).catch(() => {}));
+    sql = connection;
     const [found] = await sql<{ publication: boolean }[]>`
       SELECT EXISTS (SELECT 1 FROM pg_publication WHERE pubname = ${config.publicationName}) AS publication
         FROM pg_replication_slots WHERE slot_name = ${slot}`;
-    if (found === undefined) return; // never made (initial_only), or dropped by the stopping task
+    if (found === undefined || over) return; // never made (initial_only), or dropped by the stopping task
     if (config.slotDropOnStop) {
       await dropSlot(sql, slot);
       log.info({ connector, slot }, `replication slot ${slot} dropped (slot.drop.on.stop)`);
@@ -71,6 +75,7 @@ export async function afterDelete(
         : `connector ${name ?? ""} was deleted; its replication slot ${slot} may stay behind in database ${config.database} (the database could not be checked), keeping PostgreSQL from removing WAL: ${statement}`,
     );
   } finally {
+    over = true;
     clearTimeout(timer);
     await (sql as Sql | null)?.end({ timeout: 1 }).catch(() => {});
   }

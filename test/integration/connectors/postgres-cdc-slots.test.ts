@@ -134,6 +134,39 @@ describe("PostgreSQL CDC replication slots of deleted connectors", () => {
     }, 120_000);
   }
 
+  test("a connector whose database is down at its delete warns that its slot may stay, with the SQL", async () => {
+    const name = `unreachable_${run}`;
+    const gone = await startPostgres(); // a database of its own, stopped before the delete
+    try {
+      gone.psql("CREATE TABLE kept (id int PRIMARY KEY)");
+      const api = connectClient(standalone.url);
+      const config = {
+        "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
+        ...cdcConnection(gone),
+        "topic.prefix": name,
+        "slot.name": name,
+        "table.include.list": "public.kept",
+        ...json,
+      };
+      expect((await api.post("/connectors", { name, config })).status).toBe(201);
+      await api.waitForState(name, "RUNNING", 1);
+      await gone.stop();
+      expect((await api.delete(`/connectors/${name}`)).status).toBe(204);
+      const [warning] = await waitFor(`the warning about slot ${name}`, () =>
+        warningsAbout(name).length > 0 ? warningsAbout(name) : undefined,
+      );
+      expect(warning).toMatchObject({
+        connector: name,
+        slot: name,
+        sql: `SELECT pg_drop_replication_slot('${name}');`,
+      });
+      expect(warning!.msg).toContain("may stay behind");
+      expect(warningsAbout(name)).toHaveLength(1);
+    } finally {
+      await gone.stop();
+    }
+  }, 120_000);
+
   test("slot lag: the WAL the slot retains grows while the connector is paused and falls after it resumed", async () => {
     const name = `lag_${run}`;
     pg.psql("CREATE TABLE lag_rows (id int PRIMARY KEY, payload text)");
