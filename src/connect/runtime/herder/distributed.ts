@@ -429,10 +429,10 @@ export class DistributedHerder extends HerderBase implements Herder {
   }
 
   private async stopConnector(name: string): Promise<void> {
-    const removed = !this.configs.connectors.has(name);
-    await this.worker.stopConnector(name, removed);
+    await this.worker.stopConnector(name, !this.configs.connectors.has(name));
     this.connectors.delete(name);
     this.connectorStates.delete(name);
+    const removed = !this.configs.connectors.has(name);
     this.putStatus(name, undefined, removed ? null : { state: "UNASSIGNED", workerId: this.worker.workerId });
   }
 
