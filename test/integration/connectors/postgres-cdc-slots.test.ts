@@ -132,6 +132,24 @@ describe("PostgreSQL CDC replication slots of deleted connectors", () => {
       expect(slotCount(name)).toBe("0");
       expect(publicationCount(`${name}_pub`)).toBe("0");
     }, 120_000);
+
+    test(`${kind}: a connector stopped (PUT /stop) before its delete warns all the same`, async () => {
+      const name = `stopped_${kind}_${run}`;
+      const api = await createRunning(name, {});
+      expect((await api.put(`/connectors/${name}/stop`)).status).toBe(204);
+      await api.waitForState(name, "STOPPED");
+      expect(warningsAbout(name)).toEqual([]);
+      expect((await api.delete(`/connectors/${name}`)).status).toBe(204);
+      const [warning] = await waitFor(
+        `the warning about slot ${name}`,
+        () => (warningsAbout(name).length > 0 ? warningsAbout(name) : undefined),
+        { timeoutMs: 30_000 },
+      );
+      expect(warning).toMatchObject({ connector: name, slot: name });
+      expect(warningsAbout(name)).toHaveLength(1);
+      pg.psql(String(warning!.sql));
+      expect(slotCount(name)).toBe("0");
+    }, 120_000);
   }
 
   test("a connector whose database is down at its delete warns that its slot may stay, with the SQL", async () => {
