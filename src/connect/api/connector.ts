@@ -41,6 +41,12 @@ export abstract class Connector {
    * (connection-check.ts), since it answers a REST call.
    */
   validate?(props: Record<string, string>): Promise<Map<string, string[]>>;
+  /**
+   * Sluice's own, not Kafka's (whose connectors cannot tell a delete from a stop): called once, after
+   * stop() and after its tasks stopped, when the connector's config was deleted, with the config it ran
+   * with. For what the connector leaves outside Kafka (a replication slot): remove it or say so.
+   */
+  deleted?(props: Record<string, string>): void | Promise<void>;
 }
 
 /**

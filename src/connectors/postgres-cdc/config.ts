@@ -223,6 +223,14 @@ export const postgresCdcSettings = new SettingsDefinition([
     doc: "Sluice-specific: how often, at most, a snapshot logs each table's progress (rows of the estimate, rate, time left).",
   },
   {
+    name: "slot.lag.interval.ms",
+    type: "long",
+    default: 10000,
+    min: 100,
+    importance: "low",
+    doc: "Sluice-specific: how often the task reads how much WAL its replication slot holds back (the slot lag gauges on /metrics and the console), on its SQL connection, apart from the replication stream.",
+  },
+  {
     name: "max.batch.size",
     type: "int",
     default: 2048,
@@ -291,6 +299,7 @@ export interface PostgresCdcConfig {
   readonly heartbeatIntervalMs: number;
   readonly snapshotFetchSize: number;
   readonly snapshotProgressIntervalMs: number;
+  readonly slotLagIntervalMs: number;
   readonly maxBatchSize: number;
   readonly pollIntervalMs: number;
   readonly maxRetries: number;
@@ -354,6 +363,7 @@ export function parsePostgresCdcConfig(props: Record<string, string>): PostgresC
         ? DEFAULT_SNAPSHOT_FETCH_SIZE
         : s.int("snapshot.fetch.size"),
     snapshotProgressIntervalMs: s.int("snapshot.progress.interval.ms"),
+    slotLagIntervalMs: s.int("slot.lag.interval.ms"),
     maxBatchSize: s.int("max.batch.size"),
     pollIntervalMs: s.int("poll.interval.ms"),
     maxRetries: s.int("errors.max.retries"),

@@ -4,7 +4,8 @@
 // task asks for them, and carry Debezium's `snapshot` markers (first, last, per table).
 import type { Sql } from "postgres";
 import { tableOfCatalog, type CaptureOptions, type CapturedTable } from "./captured-table.ts";
-import { capturedTables, describeTable, estimatedRows } from "./catalog.ts";
+import { capturedTables, describeTable } from "./catalog.ts";
+import { estimateRows } from "./row-estimate.ts";
 import type { SnapshotMarker } from "./envelope.ts";
 import type { Tuple } from "./pgoutput.ts";
 import { quoteIdentifier } from "./replication-connection.ts";
@@ -87,8 +88,10 @@ async function* tableRows(
     onStart({ txId: BigInt(txid) });
     const names = await capturedTables(connection, options.filters);
     const estimated: EstimatedTable[] = [];
-    for (const name of names)
-      estimated.push({ name: `${name.schema}.${name.table}`, estimate: await estimatedRows(connection, name) });
+    for (const name of names) {
+      const { rows, basis } = await estimateRows(connection, name);
+      estimated.push({ name: `${name.schema}.${name.table}`, estimate: rows, basis });
+    }
     listener.tables(estimated);
     for (const name of names) {
       const qualified = `${name.schema}.${name.table}`;

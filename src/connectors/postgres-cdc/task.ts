@@ -18,6 +18,7 @@ import { readOffset, snapshotOffset, sourcePartition, type StoredOffset } from "
 import { ConnectionLost, ReplicationConnection } from "./replication-connection.ts";
 import { snapshotRows, type SnapshotRow } from "./snapshot.ts";
 import { SnapshotProgress } from "./snapshot-progress.ts";
+import { SlotLag } from "./slot-lag.ts";
 import { connectSql } from "./sql-connection.ts";
 import { StreamingMetrics } from "./streaming-metrics.ts";
 import { nowUnixMicros } from "./pg-epoch.ts";
@@ -57,6 +58,13 @@ async function whileSlotBusy<T>(action: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Drops `slot` once no walsender holds it (gone already is fine). */
+export async function dropSlotWhenFree(sql: Sql, slot: string): Promise<void> {
+  await whileSlotBusy(
+    () => sql`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ${slot}`,
+  );
+}
+
 /** SQLSTATE classes of a server going away: 08 connection exception, 57P0x shutdown / cannot connect now. */
 const LOST_SQLSTATE = /^(08|57P0[1-4])/;
 /** postgres.js and socket error codes of a connection that is gone or cannot be made. */
@@ -93,6 +101,7 @@ export class PostgresCdcTask extends SourceTask {
   private headers: readonly ConnectHeader[] = [];
   private progress!: SnapshotProgress;
   private streamingMetrics!: StreamingMetrics;
+  private slotLag: SlotLag | null = null;
 
   version(): string {
     return VERSION;
@@ -110,6 +119,11 @@ export class PostgresCdcTask extends SourceTask {
     );
     this.streamingMetrics = new StreamingMetrics(this.context.metrics, topicPrefix);
     await this.open();
+    if (this.config.snapshotMode !== "initial_only") {
+      // initial_only makes no slot to read.
+      this.slotLag = new SlotLag(this.context.metrics, topicPrefix, this.config.slotName, log);
+      this.slotLag.start(() => this.sql, this.config.slotLagIntervalMs);
+    }
   }
 
   /** Connects and resumes from the committed offset (at start, and again after losing the database). */
@@ -224,15 +238,14 @@ export class PostgresCdcTask extends SourceTask {
   }
 
   async stop(): Promise<void> {
+    this.slotLag?.stop();
     const sql = this.config?.slotDropOnStop ? this.sql : null;
     if (sql !== null) {
       this.replication?.close();
       this.replication = null;
       const slot = this.config.slotName;
       // Once our walsender has let go of the slot (slot.drop.on.stop).
-      await whileSlotBusy(
-        () => sql`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ${slot}`,
-      ).catch((err: unknown) =>
+      await dropSlotWhenFree(sql, slot).catch((err: unknown) =>
         log.warn(
           { slot, err: err instanceof Error ? err.message : String(err) },
           "could not drop the replication slot (slot.drop.on.stop)",
