@@ -18,3 +18,26 @@ export interface SignalChannel {
   read(): Promise<Signal[]>;
   close(): Promise<void>;
 }
+
+/**
+ * A signal from the JSON object a channel received (`{"id", "type", "data"}`); a string saying what is
+ * wrong when it is not one. `data` may be an object or, as the signalling table holds it, JSON text.
+ */
+export function signalOf(json: unknown, channel: SignalChannelName): Signal | string {
+  if (json === null || typeof json !== "object" || Array.isArray(json)) return "a signal must be a JSON object";
+  const { id, type, data } = json as Record<string, unknown>;
+  if (typeof id !== "string" && typeof id !== "number") return "a signal needs an id";
+  if (typeof type !== "string" || type === "") return "a signal needs a type";
+  const parsed = typeof data === "string" && data.trim() !== "" ? parseObject(data) : (data ?? null);
+  if (parsed !== null && (typeof parsed !== "object" || Array.isArray(parsed)))
+    return "a signal's data must be a JSON object";
+  return { id: String(id), type, data: parsed as Record<string, unknown> | null, channel };
+}
+
+function parseObject(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text; // not an object: refused by the caller
+  }
+}
