@@ -44,8 +44,11 @@ const HEARTBEAT_VALUE_SCHEMA = SchemaBuilder.struct()
 const log = logger("postgres-cdc");
 const SLOT_BUSY_ATTEMPTS = 50;
 const SLOT_BUSY_WAIT_MS = 200;
-/** While a blocking snapshot pauses streaming, the server hears from the task this often (wal_sender_timeout is 60 s by default). */
-const PAUSED_STATUS_INTERVAL_MS = 10_000;
+/**
+ * While a blocking snapshot pauses streaming, the server hears from the task this often, also while a
+ * fetch of rows takes long: the walsender ends a connection silent for wal_sender_timeout (60 s by default).
+ */
+const PAUSED_STATUS_INTERVAL_MS = 1000;
 
 interface Snapshot {
   readonly rows: AsyncGenerator<SnapshotRow>;
@@ -112,7 +115,8 @@ export class PostgresCdcTask extends SourceTask {
   private readonly blockingRequests: SnapshotRequest[] = [];
   /** The offset of the last record handed on (where a blocking snapshot's records stand). */
   private lastOffset: Record<string, unknown> | null = null;
-  private lastStatusReport = 0;
+  /** Status updates to the server while a blocking snapshot pauses streaming. */
+  private pausedStatus: ReturnType<typeof setInterval> | null = null;
 
   version(): string {
     return VERSION;
@@ -312,6 +316,7 @@ export class PostgresCdcTask extends SourceTask {
   private async close(): Promise<void> {
     this.stream = null;
     this.lastOffset = null; // after a reconnect, streaming goes on from the committed offset
+    this.resumeStreaming();
     this.replication?.close();
     this.replication = null;
     await this.snapshot?.rows.return(undefined);
@@ -399,7 +404,7 @@ export class PostgresCdcTask extends SourceTask {
       { signal: request.signal.id, dataCollections: request.dataCollections },
       "Starting blocking snapshot; streaming is paused",
     );
-    this.lastStatusReport = Date.now();
+    this.pausedStatus = setInterval(() => this.replication?.reportStatus(), PAUSED_STATUS_INTERVAL_MS);
     const lsn = bigintOf(streamed.lsn) ?? 0n;
     return {
       ...this.startSnapshot(null, lsn, selection),
@@ -408,20 +413,21 @@ export class PostgresCdcTask extends SourceTask {
     };
   }
 
+  /** Ends a blocking snapshot's pause (its status updates). */
+  private resumeStreaming(): void {
+    if (this.pausedStatus !== null) clearInterval(this.pausedStatus);
+    this.pausedStatus = null;
+  }
+
   private async pollSnapshot(snapshot: Snapshot): Promise<SourceRecord[] | null> {
     const records: SourceRecord[] = [];
     const blocking = snapshot.blocking;
-    if (blocking) {
-      await this.signals?.poll(); // a blocking snapshot asked for meanwhile waits for this one to end
-      if (Date.now() - this.lastStatusReport >= PAUSED_STATUS_INTERVAL_MS) {
-        this.lastStatusReport = Date.now();
-        this.replication?.reportStatus();
-      }
-    }
+    if (blocking) await this.signals?.poll(); // a blocking snapshot asked for meanwhile waits for this one to end
     while (records.length < this.config.maxBatchSize) {
       const next = await snapshot.rows.next();
       if (next.done) {
         this.snapshot = null;
+        this.resumeStreaming();
         if (blocking)
           log.info({ signal: blocking.signal }, "Blocking snapshot completed; streaming resumes where it stopped");
         else if (this.config.snapshotMode !== "initial_only")
