@@ -15,7 +15,12 @@ import {
   snapshotRequestOf,
 } from "#src/connectors/postgres-cdc/signals/dispatcher.ts";
 import { FileSignalChannel, parseLine } from "#src/connectors/postgres-cdc/signals/file-channel.ts";
-import { openSignalTopic, signalTopicReaderOptions } from "#src/connectors/postgres-cdc/signals/kafka-channel.ts";
+import {
+  KafkaSignalChannel,
+  openSignalTopic,
+  signalTopicReaderOptions,
+} from "#src/connectors/postgres-cdc/signals/kafka-channel.ts";
+import type { TopicReader } from "#src/connect/api/connector.ts";
 import { openTopicReader } from "#src/connect/runtime/worker/topic-reader.ts";
 import { type Signal, type SignalChannel, signalOf } from "#src/connectors/postgres-cdc/signals/signal.ts";
 import type { Logger } from "#src/platform/log.ts";
@@ -124,6 +129,108 @@ function queueChannel(): SignalChannel & { queue: Signal[]; reads: number } {
   };
   return channel;
 }
+
+interface MemoryTopic {
+  records: { key: string | null; value: string | null }[];
+  committed: number | undefined;
+  closed: boolean;
+  reader: TopicReader;
+}
+
+/** One topic partition in memory, with a committed offset (the pure logic's stand-in for Kafka). */
+function memoryTopic(records: MemoryTopic["records"], committed?: number): MemoryTopic {
+  const encode = (text: string | null) => (text === null ? null : new TextEncoder().encode(text));
+  const topic: MemoryTopic = {
+    records,
+    committed,
+    closed: false,
+    reader: {
+      fetch: async (offset) =>
+        topic.records.slice(offset).map((r, i) => ({ offset: offset + i, key: encode(r.key), value: encode(r.value) })),
+      committedOffset: async () => topic.committed,
+      earliestOffset: async () => 0,
+      commit: async (offset) => {
+        topic.committed = offset;
+      },
+      close: async () => {
+        topic.closed = true;
+      },
+    },
+  };
+  return topic;
+}
+
+describe("the kafka channel", () => {
+  const settings = { topic: "shop-signal", bootstrapServers: ["k:9092"], groupId: "g", pollTimeoutMs: 0, consumer: {} };
+  const value = (id: string, type = "log") => JSON.stringify({ id, type, data: { message: id } });
+  /** Reads until the background fetch has handed something on (bounded). */
+  async function readSome(channel: KafkaSignalChannel): Promise<Signal[]> {
+    for (let i = 0; i < 100; i++) {
+      const signals = await channel.read();
+      if (signals.length > 0) return signals;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return [];
+  }
+
+  test("reads from the group's committed offset; records keyed for another connector and empty ones are skipped", async () => {
+    const topic = memoryTopic(
+      [
+        { key: "shop", value: value("old") },
+        { key: "shop", value: value("1") },
+        { key: "other", value: value("x") },
+        { key: "shop", value: "" },
+        { key: "shop", value: "{broken" },
+        { key: "shop", value: value("2") },
+      ],
+      1,
+    );
+    const log = recordingLog();
+    const channel = new KafkaSignalChannel(settings, "shop", topic.reader, log);
+    expect((await readSome(channel)).map((s) => [s.id, s.channel])).toEqual([
+      ["1", "kafka"],
+      ["2", "kafka"],
+    ]);
+    expect(log.lines.map((l) => [l.level, l.message])).toContainEqual([
+      "info",
+      "Signal key 'other' doesn't match the connector's name 'shop'",
+    ]);
+    expect(log.lines.map((l) => [l.level, l.message])).toContainEqual(["error", "Skipped signal due to an error"]);
+  });
+
+  test("read() never waits on Kafka: what a fetch brings is handed on by a later read", async () => {
+    let release: (() => void) | undefined;
+    const topic = memoryTopic([{ key: "shop", value: value("1") }]);
+    const slow: TopicReader = {
+      ...topic.reader,
+      fetch: async (offset, wait) => {
+        await new Promise<void>((resolve) => (release = resolve));
+        return topic.reader.fetch(offset, wait);
+      },
+    };
+    const channel = new KafkaSignalChannel(settings, "shop", slow, recordingLog());
+    expect(await channel.read()).toEqual([]); // the fetch hangs; read() does not
+    for (let i = 0; i < 100 && release === undefined; i++) await new Promise((resolve) => setImmediate(resolve));
+    release!();
+    expect((await readSome(channel)).map((s) => s.id)).toEqual(["1"]);
+  });
+
+  test("commits what was acted on: the signals a read returned, once the next read comes, and on close", async () => {
+    const topic = memoryTopic([{ key: "shop", value: value("1") }]);
+    const channel = new KafkaSignalChannel(settings, "shop", topic.reader, recordingLog());
+    expect((await readSome(channel)).map((s) => s.id)).toEqual(["1"]);
+    expect(topic.committed === undefined || topic.committed === 0).toBe(true); // not acted on yet
+    topic.records.push({ key: "shop", value: value("2") });
+    expect((await readSome(channel)).map((s) => s.id)).toEqual(["2"]);
+    expect(topic.committed).toBe(1); // "1" was acted on before this read
+    await channel.close();
+    expect([topic.committed, topic.closed]).toEqual([2, true]);
+    // A new channel (the task restarted) goes on after them.
+    topic.records.push({ key: "shop", value: value("3") });
+    const again = new KafkaSignalChannel(settings, "shop", topic.reader, recordingLog());
+    expect((await readSome(again)).map((s) => s.id)).toEqual(["3"]);
+  });
+});
 
 describe("the dispatcher", () => {
   test("reads the channels at once, then at most every signal.poll.interval.ms", async () => {
