@@ -131,7 +131,7 @@ export class KafkaSignalChannel implements SignalChannel {
       if (this.closed || this.position !== from) return; // sought meanwhile: these are not wanted
       for (const record of records) {
         const signal = this.signalOf(record.key, record.value);
-        if (signal) this.arrived.push(signal);
+        if (signal) this.arrived.push({ ...signal, channelOffset: record.offset });
         this.position = record.offset + 1;
       }
       this.lastProblem = "";

@@ -9,6 +9,8 @@ export interface Signal {
   readonly type: string;
   readonly data: Record<string, unknown> | null;
   readonly channel: SignalChannelName;
+  /** The kafka channel's: the record's offset on the signal topic (Debezium's channelOffset, for KafkaSignalChannel.seek). */
+  readonly channelOffset?: number;
 }
 
 /** A channel the task reads signals from between batches (the source channel instead sees them in the WAL). */

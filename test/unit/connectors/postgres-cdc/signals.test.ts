@@ -187,9 +187,9 @@ describe("the kafka channel", () => {
     );
     const log = recordingLog();
     const channel = new KafkaSignalChannel(settings, "shop", topic.reader, log);
-    expect((await readSome(channel)).map((s) => [s.id, s.channel])).toEqual([
-      ["1", "kafka"],
-      ["2", "kafka"],
+    expect((await readSome(channel)).map((s) => [s.id, s.channel, s.channelOffset])).toEqual([
+      ["1", "kafka", 1],
+      ["2", "kafka", 5],
     ]);
     expect(log.lines.map((l) => [l.level, l.message])).toContainEqual([
       "info",
