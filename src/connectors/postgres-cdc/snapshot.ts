@@ -4,7 +4,7 @@
 // task asks for them, and carry Debezium's `snapshot` markers (first, last, per table).
 import type { Sql } from "postgres";
 import { tableOfCatalog, type CaptureOptions, type CapturedTable } from "./captured-table.ts";
-import { capturedTables, describeTable } from "./catalog.ts";
+import { capturedTables, describeTable, type TableName } from "./catalog.ts";
 import { estimateRows } from "./row-estimate.ts";
 import type { SnapshotMarker } from "./envelope.ts";
 import type { Tuple } from "./pgoutput.ts";
@@ -16,6 +16,15 @@ export interface SnapshotRow {
   readonly tuple: Tuple;
   readonly marker: SnapshotMarker;
 }
+
+/** Which captured tables a snapshot reads, and how (a blocking snapshot's signal names them). */
+export interface SnapshotSelection {
+  includes(table: TableName): boolean;
+  /** The whole SELECT a table is read with instead of all its captured columns; undefined for the default. */
+  select(table: TableName): string | undefined;
+}
+
+const EVERY_TABLE: SnapshotSelection = { includes: () => true, select: () => undefined };
 
 export interface SnapshotInfo {
   /** The snapshot transaction's id (Debezium reports it as the snapshot events' txId). */
@@ -35,10 +44,11 @@ export async function* snapshotRows(
   fetchSize: number,
   onStart: (info: SnapshotInfo) => void,
   listener: SnapshotListener,
+  selection: SnapshotSelection = EVERY_TABLE,
 ): AsyncGenerator<SnapshotRow> {
   let previous: { table: CapturedTable; tuple: Tuple; first: boolean } | null = null;
   let firstOverall = true;
-  for await (const { table, tuple } of tableRows(sql, snapshotName, options, fetchSize, onStart, listener)) {
+  for await (const { table, tuple } of tableRows(sql, snapshotName, options, fetchSize, onStart, listener, selection)) {
     // One row of lookahead: a row's marker depends on whether the next one is of the same table.
     if (previous !== null) {
       yield {
@@ -75,6 +85,7 @@ async function* tableRows(
   fetchSize: number,
   onStart: (info: SnapshotInfo) => void,
   listener: SnapshotListener,
+  selection: SnapshotSelection,
 ): AsyncGenerator<{ table: CapturedTable; tuple: Tuple }> {
   const connection = await sql.reserve();
   try {
@@ -86,7 +97,7 @@ async function* tableRows(
       { txid: string },
     ];
     onStart({ txId: BigInt(txid) });
-    const names = await capturedTables(connection, options.filters);
+    const names = (await capturedTables(connection, options.filters)).filter((name) => selection.includes(name));
     const estimated: EstimatedTable[] = [];
     for (const name of names) {
       const { rows, basis } = await estimateRows(connection, name);
@@ -101,16 +112,20 @@ async function* tableRows(
         listener.tableDone(qualified);
         continue;
       }
-      // Only captured columns are read; the tuple keeps the table's positions so rowOf() lines up.
-      const positions = table.columns.flatMap((c, i) => (c === null ? [] : [i]));
-      await connection.unsafe(
-        `DECLARE sluice_snapshot NO SCROLL CURSOR FOR SELECT ${selected.join(", ")} FROM ${quoteIdentifier(name.schema)}.${quoteIdentifier(name.table)}`,
-      );
+      // Only captured columns are read, unless a SELECT of its own is given; columns are matched by name,
+      // and the tuple keeps the table's positions so rowOf() lines up.
+      const select =
+        selection.select(name) ??
+        `SELECT ${selected.join(", ")} FROM ${quoteIdentifier(name.schema)}.${quoteIdentifier(name.table)}`;
+      await connection.unsafe(`DECLARE sluice_snapshot NO SCROLL CURSOR FOR ${select}`);
+      let positions: (number | undefined)[] | null = null;
       for (;;) {
         const rows = await connection.unsafe(`FETCH ${fetchSize} FROM sluice_snapshot`).raw();
+        positions ??= resultPositions(table, rows.columns);
         for (const raw of rows) {
           const tuple: Tuple = table.columns.map(() => ({ kind: "null" }) as const);
           positions.forEach((position, i) => {
+            if (position === undefined) return; // a column the filters leave out
             const value = raw[i] as Buffer | null;
             (tuple as Tuple[number][])[position] =
               value === null ? { kind: "null" } : { kind: "text", value: value.toString("utf8") };
@@ -128,4 +143,13 @@ async function* tableRows(
   } finally {
     connection.release();
   }
+}
+
+/** For each column of a result, the position of the captured column of that name (undefined: not captured). */
+function resultPositions(table: CapturedTable, columns: readonly { name: string }[]): (number | undefined)[] {
+  const byName = new Map<string, number>();
+  table.columns.forEach((c, i) => {
+    if (c !== null) byName.set(c.name, i);
+  });
+  return columns.map((c) => byName.get(c.name));
 }

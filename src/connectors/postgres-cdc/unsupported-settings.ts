@@ -5,7 +5,7 @@
 import { ignored, refused, unsupportedAll, type Setting } from "../../platform/settings.ts";
 
 const TUNING = "it tunes Debezium's Java internals; Sluice has no such knob";
-const SIGNALS = "Sluice has no signals, incremental snapshots or notifications yet";
+const SIGNALS = "Sluice has no signalling table, incremental snapshots or notifications yet";
 
 export const debeziumUnsupportedSettings: Setting[] = [
   // Changes to the data: masking, truncation, keys, schemas and values Sluice would not produce.
@@ -101,11 +101,9 @@ export const debeziumUnsupportedSettings: Setting[] = [
   ),
   // Day-two features not implemented yet.
   refused("signal.data.collection", `${SIGNALS}: signals written to this table would be ignored`),
-  refused("signal.enabled.channels", `${SIGNALS}: signals sent would be ignored`, ["source"]),
   ...unsupportedAll(
     "ignored",
     [
-      "signal.poll.interval.ms",
       "signal.emit.failure.max.retries",
       "signal.emit.failure.backoff.ms",
       "internal.signal.synchronous.batch.size",
