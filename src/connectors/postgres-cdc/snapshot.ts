@@ -1,19 +1,84 @@
 // The initial snapshot: every captured table read in one REPEATABLE READ transaction that adopts the
 // snapshot the slot exported when it was created, so the rows read are exactly the data before the
 // slot's first change: nothing missed, nothing twice. Rows come in batches through a cursor, as the
-// task asks for them, and carry Debezium's `snapshot` markers (first, last, per table).
+// task asks for them, and carry Debezium's `snapshot` markers (first, last, per table). Which tables are
+// read (snapshot.include.collection.list) and with which query (snapshot.select.statement.overrides)
+// is decided by functions a snapshot of other kinds reuses.
 import type { Sql } from "postgres";
+import { ConnectException } from "../../connect/api/connector.ts";
+import { logger } from "../../platform/log.ts";
 import { tableOfCatalog, type CaptureOptions, type CapturedTable } from "./captured-table.ts";
-import { capturedTables, describeTable, estimatedRows } from "./catalog.ts";
+import { capturedTables, describeTable, estimatedRows, type CatalogTable, type TableName } from "./catalog.ts";
 import type { SnapshotMarker } from "./envelope.ts";
 import type { Tuple } from "./pgoutput.ts";
 import { quoteIdentifier } from "./replication-connection.ts";
 import type { EstimatedTable, SnapshotListener } from "./snapshot-progress.ts";
 
+const log = logger("postgres-cdc");
+
 export interface SnapshotRow {
   readonly table: CapturedTable;
   readonly tuple: Tuple;
   readonly marker: SnapshotMarker;
+}
+
+/** Which captured tables a snapshot reads, and how. */
+export interface SnapshotSelection {
+  /** snapshot.include.collection.list: anchored patterns of `schema.table`; empty reads every captured table. */
+  readonly include: readonly RegExp[];
+  /** snapshot.select.statement.overrides: the SELECT of a table, by `schema.table`. */
+  readonly overrides: ReadonlyMap<string, string>;
+}
+
+export const SNAPSHOT_EVERY_TABLE: SnapshotSelection = { include: [], overrides: new Map() };
+
+/**
+ * The captured tables the snapshot reads, in the order given. As Debezium's, a pattern matches the
+ * table's `schema.table` or its double-quoted `"schema"."table"`; the others are only streamed.
+ */
+export function tablesToSnapshot(captured: readonly TableName[], include: readonly RegExp[]): TableName[] {
+  if (include.length === 0) return [...captured];
+  return captured.filter((t) => {
+    const quoted = `"${t.schema}"."${t.table}"`;
+    return include.some((p) => p.test(`${t.schema}.${t.table}`) || p.test(quoted));
+  });
+}
+
+/** The query that reads a table: its override, or the captured columns of the whole table. */
+export function snapshotQuery(
+  name: TableName,
+  table: CapturedTable,
+  overrides: ReadonlyMap<string, string>,
+): { sql: string; overridden: boolean } | null {
+  const override = overrides.get(`${name.schema}.${name.table}`);
+  if (override !== undefined) return { sql: override, overridden: true };
+  const selected = table.columns.flatMap((c) => (c === null ? [] : [quoteIdentifier(c.name)]));
+  if (selected.length === 0) return null;
+  return {
+    sql: `SELECT ${selected.join(", ")} FROM ${quoteIdentifier(name.schema)}.${quoteIdentifier(name.table)}`,
+    overridden: false,
+  };
+}
+
+/**
+ * For each column of a result, the table's tuple position its value goes to (null: a column the
+ * filters leave out). An override's columns are matched by name, as Debezium matches them; one the
+ * table does not have fails the snapshot, as Debezium's does.
+ */
+export function resultPositions(
+  name: TableName,
+  catalog: CatalogTable,
+  table: CapturedTable,
+  resultColumns: readonly string[],
+): (number | null)[] {
+  return resultColumns.map((column) => {
+    const position = catalog.columns.findIndex((c) => c.name === column);
+    if (position < 0)
+      throw new ConnectException(
+        `Column '${column}' of the snapshot query of ${name.schema}.${name.table} (snapshot.select.statement.overrides) is not a column of the table; its columns: ${catalog.columns.map((c) => c.name).join(", ")}`,
+      );
+    return table.columns[position] === null ? null : position;
+  });
 }
 
 export interface SnapshotInfo {
@@ -34,10 +99,11 @@ export async function* snapshotRows(
   fetchSize: number,
   onStart: (info: SnapshotInfo) => void,
   listener: SnapshotListener,
+  selection: SnapshotSelection = SNAPSHOT_EVERY_TABLE,
 ): AsyncGenerator<SnapshotRow> {
   let previous: { table: CapturedTable; tuple: Tuple; first: boolean } | null = null;
   let firstOverall = true;
-  for await (const { table, tuple } of tableRows(sql, snapshotName, options, fetchSize, onStart, listener)) {
+  for await (const { table, tuple } of tableRows(sql, snapshotName, options, fetchSize, onStart, listener, selection)) {
     // One row of lookahead: a row's marker depends on whether the next one is of the same table.
     if (previous !== null) {
       yield {
@@ -74,6 +140,7 @@ async function* tableRows(
   fetchSize: number,
   onStart: (info: SnapshotInfo) => void,
   listener: SnapshotListener,
+  selection: SnapshotSelection,
 ): AsyncGenerator<{ table: CapturedTable; tuple: Tuple }> {
   const connection = await sql.reserve();
   try {
@@ -85,32 +152,40 @@ async function* tableRows(
       { txid: string },
     ];
     onStart({ txId: BigInt(txid) });
-    const names = await capturedTables(connection, options.filters);
+    const names = tablesToSnapshot(await capturedTables(connection, options.filters), selection.include);
     const estimated: EstimatedTable[] = [];
     for (const name of names)
       estimated.push({ name: `${name.schema}.${name.table}`, estimate: await estimatedRows(connection, name) });
     listener.tables(estimated);
     for (const name of names) {
       const qualified = `${name.schema}.${name.table}`;
-      const table = tableOfCatalog(name, await describeTable(connection, name), options);
-      const selected = table.columns.flatMap((c) => (c === null ? [] : [quoteIdentifier(c.name)]));
-      if (selected.length === 0) {
+      listener.tableStarted(qualified);
+      const catalog = await describeTable(connection, name);
+      const table = tableOfCatalog(name, catalog, options);
+      const query = snapshotQuery(name, table, selection.overrides);
+      if (query === null) {
         listener.tableDone(qualified);
         continue;
       }
-      // Only captured columns are read; the tuple keeps the table's positions so rowOf() lines up.
-      const positions = table.columns.flatMap((c, i) => (c === null ? [] : [i]));
-      await connection.unsafe(
-        `DECLARE sluice_snapshot NO SCROLL CURSOR FOR SELECT ${selected.join(", ")} FROM ${quoteIdentifier(name.schema)}.${quoteIdentifier(name.table)}`,
-      );
+      if (query.overridden)
+        log.info({ table: qualified, query: query.sql }, `snapshot of ${qualified} with its override query`);
+      await connection.unsafe(`DECLARE sluice_snapshot NO SCROLL CURSOR FOR ${query.sql}`);
+      // The tuple keeps the table's positions so rowOf() lines up; columns not read stay null.
+      let positions: (number | null)[] | null = null;
       for (;;) {
         const rows = await connection.unsafe(`FETCH ${fetchSize} FROM sluice_snapshot`).raw();
+        positions ??= resultPositions(
+          name,
+          catalog,
+          table,
+          rows.columns.map((c) => c.name),
+        );
         for (const raw of rows) {
           const tuple: Tuple = table.columns.map(() => ({ kind: "null" }) as const);
           positions.forEach((position, i) => {
             const value = raw[i] as Buffer | null;
-            (tuple as Tuple[number][])[position] =
-              value === null ? { kind: "null" } : { kind: "text", value: value.toString("utf8") };
+            if (position !== null && value !== null)
+              (tuple as Tuple[number][])[position] = { kind: "text", value: value.toString("utf8") };
           });
           listener.row(qualified);
           yield { table, tuple };

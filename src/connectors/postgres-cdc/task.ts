@@ -14,10 +14,11 @@ import { ChangeStream } from "./change-stream.ts";
 import { parsePostgresCdcConfig, type PostgresCdcConfig } from "./config.ts";
 import { changeRecords, contextHeaders } from "./envelope.ts";
 import { formatLsn, parseLsn } from "./lsn.ts";
+import { InitialSnapshotNotifier, Notifications } from "./notifications.ts";
 import { readOffset, snapshotOffset, sourcePartition, type StoredOffset } from "./offsets.ts";
 import { ConnectionLost, ReplicationConnection } from "./replication-connection.ts";
 import { snapshotRows, type SnapshotRow } from "./snapshot.ts";
-import { SnapshotProgress } from "./snapshot-progress.ts";
+import { SnapshotProgress, type SnapshotListener } from "./snapshot-progress.ts";
 import { connectSql } from "./sql-connection.ts";
 import { StreamingMetrics } from "./streaming-metrics.ts";
 import { nowUnixMicros } from "./pg-epoch.ts";
@@ -39,6 +40,7 @@ interface Snapshot {
   readonly rows: AsyncGenerator<SnapshotRow>;
   readonly consistentPoint: bigint;
   readonly startedAt: bigint;
+  readonly notifier: InitialSnapshotNotifier;
   txId: bigint;
 }
 
@@ -93,6 +95,9 @@ export class PostgresCdcTask extends SourceTask {
   private headers: readonly ConnectHeader[] = [];
   private progress!: SnapshotProgress;
   private streamingMetrics!: StreamingMetrics;
+  private notifications!: Notifications;
+  /** The offset of the last record handed on (at open, the stored one): what a notification record carries. */
+  private position: Record<string, unknown> = {};
 
   version(): string {
     return VERSION;
@@ -109,6 +114,20 @@ export class PostgresCdcTask extends SourceTask {
       topicPrefix,
     );
     this.streamingMetrics = new StreamingMetrics(this.context.metrics, topicPrefix);
+    for (const channel of this.config.unavailableNotificationChannels)
+      log.warn(
+        { channel },
+        `notification channel ${channel} (notification.enabled.channels) is not available in Sluice; its notifications go nowhere (Sluice has the sink and log channels)`,
+      );
+    this.notifications = new Notifications(
+      {
+        channels: this.config.notificationChannels,
+        sinkTopic: this.config.notificationSinkTopic,
+        logicalName: topicPrefix,
+      },
+      { partition: sourcePartition(topicPrefix), offset: () => this.position },
+      log,
+    );
     await this.open();
   }
 
@@ -116,7 +135,9 @@ export class PostgresCdcTask extends SourceTask {
   private async open(): Promise<void> {
     const config = this.config;
     const sql = (this.sql = await connectSql(config, 2));
-    const stored = readOffset(this.context.offsetStorageReader.offset(sourcePartition(config.topicPrefix)));
+    const storedOffset = this.context.offsetStorageReader.offset(sourcePartition(config.topicPrefix));
+    this.position = storedOffset ?? {};
+    const stored = readOffset(storedOffset);
     if (config.snapshotMode === "initial_only") {
       // As Debezium's: what will not stream needs neither publication nor slot (one nobody reads would
       // hold the WAL forever). The snapshot is a transaction of its own, at the current WAL position.
@@ -208,11 +229,12 @@ export class PostgresCdcTask extends SourceTask {
       const wait = records.length > 0 ? 0 : deadline - Date.now();
       const message = await this.replication.receive(wait, (walEnd) => stream.keepalive(walEnd));
       if (message === null) break;
-      records.push(...(await stream.records(message)));
+      this.handOn(records, await stream.records(message));
     }
+    this.handOn(records, []);
     // Only when no change moved the offset: a heartbeat inside a transaction would point before its changes.
     const heartbeat = records.length === 0 ? this.heartbeat(stream) : null;
-    if (heartbeat) records.push(heartbeat);
+    if (heartbeat) this.handOn(records, [heartbeat]);
     return records.length > 0 ? records : null;
   }
 
@@ -242,7 +264,18 @@ export class PostgresCdcTask extends SourceTask {
     await this.close();
   }
 
+  /**
+   * Adds `produced` to the batch after the notifications emitted since the last call (they happened
+   * before it, and carry the offset of the record before them), and moves the position on.
+   */
+  private handOn(batch: SourceRecord[], produced: readonly SourceRecord[]): void {
+    batch.push(...this.notifications.drain(), ...produced);
+    const last = produced.at(-1);
+    if (last !== undefined) this.position = last.sourceOffset as Record<string, unknown>;
+  }
+
   private async close(): Promise<void> {
+    this.snapshot?.notifier.aborted(); // stopped or lost before its end
     this.stream = null;
     this.replication?.close();
     this.replication = null;
@@ -268,6 +301,8 @@ export class PostgresCdcTask extends SourceTask {
 
   /** `snapshotName`: the slot's exported snapshot the rows are read in (null: a snapshot of its own). */
   private startSnapshot(snapshotName: string | null, consistentPoint: bigint): Snapshot {
+    const notifier = new InitialSnapshotNotifier(this.notifications);
+    notifier.started();
     return {
       rows: snapshotRows(
         this.sql!,
@@ -275,10 +310,12 @@ export class PostgresCdcTask extends SourceTask {
         this.captureOptions(),
         this.config.snapshotFetchSize,
         ({ txId }) => (this.snapshot!.txId = txId),
-        this.progress,
+        bothListeners(this.progress, notifier),
+        { include: this.config.snapshotInclude, overrides: this.config.snapshotOverrides },
       ),
       consistentPoint,
       startedAt: nowUnixMicros(),
+      notifier,
       txId: 0n,
     };
   }
@@ -317,8 +354,15 @@ export class PostgresCdcTask extends SourceTask {
   private async pollSnapshot(snapshot: Snapshot): Promise<SourceRecord[] | null> {
     const records: SourceRecord[] = [];
     while (records.length < this.config.maxBatchSize) {
-      const next = await snapshot.rows.next();
+      let next: IteratorResult<SnapshotRow>;
+      try {
+        next = await snapshot.rows.next();
+      } catch (err) {
+        snapshot.notifier.aborted();
+        throw err;
+      }
       if (next.done) {
+        this.handOn(records, []);
         this.snapshot = null;
         if (this.config.snapshotMode !== "initial_only")
           await this.startStreaming(snapshot.consistentPoint, null, null);
@@ -345,8 +389,9 @@ export class PostgresCdcTask extends SourceTask {
         source,
         processedAt: nowUnixMicros(),
       };
-      records.push(
-        ...changeRecords(table.schemas, event, {
+      this.handOn(
+        records,
+        changeRecords(table.schemas, event, {
           sourcePartition: sourcePartition(this.config.topicPrefix),
           sourceOffset: offset,
           tombstonesOnDelete: false,
@@ -373,6 +418,17 @@ export class PostgresCdcTask extends SourceTask {
       value: new Struct(HEARTBEAT_VALUE_SCHEMA).put("ts_ms", BigInt(Date.now())),
     });
   }
+}
+
+/** Tells each listener what the snapshot does. */
+function bothListeners(a: SnapshotListener, b: SnapshotListener): SnapshotListener {
+  return {
+    tables: (tables) => (a.tables(tables), b.tables(tables)),
+    tableStarted: (table) => (a.tableStarted(table), b.tableStarted(table)),
+    row: (table) => (a.row(table), b.row(table)),
+    tableDone: (table) => (a.tableDone(table), b.tableDone(table)),
+    done: () => (a.done(), b.done()),
+  };
 }
 
 /** A random UUID of version 7 (its first 48 bits the Unix time in ms), as Debezium makes its run ids. */
