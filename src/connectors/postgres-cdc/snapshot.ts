@@ -51,7 +51,8 @@ export function snapshotQuery(
   overrides: ReadonlyMap<string, string>,
 ): { sql: string; overridden: boolean } | null {
   const override = overrides.get(`${name.schema}.${name.table}`);
-  if (override !== undefined) return { sql: override, overridden: true };
+  // It becomes a cursor's query: a statement's closing semicolon would end the DECLARE.
+  if (override !== undefined) return { sql: override.replace(/;\s*$/, ""), overridden: true };
   const selected = table.columns.flatMap((c) => (c === null ? [] : [quoteIdentifier(c.name)]));
   if (selected.length === 0) return null;
   return {
@@ -174,15 +175,16 @@ async function* tableRows(
       let positions: (number | null)[] | null = null;
       for (;;) {
         const rows = await connection.unsafe(`FETCH ${fetchSize} FROM sluice_snapshot`).raw();
-        positions ??= resultPositions(
-          name,
-          catalog,
-          table,
-          rows.columns.map((c) => c.name),
-        );
+        if (rows.length > 0)
+          positions ??= resultPositions(
+            name,
+            catalog,
+            table,
+            rows.columns.map((c) => c.name),
+          );
         for (const raw of rows) {
           const tuple: Tuple = table.columns.map(() => ({ kind: "null" }) as const);
-          positions.forEach((position, i) => {
+          positions!.forEach((position, i) => {
             const value = raw[i] as Buffer | null;
             if (position !== null && value !== null)
               (tuple as Tuple[number][])[position] = { kind: "text", value: value.toString("utf8") };

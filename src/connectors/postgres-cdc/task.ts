@@ -14,7 +14,7 @@ import { ChangeStream } from "./change-stream.ts";
 import { parsePostgresCdcConfig, type PostgresCdcConfig } from "./config.ts";
 import { changeRecords, contextHeaders } from "./envelope.ts";
 import { formatLsn, parseLsn } from "./lsn.ts";
-import { InitialSnapshotNotifier, Notifications } from "./notifications.ts";
+import { INITIAL_SNAPSHOT, InitialSnapshotNotifier, Notifications } from "./notifications.ts";
 import { readOffset, snapshotOffset, sourcePartition, type StoredOffset } from "./offsets.ts";
 import { ConnectionLost, ReplicationConnection } from "./replication-connection.ts";
 import { snapshotRows, type SnapshotRow } from "./snapshot.ts";
@@ -144,7 +144,7 @@ export class PostgresCdcTask extends SourceTask {
       if (this.needsSnapshot(stored)) {
         const [{ lsn }] = await sql<{ lsn: string }[]>`SELECT pg_current_wal_lsn()::text AS lsn`;
         this.snapshot = this.startSnapshot(null, parseLsn(lsn));
-      }
+      } else this.notifications.emit(INITIAL_SNAPSHOT, "SKIPPED");
       return;
     }
     await ensurePublication(sql, config.publicationName, config.publicationAutocreate, config.filters);
@@ -166,6 +166,8 @@ export class PostgresCdcTask extends SourceTask {
       this.snapshot = this.startSnapshot(created.snapshotName!, created.consistentPoint);
       return;
     }
+    // As Debezium's, when an offset says the snapshot snapshot.mode asks for is done.
+    if (config.snapshotMode === "initial") this.notifications.emit(INITIAL_SNAPSHOT, "SKIPPED");
     if (!slot) {
       const created = await replication.createSlot(config.slotName, false);
       await this.startStreaming(created.consistentPoint, null, null);

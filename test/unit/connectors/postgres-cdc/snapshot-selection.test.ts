@@ -62,17 +62,20 @@ describe("snapshot.select.statement.overrides", () => {
       ...base,
       "snapshot.select.statement.overrides": "public.t, public.u",
       "snapshot.select.statement.overrides.public.t": " SELECT id FROM public.t WHERE id > 2 ",
-      "snapshot.select.statement.overrides.public.u": "SELECT * FROM public.u",
+      "snapshot.select.statement.overrides.public.u": "SELECT * FROM public.u;",
     });
     expect([...config.snapshotOverrides]).toEqual([
       ["public.t", "SELECT id FROM public.t WHERE id > 2"],
-      ["public.u", "SELECT * FROM public.u"],
+      ["public.u", "SELECT * FROM public.u;"],
     ]);
     const table = tableWith({ "column.exclude.list": "public.t.secret" });
     expect(snapshotQuery({ schema: "public", table: "t" }, table, config.snapshotOverrides)).toEqual({
       sql: "SELECT id FROM public.t WHERE id > 2",
       overridden: true,
     });
+    expect(snapshotQuery({ schema: "public", table: "u" }, table, config.snapshotOverrides)?.sql).toBe(
+      "SELECT * FROM public.u",
+    );
     expect(snapshotQuery({ schema: "public", table: "t" }, table, new Map())).toEqual({
       sql: 'SELECT "id", "name" FROM "public"."t"',
       overridden: false,
