@@ -26,6 +26,7 @@ import {
   startSideBySide,
   withoutPrefix,
 } from "../fixtures/cdc-side-by-side.ts";
+import { waitFor } from "../fixtures/wait.ts";
 import { DEBEZIUM_VERSION } from "../fixtures/debezium.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -89,6 +90,16 @@ function normalizeRecord(event: Event, side: Side, label: string): Event {
   return e;
 }
 
+/** Differences between both sides' notifications, normalized. */
+function notificationDifferences(debezium: Event[], sluice: Event[], label: string): string[] {
+  expect(debezium.length, `${label}: notifications`).toBe(sluice.length);
+  return debezium.flatMap((d, i) =>
+    differences(normalizeNotification(d, "debezium", label), normalizeNotification(sluice[i]!, "sluice", label)).map(
+      (diff) => `${label} notification ${i}${diff}`,
+    ),
+  );
+}
+
 describe(`PostgreSQL CDC notifications and snapshot selection, as Debezium ${DEBEZIUM_VERSION}'s`, () => {
   let sides: SideBySide;
 
@@ -99,6 +110,8 @@ describe(`PostgreSQL CDC notifications and snapshot selection, as Debezium ${DEB
         pg.psql("INSERT INTO notify_a SELECT i, 'a' || i FROM generate_series(1, 3) i");
         pg.psql("CREATE TABLE notify_b (id int PRIMARY KEY, name text)");
         pg.psql("INSERT INTO notify_b SELECT i, 'b' || i FROM generate_series(1, 2) i");
+        pg.psql("CREATE TABLE fails (id int PRIMARY KEY, name text)");
+        pg.psql("INSERT INTO fails VALUES (1, 'one')");
         for (const t of ["sel_a", "sel_b", "sel_c"]) {
           pg.psql(`CREATE TABLE ${t} (id int PRIMARY KEY, name text, note text)`);
           pg.psql(`INSERT INTO ${t} SELECT i, '${t}-' || i, 'note ' || i FROM generate_series(1, 5) i`);
@@ -228,5 +241,59 @@ describe(`PostgreSQL CDC notifications and snapshot selection, as Debezium ${DEB
       ),
     );
     expect(report).toEqual([]);
+  }, 240_000);
+
+  test("a restarted task whose snapshot is done: SKIPPED", async () => {
+    const label = "notify";
+    const before = await Promise.all(SIDES.map((side) => sides.events(notificationTopic(side, label))));
+    for (const side of SIDES) {
+      const restarted = await sides.api(side).post(`/connectors/${sideName(side, label)}/tasks/0/restart`);
+      expect(restarted.status, `${side} restart`).toBeLessThan(300);
+    }
+    const [debezium, sluice] = await Promise.all(
+      SIDES.map((side, i) =>
+        sides.eventsUntil(notificationTopic(side, label), "SKIPPED", (all) => all.length > before[i]!.length),
+      ),
+    );
+    const added = (all: Event[], i: number) => all.slice(before[i]!.length);
+    await sides.dump(`${label}-restart-debezium`, added(debezium!, 0));
+    await sides.dump(`${label}-restart-sluice`, added(sluice!, 1));
+    expect(added(sluice!, 1).map((e) => payloadOf(e)!.type)).toEqual(["SKIPPED"]);
+    expect(notificationDifferences(added(debezium!, 0), added(sluice!, 1), label)).toEqual([]);
+  }, 240_000);
+
+  // Sluice only: Debezium takes the SQL error for a lost connection and restarts its task every
+  // retriable.restart.connector.wait.ms, forever, and what its sink channel delivers of each attempt
+  // depends on timing. Sluice fails the task, after handing on the notifications of the failure.
+  test("a snapshot whose query fails: TABLE_SCAN_COMPLETED with SQL_EXCEPTION, ABORTED, and the task fails", async () => {
+    const label = "fails";
+    const name = sideName("sluice", label);
+    const created = await sides.api("sluice").post("/connectors", {
+      name,
+      config: sides.connectorConfig("sluice", label, {
+        "table.include.list": "public.fails",
+        "snapshot.select.statement.overrides": "public.fails",
+        "snapshot.select.statement.overrides.public.fails": "SELECT id, no_such_column FROM public.fails",
+        ...notifications("sluice", label),
+      }),
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await waitFor(`${name} failed`, async () => {
+      const status = (await sides.api("sluice").get(`/connectors/${name}/status`)).body as Json;
+      return status?.tasks?.[0]?.state === "FAILED" ? status : undefined;
+    });
+    const all = await sides.events(notificationTopic("sluice", label));
+    await sides.dump(`${label}-sluice`, all);
+    const data = (e: Event) => [payloadOf(e)!.type, payloadOf(e)!.additional_data];
+    expect(all.map(data)).toEqual([
+      ["STARTED", { connector_name: name }],
+      ["DATA_COLLECTIONS_RESOLVED", { connector_name: name, data_collections: "public.fails" }],
+      [
+        "IN_PROGRESS",
+        { current_collection_in_progress: "public.fails", connector_name: name, data_collections: "public.fails" },
+      ],
+      ["TABLE_SCAN_COMPLETED", { connector_name: name, scanned_collection: "public.fails", status: "SQL_EXCEPTION" }],
+      ["ABORTED", { connector_name: name }],
+    ]);
   }, 240_000);
 });

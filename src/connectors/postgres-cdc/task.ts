@@ -98,6 +98,8 @@ export class PostgresCdcTask extends SourceTask {
   private notifications!: Notifications;
   /** The offset of the last record handed on (at open, the stored one): what a notification record carries. */
   private position: Record<string, unknown> = {};
+  /** What failed the snapshot, thrown by the poll after the one that handed on its notifications. */
+  private snapshotFailure: unknown = null;
 
   version(): string {
     return VERSION;
@@ -105,6 +107,7 @@ export class PostgresCdcTask extends SourceTask {
 
   async start(props: Record<string, string>): Promise<void> {
     this.config = parsePostgresCdcConfig(props);
+    this.snapshotFailure = null;
     const { topicPrefix, taskId, extendedHeaders } = this.config;
     this.headers = extendedHeaders ? contextHeaders({ logicalName: topicPrefix, taskId, runId: uuidV7() }) : [];
     this.progress = new SnapshotProgress(
@@ -218,6 +221,8 @@ export class PostgresCdcTask extends SourceTask {
   }
 
   private async pollOpen(): Promise<SourceRecord[] | null> {
+    const failure = this.snapshotFailure;
+    if (failure !== null) throw failure;
     if (this.snapshot) return this.pollSnapshot(this.snapshot);
     if (this.stream === null || this.replication === null) {
       await Bun.sleep(this.config.pollIntervalMs); // initial_only after its snapshot: nothing left to do
@@ -361,7 +366,11 @@ export class PostgresCdcTask extends SourceTask {
         next = await snapshot.rows.next();
       } catch (err) {
         snapshot.notifier.aborted();
-        throw err;
+        // The sink channel's TABLE_SCAN_COMPLETED (SQL_EXCEPTION) and ABORTED go out before the task fails.
+        this.handOn(records, []);
+        if (isConnectionLoss(err) || records.length === 0) throw err;
+        this.snapshotFailure = err;
+        return records;
       }
       if (next.done) {
         this.handOn(records, []);
