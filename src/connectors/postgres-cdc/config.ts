@@ -3,6 +3,7 @@
 import { postgresTls, SSL_MODES, type PostgresTls, type SslMode } from "../../platform/postgres-tls.ts";
 import { ConfigError, SettingsDefinition, type ParsedSettings } from "../../platform/settings.ts";
 import type { DecimalHandlingMode, TimePrecisionMode } from "./column-types.ts";
+import { NOTIFICATION_CHANNELS, type NotificationChannelName } from "./notifications.ts";
 import { DEFAULT_SIGNAL_FILE } from "./signals/file-channel.ts";
 import { type KafkaSignalSettings, SIGNAL_CONSUMER_PREFIX, signalConsumerSettings } from "./signals/kafka-channel.ts";
 import type { SignalChannelName } from "./signals/signal.ts";
@@ -15,6 +16,8 @@ const SIGNAL_CHANNELS: readonly SignalChannelName[] = ["source", "kafka", "file"
 
 /** Debezium declares no default for snapshot.fetch.size; its PostgreSQL connector then fetches this many rows. */
 const DEFAULT_SNAPSHOT_FETCH_SIZE = 10240;
+
+const SELECT_OVERRIDE_PREFIX = "snapshot.select.statement.overrides.";
 
 export const postgresCdcSettings = new SettingsDefinition(
   [
@@ -221,6 +224,30 @@ export const postgresCdcSettings = new SettingsDefinition(
       doc: "Rows fetched at a time while snapshotting (10240 when not set).",
     },
     {
+      name: "snapshot.include.collection.list",
+      type: "list",
+      importance: "medium",
+      doc: "Regular expressions matching `schema.table` of the captured tables the snapshot reads; the other captured tables are only streamed. Empty: every captured table.",
+    },
+    {
+      name: "snapshot.select.statement.overrides",
+      type: "list",
+      importance: "medium",
+      doc: "The tables (`schema.table`) the snapshot reads with a SELECT of their own, each given by snapshot.select.statement.overrides.<schema>.<table> (its columns are matched to the table's by name; one left out is null).",
+    },
+    {
+      name: "notification.enabled.channels",
+      type: "list",
+      importance: "medium",
+      doc: "Where the connector's notifications (snapshot started, table scanned, completed, aborted) go: sink (records on notification.sink.topic.name), log. Debezium's jmx and http channels are not available: named, they are warned about and get nothing.",
+    },
+    {
+      name: "notification.sink.topic.name",
+      type: "string",
+      importance: "high",
+      doc: "The topic of the notifications; required when notification.enabled.channels includes sink.",
+    },
+    {
       name: "snapshot.progress.interval.ms",
       type: "long",
       default: 5000,
@@ -327,7 +354,8 @@ export const postgresCdcSettings = new SettingsDefinition(
     },
     ...debeziumUnsupportedSettings,
   ],
-  [SIGNAL_CONSUMER_PREFIX],
+  // Pass through: the signal channel's consumer settings; each table's SELECT, read by selectOverrides().
+  [SIGNAL_CONSUMER_PREFIX, SELECT_OVERRIDE_PREFIX],
 );
 
 const TLS_SETTING_NAMES = {
@@ -363,6 +391,14 @@ export interface PostgresCdcConfig {
   readonly timePrecisionMode: TimePrecisionMode;
   readonly heartbeatIntervalMs: number;
   readonly snapshotFetchSize: number;
+  /** snapshot.include.collection.list: which captured tables the snapshot reads (empty: all). */
+  readonly snapshotInclude: readonly RegExp[];
+  /** snapshot.select.statement.overrides: the SELECT of a table, by `schema.table`. */
+  readonly snapshotOverrides: ReadonlyMap<string, string>;
+  readonly notificationChannels: ReadonlySet<NotificationChannelName>;
+  /** Channels named that Sluice does not have (Debezium's jmx, http, custom ones): warned about at start. */
+  readonly unavailableNotificationChannels: readonly string[];
+  readonly notificationSinkTopic: string | null;
   readonly snapshotProgressIntervalMs: number;
   readonly slotLagIntervalMs: number;
   readonly maxBatchSize: number;
@@ -392,6 +428,17 @@ export interface CaptureFilters {
 export function parsePostgresCdcConfig(props: Record<string, string>): PostgresCdcConfig {
   const s = postgresCdcSettings.parse(props).values;
   const skipped = s.list("skipped.operations").map((op) => op.toLowerCase());
+  const channels = s
+    .list("notification.enabled.channels")
+    .map((c) => c.toLowerCase())
+    .filter((c) => c !== "");
+  const sinkTopic = s.optionalString("notification.sink.topic.name") ?? null;
+  if (channels.includes("sink") && sinkTopic === null)
+    throw new ConfigError(
+      "notification.sink.topic.name",
+      "",
+      "a topic name is required when notification.enabled.channels includes sink",
+    );
   return {
     hostname: s.string("database.hostname"),
     port: s.int("database.port"),
@@ -435,6 +482,11 @@ export function parsePostgresCdcConfig(props: Record<string, string>): PostgresC
       s.optionalString("snapshot.fetch.size") === undefined
         ? DEFAULT_SNAPSHOT_FETCH_SIZE
         : s.int("snapshot.fetch.size"),
+    snapshotInclude: patterns(s, "snapshot.include.collection.list"),
+    snapshotOverrides: selectOverrides(s, props),
+    notificationChannels: new Set(channels.filter(isNotificationChannel)),
+    unavailableNotificationChannels: channels.filter((c) => !isNotificationChannel(c)),
+    notificationSinkTopic: sinkTopic,
     snapshotProgressIntervalMs: s.int("snapshot.progress.interval.ms"),
     slotLagIntervalMs: s.int("slot.lag.interval.ms"),
     maxBatchSize: s.int("max.batch.size"),
@@ -469,6 +521,30 @@ function signalSettings(s: ParsedSettings, props: Record<string, string>): Signa
     },
     file: s.string("signal.file"),
   };
+}
+
+const isNotificationChannel = (c: string): c is NotificationChannelName =>
+  (NOTIFICATION_CHANNELS as readonly string[]).includes(c);
+
+/**
+ * Each table of snapshot.select.statement.overrides with its statement. Debezium warns about a table
+ * without one and reads it whole; Sluice refuses that, as the rows it meant to leave out would be read.
+ */
+function selectOverrides(s: ParsedSettings, props: Record<string, string>): Map<string, string> {
+  const overrides = new Map<string, string>();
+  for (const table of s.list("snapshot.select.statement.overrides")) {
+    if (table === "") continue;
+    const name = `${SELECT_OVERRIDE_PREFIX}${table}`;
+    const statement = props[name]?.trim();
+    if (!statement)
+      throw new ConfigError(
+        name,
+        statement ?? "",
+        `a SELECT statement is required: snapshot.select.statement.overrides names ${table}`,
+      );
+    overrides.set(table, statement);
+  }
+  return overrides;
 }
 
 function lower(s: ParsedSettings, name: string): string {

@@ -18,6 +18,8 @@ export interface EstimatedTable {
 /** The snapshot side of what snapshotRows() reports as it reads. */
 export interface SnapshotListener {
   tables(tables: readonly EstimatedTable[]): void;
+  /** Before a table's first row (also of a table without rows). */
+  tableStarted(table: string): void;
   row(table: string): void;
   tableDone(table: string): void;
   done(): void;
@@ -101,6 +103,8 @@ export class SnapshotProgress implements SnapshotListener {
       );
     }
   }
+
+  tableStarted(): void {}
 
   row(table: string): void {
     const rows = (this.scanned.get(table) ?? 0) + 1;

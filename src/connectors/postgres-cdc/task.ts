@@ -15,6 +15,7 @@ import { ChangeStream } from "./change-stream.ts";
 import { parsePostgresCdcConfig, type PostgresCdcConfig } from "./config.ts";
 import { changeRecords, contextHeaders } from "./envelope.ts";
 import { formatLsn, parseLsn } from "./lsn.ts";
+import { INITIAL_SNAPSHOT, InitialSnapshotNotifier, Notifications } from "./notifications.ts";
 import { readOffset, snapshotOffset, sourcePartition, type StoredOffset } from "./offsets.ts";
 import { ConnectionLost, ReplicationConnection } from "./replication-connection.ts";
 import {
@@ -26,8 +27,8 @@ import {
 import { FileSignalChannel } from "./signals/file-channel.ts";
 import { KafkaSignalChannel, openSignalTopic } from "./signals/kafka-channel.ts";
 import type { SignalChannel } from "./signals/signal.ts";
-import { snapshotRows, type SnapshotRow, type SnapshotSelection } from "./snapshot.ts";
-import { SnapshotProgress } from "./snapshot-progress.ts";
+import { configuredSelection, snapshotRows, type SnapshotRow, type SnapshotSelection } from "./snapshot.ts";
+import { SnapshotProgress, type SnapshotListener } from "./snapshot-progress.ts";
 import { SlotLag } from "./slot-lag.ts";
 import { connectSql } from "./sql-connection.ts";
 import { StreamingMetrics } from "./streaming-metrics.ts";
@@ -55,6 +56,7 @@ interface Snapshot {
   readonly rows: AsyncGenerator<SnapshotRow>;
   readonly consistentPoint: bigint;
   readonly startedAt: bigint;
+  readonly notifier: InitialSnapshotNotifier;
   txId: bigint;
   /** A blocking snapshot: the offset of the last record streamed before it (its records carry that position). */
   readonly blocking?: { readonly streamed: Record<string, unknown>; readonly signal: string };
@@ -122,10 +124,13 @@ export class PostgresCdcTask extends SourceTask {
   private signals: SignalDispatcher | null = null;
   /** Blocking snapshots asked for by signals, taken one after another between batches. */
   private readonly blockingRequests: SnapshotRequest[] = [];
-  /** The offset of the last record handed on (where a blocking snapshot's records stand). */
-  private lastOffset: Record<string, unknown> | null = null;
   /** Status updates to the server while a blocking snapshot pauses streaming. */
   private pausedStatus: ReturnType<typeof setInterval> | null = null;
+  private notifications!: Notifications;
+  /** The offset of the last record handed on (at open, the stored one): what a notification record carries. */
+  private position: Record<string, unknown> | null = null;
+  /** What failed the snapshot, thrown by the poll after the one that handed on its notifications. */
+  private snapshotFailure: unknown = null;
 
   version(): string {
     return VERSION;
@@ -133,6 +138,7 @@ export class PostgresCdcTask extends SourceTask {
 
   async start(props: Record<string, string>): Promise<void> {
     this.config = parsePostgresCdcConfig(props);
+    this.snapshotFailure = null;
     const { topicPrefix, taskId, extendedHeaders } = this.config;
     this.headers = extendedHeaders ? contextHeaders({ logicalName: topicPrefix, taskId, runId: uuidV7() }) : [];
     this.progress = new SnapshotProgress(
@@ -143,6 +149,20 @@ export class PostgresCdcTask extends SourceTask {
     );
     this.streamingMetrics = new StreamingMetrics(this.context.metrics, topicPrefix);
     this.signals = this.signalDispatcher();
+    for (const channel of this.config.unavailableNotificationChannels)
+      log.warn(
+        { channel },
+        `notification channel ${channel} (notification.enabled.channels) is not available in Sluice; its notifications go nowhere (Sluice has the sink and log channels)`,
+      );
+    this.notifications = new Notifications(
+      {
+        channels: this.config.notificationChannels,
+        sinkTopic: this.config.notificationSinkTopic,
+        logicalName: topicPrefix,
+      },
+      { partition: sourcePartition(topicPrefix), offset: () => this.position ?? {} },
+      log,
+    );
     await this.open();
     if (this.config.snapshotMode !== "initial_only") {
       // initial_only makes no slot to read.
@@ -165,7 +185,7 @@ export class PostgresCdcTask extends SourceTask {
     return new SignalDispatcher(channels, signals.pollIntervalMs, log)
       .on(
         "log",
-        logSignalHandler(log, () => this.currentOffset()),
+        logSignalHandler(log, () => this.position),
       )
       .on(
         "execute-snapshot",
@@ -183,23 +203,20 @@ export class PostgresCdcTask extends SourceTask {
       );
   }
 
-  /** The offset of the last record handed on; null before the first. */
-  private currentOffset(): Record<string, unknown> | null {
-    return this.lastOffset ?? this.context.offsetStorageReader.offset(sourcePartition(this.config.topicPrefix));
-  }
-
   /** Connects and resumes from the committed offset (at start, and again after losing the database). */
   private async open(): Promise<void> {
     const config = this.config;
     const sql = (this.sql = await connectSql(config, 2));
-    const stored = readOffset(this.context.offsetStorageReader.offset(sourcePartition(config.topicPrefix)));
+    const storedOffset = this.context.offsetStorageReader.offset(sourcePartition(config.topicPrefix));
+    this.position = storedOffset;
+    const stored = readOffset(storedOffset);
     if (config.snapshotMode === "initial_only") {
       // As Debezium's: what will not stream needs neither publication nor slot (one nobody reads would
       // hold the WAL forever). The snapshot is a transaction of its own, at the current WAL position.
       if (this.needsSnapshot(stored)) {
         const [{ lsn }] = await sql<{ lsn: string }[]>`SELECT pg_current_wal_lsn()::text AS lsn`;
         this.snapshot = this.startSnapshot(null, parseLsn(lsn));
-      }
+      } else this.notifications.emit(INITIAL_SNAPSHOT, "SKIPPED");
       return;
     }
     await ensurePublication(sql, config.publicationName, config.publicationAutocreate, config.filters);
@@ -221,6 +238,8 @@ export class PostgresCdcTask extends SourceTask {
       this.snapshot = this.startSnapshot(created.snapshotName!, created.consistentPoint);
       return;
     }
+    // As Debezium's, when an offset says the snapshot snapshot.mode asks for is done.
+    if (config.snapshotMode === "initial") this.notifications.emit(INITIAL_SNAPSHOT, "SKIPPED");
     if (!slot) {
       const created = await replication.createSlot(config.slotName, false);
       await this.startStreaming(created.consistentPoint, null, null);
@@ -271,6 +290,8 @@ export class PostgresCdcTask extends SourceTask {
   }
 
   private async pollOpen(): Promise<SourceRecord[] | null> {
+    const failure = this.snapshotFailure;
+    if (failure !== null) throw failure;
     if (this.snapshot) return this.pollSnapshot(this.snapshot);
     if (this.stream === null || this.replication === null) {
       await Bun.sleep(this.config.pollIntervalMs); // initial_only after its snapshot: nothing left to do
@@ -290,12 +311,12 @@ export class PostgresCdcTask extends SourceTask {
       const wait = records.length > 0 ? 0 : deadline - Date.now();
       const message = await this.replication.receive(wait, (walEnd) => stream.keepalive(walEnd));
       if (message === null) break;
-      records.push(...(await stream.records(message)));
+      this.handOn(records, await stream.records(message));
     }
+    this.handOn(records, []);
     // Only when no change moved the offset: a heartbeat inside a transaction would point before its changes.
     const heartbeat = records.length === 0 ? this.heartbeat(stream) : null;
-    if (heartbeat) records.push(heartbeat);
-    if (records.length > 0) this.lastOffset = records[records.length - 1]!.sourceOffset;
+    if (heartbeat) this.handOn(records, [heartbeat]);
     return records.length > 0 ? records : null;
   }
 
@@ -326,9 +347,19 @@ export class PostgresCdcTask extends SourceTask {
     await this.close();
   }
 
+  /**
+   * Adds `produced` to the batch after the notifications emitted since the last call (they happened
+   * before it, and carry the offset of the record before them), and moves the position on.
+   */
+  private handOn(batch: SourceRecord[], produced: readonly SourceRecord[]): void {
+    batch.push(...this.notifications.drain(), ...produced);
+    const last = produced.at(-1);
+    if (last !== undefined) this.position = last.sourceOffset as Record<string, unknown>;
+  }
+
   private async close(): Promise<void> {
+    this.snapshot?.notifier.aborted(); // stopped or lost before its end
     this.stream = null;
-    this.lastOffset = null; // after a reconnect, streaming goes on from the committed offset
     this.resumeStreaming();
     this.replication?.close();
     this.replication = null;
@@ -354,6 +385,8 @@ export class PostgresCdcTask extends SourceTask {
 
   /** `snapshotName`: the slot's exported snapshot the rows are read in (null: a snapshot of its own). */
   private startSnapshot(snapshotName: string | null, consistentPoint: bigint, selection?: SnapshotSelection): Snapshot {
+    const notifier = new InitialSnapshotNotifier(this.notifications);
+    notifier.started();
     return {
       rows: snapshotRows(
         this.sql!,
@@ -364,11 +397,12 @@ export class PostgresCdcTask extends SourceTask {
         ({ txId }) => {
           if (!this.snapshot!.blocking) this.snapshot!.txId = txId;
         },
-        this.progress,
-        selection,
+        bothListeners(this.progress, notifier),
+        selection ?? configuredSelection(this.config.snapshotInclude, this.config.snapshotOverrides),
       ),
       consistentPoint,
       startedAt: nowUnixMicros(),
+      notifier,
       txId: 0n,
     };
   }
@@ -410,9 +444,9 @@ export class PostgresCdcTask extends SourceTask {
    * resumes at the very change it stopped before.
    */
   private startBlockingSnapshot(request: SnapshotRequest, stream: ChangeStream): Snapshot {
-    // TODO(snapshot.select.statement.overrides): hand its per-table SELECT to blockingSelection once Sluice has the setting.
-    const selection = blockingSelection(request);
-    const streamed = this.lastOffset ?? this.currentOffset() ?? stream.position();
+    const overrides = this.config.snapshotOverrides;
+    const selection = blockingSelection(request, (name) => overrides.get(`${name.schema}.${name.table}`));
+    const streamed = this.position ?? stream.position();
     log.info(
       { signal: request.signal.id, dataCollections: request.dataCollections },
       "Starting blocking snapshot; streaming is paused",
@@ -437,8 +471,19 @@ export class PostgresCdcTask extends SourceTask {
     const blocking = snapshot.blocking;
     if (blocking) await this.signals?.poll(); // a blocking snapshot asked for meanwhile waits for this one to end
     while (records.length < this.config.maxBatchSize) {
-      const next = await snapshot.rows.next();
+      let next: IteratorResult<SnapshotRow>;
+      try {
+        next = await snapshot.rows.next();
+      } catch (err) {
+        snapshot.notifier.aborted();
+        // The sink channel's TABLE_SCAN_COMPLETED (SQL_EXCEPTION) and ABORTED go out before the task fails.
+        this.handOn(records, []);
+        if (isConnectionLoss(err) || records.length === 0) throw err;
+        this.snapshotFailure = err;
+        return records;
+      }
       if (next.done) {
+        this.handOn(records, []);
         this.snapshot = null;
         this.resumeStreaming();
         if (blocking)
@@ -470,8 +515,9 @@ export class PostgresCdcTask extends SourceTask {
         source,
         processedAt: nowUnixMicros(),
       };
-      records.push(
-        ...changeRecords(table.schemas, event, {
+      this.handOn(
+        records,
+        changeRecords(table.schemas, event, {
           sourcePartition: sourcePartition(this.config.topicPrefix),
           sourceOffset: offset,
           tombstonesOnDelete: false,
@@ -479,7 +525,6 @@ export class PostgresCdcTask extends SourceTask {
         }),
       );
     }
-    if (records.length > 0) this.lastOffset = records[records.length - 1]!.sourceOffset;
     return records.length > 0 ? records : null;
   }
 
@@ -499,6 +544,17 @@ export class PostgresCdcTask extends SourceTask {
       value: new Struct(HEARTBEAT_VALUE_SCHEMA).put("ts_ms", BigInt(Date.now())),
     });
   }
+}
+
+/** Tells each listener what the snapshot does. */
+function bothListeners(a: SnapshotListener, b: SnapshotListener): SnapshotListener {
+  return {
+    tables: (tables) => (a.tables(tables), b.tables(tables)),
+    tableStarted: (table) => (a.tableStarted(table), b.tableStarted(table)),
+    row: (table) => (a.row(table), b.row(table)),
+    tableDone: (table) => (a.tableDone(table), b.tableDone(table)),
+    done: () => (a.done(), b.done()),
+  };
 }
 
 /** A random UUID of version 7 (its first 48 bits the Unix time in ms), as Debezium makes its run ids. */

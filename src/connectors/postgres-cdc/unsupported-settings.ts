@@ -78,8 +78,6 @@ export const debeziumUnsupportedSettings: Setting[] = [
   refused("database.include.list", "a Sluice connector captures the one database of database.dbname"),
   refused("database.exclude.list", "a Sluice connector captures the one database of database.dbname"),
   refused("table.ignore.builtin", "Sluice never captures PostgreSQL's built-in tables", ["true"]),
-  refused("snapshot.include.collection.list", "Sluice snapshots every captured table"),
-  refused("snapshot.select.statement.overrides", "Sluice snapshots whole tables with its own queries"),
   refused("snapshot.query.mode", "Sluice snapshots with SELECT * only", ["select_all"]),
   refused("database.initial.statements", "Sluice runs no statements of its own on connect"),
   refused("heartbeat.action.query", "Sluice runs no query on heartbeats"),
@@ -123,14 +121,12 @@ export const debeziumUnsupportedSettings: Setting[] = [
   ...unsupportedAll(
     "ignored",
     [
-      "notification.enabled.channels",
-      "notification.sink.topic.name",
       "notification.http.url",
       "notification.http.timeout.ms",
       "notification.http.retries",
       "notification.http.allow.private.networks",
     ],
-    SIGNALS,
+    "Sluice has no http notification channel (notification.enabled.channels: sink, log)",
   ),
   // No effect: Debezium's tuning and its Java machinery.
   ...unsupportedAll(
