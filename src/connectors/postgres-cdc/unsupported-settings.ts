@@ -5,7 +5,7 @@
 import { ignored, refused, unsupportedAll, type Setting } from "../../platform/settings.ts";
 
 const TUNING = "it tunes Debezium's Java internals; Sluice has no such knob";
-const SIGNALS = "Sluice has no signals, incremental snapshots or notifications yet";
+const SIGNALS = "Sluice has no signalling table, incremental snapshots or notifications yet";
 
 export const debeziumUnsupportedSettings: Setting[] = [
   // Changes to the data: masking, truncation, keys, schemas and values Sluice would not produce.
@@ -70,8 +70,6 @@ export const debeziumUnsupportedSettings: Setting[] = [
   refused("database.include.list", "a Sluice connector captures the one database of database.dbname"),
   refused("database.exclude.list", "a Sluice connector captures the one database of database.dbname"),
   refused("table.ignore.builtin", "Sluice never captures PostgreSQL's built-in tables", ["true"]),
-  refused("snapshot.include.collection.list", "Sluice snapshots every captured table"),
-  refused("snapshot.select.statement.overrides", "Sluice snapshots whole tables with its own queries"),
   refused("snapshot.query.mode", "Sluice snapshots with SELECT * only", ["select_all"]),
   refused("database.initial.statements", "Sluice runs no statements of its own on connect"),
   refused("replica.identity.autoset.values", "Sluice does not change tables' replica identity"),
@@ -92,11 +90,9 @@ export const debeziumUnsupportedSettings: Setting[] = [
   ),
   // Day-two features not implemented yet.
   refused("signal.data.collection", `${SIGNALS}: signals written to this table would be ignored`),
-  refused("signal.enabled.channels", `${SIGNALS}: signals sent would be ignored`, ["source"]),
   ...unsupportedAll(
     "ignored",
     [
-      "signal.poll.interval.ms",
       "signal.emit.failure.max.retries",
       "signal.emit.failure.backoff.ms",
       "internal.signal.synchronous.batch.size",
@@ -116,14 +112,12 @@ export const debeziumUnsupportedSettings: Setting[] = [
   ...unsupportedAll(
     "ignored",
     [
-      "notification.enabled.channels",
-      "notification.sink.topic.name",
       "notification.http.url",
       "notification.http.timeout.ms",
       "notification.http.retries",
       "notification.http.allow.private.networks",
     ],
-    SIGNALS,
+    "Sluice has no http notification channel (notification.enabled.channels: sink, log)",
   ),
   // No effect: Debezium's tuning and its Java machinery.
   ...unsupportedAll(
