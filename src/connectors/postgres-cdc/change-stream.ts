@@ -12,6 +12,7 @@ import { sourcePartition, streamingOffset, type MessageType, type StoredOffset }
 import { decodePgOutput, type OldTuple, type RelationMessage } from "./pgoutput.ts";
 import type { XLogData } from "./replication-stream.ts";
 import { nowUnixMicros } from "./pg-epoch.ts";
+import type { TransactionMetadata } from "./transaction-metadata.ts";
 
 export interface ChangeStreamOptions extends CaptureOptions {
   readonly version: string;
@@ -22,6 +23,8 @@ export interface ChangeStreamOptions extends CaptureOptions {
   readonly headers: readonly ConnectHeader[];
   /** Hears each change event handed on, with its transaction's commit time (Unix microseconds). */
   readonly onEvent: (commitTime: bigint) => void;
+  /** provide.transaction.metadata: BEGIN/END records and the events' transaction blocks. */
+  readonly transactions?: TransactionMetadata | null;
 }
 
 const MESSAGE_TYPES: Record<Exclude<Operation, "r">, MessageType> = {
@@ -60,16 +63,26 @@ export class ChangeStream {
   async records(x: XLogData): Promise<SourceRecord[]> {
     const message = decodePgOutput(x.data);
     switch (message.type) {
-      case "begin":
-        this.transaction = { xid: BigInt(message.xid), commitTime: message.commitTime };
-        return [];
-      case "commit":
+      case "begin": {
+        const transaction = { xid: BigInt(message.xid), commitTime: message.commitTime };
+        this.transaction = transaction;
+        const begin = this.options.transactions?.begin(
+          transaction.xid,
+          x.walStart,
+          transaction.commitTime,
+          this.position(),
+        );
+        return begin ? [begin] : [];
+      }
+      case "commit": {
         if (message.endLsn > this.lastCommitEnd) this.lastCommitEnd = message.endLsn;
         this.lastCommitLsn = x.walStart;
         this.lastTxId = this.transaction?.xid ?? null;
         this.lastCommitTime = message.commitTime;
         this.transaction = null;
-        return [];
+        const end = this.options.transactions?.commit(x.walStart, this.position());
+        return end ? [end] : [];
+      }
       case "relation":
         this.relations.set(message.relationId, await this.capture(message));
         return [];
@@ -85,6 +98,11 @@ export class ChangeStream {
         // Type, Origin and logical-decoding messages carry nothing Debezium's events hold.
         return [];
     }
+  }
+
+  /** Whether a transaction's messages are under way (a record carrying position() would point before its changes). */
+  get inTransaction(): boolean {
+    return this.transaction !== null;
   }
 
   /** A keepalive: between transactions, the server has sent everything before `walEnd`. */
@@ -142,6 +160,7 @@ export class ChangeStream {
     // After a restart the server resends the transaction that was under way; what was handed on is skipped.
     if (this.resumed !== null && transaction.xid === this.resumed.txId && lsn <= this.resumed.lsn) return [];
     this.options.onEvent(transaction.commitTime);
+    const transactions = this.options.transactions;
     const offset = streamingOffset({
       lsnCommit: this.lastCommitEnd,
       lsn,
@@ -173,6 +192,7 @@ export class ChangeStream {
         sourceOffset: offset,
         tombstonesOnDelete: this.options.tombstonesOnDelete,
         headers: this.options.headers,
+        ...(transactions ? { transactionBlock: () => transactions.event(`${table.schema}.${table.table}`, lsn) } : {}),
       },
     );
   }

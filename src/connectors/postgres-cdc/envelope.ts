@@ -206,6 +206,11 @@ export interface RecordOptions {
   readonly tombstonesOnDelete: boolean;
   /** Headers every record of a change carries after its own (extended.headers.enabled: contextHeaders()). */
   readonly headers?: readonly ConnectHeader[];
+  /**
+   * provide.transaction.metadata: the `transaction` block of each record of the change but tombstones,
+   * asked in the order they are written (a key change is two events, as in Debezium).
+   */
+  readonly transactionBlock?: () => ChangeEvent["transaction"];
 }
 
 /** The task a record came from, as Debezium's extended headers name it. */
@@ -249,7 +254,12 @@ export function changeRecords(schemas: TableSchemas, event: ChangeEvent, options
       keySchema: op === "t" ? null : schemas.keySchema,
       key: key(op === "d" ? before : after),
       valueSchema: schemas.envelopeSchema,
-      value: envelopeStruct(schemas.envelopeSchema, { ...event, op }, row(before), row(after)),
+      value: envelopeStruct(
+        schemas.envelopeSchema,
+        { ...event, op, transaction: options.transactionBlock?.() ?? event.transaction },
+        row(before),
+        row(after),
+      ),
       headers: [...headers, ...(options.headers ?? [])],
     });
   const tombstone = (deleted: SourceRecord): SourceRecord[] =>

@@ -176,6 +176,14 @@ export class ReplicationConnection {
     if (this.streaming && this.failure === null) this.sendStatus(false);
   }
 
+  /**
+   * Tells the server where the client stands without reading anything: while streaming is paused (a
+   * blocking snapshot), this keeps wal_sender_timeout from ending the connection.
+   */
+  reportStatus(): void {
+    if (this.streaming && this.failure === null) this.sendStatus(false);
+  }
+
   close(): void {
     if (!this.socket.destroyed && this.failure === null) this.send("X", new Uint8Array(0));
     this.failure ??= new Error("Replication connection closed");

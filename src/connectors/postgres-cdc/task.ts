@@ -8,38 +8,61 @@ import { logger } from "../../platform/log.ts";
 import { ConnectException, RetriableException, SourceTask } from "../../connect/api/connector.ts";
 import { sourceRecord, type ConnectHeader, type SourceRecord } from "../../connect/api/records.ts";
 import { VERSION } from "../../platform/version.ts";
+import { blockingSelection, blockingSnapshotOffset } from "./blocking-snapshot.ts";
 import { rowOf, type CaptureOptions } from "./captured-table.ts";
 import { ensurePublication } from "./catalog.ts";
 import { ChangeStream } from "./change-stream.ts";
 import { parsePostgresCdcConfig, type PostgresCdcConfig } from "./config.ts";
 import { changeRecords, contextHeaders } from "./envelope.ts";
 import { formatLsn, parseLsn } from "./lsn.ts";
+import { INITIAL_SNAPSHOT, InitialSnapshotNotifier, Notifications } from "./notifications.ts";
 import { readOffset, snapshotOffset, sourcePartition, type StoredOffset } from "./offsets.ts";
 import { ConnectionLost, ReplicationConnection } from "./replication-connection.ts";
-import { snapshotRows, type SnapshotRow } from "./snapshot.ts";
-import { SnapshotProgress } from "./snapshot-progress.ts";
+import {
+  executeSnapshotHandler,
+  logSignalHandler,
+  SignalDispatcher,
+  type SnapshotRequest,
+} from "./signals/dispatcher.ts";
+import { FileSignalChannel } from "./signals/file-channel.ts";
+import { KafkaSignalChannel, openSignalTopic } from "./signals/kafka-channel.ts";
+import type { SignalChannel } from "./signals/signal.ts";
+import { configuredSelection, snapshotRows, type SnapshotRow, type SnapshotSelection } from "./snapshot.ts";
+import { SnapshotProgress, type SnapshotListener } from "./snapshot-progress.ts";
+import { SlotLag } from "./slot-lag.ts";
 import { connectSql } from "./sql-connection.ts";
 import { StreamingMetrics } from "./streaming-metrics.ts";
 import { nowUnixMicros } from "./pg-epoch.ts";
+import { TransactionMetadata } from "./transaction-metadata.ts";
 
 const HEARTBEAT_KEY_SCHEMA = SchemaBuilder.struct()
   .name("io.debezium.connector.common.ServerNameKey")
+  .version(1)
   .field("serverName", SchemaBuilder.string())
   .build();
 const HEARTBEAT_VALUE_SCHEMA = SchemaBuilder.struct()
   .name("io.debezium.connector.common.Heartbeat")
+  .version(1)
   .field("ts_ms", SchemaBuilder.int64())
   .build();
 
 const log = logger("postgres-cdc");
 const SLOT_BUSY_ATTEMPTS = 50;
 const SLOT_BUSY_WAIT_MS = 200;
+/**
+ * While a blocking snapshot pauses streaming, the server hears from the task this often, also while a
+ * fetch of rows takes long: the walsender ends a connection silent for wal_sender_timeout (60 s by default).
+ */
+const PAUSED_STATUS_INTERVAL_MS = 1000;
 
 interface Snapshot {
   readonly rows: AsyncGenerator<SnapshotRow>;
   readonly consistentPoint: bigint;
   readonly startedAt: bigint;
+  readonly notifier: InitialSnapshotNotifier;
   txId: bigint;
+  /** A blocking snapshot: the offset of the last record streamed before it (its records carry that position). */
+  readonly blocking?: { readonly streamed: Record<string, unknown>; readonly signal: string };
 }
 
 /**
@@ -55,6 +78,25 @@ async function whileSlotBusy<T>(action: () => Promise<T>): Promise<T> {
       await Bun.sleep(SLOT_BUSY_WAIT_MS); // back-off until the old session ends
     }
   }
+}
+
+/** heartbeat.action.query failed (not for a lost connection): in Debezium's words, with the SQLSTATE. */
+class HeartbeatActionFailed extends Error {
+  constructor(cause: unknown) {
+    const state = (cause as { code?: unknown } | null)?.code ?? "?";
+    super(
+      `Could not execute heartbeat action query (Error: ${state}): ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
+    this.name = "HeartbeatActionFailed";
+  }
+}
+
+/** Drops `slot` once no walsender holds it (gone already is fine). */
+export async function dropSlotWhenFree(sql: Sql, slot: string): Promise<void> {
+  await whileSlotBusy(
+    () => sql`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ${slot}`,
+  );
 }
 
 /** SQLSTATE classes of a server going away: 08 connection exception, 57P0x shutdown / cannot connect now. */
@@ -103,6 +145,17 @@ export class PostgresCdcTask extends SourceTask {
   private headers: readonly ConnectHeader[] = [];
   private progress!: SnapshotProgress;
   private streamingMetrics!: StreamingMetrics;
+  private slotLag: SlotLag | null = null;
+  private signals: SignalDispatcher | null = null;
+  /** Blocking snapshots asked for by signals, taken one after another between batches. */
+  private readonly blockingRequests: SnapshotRequest[] = [];
+  /** Status updates to the server while a blocking snapshot pauses streaming. */
+  private pausedStatus: ReturnType<typeof setInterval> | null = null;
+  private notifications!: Notifications;
+  /** The offset of the last record handed on (at open, the stored one): what a notification record carries. */
+  private position: Record<string, unknown> | null = null;
+  /** What failed the snapshot, thrown by the poll after the one that handed on its notifications. */
+  private snapshotFailure: unknown = null;
 
   version(): string {
     return VERSION;
@@ -110,6 +163,7 @@ export class PostgresCdcTask extends SourceTask {
 
   async start(props: Record<string, string>): Promise<void> {
     this.config = parsePostgresCdcConfig(props);
+    this.snapshotFailure = null;
     const { topicPrefix, taskId, extendedHeaders } = this.config;
     this.headers = extendedHeaders ? contextHeaders({ logicalName: topicPrefix, taskId, runId: uuidV7() }) : [];
     this.progress = new SnapshotProgress(
@@ -119,21 +173,75 @@ export class PostgresCdcTask extends SourceTask {
       topicPrefix,
     );
     this.streamingMetrics = new StreamingMetrics(this.context.metrics, topicPrefix);
+    this.signals = this.signalDispatcher();
+    for (const channel of this.config.unavailableNotificationChannels)
+      log.warn(
+        { channel },
+        `notification channel ${channel} (notification.enabled.channels) is not available in Sluice; its notifications go nowhere (Sluice has the sink and log channels)`,
+      );
+    this.notifications = new Notifications(
+      {
+        channels: this.config.notificationChannels,
+        sinkTopic: this.config.notificationSinkTopic,
+        logicalName: topicPrefix,
+      },
+      { partition: sourcePartition(topicPrefix), offset: () => this.position ?? {} },
+      log,
+    );
     await this.open();
+    if (this.config.snapshotMode !== "initial_only") {
+      // initial_only makes no slot to read.
+      this.slotLag = new SlotLag(this.context.metrics, topicPrefix, this.config.slotName, log);
+      this.slotLag.start(() => this.sql, this.config.slotLagIntervalMs);
+    }
+  }
+
+  /** The kafka and file channels signal.enabled.channels names, with Debezium's signal actions. */
+  private signalDispatcher(): SignalDispatcher | null {
+    const { signals, topicPrefix } = this.config;
+    const channels: SignalChannel[] = [];
+    if (signals.channels.has("kafka")) {
+      const open = this.context.openTopicReader;
+      if (!open) throw new ConnectException("The kafka signal channel needs a worker's Kafka client");
+      channels.push(new KafkaSignalChannel(signals.kafka, topicPrefix, openSignalTopic(signals.kafka, open), log));
+    }
+    if (signals.channels.has("file")) channels.push(new FileSignalChannel(signals.file, log));
+    if (channels.length === 0) return null;
+    return new SignalDispatcher(channels, signals.pollIntervalMs, log)
+      .on(
+        "log",
+        logSignalHandler(log, () => this.position),
+      )
+      .on(
+        "execute-snapshot",
+        executeSnapshotHandler(log, {
+          blocking: (request) => {
+            this.blockingRequests.push(request);
+          },
+          // Incremental snapshots are not part of this build: said, and nothing else happens.
+          incremental: (request) =>
+            log.warn(
+              { signal: request.signal.id, dataCollections: request.dataCollections },
+              "an incremental snapshot was requested, but incremental snapshots are not available in this build; the signal is ignored",
+            ),
+        }),
+      );
   }
 
   /** Connects and resumes from the committed offset (at start, and again after losing the database). */
   private async open(): Promise<void> {
     const config = this.config;
     const sql = (this.sql = await connectSql(config, 2));
-    const stored = readOffset(this.context.offsetStorageReader.offset(sourcePartition(config.topicPrefix)));
+    const storedOffset = this.context.offsetStorageReader.offset(sourcePartition(config.topicPrefix));
+    this.position = storedOffset;
+    const stored = readOffset(storedOffset);
     if (config.snapshotMode === "initial_only") {
       // As Debezium's: what will not stream needs neither publication nor slot (one nobody reads would
       // hold the WAL forever). The snapshot is a transaction of its own, at the current WAL position.
       if (this.needsSnapshot(stored)) {
         const [{ lsn }] = await sql<{ lsn: string }[]>`SELECT pg_current_wal_lsn()::text AS lsn`;
         this.snapshot = this.startSnapshot(null, parseLsn(lsn));
-      }
+      } else this.notifications.emit(INITIAL_SNAPSHOT, "SKIPPED");
       return;
     }
     await ensurePublication(
@@ -162,6 +270,8 @@ export class PostgresCdcTask extends SourceTask {
       this.snapshot = this.startSnapshot(created.snapshotName!, created.consistentPoint);
       return;
     }
+    // As Debezium's, when an offset says the snapshot snapshot.mode asks for is done.
+    if (config.snapshotMode === "initial") this.notifications.emit(INITIAL_SNAPSHOT, "SKIPPED");
     if (!slot) {
       const created = await replication.createSlot(config.slotName, false, config.slotFailover);
       await this.startStreaming(created.consistentPoint, null, null);
@@ -193,29 +303,40 @@ export class PostgresCdcTask extends SourceTask {
       this.reconnections = 0;
       return records;
     } catch (err) {
-      if (!isConnectionLoss(err)) throw err;
+      const actionFailed = err instanceof HeartbeatActionFailed;
+      if (!actionFailed && !isConnectionLoss(err)) throw err;
       await this.close();
       this.reconnections++;
       const { maxRetries, restartWaitMs } = this.config;
       const message = err instanceof Error ? err.message : String(err);
       if (maxRetries >= 0 && this.reconnections > maxRetries)
         throw new ConnectException(
-          `Lost the connection to PostgreSQL and gave up after ${maxRetries} reconnection attempt(s) (errors.max.retries): ${message}`,
+          actionFailed
+            ? `${message}; gave up after ${maxRetries} reconnection attempt(s) (errors.max.retries)`
+            : `Lost the connection to PostgreSQL and gave up after ${maxRetries} reconnection attempt(s) (errors.max.retries): ${message}`,
           err,
         );
       this.reconnectAt = Date.now() + restartWaitMs;
       throw new RetriableException(
-        `Lost the connection to PostgreSQL (${message}); reconnecting in ${restartWaitMs} ms`,
+        `${actionFailed ? message : `Lost the connection to PostgreSQL (${message})`}; reconnecting in ${restartWaitMs} ms`,
         err,
       );
     }
   }
 
   private async pollOpen(): Promise<SourceRecord[] | null> {
+    const failure = this.snapshotFailure;
+    if (failure !== null) throw failure;
     if (this.snapshot) return this.pollSnapshot(this.snapshot);
     if (this.stream === null || this.replication === null) {
       await Bun.sleep(this.config.pollIntervalMs); // initial_only after its snapshot: nothing left to do
       return null;
+    }
+    await this.signals?.poll();
+    const request = this.blockingRequests.shift();
+    if (request) {
+      this.snapshot = this.startBlockingSnapshot(request, this.stream);
+      return this.pollSnapshot(this.snapshot);
     }
     const records: SourceRecord[] = [];
     const stream = this.stream;
@@ -225,11 +346,13 @@ export class PostgresCdcTask extends SourceTask {
       const wait = records.length > 0 ? 0 : deadline - Date.now();
       const message = await this.replication.receive(wait, (walEnd) => stream.keepalive(walEnd));
       if (message === null) break;
-      records.push(...(await stream.records(message)));
+      this.handOn(records, await stream.records(message));
     }
-    // Only when no change moved the offset: a heartbeat inside a transaction would point before its changes.
-    const heartbeat = records.length === 0 ? this.heartbeat(stream) : null;
-    if (heartbeat) records.push(heartbeat);
+    this.handOn(records, []);
+    // As Debezium's, also after a busy batch, but only between transactions: a heartbeat inside one
+    // would point before its changes.
+    const heartbeat = stream.inTransaction ? null : await this.heartbeat(stream);
+    if (heartbeat) this.handOn(records, [heartbeat]);
     return records.length > 0 ? records : null;
   }
 
@@ -241,15 +364,16 @@ export class PostgresCdcTask extends SourceTask {
   }
 
   async stop(): Promise<void> {
+    this.slotLag?.stop();
+    await this.signals?.close();
+    this.signals = null;
     const sql = this.config?.slotDropOnStop ? this.sql : null;
     if (sql !== null) {
       this.replication?.close();
       this.replication = null;
       const slot = this.config.slotName;
       // Once our walsender has let go of the slot (slot.drop.on.stop).
-      await whileSlotBusy(
-        () => sql`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ${slot}`,
-      ).catch((err: unknown) =>
+      await dropSlotWhenFree(sql, slot).catch((err: unknown) =>
         log.warn(
           { slot, err: err instanceof Error ? err.message : String(err) },
           "could not drop the replication slot (slot.drop.on.stop)",
@@ -259,8 +383,20 @@ export class PostgresCdcTask extends SourceTask {
     await this.close();
   }
 
+  /**
+   * Adds `produced` to the batch after the notifications emitted since the last call (they happened
+   * before it, and carry the offset of the record before them), and moves the position on.
+   */
+  private handOn(batch: SourceRecord[], produced: readonly SourceRecord[]): void {
+    batch.push(...this.notifications.drain(), ...produced);
+    const last = produced.at(-1);
+    if (last !== undefined) this.position = last.sourceOffset as Record<string, unknown>;
+  }
+
   private async close(): Promise<void> {
+    this.snapshot?.notifier.aborted(); // stopped or lost before its end
     this.stream = null;
+    this.resumeStreaming();
     this.replication?.close();
     this.replication = null;
     await this.snapshot?.rows.return(undefined);
@@ -284,18 +420,25 @@ export class PostgresCdcTask extends SourceTask {
   }
 
   /** `snapshotName`: the slot's exported snapshot the rows are read in (null: a snapshot of its own). */
-  private startSnapshot(snapshotName: string | null, consistentPoint: bigint): Snapshot {
+  private startSnapshot(snapshotName: string | null, consistentPoint: bigint, selection?: SnapshotSelection): Snapshot {
+    const notifier = new InitialSnapshotNotifier(this.notifications);
+    notifier.started();
     return {
       rows: snapshotRows(
         this.sql!,
         snapshotName,
         this.captureOptions(),
         this.config.snapshotFetchSize,
-        ({ txId }) => (this.snapshot!.txId = txId),
-        this.progress,
+        // A blocking snapshot's records carry the last streamed change's txId, as Debezium's do.
+        ({ txId }) => {
+          if (!this.snapshot!.blocking) this.snapshot!.txId = txId;
+        },
+        bothListeners(this.progress, notifier),
+        selection ?? configuredSelection(this.config.snapshotInclude, this.config.snapshotOverrides),
       ),
       consistentPoint,
       startedAt: nowUnixMicros(),
+      notifier,
       txId: 0n,
     };
   }
@@ -321,6 +464,10 @@ export class PostgresCdcTask extends SourceTask {
       skippedOperations: config.skippedOperations,
       headers: this.headers,
       onEvent: (commitTime: bigint) => metrics.event(commitTime),
+      transactions:
+        config.transactionTopic === null
+          ? null
+          : new TransactionMetadata(config.transactionTopic, sourcePartition(config.topicPrefix)),
     };
     this.stream = new ChangeStream(this.sql!, options, from, lastChange, lastCommitLsn);
     await whileSlotBusy(() => this.replication!.startReplication(config.slotName, from, config.publicationName));
@@ -331,18 +478,64 @@ export class PostgresCdcTask extends SourceTask {
     );
   }
 
+  /**
+   * Pauses streaming for a blocking snapshot of the tables `request` names: the replication stream is
+   * not read until it is over (what arrives meanwhile waits in the socket and the slot), so streaming
+   * resumes at the very change it stopped before.
+   */
+  private startBlockingSnapshot(request: SnapshotRequest, stream: ChangeStream): Snapshot {
+    const overrides = this.config.snapshotOverrides;
+    const selection = blockingSelection(request, (name) => overrides.get(`${name.schema}.${name.table}`));
+    const streamed = this.position ?? stream.position();
+    log.info(
+      { signal: request.signal.id, dataCollections: request.dataCollections },
+      "Starting blocking snapshot; streaming is paused",
+    );
+    this.pausedStatus = setInterval(() => this.replication?.reportStatus(), PAUSED_STATUS_INTERVAL_MS);
+    const lsn = bigintOf(streamed.lsn) ?? 0n;
+    return {
+      ...this.startSnapshot(null, lsn, selection),
+      txId: bigintOf(streamed.txId) ?? 0n,
+      blocking: { streamed, signal: request.signal.id },
+    };
+  }
+
+  /** Ends a blocking snapshot's pause (its status updates). */
+  private resumeStreaming(): void {
+    if (this.pausedStatus !== null) clearInterval(this.pausedStatus);
+    this.pausedStatus = null;
+  }
+
   private async pollSnapshot(snapshot: Snapshot): Promise<SourceRecord[] | null> {
     const records: SourceRecord[] = [];
+    const blocking = snapshot.blocking;
+    if (blocking) await this.signals?.poll(); // a blocking snapshot asked for meanwhile waits for this one to end
     while (records.length < this.config.maxBatchSize) {
-      const next = await snapshot.rows.next();
+      let next: IteratorResult<SnapshotRow>;
+      try {
+        next = await snapshot.rows.next();
+      } catch (err) {
+        snapshot.notifier.aborted();
+        // The sink channel's TABLE_SCAN_COMPLETED (SQL_EXCEPTION) and ABORTED go out before the task fails.
+        this.handOn(records, []);
+        if (isConnectionLoss(err) || records.length === 0) throw err;
+        this.snapshotFailure = err;
+        return records;
+      }
       if (next.done) {
+        this.handOn(records, []);
         this.snapshot = null;
-        if (this.config.snapshotMode !== "initial_only")
+        this.resumeStreaming();
+        if (blocking)
+          log.info({ signal: blocking.signal }, "Blocking snapshot completed; streaming resumes where it stopped");
+        else if (this.config.snapshotMode !== "initial_only")
           await this.startStreaming(snapshot.consistentPoint, null, null);
         break;
       }
       const { table, tuple, marker } = next.value;
-      const offset = snapshotOffset(snapshot.consistentPoint, snapshot.txId, snapshot.startedAt, marker === "last");
+      const offset = blocking
+        ? blockingSnapshotOffset(blocking.streamed, marker === "last")
+        : snapshotOffset(snapshot.consistentPoint, snapshot.txId, snapshot.startedAt, marker === "last");
       const source = {
         version: VERSION,
         name: this.config.topicPrefix,
@@ -351,7 +544,7 @@ export class PostgresCdcTask extends SourceTask {
         table: table.table,
         timestamp: snapshot.startedAt,
         snapshot: marker,
-        lastCommitLsn: null,
+        lastCommitLsn: blocking ? bigintOf(blocking.streamed.lsn_commit) : null,
         lsn: snapshot.consistentPoint,
         txId: snapshot.txId,
       };
@@ -362,8 +555,9 @@ export class PostgresCdcTask extends SourceTask {
         source,
         processedAt: nowUnixMicros(),
       };
-      records.push(
-        ...changeRecords(table.schemas, event, {
+      this.handOn(
+        records,
+        changeRecords(table.schemas, event, {
           sourcePartition: sourcePartition(this.config.topicPrefix),
           sourceOffset: offset,
           tombstonesOnDelete: false,
@@ -374,22 +568,44 @@ export class PostgresCdcTask extends SourceTask {
     return records.length > 0 ? records : null;
   }
 
-  /** Debezium's heartbeat: on quiet tables it still carries the position forward, so the slot can advance. */
-  private heartbeat(stream: ChangeStream): SourceRecord | null {
-    const interval = this.config.heartbeatIntervalMs;
+  /**
+   * Debezium's heartbeat, while streaming: on quiet tables it still carries the position forward, so the
+   * slot can advance. heartbeat.action.query runs first: its change (to a table in the publication) is
+   * WAL of this database that the slot streams, so the position moves on even when the server's WAL
+   * grows only from other databases. A failing query is retried as a lost connection is (Debezium's
+   * PostgreSQL connector treats every SQL error but authentication as retriable).
+   */
+  private async heartbeat(stream: ChangeStream): Promise<SourceRecord | null> {
+    const { heartbeatIntervalMs: interval, heartbeatActionQuery: query } = this.config;
     if (interval <= 0 || Date.now() - this.lastHeartbeat < interval) return null;
     this.lastHeartbeat = Date.now();
+    if (query !== null && this.sql !== null)
+      await this.sql.unsafe(query).catch((err: unknown) => {
+        if (isConnectionLoss(err)) throw err;
+        throw new HeartbeatActionFailed(err);
+      });
     const prefix = this.config.topicPrefix;
     return sourceRecord({
       sourcePartition: sourcePartition(prefix),
       sourceOffset: stream.position(),
-      topic: `__debezium-heartbeat.${prefix}`,
+      topic: this.config.heartbeatTopic,
       keySchema: HEARTBEAT_KEY_SCHEMA,
       key: new Struct(HEARTBEAT_KEY_SCHEMA).put("serverName", prefix),
       valueSchema: HEARTBEAT_VALUE_SCHEMA,
       value: new Struct(HEARTBEAT_VALUE_SCHEMA).put("ts_ms", BigInt(Date.now())),
     });
   }
+}
+
+/** Tells each listener what the snapshot does. */
+function bothListeners(a: SnapshotListener, b: SnapshotListener): SnapshotListener {
+  return {
+    tables: (tables) => (a.tables(tables), b.tables(tables)),
+    tableStarted: (table) => (a.tableStarted(table), b.tableStarted(table)),
+    row: (table) => (a.row(table), b.row(table)),
+    tableDone: (table) => (a.tableDone(table), b.tableDone(table)),
+    done: () => (a.done(), b.done()),
+  };
 }
 
 /** A random UUID of version 7 (its first 48 bits the Unix time in ms), as Debezium makes its run ids. */
@@ -404,4 +620,10 @@ function uuidV7(): string {
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   const hex = Buffer.from(bytes).toString("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function bigintOf(value: unknown): bigint | null {
+  if (typeof value === "bigint") return value;
+  if (typeof value === "number" && Number.isInteger(value)) return BigInt(value);
+  return null;
 }

@@ -1,11 +1,11 @@
 // The settings of Debezium's PostgreSQL connector (PostgresConnectorConfig, 3.x) that Sluice does not
 // implement: refused where honouring them would change the data, security or delivery, a warning
 // where they only tune Debezium. Debezium's day-two features (signals, incremental snapshots,
-// notifications, masking, transaction metadata) are among them until Sluice has them.
+// notifications, masking) are among them until Sluice has them.
 import { ignored, refused, unsupportedAll, type Setting } from "../../platform/settings.ts";
 
 const TUNING = "it tunes Debezium's Java internals; Sluice has no such knob";
-const SIGNALS = "Sluice has no signals, incremental snapshots or notifications yet";
+const SIGNALS = "Sluice has no signalling table, incremental snapshots or notifications yet";
 
 export const debeziumUnsupportedSettings: Setting[] = [
   // Changes to the data: schemas and values Sluice would not produce.
@@ -30,17 +30,9 @@ export const debeziumUnsupportedSettings: Setting[] = [
   refused("sourceinfo.struct.maker", "Sluice builds Debezium's default source block only", [
     "io.debezium.connector.postgresql.PostgresSourceInfoStructMaker",
   ]),
-  refused("heartbeat.topics.prefix", "Sluice writes heartbeats to Debezium's default topic name only", [
-    "__debezium-heartbeat",
-  ]),
   refused("converters", "Sluice runs no Debezium custom converters (Java classes)"),
   refused("post.processors", "Sluice runs no Debezium post processors (Java classes)"),
-  refused(
-    "provide.transaction.metadata",
-    "Sluice does not emit transaction metadata (BEGIN/END events and the transaction block)",
-    ["false"],
-  ),
-  refused("transaction.metadata.factory", "Sluice does not emit transaction metadata", [
+  refused("transaction.metadata.factory", "Sluice makes Debezium's default transaction metadata only", [
     "io.debezium.pipeline.txmetadata.DefaultTransactionMetadataFactory",
   ]),
   refused("message.prefix.include.list", "Sluice does not emit logical decoding messages"),
@@ -53,11 +45,8 @@ export const debeziumUnsupportedSettings: Setting[] = [
   refused("database.include.list", "a Sluice connector captures the one database of database.dbname"),
   refused("database.exclude.list", "a Sluice connector captures the one database of database.dbname"),
   refused("table.ignore.builtin", "Sluice never captures PostgreSQL's built-in tables", ["true"]),
-  refused("snapshot.include.collection.list", "Sluice snapshots every captured table"),
-  refused("snapshot.select.statement.overrides", "Sluice snapshots whole tables with its own queries"),
   refused("snapshot.query.mode", "Sluice snapshots with SELECT * only", ["select_all"]),
   refused("database.initial.statements", "Sluice runs no statements of its own on connect"),
-  refused("heartbeat.action.query", "Sluice runs no query on heartbeats"),
   refused("replica.identity.autoset.values", "Sluice does not change tables' replica identity"),
   refused("slot.stream.params", "Sluice streams pgoutput with its own parameters"),
   refused("guardrail.collections.max", "Sluice has no limit on the number of captured tables", ["0"]),
@@ -75,11 +64,9 @@ export const debeziumUnsupportedSettings: Setting[] = [
   ),
   // Day-two features not implemented yet.
   refused("signal.data.collection", `${SIGNALS}: signals written to this table would be ignored`),
-  refused("signal.enabled.channels", `${SIGNALS}: signals sent would be ignored`, ["source"]),
   ...unsupportedAll(
     "ignored",
     [
-      "signal.poll.interval.ms",
       "signal.emit.failure.max.retries",
       "signal.emit.failure.backoff.ms",
       "internal.signal.synchronous.batch.size",
@@ -99,14 +86,12 @@ export const debeziumUnsupportedSettings: Setting[] = [
   ...unsupportedAll(
     "ignored",
     [
-      "notification.enabled.channels",
-      "notification.sink.topic.name",
       "notification.http.url",
       "notification.http.timeout.ms",
       "notification.http.retries",
       "notification.http.allow.private.networks",
     ],
-    SIGNALS,
+    "Sluice has no http notification channel (notification.enabled.channels: sink, log)",
   ),
   // No effect: Debezium's tuning and its Java machinery.
   ...unsupportedAll(
@@ -155,6 +140,10 @@ export const debeziumUnsupportedSettings: Setting[] = [
     "Sluice snapshots in one REPEATABLE READ transaction on the slot's exported snapshot",
   ),
   ignored("message.prefix.exclude.list", "Sluice emits no logical decoding messages"),
+  ignored(
+    "heartbeat.topics.prefix",
+    "Debezium 3 declares it but names the heartbeat topic by topic.heartbeat.prefix (and topic.heartbeat.name), as Sluice does",
+  ),
   ...unsupportedAll(
     "ignored",
     [

@@ -59,6 +59,31 @@ describe("postgres-cdc settings", () => {
     );
   });
 
+  test("heartbeat and transaction topics by Debezium's naming settings", () => {
+    const p = { ...base, "topic.prefix": "p" };
+    expect(parsePostgresCdcConfig(p)).toMatchObject({
+      heartbeatTopic: "__debezium-heartbeat.p",
+      heartbeatActionQuery: null,
+      transactionTopic: null,
+    });
+    expect(
+      parsePostgresCdcConfig({
+        ...p,
+        "topic.heartbeat.prefix": "beats",
+        "heartbeat.action.query": " UPDATE hb SET ts = now() ",
+        "provide.transaction.metadata": "true",
+        "topic.transaction": "txs",
+      }),
+    ).toMatchObject({
+      heartbeatTopic: "beats.p",
+      heartbeatActionQuery: "UPDATE hb SET ts = now()",
+      transactionTopic: "p.txs",
+    });
+    expect(
+      parsePostgresCdcConfig({ ...p, "topic.heartbeat.name": "shared", "provide.transaction.metadata": "true" }),
+    ).toMatchObject({ heartbeatTopic: "shared", transactionTopic: "p.transaction" });
+  });
+
   test("bad values fail with the setting's name", () => {
     expect(() => parsePostgresCdcConfig({ ...base, "topic.prefix": "p", "snapshot.mode": "sometimes" })).toThrow(
       "snapshot.mode",
