@@ -88,14 +88,6 @@ async function userTypes(sql: Sql, oids: number[]): Promise<Map<number, UserType
 }
 
 /** Ordinary and partitioned tables the filters capture, in name order (the snapshot's order). */
-/** As Debezium's snapshot estimate: pg_class.reltuples; null for a table PostgreSQL 14+ never analysed (-1; older servers say 0). */
-export async function estimatedRows(sql: Sql, name: TableName): Promise<number | null> {
-  const [row] = await sql<{ reltuples: number }[]>`
-    SELECT c.reltuples::float8 AS reltuples FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = ${name.schema} AND c.relname = ${name.table}`;
-  return row === undefined || row.reltuples < 0 ? null : Math.round(row.reltuples);
-}
-
 export async function capturedTables(sql: Sql, filters: CaptureFilters): Promise<TableName[]> {
   const rows = await sql<TableName[]>`
     SELECT n.nspname AS schema, c.relname AS table
