@@ -8,18 +8,16 @@
 // the streamed changes must be the same records on both sides, schemas (and their parameters)
 // included: the hashes are Debezium's own, byte for byte.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { VERSION } from "#src/platform/version.ts";
 import {
   differences,
   type Event,
   type Json,
-  normalizeTimes,
+  normalizeChange,
   type Side,
   type SideBySide,
   SIDES,
   sideName,
   startSideBySide,
-  withoutPrefix,
 } from "../fixtures/cdc-side-by-side.ts";
 import { DEBEZIUM_VERSION } from "../fixtures/debezium.ts";
 import { waitFor } from "../fixtures/wait.ts";
@@ -104,22 +102,7 @@ const CHANGES = [
 ];
 const isLast = (e: Event) => (e.value as Json | null)?.payload?.after?.code === "LAST";
 
-/** What must differ between the sides, checked and replaced by placeholders (as postgres-cdc-debezium.test.ts). */
-function normalize(event: Event, side: Side, pair: Pair): Event {
-  const e = withoutPrefix(event, prefixOf(side, pair));
-  delete e.headers["__debezium.context.runId"];
-  const payload = (e.value as Json | null)?.payload;
-  if (!payload) return e;
-  normalizeTimes(payload, `${side} envelope`);
-  const source = payload.source as Json;
-  expect(source.version).toBe(side === "debezium" ? DEBEZIUM_VERSION : VERSION);
-  source.version = "<version>";
-  if (source.snapshot !== "false") {
-    normalizeTimes(source, `${side} source`);
-    source.lsn = source.txId = source.sequence = "<snapshot>";
-  }
-  return e;
-}
+const normalize = (event: Event, side: Side, pair: Pair) => normalizeChange(event, side, prefixOf(side, pair));
 
 describe(`PostgreSQL CDC column and record rules, as Debezium ${DEBEZIUM_VERSION}'s`, () => {
   let sides: SideBySide;

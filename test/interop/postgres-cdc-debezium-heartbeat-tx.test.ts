@@ -14,19 +14,17 @@
 // SLUICE_DUMP_DIR=<dir> writes both sides' records there as JSON, to look into a difference.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
-import { VERSION } from "#src/platform/version.ts";
 import {
   differences,
   type Event,
   type Json,
-  normalizeTimes,
+  normalizeChange,
   payloadOf,
   type Side,
   type SideBySide,
   SIDES,
   sideName,
   startSideBySide,
-  UUID_V7,
   withoutPrefix,
 } from "../fixtures/cdc-side-by-side.ts";
 import { DEBEZIUM_VERSION } from "../fixtures/debezium.ts";
@@ -47,23 +45,6 @@ beforeAll(async () => {
   });
 }, 480_000);
 afterAll(() => sides?.stop(), 60_000);
-
-/** Replaces what differs by nature between the two sides' change events (see the top). */
-function normalizeChange(event: Event, side: Side, prefix: string): Event {
-  const e = withoutPrefix(event, prefix);
-  expect(e.headers["__debezium.context.runId"], `${side} runId header`).toMatch(UUID_V7);
-  e.headers["__debezium.context.runId"] = "<runId>";
-  const payload = payloadOf(e);
-  if (!payload) return e;
-  normalizeTimes(payload, `${side} envelope`);
-  expect(payload.source.version).toBe(side === "debezium" ? DEBEZIUM_VERSION : VERSION);
-  payload.source.version = "<version>";
-  if (payload.source.snapshot !== "false") {
-    normalizeTimes(payload.source, `${side} source`);
-    payload.source.lsn = payload.source.txId = payload.source.sequence = "<snapshot>";
-  }
-  return e;
-}
 
 /**
  * Deletes connector `label` on both sides and drops their slots once let go: the server has 10
