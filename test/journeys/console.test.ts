@@ -12,6 +12,7 @@ import { certificateAuthority } from "../fixtures/certificates.ts";
 import { freePort } from "../fixtures/wait.ts";
 import { freeListener, install, type Install } from "../fixtures/sluice-process.ts";
 import { karapaceUser } from "../fixtures/karapace-auth.ts";
+import { cdcConnection, startPostgres } from "../fixtures/postgres.ts";
 import {
   call,
   screenshots,
@@ -85,6 +86,45 @@ describe("the console of sluice dev", () => {
     });
     await call(`${connect}/connectors/misspelt`, "DELETE");
   });
+
+  test("a CDC connector's page shows the WAL its slot retains and its snapshot's rows, percent and the ANALYZE hint", async () => {
+    const pg = await startPostgres();
+    try {
+      // Never analysed (and autovacuum kept away): the estimate comes from the table's size.
+      pg.psql("CREATE TABLE orders (id int PRIMARY KEY, note text) WITH (autovacuum_enabled = false)");
+      pg.psql("INSERT INTO orders SELECT i, 'order ' || i FROM generate_series(1, 5000) AS i");
+      await call(`${connect}/connectors`, "POST", {
+        name: "orders-cdc",
+        config: {
+          "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
+          ...cdcConnection(pg),
+          "topic.prefix": "shop",
+          "table.include.list": "public.orders",
+          "slot.name": "shop",
+          "publication.autocreate.mode": "filtered",
+          "slot.drop.on.stop": "true",
+          "slot.lag.interval.ms": "500",
+        },
+      });
+      const page = await browser.page();
+      await explained(page, async () => {
+        await page.goto(`${connect}/ui/#/connectors/orders-cdc`);
+        const progress = page.getByTestId("snapshot-progress");
+        await progress.getByText("snapshot completed").waitFor({ timeout: 60_000 });
+        await progress.getByText(/^5,000 of ~[\d,]+ rows$/).waitFor();
+        await progress.getByText("100%").waitFor();
+        await page.getByTestId("estimate-hint").getByText("ANALYZE public.orders").waitFor();
+        await page.getByTestId("slot-lag").getByText("slot shop").waitFor();
+        await page
+          .getByTestId("slot-lag")
+          .getByText(/^WAL retained \d+(\.\d)? (B|KiB|MiB)$/)
+          .waitFor();
+      });
+      await call(`${connect}/connectors/orders-cdc`, "DELETE");
+    } finally {
+      await pg.stop();
+    }
+  }, 180_000);
 
   test("the rendered API reference and the plugin docs", () =>
     explained(browser, () => walkReference(browser, { registry, connect }, screenshots)));

@@ -41,6 +41,12 @@ export abstract class Connector {
    * (connection-check.ts), since it answers a REST call.
    */
   validate?(props: Record<string, string>): Promise<Map<string, string[]>>;
+  /**
+   * Sluice's own, not Kafka's (whose connectors cannot tell a delete from a stop): called once, after
+   * stop() and after its tasks stopped, when the connector's config was deleted, with the config it ran
+   * with. For what the connector leaves outside Kafka (a replication slot): remove it or say so.
+   */
+  deleted?(props: Record<string, string>): void | Promise<void>;
 }
 
 /**
@@ -82,6 +88,34 @@ export interface SourceTaskContext {
   readonly offsetStorageReader: OffsetStorageReader;
   /** Absent where no worker collects metrics (e.g. a task run on its own in a test). */
   readonly metrics?: PluginMetrics;
+  /** A Kafka client of the task's own for one topic partition (Debezium's signal topic); absent without a worker. */
+  readonly openTopicReader?: (options: TopicReaderOptions) => TopicReader;
+}
+
+export interface TopicReaderOptions {
+  readonly bootstrapServers: readonly string[];
+  readonly topic: string;
+  readonly partition: number;
+  /** The consumer group whose committed offset the reader reads and commits (without joining it, as assign() does). */
+  readonly groupId: string;
+  readonly clientId: string;
+  /** Kafka's client security settings: security.protocol, sasl.*, ssl.* (refused ones throw a ConfigError). */
+  readonly security: Readonly<Record<string, string>>;
+}
+
+/** One partition of a topic, read by a task for itself; it connects on first use. */
+export interface TopicReader {
+  /** Records from `offset` on; waits up to `maxWaitMs` when there are none yet. */
+  fetch(
+    offset: number,
+    maxWaitMs: number,
+  ): Promise<{ readonly offset: number; readonly key: Uint8Array | null; readonly value: Uint8Array | null }[]>;
+  /** The group's committed offset; undefined when it has none. */
+  committedOffset(): Promise<number | undefined>;
+  /** The first offset still in the partition. */
+  earliestOffset(): Promise<number>;
+  commit(offset: number): Promise<void>;
+  close(): Promise<void>;
 }
 
 export interface RecordMetadata {

@@ -1,5 +1,5 @@
 // Sluice's single message transforms: Kafka's built-ins, the condition Filter, Debezium's
-// ExtractNewRecordState, Kafka's predicates, the class-name registry and the transformation chain.
+// ExtractNewRecordState, outbox EventRouter and ByLogicalTableRouter, Kafka's predicates, the class-name registry and the transformation chain.
 export { Cast } from "./cast.ts";
 export { ConditionFilter } from "./condition-filter.ts";
 export { DropHeaders } from "./drop-headers.ts";
@@ -11,7 +11,9 @@ export { HeaderFrom } from "./header-from.ts";
 export { HoistField } from "./hoist-field.ts";
 export { InsertField } from "./insert-field.ts";
 export { InsertHeader } from "./insert-header.ts";
+export { ByLogicalTableRouter, ToLogicalTopicRouter } from "./logical-table-router.ts";
 export { MaskField } from "./mask-field.ts";
+export { EventRouter } from "./outbox-event-router.ts";
 export { HasHeaderKey, RecordIsTombstone, TopicNameMatches } from "./predicates.ts";
 export { RegexRouter } from "./regex-router.ts";
 export { ReplaceField } from "./replace-field.ts";

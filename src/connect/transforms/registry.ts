@@ -1,5 +1,6 @@
 // Class names → factories for the built-in transforms and predicates: Kafka's real class names, the
-// spec's placeholder packages (org.vendor.*, io.vendor.*, io.cdc.*), Confluent's and Debezium's names,
+// spec's placeholder packages (org.vendor.*, io.vendor.*, io.cdc.*), Confluent's and Debezium's names
+// (ExtractNewRecordState, the outbox EventRouter, ByLogicalTableRouter / ToLogicalTopicRouter),
 // and short aliases (`InsertField$Value`, `RegexRouter`).
 import type { Predicate, Transformation } from "../api/transformation.ts";
 import { Cast } from "./cast.ts";
@@ -13,7 +14,9 @@ import { HeaderFrom } from "./header-from.ts";
 import { HoistField } from "./hoist-field.ts";
 import { InsertField } from "./insert-field.ts";
 import { InsertHeader } from "./insert-header.ts";
+import { ByLogicalTableRouter, ToLogicalTopicRouter } from "./logical-table-router.ts";
 import { MaskField } from "./mask-field.ts";
+import { EventRouter } from "./outbox-event-router.ts";
 import { HasHeaderKey, RecordIsTombstone, TopicNameMatches } from "./predicates.ts";
 import { RegexRouter } from "./regex-router.ts";
 import { ReplaceField } from "./replace-field.ts";
@@ -77,6 +80,9 @@ export const BUILTIN_TRANSFORMS: Readonly<Record<string, () => Transformation>> 
   "io.debezium.transforms.ExtractNewRecordState": () => new ExtractNewRecordState(),
   "io.cdc.transforms.ExtractNewRecordState": () => new ExtractNewRecordState(),
   ExtractNewRecordState: () => new ExtractNewRecordState(),
+  "io.debezium.transforms.outbox.EventRouter": () => new EventRouter(),
+  "io.debezium.transforms.ByLogicalTableRouter": () => new ByLogicalTableRouter(),
+  "io.debezium.transforms.ToLogicalTopicRouter": () => new ToLogicalTopicRouter(),
 });
 
 const PREDICATES: Record<string, () => Predicate> = {

@@ -8,7 +8,8 @@ import { capturesColumn, type CaptureFilters } from "./config.ts";
 import { tableSchemas, type Row, type TableColumn, type TableSchemas } from "./envelope.ts";
 import type { CatalogTable, TableName } from "./catalog.ts";
 import type { RelationMessage, Tuple } from "./pgoutput.ts";
-import { columnMapping, type ColumnMapping, type TypeMappingOptions } from "./column-types.ts";
+import { columnMapping, sourceColumnType, type ColumnMapping, type TypeMappingOptions } from "./column-types.ts";
+import { applyRule, messageKeyColumns, ruleFor, type ColumnRules } from "./column-rules.ts";
 
 export interface CapturedTable extends TableName {
   readonly schemas: TableSchemas;
@@ -19,12 +20,16 @@ export interface CapturedTable extends TableName {
 export interface CaptureOptions extends Omit<TypeMappingOptions, "userTypes"> {
   readonly topicPrefix: string;
   readonly filters: CaptureFilters;
+  /** column.mask.*, column.truncate.*, *.propagate.source.type and message.key.columns. */
+  readonly columnRules?: ColumnRules;
 }
 
 interface SourceColumn {
   readonly name: string;
   readonly typeOid: number;
   readonly typeModifier: number;
+  /** From the catalog; undefined for a column it does not know (yet). */
+  readonly typeName?: string;
   readonly optional: boolean;
   readonly isKey: boolean;
   readonly defaultExpression: string | null;
@@ -46,6 +51,7 @@ export function tableOfRelation(
       name: column.name,
       typeOid: column.typeOid,
       typeModifier: column.typeModifier,
+      typeName: known?.typeOid === column.typeOid ? known.typeName : undefined,
       optional: known?.optional ?? true,
       isKey,
       defaultExpression: known?.defaultExpression ?? null,
@@ -67,17 +73,59 @@ function capturedTable(
   options: CaptureOptions & Pick<TypeMappingOptions, "readBy">,
 ): CapturedTable {
   const typeOptions: TypeMappingOptions = { ...options, userTypes: catalog.userTypes };
+  const rules = options.columnRules;
+  // message.key.columns, where it names columns of this table, replaces the primary key.
+  const chosenKey = rules
+    ? messageKeyColumns(
+        rules,
+        name,
+        source.map((c) => c.name),
+      )
+    : null;
   const eventColumns: TableColumn[] = [];
   const columns = source.map((column) => {
+    const isKey = chosenKey === null ? column.isKey : chosenKey.includes(column.name);
     // As Debezium: a key column is always in the key, whatever the column filters say of the value.
     const inValue = capturesColumn(options.filters, name.schema, name.table, column.name);
-    if (!inValue && !column.isKey) return null;
+    if (!inValue && !isKey) return null;
     const mapping = columnMapping(column, typeOptions);
     if (mapping === null) return null;
-    eventColumns.push({ name: column.name, schema: mapping.schema, isKey: column.isKey, inValue });
+    const sourceType = sourceColumnType(column, catalog.userTypes, options.readBy);
+    const rule = rules ? ruleFor(rules, name, column.name, sourceType.typeName) : null;
+    const applied = rule === null ? null : applyRule(rule, { name: column.name, ...sourceType });
+    const valueSchema =
+      applied !== null && applied.parameters.size > 0
+        ? columnMapping(column, typeOptions, applied.parameters)!.schema
+        : undefined;
+    const mapValue = valueSchema?.type === Type.STRUCT ? inSchema(valueSchema, applied?.mapValue) : applied?.mapValue;
+    eventColumns.push({
+      name: column.name,
+      schema: mapping.schema,
+      isKey,
+      inValue,
+      ...(chosenKey !== null && isKey ? { keyRank: chosenKey.indexOf(column.name) } : {}),
+      ...(valueSchema ? { valueSchema } : {}),
+      ...(mapValue ? { mapValue } : {}),
+    });
     return { name: column.name, mapping };
   });
   return { ...name, schemas: tableSchemas(options.topicPrefix, name.schema, name.table, eventColumns), columns };
+}
+
+/**
+ * A struct value (VariableScaleDecimal) remade in the value's schema, which a rule's parameters made
+ * another than the key's: a struct must carry its field's exact schema.
+ */
+function inSchema(schema: Schema, then: ((value: unknown) => unknown) | undefined): (value: unknown) => unknown {
+  return (value) => {
+    let remade = value;
+    if (value instanceof Struct) {
+      const struct = new Struct(schema);
+      for (const field of schema.fields) struct.put(field, value.get(field.name));
+      remade = struct;
+    }
+    return then ? then(remade) : remade;
+  };
 }
 
 /** Debezium's stand-in for a TOASTed value an update did not change (the server does not resend it). */

@@ -11,6 +11,8 @@ export interface CatalogColumn {
   readonly name: string;
   readonly typeOid: number;
   readonly typeModifier: number;
+  /** pg_type.typname (int4, varchar, bpchar, an enum's name, ...): Debezium's name of the type. */
+  readonly typeName: string;
   readonly optional: boolean;
   readonly isPrimaryKey: boolean;
   /** DEFAULT as pg_get_expr prints it (JDBC's COLUMN_DEF), or null. */
@@ -34,16 +36,19 @@ export async function describeTable(sql: Sql, name: TableName): Promise<CatalogT
       name: string;
       type_oid: string;
       type_modifier: number;
+      type_name: string;
       not_null: boolean;
       primary_key: boolean;
       default_expression: string | null;
     }[]
   >`
-    SELECT a.attname AS name, a.atttypid::int8 AS type_oid, a.atttypmod AS type_modifier, a.attnotnull AS not_null,
+    SELECT a.attname AS name, a.atttypid::int8 AS type_oid, a.atttypmod AS type_modifier, t.typname AS type_name,
+           a.attnotnull AS not_null,
            COALESCE(a.attnum = ANY(i.indkey), false) AS primary_key, pg_get_expr(d.adbin, d.adrelid) AS default_expression
       FROM pg_attribute a
       JOIN pg_class c ON c.oid = a.attrelid
       JOIN pg_namespace n ON n.oid = c.relnamespace
+      JOIN pg_type t ON t.oid = a.atttypid
       LEFT JOIN pg_index i ON i.indrelid = c.oid AND i.indisprimary
       LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
      WHERE n.nspname = ${name.schema} AND c.relname = ${name.table} AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
@@ -52,6 +57,7 @@ export async function describeTable(sql: Sql, name: TableName): Promise<CatalogT
     name: r.name,
     typeOid: Number(r.type_oid),
     typeModifier: r.type_modifier,
+    typeName: r.type_name,
     optional: !r.not_null,
     isPrimaryKey: r.primary_key,
     defaultExpression: r.default_expression,
@@ -82,14 +88,6 @@ async function userTypes(sql: Sql, oids: number[]): Promise<Map<number, UserType
 }
 
 /** Ordinary and partitioned tables the filters capture, in name order (the snapshot's order). */
-/** As Debezium's snapshot estimate: pg_class.reltuples; null for a table PostgreSQL 14+ never analysed (-1; older servers say 0). */
-export async function estimatedRows(sql: Sql, name: TableName): Promise<number | null> {
-  const [row] = await sql<{ reltuples: number }[]>`
-    SELECT c.reltuples::float8 AS reltuples FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = ${name.schema} AND c.relname = ${name.table}`;
-  return row === undefined || row.reltuples < 0 ? null : Math.round(row.reltuples);
-}
-
 export async function capturedTables(sql: Sql, filters: CaptureFilters): Promise<TableName[]> {
   const rows = await sql<TableName[]>`
     SELECT n.nspname AS schema, c.relname AS table
@@ -108,11 +106,14 @@ export async function ensurePublication(
   publication: string,
   mode: AutocreateMode,
   filters: CaptureFilters,
+  /** The publication's `publish` parameter when Sluice creates it (as Debezium, from skipped.operations), or null for all. */
+  publish: string | null = null,
   /** Published besides the captured tables in `filtered` mode: the signalling table, as Debezium's filter has it. */
   alsoPublished: readonly TableName[] = [],
 ): Promise<void> {
   const existing = await sql`SELECT 1 FROM pg_publication WHERE pubname = ${publication}`;
   const name = quoteIdentifier(publication);
+  const withPublish = publish === null ? "" : ` WITH (publish = '${publish}')`;
   switch (mode) {
     case "disabled":
       if (existing.length === 0)
@@ -121,10 +122,10 @@ export async function ensurePublication(
         );
       return;
     case "all_tables":
-      if (existing.length === 0) await sql.unsafe(`CREATE PUBLICATION ${name} FOR ALL TABLES`);
+      if (existing.length === 0) await sql.unsafe(`CREATE PUBLICATION ${name} FOR ALL TABLES${withPublish}`);
       return;
     case "no_tables":
-      if (existing.length === 0) await sql.unsafe(`CREATE PUBLICATION ${name}`);
+      if (existing.length === 0) await sql.unsafe(`CREATE PUBLICATION ${name}${withPublish}`);
       return;
     case "filtered": {
       const tables = await capturedTables(sql, filters);
@@ -137,7 +138,7 @@ export async function ensurePublication(
       const list = tables.map((t) => `${quoteIdentifier(t.schema)}.${quoteIdentifier(t.table)}`).join(", ");
       await sql.unsafe(
         existing.length === 0
-          ? `CREATE PUBLICATION ${name} FOR TABLE ${list}`
+          ? `CREATE PUBLICATION ${name} FOR TABLE ${list}${withPublish}`
           : `ALTER PUBLICATION ${name} SET TABLE ${list}`,
       );
       return;

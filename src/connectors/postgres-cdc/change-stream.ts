@@ -14,6 +14,7 @@ import type { XLogData } from "./replication-stream.ts";
 import { nowUnixMicros } from "./pg-epoch.ts";
 import { signalOfRow } from "./signals/source-channel.ts";
 import type { Signal } from "./signals/signal.ts";
+import type { TransactionMetadata } from "./transaction-metadata.ts";
 
 /** Where a signal was found in the stream, for the records its action hands on. */
 export interface SignalPoint {
@@ -44,6 +45,8 @@ export interface ChangeStreamOptions extends CaptureOptions {
   /** Hears each change event handed on, with its transaction's commit time (Unix microseconds). */
   readonly onEvent: (commitTime: bigint) => void;
   readonly signals?: StreamSignals | null;
+  /** provide.transaction.metadata: BEGIN/END records and the events' transaction blocks. */
+  readonly transactions?: TransactionMetadata | null;
 }
 
 const MESSAGE_TYPES: Record<Exclude<Operation, "r">, MessageType> = {
@@ -82,16 +85,26 @@ export class ChangeStream {
   async records(x: XLogData): Promise<SourceRecord[]> {
     const message = decodePgOutput(x.data);
     switch (message.type) {
-      case "begin":
-        this.transaction = { xid: BigInt(message.xid), commitTime: message.commitTime };
-        return [];
-      case "commit":
+      case "begin": {
+        const transaction = { xid: BigInt(message.xid), commitTime: message.commitTime };
+        this.transaction = transaction;
+        const begin = this.options.transactions?.begin(
+          transaction.xid,
+          x.walStart,
+          transaction.commitTime,
+          this.position(),
+        );
+        return begin ? [begin] : [];
+      }
+      case "commit": {
         if (message.endLsn > this.lastCommitEnd) this.lastCommitEnd = message.endLsn;
         this.lastCommitLsn = x.walStart;
         this.lastTxId = this.transaction?.xid ?? null;
         this.lastCommitTime = message.commitTime;
         this.transaction = null;
-        return [];
+        const end = this.options.transactions?.commit(x.walStart, this.position());
+        return end ? [end] : [];
+      }
       case "relation":
         this.relations.set(message.relationId, await this.capture(message));
         return [];
@@ -110,6 +123,11 @@ export class ChangeStream {
         // Type, Origin and logical-decoding messages carry nothing Debezium's events hold.
         return [];
     }
+  }
+
+  /** Whether a transaction's messages are under way (a record carrying position() would point before its changes). */
+  get inTransaction(): boolean {
+    return this.transaction !== null;
   }
 
   /** A keepalive: between transactions, the server has sent everything before `walEnd`. */
@@ -216,6 +234,7 @@ export class ChangeStream {
     if (this.options.skippedOperations.has(op)) return signalled;
     for (const key of keys) signals?.changed(`${table.schema}.${table.table}`, key);
     this.options.onEvent(transaction.commitTime);
+    const transactions = this.options.transactions;
     const offset = offsetOf();
     return [
       ...signalled,
@@ -243,6 +262,9 @@ export class ChangeStream {
           sourceOffset: offset,
           tombstonesOnDelete: this.options.tombstonesOnDelete,
           headers: this.options.headers,
+          ...(transactions
+            ? { transactionBlock: () => transactions.event(`${table.schema}.${table.table}`, lsn) }
+            : {}),
         },
       ),
     ];

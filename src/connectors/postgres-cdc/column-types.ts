@@ -125,11 +125,17 @@ const ARRAY_ELEMENTS: ReadonlyMap<number, number> = new Map([
  * The Connect schema and converter of a column, or null when Debezium does not map its type. The
  * schema carries the column's default value where Debezium can tell it (columnDefault).
  */
-export function columnMapping(column: ColumnType, options: TypeMappingOptions): ColumnMapping | null {
+export function columnMapping(
+  column: ColumnType,
+  options: TypeMappingOptions,
+  /** Added after the type's own, as a Debezium column rule adds them (column-rules.ts). */
+  parameters?: ReadonlyMap<string, string>,
+): ColumnMapping | null {
   const mapping = typeMapping(column.typeOid, column.typeModifier, options);
   if (mapping === null) return null;
   const build = (defaultValue?: unknown) => {
-    const builder = column.optional ? mapping.builder().optional() : mapping.builder();
+    const typed = parameters === undefined ? mapping.builder() : mapping.builder().parameters(parameters);
+    const builder = column.optional ? typed.optional() : typed;
     return (defaultValue === undefined ? builder : builder.defaultValue(defaultValue)).build();
   };
   const plainSchema = build();
@@ -635,4 +641,135 @@ function microDuration(p: IntervalParts): bigint {
   const days = (p.years * 12 + p.months) * (365.25 / 12.0) + p.days;
   const seconds = ((days * 24 + p.hours) * 60 + p.minutes) * 60 + p.seconds;
   return BigInt(Math.trunc(seconds * 1e6));
+}
+
+// --- the source type, as Debezium's column rules read it -------------------------------------------
+
+/** PostgreSQL's names of the built-in types, for a column the catalog has not named. */
+const TYPE_NAMES: ReadonlyMap<number, string> = new Map(
+  Object.entries(Oid).map(([name, oid]) => [oid as number, name.toLowerCase()]),
+);
+
+/** The JDBC driver's length of a type it cannot bound (text, bytea, json, ...). */
+const UNKNOWN_LENGTH = 2147483647;
+
+export interface SourceColumnType {
+  /** The driver's name: pg_type.typname, or serial/bigserial/smallserial for a column a sequence fills. */
+  readonly typeName: string;
+  /** The driver's COLUMN_SIZE (pgjdbc's precision, else display size). */
+  readonly length: number;
+  /** The driver's DECIMAL_DIGITS; null where it reports none. */
+  readonly scale: number | null;
+  /** Of a JDBC character type (CHAR, VARCHAR): the only ones Debezium masks and hashes. */
+  readonly isCharacter: boolean;
+}
+
+/**
+ * A column's type as Debezium knows it from the JDBC driver's metadata (snapshot) or a Relation
+ * message (stream), which agree but for an unconstrained numeric: its name, length and scale, as
+ * pgjdbc's TypeInfoCache computes them.
+ */
+export function sourceColumnType(
+  column: ColumnType & { readonly typeName?: string },
+  userTypes?: ReadonlyMap<number, UserType>,
+  readBy: TypeMappingOptions["readBy"] = "stream",
+): SourceColumnType {
+  const { typeOid: oid, typeModifier: typmod } = column;
+  let typeName = column.typeName ?? TYPE_NAMES.get(oid) ?? String(oid);
+  const serial = { int2: "smallserial", int4: "serial", int8: "bigserial" }[typeName];
+  if (serial && column.defaultExpression?.includes("nextval(")) typeName = serial;
+  const precision = jdbcPrecision(oid, typmod);
+  // The snapshot's metadata (the driver's getColumns) has an unconstrained numeric without size or digits.
+  const unsized = readBy === "snapshot" && oid === Oid.NUMERIC && typmod === -1;
+  return {
+    typeName,
+    length: unsized ? 0 : precision === 0 ? jdbcDisplaySize(oid, typmod) : precision,
+    scale: unsized ? null : jdbcScale(oid, typmod),
+    isCharacter:
+      oid === Oid.TEXT ||
+      oid === Oid.VARCHAR ||
+      oid === Oid.BPCHAR ||
+      oid === Oid.CHAR ||
+      oid === Oid.NAME ||
+      userTypes?.get(oid)?.kind === "enum",
+  };
+}
+
+function jdbcPrecision(oid: number, typmod: number): number {
+  switch (oid) {
+    case Oid.INT2:
+      return 5;
+    case Oid.INT4:
+    case Oid.OID:
+      return 10;
+    case Oid.INT8:
+      return 19;
+    case Oid.FLOAT4:
+      return 8;
+    case Oid.FLOAT8:
+      return 17;
+    case Oid.NUMERIC:
+      return typmod === -1 ? 0 : ((typmod - 4) >> 16) & 0xffff;
+    case Oid.CHAR:
+    case Oid.BOOL:
+      return 1;
+    case Oid.BPCHAR:
+    case Oid.VARCHAR:
+      return typmod === -1 ? UNKNOWN_LENGTH : typmod - 4;
+    case Oid.DATE:
+    case Oid.TIME:
+    case Oid.TIMETZ:
+    case Oid.INTERVAL:
+    case Oid.TIMESTAMP:
+    case Oid.TIMESTAMPTZ:
+      return jdbcDisplaySize(oid, typmod);
+    default:
+      return UNKNOWN_LENGTH;
+  }
+}
+
+function jdbcDisplaySize(oid: number, typmod: number): number {
+  // Fractional digits and their point; pgjdbc counts two digits for a precision of 1.
+  const seconds = typmod === -1 ? 7 : typmod === 0 ? 0 : typmod === 1 ? 3 : typmod + 1;
+  switch (oid) {
+    case Oid.DATE:
+      return 13;
+    case Oid.TIME:
+      return 8 + seconds;
+    case Oid.TIMETZ:
+      return 8 + seconds + 6;
+    case Oid.TIMESTAMP:
+      return 13 + 1 + 8 + seconds;
+    case Oid.TIMESTAMPTZ:
+      return 13 + 1 + 8 + seconds + 6;
+    case Oid.INTERVAL:
+      return 49;
+    case Oid.NUMERIC: {
+      if (typmod === -1) return 131089;
+      const precision = ((typmod - 4) >> 16) & 0xffff;
+      return 1 + precision + ((typmod - 4) & 0xffff ? 1 : 0);
+    }
+    default:
+      return UNKNOWN_LENGTH;
+  }
+}
+
+function jdbcScale(oid: number, typmod: number): number {
+  switch (oid) {
+    case Oid.FLOAT4:
+      return 8;
+    case Oid.FLOAT8:
+      return 17;
+    case Oid.NUMERIC:
+      return typmod === -1 ? 0 : (typmod - 4) & 0xffff;
+    case Oid.TIME:
+    case Oid.TIMETZ:
+    case Oid.TIMESTAMP:
+    case Oid.TIMESTAMPTZ:
+      return typmod === -1 ? 6 : typmod;
+    case Oid.INTERVAL:
+      return typmod === -1 ? 6 : typmod & 0xffff;
+    default:
+      return 0;
+  }
 }

@@ -5,8 +5,12 @@ import { connectionProblem } from "../../connect/api/connection-check.ts";
 import { SourceConnector } from "../../connect/api/connector.ts";
 import { VERSION } from "../../platform/version.ts";
 import { parsePostgresCdcConfig, postgresCdcSettings, type PostgresCdcConfig } from "./config.ts";
+import { logger } from "../../platform/log.ts";
+import { afterDelete } from "./slot-hygiene.ts";
 import { connectSql } from "./sql-connection.ts";
-import { PostgresCdcTask } from "./task.ts";
+import { dropSlotWhenFree, PostgresCdcTask } from "./task.ts";
+
+const log = logger("postgres-cdc");
 
 export class PostgresConnector extends SourceConnector {
   static readonly className = "io.debezium.connector.postgresql.PostgresConnector";
@@ -27,6 +31,10 @@ export class PostgresConnector extends SourceConnector {
     return [{ ...this.props }];
   }
   stop(): void {}
+  /** Its slot goes (slot.drop.on.stop) or is named in a warning with the SQL that drops it. */
+  override async deleted(props: Record<string, string>): Promise<void> {
+    await afterDelete(props.name, parsePostgresCdcConfig(props), log, dropSlotWhenFree);
+  }
   config(): SettingsDefinition {
     return postgresCdcSettings;
   }

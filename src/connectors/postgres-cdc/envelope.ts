@@ -14,6 +14,12 @@ export interface TableColumn {
   readonly isKey: boolean;
   /** False for a key column that column.include/exclude.list leave out: Debezium keeps it in the key only. */
   readonly inValue?: boolean;
+  /** The key's field order when not the columns' (message.key.columns chose them). */
+  readonly keyRank?: number;
+  /** Its schema in the value when a column rule changed it (column-rules.ts); the key keeps `schema`. */
+  readonly valueSchema?: Schema;
+  /** A column rule's change to its value in `before` and `after` (never in the key). */
+  readonly mapValue?: (value: unknown) => unknown;
 }
 
 export interface TableSchemas {
@@ -23,6 +29,8 @@ export interface TableSchemas {
   readonly keySchema: Schema | null;
   readonly valueSchema: Schema;
   readonly envelopeSchema: Schema;
+  /** Column rules' value changes, by column name. */
+  readonly valueMappers?: ReadonlyMap<string, (value: unknown) => unknown>;
 }
 
 /** SnapshotRecord values, lower-cased as Debezium writes them. */
@@ -90,10 +98,16 @@ export function tableSchemas(
   const topic = `${topicPrefix}.${schemaName}.${tableName}`;
   const key = SchemaBuilder.struct().name(`${topic}.Key`);
   const value = SchemaBuilder.struct().name(`${topic}.Value`);
-  for (const column of columns) {
-    if (column.isKey) key.field(column.name, column.schema);
-    if (column.inValue !== false) value.field(column.name, column.schema);
-  }
+  const keyColumns = columns
+    .map((column, i) => ({ column, rank: column.keyRank ?? i }))
+    .filter(({ column }) => column.isKey)
+    .sort((a, b) => a.rank - b.rank);
+  for (const { column } of keyColumns) key.field(column.name, column.schema);
+  for (const column of columns)
+    if (column.inValue !== false) value.field(column.name, column.valueSchema ?? column.schema);
+  const valueMappers = new Map(
+    columns.flatMap((c) => (c.mapValue && c.inValue !== false ? [[c.name, c.mapValue] as const] : [])),
+  );
   const valueSchema = value.optional().build();
   const envelopeSchema = SchemaBuilder.struct()
     .name(`${topic}.Envelope`)
@@ -107,7 +121,13 @@ export function tableSchemas(
     .field("ts_us", SchemaBuilder.int64().optional())
     .field("ts_ns", SchemaBuilder.int64().optional())
     .build();
-  return { topic, keySchema: columns.some((c) => c.isKey) ? key.build() : null, valueSchema, envelopeSchema };
+  return {
+    topic,
+    keySchema: keyColumns.length > 0 ? key.build() : null,
+    valueSchema,
+    envelopeSchema,
+    ...(valueMappers.size > 0 ? { valueMappers } : {}),
+  };
 }
 
 export interface SourceInfo {
@@ -186,6 +206,11 @@ export interface RecordOptions {
   readonly tombstonesOnDelete: boolean;
   /** Headers every record of a change carries after its own (extended.headers.enabled: contextHeaders()). */
   readonly headers?: readonly ConnectHeader[];
+  /**
+   * provide.transaction.metadata: the `transaction` block of each record of the change but tombstones,
+   * asked in the order they are written (a key change is two events, as in Debezium).
+   */
+  readonly transactionBlock?: () => ChangeEvent["transaction"];
 }
 
 /** The task a record came from, as Debezium's extended headers name it. */
@@ -216,7 +241,8 @@ export function contextHeaders(task: TaskContext): ConnectHeader[] {
  * `__debezium.oldkey`).
  */
 export function changeRecords(schemas: TableSchemas, event: ChangeEvent, options: RecordOptions): SourceRecord[] {
-  const row = (values: Row | null) => (values === null ? null : rowStruct(schemas.valueSchema, values));
+  const row = (values: Row | null) =>
+    values === null ? null : rowStruct(schemas.valueSchema, values, schemas.valueMappers);
   const key = (values: Row | null) =>
     values === null || schemas.keySchema === null || event.op === "t" ? null : rowStruct(schemas.keySchema, values);
   const record = (op: Operation, before: Row | null, after: Row | null, headers: ConnectHeader[] = []): SourceRecord =>
@@ -228,7 +254,12 @@ export function changeRecords(schemas: TableSchemas, event: ChangeEvent, options
       keySchema: op === "t" ? null : schemas.keySchema,
       key: key(op === "d" ? before : after),
       valueSchema: schemas.envelopeSchema,
-      value: envelopeStruct(schemas.envelopeSchema, { ...event, op }, row(before), row(after)),
+      value: envelopeStruct(
+        schemas.envelopeSchema,
+        { ...event, op, transaction: options.transactionBlock?.() ?? event.transaction },
+        row(before),
+        row(after),
+      ),
       headers: [...headers, ...(options.headers ?? [])],
     });
   const tombstone = (deleted: SourceRecord): SourceRecord[] =>
@@ -272,8 +303,12 @@ function envelopeStruct(schema: Schema, event: ChangeEvent, before: Struct | nul
     .put("ts_ns", event.processedAt * 1000n);
 }
 
-function rowStruct(schema: Schema, values: Row): Struct {
+function rowStruct(schema: Schema, values: Row, mappers?: ReadonlyMap<string, (value: unknown) => unknown>): Struct {
   const struct = new Struct(schema);
-  for (const field of schema.fields) struct.put(field, values[field.name] ?? null);
+  for (const field of schema.fields) {
+    const value = values[field.name] ?? null;
+    const map = mappers?.get(field.name);
+    struct.put(field, map ? map(value) : value);
+  }
   return struct;
 }

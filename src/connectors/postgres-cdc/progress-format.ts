@@ -9,6 +9,8 @@ export interface TableProgress {
   /** Estimated rows of the table; null when PostgreSQL has none (never analysed). */
   readonly estimate: number | null;
   readonly elapsedMs: number;
+  /** The estimate comes from the table's size, not its statistics (never analysed). */
+  readonly fromSize?: boolean;
 }
 
 /** Rows per second so far (0 before any time passed). */
@@ -44,5 +46,6 @@ export function progressMessage(p: TableProgress): string {
   if (p.estimate === null) return `snapshot of ${p.table}: ${formatCount(p.rows)} rows (no estimate), ${rate}`;
   const percent = p.estimate > 0 ? Math.min(100, Math.floor((p.rows * 100) / p.estimate)) : 100;
   const left = timeLeftMs(p);
-  return `snapshot of ${p.table}: ${formatCount(p.rows)} of ~${formatCount(p.estimate)} rows (${percent}%), ${rate}${left === null ? "" : `, about ${formatDuration(left)} left`}`;
+  const basis = p.fromSize ? " estimated from its size" : "";
+  return `snapshot of ${p.table}: ${formatCount(p.rows)} of ~${formatCount(p.estimate)} rows${basis} (${percent}%), ${rate}${left === null ? "" : `, about ${formatDuration(left)} left`}`;
 }

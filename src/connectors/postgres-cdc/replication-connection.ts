@@ -106,10 +106,17 @@ export class ReplicationConnection {
   /**
    * A pgoutput slot. With `exportSnapshot` the server exports a snapshot that sees exactly the data
    * before the slot's consistent point, so a snapshot read in it joins the stream without gap or overlap.
+   * `failover`: a failover slot, synchronized to standbys (PostgreSQL 17+).
    */
-  async createSlot(slot: string, exportSnapshot: boolean): Promise<CreatedSlot> {
-    const mode = exportSnapshot ? "EXPORT_SNAPSHOT" : "NOEXPORT_SNAPSHOT";
-    const row = (await this.query(`CREATE_REPLICATION_SLOT ${quoteIdentifier(slot)} LOGICAL pgoutput ${mode}`)).rows[0];
+  async createSlot(slot: string, exportSnapshot: boolean, failover = false): Promise<CreatedSlot> {
+    // FAILOVER (PostgreSQL 17+) exists only in the parenthesized option list (PostgreSQL 15+).
+    const options = failover
+      ? `(SNAPSHOT '${exportSnapshot ? "export" : "nothing"}', FAILOVER)`
+      : exportSnapshot
+        ? "EXPORT_SNAPSHOT"
+        : "NOEXPORT_SNAPSHOT";
+    const row = (await this.query(`CREATE_REPLICATION_SLOT ${quoteIdentifier(slot)} LOGICAL pgoutput ${options}`))
+      .rows[0];
     if (!row) throw new ProtocolError("CREATE_REPLICATION_SLOT returned no row");
     return { consistentPoint: parseLsn(row[1]!), snapshotName: row[2] ?? null };
   }
@@ -166,6 +173,14 @@ export class ReplicationConnection {
   confirmFlushed(lsn: bigint): void {
     if (lsn <= this.flushed) return;
     this.flushed = lsn;
+    if (this.streaming && this.failure === null) this.sendStatus(false);
+  }
+
+  /**
+   * Tells the server where the client stands without reading anything: while streaming is paused (a
+   * blocking snapshot), this keeps wal_sender_timeout from ending the connection.
+   */
+  reportStatus(): void {
     if (this.streaming && this.failure === null) this.sendStatus(false);
   }
 

@@ -4,17 +4,22 @@
 import type { Logger } from "../../platform/log.ts";
 import type { PluginMetrics } from "../../connect/api/connector.ts";
 import { formatCount, formatDuration, progressMessage, rowsPerSecond } from "./progress-format.ts";
+import type { EstimateBasis } from "./row-estimate.ts";
 
 export interface EstimatedTable {
   /** schema.table, as Debezium names tables in its metrics. */
   readonly name: string;
-  /** pg_class.reltuples at the snapshot's start; null when unknown (never analysed). */
+  /** Rows at the snapshot's start (row-estimate.ts); null when unknown. */
   readonly estimate: number | null;
+  /** Where the estimate comes from: the statistics (reltuples, as Debezium's) or, never analysed, the table's size. */
+  readonly basis?: EstimateBasis;
 }
 
 /** The snapshot side of what snapshotRows() reports as it reads. */
 export interface SnapshotListener {
   tables(tables: readonly EstimatedTable[]): void;
+  /** Before a table's first row (also of a table without rows). */
+  tableStarted(table: string): void;
   row(table: string): void;
   tableDone(table: string): void;
   done(): void;
@@ -22,6 +27,7 @@ export interface SnapshotListener {
 
 export class SnapshotProgress implements SnapshotListener {
   private estimates = new Map<string, number | null>();
+  private fromSize = new Set<string>();
   private readonly scanned = new Map<string, number>();
   private readonly finished = new Set<string>();
   private running = false;
@@ -58,15 +64,23 @@ export class SnapshotProgress implements SnapshotListener {
 
   tables(tables: readonly EstimatedTable[]): void {
     this.estimates = new Map(tables.map((t) => [t.name, t.estimate]));
+    this.fromSize = new Set(tables.filter((t) => t.basis === "size").map((t) => t.name));
     this.scanned.clear();
     this.finished.clear();
-    for (const { name } of tables) {
+    for (const { name, basis } of tables) {
       this.scanned.set(name, 0);
       this.metrics?.gauge(
         "debezium_metrics_rows_scanned",
         "Rows scanned per table of the snapshot (RowsScanned).",
         { context: "snapshot", server: this.server, table: name },
         () => this.scanned.get(name) ?? 0,
+      );
+      // Sluice's: what percent and time left are reckoned against (NaN when unknown).
+      this.metrics?.gauge(
+        "sluice_postgres_cdc_snapshot_estimated_rows",
+        "Rows the snapshot expects per table: from the statistics (basis=statistics, pg_class.reltuples) or, for a table never analysed, from its size on disk (basis=size).",
+        { server: this.server, table: name, basis: basis ?? "statistics" },
+        () => this.estimates.get(name) ?? Number.NaN,
       );
     }
     this.running = true;
@@ -81,7 +95,16 @@ export class SnapshotProgress implements SnapshotListener {
       { tables: tables.length, estimate: estimated },
       `snapshot started: ${tables.length} table(s), ~${formatCount(estimated)} rows estimated${without}`,
     );
+    if (this.fromSize.size > 0) {
+      const names = [...this.fromSize];
+      this.log.info(
+        { tables: names, hint: `ANALYZE ${names.join(", ")}` },
+        `no statistics for ${names.join(", ")} (never analysed): their row estimates come from their size on disk and may be far off; run ANALYZE ${names.join(", ")} for a close one`,
+      );
+    }
   }
+
+  tableStarted(): void {}
 
   row(table: string): void {
     const rows = (this.scanned.get(table) ?? 0) + 1;
@@ -95,6 +118,7 @@ export class SnapshotProgress implements SnapshotListener {
         rows,
         estimate: this.estimates.get(table) ?? null,
         elapsedMs: now - this.table.startedAt,
+        fromSize: this.fromSize.has(table),
       };
       this.log.info(
         { table, rows, estimate: progress.estimate, rowsPerSecond: rowsPerSecond(rows, progress.elapsedMs) },

@@ -8,6 +8,7 @@ import { logger } from "../../platform/log.ts";
 import { ConnectException, RetriableException, SourceTask } from "../../connect/api/connector.ts";
 import { sourceRecord, type ConnectHeader, type SourceRecord } from "../../connect/api/records.ts";
 import { VERSION } from "../../platform/version.ts";
+import { blockingSelection, blockingSnapshotOffset } from "./blocking-snapshot.ts";
 import { rowOf, type CaptureOptions } from "./captured-table.ts";
 import { ensurePublication } from "./catalog.ts";
 import { ChangeStream, type SignalPoint, type StreamSignals } from "./change-stream.ts";
@@ -16,32 +17,54 @@ import type { Signal } from "./signals/signal.ts";
 import { parsePostgresCdcConfig, type PostgresCdcConfig } from "./config.ts";
 import { changeRecords, contextHeaders } from "./envelope.ts";
 import { formatLsn, parseLsn } from "./lsn.ts";
+import { INCREMENTAL_SNAPSHOT, INITIAL_SNAPSHOT, InitialSnapshotNotifier, Notifications } from "./notifications.ts";
 import { readOffset, snapshotOffset, sourcePartition, type StoredOffset } from "./offsets.ts";
 import { ConnectionLost, ReplicationConnection } from "./replication-connection.ts";
-import { snapshotRows, type SnapshotRow } from "./snapshot.ts";
-import { SnapshotProgress } from "./snapshot-progress.ts";
+import {
+  executeSnapshotHandler,
+  logSignalHandler,
+  SignalDispatcher,
+  type SnapshotRequest,
+} from "./signals/dispatcher.ts";
+import { FileSignalChannel } from "./signals/file-channel.ts";
+import { KafkaSignalChannel, openSignalTopic } from "./signals/kafka-channel.ts";
+import type { SignalChannel } from "./signals/signal.ts";
+import { configuredSelection, snapshotRows, type SnapshotRow, type SnapshotSelection } from "./snapshot.ts";
+import { SnapshotProgress, type SnapshotListener } from "./snapshot-progress.ts";
+import { SlotLag } from "./slot-lag.ts";
 import { connectSql } from "./sql-connection.ts";
 import { StreamingMetrics } from "./streaming-metrics.ts";
 import { nowUnixMicros } from "./pg-epoch.ts";
+import { TransactionMetadata } from "./transaction-metadata.ts";
 
 const HEARTBEAT_KEY_SCHEMA = SchemaBuilder.struct()
   .name("io.debezium.connector.common.ServerNameKey")
+  .version(1)
   .field("serverName", SchemaBuilder.string())
   .build();
 const HEARTBEAT_VALUE_SCHEMA = SchemaBuilder.struct()
   .name("io.debezium.connector.common.Heartbeat")
+  .version(1)
   .field("ts_ms", SchemaBuilder.int64())
   .build();
 
 const log = logger("postgres-cdc");
 const SLOT_BUSY_ATTEMPTS = 50;
 const SLOT_BUSY_WAIT_MS = 200;
+/**
+ * While a blocking snapshot pauses streaming, the server hears from the task this often, also while a
+ * fetch of rows takes long: the walsender ends a connection silent for wal_sender_timeout (60 s by default).
+ */
+const PAUSED_STATUS_INTERVAL_MS = 1000;
 
 interface Snapshot {
   readonly rows: AsyncGenerator<SnapshotRow>;
   readonly consistentPoint: bigint;
   readonly startedAt: bigint;
+  readonly notifier: InitialSnapshotNotifier;
   txId: bigint;
+  /** A blocking snapshot: the offset of the last record streamed before it (its records carry that position). */
+  readonly blocking?: { readonly streamed: Record<string, unknown>; readonly signal: string };
 }
 
 /**
@@ -57,6 +80,25 @@ async function whileSlotBusy<T>(action: () => Promise<T>): Promise<T> {
       await Bun.sleep(SLOT_BUSY_WAIT_MS); // back-off until the old session ends
     }
   }
+}
+
+/** heartbeat.action.query failed (not for a lost connection): in Debezium's words, with the SQLSTATE. */
+class HeartbeatActionFailed extends Error {
+  constructor(cause: unknown) {
+    const state = (cause as { code?: unknown } | null)?.code ?? "?";
+    super(
+      `Could not execute heartbeat action query (Error: ${state}): ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
+    this.name = "HeartbeatActionFailed";
+  }
+}
+
+/** Drops `slot` once no walsender holds it (gone already is fine). */
+export async function dropSlotWhenFree(sql: Sql, slot: string): Promise<void> {
+  await whileSlotBusy(
+    () => sql`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ${slot}`,
+  );
 }
 
 /** SQLSTATE classes of a server going away: 08 connection exception, 57P0x shutdown / cannot connect now. */
@@ -80,6 +122,16 @@ function isConnectionLoss(err: unknown): boolean {
   return typeof code === "string" && (LOST_CODES.has(code) || LOST_SQLSTATE.test(code));
 }
 
+/** PostgreSQL 17 brought failover slots: an older server would fail CREATE_REPLICATION_SLOT's FAILOVER option. */
+async function requireFailoverSlots(sql: Sql): Promise<void> {
+  const [{ num, version }] = await sql<{ num: string; version: string }[]>`
+    SELECT current_setting('server_version_num') AS num, current_setting('server_version') AS version`;
+  if (Number(num) < 170000)
+    throw new ConnectException(
+      `slot.failover=true needs PostgreSQL 17 or later to create a failover slot, but the server is PostgreSQL ${version}; set slot.failover=false (Debezium then creates an ordinary slot)`,
+    );
+}
+
 export class PostgresCdcTask extends SourceTask {
   static readonly className = "io.debezium.connector.postgresql.PostgresConnectorTask";
   private config!: PostgresCdcConfig;
@@ -97,14 +149,17 @@ export class PostgresCdcTask extends SourceTask {
   private streamingMetrics!: StreamingMetrics;
   /** With signal.data.collection and the source channel: the incremental snapshot signals drive. */
   private incremental: IncrementalSnapshot | null = null;
-  /**
-   * Hears the incremental snapshot's notification points (Debezium's "Incremental Snapshot" aggregate:
-   * type, additional_data, id = the signal's); the notification channels plug in here.
-   */
-  notifyIncremental: (type: string, additionalData: Record<string, string>, id: string | null) => void = (
-    type,
-    additionalData,
-  ) => log.debug({ type, ...additionalData }, "incremental snapshot notification");
+  private slotLag: SlotLag | null = null;
+  private signals: SignalDispatcher | null = null;
+  /** Blocking snapshots asked for by signals, taken one after another between batches. */
+  private readonly blockingRequests: SnapshotRequest[] = [];
+  /** Status updates to the server while a blocking snapshot pauses streaming. */
+  private pausedStatus: ReturnType<typeof setInterval> | null = null;
+  private notifications!: Notifications;
+  /** The offset of the last record handed on (at open, the stored one): what a notification record carries. */
+  private position: Record<string, unknown> | null = null;
+  /** What failed the snapshot, thrown by the poll after the one that handed on its notifications. */
+  private snapshotFailure: unknown = null;
 
   version(): string {
     return VERSION;
@@ -112,6 +167,7 @@ export class PostgresCdcTask extends SourceTask {
 
   async start(props: Record<string, string>): Promise<void> {
     this.config = parsePostgresCdcConfig(props);
+    this.snapshotFailure = null;
     const { topicPrefix, taskId, extendedHeaders } = this.config;
     this.headers = extendedHeaders ? contextHeaders({ logicalName: topicPrefix, taskId, runId: uuidV7() }) : [];
     this.progress = new SnapshotProgress(
@@ -121,7 +177,75 @@ export class PostgresCdcTask extends SourceTask {
       topicPrefix,
     );
     this.streamingMetrics = new StreamingMetrics(this.context.metrics, topicPrefix);
+    this.signals = this.signalDispatcher();
+    for (const channel of this.config.unavailableNotificationChannels)
+      log.warn(
+        { channel },
+        `notification channel ${channel} (notification.enabled.channels) is not available in Sluice; its notifications go nowhere (Sluice has the sink and log channels)`,
+      );
+    this.notifications = new Notifications(
+      {
+        channels: this.config.notificationChannels,
+        sinkTopic: this.config.notificationSinkTopic,
+        logicalName: topicPrefix,
+      },
+      { partition: sourcePartition(topicPrefix), offset: () => this.position ?? {} },
+      log,
+    );
     await this.open();
+    if (this.config.snapshotMode !== "initial_only") {
+      // initial_only makes no slot to read.
+      this.slotLag = new SlotLag(this.context.metrics, topicPrefix, this.config.slotName, log);
+      this.slotLag.start(() => this.sql, this.config.slotLagIntervalMs);
+    }
+  }
+
+  /** The kafka and file channels signal.enabled.channels names, with Debezium's signal actions. */
+  private signalDispatcher(): SignalDispatcher | null {
+    const { signals, topicPrefix } = this.config;
+    const channels: SignalChannel[] = [];
+    if (signals.channels.has("kafka")) {
+      const open = this.context.openTopicReader;
+      if (!open) throw new ConnectException("The kafka signal channel needs a worker's Kafka client");
+      channels.push(new KafkaSignalChannel(signals.kafka, topicPrefix, openSignalTopic(signals.kafka, open), log));
+    }
+    if (signals.channels.has("file")) channels.push(new FileSignalChannel(signals.file, log));
+    if (channels.length === 0) return null;
+    return new SignalDispatcher(channels, signals.pollIntervalMs, log)
+      .on(
+        "log",
+        logSignalHandler(log, () => this.position),
+      )
+      .on(
+        "execute-snapshot",
+        executeSnapshotHandler(log, {
+          blocking: (request) => {
+            this.blockingRequests.push(request);
+          },
+          incremental: (request) => this.incrementalSignal(request.signal),
+        }),
+      )
+      .on("stop-snapshot", (signal) => this.incrementalSignal(signal))
+      .on("pause-snapshot", (signal) => this.incrementalSignal(signal))
+      .on("resume-snapshot", (signal) => this.incrementalSignal(signal));
+  }
+
+  /**
+   * A snapshot signal from the kafka or file channel: the incremental snapshot acts on it as on one from
+   * the signalling table (its watermarks still go through that table, as Debezium's).
+   */
+  private async incrementalSignal(signal: Signal): Promise<void> {
+    const incremental = this.incremental;
+    if (incremental === null || this.stream === null) {
+      log.warn(
+        { signal: signal.id, type: signal.type },
+        "an incremental snapshot signal needs signal.data.collection (the signalling table its watermarks are written to) with the source channel enabled; the signal is ignored",
+      );
+      return;
+    }
+    const offset = this.stream.position();
+    const lsn = bigintOf(offset.lsn) ?? 0n;
+    await incremental.signal(signal, { offset, lastCommitLsn: lsn, lsn });
   }
 
   /** Connects and resumes from the committed offset (at start, and again after losing the database). */
@@ -129,6 +253,7 @@ export class PostgresCdcTask extends SourceTask {
     const config = this.config;
     const sql = (this.sql = await connectSql(config, 2));
     const storedOffset = this.context.offsetStorageReader.offset(sourcePartition(config.topicPrefix));
+    this.position = storedOffset;
     const stored = readOffset(storedOffset);
     this.incremental = this.sourceSignals() ? this.newIncrementalSnapshot(storedOffset) : null;
     if (config.snapshotMode === "initial_only") {
@@ -137,7 +262,7 @@ export class PostgresCdcTask extends SourceTask {
       if (this.needsSnapshot(stored)) {
         const [{ lsn }] = await sql<{ lsn: string }[]>`SELECT pg_current_wal_lsn()::text AS lsn`;
         this.snapshot = this.startSnapshot(null, parseLsn(lsn));
-      }
+      } else this.notifications.emit(INITIAL_SNAPSHOT, "SKIPPED");
       return;
     }
     await ensurePublication(
@@ -145,6 +270,7 @@ export class PostgresCdcTask extends SourceTask {
       config.publicationName,
       config.publicationAutocreate,
       config.filters,
+      config.publishedOperations,
       config.signalTable ? [config.signalTable] : [],
     );
     const replication = (this.replication = await ReplicationConnection.open({
@@ -158,15 +284,18 @@ export class PostgresCdcTask extends SourceTask {
     const [slot] = await sql<
       { confirmed_flush_lsn: string | null }[]
     >`SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = ${config.slotName}`;
+    if (config.slotFailover && !slot) await requireFailoverSlots(sql);
     if (this.needsSnapshot(stored)) {
       // Only a slot created now exports a snapshot that lines up with its start; an old one has to go.
       if (slot) await whileSlotBusy(() => sql`SELECT pg_drop_replication_slot(${config.slotName})`);
-      const created = await replication.createSlot(config.slotName, true);
+      const created = await replication.createSlot(config.slotName, true, config.slotFailover);
       this.snapshot = this.startSnapshot(created.snapshotName!, created.consistentPoint);
       return;
     }
+    // As Debezium's, when an offset says the snapshot snapshot.mode asks for is done.
+    if (config.snapshotMode === "initial") this.notifications.emit(INITIAL_SNAPSHOT, "SKIPPED");
     if (!slot) {
-      const created = await replication.createSlot(config.slotName, false);
+      const created = await replication.createSlot(config.slotName, false, config.slotFailover);
       await this.startStreaming(created.consistentPoint, null, null);
     } else {
       // 0/0 lets the server start at the slot's confirmed flush LSN.
@@ -196,29 +325,40 @@ export class PostgresCdcTask extends SourceTask {
       this.reconnections = 0;
       return records;
     } catch (err) {
-      if (!isConnectionLoss(err)) throw err;
+      const actionFailed = err instanceof HeartbeatActionFailed;
+      if (!actionFailed && !isConnectionLoss(err)) throw err;
       await this.close();
       this.reconnections++;
       const { maxRetries, restartWaitMs } = this.config;
       const message = err instanceof Error ? err.message : String(err);
       if (maxRetries >= 0 && this.reconnections > maxRetries)
         throw new ConnectException(
-          `Lost the connection to PostgreSQL and gave up after ${maxRetries} reconnection attempt(s) (errors.max.retries): ${message}`,
+          actionFailed
+            ? `${message}; gave up after ${maxRetries} reconnection attempt(s) (errors.max.retries)`
+            : `Lost the connection to PostgreSQL and gave up after ${maxRetries} reconnection attempt(s) (errors.max.retries): ${message}`,
           err,
         );
       this.reconnectAt = Date.now() + restartWaitMs;
       throw new RetriableException(
-        `Lost the connection to PostgreSQL (${message}); reconnecting in ${restartWaitMs} ms`,
+        `${actionFailed ? message : `Lost the connection to PostgreSQL (${message})`}; reconnecting in ${restartWaitMs} ms`,
         err,
       );
     }
   }
 
   private async pollOpen(): Promise<SourceRecord[] | null> {
+    const failure = this.snapshotFailure;
+    if (failure !== null) throw failure;
     if (this.snapshot) return this.pollSnapshot(this.snapshot);
     if (this.stream === null || this.replication === null) {
       await Bun.sleep(this.config.pollIntervalMs); // initial_only after its snapshot: nothing left to do
       return null;
+    }
+    await this.signals?.poll();
+    const request = this.blockingRequests.shift();
+    if (request) {
+      this.snapshot = this.startBlockingSnapshot(request, this.stream);
+      return this.pollSnapshot(this.snapshot);
     }
     const records: SourceRecord[] = [];
     const stream = this.stream;
@@ -228,11 +368,13 @@ export class PostgresCdcTask extends SourceTask {
       const wait = records.length > 0 ? 0 : deadline - Date.now();
       const message = await this.replication.receive(wait, (walEnd) => stream.keepalive(walEnd));
       if (message === null) break;
-      records.push(...(await stream.records(message)));
+      this.handOn(records, await stream.records(message));
     }
-    // Only when no change moved the offset: a heartbeat inside a transaction would point before its changes.
-    const heartbeat = records.length === 0 ? this.heartbeat(stream) : null;
-    if (heartbeat) records.push(heartbeat);
+    this.handOn(records, []);
+    // As Debezium's, also after a busy batch, but only between transactions: a heartbeat inside one
+    // would point before its changes.
+    const heartbeat = stream.inTransaction ? null : await this.heartbeat(stream);
+    if (heartbeat) this.handOn(records, [heartbeat]);
     return records.length > 0 ? records : null;
   }
 
@@ -244,15 +386,16 @@ export class PostgresCdcTask extends SourceTask {
   }
 
   async stop(): Promise<void> {
+    this.slotLag?.stop();
+    await this.signals?.close();
+    this.signals = null;
     const sql = this.config?.slotDropOnStop ? this.sql : null;
     if (sql !== null) {
       this.replication?.close();
       this.replication = null;
       const slot = this.config.slotName;
       // Once our walsender has let go of the slot (slot.drop.on.stop).
-      await whileSlotBusy(
-        () => sql`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = ${slot}`,
-      ).catch((err: unknown) =>
+      await dropSlotWhenFree(sql, slot).catch((err: unknown) =>
         log.warn(
           { slot, err: err instanceof Error ? err.message : String(err) },
           "could not drop the replication slot (slot.drop.on.stop)",
@@ -262,8 +405,20 @@ export class PostgresCdcTask extends SourceTask {
     await this.close();
   }
 
+  /**
+   * Adds `produced` to the batch after the notifications emitted since the last call (they happened
+   * before it, and carry the offset of the record before them), and moves the position on.
+   */
+  private handOn(batch: SourceRecord[], produced: readonly SourceRecord[]): void {
+    batch.push(...this.notifications.drain(), ...produced);
+    const last = produced.at(-1);
+    if (last !== undefined) this.position = last.sourceOffset as Record<string, unknown>;
+  }
+
   private async close(): Promise<void> {
+    this.snapshot?.notifier.aborted(); // stopped or lost before its end
     this.stream = null;
+    this.resumeStreaming();
     this.replication?.close();
     this.replication = null;
     await this.snapshot?.rows.return(undefined);
@@ -287,25 +442,32 @@ export class PostgresCdcTask extends SourceTask {
   }
 
   /** `snapshotName`: the slot's exported snapshot the rows are read in (null: a snapshot of its own). */
-  private startSnapshot(snapshotName: string | null, consistentPoint: bigint): Snapshot {
+  private startSnapshot(snapshotName: string | null, consistentPoint: bigint, selection?: SnapshotSelection): Snapshot {
+    const notifier = new InitialSnapshotNotifier(this.notifications);
+    notifier.started();
     return {
       rows: snapshotRows(
         this.sql!,
         snapshotName,
         this.captureOptions(),
         this.config.snapshotFetchSize,
-        ({ txId }) => (this.snapshot!.txId = txId),
-        this.progress,
+        // A blocking snapshot's records carry the last streamed change's txId, as Debezium's do.
+        ({ txId }) => {
+          if (!this.snapshot!.blocking) this.snapshot!.txId = txId;
+        },
+        bothListeners(this.progress, notifier),
+        selection ?? configuredSelection(this.config.snapshotInclude, this.config.snapshotOverrides),
       ),
       consistentPoint,
       startedAt: nowUnixMicros(),
+      notifier,
       txId: 0n,
     };
   }
 
   private captureOptions(): CaptureOptions {
-    const { topicPrefix, filters, decimalHandlingMode, timePrecisionMode } = this.config;
-    return { topicPrefix, filters, decimalHandlingMode, timePrecisionMode };
+    const { topicPrefix, filters, decimalHandlingMode, timePrecisionMode, columnRules } = this.config;
+    return { topicPrefix, filters, decimalHandlingMode, timePrecisionMode, columnRules };
   }
 
   /** `lastCommitLsn`: the stored offset's lsn_commit (null after a snapshot), where events' `sequence` starts. */
@@ -325,6 +487,10 @@ export class PostgresCdcTask extends SourceTask {
       headers: this.headers,
       onEvent: (commitTime: bigint) => metrics.event(commitTime),
       signals: this.streamSignals(),
+      transactions:
+        config.transactionTopic === null
+          ? null
+          : new TransactionMetadata(config.transactionTopic, sourcePartition(config.topicPrefix)),
     };
     this.stream = new ChangeStream(this.sql!, options, from, lastChange, lastCommitLsn);
     await whileSlotBusy(() => this.replication!.startReplication(config.slotName, from, config.publicationName));
@@ -339,7 +505,7 @@ export class PostgresCdcTask extends SourceTask {
 
   /** signal.data.collection with the source channel (Debezium's default) enabled. */
   private sourceSignals(): boolean {
-    return this.config.signalTable !== null && this.config.signalChannels.includes("source");
+    return this.config.signalTable !== null && this.config.signals.channels.has("source");
   }
 
   private newIncrementalSnapshot(storedOffset: Record<string, unknown> | null): IncrementalSnapshot {
@@ -352,7 +518,9 @@ export class PostgresCdcTask extends SourceTask {
       version: VERSION,
       database: config.database,
       headers: this.headers,
-      notify: (type, data, id) => this.notifyIncremental(type, data, id),
+      // Debezium's "Incremental Snapshot" notifications, with the signal's id; the channel adds connector_name.
+      notify: (type, { connector_name: _, ...data }, id) =>
+        this.notifications.emit(INCREMENTAL_SNAPSHOT, type, data, id ?? undefined),
     });
     incremental.restore(storedOffset);
     return incremental;
@@ -372,27 +540,71 @@ export class PostgresCdcTask extends SourceTask {
   private async onSignal(incremental: IncrementalSnapshot, signal: Signal, at: SignalPoint): Promise<SourceRecord[]> {
     log.debug({ id: signal.id, type: signal.type, channel: signal.channel }, "signal received");
     if (signal.type === "log") {
-      // As Debezium's log action: the message, its first {} replaced by the offset where the signal was found.
-      const message = typeof signal.data?.message === "string" ? signal.data.message : "";
-      const offset = { ...at.offset, ...incremental.offsetFields() };
-      log.info({ signal: signal.id }, message.replace("{}", javaMapText(offset)));
+      // As Debezium's log action: the offset where the signal was found.
+      await logSignalHandler(log, () => ({ ...at.offset, ...incremental.offsetFields() }))(signal);
       return [];
     }
     return incremental.signal(signal, at);
   }
 
+  /**
+   * Pauses streaming for a blocking snapshot of the tables `request` names: the replication stream is
+   * not read until it is over (what arrives meanwhile waits in the socket and the slot), so streaming
+   * resumes at the very change it stopped before.
+   */
+  private startBlockingSnapshot(request: SnapshotRequest, stream: ChangeStream): Snapshot {
+    const overrides = this.config.snapshotOverrides;
+    const selection = blockingSelection(request, (name) => overrides.get(`${name.schema}.${name.table}`));
+    const streamed = this.position ?? stream.position();
+    log.info(
+      { signal: request.signal.id, dataCollections: request.dataCollections },
+      "Starting blocking snapshot; streaming is paused",
+    );
+    this.pausedStatus = setInterval(() => this.replication?.reportStatus(), PAUSED_STATUS_INTERVAL_MS);
+    const lsn = bigintOf(streamed.lsn) ?? 0n;
+    return {
+      ...this.startSnapshot(null, lsn, selection),
+      txId: bigintOf(streamed.txId) ?? 0n,
+      blocking: { streamed, signal: request.signal.id },
+    };
+  }
+
+  /** Ends a blocking snapshot's pause (its status updates). */
+  private resumeStreaming(): void {
+    if (this.pausedStatus !== null) clearInterval(this.pausedStatus);
+    this.pausedStatus = null;
+  }
+
   private async pollSnapshot(snapshot: Snapshot): Promise<SourceRecord[] | null> {
     const records: SourceRecord[] = [];
+    const blocking = snapshot.blocking;
+    if (blocking) await this.signals?.poll(); // a blocking snapshot asked for meanwhile waits for this one to end
     while (records.length < this.config.maxBatchSize) {
-      const next = await snapshot.rows.next();
+      let next: IteratorResult<SnapshotRow>;
+      try {
+        next = await snapshot.rows.next();
+      } catch (err) {
+        snapshot.notifier.aborted();
+        // The sink channel's TABLE_SCAN_COMPLETED (SQL_EXCEPTION) and ABORTED go out before the task fails.
+        this.handOn(records, []);
+        if (isConnectionLoss(err) || records.length === 0) throw err;
+        this.snapshotFailure = err;
+        return records;
+      }
       if (next.done) {
+        this.handOn(records, []);
         this.snapshot = null;
-        if (this.config.snapshotMode !== "initial_only")
+        this.resumeStreaming();
+        if (blocking)
+          log.info({ signal: blocking.signal }, "Blocking snapshot completed; streaming resumes where it stopped");
+        else if (this.config.snapshotMode !== "initial_only")
           await this.startStreaming(snapshot.consistentPoint, null, null);
         break;
       }
       const { table, tuple, marker } = next.value;
-      const offset = snapshotOffset(snapshot.consistentPoint, snapshot.txId, snapshot.startedAt, marker === "last");
+      const offset = blocking
+        ? blockingSnapshotOffset(blocking.streamed, marker === "last")
+        : snapshotOffset(snapshot.consistentPoint, snapshot.txId, snapshot.startedAt, marker === "last");
       const source = {
         version: VERSION,
         name: this.config.topicPrefix,
@@ -401,7 +613,7 @@ export class PostgresCdcTask extends SourceTask {
         table: table.table,
         timestamp: snapshot.startedAt,
         snapshot: marker,
-        lastCommitLsn: null,
+        lastCommitLsn: blocking ? bigintOf(blocking.streamed.lsn_commit) : null,
         lsn: snapshot.consistentPoint,
         txId: snapshot.txId,
       };
@@ -412,8 +624,9 @@ export class PostgresCdcTask extends SourceTask {
         source,
         processedAt: nowUnixMicros(),
       };
-      records.push(
-        ...changeRecords(table.schemas, event, {
+      this.handOn(
+        records,
+        changeRecords(table.schemas, event, {
           sourcePartition: sourcePartition(this.config.topicPrefix),
           sourceOffset: offset,
           tombstonesOnDelete: false,
@@ -424,16 +637,27 @@ export class PostgresCdcTask extends SourceTask {
     return records.length > 0 ? records : null;
   }
 
-  /** Debezium's heartbeat: on quiet tables it still carries the position forward, so the slot can advance. */
-  private heartbeat(stream: ChangeStream): SourceRecord | null {
-    const interval = this.config.heartbeatIntervalMs;
+  /**
+   * Debezium's heartbeat, while streaming: on quiet tables it still carries the position forward, so the
+   * slot can advance. heartbeat.action.query runs first: its change (to a table in the publication) is
+   * WAL of this database that the slot streams, so the position moves on even when the server's WAL
+   * grows only from other databases. A failing query is retried as a lost connection is (Debezium's
+   * PostgreSQL connector treats every SQL error but authentication as retriable).
+   */
+  private async heartbeat(stream: ChangeStream): Promise<SourceRecord | null> {
+    const { heartbeatIntervalMs: interval, heartbeatActionQuery: query } = this.config;
     if (interval <= 0 || Date.now() - this.lastHeartbeat < interval) return null;
     this.lastHeartbeat = Date.now();
+    if (query !== null && this.sql !== null)
+      await this.sql.unsafe(query).catch((err: unknown) => {
+        if (isConnectionLoss(err)) throw err;
+        throw new HeartbeatActionFailed(err);
+      });
     const prefix = this.config.topicPrefix;
     return sourceRecord({
       sourcePartition: sourcePartition(prefix),
       sourceOffset: stream.position(),
-      topic: `__debezium-heartbeat.${prefix}`,
+      topic: this.config.heartbeatTopic,
       keySchema: HEARTBEAT_KEY_SCHEMA,
       key: new Struct(HEARTBEAT_KEY_SCHEMA).put("serverName", prefix),
       valueSchema: HEARTBEAT_VALUE_SCHEMA,
@@ -442,11 +666,15 @@ export class PostgresCdcTask extends SourceTask {
   }
 }
 
-/** A map as Java's toString() prints it ({k=v, …}), as Debezium's log signal prints the offset. */
-function javaMapText(map: Record<string, unknown>): string {
-  return `{${Object.entries(map)
-    .map(([k, v]) => `${k}=${v}`)
-    .join(", ")}}`;
+/** Tells each listener what the snapshot does. */
+function bothListeners(a: SnapshotListener, b: SnapshotListener): SnapshotListener {
+  return {
+    tables: (tables) => (a.tables(tables), b.tables(tables)),
+    tableStarted: (table) => (a.tableStarted(table), b.tableStarted(table)),
+    row: (table) => (a.row(table), b.row(table)),
+    tableDone: (table) => (a.tableDone(table), b.tableDone(table)),
+    done: () => (a.done(), b.done()),
+  };
 }
 
 /** A random UUID of version 7 (its first 48 bits the Unix time in ms), as Debezium makes its run ids. */
@@ -461,4 +689,10 @@ function uuidV7(): string {
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   const hex = Buffer.from(bytes).toString("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function bigintOf(value: unknown): bigint | null {
+  if (typeof value === "bigint") return value;
+  if (typeof value === "number" && Number.isInteger(value)) return BigInt(value);
+  return null;
 }

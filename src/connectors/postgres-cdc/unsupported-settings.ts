@@ -1,39 +1,13 @@
 // The settings of Debezium's PostgreSQL connector (PostgresConnectorConfig, 3.x) that Sluice does not
 // implement: refused where honouring them would change the data, security or delivery, a warning
 // where they only tune Debezium. Debezium's day-two features (signals, incremental snapshots,
-// notifications, masking, transaction metadata) are among them until Sluice has them.
+// notifications, masking) are among them until Sluice has them.
 import { ignored, refused, unsupportedAll, type Setting } from "../../platform/settings.ts";
 
 const TUNING = "it tunes Debezium's Java internals; Sluice has no such knob";
-const SIGNALS = "Sluice has no signals, incremental snapshots or notifications yet";
 
 export const debeziumUnsupportedSettings: Setting[] = [
-  // Changes to the data: masking, truncation, keys, schemas and values Sluice would not produce.
-  {
-    ...refused("column.mask.with.<n>.chars", "Sluice does not mask columns; the real values would reach the topic"),
-    pattern: /^column\.mask\.with\.\d+\.chars$/,
-  },
-  {
-    ...refused(
-      "column.mask.hash.<algorithm>.with.salt.<salt>",
-      "Sluice does not hash columns; the real values would reach the topic",
-    ),
-    pattern: /^column\.mask\.hash\.[^.]+\.with\.salt\..+$/,
-  },
-  {
-    ...refused(
-      "column.mask.hash.v2.<algorithm>.with.salt.<salt>",
-      "Sluice does not hash columns; the real values would reach the topic",
-    ),
-    pattern: /^column\.mask\.hash\.v2\.[^.]+\.with\.salt\..+$/,
-  },
-  {
-    ...refused("column.truncate.to.<n>.chars", "Sluice does not truncate columns; whole values would reach the topic"),
-    pattern: /^column\.truncate\.to\.\d+\.chars$/,
-  },
-  refused("message.key.columns", "Sluice keys records by the primary key (or replica identity) only"),
-  refused("column.propagate.source.type", "Sluice does not add the source type parameters to column schemas"),
-  refused("datatype.propagate.source.type", "Sluice does not add the source type parameters to column schemas"),
+  // Changes to the data: schemas and values Sluice would not produce.
   refused("skip.messages.without.change", "Sluice emits every change, also those that touch only excluded columns", [
     "false",
   ]),
@@ -55,17 +29,9 @@ export const debeziumUnsupportedSettings: Setting[] = [
   refused("sourceinfo.struct.maker", "Sluice builds Debezium's default source block only", [
     "io.debezium.connector.postgresql.PostgresSourceInfoStructMaker",
   ]),
-  refused("heartbeat.topics.prefix", "Sluice writes heartbeats to Debezium's default topic name only", [
-    "__debezium-heartbeat",
-  ]),
   refused("converters", "Sluice runs no Debezium custom converters (Java classes)"),
   refused("post.processors", "Sluice runs no Debezium post processors (Java classes)"),
-  refused(
-    "provide.transaction.metadata",
-    "Sluice does not emit transaction metadata (BEGIN/END events and the transaction block)",
-    ["false"],
-  ),
-  refused("transaction.metadata.factory", "Sluice does not emit transaction metadata", [
+  refused("transaction.metadata.factory", "Sluice makes Debezium's default transaction metadata only", [
     "io.debezium.pipeline.txmetadata.DefaultTransactionMetadataFactory",
   ]),
   refused("message.prefix.include.list", "Sluice does not emit logical decoding messages"),
@@ -78,11 +44,8 @@ export const debeziumUnsupportedSettings: Setting[] = [
   refused("database.include.list", "a Sluice connector captures the one database of database.dbname"),
   refused("database.exclude.list", "a Sluice connector captures the one database of database.dbname"),
   refused("table.ignore.builtin", "Sluice never captures PostgreSQL's built-in tables", ["true"]),
-  refused("snapshot.include.collection.list", "Sluice snapshots every captured table"),
-  refused("snapshot.select.statement.overrides", "Sluice snapshots whole tables with its own queries"),
   refused("snapshot.query.mode", "Sluice snapshots with SELECT * only", ["select_all"]),
   refused("database.initial.statements", "Sluice runs no statements of its own on connect"),
-  refused("heartbeat.action.query", "Sluice runs no query on heartbeats"),
   refused("replica.identity.autoset.values", "Sluice does not change tables' replica identity"),
   refused("slot.stream.params", "Sluice streams pgoutput with its own parameters"),
   refused("guardrail.collections.max", "Sluice has no limit on the number of captured tables", ["0"]),
@@ -93,40 +56,40 @@ export const debeziumUnsupportedSettings: Setting[] = [
     ["connector"],
   ),
   refused("flush.lsn.source", "Sluice always confirms the position in the slot", ["true"]),
-  refused("slot.failover", "Sluice does not create failover slots", ["false"]),
   // Security.
   refused(
     "custom.sanitize.pattern",
     "Sluice hides password settings by their declared type, not by a pattern of names",
   ),
-  // Day-two features not implemented yet.
+  // Signals and incremental snapshots: Debezium's internals, and the watermarks Sluice writes.
   ...unsupportedAll(
     "ignored",
     [
-      "signal.poll.interval.ms",
       "signal.emit.failure.max.retries",
       "signal.emit.failure.backoff.ms",
       "internal.signal.synchronous.batch.size",
       "internal.signal.processor.semaphore.wait.ms",
     ],
-    SIGNALS,
+    "it tunes Debezium's signal processing threads; Sluice acts on signals between batches",
   ),
-  ...unsupportedAll(
-    "ignored",
-    ["incremental.snapshot.allow.schema.changes", "incremental.snapshot.watermarking.strategy"],
-    SIGNALS,
+  refused(
+    "incremental.snapshot.watermarking.strategy",
+    "Sluice writes an open and a close watermark row for each chunk (insert_insert) only",
+    ["insert_insert"],
+  ),
+  ignored(
+    "incremental.snapshot.allow.schema.changes",
+    "Sluice's incremental snapshot reads each chunk with the table's current columns",
   ),
   ...unsupportedAll(
     "ignored",
     [
-      "notification.enabled.channels",
-      "notification.sink.topic.name",
       "notification.http.url",
       "notification.http.timeout.ms",
       "notification.http.retries",
       "notification.http.allow.private.networks",
     ],
-    SIGNALS,
+    "Sluice has no http notification channel (notification.enabled.channels: sink, log)",
   ),
   // No effect: Debezium's tuning and its Java machinery.
   ...unsupportedAll(
@@ -175,6 +138,10 @@ export const debeziumUnsupportedSettings: Setting[] = [
     "Sluice snapshots in one REPEATABLE READ transaction on the slot's exported snapshot",
   ),
   ignored("message.prefix.exclude.list", "Sluice emits no logical decoding messages"),
+  ignored(
+    "heartbeat.topics.prefix",
+    "Debezium 3 declares it but names the heartbeat topic by topic.heartbeat.prefix (and topic.heartbeat.name), as Sluice does",
+  ),
   ...unsupportedAll(
     "ignored",
     [

@@ -1,13 +1,17 @@
 // One connector: its state and its tasks' (worker, trace when failed), the actions, live charts of
-// records per second and sink lag, its offsets (edited or reset while it is stopped) and its config.
+// records per second and sink lag, a CDC connector's slot lag and snapshot progress, its offsets (edited
+// or reset while it is stopped) and its config.
 import { useState } from "preact/hooks";
-import { api, enc } from "../api.ts";
+import { api, baseOf, enc } from "../api.ts";
+import { CDC_CLASSES, cdcFigures, formatBytes, formatDuration, serverOf } from "../cdc-figures.ts";
 import { actions, ignoredSettings, type ConnectorInfo, type ConnectorStatus } from "../connect-api.ts";
 import { Action, ErrorBox, Loading, Section, Spark, State } from "../components/ui.tsx";
 import { useLoad } from "../load.ts";
 import { useSeries } from "../metrics-feed.ts";
 import { href, navigate, type Route } from "../router.ts";
+import { parsePrometheus } from "../prometheus.ts";
 import { canWrite } from "../session.ts";
+import { authorization } from "../token.ts";
 
 export function ConnectorPage({ route }: { route: Route }) {
   const name = route.path[1]!;
@@ -143,6 +147,9 @@ export function ConnectorPage({ route }: { route: Route }) {
             </details>
           ))}
       </Section>
+      {info.data && CDC_CLASSES.has(info.data.config["connector.class"] ?? "") && (
+        <ChangeDataCapture server={serverOf(info.data.config)} />
+      )}
       <Offsets name={name} stopped={state === "STOPPED"} write={write} />
       <Section title="Config">
         <IgnoredSettingsNotice ignored={ignored.data} />
@@ -226,5 +233,77 @@ function IgnoredSettingsNotice({
         ))}
       </ul>
     </div>
+  );
+}
+
+/** The slot's WAL retained and the snapshot's progress, from connect's /metrics every 3 s. */
+function ChangeDataCapture({ server }: { server: string | undefined }) {
+  const metrics = useLoad(
+    async () => {
+      const response = await fetch(`${baseOf("connect")}/metrics`, {
+        credentials: "same-origin",
+        headers: authorization(),
+      });
+      if (!response.ok) throw new Error(`GET /metrics answered ${response.status}`);
+      return parsePrometheus(await response.text());
+    },
+    [server],
+    3000,
+  );
+  if (server === undefined) return null;
+  const figures = metrics.data ? cdcFigures(metrics.data, server) : undefined;
+  const snapshot = figures?.snapshot?.running || figures?.snapshot?.completed ? figures.snapshot : null;
+  return (
+    <Section title="Change data capture">
+      <ErrorBox error={metrics.error} />
+      <div class="facts" data-testid="slot-lag">
+        {figures?.slot ? (
+          <>
+            <span>
+              slot <b>{figures.slot.slot}</b>
+            </span>
+            <span>
+              WAL retained <b>{formatBytes(figures.slot.retainedBytes)}</b>
+            </span>
+            <span>
+              not yet confirmed <b>{formatBytes(figures.slot.confirmedFlushLagBytes)}</b>
+            </span>
+          </>
+        ) : (
+          <span>no slot reading yet (the task reads it every slot.lag.interval.ms while it runs)</span>
+        )}
+      </div>
+      {snapshot && (
+        <div data-testid="snapshot-progress">
+          <div class="facts">
+            <span>
+              snapshot <b>{snapshot.running ? "running" : "completed"}</b>
+            </span>
+            <span>
+              <b>{snapshot.rows.toLocaleString("en-US")}</b>
+              {snapshot.estimate !== null && ` of ~${snapshot.estimate.toLocaleString("en-US")}`} rows
+            </span>
+            {snapshot.percent !== null && (
+              <span>
+                <b>{snapshot.running ? snapshot.percent : 100}%</b>
+              </span>
+            )}
+            {snapshot.timeLeftMs !== null && (
+              <span>
+                about <b>{formatDuration(snapshot.timeLeftMs)}</b> left
+              </span>
+            )}
+          </div>
+          {snapshot.percent !== null && <progress max={100} value={snapshot.running ? snapshot.percent : 100} />}
+          {snapshot.estimatedFromSize.length > 0 && (
+            <p class="warning" data-testid="estimate-hint">
+              No statistics for {snapshot.estimatedFromSize.join(", ")} (never analysed): the estimate comes from the
+              table size and may be far off. Run <code>ANALYZE {snapshot.estimatedFromSize.join(", ")}</code> for a
+              close one.
+            </p>
+          )}
+        </div>
+      )}
+    </Section>
   );
 }

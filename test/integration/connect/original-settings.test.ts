@@ -2,7 +2,8 @@
 // Debezium's jars, through test/fixtures/java/ConfigDefProbe.java), is implemented by Sluice, refused
 // by it or accepted with a warning that it has no effect: none is silently ignored. Debezium's
 // PostgreSQL connector, and Kafka's transforms, predicates and converters and Debezium's
-// ExtractNewRecordState (which Sluice implements whole).
+// ExtractNewRecordState, outbox EventRouter and ByLogicalTableRouter / ToLogicalTopicRouter (which
+// Sluice implements whole; Debezium's transforms with Debezium's defaults).
 import { expect, test } from "bun:test";
 import { spawnSync } from "bun";
 import { join } from "node:path";
@@ -83,7 +84,7 @@ test("a refused setting given Debezium's default is accepted", () => {
   }
 });
 
-test("every setting of Kafka's transforms, predicates and converters, and of Debezium's ExtractNewRecordState, is Sluice's", () => {
+test("every setting of Kafka's transforms, predicates and converters, and of Debezium's transforms, is Sluice's", () => {
   const plugins: [string, { config?(): SettingsDefinition }][] = [
     ...Object.entries(BUILTIN_TRANSFORMS).filter(
       ([name]) => name.startsWith("org.apache.kafka.") || name.startsWith("io.debezium."),
@@ -103,4 +104,23 @@ test("every setting of Kafka's transforms, predicates and converters, and of Deb
     )
     .map((s) => `${s.class} ${s.name}`);
   expect(silent).toEqual([]);
+  expect([...new Set(originals.map((s) => s.class))].filter((c) => c.startsWith("io.debezium.")).sort()).toEqual([
+    "io.debezium.transforms.ByLogicalTableRouter",
+    "io.debezium.transforms.ExtractNewRecordState",
+    "io.debezium.transforms.ToLogicalTopicRouter",
+    "io.debezium.transforms.outbox.EventRouter",
+  ]);
+  // Debezium's transforms default as Debezium's do (ExtractNewRecordState keeps the legacy settings' defaults of 2.x).
+  const defaults = originals
+    .filter((s) => s.class.startsWith("io.debezium.") && !s.class.endsWith("ExtractNewRecordState"))
+    .map((s) => {
+      const ours = plugins.find(([name]) => name === s.class)![1].config!().find(s.name)!;
+      const value = ours.default;
+      return `${s.class} ${s.name}=${value === undefined || value === null ? "" : Array.isArray(value) ? value.join(",") : String(value)}`;
+    });
+  expect(defaults).toEqual(
+    originals
+      .filter((s) => s.class.startsWith("io.debezium.") && !s.class.endsWith("ExtractNewRecordState"))
+      .map((s) => `${s.class} ${s.name}=${s.default ?? ""}`),
+  );
 });

@@ -103,15 +103,16 @@ describe("PostgreSQL CDC connector (Debezium's settings)", () => {
       await errorsOf(
         "PostgresConnector",
         cdc("defaults", {
-          "provide.transaction.metadata": "false",
+          "transaction.metadata.factory": "io.debezium.pipeline.txmetadata.DefaultTransactionMetadataFactory",
           "binary.handling.mode": "BYTES",
           "signal.enabled.channels": "source",
         }),
       ),
     ).toEqual({});
-    expect(await errorsOf("PostgresConnector", cdc("defaults", { "provide.transaction.metadata": "true" }))).toEqual({
-      "provide.transaction.metadata": [
-        "Invalid value true for configuration provide.transaction.metadata: provide.transaction.metadata is not supported by Sluice: Sluice does not emit transaction metadata (BEGIN/END events and the transaction block) (set false or remove it)",
+    const factory = { "transaction.metadata.factory": "com.example.TxFactory" };
+    expect(await errorsOf("PostgresConnector", cdc("defaults", factory))).toEqual({
+      "transaction.metadata.factory": [
+        "Invalid value com.example.TxFactory for configuration transaction.metadata.factory: transaction.metadata.factory is not supported by Sluice: Sluice makes Debezium's default transaction metadata only (set io.debezium.pipeline.txmetadata.DefaultTransactionMetadataFactory or remove it)",
       ],
     });
   });

@@ -429,7 +429,7 @@ export class DistributedHerder extends HerderBase implements Herder {
   }
 
   private async stopConnector(name: string): Promise<void> {
-    await this.worker.stopConnector(name);
+    await this.worker.stopConnector(name, !this.configs.connectors.has(name));
     this.connectors.delete(name);
     this.connectorStates.delete(name);
     const removed = !this.configs.connectors.has(name);

@@ -88,7 +88,7 @@ export class StandaloneHerder extends HerderBase implements Herder {
 
   async deleteConnector(name: string): Promise<void> {
     this.need(name);
-    await this.stopAll(name);
+    await this.stopAll(name, true);
     this.configs.remove(name);
     this.statuses.remove(name);
     this.resetPartitions.delete(name);
@@ -250,10 +250,10 @@ export class StandaloneHerder extends HerderBase implements Herder {
     }
   }
 
-  private async stopAll(name: string): Promise<void> {
+  private async stopAll(name: string, deleted = false): Promise<void> {
     this.need(name);
     await Promise.all(this.taskIndexes(name).map((i) => this.worker.stopTask(name, i)));
-    await this.worker.stopConnector(name);
+    await this.worker.stopConnector(name, deleted);
   }
 
   private async restartAll(name: string): Promise<void> {

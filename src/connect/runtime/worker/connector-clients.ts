@@ -14,7 +14,7 @@ const OVERRIDES = ["producer.override.", "consumer.override.", "admin.override."
  * point its login at any URL, file or credentials handler would make the worker fetch or read it for
  * the connector (Kafka 4 guards the same with org.apache.kafka.sasl.oauthbearer.allowed.urls).
  */
-const WORKER_ONLY = [
+export const WORKER_ONLY = [
   "sasl.oauthbearer.token.endpoint.url",
   "sasl.login.callback.handler.class",
   "sasl.oauthbearer.jwt.retriever.class",

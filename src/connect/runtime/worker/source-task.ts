@@ -11,6 +11,7 @@ import { TOLERATED, type RetryWithToleranceOperator } from "../errors/tolerance.
 import type { StatusListener } from "../status.ts";
 import { WorkerTask } from "./worker-task.ts";
 import { describeRecord, encodeHeaders } from "./record-conversion.ts";
+import { openTopicReader } from "./topic-reader.ts";
 
 export interface SourcePipeline {
   task: SourceTask;
@@ -60,6 +61,7 @@ export class WorkerSourceTask extends WorkerTask {
       configs: taskConfig,
       offsetStorageReader: { offset: (partition) => offsets.get(connector, partition) },
       metrics: this.p.pluginMetrics,
+      openTopicReader,
     });
     await task.start(taskConfig);
   }

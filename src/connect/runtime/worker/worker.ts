@@ -45,7 +45,13 @@ export interface ConnectorCallbacks {
 export class Worker {
   readonly providers: ConfigProviders;
   readonly metrics = new ConnectMetrics();
-  private readonly connectors = new Map<string, { instance: Connector; status: Status }>();
+  /** `props`: the resolved config the connector started with (for Connector.deleted). */
+  private readonly connectors = new Map<
+    string,
+    { instance: Connector; status: Status; props?: Record<string, string> }
+  >();
+  /** Connectors stopped here without being deleted (target STOPPED): told of their delete all the same. */
+  private readonly stopped = new Map<string, { instance: Connector; props: Record<string, string> }>();
   private readonly tasks = new Map<string, RunningTask>();
   private readonly threads?: TaskThreads;
   private readonly clients: ConnectorClients;
@@ -105,6 +111,7 @@ export class Worker {
     try {
       const connector = this.newConnector(config["connector.class"]!);
       this.connectors.set(name, { instance: connector, status: { state: "UNASSIGNED", workerId } });
+      this.stopped.delete(name);
       // A config saved before Sluice refused one of its settings (validation refuses it now) does not run without it.
       const framework = connector.type === "source" ? sourceConnectorDefinition : sinkConnectorDefinition;
       const refused = [framework, connector.config()].flatMap((d) => d.unsupportedIn(config).refused);
@@ -118,6 +125,8 @@ export class Worker {
       });
       const values = this.resolve(config, resolved);
       await connector.start(values);
+      const started = this.connectors.get(name);
+      if (started?.instance === connector) started.props = values;
       const settings = (connector.type === "source" ? sourceConnectorDefinition : sinkConnectorDefinition).parse(
         values,
       ).values;
@@ -133,10 +142,16 @@ export class Worker {
     }
   }
 
-  async stopConnector(name: string): Promise<void> {
+  /** `deleted`: its config is gone for good (its tasks stopped already): Connector.deleted follows stop(). */
+  async stopConnector(name: string, deleted = false): Promise<void> {
     const entry = this.connectors.get(name);
     this.connectors.delete(name);
-    if (!entry) return;
+    if (!entry) {
+      const stopped = this.stopped.get(name);
+      this.stopped.delete(name);
+      if (deleted && stopped) await this.deleted(name, stopped.instance, stopped.props);
+      return;
+    }
     try {
       await entry.instance.stop();
     } catch (err) {
@@ -146,6 +161,20 @@ export class Worker {
       );
     }
     logStopped(name);
+    if (!entry.props) return;
+    if (deleted) await this.deleted(name, entry.instance, entry.props);
+    else this.stopped.set(name, { instance: entry.instance, props: entry.props });
+  }
+
+  private async deleted(name: string, connector: Connector, props: Record<string, string>): Promise<void> {
+    try {
+      await connector.deleted?.(props);
+    } catch (err) {
+      log.warn(
+        { connector: name, err: err instanceof Error ? err.message : String(err) },
+        "connector failed while cleaning up after its deletion",
+      );
+    }
   }
 
   pauseConnector(name: string, callbacks: ConnectorCallbacks): void {

@@ -4,6 +4,7 @@ import { DataException, Decimal, Schema, SchemaBuilder, type Struct } from "#src
 import {
   columnMapping,
   Oid,
+  sourceColumnType,
   type ColumnMapping,
   type TimePrecisionMode,
   type TypeMappingOptions,
@@ -385,5 +386,45 @@ describe("Debezium type mapping: column defaults in the schema", () => {
     expect(defaultOf(Oid.NUMERIC, "7", -1, { decimalHandlingMode: "string" })).toBe("7");
     expect(defaultOf(Oid.BYTEA, "'\\x00'::bytea")).toBeUndefined();
     expect(defaultOf(1007, "'{1}'::integer[]")).toBeUndefined();
+  });
+});
+
+describe("the source type, as Debezium's column rules see it (pgjdbc's metadata)", () => {
+  const typeOf = (typeOid: number, typeModifier = -1, more: { typeName?: string; defaultExpression?: string } = {}) =>
+    sourceColumnType({ typeOid, typeModifier, optional: true, ...more }, userTypes);
+
+  test("name, length and scale of the types Debezium's side-by-side test shows", () => {
+    // numeric(10,2), varchar(30), char(3), timestamp, json, int4, as Debezium 3.7 wrote them.
+    expect(typeOf(Oid.NUMERIC, (10 << 16) + 2 + 4, { typeName: "numeric" })).toEqual({
+      typeName: "numeric",
+      length: 10,
+      scale: 2,
+      isCharacter: false,
+    });
+    expect(typeOf(Oid.VARCHAR, 30 + 4)).toMatchObject({ typeName: "varchar", length: 30, scale: 0, isCharacter: true });
+    expect(typeOf(Oid.BPCHAR, 3 + 4)).toMatchObject({ typeName: "bpchar", length: 3, isCharacter: true });
+    expect(typeOf(Oid.TIMESTAMP)).toMatchObject({ typeName: "timestamp", length: 29, scale: 6 });
+    expect(typeOf(Oid.JSON)).toMatchObject({ typeName: "json", length: 2147483647, scale: 0, isCharacter: false });
+    expect(typeOf(Oid.INT4)).toMatchObject({ typeName: "int4", length: 10, scale: 0 });
+  });
+
+  test("unbounded and time types take pgjdbc's display sizes; a sequence-filled column is a serial", () => {
+    expect(typeOf(Oid.NUMERIC)).toMatchObject({ length: 131089, scale: 0 });
+    // The snapshot reads the driver's getColumns, which has no size or digits for it (Debezium 3.7's output).
+    expect(
+      sourceColumnType({ typeOid: Oid.NUMERIC, typeModifier: -1, optional: true }, userTypes, "snapshot"),
+    ).toMatchObject({
+      length: 0,
+      scale: null,
+    });
+    expect(typeOf(Oid.TIMESTAMPTZ, 3)).toMatchObject({ length: 32, scale: 3 });
+    expect(typeOf(Oid.TIME, 0)).toMatchObject({ length: 8, scale: 0 });
+    expect(
+      typeOf(Oid.INT8, -1, { typeName: "int8", defaultExpression: "nextval('t_id_seq'::regclass)" }),
+    ).toMatchObject({
+      typeName: "bigserial",
+      length: 19,
+    });
+    expect(typeOf(MOOD, -1, { typeName: "mood" })).toMatchObject({ typeName: "mood", isCharacter: true });
   });
 });

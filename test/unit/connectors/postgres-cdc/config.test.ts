@@ -27,6 +27,63 @@ describe("postgres-cdc settings", () => {
     ]).toEqual([]);
   });
 
+  test("skipped.operations, when given, narrows what a publication Sluice creates publishes (as Debezium)", () => {
+    const published = (skipped?: string) =>
+      parsePostgresCdcConfig({
+        ...base,
+        "topic.prefix": "p",
+        ...(skipped === undefined ? {} : { "skipped.operations": skipped }),
+      }).publishedOperations;
+    expect([published(), published("none"), published("")]).toEqual([null, null, null]);
+    expect([published("t"), published("u,T"), published("c,u,d,t")]).toEqual([
+      "insert,update,delete",
+      "insert,delete",
+      "",
+    ]);
+  });
+
+  test("column rules and slot.failover are read; the families by their names", () => {
+    const config = parsePostgresCdcConfig({
+      ...base,
+      "topic.prefix": "p",
+      "slot.failover": "true",
+      "column.mask.with.3.chars": "public.t.a",
+      "column.mask.hash.v2.SHA-256.with.salt.x.y": "public.t.b",
+      "message.key.columns": "public.t:a",
+    });
+    expect(config.slotFailover).toBe(true);
+    expect(config.columnRules.entries.map((e) => e.rule.kind)).toEqual(["mask", "hash"]);
+    expect(config.columnRules.keyColumns).toHaveLength(1);
+    expect(() => parsePostgresCdcConfig({ ...base, "topic.prefix": "p", "message.key.columns": "public.t" })).toThrow(
+      "message.key.columns",
+    );
+  });
+
+  test("heartbeat and transaction topics by Debezium's naming settings", () => {
+    const p = { ...base, "topic.prefix": "p" };
+    expect(parsePostgresCdcConfig(p)).toMatchObject({
+      heartbeatTopic: "__debezium-heartbeat.p",
+      heartbeatActionQuery: null,
+      transactionTopic: null,
+    });
+    expect(
+      parsePostgresCdcConfig({
+        ...p,
+        "topic.heartbeat.prefix": "beats",
+        "heartbeat.action.query": " UPDATE hb SET ts = now() ",
+        "provide.transaction.metadata": "true",
+        "topic.transaction": "txs",
+      }),
+    ).toMatchObject({
+      heartbeatTopic: "beats.p",
+      heartbeatActionQuery: "UPDATE hb SET ts = now()",
+      transactionTopic: "p.txs",
+    });
+    expect(
+      parsePostgresCdcConfig({ ...p, "topic.heartbeat.name": "shared", "provide.transaction.metadata": "true" }),
+    ).toMatchObject({ heartbeatTopic: "shared", transactionTopic: "p.transaction" });
+  });
+
   test("bad values fail with the setting's name", () => {
     expect(() => parsePostgresCdcConfig({ ...base, "topic.prefix": "p", "snapshot.mode": "sometimes" })).toThrow(
       "snapshot.mode",

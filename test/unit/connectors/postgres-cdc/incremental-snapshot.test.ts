@@ -164,7 +164,7 @@ describe("signal and incremental snapshot settings", () => {
   test("Debezium's defaults: the source channel, chunks of 1024 rows, no signalling table", () => {
     const config = parsePostgresCdcConfig(base);
     expect(config.signalTable).toBeNull();
-    expect(config.signalChannels).toEqual(["source"]);
+    expect([...config.signals.channels]).toEqual(["source"]);
     expect(config.incrementalChunkSize).toBe(1024);
   });
 

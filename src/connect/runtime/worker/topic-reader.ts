@@ -1,0 +1,53 @@
+// A task's own Kafka client for one topic partition (SourceTaskContext.openTopicReader): Debezium's
+// signal topic, read from signal.kafka.bootstrap.servers with the signal consumer's security settings.
+// It never joins the group: offsets are read and committed as a Java consumer with assign() does.
+import type { TopicReader, TopicReaderOptions } from "../../api/connector.ts";
+import { clientSecurity } from "../../../broker/client-security.ts";
+import { KafkaBroker } from "../../../broker/kafka/index.ts";
+import { ConfigError } from "../../../platform/settings.ts";
+import { WORKER_ONLY } from "./connector-clients.ts";
+
+export function openTopicReader(options: TopicReaderOptions): TopicReader {
+  const { topic, partition, groupId } = options;
+  for (const name of WORKER_ONLY)
+    if (options.security[name] !== undefined)
+      throw new ConfigError(
+        name,
+        options.security[name]!,
+        `a connector may set its own Kafka client's credentials, not ${name}: that is the worker's (set it in the worker's config)`,
+      );
+  const servers = options.bootstrapServers.map((s) => s.replace(/^[A-Z_]+:\/\//i, "")).filter(Boolean);
+  if (servers.length === 0) throw new ConfigError("bootstrap.servers", "", "the Kafka cluster's host:port list");
+  const broker = new KafkaBroker({
+    bootstrapServers: servers,
+    clientId: options.clientId,
+    security: clientSecurity({ ...options.security }),
+  });
+  let connected: Promise<void> | null = null;
+  const ready = () => {
+    connected ??= broker.connect().catch((err: unknown) => {
+      connected = null; // tried again at the next call
+      throw err;
+    });
+    return connected;
+  };
+  return {
+    async fetch(offset, maxWaitMs) {
+      await ready();
+      return broker.fetch(topic, partition, offset, { maxWaitMs });
+    },
+    async committedOffset() {
+      await ready();
+      return (await broker.committedOffsets(groupId, topic)).get(partition);
+    },
+    async earliestOffset() {
+      await ready();
+      return (await broker.startOffsets(topic))[partition] ?? 0;
+    },
+    async commit(offset) {
+      await ready();
+      await broker.commitOffsets(groupId, topic, [{ partition, offset }]);
+    },
+    close: () => broker.close(),
+  };
+}
