@@ -47,12 +47,16 @@ describe("incremental snapshots side by side with Debezium", () => {
         `INSERT INTO ${signalTable(side, label)} VALUES ('${id}', '${type}', '${JSON.stringify(data).replaceAll("'", "''")}')`,
       );
   };
-  const create = async (label: string, tables: string, settings: Record<string, string> = {}) => {
+  const create = async (
+    label: string,
+    tables: string,
+    settings: Record<string, string> | ((side: Side) => Record<string, string>) = {},
+  ) => {
     for (const side of SIDES) sides.pg.psql(`CREATE TABLE ${signalTable(side, label)} (${SIGNAL_COLUMNS})`);
     for (const side of SIDES) {
       const created = await sides.api(side).post("/connectors", {
         name: sideName(side, label),
-        config: config(side, label, tables, settings),
+        config: config(side, label, tables, typeof settings === "function" ? settings(side) : settings),
       });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
     }
@@ -399,5 +403,26 @@ describe("incremental snapshots side by side with Debezium", () => {
       expect(stopped[side], `${side} stopped before the table's end`).toBeLessThan(4000);
       expect(await reads(side), `${side} reads nothing once stopped`).toBe(stopped[side]);
     }
+  }, 300_000);
+
+  test("an incremental snapshot's notifications on the sink topic are Debezium's", async () => {
+    sides.pg.psql("CREATE TABLE noted (id int PRIMARY KEY, v text)");
+    sides.pg.psql("INSERT INTO noted SELECT g, 'n' || g FROM generate_series(1, 25) g");
+    const sink = (side: Side) => `${sideName(side, "ntf")}.notifications`;
+    await create("ntf", "public.noted", (side) => ({
+      "incremental.snapshot.chunk.size": "10",
+      "notification.enabled.channels": "sink",
+      "notification.sink.topic.name": sink(side),
+    }));
+    signal("ntf", "snap-n", "execute-snapshot", { "data-collections": ["public.noted"] });
+    const completed = (all: Event[]) => all.some((e) => payloadOf(e)?.type === "COMPLETED");
+    const [debezium, sluice] = await Promise.all(SIDES.map((side) => until(sink(side), "COMPLETED", completed)));
+    // Ids are the signal's; timestamps differ by nature.
+    const shape = (all: Event[], side: Side) =>
+      all.map((e) => {
+        const { timestamp: _, ...rest } = withoutPrefix(payloadOf(e)!, sideName(side, "ntf"));
+        return rest;
+      });
+    expect(shape(sluice, "sluice")).toEqual(shape(debezium, "debezium"));
   }, 300_000);
 });
