@@ -83,19 +83,19 @@ const cdc = (name: string, extra: Record<string, string>) => ({
 });
 
 describe("PostgreSQL CDC connector (Debezium's settings)", () => {
-  test("column masking is refused: a validation error on the setting, and no connector", async () => {
-    const config = cdc("masked", { "column.mask.with.8.chars": "public.customers.email" });
+  test("a Debezium custom converter is refused: a validation error on the setting, and no connector", async () => {
+    const config = cdc("converted", { converters: "isbn" });
     expect(await errorsOf("PostgresConnector", config)).toEqual({
-      "column.mask.with.8.chars": [
-        "Invalid value public.customers.email for configuration column.mask.with.8.chars: column.mask.with.8.chars is not supported by Sluice: Sluice does not mask columns; the real values would reach the topic (remove it)",
+      converters: [
+        "Invalid value isbn for configuration converters: converters is not supported by Sluice: Sluice runs no Debezium custom converters (Java classes) (remove it)",
       ],
     });
-    const created = await api.post("/connectors", { name: "masked", config });
+    const created = await api.post("/connectors", { name: "converted", config });
     expect(created.status).toBe(400);
     expect((created.body as { message: string }).message).toStartWith(
-      "Connector configuration is invalid and contains the following 1 error(s):\nInvalid value public.customers.email for configuration column.mask.with.8.chars: column.mask.with.8.chars is not supported by Sluice",
+      "Connector configuration is invalid and contains the following 1 error(s):\nInvalid value isbn for configuration converters: converters is not supported by Sluice",
     );
-    expect((await api.get("/connectors/masked")).status).toBe(404);
+    expect((await api.get("/connectors/converted")).status).toBe(404);
   });
 
   test("a refused setting given Debezium's default is accepted", async () => {
