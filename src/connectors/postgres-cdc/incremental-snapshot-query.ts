@@ -53,6 +53,12 @@ export function chunkQuery(
   return select(table, where, table.keyColumns.map(quoteIdentifier).join(", "), limit);
 }
 
+/** The rows the table's snapshot reads (with the additional condition), as notifications count them. */
+export function rowCountQuery(table: ChunkTable): string {
+  const from = `${quoteIdentifier(table.schema)}.${quoteIdentifier(table.table)}`;
+  return `SELECT count(*) FROM ${from}${table.condition === "" ? "" : ` WHERE ${table.condition}`}`;
+}
+
 /** The row of the table's largest key (with the additional condition): where its snapshot ends. */
 export function maximumKeyQuery(table: ChunkTable): string {
   return select(table, [], table.keyColumns.map((c) => `${quoteIdentifier(c)} DESC`).join(", "), 1);

@@ -13,7 +13,14 @@ import { capturedTables, describeTable, type TableName } from "./catalog.ts";
 import { capturesTable } from "./config.ts";
 import { changeRecords } from "./envelope.ts";
 import { decodeKey, encodeKey, javaKindOf, type JavaKind, type KeyValue } from "./incremental-snapshot-key.ts";
-import { ChunkWindow, chunkQuery, maximumKeyQuery, windowKey, type ChunkTable } from "./incremental-snapshot-query.ts";
+import {
+  ChunkWindow,
+  chunkQuery,
+  maximumKeyQuery,
+  rowCountQuery,
+  windowKey,
+  type ChunkTable,
+} from "./incremental-snapshot-query.ts";
 import { sourcePartition } from "./offsets.ts";
 import { nowUnixMicros } from "./pg-epoch.ts";
 import type { Tuple } from "./pgoutput.ts";
@@ -117,6 +124,9 @@ export class IncrementalSnapshot {
   private paused = false;
   private current: CurrentTable | null = null;
   private totalRowsScanned = 0;
+  /** The current table's rows (counted when its turn comes; null until then) and chunks read of it, for notifications. */
+  private tableRows: number | null = null;
+  private chunkIndex = 0;
   private readonly window = new ChunkWindow<WindowRow>();
 
   constructor(private readonly options: IncrementalSnapshotOptions) {}
@@ -262,6 +272,7 @@ export class IncrementalSnapshot {
     log.info({ collections: expanded, id: signal.id }, "incremental snapshot requested");
     if (!wasRunning) {
       this.notify("STARTED", { data_collections: this.ids() });
+      this.notify("DATA_COLLECTIONS_RESOLVED", { data_collections: this.ids() });
       await this.readChunk();
     }
   }
@@ -307,6 +318,8 @@ export class IncrementalSnapshot {
     this.lastSent = null;
     this.maximum = null;
     this.current = null;
+    this.tableRows = null;
+    this.chunkIndex = 0;
   }
 
   private nextCollection(): void {
@@ -372,6 +385,10 @@ export class IncrementalSnapshot {
       }
       this.current = table;
       const sql = this.options.sql();
+      if (this.tableRows === null) {
+        const [[count]] = (await sql.unsafe(rowCountQuery(table.chunk)).raw()) as unknown as [[Buffer]];
+        this.tableRows = Number(count.toString("utf8"));
+      }
       if (this.maximum === null) {
         const [max] = await sql.unsafe(maximumKeyQuery(table.chunk)).raw();
         if (max === undefined) {
@@ -415,8 +432,12 @@ export class IncrementalSnapshot {
         this.nextCollection();
         continue;
       }
+      this.chunkIndex++;
       this.notify("IN_PROGRESS", {
         data_collections: this.ids(),
+        chunk_index: String(this.chunkIndex),
+        total_chunks: String(Math.ceil(this.tableRows / this.options.chunkSize)),
+        total_rows: String(this.tableRows),
         current_collection_in_progress: table.id,
         maximum_key: this.maximum.map((k) => k.text ?? "<null>").join(","),
         last_processed_key: (this.chunkEnd ?? []).map((k) => k.text ?? "<null>").join(","),
@@ -434,6 +455,7 @@ export class IncrementalSnapshot {
       data_collections: this.ids(),
       scanned_collection: this.collections[0]!.id,
       total_rows_scanned: String(this.totalRowsScanned),
+      total_rows: String(this.tableRows ?? 0),
       status,
     });
   }

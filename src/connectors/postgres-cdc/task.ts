@@ -292,8 +292,8 @@ export class PostgresCdcTask extends SourceTask {
       this.snapshot = this.startSnapshot(created.snapshotName!, created.consistentPoint);
       return;
     }
-    // As Debezium's, when an offset says the snapshot snapshot.mode asks for is done.
-    if (config.snapshotMode === "initial") this.notifications.emit(INITIAL_SNAPSHOT, "SKIPPED");
+    // As Debezium's, when an offset says the snapshot is done, and when snapshot.mode takes none (no_data, never).
+    this.notifications.emit(INITIAL_SNAPSHOT, "SKIPPED");
     if (!slot) {
       const created = await replication.createSlot(config.slotName, false, config.slotFailover);
       await this.startStreaming(created.consistentPoint, null, null);
