@@ -161,18 +161,12 @@ describe(`PostgreSQL CDC heartbeats and transaction metadata, as Debezium ${DEBE
 
   test("heartbeats: topic.heartbeat.prefix names the topic; key, value and the action query's changes are Debezium's", async () => {
     const label = "hb";
-    for (const side of SIDES) {
-      const created = await sides.api(side).post("/connectors", {
-        name: sideName(side, label),
-        config: sides.connectorConfig(side, label, {
-          "table.include.list": "public.quiet,public.heartbeat",
-          "heartbeat.interval.ms": "200",
-          "topic.heartbeat.prefix": "beats",
-          "heartbeat.action.query": `INSERT INTO heartbeat (id, ts) VALUES ('${side}', now()) ON CONFLICT (id) DO UPDATE SET ts = EXCLUDED.ts`,
-        }),
-      });
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-    }
+    await sides.createBoth(label, (side) => ({
+      "table.include.list": "public.quiet,public.heartbeat",
+      "heartbeat.interval.ms": "200",
+      "topic.heartbeat.prefix": "beats",
+      "heartbeat.action.query": `INSERT INTO heartbeat (id, ts) VALUES ('${side}', now()) ON CONFLICT (id) DO UPDATE SET ts = EXCLUDED.ts`,
+    }));
     const firstBeats: Event[] = [];
     for (const side of SIDES) {
       const prefix = sideName(side, label);
@@ -208,19 +202,13 @@ describe(`PostgreSQL CDC heartbeats and transaction metadata, as Debezium ${DEBE
 
   test("topic.heartbeat.name and topic.transaction name the topics; a failing heartbeat.action.query fails the task", async () => {
     const label = "named";
-    for (const side of SIDES) {
-      const created = await sides.api(side).post("/connectors", {
-        name: sideName(side, label),
-        config: sides.connectorConfig(side, label, {
-          "table.include.list": "public.quiet",
-          "heartbeat.interval.ms": "100",
-          "topic.heartbeat.name": `${sideName(side, label)}_beats`,
-          "provide.transaction.metadata": "true",
-          "topic.transaction": "txs",
-        }),
-      });
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-    }
+    await sides.createBoth(label, (side) => ({
+      "table.include.list": "public.quiet",
+      "heartbeat.interval.ms": "100",
+      "topic.heartbeat.name": `${sideName(side, label)}_beats`,
+      "provide.transaction.metadata": "true",
+      "topic.transaction": "txs",
+    }));
     for (const side of SIDES) await sides.api(side).waitForState(sideName(side, label), "RUNNING", 1);
     for (const side of SIDES)
       await sides.eventsUntil(`${sideName(side, label)}_beats`, "a heartbeat", (all) => all.length >= 1);
@@ -231,19 +219,13 @@ describe(`PostgreSQL CDC heartbeats and transaction metadata, as Debezium ${DEBE
       );
 
     const failing = "failing";
-    for (const side of SIDES) {
-      const created = await sides.api(side).post("/connectors", {
-        name: sideName(side, failing),
-        config: sides.connectorConfig(side, failing, {
-          "table.include.list": "public.quiet",
-          "heartbeat.interval.ms": "100",
-          "heartbeat.action.query": "INSERT INTO no_such_table VALUES (1)",
-          // Debezium's PostgreSQL connector retries on any SQL error but authentication's; so does Sluice here.
-          "errors.max.retries": "0",
-        }),
-      });
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-    }
+    await sides.createBoth(failing, {
+      "table.include.list": "public.quiet",
+      "heartbeat.interval.ms": "100",
+      "heartbeat.action.query": "INSERT INTO no_such_table VALUES (1)",
+      // Debezium's PostgreSQL connector retries on any SQL error but authentication's; so does Sluice here.
+      "errors.max.retries": "0",
+    });
     for (const side of SIDES) {
       const status = (await sides.api(side).waitForState(sideName(side, failing), "RUNNING")) as unknown as Json;
       expect(status.connector.state).toBe("RUNNING");

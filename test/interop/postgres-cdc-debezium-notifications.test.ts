@@ -123,16 +123,10 @@ describe(`PostgreSQL CDC notifications and snapshot selection, as Debezium ${DEB
 
   test("an initial snapshot of two tables: the same notification records", async () => {
     const label = "notify";
-    for (const side of SIDES) {
-      const created = await sides.api(side).post("/connectors", {
-        name: sideName(side, label),
-        config: sides.connectorConfig(side, label, {
-          "table.include.list": "public.notify_a,public.notify_b",
-          ...notifications(side, label),
-        }),
-      });
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-    }
+    await sides.createBoth(label, (side) => ({
+      "table.include.list": "public.notify_a,public.notify_b",
+      ...notifications(side, label),
+    }));
     const [debezium, sluice] = await Promise.all(
       SIDES.map((side) =>
         sides.eventsUntil(notificationTopic(side, label), "COMPLETED", (all) => all.some(isCompleted)),
@@ -168,19 +162,13 @@ describe(`PostgreSQL CDC notifications and snapshot selection, as Debezium ${DEB
 
   test("snapshot.include.collection.list and snapshot.select.statement.overrides: the same records", async () => {
     const label = "select";
-    for (const side of SIDES) {
-      const created = await sides.api(side).post("/connectors", {
-        name: sideName(side, label),
-        config: sides.connectorConfig(side, label, {
-          "table.include.list": "public.sel_a,public.sel_b,public.sel_c",
-          "snapshot.include.collection.list": "public\\.sel_[ab]",
-          "snapshot.select.statement.overrides": "public.sel_a",
-          "snapshot.select.statement.overrides.public.sel_a": "SELECT note, id FROM public.sel_a WHERE id % 2 = 1",
-          ...notifications(side, label),
-        }),
-      });
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-    }
+    await sides.createBoth(label, (side) => ({
+      "table.include.list": "public.sel_a,public.sel_b,public.sel_c",
+      "snapshot.include.collection.list": "public\\.sel_[ab]",
+      "snapshot.select.statement.overrides": "public.sel_a",
+      "snapshot.select.statement.overrides.public.sel_a": "SELECT note, id FROM public.sel_a WHERE id % 2 = 1",
+      ...notifications(side, label),
+    }));
     for (const side of SIDES)
       await sides.eventsUntil(notificationTopic(side, label), "COMPLETED", (all) => all.some(isCompleted));
     // sel_c is captured but not snapshotted: only this change of it is on its topic.
