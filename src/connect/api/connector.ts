@@ -156,6 +156,21 @@ export interface SinkTaskContext {
   resume(...partitions: TopicPartition[]): void;
   /** Asks the runtime to flush and commit offsets soon. */
   requestCommit(): void;
+  /**
+   * Kafka's errant record reporter (KIP-610): null unless the connector has a dead letter queue or
+   * errors.log.enable, as in Kafka Connect.
+   */
+  errantRecordReporter(): ErrantRecordReporter | null;
+}
+
+/**
+ * Hands a record the task cannot write to the connector's error handling (log, dead letter queue), so a
+ * bad record need not fail the batch. The promise resolves once the dead letter queue has the record;
+ * it rejects, and the task fails, when errors.tolerance is none. Offsets are committed only after every
+ * report resolved.
+ */
+export interface ErrantRecordReporter {
+  report(record: SinkRecord, error: Error): Promise<void>;
 }
 
 export abstract class SinkTask implements Task {

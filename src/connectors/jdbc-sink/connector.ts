@@ -5,11 +5,12 @@ import { logger } from "../../platform/log.ts";
 import { ConfigError } from "../../platform/settings.ts";
 import { DataException } from "../../connect/api/data/index.ts";
 import { connectionProblem } from "../../connect/api/connection-check.ts";
-import { ConnectException, SinkConnector, SinkTask } from "../../connect/api/connector.ts";
+import { ConnectException, SinkConnector, SinkTask, type ErrantRecordReporter } from "../../connect/api/connector.ts";
 import type { SinkRecord } from "../../connect/api/records.ts";
 import { VERSION } from "../../platform/version.ts";
 import { openDatabase, type Database } from "./database.ts";
 import { jdbcSinkSettings, parseJdbcSinkConfig, type JdbcSinkConfig } from "./settings.ts";
+import { TableAlterOrCreateException } from "./table-structure.ts";
 import { JdbcWriter } from "./writer.ts";
 
 const log = logger("jdbc-sink");
@@ -72,6 +73,14 @@ async function connectOnce(config: JdbcSinkConfig): Promise<Database> {
 }
 
 /** Errors about the records or the configuration: retrying the same batch cannot help. */
+/** What the dead letter queue's exception headers name: a database error as the JDBC driver's SQLException. */
+function reportedError(err: unknown): Error {
+  if (err instanceof TableAlterOrCreateException) return err;
+  const reported = new Error(err instanceof Error ? err.message : String(err));
+  reported.name = "java.sql.SQLException";
+  return reported;
+}
+
 function isPermanent(err: unknown): boolean {
   return err instanceof ConnectException || err instanceof DataException || err instanceof TypeError;
 }
@@ -116,7 +125,9 @@ export class JdbcSinkTask extends SinkTask {
   /**
    * Writes the batch in one transaction. A database error is retried max.retries times,
    * retry.backoff.ms apart, on the same batch (the transaction rolled back, so nothing is duplicated);
-   * then the task fails.
+   * then, as Confluent's sink, the batch is written record by record when the task has an errant
+   * record reporter (a dead letter queue or errors.log.enable), each record that fails going to it;
+   * without one the task fails. A table that cannot be created or altered goes the same way at once.
    */
   async put(records: SinkRecord[]): Promise<void> {
     for (;;) {
@@ -125,13 +136,17 @@ export class JdbcSinkTask extends SinkTask {
         this.remainingRetries = this.config.maxRetries;
         return;
       } catch (err) {
+        const reporter = this.context.errantRecordReporter();
+        if (err instanceof TableAlterOrCreateException && reporter) return this.writeOneByOne(records, reporter);
         if (isPermanent(err)) throw err;
         const message = err instanceof Error ? err.message : String(err);
-        if (this.remainingRetries <= 0 || this.stopping)
+        if (this.remainingRetries <= 0 || this.stopping) {
+          if (reporter && !this.stopping) return this.writeOneByOne(records, reporter);
           throw new ConnectException(
             `Writing ${records.length} record(s) failed after ${this.config.maxRetries} retries: ${message}`,
             err,
           );
+        }
         this.remainingRetries--;
         log.warn(
           { err: message, remainingRetries: this.remainingRetries, retryInMs: this.config.retryBackoffMs },
@@ -140,6 +155,20 @@ export class JdbcSinkTask extends SinkTask {
         await Bun.sleep(this.config.retryBackoffMs); // retry.backoff.ms
       }
     }
+  }
+
+  /** Each record in its own transaction; the ones the database refuses go to the errant record reporter. */
+  private async writeOneByOne(records: SinkRecord[], reporter: ErrantRecordReporter): Promise<void> {
+    log.warn({ records: records.length }, "writing the batch record by record, reporting the records that fail");
+    for (const record of records) {
+      try {
+        await this.writer.write([record]);
+      } catch (err) {
+        if (isPermanent(err) && !(err instanceof TableAlterOrCreateException)) throw err;
+        await reporter.report(record, reportedError(err));
+      }
+    }
+    this.remainingRetries = this.config.maxRetries;
   }
 
   async stop(): Promise<void> {

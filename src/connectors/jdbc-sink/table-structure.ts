@@ -9,6 +9,11 @@ import { tableIdToString, type SqlBuilder, type TableId } from "./statements.ts"
 
 const log = logger("jdbc-sink");
 
+/** A table that cannot be made to fit the records (Confluent's TableAlterOrCreateException). */
+export class TableAlterOrCreateException extends ConnectException {
+  override readonly name = "io.confluent.connect.jdbc.sink.TableAlterOrCreateException";
+}
+
 export class TableStructure {
   private readonly known = new Map<string, Set<string>>();
 
@@ -28,28 +33,28 @@ export class TableStructure {
     let columns = await this.columns(table);
     if (columns === null) {
       if (!this.options.autoCreate)
-        throw new ConnectException(`Table ${name} is missing and auto-creation is disabled`);
+        throw new TableAlterOrCreateException(`Table ${name} is missing and auto-creation is disabled`);
       const failure = await this.applyDdl(table, this.sql.createTable(table, fields));
       columns = await this.columns(table);
-      if (columns === null) throw new ConnectException(`Failed to create table ${name}`, failure);
+      if (columns === null) throw new TableAlterOrCreateException(`Failed to create table ${name}`, failure);
     }
     const missing = missingFields(fields, columns);
     if (missing.length === 0) return;
     for (const field of missing) {
       if (!field.schema.optional && field.schema.defaultValue === null)
-        throw new ConnectException(
+        throw new TableAlterOrCreateException(
           `Cannot ALTER TABLE ${name} to add missing field ${field.name}, as it is not optional and does not have a default value`,
         );
     }
     if (!this.options.autoEvolve)
-      throw new ConnectException(
+      throw new TableAlterOrCreateException(
         `Table ${name} is missing fields (${missing.map((f) => f.name).join(", ")}) and auto-evolution is disabled`,
       );
     const failure = await this.applyDdl(table, this.sql.alterTable(table, missing));
     const after = await this.columns(table);
     const still = after === null ? missing : missingFields(missing, after);
     if (still.length > 0)
-      throw new ConnectException(
+      throw new TableAlterOrCreateException(
         `Failed to amend table '${name}' to add missing fields: ${still.map((f) => f.name).join(", ")}`,
         failure,
       );

@@ -1,8 +1,10 @@
 // Batches bulk actions and keeps up to max.in.flight.requests bulk requests running while put() goes
 // on; flush() waits for every one of them, so the runtime commits offsets only for written records.
-// The first failure is kept and thrown from the next add() or flush(), which fails the task.
+// The first failure is kept and thrown from the next add() or flush(), which fails the task. A document
+// the server refuses goes to the errant record reporter first, when the task has one (as Confluent's).
 import type { Logger } from "../../platform/log.ts";
-import { ConnectException, RetriableException } from "../../connect/api/connector.ts";
+import { ConnectException, RetriableException, type ErrantRecordReporter } from "../../connect/api/connector.ts";
+import type { SinkRecord } from "../../connect/api/records.ts";
 import { retryWaitMs, type BulkClient } from "./bulk-client.ts";
 import { itemOutcome } from "./bulk-response.ts";
 import type { SearchSinkConfig } from "./settings.ts";
@@ -23,6 +25,14 @@ interface Pending {
   action: string;
   /** Where the record came from, for logs and errors. */
   source: string;
+  record: SinkRecord;
+}
+
+/** What Confluent's sink reports a refused document as (its exception class, in the DLQ's headers). */
+function reportingException(reason: string): Error {
+  const error = new Error(`Indexing failed: ${reason}`);
+  error.name = "io.confluent.connect.elasticsearch.ElasticsearchClient$ReportingException";
+  return error;
 }
 
 export class BulkWriter {
@@ -37,12 +47,13 @@ export class BulkWriter {
     private readonly config: BulkWriterConfig,
     private readonly client: BulkClient,
     private readonly log: Logger,
+    private readonly reporter: ErrantRecordReporter | null = null,
   ) {}
 
   /** Buffers one action; sends a batch when one is full; waits while too much is buffered. */
-  async add(action: string, source: string): Promise<void> {
+  async add(action: string, source: string, record: SinkRecord): Promise<void> {
     this.throwIfFailed();
-    this.buffer.push({ action, source });
+    this.buffer.push({ action, source, record });
     this.bufferBytes += action.length + 1;
     if (this.buffer.length >= this.config.batchSize || this.bufferBytes >= this.config.bulkSizeBytes)
       await this.sendBuffered();
@@ -128,45 +139,46 @@ export class BulkWriter {
     let pending = batch;
     for (let attempt = 0; ; attempt++) {
       let retry: Pending[] = [];
-      let reason = "";
+      let retryReason = "";
       try {
         const results = await this.client.bulk(pending.map((p) => p.action));
-        results.forEach((result, i) => {
+        for (const [i, result] of results.entries()) {
           const item = pending[i]!;
           const error = result.error;
+          const reason = `${error?.type}: ${error?.reason}`;
           switch (itemOutcome(result)) {
             case "written":
-              return;
+              break;
             case "outdated":
               this.log.debug(
                 { record: item.source },
                 "the index already holds this document at the same or a newer version",
               );
-              return;
+              break;
             case "retry":
               retry.push(item);
-              reason = `${result.status} ${error?.type}: ${error?.reason}`;
-              return;
+              retryReason = `${result.status} ${reason}`;
+              break;
             case "malformed":
-              this.malformed(item, `${error?.type}: ${error?.reason}`);
-              return;
+              await this.reporter?.report(item.record, reportingException(reason));
+              this.malformed(item, reason);
+              break;
             case "failed":
-              throw new ConnectException(
-                `Indexing ${item.source} failed: ${result.status} ${error?.type}: ${error?.reason}`,
-              );
+              await this.reporter?.report(item.record, reportingException(reason));
+              throw new ConnectException(`Indexing ${item.source} failed: ${result.status} ${reason}`);
           }
-        });
+        }
       } catch (err) {
         if (!(err instanceof RetriableException)) throw err;
         retry = pending;
-        reason = err.message;
+        retryReason = err.message;
       }
       if (retry.length === 0) return;
       if (attempt >= this.config.maxRetries)
-        throw new ConnectException(`Bulk request failed after ${attempt + 1} attempts: ${reason}`);
+        throw new ConnectException(`Bulk request failed after ${attempt + 1} attempts: ${retryReason}`);
       const wait = retryWaitMs(attempt, this.config.retryBackoffMs);
       this.log.warn(
-        { records: retry.length, attempt: attempt + 1, waitMs: wait, reason },
+        { records: retry.length, attempt: attempt + 1, waitMs: wait, reason: retryReason },
         "bulk request not accepted; retrying",
       );
       await Bun.sleep(wait); // back-off before the retry

@@ -110,7 +110,7 @@ export class ElasticsearchSinkTask extends SinkTask {
     this.log = logger(`elasticsearch-sink ${props.name ?? ""}`.trim());
     const client = new BulkClient(this.config);
     this.indices = new Indices(this.config, client, this.log);
-    this.writer = new BulkWriter(this.config, client, this.log);
+    this.writer = new BulkWriter(this.config, client, this.log, this.context.errantRecordReporter());
   }
 
   async put(records: SinkRecord[]): Promise<void> {
@@ -118,7 +118,7 @@ export class ElasticsearchSinkTask extends SinkTask {
       const action = this.action(record);
       if (action === null) continue;
       await this.indices.prepare(record);
-      await this.writer.add(action, describeRecord(record));
+      await this.writer.add(action, describeRecord(record), record);
     }
   }
 

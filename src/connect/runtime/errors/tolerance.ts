@@ -78,17 +78,39 @@ export class RetryWithToleranceOperator {
     }
   }
 
+  /**
+   * Whether a sink task gets an errant record reporter: as Kafka, when there is a dead letter queue or
+   * errors.log.enable is on.
+   */
+  get reportsErrantRecords(): boolean {
+    return this.reporters.length > 0 || this.logErrors;
+  }
+
+  /**
+   * A failure the task met on its own (Kafka's executeFailed, behind the errant record reporter): logged
+   * and reported (the dead letter queue) first, then a ConnectException when errors.tolerance is none.
+   */
+  async reportFailed(error: Error, context: ErrorContext): Promise<void> {
+    this.metrics.recordError(this.tolerateAll);
+    this.logFailure(error, context);
+    for (const reporter of this.reporters) await reporter.report(error, context);
+    if (!this.tolerateAll) throw new ConnectException("Tolerance exceeded in error handler", error);
+  }
+
   private async failed(error: Error, context: ErrorContext): Promise<typeof TOLERATED> {
     this.metrics.recordError(this.tolerateAll);
-    if (this.logErrors || !this.tolerateAll) {
-      const detail = this.logMessages ? `, where ${context.describe()}` : "";
-      log.error(
-        { task: this.taskId, stage: context.stage, class: context.className, err: error.message },
-        `Error encountered in task ${this.taskId}. Executing stage '${context.stage}' with class '${context.className}'${detail}.`,
-      );
-    }
+    this.logFailure(error, context);
     if (!this.tolerateAll) throw new ConnectException("Tolerance exceeded in error handler", error);
     for (const reporter of this.reporters) await reporter.report(error, context);
     return TOLERATED;
+  }
+
+  private logFailure(error: Error, context: ErrorContext): void {
+    if (!this.logErrors && this.tolerateAll) return;
+    const detail = this.logMessages ? `, where ${context.describe()}` : "";
+    log.error(
+      { task: this.taskId, stage: context.stage, class: context.className, err: error.message },
+      `Error encountered in task ${this.taskId}. Executing stage '${context.stage}' with class '${context.className}'${detail}.`,
+    );
   }
 }

@@ -5,9 +5,14 @@ import { BrokerError, type Broker, type FetchedRecord } from "../../../broker/br
 import type { Converter, HeaderConverter } from "../../api/converter.ts";
 import type { TaskMetrics } from "../metrics.ts";
 import type { SinkRecord } from "../../api/records.ts";
-import { RetriableException, type SinkTask, type TopicPartition } from "../../api/connector.ts";
+import {
+  RetriableException,
+  type ErrantRecordReporter,
+  type SinkTask,
+  type TopicPartition,
+} from "../../api/connector.ts";
 import { TOLERATED, type RetryWithToleranceOperator } from "../errors/tolerance.ts";
-import { decodeHeaders, describeRecord } from "./record-conversion.ts";
+import { decodeHeaders, describeRecord, encodeHeaders } from "./record-conversion.ts";
 import type { StatusListener } from "../status.ts";
 import { WorkerTask } from "./worker-task.ts";
 
@@ -43,6 +48,8 @@ const topicPartitionOf = (k: string): TopicPartition => ({
   partition: Number(k.slice(k.lastIndexOf(":") + 1)),
 });
 const FETCH_WAIT_MS = 200;
+/** The class Kafka names for a failure the task reports itself (the DLQ's class.name header). */
+const SINK_TASK_CLASS = "org.apache.kafka.connect.sink.SinkTask";
 
 export class WorkerSinkTask extends WorkerTask {
   /** Next offset to fetch per partition. */
@@ -56,6 +63,11 @@ export class WorkerSinkTask extends WorkerTask {
   private lastRefresh = Date.now();
   private commitRequested = false;
   private timeoutMs: number | undefined;
+  /** The records handed to put() and what was read for each, for the errant record reporter. */
+  private readonly originals = new WeakMap<SinkRecord, FetchedRecord>();
+  /** Errant record reports not yet done; offsets are committed only after them. */
+  private readonly errantReports = new Set<Promise<void>>();
+  private errantFailure: unknown;
 
   constructor(
     id: string,
@@ -80,9 +92,46 @@ export class WorkerSinkTask extends WorkerTask {
       pause: (...tps) => tps.forEach((tp) => this.pausedPartitions.add(key(tp))),
       resume: (...tps) => tps.forEach((tp) => this.pausedPartitions.delete(key(tp))),
       requestCommit: () => (this.commitRequested = true),
+      errantRecordReporter: () => this.errantRecordReporter(),
     });
     await task.start(taskConfig);
     await this.open(this.assigned);
+  }
+
+  private errantRecordReporter(): ErrantRecordReporter | null {
+    if (!this.p.errors.reportsErrantRecords) return null;
+    return { report: (record, error) => this.reportErrant(record, error) };
+  }
+
+  /** As Kafka's WorkerErrantRecordReporter: the record as read goes to the error reporters. */
+  private reportErrant(record: SinkRecord, error: Error): Promise<void> {
+    const report = (async () => {
+      const original = this.originals.get(record) ?? (await this.reconverted(record));
+      await this.p.errors.reportFailed(error, {
+        stage: "TASK_PUT",
+        className: SINK_TASK_CLASS,
+        describe: () => describeRecord(record),
+        original,
+      });
+    })();
+    this.errantReports.add(report);
+    // A report the task does not await still fails the task, at the next commit.
+    report.catch((err: unknown) => (this.errantFailure ??= err)).finally(() => this.errantReports.delete(report));
+    return report;
+  }
+
+  /** A record the task made itself (not one it was given): converted back as Kafka does. */
+  private async reconverted(record: SinkRecord): Promise<FetchedRecord> {
+    const { topic } = record;
+    return {
+      topic,
+      partition: record.kafkaPartition,
+      offset: record.kafkaOffset,
+      timestamp: record.timestamp ?? Date.now(),
+      key: await this.p.keyConverter.fromConnectData(topic, record.keySchema, record.key),
+      value: await this.p.valueConverter.fromConnectData(topic, record.valueSchema, record.value),
+      headers: encodeHeaders(topic, record.headers, this.p.headerConverter) ?? {},
+    };
   }
 
   /** Resume from the group's committed positions; a new group starts at the beginning (auto.offset.reset=earliest). */
@@ -233,13 +282,17 @@ export class WorkerSinkTask extends WorkerTask {
       { stage: "TRANSFORMATION", className: "transforms", describe: () => describeRecord(record), original: raw },
       () => this.p.transform(record),
     );
-    return transformed === TOLERATED ? null : transformed;
+    if (transformed === TOLERATED || transformed === null) return null;
+    this.originals.set(transformed, raw);
+    return transformed;
   }
 
   /** flush → preCommit → commit the group's positions: only what the task made durable. */
   private async commit(): Promise<void> {
     this.lastCommit = Date.now();
     this.commitRequested = false;
+    await Promise.allSettled(this.errantReports);
+    if (this.errantFailure !== undefined) throw this.errantFailure;
     if (this.consumed.size === 0) return;
     const committed = this.p.metrics.commitTimer();
     const offsets = new Map([...this.consumed].map(([k, offset]) => [topicPartitionOf(k), offset]));

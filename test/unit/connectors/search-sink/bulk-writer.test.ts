@@ -5,6 +5,8 @@ import { logger } from "#src/platform/log.ts";
 import { BulkClient, retryWaitMs } from "#src/connectors/search-sink/bulk-client.ts";
 import { bulkItems, itemOutcome } from "#src/connectors/search-sink/bulk-response.ts";
 import { BulkWriter, type BulkWriterConfig } from "#src/connectors/search-sink/bulk-writer.ts";
+import type { ErrantRecordReporter } from "#src/connect/api/connector.ts";
+import type { SinkRecord } from "#src/connect/api/records.ts";
 import { freePort } from "../../../fixtures/wait.ts";
 
 type Reply = (actions: unknown[][], request: Request) => Response;
@@ -40,6 +42,8 @@ afterEach(() => {
 
 const ok = (actions: unknown[][]) =>
   Response.json({ errors: false, items: actions.map(() => ({ index: { status: 201 } })) });
+/** Only its identity matters to the writer: it is what the errant record reporter is handed. */
+const recordOf = (id: string) => ({ topic: "t", key: id }) as unknown as SinkRecord;
 const action = (id: string) => `{"index":{"_index":"t","_id":"${id}"}}\n{"n":1}`;
 
 const writerConfig = (changes: Partial<BulkWriterConfig> = {}): BulkWriterConfig => ({
@@ -97,7 +101,7 @@ describe("BulkWriter", () => {
       new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }),
       log,
     );
-    for (const id of ["a", "b", "c"]) await writer.add(action(id), id);
+    for (const id of ["a", "b", "c"]) await writer.add(action(id), id, recordOf(id));
     await writer.flush(5000);
     expect(server.requests.map((r) => r.actions.length)).toEqual([2, 1]);
   });
@@ -110,7 +114,7 @@ describe("BulkWriter", () => {
       new BulkClient({ urls: [dead, server.url], auth: { username: "u", password: "p" }, requestTimeoutMs: 5000 }),
       log,
     );
-    await writer.add(action("a"), "a");
+    await writer.add(action("a"), "a", recordOf("a"));
     await writer.flush(5000);
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.authorization).toBe(`Basic ${btoa("u:p")}`);
@@ -137,8 +141,8 @@ describe("BulkWriter", () => {
       new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }),
       log,
     );
-    await writer.add(action("a"), "a");
-    await writer.add(action("b"), "b");
+    await writer.add(action("a"), "a", recordOf("a"));
+    await writer.add(action("b"), "b", recordOf("b"));
     await writer.flush(5000);
     const ids = server.requests.map((r) => r.actions.map((a) => (a[0] as { index: { _id: string } }).index._id));
     expect(ids).toEqual([["a", "b"], ["a", "b"], ["b"]]);
@@ -151,7 +155,7 @@ describe("BulkWriter", () => {
       new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }),
       log,
     );
-    await writer.add(action("a"), "a");
+    await writer.add(action("a"), "a", recordOf("a"));
     await expect(writer.flush(5000)).rejects.toThrow("Bulk request failed after 3 attempts");
     expect(server.requests).toHaveLength(3);
   });
@@ -172,7 +176,7 @@ describe("BulkWriter", () => {
         new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }),
         log,
       );
-      await writer.add(action("a"), "a");
+      await writer.add(action("a"), "a", recordOf("a"));
       await writer.flush(5000);
       expect(server.requests).toHaveLength(1);
     }
@@ -185,10 +189,32 @@ describe("BulkWriter", () => {
       new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }),
       log,
     );
-    await writer.add(action("a"), "record from topic=t partition=0 offset=0");
+    await writer.add(action("a"), "record from topic=t partition=0 offset=0", recordOf("a"));
     await expect(writer.flush(5000)).rejects.toThrow(
       "Indexing record from topic=t partition=0 offset=0 failed: mapper_parsing_exception: failed to parse field [n]",
     );
+  });
+
+  test("a refused document goes to the errant record reporter, then the malformed-document policy applies", async () => {
+    for (const behavior of ["ignore", "fail"] as const) {
+      const server = fakeServer(malformed);
+      const reported: { record: SinkRecord; error: Error }[] = [];
+      const reporter: ErrantRecordReporter = { report: async (record, error) => void reported.push({ record, error }) };
+      const writer = new BulkWriter(
+        writerConfig({ malformedDocuments: behavior }),
+        new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }),
+        log,
+        reporter,
+      );
+      const record = recordOf("a");
+      await writer.add(action("a"), "a", record);
+      if (behavior === "fail") await expect(writer.flush(5000)).rejects.toThrow("mapper_parsing_exception");
+      else await writer.flush(5000);
+      expect(reported).toHaveLength(1);
+      expect(reported[0]!.record).toBe(record);
+      expect(reported[0]!.error.name).toBe("io.confluent.connect.elasticsearch.ElasticsearchClient$ReportingException");
+      expect(reported[0]!.error.message).toBe("Indexing failed: mapper_parsing_exception: failed to parse field [n]");
+    }
   });
 
   test("a refused request (401) fails without retries", async () => {
@@ -198,7 +224,7 @@ describe("BulkWriter", () => {
       new BulkClient({ urls: [server.url], auth: undefined, requestTimeoutMs: 5000 }),
       log,
     );
-    await writer.add(action("a"), "a");
+    await writer.add(action("a"), "a", recordOf("a"));
     await expect(writer.flush(5000)).rejects.toThrow("failed with 401");
     expect(server.requests).toHaveLength(1);
   });
@@ -215,7 +241,7 @@ describe("BulkWriter", () => {
       },
     });
     const writer = new BulkWriter(writerConfig(), slow, log);
-    await writer.add(action("a"), "a");
+    await writer.add(action("a"), "a", recordOf("a"));
     let flushed = false;
     const flush = writer.flush(5000).then(() => (flushed = true));
     await Bun.sleep(50); // gives a wrongly non-waiting flush the chance to resolve
