@@ -4,7 +4,7 @@
 // derived from the value schema (or left to dynamic mapping with schema.ignore).
 // Without Java and Maven it is skipped, except in CI.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { encoder } from "#src/broker/broker.ts";
+import { decoder, encoder } from "#src/broker/broker.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { sharedOpenSearch, type OpenSearchNode } from "../../fixtures/opensearch.ts";
 import { waitFor } from "../../fixtures/wait.ts";
@@ -184,6 +184,37 @@ describe("Elasticsearch sink into OpenSearch", () => {
     expect(await doc(topic, "good")).toEqual({ n: 5 });
     const status = await api.get("/connectors/malformed/status");
     expect(status.body.tasks[0].state).toBe("RUNNING");
+  });
+
+  test("with a dead letter queue, a refused document goes to it as read (errant record reporter)", async () => {
+    const topic = `search-errant-${run}`;
+    await fetch(`${search.url}/${topic}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ mappings: { properties: { n: { type: "integer" } } } }),
+    });
+    await produce(topic, [
+      { key: "good", value: { n: 1 } },
+      { key: "bad", value: { n: "not a number" } },
+    ]);
+    await createSink("errant", topic, {
+      "behavior.on.malformed.documents": "warn",
+      "errors.tolerance": "all",
+      "errors.deadletterqueue.topic.name": `${topic}-dlq`,
+      "errors.deadletterqueue.topic.replication.factor": "1",
+      "errors.deadletterqueue.context.headers.enable": "true",
+    });
+    await committed("errant", 2);
+    const dead = await worker.connect.broker.fetch(`${topic}-dlq`, 0, 0);
+    expect(dead.map((r) => decoder.decode(r.key!))).toEqual(["bad"]);
+    const header = (name: string) => decoder.decode(dead[0]!.headers[`__connect.errors.${name}`]!);
+    expect(header("offset")).toBe("1");
+    expect(header("stage")).toBe("TASK_PUT");
+    expect(header("exception.class.name")).toBe(
+      "io.confluent.connect.elasticsearch.ElasticsearchClient$ReportingException",
+    );
+    expect(header("exception.message")).toStartWith("Indexing failed: mapper_parsing_exception");
+    expect(await doc(topic, "good")).toEqual({ n: 1 });
   });
 
   test("with behavior.on.malformed.documents=fail the task fails and names the record", async () => {
