@@ -5,11 +5,13 @@
 // tasks start a group with no committed offsets as auto.offset.reset says.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "bun";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encoder } from "#src/broker/broker.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { kafkaClasspath, sharedKafka } from "../../fixtures/kafka.ts";
+import { interopPython } from "../../fixtures/python.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
 const run = `${Date.now()}`;
@@ -148,10 +150,57 @@ describe("connector.client.config.override.policy", () => {
   });
 });
 
+/** A sink plugin that appends the size of each put() batch to its file, one line each. */
+const BATCH_SIZE_SINK = `export default (sdk) => {
+  class BatchSizeTask extends sdk.SinkTask {
+    version() { return "1"; }
+    start(props) { this.file = props.file; }
+    put(records) { if (records.length > 0) require("node:fs").appendFileSync(this.file, records.length + "\\n"); }
+    stop() {}
+  }
+  class BatchSizeSink extends sdk.SinkConnector {
+    static className = "test.BatchSizeSink";
+    version() { return "1"; }
+    start(props) { this.props = props; }
+    taskClass() { return BatchSizeTask; }
+    taskConfigs() { return [this.props]; }
+    stop() {}
+    config() {
+      return new sdk.SettingsDefinition([{ name: "file", type: "string", required: true, importance: "high", doc: "out" }]);
+    }
+  }
+  return [BatchSizeSink];
+};
+`;
+
+/**
+ * Committed and aborted transactions from Kafka's own C client (confluent-kafka): committed-1..3, then
+ * aborted-1..3 (aborted), then committed-4.
+ */
+function writeTransactions(bootstrap: string, topic: string): void {
+  const script = `
+import sys
+from confluent_kafka import Producer
+p = Producer({"bootstrap.servers": sys.argv[1], "transactional.id": "tx-" + sys.argv[2]})
+p.init_transactions()
+for batch, commit in ((["committed-1", "committed-2", "committed-3"], True), (["aborted-1", "aborted-2", "aborted-3"], False), (["committed-4"], True)):
+    p.begin_transaction()
+    for v in batch:
+        p.produce(sys.argv[2], value=v.encode())
+    p.flush()
+    p.commit_transaction() if commit else p.abort_transaction()
+`;
+  const result = spawnSync([interopPython(), "-c", script, bootstrap, topic]);
+  if (result.exitCode !== 0) throw new Error(`transactional producer failed: ${result.stderr.toString()}`);
+}
+
 describe("sink consumer settings", () => {
   let connect: TestConnect;
   beforeAll(async () => {
-    connect = await startTestConnect("kafka");
+    const dir = mkdtempSync(join(tmpdir(), "sluice-connect-"));
+    mkdirSync(join(dir, "plugins"), { recursive: true });
+    writeFileSync(join(dir, "plugins", "batch-size-sink.js"), BATCH_SIZE_SINK);
+    connect = await startTestConnect("kafka", {}, dir);
   });
   afterAll(async () => {
     await connect?.stop();
@@ -201,5 +250,69 @@ describe("sink consumer settings", () => {
     expect(failed.trace).toContain(
       `NoOffsetForPartitionException: Undefined offset with no reset policy for partitions: [${topic}-0]`,
     );
+  }, 120_000);
+
+  test("max.poll.records bounds what one put() gets", async () => {
+    const api = connectClient(connect.url);
+    const topic = `poll-${run}`;
+    const broker = connect.connect.broker;
+    await broker.createTopic({ name: topic, partitions: 1, replicationFactor: 1 });
+    const values = Array.from({ length: 50 }, (_, i) => ({ key: null, value: encoder.encode(`v${i}`) }));
+    await broker.produce(topic, values);
+    const file = join(connect.dir, "batches.txt");
+    const created = await api.post("/connectors", {
+      name: "batches",
+      config: {
+        "connector.class": "test.BatchSizeSink",
+        topics: topic,
+        file,
+        "value.converter": "org.apache.kafka.connect.storage.StringConverter",
+        "consumer.override.max.poll.records": "7",
+      },
+    });
+    expect(created.status).toBe(201);
+    const sizes = await waitFor("50 records put", () => {
+      if (!existsSync(file)) return undefined;
+      const sizes = readFileSync(file, "utf8").trim().split("\n").map(Number);
+      return sizes.reduce((a, b) => a + b, 0) === 50 ? sizes : undefined;
+    });
+    expect(Math.max(...sizes)).toBe(7);
+  }, 120_000);
+
+  test("isolation.level=read_committed skips aborted transactions; no sink sees a transaction marker", async () => {
+    const api = connectClient(connect.url);
+    const topic = `tx-${run}`;
+    await connect.connect.broker.createTopic({ name: topic, partitions: 1, replicationFactor: 1 });
+    writeTransactions((await sharedKafka()).bootstrap, topic);
+    const sink = (name: string, overrides: Record<string, string>) =>
+      api.post("/connectors", {
+        name,
+        config: {
+          "connector.class": "FileStreamSink",
+          topics: topic,
+          file: join(connect.dir, `${name}.txt`),
+          "value.converter": "org.apache.kafka.connect.storage.StringConverter",
+          ...overrides,
+        },
+      });
+    expect((await sink("committed", { "consumer.override.isolation.level": "read_committed" })).status).toBe(201);
+    expect((await sink("uncommitted", {})).status).toBe(201);
+    const lines = (name: string, count: number) =>
+      waitFor(`${count} lines from ${name}`, () => {
+        const file = join(connect.dir, `${name}.txt`);
+        const got = existsSync(file) ? readFileSync(file, "utf8").trim().split("\n") : [];
+        return got.length >= count ? got : undefined;
+      });
+    expect(await lines("committed", 4)).toEqual(["committed-1", "committed-2", "committed-3", "committed-4"]);
+    // Kafka's consumer default: aborted records are read too, the markers between them never.
+    expect(await lines("uncommitted", 7)).toEqual([
+      "committed-1",
+      "committed-2",
+      "committed-3",
+      "aborted-1",
+      "aborted-2",
+      "aborted-3",
+      "committed-4",
+    ]);
   }, 120_000);
 });
