@@ -6,9 +6,11 @@
 import {
   ConfigError,
   ignored,
+  noEffectWarning,
   refusalReason,
   refused,
   SettingsDefinition,
+  unknownSettingWarning,
   unsupportedAll,
   type Setting,
   type SettingValue,
@@ -201,17 +203,21 @@ const producerDeclared: Setting[] = [
   refused("compression.gzip.level", LEVELS, ["-1", "6"], { type: "int", validate: gzipLevel }),
   refused("compression.lz4.level", LEVELS, ["9"], { type: "int", min: 1, max: 17 }),
   refused("compression.zstd.level", LEVELS, ["3"], { type: "int", min: -131072, max: 22 }),
-  ignored("linger.ms", "Sluice writes the records of a task's poll at once, without waiting for more to batch", {
-    type: "long",
-    min: 0,
-    default: 5,
-  }),
+  ignored(
+    "linger.ms",
+    "Sluice's clients write what they have at once (a task's poll, a registry's record), without waiting for more to batch",
+    {
+      type: "long",
+      min: 0,
+      default: 5,
+    },
+  ),
   ignored(
     "batch.size",
-    "Sluice writes a partition's records of one poll as one batch, of up to 512 KiB or max.request.size",
+    "Sluice's clients write a partition's records of one write as one batch, of up to 512 KiB or max.request.size",
     { type: "int", min: 0, default: 16384 },
   ),
-  ignored("buffer.memory", "Sluice's clients buffer one poll's records; there is no send buffer to size", {
+  ignored("buffer.memory", "Sluice's clients hold the records of one write only; there is no send buffer to size", {
     type: "long",
     min: 0,
   }),
@@ -626,3 +632,57 @@ const DEFAULT_READS: ConsumerTuning = {
   isolationLevel: "read_uncommitted",
   autoOffsetReset: "earliest",
 };
+
+/** What the registry decides itself of its store's clients, whatever `kafkastore.` says (Confluent's KafkaStore sets acks too). */
+const STORE_OWN: Record<string, string> = {
+  acks: "the registry's writes wait for every in-sync replica, as Confluent's KafkaStore sets acks=-1",
+  "enable.idempotence": "the registry's writes are idempotent",
+  "fetch.min.bytes": "the registry reads its topic with fetch settings of its own",
+  "fetch.max.bytes": "the registry reads its topic with fetch settings of its own",
+  "fetch.max.wait.ms": "the registry reads its topic with fetch settings of its own",
+  "max.partition.fetch.bytes": "the registry reads its topic with fetch settings of its own",
+  "max.poll.records": "the registry reads its topic with fetch settings of its own",
+  "isolation.level": "the registry reads only committed records of its topic",
+  "auto.offset.reset": "the registry reads its topic from the beginning",
+  "metadata.max.age.ms": "the registry reads its one topic, whose partitions do not change",
+};
+
+const isSecurity = (name: string) => name === "security.protocol" || /^(sasl|ssl)\./.test(name);
+
+/**
+ * A schema registry's store clients from its `kafkastore.` client settings (unprefixed), which Confluent
+ * gives to each of its store's clients (producer, reader, admin): a setting is checked by the clients that
+ * know it, a bad or refused value throws (Kafka's message), and what has no effect is in `warnings`.
+ */
+export function storeClientSettings(
+  props: Record<string, string>,
+  prefix = "kafkastore.",
+): { tuning: ClientTuning; warnings: string[] } {
+  const kinds: ClientKind[] = ["producer", "consumer", "admin"];
+  const warnings = new Map<string, string>();
+  const byKind: Record<ClientKind, Record<string, string>> = { producer: {}, consumer: {}, admin: {} };
+  for (const [name, value] of Object.entries(props)) {
+    if (isSecurity(name)) continue;
+    const knowing = kinds.filter((k) => clientSettings[k].find(name));
+    if (knowing.length === 0) {
+      const known = kinds.flatMap((k) => clientSettings[k].names().map((n) => `${prefix}${n}`));
+      warnings.set(name, unknownSettingWarning(`${prefix}${name}`, known));
+    } else if (STORE_OWN[name]) {
+      warnings.set(name, `Setting ${prefix}${name} has no effect in Sluice: ${STORE_OWN[name]}`);
+    } else for (const k of knowing) byKind[k][name] = value;
+  }
+  for (const kind of kinds) {
+    const check = checkClientSettings(kind, byKind[kind]);
+    const [name, message] = [...check.problems][0] ?? [];
+    if (name !== undefined) throw new ClientConfigError(`${prefix}${name}`, byKind[kind][name] ?? "", message!);
+    for (const use of check.noEffect) warnings.set(use.name, noEffectWarning({ ...use, name: `${prefix}${use.name}` }));
+  }
+  return {
+    tuning: {
+      producer: { ...producerTuning(byKind.producer), acks: -1, idempotent: true },
+      consumer: consumerTuning(byKind.consumer),
+      admin: adminTuning(byKind.admin),
+    },
+    warnings: [...warnings.values()],
+  };
+}

@@ -5,37 +5,21 @@
 // tasks start a group with no committed offsets as auto.offset.reset says.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "bun";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encoder } from "#src/broker/broker.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
-import { kafkaClasspath, sharedKafka } from "../../fixtures/kafka.ts";
+import { batchCodecs, sharedKafka } from "../../fixtures/kafka.ts";
 import { interopPython } from "../../fixtures/python.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
 const run = `${Date.now()}`;
 
-/** The codec of each record batch in a partition's log, as Kafka's DumpLogSegments prints it. */
-function codecsOf(topic: string, logDir: string): string[] {
-  const dir = join(logDir, `${topic}-0`);
-  const segments = readdirSync(dir)
-    .filter((f) => f.endsWith(".log"))
-    .map((f) => join(dir, f));
-  const dump = spawnSync(["java", "-cp", kafkaClasspath(), "kafka.tools.DumpLogSegments", "--files", ...segments]);
-  const out = dump.stdout.toString();
-  if (dump.exitCode !== 0) throw new Error(`DumpLogSegments failed: ${dump.stderr.toString()}`);
-  return [...out.matchAll(/compresscodec: (\w+)/g)].map((m) => m[1]!.toLowerCase());
-}
-
 describe("compression on Kafka", () => {
   let connect: TestConnect;
-  let logDir: string;
 
   beforeAll(async () => {
-    const kafka = await sharedKafka();
-    if (!kafka.logDir) throw new Error("this test reads the broker's log: it needs a broker the fixture started");
-    logDir = kafka.logDir;
     connect = await startTestConnect("kafka", { "producer.compression.type": "lz4" });
   });
   afterAll(async () => {
@@ -67,7 +51,7 @@ describe("compression on Kafka", () => {
         const ends = await connect.connect.broker.endOffsets(topic).catch(() => []);
         return ends[0] === lines.length;
       });
-      const found = codecsOf(topic, logDir);
+      const found = batchCodecs(await sharedKafka(), topic);
       expect(found.length).toBeGreaterThan(0);
       expect(new Set(found)).toEqual(new Set([codec ?? "lz4"]));
     }

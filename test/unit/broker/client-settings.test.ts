@@ -7,6 +7,7 @@ import {
   clientLevelTuning,
   consumerTuning,
   producerTuning,
+  storeClientSettings,
   taskClientTuning,
 } from "#src/broker/client-settings.ts";
 
@@ -205,5 +206,40 @@ describe("a Connect task's clients", () => {
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
     const c = clientLevelTuning(taskClientTuning({}, { "producer.override.compression.type": "gzip" }));
     expect(JSON.stringify(c)).not.toBe(JSON.stringify(b));
+  });
+});
+
+describe("a schema registry's store clients (kafkastore.*)", () => {
+  test("each client takes the settings it knows; the registry's own choices stay; the rest is warned about", () => {
+    const { tuning, warnings } = storeClientSettings({
+      "compression.type": "snappy",
+      "max.poll.records": "10",
+      acks: "1",
+      "linger.ms": "5",
+      "client.id": "store",
+      "sasl.mechanism": "PLAIN",
+      "no.such.setting": "1",
+    });
+    expect(tuning.producer).toMatchObject({ compression: "snappy", acks: -1, idempotent: true, clientId: "store" });
+    expect(tuning.admin.clientId).toBe("store");
+    expect(warnings).toEqual([
+      "Setting kafkastore.max.poll.records has no effect in Sluice: the registry reads its topic with fetch settings of its own",
+      "Setting kafkastore.acks has no effect in Sluice: the registry's writes wait for every in-sync replica, as Confluent's KafkaStore sets acks=-1",
+      "Unknown setting kafkastore.no.such.setting is ignored",
+      "Setting kafkastore.linger.ms has no effect in Sluice: Sluice's clients write what they have at once (a task's poll, a registry's record), without waiting for more to batch",
+    ]);
+  });
+
+  test("a bad value is Kafka's error, named with its prefix", () => {
+    expect(() => storeClientSettings({ "compression.type": "brotli" })).toThrow(
+      "Invalid value brotli for configuration compression.type: String must be one of: none, gzip, snappy, lz4, zstd",
+    );
+    let error: unknown;
+    try {
+      storeClientSettings({ "request.timeout.ms": "x" });
+    } catch (err) {
+      error = err;
+    }
+    expect((error as { setting?: string } | undefined)?.setting).toBe("kafkastore.request.timeout.ms");
   });
 });
