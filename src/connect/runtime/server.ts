@@ -269,6 +269,9 @@ export async function startConnectDistributed(
           clientId: "connect-internal",
           security: clientSecurity(options.workerConfig),
           securitySettings: undefined,
+          // Kafka's defaults (acks=all, idempotent): the tasks' producer./consumer. settings are not the internal topics'.
+          tuning: undefined,
+          clientSettings: undefined,
         })
       : broker;
   if (internal !== broker) await internal.connect();

@@ -58,6 +58,43 @@ describe("compression on Kafka", () => {
   }, 120_000);
 });
 
+describe("delivery.timeout.ms", () => {
+  let connect: TestConnect;
+  beforeAll(async () => {
+    // Topics are not created: a write to a missing one is refused as retriable until it times out.
+    connect = await startTestConnect("kafka", { "topic.creation.enable": "false" });
+  });
+  afterAll(async () => {
+    await connect?.stop();
+    removeConnectDir(connect);
+  });
+
+  test("a write the broker keeps refusing fails the source task once delivery.timeout.ms has passed", async () => {
+    const api = connectClient(connect.url);
+    const file = join(connect.dir, "undeliverable.txt");
+    writeFileSync(file, "one\ntwo\n");
+    const created = await api.post("/connectors", {
+      name: "undeliverable",
+      config: {
+        "connector.class": "FileStreamSource",
+        file,
+        topic: `missing-${run}`,
+        "producer.override.delivery.timeout.ms": "3000",
+        "producer.override.request.timeout.ms": "1000",
+      },
+    });
+    expect(created.status).toBe(201);
+    const failed = await waitFor("the task failed", async () => {
+      const status = (await api.get("/connectors/undeliverable/status")).body as {
+        tasks?: { state: string; trace?: string }[];
+      };
+      return status.tasks?.[0]?.state === "FAILED" ? status.tasks[0] : undefined;
+    });
+    expect(failed.trace).toContain("Unrecoverable exception from producer send callback");
+    expect(failed.trace).toContain("TimeoutException: Expiring 2 record(s)");
+  }, 60_000);
+});
+
 describe("connector.client.config.override.policy", () => {
   const workers: TestConnect[] = [];
   afterAll(async () => {
