@@ -164,6 +164,15 @@ describe("connector.client.config.override.policy", () => {
     expect(good.status).toBe(201);
   }, 120_000);
 
+  test("a worker client setting Kafka's client would refuse stops the worker at start, with Kafka's message", async () => {
+    await expect(startTestConnect("kafka", { "producer.compression.type": "brotli" })).rejects.toThrow(
+      "Invalid value brotli for configuration compression.type: String must be one of: none, gzip, snappy, lz4, zstd",
+    );
+    await expect(startTestConnect("kafka", { "consumer.enable.auto.commit": "true" })).rejects.toThrow(
+      "enable.auto.commit is not supported by Sluice",
+    );
+  });
+
   test("a worker with a policy Kafka does not have does not start", async () => {
     await expect(startTestConnect("kafka", { "connector.client.config.override.policy": "Some" })).rejects.toThrow(
       "connector.client.config.override.policy",
