@@ -134,8 +134,25 @@ describe("connector.client.config.override.policy", () => {
     expect(configs.find((c) => c.value.name === "producer.override.compression.type")?.value.errors).toEqual([
       "The 'None' policy does not allow 'compression.type' to be overridden in the connector configuration.",
     ]);
-    // Without overrides a connector is as welcome as ever.
+    // Without overrides a connector is as welcome as ever; so are overrides of clients it does not have in
+    // Kafka Connect (a source's consumer; a sink's producer without a dead letter queue), as Kafka judges.
     expect((await none.post("/connectors", { name: "plain", config: source("plain", {}) })).status).toBe(201);
+    const unused = source("unused", { "consumer.override.max.poll.records": "5" });
+    expect((await none.post("/connectors", { name: "unused", config: unused })).status).toBe(201);
+    const sink = {
+      "connector.class": "FileStreamSink",
+      name: "sink",
+      topics: `policy-${run}`,
+      file: "/dev/null",
+      "producer.override.compression.type": "zstd",
+    };
+    expect((await none.put("/connector-plugins/FileStreamSink/config/validate", sink)).body).toMatchObject({
+      error_count: 0,
+    });
+    const withDlq = { ...sink, "errors.tolerance": "all", "errors.deadletterqueue.topic.name": `dlq-${run}` };
+    expect((await none.put("/connector-plugins/FileStreamSink/config/validate", withDlq)).body).toMatchObject({
+      error_count: 1,
+    });
 
     const principal = await worker(
       "org.apache.kafka.connect.connector.policy.PrincipalConnectorClientConfigOverridePolicy",

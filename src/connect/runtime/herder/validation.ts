@@ -56,7 +56,7 @@ export class ConnectorValidator {
         );
     }
     const { settings, workerConfig } = this.worker.options;
-    const overrides = clientOverrideProblems(config, overridePolicy(settings), workerConfig);
+    const overrides = clientOverrideProblems(config, overridePolicy(settings), workerConfig, type);
     const extra = [
       transforms,
       classes,

@@ -96,7 +96,11 @@ export function hostTasks(catalog: (settings: ParsedSettings) => PluginRegistry)
     const onStatus = (status: Status) => post({ type: "status", task: id, status });
     try {
       const { settings, plugins, clients } = await ready!;
-      entry.lease = await clients.acquire(message.spec.connectorConfig);
+      const type = plugins.find(message.spec.connectorConfig["connector.class"] ?? "", "source", "sink")?.type;
+      entry.lease = await clients.acquire(
+        message.spec.connectorConfig,
+        type === "source" || type === "sink" ? type : undefined,
+      );
       const env: TaskEnvironment = {
         workerId,
         plugins,

@@ -54,6 +54,20 @@ function allowed(policy: OverridePolicy, name: string): boolean {
 }
 
 /**
+ * The clients a connector's tasks have in Kafka Connect, whose overrides are checked: a source's producer;
+ * a sink's consumer, and its producer and admin client when it has a dead letter queue. (A source's admin
+ * client serves topic.creation.* groups, which Sluice refuses.) Unknown type: every kind.
+ */
+export function clientKindsOf(type: "source" | "sink" | undefined, config: Record<string, string>): ClientKind[] {
+  if (type === "source") return ["producer"];
+  if (type === "sink")
+    return (config["errors.deadletterqueue.topic.name"] ?? "").trim()
+      ? ["consumer", "producer", "admin"]
+      : ["consumer"];
+  return KINDS;
+}
+
+/**
  * What is wrong with a connector's client overrides, by config key: those the policy does not allow
  * (Kafka's message), and values Kafka's client would refuse, over the worker's client settings (Kafka
  * Connect fails the task when it builds the client; Sluice says so when the config is validated).
@@ -62,9 +76,10 @@ export function clientOverrideProblems(
   config: Record<string, string>,
   policy: OverridePolicy,
   workerConfig: Record<string, string>,
+  type?: "source" | "sink",
 ): Map<string, string[]> {
   const problems = new Map<string, string[]>();
-  for (const kind of KINDS) {
+  for (const kind of clientKindsOf(type, config)) {
     const prefix = OVERRIDE_PREFIXES[kind];
     const overrides = withoutPrefix(config, prefix);
     let refusedByPolicy = false;
@@ -108,8 +123,12 @@ export function clientOverrideWarnings(config: Record<string, string>): Map<stri
 }
 
 /** The policy's refusals as the error Kafka's worker fails a task with, when a saved config has them; undefined if none. */
-export function overridesNotAllowed(config: Record<string, string>, policy: OverridePolicy): string | undefined {
-  const refused = KINDS.flatMap((kind) =>
+export function overridesNotAllowed(
+  config: Record<string, string>,
+  policy: OverridePolicy,
+  type?: "source" | "sink",
+): string | undefined {
+  const refused = clientKindsOf(type, config).flatMap((kind) =>
     Object.keys(withoutPrefix(config, OVERRIDE_PREFIXES[kind]))
       .filter((name) => !allowed(policy, name))
       .map((name) => `${OVERRIDE_PREFIXES[kind]}${name}`),

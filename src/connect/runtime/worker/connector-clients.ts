@@ -42,10 +42,13 @@ export class ConnectorClients {
     if (choice) this.sharedKey = clientKey(choice.security, choice.clientSettings ?? {}, {});
   }
 
-  /** The client for a task of this connector; its release closes an override client nobody else uses. */
-  async acquire(connectorConfig: Record<string, string>): Promise<ClientLease> {
+  /**
+   * The client for a task of this connector (of `type`, when known: the clients it uses in Kafka Connect
+   * are the ones whose overrides the policy judges); its release closes an override client nobody else uses.
+   */
+  async acquire(connectorConfig: Record<string, string>, type?: "source" | "sink"): Promise<ClientLease> {
     // A config saved before the worker's policy changed fails its tasks, as Kafka's worker does.
-    const notAllowed = overridesNotAllowed(connectorConfig, this.policy);
+    const notAllowed = overridesNotAllowed(connectorConfig, this.policy, type);
     if (notAllowed) throw new ConnectException(notAllowed);
     if (!this.choice || !OVERRIDES.some((p) => Object.keys(connectorConfig).some((k) => k.startsWith(p))))
       return { broker: this.shared, release: async () => {} };

@@ -237,7 +237,7 @@ export class Worker {
         this.tasks.set(id, this.threads.start(spec, offsets, { onStatus, onTopic: callbacks.onTopic }));
         return;
       }
-      const lease = await this.clients.acquire(spec.connectorConfig);
+      const lease = await this.clients.acquire(spec.connectorConfig, source ? "source" : "sink");
       this.leases.set(id, lease);
       const task = await createTask(
         {

@@ -86,3 +86,13 @@ test("the worker's policy: a saved config with overrides it does not allow fails
   const none = new ConnectorClients(shared, undefined, "None");
   await expect(none.acquire({ "consumer.override.max.poll.records": "1" })).rejects.toThrow("'None' policy");
 });
+
+test("the policy judges the overrides of the clients a connector has in Kafka Connect", async () => {
+  const none = new ConnectorClients(shared, undefined, "None");
+  // A source has no consumer; a sink without a dead letter queue no producer.
+  expect((await none.acquire({ "consumer.override.max.poll.records": "1" }, "source")).broker).toBe(shared);
+  expect((await none.acquire({ "producer.override.acks": "1" }, "sink")).broker).toBe(shared);
+  await expect(
+    none.acquire({ "producer.override.acks": "1", "errors.deadletterqueue.topic.name": "dlq" }, "sink"),
+  ).rejects.toThrow("'None' policy");
+});
