@@ -284,7 +284,8 @@ export class WorkerSinkTask extends WorkerTask {
   private async fetch(partitions: TopicPartition[]): Promise<FetchedRecord[]> {
     const { fetchMaxWaitMs, fetchMinBytes, fetchMaxBytes, maxPartitionFetchBytes, isolationLevel } = this.consumer;
     if (partitions.length === 0) {
-      await Bun.sleep(fetchMaxWaitMs); // everything paused by the task: wait for a resume or commit
+      // Everything paused by the task: wait for a resume or commit (a while even with fetch.max.wait.ms=0).
+      await Bun.sleep(Math.max(fetchMaxWaitMs, 100));
       return [];
     }
     try {
