@@ -155,10 +155,11 @@ function serve(
  */
 function tasksClient(settings: ParsedSettings, workerConfig: Record<string, string>): BrokerChoice {
   const securitySettings = overriddenSecurity(workerConfig, workerConfig, ["producer.", "consumer.", "admin."]);
-  // Worker settings that only share a prefix (admin.listeners) are the worker's own.
+  // Worker settings that only share a prefix (admin.listeners, admin.listeners.https.*) are the worker's own.
   const clientSettings = Object.fromEntries(
     Object.entries(workerConfig).filter(
-      ([key]) => /^(producer|consumer|admin)\./.test(key) && !workerSettings.find(key),
+      ([key]) =>
+        /^(producer|consumer|admin)\./.test(key) && !key.startsWith("admin.listeners.") && !workerSettings.find(key),
     ),
   );
   const tuning = taskClientTuning(clientSettings);
