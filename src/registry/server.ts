@@ -110,7 +110,8 @@ export async function startRegistry(
   const service = new RegistryService(schemaLog, {
     defaultCompatibility: parseLevel(settings.string("schema.compatibility.level"))!,
     modeMutability: settings.boolean("mode.mutability"),
-    maxSchemaBytes: 1048576 - 1024,
+    // What one write to the store may carry (Kafka's max.request.size, kafkastore.'s on Kafka), less the record's framing.
+    maxSchemaBytes: (onKafka ? store.tuning.producer.maxRequestSize : 1048576) - 1024,
     schemaCacheSize: settings.int("schema.cache.size"),
   });
   const cluster = new RegistryCluster(broker, {
