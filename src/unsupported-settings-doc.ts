@@ -1,6 +1,7 @@
 // docs/unsupported-settings.md, generated from the declarations (`npm run docs:unsupported`; a test
 // checks the file is current): per service and connector, the original's settings Sluice refuses or
 // accepts without effect, and why.
+import { clientSettings } from "./broker/client-settings.ts";
 import { sourceConnectorDefinition } from "./connect/runtime/worker/connector-config.ts";
 import { workerSettings } from "./connect/runtime/worker/worker-config.ts";
 import { jdbcSinkSettings } from "./connectors/jdbc-sink/settings.ts";
@@ -30,6 +31,21 @@ const SECTIONS: [title: string, original: string, definition: SettingsDefinition
     "PostgreSQL CDC connector",
     "Debezium's PostgresConnector (3.x). `test/integration/connect/original-settings.test.ts` reads Debezium's own list from its jars and checks each of its settings is implemented or here.",
     postgresCdcSettings,
+  ],
+  [
+    "Kafka producer of connect tasks",
+    "Kafka's ProducerConfig, under a worker's `producer.` and a connector's `producer.override.` (security settings: docs/security.md). A refused one fails the worker's start-up, or the connector's validation.",
+    clientSettings.producer,
+  ],
+  [
+    "Kafka consumer of connect tasks",
+    "Kafka's ConsumerConfig, under a worker's `consumer.` and a connector's `consumer.override.`.",
+    clientSettings.consumer,
+  ],
+  [
+    "Kafka admin client of connect tasks",
+    "Kafka's AdminClientConfig, under a worker's `admin.` and a connector's `admin.override.`.",
+    clientSettings.admin,
   ],
   ["JDBC sink", "Confluent's JdbcSinkConnector (kafka-connect-jdbc 10.x).", jdbcSinkSettings],
   ["Search sink", "Confluent's ElasticsearchSinkConnector (kafka-connect-elasticsearch 14.x).", searchSinkSettings],

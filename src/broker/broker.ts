@@ -60,6 +60,15 @@ export interface FetchOptions {
   maxWaitMs?: number;
   /** Soft cap on the bytes returned per partition; at least one record is returned when one is available. */
   maxBytes?: number;
+  /** Kafka: the bytes the broker waits for (up to maxWaitMs) before it answers (fetch.min.bytes; default 1). */
+  minBytes?: number;
+  /** Kafka: soft cap on the bytes of one answer over all partitions (fetch.max.bytes). */
+  totalMaxBytes?: number;
+  /**
+   * Kafka: read_committed (the default, for Sluice's own readers) skips records of aborted transactions;
+   * read_uncommitted returns them. Transaction markers are never returned.
+   */
+  isolationLevel?: "read_committed" | "read_uncommitted";
 }
 
 /** One partition to read in a fetchMany, from `offset` on. */

@@ -5,6 +5,7 @@ import { corsFromSettings, withCors } from "../platform/cors.ts";
 import { forwardingTls } from "../platform/tls.ts";
 import { hostname } from "node:os";
 import { clientSecurity } from "../broker/client-security.ts";
+import { storeClientSettings, withoutPrefix } from "../broker/client-settings.ts";
 import { createBroker } from "../broker/index.ts";
 import type { Broker } from "../broker/broker.ts";
 import { logger } from "../platform/log.ts";
@@ -34,6 +35,25 @@ export interface RunningRegistry {
   stop(): Promise<void>;
 }
 
+/** Confluent's own `kafkastore.` settings of its store (not its Kafka clients'): not Kafka client settings. */
+const STORE_SETTINGS = new Set([
+  "group.id",
+  "checkpoint.dir",
+  "checkpoint.version",
+  "update.handlers",
+  "write.max.retries",
+  "write.retry.backoff.ms",
+  "connection.url",
+  "zk.session.timeout.ms",
+]);
+
+/** The registry's `kafkastore.` Kafka client settings, unprefixed, as Confluent hands them to its store's clients. */
+function storeClientProps(settings: ParsedSettings): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(withoutPrefix(settings.extra, "kafkastore.")).filter(([name]) => !STORE_SETTINGS.has(name)),
+  );
+}
+
 /**
  * Starts the registry; `shared` is a broker another service of this process already connected (sluice
  * dev), `connectUrl` that process's connect worker, for the console (when console.connect.url is unset).
@@ -45,6 +65,17 @@ export async function startRegistry(
 ): Promise<RunningRegistry> {
   // Bad key stores or users files fail here, before anything is started.
   const security = registrySecurity(settings);
+  // The store's Kafka client settings (kafkastore.compression.type, …): a bad one stops start-up here.
+  const store = storeClientSettings(storeClientProps(settings));
+  const onKafka = !shared && settings.list("kafkastore.bootstrap.servers").length > 0;
+  for (const warning of store.warnings) log.warn(warning);
+  const given = Object.keys(storeClientProps(settings))
+    .filter((k) => !/^(security\.protocol|sasl\.|ssl\.)/.test(k))
+    .map((k) => `kafkastore.${k}`);
+  if (!onKafka && given.length > 0)
+    log.warn(
+      `Settings ${given.join(", ")} have no effect: ${shared ? "sluice dev connects both services through one Kafka client" : "the embedded broker (no kafkastore.bootstrap.servers) has no Kafka client"}`,
+    );
   const broker =
     shared ??
     createBroker({
@@ -52,6 +83,7 @@ export async function startRegistry(
       dataDir: settings.string("data.dir"),
       clientId: `schema-registry-${settings.optionalString("host.name") ?? hostname()}`,
       security: clientSecurity(settings.extra, "kafkastore."),
+      tuning: store.tuning,
     });
   if (!shared) await broker.connect();
   const schemaLog = new SchemaLog(broker, new RegistryState(), {
@@ -78,7 +110,8 @@ export async function startRegistry(
   const service = new RegistryService(schemaLog, {
     defaultCompatibility: parseLevel(settings.string("schema.compatibility.level"))!,
     modeMutability: settings.boolean("mode.mutability"),
-    maxSchemaBytes: 1048576 - 1024,
+    // What one write to the store may carry (Kafka's max.request.size, kafkastore.'s on Kafka), less the record's framing.
+    maxSchemaBytes: (onKafka ? store.tuning.producer.maxRequestSize : 1048576) - 1024,
     schemaCacheSize: settings.int("schema.cache.size"),
   });
   const cluster = new RegistryCluster(broker, {

@@ -9,9 +9,18 @@ import {
   type ConnectionOptions,
   type RecordsBatch,
 } from "@platformatic/kafka";
-import { BrokerError, type Bytes, type FetchedRecord, type PartitionRead } from "../broker.ts";
+import { BrokerError, type Bytes, type FetchedRecord, type FetchOptions, type PartitionRead } from "../broker.ts";
 
 export const READ_COMMITTED = FetchIsolationLevels.READ_COMMITTED;
+
+/** How a leader is asked: the consumer's fetch settings (Kafka's defaults but for the isolation level). */
+interface FetchShape {
+  maxWaitMs: number;
+  partitionMaxBytes: number;
+  minBytes: number;
+  totalMaxBytes: number;
+  isolation: number;
+}
 /** Kafka's max.partition.fetch.bytes and fetch.max.bytes defaults. */
 const PARTITION_MAX_BYTES = 1048576;
 const FETCH_MAX_BYTES = 52428800;
@@ -49,11 +58,16 @@ export class LeaderFetcher {
   ) {}
 
   /** The first records any leader answers for the reads, waiting at most maxWaitMs for one. */
-  async fetchMany(reads: PartitionRead[], maxWaitMs: number, maxBytes = PARTITION_MAX_BYTES): Promise<FetchedRecord[]> {
+  async fetchMany(reads: PartitionRead[], maxWaitMs: number, options: FetchOptions = {}): Promise<FetchedRecord[]> {
+    const shape: FetchShape = {
+      maxWaitMs,
+      partitionMaxBytes: options.maxBytes ?? PARTITION_MAX_BYTES,
+      minBytes: options.minBytes ?? 1,
+      totalMaxBytes: options.totalMaxBytes ?? FETCH_MAX_BYTES,
+      isolation: options.isolationLevel === "read_uncommitted" ? FetchIsolationLevels.READ_UNCOMMITTED : READ_COMMITTED,
+    };
     const { byLeader, nodes } = await this.readsByLeader(reads);
-    const fetches = [...byLeader].map(([nodeId, mine]) =>
-      this.leaderFetch(nodeId, nodes.get(nodeId)!, mine, maxWaitMs, maxBytes),
-    );
+    const fetches = [...byLeader].map(([nodeId, mine]) => this.leaderFetch(nodeId, nodes.get(nodeId)!, mine, shape));
     return this.firstRecords(fetches);
   }
 
@@ -81,22 +95,23 @@ export class LeaderFetcher {
   }
 
   /**
-   * One Fetch request for all of a leader's partitions, minBytes 1: the broker answers as soon as any of
-   * them has a record, or after maxWaitMs. A request still in flight (or answered with records nobody
+   * One Fetch request for all of a leader's partitions: the broker answers as soon as they have minBytes
+   * (by default 1: any record), or after maxWaitMs. A request still in flight (or answered with records nobody
    * took yet) for the same partitions at the same offsets is reused rather than sent again: a leader
    * that was slower than another in the last call is not asked twice, and its answer is not lost.
    */
-  private leaderFetch(
-    nodeId: number,
-    node: KafkaNode,
-    reads: PartitionRead[],
-    maxWaitMs: number,
-    maxBytes: number,
-  ): LeaderFetch {
-    const request = JSON.stringify([maxBytes, reads.map((r) => [r.topic, r.partition, r.offset])]);
+  private leaderFetch(nodeId: number, node: KafkaNode, reads: PartitionRead[], shape: FetchShape): LeaderFetch {
+    const { partitionMaxBytes, minBytes, totalMaxBytes, isolation } = shape;
+    const request = JSON.stringify([
+      partitionMaxBytes,
+      minBytes,
+      totalMaxBytes,
+      isolation,
+      reads.map((r) => [r.topic, r.partition, r.offset]),
+    ]);
     const pending = this.leaderFetches.get(nodeId);
     if (pending?.request === request) return pending;
-    const fetch: LeaderFetch = { request, answer: this.sendFetch(node, reads, maxWaitMs, maxBytes) };
+    const fetch: LeaderFetch = { request, answer: this.sendFetch(node, reads, shape) };
     this.leaderFetches.set(nodeId, fetch);
     const forget = (): void => {
       if (this.leaderFetches.get(nodeId) === fetch) this.leaderFetches.delete(nodeId);
@@ -109,12 +124,8 @@ export class LeaderFetcher {
     return fetch;
   }
 
-  private async sendFetch(
-    node: KafkaNode,
-    reads: PartitionRead[],
-    maxWaitMs: number,
-    maxBytes: number,
-  ): Promise<FetchedRecord[]> {
+  private async sendFetch(node: KafkaNode, reads: PartitionRead[], shape: FetchShape): Promise<FetchedRecord[]> {
+    const maxBytes = shape.partitionMaxBytes;
     const topics = new Map<string, fetchV12.FetchRequestPartition[]>();
     for (const r of reads) {
       topics.set(r.topic, [
@@ -138,10 +149,10 @@ export class LeaderFetcher {
       // fetch without a fetch session, so concurrent readers of one broker do not disturb each other.
       const response = await fetchV12.api.async(
         connection,
-        maxWaitMs,
-        1,
-        Math.max(maxBytes, Math.min(maxBytes * reads.length, FETCH_MAX_BYTES)),
-        READ_COMMITTED,
+        shape.maxWaitMs,
+        shape.minBytes,
+        Math.min(maxBytes * reads.length, shape.totalMaxBytes),
+        shape.isolation,
         0,
         -1,
         [...topics].map(([topicId, partitions]) => ({ topicId, partitions })),

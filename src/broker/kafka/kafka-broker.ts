@@ -27,6 +27,7 @@ import {
   type TopicSpec,
 } from "../broker.ts";
 import type { ClientSecurity, OAuthLogin } from "../client-security.ts";
+import type { ClientKind, ClientTuning, ProducerTuning } from "../client-settings.ts";
 import { tokenLogin } from "../login.ts";
 import { kafkaPartition } from "../partitioner.ts";
 import { logger as makeLogger, type Logger } from "../../platform/log.ts";
@@ -40,14 +41,25 @@ export interface KafkaBrokerOptions {
   /** TLS and SASL of the connections (client-security.ts). */
   security?: ClientSecurity;
   requestTimeoutMs?: number;
+  /** Kafka client settings (client-settings.ts): the producer's shape its writes, the consumer's and admin's their connections. */
+  tuning?: ClientTuning;
   logger?: Logger;
 }
 
 /**
- * One send holds at most this many bytes of keys, values and headers: a partition's records of one send
- * travel as one record batch, and the broker refuses batches over its message.max.bytes (1 MiB default).
+ * One send holds at most this many bytes of keys, values and headers (or max.request.size, if less): a
+ * partition's records of one send travel as one record batch, and the broker refuses batches over its
+ * message.max.bytes (1 MiB default).
  */
 const PRODUCE_CHUNK_BYTES = 512 * 1024;
+/** Kafka's producer defaults, for a broker made without client settings (the registry's, the internal topics'). */
+const PRODUCER_DEFAULTS: ProducerTuning = {
+  compression: "none",
+  acks: -1,
+  idempotent: true,
+  maxRequestSize: 1048576,
+  deliveryTimeoutMs: 2147483647,
+};
 
 export class KafkaBroker implements Broker {
   readonly kind = "kafka";
@@ -58,6 +70,7 @@ export class KafkaBroker implements Broker {
   private producer?: Producer;
   private readonly fetcher: LeaderFetcher;
   private readonly cappedFactors = new Set<number>();
+  private readonly producing: ProducerTuning;
 
   constructor(private readonly options: KafkaBrokerOptions) {
     this.log = options.logger ?? makeLogger("kafka");
@@ -67,14 +80,23 @@ export class KafkaBroker implements Broker {
       requestTimeout: options.requestTimeoutMs ?? 30000,
       ...connectionSecurity(options.security),
     };
-    this.fetcher = new LeaderFetcher(this.clientId, this.connection, () => this.need(this.admin));
+    this.producing = options.tuning?.producer ?? PRODUCER_DEFAULTS;
+    const consumer = this.clientOptions("consumer");
+    this.fetcher = new LeaderFetcher(
+      consumer.clientId,
+      { ...this.connection, requestTimeout: consumer.requestTimeout },
+      () => this.need(this.admin),
+    );
   }
 
-  private clientOptions(): BaseOptions {
+  /** The options of one of the clients: its client.id and request.timeout.ms when the settings give them. */
+  private clientOptions(kind: ClientKind): BaseOptions & { clientId: string; requestTimeout: number } {
+    const tuning = this.options.tuning?.[kind];
     return {
-      clientId: this.clientId,
+      clientId: tuning?.clientId ?? this.clientId,
       bootstrapBrokers: this.options.bootstrapServers,
       ...this.connection,
+      requestTimeout: tuning?.requestTimeoutMs ?? this.connection.requestTimeout ?? 30000,
       retries: 5,
       retryDelay: (_client, _operation, attempt) => Math.min(100 * 2 ** (attempt - 1), 2000),
     };
@@ -85,11 +107,18 @@ export class KafkaBroker implements Broker {
       // A login that cannot get a token says why here, rather than as the library's wrapped failure.
       if (this.options.security?.sasl?.mechanism === "oauthbearer")
         await tokenLogin(this.options.security.sasl.login).token();
-      this.admin = new Admin(this.clientOptions());
+      this.admin = new Admin(this.clientOptions("admin"));
       // The library connects on first use: ask for the cluster's brokers so that a bad address or
       // credentials fail here.
       await this.admin.metadata({ topics: [] });
-      this.producer = new Producer({ ...this.clientOptions(), idempotent: true, acks: -1, autocreateTopics: false });
+      const { idempotent, acks, compression } = this.producing;
+      this.producer = new Producer({
+        ...this.clientOptions("producer"),
+        idempotent,
+        acks,
+        ...(compression === "none" ? {} : { compression }),
+        autocreateTopics: false,
+      });
     });
   }
 
@@ -225,11 +254,20 @@ export class KafkaBroker implements Broker {
       // Placed here rather than by the library, to answer each record's position.
       const placed = records.map((r) => r.partition ?? (r.key ? kafkaPartition(r.key, partitions) : 0));
       const positions: RecordPosition[] = [];
+      const { maxRequestSize } = this.producing;
+      const chunkBytes = Math.min(PRODUCE_CHUNK_BYTES, maxRequestSize);
+      const sizes = records.map(sizeOf);
+      const tooLarge = sizes.findIndex((size) => size > maxRequestSize);
+      // As Kafka's producer refuses it (RecordTooLargeException), before anything of the send is written.
+      if (tooLarge >= 0)
+        throw new BrokerError(
+          `The message is ${sizes[tooLarge]} bytes when serialized which is larger than ${maxRequestSize}, which is the value of the max.request.size configuration.`,
+          false,
+        );
       // Chunks go out in order, one at a time (the idempotent producer keeps one request in flight).
       for (let start = 0; start < records.length; ) {
         let end = start;
-        for (let bytes = 0; end < records.length && (end === start || bytes < PRODUCE_CHUNK_BYTES); end++)
-          bytes += sizeOf(records[end]!);
+        for (let bytes = 0; end < records.length && (end === start || bytes < chunkBytes); end++) bytes += sizes[end]!;
         positions.push(
           ...(await this.produceChunk(producer, topic, records.slice(start, end), placed.slice(start, end))),
         );
@@ -295,7 +333,7 @@ export class KafkaBroker implements Broker {
   async fetchMany(reads: PartitionRead[], options: FetchOptions = {}): Promise<FetchedRecord[]> {
     if (reads.length === 0) return [];
     return this.guard(`read ${[...new Set(reads.map((r) => r.topic))].join(", ")}`, () =>
-      this.fetcher.fetchMany(reads, options.maxWaitMs ?? 0, options.maxBytes),
+      this.fetcher.fetchMany(reads, options.maxWaitMs ?? 0, options),
     );
   }
 

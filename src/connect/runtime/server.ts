@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { availableParallelism, hostname } from "node:os";
 import { join } from "node:path";
 import { clientSecurity, overriddenSecurity } from "../../broker/client-security.ts";
+import { checkClientSettings, taskClientTuning, withoutPrefix, type ClientKind } from "../../broker/client-settings.ts";
 import { createBroker, type BrokerChoice } from "../../broker/index.ts";
 import type { Broker } from "../../broker/broker.ts";
 import { logger } from "../../platform/log.ts";
@@ -24,6 +25,8 @@ import type { PluginRegistry } from "./plugins/registry.ts";
 import { FileOffsetStore } from "./storage/offset-store.ts";
 import { TopicOffsetStore } from "./storage/topic-offset-store.ts";
 import { Worker, type WorkerOptions } from "./worker/worker.ts";
+import { workerSettings } from "./worker/worker-config.ts";
+import { noEffectWarning, unknownSettingWarning } from "../../platform/settings.ts";
 
 const log = logger("connect");
 
@@ -147,17 +150,45 @@ function serve(
 /**
  * The tasks' Kafka client: the worker's security settings with its `producer.`, `consumer.` and `admin.`
  * ones over them (Kafka Connect's task clients take those; the worker's own serve here when they are
- * not given, as before).
+ * not given, as before), and the other client settings under those prefixes. A client setting Kafka's
+ * client would refuse, or Sluice refuses, stops start-up; one of no effect is warned about once.
  */
 function tasksClient(settings: ParsedSettings, workerConfig: Record<string, string>): BrokerChoice {
   const securitySettings = overriddenSecurity(workerConfig, workerConfig, ["producer.", "consumer.", "admin."]);
+  // Worker settings that only share a prefix (admin.listeners, admin.listeners.https.*) are the worker's own.
+  const clientSettings = Object.fromEntries(
+    Object.entries(workerConfig).filter(
+      ([key]) =>
+        /^(producer|consumer|admin)\./.test(key) && !key.startsWith("admin.listeners.") && !workerSettings.find(key),
+    ),
+  );
+  const tuning = taskClientTuning(clientSettings);
+  warnClientSettings(clientSettings, settings.list("bootstrap.servers").length === 0);
   return {
     bootstrapServers: settings.list("bootstrap.servers"),
     dataDir: settings.string("data.dir"),
     clientId: "connect",
     security: clientSecurity(securitySettings),
     securitySettings,
+    tuning,
+    clientSettings,
   };
+}
+
+/** One warning per worker client setting of no effect or unknown to Kafka's clients. */
+function warnClientSettings(clientSettings: Record<string, string>, embedded: boolean): void {
+  for (const kind of ["producer", "consumer", "admin"] as ClientKind[]) {
+    const props = withoutPrefix(clientSettings, `${kind}.`);
+    const check = checkClientSettings(kind, props);
+    for (const use of check.noEffect) log.warn(noEffectWarning({ ...use, name: `${kind}.${use.name}` }));
+    for (const name of check.unknown) log.warn(unknownSettingWarning(`${kind}.${name}`, []));
+    // The embedded broker keeps its own logs: how a Kafka client writes and connects does not apply.
+    const kafkaOnly = Object.keys(props).filter((n) => kind !== "consumer" && !/^(ssl|sasl|security)\./.test(n));
+    if (embedded && kafkaOnly.length > 0)
+      log.warn(
+        `Settings ${kafkaOnly.map((n) => `${kind}.${n}`).join(", ")} have no effect on the embedded broker (no bootstrap.servers): they shape Kafka clients`,
+      );
+  }
 }
 
 /** Standalone's source offsets file, and the setting that named it. */
@@ -239,6 +270,9 @@ export async function startConnectDistributed(
           clientId: "connect-internal",
           security: clientSecurity(options.workerConfig),
           securitySettings: undefined,
+          // Kafka's defaults (acks=all, idempotent): the tasks' producer./consumer. settings are not the internal topics'.
+          tuning: undefined,
+          clientSettings: undefined,
         })
       : broker;
   if (internal !== broker) await internal.connect();

@@ -180,7 +180,7 @@ describe("framework settings (Kafka's)", () => {
     const from = logs.text().length;
     const config = source({
       "transaction.boundary": "interval",
-      "producer.override.linger.ms": "5",
+      "producer.override.compression.type": "lz4",
       transforms: "r",
       "transforms.r.type": "org.apache.kafka.connect.transforms.RegexRouter",
       "transforms.r.regex": "(.*)",

@@ -16,6 +16,7 @@ import {
 } from "../../../platform/settings.ts";
 import { JavaHashKeys } from "../../../jvm/hash-order.ts";
 import { connectorFrameworkDefinition, sinkTopicProblems } from "../worker/connector-config.ts";
+import { clientOverrideProblems, clientOverrideWarnings, overridePolicy } from "../worker/client-overrides.ts";
 import type { Worker } from "../worker/worker.ts";
 import { chainLookups } from "../worker/task-factory.ts";
 import { validateTransforms } from "../../transforms/chain.ts";
@@ -54,7 +55,16 @@ export class ConnectorValidator {
           messages.map((m) => m.replaceAll(`configuration ${key}:`, `configuration ${prefix}${key}:`)),
         );
     }
-    const extra = [transforms, classes, own, refused, ...(type === "sink" ? [await sinkTopicProblems(config)] : [])];
+    const { settings, workerConfig } = this.worker.options;
+    const overrides = clientOverrideProblems(config, overridePolicy(settings), workerConfig, type);
+    const extra = [
+      transforms,
+      classes,
+      own,
+      refused,
+      overrides,
+      ...(type === "sink" ? [await sinkTopicProblems(config)] : []),
+    ];
     const infos = configInfos(className, [framework, connector.config()], config, extra, unparsed);
     this.addConverterChoices(infos, config, plugin, unparsed);
     return infos;
@@ -207,6 +217,8 @@ export class ConnectorValidator {
       if (CONSUMED_PREFIXES.some((p) => name.startsWith(p)) || definitions.some((d) => d.accepts(name))) continue;
       unknown.set(name, unknownSettingWarning(name, known));
     }
+    // Client overrides, judged by Kafka's client settings.
+    for (const [key, warning] of clientOverrideWarnings(config)) noEffect.set(key, warning);
     // Settings of the converters, transforms and predicates, each judged by what it declares.
     for (const { prefix, definition, reserved } of this.componentSettings(config)) {
       const own = withoutPrefix(config, prefix);

@@ -14,6 +14,7 @@ import { loadPlugins } from "../plugins/loader.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
 import type { OffsetEntry, OffsetStore } from "../storage/offset-store.ts";
 import { ConnectorClients, type ClientLease } from "../worker/connector-clients.ts";
+import { overridePolicy } from "../worker/client-overrides.ts";
 import { createTask, type TaskEnvironment } from "../worker/task-factory.ts";
 import type { Status } from "../status.ts";
 import { traceOf, type WorkerTask } from "../worker/worker-task.ts";
@@ -67,7 +68,11 @@ export function hostTasks(catalog: (settings: ParsedSettings) => PluginRegistry)
       settings,
       plugins,
       broker,
-      clients: new ConnectorClients(broker, init.broker.kind === "kafka" ? init.broker.choice : undefined),
+      clients: new ConnectorClients(
+        broker,
+        init.broker.kind === "kafka" ? init.broker.choice : undefined,
+        overridePolicy(settings),
+      ),
     };
   }
 
@@ -91,7 +96,11 @@ export function hostTasks(catalog: (settings: ParsedSettings) => PluginRegistry)
     const onStatus = (status: Status) => post({ type: "status", task: id, status });
     try {
       const { settings, plugins, clients } = await ready!;
-      entry.lease = await clients.acquire(message.spec.connectorConfig);
+      const type = plugins.find(message.spec.connectorConfig["connector.class"] ?? "", "source", "sink")?.type;
+      entry.lease = await clients.acquire(
+        message.spec.connectorConfig,
+        type === "source" || type === "sink" ? type : undefined,
+      );
       const env: TaskEnvironment = {
         workerId,
         plugins,

@@ -2,10 +2,12 @@
 // connect-<connector> only after the task flushed (SinkTask.flush/preCommit), so a crash re-delivers
 // what was not flushed and loses nothing.
 import { BrokerError, type Broker, type FetchedRecord } from "../../../broker/broker.ts";
+import type { ConsumerTuning } from "../../../broker/client-settings.ts";
 import type { Converter, HeaderConverter } from "../../api/converter.ts";
 import type { TaskMetrics } from "../metrics.ts";
 import type { SinkRecord } from "../../api/records.ts";
 import {
+  ConnectException,
   RetriableException,
   type ErrantRecordReporter,
   type SinkTask,
@@ -21,6 +23,11 @@ export interface SinkPipeline {
   taskConfig: Record<string, string>;
   connector: string;
   group: string;
+  /**
+   * The consumer settings the task honours (worker's `consumer.*`, connector's `consumer.override.*`):
+   * fetch sizes and wait, isolation level, max.poll.records, auto.offset.reset. Absent: Kafka Connect's.
+   */
+  consumer?: ConsumerTuning;
   partitions: TopicPartition[];
   /**
    * The task's partitions as they are now, asked every `everyMs` (the consumer's metadata.max.age.ms):
@@ -47,7 +54,16 @@ const topicPartitionOf = (k: string): TopicPartition => ({
   topic: k.slice(0, k.lastIndexOf(":")),
   partition: Number(k.slice(k.lastIndexOf(":") + 1)),
 });
-const FETCH_WAIT_MS = 200;
+/** Kafka Connect's sink consumer: Kafka's consumer defaults, a new group starting at the earliest offsets. */
+const CONNECT_CONSUMER: ConsumerTuning = {
+  fetchMinBytes: 1,
+  fetchMaxBytes: 52428800,
+  fetchMaxWaitMs: 500,
+  maxPartitionFetchBytes: 1048576,
+  maxPollRecords: 500,
+  isolationLevel: "read_uncommitted",
+  autoOffsetReset: "earliest",
+};
 /** The class Kafka names for a failure the task reports itself (the DLQ's class.name header). */
 const SINK_TASK_CLASS = "org.apache.kafka.connect.sink.SinkTask";
 
@@ -68,6 +84,9 @@ export class WorkerSinkTask extends WorkerTask {
   /** Errant record reports not yet done; offsets are committed only after them. */
   private readonly errantReports = new Set<Promise<void>>();
   private errantFailure: unknown;
+  /** Records fetched and not handed to the task yet: at most max.poll.records go to one put(), as a consumer's poll returns them. */
+  private buffered: FetchedRecord[] = [];
+  private readonly consumer: ConsumerTuning;
 
   constructor(
     id: string,
@@ -78,6 +97,7 @@ export class WorkerSinkTask extends WorkerTask {
   ) {
     super(id, workerId, startPaused, onStatus);
     this.assigned = [...p.partitions];
+    this.consumer = p.consumer ?? CONNECT_CONSUMER;
   }
 
   protected async initialize(): Promise<void> {
@@ -86,6 +106,7 @@ export class WorkerSinkTask extends WorkerTask {
       configs: taskConfig,
       offset: (offsets) => {
         for (const [tp, offset] of offsets) this.positions.set(key(tp), offset);
+        this.buffered = []; // as a consumer's seek drops what it fetched
       },
       timeout: (ms) => (this.timeoutMs = ms),
       assignment: () => [...this.assigned],
@@ -134,14 +155,27 @@ export class WorkerSinkTask extends WorkerTask {
     };
   }
 
-  /** Resume from the group's committed positions; a new group starts at the beginning (auto.offset.reset=earliest). */
+  /**
+   * Resume from the group's committed positions; a partition without one starts as auto.offset.reset
+   * says: at the beginning (Kafka Connect's default, earliest), at the end (latest), or not at all (none).
+   */
   private async open(partitions: TopicPartition[]): Promise<void> {
+    const reset = this.consumer.autoOffsetReset;
     for (const topic of new Set(partitions.map((tp) => tp.topic))) {
       const committed = await this.p.broker.committedOffsets(this.p.group, topic);
-      const starts = await this.p.broker.startOffsets(topic);
-      for (const tp of partitions.filter((t) => t.topic === topic)) {
-        this.positions.set(key(tp), committed.get(tp.partition) ?? starts[tp.partition] ?? 0);
-      }
+      const mine = partitions.filter((t) => t.topic === topic);
+      const uncommitted = mine.filter((tp) => !committed.has(tp.partition));
+      if (uncommitted.length > 0 && reset === "none")
+        throw new ConnectException(
+          `org.apache.kafka.clients.consumer.NoOffsetForPartitionException: Undefined offset with no reset policy for partitions: [${uncommitted.map((tp) => `${tp.topic}-${tp.partition}`).join(", ")}]`,
+        );
+      const starts =
+        uncommitted.length === 0
+          ? []
+          : reset === "latest"
+            ? await this.p.broker.endOffsets(topic)
+            : await this.p.broker.startOffsets(topic);
+      for (const tp of mine) this.positions.set(key(tp), committed.get(tp.partition) ?? starts[tp.partition] ?? 0);
       this.p.onTopic(topic);
     }
     await this.p.task.open?.([...partitions]);
@@ -177,10 +211,16 @@ export class WorkerSinkTask extends WorkerTask {
 
   protected async iterate(): Promise<void> {
     await this.refresh();
-    const active = this.assigned.filter((tp) => !this.pausedPartitions.has(key(tp)));
-    const fetched = await this.fetch(active);
+    if (this.buffered.length === 0) {
+      const active = this.assigned.filter((tp) => !this.pausedPartitions.has(key(tp)));
+      this.buffered = await this.fetch(active);
+    }
     // Paused while fetching: nothing more is delivered; positions stay, so it is fetched again on resume.
-    if (this.isPaused) return;
+    if (this.isPaused) {
+      this.buffered = [];
+      return;
+    }
+    const fetched = this.nextPoll();
     this.p.metrics.read(fetched.length);
     const records: SinkRecord[] = [];
     for (const raw of fetched) {
@@ -224,9 +264,28 @@ export class WorkerSinkTask extends WorkerTask {
     }
   }
 
+  /**
+   * Up to max.poll.records of the records fetched, in order, leaving out those of partitions revoked,
+   * paused or moved (by the task's offset()) since the fetch.
+   */
+  private nextPoll(): FetchedRecord[] {
+    const out: FetchedRecord[] = [];
+    let i = 0;
+    for (; i < this.buffered.length && out.length < this.consumer.maxPollRecords; i++) {
+      const record = this.buffered[i]!;
+      const at = this.positions.get(key(record));
+      if (at === undefined || record.offset < at || this.pausedPartitions.has(key(record))) continue;
+      out.push(record);
+    }
+    this.buffered = i === this.buffered.length ? [] : this.buffered.slice(i);
+    return out;
+  }
+
   private async fetch(partitions: TopicPartition[]): Promise<FetchedRecord[]> {
+    const { fetchMaxWaitMs, fetchMinBytes, fetchMaxBytes, maxPartitionFetchBytes, isolationLevel } = this.consumer;
     if (partitions.length === 0) {
-      await Bun.sleep(FETCH_WAIT_MS); // everything paused by the task: wait for a resume or commit
+      // Everything paused by the task: wait for a resume or commit (a while even with fetch.max.wait.ms=0).
+      await Bun.sleep(Math.max(fetchMaxWaitMs, 100));
       return [];
     }
     try {
@@ -237,7 +296,13 @@ export class WorkerSinkTask extends WorkerTask {
         partition: tp.partition,
         offset: this.positions.get(key(tp))!,
       }));
-      return await this.p.broker.fetchMany(reads, { maxWaitMs: FETCH_WAIT_MS });
+      return await this.p.broker.fetchMany(reads, {
+        maxWaitMs: fetchMaxWaitMs,
+        minBytes: fetchMinBytes,
+        maxBytes: maxPartitionFetchBytes,
+        totalMaxBytes: fetchMaxBytes,
+        isolationLevel,
+      });
     } catch (err) {
       if (!(err instanceof BrokerError) || !err.retriable) throw err;
       this.log.warn({ err: err.message }, "cannot read from the broker; retrying");

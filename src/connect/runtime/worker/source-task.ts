@@ -4,7 +4,7 @@ import { autoCreatedTopic, BrokerError, type Broker, type ProduceRecord } from "
 import { kafkaPartition } from "../../../broker/partitioner.ts";
 import type { Converter, HeaderConverter } from "../../api/converter.ts";
 import type { SourceRecord } from "../../api/records.ts";
-import { RetriableException, type PluginMetrics, type SourceTask } from "../../api/connector.ts";
+import { ConnectException, RetriableException, type PluginMetrics, type SourceTask } from "../../api/connector.ts";
 import type { TaskMetrics } from "../metrics.ts";
 import type { OffsetStore } from "../storage/offset-store.ts";
 import { TOLERATED, type RetryWithToleranceOperator } from "../errors/tolerance.ts";
@@ -31,6 +31,8 @@ export interface SourcePipeline {
   /** Gauges the task publishes itself. */
   pluginMetrics: PluginMetrics;
   createTopics: boolean;
+  /** The producer's delivery.timeout.ms: how long a write the broker refuses as retriable is retried (Kafka Connect's default: forever). */
+  deliveryTimeoutMs?: number;
   /** Topics this connector wrote to (GET /connectors/{c}/topics). */
   onTopic: (topic: string) => void;
 }
@@ -186,14 +188,28 @@ export class WorkerSourceTask extends WorkerTask {
     }
   }
 
-  /** As Connect's producer (delivery.timeout.ms = max): a broker that is away is waited for, visibly. */
+  /**
+   * As Connect's producer: a broker that is away is waited for, visibly, until delivery.timeout.ms
+   * (Connect's default: forever); then the task fails as Kafka's does when its batch expires.
+   */
   private async produceWithRetry(topic: string, records: ProduceRecord[]) {
     let delay = 250;
+    const started = Date.now();
     for (;;) {
       try {
         return await this.p.broker.produce(topic, records);
       } catch (err) {
         if (!(err instanceof BrokerError) || !err.retriable || this.stopping) throw err;
+        const elapsed = Date.now() - started;
+        if (elapsed + delay > (this.p.deliveryTimeoutMs ?? Infinity))
+          throw new ConnectException(
+            "Unrecoverable exception from producer send callback",
+            new BrokerError(
+              `org.apache.kafka.common.errors.TimeoutException: Expiring ${records.length} record(s) for ${topic}:${elapsed} ms has passed since batch creation (delivery.timeout.ms ${this.p.deliveryTimeoutMs}): ${err.message}`,
+              false,
+              err,
+            ),
+          );
         this.log.warn({ topic, err: err.message, retryInMs: delay }, "cannot write to the broker; retrying");
         await Bun.sleep(delay); // back-off while the broker is away
         delay = Math.min(delay * 2, 5000);

@@ -3,6 +3,7 @@
 // on the main thread and on a task thread (threads/task-host.ts), from whatever broker and stores that
 // thread has.
 import type { Broker } from "../../../broker/broker.ts";
+import { taskClientTuning } from "../../../broker/client-settings.ts";
 import type { ParsedSettings } from "../../../platform/settings.ts";
 import type { Converter, HeaderConverter } from "../../api/converter.ts";
 import type { PluginMetrics, SinkTask, SourceTask, Connector } from "../../api/connector.ts";
@@ -67,6 +68,8 @@ export async function createTask(env: TaskEnvironment, spec: TaskSpec, onStatus:
   const chain = TransformChain.fromConfig<ConnectRecord>(connectorConfig, chainLookups(env.plugins));
   const transform = <R extends ConnectRecord>(record: R) => chain.apply(record) as Promise<R | null>;
   const flushIntervalMs = env.settings.int("offset.flush.interval.ms");
+  // The worker's client settings with the connector's overrides: what the task does with them itself.
+  const clients = taskClientTuning(env.settings.extra, connectorConfig);
   const common = {
     taskConfig,
     connector: name,
@@ -89,6 +92,7 @@ export async function createTask(env: TaskEnvironment, spec: TaskSpec, onStatus:
       offsets: env.offsets,
       pluginMetrics: env.pluginMetrics,
       createTopics: env.settings.boolean("topic.creation.enable"),
+      deliveryTimeoutMs: clients.producer.deliveryTimeoutMs,
     });
   }
   const settings = sinkConnectorDefinition.parse(connectorConfig).values;
@@ -103,6 +107,7 @@ export async function createTask(env: TaskEnvironment, spec: TaskSpec, onStatus:
     ...common,
     task: new TaskClass() as SinkTask,
     group: `connect-${name}`,
+    consumer: clients.consumer,
     partitions: await share(true),
     // A named topic deleted meanwhile is not made again: only the first subscription creates.
     refresh: { partitions: () => share(false), everyMs: metadataMaxAgeMs(connectorConfig, env.settings.extra) },

@@ -11,11 +11,6 @@ export const unsupportedWorkerSettings: Setting[] = [
     ["disabled"],
   ),
   refused(
-    "connector.client.config.override.policy",
-    "Sluice lets every connector override any client setting (producer.override., consumer.override., admin.override.), as Kafka's All policy does",
-    ["All"],
-  ),
-  refused(
     "admin.listeners",
     "Sluice serves the admin endpoints (/admin/loggers) on the REST listeners; it has no separate admin listeners",
   ),

@@ -6,6 +6,7 @@ import { storeSettings } from "../../../platform/tls.ts";
 import { oauthSettings } from "../../../platform/bearer-auth.ts";
 import { corsHeaderSettings, corsSettings } from "../../../platform/cors.ts";
 import { unsupportedWorkerSettings } from "./unsupported-worker-settings.ts";
+import { overridePolicyProblem } from "./client-overrides.ts";
 
 export const workerSettings = new SettingsDefinition(
   [
@@ -154,6 +155,14 @@ export const workerSettings = new SettingsDefinition(
       min: -1,
       importance: "low",
       doc: "Sluice: the most threads the worker runs its tasks on, each task with its whole pipeline (converters, transforms, Kafka client) on one of them. -1: one per core; 0: every task on the main thread.",
+    },
+    {
+      name: "connector.client.config.override.policy",
+      type: "string",
+      default: "All",
+      validate: overridePolicyProblem,
+      importance: "medium",
+      doc: "Which Kafka client settings a connector may set for its tasks' clients (`producer.override.*`, `consumer.override.*`, `admin.override.*`): All, Principal (only `sasl.jaas.config`, `sasl.mechanism` and `security.protocol`) or None. Kafka's class names of the three are accepted too.",
     },
     {
       name: "topic.creation.enable",

@@ -18,6 +18,7 @@ import type { ThreadInit } from "../threads/protocol.ts";
 import { TaskThreads, type RunningTask } from "../threads/task-threads.ts";
 import type { BrokerChoice } from "../../../broker/index.ts";
 import { ConnectorClients, type ClientLease } from "./connector-clients.ts";
+import { overridePolicy } from "./client-overrides.ts";
 
 const log = logger("worker");
 
@@ -61,7 +62,7 @@ export class Worker {
   constructor(readonly options: WorkerOptions) {
     this.providers = ConfigProviders.fromWorkerConfig(options.workerConfig);
     regexThreads.timeoutMs = options.settings.int(REGEX_TIMEOUT_SETTING);
-    this.clients = new ConnectorClients(options.broker, options.kafka);
+    this.clients = new ConnectorClients(options.broker, options.kafka, overridePolicy(options.settings));
     const threads = options.taskThreads;
     if (threads && threads.max > 0) {
       this.threads = new TaskThreads({
@@ -236,7 +237,7 @@ export class Worker {
         this.tasks.set(id, this.threads.start(spec, offsets, { onStatus, onTopic: callbacks.onTopic }));
         return;
       }
-      const lease = await this.clients.acquire(spec.connectorConfig);
+      const lease = await this.clients.acquire(spec.connectorConfig, source ? "source" : "sink");
       this.leases.set(id, lease);
       const task = await createTask(
         {

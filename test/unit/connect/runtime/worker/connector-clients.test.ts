@@ -1,6 +1,9 @@
 // Which Kafka client a connector's tasks get: the worker's, unless the connector overrides its
 // security settings; and what a connector may not override.
 import { expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Broker } from "#src/broker/broker.ts";
 import { clientSecurity } from "#src/broker/client-security.ts";
 import type { BrokerChoice } from "#src/broker/index.ts";
@@ -48,4 +51,48 @@ test("a connector may not move the worker's token endpoint or login handler (the
     expect(refused).toBeInstanceOf(ConfigError);
     expect((refused as Error).message).toContain(key);
   }
+});
+
+test("client settings: fetch settings only share the worker's client; producer settings make the connector's own", async () => {
+  // Clients made from this choice are embedded brokers in a temp dir: they connect at once (one at a time:
+  // each holds the dir; client-settings.test.ts shows which settings make different clients).
+  const dataDir = mkdtempSync(join(tmpdir(), "connector-clients-"));
+  try {
+    const clients = new ConnectorClients(shared, { ...choice, bootstrapServers: [], dataDir });
+    const fetchOnly = await clients.acquire({ "consumer.override.max.poll.records": "10" });
+    expect(fetchOnly.broker).toBe(shared);
+    const own = await clients.acquire({ "producer.override.compression.type": "zstd" });
+    const same = await clients.acquire({
+      "producer.override.compression.type": "zstd",
+      "producer.override.linger.ms": "9",
+    });
+    expect(own.broker).not.toBe(shared);
+    expect(same.broker).toBe(own.broker); // linger.ms does not change the client
+    for (const lease of [fetchOnly, own, same]) await lease.release();
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("the worker's policy: a saved config with overrides it does not allow fails its tasks", async () => {
+  const clients = new ConnectorClients(shared, choice, "Principal");
+  const refused = await clients.acquire({ "producer.override.compression.type": "zstd" }).then(
+    () => undefined,
+    (err: unknown) => err as Error,
+  );
+  expect(refused?.message).toBe(
+    "Client Config Overrides not allowed: the 'Principal' policy does not allow 'producer.override.compression.type' to be overridden in the connector configuration",
+  );
+  const none = new ConnectorClients(shared, undefined, "None");
+  await expect(none.acquire({ "consumer.override.max.poll.records": "1" })).rejects.toThrow("'None' policy");
+});
+
+test("the policy judges the overrides of the clients a connector has in Kafka Connect", async () => {
+  const none = new ConnectorClients(shared, undefined, "None");
+  // A source has no consumer; a sink without a dead letter queue no producer.
+  expect((await none.acquire({ "consumer.override.max.poll.records": "1" }, "source")).broker).toBe(shared);
+  expect((await none.acquire({ "producer.override.acks": "1" }, "sink")).broker).toBe(shared);
+  await expect(
+    none.acquire({ "producer.override.acks": "1", "errors.deadletterqueue.topic.name": "dlq" }, "sink"),
+  ).rejects.toThrow("'None' policy");
 });

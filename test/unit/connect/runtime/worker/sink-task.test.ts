@@ -3,6 +3,7 @@
 // retriable put, failures, pause and resume, and the SinkTaskContext calls.
 import { afterEach, describe, expect, test } from "bun:test";
 import { decoder, encoder } from "#src/broker/broker.ts";
+import { taskClientTuning, type ConsumerTuning } from "#src/broker/client-settings.ts";
 import type { EmbeddedBroker } from "#src/broker/embedded/embedded-broker.ts";
 import { RetriableException, SinkTask, type TopicPartition } from "#src/connect/api/connector.ts";
 import type { SinkRecord } from "#src/connect/api/records.ts";
@@ -90,6 +91,8 @@ function startSink(
     dlq?: DeadLetterQueueReporter;
     /** The partitions each refresh finds, asked at every round. */
     refresh?: () => number[];
+    /** Consumer settings over Kafka Connect's (a worker's consumer.*, a connector's consumer.override.*). */
+    consumer?: Partial<ConsumerTuning>;
   } = {},
 ) {
   const settings = sinkSettings(options.connector);
@@ -104,6 +107,7 @@ function startSink(
     taskConfig: {},
     connector: "sink",
     group: GROUP,
+    ...(options.consumer ? { consumer: { ...taskClientTuning({}).consumer, ...options.consumer } } : {}),
     partitions: (options.partitions ?? [0]).map((partition) => ({ topic: "in", partition })),
     ...(options.refresh
       ? {
@@ -364,5 +368,46 @@ describe("partitions that change while the task runs (a topic matched later, par
     // Partition 0's position was committed when it was revoked: its next owner starts after "a".
     expect(await committed(b)).toEqual({ 0: 1, 1: 2 });
     expect(task.context.assignment()).toEqual([{ topic: "in", partition: 1 }]);
+  });
+});
+
+describe("consumer settings", () => {
+  test("max.poll.records: what one fetch returned goes to put() that many at a time, in order", async () => {
+    const b = await broker("a", "b", "c", "d", "e");
+    const task = new ScriptedSinkTask();
+    const { worker, log } = startSink(b, task, { consumer: { maxPollRecords: 2 } });
+    task.onPut = (_, batch) => void (batch === 3 && worker.stop(5000));
+    await log.reached("UNASSIGNED");
+    expect(task.values).toEqual([["a", "b"], ["c", "d"], ["e"]]);
+  });
+
+  test("offset() drops the rest of what was fetched, as a consumer's seek does", async () => {
+    const b = await broker("a", "b", "c", "d", "e");
+    const task = new ScriptedSinkTask();
+    const { worker, log } = startSink(b, task, { consumer: { maxPollRecords: 2 } });
+    task.onPut = (_, batch) =>
+      batch === 1 ? task.context.offset(new Map([[{ topic: "in", partition: 0 }, 4]])) : void worker.stop(5000);
+    await log.reached("UNASSIGNED");
+    expect(task.values).toEqual([["a", "b"], ["e"]]);
+  });
+
+  test("auto.offset.reset=latest: a group with no committed offset starts after what is there", async () => {
+    const b = await broker("old");
+    const task = new ScriptedSinkTask();
+    // Written once the task has opened its partition (its position taken), before its first fetch.
+    task.onOpen = () => void produce(b, "in", ["new"]);
+    const { worker, log } = startSink(b, task, { consumer: { autoOffsetReset: "latest" } });
+    task.onPut = () => void worker.stop(5000);
+    await log.reached("UNASSIGNED");
+    expect(task.values).toEqual([["new"]]);
+  });
+
+  test("auto.offset.reset=none: a group with no committed offset fails the task with Kafka's exception", async () => {
+    const b = await broker("a");
+    const { log } = startSink(b, new ScriptedSinkTask(), { consumer: { autoOffsetReset: "none" } });
+    const failed = await log.reached("FAILED");
+    expect(failed.trace).toContain(
+      "NoOffsetForPartitionException: Undefined offset with no reset policy for partitions: [in-0]",
+    );
   });
 });
