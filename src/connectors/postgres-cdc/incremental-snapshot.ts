@@ -34,6 +34,10 @@ const log = logger("postgres-cdc");
 export const OPEN_WINDOW = "snapshot-window-open";
 export const CLOSE_WINDOW = "snapshot-window-close";
 
+/** How long a read-only open watermark waits for the transactions streamed to be visible: 100 × 5 ms. */
+const STREAMED_VISIBLE_ATTEMPTS = 100;
+const STREAMED_VISIBLE_WAIT_MS = 5;
+
 const PRIMARY_KEY = "incremental_snapshot_primary_key";
 const MAXIMUM_KEY = "incremental_snapshot_maximum_key";
 const COLLECTIONS = "incremental_snapshot_collections";
@@ -190,6 +194,7 @@ export class IncrementalSnapshot {
       if (this.windowOpen) this.deduplicate(table, keys);
       return [];
     }
+    readOnly.streamed(xid);
     readOnly.changeOf(xid);
     if (this.running && readOnly.closed) {
       const records = this.windowRecords(at);
@@ -219,7 +224,9 @@ export class IncrementalSnapshot {
   ): Promise<{ records: SourceRecord[]; more: boolean }> {
     const readOnly = this.readOnly;
     const records: SourceRecord[] = [];
-    if (readOnly === null || !this.running) return { records, more: false };
+    if (readOnly === null) return { records, more: false };
+    if (xid !== null) readOnly.streamed(xid);
+    if (!this.running) return { records, more: false };
     if (xid !== null && readOnly.maxInProgressCommitted(xid)) {
       readOnly.close();
       records.push(...this.windowRecords(at));
@@ -534,13 +541,30 @@ export class IncrementalSnapshot {
   }
 
   private async watermark(id: string, type: string, data: Record<string, string>): Promise<void> {
-    if (this.readOnly !== null) {
+    const readOnly = this.readOnly;
+    if (readOnly !== null) {
       // Read-only: the transactions running now, nothing written.
-      const [{ snapshot }] = await this.options.sql()<
-        { snapshot: string }[]
-      >`SELECT pg_current_snapshot()::text AS snapshot`;
-      if (type === OPEN_WINDOW) this.readOnly.setLow(parsePgSnapshot(snapshot));
-      else this.readOnly.setHigh(parsePgSnapshot(snapshot));
+      const current = async () => {
+        const [{ snapshot }] = await this.options.sql()<
+          { snapshot: string }[]
+        >`SELECT pg_current_snapshot()::text AS snapshot`;
+        return parsePgSnapshot(snapshot);
+      };
+      if (type === CLOSE_WINDOW) return readOnly.setHigh(await current());
+      let low = await current();
+      // A transaction just streamed may not be visible yet (read-only-window.ts): in a moment it is.
+      for (let attempt = 1; !readOnly.seesStreamed(low); attempt++) {
+        if (attempt > STREAMED_VISIBLE_ATTEMPTS) {
+          log.warn(
+            { xmin: String(low.xmin), xmax: String(low.xmax) },
+            "a streamed transaction is still not visible; reading the chunk anyway",
+          );
+          break;
+        }
+        await Bun.sleep(STREAMED_VISIBLE_WAIT_MS); // back-off until the committing session is done
+        low = await current();
+      }
+      readOnly.setLow(low);
       return;
     }
     const { schema, table } = this.options.signalTable!;

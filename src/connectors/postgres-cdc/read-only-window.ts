@@ -7,6 +7,12 @@
 // watermarks' xmax (begun after the chunk was read), on the commit of the transaction whose id is the
 // high watermark's xmax, or, on a commit or while the stream is idle, once the last transaction streamed
 // is at or below the high watermark's xmin (the stream has caught up with the chunk's read).
+//
+// Unlike Debezium's, the open watermark is taken again until it sees every transaction the stream has
+// already brought: a walsender sends a commit once its WAL is flushed, which can be before the committing
+// session has left the proc array, so a chunk read right after the commit streamed (at the commit that
+// closes a window) could miss that transaction's changes, and its rows, older than the changes streamed
+// before them, would win.
 
 /** What pg_current_snapshot() answers: `xmin:xmax:xip,…` (64-bit transaction ids). */
 export interface PgSnapshot {
@@ -35,6 +41,8 @@ const sameSnapshot = (a: PgSnapshot | null, b: PgSnapshot | null) =>
     a.xip.every((x) => b.xip.includes(x)));
 
 const XID_SPAN = 1n << 32n;
+/** Transactions streamed are remembered up to this many (older ones are long visible). */
+const STREAMED_KEPT = 10_000;
 
 /**
  * The 64-bit id (epoch and xid, as pg_current_snapshot() names transactions) of the 32-bit `xid` a
@@ -53,6 +61,8 @@ export class ReadOnlyWindow {
   private previousLow: PgSnapshot | null = null;
   private previousHigh: PgSnapshot | null = null;
   private opened = false;
+  /** 32-bit ids of the transactions streamed since the last open watermark that saw them all. */
+  private readonly streamedXids = new Set<number>();
 
   /** Before the chunk's query. */
   setLow(snapshot: PgSnapshot): void {
@@ -90,6 +100,23 @@ export class ReadOnlyWindow {
     this.previousHigh = this.high;
     this.low = null;
     this.high = null;
+  }
+
+  /** A transaction the stream brought (committed on the server): a chunk read from now on must see it. */
+  streamed(xid: bigint): void {
+    this.streamedXids.add(Number(xid));
+    if (this.streamedXids.size > STREAMED_KEPT)
+      this.streamedXids.delete(this.streamedXids.values().next().value as number);
+  }
+
+  /** Whether a snapshot (an open watermark) sees every transaction the stream has brought; if so they are forgotten. */
+  seesStreamed(snapshot: PgSnapshot): boolean {
+    for (const xid of this.streamedXids) {
+      const full = fullXid(BigInt(xid), snapshot.xmax);
+      if (full >= snapshot.xmax || snapshot.xip.includes(full)) return false;
+    }
+    this.streamedXids.clear();
+    return true;
   }
 
   /** Forgets the window (the snapshot was stopped). */

@@ -65,4 +65,14 @@ describe("the window", () => {
     w.setHigh(parsePgSnapshot("800:802:800,801"));
     expect(w.watermarksChanged()).toBe(true);
   });
+
+  test("an open watermark must see every transaction streamed (a commit streams before it is visible)", () => {
+    const w = new ReadOnlyWindow();
+    w.streamed(811n);
+    w.streamed(812n);
+    expect(w.seesStreamed(parsePgSnapshot("790:813:790,812"))).toBe(false); // 812 still running for it
+    expect(w.seesStreamed(parsePgSnapshot("790:812:790"))).toBe(false); // 812 not even begun for it
+    expect(w.seesStreamed(parsePgSnapshot("790:813:790"))).toBe(true);
+    expect(w.seesStreamed(parsePgSnapshot("790:791:790"))).toBe(true); // seen once, forgotten
+  });
 });
