@@ -23,14 +23,24 @@ export interface SignalPoint {
   readonly lsn: bigint;
 }
 
-/** What the stream tells the signalling machinery (signal.data.collection with the source channel). */
+/** What the stream tells the signalling machinery (signal.data.collection with the source channel; read.only). */
 export interface StreamSignals {
-  /** signal.data.collection: captured whatever the filters say, as Debezium's. */
-  readonly table: TableName;
+  /** signal.data.collection (null: none read from the stream): captured whatever the filters say, as Debezium's. */
+  readonly table: TableName | null;
   /** Acts on a signal inserted into the table; answers records to hand on before the insert's own. */
   signal(signal: Signal, at: SignalPoint): Promise<SourceRecord[]>;
-  /** A change of `table` (`schema.table`) with these event key values (for the incremental snapshot's window). */
-  changed(table: string, key: readonly (string | null)[]): void;
+  /**
+   * A change of `table` (`schema.table`) in transaction `xid` with these event key values (for the
+   * incremental snapshot's window); answers records to hand on before the change's own.
+   */
+  changed(
+    table: string,
+    keys: readonly (readonly (string | null)[])[],
+    xid: bigint,
+    at: SignalPoint,
+  ): Promise<SourceRecord[]>;
+  /** Transaction `xid` committed; answers records to hand on after its end. */
+  committed(xid: bigint, at: SignalPoint): Promise<SourceRecord[]>;
   /** Fields every offset carries (the incremental snapshot's progress). */
   offsetFields(): Record<string, unknown>;
 }
@@ -103,7 +113,15 @@ export class ChangeStream {
         this.lastCommitTime = message.commitTime;
         this.transaction = null;
         const end = this.options.transactions?.commit(x.walStart, this.position());
-        return end ? [end] : [];
+        const committed =
+          this.lastTxId === null
+            ? undefined
+            : await this.options.signals?.committed(this.lastTxId, {
+                offset: this.position(),
+                lastCommitLsn: this.lastCommitLsn,
+                lsn: x.walStart,
+              });
+        return [...(end ? [end] : []), ...(committed ?? [])];
       }
       case "relation":
         this.relations.set(message.relationId, await this.capture(message));
@@ -150,7 +168,7 @@ export class ChangeStream {
 
   private isSignalTable(schema: string, table: string): boolean {
     const signalTable = this.options.signals?.table;
-    return signalTable !== undefined && signalTable.schema === schema && signalTable.table === table;
+    return signalTable != null && signalTable.schema === schema && signalTable.table === table;
   }
 
   private async capture(relation: RelationMessage): Promise<CapturedTable | null> {
@@ -232,12 +250,20 @@ export class ChangeStream {
         );
     }
     if (this.options.skippedOperations.has(op)) return signalled;
-    for (const key of keys) signals?.changed(`${table.schema}.${table.table}`, key);
+    // A record before this change resumes at its transaction's start (position()), so the change is not skipped.
+    const windowed = signals
+      ? await signals.changed(`${table.schema}.${table.table}`, keys, transaction.xid, {
+          offset: this.position(),
+          lastCommitLsn: this.lastCommitLsn,
+          lsn,
+        })
+      : [];
     this.options.onEvent(transaction.commitTime);
     const transactions = this.options.transactions;
     const offset = offsetOf();
     return [
       ...signalled,
+      ...windowed,
       ...changeRecords(
         table.schemas,
         {

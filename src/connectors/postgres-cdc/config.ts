@@ -453,6 +453,13 @@ export const postgresCdcSettings = new SettingsDefinition(
       importance: "medium",
       doc: "The most rows an incremental snapshot reads per chunk (between two watermarks).",
     },
+    {
+      name: "read.only",
+      type: "boolean",
+      default: false,
+      importance: "low",
+      doc: "Read-only incremental snapshots (PostgreSQL 13 or later): the connector writes nothing to the database; each chunk's watermarks are pg_current_snapshot() before and after its query, and the streamed transactions' ids close its window. Signals then come through the kafka or file channel (or rows others insert into signal.data.collection, with the source channel).",
+    },
     ...debeziumUnsupportedSettings,
   ],
   // Pass through: the signal channel's consumer settings; each table's SELECT, read by selectOverrides().
@@ -522,6 +529,8 @@ export interface PostgresCdcConfig {
   /** signal.data.collection, when set. */
   readonly signalTable: { readonly schema: string; readonly table: string } | null;
   readonly incrementalChunkSize: number;
+  /** read.only: the incremental snapshot writes nothing (watermarks from pg_current_snapshot()). */
+  readonly readOnly: boolean;
   readonly signals: SignalSettings;
 }
 
@@ -621,6 +630,7 @@ export function parsePostgresCdcConfig(props: Record<string, string>): PostgresC
     restartWaitMs: s.int("retriable.restart.connector.wait.ms"),
     signalTable: tableNameOf(s.optionalString("signal.data.collection")),
     incrementalChunkSize: s.int("incremental.snapshot.chunk.size"),
+    readOnly: s.boolean("read.only"),
     signals: signalSettings(s, props),
   };
 }

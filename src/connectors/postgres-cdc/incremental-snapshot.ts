@@ -4,7 +4,8 @@
 // chunk drops that row from it (the change is newer); when the close watermark comes back through the
 // WAL, the rows left are handed on as `op: r` records and the next chunk is read. Progress is kept in
 // the offsets under Debezium's keys and encoding, so either connector resumes the other's snapshot
-// after the last row handed on.
+// after the last row handed on. With read.only=true nothing is written: the watermarks are
+// pg_current_snapshot() and the stream's transaction ids close the window (read-only-window.ts).
 import type { Sql } from "postgres";
 import type { ConnectHeader, SourceRecord } from "../../connect/api/records.ts";
 import { logger } from "../../platform/log.ts";
@@ -24,6 +25,7 @@ import {
 import { sourcePartition } from "./offsets.ts";
 import { nowUnixMicros } from "./pg-epoch.ts";
 import type { Tuple } from "./pgoutput.ts";
+import { parsePgSnapshot, ReadOnlyWindow } from "./read-only-window.ts";
 import { quoteIdentifier } from "./replication-connection.ts";
 import type { Signal } from "./signals/signal.ts";
 
@@ -31,6 +33,10 @@ const log = logger("postgres-cdc");
 
 export const OPEN_WINDOW = "snapshot-window-open";
 export const CLOSE_WINDOW = "snapshot-window-close";
+
+/** How long a read-only open watermark waits for the transactions streamed to be visible: 100 × 5 ms. */
+const STREAMED_VISIBLE_ATTEMPTS = 100;
+const STREAMED_VISIBLE_WAIT_MS = 5;
 
 const PRIMARY_KEY = "incremental_snapshot_primary_key";
 const MAXIMUM_KEY = "incremental_snapshot_maximum_key";
@@ -86,8 +92,8 @@ export interface IncrementalSnapshotOptions {
   /** The connection chunks are read and watermarks written through. */
   readonly sql: () => Sql;
   readonly capture: CaptureOptions;
-  /** signal.data.collection, where the watermarks go. */
-  readonly signalTable: TableName;
+  /** signal.data.collection, where the watermarks go; null with read.only (watermarks from pg_current_snapshot()). */
+  readonly signalTable: TableName | null;
   readonly chunkSize: number;
   readonly version: string;
   readonly database: string;
@@ -128,8 +134,12 @@ export class IncrementalSnapshot {
   private tableRows: number | null = null;
   private chunkIndex = 0;
   private readonly window = new ChunkWindow<WindowRow>();
+  /** With read.only: where the stream is relative to the chunk's watermarks. */
+  private readonly readOnly: ReadOnlyWindow | null;
 
-  constructor(private readonly options: IncrementalSnapshotOptions) {}
+  constructor(private readonly options: IncrementalSnapshotOptions) {
+    this.readOnly = options.signalTable === null ? new ReadOnlyWindow() : null;
+  }
 
   /** Takes up the snapshot an offset (Sluice's or Debezium's) says is under way. */
   restore(offset: Record<string, unknown> | null): void {
@@ -168,10 +178,74 @@ export class IncrementalSnapshot {
     await this.readChunk();
   }
 
-  /** A change streamed for `table` (`schema.table`) with these event key values. */
-  changed(table: string, key: readonly (string | null)[]): void {
-    if (!this.windowOpen || this.window.size === 0 || this.current?.id !== table) return;
-    if (this.window.remove(windowKey(key))) log.debug({ table, key }, "row removed from the snapshot window");
+  /**
+   * A change streamed for `table` (`schema.table`) in transaction `xid`, with these event key values: an
+   * open window drops their rows. Read-only, the change may show the window closed: its rows are answered,
+   * to go before the change, and the next chunk is read.
+   */
+  async changed(
+    table: string,
+    keys: readonly (readonly (string | null)[])[],
+    xid: bigint,
+    at: StreamPoint,
+  ): Promise<SourceRecord[]> {
+    const readOnly = this.readOnly;
+    if (readOnly === null) {
+      if (this.windowOpen) this.deduplicate(table, keys);
+      return [];
+    }
+    readOnly.streamed(xid);
+    readOnly.changeOf(xid);
+    if (this.running && readOnly.closed) {
+      const records = this.windowRecords(at);
+      await this.readChunk();
+      return records;
+    }
+    if (readOnly.deduplicating) this.deduplicate(table, keys);
+    return [];
+  }
+
+  private deduplicate(table: string, keys: readonly (readonly (string | null)[])[]): void {
+    if (this.window.size === 0 || this.current?.id !== table) return;
+    for (const key of keys)
+      if (this.window.remove(windowKey(key))) log.debug({ table, key }, "row removed from the snapshot window");
+  }
+
+  /**
+   * Read-only: a transaction committed (`xid`), or the stream is idle after it: once the stream has caught
+   * up with the chunk's read, its window closes and the next chunk is read; while the watermarks stay the
+   * same (nothing runs in the database), chunk after chunk, until `room` records are there. `more`: there
+   * would have been another chunk.
+   */
+  async caughtUp(
+    xid: bigint | null,
+    at: StreamPoint,
+    room: number,
+  ): Promise<{ records: SourceRecord[]; more: boolean }> {
+    const readOnly = this.readOnly;
+    const records: SourceRecord[] = [];
+    if (readOnly === null) return { records, more: false };
+    if (xid !== null) readOnly.streamed(xid);
+    if (!this.running) return { records, more: false };
+    if (xid !== null && readOnly.maxInProgressCommitted(xid)) {
+      readOnly.close();
+      records.push(...this.windowRecords(at));
+      await this.readChunk();
+      return { records, more: false };
+    }
+    while (this.running && readOnly.caughtUp(xid)) {
+      if (records.length >= room) return { records, more: true };
+      readOnly.close();
+      records.push(...this.windowRecords(at));
+      await this.readChunk();
+      if (readOnly.watermarksChanged()) break;
+    }
+    return { records, more: false };
+  }
+
+  /** Whether watermarks come from pg_current_snapshot() (read.only) rather than the signalling table. */
+  get readOnlyWatermarks(): boolean {
+    return this.readOnly !== null;
   }
 
   /** Acts on a signal found at `at`; answers the records to hand on before the signal's own. */
@@ -292,6 +366,7 @@ export class IncrementalSnapshot {
       this.resetChunk();
       this.window.clear();
       this.windowOpen = false;
+      this.readOnly?.reset();
       this.notify("ABORTED", {});
       return [];
     }
@@ -307,6 +382,7 @@ export class IncrementalSnapshot {
     this.collections = [this.collections[0]!, ...this.collections.slice(1).filter((c) => !expanded.includes(c.id))];
     if (stopCurrent) {
       this.window.clear();
+      this.readOnly?.reset();
       this.nextCollection();
     }
     this.notify("ABORTED", { data_collections: expanded.join(",") });
@@ -465,7 +541,33 @@ export class IncrementalSnapshot {
   }
 
   private async watermark(id: string, type: string, data: Record<string, string>): Promise<void> {
-    const { schema, table } = this.options.signalTable;
+    const readOnly = this.readOnly;
+    if (readOnly !== null) {
+      // Read-only: the transactions running now, nothing written.
+      const current = async () => {
+        const [{ snapshot }] = await this.options.sql()<
+          { snapshot: string }[]
+        >`SELECT pg_current_snapshot()::text AS snapshot`;
+        return parsePgSnapshot(snapshot);
+      };
+      if (type === CLOSE_WINDOW) return readOnly.setHigh(await current());
+      let low = await current();
+      // A transaction just streamed may not be visible yet (read-only-window.ts): in a moment it is.
+      for (let attempt = 1; !readOnly.seesStreamed(low); attempt++) {
+        if (attempt > STREAMED_VISIBLE_ATTEMPTS) {
+          log.warn(
+            { xmin: String(low.xmin), xmax: String(low.xmax) },
+            "a streamed transaction is still not visible; reading the chunk anyway",
+          );
+          break;
+        }
+        await Bun.sleep(STREAMED_VISIBLE_WAIT_MS); // back-off until the committing session is done
+        low = await current();
+      }
+      readOnly.setLow(low);
+      return;
+    }
+    const { schema, table } = this.options.signalTable!;
     const payload = {
       ...data,
       ...(this.correlationId !== null ? { correlationId: this.correlationId } : {}),

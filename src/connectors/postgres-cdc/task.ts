@@ -122,6 +122,20 @@ function isConnectionLoss(err: unknown): boolean {
   return typeof code === "string" && (LOST_CODES.has(code) || LOST_SQLSTATE.test(code));
 }
 
+/** Why a connector has no incremental snapshot, as Debezium's would not run one. */
+const INCREMENTAL_NEEDS =
+  "an incremental snapshot needs read.only=true (watermarks from pg_current_snapshot()) or signal.data.collection with the source channel in signal.enabled.channels (its watermarks are written to that table and read back from the WAL through that channel)";
+
+/** pg_current_snapshot(), the read-only incremental snapshot's watermarks, came with PostgreSQL 13 (Debezium checks the same). */
+async function requireReadOnlySnapshots(sql: Sql): Promise<void> {
+  const [{ num, version }] = await sql<{ num: string; version: string }[]>`
+    SELECT current_setting('server_version_num') AS num, current_setting('server_version') AS version`;
+  if (Number(num) < 130000)
+    throw new ConnectException(
+      `read.only=true needs PostgreSQL 13 or later (pg_current_snapshot()), but the server is PostgreSQL ${version}`,
+    );
+}
+
 /** PostgreSQL 17 brought failover slots: an older server would fail CREATE_REPLICATION_SLOT's FAILOVER option. */
 async function requireFailoverSlots(sql: Sql): Promise<void> {
   const [{ num, version }] = await sql<{ num: string; version: string }[]>`
@@ -147,8 +161,13 @@ export class PostgresCdcTask extends SourceTask {
   private headers: readonly ConnectHeader[] = [];
   private progress!: SnapshotProgress;
   private streamingMetrics!: StreamingMetrics;
-  /** With signal.data.collection and the source channel: the incremental snapshot signals drive. */
+  /**
+   * The incremental snapshot signals drive: with read.only (watermarks from pg_current_snapshot()), or
+   * signal.data.collection with the source channel (watermarks written there and read back from the WAL).
+   */
   private incremental: IncrementalSnapshot | null = null;
+  /** Read-only: the idle stream's last check read a chunk and there may be more; the next poll does not wait. */
+  private moreChunks = false;
   private slotLag: SlotLag | null = null;
   private signals: SignalDispatcher | null = null;
   /** Blocking snapshots asked for by signals, taken one after another between batches. */
@@ -237,10 +256,7 @@ export class PostgresCdcTask extends SourceTask {
   private async incrementalSignal(signal: Signal): Promise<void> {
     const incremental = this.incremental;
     if (incremental === null || this.stream === null) {
-      log.warn(
-        { signal: signal.id, type: signal.type },
-        "an incremental snapshot signal needs signal.data.collection (the signalling table its watermarks are written to) with the source channel enabled; the signal is ignored",
-      );
+      log.warn({ signal: signal.id, type: signal.type }, `${INCREMENTAL_NEEDS}; the signal is ignored`);
       return;
     }
     const offset = this.stream.position();
@@ -255,7 +271,8 @@ export class PostgresCdcTask extends SourceTask {
     const storedOffset = this.context.offsetStorageReader.offset(sourcePartition(config.topicPrefix));
     this.position = storedOffset;
     const stored = readOffset(storedOffset);
-    this.incremental = this.sourceSignals() ? this.newIncrementalSnapshot(storedOffset) : null;
+    this.incremental = config.readOnly || this.sourceSignals() ? this.newIncrementalSnapshot(storedOffset) : null;
+    if (config.readOnly) await requireReadOnlySnapshots(sql);
     if (config.snapshotMode === "initial_only") {
       // As Debezium's: what will not stream needs neither publication nor slot (one nobody reads would
       // hold the WAL forever). The snapshot is a transaction of its own, at the current WAL position.
@@ -285,6 +302,11 @@ export class PostgresCdcTask extends SourceTask {
       { confirmed_flush_lsn: string | null }[]
     >`SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = ${config.slotName}`;
     if (config.slotFailover && !slot) await requireFailoverSlots(sql);
+    if (config.readOnly && !slot)
+      log.warn(
+        { slot: config.slotName },
+        "the connector is configured to be read-only (read.only=true) but its replication slot does not exist; creating it may fail",
+      );
     if (this.needsSnapshot(stored)) {
       // Only a slot created now exports a snapshot that lines up with its start; an old one has to go.
       if (slot) await whileSlotBusy(() => sql`SELECT pg_drop_replication_slot(${config.slotName})`);
@@ -366,11 +388,24 @@ export class PostgresCdcTask extends SourceTask {
     while (records.length < this.config.maxBatchSize) {
       // Once there are records, take only what has already arrived: hand them on without waiting.
       const wait = records.length > 0 ? 0 : deadline - Date.now();
-      const message = await this.replication.receive(wait, (walEnd) => stream.keepalive(walEnd));
+      const message = await this.replication.receive(this.moreChunks ? 0 : wait, (walEnd) => stream.keepalive(walEnd));
       if (message === null) break;
       this.handOn(records, await stream.records(message));
     }
     this.handOn(records, []);
+    this.moreChunks = false;
+    if (!stream.inTransaction && this.incremental?.readOnlyWatermarks && records.length < this.config.maxBatchSize) {
+      // As Debezium's read-only snapshot when no message is pending: the stream may have caught up with the chunk.
+      const at = stream.position();
+      const lsn = bigintOf(at.lsn) ?? 0n;
+      const { records: read, more } = await this.incremental.caughtUp(
+        bigintOf(at.txId),
+        { offset: at, lastCommitLsn: lsn, lsn },
+        this.config.maxBatchSize - records.length,
+      );
+      this.handOn(records, read);
+      this.moreChunks = more;
+    }
     // As Debezium's, also after a busy batch, but only between transactions: a heartbeat inside one
     // would point before its changes.
     const heartbeat = stream.inTransaction ? null : await this.heartbeat(stream);
@@ -503,7 +538,7 @@ export class PostgresCdcTask extends SourceTask {
     await this.incremental?.resume();
   }
 
-  /** signal.data.collection with the source channel (Debezium's default) enabled. */
+  /** signal.data.collection with the source channel (Debezium's default) enabled: signals read from the WAL. */
   private sourceSignals(): boolean {
     return this.config.signalTable !== null && this.config.signals.channels.has("source");
   }
@@ -513,7 +548,7 @@ export class PostgresCdcTask extends SourceTask {
     const incremental = new IncrementalSnapshot({
       sql: () => this.sql!,
       capture: this.captureOptions(),
-      signalTable: config.signalTable!,
+      signalTable: config.readOnly ? null : config.signalTable!,
       chunkSize: config.incrementalChunkSize,
       version: VERSION,
       database: config.database,
@@ -530,9 +565,11 @@ export class PostgresCdcTask extends SourceTask {
     const incremental = this.incremental;
     if (incremental === null) return null;
     return {
-      table: this.config.signalTable!,
+      table: this.sourceSignals() ? this.config.signalTable : null,
       signal: (signal, at) => this.onSignal(incremental, signal, at),
-      changed: (table, key) => incremental.changed(table, key),
+      changed: (table, keys, xid, at) => incremental.changed(table, keys, xid, at),
+      committed: async (xid, at) =>
+        incremental.readOnlyWatermarks ? (await incremental.caughtUp(xid, at, this.config.maxBatchSize)).records : [],
       offsetFields: () => incremental.offsetFields(),
     };
   }

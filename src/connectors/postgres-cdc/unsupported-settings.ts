@@ -77,11 +77,6 @@ export const debeziumUnsupportedSettings: Setting[] = [
     "Sluice writes an open and a close watermark row for each chunk (insert_insert) only",
     ["insert_insert"],
   ),
-  refused(
-    "read.only",
-    "Sluice's incremental snapshot writes its watermarks to signal.data.collection; it has no read-only incremental snapshots (watermarks from pg_current_snapshot())",
-    ["false"],
-  ),
   ignored(
     "incremental.snapshot.allow.schema.changes",
     "Sluice's incremental snapshot reads each chunk with the table's current columns",

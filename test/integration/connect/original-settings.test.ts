@@ -59,10 +59,8 @@ test("what Sluice declares as Debezium's and does not implement is Debezium's", 
   const examples: Record<string, string> = {
     "column.mask.hash.v2.<algorithm>.with.salt.<salt>": "column.mask.hash.v2.SHA-256.with.salt.pepper",
   };
-  // Debezium's PostgreSQL connector reads read.only (its read-only incremental snapshot) without listing it in its ConfigDef.
-  const readButUndeclared = new Set(["read.only"]);
   const notDebeziums = postgresCdcSettings.unsupported
-    .filter((s) => !s.pattern && !names.has(s.name) && !readButUndeclared.has(s.name))
+    .filter((s) => !s.pattern && !names.has(s.name))
     .map((s) => s.name);
   expect(notDebeziums).toEqual([]);
   // Families: each matches Debezium's example name (the v2 hash, documented by Debezium, is not in its ConfigDef).
