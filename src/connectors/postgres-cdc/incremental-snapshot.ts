@@ -12,7 +12,7 @@ import { rowOf, tableOfCatalog, type CaptureOptions, type CapturedTable } from "
 import { capturedTables, describeTable, type TableName } from "./catalog.ts";
 import { capturesTable } from "./config.ts";
 import { changeRecords } from "./envelope.ts";
-import { decodeKey, encodeKey, javaKindOf, type JavaKind, type KeyValue } from "./incremental-snapshot-key.ts";
+import { decodeKey, encodeKey, javaKindOf, type KeyClass, type KeyValue } from "./incremental-snapshot-key.ts";
 import {
   ChunkWindow,
   chunkQuery,
@@ -105,7 +105,7 @@ interface CurrentTable {
   /** Selected-column indexes of the event key (window) and of the chunk key, with the chunk key's Java classes. */
   readonly eventKey: readonly number[];
   readonly chunkKey: readonly number[];
-  readonly chunkKinds: readonly JavaKind[];
+  readonly chunkKinds: readonly KeyClass[];
 }
 
 interface WindowRow {
@@ -461,7 +461,7 @@ export class IncrementalSnapshot {
   }
 
   private keyOf(table: CurrentTable, raw: readonly (Buffer | null)[]): KeyValue[] {
-    return table.chunkKey.map((i, n) => ({ kind: table.chunkKinds[n]!, text: raw[i]?.toString("utf8") ?? null }));
+    return table.chunkKey.map((i, n) => ({ ...table.chunkKinds[n]!, text: raw[i]?.toString("utf8") ?? null }));
   }
 
   private async watermark(id: string, type: string, data: Record<string, string>): Promise<void> {
@@ -519,7 +519,12 @@ export class IncrementalSnapshot {
         columns.push(k);
         positions.push(-1);
       }
-    const typeOf = new Map(catalog.columns.map((c) => [c.name, c.typeOid]));
+    const classOf = new Map(
+      catalog.columns.map((c) => [
+        c.name,
+        javaKindOf(c.typeOid, c.typeName, catalog.userTypes.get(c.typeOid)?.kind === "enum"),
+      ]),
+    );
     return {
       id: collection.id,
       captured,
@@ -527,7 +532,7 @@ export class IncrementalSnapshot {
       positions,
       eventKey: primaryKey.map((k) => columns.indexOf(k)),
       chunkKey: keyColumns.map((k) => columns.indexOf(k)),
-      chunkKinds: keyColumns.map((k) => javaKindOf(typeOf.get(k)!)),
+      chunkKinds: keyColumns.map((k) => classOf.get(k)!),
     };
   }
 }
