@@ -5,6 +5,10 @@
 //   incremental_snapshot_primary_key and incremental_snapshot_maximum_key are equal byte for byte.
 // - a composite key of numeric, timestamp, timestamptz, date, varchar, bool, float8 and bytea: the same
 //   offsets byte for byte mid-snapshot, then every row read once with Debezium's record.
+// - Sluice's task restarted in the middle of such a snapshot resumes it after the last row sent: every
+//   row arrives.
+// - Sluice takes over Debezium's offsets in the middle of such a snapshot (PATCH …/offsets of a stopped
+//   connector) and reads the rest of the table, from the row after the last Debezium sent.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { decodeKey } from "#src/connectors/postgres-cdc/incremental-snapshot-key.ts";
 import {
@@ -175,8 +179,8 @@ describe("incremental snapshot keys of many types side by side with Debezium", (
    * An execute-snapshot and a pause-snapshot in one transaction: both sides see the pause before the
    * first chunk's watermarks, so each hands on that chunk alone and waits.
    */
-  const executePaused = (label: string, table: string) => {
-    for (const side of SIDES) {
+  const executePaused = (label: string, table: string, only: Side[] = SIDES) => {
+    for (const side of only) {
       const insert = (id: string, type: string, data: unknown) =>
         `INSERT INTO ${signalTable(side, label)} VALUES ('${id}', '${type}', '${JSON.stringify(data)}');`;
       sides.pg.psql(
@@ -297,4 +301,71 @@ describe("incremental snapshot keys of many types side by side with Debezium", (
     expect(mismatches.slice(0, 10)).toEqual([]);
     await remove("comp");
   }, 360_000);
+  /** The first chunk's last key of a composite table, as its texts joined by | (100 rows a chunk). */
+  const firstChunkEnd = (table: string) =>
+    sides.pg.psql(`${COMPOSITE_KEY} FROM ${table} ORDER BY ${COMPOSITE_KEY.slice(7)} OFFSET 99 LIMIT 1`);
+  /** The `v`s of a composite table's rows in key order. */
+  const vsInKeyOrder = (table: string) =>
+    sides.pg
+      .psql(`SELECT v FROM ${table} ORDER BY ${COMPOSITE_KEY.slice(7)}`)
+      .trim()
+      .split("\n");
+
+  test("Sluice's task restarted in the middle of a composite key's snapshot resumes it: every row arrives", async () => {
+    await create("rst", "restarted", 100, ["sluice"]);
+    executePaused("rst", "restarted", ["sluice"]);
+    await offsetAfter("sluice", "rst", firstChunkEnd("restarted"));
+    // A pause is not kept across a restart (as Debezium's): the restarted task reads on from the offsets.
+    const restarted = await sides
+      .api("sluice")
+      .post(`/connectors/${sideName("sluice", "rst")}/restart?includeTasks=true`);
+    expect(restarted.status, JSON.stringify(restarted.body)).toBeLessThan(300);
+    sides.pg.psql("UPDATE restarted SET v = v || ' updated' WHERE v IN ('v5', 'v995')");
+    const all = await everyRow("sluice", "rst", "restarted");
+    const reads = all.filter((e) => opOf(e) === "r");
+    const runs = new Set(reads.map((e) => e.headers["__debezium.context.runId"]));
+    expect(runs.size, "rows read before and after the restart").toBe(2);
+    // The restarted task went on after the last row sent: no row was read twice.
+    const readVs = reads.map(vOf);
+    expect(new Set(readVs).size).toBe(readVs.length);
+    expect(readVs.length).toBeGreaterThanOrEqual(COMPOSITE_ROWS - 2);
+    await remove("rst", ["sluice"]);
+  }, 300_000);
+
+  test("Sluice takes over Debezium's offsets in the middle of a composite key's snapshot", async () => {
+    const debeziumSettings = { "database.stringtype": "unspecified" };
+    await create("tko", "taken_over", 100, SIDES, { debezium: debeziumSettings });
+    executePaused("tko", "taken_over", ["debezium"]);
+    const taken = await offsetAfter("debezium", "tko", firstChunkEnd("taken_over"));
+    // Sluice's connector, stopped, is given Debezium's offset (its partition is Sluice's own), then resumed.
+    const stopped = await sides.api("sluice").put(`/connectors/${sideName("sluice", "tko")}/stop`);
+    expect(stopped.status, JSON.stringify(stopped.body)).toBeLessThan(300);
+    await waitFor("Sluice's connector stopped", async () => {
+      const body = (await sides.api("sluice").get(`/connectors/${sideName("sluice", "tko")}/status`)).body as Json;
+      return body.connector?.state === "STOPPED";
+    });
+    const patched = await sides.api("sluice").patch(`/connectors/${sideName("sluice", "tko")}/offsets`, {
+      offsets: [{ partition: { server: sideName("sluice", "tko") }, offset: taken }],
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const resumed = await sides.api("sluice").put(`/connectors/${sideName("sluice", "tko")}/resume`);
+    expect(resumed.status, JSON.stringify(resumed.body)).toBeLessThan(300);
+    // Sluice reads every row after the last Debezium sent, and none before it.
+    const order = vsInKeyOrder("taken_over");
+    const expected = order.slice(100);
+    const reads = await waitFor(
+      "Sluice's reads of the rest of the table",
+      async () => {
+        const read = (await events(topicOf("sluice", "tko", "taken_over"))).filter((e) => opOf(e) === "r").map(vOf);
+        return read.length >= expected.length ? read : undefined;
+      },
+      { timeoutMs: SNAPSHOT_TIMEOUT_MS, intervalMs: 1000 },
+    );
+    expect(reads).toEqual(expected);
+    const debeziumReads = (await events(topicOf("debezium", "tko", "taken_over")))
+      .filter((e) => opOf(e) === "r")
+      .map(vOf);
+    expect(debeziumReads).toEqual(order.slice(0, 100));
+    await remove("tko");
+  }, 300_000);
 });
