@@ -66,6 +66,28 @@ const EVERY_TYPE: [string, string, string[]][] = [
   ["ip", "inet", ["'10.0.0.1'", "'::1'", "'192.168.0.0/16'", "'2001:db8::1'"]],
   ["o", "oid", ["42", "4294967295", "0", "7"]],
 ];
+/**
+ * Edge values, two rows a table (chunk size 1: the first is the last sent, the second the maximum), the
+ * numeric first to order them.
+ */
+const EDGE_COLUMNS = "n numeric, d date, ts timestamp, f4 real, f8 double precision, iv interval, mo money, by bytea";
+const EDGES: Record<string, [string, string]> = {
+  edges_a: [
+    "(-0.001, '1582-10-04', '-infinity', 'NaN', '-Infinity', '-1 days -02:03:04.5', -0.01, '\\x00', 'a1')",
+    "('Infinity', 'infinity', 'infinity', '-0', '1e-320', '1 year 2 mons 3 days 04:05:06.000007', 0, '\\x0000', 'a2')",
+  ],
+  edges_b: [
+    "(0, '-infinity', '2024-02-29 23:59:59.999999', 'Infinity', 'NaN', '-00:00:00.000001', 1000000, '\\x', 'b1')",
+    "('NaN', '1582-10-15', '0001-01-01 00:00:00 BC', '1e-45', '-0', '-178000000 years', -92233720368547758.08, '\\xff', 'b2')",
+  ],
+};
+/** Equal values in one key: Java writes an object it shares (Boolean.TRUE, Integer.valueOf(7), …) once. */
+const SHARED_COLUMNS =
+  "i1 int, i2 int, i3 int, i4 int, b1 bool, b2 bool, l1 int8, l2 int8, p1 inet, p2 inet, v1 interval, v2 interval, n1 numeric, n2 numeric";
+const SHARED: [string, string] = [
+  "(7, 7, 1000, 1000, true, true, 5, 5, '::1', '::2', '1 day', '2 days', 3, 3, 'c1')",
+  "(8, -128, 128, 128, false, true, 200, 200, '::1', '::1', '1 day', '1 day', 16, 17, 'c2')",
+];
 const COMPOSITE_ROWS = 1000;
 const COMPOSITE_KEY = "SELECT n, ts, tstz, d, vc, b, f8, by";
 
@@ -82,6 +104,14 @@ describe("incremental snapshot keys of many types side by side with Debezium", (
         pg.psql(`CREATE TABLE every_type (${columns}, v text, PRIMARY KEY (${key}))`);
         const rows = [0, 1, 2, 3].map((r) => `(${EVERY_TYPE.map(([, , values]) => values[r]).join(", ")}, 'r${r}')`);
         pg.psql(`INSERT INTO every_type VALUES ${rows.join(", ")}`);
+        for (const [table, rows] of Object.entries(EDGES)) {
+          pg.psql(`CREATE TABLE ${table} (${EDGE_COLUMNS}, v text, PRIMARY KEY (n, d, ts, f4, f8, iv, mo, by))`);
+          pg.psql(`INSERT INTO ${table} VALUES ${rows.join(", ")}`);
+        }
+        pg.psql(
+          `CREATE TABLE shared_values (${SHARED_COLUMNS}, v text, PRIMARY KEY (i1, i2, i3, i4, b1, b2, l1, l2, p1, p2, v1, v2, n1, n2))`,
+        );
+        pg.psql(`INSERT INTO shared_values VALUES ${SHARED.join(", ")}`);
         // Chunks ordered by numeric first; the other columns vary within one numeric value.
         const compositeColumns =
           "n numeric(12,3), ts timestamp, tstz timestamptz, d date, vc varchar(20), b bool, f8 float8, by bytea, v text";
@@ -189,6 +219,11 @@ describe("incremental snapshot keys of many types side by side with Debezium", (
       );
     }
   };
+  /** SLUICE_DUMP_DIR=<dir>: both sides' offsets, where the unit tests' captured keys come from. */
+  const dumpOffsets = async (table: string, offsets: Record<Side, Json>) => {
+    if (process.env.SLUICE_DUMP_DIR)
+      await Bun.write(`${process.env.SLUICE_DUMP_DIR}/offsets-${table}.json`, JSON.stringify(offsets, null, 1));
+  };
   const events = async (topic: string) => sides.events(topic).catch(() => [] as Event[]);
   /** The topic's events once every `v` of the table is there (as read or streamed). */
   const everyRow = async (side: Side, label: string, table: string) => {
@@ -225,6 +260,7 @@ describe("incremental snapshot keys of many types side by side with Debezium", (
       debezium: await offsetAfter("debezium", "types", "12.50"),
       sluice: await offsetAfter("sluice", "types", "12.50"),
     };
+    await dumpOffsets("every_type", offsets);
     for (const key of ["incremental_snapshot_primary_key", "incremental_snapshot_maximum_key"])
       expect(offsets.sluice[key], key).toBe(offsets.debezium[key]);
     // The second row sent last; the largest key (numeric first) is the fourth row's.
@@ -249,6 +285,25 @@ describe("incremental snapshot keys of many types side by side with Debezium", (
     expect(sent[0]!.text).toBe("12.50");
     expect(decodeKey(offsets.debezium.incremental_snapshot_maximum_key)![1]!.text).toBe("0044-03-15 BC");
     await remove("types");
+  }, 300_000);
+
+  test("edge values (numeric NaN and infinities, ±infinity dates, Julian dates, negative intervals, signed zeros) and equal values Java shares: the offsets are Debezium's byte for byte", async () => {
+    for (const [table, label, first] of [
+      ["edges_a", "edga", "-0.001"],
+      ["edges_b", "edgb", "0"],
+      ["shared_values", "shrd", "7"],
+    ] as const) {
+      await create(label, table, 1, SIDES, { debezium: { "database.stringtype": "unspecified" } });
+      executePaused(label, table);
+      const offsets = {
+        debezium: await offsetAfter("debezium", label, first),
+        sluice: await offsetAfter("sluice", label, first),
+      };
+      await dumpOffsets(table, offsets);
+      for (const key of ["incremental_snapshot_primary_key", "incremental_snapshot_maximum_key"])
+        expect(offsets.sluice[key], `${table} ${key}`).toBe(offsets.debezium[key]);
+      await remove(label);
+    }
   }, 300_000);
 
   test("a composite key of numeric, timestamp(tz), date, varchar, bool, float8 and bytea: offsets and records as Debezium's", async () => {

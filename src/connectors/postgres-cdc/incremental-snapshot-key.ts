@@ -258,6 +258,24 @@ class Writer {
     this.handle();
     data();
   }
+  /**
+   * An object Java hands out once per value (Boolean.TRUE, Integer.valueOf(7), …), named by `identity`:
+   * written the first time, a reference to it after (null: a new object each time).
+   */
+  sharedObject(identity: string | null, desc: ClassDesc, data: () => void): void {
+    if (identity !== null && this.reference(`object ${identity}`)) return;
+    this.u8(TC_OBJECT);
+    this.classDesc(desc);
+    if (identity !== null) this.shared.set(`object ${identity}`, this.nextHandle);
+    this.handle();
+    data();
+  }
+  /** A String Java shares (a literal, or a name from PgJDBC's type cache): written once, referred to after. */
+  sharedString(s: string): void {
+    if (this.reference(`string ${s}`)) return;
+    this.shared.set(`string ${s}`, this.nextHandle);
+    this.string(s);
+  }
   byteArray(bytes: Uint8Array): void {
     this.u8(TC_ARRAY);
     this.classDesc(BYTE_ARRAY);
@@ -347,10 +365,21 @@ function magnitude(v: bigint): number[] {
   return out;
 }
 
-function writeBigDecimal(w: Writer, { unscaled, scale }: Decimal): void {
-  w.object(BIG_DECIMAL, () => {
+/**
+ * PgJDBC reads a short numeric with BigDecimal.valueOf(unscaled, scale), which answers one object per value
+ * for 0 to 10 (scale 0) and for zero of scale 0 to 15; money is parsed into a new object each time.
+ */
+function cachedDecimal({ unscaled, scale }: Decimal): string | null {
+  const cached = (scale === 0 && unscaled >= 0n && unscaled <= 10n) || (unscaled === 0n && scale < 16);
+  return cached ? `BigDecimal ${unscaled} ${scale}` : null;
+}
+
+function writeBigDecimal(w: Writer, { unscaled, scale }: Decimal, identity: string | null): void {
+  w.sharedObject(identity, BIG_DECIMAL, () => {
     w.i32(scale);
-    w.object(BIG_INTEGER, () => {
+    // BigInteger.valueOf answers one object per value from -16 to 16: written once, referred to after.
+    const cached = unscaled >= -16n && unscaled <= 16n ? `BigInteger ${unscaled}` : null;
+    w.sharedObject(cached, BIG_INTEGER, () => {
       for (const legacy of [-1, -1, -2, -2]) w.i32(legacy);
       w.i32(unscaled === 0n ? 0 : unscaled < 0n ? -1 : 1);
       w.byteArray(Uint8Array.from(magnitude(unscaled)));
@@ -478,15 +507,21 @@ function intervalText(v: Interval): string {
 
 // ---- the key ------------------------------------------------------------------------------------
 
+/** Integer.valueOf and Long.valueOf answer one object per value from -128 to 127. */
+function boxCached(text: string, kind = "Integer"): string | null {
+  const n = Number(text);
+  return n >= -128 && n <= 127 ? `${kind} ${n}` : null;
+}
+
 function writeValue(w: Writer, { kind, text, pgType }: KeyValue): void {
   if (text === null) return w.u8(TC_NULL);
   switch (kind) {
     case "String":
       return w.string(text);
     case "Integer":
-      return w.object(INTEGER, () => w.i32(Number(text)));
+      return w.sharedObject(boxCached(text), INTEGER, () => w.i32(Number(text)));
     case "Long":
-      return w.object(LONG, () => w.i64(BigInt(text)));
+      return w.sharedObject(boxCached(text, "Long"), LONG, () => w.i64(BigInt(text)));
     case "UUID":
       return w.object(UUID, () => {
         const [most, least] = uuidHalves(text);
@@ -496,13 +531,16 @@ function writeValue(w: Writer, { kind, text, pgType }: KeyValue): void {
     case "BigDecimal":
       // Debezium keeps numeric's NaN and infinities, which BigDecimal cannot hold, as a Double.
       if (/^[+-]?(NaN|Infinity)$/.test(text)) return w.object(DOUBLE, () => w.i64(float64Bits(floatOf(text))));
-      return writeBigDecimal(w, pgType === "money" ? moneyDecimalOf(text) : decimalOf(text));
+      if (pgType === "money") return writeBigDecimal(w, moneyDecimalOf(text), null);
+      return writeBigDecimal(w, decimalOf(text), cachedDecimal(decimalOf(text)));
     case "Double":
       return w.object(DOUBLE, () => w.i64(float64Bits(floatOf(text))));
     case "Float":
       return w.object(FLOAT, () => w.i32(float32Bits(floatOf(text))));
-    case "Boolean":
-      return w.object(BOOLEAN, () => w.u8(text === "t" || text === "true" ? 1 : 0));
+    case "Boolean": {
+      const value = text === "t" || text === "true";
+      return w.sharedObject(`Boolean ${value}`, BOOLEAN, () => w.u8(value ? 1 : 0));
+    }
     case "Date":
       return w.object(SQL_DATE, () => {
         w.u8(TC_BLOCKDATA);
@@ -514,13 +552,13 @@ function writeValue(w: Writer, { kind, text, pgType }: KeyValue): void {
       return w.byteArray(Buffer.from(text.replace(/^\\x/, ""), "hex"));
     case "PGobject":
       return w.object(PG_OBJECT, () => {
-        w.string(pgType ?? "");
+        w.sharedString(pgType ?? "");
         w.string(text);
       });
     case "PGInterval":
       return w.object(PG_INTERVAL, () => {
         const v = intervalOf(text);
-        w.string("interval");
+        w.sharedString("interval");
         w.u8(TC_NULL); // PGInterval keeps its value in its own fields
         for (const n of [v.days, v.hours]) w.i32(n);
         w.u8(0); // isNull
@@ -715,9 +753,14 @@ class Reader {
   }
 }
 
+/** Double's text, -0 kept (PostgreSQL reads "-0" as negative zero). */
+function doubleText(v: number): string {
+  return Object.is(v, -0) ? "-0" : String(v);
+}
+
 /** Float's shortest text that reads back as the same float4. */
 function float32Text(v: number): string {
-  if (!Number.isFinite(v)) return String(v);
+  if (!Number.isFinite(v) || v === 0) return doubleText(v);
   for (let digits = 1; digits < 9; digits++) {
     const text = v.toPrecision(digits);
     if (Math.fround(Number(text)) === v) return String(Number(text));
@@ -743,7 +786,7 @@ function keyValueOf(value: unknown): KeyValue {
     case "java.lang.Float":
       return { kind: "Float", text: float32Text(field("value") as number) };
     case "java.lang.Double":
-      return { kind: "Double", text: String(field("value")) };
+      return { kind: "Double", text: doubleText(field("value") as number) };
     case "java.util.UUID": {
       const hex = (v: unknown) =>
         BigInt.asUintN(64, v as bigint)
