@@ -8,7 +8,8 @@
 // - Sluice's task restarted in the middle of such a snapshot resumes it after the last row sent: every
 //   row arrives.
 // - Sluice takes over Debezium's offsets in the middle of such a snapshot (PATCH …/offsets of a stopped
-//   connector) and reads the rest of the table, from the row after the last Debezium sent.
+//   connector) and reads the rest of the table, from the row after the last Debezium sent; and Debezium
+//   takes over Sluice's the same way.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { decodeKey } from "#src/connectors/postgres-cdc/incremental-snapshot-key.ts";
 import {
@@ -108,6 +109,17 @@ describe("incremental snapshot keys of many types side by side with Debezium", (
           pg.psql(`CREATE TABLE ${table} (${EDGE_COLUMNS}, v text, PRIMARY KEY (n, d, ts, f4, f8, iv, mo, by))`);
           pg.psql(`INSERT INTO ${table} VALUES ${rows.join(", ")}`);
         }
+        // Domains: Debezium reads a domain's values as its base type's (PostgreSQL's results report the base type).
+        pg.psql("CREATE DOMAIN price AS numeric CHECK (VALUE > 0)");
+        pg.psql("CREATE DOMAIN valid_day AS date");
+        pg.psql("CREATE DOMAIN label AS citext");
+        pg.psql("CREATE DOMAIN positive_price AS price");
+        pg.psql(
+          "CREATE TABLE domain_key (n positive_price, d valid_day, l label, p price, v text, PRIMARY KEY (n, d, l, p))",
+        );
+        pg.psql(
+          "INSERT INTO domain_key VALUES (1.5, '2024-01-01', 'One', 2, 'd1'), (12345678.90, '1999-01-01', 'two', 3.25, 'd2')",
+        );
         pg.psql(
           `CREATE TABLE shared_values (${SHARED_COLUMNS}, v text, PRIMARY KEY (i1, i2, i3, i4, b1, b2, l1, l2, p1, p2, v1, v2, n1, n2))`,
         );
@@ -121,7 +133,7 @@ describe("incremental snapshot keys of many types side by side with Debezium", (
           ` timestamptz '2024-01-01 00:00+00' - (g % 3) * interval '1 hour', date '1999-12-31' + (g % 2),` +
           ` 'key ' || (g % 4), g % 2 = 0, g * 0.5, decode(lpad(to_hex(g), 4, '0'), 'hex'), 'v' || g` +
           ` FROM generate_series(1, ${rows}) g`;
-        for (const table of ["composite", "restarted", "taken_over"]) {
+        for (const table of ["composite", "restarted", "taken_over", "given_back"]) {
           pg.psql(`CREATE TABLE ${table} (${compositeColumns}, PRIMARY KEY (${compositeKey}))`);
           pg.psql(`INSERT INTO ${table} ${compositeRows(COMPOSITE_ROWS)}`);
         }
@@ -287,11 +299,12 @@ describe("incremental snapshot keys of many types side by side with Debezium", (
     await remove("types");
   }, 300_000);
 
-  test("edge values (numeric NaN and infinities, ±infinity dates, Julian dates, negative intervals, signed zeros) and equal values Java shares: the offsets are Debezium's byte for byte", async () => {
+  test("edge values (numeric NaN and infinities, ±infinity dates, Julian dates, negative intervals, signed zeros), equal values Java shares and domains: the offsets are Debezium's byte for byte", async () => {
     for (const [table, label, first] of [
       ["edges_a", "edga", "-0.001"],
       ["edges_b", "edgb", "0"],
       ["shared_values", "shrd", "7"],
+      ["domain_key", "dom", "1.5"],
     ] as const) {
       await create(label, table, 1, SIDES, { debezium: { "database.stringtype": "unspecified" } });
       executePaused(label, table);
@@ -387,40 +400,43 @@ describe("incremental snapshot keys of many types side by side with Debezium", (
     await remove("rst", ["sluice"]);
   }, 300_000);
 
-  test("Sluice takes over Debezium's offsets in the middle of a composite key's snapshot", async () => {
-    const debeziumSettings = { "database.stringtype": "unspecified" };
-    await create("tko", "taken_over", 100, SIDES, { debezium: debeziumSettings });
-    executePaused("tko", "taken_over", ["debezium"]);
-    const taken = await offsetAfter("debezium", "tko", firstChunkEnd("taken_over"));
-    // Sluice's connector, stopped, is given Debezium's offset (its partition is Sluice's own), then resumed.
-    const stopped = await sides.api("sluice").put(`/connectors/${sideName("sluice", "tko")}/stop`);
-    expect(stopped.status, JSON.stringify(stopped.body)).toBeLessThan(300);
-    await waitFor("Sluice's connector stopped", async () => {
-      const body = (await sides.api("sluice").get(`/connectors/${sideName("sluice", "tko")}/status`)).body as Json;
-      return body.connector?.state === "STOPPED";
-    });
-    const patched = await sides.api("sluice").patch(`/connectors/${sideName("sluice", "tko")}/offsets`, {
-      offsets: [{ partition: { server: sideName("sluice", "tko") }, offset: taken }],
-    });
-    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
-    const resumed = await sides.api("sluice").put(`/connectors/${sideName("sluice", "tko")}/resume`);
-    expect(resumed.status, JSON.stringify(resumed.body)).toBeLessThan(300);
-    // Sluice reads every row after the last Debezium sent, and none before it.
-    const order = vsInKeyOrder("taken_over");
-    const expected = order.slice(100);
-    const reads = await waitFor(
-      "Sluice's reads of the rest of the table",
-      async () => {
-        const read = (await events(topicOf("sluice", "tko", "taken_over"))).filter((e) => opOf(e) === "r").map(vOf);
-        return read.length >= expected.length ? read : undefined;
-      },
-      { timeoutMs: SNAPSHOT_TIMEOUT_MS, intervalMs: 1000 },
-    );
-    expect(reads).toEqual(expected);
-    const debeziumReads = (await events(topicOf("debezium", "tko", "taken_over")))
-      .filter((e) => opOf(e) === "r")
-      .map(vOf);
-    expect(debeziumReads).toEqual(order.slice(0, 100));
-    await remove("tko");
-  }, 300_000);
+  for (const [from, to, label, table] of [
+    ["debezium", "sluice", "tko", "taken_over"],
+    ["sluice", "debezium", "gvb", "given_back"],
+  ] as const)
+    test(`${to} takes over ${from}'s offsets in the middle of a composite key's snapshot`, async () => {
+      await create(label, table, 100, SIDES, { debezium: { "database.stringtype": "unspecified" } });
+      executePaused(label, table, [from]);
+      const taken = await offsetAfter(from, label, firstChunkEnd(table));
+      // The other side's connector, stopped, is given that offset (under its own partition), then resumed.
+      const connector = `/connectors/${sideName(to, label)}`;
+      const stopped = await sides.api(to).put(`${connector}/stop`);
+      expect(stopped.status, JSON.stringify(stopped.body)).toBeLessThan(300);
+      await waitFor(`${to}'s connector stopped`, async () => {
+        const body = (await sides.api(to).get(`${connector}/status`)).body as Json;
+        return body.connector?.state === "STOPPED";
+      });
+      const patched = await sides.api(to).patch(`${connector}/offsets`, {
+        offsets: [{ partition: { server: sideName(to, label) }, offset: taken }],
+      });
+      expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+      const resumed = await sides.api(to).put(`${connector}/resume`);
+      expect(resumed.status, JSON.stringify(resumed.body)).toBeLessThan(300);
+      // It reads every row after the last the other sent, and none before it.
+      const order = vsInKeyOrder(table);
+      const expected = order.slice(100);
+      const readsOf = async (side: Side) =>
+        (await events(topicOf(side, label, table))).filter((e) => opOf(e) === "r").map(vOf);
+      const reads = await waitFor(
+        `${to}'s reads of the rest of the table`,
+        async () => {
+          const read = await readsOf(to);
+          return read.length >= expected.length ? read : undefined;
+        },
+        { timeoutMs: SNAPSHOT_TIMEOUT_MS, intervalMs: 1000 },
+      );
+      expect(reads).toEqual(expected);
+      expect(await readsOf(from)).toEqual(order.slice(0, 100));
+      await remove(label);
+    }, 300_000);
 });

@@ -9,7 +9,7 @@ import type { Sql } from "postgres";
 import type { ConnectHeader, SourceRecord } from "../../connect/api/records.ts";
 import { logger } from "../../platform/log.ts";
 import { rowOf, tableOfCatalog, type CaptureOptions, type CapturedTable } from "./captured-table.ts";
-import { capturedTables, describeTable, type TableName } from "./catalog.ts";
+import { capturedTables, describeTable, resultTypes, type TableName } from "./catalog.ts";
 import { capturesTable } from "./config.ts";
 import { changeRecords } from "./envelope.ts";
 import { decodeKey, encodeKey, javaKindOf, type KeyClass, type KeyValue } from "./incremental-snapshot-key.ts";
@@ -519,12 +519,16 @@ export class IncrementalSnapshot {
         columns.push(k);
         positions.push(-1);
       }
-    const classOf = new Map(
-      catalog.columns.map((c) => [
-        c.name,
-        javaKindOf(c.typeOid, c.typeName, catalog.userTypes.get(c.typeOid)?.kind === "enum"),
-      ]),
+    // The Java class of each key column follows the type Debezium's query result reports (a domain's base type).
+    const typeOf = new Map(catalog.columns.map((c) => [c.name, c.typeOid]));
+    const types = await resultTypes(
+      sql,
+      keyColumns.map((k) => typeOf.get(k)!),
     );
+    const classOf = (column: string) => {
+      const type = types.get(typeOf.get(column)!);
+      return type ? javaKindOf(type.oid, type.name, type.isEnum) : javaKindOf(typeOf.get(column)!);
+    };
     return {
       id: collection.id,
       captured,
@@ -532,7 +536,7 @@ export class IncrementalSnapshot {
       positions,
       eventKey: primaryKey.map((k) => columns.indexOf(k)),
       chunkKey: keyColumns.map((k) => columns.indexOf(k)),
-      chunkKinds: keyColumns.map((k) => classOf.get(k)!),
+      chunkKinds: keyColumns.map(classOf),
     };
   }
 }
