@@ -109,6 +109,13 @@ describe("incremental snapshot keys of many types side by side with Debezium", (
           pg.psql(`CREATE TABLE ${table} (${EDGE_COLUMNS}, v text, PRIMARY KEY (n, d, ts, f4, f8, iv, mo, by))`);
           pg.psql(`INSERT INTO ${table} VALUES ${rows.join(", ")}`);
         }
+        pg.psql(
+          'CREATE TABLE other_types (i int, ci cidr, ma macaddr, m8 macaddr8, js jsonb, bt bit(4), vb varbit, nm name, c1 "char", rg int4range, tv tsvector, ls pg_lsn, v text, PRIMARY KEY (i, ci, ma, m8, js, bt, vb, nm, c1, rg, tv, ls))',
+        );
+        pg.psql(
+          `INSERT INTO other_types VALUES (1, '10.0.0.0/8', '08:00:2b:01:02:03', '08:00:2b:01:02:03:04:05', '{"a": 1}', B'1010', B'101', 'nm1', 'x', '[1,5)', 'a fat cat', '0/16B3748', 'o1'),` +
+            ` (2, '::1/128', 'ff:ff:ff:ff:ff:ff', '00:00:00:00:00:00:00:01', '[1, "two"]', B'0001', B'', 'nm2', 'y', 'empty', 'rat', 'FFFFFFFF/FFFFFFFF', 'o2')`,
+        );
         // Domains: Debezium reads a domain's values as its base type's (PostgreSQL's results report the base type).
         pg.psql("CREATE DOMAIN price AS numeric CHECK (VALUE > 0)");
         pg.psql("CREATE DOMAIN valid_day AS date");
@@ -299,12 +306,13 @@ describe("incremental snapshot keys of many types side by side with Debezium", (
     await remove("types");
   }, 300_000);
 
-  test("edge values (numeric NaN and infinities, ±infinity dates, Julian dates, negative intervals, signed zeros), equal values Java shares and domains: the offsets are Debezium's byte for byte", async () => {
+  test("edge values (numeric NaN and infinities, ±infinity dates, Julian dates, negative intervals, signed zeros), equal values Java shares, domains and types PgJDBC has no class for: the offsets are Debezium's byte for byte", async () => {
     for (const [table, label, first] of [
       ["edges_a", "edga", "-0.001"],
       ["edges_b", "edgb", "0"],
       ["shared_values", "shrd", "7"],
       ["domain_key", "dom", "1.5"],
+      ["other_types", "oth", "1"],
     ] as const) {
       await create(label, table, 1, SIDES, { debezium: { "database.stringtype": "unspecified" } });
       executePaused(label, table);

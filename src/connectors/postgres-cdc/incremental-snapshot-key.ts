@@ -4,10 +4,11 @@
 // the other resume the snapshot. The Java class of a value is the one Debezium's chunk query reads it as
 // (PostgresConnection.getColumnValue over PgJDBC), found by running Debezium 3.7 on each key type:
 // int2/int4 Integer, int8/oid Long, uuid UUID, numeric/money BigDecimal (numeric NaN/±Infinity Double),
-// date java.sql.Date, bool Boolean, float4 Float, float8 Double, bytea byte[], interval PGInterval,
-// inet/cidr/macaddr/jsonb and extension types (citext…) PGobject; text types, enums, time(tz) and
-// timestamp(tz) (read as strings) String. Types not listed go as String too: Sluice resumes from them,
-// a Debezium taking the offset over may not.
+// date java.sql.Date, bool Boolean, float4 Float, float8 Double, bytea byte[], interval PGInterval;
+// text types, name, "char", enums, bit, time(tz) and timestamp(tz) (read as strings) String; every other
+// type (inet, cidr, macaddr, jsonb, varbit, ranges, tsvector, pg_lsn, extension types such as citext…) a
+// PGobject of the type's name. Domains are their base type. Arrays go as String: Sluice resumes from
+// them, Debezium cannot snapshot such a table.
 export type JavaKind =
   | "Integer"
   | "Long"
@@ -45,21 +46,16 @@ const KINDS = new Map<number, JavaKind>([
   [17, "Bytes"],
   [1186, "PGInterval"],
 ]);
-/** Built-in types PgJDBC hands as a PGobject of their name. */
-const PG_OBJECTS = new Map<number, string>([
-  [869, "inet"],
-  [650, "cidr"],
-  [829, "macaddr"],
-  [774, "macaddr8"],
-  [3802, "jsonb"],
-  [3614, "tsvector"],
-]);
+/**
+ * Types read as strings: PgJDBC's character types, and the time and timestamp types and bit that Debezium
+ * reads with getString. PgJDBC hands the types it has no Java class for as a PGobject of their name.
+ */
+const STRINGS = new Set([25, 1043, 1042, 19, 18, 1560, 1083, 1266, 1114, 1184, 142]);
 const MONEY = 790;
-const FIRST_USER_OID = 16384;
 
 /**
- * The Java class Debezium reads a value of this column type as. `typeName` (pg_type.typname) names an
- * extension type's PGobject; enums (`isEnum`) are Strings.
+ * The Java class Debezium reads a value of this column type as. `typeName` (pg_type.typname, a domain's
+ * base type's) names a PGobject; without it, or for an enum or an array, the value goes as a String.
  */
 export function javaKindOf(typeOid: number, typeName = "", isEnum = false): KeyClass {
   if (INTEGERS.has(typeOid)) return { kind: "Integer" };
@@ -68,10 +64,9 @@ export function javaKindOf(typeOid: number, typeName = "", isEnum = false): KeyC
   if (typeOid === MONEY) return { kind: "BigDecimal", pgType: "money" };
   const kind = KINDS.get(typeOid);
   if (kind !== undefined) return { kind };
-  const pgObject = PG_OBJECTS.get(typeOid);
-  if (pgObject !== undefined) return { kind: "PGobject", pgType: pgObject };
-  if (typeOid >= FIRST_USER_OID && !isEnum && typeName !== "") return { kind: "PGobject", pgType: typeName };
-  return { kind: "String" };
+  // Arrays come as java.sql.Array, which Java cannot serialize (Debezium fails on them): Sluice keeps text.
+  if (STRINGS.has(typeOid) || isEnum || typeName === "" || typeName.startsWith("_")) return { kind: "String" };
+  return { kind: "PGobject", pgType: typeName };
 }
 
 const MAGIC = [0xac, 0xed, 0x00, 0x05];

@@ -83,7 +83,7 @@ const COLUMNS: [string, string, ReturnType<typeof javaKindOf>][] = [
   ["en", "enum", javaKindOf(16390, "mood", true)],
   ["mo", "money", javaKindOf(790)],
   ["iv", "interval", javaKindOf(1186)],
-  ["ip", "inet", javaKindOf(869)],
+  ["ip", "inet", javaKindOf(869, "inet")],
   ["o", "oid", javaKindOf(26)],
 ];
 /** The key's values as PostgreSQL prints them (what Sluice's chunk query reads). */
@@ -135,6 +135,9 @@ const MAXIMUM = key([
 
 describe("incremental snapshot keys of every common type, as Debezium 3.7 writes them", () => {
   test("the Java class of each key column follows Debezium's read of it", () => {
+    // Arrays (which Debezium cannot serialize) and types of unknown name stay Strings.
+    expect(javaKindOf(1007, "_int4")).toEqual({ kind: "String" });
+    expect(javaKindOf(99999)).toEqual({ kind: "String" });
     expect(COLUMNS.map(([name, , c]) => [name, c.kind, c.pgType])).toEqual([
       ["n", "BigDecimal", undefined],
       ["d", "Date", undefined],
@@ -307,8 +310,50 @@ const SHARED_MAXIMUM =
   "0000011078787371007e0019000000007371007e001cfffffffffffffffffffffffefffffffe000000017571007e001f0000" +
   "0001117878";
 
+// And from its other_types table: types PgJDBC has no Java class for are PGobjects of their name; name,
+// "char" and bit are Strings.
+const OTHER_LAST_SENT =
+  "aced0005757200135b4c6a6176612e6c616e672e4f626a6563743b90ce589f1073296c02000078700000000c737200116a61" +
+  "76612e6c616e672e496e746567657212e2a0a4f781873802000149000576616c7565787200106a6176612e6c616e672e4e75" +
+  "6d62657286ac951d0b94e08b0200007870000000017372001c6f72672e706f737467726573716c2e7574696c2e50476f626a" +
+  "6563744bf895caac6f64440200024c0004747970657400124c6a6176612f6c616e672f537472696e673b4c000576616c7565" +
+  "71007e000678707400046369647274000a31302e302e302e302f387371007e00057400076d61636164647274001130383a30" +
+  "303a32623a30313a30323a30337371007e00057400086d6163616464723874001730383a30303a32623a30313a30323a3033" +
+  "3a30343a30357371007e00057400056a736f6e627400087b2261223a20317d740004313031307371007e0005740006766172" +
+  "6269747400033130317400036e6d31740001787371007e0005740009696e743472616e67657400055b312c35297371007e00" +
+  "057400087473766563746f7274000f2761272027636174272027666174277371007e000574000670675f6c736e740009302f" +
+  "31364233373438";
+const OTHER_MAXIMUM =
+  "aced0005757200135b4c6a6176612e6c616e672e4f626a6563743b90ce589f1073296c02000078700000000c737200116a61" +
+  "76612e6c616e672e496e746567657212e2a0a4f781873802000149000576616c7565787200106a6176612e6c616e672e4e75" +
+  "6d62657286ac951d0b94e08b0200007870000000027372001c6f72672e706f737467726573716c2e7574696c2e50476f626a" +
+  "6563744bf895caac6f64440200024c0004747970657400124c6a6176612f6c616e672f537472696e673b4c000576616c7565" +
+  "71007e00067870740004636964727400073a3a312f3132387371007e00057400076d61636164647274001166663a66663a66" +
+  "663a66663a66663a66667371007e00057400086d6163616464723874001730303a30303a30303a30303a30303a30303a3030" +
+  "3a30317371007e00057400056a736f6e6274000a5b312c202274776f225d740004303030317371007e000574000676617262" +
+  "69747400007400036e6d32740001797371007e0005740009696e743472616e6765740005656d7074797371007e0005740008" +
+  "7473766563746f7274000527726174277371007e000574000670675f6c736e74001146464646464646462f46464646464646" +
+  "46";
+const OTHER_CLASSES = (
+  [
+    [23, ""],
+    [650, "cidr"],
+    [829, "macaddr"],
+    [774, "macaddr8"],
+    [3802, "jsonb"],
+    [1560, "bit"],
+    [1562, "varbit"],
+    [19, "name"],
+    [18, "char"],
+    [3904, "int4range"],
+    [3614, "tsvector"],
+    [3220, "pg_lsn"],
+  ] as const
+).map(([oid, name]) => javaKindOf(oid, name));
 const EDGE_CLASSES = [1700, 1082, 1114, 700, 701, 1186, 790, 17].map((oid) => javaKindOf(oid));
-const SHARED_CLASSES = [23, 23, 23, 23, 16, 16, 20, 20, 869, 869, 1186, 1186, 1700, 1700].map((oid) => javaKindOf(oid));
+const SHARED_CLASSES = [23, 23, 23, 23, 16, 16, 20, 20, 869, 869, 1186, 1186, 1700, 1700].map((oid) =>
+  javaKindOf(oid, oid === 869 ? "inet" : ""),
+);
 const keyOf = (classes: KeyClass[], texts: string[]): KeyValue[] => classes.map((c, i) => ({ ...c, text: texts[i]! }));
 
 describe("edge values and shared objects, as Debezium 3.7 writes them", () => {
@@ -393,6 +438,42 @@ describe("edge values and shared objects, as Debezium 3.7 writes them", () => {
         "17",
       ]),
       SHARED_MAXIMUM,
+    ],
+    [
+      "other types, last sent",
+      keyOf(OTHER_CLASSES, [
+        "1",
+        "10.0.0.0/8",
+        "08:00:2b:01:02:03",
+        "08:00:2b:01:02:03:04:05",
+        '{"a": 1}',
+        "1010",
+        "101",
+        "nm1",
+        "x",
+        "[1,5)",
+        "'a' 'cat' 'fat'",
+        "0/16B3748",
+      ]),
+      OTHER_LAST_SENT,
+    ],
+    [
+      "other types, maximum",
+      keyOf(OTHER_CLASSES, [
+        "2",
+        "::1/128",
+        "ff:ff:ff:ff:ff:ff",
+        "00:00:00:00:00:00:00:01",
+        '[1, "two"]',
+        "0001",
+        "",
+        "nm2",
+        "y",
+        "empty",
+        "'rat'",
+        "FFFFFFFF/FFFFFFFF",
+      ]),
+      OTHER_MAXIMUM,
     ],
   ])("%s", (_, key, debezium) => {
     expect(encodeKey(key)).toBe(debezium);
