@@ -8,7 +8,7 @@
 // text types, name, "char", enums, bit, time(tz) and timestamp(tz) (read as strings) String; every other
 // type (inet, cidr, macaddr, jsonb, varbit, ranges, tsvector, pg_lsn, extension types such as citext…) a
 // PGobject of the type's name. Domains are their base type. Arrays go as String: Sluice resumes from
-// them, Debezium cannot snapshot such a table.
+// them, Debezium 3.7 sends no row of such a table.
 export type JavaKind =
   | "Integer"
   | "Long"
@@ -64,7 +64,7 @@ export function javaKindOf(typeOid: number, typeName = "", isEnum = false): KeyC
   if (typeOid === MONEY) return { kind: "BigDecimal", pgType: "money" };
   const kind = KINDS.get(typeOid);
   if (kind !== undefined) return { kind };
-  // Arrays come as java.sql.Array, which Java cannot serialize (Debezium fails on them): Sluice keeps text.
+  // Arrays come as java.sql.Array (Debezium 3.7 sends no row of a table keyed by one): Sluice keeps text.
   if (STRINGS.has(typeOid) || isEnum || typeName === "" || typeName.startsWith("_")) return { kind: "String" };
   return { kind: "PGobject", pgType: typeName };
 }
