@@ -87,6 +87,27 @@ async function userTypes(sql: Sql, oids: number[]): Promise<Map<number, UserType
   return types;
 }
 
+/** A type as a query's result reports it: a domain's base type (however deep), its name, whether an enum. */
+export interface ResultType {
+  readonly oid: number;
+  readonly name: string;
+  readonly isEnum: boolean;
+}
+
+/** The result type of each of these column types (PostgreSQL sends a domain's base type in row descriptions). */
+export async function resultTypes(sql: Sql, oids: number[]): Promise<Map<number, ResultType>> {
+  const rows = await sql<{ oid: string; base: string; name: string; type_type: string }[]>`
+    WITH RECURSIVE resolved(oid, current) AS (
+      SELECT t.oid, t.oid FROM pg_type t WHERE t.oid = ANY(${oids}::oid[])
+      UNION ALL
+      SELECT r.oid, t.typbasetype FROM resolved r JOIN pg_type t ON t.oid = r.current WHERE t.typtype = 'd'
+    )
+    SELECT r.oid::int8 AS oid, t.oid::int8 AS base, t.typname AS name, t.typtype AS type_type
+      FROM resolved r JOIN pg_type t ON t.oid = r.current
+     WHERE t.typtype <> 'd'`;
+  return new Map(rows.map((r) => [Number(r.oid), { oid: Number(r.base), name: r.name, isEnum: r.type_type === "e" }]));
+}
+
 /** Ordinary and partitioned tables the filters capture, in name order (the snapshot's order). */
 export async function capturedTables(sql: Sql, filters: CaptureFilters): Promise<TableName[]> {
   const rows = await sql<TableName[]>`

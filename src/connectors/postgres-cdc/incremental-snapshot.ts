@@ -10,10 +10,10 @@ import type { Sql } from "postgres";
 import type { ConnectHeader, SourceRecord } from "../../connect/api/records.ts";
 import { logger } from "../../platform/log.ts";
 import { rowOf, tableOfCatalog, type CaptureOptions, type CapturedTable } from "./captured-table.ts";
-import { capturedTables, describeTable, type TableName } from "./catalog.ts";
+import { capturedTables, describeTable, resultTypes, type TableName } from "./catalog.ts";
 import { capturesTable } from "./config.ts";
 import { changeRecords } from "./envelope.ts";
-import { decodeKey, encodeKey, javaKindOf, type JavaKind, type KeyValue } from "./incremental-snapshot-key.ts";
+import { decodeKey, encodeKey, javaKindOf, type KeyClass, type KeyValue } from "./incremental-snapshot-key.ts";
 import {
   ChunkWindow,
   chunkQuery,
@@ -111,7 +111,7 @@ interface CurrentTable {
   /** Selected-column indexes of the event key (window) and of the chunk key, with the chunk key's Java classes. */
   readonly eventKey: readonly number[];
   readonly chunkKey: readonly number[];
-  readonly chunkKinds: readonly JavaKind[];
+  readonly chunkKinds: readonly KeyClass[];
 }
 
 interface WindowRow {
@@ -537,7 +537,7 @@ export class IncrementalSnapshot {
   }
 
   private keyOf(table: CurrentTable, raw: readonly (Buffer | null)[]): KeyValue[] {
-    return table.chunkKey.map((i, n) => ({ kind: table.chunkKinds[n]!, text: raw[i]?.toString("utf8") ?? null }));
+    return table.chunkKey.map((i, n) => ({ ...table.chunkKinds[n]!, text: raw[i]?.toString("utf8") ?? null }));
   }
 
   private async watermark(id: string, type: string, data: Record<string, string>): Promise<void> {
@@ -621,7 +621,16 @@ export class IncrementalSnapshot {
         columns.push(k);
         positions.push(-1);
       }
+    // The Java class of each key column follows the type Debezium's query result reports (a domain's base type).
     const typeOf = new Map(catalog.columns.map((c) => [c.name, c.typeOid]));
+    const types = await resultTypes(
+      sql,
+      keyColumns.map((k) => typeOf.get(k)!),
+    );
+    const classOf = (column: string) => {
+      const type = types.get(typeOf.get(column)!);
+      return type ? javaKindOf(type.oid, type.name, type.isEnum) : javaKindOf(typeOf.get(column)!);
+    };
     return {
       id: collection.id,
       captured,
@@ -629,7 +638,7 @@ export class IncrementalSnapshot {
       positions,
       eventKey: primaryKey.map((k) => columns.indexOf(k)),
       chunkKey: keyColumns.map((k) => columns.indexOf(k)),
-      chunkKinds: keyColumns.map((k) => javaKindOf(typeOf.get(k)!)),
+      chunkKinds: keyColumns.map(classOf),
     };
   }
 }
