@@ -97,13 +97,17 @@ export class ChangeStream {
       case "begin": {
         const transaction = { xid: BigInt(message.xid), commitTime: message.commitTime };
         this.transaction = transaction;
+        // Resent after a restart, the BEGIN counts among the messages at the stored change's LSN when it has
+        // that LSN (a COPY's first rows share the BEGIN's), as Debezium's WalPositionLocator counts it:
+        // with lsn_events_processed > 1 that repeats the last row handed on, as Debezium does.
+        if (this.resumed?.txId === transaction.xid && this.resumed.lsn === x.walStart) this.countEvent(x.walStart);
         // The BEGIN record's offset as Debezium's: the transaction's own position, where none of it went yet.
         const begin = this.options.transactions?.begin(
           transaction.xid,
           x.walStart,
           transaction.commitTime,
           this.offsetAt({
-            lsnCommit: this.lastCommitEnd,
+            lsnCommit: this.inTransactionCommitLsn(),
             lsn: x.walStart,
             txId: transaction.xid,
             tsUsec: transaction.commitTime,
@@ -183,6 +187,15 @@ export class ChangeStream {
     };
   }
 
+  /**
+   * lsn_commit of a transaction's records, as Debezium's: the last Commit message received (streaming
+   * resumes there and the transaction comes again), not a keepalive's position since, which may lie
+   * within the transaction's WAL.
+   */
+  private inTransactionCommitLsn(): bigint {
+    return this.lastCommitLsn ?? this.lastCommitEnd;
+  }
+
   private offsetAt(p: StreamingPosition): Record<string, unknown> {
     return { ...streamingOffset(p), ...this.options.signals?.offsetFields() };
   }
@@ -258,7 +271,7 @@ export class ChangeStream {
     const eventsAtLsn = this.eventsAtLsn;
     const offsetOf = () =>
       this.offsetAt({
-        lsnCommit: this.lastCommitEnd,
+        lsnCommit: this.inTransactionCommitLsn(),
         lsn,
         txId: transaction.xid,
         tsUsec: transaction.commitTime,
