@@ -8,7 +8,13 @@ import { tableOfRelation, rowOf, type CaptureOptions, type CapturedTable } from 
 import { describeTable, type TableName } from "./catalog.ts";
 import { capturesTable } from "./config.ts";
 import { changeRecords, type Operation, type Row } from "./envelope.ts";
-import { sourcePartition, streamingOffset, type MessageType, type StoredOffset } from "./offsets.ts";
+import {
+  sourcePartition,
+  streamingOffset,
+  type MessageType,
+  type StoredOffset,
+  type StreamingPosition,
+} from "./offsets.ts";
 import { decodePgOutput, type OldTuple, type RelationMessage } from "./pgoutput.ts";
 import type { XLogData } from "./replication-stream.ts";
 import { nowUnixMicros } from "./pg-epoch.ts";
@@ -74,6 +80,9 @@ export class ChangeStream {
   private lastCommitEnd: bigint;
   private lastTxId: bigint | null = null;
   private lastCommitTime = 0n;
+  /** The LSN of the last change message and how many in a row had it (lsn_events_processed; 0 after a commit). */
+  private eventLsn: bigint | null = null;
+  private eventsAtLsn = 0;
 
   constructor(
     private readonly sql: Sql,
@@ -98,11 +107,22 @@ export class ChangeStream {
       case "begin": {
         const transaction = { xid: BigInt(message.xid), commitTime: message.commitTime };
         this.transaction = transaction;
+        // Resent after a restart, the BEGIN counts among the messages at the stored change's LSN when it has
+        // that LSN (a COPY's first rows share the BEGIN's), as Debezium's WalPositionLocator counts it:
+        // with lsn_events_processed > 1 that repeats the last row handed on, as Debezium does.
+        if (this.resumed?.txId === transaction.xid && this.resumed.lsn === x.walStart) this.countEvent(x.walStart);
+        // The BEGIN record's offset as Debezium's: the transaction's own position, where none of it went yet.
         const begin = this.options.transactions?.begin(
           transaction.xid,
           x.walStart,
           transaction.commitTime,
-          this.position(),
+          this.offsetAt({
+            lsnCommit: this.inTransactionCommitLsn(),
+            lsn: x.walStart,
+            txId: transaction.xid,
+            tsUsec: transaction.commitTime,
+            messageType: "BEGIN",
+          }),
         );
         return begin ? [begin] : [];
       }
@@ -112,7 +132,19 @@ export class ChangeStream {
         this.lastTxId = this.transaction?.xid ?? null;
         this.lastCommitTime = message.commitTime;
         this.transaction = null;
-        const end = this.options.transactions?.commit(x.walStart, this.position());
+        this.eventLsn = null;
+        this.eventsAtLsn = 0;
+        const end = this.options.transactions?.commit(
+          x.walStart,
+          message.commitTime,
+          this.offsetAt({
+            lsnCommit: this.lastCommitEnd,
+            lsn: this.lastCommitEnd,
+            txId: this.lastTxId,
+            tsUsec: this.lastCommitTime,
+            messageType: "COMMIT",
+          }),
+        );
         const committed =
           this.lastTxId === null
             ? undefined
@@ -127,14 +159,20 @@ export class ChangeStream {
         this.relations.set(message.relationId, await this.capture(message));
         return [];
       case "insert":
+        this.countEvent(x.walStart);
         return this.change("c", message.relationId, x.walStart, null, message.newTuple);
       case "update":
+        this.countEvent(x.walStart);
         return this.change("u", message.relationId, x.walStart, message.old, message.newTuple);
       case "delete":
+        this.countEvent(x.walStart);
         return this.change("d", message.relationId, x.walStart, message.old, null);
       case "truncate": {
         const records: SourceRecord[] = [];
-        for (const id of message.relationIds) records.push(...(await this.event("t", id, x.walStart, null, null)));
+        for (const id of message.relationIds) {
+          this.countEvent(x.walStart);
+          records.push(...(await this.event("t", id, x.walStart, null, null)));
+        }
         return records;
       }
       default:
@@ -156,14 +194,47 @@ export class ChangeStream {
   /** The offset of a record carrying no change (a heartbeat): resume after everything handled. */
   position(): Record<string, unknown> {
     return {
-      ...streamingOffset({
+      ...this.offsetAt({
         lsnCommit: this.lastCommitEnd,
         lsn: this.lastCommitEnd,
         txId: this.lastTxId,
         tsUsec: this.lastCommitTime,
       }),
-      ...this.options.signals?.offsetFields(),
+      // As Debezium's, whose offsets always hold its transaction context (empty between transactions).
+      ...this.options.transactions?.offsetFields(),
     };
+  }
+
+  /**
+   * lsn_commit of a transaction's records, as Debezium's: the last Commit message received (streaming
+   * resumes there and the transaction comes again), not a keepalive's position since, which may lie
+   * within the transaction's WAL.
+   */
+  private inTransactionCommitLsn(): bigint {
+    return this.lastCommitLsn ?? this.lastCommitEnd;
+  }
+
+  private offsetAt(p: StreamingPosition): Record<string, unknown> {
+    return { ...streamingOffset(p), ...this.options.signals?.offsetFields() };
+  }
+
+  /** Counts a change message at `lsn` (Debezium counts those of tables the filters leave out too). */
+  private countEvent(lsn: bigint): void {
+    if (this.eventLsn === lsn) this.eventsAtLsn++;
+    else {
+      this.eventLsn = lsn;
+      this.eventsAtLsn = 1;
+    }
+  }
+
+  /**
+   * After a restart the server resends the transaction that was under way: what was handed on is skipped,
+   * up to the stored change; at its LSN, as Debezium's, the stored number of changes if more than one, else all.
+   */
+  private handedOn(xid: bigint, lsn: bigint): boolean {
+    const resumed = this.resumed;
+    if (resumed === null || xid !== resumed.txId || lsn > resumed.lsn) return false;
+    return lsn < resumed.lsn || resumed.eventsAtLsn <= 1 || this.eventsAtLsn <= resumed.eventsAtLsn;
   }
 
   private isSignalTable(schema: string, table: string): boolean {
@@ -214,18 +285,17 @@ export class ChangeStream {
     const table = this.relations.get(relationId);
     const transaction = this.transaction;
     if (!table || transaction === null) return [];
-    // After a restart the server resends the transaction that was under way; what was handed on is skipped.
-    if (this.resumed !== null && transaction.xid === this.resumed.txId && lsn <= this.resumed.lsn) return [];
-    const offsetOf = () => ({
-      ...streamingOffset({
-        lsnCommit: this.lastCommitEnd,
+    if (this.handedOn(transaction.xid, lsn)) return [];
+    const eventsAtLsn = this.eventsAtLsn;
+    const offsetOf = () =>
+      this.offsetAt({
+        lsnCommit: this.inTransactionCommitLsn(),
         lsn,
         txId: transaction.xid,
         tsUsec: transaction.commitTime,
         messageType: MESSAGE_TYPES[op],
-      }),
-      ...this.options.signals?.offsetFields(),
-    });
+        eventsAtLsn,
+      });
     // As Debezium's: a signal acts before its own record goes, so that record's offset holds its effect.
     const signals = this.options.signals;
     const signalled: SourceRecord[] = [];
@@ -289,7 +359,10 @@ export class ChangeStream {
           tombstonesOnDelete: this.options.tombstonesOnDelete,
           headers: this.options.headers,
           ...(transactions
-            ? { transactionBlock: () => transactions.event(`${table.schema}.${table.table}`, lsn) }
+            ? {
+                transactionBlock: () => transactions.event(`${table.schema}.${table.table}`, lsn),
+                offsetFields: () => transactions.offsetFields(),
+              }
             : {}),
         },
       ),

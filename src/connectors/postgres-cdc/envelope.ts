@@ -211,6 +211,8 @@ export interface RecordOptions {
    * asked in the order they are written (a key change is two events, as in Debezium).
    */
   readonly transactionBlock?: () => ChangeEvent["transaction"];
+  /** Fields added to each record's offset once its block is counted (the transaction's counts so far). */
+  readonly offsetFields?: () => Record<string, unknown>;
 }
 
 /** The task a record came from, as Debezium's extended headers name it. */
@@ -245,23 +247,27 @@ export function changeRecords(schemas: TableSchemas, event: ChangeEvent, options
     values === null ? null : rowStruct(schemas.valueSchema, values, schemas.valueMappers);
   const key = (values: Row | null) =>
     values === null || schemas.keySchema === null || event.op === "t" ? null : rowStruct(schemas.keySchema, values);
-  const record = (op: Operation, before: Row | null, after: Row | null, headers: ConnectHeader[] = []): SourceRecord =>
-    sourceRecord({
+  const record = (
+    op: Operation,
+    before: Row | null,
+    after: Row | null,
+    headers: ConnectHeader[] = [],
+  ): SourceRecord => {
+    const transaction = options.transactionBlock?.() ?? event.transaction;
+    return sourceRecord({
       sourcePartition: options.sourcePartition,
-      sourceOffset: options.sourceOffset,
+      sourceOffset: options.offsetFields
+        ? { ...options.sourceOffset, ...options.offsetFields() }
+        : options.sourceOffset,
       topic: schemas.topic,
       // Truncates name no row: no key, and no key schema (a null struct would not convert).
       keySchema: op === "t" ? null : schemas.keySchema,
       key: key(op === "d" ? before : after),
       valueSchema: schemas.envelopeSchema,
-      value: envelopeStruct(
-        schemas.envelopeSchema,
-        { ...event, op, transaction: options.transactionBlock?.() ?? event.transaction },
-        row(before),
-        row(after),
-      ),
+      value: envelopeStruct(schemas.envelopeSchema, { ...event, op, transaction }, row(before), row(after)),
       headers: [...headers, ...(options.headers ?? [])],
     });
+  };
   const tombstone = (deleted: SourceRecord): SourceRecord[] =>
     options.tombstonesOnDelete
       ? [sourceRecord({ ...deleted, valueSchema: null, value: null, headers: [...deleted.headers] })]

@@ -525,7 +525,8 @@ export class PostgresCdcTask extends SourceTask {
       transactions:
         config.transactionTopic === null
           ? null
-          : new TransactionMetadata(config.transactionTopic, sourcePartition(config.topicPrefix)),
+          : // Resumes the transaction the stored offset was in the middle of (this.position: it, or a snapshot's).
+            new TransactionMetadata(config.transactionTopic, sourcePartition(config.topicPrefix), this.position),
     };
     this.stream = new ChangeStream(this.sql!, options, from, lastChange, lastCommitLsn);
     await whileSlotBusy(() => this.replication!.startReplication(config.slotName, from, config.publicationName));

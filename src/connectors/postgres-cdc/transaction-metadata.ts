@@ -3,8 +3,15 @@
 // commits, and each change event's `transaction` block (id, total_order, data_collection_order). As
 // Debezium's PostgreSQL connector, every id is `<xid>:<LSN of the message at hand>`, so the BEGIN, the
 // events and the END of one transaction carry different ids (compare by the part before the colon).
+// As Debezium's TransactionContext, the open transaction is kept in every record's offset (its xid and
+// its counts per table), so a task restarted in the middle of a transaction goes on counting where the
+// committed offset left off, without a second BEGIN, and the END counts the whole transaction.
 import { SchemaBuilder, type Schema, Struct } from "../../connect/api/data/index.ts";
 import { sourceRecord, type SourceRecord } from "../../connect/api/records.ts";
+
+/** Debezium's offset keys: the open transaction's xid, and its events so far per `schema.table` after the prefix. */
+const OFFSET_TRANSACTION_ID = "transaction_id";
+const OFFSET_COLLECTION_ORDER = "transaction_data_collection_order_";
 
 const KEY_SCHEMA: Schema = SchemaBuilder.struct()
   .name("io.debezium.connector.common.TransactionMetadataKey")
@@ -39,29 +46,36 @@ export interface TransactionBlock {
 
 interface OpenTransaction {
   readonly xid: bigint;
-  /** Commit time, Unix microseconds. */
-  readonly commitTime: bigint;
   total: bigint;
   /** Events per `schema.table`, in the order the tables first appeared. */
   readonly perTable: Map<string, bigint>;
 }
 
 export class TransactionMetadata {
-  private open: OpenTransaction | null = null;
+  private open: OpenTransaction | null;
 
   constructor(
     /** `<topic.prefix>.<topic.transaction>` */
     private readonly topic: string,
     private readonly sourcePartition: Record<string, unknown>,
-  ) {}
+    /** The committed offset the task starts from: the transaction it was in the middle of, if any. */
+    stored: Record<string, unknown> | null = null,
+  ) {
+    this.open = storedTransaction(stored);
+  }
 
-  /** A Begin message at `lsn`: the BEGIN record (Debezium writes it even if no captured change follows). */
-  begin(xid: bigint, lsn: bigint, commitTime: bigint, offset: Record<string, unknown>): SourceRecord {
-    this.open = { xid, commitTime, total: 0n, perTable: new Map() };
+  /**
+   * A Begin message at `lsn`: the BEGIN record (Debezium writes it even if no captured change follows).
+   * None for the transaction the stored offset was in: the server sends it again after a restart, and
+   * Debezium (3.7) goes on with its counts instead of beginning it anew.
+   */
+  begin(xid: bigint, lsn: bigint, commitTime: bigint, offset: Record<string, unknown>): SourceRecord | null {
+    if (this.open?.xid === xid) return null;
+    this.open = { xid, total: 0n, perTable: new Map() };
     const id = `${xid}:${lsn}`;
     return this.record(
       id,
-      offset,
+      { ...offset, ...this.offsetFields() },
       new Struct(VALUE_SCHEMA)
         .put("status", "BEGIN")
         .put("id", id)
@@ -81,10 +95,14 @@ export class TransactionMetadata {
     return { id: `${open.xid}:${lsn}`, totalOrder: open.total, dataCollectionOrder: inTable };
   }
 
-  /** A Commit message at `lsn`: the END record of the open transaction (null when none is open). */
-  commit(lsn: bigint, offset: Record<string, unknown>): SourceRecord | null {
+  /**
+   * A Commit message at `lsn` (commit time in Unix microseconds): the END record of the open transaction
+   * (null when none is open). Its offset still holds the transaction, as Debezium's.
+   */
+  commit(lsn: bigint, commitTime: bigint, offset: Record<string, unknown>): SourceRecord | null {
     const open = this.open;
     if (open === null) return null;
+    const sourceOffset = { ...offset, ...this.offsetFields() };
     this.open = null;
     const id = `${open.xid}:${lsn}`;
     const collections = javaHashMapOrder([...open.perTable.keys()]).map((name) =>
@@ -92,14 +110,23 @@ export class TransactionMetadata {
     );
     return this.record(
       id,
-      offset,
+      sourceOffset,
       new Struct(VALUE_SCHEMA)
         .put("status", "END")
         .put("id", id)
         .put("event_count", open.total)
         .put("data_collections", collections)
-        .put("ts_ms", open.commitTime / 1000n),
+        .put("ts_ms", commitTime / 1000n),
     );
+  }
+
+  /** The offset keys of the open transaction (none between transactions), as Debezium stores them. */
+  offsetFields(): Record<string, unknown> {
+    const open = this.open;
+    if (open === null) return {};
+    const fields: Record<string, unknown> = { [OFFSET_TRANSACTION_ID]: String(open.xid) };
+    for (const [table, count] of open.perTable) fields[OFFSET_COLLECTION_ORDER + table] = Number(count);
+    return fields;
   }
 
   private record(id: string, offset: Record<string, unknown>, value: Struct): SourceRecord {
@@ -113,6 +140,22 @@ export class TransactionMetadata {
       value,
     });
   }
+}
+
+/** The transaction an offset was written in (Sluice's or Debezium's keys), with its counts so far. */
+function storedTransaction(offset: Record<string, unknown> | null): OpenTransaction | null {
+  const id = offset?.[OFFSET_TRANSACTION_ID];
+  if (offset == null || (typeof id !== "string" && typeof id !== "number") || !/^\d+$/.test(String(id))) return null;
+  const perTable = new Map<string, bigint>();
+  let total = 0n;
+  for (const [key, value] of Object.entries(offset)) {
+    if (!key.startsWith(OFFSET_COLLECTION_ORDER)) continue;
+    const count =
+      typeof value === "bigint" ? value : typeof value === "number" && Number.isInteger(value) ? BigInt(value) : 0n;
+    perTable.set(key.slice(OFFSET_COLLECTION_ORDER.length), count);
+    total += count;
+  }
+  return { xid: BigInt(id), total, perTable };
 }
 
 /** Java's String.hashCode: over UTF-16 code units, in 32-bit arithmetic. */
