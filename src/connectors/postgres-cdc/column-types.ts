@@ -35,11 +35,19 @@ export type TimePrecisionMode = "adaptive" | "adaptive_time_microseconds" | "con
 /** Types outside pg_catalog, described from the catalog (pg_type, pg_enum) by the caller. */
 export type UserType =
   | { readonly kind: "enum"; readonly values: readonly string[] }
-  | { readonly kind: "array"; readonly elementOid: number };
+  | { readonly kind: "array"; readonly elementOid: number }
+  /** A contrib extension's type Debezium knows by name (its OID differs per database). */
+  | { readonly kind: "extension"; readonly name: ExtensionTypeName };
+
+/** The extension types Debezium maps (TypeRegistry looks these up by name). */
+export const EXTENSION_TYPES = ["citext", "ltree"] as const;
+export type ExtensionTypeName = (typeof EXTENSION_TYPES)[number];
 
 export interface TypeMappingOptions {
   readonly decimalHandlingMode: DecimalHandlingMode;
   readonly timePrecisionMode: TimePrecisionMode;
+  /** money.fraction.digits: the scale of a money column as a decimal (default 2). */
+  readonly moneyFractionDigits?: number;
   /** By type OID. */
   readonly userTypes?: ReadonlyMap<number, UserType>;
   /**
@@ -94,6 +102,17 @@ export const Oid = {
   NUMERIC: 1700,
   UUID: 2950,
   JSONB: 3802,
+  MONEY: 790,
+  INET: 869,
+  CIDR: 650,
+  MACADDR: 829,
+  MACADDR8: 774,
+  INT4RANGE: 3904,
+  NUMRANGE: 3906,
+  TSRANGE: 3908,
+  TSTZRANGE: 3910,
+  DATERANGE: 3912,
+  INT8RANGE: 3926,
 } as const;
 
 /** Array type OID → element OID, for the arrays Debezium maps. */
@@ -277,6 +296,7 @@ function typeMapping(oid: number, typeModifier: number, options: TypeMappingOpti
   if (scalar !== null) return scalar;
   const userType = options.userTypes?.get(oid);
   if (userType?.kind === "enum") return enumMapping(userType.values);
+  if (userType?.kind === "extension") return extensionMapping(userType.name);
   const elementOid = ARRAY_ELEMENTS.get(oid) ?? (userType?.kind === "array" ? userType.elementOid : undefined);
   if (elementOid === undefined) return null;
   const elementType = options.userTypes?.get(elementOid);
@@ -340,6 +360,20 @@ function scalarMapping(oid: number, typeModifier: number, options: TypeMappingOp
       return plain(named(SchemaBuilder.string, "io.debezium.data.Xml"), identity);
     case Oid.UUID:
       return plain(named(SchemaBuilder.string, "io.debezium.data.Uuid"), identity);
+    // Debezium passes these through as their text output, in plain strings.
+    case Oid.INET:
+    case Oid.CIDR:
+    case Oid.MACADDR:
+    case Oid.MACADDR8:
+    case Oid.INT4RANGE:
+    case Oid.INT8RANGE:
+    case Oid.NUMRANGE:
+    case Oid.TSRANGE:
+    case Oid.TSTZRANGE:
+    case Oid.DATERANGE:
+      return plain(SchemaBuilder.string, identity);
+    case Oid.MONEY:
+      return moneyMapping(options.decimalHandlingMode, options.moneyFractionDigits ?? 2);
     case Oid.NUMERIC:
       return numericMapping(typeModifier, options.decimalHandlingMode);
     case Oid.DATE:
@@ -373,6 +407,15 @@ function enumMapping(values: readonly string[]): TypeMapping {
     () => SchemaBuilder.string().name("io.debezium.data.Enum").version(1).parameter("allowed", values.join(",")),
     identity,
   );
+}
+
+function extensionMapping(name: ExtensionTypeName): TypeMapping {
+  switch (name) {
+    case "citext":
+      return plain(SchemaBuilder.string, identity);
+    case "ltree":
+      return plain(named(SchemaBuilder.string, "io.debezium.data.Ltree"), identity);
+  }
 }
 
 function parseBool(text: string): boolean {
@@ -481,6 +524,38 @@ function variableScaleDecimal(value: BigDecimal, schema: Schema): Struct {
     scale = 0;
   }
   return new Struct(schema).put("scale", scale).put("value", twosComplementBytes(unscaled));
+}
+
+// --- money ---------------------------------------------------------------------------------------
+
+const MONEY = /^-?[^\d(-]?[\d,]*\.?\d*$/;
+
+/**
+ * money's text output ("$1,234.56", "-$0.50" under lc_monetary C) read as Debezium reads it, streamed
+ * or snapshotted: through the JDBC driver's PGmoney, which drops the currency symbol and the group
+ * separators and keeps a double, so amounts past 2^53 cents lose their last digits as in Debezium.
+ */
+export function parseMoney(text: string): number {
+  if (!MONEY.test(text)) throw new DataException(`Not a PostgreSQL money: ${JSON.stringify(text)}`);
+  const negative = text.startsWith("-");
+  const digits = (negative ? text.slice(1) : text).replace(/^[^\d.]/, "").replaceAll(",", "");
+  const value = javaParseDouble(digits);
+  return negative ? -value : value;
+}
+
+/** Debezium's money: a Decimal of money.fraction.digits (rounded half up from the double), a double, or the double's Java text. */
+function moneyMapping(mode: DecimalHandlingMode, fractionDigits: number): TypeMapping {
+  switch (mode) {
+    case "double":
+      return plain(SchemaBuilder.float64, parseMoney);
+    case "string":
+      return plain(SchemaBuilder.string, (t) => javaDoubleToString(parseMoney(t)));
+    case "precise":
+      return plain(
+        () => Decimal.builder(fractionDigits),
+        (t) => BigDecimal.parse(javaDoubleToString(parseMoney(t))).setScale(fractionDigits, "HALF_UP"),
+      );
+  }
 }
 
 // --- dates and times -----------------------------------------------------------------------------

@@ -428,3 +428,71 @@ describe("the source type, as Debezium's column rules see it (pgjdbc's metadata)
     expect(typeOf(MOOD, -1, { typeName: "mood" })).toMatchObject({ typeName: "mood", isCharacter: true });
   });
 });
+
+describe("Debezium type mapping: money, network addresses, ranges and extension types", () => {
+  const CITEXT = 16500;
+  const LTREE = 16600;
+  const extensions = new Map<number, UserType>([
+    [CITEXT, { kind: "extension", name: "citext" }],
+    [LTREE, { kind: "extension", name: "ltree" }],
+  ]);
+
+  test("money is a Decimal of money.fraction.digits, read through a double as PGmoney reads it", () => {
+    expect(mapping(Oid.MONEY).schema.equals(Decimal.builder(2).optional().build())).toBe(true);
+    expect(
+      mapping(Oid.MONEY, -1, { moneyFractionDigits: 4 }).schema.equals(Decimal.builder(4).optional().build()),
+    ).toBe(true);
+    expect(convert(Oid.MONEY, "$1,234.56")).toEqual(BigDecimal.parse("1234.56"));
+    expect(convert(Oid.MONEY, "-$0.01")).toEqual(BigDecimal.parse("-0.01"));
+    expect(convert(Oid.MONEY, "$0.00")).toEqual(BigDecimal.parse("0.00"));
+    // Past 2^53 the double keeps 17 significant digits, as in Debezium.
+    expect(convert(Oid.MONEY, "$92,233,720,368,547,758.07")).toEqual(BigDecimal.parse("92233720368547760.00"));
+    expect(convert(Oid.MONEY, "-$92,233,720,368,547,758.08")).toEqual(BigDecimal.parse("-92233720368547760.00"));
+    expect(() => convert(Oid.MONEY, "twelve")).toThrow(DataException);
+  });
+
+  test("money under decimal.handling.mode double and string: the double, and Java's text of it", () => {
+    expect(
+      mapping(Oid.MONEY, -1, { decimalHandlingMode: "double" }).schema.equals(Schema.OPTIONAL_FLOAT64_SCHEMA),
+    ).toBe(true);
+    expect(convert(Oid.MONEY, "-$1,234.50", -1, { decimalHandlingMode: "double" })).toBe(-1234.5);
+    expect(mapping(Oid.MONEY, -1, { decimalHandlingMode: "string" }).schema.equals(Schema.OPTIONAL_STRING_SCHEMA)).toBe(
+      true,
+    );
+    expect(convert(Oid.MONEY, "$1,234.50", -1, { decimalHandlingMode: "string" })).toBe("1234.5");
+    expect(convert(Oid.MONEY, "$12,345,678.00", -1, { decimalHandlingMode: "string" })).toBe("1.2345678E7");
+  });
+
+  test("inet, cidr, macaddr, macaddr8 and the built-in ranges are their text, in plain strings", () => {
+    for (const oid of [
+      Oid.INET,
+      Oid.CIDR,
+      Oid.MACADDR,
+      Oid.MACADDR8,
+      Oid.INT4RANGE,
+      Oid.INT8RANGE,
+      Oid.NUMRANGE,
+      Oid.TSRANGE,
+      Oid.TSTZRANGE,
+      Oid.DATERANGE,
+    ])
+      expect(mapping(oid).schema.equals(Schema.OPTIONAL_STRING_SCHEMA)).toBe(true);
+    expect(convert(Oid.INET, "192.168.1.10/24")).toBe("192.168.1.10/24");
+    expect(convert(Oid.CIDR, "2001:db8::/32")).toBe("2001:db8::/32");
+    expect(convert(Oid.MACADDR8, "08:00:2b:01:02:03:04:05")).toBe("08:00:2b:01:02:03:04:05");
+    expect(convert(Oid.INT4RANGE, "empty")).toBe("empty");
+    expect(convert(Oid.TSTZRANGE, '["2024-01-01 08:00:00+00",)')).toBe('["2024-01-01 08:00:00+00",)');
+  });
+
+  test("citext is a plain string and ltree io.debezium.data.Ltree, known by the catalog's type name", () => {
+    const options = { userTypes: extensions };
+    expect(mapping(CITEXT, -1, options).schema.equals(Schema.OPTIONAL_STRING_SCHEMA)).toBe(true);
+    expect(mapping(LTREE, -1, options).schema.equals(named(SchemaBuilder.string(), "io.debezium.data.Ltree"))).toBe(
+      true,
+    );
+    expect(convert(CITEXT, "MiXeD", -1, options)).toBe("MiXeD");
+    expect(convert(LTREE, "Top.Science", -1, options)).toBe("Top.Science");
+    // Without the catalog's word, an unknown OID stays unmapped (and is warned of by the caller).
+    expect(columnMapping({ typeOid: CITEXT, typeModifier: -1, optional: true }, defaults)).toBeNull();
+  });
+});
