@@ -123,14 +123,14 @@ function capturedTable(
 /** What has been warned of, so a table read again (each Relation message, each snapshot) warns once. */
 const warnedUnmapped = new Set<string>();
 
-/** Columns of types neither Sluice nor Debezium maps are left out of events, as Debezium leaves them out: say so, once per table. */
+/** Columns of types Sluice does not map are left out of events (as Debezium leaves out those it does not know): say so, once per table. */
 function warnUnmapped(name: TableName, columns: readonly string[]): void {
   const key = `${name.schema}.${name.table}: ${columns.join(", ")}`;
   if (warnedUnmapped.has(key)) return;
   warnedUnmapped.add(key);
   log.warn(
     { table: `${name.schema}.${name.table}`, columns },
-    `columns of ${name.schema}.${name.table} left out of its events: ${columns.join(", ")}; their types have no Connect mapping (Debezium leaves them out too: include.unknown.datatypes is not supported)`,
+    `columns of ${name.schema}.${name.table} left out of its events: ${columns.join(", ")}; their types have no Connect mapping in Sluice (include.unknown.datatypes is not supported)`,
   );
 }
 

@@ -531,30 +531,27 @@ function variableScaleDecimal(value: BigDecimal, schema: Schema): Struct {
 const MONEY = /^-?[^\d(-]?[\d,]*\.?\d*$/;
 
 /**
- * money's text output ("$1,234.56", "-$0.50" under lc_monetary C) read as Debezium reads it, streamed
- * or snapshotted: through the JDBC driver's PGmoney, which drops the currency symbol and the group
- * separators and keeps a double, so amounts past 2^53 cents lose their last digits as in Debezium.
+ * money's text output ("$1,234.56", "-$0.50" under lc_monetary C) as the exact amount, without the
+ * currency symbol and group separators, as Debezium reads it streamed or snapshotted.
  */
-export function parseMoney(text: string): number {
+export function parseMoney(text: string): BigDecimal {
   if (!MONEY.test(text)) throw new DataException(`Not a PostgreSQL money: ${JSON.stringify(text)}`);
   const negative = text.startsWith("-");
   const digits = (negative ? text.slice(1) : text).replace(/^[^\d.]/, "").replaceAll(",", "");
-  const value = javaParseDouble(digits);
-  return negative ? -value : value;
+  const value = parseDecimal(digits);
+  return negative ? value.negate() : value;
 }
 
-/** Debezium's money: a Decimal of money.fraction.digits (rounded half up from the double), a double, or the double's Java text. */
+/** Debezium's money: a Decimal of money.fraction.digits (rounded half up), a double, or the amount's text. */
 function moneyMapping(mode: DecimalHandlingMode, fractionDigits: number): TypeMapping {
+  const amount = (t: string) => parseMoney(t).setScale(fractionDigits, "HALF_UP");
   switch (mode) {
     case "double":
-      return plain(SchemaBuilder.float64, parseMoney);
+      return plain(SchemaBuilder.float64, (t) => amount(t).toNumber());
     case "string":
-      return plain(SchemaBuilder.string, (t) => javaDoubleToString(parseMoney(t)));
+      return plain(SchemaBuilder.string, (t) => amount(t).toString());
     case "precise":
-      return plain(
-        () => Decimal.builder(fractionDigits),
-        (t) => BigDecimal.parse(javaDoubleToString(parseMoney(t))).setScale(fractionDigits, "HALF_UP"),
-      );
+      return plain(() => Decimal.builder(fractionDigits), amount);
   }
 }
 
