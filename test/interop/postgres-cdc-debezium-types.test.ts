@@ -32,13 +32,19 @@ const COLUMNS = [
   "rts tsrange",
   "rtz tstzrange",
   "rd daterange",
+  "b1 bit(1)",
+  "b8 bit(8)",
+  "vb varbit",
+  "tv tsvector",
+  "pt point",
 ];
 const NAMES = COLUMNS.map((c) => c.split(" ")[0]).join(", ");
 const nulls = (id: number) =>
   `(${id}, ${COLUMNS.slice(1)
     .map(() => "NULL")
     .join(", ")})`;
-const row = (values: string[]) => `(${values.join(", ")})`;
+/** The values given, NULL for the columns after them. */
+const row = (values: string[]) => `(${[...values, ...Array(COLUMNS.length - values.length).fill("NULL")].join(", ")})`;
 const ROWS = [
   row([
     "1",
@@ -55,6 +61,11 @@ const ROWS = [
     "'[2024-01-01 10:00,2024-01-02 00:00)'",
     "'[2024-01-01 10:00+02,2024-01-02 00:00+00)'",
     "'[2024-01-01,2024-02-01)'",
+    "B'1'",
+    "B'10100001'",
+    "B'1010000111'",
+    "'a fat cat sat on the mat:3B'",
+    "'(1.5,-2)'",
   ]),
   nulls(2),
   row([
@@ -72,6 +83,11 @@ const ROWS = [
     "'[-infinity,infinity]'",
     "'empty'",
     "'[,)'",
+    "B'0'",
+    "B'00000000'",
+    "B''",
+    "''",
+    "'(0,0)'",
   ]),
   row([
     "4",
@@ -88,6 +104,11 @@ const ROWS = [
     "'[1999-12-31 23:59:59.999999,2000-01-01)'",
     "'[1969-12-31 23:59:59.5+00,)'",
     "'[infinity,infinity]'",
+    "NULL",
+    "B'11111111'",
+    "B'0000000000000001'",
+    "'simple'",
+    "'(-1.5e300,3.25)'",
   ]),
   row([
     "5",
@@ -109,7 +130,7 @@ const ROWS = [
 const CHANGES = [
   `INSERT INTO kinds (${NAMES}) VALUES ${ROWS.map((r) => r.replace(/^\((\d+)/, (_, id) => `(${Number(id) + 100}`)).join(", ")}`,
   "UPDATE kinds SET cash = '0.99', ip = '127.0.0.1', ci = 'UPDATED', rn = '[3,4)' WHERE id = 1",
-  "UPDATE kinds SET cash = NULL, mac = NULL, path = 'x.y.z' WHERE id = 4",
+  "UPDATE kinds SET cash = NULL, mac = NULL, path = 'x.y.z', vb = B'1', pt = '(2,3)' WHERE id = 4",
   "DELETE FROM kinds WHERE id = 3",
   "INSERT INTO kinds (id, ci) VALUES (999, 'LAST')",
 ];
@@ -135,7 +156,7 @@ describe(`PostgreSQL CDC column types, as Debezium ${DEBEZIUM_VERSION}'s`, () =>
   }, 480_000);
   afterAll(() => sides?.stop(), 60_000);
 
-  test("money, network addresses, ranges, citext and ltree are Debezium's, snapshot and stream", async () => {
+  test("money, network addresses, ranges, citext, ltree, bit strings, tsvector and point are Debezium's, snapshot and stream", async () => {
     for (const mode of MODES)
       await sides.createBoth(labelOf(mode), { "table.include.list": "public.kinds", "decimal.handling.mode": mode });
     const snapshotDone = (all: Event[]) => (all.at(-1)!.value as Json | null)?.payload?.source?.snapshot === "last";

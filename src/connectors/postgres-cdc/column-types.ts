@@ -113,6 +113,10 @@ export const Oid = {
   TSTZRANGE: 3910,
   DATERANGE: 3912,
   INT8RANGE: 3926,
+  BIT: 1560,
+  VARBIT: 1562,
+  TSVECTOR: 3614,
+  POINT: 600,
 } as const;
 
 /** Array type OID → element OID, for the arrays Debezium maps. */
@@ -372,6 +376,13 @@ function scalarMapping(oid: number, typeModifier: number, options: TypeMappingOp
     case Oid.TSTZRANGE:
     case Oid.DATERANGE:
       return plain(SchemaBuilder.string, identity);
+    case Oid.TSVECTOR:
+      return plain(named(SchemaBuilder.string, "io.debezium.data.Tsvector"), identity);
+    case Oid.BIT:
+    case Oid.VARBIT:
+      return bitsMapping(oid === Oid.BIT && typeModifier < 0 ? 1 : typeModifier < 0 ? UNKNOWN_LENGTH : typeModifier);
+    case Oid.POINT:
+      return plain(pointBuilder, parsePoint);
     case Oid.MONEY:
       return moneyMapping(options.decimalHandlingMode, options.moneyFractionDigits ?? 2);
     case Oid.NUMERIC:
@@ -524,6 +535,57 @@ function variableScaleDecimal(value: BigDecimal, schema: Schema): Struct {
     scale = 0;
   }
   return new Struct(schema).put("scale", scale).put("value", twosComplementBytes(unscaled));
+}
+
+// --- bit strings and points ----------------------------------------------------------------------
+
+/**
+ * bit(1) is a boolean; longer bit strings io.debezium.data.Bits: the bits as a number in as few bytes as
+ * it takes, little-endian, as Java's BitSet.toByteArray (all zeros: no bytes at all), as Debezium 3.7 emits them.
+ */
+function bitsMapping(length: number): TypeMapping {
+  if (length === 1) return plain(SchemaBuilder.bool, (t) => parseBits(t) === 1n);
+  return plain(
+    () => SchemaBuilder.bytes().name("io.debezium.data.Bits").version(1).parameter("length", String(length)),
+    (t) => {
+      let value = parseBits(t);
+      const bytes: number[] = [];
+      while (value > 0n) {
+        bytes.push(Number(value & 0xffn));
+        value >>= 8n;
+      }
+      return Uint8Array.from(bytes);
+    },
+  );
+}
+
+function parseBits(text: string): bigint {
+  if (!/^[01]*$/.test(text)) throw new DataException(`Not a PostgreSQL bit string: ${JSON.stringify(text)}`);
+  return text === "" ? 0n : BigInt(`0b${text}`);
+}
+
+function pointBuilder(): SchemaBuilder {
+  return SchemaBuilder.struct()
+    .name("io.debezium.data.geometry.Point")
+    .version(1)
+    .doc("Geometry (POINT)")
+    .field("x", SchemaBuilder.float64().build())
+    .field("y", SchemaBuilder.float64().build())
+    .field("wkb", SchemaBuilder.bytes().optional().build())
+    .field("srid", SchemaBuilder.int32().optional().build());
+}
+
+/** A point "(x,y)" as Debezium's Point: its coordinates and their WKB (little-endian), no SRID. */
+function parsePoint(text: string, schema: Schema): Struct {
+  const m = /^\(([^,()]+),([^,()]+)\)$/.exec(text);
+  if (m === null) throw new DataException(`Not a PostgreSQL point: ${JSON.stringify(text)}`);
+  const [x, y] = [parseFloat64(m[1]!), parseFloat64(m[2]!)];
+  const wkb = new DataView(new ArrayBuffer(21));
+  wkb.setUint8(0, 1);
+  wkb.setUint32(1, 1, true);
+  wkb.setFloat64(5, x, true);
+  wkb.setFloat64(13, y, true);
+  return new Struct(schema).put("x", x).put("y", y).put("wkb", new Uint8Array(wkb.buffer));
 }
 
 // --- money ---------------------------------------------------------------------------------------

@@ -139,7 +139,7 @@ describe("Debezium type mapping: schemas", () => {
   });
 
   test("types Debezium leaves out have no mapping", () => {
-    for (const oid of [600 /* point */, 1187 /* interval[] */, 3614 /* tsvector */, 99999])
+    for (const oid of [3220 /* pg_lsn */, 1187 /* interval[] */, 99999])
       expect(columnMapping({ typeOid: oid, typeModifier: -1, optional: true }, defaults)).toBeNull();
   });
 });
@@ -495,5 +495,37 @@ describe("Debezium type mapping: money, network addresses, ranges and extension 
     expect(convert(LTREE, "Top.Science", -1, options)).toBe("Top.Science");
     // Without the catalog's word, an unknown OID stays unmapped (and is warned of by the caller).
     expect(columnMapping({ typeOid: CITEXT, typeModifier: -1, optional: true }, defaults)).toBeNull();
+  });
+});
+
+describe("Debezium type mapping: bit strings, tsvector and point", () => {
+  test("bit(1) is a boolean; longer bit strings are io.debezium.data.Bits, little-endian", () => {
+    expect(mapping(Oid.BIT, 1).schema.equals(Schema.OPTIONAL_BOOLEAN_SCHEMA)).toBe(true);
+    expect(convert(Oid.BIT, "1", 1)).toBe(true);
+    expect(convert(Oid.BIT, "0", 1)).toBe(false);
+    const bits = (length: string) =>
+      SchemaBuilder.bytes().name("io.debezium.data.Bits").version(1).parameter("length", length).optional().build();
+    expect(mapping(Oid.BIT, 8).schema.equals(bits("8"))).toBe(true);
+    expect(mapping(Oid.VARBIT).schema.equals(bits("2147483647"))).toBe(true);
+    expect(convert(Oid.BIT, "10100001", 8)).toEqual(Uint8Array.of(0xa1));
+    expect(convert(Oid.VARBIT, "1010000111")).toEqual(Uint8Array.of(0x87, 0x02));
+    expect(convert(Oid.VARBIT, "0000000000000001")).toEqual(Uint8Array.of(0x01));
+    expect(convert(Oid.BIT, "00000000", 8)).toEqual(new Uint8Array(0));
+    expect(convert(Oid.VARBIT, "")).toEqual(new Uint8Array(0));
+    expect(() => convert(Oid.VARBIT, "102")).toThrow(DataException);
+  });
+
+  test("tsvector is its text, named io.debezium.data.Tsvector", () => {
+    expect(mapping(Oid.TSVECTOR).schema.equals(named(SchemaBuilder.string(), "io.debezium.data.Tsvector"))).toBe(true);
+    expect(convert(Oid.TSVECTOR, "'a' 'cat' 'fat'")).toBe("'a' 'cat' 'fat'");
+  });
+
+  test("point is io.debezium.data.geometry.Point: x, y and their WKB", () => {
+    const value = convert(Oid.POINT, "(1.5,-2)") as Struct;
+    expect(value.schema.name).toBe("io.debezium.data.geometry.Point");
+    expect(value.get("x")).toBe(1.5);
+    expect(value.get("y")).toBe(-2);
+    expect(Buffer.from(value.get("wkb") as Uint8Array).toString("base64")).toBe("AQEAAAAAAAAAAAD4PwAAAAAAAADA");
+    expect(value.get("srid")).toBeNull();
   });
 });
