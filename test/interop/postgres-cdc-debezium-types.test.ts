@@ -37,6 +37,7 @@ const COLUMNS = [
   "vb varbit",
   "tv tsvector",
   "pt point",
+  "hs hstore",
 ];
 const NAMES = COLUMNS.map((c) => c.split(" ")[0]).join(", ");
 const nulls = (id: number) =>
@@ -66,6 +67,7 @@ const ROWS = [
     "B'1010000111'",
     "'a fat cat sat on the mat:3B'",
     "'(1.5,-2)'",
+    `'a=>1, b=>NULL, "c d"=>"x\\"y", zz=>2, k10=>3, "ü"=>"ß☃"'`,
   ]),
   nulls(2),
   row([
@@ -88,6 +90,7 @@ const ROWS = [
     "B''",
     "''",
     "'(0,0)'",
+    "''",
   ]),
   row([
     "4",
@@ -109,6 +112,7 @@ const ROWS = [
     "B'0000000000000001'",
     "'simple'",
     "'(-1.5e300,3.25)'",
+    `'${Array.from({ length: 30 }, (_, i) => `key${i}=>v${i}`).join(", ")}'`,
   ]),
   row([
     "5",
@@ -147,7 +151,9 @@ describe(`PostgreSQL CDC column types, as Debezium ${DEBEZIUM_VERSION}'s`, () =>
   beforeAll(async () => {
     sides = await startSideBySide({
       prepare(pg) {
-        pg.psql("CREATE EXTENSION IF NOT EXISTS citext; CREATE EXTENSION IF NOT EXISTS ltree");
+        pg.psql(
+          "CREATE EXTENSION IF NOT EXISTS citext; CREATE EXTENSION IF NOT EXISTS ltree; CREATE EXTENSION IF NOT EXISTS hstore",
+        );
         pg.psql(`CREATE TABLE kinds (${COLUMNS.join(", ")})`);
         pg.psql("ALTER TABLE kinds REPLICA IDENTITY FULL");
         pg.psql(`INSERT INTO kinds (${NAMES}) VALUES ${ROWS.join(", ")}`);
@@ -156,7 +162,7 @@ describe(`PostgreSQL CDC column types, as Debezium ${DEBEZIUM_VERSION}'s`, () =>
   }, 480_000);
   afterAll(() => sides?.stop(), 60_000);
 
-  test("money, network addresses, ranges, citext, ltree, bit strings, tsvector and point are Debezium's, snapshot and stream", async () => {
+  test("money, network addresses, ranges, citext, ltree, bit strings, tsvector, point and hstore are Debezium's, snapshot and stream", async () => {
     for (const mode of MODES)
       await sides.createBoth(labelOf(mode), { "table.include.list": "public.kinds", "decimal.handling.mode": mode });
     const snapshotDone = (all: Event[]) => (all.at(-1)!.value as Json | null)?.payload?.source?.snapshot === "last";

@@ -40,7 +40,7 @@ export type UserType =
   | { readonly kind: "extension"; readonly name: ExtensionTypeName };
 
 /** The extension types Debezium maps (TypeRegistry looks these up by name). */
-export const EXTENSION_TYPES = ["citext", "ltree"] as const;
+export const EXTENSION_TYPES = ["citext", "ltree", "hstore"] as const;
 export type ExtensionTypeName = (typeof EXTENSION_TYPES)[number];
 
 export interface TypeMappingOptions {
@@ -426,7 +426,66 @@ function extensionMapping(name: ExtensionTypeName): TypeMapping {
       return plain(SchemaBuilder.string, identity);
     case "ltree":
       return plain(named(SchemaBuilder.string, "io.debezium.data.Ltree"), identity);
+    // hstore.handling.mode json, the only one Sluice takes.
+    case "hstore":
+      return plain(named(SchemaBuilder.string, "io.debezium.data.Json"), (t) => hstoreJson(parseHstore(t)));
   }
+}
+
+/** hstore's text output (`"k"=>"v", "n"=>NULL`, quotes and backslashes escaped) as its pairs, in order. */
+export function parseHstore(text: string): [string, string | null][] {
+  const pairs: [string, string | null][] = [];
+  const quoted = /\s*"((?:[^"\\]|\\.)*)"/y;
+  let at = 0;
+  const read = (): string | null => {
+    quoted.lastIndex = at;
+    const m = quoted.exec(text);
+    if (m === null) return null;
+    at = quoted.lastIndex;
+    return m[1]!.replace(/\\(.)/g, "$1");
+  };
+  while (at < text.length) {
+    const key = read();
+    if (key === null || !text.startsWith("=>", at))
+      throw new DataException(`Not a PostgreSQL hstore: ${JSON.stringify(text)}`);
+    at += 2;
+    let value: string | null;
+    if (text.startsWith("NULL", at)) {
+      value = null;
+      at += 4;
+    } else {
+      value = read();
+      if (value === null) throw new DataException(`Not a PostgreSQL hstore: ${JSON.stringify(text)}`);
+    }
+    pairs.push([key, value]);
+    if (text.startsWith(", ", at)) at += 2;
+    else if (at < text.length) throw new DataException(`Not a PostgreSQL hstore: ${JSON.stringify(text)}`);
+  }
+  return pairs;
+}
+
+/** Java's String.hashCode (UTF-16 code units). */
+function javaStringHash(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+/**
+ * The pairs as Debezium writes an hstore in JSON: the JDBC driver reads it into a java.util.HashMap, whose
+ * order Jackson keeps: by bucket (the spread hash masked by the table's size, 16 doubled while more than
+ * three quarters full), then in insertion order.
+ */
+function hstoreJson(pairs: readonly [string, string | null][]): string {
+  let capacity = 16;
+  while (pairs.length > capacity * 0.75) capacity *= 2;
+  const bucket = (key: string) => {
+    const h = javaStringHash(key);
+    return (h ^ (h >>> 16)) & (capacity - 1);
+  };
+  const ordered = pairs.map((pair, index) => ({ pair, index, bucket: bucket(pair[0]) }));
+  ordered.sort((a, b) => a.bucket - b.bucket || a.index - b.index);
+  return `{${ordered.map(({ pair: [k, v] }) => `${JSON.stringify(k)}:${v === null ? "null" : JSON.stringify(v)}`).join(",")}}`;
 }
 
 function parseBool(text: string): boolean {

@@ -529,3 +529,20 @@ describe("Debezium type mapping: bit strings, tsvector and point", () => {
     expect(value.get("srid")).toBeNull();
   });
 });
+
+describe("Debezium type mapping: hstore (hstore.handling.mode json)", () => {
+  const HSTORE = 16800;
+  const options = { userTypes: new Map<number, UserType>([[HSTORE, { kind: "extension", name: "hstore" }]]) };
+
+  test("JSON text named io.debezium.data.Json, in java.util.HashMap's order", () => {
+    expect(mapping(HSTORE, -1, options).schema.equals(named(SchemaBuilder.string(), "io.debezium.data.Json"))).toBe(
+      true,
+    );
+    // Buckets of a 16-slot table: zz 0, a 1, b 2, "c d" 7, k10 10.
+    expect(convert(HSTORE, '"a"=>"1", "b"=>NULL, "zz"=>"2", "k10"=>"3", "c d"=>"x\\"y"', -1, options)).toBe(
+      '{"zz":"2","a":"1","b":null,"c d":"x\\"y","k10":"3"}',
+    );
+    expect(convert(HSTORE, "", -1, options)).toBe("{}");
+    expect(() => convert(HSTORE, '"a"=>1', -1, options)).toThrow(DataException);
+  });
+});
