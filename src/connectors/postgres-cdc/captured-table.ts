@@ -10,6 +10,9 @@ import type { CatalogTable, TableName } from "./catalog.ts";
 import type { RelationMessage, Tuple } from "./pgoutput.ts";
 import { columnMapping, sourceColumnType, type ColumnMapping, type TypeMappingOptions } from "./column-types.ts";
 import { applyRule, messageKeyColumns, ruleFor, type ColumnRules } from "./column-rules.ts";
+import { logger } from "../../platform/log.ts";
+
+const log = logger("postgres-cdc");
 
 export interface CapturedTable extends TableName {
   readonly schemas: TableSchemas;
@@ -83,13 +86,17 @@ function capturedTable(
       )
     : null;
   const eventColumns: TableColumn[] = [];
+  const unmapped: string[] = [];
   const columns = source.map((column) => {
     const isKey = chosenKey === null ? column.isKey : chosenKey.includes(column.name);
     // As Debezium: a key column is always in the key, whatever the column filters say of the value.
     const inValue = capturesColumn(options.filters, name.schema, name.table, column.name);
     if (!inValue && !isKey) return null;
     const mapping = columnMapping(column, typeOptions);
-    if (mapping === null) return null;
+    if (mapping === null) {
+      unmapped.push(`${column.name} (${column.typeName ?? `type OID ${column.typeOid}`})`);
+      return null;
+    }
     const sourceType = sourceColumnType(column, catalog.userTypes, options.readBy);
     const rule = rules ? ruleFor(rules, name, column.name, sourceType.typeName) : null;
     const applied = rule === null ? null : applyRule(rule, { name: column.name, ...sourceType });
@@ -109,7 +116,22 @@ function capturedTable(
     });
     return { name: column.name, mapping };
   });
+  if (unmapped.length > 0) warnUnmapped(name, unmapped);
   return { ...name, schemas: tableSchemas(options.topicPrefix, name.schema, name.table, eventColumns), columns };
+}
+
+/** What has been warned of, so a table read again (each Relation message, each snapshot) warns once. */
+const warnedUnmapped = new Set<string>();
+
+/** Columns of types Sluice does not map are left out of events (as Debezium leaves out those it does not know): say so, once per table. */
+function warnUnmapped(name: TableName, columns: readonly string[]): void {
+  const key = `${name.schema}.${name.table}: ${columns.join(", ")}`;
+  if (warnedUnmapped.has(key)) return;
+  warnedUnmapped.add(key);
+  log.warn(
+    { table: `${name.schema}.${name.table}`, columns },
+    `columns of ${name.schema}.${name.table} left out of its events: ${columns.join(", ")}; their types have no Connect mapping in Sluice (include.unknown.datatypes is not supported)`,
+  );
 }
 
 /**

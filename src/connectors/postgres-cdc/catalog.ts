@@ -5,7 +5,7 @@ import type { Sql } from "postgres";
 import { ConnectException } from "../../connect/api/connector.ts";
 import { capturesTable, type AutocreateMode, type CaptureFilters } from "./config.ts";
 import { quoteIdentifier } from "./replication-connection.ts";
-import type { UserType } from "./column-types.ts";
+import { EXTENSION_TYPES, type ExtensionTypeName, type UserType } from "./column-types.ts";
 
 export interface CatalogColumn {
   readonly name: string;
@@ -71,10 +71,13 @@ export async function describeTable(sql: Sql, name: TableName): Promise<CatalogT
   };
 }
 
-/** Enums and arrays among these types (and the enums those arrays hold). Built-in types need no entry. */
+/**
+ * Enums, arrays and the extension types Debezium knows (citext, ...) among these types (and the enums
+ * those arrays hold). Built-in types need no entry.
+ */
 async function userTypes(sql: Sql, oids: number[]): Promise<Map<number, UserType>> {
-  const rows = await sql<{ oid: string; type_type: string; element: string; labels: string[] }[]>`
-    SELECT t.oid::int8 AS oid, t.typtype AS type_type, t.typelem::int8 AS element,
+  const rows = await sql<{ oid: string; type_type: string; element: string; name: string; labels: string[] }[]>`
+    SELECT t.oid::int8 AS oid, t.typtype AS type_type, t.typelem::int8 AS element, t.typname AS name,
            ARRAY(SELECT e.enumlabel::text FROM pg_enum e WHERE e.enumtypid = t.oid ORDER BY e.enumsortorder) AS labels
       FROM pg_type t
      WHERE t.oid = ANY(${oids}::oid[])
@@ -82,6 +85,8 @@ async function userTypes(sql: Sql, oids: number[]): Promise<Map<number, UserType
   const types = new Map<number, UserType>();
   for (const row of rows) {
     if (row.type_type === "e") types.set(Number(row.oid), { kind: "enum", values: row.labels });
+    else if (row.type_type === "b" && (EXTENSION_TYPES as readonly string[]).includes(row.name))
+      types.set(Number(row.oid), { kind: "extension", name: row.name as ExtensionTypeName });
     else if (Number(row.element) !== 0) types.set(Number(row.oid), { kind: "array", elementOid: Number(row.element) });
   }
   return types;

@@ -35,11 +35,19 @@ export type TimePrecisionMode = "adaptive" | "adaptive_time_microseconds" | "con
 /** Types outside pg_catalog, described from the catalog (pg_type, pg_enum) by the caller. */
 export type UserType =
   | { readonly kind: "enum"; readonly values: readonly string[] }
-  | { readonly kind: "array"; readonly elementOid: number };
+  | { readonly kind: "array"; readonly elementOid: number }
+  /** A contrib extension's type Debezium knows by name (its OID differs per database). */
+  | { readonly kind: "extension"; readonly name: ExtensionTypeName };
+
+/** The extension types Debezium maps (TypeRegistry looks these up by name). */
+export const EXTENSION_TYPES = ["citext", "ltree", "hstore"] as const;
+export type ExtensionTypeName = (typeof EXTENSION_TYPES)[number];
 
 export interface TypeMappingOptions {
   readonly decimalHandlingMode: DecimalHandlingMode;
   readonly timePrecisionMode: TimePrecisionMode;
+  /** money.fraction.digits: the scale of a money column as a decimal (default 2). */
+  readonly moneyFractionDigits?: number;
   /** By type OID. */
   readonly userTypes?: ReadonlyMap<number, UserType>;
   /**
@@ -94,6 +102,21 @@ export const Oid = {
   NUMERIC: 1700,
   UUID: 2950,
   JSONB: 3802,
+  MONEY: 790,
+  INET: 869,
+  CIDR: 650,
+  MACADDR: 829,
+  MACADDR8: 774,
+  INT4RANGE: 3904,
+  NUMRANGE: 3906,
+  TSRANGE: 3908,
+  TSTZRANGE: 3910,
+  DATERANGE: 3912,
+  INT8RANGE: 3926,
+  BIT: 1560,
+  VARBIT: 1562,
+  TSVECTOR: 3614,
+  POINT: 600,
 } as const;
 
 /** Array type OID → element OID, for the arrays Debezium maps. */
@@ -277,6 +300,7 @@ function typeMapping(oid: number, typeModifier: number, options: TypeMappingOpti
   if (scalar !== null) return scalar;
   const userType = options.userTypes?.get(oid);
   if (userType?.kind === "enum") return enumMapping(userType.values);
+  if (userType?.kind === "extension") return extensionMapping(userType.name);
   const elementOid = ARRAY_ELEMENTS.get(oid) ?? (userType?.kind === "array" ? userType.elementOid : undefined);
   if (elementOid === undefined) return null;
   const elementType = options.userTypes?.get(elementOid);
@@ -340,6 +364,27 @@ function scalarMapping(oid: number, typeModifier: number, options: TypeMappingOp
       return plain(named(SchemaBuilder.string, "io.debezium.data.Xml"), identity);
     case Oid.UUID:
       return plain(named(SchemaBuilder.string, "io.debezium.data.Uuid"), identity);
+    // Debezium passes these through as their text output, in plain strings.
+    case Oid.INET:
+    case Oid.CIDR:
+    case Oid.MACADDR:
+    case Oid.MACADDR8:
+    case Oid.INT4RANGE:
+    case Oid.INT8RANGE:
+    case Oid.NUMRANGE:
+    case Oid.TSRANGE:
+    case Oid.TSTZRANGE:
+    case Oid.DATERANGE:
+      return plain(SchemaBuilder.string, identity);
+    case Oid.TSVECTOR:
+      return plain(named(SchemaBuilder.string, "io.debezium.data.Tsvector"), identity);
+    case Oid.BIT:
+    case Oid.VARBIT:
+      return bitsMapping(oid === Oid.BIT && typeModifier < 0 ? 1 : typeModifier < 0 ? UNKNOWN_LENGTH : typeModifier);
+    case Oid.POINT:
+      return plain(pointBuilder, parsePoint);
+    case Oid.MONEY:
+      return moneyMapping(options.decimalHandlingMode, options.moneyFractionDigits ?? 2);
     case Oid.NUMERIC:
       return numericMapping(typeModifier, options.decimalHandlingMode);
     case Oid.DATE:
@@ -373,6 +418,74 @@ function enumMapping(values: readonly string[]): TypeMapping {
     () => SchemaBuilder.string().name("io.debezium.data.Enum").version(1).parameter("allowed", values.join(",")),
     identity,
   );
+}
+
+function extensionMapping(name: ExtensionTypeName): TypeMapping {
+  switch (name) {
+    case "citext":
+      return plain(SchemaBuilder.string, identity);
+    case "ltree":
+      return plain(named(SchemaBuilder.string, "io.debezium.data.Ltree"), identity);
+    // hstore.handling.mode json, the only one Sluice takes.
+    case "hstore":
+      return plain(named(SchemaBuilder.string, "io.debezium.data.Json"), (t) => hstoreJson(parseHstore(t)));
+  }
+}
+
+/** hstore's text output (`"k"=>"v", "n"=>NULL`, quotes and backslashes escaped) as its pairs, in order. */
+export function parseHstore(text: string): [string, string | null][] {
+  const pairs: [string, string | null][] = [];
+  const quoted = /\s*"((?:[^"\\]|\\.)*)"/y;
+  let at = 0;
+  const read = (): string | null => {
+    quoted.lastIndex = at;
+    const m = quoted.exec(text);
+    if (m === null) return null;
+    at = quoted.lastIndex;
+    return m[1]!.replace(/\\(.)/g, "$1");
+  };
+  while (at < text.length) {
+    const key = read();
+    if (key === null || !text.startsWith("=>", at))
+      throw new DataException(`Not a PostgreSQL hstore: ${JSON.stringify(text)}`);
+    at += 2;
+    let value: string | null;
+    if (text.startsWith("NULL", at)) {
+      value = null;
+      at += 4;
+    } else {
+      value = read();
+      if (value === null) throw new DataException(`Not a PostgreSQL hstore: ${JSON.stringify(text)}`);
+    }
+    pairs.push([key, value]);
+    if (text.startsWith(", ", at)) at += 2;
+    else if (at < text.length) throw new DataException(`Not a PostgreSQL hstore: ${JSON.stringify(text)}`);
+  }
+  return pairs;
+}
+
+/** Java's String.hashCode (UTF-16 code units). */
+function javaStringHash(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+/**
+ * The pairs as Debezium writes an hstore in JSON: the JDBC driver reads it into a java.util.HashMap, whose
+ * order Jackson keeps: by bucket (the spread hash masked by the table's size, 16 doubled while more than
+ * three quarters full), then in insertion order.
+ */
+function hstoreJson(pairs: readonly [string, string | null][]): string {
+  let capacity = 16;
+  while (pairs.length > capacity * 0.75) capacity *= 2;
+  const bucket = (key: string) => {
+    const h = javaStringHash(key);
+    return (h ^ (h >>> 16)) & (capacity - 1);
+  };
+  const ordered = pairs.map((pair, index) => ({ pair, index, bucket: bucket(pair[0]) }));
+  ordered.sort((a, b) => a.bucket - b.bucket || a.index - b.index);
+  return `{${ordered.map(({ pair: [k, v] }) => `${JSON.stringify(k)}:${v === null ? "null" : JSON.stringify(v)}`).join(",")}}`;
 }
 
 function parseBool(text: string): boolean {
@@ -481,6 +594,86 @@ function variableScaleDecimal(value: BigDecimal, schema: Schema): Struct {
     scale = 0;
   }
   return new Struct(schema).put("scale", scale).put("value", twosComplementBytes(unscaled));
+}
+
+// --- bit strings and points ----------------------------------------------------------------------
+
+/**
+ * bit(1) is a boolean; longer bit strings io.debezium.data.Bits: the bits as a number in as few bytes as
+ * it takes, little-endian, as Java's BitSet.toByteArray (all zeros: no bytes at all), as Debezium 3.7 emits them.
+ */
+function bitsMapping(length: number): TypeMapping {
+  if (length === 1) return plain(SchemaBuilder.bool, (t) => parseBits(t) === 1n);
+  return plain(
+    () => SchemaBuilder.bytes().name("io.debezium.data.Bits").version(1).parameter("length", String(length)),
+    (t) => {
+      let value = parseBits(t);
+      const bytes: number[] = [];
+      while (value > 0n) {
+        bytes.push(Number(value & 0xffn));
+        value >>= 8n;
+      }
+      return Uint8Array.from(bytes);
+    },
+  );
+}
+
+function parseBits(text: string): bigint {
+  if (!/^[01]*$/.test(text)) throw new DataException(`Not a PostgreSQL bit string: ${JSON.stringify(text)}`);
+  return text === "" ? 0n : BigInt(`0b${text}`);
+}
+
+function pointBuilder(): SchemaBuilder {
+  return SchemaBuilder.struct()
+    .name("io.debezium.data.geometry.Point")
+    .version(1)
+    .doc("Geometry (POINT)")
+    .field("x", SchemaBuilder.float64().build())
+    .field("y", SchemaBuilder.float64().build())
+    .field("wkb", SchemaBuilder.bytes().optional().build())
+    .field("srid", SchemaBuilder.int32().optional().build());
+}
+
+/** A point "(x,y)" as Debezium's Point: its coordinates and their WKB (little-endian), no SRID. */
+function parsePoint(text: string, schema: Schema): Struct {
+  const m = /^\(([^,()]+),([^,()]+)\)$/.exec(text);
+  if (m === null) throw new DataException(`Not a PostgreSQL point: ${JSON.stringify(text)}`);
+  const [x, y] = [parseFloat64(m[1]!), parseFloat64(m[2]!)];
+  const wkb = new DataView(new ArrayBuffer(21));
+  wkb.setUint8(0, 1);
+  wkb.setUint32(1, 1, true);
+  wkb.setFloat64(5, x, true);
+  wkb.setFloat64(13, y, true);
+  return new Struct(schema).put("x", x).put("y", y).put("wkb", new Uint8Array(wkb.buffer));
+}
+
+// --- money ---------------------------------------------------------------------------------------
+
+const MONEY = /^-?[^\d(-]?[\d,]*\.?\d*$/;
+
+/**
+ * money's text output ("$1,234.56", "-$0.50" under lc_monetary C) as the exact amount, without the
+ * currency symbol and group separators, as Debezium reads it streamed or snapshotted.
+ */
+export function parseMoney(text: string): BigDecimal {
+  if (!MONEY.test(text)) throw new DataException(`Not a PostgreSQL money: ${JSON.stringify(text)}`);
+  const negative = text.startsWith("-");
+  const digits = (negative ? text.slice(1) : text).replace(/^[^\d.]/, "").replaceAll(",", "");
+  const value = parseDecimal(digits);
+  return negative ? value.negate() : value;
+}
+
+/** Debezium's money: a Decimal of money.fraction.digits (rounded half up), a double, or the amount's text. */
+function moneyMapping(mode: DecimalHandlingMode, fractionDigits: number): TypeMapping {
+  const amount = (t: string) => parseMoney(t).setScale(fractionDigits, "HALF_UP");
+  switch (mode) {
+    case "double":
+      return plain(SchemaBuilder.float64, (t) => amount(t).toNumber());
+    case "string":
+      return plain(SchemaBuilder.string, (t) => amount(t).toString());
+    case "precise":
+      return plain(() => Decimal.builder(fractionDigits), amount);
+  }
 }
 
 // --- dates and times -----------------------------------------------------------------------------

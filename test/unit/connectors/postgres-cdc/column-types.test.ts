@@ -139,7 +139,7 @@ describe("Debezium type mapping: schemas", () => {
   });
 
   test("types Debezium leaves out have no mapping", () => {
-    for (const oid of [600 /* point */, 1187 /* interval[] */, 3614 /* tsvector */, 99999])
+    for (const oid of [3220 /* pg_lsn */, 1187 /* interval[] */, 99999])
       expect(columnMapping({ typeOid: oid, typeModifier: -1, optional: true }, defaults)).toBeNull();
   });
 });
@@ -426,5 +426,123 @@ describe("the source type, as Debezium's column rules see it (pgjdbc's metadata)
       length: 19,
     });
     expect(typeOf(MOOD, -1, { typeName: "mood" })).toMatchObject({ typeName: "mood", isCharacter: true });
+  });
+});
+
+describe("Debezium type mapping: money, network addresses, ranges and extension types", () => {
+  const CITEXT = 16500;
+  const LTREE = 16600;
+  const extensions = new Map<number, UserType>([
+    [CITEXT, { kind: "extension", name: "citext" }],
+    [LTREE, { kind: "extension", name: "ltree" }],
+  ]);
+
+  test("money is a Decimal of money.fraction.digits, exact to the cent", () => {
+    expect(mapping(Oid.MONEY).schema.equals(Decimal.builder(2).optional().build())).toBe(true);
+    expect(
+      mapping(Oid.MONEY, -1, { moneyFractionDigits: 4 }).schema.equals(Decimal.builder(4).optional().build()),
+    ).toBe(true);
+    expect(convert(Oid.MONEY, "$1,234.56")).toEqual(BigDecimal.parse("1234.56"));
+    expect(convert(Oid.MONEY, "-$0.01")).toEqual(BigDecimal.parse("-0.01"));
+    expect(convert(Oid.MONEY, "$0.00")).toEqual(BigDecimal.parse("0.00"));
+    // money's limits, past 2^53 cents: exact, as Debezium 3.7 emits them.
+    expect(convert(Oid.MONEY, "$92,233,720,368,547,758.07")).toEqual(BigDecimal.parse("92233720368547758.07"));
+    expect(convert(Oid.MONEY, "-$92,233,720,368,547,758.08")).toEqual(BigDecimal.parse("-92233720368547758.08"));
+    expect(convert(Oid.MONEY, "$1.5", -1, { moneyFractionDigits: 0 })).toEqual(BigDecimal.parse("2"));
+    expect(() => convert(Oid.MONEY, "twelve")).toThrow(DataException);
+  });
+
+  test("money under decimal.handling.mode double and string: the amount as a double, and as text", () => {
+    expect(
+      mapping(Oid.MONEY, -1, { decimalHandlingMode: "double" }).schema.equals(Schema.OPTIONAL_FLOAT64_SCHEMA),
+    ).toBe(true);
+    expect(convert(Oid.MONEY, "-$1,234.50", -1, { decimalHandlingMode: "double" })).toBe(-1234.5);
+    expect(mapping(Oid.MONEY, -1, { decimalHandlingMode: "string" }).schema.equals(Schema.OPTIONAL_STRING_SCHEMA)).toBe(
+      true,
+    );
+    expect(convert(Oid.MONEY, "$1,234.50", -1, { decimalHandlingMode: "string" })).toBe("1234.50");
+    expect(convert(Oid.MONEY, "$12,345,678.00", -1, { decimalHandlingMode: "string" })).toBe("12345678.00");
+  });
+
+  test("inet, cidr, macaddr, macaddr8 and the built-in ranges are their text, in plain strings", () => {
+    for (const oid of [
+      Oid.INET,
+      Oid.CIDR,
+      Oid.MACADDR,
+      Oid.MACADDR8,
+      Oid.INT4RANGE,
+      Oid.INT8RANGE,
+      Oid.NUMRANGE,
+      Oid.TSRANGE,
+      Oid.TSTZRANGE,
+      Oid.DATERANGE,
+    ])
+      expect(mapping(oid).schema.equals(Schema.OPTIONAL_STRING_SCHEMA)).toBe(true);
+    expect(convert(Oid.INET, "192.168.1.10/24")).toBe("192.168.1.10/24");
+    expect(convert(Oid.CIDR, "2001:db8::/32")).toBe("2001:db8::/32");
+    expect(convert(Oid.MACADDR8, "08:00:2b:01:02:03:04:05")).toBe("08:00:2b:01:02:03:04:05");
+    expect(convert(Oid.INT4RANGE, "empty")).toBe("empty");
+    expect(convert(Oid.TSTZRANGE, '["2024-01-01 08:00:00+00",)')).toBe('["2024-01-01 08:00:00+00",)');
+  });
+
+  test("citext is a plain string and ltree io.debezium.data.Ltree, known by the catalog's type name", () => {
+    const options = { userTypes: extensions };
+    expect(mapping(CITEXT, -1, options).schema.equals(Schema.OPTIONAL_STRING_SCHEMA)).toBe(true);
+    expect(mapping(LTREE, -1, options).schema.equals(named(SchemaBuilder.string(), "io.debezium.data.Ltree"))).toBe(
+      true,
+    );
+    expect(convert(CITEXT, "MiXeD", -1, options)).toBe("MiXeD");
+    expect(convert(LTREE, "Top.Science", -1, options)).toBe("Top.Science");
+    // Without the catalog's word, an unknown OID stays unmapped (and is warned of by the caller).
+    expect(columnMapping({ typeOid: CITEXT, typeModifier: -1, optional: true }, defaults)).toBeNull();
+  });
+});
+
+describe("Debezium type mapping: bit strings, tsvector and point", () => {
+  test("bit(1) is a boolean; longer bit strings are io.debezium.data.Bits, little-endian", () => {
+    expect(mapping(Oid.BIT, 1).schema.equals(Schema.OPTIONAL_BOOLEAN_SCHEMA)).toBe(true);
+    expect(convert(Oid.BIT, "1", 1)).toBe(true);
+    expect(convert(Oid.BIT, "0", 1)).toBe(false);
+    const bits = (length: string) =>
+      SchemaBuilder.bytes().name("io.debezium.data.Bits").version(1).parameter("length", length).optional().build();
+    expect(mapping(Oid.BIT, 8).schema.equals(bits("8"))).toBe(true);
+    expect(mapping(Oid.VARBIT).schema.equals(bits("2147483647"))).toBe(true);
+    expect(convert(Oid.BIT, "10100001", 8)).toEqual(Uint8Array.of(0xa1));
+    expect(convert(Oid.VARBIT, "1010000111")).toEqual(Uint8Array.of(0x87, 0x02));
+    expect(convert(Oid.VARBIT, "0000000000000001")).toEqual(Uint8Array.of(0x01));
+    expect(convert(Oid.BIT, "00000000", 8)).toEqual(new Uint8Array(0));
+    expect(convert(Oid.VARBIT, "")).toEqual(new Uint8Array(0));
+    expect(() => convert(Oid.VARBIT, "102")).toThrow(DataException);
+  });
+
+  test("tsvector is its text, named io.debezium.data.Tsvector", () => {
+    expect(mapping(Oid.TSVECTOR).schema.equals(named(SchemaBuilder.string(), "io.debezium.data.Tsvector"))).toBe(true);
+    expect(convert(Oid.TSVECTOR, "'a' 'cat' 'fat'")).toBe("'a' 'cat' 'fat'");
+  });
+
+  test("point is io.debezium.data.geometry.Point: x, y and their WKB", () => {
+    const value = convert(Oid.POINT, "(1.5,-2)") as Struct;
+    expect(value.schema.name).toBe("io.debezium.data.geometry.Point");
+    expect(value.get("x")).toBe(1.5);
+    expect(value.get("y")).toBe(-2);
+    expect(Buffer.from(value.get("wkb") as Uint8Array).toString("base64")).toBe("AQEAAAAAAAAAAAD4PwAAAAAAAADA");
+    expect(value.get("srid")).toBeNull();
+  });
+});
+
+describe("Debezium type mapping: hstore (hstore.handling.mode json)", () => {
+  const HSTORE = 16800;
+  const options = { userTypes: new Map<number, UserType>([[HSTORE, { kind: "extension", name: "hstore" }]]) };
+
+  test("JSON text named io.debezium.data.Json, in java.util.HashMap's order", () => {
+    expect(mapping(HSTORE, -1, options).schema.equals(named(SchemaBuilder.string(), "io.debezium.data.Json"))).toBe(
+      true,
+    );
+    // Buckets of a 16-slot table: zz 0, a 1, b 2, "c d" 7, k10 10.
+    expect(convert(HSTORE, '"a"=>"1", "b"=>NULL, "zz"=>"2", "k10"=>"3", "c d"=>"x\\"y"', -1, options)).toBe(
+      '{"zz":"2","a":"1","b":null,"c d":"x\\"y","k10":"3"}',
+    );
+    expect(convert(HSTORE, "", -1, options)).toBe("{}");
+    expect(() => convert(HSTORE, '"a"=>1', -1, options)).toThrow(DataException);
   });
 });
