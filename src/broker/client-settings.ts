@@ -623,7 +623,8 @@ export function clientLevelTuning(tuning: ClientTuning): ClientTuning {
   return { ...tuning, consumer: { ...DEFAULT_READS, clientId, requestTimeoutMs } };
 }
 
-const DEFAULT_READS: ConsumerTuning = {
+/** Kafka's consumer defaults, with a new group starting at the earliest offsets as Kafka Connect's sinks do. */
+export const DEFAULT_READS: ConsumerTuning = {
   fetchMinBytes: 1,
   fetchMaxBytes: 52428800,
   fetchMaxWaitMs: 500,

@@ -2,7 +2,7 @@
 // connect-<connector> only after the task flushed (SinkTask.flush/preCommit), so a crash re-delivers
 // what was not flushed and loses nothing.
 import { BrokerError, type Broker, type FetchedRecord } from "../../../broker/broker.ts";
-import type { ConsumerTuning } from "../../../broker/client-settings.ts";
+import { DEFAULT_READS, type ConsumerTuning } from "../../../broker/client-settings.ts";
 import type { Converter, HeaderConverter } from "../../api/converter.ts";
 import type { TaskMetrics } from "../metrics.ts";
 import type { SinkRecord } from "../../api/records.ts";
@@ -54,16 +54,6 @@ const topicPartitionOf = (k: string): TopicPartition => ({
   topic: k.slice(0, k.lastIndexOf(":")),
   partition: Number(k.slice(k.lastIndexOf(":") + 1)),
 });
-/** Kafka Connect's sink consumer: Kafka's consumer defaults, a new group starting at the earliest offsets. */
-const CONNECT_CONSUMER: ConsumerTuning = {
-  fetchMinBytes: 1,
-  fetchMaxBytes: 52428800,
-  fetchMaxWaitMs: 500,
-  maxPartitionFetchBytes: 1048576,
-  maxPollRecords: 500,
-  isolationLevel: "read_uncommitted",
-  autoOffsetReset: "earliest",
-};
 /** The class Kafka names for a failure the task reports itself (the DLQ's class.name header). */
 const SINK_TASK_CLASS = "org.apache.kafka.connect.sink.SinkTask";
 
@@ -97,7 +87,7 @@ export class WorkerSinkTask extends WorkerTask {
   ) {
     super(id, workerId, startPaused, onStatus);
     this.assigned = [...p.partitions];
-    this.consumer = p.consumer ?? CONNECT_CONSUMER;
+    this.consumer = p.consumer ?? DEFAULT_READS;
   }
 
   protected async initialize(): Promise<void> {
