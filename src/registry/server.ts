@@ -21,6 +21,7 @@ import { keysLog } from "./dek/keys-log.ts";
 import { DekRegistry } from "./dek/service.ts";
 import { registrySecurity } from "./security.ts";
 import { RegistryService } from "./service.ts";
+import { registrySettingsDefinition } from "./settings.ts";
 import { SchemaLog } from "./store/schema-log.ts";
 import { RegistryState } from "./store/state.ts";
 
@@ -47,10 +48,16 @@ const STORE_SETTINGS = new Set([
   "zk.session.timeout.ms",
 ]);
 
-/** The registry's `kafkastore.` Kafka client settings, unprefixed, as Confluent hands them to its store's clients. */
+/**
+ * The registry's `kafkastore.` Kafka client settings, unprefixed, as Confluent hands them to its store's
+ * clients. A misspelling of a registry setting (kafkastore.bootstrap.server) is not one: the command line
+ * already names it with the setting it most likely means.
+ */
 function storeClientProps(settings: ParsedSettings): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(withoutPrefix(settings.extra, "kafkastore.")).filter(([name]) => !STORE_SETTINGS.has(name)),
+    Object.entries(withoutPrefix(settings.extra, "kafkastore.")).filter(
+      ([name]) => !STORE_SETTINGS.has(name) && registrySettingsDefinition.accepts(`kafkastore.${name}`),
+    ),
   );
 }
 
