@@ -15,7 +15,6 @@ import { decodeKey } from "#src/connectors/postgres-cdc/incremental-snapshot-key
 import {
   differences,
   type Event,
-  eventOf,
   type Json,
   normalizeTimes,
   payloadOf,
@@ -24,6 +23,7 @@ import {
   SIDES,
   sideName,
   startSideBySide,
+  topicReader,
   withoutPrefix,
 } from "../fixtures/cdc-side-by-side.ts";
 import { waitFor } from "../fixtures/wait.ts";
@@ -97,30 +97,7 @@ describe("incremental snapshots side by side with Debezium", () => {
   }, 180_000);
   afterAll(() => sides?.stop(), 60_000);
 
-  // A topic's events, read once each: the fixture's events() reads at most 64 MB in one fetch, less than
-  // these topics hold (schemas on), and parsing them all again at every poll would load the machine.
-  const cache = new Map<string, { next: number; events: Event[] }>();
-  const events = async (topic: string): Promise<Event[]> => {
-    const read = cache.get(topic) ?? { next: 0, events: [] };
-    cache.set(topic, read);
-    for (;;) {
-      const batch = await sides.worker.connect.broker
-        .fetch(topic, 0, read.next, { maxBytes: 16 * 1024 * 1024 })
-        .catch(() => []);
-      if (batch.length === 0) return read.events;
-      for (const record of batch) read.events.push(eventOf(record));
-      read.next = batch[batch.length - 1]!.offset + 1;
-    }
-  };
-  const until = (topic: string, what: string, done: (all: Event[]) => boolean, timeoutMs = 90_000) =>
-    waitFor(
-      `${what} on ${topic}`,
-      async () => {
-        const all = await events(topic);
-        return all.length > 0 && done(all) ? all : undefined;
-      },
-      { timeoutMs, intervalMs: 500 },
-    );
+  const { events, until } = topicReader(() => sides);
 
   test("100,000 rows with changes during the snapshot: each row once, the streamed change winning", async () => {
     // Chunks of 4096 rows: 25 windows rather than Debezium's default 98, to keep the test short on a loaded machine.

@@ -20,7 +20,6 @@ import { autoCreatedTopic, encoder } from "#src/broker/broker.ts";
 import {
   differences,
   type Event,
-  eventOf,
   type Json,
   normalizeTimes,
   payloadOf,
@@ -29,6 +28,7 @@ import {
   SIDES,
   sideName,
   startSideBySide,
+  topicReader,
   withoutPrefix,
 } from "../fixtures/cdc-side-by-side.ts";
 import { waitFor } from "../fixtures/wait.ts";
@@ -69,33 +69,7 @@ describe("read-only incremental snapshots side by side with Debezium", () => {
   }, 180_000);
   afterAll(() => sides?.stop(), 60_000);
 
-  // A topic's events, read once each (parsing them all again at every poll would load the machine).
-  const cache = new Map<string, { next: number; events: Event[] }>();
-  const events = async (topic: string): Promise<Event[]> => {
-    const read = cache.get(topic) ?? { next: 0, events: [] };
-    cache.set(topic, read);
-    for (;;) {
-      const batch = await sides.worker.connect.broker
-        .fetch(topic, 0, read.next, { maxBytes: 16 * 1024 * 1024 })
-        .catch(() => []);
-      if (batch.length === 0) return read.events;
-      for (const record of batch) read.events.push(eventOf(record));
-      read.next = batch[batch.length - 1]!.offset + 1;
-    }
-  };
-  const until = (topic: string, what: string, done: (all: Event[]) => boolean, timeoutMs = 90_000) =>
-    waitFor(
-      `${what} on ${topic}`,
-      async () => {
-        const all = await events(topic);
-        return all.length > 0 && done(all) ? all : undefined;
-      },
-      { timeoutMs, intervalMs: 200 },
-    ).catch((err) => {
-      throw new Error(
-        `${err instanceof Error ? err.message : err}${topic.startsWith("dbz_") ? `\n${sides.kafkaConnect.log().slice(-5000)}` : ""}`,
-      );
-    });
+  const { events, until } = topicReader(() => sides);
   const sendSignal = async (label: string, signal: Json) => {
     for (const side of SIDES)
       await sides.worker.connect.broker.produce(signalTopic(side, label), [
