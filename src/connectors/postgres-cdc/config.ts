@@ -255,6 +255,14 @@ export const postgresCdcSettings = new SettingsDefinition(
       doc: "How NUMERIC and DECIMAL columns are represented.",
     },
     {
+      name: "money.fraction.digits",
+      type: "int",
+      default: 2,
+      min: 0,
+      importance: "medium",
+      doc: "The number of fractional digits of a MONEY column's value as a decimal (decimal.handling.mode=precise), rounded half up.",
+    },
+    {
       name: "time.precision.mode",
       type: "string",
       default: "adaptive",
@@ -504,6 +512,7 @@ export interface PostgresCdcConfig {
   /** column.mask.*, column.truncate.*, *.propagate.source.type, message.key.columns. */
   readonly columnRules: ColumnRules;
   readonly decimalHandlingMode: DecimalHandlingMode;
+  readonly moneyFractionDigits: number;
   readonly timePrecisionMode: TimePrecisionMode;
   readonly heartbeatIntervalMs: number;
   /** heartbeat.action.query; null when not set. */
@@ -605,6 +614,7 @@ export function parsePostgresCdcConfig(props: Record<string, string>): PostgresC
     publishedOperations: publishedOperations(props["skipped.operations"] === undefined ? null : skipped),
     columnRules: parseColumnRules(props),
     decimalHandlingMode: lower(s, "decimal.handling.mode") as DecimalHandlingMode,
+    moneyFractionDigits: s.int("money.fraction.digits"),
     timePrecisionMode: lower(s, "time.precision.mode") as TimePrecisionMode,
     heartbeatIntervalMs: s.int("heartbeat.interval.ms"),
     heartbeatActionQuery: s.optionalString("heartbeat.action.query")?.trim() || null,

@@ -501,8 +501,9 @@ export class PostgresCdcTask extends SourceTask {
   }
 
   private captureOptions(): CaptureOptions {
-    const { topicPrefix, filters, decimalHandlingMode, timePrecisionMode, columnRules } = this.config;
-    return { topicPrefix, filters, decimalHandlingMode, timePrecisionMode, columnRules };
+    const { topicPrefix, filters, decimalHandlingMode, moneyFractionDigits, timePrecisionMode, columnRules } =
+      this.config;
+    return { topicPrefix, filters, decimalHandlingMode, moneyFractionDigits, timePrecisionMode, columnRules };
   }
 
   /** `lastCommitLsn`: the stored offset's lsn_commit (null after a snapshot), where events' `sequence` starts. */

@@ -8,6 +8,14 @@ import { certificateAuthority } from "../../../fixtures/certificates.ts";
 const base = { "database.hostname": "db", "database.user": "cdc", "database.dbname": "app" };
 
 describe("postgres-cdc settings", () => {
+  test("money.fraction.digits: Debezium's 2 by default, read as given, never negative", () => {
+    const withPrefix = { ...base, "topic.prefix": "p" };
+    expect(parsePostgresCdcConfig(withPrefix).moneyFractionDigits).toBe(2);
+    expect(parsePostgresCdcConfig({ ...withPrefix, "money.fraction.digits": "4" }).moneyFractionDigits).toBe(4);
+    expect(() => parsePostgresCdcConfig({ ...withPrefix, "money.fraction.digits": "-1" })).toThrow(
+      "money.fraction.digits",
+    );
+  });
   test("Debezium's defaults, and database.server.name for topic.prefix", () => {
     const config = parsePostgresCdcConfig({ ...base, "database.server.name": "legacy" });
     expect(config).toMatchObject({
