@@ -109,6 +109,18 @@ export interface Broker {
    */
   fetchMany(reads: PartitionRead[], options?: FetchOptions): Promise<FetchedRecord[]>;
 
+  /**
+   * Opens a transactional producer with Kafka's `transactional.id`. Opening it fences every earlier
+   * producer with the same id (Kafka's InitProducerId): their open transaction is aborted and their
+   * further writes and commits fail with ProducerFencedError.
+   */
+  transactionalProducer(transactionalId: string, options?: TransactionOptions): Promise<TransactionalProducer>;
+  /**
+   * Fences the producers with these transactional ids without opening one (Kafka's Admin.fenceProducers):
+   * their open transactions are aborted before this resolves.
+   */
+  fenceProducers(transactionalIds: string[]): Promise<void>;
+
   /** Committed consumer positions of a group for a topic (partition → next offset to read). */
   committedOffsets(group: string, topic: string): Promise<Map<number, number>>;
   commitOffsets(group: string, topic: string, offsets: RecordPosition[]): Promise<void>;
@@ -118,6 +130,27 @@ export interface Broker {
 
   /** The cluster's id (Kafka's, from its metadata; the embedded broker keeps one in its data directory). */
   clusterId?(): Promise<string>;
+}
+
+export interface TransactionOptions {
+  /** Kafka's transaction.timeout.ms: the coordinator aborts a transaction left open longer (default 60000). */
+  transactionTimeoutMs?: number;
+}
+
+/**
+ * Writes that become visible together or not at all (Kafka's transactions). A transaction begins with
+ * the first produce after open, commit or abort. Readers at read_committed see its records once it
+ * committed, and never those of an aborted one.
+ */
+export interface TransactionalProducer {
+  readonly transactionalId: string;
+  /** Appends in the open transaction; the positions are the records' offsets once it commits. */
+  produce(topic: string, records: ProduceRecord[]): Promise<RecordPosition[]>;
+  /** Makes everything produced since the transaction began visible, atomically. A no-op with nothing produced. */
+  commit(): Promise<void>;
+  /** Discards everything produced since the transaction began. */
+  abort(): Promise<void>;
+  close(): Promise<void>;
 }
 
 export interface GroupOptions {
@@ -177,6 +210,21 @@ export class BrokerError extends Error {
   ) {
     super(message);
     this.name = "BrokerError";
+  }
+}
+
+/**
+ * A newer producer with the same transactional id took over (Kafka's ProducerFencedException): this one
+ * must stop writing. Never retriable.
+ */
+export class ProducerFencedError extends BrokerError {
+  constructor(
+    readonly transactionalId: string,
+    message: string,
+    cause?: unknown,
+  ) {
+    super(message, false, cause);
+    this.name = "ProducerFencedError";
   }
 }
 

@@ -26,6 +26,7 @@ import {
   type RecordPosition,
   type TopicDescription,
   type TopicSpec,
+  type TransactionalProducer,
 } from "../broker.ts";
 import { kafkaPartition } from "../partitioner.ts";
 import type { CompactionResult } from "./compaction.ts";
@@ -401,6 +402,12 @@ export class EmbeddedBroker implements Broker {
       throw toBrokerError(err, `fetch from ${topic}-${partition} failed`);
     }
   }
+
+  async transactionalProducer(transactionalId: string): Promise<TransactionalProducer> {
+    throw new BrokerError(`transactions are not available on the embedded broker yet (${transactionalId})`, false);
+  }
+
+  async fenceProducers(): Promise<void> {}
 
   groupMembership(options: GroupOptions): GroupMembership {
     return this.coordinator.membership(options);

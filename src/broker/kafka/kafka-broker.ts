@@ -9,11 +9,14 @@ import {
   ListOffsetTimestamps,
   Producer,
   UserError,
+  type MessageToProduce,
+  type ProduceResult,
   type BaseOptions,
   type ConnectionOptions,
 } from "@platformatic/kafka";
 import {
   BrokerError,
+  ProducerFencedError,
   type Broker,
   type Bytes,
   type FetchedRecord,
@@ -25,6 +28,8 @@ import {
   type RecordPosition,
   type TopicDescription,
   type TopicSpec,
+  type TransactionalProducer,
+  type TransactionOptions,
 } from "../broker.ts";
 import type { ClientSecurity, OAuthLogin } from "../client-security.ts";
 import type { ClientKind, ClientTuning, ProducerTuning } from "../client-settings.ts";
@@ -245,62 +250,82 @@ export class KafkaBroker implements Broker {
   }
 
   async produce(topic: string, records: ProduceRecord[]): Promise<RecordPosition[]> {
-    return this.guard(`write to ${topic}`, async () => {
+    return this.guard(`write to ${topic}`, () => {
       const producer = this.need(this.producer);
-      const unplaced = records.some((r) => r.partition === undefined);
-      const partitions = unplaced
-        ? ((await producer.metadata({ topics: [topic] })).topics.get(topic)?.partitionsCount ?? 1)
-        : 1;
-      // Placed here rather than by the library, to answer each record's position.
-      const placed = records.map((r) => r.partition ?? (r.key ? kafkaPartition(r.key, partitions) : 0));
-      const positions: RecordPosition[] = [];
-      const { maxRequestSize } = this.producing;
-      const chunkBytes = Math.min(PRODUCE_CHUNK_BYTES, maxRequestSize);
-      const sizes = records.map(sizeOf);
-      const tooLarge = sizes.findIndex((size) => size > maxRequestSize);
-      // As Kafka's producer refuses it (RecordTooLargeException), before anything of the send is written.
-      if (tooLarge >= 0)
-        throw new BrokerError(
-          `The message is ${sizes[tooLarge]} bytes when serialized which is larger than ${maxRequestSize}, which is the value of the max.request.size configuration.`,
-          false,
-        );
-      // Chunks go out in order, one at a time (the idempotent producer keeps one request in flight).
-      for (let start = 0; start < records.length; ) {
-        let end = start;
-        for (let bytes = 0; end < records.length && (end === start || bytes < chunkBytes); end++) bytes += sizes[end]!;
-        positions.push(
-          ...(await this.produceChunk(producer, topic, records.slice(start, end), placed.slice(start, end))),
-        );
-        start = end;
-      }
-      return positions;
+      return this.send(producer, (o) => producer.send(o), topic, records);
     });
   }
 
-  private async produceChunk(
+  async transactionalProducer(
+    transactionalId: string,
+    options: TransactionOptions = {},
+  ): Promise<TransactionalProducer> {
+    const producer = await this.transactional(transactionalId, options);
+    return new KafkaTransactionalProducer(transactionalId, producer, (send, topic, records) =>
+      this.send(producer, send, topic, records),
+    );
+  }
+
+  async fenceProducers(transactionalIds: string[]): Promise<void> {
+    // Opening a producer with the id bumps its epoch (InitProducerId), which aborts the old one's transaction.
+    for (const id of transactionalIds) await (await this.transactional(id, {})).close().catch(() => undefined);
+  }
+
+  /** A producer of `transactionalId` whose epoch Kafka has bumped (InitProducerId): earlier ones are fenced. */
+  private async transactional(transactionalId: string, options: TransactionOptions): Promise<Producer> {
+    const { compression } = this.producing;
+    const producer = new Producer({
+      ...this.clientOptions("producer"),
+      transactionalId,
+      idempotent: true,
+      acks: -1,
+      // The library sends it as the transaction timeout too (InitProducerId).
+      timeout: options.transactionTimeoutMs ?? 60000,
+      ...(compression === "none" ? {} : { compression }),
+      autocreateTopics: false,
+    });
+    try {
+      const transaction = await producer.beginTransaction();
+      await transaction.cancel(); // nothing written: no EndTxn is owed
+      return producer;
+    } catch (err) {
+      await producer.close().catch(() => undefined);
+      throw fencedOr(transactionalId, err, "open a transactional producer");
+    }
+  }
+
+  /** Writes `records` through `send` (a producer's, or a transaction's), chunked and placed as Kafka's producer would. */
+  private async send(
     producer: Producer,
+    send: Sender,
     topic: string,
     records: ProduceRecord[],
-    partitions: number[],
   ): Promise<RecordPosition[]> {
-    const result = await producer.send({
-      messages: records.map((r, i) => ({
-        topic,
-        partition: partitions[i],
-        key: r.key ? asBuffer(r.key) : undefined,
-        value: r.value ? asBuffer(r.value) : undefined,
-        timestamp: r.timestamp === undefined ? undefined : BigInt(r.timestamp),
-        headers: r.headers ? headersOf(r.headers) : undefined,
-      })),
-    });
-    // One base offset per partition; records of a partition are contiguous in send order.
-    const next = new Map((result.offsets ?? []).map((o) => [o.partition, Number(o.offset)]));
-    return partitions.map((partition) => {
-      const offset = next.get(partition);
-      if (offset === undefined) throw new BrokerError(`no offset answered for ${topic}-${partition}`, false);
-      next.set(partition, offset + 1);
-      return { partition, offset };
-    });
+    const unplaced = records.some((r) => r.partition === undefined);
+    const partitions = unplaced
+      ? ((await producer.metadata({ topics: [topic] })).topics.get(topic)?.partitionsCount ?? 1)
+      : 1;
+    // Placed here rather than by the library, to answer each record's position.
+    const placed = records.map((r) => r.partition ?? (r.key ? kafkaPartition(r.key, partitions) : 0));
+    const positions: RecordPosition[] = [];
+    const { maxRequestSize } = this.producing;
+    const chunkBytes = Math.min(PRODUCE_CHUNK_BYTES, maxRequestSize);
+    const sizes = records.map(sizeOf);
+    const tooLarge = sizes.findIndex((size) => size > maxRequestSize);
+    // As Kafka's producer refuses it (RecordTooLargeException), before anything of the send is written.
+    if (tooLarge >= 0)
+      throw new BrokerError(
+        `The message is ${sizes[tooLarge]} bytes when serialized which is larger than ${maxRequestSize}, which is the value of the max.request.size configuration.`,
+        false,
+      );
+    // Chunks go out in order, one at a time (the idempotent producer keeps one request in flight).
+    for (let start = 0; start < records.length; ) {
+      let end = start;
+      for (let bytes = 0; end < records.length && (end === start || bytes < chunkBytes); end++) bytes += sizes[end]!;
+      positions.push(...(await sendChunk(send, topic, records.slice(start, end), placed.slice(start, end))));
+      start = end;
+    }
+    return positions;
   }
 
   async endOffsets(topic: string): Promise<number[]> {
@@ -423,6 +448,100 @@ function headersOf(headers: Record<string, Bytes>): Map<Buffer, Buffer> {
     out.set(key, asBuffer(headers[name]!));
   }
   return out;
+}
+
+/** The library's transaction (its class is not exported). */
+type Transaction = Awaited<ReturnType<Producer["beginTransaction"]>>;
+type Sender = (options: { messages: MessageToProduce[] }) => Promise<ProduceResult>;
+
+async function sendChunk(
+  send: Sender,
+  topic: string,
+  records: ProduceRecord[],
+  partitions: number[],
+): Promise<RecordPosition[]> {
+  const result = await send({
+    messages: records.map((r, i) => ({
+      topic,
+      partition: partitions[i],
+      key: r.key ? asBuffer(r.key) : undefined,
+      value: r.value ? asBuffer(r.value) : undefined,
+      timestamp: r.timestamp === undefined ? undefined : BigInt(r.timestamp),
+      headers: r.headers ? headersOf(r.headers) : undefined,
+    })),
+  });
+  // One base offset per partition; records of a partition are contiguous in send order.
+  const next = new Map((result.offsets ?? []).map((o) => [o.partition, Number(o.offset)]));
+  return partitions.map((partition) => {
+    const offset = next.get(partition);
+    if (offset === undefined) throw new BrokerError(`no offset answered for ${topic}-${partition}`, false);
+    next.set(partition, offset + 1);
+    return { partition, offset };
+  });
+}
+
+/**
+ * Kafka's transactions through a library producer of one transactional id: each transaction is begun on
+ * the first write after the last commit or abort, on the epoch the producer was opened with.
+ */
+class KafkaTransactionalProducer implements TransactionalProducer {
+  private transaction?: Transaction;
+  private written = false;
+
+  constructor(
+    readonly transactionalId: string,
+    private readonly producer: Producer,
+    private readonly write: (send: Sender, topic: string, records: ProduceRecord[]) => Promise<RecordPosition[]>,
+  ) {}
+
+  async produce(topic: string, records: ProduceRecord[]): Promise<RecordPosition[]> {
+    return this.guard(`write to ${topic} in a transaction`, async () => {
+      this.transaction ??= await this.producer.beginTransaction();
+      const transaction = this.transaction;
+      this.written = true;
+      return this.write((o) => transaction.send(o), topic, records);
+    });
+  }
+
+  commit(): Promise<void> {
+    return this.end("commit");
+  }
+
+  abort(): Promise<void> {
+    return this.end("abort");
+  }
+
+  private async end(how: "commit" | "abort"): Promise<void> {
+    const transaction = this.transaction;
+    if (!transaction) return;
+    await this.guard(`${how} a transaction`, () => (this.written ? transaction[how]() : transaction.cancel()));
+    this.transaction = undefined;
+    this.written = false;
+  }
+
+  async close(): Promise<void> {
+    await this.producer.close().catch(() => undefined);
+  }
+
+  private async guard<T>(what: string, action: () => Promise<T>): Promise<T> {
+    try {
+      return await action();
+    } catch (err) {
+      throw fencedOr(this.transactionalId, err, what);
+    }
+  }
+}
+
+/** ProducerFencedError when Kafka said a newer producer took the id over; otherwise a BrokerError. */
+function fencedOr(transactionalId: string, err: unknown, what: string): BrokerError {
+  if (err instanceof BrokerError) return err;
+  if (kafkaErrorOf(err, ["PRODUCER_FENCED", "INVALID_PRODUCER_EPOCH"]))
+    return new ProducerFencedError(
+      transactionalId,
+      `the producer with transactional.id ${transactionalId} was fenced: another producer with the same transactional.id took over (${reasonOf(err)})`,
+      err,
+    );
+  return new BrokerError(`could not ${what} (${transactionalId}): ${reasonOf(err)}`, isRetriable(err), err);
 }
 
 function sizeOf(r: ProduceRecord): number {

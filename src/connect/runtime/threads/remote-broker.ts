@@ -11,6 +11,7 @@ import type {
   RecordPosition,
   TopicDescription,
   TopicSpec,
+  TransactionalProducer,
 } from "../../../broker/broker.ts";
 
 /** The Broker calls a task may make; group membership stays with the worker. */
@@ -65,6 +66,10 @@ export class RemoteBroker implements Broker {
   commitOffsets(group: string, topic: string, offsets: RecordPosition[]) {
     return this.call("commitOffsets", [group, topic, offsets]) as Promise<void>;
   }
+  async transactionalProducer(transactionalId: string): Promise<TransactionalProducer> {
+    throw new Error(`transactions are not available to task threads yet (${transactionalId})`);
+  }
+  async fenceProducers(): Promise<void> {}
   groupMembership(): GroupMembership {
     throw new Error("group membership is the worker's, not a task's");
   }
