@@ -10,7 +10,8 @@
 // reader (records of aborted transactions and transaction markers are not counted), then checked line by
 // line. The four runs alternate within each round (the order reversed every other round, so drift and a
 // warming broker fall on all of them); the medians over the rounds give records/s, and each side's
-// exactly-once / at-least-once ratio is its throughput kept under exactly-once.
+// exactly-once / at-least-once ratio is its throughput kept under exactly-once. CPU: the worker process's
+// user + system time over the run, and this process's (mostly the count), which shares the same cores.
 // Usage: bun bench/exactly-once.ts [lines=500000] [rounds=3] [timeoutSeconds=600] [runs=all]
 // (runs: a comma-separated subset of sluice-alo, sluice-eos, kafka-alo, kafka-eos)
 // SLUICE_BIN overrides the Sluice executable (default dist/sluice, built with `bun run build` if missing).
@@ -72,6 +73,8 @@ interface Run {
   recordsPerSecondAfterFirst: number;
   /** The worker's user + system CPU over the run, in seconds. */
   workerCpuS: number;
+  /** This process's CPU over the run (mostly the committed-record count, on the same cores), in seconds. */
+  readerCpuS: number;
   /** Offsets in the partition that hold no record: transaction markers (one per committed transaction). */
   markers: number;
 }
@@ -198,6 +201,7 @@ async function runOnce(kind: Kind, round: number, ctx: { bootstrap: string; brok
   const deadline = Date.now() + timeoutMs;
   try {
     const cpuBefore = cpuSeconds(worker.proc.pid);
+    const ownBefore = process.cpuUsage();
     const started = performance.now();
     await create(
       worker,
@@ -213,6 +217,7 @@ async function runOnce(kind: Kind, round: number, ctx: { bootstrap: string; brok
     );
     const { firstMs, doneMs } = await countCommitted(ctx.broker, topic, started, worker, deadline);
     const workerCpuS = cpuSeconds(worker.proc.pid) - cpuBefore;
+    const own = process.cpuUsage(ownBefore);
     await worker.stop();
     const markers = await verify(ctx.broker, topic);
     return {
@@ -223,6 +228,7 @@ async function runOnce(kind: Kind, round: number, ctx: { bootstrap: string; brok
       recordsPerSecond: lines / (doneMs / 1000),
       recordsPerSecondAfterFirst: lines / ((doneMs - firstMs) / 1000),
       workerCpuS,
+      readerCpuS: (own.user + own.system) / 1e6,
       markers,
     } satisfies Run;
   } catch (err) {
@@ -274,6 +280,7 @@ try {
           afterFirst: median(mine.map((r) => r.recordsPerSecondAfterFirst)),
           firstMs: median(mine.map((r) => r.firstMs)),
           cpuS: median(mine.map((r) => r.workerCpuS)),
+          readerCpuS: median(mine.map((r) => r.readerCpuS)),
           markers: median(mine.map((r) => r.markers)),
         },
       ];
@@ -281,12 +288,12 @@ try {
   );
   console.log(`\n${lines} lines, ${rounds} rounds (medians); load average at the end ${load()}\n`);
   console.log(
-    "| Run | Records/s per round | Records/s (median) | First record committed | Records/s from the first record | Worker CPU | Transaction markers |",
+    "| Run | Records/s per round | Records/s (median) | First record committed | Records/s from the first record | Worker CPU | Reader CPU | Transaction markers |",
   );
-  console.log("|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|");
   for (const [key, s] of summary) {
     console.log(
-      `| ${LABEL[key]} | ${s.perRound} | ${fmt(s.recordsPerSecond)} | ${(s.firstMs / 1000).toFixed(2)} s | ${fmt(s.afterFirst)} | ${s.cpuS.toFixed(1)} s | ${fmt(s.markers)} |`,
+      `| ${LABEL[key]} | ${s.perRound} | ${fmt(s.recordsPerSecond)} | ${(s.firstMs / 1000).toFixed(2)} s | ${fmt(s.afterFirst)} | ${s.cpuS.toFixed(1)} s | ${s.readerCpuS.toFixed(1)} s | ${fmt(s.markers)} |`,
     );
   }
   const ratio = (side: Side, field: "recordsPerSecond" | "afterFirst") => {
