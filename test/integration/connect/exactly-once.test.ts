@@ -110,6 +110,29 @@ describe("exactly-once source tasks on Kafka", () => {
     expect((await cluster.client(0).delete("/connectors/eos-boundary")).status).toBe(204);
   }, 120_000);
 
+  test("fewer tasks: the leader fences the earlier tasks' producers before the new ones start", async () => {
+    const topic = `eos-seq-${cluster.group}`;
+    const config = { "connector.class": "SequenceSource", topic, "sequence.max": "50" };
+    expect((await cluster.client(0).put("/connectors/eos-seq/config", { ...config, "tasks.max": "3" })).status).toBe(
+      201,
+    );
+    await cluster.waitRunning("eos-seq", 3);
+    const taskCount = async () => {
+      const values = (await cluster.readTopic(`${cluster.group}-configs`))
+        .filter((r) => r.key === "tasks-fencing-eos-seq")
+        .map((r) => JSON.parse(r.value) as { "task-count": number });
+      return values.at(-1)?.["task-count"];
+    };
+    expect(await taskCount()).toBe(3);
+    expect((await cluster.client(0).put("/connectors/eos-seq/config", { ...config, "tasks.max": "2" })).status).toBe(
+      200,
+    );
+    await cluster.waitRunning("eos-seq", 2);
+    await waitFor("the new task count recorded", async () => (await taskCount()) === 2);
+    expect(cluster.entries(0).some((e) => e.msg === "fenced the producers of 3 earlier tasks of eos-seq")).toBe(true);
+    expect((await cluster.client(0).delete("/connectors/eos-seq")).status).toBe(204);
+  }, 120_000);
+
   test("settings are checked as Kafka's distributed herder checks them", async () => {
     const validate = async (config: Record<string, string>) => {
       const answer = await cluster
