@@ -203,6 +203,13 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
   const { settings } = options;
   // Bad key stores or users files fail here, before anything is started.
   const security = connectSecurity(settings, options.workerConfig);
+  const exactlyOnce = settings.string("exactly.once.source.support").trim().toLowerCase();
+  if (exactlyOnce !== "disabled")
+    throw new ConfigError(
+      "exactly.once.source.support",
+      exactlyOnce,
+      "disabled: a standalone worker keeps source offsets in a file, which cannot be written in a Kafka transaction with the records; exactly-once source support needs a distributed worker",
+    );
   const ownBroker = !options.broker;
   const choice = tasksClient(settings, options.workerConfig);
   const broker = options.broker ?? createBroker(choice);
@@ -294,6 +301,9 @@ export async function startConnectDistributed(
     workerConfig: options.workerConfig,
     taskThreads: taskThreads(options, broker, choice),
     ...(broker.kind === "kafka" ? { kafka: choice } : {}),
+    ...(settings.string("exactly.once.source.support").trim().toLowerCase() === "enabled"
+      ? { exactlyOnce: { groupId: settings.string("group.id"), offsetsTopic: offsetTopic.name } }
+      : {}),
   });
   const herder = new DistributedHerder(worker, internal, {
     groupId: settings.string("group.id"),

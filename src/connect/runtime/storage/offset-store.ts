@@ -20,6 +20,11 @@ export interface OffsetStore {
   all(connector: string): OffsetEntry[];
   /** Stores the offsets (null deletes one) durably. */
   set(connector: string, entries: OffsetEntry[]): Promise<void>;
+  /**
+   * Offsets an exactly-once task wrote to this store's topic itself, in the transaction of its records,
+   * once that committed: remembered without being written again.
+   */
+  stored?(connector: string, entries: OffsetEntry[]): void;
   /** Catches up with offsets other workers wrote (distributed mode), before a task starts. */
   refresh?(): Promise<void>;
 }
