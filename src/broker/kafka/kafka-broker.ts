@@ -36,7 +36,7 @@ import type { ClientKind, ClientTuning, ProducerTuning } from "../client-setting
 import { tokenLogin } from "../login.ts";
 import { kafkaPartition } from "../partitioner.ts";
 import { logger as makeLogger, type Logger } from "../../platform/log.ts";
-import { isRetriable, kafkaErrorOf, reasonOf } from "./errors.ts";
+import { isRetriable, kafkaErrorOf, reasonOf, retryDelayMs } from "./errors.ts";
 import { LeaderFetcher, READ_COMMITTED } from "./fetch.ts";
 import { PlatformaticGroupMembership } from "./group.ts";
 
@@ -104,7 +104,7 @@ export class KafkaBroker implements Broker {
       ...this.connection,
       requestTimeout: tuning?.requestTimeoutMs ?? this.connection.requestTimeout ?? 30000,
       retries: 5,
-      retryDelay: (_client, _operation, attempt) => Math.min(100 * 2 ** (attempt - 1), 2000),
+      retryDelay: (_client, operation, attempt, _retries, error) => retryDelayMs(operation, attempt, error),
     };
   }
 
