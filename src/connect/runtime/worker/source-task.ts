@@ -327,12 +327,20 @@ export class WorkerSourceTask extends WorkerTask {
     if (entries.length === 0 && size === 0) return;
     const committed = this.p.metrics.commitTimer();
     const { connector } = this.p;
-    if (entries.length > 0)
-      await eos.producer.produce(
-        eos.offsetsTopic,
-        entries.map(({ partition, offset }) => ({ key: offsetKey(connector, partition), value: encodeOffset(offset) })),
-      );
-    await eos.producer.commit();
+    try {
+      if (entries.length > 0)
+        await eos.producer.produce(
+          eos.offsetsTopic,
+          entries.map(({ partition, offset }) => ({
+            key: offsetKey(connector, partition),
+            value: encodeOffset(offset),
+          })),
+        );
+      await eos.producer.commit();
+    } catch (err) {
+      // Kafka's words; the cause says why (fenced: another producer with this task's transactional.id took over).
+      throw new ConnectException(`Failed to flush offsets and/or records for task ${this.id}`, err);
+    }
     this.p.offsets.stored?.(connector, entries);
     this.p.metrics.transaction(size);
     for (const { record, metadata } of owed) await this.p.task.commitRecord?.(record, metadata);
