@@ -1,6 +1,8 @@
 // One partition: a single append-only file, an in-memory sparse index, group-committed appends and
 // long-poll waiters. Only records that are fsynced are visible to fetch and endOffsets (the "high
 // watermark"), so a consumer never acts on a record that a crash could still take back.
+// A transaction reserves offsets (reserve()): appends after it wait in line until it commits (its records
+// are written in their turn) or aborts (its offsets stay unused, a gap as compaction leaves).
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../../platform/log.ts";
@@ -47,6 +49,19 @@ interface PendingAppend {
   records: AppendRecord[];
   resolve: (offsets: number[]) => void;
   reject: (err: unknown) => void;
+  /** False for a transaction's reservation until it commits: it, and every append after it, waits. */
+  ready: boolean;
+}
+
+/** Offsets held in a partition for a transaction's records (see PartitionLog.reserve). */
+export interface Reservation {
+  readonly offsets: number[];
+  /** The records, encoded with their offsets: what a commit record keeps to redo the write after a crash. */
+  readonly frames: Uint8Array[];
+  /** Writes the records in their turn; resolves once they are durable (and visible). */
+  commit(): Promise<void>;
+  /** Gives the offsets up: appends waiting behind go ahead. */
+  abort(): void;
 }
 
 export class PartitionLog {
@@ -125,14 +140,85 @@ export class PartitionLog {
     const offsets = records.map((_, i) => base + i);
     this.nextOffset += records.length;
     return new Promise<number[]>((resolve, reject) => {
-      this.pending.push({ frames, offsets, records, resolve, reject });
-      this.draining ??= this.drain();
+      this.pending.push({ frames, offsets, records, resolve, reject, ready: true });
+      this.kick();
     });
   }
 
+  /**
+   * Assigns the next contiguous offsets to a transaction's records without writing them. Appends and
+   * reservations after it are written only once it is committed or aborted, so that its offsets are the
+   * ones its records get, and the file stays in offset order.
+   */
+  reserve(records: AppendRecord[]): Reservation {
+    if (this.failure) throw this.failure;
+    if (this.closing) throw new BrokerError(`${this.file} is closed`, false);
+    const base = this.nextOffset;
+    const frames = records.map((r, i) => encodeFrame({ ...r, offset: base + i }));
+    const offsets = records.map((_, i) => base + i);
+    this.nextOffset += records.length;
+    let entry!: PendingAppend;
+    const written = new Promise<number[]>((resolve, reject) => {
+      entry = { frames, offsets, records, resolve, reject, ready: false };
+    });
+    written.catch(() => undefined); // an abandoned reservation's rejection (close, failed write) is no one's
+    this.pending.push(entry);
+    return {
+      offsets,
+      frames,
+      commit: () => {
+        entry.ready = true;
+        this.kick();
+        return written.then(() => undefined);
+      },
+      abort: () => {
+        const at = this.pending.indexOf(entry);
+        if (at < 0) return;
+        this.pending.splice(at, 1);
+        // Nothing was placed after it: its offsets are free again. Otherwise they stay a gap.
+        if (at === this.pending.length && this.nextOffset === base + records.length) this.nextOffset = base;
+        entry.resolve([]);
+        this.kick();
+      },
+    };
+  }
+
+  /**
+   * Writes frames encoded elsewhere (a transaction's, redone after a crash), skipping those at or below
+   * the last offset already in the log. Only before the log is in use: the offsets must not be taken.
+   */
+  redo(frames: Uint8Array[]): Promise<void> {
+    const missing = frames
+      .map((frame) => ({ frame, offset: frameOffset(frame, 0) }))
+      .filter(({ offset }) => offset >= this.nextOffset)
+      .sort((a, b) => a.offset - b.offset);
+    if (missing.length === 0) return Promise.resolve();
+    this.nextOffset = missing[missing.length - 1]!.offset + 1;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({
+        frames: missing.map((m) => m.frame),
+        offsets: missing.map((m) => m.offset),
+        records: missing.map(({ frame }) => decodeFrame(frame, 0, frame.length - FRAME_HEADER_BYTES)),
+        resolve: () => resolve(),
+        reject,
+        ready: true,
+      });
+      this.kick();
+    });
+  }
+
+  /** Starts writing when the next append in line is ready and no write is under way. */
+  private kick(): void {
+    // drain() must not start with nothing to write: it would end before `draining` is set.
+    if (!this.draining && this.pending[0]?.ready) this.draining = this.drain();
+  }
+
   private async drain(): Promise<void> {
-    while (this.pending.length > 0) {
-      const batch = this.pending.splice(0);
+    for (;;) {
+      // Up to the first reservation not yet committed: its commit or abort starts the next drain.
+      const waiting = this.pending.findIndex((p) => !p.ready);
+      const batch = this.pending.splice(0, waiting < 0 ? this.pending.length : waiting);
+      if (batch.length === 0) break;
       await this.writeLock.run(() => this.writeBatch(batch));
     }
     this.draining = undefined;
@@ -297,6 +383,11 @@ export class PartitionLog {
   async close(): Promise<void> {
     this.closing = true;
     for (const wake of this.waiters) wake();
+    // A transaction still open now can no longer commit; the appends behind it are written.
+    const undecided = this.pending.filter((p) => !p.ready);
+    this.pending = this.pending.filter((p) => p.ready);
+    for (const p of undecided) p.reject(new BrokerError(`${this.file} closed before the transaction committed`, false));
+    if (this.pending.length > 0) this.kick();
     while (this.draining) await this.draining;
     if (this.compaction) await this.compaction.catch(() => undefined);
     this.segment.retire();

@@ -1,0 +1,335 @@
+// Transactions on the embedded broker: a transaction's records, over topics and partitions, are visible
+// all together once committed and never when aborted, fenced or cut short by kill -9; positions answered
+// at produce are the committed offsets; plain appends to a partition wait behind an open transaction.
+import { afterEach, describe, expect, test } from "bun:test";
+import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pino from "pino";
+import { BrokerError, type FetchedRecord, ProducerFencedError } from "#src/broker/broker.ts";
+import { EmbeddedBroker } from "#src/broker/embedded/index.ts";
+import { waitFor } from "../../fixtures/wait.ts";
+import { isAborted, TX_RECORDS, TX_TOPIC_A, TX_TOPIC_B, txValue } from "./embedded-tx-crash-producer.ts";
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+const b = (s: string) => enc.encode(s);
+const str = (u: Uint8Array | null) => (u === null ? null : dec.decode(u));
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanup.length > 0) await cleanup.pop()!().catch(() => undefined);
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "sluice-embedded-tx-"));
+  cleanup.unshift(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function openBroker(dataDir: string): Promise<EmbeddedBroker> {
+  const broker = new EmbeddedBroker({ dataDir, logger: pino({ level: "silent" }) });
+  await broker.connect();
+  cleanup.push(() => broker.close());
+  return broker;
+}
+
+async function fetchAll(broker: EmbeddedBroker, topic: string, partition = 0): Promise<FetchedRecord[]> {
+  const out: FetchedRecord[] = [];
+  for (let offset = 0; ; ) {
+    const got = await broker.fetch(topic, partition, offset, { maxBytes: 1024 * 1024 });
+    if (got.length === 0) return out;
+    out.push(...got);
+    offset = got[got.length - 1]!.offset + 1;
+  }
+}
+
+const values = (records: FetchedRecord[]) => records.map((r) => str(r.value));
+
+/** Whether `promise` is still pending once a long poll on an idle partition has run its course. */
+async function stillPending(promise: Promise<unknown>, broker: EmbeddedBroker, topic: string): Promise<boolean> {
+  let settled = false;
+  promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  const ends = await broker.endOffsets(topic);
+  await broker.fetch(topic, 0, ends[0]!, { maxWaitMs: 300 });
+  return !settled;
+}
+
+describe("EmbeddedBroker transactions", () => {
+  test("a commit makes records in several topics visible at the positions produce answered", async () => {
+    const dir = await tempDir();
+    const broker = await openBroker(dir);
+    await broker.createTopic({ name: "a", partitions: 2, replicationFactor: 1 });
+    await broker.createTopic({ name: "b", partitions: 1, replicationFactor: 1 });
+    const tx = await broker.transactionalProducer("tx");
+    const positionsA = await tx.produce("a", [
+      { key: null, value: b("a0"), partition: 0 },
+      { key: null, value: b("a1"), partition: 1 },
+      { key: null, value: b("a2"), partition: 0 },
+    ]);
+    const positionsB = await tx.produce("b", [{ key: b("k"), value: b("b0") }]);
+    expect(positionsA).toEqual([
+      { partition: 0, offset: 0 },
+      { partition: 1, offset: 0 },
+      { partition: 0, offset: 1 },
+    ]);
+    expect(positionsB).toEqual([{ partition: 0, offset: 0 }]);
+    expect(await broker.endOffsets("a")).toEqual([0, 0]);
+    expect(await fetchAll(broker, "b")).toEqual([]);
+
+    await tx.commit();
+    expect(await broker.endOffsets("a")).toEqual([2, 1]);
+    expect(values(await fetchAll(broker, "a", 0))).toEqual(["a0", "a2"]);
+    expect((await fetchAll(broker, "a", 0)).map((r) => r.offset)).toEqual([0, 1]);
+    expect(values(await fetchAll(broker, "a", 1))).toEqual(["a1"]);
+    expect(values(await fetchAll(broker, "b"))).toEqual(["b0"]);
+    // A commit with nothing produced is a no-op; the next transaction follows on.
+    await tx.commit();
+    expect(await tx.produce("b", [{ key: b("k"), value: b("b1") }])).toEqual([{ partition: 0, offset: 1 }]);
+    await tx.commit();
+    expect(values(await fetchAll(broker, "b"))).toEqual(["b0", "b1"]);
+    await tx.close();
+    expect(await readdir(join(dir, "transactions"))).toEqual([]);
+  });
+
+  test("an aborted transaction is never visible, and its offsets go to the next writer", async () => {
+    const dir = await tempDir();
+    const broker = await openBroker(dir);
+    const tx = await broker.transactionalProducer("tx");
+    await tx.produce("t", [
+      { key: null, value: b("x"), partition: 0 },
+      { key: null, value: b("y"), partition: 0 },
+    ]);
+    await tx.abort();
+    expect(await broker.endOffsets("t")).toEqual([0]);
+    expect(await tx.produce("t", [{ key: null, value: b("z"), partition: 0 }])).toEqual([{ partition: 0, offset: 0 }]);
+    await tx.commit();
+    expect(await broker.produce("t", [{ key: null, value: b("plain"), partition: 0 }])).toEqual([
+      { partition: 0, offset: 1 },
+    ]);
+    expect(values(await fetchAll(broker, "t"))).toEqual(["z", "plain"]);
+  });
+
+  test("opening a producer with the same transactional.id fences the earlier one and discards its transaction", async () => {
+    const broker = await openBroker(await tempDir());
+    const first = await broker.transactionalProducer("conn-0");
+    await first.produce("t", [{ key: null, value: b("zombie"), partition: 0 }]);
+    const second = await broker.transactionalProducer("conn-0");
+    for (const op of [() => first.produce("t", [{ key: null, value: b("again") }]), () => first.commit()]) {
+      const err = await op().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ProducerFencedError);
+      expect((err as ProducerFencedError).transactionalId).toBe("conn-0");
+      expect((err as Error).message).toContain("transactional.id conn-0");
+      expect((err as Error).message).toContain("another producer with the same transactional.id took over");
+    }
+    expect(await second.produce("t", [{ key: null, value: b("new"), partition: 0 }])).toEqual([
+      { partition: 0, offset: 0 },
+    ]);
+    await second.commit();
+    expect(values(await fetchAll(broker, "t"))).toEqual(["new"]);
+    // Another id is not affected.
+    const other = await broker.transactionalProducer("conn-1");
+    await other.produce("t", [{ key: null, value: b("other"), partition: 0 }]);
+    await other.commit();
+    expect(values(await fetchAll(broker, "t"))).toEqual(["new", "other"]);
+  });
+
+  test("fenceProducers aborts the open transaction before it resolves; the fenced producer cannot commit", async () => {
+    const broker = await openBroker(await tempDir());
+    const tx = await broker.transactionalProducer("conn-0");
+    await tx.produce("t", [{ key: null, value: b("zombie"), partition: 0 }]);
+    const plain = broker.produce("t", [{ key: null, value: b("plain"), partition: 0 }]);
+    await broker.fenceProducers(["conn-0", "never-opened"]);
+    expect(await plain).toEqual([{ partition: 0, offset: 1 }]);
+    await expect(tx.commit()).rejects.toBeInstanceOf(ProducerFencedError);
+    expect(values(await fetchAll(broker, "t"))).toEqual(["plain"]);
+    await tx.abort(); // nothing open: a no-op, also when fenced
+  });
+
+  test("a plain append to a partition waits behind an open transaction and follows its records", async () => {
+    const broker = await openBroker(await tempDir());
+    await broker.createTopic({ name: "t", partitions: 1, replicationFactor: 1 });
+    const tx = await broker.transactionalProducer("tx");
+    expect(
+      (
+        await tx.produce(
+          "t",
+          [0, 1, 2].map((i) => ({ key: null, value: b(`tx${i}`) })),
+        )
+      ).map((p) => p.offset),
+    ).toEqual([0, 1, 2]);
+    const plain = broker.produce("t", [{ key: null, value: b("plain") }]);
+    expect(await stillPending(plain, broker, "t")).toBe(true);
+    expect(await broker.endOffsets("t")).toEqual([0]);
+    await tx.commit();
+    expect(await plain).toEqual([{ partition: 0, offset: 3 }]);
+    const stored = await fetchAll(broker, "t");
+    expect(stored.map((r) => [r.offset, str(r.value)])).toEqual([
+      [0, "tx0"],
+      [1, "tx1"],
+      [2, "tx2"],
+      [3, "plain"],
+    ]);
+  });
+
+  test("two transactions on one partition: the aborted one's offsets stay a gap, kept across a restart", async () => {
+    const dir = await tempDir();
+    const broker = await openBroker(dir);
+    const first = await broker.transactionalProducer("first");
+    const second = await broker.transactionalProducer("second");
+    await first.produce("t", [
+      { key: null, value: b("f0") },
+      { key: null, value: b("f1") },
+    ]);
+    expect(await second.produce("t", [{ key: null, value: b("s0") }])).toEqual([{ partition: 0, offset: 2 }]);
+    // Committed, but written only once the transaction ahead of it is decided.
+    const committing = second.commit();
+    expect(await stillPending(committing, broker, "t")).toBe(true);
+    await first.abort();
+    await committing;
+    expect((await fetchAll(broker, "t")).map((r) => [r.offset, str(r.value)])).toEqual([[2, "s0"]]);
+    expect(await broker.endOffsets("t")).toEqual([3]);
+    await broker.close();
+
+    const reopened = await openBroker(dir);
+    expect((await fetchAll(reopened, "t")).map((r) => [r.offset, str(r.value)])).toEqual([[2, "s0"]]);
+    expect(await reopened.produce("t", [{ key: null, value: b("next") }])).toEqual([{ partition: 0, offset: 3 }]);
+  });
+
+  test("a transaction open longer than its timeout is aborted; the next produce or commit says so", async () => {
+    const broker = await openBroker(await tempDir());
+    const tx = await broker.transactionalProducer("slow", { transactionTimeoutMs: 200 });
+    await tx.produce("t", [{ key: null, value: b("late"), partition: 0 }]);
+    // The plain append behind it goes ahead once the broker aborted it.
+    expect(await broker.produce("t", [{ key: null, value: b("plain"), partition: 0 }])).toEqual([
+      { partition: 0, offset: 1 },
+    ]);
+    const err = await tx.commit().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BrokerError);
+    expect((err as Error).message).toContain("transaction.timeout.ms (200 ms)");
+    expect(values(await fetchAll(broker, "t"))).toEqual(["plain"]);
+    await tx.produce("t", [{ key: null, value: b("fresh"), partition: 0 }]);
+    await tx.commit();
+    expect(values(await fetchAll(broker, "t"))).toEqual(["plain", "fresh"]);
+  });
+
+  test("closing the broker aborts open transactions and writes the appends waiting behind them", async () => {
+    const dir = await tempDir();
+    const broker = await openBroker(dir);
+    const tx = await broker.transactionalProducer("tx");
+    await tx.produce("t", [{ key: null, value: b("open"), partition: 0 }]);
+    const plain = broker.produce("t", [{ key: null, value: b("plain"), partition: 0 }]);
+    await broker.close();
+    expect(await plain).toEqual([{ partition: 0, offset: 1 }]);
+    await expect(tx.commit()).rejects.toBeInstanceOf(BrokerError);
+    const reopened = await openBroker(dir);
+    expect((await fetchAll(reopened, "t")).map((r) => [r.offset, str(r.value)])).toEqual([[1, "plain"]]);
+  });
+
+  test("a commit record left by a crash is completed at start-up, at the committed offsets", async () => {
+    const dir = await tempDir();
+    const broker = await openBroker(dir);
+    await broker.createTopic({ name: "a", partitions: 1, replicationFactor: 1 });
+    await broker.createTopic({ name: "b", partitions: 1, replicationFactor: 1 });
+    // `blocker` holds partition a-0, so `tx`'s commit stops after its commit record and its write to b.
+    const blocker = await broker.transactionalProducer("blocker");
+    await blocker.produce("a", [{ key: null, value: b("blocked") }]);
+    const tx = await broker.transactionalProducer("tx");
+    expect(
+      await tx.produce("a", [
+        { key: null, value: b("a1") },
+        { key: null, value: b("a2") },
+      ]),
+    ).toEqual([
+      { partition: 0, offset: 1 },
+      { partition: 0, offset: 2 },
+    ]);
+    await tx.produce("b", [{ key: null, value: b("b0") }]);
+    const committing = tx.commit();
+    await waitFor("the transaction's write to b", async () => (await broker.endOffsets("b"))[0] === 1);
+    // The data directory as a crash at this moment would leave it.
+    const crashed = await tempDir();
+    await cp(dir, crashed, { recursive: true });
+    await rm(join(crashed, ".lock"));
+    expect((await readdir(join(crashed, "transactions"))).filter((f) => f.endsWith(".commit"))).toHaveLength(1);
+    await blocker.abort();
+    await committing;
+
+    const recovered = await openBroker(crashed);
+    expect((await fetchAll(recovered, "a")).map((r) => [r.offset, str(r.value)])).toEqual([
+      [1, "a1"],
+      [2, "a2"],
+    ]);
+    expect(values(await fetchAll(recovered, "b"))).toEqual(["b0"]);
+    expect(await readdir(join(crashed, "transactions"))).toEqual([]);
+    expect(await recovered.produce("a", [{ key: null, value: b("after") }])).toEqual([{ partition: 0, offset: 3 }]);
+  });
+});
+
+describe("EmbeddedBroker transactions under kill -9", () => {
+  test("after each of several kills, every transaction is complete in both topics or absent from both", async () => {
+    const dir = await tempDir();
+    const script = join(import.meta.dir, "embedded-tx-crash-producer.ts");
+    const acknowledged = new Set<string>();
+    for (let run = 0; run < 6; run++) {
+      const child = Bun.spawn([process.execPath, script, dir, String(run)], { stdout: "pipe", stderr: "inherit" });
+      cleanup.push(async () => child.kill("SIGKILL"));
+      // Killed after a random number of commits, so the kill lands anywhere in a transaction's life.
+      const commits = 5 + Math.floor(Math.random() * 60);
+      const reader = child.stdout.getReader();
+      let seen = 0;
+      let pending = "";
+      const deadline = Date.now() + 60_000;
+      while (seen < commits) {
+        if (Date.now() > deadline) throw new Error(`only ${seen} commits before the deadline (run ${run})`);
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`transaction crash producer exited early (run ${run})`);
+        pending += dec.decode(value, { stream: true });
+        const lines = pending.split("\n");
+        pending = lines.pop()!;
+        for (const line of lines) {
+          const m = /^commit (\S+)$/.exec(line);
+          if (m) {
+            acknowledged.add(m[1]!);
+            seen++;
+          }
+        }
+      }
+      child.kill("SIGKILL");
+      expect(await child.exited).not.toBe(0);
+      reader.releaseLock();
+
+      const broker = new EmbeddedBroker({ dataDir: dir, logger: pino({ level: "silent" }) });
+      await broker.connect();
+      try {
+        const inA = new Map<string, FetchedRecord[]>();
+        for (const partition of [0, 1]) {
+          for (const r of await fetchAll(broker, TX_TOPIC_A, partition)) {
+            const txn = str(r.key)!.split("/")[0]!;
+            inA.set(txn, [...(inA.get(txn) ?? []), r]);
+          }
+        }
+        const inB = (await fetchAll(broker, TX_TOPIC_B)).map((r) => str(r.value)!);
+        let countA = 0;
+        for (const records of inA.values()) countA += records.length;
+        expect(countA).toBe(inB.length * TX_RECORDS);
+        expect(new Set(inB).size).toBe(inB.length);
+        for (const txn of inB) {
+          expect(isAborted(txn)).toBe(false);
+          const records = (inA.get(txn) ?? []).sort((x, y) => str(x.key)!.localeCompare(str(y.key)!));
+          expect(records.map((r) => str(r.key))).toEqual(Array.from({ length: TX_RECORDS }, (_, i) => `${txn}/${i}`));
+          records.forEach((r, i) => expect(r.value).toEqual(txValue(txn, i)));
+        }
+        // Every commit the child saw resolve survived.
+        const committed = new Set(inB);
+        for (const txn of acknowledged) expect(committed.has(txn)).toBe(true);
+        expect((await readdir(join(dir, "transactions"))).filter((f) => !f.startsWith("."))).toEqual([]);
+      } finally {
+        await broker.close();
+      }
+    }
+  }, 120_000);
+});
