@@ -199,6 +199,61 @@ describe("EmbeddedBroker transactions", () => {
     expect(await reopened.produce("t", [{ key: null, value: b("next") }])).toEqual([{ partition: 0, offset: 3 }]);
   });
 
+  test("concurrent transactions and plain appends on shared partitions: every record at the position answered, no aborted one", async () => {
+    const broker = await openBroker(await tempDir());
+    await broker.createTopic({ name: "x", partitions: 3, replicationFactor: 1 });
+    await broker.createTopic({ name: "y", partitions: 2, replicationFactor: 1 });
+    const expected = new Map<string, string>(); // "<topic>/<partition>/<offset>" → value
+    const where = (topic: string, p: { partition: number; offset: number }) => `${topic}/${p.partition}/${p.offset}`;
+    const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)]!;
+    const transactional = async (id: number) => {
+      const tx = await broker.transactionalProducer(`tx-${id}`);
+      for (let round = 0; round < 60; round++) {
+        const written: [string, { partition: number; offset: number }, string][] = [];
+        for (let call = 0; call < 1 + (round % 3); call++) {
+          const topic = pick(["x", "y"]);
+          const batch = Array.from({ length: 1 + ((round + call) % 4) }, (_, i) => `t${id}-${round}-${call}-${i}`);
+          const positions = await tx.produce(
+            topic,
+            batch.map((v) => ({
+              key: null,
+              value: b(v),
+              partition: Math.floor(Math.random() * (topic === "x" ? 3 : 2)),
+            })),
+          );
+          positions.forEach((p, i) => written.push([topic, p, batch[i]!]));
+        }
+        if (round % 4 === 3) await tx.abort();
+        else {
+          await tx.commit();
+          for (const [topic, p, v] of written) expected.set(where(topic, p), v);
+        }
+      }
+      await tx.close();
+    };
+    const plain = async (id: number) => {
+      for (let round = 0; round < 60; round++) {
+        const topic = pick(["x", "y"]);
+        const value = `p${id}-${round}`;
+        const [p] = await broker.produce(topic, [{ key: null, value: b(value) }]);
+        expected.set(where(topic, p!), value);
+      }
+    };
+    await Promise.all([...[0, 1, 2, 3].map(transactional), ...[0, 1].map(plain)]);
+
+    const stored = new Map<string, string>();
+    for (const [topic, partitions] of [
+      ["x", 3],
+      ["y", 2],
+    ] as const) {
+      for (let partition = 0; partition < partitions; partition++) {
+        for (const r of await fetchAll(broker, topic, partition)) stored.set(where(topic, r), str(r.value)!);
+      }
+    }
+    expect(stored.size).toBe(expected.size);
+    expect([...stored].sort()).toEqual([...expected].sort());
+  });
+
   test("a transaction open longer than its timeout is aborted; the next produce or commit says so", async () => {
     const broker = await openBroker(await tempDir());
     const tx = await broker.transactionalProducer("slow", { transactionTimeoutMs: 200 });
