@@ -256,7 +256,7 @@ class EmbeddedTransactionalProducer implements TransactionalProducer {
       try {
         record = await this.owner.writeCommitRecord(this.transactionalId, reserved);
       } catch (err) {
-        for (const r of reserved) r.reservation.abort();
+        for (const r of reserved.reverse()) r.reservation.abort();
         throw wrap(err, `could not commit the transaction of ${this.transactionalId}; it was aborted`);
       }
       try {
@@ -323,7 +323,8 @@ class EmbeddedTransactionalProducer implements TransactionalProducer {
   }
 
   private abortOpen(): void {
-    for (const r of this.take()) r.reservation.abort();
+    // Last first: a partition gets back the offsets of reservations nothing was placed after.
+    for (const r of this.take().reverse()) r.reservation.abort();
   }
 
   private expire(generation: number): Promise<void> {

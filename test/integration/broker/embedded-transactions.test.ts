@@ -99,10 +99,8 @@ describe("EmbeddedBroker transactions", () => {
     const dir = await tempDir();
     const broker = await openBroker(dir);
     const tx = await broker.transactionalProducer("tx");
-    await tx.produce("t", [
-      { key: null, value: b("x"), partition: 0 },
-      { key: null, value: b("y"), partition: 0 },
-    ]);
+    await tx.produce("t", [{ key: null, value: b("x"), partition: 0 }]);
+    await tx.produce("t", [{ key: null, value: b("y"), partition: 0 }]);
     await tx.abort();
     expect(await broker.endOffsets("t")).toEqual([0]);
     expect(await tx.produce("t", [{ key: null, value: b("z"), partition: 0 }])).toEqual([{ partition: 0, offset: 0 }]);
