@@ -2,7 +2,7 @@
 // all together once committed and never when aborted, fenced or cut short by kill -9; positions answered
 // at produce are the committed offsets; plain appends to a partition wait behind an open transaction.
 import { afterEach, describe, expect, test } from "bun:test";
-import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
@@ -319,6 +319,38 @@ describe("EmbeddedBroker transactions", () => {
     expect(values(await fetchAll(recovered, "b"))).toEqual(["b0"]);
     expect(await readdir(join(crashed, "transactions"))).toEqual([]);
     expect(await recovered.produce("a", [{ key: null, value: b("after") }])).toEqual([{ partition: 0, offset: 3 }]);
+  });
+});
+
+describe("EmbeddedBroker commit records at start-up", () => {
+  test("a commit record cut short while being written was never committed: it is removed, nothing is redone", async () => {
+    const dir = await tempDir();
+    const broker = await openBroker(dir);
+    await broker.produce("t", [{ key: null, value: b("before"), partition: 0 }]);
+    await broker.close();
+    await writeFile(join(dir, "transactions", ".0.commit.tmp-1-1"), b("half of a commit record"));
+    const reopened = await openBroker(dir);
+    expect(await readdir(join(dir, "transactions"))).toEqual([]);
+    expect(values(await fetchAll(reopened, "t"))).toEqual(["before"]);
+  });
+
+  test("a damaged commit record stops start-up, naming it, and is left as it is", async () => {
+    const dir = await tempDir();
+    const broker = await openBroker(dir);
+    await broker.createTopic({ name: "t", partitions: 1, replicationFactor: 1 });
+    const tx = await broker.transactionalProducer("tx");
+    await tx.produce("t", [{ key: null, value: b("v"), partition: 0 }]);
+    await tx.commit();
+    await broker.close();
+    const record = join(dir, "transactions", "0.commit");
+    const header = new TextEncoder().encode(JSON.stringify({ partitions: [{ topic: "t", partition: 0, frames: 1 }] }));
+    const frame = new Uint8Array(40).fill(7);
+    await writeFile(record, Buffer.concat([new Uint8Array([0, 0, 0, header.length]), header, frame]));
+    const failing = new EmbeddedBroker({ dataDir: dir, logger: pino({ level: "silent" }) });
+    const err = await failing.connect().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BrokerError);
+    expect((err as Error).message).toContain(`commit record ${record} is damaged`);
+    expect(await readdir(join(dir, "transactions"))).toEqual(["0.commit"]);
   });
 });
 
