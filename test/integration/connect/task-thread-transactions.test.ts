@@ -64,6 +64,7 @@ test("a task thread's transactions: commit, fencing as ProducerFencedError, and 
   expect(fenced.transactionalId).toBe("thread-tx");
   expect(String(fenced.message)).toContain("another producer with the same transactional.id took over");
 
+  expect((await step("fenced-by-thread")).fenced).toBe(true);
   await step("open2");
   // Waits behind the thread's open transaction, until the thread ends and its producers are closed.
   const plain = broker.produce("t", [{ key: null, value: new TextEncoder().encode("plain"), partition: 0 }]);
