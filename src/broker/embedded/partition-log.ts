@@ -2,7 +2,9 @@
 // long-poll waiters. Only records that are fsynced are visible to fetch and endOffsets (the "high
 // watermark"), so a consumer never acts on a record that a crash could still take back.
 // A transaction reserves offsets (reserve()): appends after it wait in line until it commits (its records
-// are written in their turn) or aborts (its offsets stay unused, a gap as compaction leaves).
+// are written in their turn) or aborts (its offsets stay unused, a gap as compaction leaves). A committed
+// transaction's records, once written, stay invisible (with what was written after them) until its gate
+// says they are visible, which transactions.ts decides for all its partitions at once.
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../../platform/log.ts";
@@ -51,6 +53,22 @@ interface PendingAppend {
   reject: (err: unknown) => void;
   /** False for a transaction's reservation until it commits: it, and every append after it, waits. */
   ready: boolean;
+  /** A committed transaction's: once written, its records are visible only when the gate says so. */
+  gate?: Gate;
+}
+
+/** A committed transaction's visibility, the same in all its partitions (see PartitionLog.publish). */
+export interface Gate {
+  visible: boolean;
+}
+
+/** Written records not visible yet: a transaction's, or behind one's. */
+interface Unpublished {
+  /** The offset after its records. */
+  end: number;
+  gate?: Gate;
+  /** Acknowledges a plain append once it is visible. */
+  resolve?: () => void;
 }
 
 /** Offsets held in a partition for a transaction's records (see PartitionLog.reserve). */
@@ -58,8 +76,11 @@ export interface Reservation {
   readonly offsets: number[];
   /** The records, encoded with their offsets: what a commit record keeps to redo the write after a crash. */
   readonly frames: Uint8Array[];
-  /** Writes the records in their turn; resolves once they are durable (and visible). */
-  commit(): Promise<void>;
+  /**
+   * Writes the records in their turn; resolves once they are durable. They become visible, with what
+   * was written after them, once `gate` is visible and publish() is called.
+   */
+  commit(gate: Gate): Promise<void>;
   /** Gives the offsets up: appends waiting behind go ahead. */
   abort(): void;
 }
@@ -73,6 +94,7 @@ export class PartitionLog {
   private segment: Segment;
   private readonly keys: Map<string, KeyState> | undefined;
   private pending: PendingAppend[] = [];
+  private unpublished: Unpublished[] = [];
   private draining: Promise<void> | undefined;
   /** Held by each write batch and by compaction's final swap, so the swap sees a quiet file. */
   private readonly writeLock = new Mutex();
@@ -166,8 +188,9 @@ export class PartitionLog {
     return {
       offsets,
       frames,
-      commit: () => {
+      commit: (gate) => {
         entry.ready = true;
+        entry.gate = gate;
         this.kick();
         return written.then(() => undefined);
       },
@@ -257,16 +280,43 @@ export class PartitionLog {
     }
     segment.end = at;
     segment.records += frames.length;
-    const last = batch[batch.length - 1];
-    this.highWatermarkOffset = last.offsets[last.offsets.length - 1] + 1;
-    for (const p of batch) p.resolve(p.offsets);
-    for (const wake of this.waiters) wake();
+    for (const p of batch) {
+      const end = p.offsets[p.offsets.length - 1]! + 1;
+      // A transaction's part is acknowledged as written (its commit awaits all parts, then opens the
+      // gate); a plain append once it is visible, so that endOffsets then includes it.
+      if (p.gate) p.resolve(p.offsets);
+      this.unpublished.push({ end, gate: p.gate, resolve: p.gate ? undefined : () => p.resolve(p.offsets) });
+    }
+    this.publish();
     this.maybeCompactInBackground();
+  }
+
+  /** Makes visible what is written, up to the first transaction not visible yet. */
+  publish(): void {
+    let count = 0;
+    while (count < this.unpublished.length && (this.unpublished[count]!.gate?.visible ?? true)) count++;
+    if (count === 0) return;
+    const visible = this.unpublished.splice(0, count);
+    this.highWatermarkOffset = visible[count - 1]!.end;
+    for (const v of visible) v.resolve?.();
+    for (const wake of this.waiters) wake();
+  }
+
+  /** The transactions whose records, written before `gate`'s first here, are not visible yet. */
+  gatesAhead(gate: Gate): Gate[] {
+    const ahead: Gate[] = [];
+    for (const u of this.unpublished) {
+      if (u.gate === gate) break;
+      if (u.gate && !u.gate.visible) ahead.push(u.gate);
+    }
+    return ahead;
   }
 
   /** Durable records with offset ≥ `offset`, at least one if any, then up to about `maxBytes`. */
   async read(offset: number, maxBytes: number): Promise<FrameRecord[]> {
-    if (offset >= this.highWatermarkOffset) return [];
+    // Beyond it the file may hold records written but held back by a transaction's gate.
+    const visibleEnd = this.highWatermarkOffset;
+    if (offset >= visibleEnd) return [];
     // Pin the segment: compaction may swap in a new file meanwhile; this read finishes on the old one.
     const segment = this.segment.acquire();
     const out: FrameRecord[] = [];
@@ -274,7 +324,9 @@ export class PartitionLog {
       let bytes = 0;
       const chunk = Math.min(Math.max(maxBytes, 0) + INDEX_INTERVAL_BYTES + 8192, 8 * 1024 * 1024);
       for await (const frame of readFrames(segment.handle, segment.index.floor(offset), segment.end, chunk)) {
-        if (frameOffset(frame.buf, frame.at) < offset) continue;
+        const at = frameOffset(frame.buf, frame.at);
+        if (at < offset) continue;
+        if (at >= visibleEnd) break;
         const record = decodeFrame(frame.buf, frame.at, frame.bodyLength);
         const size = FRAME_HEADER_BYTES + frame.bodyLength;
         if (out.length > 0 && bytes + size > maxBytes) break;
@@ -389,6 +441,9 @@ export class PartitionLog {
     for (const p of undecided) p.reject(new BrokerError(`${this.file} closed before the transaction committed`, false));
     if (this.pending.length > 0) this.kick();
     while (this.draining) await this.draining;
+    // Everything written is durable and a restart shows it: acknowledge what a gate still held back.
+    for (const u of this.unpublished) if (u.gate) u.gate.visible = true;
+    this.publish();
     if (this.compaction) await this.compaction.catch(() => undefined);
     this.segment.retire();
     await this.segment.closed;

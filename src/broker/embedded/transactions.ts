@@ -10,9 +10,11 @@
 // kill -9 a transaction is complete in every partition or absent from all; one whose record never became
 // durable is gone with the process's memory, and so is every open one.
 //
-// Readers see a committed transaction's records partition by partition as each is written, moments after
-// the commit point, as Kafka's read_committed consumers see its markers arrive: none of an aborted or
-// unfinished transaction, every record of a committed one, never a transaction later undone.
+// Readers see a committed transaction's records once they are written in all its partitions, in all of
+// them at once (its gate holds each partition's visible end until then): none of an aborted or unfinished
+// transaction, all of a committed one, never a transaction later undone. A transaction behind another's
+// records in one of its partitions becomes visible with or after that one, so that no partition shows it
+// first (transactions that are each behind the other somewhere become visible together).
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fsyncDir, writeFileAtomic } from "../../platform/files.ts";
@@ -26,7 +28,7 @@ import {
   type TransactionOptions,
 } from "../broker.ts";
 import { Mutex } from "./mutex.ts";
-import type { AppendRecord, PartitionLog, Reservation } from "./partition-log.ts";
+import type { AppendRecord, Gate, PartitionLog, Reservation } from "./partition-log.ts";
 import { bodyLengthAt, FRAME_HEADER_BYTES, frameIsIntact } from "./record-frame.ts";
 
 /** Kafka's transaction.timeout.ms default. */
@@ -53,13 +55,21 @@ export interface TransactionHost {
 interface Reserved {
   topic: string;
   partition: number;
+  log: PartitionLog;
   reservation: Reservation;
+}
+
+/** A transaction's gate, with the partitions it holds back. */
+interface CommitGate extends Gate {
+  logs: PartitionLog[];
 }
 
 /** The transactional producers of one embedded broker, by transactional.id, and their commit records. */
 export class EmbeddedTransactions {
   private readonly producers = new Map<string, EmbeddedTransactionalProducer>();
   private nextRecord = 0;
+  /** Transactions written in all their partitions but not visible yet: behind another in one of them. */
+  private readonly released = new Set<CommitGate>();
 
   constructor(
     private readonly dir: string,
@@ -128,6 +138,29 @@ export class EmbeddedTransactions {
     const producers = [...this.producers.values()];
     this.producers.clear();
     await Promise.all(producers.map((p) => p.end("closed")));
+  }
+
+  /**
+   * A transaction is written in all its partitions: it becomes visible, with every written transaction
+   * that nothing invisible holds back any more. Of those held back by each other only, all at once.
+   */
+  release(gate: CommitGate): void {
+    this.released.add(gate);
+    const ready = new Set(this.released);
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (const g of ready) {
+        if (g.logs.some((log) => log.gatesAhead(g).some((ahead) => !ready.has(ahead as CommitGate)))) {
+          ready.delete(g);
+          changed = true;
+        }
+      }
+    }
+    for (const g of ready) {
+      g.visible = true;
+      this.released.delete(g);
+    }
+    for (const log of new Set([...ready].flatMap((g) => g.logs))) log.publish();
   }
 
   forget(producer: EmbeddedTransactionalProducer): void {
@@ -233,7 +266,7 @@ class EmbeddedTransactionalProducer implements TransactionalProducer {
         } catch (err) {
           throw wrap(err, `produce to ${topic}-${group.partition} failed`);
         }
-        this.reserved.push({ topic, partition: group.partition, reservation });
+        this.reserved.push({ topic, partition: group.partition, log: group.log, reservation });
         group.indexes.forEach((index, i) => {
           positions[index] = { partition: group.partition, offset: reservation.offsets[i]! };
         });
@@ -259,8 +292,10 @@ class EmbeddedTransactionalProducer implements TransactionalProducer {
         for (const r of reserved.reverse()) r.reservation.abort();
         throw wrap(err, `could not commit the transaction of ${this.transactionalId}; it was aborted`);
       }
+      // Readers see the transaction once it is written everywhere, in all its partitions at once.
+      const gate: CommitGate = { visible: false, logs: [...new Set(reserved.map((r) => r.log))] };
       try {
-        await Promise.all(reserved.map((r) => r.reservation.commit()));
+        await Promise.all(reserved.map((r) => r.reservation.commit(gate)));
       } catch (err) {
         const detail = err instanceof Error ? err.message : String(err);
         throw new BrokerError(
@@ -269,6 +304,9 @@ class EmbeddedTransactionalProducer implements TransactionalProducer {
           false,
           err,
         );
+      } finally {
+        // Also after a failed write: what was written is committed, and must not hold back its partitions.
+        this.owner.release(gate);
       }
       await this.owner.removeCommitRecord(record);
     });

@@ -2,7 +2,7 @@
 // all together once committed and never when aborted, fenced or cut short by kill -9; positions answered
 // at produce are the committed offsets; plain appends to a partition wait behind an open transaction.
 import { afterEach, describe, expect, test } from "bun:test";
-import { cp, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
@@ -237,7 +237,32 @@ describe("EmbeddedBroker transactions", () => {
         expected.set(where(topic, p!), value);
       }
     };
+    // Meanwhile a reader takes whole snapshots (one fetchMany of every partition): never part of a transaction.
+    const size = (round: number) => {
+      let records = 0;
+      for (let call = 0; call < 1 + (round % 3); call++) records += 1 + ((round + call) % 4);
+      return records;
+    };
+    let writing = true;
+    let snapshots = 0;
+    const reader = async () => {
+      const reads = [0, 1, 2].map((partition) => ({ topic: "x", partition, offset: 0 }));
+      reads.push(...[0, 1].map((partition) => ({ topic: "y", partition, offset: 0 })));
+      while (writing) {
+        const counts = new Map<string, number>();
+        for (const r of await broker.fetchMany(reads, { maxBytes: 64 * 1024 * 1024 })) {
+          const m = /^t(\d+)-(\d+)-/.exec(str(r.value)!);
+          if (m) counts.set(`${m[1]}-${m[2]}`, (counts.get(`${m[1]}-${m[2]}`) ?? 0) + 1);
+        }
+        for (const [txn, count] of counts) expect([txn, count]).toEqual([txn, size(Number(txn.split("-")[1]))]);
+        snapshots++;
+      }
+    };
+    const reading = reader();
     await Promise.all([...[0, 1, 2, 3].map(transactional), ...[0, 1].map(plain)]);
+    writing = false;
+    await reading;
+    expect(snapshots).toBeGreaterThan(1);
 
     const stored = new Map<string, string>();
     for (const [topic, partitions] of [
@@ -250,6 +275,56 @@ describe("EmbeddedBroker transactions", () => {
     }
     expect(stored.size).toBe(expected.size);
     expect([...stored].sort()).toEqual([...expected].sort());
+  });
+
+  test("a committed transaction becomes visible in all its partitions at once, when the last is written", async () => {
+    const broker = await openBroker(await tempDir());
+    await broker.createTopic({ name: "a", partitions: 1, replicationFactor: 1 });
+    await broker.createTopic({ name: "b", partitions: 1, replicationFactor: 1 });
+    // `blocker` holds a-0: `tx`'s part there is written only once blocker is decided.
+    const blocker = await broker.transactionalProducer("blocker");
+    await blocker.produce("a", [{ key: null, value: b("blocked") }]);
+    const tx = await broker.transactionalProducer("tx");
+    await tx.produce("a", [{ key: null, value: b("a1") }]);
+    await tx.produce("b", [{ key: null, value: b("b0") }]);
+    const committing = tx.commit();
+    // A plain append to b after tx's part is acknowledged only once it is visible, after tx's.
+    let plainDone = false;
+    const plain = broker.produce("b", [{ key: null, value: b("plain") }]).then((p) => ((plainDone = true), p));
+    const reads = [
+      { topic: "a", partition: 0, offset: 0 },
+      { topic: "b", partition: 0, offset: 0 },
+    ];
+    expect(await broker.fetchMany(reads, { maxWaitMs: 300 })).toEqual([]);
+    expect(await broker.endOffsets("b")).toEqual([0]);
+    expect(plainDone).toBe(false);
+    await blocker.abort();
+    await committing;
+    expect(await plain).toEqual([{ partition: 0, offset: 1 }]);
+    const seen = await broker.fetchMany(reads);
+    expect(seen.map((r) => [r.topic, r.offset, str(r.value)])).toEqual([
+      ["a", 1, "a1"],
+      ["b", 0, "b0"],
+      ["b", 1, "plain"],
+    ]);
+  });
+
+  test("two transactions each behind the other in one partition become visible together", async () => {
+    const broker = await openBroker(await tempDir());
+    await broker.createTopic({ name: "a", partitions: 1, replicationFactor: 1 });
+    await broker.createTopic({ name: "b", partitions: 1, replicationFactor: 1 });
+    const first = await broker.transactionalProducer("first");
+    const second = await broker.transactionalProducer("second");
+    await first.produce("a", [{ key: null, value: b("first-a") }]);
+    await second.produce("b", [{ key: null, value: b("second-b") }]);
+    await first.produce("b", [{ key: null, value: b("first-b") }]);
+    await second.produce("a", [{ key: null, value: b("second-a") }]);
+    const committing = second.commit();
+    expect(await stillPending(committing, broker, "a")).toBe(true);
+    await first.commit();
+    await committing;
+    expect(values(await fetchAll(broker, "a"))).toEqual(["first-a", "second-a"]);
+    expect(values(await fetchAll(broker, "b"))).toEqual(["second-b", "first-b"]);
   });
 
   test("a transaction open longer than its timeout is aborted; the next produce or commit says so", async () => {
@@ -302,7 +377,9 @@ describe("EmbeddedBroker transactions", () => {
     ]);
     await tx.produce("b", [{ key: null, value: b("b0") }]);
     const committing = tx.commit();
-    await waitFor("the transaction's write to b", async () => (await broker.endOffsets("b"))[0] === 1);
+    // Its part in b is written, but not visible while its part in a waits.
+    await waitFor("the transaction's write to b", async () => (await stat(join(dir, "topics", "b", "0.log"))).size > 0);
+    expect(await broker.endOffsets("b")).toEqual([0]);
     // The data directory as a crash at this moment would leave it.
     const crashed = await tempDir();
     await cp(dir, crashed, { recursive: true });
