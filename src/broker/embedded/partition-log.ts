@@ -64,11 +64,9 @@ export interface Gate {
 
 /** Written records not visible yet: a transaction's, or behind one's. */
 interface Unpublished {
+  append: PendingAppend;
   /** The offset after its records. */
   end: number;
-  gate?: Gate;
-  /** Acknowledges a plain append once it is visible. */
-  resolve?: () => void;
 }
 
 /** Offsets held in a partition for a transaction's records (see PartitionLog.reserve). */
@@ -272,42 +270,51 @@ export class PartitionLog {
       p.frames.forEach((frame, i) => {
         segment.index.add(p.offsets[i], at);
         at += frame.length;
-        const r = p.records[i];
-        if (this.keys && r.key) {
-          this.keys.set(keyId(r.key), { offset: p.offsets[i], tombstone: r.value === null, timestamp: r.timestamp });
-        }
       });
     }
     segment.end = at;
     segment.records += frames.length;
     for (const p of batch) {
-      const end = p.offsets[p.offsets.length - 1]! + 1;
-      // A transaction's part is acknowledged as written (its commit awaits all parts, then opens the
-      // gate); a plain append once it is visible, so that endOffsets then includes it.
+      // A transaction's part is acknowledged as written (its commit awaits all its parts, then makes
+      // them visible); a plain append once visible, so that endOffsets then includes it.
       if (p.gate) p.resolve(p.offsets);
-      this.unpublished.push({ end, gate: p.gate, resolve: p.gate ? undefined : () => p.resolve(p.offsets) });
+      this.unpublished.push({ append: p, end: p.offsets[p.offsets.length - 1]! + 1 });
     }
     this.publish();
-    this.maybeCompactInBackground();
   }
 
   /** Makes visible what is written, up to the first transaction not visible yet. */
   publish(): void {
     let count = 0;
-    while (count < this.unpublished.length && (this.unpublished[count]!.gate?.visible ?? true)) count++;
+    while (count < this.unpublished.length && (this.unpublished[count]!.append.gate?.visible ?? true)) count++;
     if (count === 0) return;
     const visible = this.unpublished.splice(0, count);
     this.highWatermarkOffset = visible[count - 1]!.end;
-    for (const v of visible) v.resolve?.();
+    for (const { append: p } of visible) {
+      // Compaction keeps the latest *visible* record per key: one not visible yet supersedes nothing.
+      if (this.keys) {
+        p.records.forEach((r, i) => {
+          if (r.key) {
+            this.keys!.set(keyId(r.key), {
+              offset: p.offsets[i]!,
+              tombstone: r.value === null,
+              timestamp: r.timestamp,
+            });
+          }
+        });
+      }
+      if (!p.gate) p.resolve(p.offsets);
+    }
     for (const wake of this.waiters) wake();
+    this.maybeCompactInBackground();
   }
 
   /** The transactions whose records, written before `gate`'s first here, are not visible yet. */
   gatesAhead(gate: Gate): Gate[] {
     const ahead: Gate[] = [];
-    for (const u of this.unpublished) {
-      if (u.gate === gate) break;
-      if (u.gate && !u.gate.visible) ahead.push(u.gate);
+    for (const { append } of this.unpublished) {
+      if (append.gate === gate) break;
+      if (append.gate && !append.gate.visible) ahead.push(append.gate);
     }
     return ahead;
   }
@@ -409,6 +416,7 @@ export class PartitionLog {
         file: this.file,
         source: old,
         keys,
+        visibleEnd: this.highWatermarkOffset,
         tombstoneHorizon: now - settings.deleteRetentionMs,
         log: this.options.log,
         cancelled: () => this.closing,
@@ -442,7 +450,7 @@ export class PartitionLog {
     if (this.pending.length > 0) this.kick();
     while (this.draining) await this.draining;
     // Everything written is durable and a restart shows it: acknowledge what a gate still held back.
-    for (const u of this.unpublished) if (u.gate) u.gate.visible = true;
+    for (const { append } of this.unpublished) if (append.gate) append.gate.visible = true;
     this.publish();
     if (this.compaction) await this.compaction.catch(() => undefined);
     this.segment.retire();

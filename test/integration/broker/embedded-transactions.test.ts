@@ -309,6 +309,31 @@ describe("EmbeddedBroker transactions", () => {
     ]);
   });
 
+  test("compaction while a transaction is written but not visible keeps the value readers see", async () => {
+    const broker = await openBroker(await tempDir());
+    await broker.createTopic({
+      name: "c",
+      partitions: 1,
+      replicationFactor: 1,
+      config: { "cleanup.policy": "compact" },
+    });
+    await broker.createTopic({ name: "o", partitions: 1, replicationFactor: 1 });
+    await broker.produce("c", [{ key: b("k"), value: b("v1") }]);
+    const blocker = await broker.transactionalProducer("blocker");
+    await blocker.produce("o", [{ key: null, value: b("blocked") }]);
+    const tx = await broker.transactionalProducer("tx");
+    await tx.produce("c", [{ key: b("k"), value: b("v2") }]);
+    await tx.produce("o", [{ key: null, value: b("o") }]);
+    const committing = tx.commit();
+    await waitFor("the transaction's write to c", async () => (await broker.compact("c"))[0]!.before === 2);
+    expect(values(await fetchAll(broker, "c"))).toEqual(["v1"]);
+    await blocker.abort();
+    await committing;
+    expect(values(await fetchAll(broker, "c"))).toEqual(["v1", "v2"]);
+    await broker.compact("c");
+    expect(values(await fetchAll(broker, "c"))).toEqual(["v2"]);
+  });
+
   test("two transactions each behind the other in one partition become visible together", async () => {
     const broker = await openBroker(await tempDir());
     await broker.createTopic({ name: "a", partitions: 1, replicationFactor: 1 });
