@@ -1,5 +1,5 @@
 // The embedded broker's files belong to the main thread: a task thread reaches them through this
-// proxy, one message per call, and the main thread answers from its broker (serveBrokerCall).
+// proxy, one message per call, and the main thread answers from its broker (BrokerCalls).
 // Long polls wait on the main thread, so an idle sink on a task thread costs nothing there.
 // A transactional producer stays on the main thread too; the task holds a handle to it. The main thread
 // keeps each thread's producers (BrokerCalls) and closes them when the thread ends, so a thread that dies
