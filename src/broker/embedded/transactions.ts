@@ -255,8 +255,10 @@ class EmbeddedTransactionalProducer implements TransactionalProducer {
   ) {}
 
   produce(topic: string, records: ProduceRecord[]): Promise<RecordPosition[]> {
+    const refused = this.refusal();
+    if (refused) return Promise.reject(refused);
     return this.ops.run(async () => {
-      this.ensureUsable();
+      this.ensureNotExpired();
       const placed = await this.owner.place(topic, records);
       const positions: RecordPosition[] = new Array(records.length);
       for (const group of placed) {
@@ -281,8 +283,10 @@ class EmbeddedTransactionalProducer implements TransactionalProducer {
   }
 
   commit(): Promise<void> {
+    const refused = this.refusal();
+    if (refused) return Promise.reject(refused);
     return this.ops.run(async () => {
-      this.ensureUsable();
+      this.ensureNotExpired();
       const reserved = this.take();
       if (reserved.length === 0) return;
       let record: string;
@@ -330,17 +334,25 @@ class EmbeddedTransactionalProducer implements TransactionalProducer {
     return this.ops.run(async () => this.abortOpen());
   }
 
-  private ensureUsable(): void {
+  /**
+   * Why a call made now is refused. Judged when called, not when its turn comes: a commit called before
+   * a fence is completed, as Kafka completes an EndTxn that reached the coordinator first.
+   */
+  private refusal(): BrokerError | undefined {
     if (this.state === "fenced") {
-      throw new ProducerFencedError(
+      return new ProducerFencedError(
         this.transactionalId,
         `the producer with transactional.id ${this.transactionalId} was fenced: another producer with the same ` +
           "transactional.id took over",
       );
     }
     if (this.state === "closed") {
-      throw new BrokerError(`the transactional producer ${this.transactionalId} is closed`, false);
+      return new BrokerError(`the transactional producer ${this.transactionalId} is closed`, false);
     }
+    return undefined;
+  }
+
+  private ensureNotExpired(): void {
     if (this.expired) {
       this.expired = false;
       throw new BrokerError(

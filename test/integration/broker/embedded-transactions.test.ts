@@ -147,6 +147,17 @@ describe("EmbeddedBroker transactions", () => {
     await tx.abort(); // nothing open: a no-op, also when fenced
   });
 
+  test("fencing during a commit lets the commit finish; the fenced producer's next transaction is refused", async () => {
+    const broker = await openBroker(await tempDir());
+    const tx = await broker.transactionalProducer("conn-0");
+    await tx.produce("t", [{ key: null, value: b("in-flight"), partition: 0 }]);
+    const committing = tx.commit();
+    await broker.fenceProducers(["conn-0"]);
+    await committing;
+    expect(values(await fetchAll(broker, "t"))).toEqual(["in-flight"]);
+    await expect(tx.produce("t", [{ key: null, value: b("late") }])).rejects.toBeInstanceOf(ProducerFencedError);
+  });
+
   test("a plain append to a partition waits behind an open transaction and follows its records", async () => {
     const broker = await openBroker(await tempDir());
     await broker.createTopic({ name: "t", partitions: 1, replicationFactor: 1 });
