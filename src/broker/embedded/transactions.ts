@@ -62,6 +62,15 @@ interface Reserved {
 /** A transaction's gate, with the partitions it holds back. */
 interface CommitGate extends Gate {
   logs: PartitionLog[];
+  /** Resolves once the transaction is visible. */
+  shown: Promise<void>;
+  show: () => void;
+}
+
+function commitGate(logs: PartitionLog[]): CommitGate {
+  let show!: () => void;
+  const shown = new Promise<void>((resolve) => (show = resolve));
+  return { visible: false, logs, shown, show };
 }
 
 /** The transactional producers of one embedded broker, by transactional.id, and their commit records. */
@@ -161,6 +170,7 @@ export class EmbeddedTransactions {
       this.released.delete(g);
     }
     for (const log of new Set([...ready].flatMap((g) => g.logs))) log.publish();
+    for (const g of ready) g.show();
   }
 
   forget(producer: EmbeddedTransactionalProducer): void {
@@ -297,7 +307,7 @@ class EmbeddedTransactionalProducer implements TransactionalProducer {
         throw wrap(err, `could not commit the transaction of ${this.transactionalId}; it was aborted`);
       }
       // Readers see the transaction once it is written everywhere, in all its partitions at once.
-      const gate: CommitGate = { visible: false, logs: [...new Set(reserved.map((r) => r.log))] };
+      const gate = commitGate([...new Set(reserved.map((r) => r.log))]);
       try {
         await Promise.all(reserved.map((r) => r.reservation.commit(gate)));
       } catch (err) {
@@ -313,6 +323,8 @@ class EmbeddedTransactionalProducer implements TransactionalProducer {
         this.owner.release(gate);
       }
       await this.owner.removeCommitRecord(record);
+      // Resolved, a commit is visible (as on Kafka, where read_committed consumers then see it).
+      await gate.shown;
     });
   }
 

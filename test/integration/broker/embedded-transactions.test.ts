@@ -345,6 +345,29 @@ describe("EmbeddedBroker transactions", () => {
     expect(values(await fetchAll(broker, "c"))).toEqual(["v2"]);
   });
 
+  test("a commit resolves once its transaction is visible, also when it waits to be shown behind another", async () => {
+    const broker = await openBroker(await tempDir());
+    await broker.createTopic({ name: "a", partitions: 1, replicationFactor: 1 });
+    await broker.createTopic({ name: "b", partitions: 1, replicationFactor: 1 });
+    const blocker = await broker.transactionalProducer("blocker");
+    await blocker.produce("b", [{ key: null, value: b("blocked") }]);
+    // `first` is written in a but waits for b; `second`, written in a after it, is shown with or after it.
+    const first = await broker.transactionalProducer("first");
+    await first.produce("a", [{ key: null, value: b("first-a") }]);
+    await first.produce("b", [{ key: null, value: b("first-b") }]);
+    const firstCommitting = first.commit();
+    const second = await broker.transactionalProducer("second");
+    await second.produce("a", [{ key: null, value: b("second-a") }]);
+    const secondCommitting = second.commit();
+    expect(await stillPending(secondCommitting, broker, "a")).toBe(true);
+    expect(await broker.endOffsets("a")).toEqual([0]);
+    await blocker.abort();
+    await secondCommitting;
+    expect(values(await fetchAll(broker, "a"))).toEqual(["first-a", "second-a"]);
+    await firstCommitting;
+    expect(values(await fetchAll(broker, "b"))).toEqual(["first-b"]);
+  });
+
   test("two transactions each behind the other in one partition become visible together", async () => {
     const broker = await openBroker(await tempDir());
     await broker.createTopic({ name: "a", partitions: 1, replicationFactor: 1 });
