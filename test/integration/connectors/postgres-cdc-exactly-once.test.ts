@@ -1,0 +1,202 @@
+// Exactly-once PostgreSQL CDC (KIP-618) under kill -9: three distributed dist/sluice workers with
+// exactly.once.source.support=enabled run the CDC task while small transactions of inserts, updates and
+// deletes keep coming; the task's worker is killed with SIGKILL five times at random moments and
+// started again. A read_committed reader then sees every change exactly once, in commit order.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import postgres from "postgres";
+import { ConnectCluster, type Status } from "../../fixtures/connect-cluster.ts";
+import { cdcConnection, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { waitFor } from "../../fixtures/wait.ts";
+
+const cluster = new ConnectCluster({
+  settings: {
+    "exactly.once.source.support": "enabled",
+    // The broker's least session timeout: a killed worker's task moves sooner.
+    "session.timeout.ms": "6000",
+    "heartbeat.interval.ms": "500",
+  },
+});
+let pg: PostgresServer;
+
+beforeAll(async () => {
+  pg = await startPostgres();
+  await cluster.setUp(3);
+}, 180_000);
+
+afterAll(async () => {
+  await cluster.tearDown();
+  await pg?.stop();
+}, 60_000);
+
+/** One change as the workload made it: `seq` is the row's value after it (before it, for a delete). */
+interface Change {
+  id: number;
+  op: "c" | "u" | "d";
+  seq: number;
+}
+
+const decoder = new TextDecoder();
+
+/** The change events of a topic (partition 0) as a read_committed reader sees them, in order. */
+async function committedChanges(topic: string): Promise<Change[]> {
+  const broker = cluster.broker!;
+  const [end = 0] = await broker.endOffsets(topic);
+  const out: Change[] = [];
+  for (let position = 0; position < end; ) {
+    const records = await broker.fetch(topic, 0, position, {
+      isolationLevel: "read_committed",
+      maxBytes: 16 * 1024 * 1024,
+    });
+    if (records.length === 0) break;
+    for (const r of records) {
+      if (r.value === null) continue;
+      const event = JSON.parse(decoder.decode(r.value)) as {
+        op: Change["op"];
+        before: { id: number; seq: number } | null;
+        after: { id: number; seq: number } | null;
+      };
+      const row = event.op === "d" ? event.before! : event.after!;
+      out.push({ id: row.id, op: event.op, seq: row.seq });
+    }
+    position = records.at(-1)!.offset + 1;
+  }
+  return out;
+}
+
+/** A REST call retried while the group rebalances (409) or a worker is starting. */
+async function status(name: string): Promise<Status> {
+  return waitFor(`${name}'s status`, async () => {
+    for (const w of cluster.workers.filter((w) => w.proc)) {
+      const answer = await cluster.client(w.index).get(`/connectors/${name}/status`);
+      if (answer.status === 200) return answer.body as Status;
+    }
+    return undefined;
+  });
+}
+
+/**
+ * Small transactions of inserts, updates and deletes over a few keys, one after another on one
+ * connection, until stopped: the changes in commit order, as committed.
+ */
+function workload(url: string) {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const changes: Change[] = [];
+  const rows = new Map<number, number>();
+  let seq = 0;
+  let stopped = false;
+  const running = (async () => {
+    while (!stopped) {
+      const made: Change[] = [];
+      const after = new Map(rows);
+      await sql.begin(async (tx) => {
+        for (let n = 1 + Math.floor(Math.random() * 3); n > 0; n--) {
+          const id = 1 + Math.floor(Math.random() * 20);
+          const current = after.get(id);
+          if (current === undefined) {
+            await tx`INSERT INTO items (id, seq) VALUES (${id}, ${++seq})`;
+            made.push({ id, op: "c", seq });
+            after.set(id, seq);
+          } else if (Math.random() < 0.7) {
+            await tx`UPDATE items SET seq = ${++seq} WHERE id = ${id}`;
+            made.push({ id, op: "u", seq });
+            after.set(id, seq);
+          } else {
+            await tx`DELETE FROM items WHERE id = ${id}`;
+            made.push({ id, op: "d", seq: current });
+            after.delete(id);
+          }
+        }
+      });
+      changes.push(...made);
+      rows.clear();
+      for (const [k, v] of after) rows.set(k, v);
+      await Bun.sleep(5); // pacing of the workload (a few hundred transactions a second at most), not synchronisation
+    }
+  })();
+  return {
+    changes,
+    async stop() {
+      stopped = true;
+      await running;
+      await sql.end();
+    },
+  };
+}
+
+describe("PostgreSQL CDC with exactly-once delivery", () => {
+  test("kill -9 of the task's worker five times under inserts, updates and deletes: every change once, in order", async () => {
+    const started = Date.now();
+    const name = "eos-cdc";
+    const topic = `${name}.public.items`;
+    pg.psql("CREATE TABLE items (id int PRIMARY KEY, seq int NOT NULL)");
+    // The whole old row in a delete's before (its seq identifies the event).
+    pg.psql("ALTER TABLE items REPLICA IDENTITY FULL");
+    // One partition: the read_committed reader's order is the task's order.
+    await cluster.createTopic(topic, 1);
+    const created = await cluster.client(0).put(`/connectors/${name}/config`, {
+      "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
+      ...cdcConnection(pg),
+      "topic.prefix": name,
+      "slot.name": "eos_cdc",
+      "table.include.list": "public.items",
+      "snapshot.mode": "no_data",
+      "tombstones.on.delete": "false",
+      "exactly.once.support": "required",
+      "key.converter": "org.apache.kafka.connect.json.JsonConverter",
+      "key.converter.schemas.enable": "false",
+      "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+      "value.converter.schemas.enable": "false",
+    });
+    expect(created.status).toBe(201);
+    await cluster.waitRunning(name, 1);
+    // The slot exists once the task streams: changes from here on are captured.
+    await waitFor("the replication slot", () => pg.psql("SELECT count(*) FROM pg_replication_slots") === "1");
+
+    const work = workload(pg.url);
+    try {
+      for (let kill = 0; kill < 5; kill++) {
+        // The task runs again: changes made after it moved reach the topic.
+        const before = work.changes.length;
+        await waitFor(
+          `changes flowing before kill ${kill + 1}`,
+          async () => (await committedChanges(topic)).length > before || undefined,
+          { timeoutMs: 60_000, intervalMs: 200 },
+        );
+        await Bun.sleep(Math.floor(Math.random() * 2000)); // a random moment in the task's run, not synchronisation
+        const owner = (await status(name)).tasks[0]!.worker_id;
+        const victim = cluster.workers.find((w) => w.workerId === owner)!.index;
+        await cluster.kill(victim, "SIGKILL");
+        await cluster.start(victim);
+      }
+      const before = work.changes.length;
+      await waitFor(
+        "changes flowing after the last kill",
+        async () => (await committedChanges(topic)).length > before || undefined,
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
+    } finally {
+      await work.stop();
+    }
+
+    const expected = work.changes;
+    const seen = await waitFor(
+      `all ${expected.length} changes committed`,
+      async () => {
+        const changes = await committedChanges(topic);
+        return changes.length >= expected.length ? changes : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
+    const key = (c: Change) => `${c.op}:${c.id}:${c.seq}`;
+    const counts = new Map<string, number>();
+    for (const c of seen) counts.set(key(c), (counts.get(key(c)) ?? 0) + 1);
+    const duplicates = [...counts.values()].filter((n) => n > 1).length;
+    const lost = expected.filter((c) => !counts.has(key(c))).length;
+    console.log(
+      `${expected.length} changes in ${Math.round((Date.now() - started) / 1000)} s over 5 kills: ${lost} lost, ${duplicates} duplicated`,
+    );
+    expect({ lost, duplicates }).toEqual({ lost: 0, duplicates: 0 });
+    // Each key's changes in commit order, and the whole stream too (one partition, one task).
+    expect(seen.map(key)).toEqual(expected.map(key));
+  }, 240_000);
+});
