@@ -37,30 +37,36 @@ interface Change {
 
 const decoder = new TextDecoder();
 
-/** The change events of a topic (partition 0) as a read_committed reader sees them, in order. */
-async function committedChanges(topic: string): Promise<Change[]> {
-  const broker = cluster.broker!;
-  const [end = 0] = await broker.endOffsets(topic);
-  const out: Change[] = [];
-  for (let position = 0; position < end; ) {
-    const records = await broker.fetch(topic, 0, position, {
-      isolationLevel: "read_committed",
-      maxBytes: 16 * 1024 * 1024,
-    });
-    if (records.length === 0) break;
-    for (const r of records) {
-      if (r.value === null) continue;
-      const event = JSON.parse(decoder.decode(r.value)) as {
-        op: Change["op"];
-        before: { id: number; seq: number } | null;
-        after: { id: number; seq: number } | null;
-      };
-      const row = event.op === "d" ? event.before! : event.after!;
-      out.push({ id: row.id, op: event.op, seq: row.seq });
+/**
+ * The change events of a topic (partition 0) as a read_committed reader sees them, in order. What such
+ * a reader has seen does not change (it reads up to the last stable offset), so each call reads on from
+ * where the last one stopped.
+ */
+function committedReader(topic: string) {
+  const seen: Change[] = [];
+  let position = 0;
+  return async (): Promise<Change[]> => {
+    const [end = 0] = await cluster.broker!.endOffsets(topic);
+    while (position < end) {
+      const records = await cluster.broker!.fetch(topic, 0, position, {
+        isolationLevel: "read_committed",
+        maxBytes: 16 * 1024 * 1024,
+      });
+      if (records.length === 0) break;
+      for (const r of records) {
+        if (r.value === null) continue;
+        const event = JSON.parse(decoder.decode(r.value)) as {
+          op: Change["op"];
+          before: { id: number; seq: number } | null;
+          after: { id: number; seq: number } | null;
+        };
+        const row = event.op === "d" ? event.before! : event.after!;
+        seen.push({ id: row.id, op: event.op, seq: row.seq });
+      }
+      position = records.at(-1)!.offset + 1;
     }
-    position = records.at(-1)!.offset + 1;
-  }
-  return out;
+    return seen;
+  };
 }
 
 /** A REST call retried while the group rebalances (409) or a worker is starting. */
@@ -75,8 +81,9 @@ async function status(name: string): Promise<Status> {
 }
 
 /**
- * Small transactions of inserts, updates and deletes over a few keys, one after another on one
- * connection, until stopped: the changes in commit order, as committed.
+ * Small transactions of inserts, updates and deletes over a few keys (one in twenty larger than the task's
+ * batches, so that Kafka transactions also end inside one), one after another on one connection, until
+ * stopped: the changes in commit order, as committed.
  */
 function workload(url: string) {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
@@ -89,7 +96,8 @@ function workload(url: string) {
       const made: Change[] = [];
       const after = new Map(rows);
       await sql.begin(async (tx) => {
-        for (let n = 1 + Math.floor(Math.random() * 3); n > 0; n--) {
+        const size = Math.random() < 0.05 ? 60 + Math.floor(Math.random() * 60) : 1 + Math.floor(Math.random() * 3);
+        for (let n = size; n > 0; n--) {
           const id = 1 + Math.floor(Math.random() * 20);
           const current = after.get(id);
           if (current === undefined) {
@@ -110,7 +118,7 @@ function workload(url: string) {
       changes.push(...made);
       rows.clear();
       for (const [k, v] of after) rows.set(k, v);
-      await Bun.sleep(5); // pacing of the workload (a few hundred transactions a second at most), not synchronisation
+      await Bun.sleep(10); // pacing of the workload (under a hundred transactions a second), not synchronisation
     }
   })();
   return {
@@ -141,6 +149,9 @@ describe("PostgreSQL CDC with exactly-once delivery", () => {
       "table.include.list": "public.items",
       "snapshot.mode": "no_data",
       "tombstones.on.delete": "false",
+      // Polls (each one Kafka transaction) smaller than the larger database transactions: a restarted
+      // task resumes inside a database transaction too, skipping the changes committed before.
+      "max.batch.size": "50",
       "exactly.once.support": "required",
       "key.converter": "org.apache.kafka.connect.json.JsonConverter",
       "key.converter.schemas.enable": "false",
@@ -152,14 +163,15 @@ describe("PostgreSQL CDC with exactly-once delivery", () => {
     // The slot exists once the task streams: changes from here on are captured.
     await waitFor("the replication slot", () => pg.psql("SELECT count(*) FROM pg_replication_slots") === "1");
 
+    const committedChanges = committedReader(topic);
     const work = workload(pg.url);
     try {
       for (let kill = 0; kill < 5; kill++) {
-        // The task runs again: changes made after it moved reach the topic.
-        const before = work.changes.length;
+        // The task runs (again): it commits changes.
+        const before = (await committedChanges()).length;
         await waitFor(
           `changes flowing before kill ${kill + 1}`,
-          async () => (await committedChanges(topic)).length > before || undefined,
+          async () => (await committedChanges()).length > before || undefined,
           { timeoutMs: 60_000, intervalMs: 200 },
         );
         await Bun.sleep(Math.floor(Math.random() * 2000)); // a random moment in the task's run, not synchronisation
@@ -168,10 +180,10 @@ describe("PostgreSQL CDC with exactly-once delivery", () => {
         await cluster.kill(victim, "SIGKILL");
         await cluster.start(victim);
       }
-      const before = work.changes.length;
+      const before = (await committedChanges()).length;
       await waitFor(
         "changes flowing after the last kill",
-        async () => (await committedChanges(topic)).length > before || undefined,
+        async () => (await committedChanges()).length > before || undefined,
         { timeoutMs: 60_000, intervalMs: 200 },
       );
     } finally {
@@ -182,7 +194,7 @@ describe("PostgreSQL CDC with exactly-once delivery", () => {
     const seen = await waitFor(
       `all ${expected.length} changes committed`,
       async () => {
-        const changes = await committedChanges(topic);
+        const changes = await committedChanges();
         return changes.length >= expected.length ? changes : undefined;
       },
       { timeoutMs: 60_000, intervalMs: 200 },
