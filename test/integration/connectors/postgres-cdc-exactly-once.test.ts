@@ -164,28 +164,28 @@ describe("PostgreSQL CDC with exactly-once delivery", () => {
     await waitFor("the replication slot", () => pg.psql("SELECT count(*) FROM pg_replication_slots") === "1");
 
     const committedChanges = committedReader(topic);
+    /** Waits until the task (wherever it runs now) commits changes. */
+    const flowing = async (what: string) => {
+      const before = (await committedChanges()).length;
+      await waitFor(what, async () => (await committedChanges()).length > before || undefined, {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+      });
+    };
     const work = workload(pg.url);
     try {
-      for (let kill = 0; kill < 5; kill++) {
-        // The task runs (again): it commits changes.
-        const before = (await committedChanges()).length;
-        await waitFor(
-          `changes flowing before kill ${kill + 1}`,
-          async () => (await committedChanges()).length > before || undefined,
-          { timeoutMs: 60_000, intervalMs: 200 },
-        );
+      await flowing("changes flowing");
+      for (let kill = 1; kill <= 5; kill++) {
         await Bun.sleep(Math.floor(Math.random() * 2000)); // a random moment in the task's run, not synchronisation
         const owner = (await status(name)).tasks[0]!.worker_id;
         const victim = cluster.workers.find((w) => w.workerId === owner)!.index;
         await cluster.kill(victim, "SIGKILL");
+        // The task moves to another worker, whose producer fences the killed one's, and goes on there.
+        await flowing(`changes flowing after kill ${kill}`);
         await cluster.start(victim);
+        // The restarted worker rejoins the group, which may move the task once more.
+        await flowing(`changes flowing after worker ${victim} came back`);
       }
-      const before = (await committedChanges()).length;
-      await waitFor(
-        "changes flowing after the last kill",
-        async () => (await committedChanges()).length > before || undefined,
-        { timeoutMs: 60_000, intervalMs: 200 },
-      );
     } finally {
       await work.stop();
     }
@@ -204,10 +204,17 @@ describe("PostgreSQL CDC with exactly-once delivery", () => {
     for (const c of seen) counts.set(key(c), (counts.get(key(c)) ?? 0) + 1);
     const duplicates = [...counts.values()].filter((n) => n > 1).length;
     const lost = expected.filter((c) => !counts.has(key(c))).length;
+    // Where the task started: once, and again after each kill.
+    const starts = cluster.workers.map(
+      (w) => cluster.entries(w.index, true).filter((e) => e.msg === `task ${name}-0 started`).length,
+    );
     console.log(
-      `${expected.length} changes in ${Math.round((Date.now() - started) / 1000)} s over 5 kills: ${lost} lost, ${duplicates} duplicated`,
+      `${expected.length} changes in ${Math.round((Date.now() - started) / 1000)} s over 5 kills: ${lost} lost, ${duplicates} duplicated; task starts per worker ${starts.join("/")}`,
     );
     expect({ lost, duplicates }).toEqual({ lost: 0, duplicates: 0 });
+    // It started six times at least, not always on the same worker.
+    expect(starts.reduce((a, b) => a + b)).toBeGreaterThanOrEqual(6);
+    expect(starts.filter((n) => n > 0).length).toBeGreaterThan(1);
     // Each key's changes in commit order, and the whole stream too (one partition, one task).
     expect(seen.map(key)).toEqual(expected.map(key));
   }, 240_000);
