@@ -159,7 +159,10 @@ describe("PostgreSQL CDC with exactly-once delivery", () => {
       "value.converter.schemas.enable": "false",
     });
     expect(created.status).toBe(201);
-    await cluster.waitRunning(name, 1);
+    await cluster.waitRunning(name, 1).catch(async (err: Error) => {
+      // The status says why (a failed task's trace).
+      throw new Error(`${err.message}: ${JSON.stringify(await status(name))}`);
+    });
     // The slot exists once the task streams: changes from here on are captured.
     await waitFor("the replication slot", () => pg.psql("SELECT count(*) FROM pg_replication_slots") === "1");
 
