@@ -23,6 +23,7 @@ import { connectApp } from "./http/app.ts";
 import { loadPlugins } from "./plugins/loader.ts";
 import type { PluginRegistry } from "./plugins/registry.ts";
 import { FileOffsetStore } from "./storage/offset-store.ts";
+import { ConnectorOffsetStores } from "./storage/connector-offset-store.ts";
 import { TopicOffsetStore } from "./storage/topic-offset-store.ts";
 import { Worker, type WorkerOptions } from "./worker/worker.ts";
 import { workerSettings } from "./worker/worker-config.ts";
@@ -296,13 +297,13 @@ export async function startConnectDistributed(
     workerId,
     broker,
     plugins,
-    offsets: new TopicOffsetStore(internal, offsetTopic.name),
+    offsets: new ConnectorOffsetStores(internal, new TopicOffsetStore(internal, offsetTopic.name), offsetTopic),
     settings,
     workerConfig: options.workerConfig,
     taskThreads: taskThreads(options, broker, choice),
     ...(broker.kind === "kafka" ? { kafka: choice } : {}),
     ...(settings.string("exactly.once.source.support").trim().toLowerCase() === "enabled"
-      ? { exactlyOnce: { groupId: settings.string("group.id"), offsetsTopic: offsetTopic.name } }
+      ? { exactlyOnce: { groupId: settings.string("group.id") } }
       : {}),
   });
   const herder = new DistributedHerder(worker, internal, {

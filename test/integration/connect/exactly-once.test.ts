@@ -133,6 +133,32 @@ describe("exactly-once source tasks on Kafka", () => {
     expect((await cluster.client(0).delete("/connectors/eos-seq")).status).toBe(204);
   }, 120_000);
 
+  test("offsets.storage.topic: the connector's offsets go to its own topic in its transactions, copied to the worker's", async () => {
+    const topic = `eos-own-${cluster.group}`;
+    const offsetsTopic = `eos-own-offsets-${cluster.group}`;
+    const created = await cluster.client(0).put("/connectors/eos-own/config", {
+      "connector.class": "SequenceSource",
+      topic,
+      "sequence.max": "20",
+      "offsets.storage.topic": offsetsTopic,
+    });
+    expect(created.status).toBe(201);
+    await waitFor("the numbers", async () => (await values(topic, "read_committed")).length >= 20, {
+      timeoutMs: 60000,
+    });
+    const keysIn = async (offsets: string) =>
+      (await cluster.readTopic(offsets)).filter((r) => r.key.startsWith('["eos-own"')).map((r) => r.value);
+    await waitFor("the offsets in both topics", async () => {
+      const own = await keysIn(offsetsTopic);
+      const worker = await keysIn(`${cluster.group}-offsets`);
+      return own.length > 0 && worker.length > 0;
+    });
+    expect(await dumpTopic(offsetsTopic)).toContain("endTxnMarker: COMMIT");
+    const view = (await cluster.client(0).get("/connectors/eos-own/offsets")).body as { offsets: unknown[] };
+    expect(view.offsets.length).toBeGreaterThan(0);
+    expect((await cluster.client(0).delete("/connectors/eos-own")).status).toBe(204);
+  }, 120_000);
+
   test("settings are checked as Kafka's distributed herder checks them", async () => {
     const validate = async (config: Record<string, string>) => {
       const answer = await cluster

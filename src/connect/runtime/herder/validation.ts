@@ -223,6 +223,11 @@ export class ConnectorValidator {
     if (plugin.type === "source") {
       const check = exactlyOnceCheck(plugin.create() as SourceConnector, config, this.worker.exactlyOnceEnabled);
       for (const [key, warning] of check.warnings) noEffect.set(key, warning);
+      if (config["offsets.storage.topic"] !== undefined && !this.worker.options.offsets.useTopic)
+        noEffect.set(
+          "offsets.storage.topic",
+          "Setting offsets.storage.topic has no effect on a standalone worker: its source offsets are kept in offset.storage.file.filename",
+        );
     }
     // Client overrides, judged by Kafka's client settings.
     for (const [key, warning] of clientOverrideWarnings(config)) noEffect.set(key, warning);

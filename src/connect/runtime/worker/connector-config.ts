@@ -378,13 +378,8 @@ const sourceConnectorSettings: ConnectorSetting[] = [
     group: "offsets.topic",
     displayName: "Offsets topic",
     width: "LONG",
-    doc: "A separate offsets topic for this connector (distributed mode only).",
+    doc: "Distributed mode: the connector's own offsets topic, created as the worker's when missing. Its offsets there win over the worker's topic, which gets a copy; an exactly-once task writes them in its transactions.",
     order: 1,
-    unsupported: {
-      kind: "ignored",
-      why: "Sluice keeps every connector's source offsets in the worker's offsets store",
-      listed: true,
-    },
   },
   // Kafka's per-group settings of the topics a source creates (KIP-158).
   {

@@ -12,9 +12,14 @@ import {
 } from "../../../broker/broker.ts";
 import { kafkaPartition } from "../../../broker/partitioner.ts";
 import type { Converter, HeaderConverter } from "../../api/converter.ts";
-import type { RecordMetadata } from "../../api/connector.ts";
 import type { SourceRecord } from "../../api/records.ts";
-import { ConnectException, RetriableException, type PluginMetrics, type SourceTask } from "../../api/connector.ts";
+import {
+  ConnectException,
+  RetriableException,
+  type PluginMetrics,
+  type RecordMetadata,
+  type SourceTask,
+} from "../../api/connector.ts";
 import type { TaskMetrics } from "../metrics.ts";
 import { encodeOffset, offsetKey } from "../storage/internal-records.ts";
 import type { OffsetStore } from "../storage/offset-store.ts";
@@ -148,7 +153,7 @@ export class WorkerSourceTask extends WorkerTask {
       // At least once, records acknowledged before a failure are still committed: they are in Kafka.
       // Exactly once, a failure aborts the open transaction: its records are polled again after a restart.
       if (!eos || !failed) await this.commitOffsets();
-      else await this.endTransaction("abort").catch((err) => this.logTransactionFailure("abort", err));
+      else await this.discardTransaction().catch((err) => this.logTransactionFailure("abort", err));
     } finally {
       await eos?.producer.close();
       await this.p.task.stop();
@@ -327,17 +332,34 @@ export class WorkerSourceTask extends WorkerTask {
     if (entries.length === 0 && size === 0) return;
     const committed = this.p.metrics.commitTimer();
     const { connector } = this.p;
-    if (entries.length > 0)
-      await eos.producer.produce(
-        eos.offsetsTopic,
-        entries.map(({ partition, offset }) => ({ key: offsetKey(connector, partition), value: encodeOffset(offset) })),
-      );
-    await eos.producer.commit();
+    try {
+      if (entries.length > 0)
+        await eos.producer.produce(
+          eos.offsetsTopic,
+          entries.map(({ partition, offset }) => ({
+            key: offsetKey(connector, partition),
+            value: encodeOffset(offset),
+          })),
+        );
+      await eos.producer.commit();
+    } catch (err) {
+      // Kafka's words; the cause says why (fenced: another producer with this task's transactional.id took over).
+      throw new ConnectException(`Failed to flush offsets and/or records for task ${this.id}`, err);
+    }
     this.p.offsets.stored?.(connector, entries);
-    this.p.metrics.transaction(size);
+    if (size > 0) this.p.metrics.transaction(size);
     for (const { record, metadata } of owed) await this.p.task.commitRecord?.(record, metadata);
     await this.p.task.commit?.();
     committed();
+  }
+
+  /** After a failure: the open transaction is aborted with its offsets, so its records are polled again. */
+  private async discardTransaction(): Promise<void> {
+    this.acknowledged.clear();
+    this.openSince = undefined;
+    this.transactionSize = 0;
+    this.owedCommitRecords = [];
+    await this.p.exactlyOnce!.producer.abort();
   }
 
   private logTransactionFailure(what: string, err: unknown): void {

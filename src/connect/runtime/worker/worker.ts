@@ -38,7 +38,7 @@ export interface WorkerOptions {
    * A distributed worker with exactly.once.source.support=enabled: every source task writes its records
    * and offsets in transactions, with transactional.id `<group.id>-<connector>-<task>`.
    */
-  exactlyOnce?: { groupId: string; offsetsTopic: string };
+  exactlyOnce?: { groupId: string };
 }
 
 export interface ConnectorCallbacks {
@@ -240,9 +240,11 @@ export class Worker {
       };
       const source = this.connectorType(connectorConfig["connector.class"]!) === "source";
       const eos = source ? this.options.exactlyOnce : undefined;
-      if (eos) {
+      const { offsets } = this.options;
+      if (source) await offsets.useTopic?.(name, spec.connectorConfig["offsets.storage.topic"]);
+      if (eos && offsets.topicFor) {
         const transactionalId = `${eos.groupId}-${name}-${index}`;
-        spec.exactlyOnce = { transactionalId, offsetsTopic: eos.offsetsTopic };
+        spec.exactlyOnce = { transactionalId, offsetsTopic: offsets.topicFor(name) };
         // Fenced before the offsets are read: an earlier owner's open transaction (a zombie's) is aborted
         // and cannot commit after them.
         await this.options.broker.fenceProducers([transactionalId]);
