@@ -82,6 +82,8 @@ export class WorkerSourceTask extends WorkerTask {
   private openSince?: number;
   private transactionSize = 0;
   private owedCommitRecords: { record: SourceRecord; metadata: RecordMetadata | null }[] = [];
+  /** Exactly once: the open transaction's writes, sent by the producer when it sees fit (at the latest at commit). */
+  private inFlight: Promise<void>[] = [];
   private readonly requests?: ConnectorTransactionRequests;
 
   constructor(
@@ -232,6 +234,10 @@ export class WorkerSourceTask extends WorkerTask {
       else byTopic.set(item.topic, [item]);
     }
     for (const [topic, items] of byTopic) {
+      if (this.p.exactlyOnce) {
+        this.sendInTransaction(topic, items);
+        continue;
+      }
       const positions = await this.produceWithRetry(
         topic,
         items.map((i) => i.produce),
@@ -260,8 +266,6 @@ export class WorkerSourceTask extends WorkerTask {
    * (Connect's default: forever); then the task fails as Kafka's does when its batch expires.
    */
   private async produceWithRetry(topic: string, records: ProduceRecord[]) {
-    // In a transaction a failed write fails the task: the transaction is aborted and its records polled again.
-    if (this.p.exactlyOnce) return this.p.exactlyOnce.producer.produce(topic, records);
     let delay = 250;
     const started = Date.now();
     for (;;) {
@@ -302,6 +306,26 @@ export class WorkerSourceTask extends WorkerTask {
     return key ? kafkaPartition(key, count) : this.roundRobin++ % count;
   }
 
+  /**
+   * Hands records to the transaction without waiting for them to be sent: the producer sends them with
+   * the transaction's offsets at its commit (or sooner, a request's worth at a time).
+   */
+  private sendInTransaction(topic: string, items: { record: SourceRecord; produce: ProduceRecord }[]): void {
+    const owed = items.map((item) => ({ record: item.record, metadata: null as RecordMetadata | null }));
+    this.owedCommitRecords.push(...owed);
+    const sent = this.p
+      .exactlyOnce!.producer.produce(
+        topic,
+        items.map((i) => i.produce),
+      )
+      .then((positions) => {
+        this.p.metrics.written(items.length);
+        positions.forEach(({ partition, offset }, i) => (owed[i]!.metadata = { topic, partition, offset }));
+      });
+    sent.catch(() => undefined); // awaited when the transaction ends
+    this.inFlight.push(sent);
+  }
+
   /** commitRecord once the record is in Kafka to stay: at once, or exactly once when its transaction committed. */
   private committedRecord(record: SourceRecord, metadata: RecordMetadata | null): void {
     if (this.p.exactlyOnce) this.owedCommitRecords.push({ record, metadata });
@@ -319,29 +343,36 @@ export class WorkerSourceTask extends WorkerTask {
     const entries = [...this.acknowledged.values()];
     let size = this.transactionSize;
     let owed = this.owedCommitRecords;
+    let inFlight = this.inFlight;
     this.acknowledged.clear();
     this.openSince = undefined;
     this.transactionSize = 0;
     this.owedCommitRecords = [];
+    this.inFlight = [];
     if (end === "abort") {
       await eos.producer.abort();
       if (size > 0) this.log.info({ records: size }, "aborted a transaction at the connector's request");
       size = 0;
       owed = [];
+      inFlight = [];
     }
     if (entries.length === 0 && size === 0) return;
     const committed = this.p.metrics.commitTimer();
     const { connector } = this.p;
     try {
-      if (entries.length > 0)
-        await eos.producer.produce(
+      if (entries.length > 0) {
+        const offsets = eos.producer.produce(
           eos.offsetsTopic,
           entries.map(({ partition, offset }) => ({
             key: offsetKey(connector, partition),
             value: encodeOffset(offset),
           })),
         );
+        offsets.catch(() => undefined); // sent with the records by the commit, which says if it failed
+        inFlight.push(offsets.then(() => undefined));
+      }
       await eos.producer.commit();
+      await Promise.all(inFlight);
     } catch (err) {
       // Kafka's words; the cause says why (fenced: another producer with this task's transactional.id took over).
       throw new ConnectException(`Failed to flush offsets and/or records for task ${this.id}`, err);
@@ -355,6 +386,7 @@ export class WorkerSourceTask extends WorkerTask {
 
   /** After a failure: the open transaction is aborted with its offsets, so its records are polled again. */
   private async discardTransaction(): Promise<void> {
+    this.inFlight = [];
     this.acknowledged.clear();
     this.openSince = undefined;
     this.transactionSize = 0;
