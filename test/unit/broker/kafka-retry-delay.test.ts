@@ -13,12 +13,11 @@ describe("retryDelayMs", () => {
     ]);
   });
 
-  test("a transaction's AddPartitionsToTxn refused with CONCURRENT_TRANSACTIONS is asked again after 20 ms", () => {
+  test("a transaction's AddPartitionsToTxn refused with CONCURRENT_TRANSACTIONS is asked again after 5, 10, 20 ms", () => {
     expect(concurrent().errors.map((e) => (e as ProtocolError).apiId)).toEqual(["CONCURRENT_TRANSACTIONS"]);
-    expect(retryDelayMs("addPartitionsToTransaction", 1, concurrent())).toBe(20);
-    expect(retryDelayMs("addPartitionsToTransaction", 2, concurrent())).toBe(20);
+    expect([1, 2, 3].map((a) => retryDelayMs("addPartitionsToTransaction", a, concurrent()))).toEqual([5, 10, 20]);
     // A coordinator that stays busy is given the usual time after that.
-    expect(retryDelayMs("addPartitionsToTransaction", 3, concurrent())).toBe(400);
+    expect(retryDelayMs("addPartitionsToTransaction", 4, concurrent())).toBe(800);
   });
 
   test("other errors and operations keep the usual delay", () => {
