@@ -84,6 +84,10 @@ export default (sdk: PluginSdk) => {
     config() {
       return settings;
     }
+    /** Each task restarts at the number after its committed offset. */
+    override exactlyOnceSupport() {
+      return "SUPPORTED" as const;
+    }
   }
 
   return [SequenceSourceConnector];

@@ -39,6 +39,8 @@ export interface ProducerTuning extends ConnectionTuning {
   maxRequestSize: number;
   /** delivery.timeout.ms: how long a write is retried before the task fails (Connect's default: forever). */
   deliveryTimeoutMs: number;
+  /** transaction.timeout.ms: how long a transaction may stay open before Kafka aborts it. */
+  transactionTimeoutMs: number;
 }
 
 export interface ConsumerTuning extends ConnectionTuning {
@@ -233,9 +235,24 @@ const producerDeclared: Setting[] = [
     type: "long",
     min: 0,
   }),
-  refused("transactional.id", "Sluice's task producers are not transactional", [""]),
-  ignored("transaction.timeout.ms", "Sluice's task producers are not transactional", { type: "int" }),
-  refused("transaction.two.phase.commit.enable", "Sluice's task producers are not transactional", ["false"]),
+  refused(
+    "transactional.id",
+    "the worker names an exactly-once source task's transactional producer <group.id>-<connector>-<task>, as Kafka Connect does; other producers are not transactional",
+    [""],
+  ),
+  {
+    name: "transaction.timeout.ms",
+    type: "int",
+    default: 60000,
+    min: 1,
+    importance: "low",
+    doc: "How long an exactly-once source task's transaction may stay open before Kafka aborts it.",
+  },
+  refused(
+    "transaction.two.phase.commit.enable",
+    "Sluice's transactional producers do not take part in two-phase commits",
+    ["false"],
+  ),
   refused(
     "partitioner.class",
     "Sluice places records as Kafka's default partitioner does (murmur2 of the key); another partitioner is not supported",
@@ -544,6 +561,7 @@ export function producerTuning(props: Record<string, string>): ProducerTuning {
     idempotent,
     maxRequestSize: v.get("max.request.size") as number,
     deliveryTimeoutMs: v.get("delivery.timeout.ms") as number,
+    transactionTimeoutMs: v.get("transaction.timeout.ms") as number,
   };
 }
 

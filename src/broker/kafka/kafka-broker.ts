@@ -64,6 +64,7 @@ const PRODUCER_DEFAULTS: ProducerTuning = {
   idempotent: true,
   maxRequestSize: 1048576,
   deliveryTimeoutMs: 2147483647,
+  transactionTimeoutMs: 60000,
 };
 
 export class KafkaBroker implements Broker {
@@ -277,10 +278,14 @@ export class KafkaBroker implements Broker {
     const producer = new Producer({
       ...this.clientOptions("producer"),
       transactionalId,
+      // A new producer asks InitProducerId with no id and epoch (-1), as Kafka's clients do: the library's
+      // default (0, 0) is taken by the coordinator for an old epoch of this id, and refused as fenced.
+      producerId: -1n,
+      producerEpoch: -1,
       idempotent: true,
       acks: -1,
       // The library sends it as the transaction timeout too (InitProducerId).
-      timeout: options.transactionTimeoutMs ?? 60000,
+      timeout: options.transactionTimeoutMs ?? this.producing.transactionTimeoutMs,
       ...(compression === "none" ? {} : { compression }),
       autocreateTopics: false,
     });

@@ -55,8 +55,21 @@ export abstract class Connector {
  */
 export type TaskClass = (new () => Task) & { readonly className?: string };
 
+/** KIP-618: whether a source connector can give exactly-once delivery with a given config. */
+export type ExactlyOnceSupport = "SUPPORTED" | "UNSUPPORTED";
+/** KIP-618: whether a source connector can say where its transactions end (`transaction.boundary=connector`). */
+export type ConnectorTransactionBoundaries = "SUPPORTED" | "UNSUPPORTED";
+
 export abstract class SourceConnector extends Connector {
   readonly type = "source" as const;
+  /**
+   * Asked when a connector with `exactly.once.support=required` is validated or created on a worker with
+   * exactly-once source support. Not implemented (Kafka's null): the connector cannot be created with
+   * `required`, only with `requested`.
+   */
+  exactlyOnceSupport?(props: Record<string, string>): ExactlyOnceSupport | null;
+  /** Asked for `transaction.boundary=connector`; Kafka's default: UNSUPPORTED. */
+  canDefineTransactionBoundaries?(props: Record<string, string>): ConnectorTransactionBoundaries;
 }
 
 export abstract class SinkConnector extends Connector {
@@ -83,8 +96,20 @@ export interface PluginMetrics {
   gauge(name: string, help: string, labels: Readonly<Record<string, string>>, read: () => number): void;
 }
 
+/**
+ * KIP-618: how a task with `transaction.boundary=connector` ends its transactions. A request names the
+ * record after which the transaction ends (it is in the ended one), or, without a record, ends it after
+ * the records of the current poll().
+ */
+export interface TransactionContext {
+  commitTransaction(record?: SourceRecord): void;
+  abortTransaction(record?: SourceRecord): void;
+}
+
 export interface SourceTaskContext {
   readonly configs: Readonly<Record<string, string>>;
+  /** Only with exactly-once delivery and `transaction.boundary=connector` (Kafka: null otherwise). */
+  readonly transactionContext?: TransactionContext;
   readonly offsetStorageReader: OffsetStorageReader;
   /** Absent where no worker collects metrics (e.g. a task run on its own in a test). */
   readonly metrics?: PluginMetrics;

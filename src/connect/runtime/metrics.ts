@@ -24,6 +24,8 @@ export interface TaskMetrics {
   committed(seconds: number): void;
   /** A sink task's lag: records in its partitions not yet consumed. */
   lag(records: number): void;
+  /** An exactly-once source task committed a transaction of this many records. */
+  transaction(records: number): void;
 }
 
 interface PluginSeries {
@@ -78,6 +80,7 @@ export class ConnectMetrics {
   private readonly errorsTotal: Counter<TaskLabel | "outcome">;
   private readonly commitSeconds: Histogram<TaskLabel>;
   private readonly lagRecords: Gauge<TaskLabel>;
+  private readonly transactionRecords: Histogram<TaskLabel>;
   /** Plugin gauges' series by metric name; prom-client keeps the gauges themselves in the registry. */
   private readonly pluginSeries = new Map<string, Map<string, PluginSeries>>();
   private herder?: StatusSource;
@@ -121,6 +124,13 @@ export class ConnectMetrics {
       labelNames,
       registers,
     });
+    this.transactionRecords = new Histogram({
+      name: "sluice_connect_source_transaction_size_records",
+      help: "Records in each transaction an exactly-once source task committed (Kafka's transaction-size-min/max/avg).",
+      labelNames,
+      buckets: [1, 10, 100, 1000, 10000, 100000],
+      registers,
+    });
     const sample = () => (this.sampling ??= this.sampleStates().finally(() => (this.sampling = undefined)));
     new Gauge({
       name: "sluice_connect_connector_state",
@@ -161,6 +171,7 @@ export class ConnectMetrics {
     const put = this.putTotal.labels(labels);
     const commits = this.commitSeconds.labels(labels);
     const lag = this.lagRecords.labels(labels);
+    const transactions = this.transactionRecords.labels(labels);
     return {
       polled: (n) => polled.inc(n),
       written: (n) => written.inc(n),
@@ -170,6 +181,7 @@ export class ConnectMetrics {
       commitTimer: () => commits.startTimer(),
       committed: (seconds) => commits.observe(seconds),
       lag: (n) => lag.set(n),
+      transaction: (n) => transactions.observe(n),
     };
   }
 
@@ -220,6 +232,7 @@ export class ConnectMetrics {
       this.putTotal,
       this.commitSeconds,
       this.lagRecords,
+      this.transactionRecords,
     ])
       metric.remove(labels);
     for (const outcome of ["tolerated", "failed"]) this.errorsTotal.remove({ ...labels, outcome });

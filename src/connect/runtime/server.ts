@@ -23,6 +23,7 @@ import { connectApp } from "./http/app.ts";
 import { loadPlugins } from "./plugins/loader.ts";
 import type { PluginRegistry } from "./plugins/registry.ts";
 import { FileOffsetStore } from "./storage/offset-store.ts";
+import { ConnectorOffsetStores } from "./storage/connector-offset-store.ts";
 import { TopicOffsetStore } from "./storage/topic-offset-store.ts";
 import { Worker, type WorkerOptions } from "./worker/worker.ts";
 import { workerSettings } from "./worker/worker-config.ts";
@@ -203,6 +204,13 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
   const { settings } = options;
   // Bad key stores or users files fail here, before anything is started.
   const security = connectSecurity(settings, options.workerConfig);
+  const exactlyOnce = settings.string("exactly.once.source.support").trim().toLowerCase();
+  if (exactlyOnce !== "disabled")
+    throw new ConfigError(
+      "exactly.once.source.support",
+      exactlyOnce,
+      "disabled: a standalone worker keeps source offsets in a file, which cannot be written in a Kafka transaction with the records; exactly-once source support needs a distributed worker",
+    );
   const ownBroker = !options.broker;
   const choice = tasksClient(settings, options.workerConfig);
   const broker = options.broker ?? createBroker(choice);
@@ -289,11 +297,14 @@ export async function startConnectDistributed(
     workerId,
     broker,
     plugins,
-    offsets: new TopicOffsetStore(internal, offsetTopic.name),
+    offsets: new ConnectorOffsetStores(internal, new TopicOffsetStore(internal, offsetTopic.name), offsetTopic),
     settings,
     workerConfig: options.workerConfig,
     taskThreads: taskThreads(options, broker, choice),
     ...(broker.kind === "kafka" ? { kafka: choice } : {}),
+    ...(settings.string("exactly.once.source.support").trim().toLowerCase() === "enabled"
+      ? { exactlyOnce: { groupId: settings.string("group.id") } }
+      : {}),
   });
   const herder = new DistributedHerder(worker, internal, {
     groupId: settings.string("group.id"),

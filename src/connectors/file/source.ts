@@ -8,7 +8,7 @@
 import { open, type FileHandle } from "node:fs/promises";
 import { SettingsDefinition } from "../../platform/settings.ts";
 import { Schema } from "../../connect/api/data/index.ts";
-import { SourceConnector, SourceTask, ConnectException } from "../../connect/api/connector.ts";
+import { SourceConnector, SourceTask, ConnectException, type ExactlyOnceSupport } from "../../connect/api/connector.ts";
 import { sourceRecord, type SourceRecord } from "../../connect/api/records.ts";
 import { VERSION } from "../../platform/version.ts";
 
@@ -56,6 +56,13 @@ export class FileStreamSourceConnector extends SourceConnector {
   stop(): void {}
   config(): SettingsDefinition {
     return fileSourceSettings;
+  }
+  /**
+   * Its offset is the position in the file: a task that starts over from it reads the same lines again.
+   * Standard input (no file) cannot be read again.
+   */
+  override exactlyOnceSupport(props: Record<string, string>): ExactlyOnceSupport {
+    return props.file?.trim() ? "SUPPORTED" : "UNSUPPORTED";
   }
   /** Offsets are checked as Kafka's connector checks them (null resets anything). */
   override alterOffsets(

@@ -2,7 +2,7 @@
 // PostgreSQL's logical replication (pgoutput), writing Debezium's topics, events and offsets.
 import { ConfigError, type SettingsDefinition } from "../../platform/settings.ts";
 import { connectionProblem } from "../../connect/api/connection-check.ts";
-import { SourceConnector } from "../../connect/api/connector.ts";
+import { SourceConnector, type ExactlyOnceSupport } from "../../connect/api/connector.ts";
 import { VERSION } from "../../platform/version.ts";
 import { parsePostgresCdcConfig, postgresCdcSettings, type PostgresCdcConfig } from "./config.ts";
 import { logger } from "../../platform/log.ts";
@@ -37,6 +37,13 @@ export class PostgresConnector extends SourceConnector {
   }
   config(): SettingsDefinition {
     return postgresCdcSettings;
+  }
+  /**
+   * As Debezium's: streaming resumes from the LSN in the committed offsets, and the slot is only told
+   * to release WAL once those offsets are committed (task commit()).
+   */
+  override exactlyOnceSupport(): ExactlyOnceSupport {
+    return "SUPPORTED";
   }
   /**
    * Debezium's validateConnection: a login and `SELECT version()`; whatever fails (host, port,

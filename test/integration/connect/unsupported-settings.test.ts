@@ -148,11 +148,9 @@ describe("framework settings (Kafka's)", () => {
     ...extra,
   });
 
-  test("exactly.once.support=required is refused; requested is what Sluice does", async () => {
+  test("exactly.once.support=required is refused by a worker without exactly-once source support, as Kafka's", async () => {
     expect(await errorsOf("FileStreamSourceConnector", source({ "exactly.once.support": "required" }))).toEqual({
-      "exactly.once.support": [
-        "Invalid value required for configuration exactly.once.support: exactly.once.support is not supported by Sluice: Sluice's workers deliver source records at least once; they have no exactly-once source support (set requested or remove it)",
-      ],
+      "exactly.once.support": ["This worker does not have exactly-once source support enabled."],
     });
     expect(
       (
@@ -176,7 +174,7 @@ describe("framework settings (Kafka's)", () => {
     );
   });
 
-  test("transaction.boundary warns; client overrides and transform settings are not judged as unknown", async () => {
+  test("transaction.boundary warns on a worker without exactly-once support; client overrides and transform settings are not judged as unknown", async () => {
     const from = logs.text().length;
     const config = source({
       "transaction.boundary": "interval",
@@ -191,7 +189,7 @@ describe("framework settings (Kafka's)", () => {
       201,
     );
     expect(warningsAbout("boundary", from)).toEqual([
-      "Connector boundary: Setting transaction.boundary has no effect in Sluice: Sluice's workers write no producer transactions (no exactly-once source support), as Kafka's without exactly.once.source.support",
+      "Connector boundary: Setting transaction.boundary has no effect on this worker: it has no exactly-once source support (exactly.once.source.support=enabled, on distributed workers only)",
       "Connector boundary: Unknown setting batch.szie is ignored; did you mean batch.size?",
     ]);
     expect((await api.delete("/connectors/boundary")).status).toBe(204);

@@ -22,6 +22,7 @@ describe("producer settings", () => {
       idempotent: true,
       maxRequestSize: 1048576,
       deliveryTimeoutMs: 120000,
+      transactionTimeoutMs: 60000,
     });
   });
 
@@ -167,6 +168,7 @@ describe("a Connect task's clients", () => {
       idempotent: true,
       maxRequestSize: 1048576,
       deliveryTimeoutMs: 2147483647,
+      transactionTimeoutMs: 60000,
     });
     expect(tuning.consumer.autoOffsetReset).toBe("earliest");
     // Connect's own request timeout (forever) is not the client's: Sluice's 30 s, with the task retrying.

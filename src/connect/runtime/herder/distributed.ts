@@ -97,6 +97,8 @@ export class DistributedHerder extends HerderBase implements Herder {
   /** What this worker was assigned (a STOPPED connector is assigned but not started). */
   private readonly connectors = new Set<string>();
   private readonly tasks = new Map<string, { connector: string; task: number; config: Record<string, string> }>();
+  /** Assigned exactly-once source tasks waiting for their connector's fencing round (a task-count record). */
+  private readonly awaitingFencing = new Set<string>();
   private readonly connectorStates = new Map<string, Status>();
   private readonly knownTopics = new Set<string>();
   private queue: Promise<void> = Promise.resolve();
@@ -357,6 +359,8 @@ export class DistributedHerder extends HerderBase implements Herder {
     for (const name of [...this.connectors].filter((c) => !connectors.has(c))) await this.stopConnector(name);
     this.rebalancing = false;
     for (const resolve of this.settledWaiters.splice(0)) resolve();
+    // A new leader finishes the fencing rounds a departed one left undone.
+    if (this.isLeader) for (const name of [...this.configs.pendingFencing]) await this.fencingRound(name);
     for (const name of connectors) if (!this.connectors.has(name)) await this.startConnector(name);
     for (const t of assignment.assigned.tasks)
       if (!this.tasks.has(taskKey(t.connector, t.task))) await this.startTask(t.connector, t.task);
@@ -448,6 +452,15 @@ export class DistributedHerder extends HerderBase implements Herder {
     const taskConfig = state.tasks.get(connector)?.[task];
     if (!config || !taskConfig) return;
     this.tasks.set(taskKey(connector, task), { connector, task, config: taskConfig });
+    if (this.needsFencing(connector)) {
+      // Started once the leader fenced the producers of the connector's earlier tasks (KIP-618).
+      if (this.isLeader) await this.fencingRound(connector);
+      if (this.needsFencing(connector)) {
+        this.awaitingFencing.add(taskKey(connector, task));
+        return;
+      }
+    }
+    this.awaitingFencing.delete(taskKey(connector, task));
     await this.worker.startTask(
       connector,
       task,
@@ -458,10 +471,48 @@ export class DistributedHerder extends HerderBase implements Herder {
     );
   }
 
+  /** An exactly-once source connector whose task configs changed since its last fencing round. */
+  private needsFencing(connector: string): boolean {
+    const className = this.configs.connectors.get(connector)?.["connector.class"];
+    return (
+      this.worker.exactlyOnceEnabled &&
+      this.configs.pendingFencing.has(connector) &&
+      className !== undefined &&
+      this.worker.connectorType(className) === "source"
+    );
+  }
+
+  /**
+   * The leader's fencing round, as Kafka's (KIP-618): the transactional producers of the connector's
+   * tasks as last counted are fenced, so that none of them, a zombie included, can commit once the new
+   * tasks start; then the new count is recorded. A first count, or one task after one task (its
+   * successor fences it when it starts), is only recorded.
+   */
+  private async fencingRound(connector: string): Promise<void> {
+    if (!this.needsFencing(connector)) return;
+    const previous = this.configs.taskCounts.get(connector);
+    const count = this.configs.tasks.get(connector)?.length ?? 0;
+    try {
+      if (previous !== undefined && !(previous <= 1 && count <= 1)) {
+        const ids = Array.from({ length: previous }, (_, task) => `${this.options.groupId}-${connector}-${task}`);
+        await this.worker.options.broker.fenceProducers(ids);
+        log.info({ connector, tasks: previous }, `fenced the producers of ${previous} earlier tasks of ${connector}`);
+      }
+      await this.configLog.write([{ kind: "task-count", name: connector, tasks: count }]);
+    } catch (err) {
+      // Its tasks wait; the round is tried again at the next assignment or task config change.
+      log.warn(
+        { connector, err: err instanceof Error ? err.message : String(err) },
+        `could not fence the earlier producers of ${connector}; its tasks wait for the next round`,
+      );
+    }
+  }
+
   private async stopTask(key: string): Promise<void> {
     const entry = this.tasks.get(key);
     if (!entry) return;
     this.tasks.delete(key);
+    if (this.awaitingFencing.delete(key)) return;
     await this.worker.stopTask(entry.connector, entry.task);
     const removed = (this.configs.tasks.get(entry.connector)?.length ?? 0) <= entry.task;
     if (removed) this.putStatus(entry.connector, entry.task, null);
@@ -543,7 +594,15 @@ export class DistributedHerder extends HerderBase implements Herder {
         }
         break;
       }
+      case "task-count":
+        for (const t of mine)
+          if (this.awaitingFencing.has(taskKey(name, t.task))) {
+            this.tasks.delete(taskKey(name, t.task));
+            await this.startTask(name, t.task);
+          }
+        break;
       case "tasks": {
+        if (this.isLeader) await this.fencingRound(name);
         const configs = state.tasks.get(name) ?? [];
         for (const t of mine) {
           const config = configs[t.task];

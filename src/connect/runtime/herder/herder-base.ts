@@ -213,6 +213,7 @@ export abstract class HerderBase {
     const { offsets, broker } = this.worker.options;
     if (this.worker.connectorType(config["connector.class"]!) === "source") {
       // In a cluster another worker may have committed since this one last read.
+      await offsets.useTopic?.(name, config["offsets.storage.topic"]);
       await offsets.refresh?.();
       return { offsets: offsets.all(name) };
     }

@@ -77,6 +77,7 @@ export async function writeConnectorOffsets(
     return handled;
   };
   if (isSource) {
+    await worker.options.offsets.useTopic?.(name, config["offsets.storage.topic"]);
     await worker.options.offsets.set(name, offsets);
     return written();
   }

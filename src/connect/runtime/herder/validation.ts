@@ -4,7 +4,7 @@ import { VERSION } from "../../../platform/version.ts";
 import { hideResolved } from "../../../platform/config-providers.ts";
 import { isSimpleHeaderConverter, SimpleHeaderConverter } from "../../converters/simple-header.ts";
 import { ConnectRestError, connectErrors } from "../rest-errors.ts";
-import type { Connector } from "../../api/connector.ts";
+import type { Connector, SourceConnector } from "../../api/connector.ts";
 import type { PluginDescriptor, PluginRegistry } from "../plugins/registry.ts";
 import { nearest } from "../../../platform/edit-distance.ts";
 import { logger } from "../../../platform/log.ts";
@@ -24,6 +24,7 @@ import { BUILTIN_PREDICATES, BUILTIN_TRANSFORMS } from "../../transforms/registr
 import type { Converter } from "../../api/converter.ts";
 import type { Predicate, Transformation } from "../../api/transformation.ts";
 import { configInfos, invalidConfigMessage, type ConfigInfos } from "./config-infos.ts";
+import { exactlyOnceCheck } from "./exactly-once-config.ts";
 
 /** A connector class no plugin provides (Kafka's ConnectException, which validate wraps once more). */
 export class UnknownConnectorClass extends ConnectRestError {
@@ -63,7 +64,9 @@ export class ConnectorValidator {
       own,
       refused,
       overrides,
-      ...(type === "sink" ? [await sinkTopicProblems(config)] : []),
+      ...(type === "sink"
+        ? [await sinkTopicProblems(config)]
+        : [exactlyOnceCheck(connector as SourceConnector, config, this.worker.exactlyOnceEnabled).problems]),
     ];
     const infos = configInfos(className, [framework, connector.config()], config, extra, unparsed);
     this.addConverterChoices(infos, config, plugin, unparsed);
@@ -216,6 +219,15 @@ export class ConnectorValidator {
     for (const name of Object.keys(config)) {
       if (CONSUMED_PREFIXES.some((p) => name.startsWith(p)) || definitions.some((d) => d.accepts(name))) continue;
       unknown.set(name, unknownSettingWarning(name, known));
+    }
+    if (plugin.type === "source") {
+      const check = exactlyOnceCheck(plugin.create() as SourceConnector, config, this.worker.exactlyOnceEnabled);
+      for (const [key, warning] of check.warnings) noEffect.set(key, warning);
+      if (config["offsets.storage.topic"] !== undefined && !this.worker.options.offsets.useTopic)
+        noEffect.set(
+          "offsets.storage.topic",
+          "Setting offsets.storage.topic has no effect on a standalone worker: its source offsets are kept in offset.storage.file.filename",
+        );
     }
     // Client overrides, judged by Kafka's client settings.
     for (const [key, warning] of clientOverrideWarnings(config)) noEffect.set(key, warning);

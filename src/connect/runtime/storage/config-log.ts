@@ -13,6 +13,7 @@ export type ConfigChange =
   | { kind: "connector"; name: string; removed: boolean }
   | { kind: "target"; name: string }
   | { kind: "tasks"; name: string }
+  | { kind: "task-count"; name: string }
   | { kind: "restart"; name: string; includeTasks: boolean; onlyFailed: boolean };
 
 /** What the config topic says, after applying its records in order. Pure: tested directly. */
@@ -22,6 +23,10 @@ export class ConfigState implements ConfigView {
   /** Committed task configs per connector. */
   readonly tasks = new Map<string, Record<string, string>[]>();
   private readonly pending = new Map<string, Map<number, Record<string, string>>>();
+  /** KIP-618: each connector's task count as of its last fencing round (task-count records). */
+  readonly taskCounts = new Map<string, number>();
+  /** Connectors whose task configs changed since their last fencing round. */
+  readonly pendingFencing = new Set<string>();
 
   apply(record: ConfigRecord): ConfigChange | undefined {
     switch (record.kind) {
@@ -31,6 +36,8 @@ export class ConfigState implements ConfigView {
           this.targets.delete(record.name);
           this.tasks.delete(record.name);
           this.pending.delete(record.name);
+          this.taskCounts.delete(record.name);
+          this.pendingFencing.delete(record.name);
           return { kind: "connector", name: record.name, removed: true };
         }
         this.connectors.set(record.name, record.config);
@@ -60,8 +67,13 @@ export class ConfigState implements ConfigView {
         }
         this.pending.delete(record.name);
         this.tasks.set(record.name, configs);
+        this.pendingFencing.add(record.name);
         return { kind: "tasks", name: record.name };
       }
+      case "task-count":
+        this.taskCounts.set(record.name, record.tasks);
+        this.pendingFencing.delete(record.name);
+        return { kind: "task-count", name: record.name };
       case "restart":
         return { kind: "restart", name: record.name, includeTasks: record.includeTasks, onlyFailed: record.onlyFailed };
     }

@@ -16,6 +16,8 @@ export type ConfigRecord =
   | { kind: "target"; name: string; state: TargetState | null }
   | { kind: "task"; name: string; task: number; config: Record<string, string> | null }
   | { kind: "commit"; name: string; tasks: number }
+  /** KIP-618: the task count of a connector whose earlier tasks' producers were fenced. */
+  | { kind: "task-count"; name: string; tasks: number }
   | { kind: "restart"; name: string; includeTasks: boolean; onlyFailed: boolean };
 
 export function encodeConfigRecord(record: ConfigRecord): { key: Uint8Array; value: Uint8Array | null } {
@@ -40,6 +42,8 @@ export function encodeConfigRecord(record: ConfigRecord): { key: Uint8Array; val
       };
     case "commit":
       return { key: encoder.encode(`commit-${record.name}`), value: json({ tasks: record.tasks }) };
+    case "task-count":
+      return { key: encoder.encode(`tasks-fencing-${record.name}`), value: json({ "task-count": record.tasks }) };
     case "restart":
       return {
         key: encoder.encode(`restart-connector-${record.name}`),
@@ -48,7 +52,7 @@ export function encodeConfigRecord(record: ConfigRecord): { key: Uint8Array; val
   }
 }
 
-/** The record, or undefined for keys Sluice does not act on (session keys, fencing, logger levels). */
+/** The record, or undefined for keys Sluice does not act on (session keys, logger levels). */
 export function decodeConfigRecord(
   keyBytes: Uint8Array | null,
   valueBytes: Uint8Array | null,
@@ -67,6 +71,8 @@ export function decodeConfigRecord(
     return { kind: "task", name: key.slice(5, at), task: Number(key.slice(at + 1)), config: properties() };
   }
   if (key.startsWith("commit-") && value) return { kind: "commit", name: key.slice(7), tasks: Number(value.tasks) };
+  if (key.startsWith("tasks-fencing-") && value)
+    return { kind: "task-count", name: key.slice(14), tasks: Number(value["task-count"]) };
   if (key.startsWith("restart-connector-") && value) {
     return {
       kind: "restart",

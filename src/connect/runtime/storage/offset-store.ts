@@ -20,6 +20,18 @@ export interface OffsetStore {
   all(connector: string): OffsetEntry[];
   /** Stores the offsets (null deletes one) durably. */
   set(connector: string, entries: OffsetEntry[]): Promise<void>;
+  /**
+   * Offsets an exactly-once task wrote to this store's topic itself, in the transaction of its records,
+   * once that committed: remembered without being written again.
+   */
+  stored?(connector: string, entries: OffsetEntry[]): void;
+  /**
+   * Distributed mode: makes a connector's `offsets.storage.topic` (undefined: none) its own offsets topic
+   * (KIP-618), read before the worker's; `topicFor` then names it.
+   */
+  useTopic?(connector: string, topic: string | undefined): Promise<void>;
+  /** The topic a connector's offsets are written to (distributed mode). */
+  topicFor?(connector: string): string;
   /** Catches up with offsets other workers wrote (distributed mode), before a task starts. */
   refresh?(): Promise<void>;
 }

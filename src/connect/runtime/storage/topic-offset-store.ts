@@ -36,6 +36,15 @@ export class TopicOffsetStore implements OffsetStore {
     for (const { partition, offset } of entries) this.remember(connector, partition, offset);
   }
 
+  stored(connector: string, entries: OffsetEntry[]): void {
+    for (const { partition, offset } of entries) this.remember(connector, partition, offset);
+  }
+
+  /** The topic the offsets live in, for a task that writes its own in a transaction. */
+  get topic(): string {
+    return this.log.topic;
+  }
+
   private apply(record: FetchedRecord): void {
     let decoded: ReturnType<typeof decodeOffsetRecord>;
     try {

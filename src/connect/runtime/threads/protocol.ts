@@ -39,7 +39,15 @@ export type FromThread =
 export type Reply = { type: "reply"; id: number; value?: unknown; error?: CrossedError };
 
 /** The TaskMetrics calls, by name; recordError's value is 1 when tolerated. */
-export type MetricName = "polled" | "written" | "read" | "put" | "recordError" | "commitSeconds" | "lag";
+export type MetricName =
+  | "polled"
+  | "written"
+  | "read"
+  | "put"
+  | "recordError"
+  | "commitSeconds"
+  | "lag"
+  | "transaction";
 
 /** A source connector's offsets as the task starts: its reader answers from these (and what it commits). */
 export type OffsetSnapshot = { partition: Record<string, unknown>; offset: Record<string, unknown> | null }[];

@@ -108,7 +108,7 @@ export function hostTasks(catalog: (settings: ParsedSettings) => PluginRegistry)
         broker: entry.lease.broker,
         offsets: new ThreadOffsets(
           message.offsets,
-          (connector, entries) => call("offsets", "set", [connector, entries]) as Promise<void>,
+          (method, connector, entries) => call("offsets", method, [connector, entries]) as Promise<void>,
         ),
         metrics: threadMetrics((metric, value) => post({ type: "metric", task: id, metric, value })),
         pluginMetrics: threadPluginMetrics(id, entry.gauges, post),
@@ -175,7 +175,7 @@ class ThreadOffsets implements OffsetStore {
 
   constructor(
     snapshot: OffsetSnapshot,
-    private readonly store: (connector: string, entries: OffsetEntry[]) => Promise<void>,
+    private readonly store: (method: "set" | "stored", connector: string, entries: OffsetEntry[]) => Promise<void>,
   ) {
     for (const entry of snapshot) this.offsets.set(JSON.stringify(entry.partition), entry);
   }
@@ -189,8 +189,13 @@ class ThreadOffsets implements OffsetStore {
   }
 
   async set(connector: string, entries: OffsetEntry[]): Promise<void> {
-    await this.store(connector, entries);
+    await this.store("set", connector, entries);
     for (const entry of entries) this.offsets.set(JSON.stringify(entry.partition), entry);
+  }
+
+  stored(connector: string, entries: OffsetEntry[]): void {
+    for (const entry of entries) this.offsets.set(JSON.stringify(entry.partition), entry);
+    void this.store("stored", connector, entries).catch(() => undefined); // the worker's copy; the topic has them
   }
 }
 
@@ -207,6 +212,7 @@ function threadMetrics(send: (metric: MetricName, value: number) => void): TaskM
     },
     committed: (seconds) => send("commitSeconds", seconds),
     lag: (n) => send("lag", n),
+    transaction: (n) => send("transaction", n),
   };
 }
 

@@ -155,7 +155,9 @@ class TaskThread {
         () =>
           message.target === "broker"
             ? serveBrokerCall(broker, message.method, message.args)
-            : offsets.set(message.args[0] as string, message.args[1] as OffsetEntry[]),
+            : message.method === "stored"
+              ? offsets.stored?.(message.args[0] as string, message.args[1] as OffsetEntry[])
+              : offsets.set(message.args[0] as string, message.args[1] as OffsetEntry[]),
         (reply) => this.post(reply),
       );
       return;

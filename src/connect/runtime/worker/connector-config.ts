@@ -344,14 +344,8 @@ const sourceConnectorSettings: ConnectorSetting[] = [
     group: exactlyOnce,
     displayName: "Exactly once support",
     width: "SHORT",
-    doc: "requested or required: whether the connector must be able to give exactly-once delivery (distributed workers with exactly-once source support).",
+    doc: "requested or required: with required, the connector is only created on a worker with exactly-once source support (exactly.once.source.support=enabled) and when it says it can deliver exactly once with this config.",
     order: 2,
-    unsupported: {
-      kind: "refused",
-      why: "Sluice's workers deliver source records at least once; they have no exactly-once source support",
-      harmless: ["requested"],
-      listed: true,
-    },
   },
   {
     name: "transaction.boundary",
@@ -362,14 +356,8 @@ const sourceConnectorSettings: ConnectorSetting[] = [
     group: exactlyOnce,
     displayName: "Transaction Boundary",
     width: "SHORT",
-    doc: "poll, interval or connector: where exactly-once producer transactions end.",
+    doc: "Where an exactly-once source task's transactions end: poll (after the records of each poll), interval (every transaction.boundary.interval.ms), connector (where the connector asks, if it can).",
     order: 3,
-    unsupported: {
-      kind: "ignored",
-      why: "Sluice's workers write no producer transactions (no exactly-once source support), as Kafka's without exactly.once.source.support",
-      harmless: ["poll"],
-      listed: true,
-    },
   },
   {
     name: "transaction.boundary.interval.ms",
@@ -381,11 +369,6 @@ const sourceConnectorSettings: ConnectorSetting[] = [
     width: "SHORT",
     doc: "Commit interval when transaction.boundary is interval; unset: offset.flush.interval.ms.",
     order: 4,
-    unsupported: {
-      kind: "ignored",
-      why: "Sluice's workers write no producer transactions (no exactly-once source support)",
-      listed: true,
-    },
   },
   {
     name: "offsets.storage.topic",
@@ -395,13 +378,8 @@ const sourceConnectorSettings: ConnectorSetting[] = [
     group: "offsets.topic",
     displayName: "Offsets topic",
     width: "LONG",
-    doc: "A separate offsets topic for this connector (distributed mode only).",
+    doc: "Distributed mode: the connector's own offsets topic, created as the worker's when missing. Its offsets there win over the worker's topic, which gets a copy; an exactly-once task writes them in its transactions.",
     order: 1,
-    unsupported: {
-      kind: "ignored",
-      why: "Sluice keeps every connector's source offsets in the worker's offsets store",
-      listed: true,
-    },
   },
   // Kafka's per-group settings of the topics a source creates (KIP-158).
   {

@@ -1,17 +1,43 @@
-// Runs a SourceTask: poll → transforms → converters → broker. Offsets are committed every
-// offset.flush.interval.ms, and only for records the broker acknowledged.
-import { autoCreatedTopic, BrokerError, type Broker, type ProduceRecord } from "../../../broker/broker.ts";
+// Runs a SourceTask: poll → transforms → converters → broker. At least once, offsets are committed every
+// offset.flush.interval.ms, and only for records the broker acknowledged. Exactly once (KIP-618), the
+// records and their offsets are written in one transaction of the task's transactional producer, which
+// ends where transaction.boundary says.
+import {
+  autoCreatedTopic,
+  BrokerError,
+  ProducerFencedError,
+  type Broker,
+  type ProduceRecord,
+  type TransactionalProducer,
+} from "../../../broker/broker.ts";
 import { kafkaPartition } from "../../../broker/partitioner.ts";
 import type { Converter, HeaderConverter } from "../../api/converter.ts";
+import type { RecordMetadata } from "../../api/connector.ts";
 import type { SourceRecord } from "../../api/records.ts";
 import { ConnectException, RetriableException, type PluginMetrics, type SourceTask } from "../../api/connector.ts";
 import type { TaskMetrics } from "../metrics.ts";
+import { encodeOffset, offsetKey } from "../storage/internal-records.ts";
 import type { OffsetStore } from "../storage/offset-store.ts";
 import { TOLERATED, type RetryWithToleranceOperator } from "../errors/tolerance.ts";
 import type { StatusListener } from "../status.ts";
 import { WorkerTask } from "./worker-task.ts";
 import { describeRecord, encodeHeaders } from "./record-conversion.ts";
 import { openTopicReader } from "./topic-reader.ts";
+import {
+  ConnectorTransactionRequests,
+  endAfterPoll,
+  type TransactionBoundary,
+  type TransactionEnd,
+} from "./transaction-boundaries.ts";
+
+/** An exactly-once task's delivery: its producer (opened, so fencing its zombies), where transactions end, and where its offsets go. */
+export interface ExactlyOnceDelivery {
+  producer: TransactionalProducer;
+  boundary: TransactionBoundary;
+  /** transaction.boundary.interval.ms (or offset.flush.interval.ms) for the interval boundary. */
+  intervalMs: number;
+  offsetsTopic: string;
+}
 
 export interface SourcePipeline {
   task: SourceTask;
@@ -35,6 +61,7 @@ export interface SourcePipeline {
   deliveryTimeoutMs?: number;
   /** Topics this connector wrote to (GET /connectors/{c}/topics). */
   onTopic: (topic: string) => void;
+  exactlyOnce?: ExactlyOnceDelivery;
 }
 
 export class WorkerSourceTask extends WorkerTask {
@@ -46,6 +73,11 @@ export class WorkerSourceTask extends WorkerTask {
   private lastCommit = Date.now();
   private readonly partitionCounts = new Map<string, number>();
   private roundRobin = 0;
+  /** Exactly once: when the open transaction began, its record count, and the commitRecord calls owed once it commits. */
+  private openSince?: number;
+  private transactionSize = 0;
+  private owedCommitRecords: { record: SourceRecord; metadata: RecordMetadata | null }[] = [];
+  private readonly requests?: ConnectorTransactionRequests;
 
   constructor(
     id: string,
@@ -55,6 +87,7 @@ export class WorkerSourceTask extends WorkerTask {
     private readonly p: SourcePipeline,
   ) {
     super(id, workerId, startPaused, onStatus);
+    if (p.exactlyOnce?.boundary === "connector") this.requests = new ConnectorTransactionRequests();
   }
 
   protected async initialize(): Promise<void> {
@@ -64,6 +97,7 @@ export class WorkerSourceTask extends WorkerTask {
       offsetStorageReader: { offset: (partition) => offsets.get(connector, partition) },
       metrics: this.p.pluginMetrics,
       openTopicReader,
+      ...(this.requests ? { transactionContext: this.requests } : {}),
     });
     await task.start(taskConfig);
   }
@@ -71,8 +105,26 @@ export class WorkerSourceTask extends WorkerTask {
   protected async iterate(): Promise<void> {
     const polled = (await this.poll()) ?? [];
     this.p.metrics.polled(polled.length);
-    if (polled.length > 0) await this.send(polled);
-    if (Date.now() - this.lastCommit >= this.p.flushIntervalMs) await this.commitOffsets();
+    const eos = this.p.exactlyOnce;
+    if (!eos) {
+      if (polled.length > 0) await this.send(polled);
+      if (Date.now() - this.lastCommit >= this.p.flushIntervalMs) await this.commitOffsets();
+    } else if (this.requests) {
+      for (const segment of this.requests.segments(polled)) {
+        if (segment.records.length > 0) await this.send(segment.records);
+        if (segment.end) await this.endTransaction(segment.end);
+      }
+    } else {
+      if (polled.length > 0) await this.send(polled);
+      const end = endAfterPoll(
+        eos.boundary === "interval" ? "interval" : "poll",
+        polled.length,
+        this.openSince,
+        eos.intervalMs,
+        Date.now(),
+      );
+      if (end) await this.endTransaction(end);
+    }
   }
 
   /** As Kafka's AbstractWorkerSourceTask: a RetriableException from poll() is logged and polled again. */
@@ -91,14 +143,25 @@ export class WorkerSourceTask extends WorkerTask {
   }
 
   protected async shutdown(failed: boolean): Promise<void> {
-    // Records acknowledged before a failure are still committed: they are in Kafka.
-    await this.commitOffsets();
-    await this.p.task.stop();
+    const eos = this.p.exactlyOnce;
+    try {
+      // At least once, records acknowledged before a failure are still committed: they are in Kafka.
+      // Exactly once, a failure aborts the open transaction: its records are polled again after a restart.
+      if (!eos || !failed) await this.commitOffsets();
+      else await this.endTransaction("abort").catch((err) => this.logTransactionFailure("abort", err));
+    } finally {
+      await eos?.producer.close();
+      await this.p.task.stop();
+    }
     if (failed) this.log.warn("source task stopped after a failure");
   }
 
   private async send(records: SourceRecord[]): Promise<void> {
     const { errors } = this.p;
+    if (this.p.exactlyOnce) {
+      this.openSince ??= Date.now();
+      this.transactionSize += records.length;
+    }
     const out: { record: SourceRecord; produce: ProduceRecord; topic: string }[] = [];
     const skipped: SourceRecord[] = [];
     for (const record of records) {
@@ -169,16 +232,15 @@ export class WorkerSourceTask extends WorkerTask {
         items.map((i) => i.produce),
       );
       this.p.metrics.written(items.length);
-      items.forEach(
-        (item, i) =>
-          void this.p.task.commitRecord?.(item.record, {
-            topic,
-            partition: positions[i]!.partition,
-            offset: positions[i]!.offset,
-          }),
+      items.forEach((item, i) =>
+        this.committedRecord(item.record, {
+          topic,
+          partition: positions[i]!.partition,
+          offset: positions[i]!.offset,
+        }),
       );
     }
-    for (const record of skipped) await this.p.task.commitRecord?.(record, null);
+    for (const record of skipped) this.committedRecord(record, null);
     // Source offsets advance in poll order: the last record per source partition carries the position.
     for (const record of records) {
       this.acknowledged.set(JSON.stringify(record.sourcePartition), {
@@ -193,6 +255,8 @@ export class WorkerSourceTask extends WorkerTask {
    * (Connect's default: forever); then the task fails as Kafka's does when its batch expires.
    */
   private async produceWithRetry(topic: string, records: ProduceRecord[]) {
+    // In a transaction a failed write fails the task: the transaction is aborted and its records polled again.
+    if (this.p.exactlyOnce) return this.p.exactlyOnce.producer.produce(topic, records);
     let delay = 250;
     const started = Date.now();
     for (;;) {
@@ -233,7 +297,66 @@ export class WorkerSourceTask extends WorkerTask {
     return key ? kafkaPartition(key, count) : this.roundRobin++ % count;
   }
 
+  /** commitRecord once the record is in Kafka to stay: at once, or exactly once when its transaction committed. */
+  private committedRecord(record: SourceRecord, metadata: RecordMetadata | null): void {
+    if (this.p.exactlyOnce) this.owedCommitRecords.push({ record, metadata });
+    else void this.p.task.commitRecord?.(record, metadata);
+  }
+
+  /**
+   * Ends the open transaction. A commit first writes the offsets of its records to the offsets topic in
+   * it, so that records and offsets become visible together. An abort discards the records; their
+   * offsets are still committed, in a transaction of their own, as Kafka's tasks do: the connector
+   * asked for them to be dropped, not polled again.
+   */
+  private async endTransaction(end: TransactionEnd): Promise<void> {
+    const eos = this.p.exactlyOnce!;
+    const entries = [...this.acknowledged.values()];
+    let size = this.transactionSize;
+    let owed = this.owedCommitRecords;
+    this.acknowledged.clear();
+    this.openSince = undefined;
+    this.transactionSize = 0;
+    this.owedCommitRecords = [];
+    if (end === "abort") {
+      await eos.producer.abort();
+      if (size > 0) this.log.info({ records: size }, "aborted a transaction at the connector's request");
+      size = 0;
+      owed = [];
+    }
+    if (entries.length === 0 && size === 0) return;
+    const committed = this.p.metrics.commitTimer();
+    const { connector } = this.p;
+    try {
+      if (entries.length > 0)
+        await eos.producer.produce(
+          eos.offsetsTopic,
+          entries.map(({ partition, offset }) => ({
+            key: offsetKey(connector, partition),
+            value: encodeOffset(offset),
+          })),
+        );
+      await eos.producer.commit();
+    } catch (err) {
+      // Kafka's words; the cause says why (fenced: another producer with this task's transactional.id took over).
+      throw new ConnectException(`Failed to flush offsets and/or records for task ${this.id}`, err);
+    }
+    this.p.offsets.stored?.(connector, entries);
+    this.p.metrics.transaction(size);
+    for (const { record, metadata } of owed) await this.p.task.commitRecord?.(record, metadata);
+    await this.p.task.commit?.();
+    committed();
+  }
+
+  private logTransactionFailure(what: string, err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof ProducerFencedError)
+      this.log.warn({ err: message }, `could not ${what} the transaction: fenced`);
+    else this.log.warn({ err: message }, `could not ${what} the transaction`);
+  }
+
   private async commitOffsets(): Promise<void> {
+    if (this.p.exactlyOnce) return this.endTransaction("commit");
     this.lastCommit = Date.now();
     if (this.acknowledged.size === 0) return;
     const committed = this.p.metrics.commitTimer();

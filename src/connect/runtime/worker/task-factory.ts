@@ -19,6 +19,7 @@ import { sinkConnectorDefinition, sourceConnectorDefinition } from "./connector-
 import { metadataMaxAgeMs, sinkPartitions, taskShare } from "./sink-partitions.ts";
 import { WorkerSinkTask } from "./sink-task.ts";
 import { WorkerSourceTask } from "./source-task.ts";
+import type { TransactionBoundary } from "./transaction-boundaries.ts";
 import type { StatusListener } from "../status.ts";
 import type { WorkerTask } from "./worker-task.ts";
 
@@ -31,6 +32,8 @@ export interface TaskSpec {
   /** The worker config's converter settings (`key.converter*`, `value.converter*`, `header.converter*`). */
   workerConverters: Record<string, string>;
   paused: boolean;
+  /** A source task on a worker with exactly-once source support: its producer's id and the offsets topic. */
+  exactlyOnce?: { transactionalId: string; offsetsTopic: string };
 }
 
 /** What the thread building the task offers it. */
@@ -84,7 +87,19 @@ export async function createTask(env: TaskEnvironment, spec: TaskSpec, onStatus:
   };
   if (connector.type === "source") {
     const settings = sourceConnectorDefinition.parse(connectorConfig).values;
+    const eos = spec.exactlyOnce;
     return new WorkerSourceTask(id, env.workerId, spec.paused, onStatus, {
+      ...(eos
+        ? {
+            exactlyOnce: {
+              // Opening it fences every earlier producer of this task.
+              producer: await env.broker.transactionalProducer(eos.transactionalId),
+              boundary: settings.string("transaction.boundary").toLowerCase() as TransactionBoundary,
+              intervalMs: Number(settings.optionalString("transaction.boundary.interval.ms") ?? flushIntervalMs),
+              offsetsTopic: eos.offsetsTopic,
+            },
+          }
+        : {}),
       ...common,
       task: new TaskClass() as SourceTask,
       transform,

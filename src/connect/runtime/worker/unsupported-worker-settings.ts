@@ -6,11 +6,6 @@ import { refused, unsupportedAll, type Setting } from "../../../platform/setting
 
 export const unsupportedWorkerSettings: Setting[] = [
   refused(
-    "exactly.once.source.support",
-    "Sluice's workers deliver source records at least once; they have no exactly-once source support",
-    ["disabled"],
-  ),
-  refused(
     "admin.listeners",
     "Sluice serves the admin endpoints (/admin/loggers) on the REST listeners; it has no separate admin listeners",
   ),

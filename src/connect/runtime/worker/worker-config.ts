@@ -270,6 +270,17 @@ export const workerSettings = new SettingsDefinition(
       doc: "Distributed: how long the work of a departed worker waits for it to come back before it is given to others.",
     },
     {
+      name: "exactly.once.source.support",
+      type: "string",
+      default: "disabled",
+      validate: (v) =>
+        ["disabled", "preparing", "enabled"].includes(String(v).trim().toLowerCase())
+          ? undefined
+          : "String must be one of (case insensitive): DISABLED, PREPARING, ENABLED",
+      importance: "high",
+      doc: "Distributed: enabled — source tasks write their records and source offsets in one Kafka transaction each (exactly-once delivery, KIP-618), their producers fenced when their task moves. preparing — the step of a rolling upgrade to enabled; tasks still deliver at least once. Standalone workers have no exactly-once source support.",
+    },
+    {
       name: "rest.advertised.listener",
       type: "string",
       default: "",

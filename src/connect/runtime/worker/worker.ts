@@ -34,6 +34,11 @@ export interface WorkerOptions {
   taskThreads?: { entry: string; max: number; broker: ThreadInit["broker"] };
   /** How `broker` was made on Kafka: connectors with client security overrides get clients like it. */
   kafka?: BrokerChoice;
+  /**
+   * A distributed worker with exactly.once.source.support=enabled: every source task writes its records
+   * and offsets in transactions, with transactional.id `<group.id>-<connector>-<task>`.
+   */
+  exactlyOnce?: { groupId: string };
 }
 
 export interface ConnectorCallbacks {
@@ -58,6 +63,10 @@ export class Worker {
   private readonly clients: ConnectorClients;
   /** Clients of tasks on this thread (connectors with client overrides have their own). */
   private readonly leases = new Map<string, ClientLease>();
+
+  get exactlyOnceEnabled(): boolean {
+    return this.options.exactlyOnce !== undefined;
+  }
 
   constructor(readonly options: WorkerOptions) {
     this.providers = ConfigProviders.fromWorkerConfig(options.workerConfig);
@@ -230,6 +239,16 @@ export class Worker {
         paused,
       };
       const source = this.connectorType(connectorConfig["connector.class"]!) === "source";
+      const eos = source ? this.options.exactlyOnce : undefined;
+      const { offsets } = this.options;
+      if (source) await offsets.useTopic?.(name, spec.connectorConfig["offsets.storage.topic"]);
+      if (eos && offsets.topicFor) {
+        const transactionalId = `${eos.groupId}-${name}-${index}`;
+        spec.exactlyOnce = { transactionalId, offsetsTopic: offsets.topicFor(name) };
+        // Fenced before the offsets are read: an earlier owner's open transaction (a zombie's) is aborted
+        // and cannot commit after them.
+        await this.options.broker.fenceProducers([transactionalId]);
+      }
       // In a cluster the task may have run elsewhere until now: read what it committed there.
       if (source) await this.options.offsets.refresh?.();
       if (this.threads) {

@@ -57,6 +57,8 @@ describe("config topic records", () => {
     ],
     ["task tombstone", { kind: "task", name: "a-b", task: 0, config: null }, "task-a-b-0", null],
     ["commit", { kind: "commit", name: "my-conn", tasks: 2 }, "commit-my-conn", '{"tasks":2}'],
+    // KIP-618's record of a fencing round.
+    ["task count", { kind: "task-count", name: "my-conn", tasks: 3 }, "tasks-fencing-my-conn", '{"task-count":3}'],
     [
       "restart",
       { kind: "restart", name: "my-conn", includeTasks: true, onlyFailed: false },
@@ -90,8 +92,6 @@ describe("config topic records", () => {
     expect(
       decodeConfigRecord(bytes("session-key"), bytes('{"key":"AAAA","algorithm":"HmacSHA256","creation-timestamp":1}')),
     ).toBeUndefined();
-    // KIP-618 fencing records share the "task" prefix but not "task-".
-    expect(decodeConfigRecord(bytes("tasks-fencing-c"), bytes('{"task-count":2}'))).toBeUndefined();
     expect(decodeConfigRecord(null, bytes("{}"))).toBeUndefined();
     // A commit or restart without a value carries nothing to act on.
     expect(decodeConfigRecord(bytes("commit-c"), null)).toBeUndefined();
@@ -130,6 +130,19 @@ describe("ConfigState", () => {
     expect(state.tasks.get("c")).toEqual([{ i: "0" }, { i: "1" }]);
     state.apply({ kind: "commit", name: "c", tasks: 1 });
     expect(state.tasks.get("c")).toEqual([{ gen: "2" }]);
+  });
+
+  test("new task configs wait for a fencing round; its task-count record ends the wait", () => {
+    const state = new ConfigState();
+    state.apply({ kind: "connector", name: "c", config: {} });
+    state.apply(task("c", 0));
+    state.apply({ kind: "commit", name: "c", tasks: 1 });
+    expect(state.pendingFencing.has("c")).toBe(true);
+    expect(state.apply({ kind: "task-count", name: "c", tasks: 1 })).toEqual({ kind: "task-count", name: "c" });
+    expect(state.pendingFencing.has("c")).toBe(false);
+    expect(state.taskCounts.get("c")).toBe(1);
+    state.apply({ kind: "commit", name: "c", tasks: 1 });
+    expect(state.pendingFencing.has("c")).toBe(true);
   });
 
   test("an incomplete commit (a task config missing) is ignored", () => {
