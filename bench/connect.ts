@@ -8,47 +8,20 @@
 // - peak RSS of the worker process (VmHWM from /proc/<pid>/status, sampled every 100 ms).
 // Usage: bun bench/connect.ts [lines=1000000] [timeoutSeconds=600]
 // SLUICE_BIN overrides the Sluice executable (default dist/sluice, built with `bun run build` if missing).
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { kafkaConnectClasspath } from "../test/fixtures/kafka-connect.ts";
 import { startKafka } from "../test/fixtures/kafka.ts";
 import { CONNECT_FILE_JAR } from "../test/fixtures/connect.ts";
 import { freePort } from "../test/fixtures/wait.ts";
+import { writeLines } from "./lib/line-file.ts";
 import { KAFKA_CONNECT_JVM_OPTIONS, sluiceBinary, startWorkerProcess } from "./lib/worker-process.ts";
 import { properties, standaloneWorkerProperties } from "./lib/worker-properties.ts";
 
 const lines = Number(process.argv[2] ?? 1_000_000);
 const timeoutMs = Number(process.argv[3] ?? 600) * 1000;
 const work = mkdtempSync(join(tmpdir(), "sluice-bench-connect-"));
-
-/** ~100-byte lines, numbered so a lost or repeated line changes the file. */
-function writeInput(file: string): number {
-  const fd = openSync(file, "w");
-  const filler = "abcdefghijklmnopqrstuvwxyz0123456789".repeat(3);
-  let chunk = "";
-  for (let i = 0; i < lines; i++) {
-    const head = `line ${String(i).padStart(9, "0")} `;
-    chunk += head + filler.slice(0, 99 - head.length) + "\n";
-    if (chunk.length > 1 << 20) {
-      writeSync(fd, chunk);
-      chunk = "";
-    }
-  }
-  writeSync(fd, chunk);
-  closeSync(fd);
-  return statSync(file).size;
-}
 
 interface Result {
   name: string;
@@ -148,7 +121,7 @@ async function runSide(
 const kafka = await startKafka();
 try {
   const input = join(work, "input.txt");
-  const inputBytes = writeInput(input);
+  const inputBytes = writeLines(input, lines);
   console.log(`input: ${lines} lines, ${(inputBytes / 1e6).toFixed(1)} MB; broker ${kafka.bootstrap}`);
   const classpath = kafkaConnectClasspath();
   const sluice = sluiceBinary();

@@ -21,3 +21,29 @@ export function standaloneWorkerProperties(
     ...extra,
   });
 }
+
+/**
+ * A distributed worker's worker.properties as Kafka's sample connect-distributed.properties has it, for one
+ * broker: its own group and internal topics (replication factor 1), offsets flushed every 10 s.
+ */
+export function distributedWorkerProperties(
+  worker: { bootstrap: string; port: number; group: string; converter: string },
+  extra: Record<string, string> = {},
+): string {
+  return properties({
+    "bootstrap.servers": worker.bootstrap,
+    listeners: `http://127.0.0.1:${worker.port}`,
+    "group.id": worker.group,
+    "key.converter": worker.converter,
+    "value.converter": worker.converter,
+    "config.storage.topic": `${worker.group}-configs`,
+    "offset.storage.topic": `${worker.group}-offsets`,
+    "status.storage.topic": `${worker.group}-status`,
+    "config.storage.replication.factor": "1",
+    "offset.storage.replication.factor": "1",
+    "status.storage.replication.factor": "1",
+    "offset.storage.partitions": "5",
+    "offset.flush.interval.ms": "10000",
+    ...extra,
+  });
+}

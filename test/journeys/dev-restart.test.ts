@@ -269,6 +269,54 @@ describe("dev on the embedded broker keeps its connectors across a restart", () 
   }, 120_000);
 });
 
+describe("dev on the embedded broker with exactly-once source support", () => {
+  test("killed (-9) three times while a FileStream source streams: every line exactly once", async () => {
+    const sluice = install();
+    installs.push(sluice);
+    const input = join(sluice.dir, "input.txt");
+    writeFileSync(input, "");
+    const port = freePort();
+    const api = connectClient(`http://127.0.0.1:${port}`);
+    // Offsets committed rarely at least once (a kill then always repeats lines); exactly once, they go
+    // with each poll's records.
+    const eos = ["--exactly.once.source.support=enabled", "--offset.flush.interval.ms=60000"];
+    const writtenNow = async () =>
+      Number(
+        (await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()).match(
+          /sluice_connect_source_records_written_total\{connector="lines",task="0"\} (\d+)/,
+        )?.[1] ?? 0,
+      );
+    let dev = await startDev(sluice, port, eos);
+    const config = { ...fileSource(input, "lines"), "exactly.once.support": "required" };
+    expect((await api.post("/connectors", { name: "lines", config })).status).toBe(201);
+    await api.waitForState("lines", "RUNNING", 1);
+    let written = 0;
+    for (let round = 0; round < 3; round++) {
+      appendFileSync(input, lines(written, written + 3000));
+      written += 3000;
+      const before = await writtenNow();
+      await waitFor("lines written", async () => (await writtenNow()) > before, { timeoutMs: 30_000, intervalMs: 20 });
+      // More lines just before the kill: a poll and its transaction are likely in flight.
+      appendFileSync(input, lines(written, written + 3000));
+      written += 3000;
+      dev.proc.kill("SIGKILL");
+      await dev.proc.exited;
+      dev = await startDev(sluice, port, eos);
+      await api.waitForState("lines", "RUNNING", 1);
+    }
+    await appendCommitted(api, "lines", input, lines(written, written + 10));
+    written += 10;
+    await stopDev(dev);
+    const reader = createBroker({ bootstrapServers: [], dataDir: join(sluice.dir, "data"), clientId: "dev-eos" });
+    await reader.connect();
+    try {
+      expect((await records(reader, "lines")).map((r) => r.value)).toEqual(expectedLines(written));
+    } finally {
+      await reader.close();
+    }
+  }, 180_000);
+});
+
 describe("dev's connector files across restarts", () => {
   test("a file given at every start is created once; changed, it replaces the stored config and keeps the target state", async () => {
     const sluice = install();

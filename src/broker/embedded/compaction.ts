@@ -21,8 +21,10 @@ export interface CompactionResult {
 export interface CompactionJob {
   file: string;
   source: Segment;
-  /** Latest durable record per key; updated by appends while compaction runs. */
+  /** Latest visible record per key; updated by appends while compaction runs. */
   keys: Map<string, KeyState>;
+  /** Records from this offset on were not visible when compaction began (a transaction's): all kept. */
+  visibleEnd: number;
   /** Tombstones with a timestamp before this are dropped. */
   tombstoneHorizon: number;
   log: Logger;
@@ -73,6 +75,10 @@ export async function compactSegment(job: CompactionJob): Promise<Segment | unde
       const s = summarizeFrame(frame.buf, frame.at, frame.bodyLength);
       const length = FRAME_HEADER_BYTES + frame.bodyLength;
       const id = s.key === null ? undefined : keyId(s.key);
+      if (s.offset >= job.visibleEnd) {
+        await copy(frame.buf, frame.at, length, s.offset);
+        continue;
+      }
       const latest = id === undefined ? undefined : job.keys.get(id);
       if (latest !== undefined && latest.offset !== s.offset) continue;
       // The last record is always kept so the end offset survives a restart even if all else is gone.

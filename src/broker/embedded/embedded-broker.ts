@@ -5,6 +5,7 @@
 // <dataDir>/topics/<topic>/meta.json       partitions, replication factor (as asked), config
 // <dataDir>/topics/<topic>/<partition>.log frames, see record-frame.ts
 // <dataDir>/groups/<group>.json            committed positions
+// <dataDir>/transactions/<n>.commit        a committed transaction not yet in all its logs (transactions.ts)
 // <dataDir>/cluster.id                     this data directory's cluster id, as Kafka's meta.properties keeps one
 //
 // Retention (retention.ms / retention.bytes) is not implemented: topics with cleanup.policy=delete just
@@ -27,6 +28,7 @@ import {
   type TopicDescription,
   type TopicSpec,
   type TransactionalProducer,
+  type TransactionOptions,
 } from "../broker.ts";
 import { kafkaPartition } from "../partitioner.ts";
 import type { CompactionResult } from "./compaction.ts";
@@ -37,6 +39,7 @@ import { GroupOffsets } from "./group-offsets.ts";
 import { Mutex } from "./mutex.ts";
 import { type AppendRecord, type CompactionSettings, PartitionLog } from "./partition-log.ts";
 import { META_FILE, readTopicMeta, topicDirName, validateTopicName, writeTopicMeta } from "./topic-meta.ts";
+import { EmbeddedTransactions, type PlacedRecords } from "./transactions.ts";
 
 export interface EmbeddedBrokerOptions {
   dataDir: string;
@@ -75,6 +78,7 @@ export class EmbeddedBroker implements Broker {
   private readonly coordinator = new EmbeddedGroupCoordinator();
   /** Topic creation (explicit or automatic) is serialised so two creators cannot both create. */
   private readonly creation = new Mutex();
+  private readonly transactions: EmbeddedTransactions;
 
   constructor(private readonly options: EmbeddedBrokerOptions) {
     this.log = options.logger ?? namedLogger("embedded-broker");
@@ -82,6 +86,11 @@ export class EmbeddedBroker implements Broker {
     this.groups = new GroupOffsets(join(options.dataDir, "groups"));
     this.autoCreateTopics = options.autoCreateTopics ?? true;
     this.compactionMinBytes = options.compactionMinBytes ?? 1024 * 1024;
+    this.transactions = new EmbeddedTransactions(join(options.dataDir, "transactions"), {
+      place: (topic, records) => this.place(topic, records),
+      partition: (topic, partition) => this.topics.get(topic)?.partitions[partition],
+      log: this.log,
+    });
   }
 
   connect(): Promise<void> {
@@ -98,6 +107,7 @@ export class EmbeddedBroker implements Broker {
     try {
       await mkdir(this.topicsDir, { recursive: true });
       await mkdir(join(this.options.dataDir, "groups"), { recursive: true });
+      await mkdir(join(this.options.dataDir, "transactions"), { recursive: true });
       await fsyncDir(this.options.dataDir);
       this.lock = await DataDirLock.acquire(this.options.dataDir, this.log);
     } catch (err) {
@@ -109,6 +119,7 @@ export class EmbeddedBroker implements Broker {
       for (const entry of await readdir(this.topicsDir, { withFileTypes: true })) {
         if (entry.isDirectory()) await this.loadTopic(entry.name);
       }
+      await this.transactions.recover();
     } catch (err) {
       await Promise.all([...this.topics.values()].flatMap((t) => t.partitions.map((p) => p.close())));
       this.topics.clear();
@@ -116,7 +127,7 @@ export class EmbeddedBroker implements Broker {
       this.lock = undefined;
       this.state = "new";
       this.connecting = undefined;
-      throw toBrokerError(err, `cannot load topics from ${this.topicsDir}`);
+      throw toBrokerError(err, `cannot load topics from ${this.topicsDir} and complete their transactions`);
     }
     this.state = "open";
     this.log.info({ dataDir: this.options.dataDir, topics: this.topics.size }, "embedded broker open");
@@ -207,6 +218,8 @@ export class EmbeddedBroker implements Broker {
     const settle = async (work: Promise<unknown>): Promise<void> => {
       await work.catch((err: unknown) => errors.push(err));
     };
+    // First: an open transaction holds back the appends after it in its partitions.
+    await settle(this.transactions.closeAll());
     await Promise.all([...this.topics.values()].flatMap((t) => t.partitions.map((p) => settle(p.close()))));
     await settle(this.groups.flush());
     if (this.lock) await settle(this.lock.release());
@@ -277,6 +290,26 @@ export class EmbeddedBroker implements Broker {
   }
 
   async produce(topicName: string, records: ProduceRecord[]): Promise<RecordPosition[]> {
+    const placed = await this.place(topicName, records);
+    const positions: RecordPosition[] = new Array(records.length);
+    await Promise.all(
+      placed.map(async ({ partition, log, indexes, records: group }) => {
+        let offsets: number[];
+        try {
+          offsets = await log.append(group);
+        } catch (err) {
+          throw toBrokerError(err, `produce to ${topicName}-${partition} failed`);
+        }
+        indexes.forEach((index, i) => {
+          positions[index] = { partition, offset: offsets[i] };
+        });
+      }),
+    );
+    return positions;
+  }
+
+  /** Routes a produce call's records to their partitions, validating all of them first (creating the topic if allowed). */
+  private async place(topicName: string, records: ProduceRecord[]): Promise<PlacedRecords[]> {
     this.ensureOpen();
     let topic = this.topics.get(topicName);
     if (!topic) {
@@ -321,23 +354,13 @@ export class EmbeddedBroker implements Broker {
       });
     });
     if (records.some((r) => r.partition === undefined && r.key === null)) topic.nextStickyPartition = sticky + 1;
-
-    const positions: RecordPosition[] = new Array(records.length);
     const partitions = topic.partitions;
-    await Promise.all(
-      [...byPartition].map(async ([partition, group]) => {
-        let offsets: number[];
-        try {
-          offsets = await partitions[partition].append(group.records);
-        } catch (err) {
-          throw toBrokerError(err, `produce to ${topicName}-${partition} failed`);
-        }
-        group.indexes.forEach((index, i) => {
-          positions[index] = { partition, offset: offsets[i] };
-        });
-      }),
-    );
-    return positions;
+    return [...byPartition].map(([partition, group]) => ({
+      topic: topicName,
+      partition,
+      log: partitions[partition],
+      ...group,
+    }));
   }
 
   async endOffsets(topic: string): Promise<number[]> {
@@ -403,11 +426,18 @@ export class EmbeddedBroker implements Broker {
     }
   }
 
-  async transactionalProducer(transactionalId: string): Promise<TransactionalProducer> {
-    throw new BrokerError(`transactions are not available on the embedded broker yet (${transactionalId})`, false);
+  async transactionalProducer(
+    transactionalId: string,
+    options: TransactionOptions = {},
+  ): Promise<TransactionalProducer> {
+    this.ensureOpen();
+    return this.transactions.open(transactionalId, options);
   }
 
-  async fenceProducers(): Promise<void> {}
+  async fenceProducers(transactionalIds: string[]): Promise<void> {
+    this.ensureOpen();
+    await this.transactions.fence(transactionalIds);
+  }
 
   groupMembership(options: GroupOptions): GroupMembership {
     return this.coordinator.membership(options);

@@ -1,6 +1,10 @@
 // One partition: a single append-only file, an in-memory sparse index, group-committed appends and
 // long-poll waiters. Only records that are fsynced are visible to fetch and endOffsets (the "high
 // watermark"), so a consumer never acts on a record that a crash could still take back.
+// A transaction reserves offsets (reserve()): appends after it wait in line until it commits (its records
+// are written in their turn) or aborts (its offsets stay unused, a gap as compaction leaves). A committed
+// transaction's records, once written, stay invisible (with what was written after them) until its gate
+// says they are visible, which transactions.ts decides for all its partitions at once.
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../../platform/log.ts";
@@ -47,6 +51,36 @@ interface PendingAppend {
   records: AppendRecord[];
   resolve: (offsets: number[]) => void;
   reject: (err: unknown) => void;
+  /** False for a transaction's reservation until it commits: it, and every append after it, waits. */
+  ready: boolean;
+  /** A committed transaction's: once written, its records are visible only when the gate says so. */
+  gate?: Gate;
+}
+
+/** A committed transaction's visibility, the same in all its partitions (see PartitionLog.publish). */
+export interface Gate {
+  visible: boolean;
+}
+
+/** Written records not visible yet: a transaction's, or behind one's. */
+interface Unpublished {
+  append: PendingAppend;
+  /** The offset after its records. */
+  end: number;
+}
+
+/** Offsets held in a partition for a transaction's records (see PartitionLog.reserve). */
+export interface Reservation {
+  readonly offsets: number[];
+  /** The records, encoded with their offsets: what a commit record keeps to redo the write after a crash. */
+  readonly frames: Uint8Array[];
+  /**
+   * Writes the records in their turn; resolves once they are durable. They become visible, with what
+   * was written after them, once `gate` is visible and publish() is called.
+   */
+  commit(gate: Gate): Promise<void>;
+  /** Gives the offsets up: appends waiting behind go ahead. */
+  abort(): void;
 }
 
 export class PartitionLog {
@@ -58,6 +92,7 @@ export class PartitionLog {
   private segment: Segment;
   private readonly keys: Map<string, KeyState> | undefined;
   private pending: PendingAppend[] = [];
+  private unpublished: Unpublished[] = [];
   private draining: Promise<void> | undefined;
   /** Held by each write batch and by compaction's final swap, so the swap sees a quiet file. */
   private readonly writeLock = new Mutex();
@@ -125,14 +160,86 @@ export class PartitionLog {
     const offsets = records.map((_, i) => base + i);
     this.nextOffset += records.length;
     return new Promise<number[]>((resolve, reject) => {
-      this.pending.push({ frames, offsets, records, resolve, reject });
-      this.draining ??= this.drain();
+      this.pending.push({ frames, offsets, records, resolve, reject, ready: true });
+      this.kick();
     });
   }
 
+  /**
+   * Assigns the next contiguous offsets to a transaction's records without writing them. Appends and
+   * reservations after it are written only once it is committed or aborted, so that its offsets are the
+   * ones its records get, and the file stays in offset order.
+   */
+  reserve(records: AppendRecord[]): Reservation {
+    if (this.failure) throw this.failure;
+    if (this.closing) throw new BrokerError(`${this.file} is closed`, false);
+    const base = this.nextOffset;
+    const frames = records.map((r, i) => encodeFrame({ ...r, offset: base + i }));
+    const offsets = records.map((_, i) => base + i);
+    this.nextOffset += records.length;
+    let entry!: PendingAppend;
+    const written = new Promise<number[]>((resolve, reject) => {
+      entry = { frames, offsets, records, resolve, reject, ready: false };
+    });
+    written.catch(() => undefined); // an abandoned reservation's rejection (close, failed write) is no one's
+    this.pending.push(entry);
+    return {
+      offsets,
+      frames,
+      commit: (gate) => {
+        entry.ready = true;
+        entry.gate = gate;
+        this.kick();
+        return written.then(() => undefined);
+      },
+      abort: () => {
+        const at = this.pending.indexOf(entry);
+        if (at < 0) return;
+        this.pending.splice(at, 1);
+        // Nothing was placed after it: its offsets are free again. Otherwise they stay a gap.
+        if (at === this.pending.length && this.nextOffset === base + records.length) this.nextOffset = base;
+        entry.resolve([]);
+        this.kick();
+      },
+    };
+  }
+
+  /**
+   * Writes frames encoded elsewhere (a transaction's, redone after a crash), skipping those at or below
+   * the last offset already in the log. Only before the log is in use: the offsets must not be taken.
+   */
+  redo(frames: Uint8Array[]): Promise<void> {
+    const missing = frames
+      .map((frame) => ({ frame, offset: frameOffset(frame, 0) }))
+      .filter(({ offset }) => offset >= this.nextOffset)
+      .sort((a, b) => a.offset - b.offset);
+    if (missing.length === 0) return Promise.resolve();
+    this.nextOffset = missing[missing.length - 1]!.offset + 1;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({
+        frames: missing.map((m) => m.frame),
+        offsets: missing.map((m) => m.offset),
+        records: missing.map(({ frame }) => decodeFrame(frame, 0, frame.length - FRAME_HEADER_BYTES)),
+        resolve: () => resolve(),
+        reject,
+        ready: true,
+      });
+      this.kick();
+    });
+  }
+
+  /** Starts writing when the next append in line is ready and no write is under way. */
+  private kick(): void {
+    // drain() must not start with nothing to write: it would end before `draining` is set.
+    if (!this.draining && this.pending[0]?.ready) this.draining = this.drain();
+  }
+
   private async drain(): Promise<void> {
-    while (this.pending.length > 0) {
-      const batch = this.pending.splice(0);
+    for (;;) {
+      // Up to the first reservation not yet committed: its commit or abort starts the next drain.
+      const waiting = this.pending.findIndex((p) => !p.ready);
+      const batch = this.pending.splice(0, waiting < 0 ? this.pending.length : waiting);
+      if (batch.length === 0) break;
       await this.writeLock.run(() => this.writeBatch(batch));
     }
     this.draining = undefined;
@@ -163,24 +270,60 @@ export class PartitionLog {
       p.frames.forEach((frame, i) => {
         segment.index.add(p.offsets[i], at);
         at += frame.length;
-        const r = p.records[i];
-        if (this.keys && r.key) {
-          this.keys.set(keyId(r.key), { offset: p.offsets[i], tombstone: r.value === null, timestamp: r.timestamp });
-        }
       });
     }
     segment.end = at;
     segment.records += frames.length;
-    const last = batch[batch.length - 1];
-    this.highWatermarkOffset = last.offsets[last.offsets.length - 1] + 1;
-    for (const p of batch) p.resolve(p.offsets);
+    for (const p of batch) {
+      // A transaction's part is acknowledged as written (its commit awaits all its parts, then makes
+      // them visible); a plain append once visible, so that endOffsets then includes it.
+      if (p.gate) p.resolve(p.offsets);
+      this.unpublished.push({ append: p, end: p.offsets[p.offsets.length - 1]! + 1 });
+    }
+    this.publish();
+  }
+
+  /** Makes visible what is written, up to the first transaction not visible yet. */
+  publish(): void {
+    let count = 0;
+    while (count < this.unpublished.length && (this.unpublished[count]!.append.gate?.visible ?? true)) count++;
+    if (count === 0) return;
+    const visible = this.unpublished.splice(0, count);
+    this.highWatermarkOffset = visible[count - 1]!.end;
+    for (const { append: p } of visible) {
+      // Compaction keeps the latest *visible* record per key: one not visible yet supersedes nothing.
+      if (this.keys) {
+        p.records.forEach((r, i) => {
+          if (r.key) {
+            this.keys!.set(keyId(r.key), {
+              offset: p.offsets[i]!,
+              tombstone: r.value === null,
+              timestamp: r.timestamp,
+            });
+          }
+        });
+      }
+      if (!p.gate) p.resolve(p.offsets);
+    }
     for (const wake of this.waiters) wake();
     this.maybeCompactInBackground();
   }
 
+  /** The transactions whose records, written before `gate`'s first here, are not visible yet. */
+  gatesAhead(gate: Gate): Gate[] {
+    const ahead: Gate[] = [];
+    for (const { append } of this.unpublished) {
+      if (append.gate === gate) break;
+      if (append.gate && !append.gate.visible) ahead.push(append.gate);
+    }
+    return ahead;
+  }
+
   /** Durable records with offset ≥ `offset`, at least one if any, then up to about `maxBytes`. */
   async read(offset: number, maxBytes: number): Promise<FrameRecord[]> {
-    if (offset >= this.highWatermarkOffset) return [];
+    // Beyond it the file may hold records written but held back by a transaction's gate.
+    const visibleEnd = this.highWatermarkOffset;
+    if (offset >= visibleEnd) return [];
     // Pin the segment: compaction may swap in a new file meanwhile; this read finishes on the old one.
     const segment = this.segment.acquire();
     const out: FrameRecord[] = [];
@@ -188,7 +331,9 @@ export class PartitionLog {
       let bytes = 0;
       const chunk = Math.min(Math.max(maxBytes, 0) + INDEX_INTERVAL_BYTES + 8192, 8 * 1024 * 1024);
       for await (const frame of readFrames(segment.handle, segment.index.floor(offset), segment.end, chunk)) {
-        if (frameOffset(frame.buf, frame.at) < offset) continue;
+        const at = frameOffset(frame.buf, frame.at);
+        if (at < offset) continue;
+        if (at >= visibleEnd) break;
         const record = decodeFrame(frame.buf, frame.at, frame.bodyLength);
         const size = FRAME_HEADER_BYTES + frame.bodyLength;
         if (out.length > 0 && bytes + size > maxBytes) break;
@@ -271,6 +416,7 @@ export class PartitionLog {
         file: this.file,
         source: old,
         keys,
+        visibleEnd: this.highWatermarkOffset,
         tombstoneHorizon: now - settings.deleteRetentionMs,
         log: this.options.log,
         cancelled: () => this.closing,
@@ -297,7 +443,15 @@ export class PartitionLog {
   async close(): Promise<void> {
     this.closing = true;
     for (const wake of this.waiters) wake();
+    // A transaction still open now can no longer commit; the appends behind it are written.
+    const undecided = this.pending.filter((p) => !p.ready);
+    this.pending = this.pending.filter((p) => p.ready);
+    for (const p of undecided) p.reject(new BrokerError(`${this.file} closed before the transaction committed`, false));
+    if (this.pending.length > 0) this.kick();
     while (this.draining) await this.draining;
+    // Everything written is durable and a restart shows it: acknowledge what a gate still held back.
+    for (const { append } of this.unpublished) if (append.gate) append.gate.visible = true;
+    this.publish();
     if (this.compaction) await this.compaction.catch(() => undefined);
     this.segment.retire();
     await this.segment.closed;

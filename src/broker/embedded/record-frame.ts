@@ -79,9 +79,10 @@ export const FRAME_START_BYTES = FRAME_HEADER_BYTES + 1 + 8;
 
 /**
  * Whether the last `remaining` bytes of a file, starting with `start` (their first FRAME_START_BYTES or
- * fewer), can be what a crash mid-append leaves: a prefix of the frame of offset `nextOffset`. That is,
- * too short for a header, or a plausible length running past the end and the version and offset that
- * frame would have, as far as they are there. Anything else at the end of a log is damage.
+ * fewer), can be what a crash mid-append leaves: a prefix of a frame of offset `nextOffset` or later
+ * (later after offsets an aborted transaction left unused). That is, too short for a header, or a
+ * plausible length running past the end, our version and such an offset, as far as they are there.
+ * Anything else at the end of a log is damage.
  */
 export function isTornFrame(start: Uint8Array, remaining: number, nextOffset: number): boolean {
   if (remaining < FRAME_HEADER_BYTES) return true;
@@ -92,7 +93,12 @@ export function isTornFrame(start: Uint8Array, remaining: number, nextOffset: nu
   view.setUint8(0, VERSION);
   writeInt64(view, 1, nextOffset);
   const present = start.subarray(FRAME_HEADER_BYTES, FRAME_START_BYTES);
-  return present.every((byte, i) => byte === expected[i]);
+  if (present.length > 0 && present[0] !== VERSION) return false;
+  // Offsets are non-negative big-endian: as far as its bytes are there, the offset is not below nextOffset.
+  for (let i = 1; i < present.length; i++) {
+    if (present[i] !== expected[i]) return present[i]! > expected[i]!;
+  }
+  return true;
 }
 
 /** Whether the frame at `at` (whose body is entirely in `buf`) has our version and a matching CRC. */

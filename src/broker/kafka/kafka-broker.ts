@@ -36,7 +36,7 @@ import type { ClientKind, ClientTuning, ProducerTuning } from "../client-setting
 import { tokenLogin } from "../login.ts";
 import { kafkaPartition } from "../partitioner.ts";
 import { logger as makeLogger, type Logger } from "../../platform/log.ts";
-import { isRetriable, kafkaErrorOf, reasonOf } from "./errors.ts";
+import { isRetriable, kafkaErrorOf, reasonOf, retryDelayMs } from "./errors.ts";
 import { LeaderFetcher, READ_COMMITTED } from "./fetch.ts";
 import { PlatformaticGroupMembership } from "./group.ts";
 
@@ -104,7 +104,7 @@ export class KafkaBroker implements Broker {
       ...this.connection,
       requestTimeout: tuning?.requestTimeoutMs ?? this.connection.requestTimeout ?? 30000,
       retries: 5,
-      retryDelay: (_client, _operation, attempt) => Math.min(100 * 2 ** (attempt - 1), 2000),
+      retryDelay: (_client, operation, attempt, _retries, error) => retryDelayMs(operation, attempt, error),
     };
   }
 
@@ -251,9 +251,9 @@ export class KafkaBroker implements Broker {
   }
 
   async produce(topic: string, records: ProduceRecord[]): Promise<RecordPosition[]> {
-    return this.guard(`write to ${topic}`, () => {
+    return this.guard(`write to ${topic}`, async () => {
       const producer = this.need(this.producer);
-      return this.send(producer, (o) => producer.send(o), topic, records);
+      return (await this.send(producer, (o) => producer.send(o), [{ topic, records }]))[0]!;
     });
   }
 
@@ -262,8 +262,8 @@ export class KafkaBroker implements Broker {
     options: TransactionOptions = {},
   ): Promise<TransactionalProducer> {
     const producer = await this.transactional(transactionalId, options);
-    return new KafkaTransactionalProducer(transactionalId, producer, (send, topic, records) =>
-      this.send(producer, send, topic, records),
+    return new KafkaTransactionalProducer(transactionalId, producer, (send, writes) =>
+      this.send(producer, send, writes),
     );
   }
 
@@ -299,35 +299,41 @@ export class KafkaBroker implements Broker {
     }
   }
 
-  /** Writes `records` through `send` (a producer's, or a transaction's), chunked and placed as Kafka's producer would. */
-  private async send(
-    producer: Producer,
-    send: Sender,
-    topic: string,
-    records: ProduceRecord[],
-  ): Promise<RecordPosition[]> {
-    const unplaced = records.some((r) => r.partition === undefined);
-    const partitions = unplaced
-      ? ((await producer.metadata({ topics: [topic] })).topics.get(topic)?.partitionsCount ?? 1)
-      : 1;
-    // Placed here rather than by the library, to answer each record's position.
-    const placed = records.map((r) => r.partition ?? (r.key ? kafkaPartition(r.key, partitions) : 0));
-    const positions: RecordPosition[] = [];
+  /**
+   * Writes each topic's records through `send` (a producer's, or a transaction's), placed as Kafka's
+   * producer would and chunked by size; a chunk may carry several topics (one request per leader).
+   * Answers the positions of each write's records.
+   */
+  private async send(producer: Producer, send: Sender, writes: TopicWrite[]): Promise<RecordPosition[][]> {
     const { maxRequestSize } = this.producing;
+    const items: PlacedRecord[] = [];
+    for (const [w, { topic, records }] of writes.entries()) {
+      const unplaced = records.some((r) => r.partition === undefined);
+      const partitions = unplaced
+        ? ((await producer.metadata({ topics: [topic] })).topics.get(topic)?.partitionsCount ?? 1)
+        : 1;
+      for (const [i, record] of records.entries()) {
+        const size = sizeOf(record);
+        // As Kafka's producer refuses it (RecordTooLargeException), before anything of the send is written.
+        if (size > maxRequestSize)
+          throw new BrokerError(
+            `The message is ${size} bytes when serialized which is larger than ${maxRequestSize}, which is the value of the max.request.size configuration.`,
+            false,
+          );
+        // Placed here rather than by the library, to answer each record's position.
+        const partition = record.partition ?? (record.key ? kafkaPartition(record.key, partitions) : 0);
+        items.push({ write: w, index: i, topic, partition, record, size });
+      }
+    }
+    const positions: RecordPosition[][] = writes.map(() => []);
     const chunkBytes = Math.min(PRODUCE_CHUNK_BYTES, maxRequestSize);
-    const sizes = records.map(sizeOf);
-    const tooLarge = sizes.findIndex((size) => size > maxRequestSize);
-    // As Kafka's producer refuses it (RecordTooLargeException), before anything of the send is written.
-    if (tooLarge >= 0)
-      throw new BrokerError(
-        `The message is ${sizes[tooLarge]} bytes when serialized which is larger than ${maxRequestSize}, which is the value of the max.request.size configuration.`,
-        false,
-      );
     // Chunks go out in order, one at a time (the idempotent producer keeps one request in flight).
-    for (let start = 0; start < records.length; ) {
+    for (let start = 0; start < items.length; ) {
       let end = start;
-      for (let bytes = 0; end < records.length && (end === start || bytes < chunkBytes); end++) bytes += sizes[end]!;
-      positions.push(...(await sendChunk(send, topic, records.slice(start, end), placed.slice(start, end))));
+      for (let bytes = 0; end < items.length && (end === start || bytes < chunkBytes); end++) bytes += items[end]!.size;
+      const chunk = items.slice(start, end);
+      const answered = await sendChunk(send, chunk);
+      chunk.forEach((item, i) => (positions[item.write]![item.index] = answered[i]!));
       start = end;
     }
     return positions;
@@ -459,61 +465,112 @@ function headersOf(headers: Record<string, Bytes>): Map<Buffer, Buffer> {
 type Transaction = Awaited<ReturnType<Producer["beginTransaction"]>>;
 type Sender = (options: { messages: MessageToProduce[] }) => Promise<ProduceResult>;
 
-async function sendChunk(
-  send: Sender,
-  topic: string,
-  records: ProduceRecord[],
-  partitions: number[],
-): Promise<RecordPosition[]> {
+/** A topic's records of one send. */
+interface TopicWrite {
+  topic: string;
+  records: ProduceRecord[];
+}
+
+/** A record of a send, placed, with where its position goes. */
+interface PlacedRecord {
+  write: number;
+  index: number;
+  topic: string;
+  partition: number;
+  record: ProduceRecord;
+  size: number;
+}
+
+async function sendChunk(send: Sender, items: PlacedRecord[]): Promise<RecordPosition[]> {
   const result = await send({
-    messages: records.map((r, i) => ({
+    messages: items.map(({ topic, partition, record: r }) => ({
       topic,
-      partition: partitions[i],
+      partition,
       key: r.key ? asBuffer(r.key) : undefined,
       value: r.value ? asBuffer(r.value) : undefined,
       timestamp: r.timestamp === undefined ? undefined : BigInt(r.timestamp),
       headers: r.headers ? headersOf(r.headers) : undefined,
     })),
   });
-  // One base offset per partition; records of a partition are contiguous in send order.
-  const next = new Map((result.offsets ?? []).map((o) => [o.partition, Number(o.offset)]));
-  return partitions.map((partition) => {
-    const offset = next.get(partition);
+  // One base offset per topic partition; records of a partition are contiguous in send order.
+  const next = new Map((result.offsets ?? []).map((o) => [`${o.topic}\u0000${o.partition}`, Number(o.offset)]));
+  return items.map(({ topic, partition }) => {
+    const key = `${topic}\u0000${partition}`;
+    const offset = next.get(key);
     if (offset === undefined) throw new BrokerError(`no offset answered for ${topic}-${partition}`, false);
-    next.set(partition, offset + 1);
+    next.set(key, offset + 1);
     return { partition, offset };
   });
 }
 
 /**
  * Kafka's transactions through a library producer of one transactional id: each transaction is begun on
- * the first write after the last commit or abort, on the epoch the producer was opened with.
+ * the first write after the last commit or abort, on the epoch the producer was opened with. Writes wait
+ * in a queue until it holds a request's worth or the transaction commits, so that a transaction's records
+ * and the source offsets that follow them travel in one request (one AddPartitionsToTxn, one Produce).
  */
 class KafkaTransactionalProducer implements TransactionalProducer {
   private transaction?: Transaction;
   private written = false;
+  private queue: { write: TopicWrite; done: (positions: RecordPosition[] | Error) => void }[] = [];
+  private queuedBytes = 0;
+  private sending: Promise<void> = Promise.resolve();
 
   constructor(
     readonly transactionalId: string,
     private readonly producer: Producer,
-    private readonly write: (send: Sender, topic: string, records: ProduceRecord[]) => Promise<RecordPosition[]>,
+    private readonly write: (send: Sender, writes: TopicWrite[]) => Promise<RecordPosition[][]>,
   ) {}
 
-  async produce(topic: string, records: ProduceRecord[]): Promise<RecordPosition[]> {
-    return this.guard(`write to ${topic} in a transaction`, async () => {
-      this.transaction ??= await this.producer.beginTransaction();
-      const transaction = this.transaction;
-      this.written = true;
-      return this.write((o) => transaction.send(o), topic, records);
+  /** Resolves once the records are sent: when a request's worth is queued, or at the commit. */
+  produce(topic: string, records: ProduceRecord[]): Promise<RecordPosition[]> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({
+        write: { topic, records },
+        done: (answer) => (answer instanceof Error ? reject(answer) : resolve(answer)),
+      });
+      for (const r of records) this.queuedBytes += sizeOf(r);
+      if (this.queuedBytes >= PRODUCE_CHUNK_BYTES) void this.flush().catch(() => undefined);
     });
   }
 
-  commit(): Promise<void> {
-    return this.end("commit");
+  /** Sends what is queued, after what is being sent (one send at a time keeps the order). */
+  private flush(): Promise<void> {
+    const queued = this.queue.splice(0);
+    this.queuedBytes = 0;
+    const sent = this.sending.then(async () => {
+      if (queued.length === 0) return;
+      try {
+        const positions = await this.guard("write in a transaction", async () => {
+          this.transaction ??= await this.producer.beginTransaction();
+          const transaction = this.transaction;
+          this.written = true;
+          return this.write(
+            (o) => transaction.send(o),
+            queued.map((q) => q.write),
+          );
+        });
+        queued.forEach((q, i) => q.done(positions[i]!));
+      } catch (err) {
+        for (const q of queued) q.done(err as Error);
+        throw err;
+      }
+    });
+    this.sending = sent.catch(() => undefined);
+    return sent;
   }
 
-  abort(): Promise<void> {
-    return this.end("abort");
+  async commit(): Promise<void> {
+    await this.flush();
+    await this.end("commit");
+  }
+
+  async abort(): Promise<void> {
+    const dropped = this.queue.splice(0);
+    this.queuedBytes = 0;
+    for (const q of dropped) q.done(new BrokerError("the transaction was aborted before its records were sent", false));
+    await this.sending;
+    await this.end("abort");
   }
 
   private async end(how: "commit" | "abort"): Promise<void> {

@@ -1,7 +1,7 @@
 // The messages between the worker (main thread) and its task threads. Only control, statuses, metrics
 // and offsets cross, plus, on the embedded broker (one process's files, served by the main thread), the
 // broker calls. Errors cross as their name, message and stack, and come back as the same classes.
-import { BrokerError, GroupError } from "../../../broker/broker.ts";
+import { BrokerError, GroupError, ProducerFencedError } from "../../../broker/broker.ts";
 import type { BrokerChoice } from "../../../broker/index.ts";
 import type { LogFormat, LogLevel } from "../../../platform/log.ts";
 import type { SettingsSnapshot } from "../../../platform/settings.ts";
@@ -58,6 +58,7 @@ export interface CrossedError {
   stack?: string;
   retriable?: boolean;
   kind?: "rejoin" | "reset";
+  transactionalId?: string;
 }
 
 export function crossError(err: unknown): CrossedError {
@@ -65,6 +66,7 @@ export function crossError(err: unknown): CrossedError {
   const crossed: CrossedError = { name: err.name, message: err.message, stack: err.stack };
   if (err instanceof BrokerError) crossed.retriable = err.retriable;
   if (err instanceof GroupError) crossed.kind = err.kind;
+  if (err instanceof ProducerFencedError) crossed.transactionalId = err.transactionalId;
   return crossed;
 }
 
@@ -72,9 +74,11 @@ export function uncrossError(crossed: CrossedError): Error {
   const err =
     crossed.name === "BrokerError"
       ? new BrokerError(crossed.message, crossed.retriable ?? false)
-      : crossed.name === "GroupError"
-        ? new GroupError(crossed.message, crossed.kind ?? "rejoin")
-        : new Error(crossed.message);
+      : crossed.name === "ProducerFencedError"
+        ? new ProducerFencedError(crossed.transactionalId ?? "", crossed.message)
+        : crossed.name === "GroupError"
+          ? new GroupError(crossed.message, crossed.kind ?? "rejoin")
+          : new Error(crossed.message);
   if (crossed.stack) err.stack = crossed.stack;
   return err;
 }

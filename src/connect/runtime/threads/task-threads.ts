@@ -16,7 +16,7 @@ import {
   type ThreadInit,
   type ToThread,
 } from "./protocol.ts";
-import { serveBrokerCall } from "./remote-broker.ts";
+import { BrokerCalls } from "./remote-broker.ts";
 
 const log = logger("task threads");
 /** How long past its graceful timeout a stopping task's thread is given to answer before it is ended. */
@@ -76,12 +76,14 @@ class TaskThread {
   private readonly worker: Worker;
   private readonly tasks = new Map<string, Hosted>();
   private readonly pending = new PendingCalls();
+  private readonly brokerCalls: BrokerCalls;
   private ended = false;
 
   constructor(
     private readonly options: TaskThreadsOptions,
     private readonly onEnd: () => void,
   ) {
+    this.brokerCalls = new BrokerCalls(options.broker);
     this.worker = new Worker(options.entry);
     this.worker.onmessage = (event: MessageEvent<FromThread>) => this.receive(event.data);
     this.worker.onerror = (event) => log.error({ err: event.message }, "task thread error");
@@ -129,6 +131,7 @@ class TaskThread {
     this.ended = true;
     this.worker.terminate();
     this.pending.failAll(new Error(reason || "task thread ended"));
+    void this.brokerCalls.close();
     for (const [id, task] of this.tasks) {
       task.stopped?.();
       if (task.status?.state === "FAILED" || task.status?.state === "UNASSIGNED") continue;
@@ -149,12 +152,12 @@ class TaskThread {
   private receive(message: FromThread): void {
     if (message.type === "reply") return this.pending.settle(message);
     if (message.type === "call") {
-      const { broker, offsets } = this.options;
+      const { offsets } = this.options;
       void answer(
         message.id,
         () =>
           message.target === "broker"
-            ? serveBrokerCall(broker, message.method, message.args)
+            ? this.brokerCalls.serve(message.method, message.args)
             : message.method === "stored"
               ? offsets.stored?.(message.args[0] as string, message.args[1] as OffsetEntry[])
               : offsets.set(message.args[0] as string, message.args[1] as OffsetEntry[]),

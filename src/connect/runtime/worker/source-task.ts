@@ -12,9 +12,14 @@ import {
 } from "../../../broker/broker.ts";
 import { kafkaPartition } from "../../../broker/partitioner.ts";
 import type { Converter, HeaderConverter } from "../../api/converter.ts";
-import type { RecordMetadata } from "../../api/connector.ts";
 import type { SourceRecord } from "../../api/records.ts";
-import { ConnectException, RetriableException, type PluginMetrics, type SourceTask } from "../../api/connector.ts";
+import {
+  ConnectException,
+  RetriableException,
+  type PluginMetrics,
+  type RecordMetadata,
+  type SourceTask,
+} from "../../api/connector.ts";
 import type { TaskMetrics } from "../metrics.ts";
 import { encodeOffset, offsetKey } from "../storage/internal-records.ts";
 import type { OffsetStore } from "../storage/offset-store.ts";
@@ -77,6 +82,8 @@ export class WorkerSourceTask extends WorkerTask {
   private openSince?: number;
   private transactionSize = 0;
   private owedCommitRecords: { record: SourceRecord; metadata: RecordMetadata | null }[] = [];
+  /** Exactly once: the open transaction's writes, sent by the producer when it sees fit (at the latest at commit). */
+  private inFlight: Promise<void>[] = [];
   private readonly requests?: ConnectorTransactionRequests;
 
   constructor(
@@ -148,7 +155,7 @@ export class WorkerSourceTask extends WorkerTask {
       // At least once, records acknowledged before a failure are still committed: they are in Kafka.
       // Exactly once, a failure aborts the open transaction: its records are polled again after a restart.
       if (!eos || !failed) await this.commitOffsets();
-      else await this.endTransaction("abort").catch((err) => this.logTransactionFailure("abort", err));
+      else await this.discardTransaction().catch((err) => this.logTransactionFailure("abort", err));
     } finally {
       await eos?.producer.close();
       await this.p.task.stop();
@@ -227,6 +234,10 @@ export class WorkerSourceTask extends WorkerTask {
       else byTopic.set(item.topic, [item]);
     }
     for (const [topic, items] of byTopic) {
+      if (this.p.exactlyOnce) {
+        this.sendInTransaction(topic, items);
+        continue;
+      }
       const positions = await this.produceWithRetry(
         topic,
         items.map((i) => i.produce),
@@ -255,8 +266,6 @@ export class WorkerSourceTask extends WorkerTask {
    * (Connect's default: forever); then the task fails as Kafka's does when its batch expires.
    */
   private async produceWithRetry(topic: string, records: ProduceRecord[]) {
-    // In a transaction a failed write fails the task: the transaction is aborted and its records polled again.
-    if (this.p.exactlyOnce) return this.p.exactlyOnce.producer.produce(topic, records);
     let delay = 250;
     const started = Date.now();
     for (;;) {
@@ -297,6 +306,26 @@ export class WorkerSourceTask extends WorkerTask {
     return key ? kafkaPartition(key, count) : this.roundRobin++ % count;
   }
 
+  /**
+   * Hands records to the transaction without waiting for them to be sent: the producer sends them with
+   * the transaction's offsets at its commit (or sooner, a request's worth at a time).
+   */
+  private sendInTransaction(topic: string, items: { record: SourceRecord; produce: ProduceRecord }[]): void {
+    const owed = items.map((item) => ({ record: item.record, metadata: null as RecordMetadata | null }));
+    this.owedCommitRecords.push(...owed);
+    const sent = this.p
+      .exactlyOnce!.producer.produce(
+        topic,
+        items.map((i) => i.produce),
+      )
+      .then((positions) => {
+        this.p.metrics.written(items.length);
+        positions.forEach(({ partition, offset }, i) => (owed[i]!.metadata = { topic, partition, offset }));
+      });
+    sent.catch(() => undefined); // awaited when the transaction ends
+    this.inFlight.push(sent);
+  }
+
   /** commitRecord once the record is in Kafka to stay: at once, or exactly once when its transaction committed. */
   private committedRecord(record: SourceRecord, metadata: RecordMetadata | null): void {
     if (this.p.exactlyOnce) this.owedCommitRecords.push({ record, metadata });
@@ -314,38 +343,55 @@ export class WorkerSourceTask extends WorkerTask {
     const entries = [...this.acknowledged.values()];
     let size = this.transactionSize;
     let owed = this.owedCommitRecords;
+    let inFlight = this.inFlight;
     this.acknowledged.clear();
     this.openSince = undefined;
     this.transactionSize = 0;
     this.owedCommitRecords = [];
+    this.inFlight = [];
     if (end === "abort") {
       await eos.producer.abort();
       if (size > 0) this.log.info({ records: size }, "aborted a transaction at the connector's request");
       size = 0;
       owed = [];
+      inFlight = [];
     }
     if (entries.length === 0 && size === 0) return;
     const committed = this.p.metrics.commitTimer();
     const { connector } = this.p;
     try {
-      if (entries.length > 0)
-        await eos.producer.produce(
+      if (entries.length > 0) {
+        const offsets = eos.producer.produce(
           eos.offsetsTopic,
           entries.map(({ partition, offset }) => ({
             key: offsetKey(connector, partition),
             value: encodeOffset(offset),
           })),
         );
+        offsets.catch(() => undefined); // sent with the records by the commit, which says if it failed
+        inFlight.push(offsets.then(() => undefined));
+      }
       await eos.producer.commit();
+      await Promise.all(inFlight);
     } catch (err) {
       // Kafka's words; the cause says why (fenced: another producer with this task's transactional.id took over).
       throw new ConnectException(`Failed to flush offsets and/or records for task ${this.id}`, err);
     }
     this.p.offsets.stored?.(connector, entries);
-    this.p.metrics.transaction(size);
+    if (size > 0) this.p.metrics.transaction(size);
     for (const { record, metadata } of owed) await this.p.task.commitRecord?.(record, metadata);
     await this.p.task.commit?.();
     committed();
+  }
+
+  /** After a failure: the open transaction is aborted with its offsets, so its records are polled again. */
+  private async discardTransaction(): Promise<void> {
+    this.inFlight = [];
+    this.acknowledged.clear();
+    this.openSince = undefined;
+    this.transactionSize = 0;
+    this.owedCommitRecords = [];
+    await this.p.exactlyOnce!.producer.abort();
   }
 
   private logTransactionFailure(what: string, err: unknown): void {

@@ -66,6 +66,7 @@ function job(log: Awaited<ReturnType<typeof logOf>>, overrides: Partial<Compacti
     file: log.file,
     source: log.segment,
     keys: log.keys,
+    visibleEnd: Number.MAX_SAFE_INTEGER,
     tombstoneHorizon: 0,
     log: pino({ level: "silent" }),
     cancelled: () => false,
@@ -121,6 +122,22 @@ describe("compactSegment", () => {
     const log = await logOf(frames(0, 100, ["a", "a1"], ["a", null]));
     const compacted = (await compact(job(log, { tombstoneHorizon: 500 })))!;
     expect(await contents(compacted)).toEqual([[1, "a", null]]);
+  });
+
+  test("records not visible yet (a transaction's) are kept and supersede nothing; the key table says what is visible", async () => {
+    const log = await logOf(frames(0, 100, ["a", "a1"], ["b", "b1"]));
+    // Offsets 2.. are written but not visible: the key table (kept at publication) still points at 0 and 1.
+    await log.append(frames(2, 100, ["a", "a2"], ["b", null], ["a", "a3"]));
+    log.keys.set("a", { offset: 0, tombstone: false, timestamp: 100 });
+    log.keys.set("b", { offset: 1, tombstone: false, timestamp: 100 });
+    const compacted = (await compact(job(log, { visibleEnd: 2, tombstoneHorizon: 500 })))!;
+    expect(await contents(compacted)).toEqual([
+      [0, "a", "a1"],
+      [1, "b", "b1"],
+      [2, "a", "a2"],
+      [3, "b", null],
+      [4, "a", "a3"],
+    ]);
   });
 
   test("records appended while it copied are carried over as they are, under the swap's lock", async () => {

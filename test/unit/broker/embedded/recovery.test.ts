@@ -45,6 +45,17 @@ describe("isTornFrame", () => {
     );
   });
 
+  test("the prefix of a frame past a gap (offsets an aborted transaction left unused) is torn", () => {
+    fc.assert(
+      fc.property(record, fc.integer({ min: 1, max: 1000 }), (r: FrameRecord, gap) => {
+        fc.pre(r.offset >= gap);
+        const frame = encodeFrame(r);
+        const prefix = frame.subarray(0, frame.length - 1);
+        expect(isTornFrame(startOf(prefix), prefix.length, r.offset - gap)).toBe(true);
+      }),
+    );
+  });
+
   test("an implausible length is not torn, fewer bytes than a header are", () => {
     expect(isTornFrame(new Uint8Array(FRAME_START_BYTES), 100, 0)).toBe(false);
     expect(isTornFrame(new Uint8Array([0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 1]), 100, 0)).toBe(false);

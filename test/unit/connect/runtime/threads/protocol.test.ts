@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { BrokerError, GroupError } from "#src/broker/broker.ts";
+import { BrokerError, GroupError, ProducerFencedError } from "#src/broker/broker.ts";
 import { answer, crossError, PendingCalls, uncrossError, type Reply } from "#src/connect/runtime/threads/protocol.ts";
 
 describe("errors crossing a thread boundary", () => {
@@ -10,6 +10,11 @@ describe("errors crossing a thread boundary", () => {
     const group = uncrossError(structuredClone(crossError(new GroupError("unknown member", "reset"))));
     expect(group).toBeInstanceOf(GroupError);
     expect((group as GroupError).kind).toBe("reset");
+    const fenced = uncrossError(structuredClone(crossError(new ProducerFencedError("conn-0", "fenced: took over"))));
+    expect(fenced).toBeInstanceOf(ProducerFencedError);
+    expect((fenced as ProducerFencedError).transactionalId).toBe("conn-0");
+    expect((fenced as ProducerFencedError).retriable).toBe(false);
+    expect(fenced.message).toBe("fenced: took over");
   });
 
   test("any other error keeps its message and stack; a thrown non-error its text", () => {

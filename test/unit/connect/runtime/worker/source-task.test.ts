@@ -16,6 +16,7 @@ import { FileOffsetStore } from "#src/connect/runtime/storage/offset-store.ts";
 import { sourceConnectorDefinition } from "#src/connect/runtime/worker/connector-config.ts";
 import { WorkerSourceTask } from "#src/connect/runtime/worker/source-task.ts";
 import { tempBroker } from "../../../../fixtures/embedded-broker.ts";
+import { waitFor } from "../../../../fixtures/wait.ts";
 import { StatusLog } from "./status-log.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -68,10 +69,20 @@ async function startSource(
     connector?: Record<string, string>;
     flushIntervalMs?: number;
     transform?: (r: SourceRecord) => SourceRecord | null;
+    /** Exactly once, with this transaction.boundary; offsets go to the topic "offsets" in the transactions. */
+    boundary?: "poll" | "interval" | "connector";
   } = {},
 ) {
   const temp = await tempBroker();
   cleanups.push(temp.close);
+  const exactlyOnce = options.boundary
+    ? {
+        producer: await temp.broker.transactionalProducer("group-src-0"),
+        boundary: options.boundary,
+        intervalMs: 60_000,
+        offsetsTopic: "offsets",
+      }
+    : undefined;
   const offsets = await FileOffsetStore.open(join(temp.dir, "offsets"), "offset.storage.file.filename");
   const settings = sourceConnectorDefinition.parse({
     name: "src",
@@ -102,6 +113,7 @@ async function startSource(
     pluginMetrics: new ConnectMetrics().plugin("src", 0),
     createTopics: true,
     onTopic: () => {},
+    ...(exactlyOnce ? { exactlyOnce } : {}),
   });
   worker.start();
   return { worker, log, broker: temp.broker, offsets };
@@ -228,5 +240,66 @@ describe("pause and resume", () => {
     expect(task.polls).toBe(2);
     expect(offsets.get("src", { file: "a" })).toEqual({ position: 2 });
     expect(log.states).toEqual(["RUNNING", "PAUSED", "RUNNING", "UNASSIGNED"]);
+  });
+});
+
+describe("exactly once", () => {
+  const offsetRecords = async (broker: EmbeddedBroker) =>
+    (await broker.fetch("offsets", 0, 0).catch(() => [])).map((r) => [
+      decoder.decode(r.key!),
+      decoder.decode(r.value!),
+    ]);
+
+  test("poll boundary: each poll's records and offsets are committed together, then commitRecord and commit", async () => {
+    const task = new ScriptedSourceTask();
+    const { worker, log, broker } = await startSource(task, { boundary: "poll" });
+    await broker.createTopic({ name: "offsets", partitions: 1, replicationFactor: 1 });
+    task.onCommitRecord = (count) => void (count === 3 && worker.stop(5000));
+    task.offer([record("a", 1, "v1"), record("a", 2, "v2")], [record("a", 3, "v3")]);
+    await log.reached("UNASSIGNED");
+    expect(await written(broker, "out")).toEqual([
+      [null, "v1"],
+      [null, "v2"],
+      [null, "v3"],
+    ]);
+    expect(await offsetRecords(broker)).toEqual([
+      ['["src",{"file":"a"}]', '{"position":2}'],
+      ['["src",{"file":"a"}]', '{"position":3}'],
+    ]);
+    expect(task.commits).toBe(2);
+  });
+
+  test("a failure aborts the open transaction: neither its records nor its offsets are visible", async () => {
+    const task = new ScriptedSourceTask();
+    const { log, broker } = await startSource(task, { boundary: "interval" });
+    await broker.createTopic({ name: "offsets", partitions: 1, replicationFactor: 1 });
+    task.offer([record("a", 1, "v1")], new Error("the source broke"));
+    await log.reached("FAILED");
+    expect(await written(broker, "out")).toEqual([]);
+    expect(await offsetRecords(broker)).toEqual([]);
+    expect(task.committedRecords).toEqual([]);
+  });
+
+  test("the connector's abort drops the records and still commits their offsets, as Kafka's tasks do", async () => {
+    const task = new ScriptedSourceTask();
+    const { worker, log, broker } = await startSource(task, { boundary: "connector" });
+    await broker.createTopic({ name: "offsets", partitions: 1, replicationFactor: 1 });
+    const dropped = record("a", 1, "dropped");
+    const kept = record("a", 2, "kept");
+    task.onCommitRecord = () => void worker.stop(5000);
+    // Asked while the records are polled, as a connector's poll() asks.
+    task.context.transactionContext!.abortTransaction(dropped);
+    task.offer([dropped]);
+    await log.reached("RUNNING");
+    await waitFor("the abort's offsets", async () => (await offsetRecords(broker)).length === 1);
+    task.context.transactionContext!.commitTransaction(kept);
+    task.offer([kept]);
+    await log.reached("UNASSIGNED");
+    expect(await written(broker, "out")).toEqual([[null, "kept"]]);
+    expect(await offsetRecords(broker)).toEqual([
+      ['["src",{"file":"a"}]', '{"position":1}'],
+      ['["src",{"file":"a"}]', '{"position":2}'],
+    ]);
+    expect(task.committedRecords.map(([value]) => value)).toEqual(["kept"]);
   });
 });
