@@ -49,7 +49,7 @@ test("a stored config with a refused setting fails its connector, naming the set
     "connector.class": "FileStreamSource",
     file: join(dir, "in.txt"),
     topic: "lines",
-    "exactly.once.support": "required",
+    "topic.creation.default.cleanup.policy": "compact",
   };
   await connect.broker.produce("stored-configs", [
     { ...encodeConfigRecord({ kind: "connector", name: "old", config }), partition: 0 },
@@ -63,6 +63,7 @@ test("a stored config with a refused setting fails its connector, naming the set
     { timeoutMs: 30_000 },
   );
   expect(status.trace).toContain(
-    "The connector's config, saved before Sluice refused them, has settings Sluice does not support: exactly.once.support is not supported by Sluice: Sluice's workers deliver source records at least once",
+    "The connector's config, saved before Sluice refused them, has settings Sluice does not support: topic.creation.default.cleanup.policy",
   );
+  expect(status.trace).toContain("Sluice creates a missing topic with the broker's defaults");
 });

@@ -276,7 +276,7 @@ export const workerSettings = new SettingsDefinition(
       validate: (v) =>
         ["disabled", "preparing", "enabled"].includes(String(v).trim().toLowerCase())
           ? undefined
-          : "String must be one of (case insensitive): DISABLED, PREPARING, ENABLED",
+          : "String must be one of (case insensitive): DISABLED, ENABLED, PREPARING",
       importance: "high",
       doc: "Distributed: enabled — source tasks write their records and source offsets in one Kafka transaction each (exactly-once delivery, KIP-618), their producers fenced when their task moves. preparing — the step of a rolling upgrade to enabled; tasks still deliver at least once. Standalone workers have no exactly-once source support.",
     },
