@@ -293,6 +293,12 @@ export async function startConnectDistributed(
     replicationFactor: settings.int(`${prefix}.replication.factor`),
   });
   const offsetTopic = topic("offset.storage", settings.int("offset.storage.partitions"));
+  const exactlyOnce = settings.string("exactly.once.source.support").trim().toLowerCase();
+  // Kafka's `preparing` also has its leader write the config topic transactionally; Sluice's does not.
+  if (exactlyOnce === "preparing")
+    log.warn(
+      "exactly.once.source.support=preparing: source tasks deliver at least once until every worker has enabled; Sluice's workers need no preparing step, and preparing has no other effect",
+    );
   const worker = new Worker({
     workerId,
     broker,
@@ -302,9 +308,7 @@ export async function startConnectDistributed(
     workerConfig: options.workerConfig,
     taskThreads: taskThreads(options, broker, choice),
     ...(broker.kind === "kafka" ? { kafka: choice } : {}),
-    ...(settings.string("exactly.once.source.support").trim().toLowerCase() === "enabled"
-      ? { exactlyOnce: { groupId: settings.string("group.id") } }
-      : {}),
+    ...(exactlyOnce === "enabled" ? { exactlyOnce: { groupId: settings.string("group.id") } } : {}),
   });
   const herder = new DistributedHerder(worker, internal, {
     groupId: settings.string("group.id"),

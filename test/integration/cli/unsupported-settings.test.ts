@@ -90,6 +90,30 @@ test("exactly.once.source.support=disabled starts; a tuning setting is a warning
   );
 });
 
+test("connect-distributed starts with exactly.once.source.support=preparing, warning that its tasks deliver at least once", async () => {
+  const url = `http://127.0.0.1:${freePort()}`;
+  const worker = properties("preparing.properties", {
+    listeners: url,
+    "data.dir": join(dir, "preparing-data"),
+    "group.id": "g",
+    "config.storage.topic": "c",
+    "offset.storage.topic": "o",
+    "status.storage.topic": "s",
+    "config.storage.replication.factor": "1",
+    "offset.storage.replication.factor": "1",
+    "status.storage.replication.factor": "1",
+    "exactly.once.source.support": "preparing",
+  });
+  const sluice = await startSluice(["connect-distributed", worker], { cwd: dir, readyUrl: `${url}/connectors` });
+  await sluice.stop();
+  const warnings = logLines(await new Response(sluice.proc.stdout).text())
+    .filter((l) => l.level === "warn")
+    .map((l) => l.msg);
+  expect(warnings).toContain(
+    "exactly.once.source.support=preparing: source tasks deliver at least once until every worker has enabled; Sluice's workers need no preparing step, and preparing has no other effect",
+  );
+});
+
 test("the registry refuses a resource extension other than the DEK registry's, by name", async () => {
   const registry = properties("extension.properties", {
     listeners: `http://127.0.0.1:${freePort()}`,
