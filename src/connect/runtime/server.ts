@@ -23,6 +23,7 @@ import { connectApp } from "./http/app.ts";
 import { loadPlugins } from "./plugins/loader.ts";
 import type { PluginRegistry } from "./plugins/registry.ts";
 import { FileOffsetStore } from "./storage/offset-store.ts";
+import { forcedProducerSettings } from "./herder/exactly-once-config.ts";
 import { ConnectorOffsetStores } from "./storage/connector-offset-store.ts";
 import { TopicOffsetStore } from "./storage/topic-offset-store.ts";
 import { Worker, type WorkerOptions } from "./worker/worker.ts";
@@ -299,6 +300,8 @@ export async function startConnectDistributed(
     log.warn(
       "exactly.once.source.support=preparing: source tasks deliver at least once until every worker has enabled; Sluice's workers need no preparing step, and preparing has no other effect",
     );
+  if (exactlyOnce === "enabled")
+    for (const warning of forcedProducerSettings(options.workerConfig, "producer.").values()) log.warn(warning);
   const worker = new Worker({
     workerId,
     broker,

@@ -46,6 +46,8 @@ export function exactlyOnceCheck(
         "The connector does not support connector-defined transaction boundaries with the given configuration. Please reconfigure it to use a different transaction boundary definition.",
       );
   }
+  if (workerEnabled)
+    for (const [key, warning] of forcedProducerSettings(config, "producer.override.")) warnings.set(key, warning);
   if (!workerEnabled)
     for (const key of ["transaction.boundary", "transaction.boundary.interval.ms"])
       if (config[key] !== undefined && !(key === "transaction.boundary" && boundary === "poll"))
@@ -54,6 +56,27 @@ export function exactlyOnceCheck(
           `Setting ${key} has no effect on this worker: it has no exactly-once source support (exactly.once.source.support=enabled, on distributed workers only)`,
         );
   return { problems, warnings };
+}
+
+/**
+ * Producer settings an exactly-once task's transactional producer cannot take (it is idempotent and
+ * writes with acks=all), by their names under `prefix`: warned about, as Kafka's worker does, and not used.
+ */
+export function forcedProducerSettings(config: Record<string, string>, prefix: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const idempotence = config[`${prefix}enable.idempotence`];
+  if (idempotence !== undefined && idempotence.trim().toLowerCase() !== "true")
+    out.set(
+      `${prefix}enable.idempotence`,
+      `Setting ${prefix}enable.idempotence=${idempotence} has no effect on exactly-once source tasks: their transactional producers are idempotent, as Kafka's`,
+    );
+  const acks = config[`${prefix}acks`];
+  if (acks !== undefined && !["all", "-1"].includes(acks.trim().toLowerCase()))
+    out.set(
+      `${prefix}acks`,
+      `Setting ${prefix}acks=${acks} has no effect on exactly-once source tasks: their transactional producers write with acks=all, as Kafka's`,
+    );
+  return out;
 }
 
 function asked<T>(question: () => T): T | Error {

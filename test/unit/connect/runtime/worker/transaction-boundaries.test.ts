@@ -92,6 +92,16 @@ describe("exactly-once settings, as Kafka's distributed herder checks them", () 
     ).toHaveLength(1);
   });
 
+  test("producer overrides a transactional producer cannot take are warned about on an exactly-once worker", () => {
+    const config = { "producer.override.enable.idempotence": "false", "producer.override.acks": "1" };
+    expect([...exactlyOnceCheck(new Able(), config, true).warnings.keys()]).toEqual([
+      "producer.override.enable.idempotence",
+      "producer.override.acks",
+    ]);
+    expect(exactlyOnceCheck(new Able(), config, false).warnings.size).toBe(0);
+    expect(exactlyOnceCheck(new Able(), { "producer.override.acks": "all" }, true).warnings.size).toBe(0);
+  });
+
   test("boundaries on a worker without exactly-once support are warned about, poll (the default) is not", () => {
     const { warnings } = exactlyOnceCheck(
       new Able(),
