@@ -27,7 +27,7 @@ import { forcedProducerSettings } from "./herder/exactly-once-config.ts";
 import { ConnectorOffsetStores } from "./storage/connector-offset-store.ts";
 import { TopicOffsetStore } from "./storage/topic-offset-store.ts";
 import { Worker, type WorkerOptions } from "./worker/worker.ts";
-import { workerSettings } from "./worker/worker-config.ts";
+import { exactlyOnceSourceSupport, workerSettings } from "./worker/worker-config.ts";
 import { noEffectWarning, unknownSettingWarning } from "../../platform/settings.ts";
 
 const log = logger("connect");
@@ -205,7 +205,7 @@ export async function startConnectStandalone(options: ConnectOptions): Promise<R
   const { settings } = options;
   // Bad key stores or users files fail here, before anything is started.
   const security = connectSecurity(settings, options.workerConfig);
-  const exactlyOnce = settings.string("exactly.once.source.support").trim().toLowerCase();
+  const exactlyOnce = exactlyOnceSourceSupport(settings);
   if (exactlyOnce !== "disabled")
     throw new ConfigError(
       "exactly.once.source.support",
@@ -294,7 +294,7 @@ export async function startConnectDistributed(
     replicationFactor: settings.int(`${prefix}.replication.factor`),
   });
   const offsetTopic = topic("offset.storage", settings.int("offset.storage.partitions"));
-  const exactlyOnce = settings.string("exactly.once.source.support").trim().toLowerCase();
+  const exactlyOnce = exactlyOnceSourceSupport(settings);
   // Kafka's `preparing` also has its leader write the config topic transactionally; Sluice's does not.
   if (exactlyOnce === "preparing")
     log.warn(

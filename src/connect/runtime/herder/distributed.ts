@@ -36,6 +36,7 @@ import {
   type TargetState,
 } from "./herder.ts";
 import { HerderBase } from "./herder-base.ts";
+import { taskTransactionalId } from "../worker/worker-config.ts";
 import { restartPlan, restarts } from "./restart-plan.ts";
 
 const log = logger("distributed-herder");
@@ -494,7 +495,9 @@ export class DistributedHerder extends HerderBase implements Herder {
     const count = this.configs.tasks.get(connector)?.length ?? 0;
     try {
       if (previous !== undefined && !(previous <= 1 && count <= 1)) {
-        const ids = Array.from({ length: previous }, (_, task) => `${this.options.groupId}-${connector}-${task}`);
+        const ids = Array.from({ length: previous }, (_, task) =>
+          taskTransactionalId(this.options.groupId, connector, task),
+        );
         await this.worker.options.broker.fenceProducers(ids);
         log.info({ connector, tasks: previous }, `fenced the producers of ${previous} earlier tasks of ${connector}`);
       }

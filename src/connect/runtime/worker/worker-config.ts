@@ -1,6 +1,6 @@
 // A connect worker's settings, by Kafka Connect's names (WorkerConfig, StandaloneConfig,
 // RestServerConfig). Worker files of Kafka Connect work unchanged.
-import { SettingsDefinition } from "../../../platform/settings.ts";
+import { type ParsedSettings, SettingsDefinition } from "../../../platform/settings.ts";
 import { logSettings } from "../../../platform/log.ts";
 import { storeSettings } from "../../../platform/tls.ts";
 import { oauthSettings } from "../../../platform/bearer-auth.ts";
@@ -368,3 +368,13 @@ export const workerSettings = new SettingsDefinition(
     "listeners.https.",
   ],
 );
+
+/** A worker's exactly.once.source.support, as Kafka reads it (case and surrounding blanks ignored). */
+export function exactlyOnceSourceSupport(settings: ParsedSettings): "disabled" | "preparing" | "enabled" {
+  return settings.string("exactly.once.source.support").trim().toLowerCase() as "disabled" | "preparing" | "enabled";
+}
+
+/** Kafka Connect's transactional.id of an exactly-once source task. */
+export function taskTransactionalId(groupId: string, connector: string, task: number): string {
+  return `${groupId}-${connector}-${task}`;
+}

@@ -19,6 +19,7 @@ import { TaskThreads, type RunningTask } from "../threads/task-threads.ts";
 import type { BrokerChoice } from "../../../broker/index.ts";
 import { ConnectorClients, type ClientLease } from "./connector-clients.ts";
 import { overridePolicy } from "./client-overrides.ts";
+import { taskTransactionalId } from "./worker-config.ts";
 
 const log = logger("worker");
 
@@ -243,7 +244,7 @@ export class Worker {
       const { offsets } = this.options;
       if (source) await offsets.useTopic?.(name, spec.connectorConfig["offsets.storage.topic"]);
       if (eos && offsets.topicFor) {
-        const transactionalId = `${eos.groupId}-${name}-${index}`;
+        const transactionalId = taskTransactionalId(eos.groupId, name, index);
         spec.exactlyOnce = { transactionalId, offsetsTopic: offsets.topicFor(name) };
         // Fenced before the offsets are read: an earlier owner's open transaction (a zombie's) is aborted
         // and cannot commit after them.
