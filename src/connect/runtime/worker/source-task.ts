@@ -361,19 +361,23 @@ export class WorkerSourceTask extends WorkerTask {
     const { connector } = this.p;
     try {
       if (entries.length > 0) {
-        const offsets = eos.producer.produce(
-          eos.offsetsTopic,
-          entries.map(({ partition, offset }) => ({
-            key: offsetKey(connector, partition),
-            value: encodeOffset(offset),
-          })),
-        );
+        const offsets = eos.producer
+          .produce(
+            eos.offsetsTopic,
+            entries.map(({ partition, offset }) => ({
+              key: offsetKey(connector, partition),
+              value: encodeOffset(offset),
+            })),
+          )
+          .then(() => undefined);
         offsets.catch(() => undefined); // sent with the records by the commit, which says if it failed
-        inFlight.push(offsets.then(() => undefined));
+        inFlight.push(offsets);
       }
       await eos.producer.commit();
       await Promise.all(inFlight);
     } catch (err) {
+      // Said here too: a failure while the task stops is logged without its cause.
+      this.logTransactionFailure("commit", err);
       // Kafka's words; the cause says why (fenced: another producer with this task's transactional.id took over).
       throw new ConnectException(`Failed to flush offsets and/or records for task ${this.id}`, err);
     }

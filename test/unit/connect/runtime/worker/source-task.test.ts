@@ -16,6 +16,7 @@ import { FileOffsetStore } from "#src/connect/runtime/storage/offset-store.ts";
 import { sourceConnectorDefinition } from "#src/connect/runtime/worker/connector-config.ts";
 import { WorkerSourceTask } from "#src/connect/runtime/worker/source-task.ts";
 import { tempBroker } from "../../../../fixtures/embedded-broker.ts";
+import { captureLogs } from "../../../../fixtures/logs.ts";
 import { waitFor } from "../../../../fixtures/wait.ts";
 import { StatusLog } from "./status-log.ts";
 
@@ -301,5 +302,29 @@ describe("exactly once", () => {
       ['["src",{"file":"a"}]', '{"position":2}'],
     ]);
     expect(task.committedRecords.map(([value]) => value)).toEqual(["kept"]);
+  });
+
+  test("a producer fenced while the task was away: stopping fails the commit, and the log says fenced and names the id", async () => {
+    const task = new ScriptedSourceTask();
+    const { worker, log, broker } = await startSource(task, { boundary: "interval" });
+    await broker.createTopic({ name: "offsets", partitions: 1, replicationFactor: 1 });
+    task.offer([record("a", 1, "v1")]);
+    await waitFor("the record in the open transaction", () => task.polls === 2);
+    // Another worker took the task over: its producer, with the same transactional.id, fences this one.
+    const successor = await broker.transactionalProducer("group-src-0");
+    const logs = captureLogs();
+    try {
+      worker.stop(5000);
+      task.offer([]); // ends the poll the loop waits in
+      await log.reached("FAILED");
+      expect(logs.text()).toMatch(
+        /could not commit the transaction: fenced.*group-src-0|group-src-0.*could not commit the transaction: fenced/,
+      );
+    } finally {
+      logs.stop();
+      await successor.close();
+    }
+    expect(await written(broker, "out")).toEqual([]);
+    expect(await offsetRecords(broker)).toEqual([]);
   });
 });
