@@ -8,20 +8,27 @@
 // - The zombie: the task's worker is paused (SIGSTOP) until the task runs on another worker, then resumed:
 //   its producer is fenced and its log says so (Sluice's names the transactional.id, Kafka Connect's the
 //   task); read_committed again sees every line once.
+// - The CDC bounce: the PostgreSQL source (Debezium's connector in Kafka Connect, Sluice's built-in one)
+//   under small transactions of inserts, updates and deletes, its worker killed (-9) five times: every
+//   change once, in commit order.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn } from "bun";
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import postgres from "postgres";
 import { KafkaBroker } from "#src/broker/kafka/index.ts";
 import { ConnectCluster, type Status } from "../fixtures/connect-cluster.ts";
 import { connectClient } from "../fixtures/connect.ts";
+import { debeziumClasspath } from "../fixtures/debezium.ts";
 import { startKafkaConnect, type KafkaConnect } from "../fixtures/kafka-connect.ts";
 import { sharedKafka } from "../fixtures/kafka.ts";
+import { cdcConnection, startPostgres, type PostgresServer } from "../fixtures/postgres.ts";
 import { interopPython } from "../fixtures/python.ts";
 import { waitFor } from "../fixtures/wait.ts";
 
 const STRING = "org.apache.kafka.connect.storage.StringConverter";
+const JSON_CONVERTER = "org.apache.kafka.connect.json.JsonConverter";
 /** Lines in the file at least; more are appended while the kills go on. */
 const LINES = 30_000;
 const KILLS = 5;
@@ -57,15 +64,18 @@ interface Workers {
 
 let bootstrap = "";
 let broker: KafkaBroker;
+let pg: PostgresServer;
 const dir = mkdtempSync(join(tmpdir(), "sluice-eos-bounce-"));
 
 beforeAll(async () => {
   bootstrap = (await sharedKafka()).bootstrap;
   broker = new KafkaBroker({ bootstrapServers: [bootstrap], clientId: "eos-bounce-test" });
   await broker.connect();
-});
+  pg = await startPostgres();
+}, 120_000);
 afterAll(async () => {
   await broker?.close();
+  await pg?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -106,31 +116,45 @@ async function taskStatus(workers: Workers, connector: string, via: number[]): P
   return undefined;
 }
 
-/** The source's committed file position (its source offset), 0 before it has one. */
-async function committedPosition(workers: Workers, connector: string, via: number): Promise<number> {
+/** The connector's committed source offset (of its first source partition) as JSON, "" before it has one. */
+async function committedOffset(workers: Workers, connector: string, via: number): Promise<string> {
   const r = await connectClient(workers.url(via)).get(`/connectors/${connector}/offsets`);
-  const body = r.body as { offsets?: { offset: { position?: number } }[] } | undefined;
-  return body?.offsets?.[0]?.offset.position ?? 0;
+  const body = r.body as { offsets?: { offset: unknown }[] } | undefined;
+  const offset = body?.offsets?.[0]?.offset;
+  return offset === undefined ? "" : JSON.stringify(offset);
+}
+
+/** The FileStream source's committed file position, 0 before it has one. */
+async function committedPosition(workers: Workers, connector: string, via: number): Promise<number> {
+  const offset = await committedOffset(workers, connector, via);
+  return offset === "" ? 0 : ((JSON.parse(offset) as { position?: number }).position ?? 0);
 }
 
 async function highWatermark(topic: string): Promise<number> {
   return (await broker.endOffsets(topic))[0] ?? 0;
 }
 
-/** Creates the topic (one partition, so the order is the file's) and the exactly-once FileStream source. */
-async function createSource(workers: Workers, connector: string, file: string, topic: string) {
+/** The FileStream source of the file, exactly once. */
+const fileSource = (file: string, topic: string) => ({
+  "connector.class": "org.apache.kafka.connect.file.FileStreamSourceConnector",
+  file,
+  topic,
+  "tasks.max": "1",
+  "exactly.once.support": "required",
+});
+
+/** Creates the topic (one partition, so that its order is the source's) and the connector. */
+async function createSource(workers: Workers, connector: string, config: Record<string, string>, topic: string) {
   await broker.createTopic({ name: topic, partitions: 1, replicationFactor: 1 });
-  const config = {
-    "connector.class": "org.apache.kafka.connect.file.FileStreamSourceConnector",
-    file,
-    topic,
-    "tasks.max": "1",
-    "exactly.once.support": "required",
-  };
   // Retried while the group rebalances (409) or the leader is not known yet.
   await waitFor(
     `${workers.label}: ${connector} created`,
-    async () => (await connectClient(workers.url(0)).post("/connectors", { name: connector, config })).status === 201,
+    async () => {
+      const created = await connectClient(workers.url(0)).post("/connectors", { name: connector, config });
+      // A refusal is no rebalance: the timeout's message shows it.
+      if (created.status === 400) throw new Error(`refused: ${JSON.stringify(created.body)}`);
+      return created.status === 201;
+    },
     { timeoutMs: 60_000, intervalMs: 250 },
   );
 }
@@ -146,19 +170,25 @@ async function readTopic(
   expected = 0,
 ): Promise<string[]> {
   const script = `
-import json, sys
+import json, sys, time
 from confluent_kafka import Consumer, KafkaError, TopicPartition, OFFSET_BEGINNING
 bootstrap, topic, isolation, expected = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 c = Consumer({"bootstrap.servers": bootstrap, "group.id": "eos-bounce-reader", "enable.auto.commit": False,
               "isolation.level": isolation, "enable.partition.eof": True})
 c.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
 values = []
+# consume() waits for all of num_messages or its timeout: short calls, and a deadline of their own.
+idle_since = time.monotonic()
 while True:
-    batch = c.consume(num_messages=10000, timeout=5 if len(values) >= expected else 60)
+    batch = c.consume(num_messages=10000, timeout=0.2)
     if not batch:
-        if len(values) >= expected:
+        idle = time.monotonic() - idle_since
+        if len(values) >= expected and idle > 5:
             break
-        sys.exit(f"{len(values)} records, and no more within 60 s")
+        if idle > 60:
+            sys.exit(f"{len(values)} records, and no more within 60 s")
+        continue
+    idle_since = time.monotonic()
     eof = False
     for m in batch:
         if m.error():
@@ -210,35 +240,40 @@ function compare(read: string[], lines: string[]) {
 
 const random = (low: number, high: number) => low + Math.floor(Math.random() * (high - low));
 
-async function bounce(workers: Workers): Promise<void> {
-  const started = Date.now();
-  const connector = "bounced";
-  const topic = `${workers.group}-bounced`;
-  const input = growingFile(`${workers.label}-bounced`);
+/**
+ * Kills the connector's task's worker (-9) KILLS times, each time once the topic has grown by a random
+ * number of records within `gap` (mid-transaction or not), and starts it again on its port while the task
+ * moves on; returns once every worker is up again.
+ */
+async function killTaskWorkers(
+  workers: Workers,
+  connector: string,
+  topic: string,
+  gap: [number, number],
+  started: number,
+): Promise<void> {
   // Workers restarting in the background (their index); the others answer REST calls.
   const restarting = new Map<number, Promise<void>>();
   const live = () => [0, 1, 2].filter((i) => !restarting.has(i));
   try {
-    await createSource(workers, connector, input.file, topic);
     for (let kill = 1; kill <= KILLS; kill++) {
       // One worker at least stays up through the next kill: the group, and the task, carry on.
       while (restarting.size >= 2) await Promise.race(restarting.values());
-      // The task runs (again), on a live worker or on the one restarted: its committed position moves on.
-      const before = await committedPosition(workers, connector, live()[0]!);
+      // The task runs (again), on a live worker or on the one restarted: its committed offset moves on.
+      const before = await committedOffset(workers, connector, live()[0]!);
       await waitFor(
-        `${workers.label}: the task committing before kill ${kill}`,
-        async () => (await committedPosition(workers, connector, live()[0]!)) > before,
+        `${workers.label}: ${connector}'s task committing before kill ${kill}`,
+        async () => (await committedOffset(workers, connector, live()[0]!)) !== before,
         { timeoutMs: 90_000, intervalMs: 200 },
       );
-      const status = await waitFor(`${workers.label}: the task's worker`, async () => {
+      const status = await waitFor(`${workers.label}: ${connector}'s task's worker`, async () => {
         const s = await taskStatus(workers, connector, live());
         return s?.tasks[0]?.state === "RUNNING" && live().includes(workers.indexOf(s.tasks[0].worker_id))
           ? s
           : undefined;
       });
       const victim = workers.indexOf(status.tasks[0]!.worker_id);
-      // A random moment: once the topic has grown by a random number of records, transaction open or not.
-      const target = (await highWatermark(topic)) + random(50, 1_500);
+      const target = (await highWatermark(topic)) + random(...gap);
       await waitFor(
         `${workers.label}: ${topic} past offset ${target}`,
         async () => (await highWatermark(topic)) >= target,
@@ -246,7 +281,7 @@ async function bounce(workers: Workers): Promise<void> {
       );
       await workers.crash(victim);
       console.log(
-        `${workers.label}: kill ${kill}: worker ${victim} (${status.tasks[0]!.worker_id}) at offset ${await highWatermark(topic)}, ${input.lines.length} lines written, ${((Date.now() - started) / 1000).toFixed(1)} s`,
+        `${workers.label}: ${connector}: kill ${kill}: worker ${victim} (${status.tasks[0]!.worker_id}) at offset ${await highWatermark(topic)}, ${((Date.now() - started) / 1000).toFixed(1)} s`,
       );
       // Started again while the task moves on to another worker (the next kill may then hit that one).
       restarting.set(
@@ -254,8 +289,20 @@ async function bounce(workers: Workers): Promise<void> {
         workers.restart(victim).finally(() => restarting.delete(victim)),
       );
     }
-    await Promise.all(restarting.values());
-    console.log(`${workers.label}: all workers up again, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await Promise.allSettled(restarting.values());
+  }
+  console.log(`${workers.label}: ${connector}: all workers up again, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+async function bounce(workers: Workers): Promise<void> {
+  const started = Date.now();
+  const connector = "bounced";
+  const topic = `${workers.group}-bounced`;
+  const input = growingFile(`${workers.label}-bounced`);
+  try {
+    await createSource(workers, connector, fileSource(input.file, topic), topic);
+    await killTaskWorkers(workers, connector, topic, [50, 1_500], started);
     input.finish();
     const committed = await waitAllCommitted(workers, connector, input.file, topic, input.lines.length);
     const raw = await readTopic(topic, "read_uncommitted");
@@ -271,8 +318,141 @@ async function bounce(workers: Workers): Promise<void> {
     expect(committed).toEqual(input.lines);
   } finally {
     input.finish();
-    await Promise.allSettled(restarting.values());
   }
+}
+
+/** One change as the CDC workload made it: `seq` is the row's value after it (before it, for a delete). */
+interface Change {
+  id: number;
+  op: "c" | "u" | "d";
+  seq: number;
+}
+const changeKey = (c: Change) => `${c.op}:${c.id}:${c.seq}`;
+
+/**
+ * Small transactions of inserts, updates and deletes over a few keys of the table (one in twenty larger
+ * than the task's batches, so that Kafka transactions also end inside one), one after another on one
+ * connection, until stopped: the changes in commit order, as committed.
+ */
+function workload(table: string) {
+  const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
+  const changes: Change[] = [];
+  const rows = new Map<number, number>();
+  let seq = 0;
+  let stopped = false;
+  const running = (async () => {
+    while (!stopped) {
+      const made: Change[] = [];
+      const after = new Map(rows);
+      await sql.begin(async (tx) => {
+        const size = Math.random() < 0.05 ? random(60, 120) : random(1, 4);
+        for (let n = size; n > 0; n--) {
+          const id = random(1, 21);
+          const current = after.get(id);
+          if (current === undefined) {
+            await tx`INSERT INTO ${tx(table)} (id, seq) VALUES (${id}, ${++seq})`;
+            made.push({ id, op: "c", seq });
+            after.set(id, seq);
+          } else if (Math.random() < 0.7) {
+            await tx`UPDATE ${tx(table)} SET seq = ${++seq} WHERE id = ${id}`;
+            made.push({ id, op: "u", seq });
+            after.set(id, seq);
+          } else {
+            await tx`DELETE FROM ${tx(table)} WHERE id = ${id}`;
+            made.push({ id, op: "d", seq: current });
+            after.delete(id);
+          }
+        }
+      });
+      changes.push(...made);
+      rows.clear();
+      for (const [k, v] of after) rows.set(k, v);
+      await Bun.sleep(10); // pacing of the workload (under a hundred transactions a second), not synchronisation
+    }
+  })();
+  return {
+    changes,
+    async stop() {
+      stopped = true;
+      await running;
+      await sql.end();
+    },
+  };
+}
+
+/** A change event (JsonConverter without schemas) as the workload's change. */
+function changeOf(value: string): Change {
+  const event = JSON.parse(value) as {
+    op: Change["op"];
+    before: { id: number; seq: number } | null;
+    after: { id: number; seq: number } | null;
+  };
+  const row = event.op === "d" ? event.before! : event.after!;
+  return { id: row.id, op: event.op, seq: row.seq };
+}
+
+/**
+ * The PostgreSQL source (Debezium's PostgresConnector class; Sluice's built-in one answers to it) with
+ * exactly.once.support=required, on a table of its own, while the workload runs: the task's worker is
+ * killed (-9) five times; read_committed then sees every change once, in commit order.
+ */
+async function cdcBounce(workers: Workers): Promise<void> {
+  const started = Date.now();
+  const connector = `${workers.label.replace("-", "_")}_cdc`;
+  const table = `${connector}_items`;
+  const topic = `${connector}.public.${table}`;
+  pg.psql(`CREATE TABLE ${table} (id int PRIMARY KEY, seq int NOT NULL)`);
+  // The whole old row in a delete's before (its seq identifies the event).
+  pg.psql(`ALTER TABLE ${table} REPLICA IDENTITY FULL`);
+  await createSource(
+    workers,
+    connector,
+    {
+      "connector.class": "io.debezium.connector.postgresql.PostgresConnector",
+      ...cdcConnection(pg),
+      "topic.prefix": connector,
+      "plugin.name": "pgoutput",
+      "slot.name": connector,
+      "publication.name": `${connector}_pub`,
+      "publication.autocreate.mode": "filtered",
+      "table.include.list": `public.${table}`,
+      "snapshot.mode": "no_data",
+      "tombstones.on.delete": "false",
+      // Polls (each one Kafka transaction) smaller than the larger database transactions: a restarted
+      // task resumes inside a database transaction too, skipping the changes committed before.
+      "max.batch.size": "50",
+      "exactly.once.support": "required",
+      "key.converter": JSON_CONVERTER,
+      "key.converter.schemas.enable": "false",
+      "value.converter": JSON_CONVERTER,
+      "value.converter.schemas.enable": "false",
+    },
+    topic,
+  );
+  // The slot exists once the task streams: changes from here on are captured.
+  await waitFor(
+    `${workers.label}: the replication slot ${connector}`,
+    () => pg.psql(`SELECT count(*) FROM pg_replication_slots WHERE slot_name = '${connector}'`) === "1",
+  );
+  const work = workload(table);
+  try {
+    await killTaskWorkers(workers, connector, topic, [20, 400], started);
+  } finally {
+    await work.stop();
+  }
+  const expected = work.changes;
+  const seen = (await readTopic(topic, "read_committed", expected.length)).map(changeOf);
+  const raw = await readTopic(topic, "read_uncommitted");
+  const counts = new Map<string, number>();
+  for (const c of seen) counts.set(changeKey(c), (counts.get(changeKey(c)) ?? 0) + 1);
+  const duplicates = [...counts.values()].filter((n) => n > 1).length;
+  const lost = expected.filter((c) => !counts.has(changeKey(c))).length;
+  console.log(
+    `${workers.label}: CDC bounce: ${expected.length} changes, ${seen.length} committed (${lost} lost, ${duplicates} duplicated), ${raw.length - seen.length} records of aborted transactions in the log; ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  expect({ lost, duplicates }).toEqual({ lost: 0, duplicates: 0 });
+  // One partition, one task: the whole stream in commit order.
+  expect(seen.map(changeKey)).toEqual(expected.map(changeKey));
 }
 
 async function zombie(workers: Workers, fencedLog: (log: string, transactionalId: string) => boolean) {
@@ -282,7 +462,7 @@ async function zombie(workers: Workers, fencedLog: (log: string, transactionalId
   const input = growingFile(`${workers.label}-zombie`);
   const all = [0, 1, 2];
   try {
-    await createSource(workers, connector, input.file, topic);
+    await createSource(workers, connector, fileSource(input.file, topic), topic);
     await waitFor(
       `${workers.label}: the zombie source committing`,
       async () => (await committedPosition(workers, connector, 0)) > 0,
@@ -343,6 +523,7 @@ describe("Apache Kafka Connect 4.1.1, three distributed workers", () => {
     port,
     // C1 only: a worker (re)starts about a quarter sooner on a busy machine, and needs no peak speed here.
     jvmOptions: ["-XX:TieredStopAtLevel=1"],
+    extraClasspath: debeziumClasspath(),
     worker: {
       "group.id": group,
       "config.storage.topic": `${group}-configs`,
@@ -393,6 +574,10 @@ describe("Apache Kafka Connect 4.1.1, three distributed workers", () => {
         ),
     );
   }, 240_000);
+
+  test("Debezium's PostgreSQL source: kill -9 of the task's worker five times under inserts, updates and deletes; every change once, in order", async () => {
+    await cdcBounce(workers);
+  }, 480_000);
 });
 
 describe("Sluice, three distributed dist/sluice workers", () => {
@@ -420,4 +605,8 @@ describe("Sluice, three distributed dist/sluice workers", () => {
       log.split("\n").some((line) => line.includes("fenced") && line.includes(transactionalId)),
     );
   }, 240_000);
+
+  test("the PostgreSQL source: kill -9 of the task's worker five times under inserts, updates and deletes; every change once, in order", async () => {
+    await cdcBounce(workers);
+  }, 480_000);
 });
