@@ -87,6 +87,48 @@ const registrySettings: Setting[] = [
     doc: "How many KEKs, and how many DEKs, the DEK registry holds at most (then 40972).",
   },
   {
+    name: "exporter.config.topic",
+    type: "string",
+    default: "_exporter_configs",
+    importance: "medium",
+    doc: "The compacted single-partition topic holding the schema exporters' definitions (Confluent's name).",
+    validate: (v) =>
+      /^[a-zA-Z0-9._-]{1,249}$/.test(String(v)) ? undefined : "a Kafka topic name ([a-zA-Z0-9._-], 1-249 chars)",
+  },
+  {
+    name: "exporter.state.topic",
+    type: "string",
+    default: "_exporter_states",
+    importance: "medium",
+    doc: "The compacted single-partition topic holding each schema exporter's state and offset (Confluent's name).",
+    validate: (v) =>
+      /^[a-zA-Z0-9._-]{1,249}$/.test(String(v)) ? undefined : "a Kafka topic name ([a-zA-Z0-9._-], 1-249 chars)",
+  },
+  {
+    name: "exporter.max.exporters",
+    type: "int",
+    default: 10,
+    min: 0,
+    importance: "low",
+    doc: "How many schema exporters the registry holds at most (then 40964).",
+  },
+  {
+    name: "exporter.poll.interval.ms",
+    type: "int",
+    default: 1000,
+    min: 10,
+    importance: "low",
+    doc: "How often the leader's exporters look for new records in the schemas topic (Sluice's own).",
+  },
+  {
+    name: "exporter.retry.backoff.ms",
+    type: "int",
+    default: 10000,
+    min: 0,
+    importance: "low",
+    doc: "How long an exporter in ERROR waits before the leader tries it again (Sluice's own).",
+  },
+  {
     name: "schema.compatibility.level",
     aliases: ["avro.compatibility.level"],
     type: "string",
