@@ -81,7 +81,12 @@ export class SchemaExporters {
       return { records: [{ name, value: info, rawKey: this.configs.state.get(name)!.key }], result: undefined };
     });
     // Other subjects or other names: everything the exporter takes is exported again, from the start.
-    if (renamed) await this.writeStatus(name, (s) => ({ ...s, offset: 0, ts: this.now() }));
+    // A failed exporter is tried again at once with what was changed (a password, a URL).
+    await this.writeStatus(name, (s) =>
+      renamed || s.state === "ERROR"
+        ? { name, state: s.state === "ERROR" ? "STARTING" : s.state, offset: renamed ? 0 : s.offset, ts: this.now() }
+        : s,
+    );
     this.changed?.();
     return name;
   }

@@ -343,13 +343,99 @@ describe.each(["embedded", "kafka"] as BrokerKind[])("schema exporters on %s", (
     });
     expect(failed.trace).toContain("401");
     expect(failed.trace).not.toContain("wrong");
+    // Resuming a failed exporter tries it again (and it fails again); a config update tries it at once.
+    expect((await src.put("/exporters/badauth/resume")).status).toBe(200);
+    await waitFor(
+      "in ERROR again",
+      async () =>
+        (await src.get("/exporters/badauth/status")).body.ts > failed.ts &&
+        (await src.get("/exporters/badauth/status")).body.state === "ERROR",
+    );
     expect((await src.put("/exporters/badauth/config", { "basic.auth.user.info": "exporter:s3cret" })).status).toBe(
       200,
     );
-    expect((await src.put("/exporters/badauth/resume")).status).toBe(200);
     await waitFor("exported after the fix", async () => {
       const s = (await src.get("/exporters/badauth/status")).body;
       return s.state === "RUNNING" && (await dst.get("/subjects/:.other:payments-value/versions", auth)).status === 200;
     });
   }, 120_000);
+});
+
+describe("schema exporters across a leader change (two source instances on one Kafka)", () => {
+  let kafka: KafkaCluster;
+  let destPlace: RegistryPlace;
+  let destination: TestRegistry;
+  const instances: TestRegistry[] = [];
+
+  beforeAll(async () => {
+    kafka = await startKafka();
+    destPlace = await registryPlace("embedded");
+    destination = await startTestRegistry(destPlace);
+    const place: RegistryPlace = { kind: "kafka", bootstrap: kafka.bootstrap, topic: `_schemas_${process.pid}` };
+    const settings = {
+      "host.name": "127.0.0.1",
+      "exporter.poll.interval.ms": "100",
+      "kafkagroup.session.timeout.ms": "6000",
+      "kafkagroup.heartbeat.interval.ms": "1000",
+    };
+    instances.push(await startTestRegistry(place, settings), await startTestRegistry(place, settings));
+  }, 300_000);
+
+  afterAll(async () => {
+    for (const i of instances) await i.stop().catch(() => undefined);
+    await destination?.stop();
+    await kafka?.stop();
+    if (destPlace) removePlace(destPlace);
+  }, 120_000);
+
+  test("a follower forwards exporter writes and sees the exporters; the new leader goes on from the offset", async () => {
+    const leaderIndex = await waitFor("one leader among the two", () => {
+      const leads = instances.map((i) => i.registry.cluster.isLeader);
+      return (
+        leads.filter(Boolean).length === 1 &&
+        instances.every((i) => i.registry.cluster.leaderUrl) &&
+        leads.indexOf(true)
+      );
+    });
+    const leader = instances[leaderIndex]!;
+    const follower = instances[1 - leaderIndex]!;
+    const api = client(follower.url);
+    expect((await api.register("orders-value", ORDER_V1)).status).toBe(200);
+    const created = await api.post("/exporters", {
+      name: "ha",
+      contextType: "NONE",
+      config: { "schema.registry.url": destination.url },
+    });
+    expect(created.body).toEqual({ name: "ha" });
+    await waitFor("the follower sees the exporter", async () => (await api.get("/exporters")).body?.[0] === "ha");
+    const dst = client(destination.url);
+    await waitFor(
+      "orders-value exported",
+      async () => (await dst.get("/subjects/orders-value/versions")).body?.length === 1,
+    );
+    const before = await waitFor("the exporter running", async () => {
+      const s = (await api.get("/exporters/ha/status")).body;
+      return s.state === "RUNNING" && s;
+    });
+
+    // The leader goes; the follower is elected and its exporter goes on.
+    await leader.stop();
+    await waitFor("the follower elected", () => follower.registry.cluster.isLeader, { timeoutMs: 60_000 });
+    expect((await api.register("orders-value", ORDER_V2)).status).toBe(200);
+    expect((await api.register("payments-value", PAYMENT)).status).toBe(200);
+    await waitFor(
+      "the new versions exported by the new leader",
+      async () =>
+        (await dst.get("/subjects/orders-value/versions")).body?.length === 2 &&
+        (await dst.get("/subjects/payments-value/versions")).status === 200,
+      { timeoutMs: 60_000 },
+    );
+    const ids = async (base: string) => (await client(base).get("/subjects/orders-value/versions/2")).body.id as number;
+    expect(await ids(destination.url)).toBe(await ids(follower.url));
+    const after = await waitFor("running past the old offset", async () => {
+      const s = (await api.get("/exporters/ha/status")).body;
+      return s.state === "RUNNING" && s.offset > before.offset && s;
+    });
+    expect(after.offset).toBeGreaterThan(before.offset);
+  }, 300_000);
 });
