@@ -1,6 +1,7 @@
 // The schema exporters' rules (Confluent's exporter resource), without HTTP: definitions go to
 // `_exporter_configs`, states to `_exporter_states`, both through their logs' one writer (the leader;
 // a follower's write throws ForwardToLeader before any check). ./runner.ts does the exporting.
+import { clientTls } from "../../platform/tls.ts";
 import { exporterErrors } from "./errors.ts";
 import type { ConfigLog, StatusLog } from "./logs.ts";
 import { badContextName, badSubjectPattern, CONTEXT_TYPES, type ContextType } from "./naming.ts";
@@ -237,6 +238,11 @@ function checkDestination(config: Record<string, string>): void {
     throw exporterErrors.invalidConfig("basic.auth.credentials.source must be USER_INFO or URL");
   if (basic === "USER_INFO" && !config["basic.auth.user.info"]?.includes(":"))
     throw exporterErrors.invalidConfig("basic.auth.user.info must be user:password with USER_INFO");
+  try {
+    clientTls(config, "schema.registry.");
+  } catch (err) {
+    throw exporterErrors.invalidConfig(err instanceof Error ? err.message : String(err));
+  }
   const bearer = config["bearer.auth.credentials.source"];
   if (bearer !== undefined && !["STATIC_TOKEN", "OAUTHBEARER"].includes(bearer))
     throw exporterErrors.invalidConfig("bearer.auth.credentials.source must be STATIC_TOKEN or OAUTHBEARER");

@@ -134,6 +134,18 @@ describe("an exporter's definition from a request body", () => {
     ).toEqual([409, 40951]);
   });
 
+  test("a trust store that cannot be read is refused when the exporter is created", () => {
+    expect(
+      code(() =>
+        parseInfo(
+          "e",
+          { config: { ...config, "schema.registry.ssl.truststore.location": "/nonexistent/ca.pem" } },
+          undefined,
+        ),
+      ),
+    ).toEqual([409, 40951]);
+  });
+
   test("an update keeps what it does not name and merges config entries", () => {
     const old = parseInfo("e", { config, contextType: "CUSTOM", context: "dr", subjects: ["a"] }, undefined);
     const updated = parseInfo("e", { subjects: ["b"], config: { "basic.auth.user.info": "u:p" } }, old);
