@@ -78,7 +78,7 @@ export class DestinationRegistry {
   }
 
   /** The answer of the first URL that answers; 4xx answers are returned, 5xx and unreachable ones tried on the next. */
-  async call<T = unknown>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
+  async call<T = unknown>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<Answer<T>> {
     const authorization = this.login
       ? `Bearer ${await this.login.token()}`
       : this.staticToken
@@ -96,7 +96,7 @@ export class DestinationRegistry {
             ...(authorization ? { authorization } : {}),
           },
           body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(TIMEOUT_MS),
+          signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS),
           ...(this.tls ? { tls: this.tls } : {}),
         });
       } catch (err) {
@@ -121,8 +121,14 @@ export class DestinationRegistry {
   }
 
   /** `call`, with any answer but 2xx (and the codes in `allowed`) thrown as a DestinationError. */
-  async expect<T = unknown>(method: string, path: string, body?: unknown, allowed: number[] = []): Promise<Answer<T>> {
-    const answer = await this.call<T>(method, path, body);
+  async expect<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    allowed: number[] = [],
+    signal?: AbortSignal,
+  ): Promise<Answer<T>> {
+    const answer = await this.call<T>(method, path, body, signal);
     const code = errorCode(answer.body);
     if (answer.status >= 300 && !allowed.includes(code ?? answer.status))
       throw failure(method, path, answer.status, answer.body);

@@ -36,6 +36,8 @@ const MODE_NOT_FOUND = 40409;
 
 export class ExporterRunner {
   private running = false;
+  /** Aborted on stop: a call to a slow destination does not hold up a leader change or shutdown. */
+  private abort = new AbortController();
   private loop?: Promise<void>;
   private wake?: () => void;
   private readonly destinations = new Map<string, { info: ExporterInfo; registry: DestinationRegistry }>();
@@ -56,11 +58,13 @@ export class ExporterRunner {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.abort = new AbortController();
     this.loop = this.run();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.abort.abort();
     this.wake?.();
     await this.loop;
   }
@@ -135,7 +139,7 @@ export class ExporterRunner {
         : await this.touchedSince(status.offset, end);
     const subjects = [...touched].filter((s) => selects(info.subjects, s)).sort();
     if (subjects.length === 0) return;
-    const sync = new SubjectSync(state, destination, info, await this.options.autoContext());
+    const sync = new SubjectSync(state, destination, info, await this.options.autoContext(), this.abort.signal);
     await sync.run(subjects);
     log.info(
       { exporter: name, subjects: subjects.length, destination: destination.where, offset: end },
@@ -181,7 +185,12 @@ class SubjectSync {
     private readonly destination: DestinationRegistry,
     private readonly naming: Naming,
     private readonly autoContext: string,
+    private readonly signal: AbortSignal,
   ) {}
+
+  private call<T>(method: string, at: string, body?: unknown, allowed: number[] = []) {
+    return this.destination.expect<T>(method, at, body, allowed, this.signal);
+  }
 
   private target(subject: string): string {
     return destinationSubject(subject, this.naming, this.autoContext);
@@ -222,14 +231,14 @@ class SubjectSync {
       .sort((a, b) => b.id - a.id || b.version - a.version);
     for (const d of deletes) {
       const at = `/subjects/${path(d.plan.target)}/versions/${d.version}`;
-      if (d.soft) await this.destination.expect("DELETE", at);
-      if (d.hard) await this.destination.expect("DELETE", `${at}?permanent=true`);
+      if (d.soft) await this.call("DELETE", at);
+      if (d.hard) await this.call("DELETE", `${at}?permanent=true`);
     }
     for (const p of plans) await this.syncConfig(p);
   }
 
   private async versionsAt(subject: string, deleted: boolean): Promise<Set<number>> {
-    const answer = await this.destination.expect<number[]>(
+    const answer = await this.call<number[]>(
       "GET",
       `/subjects/${path(subject)}/versions${deleted ? "?deleted=true" : ""}`,
       undefined,
@@ -241,14 +250,14 @@ class SubjectSync {
   /** The destination subject in IMPORT mode, so it takes the source's ids and versions. */
   private async importMode(subject: string): Promise<void> {
     if (this.importing.has(subject)) return;
-    const current = await this.destination.expect<{ mode?: string }>(
+    const current = await this.call<{ mode?: string }>(
       "GET",
       `/mode/${path(subject)}?defaultToGlobal=false`,
       undefined,
       [MODE_NOT_FOUND, SUBJECT_NOT_FOUND],
     );
     if (current.status !== 200 || current.body?.mode !== "IMPORT")
-      await this.destination.expect("PUT", `/mode/${path(subject)}?force=true`, { mode: "IMPORT" });
+      await this.call("PUT", `/mode/${path(subject)}?force=true`, { mode: "IMPORT" });
     this.importing.add(subject);
   }
 
@@ -259,7 +268,7 @@ class SubjectSync {
       subject: this.target(qualifyWithParent(v.subject, r.subject)),
       version: r.version,
     }));
-    await this.destination.expect("POST", `/subjects/${path(target)}/versions`, {
+    await this.call("POST", `/subjects/${path(target)}/versions`, {
       schema: v.schema,
       ...(v.schemaType !== "AVRO" ? { schemaType: v.schemaType } : {}),
       ...(references.length > 0 ? { references } : {}),
@@ -273,7 +282,7 @@ class SubjectSync {
   /** The subject's own config, as the source has it (or none). */
   private async syncConfig(plan: Plan): Promise<void> {
     const own = this.state.configs.get(plan.source)?.value;
-    const current = await this.destination.expect<Record<string, unknown>>(
+    const current = await this.call<Record<string, unknown>>(
       "GET",
       `/config/${path(plan.target)}?defaultToGlobal=false`,
       undefined,
@@ -282,15 +291,12 @@ class SubjectSync {
     const there = current.status === 200 ? current.body : undefined;
     if (!own) {
       if (there)
-        await this.destination.expect("DELETE", `/config/${path(plan.target)}`, undefined, [
-          CONFIG_NOT_FOUND,
-          SUBJECT_NOT_FOUND,
-        ]);
+        await this.call("DELETE", `/config/${path(plan.target)}`, undefined, [CONFIG_NOT_FOUND, SUBJECT_NOT_FOUND]);
       return;
     }
     const wanted = configFields(own, "compatibilityLevel");
     if (there && sameJson(there, wanted)) return;
-    await this.destination.expect("PUT", `/config/${path(plan.target)}`, configFields(own, "compatibility"));
+    await this.call("PUT", `/config/${path(plan.target)}`, configFields(own, "compatibility"));
   }
 }
 
