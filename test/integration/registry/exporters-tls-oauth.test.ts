@@ -91,7 +91,7 @@ test("schemas reach an HTTPS + mTLS + OAuth destination; the secrets are never a
 
   // Read back from the destination with the registry's own client settings: a token and a certificate.
   const form = new URLSearchParams({ grant_type: "client_credentials" });
-  const token = await (
+  const token = (await (
     await fetch(provider.tokenUrl, {
       method: "POST",
       body: form,
@@ -100,7 +100,7 @@ test("schemas reach an HTTPS + mTLS + OAuth destination; the secrets are never a
         "content-type": "application/x-www-form-urlencoded",
       },
     })
-  ).json();
+  ).json()) as { access_token: string };
   const issued = ca.issue("reader", "client");
   const read = await fetch(`${destination.url}/subjects/t-value/versions/1`, {
     headers: { authorization: `Bearer ${token.access_token}` },
