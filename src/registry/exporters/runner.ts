@@ -200,13 +200,17 @@ class SubjectSync {
     const plans: Plan[] = [];
     for (const source of subjects) {
       const target = this.target(source);
-      plans.push({
-        source,
-        target,
-        versions: this.state.versions(source),
-        all: await this.versionsAt(target, true),
-        live: await this.versionsAt(target, false),
-      });
+      const ids = await this.idsAt(target);
+      const versions = this.state.versions(source);
+      // Another schema under a version number is the destination's own: never overwritten.
+      for (const v of versions) {
+        const there = ids.get(v.version);
+        if (there !== undefined && there !== v.id)
+          throw new Error(
+            `destination subject '${target}' version ${v.version} holds schema id ${there}, not the source's ${v.id}: it is not overwritten`,
+          );
+      }
+      plans.push({ source, target, versions, all: new Set(ids.keys()), live: await this.liveAt(target) });
     }
     // New versions first, in id order across subjects: a referenced schema is there before its referrers.
     const missing = plans
@@ -237,13 +241,21 @@ class SubjectSync {
     for (const p of plans) await this.syncConfig(p);
   }
 
-  private async versionsAt(subject: string, deleted: boolean): Promise<Set<number>> {
-    const answer = await this.call<number[]>(
+  /** The destination's versions of a subject, soft-deleted included, with their ids. */
+  private async idsAt(subject: string): Promise<Map<number, number>> {
+    const answer = await this.call<{ subject: string; version: number; id: number }[]>(
       "GET",
-      `/subjects/${path(subject)}/versions${deleted ? "?deleted=true" : ""}`,
-      undefined,
-      [SUBJECT_NOT_FOUND],
+      `/schemas?deleted=true&subjectPrefix=${path(subject)}`,
     );
+    const ids = new Map<number, number>();
+    for (const v of Array.isArray(answer.body) ? answer.body : []) if (v.subject === subject) ids.set(v.version, v.id);
+    return ids;
+  }
+
+  private async liveAt(subject: string): Promise<Set<number>> {
+    const answer = await this.call<number[]>("GET", `/subjects/${path(subject)}/versions`, undefined, [
+      SUBJECT_NOT_FOUND,
+    ]);
     return new Set(answer.status === 200 && Array.isArray(answer.body) ? answer.body : []);
   }
 

@@ -359,6 +359,41 @@ describe.each(["embedded", "kafka"] as BrokerKind[])("schema exporters on %s", (
       return s.state === "RUNNING" && (await dst.get("/subjects/:.other:payments-value/versions", auth)).status === 200;
     });
   }, 120_000);
+
+  test("a destination version holding another schema is not overwritten: the exporter stops in ERROR", async () => {
+    const own = await jsonCall(
+      `${destination.url}/subjects/${encodeURIComponent(":.mine:clash-value")}/versions`,
+      "POST",
+      { schema: PAYMENT },
+      {
+        ...auth,
+        "content-type": "application/vnd.schemaregistry.v1+json",
+      },
+    );
+    expect(own.body).toEqual({ id: 1 });
+    expect((await src.register("clash-filler", ORDER_V1)).status).toBe(200);
+    const registered = await src.register("clash-value", REFUND);
+    expect(registered.body.id).not.toBe(1);
+    // exporter.max.exporters=3: the earlier tests' exporters make room first.
+    for (const name of ["renamed", "badauth"]) {
+      await src.put(`/exporters/${name}/pause`);
+      await src.delete(`/exporters/${name}`);
+    }
+    const created = await src.post("/exporters", {
+      name: "clash",
+      contextType: "CUSTOM",
+      context: "mine",
+      subjects: ["clash-value"],
+      config: destinationConfig(),
+    });
+    expect(created.body).toEqual({ name: "clash" });
+    const failed = await waitFor("the exporter in ERROR", async () => {
+      const st = (await src.get("/exporters/clash/status")).body;
+      return st.state === "ERROR" && st;
+    });
+    expect(failed.trace).toContain("not overwritten");
+    expect((await dst.get(`/subjects/${encodeURIComponent(":.mine:clash-value")}/versions/1`, auth)).body.id).toBe(1);
+  }, 120_000);
 });
 
 describe("schema exporters across a leader change (two source instances on one Kafka)", () => {
