@@ -17,7 +17,7 @@ import {
   type RegistryPlace,
   type TestRegistry,
 } from "../../fixtures/registry.ts";
-import { waitFor } from "../../fixtures/wait.ts";
+import { freePort, waitFor } from "../../fixtures/wait.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sluice-exporters-"));
 const USERS = join(dir, "users");
@@ -79,7 +79,11 @@ describe.each(["embedded", "kafka"] as BrokerKind[])("schema exporters on %s", (
 
   beforeAll(async () => {
     places.push(await place(), await place());
-    source = await startTestRegistry(places[0]!, { "exporter.max.exporters": "3", "exporter.poll.interval.ms": "100" });
+    source = await startTestRegistry(places[0]!, {
+      "exporter.max.exporters": "3",
+      "exporter.poll.interval.ms": "100",
+      "exporter.retry.backoff.ms": "300",
+    });
     destination = await startTestRegistry(places[1]!, {
       "authentication.method": "BASIC",
       "authentication.roles": "admin",
@@ -393,6 +397,33 @@ describe.each(["embedded", "kafka"] as BrokerKind[])("schema exporters on %s", (
     });
     expect(failed.trace).toContain("not overwritten");
     expect((await dst.get(`/subjects/${encodeURIComponent(":.mine:clash-value")}/versions/1`, auth)).body.id).toBe(1);
+  }, 120_000);
+
+  test("a destination that is down: ERROR, then exported by itself once it is up", async () => {
+    const port = freePort();
+    const later = await registryPlace("embedded");
+    places.push(later);
+    const created = await src.post("/exporters", {
+      name: "later",
+      contextType: "NONE",
+      subjects: ["payments-value"],
+      config: { "schema.registry.url": `http://127.0.0.1:${port}` },
+    });
+    expect(created.body).toEqual({ name: "later" });
+    const failed = await waitFor("the exporter in ERROR", async () => {
+      const st = (await src.get("/exporters/later/status")).body;
+      return st.state === "ERROR" && st;
+    });
+    expect(failed.trace).toContain("unreachable");
+    const up = await startTestRegistry(later, { listeners: `http://127.0.0.1:${port}` });
+    try {
+      await waitFor("exported once the destination is up", async () => {
+        const st = (await src.get("/exporters/later/status")).body;
+        return st.state === "RUNNING" && (await client(up.url).get("/subjects/payments-value/versions")).status === 200;
+      });
+    } finally {
+      await up.stop();
+    }
   }, 120_000);
 });
 
