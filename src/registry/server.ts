@@ -22,6 +22,7 @@ import { DekRegistry } from "./dek/service.ts";
 import { configLog, statusLog } from "./exporters/logs.ts";
 import { autoContextOf } from "./exporters/naming.ts";
 import { ExporterRunner } from "./exporters/runner.ts";
+import { PasswordEncoder } from "./exporters/secrets.ts";
 import { SchemaExporters } from "./exporters/service.ts";
 import { registrySecurity } from "./security.ts";
 import { RegistryService } from "./service.ts";
@@ -156,13 +157,17 @@ export async function startRegistry(
   dekLog.writer = cluster;
   exporterConfigs.writer = cluster;
   exporterStates.writer = cluster;
+  const secret = settings.string("password.encoder.secret");
+  const encoder = secret ? new PasswordEncoder(secret) : undefined;
   const exporters = new SchemaExporters(exporterConfigs, exporterStates, {
     maxExporters: settings.int("exporter.max.exporters"),
+    encoder,
   });
   const runner = new ExporterRunner(broker, schemaLog, exporters, {
     schemasTopic: settings.string("kafkastore.topic"),
     pollMs: settings.int("exporter.poll.interval.ms"),
     retryMs: settings.int("exporter.retry.backoff.ms"),
+    encoder,
     autoContext: async () => autoContextOf(await broker.clusterId?.()),
   });
   exporters.changed = () => runner.nudge();

@@ -113,6 +113,13 @@ const registrySettings: Setting[] = [
     doc: "How many schema exporters the registry holds at most (then 40964).",
   },
   {
+    name: "password.encoder.secret",
+    type: "password",
+    default: "",
+    importance: "medium",
+    doc: "Encrypts the secrets of the schema exporters' destination configs (passwords, user info, tokens, client secrets, keys) in exporter.config.topic (Confluent's setting; Sluice's AES-256-GCM format). Empty: stored as given. Every instance needs the same one.",
+  },
+  {
     name: "exporter.poll.interval.ms",
     type: "int",
     default: 1000,

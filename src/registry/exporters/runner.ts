@@ -15,6 +15,7 @@ import { configFields } from "../subject-config.ts";
 import { DestinationRegistry } from "./destination.ts";
 import { destinationSubject, selects, type Naming } from "./naming.ts";
 import type { ExporterInfo, ExporterStatus } from "./records.ts";
+import { openSecrets, type PasswordEncoder } from "./secrets.ts";
 import type { SchemaExporters } from "./service.ts";
 
 const log = logger("schema-exporters");
@@ -26,6 +27,8 @@ export interface ExporterRunnerOptions {
   pollMs: number;
   /** How long an exporter in ERROR waits before it is tried again. */
   retryMs: number;
+  /** password.encoder.secret's, to decrypt the destination's secrets. */
+  encoder?: PasswordEncoder;
   /** AUTO's context: the source registry's Kafka cluster id, as a context. */
   autoContext: () => Promise<string>;
 }
@@ -122,7 +125,7 @@ export class ExporterRunner {
   private destination(info: ExporterInfo): DestinationRegistry {
     const cached = this.destinations.get(info.name);
     if (cached && cached.info === info) return cached.registry;
-    const registry = new DestinationRegistry(info.config);
+    const registry = new DestinationRegistry(openSecrets(info.config, this.options.encoder));
     this.destinations.set(info.name, { info, registry });
     return registry;
   }

@@ -6,15 +6,18 @@ import { exporterErrors } from "./errors.ts";
 import type { ConfigLog, StatusLog } from "./logs.ts";
 import { badContextName, badSubjectPattern, CONTEXT_TYPES, type ContextType } from "./naming.ts";
 import type { ExporterInfo, ExporterStatus } from "./records.ts";
+import { hideSecrets, hideUrlPassword, isSealed, sealSecrets, type PasswordEncoder } from "./secrets.ts";
+
+export { hideSecrets };
 
 export interface SchemaExportersOptions {
   /** exporter.max.exporters: then 40964. */
   maxExporters: number;
+  /** password.encoder.secret's: the destination's secrets are stored encrypted with it. */
+  encoder?: PasswordEncoder;
   now?: () => number;
 }
 
-/** Config entries whose values are secrets: answered as "[hidden]". */
-const SECRET = /(password|user\.info|\.token|secret|\.key)$/;
 const NAME = /^[A-Za-z0-9_.-]{1,256}$/;
 
 export class SchemaExporters {
@@ -57,7 +60,7 @@ export class SchemaExporters {
     const name = body.name;
     if (typeof name !== "string" || !NAME.test(name))
       throw exporterErrors.invalidName("a name of letters, digits, '.', '_' or '-' is required");
-    const info = parseInfo(name, body, undefined);
+    const info = this.sealed(parseInfo(name, body, undefined));
     await this.configs.exclusive(async () => {
       if (this.configs.state.get(name)) throw exporterErrors.alreadyExists(name);
       if (this.configs.state.size >= this.options.maxExporters) throw exporterErrors.tooMany(this.options.maxExporters);
@@ -73,7 +76,7 @@ export class SchemaExporters {
     let renamed = false;
     await this.configs.exclusive(async () => {
       const old = this.info(name);
-      const info = parseInfo(name, body, old);
+      const info = this.sealed(parseInfo(name, body, old));
       renamed =
         info.contextType !== old.contextType ||
         info.context !== old.context ||
@@ -142,6 +145,10 @@ export class SchemaExporters {
         ? { name, ...next, ts: this.now() }
         : s,
     );
+  }
+
+  private sealed(info: ExporterInfo): ExporterInfo {
+    return { ...info, config: sealSecrets(info.config, this.options.encoder) };
   }
 
   private async writeStatus(name: string, change: (old: ExporterStatus) => ExporterStatus): Promise<void> {
@@ -236,7 +243,8 @@ function checkDestination(config: Record<string, string>): void {
   const basic = config["basic.auth.credentials.source"];
   if (basic !== undefined && !["USER_INFO", "URL", "SASL_INHERIT"].includes(basic))
     throw exporterErrors.invalidConfig("basic.auth.credentials.source must be USER_INFO or URL");
-  if (basic === "USER_INFO" && !config["basic.auth.user.info"]?.includes(":"))
+  const userInfo = config["basic.auth.user.info"];
+  if (basic === "USER_INFO" && !(userInfo !== undefined && (isSealed(userInfo) || userInfo.includes(":"))))
     throw exporterErrors.invalidConfig("basic.auth.user.info must be user:password with USER_INFO");
   try {
     clientTls(config, "schema.registry.");
@@ -251,18 +259,4 @@ function checkDestination(config: Record<string, string>): void {
   if (bearer === "OAUTHBEARER")
     for (const k of ["bearer.auth.issuer.endpoint.url", "bearer.auth.client.id", "bearer.auth.client.secret"])
       if (!config[k]) throw exporterErrors.invalidConfig(`${k} is required with OAUTHBEARER`);
-}
-
-/** No REST answer reveals a secret: passwords, user info, tokens, keys and a URL's password. */
-export function hideSecrets(config: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(config).map(([k, v]) => [
-      k,
-      SECRET.test(k) ? "[hidden]" : k === "schema.registry.url" ? hideUrlPassword(v) : v,
-    ]),
-  );
-}
-
-function hideUrlPassword(urls: string): string {
-  return urls.replace(/(\/\/[^:/@]*):[^@/]*@/g, "$1:[hidden]@");
 }

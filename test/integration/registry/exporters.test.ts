@@ -83,6 +83,7 @@ describe.each(["embedded", "kafka"] as BrokerKind[])("schema exporters on %s", (
       "exporter.max.exporters": "3",
       "exporter.poll.interval.ms": "100",
       "exporter.retry.backoff.ms": "300",
+      "password.encoder.secret": "encoder-Secret-9",
     });
     destination = await startTestRegistry(places[1]!, {
       "authentication.method": "BASIC",
@@ -149,6 +150,12 @@ describe.each(["embedded", "kafka"] as BrokerKind[])("schema exporters on %s", (
       config: { ...destinationConfig(), "basic.auth.user.info": "[hidden]" },
     });
     expect(JSON.stringify((await src.get("/exporters/api/config")).body)).not.toContain("s3cret");
+    // Stored encrypted with password.encoder.secret.
+    const stored = await source.registry.broker.fetch("_exporter_configs", 0, 0);
+    const text = stored.map((r) => (r.value ? new TextDecoder().decode(r.value) : "")).join("\n");
+    expect(text).toContain('"name":"api"');
+    expect(text).toContain('"basic.auth.user.info":"sluice-encrypted:v1:');
+    expect(text).not.toContain("s3cret");
     expect((await src.get("/exporters/api/config")).body["basic.auth.user.info"]).toBe("[hidden]");
 
     const status = await waitFor("the exporter running", async () => {

@@ -11,6 +11,7 @@ import {
   type ExporterInfo,
   type ExporterStatus,
 } from "#src/registry/exporters/records.ts";
+import { openSecrets, PasswordEncoder, sealSecrets } from "#src/registry/exporters/secrets.ts";
 import { NamedState } from "#src/registry/exporters/state.ts";
 
 const info: ExporterInfo = {
@@ -46,4 +47,19 @@ test("the state applies writes and tombstones in order, skipping what it cannot 
   const states = new NamedState(decodeStatus);
   states.apply(key, encodeStatus({ ...status, state: "ERROR", trace: "401" }));
   expect(states.get("dr")?.value).toEqual({ ...status, state: "ERROR", trace: "401" });
+});
+
+test("secrets are sealed with password.encoder.secret, opened only with it, and never re-sealed", () => {
+  const encoder = new PasswordEncoder("encoder-secret");
+  const config = { "schema.registry.url": "http://d:8081", "basic.auth.user.info": "u:p", "bearer.auth.token": "t" };
+  const sealed = sealSecrets(config, encoder);
+  expect(sealed["schema.registry.url"]).toBe("http://d:8081");
+  expect(sealed["basic.auth.user.info"]).toStartWith("sluice-encrypted:v1:");
+  expect(JSON.stringify(sealed)).not.toContain("u:p");
+  expect(sealSecrets(sealed, encoder)).toEqual(sealed);
+  expect(openSecrets(sealed, encoder)).toEqual(config);
+  expect(() => openSecrets(sealed, undefined)).toThrow("password.encoder.secret");
+  expect(() => openSecrets(sealed, new PasswordEncoder("another"))).toThrow("cannot be decrypted");
+  // Without a secret, stored as given.
+  expect(sealSecrets(config, undefined)).toEqual(config);
 });
