@@ -301,7 +301,7 @@ describe.each(["embedded", "kafka"] as BrokerKind[])("schema exporters on %s", (
     expect(status.offset).toBeGreaterThan(0);
   }, 300_000);
 
-  test("CUSTOM context and subjectRenameFormat name the destination's subjects; reset exports again", async () => {
+  test("CUSTOM context and subjectRenameFormat name the destination's subjects; reset exports again; NONE keeps a context's subjects and ids", async () => {
     expect(
       (
         await src.post("/exporters", {
@@ -338,6 +338,41 @@ describe.each(["embedded", "kafka"] as BrokerKind[])("schema exporters on %s", (
     expect((await src.put("/exporters/renamed/reset")).status).toBe(200);
     expect((await src.put("/exporters/renamed/resume")).status).toBe(200);
     await waitFor("exported again after the reset", wanted, { timeoutMs: 60_000 });
+    await src.put("/exporters/renamed/pause");
+    expect((await src.delete("/exporters/renamed")).status).toBe(204);
+
+    // A context's subjects, NONE: the same context at the destination, with the same (per-context) ids.
+    expect((await src.register(":.staging:orders-value", ORDER_V2)).status).toBe(200);
+    expect(
+      (
+        await src.register(
+          ":.staging:orders-value",
+          record("Order", [
+            { name: "id", type: "long" },
+            { name: "note", type: "string", default: "" },
+            { name: "x", type: "int", default: 0 },
+          ]),
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await src.post("/exporters", {
+          name: "ctx",
+          contextType: "NONE",
+          subjects: [":.staging:*"],
+          config: destinationConfig(),
+        })
+      ).status,
+    ).toBe(200);
+    await waitFor("the staging context exported", async () => {
+      const want = await snapshot(src, {}, ":.staging:");
+      const have = await snapshot(dst, auth, ":.staging:");
+      return Object.keys(want).length === 1 && JSON.stringify(have) === JSON.stringify(want);
+    });
+    expect((await dst.get(`/subjects/${encodeURIComponent(":.staging:orders-value")}/versions/1`, auth)).body.id).toBe(
+      (await src.get(`/subjects/${encodeURIComponent(":.staging:orders-value")}/versions/1`)).body.id,
+    );
   }, 120_000);
 
   test("a wrong destination password puts the exporter in ERROR with its trace; fixing the config resumes it", async () => {
@@ -386,7 +421,7 @@ describe.each(["embedded", "kafka"] as BrokerKind[])("schema exporters on %s", (
     const registered = await src.register("clash-value", REFUND);
     expect(registered.body.id).not.toBe(1);
     // exporter.max.exporters=3: the earlier tests' exporters make room first.
-    for (const name of ["renamed", "badauth"]) {
+    for (const name of ["ctx", "badauth"]) {
       await src.put(`/exporters/${name}/pause`);
       await src.delete(`/exporters/${name}`);
     }
