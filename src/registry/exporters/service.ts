@@ -101,10 +101,11 @@ export class SchemaExporters {
   }
 
   async delete(name: string): Promise<void> {
-    if (this.status(name).state !== "PAUSED") throw exporterErrors.notPaused(name);
     await this.configs.exclusive(async () => {
       const found = this.configs.state.get(name);
       if (!found) throw exporterErrors.notFound(name);
+      // Checked by the leader (a follower forwards before any check).
+      if (this.status(name).state !== "PAUSED") throw exporterErrors.notPaused(name);
       return { records: [{ name, value: null, rawKey: found.key }], result: undefined };
     });
     await this.states.exclusive(async () => {
@@ -114,7 +115,9 @@ export class SchemaExporters {
   }
 
   async pause(name: string): Promise<string> {
-    await this.writeStatus(name, (s) => (s.state === "PAUSED" ? s : { ...s, state: "PAUSED", ts: this.now() }));
+    await this.writeStatus(name, (s) =>
+      s.state === "PAUSED" ? s : { name, state: "PAUSED", offset: s.offset, ts: this.now() },
+    );
     return name;
   }
 
