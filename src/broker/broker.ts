@@ -125,11 +125,33 @@ export interface Broker {
   committedOffsets(group: string, topic: string): Promise<Map<number, number>>;
   commitOffsets(group: string, topic: string, offsets: RecordPosition[]): Promise<void>;
 
+  /** Consumer groups, as Kafka's Admin.listGroups(ListGroupsOptions.forConsumerGroups()) lists them. */
+  listConsumerGroups?(): Promise<string[]>;
+  /** Every committed offset of a group, over all its topics. */
+  groupOffsets?(group: string): Promise<GroupOffset[]>;
+  /** The group's state as the coordinator names it ("Empty", "Stable", …); "Dead" for a group it does not know. */
+  groupState?(group: string): Promise<string>;
+  /**
+   * Commits offsets of any topics for a group without joining it (Kafka's Admin.alterConsumerGroupOffsets);
+   * the coordinator refuses it while the group has active members.
+   */
+  alterGroupOffsets?(group: string, offsets: GroupOffset[]): Promise<void>;
+
   /** A member of a coordinated group (Kafka's group coordinator: JoinGroup, SyncGroup, Heartbeat). */
   groupMembership(options: GroupOptions): GroupMembership;
 
   /** The cluster's id (Kafka's, from its metadata; the embedded broker keeps one in its data directory). */
   clusterId?(): Promise<string>;
+}
+
+/** A consumer group's committed position in one partition. */
+export interface GroupOffset {
+  topic: string;
+  partition: number;
+  /** The next offset to read. */
+  offset: number;
+  /** The commit's metadata ("" without). */
+  metadata: string;
 }
 
 export interface TransactionOptions {

@@ -22,6 +22,7 @@ import {
   type FetchedRecord,
   type FetchOptions,
   type GroupMembership,
+  type GroupOffset,
   type GroupOptions,
   type PartitionRead,
   type ProduceRecord,
@@ -393,6 +394,62 @@ export class KafkaBroker implements Broker {
         topics: [
           { name: topic, partitionOffsets: offsets.map((o) => ({ partition: o.partition, offset: BigInt(o.offset) })) },
         ],
+      }),
+    );
+  }
+
+  async listConsumerGroups(): Promise<string[]> {
+    return this.retrying("list consumer groups", async () => {
+      // Kafka's forConsumerGroups(): classic and consumer-protocol groups whose protocol type is the
+      // consumer's, or none (a consumer that only commits, with assign()).
+      const groups = await this.need(this.admin).listGroups({ types: ["classic", "consumer"] });
+      return [...groups.values()]
+        .filter((g) => g.protocolType === "" || g.protocolType === "consumer")
+        .map((g) => g.id);
+    });
+  }
+
+  async groupOffsets(group: string): Promise<GroupOffset[]> {
+    return this.retrying(`read offsets of group ${group}`, async () => {
+      const [listed] = await this.need(this.admin).listConsumerGroupOffsets({ groups: [group] });
+      const out: GroupOffset[] = [];
+      for (const t of listed?.topics ?? [])
+        for (const p of t.partitions)
+          if (p.committedOffset >= 0n)
+            out.push({
+              topic: t.name,
+              partition: p.partitionIndex,
+              offset: Number(p.committedOffset),
+              metadata: p.metadata ?? "",
+            });
+      return out;
+    });
+  }
+
+  async groupState(group: string): Promise<string> {
+    return this.retrying(`describe group ${group}`, async () => {
+      try {
+        const described = await this.need(this.admin).describeGroups({ groups: [group] });
+        return described.get(group)?.state ?? "Dead";
+      } catch (err) {
+        if (kafkaErrorOf(err, ["GROUP_ID_NOT_FOUND"])) return "Dead";
+        throw err;
+      }
+    });
+  }
+
+  async alterGroupOffsets(group: string, offsets: GroupOffset[]): Promise<void> {
+    const topics = new Map<string, { partition: number; offset: bigint }[]>();
+    for (const o of offsets) {
+      const list = topics.get(o.topic) ?? [];
+      list.push({ partition: o.partition, offset: BigInt(o.offset) });
+      topics.set(o.topic, list);
+    }
+    // Not `retrying`: a group with members refuses it (UNKNOWN_MEMBER_ID), which waiting does not change.
+    await this.guard(`commit offsets of group ${group}`, () =>
+      this.need(this.admin).alterConsumerGroupOffsets({
+        groupId: group,
+        topics: [...topics].map(([name, partitionOffsets]) => ({ name, partitionOffsets })),
       }),
     );
   }
