@@ -2,6 +2,8 @@
 import { FileStreamSinkConnector } from "./connectors/file/sink.ts";
 import { FileStreamSourceConnector } from "./connectors/file/source.ts";
 import { JdbcSinkConnector } from "./connectors/jdbc-sink/connector.ts";
+import { MirrorCheckpointConnector } from "./connectors/mirror/checkpoint-connector.ts";
+import { MirrorHeartbeatConnector } from "./connectors/mirror/heartbeat.ts";
 import { PostgresConnector } from "./connectors/postgres-cdc/connector.ts";
 import { ElasticsearchSinkConnector } from "./connectors/search-sink/sink.ts";
 import { VERSION } from "./platform/version.ts";
@@ -67,6 +69,18 @@ export function builtinPlugins(options: { fileConnectors: boolean }): PluginRegi
     version: VERSION,
     aliases: ElasticsearchSinkConnector.aliases,
     create: () => new ElasticsearchSinkConnector(),
+  });
+  registry.add({
+    className: MirrorHeartbeatConnector.className,
+    type: "source",
+    version: VERSION,
+    create: () => new MirrorHeartbeatConnector(),
+  });
+  registry.add({
+    className: MirrorCheckpointConnector.className,
+    type: "source",
+    version: VERSION,
+    create: () => new MirrorCheckpointConnector(),
   });
   for (const [className, create] of Object.entries(BUILTIN_CONVERTERS)) {
     registry.add({ className, type: "converter", version: VERSION, create });

@@ -1,0 +1,184 @@
+// MirrorCheckpointConnector's settings (Kafka's MirrorCheckpointConfig and MirrorCheckpointTaskConfig),
+// and what the connector and its tasks read of them.
+import { ConfigError, refused } from "../../platform/settings.ts";
+import {
+  DEFAULT_GROUP_FILTER,
+  DEFAULT_TOPIC_FILTER,
+  GROUPS_DEFAULT,
+  GROUPS_EXCLUDE_DEFAULT,
+  GroupFilter,
+  TOPICS_DEFAULT,
+  TOPICS_EXCLUDE_DEFAULT,
+  TopicFilter,
+} from "./filters.ts";
+import { MirrorConfig, mirrorSettingsDefinition, offsetSyncsTopicLocationSetting } from "./mirror-config.ts";
+
+/** The groups a task checkpoints (Kafka's task.assigned.groups) and its index. */
+export const TASK_CONSUMER_GROUPS = "task.assigned.groups";
+export const TASK_INDEX = "task.index";
+
+export const checkpointSettings = mirrorSettingsDefinition([
+  {
+    name: "consumer.poll.timeout.ms",
+    type: "long",
+    default: 1000,
+    importance: "low",
+    doc: "Timeout when polling source cluster.",
+  },
+  {
+    name: "groups",
+    type: "list",
+    default: GROUPS_DEFAULT,
+    importance: "high",
+    doc: "Consumer groups to replicate. Supports comma-separated group IDs and regexes.",
+  },
+  {
+    name: "groups.exclude",
+    type: "list",
+    default: GROUPS_EXCLUDE_DEFAULT,
+    aliases: ["groups.blacklist"],
+    importance: "high",
+    doc: "Exclude groups. Supports comma-separated group IDs and regexes. Excludes take precedence over includes.",
+  },
+  {
+    name: "topics",
+    type: "list",
+    default: TOPICS_DEFAULT,
+    aliases: ["topics.whitelist"],
+    importance: "high",
+    doc: "Topics whose consumer offsets are checkpointed. Supports comma-separated topic names and regexes.",
+  },
+  {
+    name: "topics.exclude",
+    type: "list",
+    default: TOPICS_EXCLUDE_DEFAULT,
+    aliases: ["topics.blacklist"],
+    importance: "high",
+    doc: "Excluded topics. Supports comma-separated topic names and regexes. Excludes take precedence over includes.",
+  },
+  refused(
+    "group.filter.class",
+    "groups are chosen with groups and groups.exclude; a Java GroupFilter cannot be loaded",
+    [DEFAULT_GROUP_FILTER],
+    { type: "class" },
+  ),
+  refused(
+    "topic.filter.class",
+    "topics are chosen with topics and topics.exclude; a Java TopicFilter cannot be loaded",
+    [DEFAULT_TOPIC_FILTER],
+    { type: "class" },
+  ),
+  {
+    name: "refresh.groups.enabled",
+    type: "boolean",
+    default: true,
+    importance: "low",
+    doc: "Whether to periodically check for new consumer groups.",
+  },
+  {
+    name: "refresh.groups.interval.seconds",
+    type: "long",
+    default: 600,
+    importance: "low",
+    doc: "Frequency of group refresh.",
+  },
+  {
+    name: "emit.checkpoints.enabled",
+    type: "boolean",
+    default: true,
+    importance: "low",
+    doc: "Whether to replicate consumer offsets to target cluster.",
+  },
+  {
+    name: "emit.checkpoints.interval.seconds",
+    type: "long",
+    default: 60,
+    importance: "low",
+    doc: "Frequency of checkpoints.",
+  },
+  {
+    name: "sync.group.offsets.enabled",
+    type: "boolean",
+    default: false,
+    importance: "low",
+    doc: "Whether to periodically write the translated offsets to __consumer_offsets topic in target cluster, as long as no active consumers in that group are connected to the target cluster",
+  },
+  {
+    name: "sync.group.offsets.interval.seconds",
+    type: "long",
+    default: 60,
+    importance: "low",
+    doc: "Frequency of consumer group offset sync.",
+  },
+  {
+    name: "checkpoints.topic.replication.factor",
+    type: "int",
+    default: 3,
+    min: -1,
+    max: 32767,
+    importance: "low",
+    doc: "Replication factor for checkpoints topic.",
+  },
+  offsetSyncsTopicLocationSetting,
+  {
+    name: "emit.offset-syncs.enabled",
+    type: "boolean",
+    default: true,
+    importance: "low",
+    doc: "Whether MirrorSourceConnector stores offset syncs; MirrorCheckpointConnector cannot run without them.",
+  },
+  {
+    name: TASK_CONSUMER_GROUPS,
+    type: "list",
+    importance: "low",
+    doc: "Consumer groups assigned to this task to replicate.",
+  },
+  { name: TASK_INDEX, type: "int", importance: "low", doc: "The index of the task" },
+]);
+
+/** What the checkpoint connector and its tasks read of their settings. */
+export class CheckpointConfig extends MirrorConfig {
+  constructor(props: Record<string, string>) {
+    super(checkpointSettings, props);
+    // Kafka's MirrorCheckpointConfig.validate: a connector that could never write a checkpoint.
+    if (this.values.boolean("enabled")) {
+      if (props["emit.checkpoints.enabled"]?.trim().toLowerCase() === "false")
+        throw new ConfigError(
+          "emit.checkpoints.enabled",
+          "false",
+          "MirrorCheckpointConnector can't run with emit.checkpoints.enabled set to false",
+        );
+      if (props["emit.offset-syncs.enabled"]?.trim().toLowerCase() === "false")
+        throw new ConfigError(
+          "emit.offset-syncs.enabled",
+          "false",
+          "MirrorCheckpointConnector can't run without offset syncs",
+        );
+    }
+  }
+  get enabled(): boolean {
+    return this.values.boolean("enabled");
+  }
+  /** Negative when off, as Kafka's intervals. */
+  intervalMs(feature: "emit.checkpoints" | "refresh.groups" | "sync.group.offsets"): number {
+    return this.values.boolean(`${feature}.enabled`) ? this.values.int(`${feature}.interval.seconds`) * 1000 : -1;
+  }
+  topicFilter(): TopicFilter {
+    return new TopicFilter(this.values.list("topics"), this.values.list("topics.exclude"));
+  }
+  groupFilter(): GroupFilter {
+    return new GroupFilter(this.values.list("groups"), this.values.list("groups.exclude"));
+  }
+  checkpointsTopic(): string {
+    return this.policy.checkpointsTopic(this.sourceClusterAlias);
+  }
+  offsetSyncsLocation(): "source" | "target" {
+    return this.values.string("offset-syncs.topic.location").toLowerCase() === "target" ? "target" : "source";
+  }
+  /** Named after the cluster at the other end: `mm2-offset-syncs.<target>.internal` when it is on the source. */
+  offsetSyncsTopic(): string {
+    return this.policy.offsetSyncsTopic(
+      this.offsetSyncsLocation() === "source" ? this.targetClusterAlias : this.sourceClusterAlias,
+    );
+  }
+}
