@@ -136,25 +136,30 @@ export const checkpointSettings = mirrorSettingsDefinition([
   { name: TASK_INDEX, type: "int", importance: "low", doc: "The index of the task" },
 ]);
 
+/**
+ * Kafka's MirrorCheckpointConfig.validate: settings with which the connector could never write a
+ * checkpoint (none when the connector is disabled), as [setting, message].
+ */
+export function checkpointConfigProblems(props: Record<string, string>): [string, string][] {
+  const off = (name: string) => props[name]?.trim().toLowerCase() === "false";
+  if (off("enabled")) return [];
+  const problems: [string, string][] = [];
+  if (off("emit.checkpoints.enabled"))
+    problems.push([
+      "emit.checkpoints.enabled",
+      "MirrorCheckpointConnector can't run with emit.checkpoints.enabled set to false",
+    ]);
+  if (off("emit.offset-syncs.enabled"))
+    problems.push(["emit.offset-syncs.enabled", "MirrorCheckpointConnector can't run without offset syncs"]);
+  return problems;
+}
+
 /** What the checkpoint connector and its tasks read of their settings. */
 export class CheckpointConfig extends MirrorConfig {
   constructor(props: Record<string, string>) {
     super(checkpointSettings, props);
-    // Kafka's MirrorCheckpointConfig.validate: a connector that could never write a checkpoint.
-    if (this.values.boolean("enabled")) {
-      if (props["emit.checkpoints.enabled"]?.trim().toLowerCase() === "false")
-        throw new ConfigError(
-          "emit.checkpoints.enabled",
-          "false",
-          "MirrorCheckpointConnector can't run with emit.checkpoints.enabled set to false",
-        );
-      if (props["emit.offset-syncs.enabled"]?.trim().toLowerCase() === "false")
-        throw new ConfigError(
-          "emit.offset-syncs.enabled",
-          "false",
-          "MirrorCheckpointConnector can't run without offset syncs",
-        );
-    }
+    const [problem] = checkpointConfigProblems(props);
+    if (problem) throw new ConfigError(problem[0], "false", problem[1]);
   }
   get enabled(): boolean {
     return this.values.boolean("enabled");

@@ -8,7 +8,13 @@ import { SourceConnector, type TaskClass } from "../../connect/api/connector.ts"
 import { logger } from "../../platform/log.ts";
 import type { SettingsDefinition } from "../../platform/settings.ts";
 import { VERSION } from "../../platform/version.ts";
-import { CheckpointConfig, checkpointSettings, TASK_CONSUMER_GROUPS, TASK_INDEX } from "./checkpoint-config.ts";
+import {
+  CheckpointConfig,
+  checkpointConfigProblems,
+  checkpointSettings,
+  TASK_CONSUMER_GROUPS,
+  TASK_INDEX,
+} from "./checkpoint-config.ts";
 import { MirrorCheckpointTask } from "./checkpoint-task.ts";
 import type { GroupFilter, TopicFilter } from "./filters.ts";
 import { createSinglePartitionCompactedTopic } from "./internal-topics.ts";
@@ -161,6 +167,11 @@ export class MirrorCheckpointConnector extends SourceConnector {
 
   config(): SettingsDefinition {
     return checkpointSettings;
+  }
+
+  /** As Kafka's validate: a config that could never write a checkpoint is refused by name. */
+  override async validate(props: Record<string, string>): Promise<Map<string, string[]>> {
+    return new Map(checkpointConfigProblems(props).map(([name, message]) => [name, [message]]));
   }
 
   /** Offsets are checked as Kafka's connector checks them (null resets anything). */

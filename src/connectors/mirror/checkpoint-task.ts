@@ -132,12 +132,14 @@ export class MirrorCheckpointTask extends SourceTask {
     const config = this.config;
     this.source = await config.connectClient("source", ["consumer", "admin"], "checkpoint-source");
     this.target = await config.connectClient("target", ["consumer", "admin"], "checkpoint-target");
+    if (this.stopped) return;
     const loaded = await this.loadCheckpoints(this.target);
     // Checkpoints that could not be read back: only the newest sync of each partition is kept while
     // catching up, so no checkpoint goes behind one written before (Kafka's initializationMustReadToEnd).
     this.syncs.starting(!loaded);
     const syncsClient = config.offsetSyncsLocation() === "source" ? this.source : this.target;
     const position = await this.readOffsetSyncsToEnd(syncsClient);
+    if (this.stopped) return;
     this.syncs.markReadToEnd();
     this.initialized = true;
     this.following = this.followOffsetSyncs(syncsClient, position);
@@ -157,6 +159,8 @@ export class MirrorCheckpointTask extends SourceTask {
       const mine = new Set(this.groups);
       while (offset < end && !this.stopped) {
         const records = await target.fetch(topic, 0, offset, { maxWaitMs: SYNC_READ_WAIT_MS });
+        // Nothing readable left below the end (transaction markers, aborted records): read to the end.
+        if (records.length === 0) break;
         for (const record of records) {
           offset = record.offset + 1;
           if (record.offset >= end) break;
@@ -194,6 +198,7 @@ export class MirrorCheckpointTask extends SourceTask {
     }
     while (offset < end && !this.stopped) {
       const records = await client.fetch(topic, 0, offset, { maxWaitMs: SYNC_READ_WAIT_MS });
+      if (records.length === 0) return end; // nothing readable left below the end
       offset = this.takeSyncs(records, offset);
     }
     return offset;

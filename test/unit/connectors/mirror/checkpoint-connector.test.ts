@@ -108,6 +108,18 @@ describe("settings", () => {
       () => new CheckpointConfig({ ...base, enabled: "false", "emit.checkpoints.enabled": "false" }),
     ).not.toThrow();
   });
+  test("validation names those settings, as Kafka's connector does", async () => {
+    const problems = await new MirrorCheckpointConnector().validate({ ...base, "emit.checkpoints.enabled": "false" });
+    expect(problems).toEqual(
+      new Map([
+        [
+          "emit.checkpoints.enabled",
+          ["MirrorCheckpointConnector can't run with emit.checkpoints.enabled set to false"],
+        ],
+      ]),
+    );
+    expect(await new MirrorCheckpointConnector().validate(base)).toEqual(new Map());
+  });
   test("a disabled connector has no tasks", async () => {
     const connector = new MirrorCheckpointConnector();
     await connector.start({ ...base, enabled: "false" });
