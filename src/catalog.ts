@@ -2,6 +2,7 @@
 import { FileStreamSinkConnector } from "./connectors/file/sink.ts";
 import { FileStreamSourceConnector } from "./connectors/file/source.ts";
 import { JdbcSinkConnector } from "./connectors/jdbc-sink/connector.ts";
+import { MirrorSourceConnector } from "./connectors/mirror/source-connector.ts";
 import { PostgresConnector } from "./connectors/postgres-cdc/connector.ts";
 import { ElasticsearchSinkConnector } from "./connectors/search-sink/sink.ts";
 import { VERSION } from "./platform/version.ts";
@@ -60,6 +61,12 @@ export function builtinPlugins(options: { fileConnectors: boolean }): PluginRegi
     version: VERSION,
     aliases: ["PostgresCdc"],
     create: () => new PostgresConnector(),
+  });
+  registry.add({
+    className: MirrorSourceConnector.className,
+    type: "source",
+    version: VERSION,
+    create: () => new MirrorSourceConnector(),
   });
   registry.add({
     className: ElasticsearchSinkConnector.className,
