@@ -4,6 +4,7 @@ import { FileStreamSourceConnector } from "./connectors/file/source.ts";
 import { JdbcSinkConnector } from "./connectors/jdbc-sink/connector.ts";
 import { MirrorCheckpointConnector } from "./connectors/mirror/checkpoint-connector.ts";
 import { MirrorHeartbeatConnector } from "./connectors/mirror/heartbeat.ts";
+import { MirrorSourceConnector } from "./connectors/mirror/source-connector.ts";
 import { PostgresConnector } from "./connectors/postgres-cdc/connector.ts";
 import { ElasticsearchSinkConnector } from "./connectors/search-sink/sink.ts";
 import { VERSION } from "./platform/version.ts";
@@ -62,6 +63,12 @@ export function builtinPlugins(options: { fileConnectors: boolean }): PluginRegi
     version: VERSION,
     aliases: ["PostgresCdc"],
     create: () => new PostgresConnector(),
+  });
+  registry.add({
+    className: MirrorSourceConnector.className,
+    type: "source",
+    version: VERSION,
+    create: () => new MirrorSourceConnector(),
   });
   registry.add({
     className: ElasticsearchSinkConnector.className,

@@ -142,6 +142,18 @@ export interface Broker {
 
   /** The cluster's id (Kafka's, from its metadata; the embedded broker keeps one in its data directory). */
   clusterId?(): Promise<string>;
+
+  /** Kafka only (MirrorMaker 2): the partition count of each topic that exists. */
+  partitionCounts?(topics: string[]): Promise<Map<string, number>>;
+  /** Kafka only (MirrorMaker 2): every config entry of each topic that exists, with where its value comes from. */
+  describeTopicConfigs?(topics: string[]): Promise<Map<string, TopicConfigEntry[]>>;
+  /**
+   * Kafka only (MirrorMaker 2): changes topics' configs entry by entry (IncrementalAlterConfigs); the
+   * topics whose change the broker refused, with its reason.
+   */
+  alterTopicConfigs?(changes: Map<string, TopicConfigChange[]>): Promise<Map<string, string>>;
+  /** Kafka only (MirrorMaker 2): grows a topic to `total` partitions; false when it already had as many. */
+  createPartitions?(topic: string, total: number): Promise<boolean>;
 }
 
 /** A consumer group's committed position in one partition. */
@@ -153,6 +165,19 @@ export interface GroupOffset {
   /** The commit's metadata ("" without). */
   metadata: string;
 }
+
+/** A topic config as Kafka's DescribeConfigs describes it. */
+export interface TopicConfigEntry {
+  name: string;
+  value: string | null;
+  /** Kafka's ConfigSource: the topic's own value, a broker's (dynamic, dynamic default, static), or Kafka's default. */
+  source: "topic" | "dynamic-broker" | "dynamic-default-broker" | "static-broker" | "default" | "other";
+  readOnly: boolean;
+  sensitive: boolean;
+}
+
+/** One entry of an IncrementalAlterConfigs: set a value, or delete the topic's own (back to the default). */
+export type TopicConfigChange = { name: string; op: "set"; value: string } | { name: string; op: "delete" };
 
 export interface TransactionOptions {
   /** Kafka's transaction.timeout.ms: the coordinator aborts a transaction left open longer (default 60000). */

@@ -5,6 +5,8 @@
 import {
   Admin,
   ConfigResourceTypes,
+  ConfigSources,
+  IncrementalAlterConfigOperationTypes,
   FindCoordinatorKeyTypes,
   ListOffsetTimestamps,
   Producer,
@@ -27,6 +29,8 @@ import {
   type PartitionRead,
   type ProduceRecord,
   type RecordPosition,
+  type TopicConfigChange,
+  type TopicConfigEntry,
   type TopicDescription,
   type TopicSpec,
   type TransactionalProducer,
@@ -40,6 +44,14 @@ import { logger as makeLogger, type Logger } from "../../platform/log.ts";
 import { isRetriable, kafkaErrorOf, reasonOf, retryDelayMs } from "./errors.ts";
 import { LeaderFetcher, READ_COMMITTED } from "./fetch.ts";
 import { PlatformaticGroupMembership } from "./group.ts";
+
+const CONFIG_SOURCES: Record<number, TopicConfigEntry["source"]> = {
+  [ConfigSources.DYNAMIC_TOPIC_CONFIG]: "topic",
+  [ConfigSources.DYNAMIC_BROKER_CONFIG]: "dynamic-broker",
+  [ConfigSources.DYNAMIC_DEFAULT_BROKER_CONFIG]: "dynamic-default-broker",
+  [ConfigSources.STATIC_BROKER_CONFIG]: "static-broker",
+  [ConfigSources.DEFAULT_CONFIG]: "default",
+};
 
 export interface KafkaBrokerOptions {
   bootstrapServers: string[];
@@ -248,6 +260,88 @@ export class KafkaBroker implements Broker {
       const config: Record<string, string> = {};
       for (const entry of described?.configs ?? []) if (entry.value != null) config[entry.name] = entry.value;
       return { name, partitions: partitions.length, replicationFactor: partitions[0]?.replicas.length ?? 0, config };
+    });
+  }
+
+  async partitionCounts(topics: string[]): Promise<Map<string, number>> {
+    if (topics.length === 0) return new Map();
+    return this.guard("describe topics", async () => {
+      const admin = this.need(this.admin);
+      const existing = new Set(await admin.listTopics({ includeInternals: true }));
+      const wanted = topics.filter((t) => existing.has(t));
+      const out = new Map<string, number>();
+      if (wanted.length === 0) return out;
+      const { topics: described } = await admin.metadata({ topics: wanted, forceUpdate: true });
+      for (const topic of wanted) {
+        const count = described.get(topic)?.partitionsCount ?? 0;
+        if (count > 0) out.set(topic, count);
+      }
+      return out;
+    });
+  }
+
+  async describeTopicConfigs(topics: string[]): Promise<Map<string, TopicConfigEntry[]>> {
+    if (topics.length === 0) return new Map();
+    return this.guard("describe topic configs", async () => {
+      const described = await this.need(this.admin).describeConfigs({
+        includeSynonyms: false,
+        resources: topics.map((resourceName) => ({ resourceType: ConfigResourceTypes.TOPIC, resourceName })),
+      });
+      const out = new Map<string, TopicConfigEntry[]>();
+      for (const resource of described) {
+        out.set(
+          resource.resourceName,
+          resource.configs.map((c) => ({
+            name: c.name,
+            value: c.value ?? null,
+            source: CONFIG_SOURCES[c.configSource] ?? "other",
+            readOnly: c.readOnly,
+            sensitive: c.isSensitive,
+          })),
+        );
+      }
+      return out;
+    });
+  }
+
+  async alterTopicConfigs(changes: Map<string, TopicConfigChange[]>): Promise<Map<string, string>> {
+    const refused = new Map<string, string>();
+    if (changes.size === 0) return refused;
+    // One request per topic, so that one topic the broker refuses does not hide the others' answers.
+    for (const [topic, entries] of changes) {
+      await this.guard(`alter the configs of topic ${topic}`, () =>
+        this.need(this.admin).incrementalAlterConfigs({
+          resources: [
+            {
+              resourceType: ConfigResourceTypes.TOPIC,
+              resourceName: topic,
+              configs: entries.map((e) =>
+                e.op === "set"
+                  ? { name: e.name, configOperation: IncrementalAlterConfigOperationTypes.SET, value: e.value }
+                  : { name: e.name, configOperation: IncrementalAlterConfigOperationTypes.DELETE },
+              ),
+            },
+          ],
+        }),
+      ).catch((err: BrokerError) => {
+        if (err.retriable) throw err;
+        refused.set(topic, err.message);
+      });
+    }
+    return refused;
+  }
+
+  async createPartitions(topic: string, total: number): Promise<boolean> {
+    return this.guard(`add partitions to topic ${topic}`, async () => {
+      try {
+        await this.need(this.admin).createPartitions({ topics: [{ name: topic, count: total }] });
+      } catch (err) {
+        // Already as many (or more): another replicator got there first, as Kafka's MM2 takes it.
+        if (kafkaErrorOf(err, ["INVALID_PARTITIONS"])) return false;
+        throw err;
+      }
+      await this.leadersElected(topic);
+      return true;
     });
   }
 

@@ -13,7 +13,10 @@ import {
 } from "./filters.ts";
 import { MirrorConfig, mirrorSettingsDefinition, offsetSyncsTopicLocationSetting } from "./mirror-config.ts";
 
-/** The groups a task checkpoints (Kafka's task.assigned.groups) and its index. */
+/**
+ * The groups a task checkpoints and its index, in its task config only (Kafka's MirrorCheckpointTaskConfig;
+ * not settings of the connector).
+ */
 export const TASK_CONSUMER_GROUPS = "task.assigned.groups";
 export const TASK_INDEX = "task.index";
 
@@ -36,7 +39,6 @@ export const checkpointSettings = mirrorSettingsDefinition([
     name: "groups.exclude",
     type: "list",
     default: GROUPS_EXCLUDE_DEFAULT,
-    aliases: ["groups.blacklist"],
     importance: "high",
     doc: "Exclude groups. Supports comma-separated group IDs and regexes. Excludes take precedence over includes.",
   },
@@ -44,7 +46,6 @@ export const checkpointSettings = mirrorSettingsDefinition([
     name: "topics",
     type: "list",
     default: TOPICS_DEFAULT,
-    aliases: ["topics.whitelist"],
     importance: "high",
     doc: "Topics whose consumer offsets are checkpointed. Supports comma-separated topic names and regexes.",
   },
@@ -52,7 +53,6 @@ export const checkpointSettings = mirrorSettingsDefinition([
     name: "topics.exclude",
     type: "list",
     default: TOPICS_EXCLUDE_DEFAULT,
-    aliases: ["topics.blacklist"],
     importance: "high",
     doc: "Excluded topics. Supports comma-separated topic names and regexes. Excludes take precedence over includes.",
   },
@@ -127,13 +127,6 @@ export const checkpointSettings = mirrorSettingsDefinition([
     importance: "low",
     doc: "Whether MirrorSourceConnector stores offset syncs; MirrorCheckpointConnector cannot run without them.",
   },
-  {
-    name: TASK_CONSUMER_GROUPS,
-    type: "list",
-    importance: "low",
-    doc: "Consumer groups assigned to this task to replicate.",
-  },
-  { name: TASK_INDEX, type: "int", importance: "low", doc: "The index of the task" },
 ]);
 
 /**

@@ -112,7 +112,10 @@ export class MirrorCheckpointTask extends SourceTask {
   start(props: Record<string, string>): void {
     const config = new CheckpointConfig(props);
     this.config = config;
-    this.groups = config.values.list(TASK_CONSUMER_GROUPS).filter(Boolean);
+    this.groups = (props[TASK_CONSUMER_GROUPS] ?? "")
+      .split(",")
+      .map((g) => g.trim())
+      .filter(Boolean);
     this.topicFilter = config.topicFilter();
     this.checkpointsTopic = config.checkpointsTopic();
     this.intervalMs = Math.max(0, config.intervalMs("emit.checkpoints"));

@@ -54,7 +54,7 @@ export function decodeHeartbeat(key: Uint8Array | null, value: Uint8Array | null
 
 const log = logger("mirror-heartbeat");
 
-const heartbeatSettings = mirrorSettingsDefinition([
+export const heartbeatSettings = mirrorSettingsDefinition([
   {
     name: "emit.heartbeats.enabled",
     type: "boolean",

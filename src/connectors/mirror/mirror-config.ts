@@ -24,7 +24,7 @@ import {
 } from "./replication-policy.ts";
 
 export type ClusterSide = "source" | "target";
-type ClientRole = "producer" | "consumer" | "admin";
+export type ClientRole = "producer" | "consumer" | "admin";
 
 const CONNECTION_DOC = (side: ClusterSide) =>
   `Connection and security settings of the ${side} cluster's clients (bootstrap.servers, security.protocol, ssl.*, sasl.*).`;
@@ -161,27 +161,9 @@ export class MirrorConfig {
     return `${this.sourceClusterAlias}->${this.targetClusterAlias}|${this.props.name ?? ""}`;
   }
 
-  /**
-   * The settings of one role's client on one cluster, as Kafka's MM2 gathers them: the cluster's
-   * connection and security settings, then `<role>.`, then `<side>.<role>.`; a consumer never
-   * commits on its own and starts at the earliest offset when it has no position.
-   */
+  /** The settings of one role's client on one cluster (mirrorClientProps). */
   clientProps(side: ClusterSide, role: ClientRole): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const [key, value] of Object.entries(this.props)) {
-      if (!key.startsWith(`${side}.cluster.`)) continue;
-      const name = key.slice(`${side}.cluster.`.length);
-      if (isConnectionSetting(name)) out[name] = value;
-    }
-    for (const prefix of [`${role}.`, `${side}.${role}.`]) {
-      for (const [key, value] of Object.entries(this.props))
-        if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
-    }
-    if (role === "consumer") {
-      out["enable.auto.commit"] = "false";
-      out["auto.offset.reset"] ??= "earliest";
-    }
-    return out;
+    return mirrorClientProps(this.props, side, role);
   }
 
   /**
@@ -257,6 +239,32 @@ export class MirrorConfig {
       tuning,
     });
   }
+}
+
+/**
+ * The settings of one role's client on one cluster, as Kafka's MM2 gathers them: the cluster's
+ * connection and security settings, then `<role>.`, then `<side>.<role>.`; a consumer never
+ * commits on its own and starts at the earliest offset when it has no position.
+ */
+export function mirrorClientProps(
+  props: Record<string, string>,
+  side: ClusterSide,
+  role: ClientRole,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(props)) {
+    if (!key.startsWith(`${side}.cluster.`)) continue;
+    const name = key.slice(`${side}.cluster.`.length);
+    if (isConnectionSetting(name)) out[name] = value;
+  }
+  for (const prefix of [`${role}.`, `${side}.${role}.`]) {
+    for (const [key, value] of Object.entries(props)) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = value;
+  }
+  if (role === "consumer") {
+    out["enable.auto.commit"] = "false";
+    out["auto.offset.reset"] ??= "earliest";
+  }
+  return out;
 }
 
 /** Kafka's MirrorClientConfig client settings: the connection and its security. */
