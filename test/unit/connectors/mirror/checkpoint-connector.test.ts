@@ -4,7 +4,13 @@
 import { describe, expect, test } from "bun:test";
 import type { Checkpoint } from "#src/connectors/mirror/checkpoint.ts";
 import { CheckpointConfig } from "#src/connectors/mirror/checkpoint-config.ts";
-import { groupPartitions, MirrorCheckpointConnector } from "#src/connectors/mirror/checkpoint-connector.ts";
+import {
+  findConsumerGroups,
+  groupPartitions,
+  MirrorCheckpointConnector,
+} from "#src/connectors/mirror/checkpoint-connector.ts";
+import { GroupFilter, TopicFilter } from "#src/connectors/mirror/filters.ts";
+import type { Broker, GroupOffset } from "#src/broker/broker.ts";
 import {
   checkpointIsMoreRecent,
   downstreamTopic,
@@ -30,6 +36,28 @@ describe("groups over tasks", () => {
   test("contiguous runs, the first ones one longer (Kafka's ConnectorUtils.groupPartitions)", () => {
     expect(groupPartitions(["a", "b", "c", "d", "e"], 3)).toEqual([["a", "b"], ["c", "d"], ["e"]]);
     expect(groupPartitions(["a", "b"], 2)).toEqual([["a"], ["b"]]);
+  });
+});
+
+describe("groups to checkpoint", () => {
+  test("the group filter's, with offsets in a topic the topic filter takes (Kafka's findConsumerGroups)", async () => {
+    const offsets: Record<string, GroupOffset[]> = {
+      app: [{ topic: "orders", partition: 0, offset: 1, metadata: "" }],
+      "console-consumer-7": [{ topic: "orders", partition: 0, offset: 1, metadata: "" }],
+      internal: [{ topic: "__consumer_offsets", partition: 0, offset: 1, metadata: "" }],
+      idle: [],
+      both: [
+        { topic: "__x", partition: 0, offset: 1, metadata: "" },
+        { topic: "payments", partition: 2, offset: 5, metadata: "" },
+      ],
+    };
+    // Only the two group calls: the rest of the client is never reached.
+    const source = {
+      listConsumerGroups: async () => Object.keys(offsets),
+      groupOffsets: async (group: string) => offsets[group] ?? [],
+    } as unknown as Broker;
+    expect(await findConsumerGroups(source, new GroupFilter(), new TopicFilter())).toEqual(["app", "both"]);
+    expect(await findConsumerGroups(source, new GroupFilter(["a.*"]), new TopicFilter(["payments"]))).toEqual([]);
   });
 });
 
