@@ -35,6 +35,7 @@ export class MirrorSourceConnector extends SourceConnector {
   /** Kafka's Scheduler runs one job at a time: jobs queue here. */
   private jobs: Promise<void> = Promise.resolve();
   private stopped = false;
+  private connected: Promise<void> | undefined;
 
   version(): string {
     return VERSION;
@@ -51,15 +52,13 @@ export class MirrorSourceConnector extends SourceConnector {
   async start(props: Record<string, string>): Promise<void> {
     this.settings = new MirrorSourceConfig(props);
     this.stopped = false;
+    this.connected = undefined;
     if (!this.settings.enabled) return;
     const config = this.settings;
     this.sourceAdmin = config.client("source", ["admin"], "replication-source-admin");
     this.targetAdmin = config.client("target", ["admin"], "replication-target-admin");
     // As Kafka's connector: each step is bounded by admin.timeout.ms and a failed one is logged, not fatal
-    // (the periodic refresh tries again).
-    await this.run("connecting to the source and target clusters", async () => {
-      await Promise.all([this.sourceAdmin!.connect(), this.targetAdmin!.connect()]);
-    });
+    // (the periodic refresh tries again, connecting first if the clusters could not be reached yet).
     await this.run("creating the offset-syncs topic", () => this.createOffsetSyncsTopic());
     await this.run("loading initial set of topic-partitions", () => this.loadTopicPartitions());
     await this.run("creating downstream topic-partitions", () => this.computeAndCreateTopicPartitions());
@@ -160,6 +159,18 @@ export class MirrorSourceConnector extends SourceConnector {
     return true;
   }
 
+  /** Connects the admin clients, once: again after a failure. */
+  private connectAdmins(): Promise<void> {
+    this.connected ??= Promise.all([this.sourceAdmin!.connect(), this.targetAdmin!.connect()]).then(
+      () => undefined,
+      (err: unknown) => {
+        this.connected = undefined;
+        throw err;
+      },
+    );
+    return this.connected;
+  }
+
   /** One job now, after the ones queued, bounded by admin.timeout.ms; a failure is logged. */
   private run(what: string, job: () => Promise<void>): Promise<void> {
     const timeoutMs = this.settings.adminTimeoutMs;
@@ -170,7 +181,9 @@ export class MirrorSourceConnector extends SourceConnector {
         timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
       });
       try {
-        await Promise.race([job(), timeout]);
+        const work = this.connectAdmins().then(job);
+        work.catch(() => undefined); // one that outlives its timeout fails unobserved
+        await Promise.race([work, timeout]);
       } catch (err) {
         log.error({ err: (err as Error).message, connector: this.settings.props.name }, `${what} failed`);
       } finally {
