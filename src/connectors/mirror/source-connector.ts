@@ -11,6 +11,7 @@ import { VERSION } from "../../platform/version.ts";
 import { mirrorClientProps } from "./mirror-config.ts";
 import {
   assignTopicPartitions,
+  javaHashMapOrder,
   MirrorSourceConfig,
   mirrorSourceSettings,
   type TopicPartition,
@@ -229,10 +230,10 @@ export class MirrorSourceConnector extends SourceConnector {
     this.knownTarget = await this.findTargetTopicPartitions();
   }
 
-  /** The source's partitions to replicate, topics by name, partitions in order. */
+  /** The source's partitions to replicate: topics in the order Kafka's connector has them, partitions in order. */
   async findSourceTopicPartitions(): Promise<TopicPartition[]> {
     const admin = this.sourceAdmin!;
-    const topics = (await admin.listTopics()).filter((t) => this.settings.shouldReplicateTopic(t)).sort();
+    const topics = javaHashMapOrder((await admin.listTopics()).filter((t) => this.settings.shouldReplicateTopic(t)));
     return expand(await admin.partitionCounts!(topics), topics);
   }
 

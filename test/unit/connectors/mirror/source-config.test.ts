@@ -5,6 +5,7 @@ import {
   assignTopicPartitions,
   decodeTopicPartition,
   encodeTopicPartition,
+  javaHashMapOrder,
   MirrorSourceConfig,
   mirrorSourceSettings,
 } from "#src/connectors/mirror/source-config.ts";
@@ -177,5 +178,14 @@ describe("exactly once and offsets", () => {
     );
     expect(() => connector.alterOffsets(base, new Map([[ok, { offset: "x" }]]))).toThrow(/must be an integer/);
     expect(() => connector.alterOffsets(base, new Map([[ok, {}]]))).toThrow(/missing the 'offset' key/);
+  });
+});
+
+describe("the order topics are dealt in", () => {
+  test("Java's HashMap iteration order: by bucket of String.hashCode, ties by name", () => {
+    // "orders" and "payments" fall in buckets 2 and 3 of a 4-bucket map; "late-1" shares "orders"'s.
+    expect(javaHashMapOrder(["payments", "orders"])).toEqual(["orders", "payments"]);
+    expect(javaHashMapOrder(["payments", "orders", "late-1"])).toEqual(["late-1", "orders", "payments"]);
+    expect(javaHashMapOrder([])).toEqual([]);
   });
 });
