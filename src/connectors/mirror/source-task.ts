@@ -137,6 +137,8 @@ export class MirrorSourceTask extends SourceTask {
       // (retention, a recreated topic) is reset as the consumer would.
       log.warn({ err: (err as Error).message }, "Failure during poll.");
       await this.resetOutOfRange().catch(() => undefined);
+      // As long as Kafka's poll would have waited: an unreachable cluster is not asked in a tight loop.
+      await Bun.sleep(Math.min(this.config.pollTimeoutMs, 1000));
       return null;
     }
     if (fetched.length === 0) return null;
