@@ -157,6 +157,14 @@ describe("exactly once and offsets", () => {
     ).toBe(0);
   });
 
+  test("a token endpoint for a cluster's login is a problem of its setting", async () => {
+    const problems = await connector.validate({
+      ...base,
+      "source.cluster.sasl.oauthbearer.token.endpoint.url": "file:///etc/passwd",
+    });
+    expect(problems.get("source.cluster.sasl.oauthbearer.token.endpoint.url")?.[0]).toContain("may not choose");
+  });
+
   test("offset-syncs settings without offset syncs are refused", async () => {
     const problems = await connector.validate({
       ...base,
