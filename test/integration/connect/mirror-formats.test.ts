@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { decodeCheckpoint, encodeCheckpoint, type Checkpoint } from "#src/connectors/mirror/checkpoint.ts";
 import { encodeHeartbeat } from "#src/connectors/mirror/heartbeat.ts";
 import { OffsetSyncStore } from "#src/connectors/mirror/offset-sync-store.ts";
-import { runMirrorProbe } from "../../fixtures/mirror-probe.ts";
+import { runMirrorFormatsProbe } from "../../fixtures/mirror-formats-probe.ts";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 // Names without the probe's separators (tab, newline); any other UTF-16, astral characters included.
@@ -50,7 +50,7 @@ describe("MM2 records, as Kafka's Heartbeat and Checkpoint write and read them",
         return ["read-checkpoint", hex(key), hex(value)];
       }),
     ];
-    const answers = runMirrorProbe(commands);
+    const answers = runMirrorFormatsProbe(commands);
     const ours = [
       ...heartbeats.map((h) => Object.values(encodeHeartbeat(h)).map(hex).join("\t")),
       ...checkpoints.map((c) => Object.values(encodeCheckpoint(c)).map(hex).join("\t")),
@@ -114,6 +114,6 @@ describe("offset translation, as Kafka's OffsetSyncStore translates", () => {
         }
       }
     }
-    expect(runMirrorProbe(commands)).toEqual(ours);
+    expect(runMirrorFormatsProbe(commands)).toEqual(ours);
   });
 });

@@ -11,7 +11,7 @@ import { decodeHeartbeat } from "#src/connectors/mirror/heartbeat.ts";
 import { encodeOffsetSync } from "#src/connectors/mirror/offset-sync.ts";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { startKafka, type KafkaCluster } from "../../fixtures/kafka.ts";
-import { runMirrorProbe } from "../../fixtures/mirror-probe.ts";
+import { runMirrorFormatsProbe } from "../../fixtures/mirror-formats-probe.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
 let source: KafkaCluster;
@@ -173,7 +173,7 @@ describe("MM2 heartbeats and checkpoints between two Kafka clusters", () => {
     );
 
     // Kafka's own client reads Sluice's checkpoints.
-    expect(runMirrorProbe([["translate-offsets", target.bootstrap, "source", "app"]])).toEqual([
+    expect(runMirrorFormatsProbe([["translate-offsets", target.bootstrap, "source", "app"]])).toEqual([
       "source.orders\t0\t106",
       "source.orders\t1\t203",
     ]);
@@ -254,7 +254,7 @@ describe("MM2 heartbeats and checkpoints between two Kafka clusters", () => {
       async () => (await targetClient.committedOffsets("reader", "source.events")).get(0) === 20,
       { timeoutMs: 60000 },
     );
-    expect(runMirrorProbe([["translate-offsets", target.bootstrap, "source", "reader"]])).toEqual([
+    expect(runMirrorFormatsProbe([["translate-offsets", target.bootstrap, "source", "reader"]])).toEqual([
       "source.events\t0\t20",
     ]);
   }, 300_000);
