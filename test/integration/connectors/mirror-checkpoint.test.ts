@@ -90,9 +90,9 @@ describe("MM2 heartbeats and checkpoints between two Kafka clusters", () => {
     });
     // The remote topic MirrorSourceConnector would have made (Kafka refuses commits to a missing topic).
     await targetClient.createTopic({ name: "source.orders", partitions: 2, replicationFactor: 1 });
-    await sourceClient.commitOffsets("app", "orders", [
-      { partition: 0, offset: 7 },
-      { partition: 1, offset: 3 },
+    await sourceClient.alterGroupOffsets!("app", [
+      { topic: "orders", partition: 0, offset: 7, metadata: "app-0" },
+      { topic: "orders", partition: 1, offset: 3, metadata: "" },
     ]);
     await sourceClient.commitOffsets("console-consumer-1", "orders", [{ partition: 0, offset: 7 }]);
     await writeSync("orders", 0, 5, 105);
@@ -157,7 +157,7 @@ describe("MM2 heartbeats and checkpoints between two Kafka clusters", () => {
       partition: 0,
       upstreamOffset: 7,
       downstreamOffset: 106,
-      metadata: "",
+      metadata: "app-0",
     });
     expect(first.get("app/source.orders/1")).toMatchObject({ upstreamOffset: 3, downstreamOffset: 203 });
     expect([...first.keys()].some((k) => k.startsWith("console-consumer"))).toBe(false);
@@ -171,6 +171,9 @@ describe("MM2 heartbeats and checkpoints between two Kafka clusters", () => {
       },
       { timeoutMs: 60000 },
     );
+
+    // With the source commit's metadata, as Kafka's task commits the checkpoint's.
+    expect((await targetClient.groupOffsets!("app")).find((o) => o.partition === 0)?.metadata).toBe("app-0");
 
     // Kafka's own client reads Sluice's checkpoints.
     expect(runMirrorFormatsProbe([["translate-offsets", target.bootstrap, "source", "app"]])).toEqual([
