@@ -289,14 +289,26 @@ describe("MirrorSourceConnector between two Kafka clusters", () => {
 
   test("exactly once with a read_committed source consumer: no aborted record, target written in transactions", async () => {
     await sourceClient.createTopic({ name: "ledger", partitions: 1, replicationFactor: 1 });
+    // A transactional producer sends at the commit, or once half a megabyte is queued: the aborted
+    // transaction's records are large, so that they reach the log before the abort.
     const txn = await sourceClient.transactionalProducer("ledger-writer");
-    await txn.produce("ledger", records("committed-1", 5, 1));
+    const first = txn.produce("ledger", records("committed-1", 5, 1));
     await txn.commit();
-    await txn.produce("ledger", records("aborted", 4, 1));
+    await first;
+    await txn.produce(
+      "ledger",
+      Array.from({ length: 4 }, (_, i) => ({
+        key: encoder.encode(`aborted-${i}`),
+        value: new Uint8Array(200_000).fill(i),
+        timestamp: EPOCH,
+      })),
+    );
     await txn.abort();
-    await txn.produce("ledger", records("committed-2", 3, 1));
+    const last = txn.produce("ledger", records("committed-2", 3, 1));
     await txn.commit();
+    await last;
     await txn.close();
+    expect((await readAll(sourceClient, "ledger", "read_uncommitted"))[0]).toHaveLength(12);
 
     const worker = await startWorker("mirror-eos", { "exactly.once.source.support": "enabled" });
     const api = connectClient(worker.urls[0]!);
