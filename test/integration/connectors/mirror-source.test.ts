@@ -348,6 +348,7 @@ describe("MirrorSourceConnector between two Kafka clusters", () => {
       "source.cluster.alias": "eos",
       topics: "ledger",
       "exactly.once.support": "required",
+      "offset-syncs.topic.location": "target",
     });
     // Without read_committed the connector cannot promise exactly once, as Kafka's says.
     const refused = await api.put("/connectors/mm2-eos/config", config);
@@ -381,6 +382,22 @@ describe("MirrorSourceConnector between two Kafka clusters", () => {
     expect(dump).toContain("isTransactional: true");
     expect(dump).toContain("endTxnMarker: COMMIT");
     expect(dump).not.toContain("isTransactional: false");
+    // offset-syncs.topic.location=target: the syncs are on the target, named after the source alias. The
+    // first record after the aborted transaction (a gap upstream) is synced at once, to its copy.
+    const syncs = await waitFor(
+      "the offset syncs on the target",
+      async () => {
+        if (!(await targetClient.listTopics()).includes("mm2-offset-syncs.eos.internal")) return undefined;
+        const [p0 = []] = await readAll(targetClient, "mm2-offset-syncs.eos.internal");
+        const decoded = p0.map((r) => decodeOffsetSync(r.key, r.value));
+        return decoded.some((s) => s.upstreamOffset === committed[5]!.offset) ? decoded : undefined;
+      },
+      { timeoutMs: 30000, intervalMs: 250 },
+    );
+    expect(await sourceClient.listTopics()).not.toContain("mm2-offset-syncs.eos.internal");
+    const gapSync = syncs.find((s) => s.upstreamOffset === committed[5]!.offset)!;
+    expect(gapSync.topic).toBe("ledger");
+    expect(content(remote.find((r) => r.offset === gapSync.downstreamOffset)!)).toEqual(content(committed[5]!));
     expect((await api.delete("/connectors/mm2-eos")).status).toBe(204);
     await stopWorker(worker);
   }, 240_000);
