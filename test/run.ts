@@ -10,6 +10,7 @@ import { describeFailures, readJunit } from "./fixtures/junit.ts";
 import { debeziumClasspath } from "./fixtures/debezium.ts";
 import { kafkaClasspath } from "./fixtures/kafka.ts";
 import { mariadbBinaries } from "./fixtures/mariadb.ts";
+import { mirrorProbeClasspath } from "./fixtures/mirror-probe.ts";
 import { openSearchClasspath } from "./fixtures/opensearch.ts";
 import { postgresBinDir } from "./fixtures/postgres.ts";
 import { interopPython } from "./fixtures/python.ts";
@@ -39,6 +40,10 @@ step("Python confluent-kafka for the interop tests (PyPI, virtualenv)", () => vo
 step(
   "Debezium's PostgreSQL connector jars for the CDC comparison (Maven Central, cached in ~/.m2)",
   () => void debeziumClasspath(),
+);
+step(
+  "Kafka's MirrorMaker 2 jars for the MM2 comparisons (Maven Central, cached in ~/.m2)",
+  () => void mirrorProbeClasspath(),
 );
 step("OpenSearch jars for the search sink tests (Maven Central, cached in ~/.m2)", () => void openSearchClasspath());
 step("PostgreSQL server (Debian package postgresql when missing)", () => found("PostgreSQL", postgresBinDir()));
