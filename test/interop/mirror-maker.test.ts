@@ -353,9 +353,9 @@ async function seedSource(): Promise<void> {
 }
 
 beforeAll(async () => {
-  [source, target] = await Promise.all([startKafka(), startKafka()]);
+  // (the probe's JVM compiles it while the brokers start)
   probe = startMirrorProbe();
-  await seedSource();
+  [source, target] = await Promise.all([startKafka(), startKafka()]);
   const workerTopics = {
     "group.id": "connect-kc",
     "config.storage.topic": "connect-kc-configs",
@@ -369,7 +369,7 @@ beforeAll(async () => {
     bootstrap: target.bootstrap,
     settings: { "key.converter": BYTES, "value.converter": BYTES },
   });
-  // (Kafka Connect's JVM is spawned first: the Sluice worker's start builds dist/sluice meanwhile)
+  // (Kafka Connect's JVM is spawned first; the source is seeded and dist/sluice built while it starts)
   [kafkaConnect] = await Promise.all([
     startKafkaConnect({
       bootstrap: target.bootstrap,
@@ -379,6 +379,7 @@ beforeAll(async () => {
       jvmOptions: ["-XX:TieredStopAtLevel=1"],
       timeoutMs: 180_000,
     }),
+    seedSource(),
     sluice.setUp(1),
   ]);
 }, 300_000);
@@ -570,6 +571,7 @@ test("Sluice's MirrorMaker 2 connectors give what Kafka Connect's give", async (
 }, 300_000);
 
 test("a Sluice worker killed (-9) mid-replication loses nothing: its restart carries on, in order", async () => {
+  expect(sluiceErrors).toEqual([]);
   const [a, b] = [source!.bootstrap, target!.bootstrap];
   const topic = "mm-bulk";
   let produced = 0;
