@@ -18,11 +18,11 @@ import { startKafkaConnect, type KafkaConnect } from "../fixtures/kafka-connect.
 import {
   b64,
   kafkaMirrorClasspath,
-  startMirrorProbe,
+  startMirrorClustersProbe,
   type DecodedCheckpoint,
   type DecodedOffsetSync,
   type GroupOffset,
-  type MirrorProbe,
+  type MirrorClustersProbe,
   type ProbeProduceRecord,
   type ProbeRecord,
 } from "../fixtures/kafka-mirror.ts";
@@ -52,7 +52,7 @@ const T0 = Date.parse("2026-01-01T00:00:00Z");
 
 let source: KafkaCluster | undefined;
 let target: KafkaCluster | undefined;
-let probe: MirrorProbe | undefined;
+let probe: MirrorClustersProbe | undefined;
 let kafkaConnect: KafkaConnect | undefined;
 let sluice: ConnectCluster | undefined;
 /** Why Sluice's connectors could not be created (checked by Sluice's test, so Kafka Connect's still runs). */
@@ -354,7 +354,7 @@ async function seedSource(): Promise<void> {
 
 beforeAll(async () => {
   // (the probe's JVM compiles it while the brokers start)
-  probe = startMirrorProbe();
+  probe = startMirrorClustersProbe();
   [source, target] = await Promise.all([startKafka(), startKafka()]);
   const workerTopics = {
     "group.id": "connect-kc",
