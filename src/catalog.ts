@@ -2,6 +2,9 @@
 import { FileStreamSinkConnector } from "./connectors/file/sink.ts";
 import { FileStreamSourceConnector } from "./connectors/file/source.ts";
 import { JdbcSinkConnector } from "./connectors/jdbc-sink/connector.ts";
+import { MirrorCheckpointConnector } from "./connectors/mirror/checkpoint-connector.ts";
+import { MirrorHeartbeatConnector } from "./connectors/mirror/heartbeat.ts";
+import { MirrorSourceConnector } from "./connectors/mirror/source-connector.ts";
 import { PostgresConnector } from "./connectors/postgres-cdc/connector.ts";
 import { ElasticsearchSinkConnector } from "./connectors/search-sink/sink.ts";
 import { VERSION } from "./platform/version.ts";
@@ -62,11 +65,29 @@ export function builtinPlugins(options: { fileConnectors: boolean }): PluginRegi
     create: () => new PostgresConnector(),
   });
   registry.add({
+    className: MirrorSourceConnector.className,
+    type: "source",
+    version: VERSION,
+    create: () => new MirrorSourceConnector(),
+  });
+  registry.add({
     className: ElasticsearchSinkConnector.className,
     type: "sink",
     version: VERSION,
     aliases: ElasticsearchSinkConnector.aliases,
     create: () => new ElasticsearchSinkConnector(),
+  });
+  registry.add({
+    className: MirrorHeartbeatConnector.className,
+    type: "source",
+    version: VERSION,
+    create: () => new MirrorHeartbeatConnector(),
+  });
+  registry.add({
+    className: MirrorCheckpointConnector.className,
+    type: "source",
+    version: VERSION,
+    create: () => new MirrorCheckpointConnector(),
   });
   for (const [className, create] of Object.entries(BUILTIN_CONVERTERS)) {
     registry.add({ className, type: "converter", version: VERSION, create });

@@ -5,6 +5,9 @@ import { clientSettings } from "./broker/client-settings.ts";
 import { sourceConnectorDefinition } from "./connect/runtime/worker/connector-config.ts";
 import { workerSettings } from "./connect/runtime/worker/worker-config.ts";
 import { jdbcSinkSettings } from "./connectors/jdbc-sink/settings.ts";
+import { checkpointSettings } from "./connectors/mirror/checkpoint-config.ts";
+import { heartbeatSettings } from "./connectors/mirror/heartbeat.ts";
+import { mirrorSourceSettings } from "./connectors/mirror/source-config.ts";
 import { postgresCdcSettings } from "./connectors/postgres-cdc/config.ts";
 import { searchSinkSettings } from "./connectors/search-sink/settings.ts";
 import { unsupportedReference, type SettingsDefinition } from "./platform/settings.ts";
@@ -49,6 +52,9 @@ const SECTIONS: [title: string, original: string, definition: SettingsDefinition
   ],
   ["JDBC sink", "Confluent's JdbcSinkConnector (kafka-connect-jdbc 10.x).", jdbcSinkSettings],
   ["Search sink", "Confluent's ElasticsearchSinkConnector (kafka-connect-elasticsearch 14.x).", searchSinkSettings],
+  ["MirrorMaker 2 source", "Kafka's MirrorSourceConnector (connect-mirror 4.1).", mirrorSourceSettings],
+  ["MirrorMaker 2 checkpoints", "Kafka's MirrorCheckpointConnector (connect-mirror 4.1).", checkpointSettings],
+  ["MirrorMaker 2 heartbeats", "Kafka's MirrorHeartbeatConnector (connect-mirror 4.1).", heartbeatSettings],
   [
     "Schema registry converters",
     "Confluent's AvroConverter, ProtobufConverter and JsonSchemaConverter (their serializers' settings, AbstractKafkaSchemaSerDeConfig), under `key.converter.`, `value.converter.` and `header.converter.`.",

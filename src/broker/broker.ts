@@ -125,12 +125,59 @@ export interface Broker {
   committedOffsets(group: string, topic: string): Promise<Map<number, number>>;
   commitOffsets(group: string, topic: string, offsets: RecordPosition[]): Promise<void>;
 
+  /** Consumer groups, as Kafka's Admin.listGroups(ListGroupsOptions.forConsumerGroups()) lists them. */
+  listConsumerGroups?(): Promise<string[]>;
+  /** Every committed offset of a group, over all its topics. */
+  groupOffsets?(group: string): Promise<GroupOffset[]>;
+  /** The group's state as the coordinator names it ("Empty", "Stable", …); "Dead" for a group it does not know. */
+  groupState?(group: string): Promise<string>;
+  /**
+   * Commits offsets of any topics for a group without joining it (Kafka's Admin.alterConsumerGroupOffsets);
+   * the coordinator refuses it while the group has active members.
+   */
+  alterGroupOffsets?(group: string, offsets: GroupOffset[]): Promise<void>;
+
   /** A member of a coordinated group (Kafka's group coordinator: JoinGroup, SyncGroup, Heartbeat). */
   groupMembership(options: GroupOptions): GroupMembership;
 
   /** The cluster's id (Kafka's, from its metadata; the embedded broker keeps one in its data directory). */
   clusterId?(): Promise<string>;
+
+  /** Kafka only (MirrorMaker 2): the partition count of each topic that exists. */
+  partitionCounts?(topics: string[]): Promise<Map<string, number>>;
+  /** Kafka only (MirrorMaker 2): every config entry of each topic that exists, with where its value comes from. */
+  describeTopicConfigs?(topics: string[]): Promise<Map<string, TopicConfigEntry[]>>;
+  /**
+   * Kafka only (MirrorMaker 2): changes topics' configs entry by entry (IncrementalAlterConfigs); the
+   * topics whose change the broker refused, with its reason.
+   */
+  alterTopicConfigs?(changes: Map<string, TopicConfigChange[]>): Promise<Map<string, string>>;
+  /** Kafka only (MirrorMaker 2): grows a topic to `total` partitions; false when it already had as many. */
+  createPartitions?(topic: string, total: number): Promise<boolean>;
 }
+
+/** A consumer group's committed position in one partition. */
+export interface GroupOffset {
+  topic: string;
+  partition: number;
+  /** The next offset to read. */
+  offset: number;
+  /** The commit's metadata ("" without). */
+  metadata: string;
+}
+
+/** A topic config as Kafka's DescribeConfigs describes it. */
+export interface TopicConfigEntry {
+  name: string;
+  value: string | null;
+  /** Kafka's ConfigSource: the topic's own value, a broker's (dynamic, dynamic default, static), or Kafka's default. */
+  source: "topic" | "dynamic-broker" | "dynamic-default-broker" | "static-broker" | "default" | "other";
+  readOnly: boolean;
+  sensitive: boolean;
+}
+
+/** One entry of an IncrementalAlterConfigs: set a value, or delete the topic's own (back to the default). */
+export type TopicConfigChange = { name: string; op: "set"; value: string } | { name: string; op: "delete" };
 
 export interface TransactionOptions {
   /** Kafka's transaction.timeout.ms: the coordinator aborts a transaction left open longer (default 60000). */

@@ -5,6 +5,10 @@
 import {
   Admin,
   ConfigResourceTypes,
+  ConnectionPool,
+  offsetCommitV8,
+  ConfigSources,
+  IncrementalAlterConfigOperationTypes,
   FindCoordinatorKeyTypes,
   ListOffsetTimestamps,
   Producer,
@@ -22,10 +26,13 @@ import {
   type FetchedRecord,
   type FetchOptions,
   type GroupMembership,
+  type GroupOffset,
   type GroupOptions,
   type PartitionRead,
   type ProduceRecord,
   type RecordPosition,
+  type TopicConfigChange,
+  type TopicConfigEntry,
   type TopicDescription,
   type TopicSpec,
   type TransactionalProducer,
@@ -39,6 +46,14 @@ import { logger as makeLogger, type Logger } from "../../platform/log.ts";
 import { isRetriable, kafkaErrorOf, reasonOf, retryDelayMs } from "./errors.ts";
 import { LeaderFetcher, READ_COMMITTED } from "./fetch.ts";
 import { PlatformaticGroupMembership } from "./group.ts";
+
+const CONFIG_SOURCES: Record<number, TopicConfigEntry["source"]> = {
+  [ConfigSources.DYNAMIC_TOPIC_CONFIG]: "topic",
+  [ConfigSources.DYNAMIC_BROKER_CONFIG]: "dynamic-broker",
+  [ConfigSources.DYNAMIC_DEFAULT_BROKER_CONFIG]: "dynamic-default-broker",
+  [ConfigSources.STATIC_BROKER_CONFIG]: "static-broker",
+  [ConfigSources.DEFAULT_CONFIG]: "default",
+};
 
 export interface KafkaBrokerOptions {
   bootstrapServers: string[];
@@ -250,6 +265,88 @@ export class KafkaBroker implements Broker {
     });
   }
 
+  async partitionCounts(topics: string[]): Promise<Map<string, number>> {
+    if (topics.length === 0) return new Map();
+    return this.guard("describe topics", async () => {
+      const admin = this.need(this.admin);
+      const existing = new Set(await admin.listTopics({ includeInternals: true }));
+      const wanted = topics.filter((t) => existing.has(t));
+      const out = new Map<string, number>();
+      if (wanted.length === 0) return out;
+      const { topics: described } = await admin.metadata({ topics: wanted, forceUpdate: true });
+      for (const topic of wanted) {
+        const count = described.get(topic)?.partitionsCount ?? 0;
+        if (count > 0) out.set(topic, count);
+      }
+      return out;
+    });
+  }
+
+  async describeTopicConfigs(topics: string[]): Promise<Map<string, TopicConfigEntry[]>> {
+    if (topics.length === 0) return new Map();
+    return this.guard("describe topic configs", async () => {
+      const described = await this.need(this.admin).describeConfigs({
+        includeSynonyms: false,
+        resources: topics.map((resourceName) => ({ resourceType: ConfigResourceTypes.TOPIC, resourceName })),
+      });
+      const out = new Map<string, TopicConfigEntry[]>();
+      for (const resource of described) {
+        out.set(
+          resource.resourceName,
+          resource.configs.map((c) => ({
+            name: c.name,
+            value: c.value ?? null,
+            source: CONFIG_SOURCES[c.configSource] ?? "other",
+            readOnly: c.readOnly,
+            sensitive: c.isSensitive,
+          })),
+        );
+      }
+      return out;
+    });
+  }
+
+  async alterTopicConfigs(changes: Map<string, TopicConfigChange[]>): Promise<Map<string, string>> {
+    const refused = new Map<string, string>();
+    if (changes.size === 0) return refused;
+    // One request per topic, so that one topic the broker refuses does not hide the others' answers.
+    for (const [topic, entries] of changes) {
+      await this.guard(`alter the configs of topic ${topic}`, () =>
+        this.need(this.admin).incrementalAlterConfigs({
+          resources: [
+            {
+              resourceType: ConfigResourceTypes.TOPIC,
+              resourceName: topic,
+              configs: entries.map((e) =>
+                e.op === "set"
+                  ? { name: e.name, configOperation: IncrementalAlterConfigOperationTypes.SET, value: e.value }
+                  : { name: e.name, configOperation: IncrementalAlterConfigOperationTypes.DELETE },
+              ),
+            },
+          ],
+        }),
+      ).catch((err: BrokerError) => {
+        if (err.retriable) throw err;
+        refused.set(topic, err.message);
+      });
+    }
+    return refused;
+  }
+
+  async createPartitions(topic: string, total: number): Promise<boolean> {
+    return this.guard(`add partitions to topic ${topic}`, async () => {
+      try {
+        await this.need(this.admin).createPartitions({ topics: [{ name: topic, count: total }] });
+      } catch (err) {
+        // Already as many (or more): another replicator got there first, as Kafka's MM2 takes it.
+        if (kafkaErrorOf(err, ["INVALID_PARTITIONS"])) return false;
+        throw err;
+      }
+      await this.leadersElected(topic);
+      return true;
+    });
+  }
+
   async produce(topic: string, records: ProduceRecord[]): Promise<RecordPosition[]> {
     return this.guard(`write to ${topic}`, async () => {
       const producer = this.need(this.producer);
@@ -395,6 +492,77 @@ export class KafkaBroker implements Broker {
         ],
       }),
     );
+  }
+
+  async listConsumerGroups(): Promise<string[]> {
+    return this.retrying("list consumer groups", async () => {
+      // Kafka's forConsumerGroups(): classic and consumer-protocol groups whose protocol type is the
+      // consumer's, or none (a consumer that only commits, with assign()).
+      const groups = await this.need(this.admin).listGroups({ types: ["classic", "consumer"] });
+      return [...groups.values()]
+        .filter((g) => g.protocolType === "" || g.protocolType === "consumer")
+        .map((g) => g.id);
+    });
+  }
+
+  async groupOffsets(group: string): Promise<GroupOffset[]> {
+    return this.retrying(`read offsets of group ${group}`, async () => {
+      const [listed] = await this.need(this.admin).listConsumerGroupOffsets({ groups: [group] });
+      const out: GroupOffset[] = [];
+      for (const t of listed?.topics ?? [])
+        for (const p of t.partitions)
+          if (p.committedOffset >= 0n)
+            out.push({
+              topic: t.name,
+              partition: p.partitionIndex,
+              offset: Number(p.committedOffset),
+              metadata: p.metadata ?? "",
+            });
+      return out;
+    });
+  }
+
+  async groupState(group: string): Promise<string> {
+    return this.retrying(`describe group ${group}`, async () => {
+      try {
+        const described = await this.need(this.admin).describeGroups({ groups: [group] });
+        return described.get(group)?.state ?? "Dead";
+      } catch (err) {
+        if (kafkaErrorOf(err, ["GROUP_ID_NOT_FOUND"])) return "Dead";
+        throw err;
+      }
+    });
+  }
+
+  async alterGroupOffsets(group: string, offsets: GroupOffset[]): Promise<void> {
+    type CommitTopic = Parameters<typeof offsetCommitV8.api.async>[5][number];
+    const topics = new Map<string, CommitTopic>();
+    for (const o of offsets) {
+      let topic = topics.get(o.topic);
+      if (!topic) topics.set(o.topic, (topic = { name: o.topic, partitions: [] }));
+      topic.partitions.push({
+        partitionIndex: o.partition,
+        committedOffset: BigInt(o.offset),
+        committedLeaderEpoch: -1,
+        committedMetadata: o.metadata,
+      });
+    }
+    // An OffsetCommit of its own, as Kafka's Admin.alterConsumerGroupOffsets sends it (no generation, no
+    // member): the library's call drops the metadata. A coordinator that moved or is loading is asked
+    // again; a group with members refuses it (UNKNOWN_MEMBER_ID, not retriable).
+    await this.retrying(`commit offsets of group ${group}`, async () => {
+      const [coordinator] = await this.need(this.admin).findCoordinator({
+        keyType: FindCoordinatorKeyTypes.GROUP,
+        keys: [group],
+      });
+      if (!coordinator) throw new BrokerError(`no coordinator for group ${group}`, true);
+      const pool = new ConnectionPool(this.clientOptions("admin").clientId, this.connection);
+      try {
+        await offsetCommitV8.api.async(await pool.get(coordinator), group, -1, "", null, [...topics.values()]);
+      } finally {
+        await pool.close().catch(() => undefined);
+      }
+    });
   }
 
   /**
