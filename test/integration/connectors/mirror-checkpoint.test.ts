@@ -289,4 +289,45 @@ describe("MM2 heartbeats and checkpoints between two Kafka clusters", () => {
       "app/source.orders/0:111",
     ]);
   }, 300_000);
+  test("offset-syncs.topic.location=target: the syncs read from the target cluster", async () => {
+    const api = connectClient(connect!.url);
+    await sourceClient.createTopic({ name: "clicks", partitions: 1, replicationFactor: 1 });
+    await sourceClient.produce(
+      "clicks",
+      Array.from({ length: 5 }, (_, i) => ({ key: null, value: new TextEncoder().encode(`c${i}`), partition: 0 })),
+    );
+    await sourceClient.commitOffsets("clicker", "clicks", [{ partition: 0, offset: 5 }]);
+    const onTarget = { "offset-syncs.topic.location": "target" };
+    const created = await api.put("/connectors/mm2-source-t/config", {
+      "connector.class": "org.apache.kafka.connect.mirror.MirrorSourceConnector",
+      ...common,
+      "source.cluster.bootstrap.servers": source.bootstrap,
+      "target.cluster.bootstrap.servers": target.bootstrap,
+      "header.converter": BYTES,
+      topics: "clicks",
+      "offset.lag.max": "0",
+      "replication.factor": "1",
+      "offset-syncs.topic.replication.factor": "1",
+      ...onTarget,
+    });
+    expect(created.status).toBe(201);
+    const checkpoint = await api.put("/connectors/mm2-checkpoint-t/config", {
+      ...checkpointConfig(),
+      groups: "clicker",
+      ...onTarget,
+    });
+    expect(checkpoint.status).toBe(201);
+    await waitFor(
+      "the syncs on the target",
+      async () =>
+        (await targetClient.listTopics()).includes("mm2-offset-syncs.source.internal") &&
+        ((await targetClient.endOffsets("mm2-offset-syncs.source.internal"))[0] ?? 0) > 0,
+      { timeoutMs: 90000 },
+    );
+    await waitFor(
+      "the group's checkpoint",
+      async () => (await latestCheckpoints()).get("clicker/source.clicks/0")?.downstreamOffset === 5,
+      { timeoutMs: 90000 },
+    );
+  }, 300_000);
 });
