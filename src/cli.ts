@@ -27,7 +27,7 @@ import { startConnectDistributed, startConnectStandalone, type RunningConnect } 
 import { workerSettings } from "./connect/runtime/worker/worker-config.ts";
 import { BUILTIN_CONVERTERS } from "./connect/converters/index.ts";
 import { registrySettingsDefinition } from "./registry/settings.ts";
-import { DEK_REGISTRY_EXTENSION, namesBuiltInExtension } from "./registry/unsupported-settings.ts";
+import { builtInExtensionsNamed, DEK_REGISTRY_EXTENSION } from "./registry/unsupported-settings.ts";
 import { startRegistry, type RunningRegistry } from "./registry/server.ts";
 import { COMMANDS, commandHelp, HELP, UsageError, usageLine } from "./usage.ts";
 import { COMMIT, VERSION } from "./platform/version.ts";
@@ -107,11 +107,13 @@ function checkSettings(...services: Loaded[]): void {
   const refused = uses.flatMap((u) => u.refused);
   if (refused.length > 0) throw new UnsupportedSettingsError(refused);
   for (const use of uses.flatMap((u) => u.ignored)) logger("config").warn(noEffectWarning(use));
-  if (services.some((s) => s.definition === registrySettingsDefinition && namesBuiltInExtension(s.raw))) {
+  const extensions = services.flatMap((s) =>
+    s.definition === registrySettingsDefinition ? builtInExtensionsNamed(s.raw) : [],
+  );
+  for (const extension of new Set(extensions))
     logger("config").info(
-      `Resource extension ${DEK_REGISTRY_EXTENSION}: the DEK registry is built into Sluice and always on`,
+      `Resource extension ${extension}: the ${extension === DEK_REGISTRY_EXTENSION ? "DEK registry is" : "schema exporters are"} built into Sluice and always on`,
     );
-  }
   const unknown = new Set(
     services.flatMap((s) => s.unknown).filter((name) => !services.some((s) => s.definition.accepts(name))),
   );

@@ -19,6 +19,11 @@ import { SchemasById } from "./http/schemas-by-id.ts";
 import { RegistryMetrics } from "./metrics.ts";
 import { keysLog } from "./dek/keys-log.ts";
 import { DekRegistry } from "./dek/service.ts";
+import { configLog, statusLog } from "./exporters/logs.ts";
+import { autoContextOf } from "./exporters/naming.ts";
+import { ExporterRunner } from "./exporters/runner.ts";
+import { PasswordEncoder } from "./exporters/secrets.ts";
+import { SchemaExporters } from "./exporters/service.ts";
 import { registrySecurity } from "./security.ts";
 import { RegistryService } from "./service.ts";
 import { registrySettingsDefinition } from "./settings.ts";
@@ -105,10 +110,22 @@ export async function startRegistry(
     timeoutMs: settings.int("kafkastore.timeout.ms"),
     initTimeoutMs: settings.int("kafkastore.init.timeout.ms"),
   });
+  const exporterLogOptions = (topic: string) => ({
+    topic,
+    replicationFactor: settings.int("kafkastore.topic.replication.factor"),
+    timeoutMs: settings.int("kafkastore.timeout.ms"),
+    initTimeoutMs: settings.int("kafkastore.init.timeout.ms"),
+  });
+  const exporterConfigs = configLog(broker, exporterLogOptions(settings.string("exporter.config.topic")));
+  const exporterStates = statusLog(broker, exporterLogOptions(settings.string("exporter.state.topic")));
   try {
     await schemaLog.start();
     await dekLog.start();
+    await exporterConfigs.start();
+    await exporterStates.start();
   } catch (err) {
+    await exporterStates.stop();
+    await exporterConfigs.stop();
     await dekLog.stop();
     await schemaLog.stop();
     if (!shared) await broker.close();
@@ -130,10 +147,30 @@ export async function startRegistry(
     onLeadership: async (leader) => {
       await schemaLog.leadershipChanged(leader);
       await dekLog.leadershipChanged(leader);
+      await exporterConfigs.leadershipChanged(leader);
+      await exporterStates.leadershipChanged(leader);
+      // Starting returns at once (the exporters run in the background); stopping waits for a pass to end.
+      await runner.leadershipChanged(leader);
     },
   });
   schemaLog.writer = cluster;
   dekLog.writer = cluster;
+  exporterConfigs.writer = cluster;
+  exporterStates.writer = cluster;
+  const secret = settings.string("password.encoder.secret");
+  const encoder = secret ? new PasswordEncoder(secret) : undefined;
+  const exporters = new SchemaExporters(exporterConfigs, exporterStates, {
+    maxExporters: settings.int("exporter.max.exporters"),
+    encoder,
+  });
+  const runner = new ExporterRunner(broker, schemaLog, exporters, {
+    schemasTopic: settings.string("kafkastore.topic"),
+    pollMs: settings.int("exporter.poll.interval.ms"),
+    retryMs: settings.int("exporter.retry.backoff.ms"),
+    encoder,
+    autoContext: async () => autoContextOf(await broker.clusterId?.()),
+  });
+  exporters.changed = () => runner.nudge();
   const dek = new DekRegistry(dekLog, { maxKeys: settings.int("dek.registry.max.keys") });
   cluster.start();
   // Reads are served at once; writes wait for the first election (bounded: then 50004 until one).
@@ -148,6 +185,7 @@ export async function startRegistry(
   const schemasById = new SchemasById(service, settings.int("schema.response.cache.size"), security.access);
   const app = registryApp(service, {
     dek,
+    exporters,
     maxBodyBytes,
     schemasById,
     guard: security.guard,
@@ -198,7 +236,10 @@ export async function startRegistry(
     urls,
     async stop() {
       for (const s of servers) await s.stop(true);
+      await runner.stop();
       await cluster.stop();
+      await exporterStates.stop();
+      await exporterConfigs.stop();
       await dekLog.stop();
       await schemaLog.stop();
       if (!shared) await broker.close();

@@ -4,12 +4,20 @@ import { refused, unsupportedAll, type Setting } from "../platform/settings.ts";
 
 /** Confluent's DEK registry, a resource extension there; built into Sluice's registry and always on. */
 export const DEK_REGISTRY_EXTENSION = "io.confluent.dekregistry.DekRegistryResourceExtension";
+/** Confluent's schema exporters (schema linking), a resource extension there; built in and always on too. */
+export const SCHEMA_EXPORTER_EXTENSION = "io.confluent.schema.exporter.SchemaExporterResourceExtension";
+const BUILT_IN = [DEK_REGISTRY_EXTENSION, SCHEMA_EXPORTER_EXTENSION];
+/** Either extension, or both as Confluent's configs list them (comma-separated, either order). */
+const BUILT_IN_VALUES = [
+  ...BUILT_IN,
+  ...[", ", ","].flatMap((comma) => [BUILT_IN.join(comma), [...BUILT_IN].reverse().join(comma)]),
+];
 
-const EXTENSIONS = `Sluice runs no Java resource extensions; the DEK registry (${DEK_REGISTRY_EXTENSION}) is built in and always on`;
+const EXTENSIONS = `Sluice runs no Java resource extensions; the DEK registry (${DEK_REGISTRY_EXTENSION}) and the schema exporters (${SCHEMA_EXPORTER_EXTENSION}) are built in and always on`;
 
 export const unsupportedRegistrySettings: Setting[] = [
-  refused("resource.extension.class", EXTENSIONS, [DEK_REGISTRY_EXTENSION]),
-  refused("schema.registry.resource.extension.class", EXTENSIONS, [DEK_REGISTRY_EXTENSION]),
+  refused("resource.extension.class", EXTENSIONS, BUILT_IN_VALUES),
+  refused("schema.registry.resource.extension.class", EXTENSIONS, BUILT_IN_VALUES),
   refused(
     "confluent.schema.registry.authorizer.class",
     "Sluice authorizes with its users and permissions files only (docs/security.md)",
@@ -50,9 +58,10 @@ export const unsupportedRegistrySettings: Setting[] = [
   ),
 ];
 
-/** Whether settings name the DEK registry extension, which Sluice has built in (said once at start-up). */
-export function namesBuiltInExtension(raw: Record<string, string>): boolean {
-  return ["resource.extension.class", "schema.registry.resource.extension.class"].some(
-    (k) => raw[k]?.trim() === DEK_REGISTRY_EXTENSION,
+/** The built-in extensions the settings name (each said once at start-up). */
+export function builtInExtensionsNamed(raw: Record<string, string>): string[] {
+  const named = ["resource.extension.class", "schema.registry.resource.extension.class"].flatMap((k) =>
+    (raw[k] ?? "").split(",").map((c) => c.trim()),
   );
+  return BUILT_IN.filter((e) => named.includes(e));
 }

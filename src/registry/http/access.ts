@@ -24,7 +24,7 @@ export interface RegistryAccess {
 }
 
 /**
- * Global config and mode need `Config:`; a route on a subject needs `Subject:<subject>` (a subject
+ * Global config and mode, and the exporters, need `Config:`; a route on a subject needs `Subject:<subject>` (a subject
  * of a context by its qualified name, `Subject::.ctx:orders`): Read for GETs, the lookup
  * (POST /subjects/{s}) and compatibility tests, Write for the rest; deleting a context needs Write on
  * `Subject::.ctx:`. Other routes (`/`, `/v1/metadata/*`, `/contexts`, whose list is filtered to
@@ -40,7 +40,9 @@ export function requiredPermission(
     method === "HEAD" ||
     (method === "POST" && (route === "/subjects/:subject" || route.startsWith("/compatibility/")));
   const operation: Operation = reads ? "Read" : "Write";
-  if (route === "/config" || route === "/mode") return { operation, resource: CONFIG_RESOURCE };
+  // Exporters copy any subject to another registry: they are the registry's own settings, as global config is.
+  if (route === "/config" || route === "/mode" || route === "/exporters" || route.startsWith("/exporters/"))
+    return { operation, resource: CONFIG_RESOURCE };
   // Elysia gives routes without parameters no params object.
   if (params?.subject !== undefined) return { operation, resource: subjectResource(params.subject) };
   // A context is named as its subjects are, `:.ctx:`: who may write `Subject::.ctx:…` may delete it.

@@ -16,6 +16,8 @@ import { configRoutes } from "./config-routes.ts";
 import { contextRoutes } from "./context-routes.ts";
 import { normalizeSubject } from "../contexts.ts";
 import { dekRoutes, takesNoBody } from "./dek-routes.ts";
+import { exporterRoutes, exporterTakesNoBody } from "./exporter-routes.ts";
+import type { SchemaExporters } from "../exporters/service.ts";
 import { RawJson } from "./entities.ts";
 import { forwardToLeader } from "./forward.ts";
 import { metadataRoutes, type ServerMetadata } from "./metadata-routes.ts";
@@ -31,6 +33,8 @@ import { subjectRoutes } from "./subject-routes.ts";
 export interface RegistryHttpOptions {
   /** The DEK registry (/dek-registry/v1/keks). */
   dek: DekRegistry;
+  /** The schema exporters (/exporters). */
+  exporters?: SchemaExporters;
   maxBodyBytes: number;
   /** GET /schemas/ids/{id}: cached bodies and who may read an id (shared with ./cached-reads.ts). */
   schemasById: SchemasById;
@@ -99,7 +103,8 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
     .use(contextRoutes(service, options))
     .use(metadataRoutes(options.serverMetadata))
     .use(sluiceRoutes(options))
-    .use(dekRoutes(options.dek, options));
+    .use(dekRoutes(options.dek, options))
+    .use(exporterRoutes(options));
   const methodsAt = routeMethods(routes.routes);
 
   const app = new Elysia()
@@ -112,7 +117,7 @@ export function registryApp(service: RegistryService, options: RegistryHttpOptio
     })
     // Only the POST and PUT resources take a body; others ignore whatever is sent.
     .onParse(({ request, path }) =>
-      (request.method === "POST" || request.method === "PUT") && !takesNoBody(path)
+      (request.method === "POST" || request.method === "PUT") && !takesNoBody(path) && !exporterTakesNoBody(path)
         ? readJsonBody(request, options.maxBodyBytes)
         : null,
     )

@@ -180,7 +180,7 @@ export function registryDocument(routes: readonly DocumentedRoute[]): Record<str
     title: "Sluice schema registry",
     version: VERSION,
     description:
-      "Confluent Schema Registry's REST API (v1), with Sluice's extras: /health, /metrics, schema contexts and the DEK registry under /dek-registry/v1. Generated from the routes the server runs.",
+      "Confluent Schema Registry's REST API (v1), with Sluice's extras: /health, /metrics, schema contexts, the DEK registry under /dek-registry/v1 and schema exporters under /exporters. Generated from the routes the server runs.",
     jsonTypes: JSON_TYPES,
     errorSchema: ErrorBody,
     commonResponses: COMMON,

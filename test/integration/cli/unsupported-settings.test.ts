@@ -123,7 +123,7 @@ test("the registry refuses a resource extension other than the DEK registry's, b
   const { code, stderr } = await runSluice(["registry", registry], { cwd: dir });
   expect(code).toBe(1);
   expect(stderr).toContain(
-    "resource.extension.class=com.example.AuditExtension: resource.extension.class is not supported by Sluice: Sluice runs no Java resource extensions; the DEK registry (io.confluent.dekregistry.DekRegistryResourceExtension) is built in and always on",
+    "resource.extension.class=com.example.AuditExtension: resource.extension.class is not supported by Sluice: Sluice runs no Java resource extensions; the DEK registry (io.confluent.dekregistry.DekRegistryResourceExtension) and the schema exporters (io.confluent.schema.exporter.SchemaExporterResourceExtension) are built in and always on",
   );
 });
 
@@ -150,6 +150,31 @@ test("the registry takes the DEK registry extension (under either name) as built
       .map((l) => l.msg)
       .join("\n"),
   ).not.toContain("resource.extension");
+});
+
+test("the registry takes Confluent's list of both built-in extensions, the schema exporters' among them", async () => {
+  const url = `http://127.0.0.1:${freePort()}`;
+  const registry = properties("exporter.properties", {
+    listeners: url,
+    "data.dir": join(dir, "exporter-data"),
+    "resource.extension.class":
+      "io.confluent.dekregistry.DekRegistryResourceExtension, io.confluent.schema.exporter.SchemaExporterResourceExtension",
+  });
+  const sluice = await startSluice(["registry", registry], {
+    cwd: dir,
+    readyUrl: `${url}/exporters`,
+    env: { SLUICE_LOG_LEVEL: "info" },
+  });
+  await sluice.stop();
+  const infos = logLines(await new Response(sluice.proc.stdout).text())
+    .filter((l) => l.level === "info")
+    .map((l) => l.msg);
+  expect(infos).toContain(
+    "Resource extension io.confluent.schema.exporter.SchemaExporterResourceExtension: the schema exporters are built into Sluice and always on",
+  );
+  expect(infos).toContain(
+    "Resource extension io.confluent.dekregistry.DekRegistryResourceExtension: the DEK registry is built into Sluice and always on",
+  );
 });
 
 test("Kafka client security settings on the embedded broker are said to have no effect (registry, dev)", async () => {

@@ -101,6 +101,21 @@ describe("requiredPermission", () => {
     expect(requiredPermission("DELETE", "/config", {})).toEqual({ operation: "Write", resource: "Config:" });
   });
 
+  test("the exporters need Config: (Read to look, Write to change), whatever subjects they export", () => {
+    expect(requiredPermission("GET", "/exporters", undefined)).toEqual({ operation: "Read", resource: "Config:" });
+    expect(requiredPermission("POST", "/exporters", undefined)).toEqual({ operation: "Write", resource: "Config:" });
+    expect(requiredPermission("GET", "/exporters/:name/status", { name: "e" })).toEqual({
+      operation: "Read",
+      resource: "Config:",
+    });
+    for (const route of ["/exporters/:name", "/exporters/:name/pause", "/exporters/:name/config"])
+      expect(requiredPermission("PUT", route, { name: "e" })).toEqual({ operation: "Write", resource: "Config:" });
+    expect(requiredPermission("DELETE", "/exporters/:name", { name: "e" })).toEqual({
+      operation: "Write",
+      resource: "Config:",
+    });
+  });
+
   test("lists, ids and service routes need no permission of their own", () => {
     for (const route of ["/", "/subjects", "/schemas", "/schemas/ids/:id", "/schemas/types", "/health", "/metrics"]) {
       expect(requiredPermission("GET", route, route.includes(":id") ? { id: "1" } : {})).toBeUndefined();
