@@ -1,6 +1,6 @@
 // MirrorMaker 2 flows for the mirror page: the MM2 connectors grouped by source alias → target alias,
-// with each replicated topic's lag and each group's last checkpoint from connect's /metrics (the tasks'
-// sluice_mirror_* gauges). Lag per partition is the source's end offset less the next offset after the
+// with each replicated topic's lag and each group's last checkpoint from the tasks' sluice_mirror_*
+// gauges (every worker's, from /sluice/metrics?gauges=; the answering worker's /metrics on older ones). Lag per partition is the source's end offset less the next offset after the
 // last copy the target acknowledged; a topic's lag is its partitions' sum.
 import type { PromSample } from "./prometheus.ts";
 
@@ -140,4 +140,27 @@ export function mirrorFlows(connectors: Record<string, ListedConnector>, metrics
 /** The flow's total lag over the topics whose ends are known. */
 export function flowLag(flow: MirrorFlow): number {
   return flow.topics.reduce((sum, t) => sum + t.lag, 0);
+}
+
+/** The gauges' names the mirror page asks /sluice/metrics for. */
+export const MIRROR_GAUGES = "sluice_mirror_";
+
+/**
+ * /sluice/metrics?gauges=' `gauges` as samples (null, not read yet, as NaN); undefined when the answer
+ * has none (a worker older than the parameter).
+ */
+export function gaugeSamples(body: unknown): PromSample[] | undefined {
+  const gauges = (body as { gauges?: unknown } | null)?.gauges;
+  if (!Array.isArray(gauges)) return undefined;
+  return gauges.flatMap((g: { name?: unknown; labels?: unknown; value?: unknown }) =>
+    typeof g?.name === "string" && typeof g.labels === "object" && g.labels !== null
+      ? [
+          {
+            name: g.name,
+            labels: g.labels as Record<string, string>,
+            value: typeof g.value === "number" ? g.value : Number.NaN,
+          },
+        ]
+      : [],
+  );
 }

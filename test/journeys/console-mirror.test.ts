@@ -1,8 +1,10 @@
-// The console's mirror flows and schema exporters in a real browser, against dist/sluice: a registry and a
-// distributed worker on Kafka (test/fixtures/console-cluster.ts with one of each). MirrorMaker 2's source
-// and checkpoint connectors replicate a topic of the shared Kafka under another alias (source and target
-// the same cluster, so one broker does), with a consumer group committing on the source; the registry
-// exports its schemas to a second registry, and a second exporter points at a registry that is not there.
+// The console's mirror flows and schema exporters in a real browser, against dist/sluice: two registries
+// and two distributed workers on Kafka (test/fixtures/console-cluster.ts). MirrorMaker 2's source (two
+// tasks) and checkpoint connectors replicate a topic of the shared Kafka under another alias (source and
+// target the same cluster, so one broker does), with a consumer group committing on the source; the
+// console is opened where its worker does not run the first source task, so the page shows figures
+// gathered from both workers. The registries export their schemas to a third registry, and a second
+// exporter points at a registry that is not there.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { explained, openBrowser, saveScreenshot, type BrowserSession } from "../fixtures/browser.ts";
 import { startConsoleCluster, type ConsoleCluster } from "../fixtures/console-cluster.ts";
@@ -27,6 +29,10 @@ let source: string;
 let target: string;
 let topic: string;
 let group: string;
+/** The console whose worker does not run source task 0. */
+let consoleIndex: number;
+/** The worker running source task 0 (host:port). */
+let task0: string;
 
 const call = async (url: string, method: string, body?: unknown) => {
   const reply = await jsonCall(url, method, body, JSON_BODY);
@@ -40,7 +46,7 @@ beforeAll(async () => {
   // not retried during the test, so its ERROR stays.
   const unique = Math.random().toString(36).slice(2, 8);
   cluster = await startConsoleCluster({
-    size: 1,
+    size: 2,
     registrySettings: {
       "exporter.config.topic": `_exporter_configs-${unique}`,
       "exporter.state.topic": `_exporter_states-${unique}`,
@@ -82,6 +88,7 @@ beforeAll(async () => {
       ...clusters,
       "connector.class": "org.apache.kafka.connect.mirror.MirrorSourceConnector",
       topics: topic,
+      "tasks.max": "2",
       "replication.factor": "1",
       "offset-syncs.topic.replication.factor": "1",
       "sync.topic.acls.enabled": "false",
@@ -111,6 +118,12 @@ beforeAll(async () => {
     expect(`${reply.status} ${JSON.stringify(reply.body)}`).toStartWith("201 ");
   }
 
+  const running = await cluster.connect.waitRunning(`${source}-source`, 2, 0, 90_000);
+  task0 = running.tasks.find((t) => t.id === 0)!.worker_id;
+  const workerIds = cluster.workers.map((url) => url.replace(/^https?:\/\//, ""));
+  expect(workerIds).toContain(task0);
+  consoleIndex = workerIds.findIndex((id) => id !== task0);
+
   const registry = cluster.registries[0]!;
   await call(`${registry}/subjects/${topic}-value/versions`, "POST", {
     schema: JSON.stringify({ type: "record", name: "Order", fields: [{ name: "id", type: "long" }] }),
@@ -136,10 +149,10 @@ afterAll(async () => {
   await cluster?.stop();
 }, 60_000);
 
-test("the mirror page shows the flow, its connectors, the topic's lag down to 0 and the group's last checkpoint", async () => {
+test("the mirror page shows the flow, its connectors, the topic's lag down to 0 over both workers' tasks and the group's last checkpoint", async () => {
   const page = await browser.page();
   await explained(page, async () => {
-    await page.goto(`${cluster.registries[0]}/ui/#/mirror`);
+    await page.goto(`${cluster.registries[consoleIndex]}/ui/#/mirror`);
     const flow = page.locator(`[data-flow="${source}->${target}"]`);
     await flow.waitFor({ timeout: 60_000 });
     expect(await flow.locator("h2").textContent()).toBe(`${source} → ${target}`);
@@ -158,6 +171,14 @@ test("the mirror page shows the flow, its connectors, the topic's lag down to 0 
     expect(await flow.getByTestId("last-checkpoint").textContent()).toMatch(/^last checkpoint .+ \(1 group\)$/);
     await saveScreenshot(page, "mirror");
   });
+  // What the page read: the worker it reaches gathered the other worker's gauges with its own.
+  const answer = (await call(`${cluster.workers[consoleIndex]}/sluice/metrics?gauges=sluice_mirror_`, "GET")) as {
+    gauges: { name: string; labels: Record<string, string>; value: number | null; worker: string }[];
+  };
+  const ends = answer.gauges.filter((g) => g.name === "sluice_mirror_source_end_offset");
+  expect(ends.map((g) => g.labels.partition).sort()).toEqual(["0", "1"]);
+  expect(ends.map((g) => g.worker)).toContain(task0);
+  expect(ends.reduce((sum, g) => sum + (g.value ?? 0), 0)).toBe(RECORDS);
 }, 240_000);
 
 test("the exporters page shows each exporter's state, offset and last error, and pauses, resets and resumes one", async () => {

@@ -1,19 +1,33 @@
 // Mirror flows: the MirrorMaker 2 connectors by source alias → target alias, each flow's connectors with
 // their state, its replicated topics with the lag of each (source end offsets less what the target
-// acknowledged), and the consumer groups' last checkpoints; from the connectors list and connect's
-// /metrics, refreshed every few seconds.
+// acknowledged), and the consumer groups' last checkpoints; from the connectors list and the MM2 tasks'
+// gauges of every worker, refreshed every few seconds.
+import { api } from "../api.ts";
 import { connectors } from "../connect-api.ts";
 import { ErrorBox, Loading, Section, State } from "../components/ui.tsx";
 import { useLoad } from "../load.ts";
 import { readConnectMetrics } from "../metrics-feed.ts";
-import { flowLag, mirrorFlows, type ListedConnector, type MirrorFlow } from "../mirror-flows.ts";
+import {
+  flowLag,
+  gaugeSamples,
+  MIRROR_GAUGES,
+  mirrorFlows,
+  type ListedConnector,
+  type MirrorFlow,
+} from "../mirror-flows.ts";
 import { href } from "../router.ts";
+
+/** Every worker's MM2 gauges; an older worker without ?gauges= gives its own /metrics. */
+async function mirrorGauges() {
+  const answer = await api<unknown>("connect", `/sluice/metrics?gauges=${MIRROR_GAUGES}`).catch(() => undefined);
+  return gaugeSamples(answer) ?? (await readConnectMetrics());
+}
 
 const ROLE_LABEL = { source: "replication", checkpoint: "checkpoints", heartbeat: "heartbeats" } as const;
 
 export function MirrorPage() {
   const list = useLoad(connectors, [], 3000);
-  const metrics = useLoad(readConnectMetrics, [], 3000);
+  const metrics = useLoad(mirrorGauges, [], 3000);
   const listed: Record<string, ListedConnector> = Object.fromEntries(
     Object.entries(list.data ?? {}).map(([name, c]) => [
       name,

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { flowLag, mirrorFlows } from "#src/console/mirror-flows.ts";
+import { flowLag, gaugeSamples, mirrorFlows } from "#src/console/mirror-flows.ts";
 import { parsePrometheus } from "#src/console/prometheus.ts";
 
 const M = "org.apache.kafka.connect.mirror.";
@@ -74,4 +74,23 @@ test("Kafka's default aliases when a connector names none; nothing without MM2 c
     },
   ]);
   expect(mirrorFlows({ f: { config: { "connector.class": "FileStreamSource" } } }, [])).toEqual([]);
+});
+
+test("/sluice/metrics?gauges= answers read as samples, a gauge not read yet as NaN; none without gauges", () => {
+  const samples = gaugeSamples({
+    time: 1,
+    tasks: [],
+    gauges: [
+      { name: "sluice_mirror_source_end_offset", labels: { source: "a", partition: "0" }, value: 12, worker: "w1" },
+      { name: "sluice_mirror_source_end_offset", labels: { source: "a", partition: "1" }, value: null, worker: "w2" },
+      { name: 3, labels: {}, value: 1 },
+    ],
+    unreachable: [],
+  });
+  expect(samples?.map((s) => [s.name, s.labels.partition, s.value])).toEqual([
+    ["sluice_mirror_source_end_offset", "0", 12],
+    ["sluice_mirror_source_end_offset", "1", Number.NaN],
+  ]);
+  expect(gaugeSamples({ time: 1, tasks: [], unreachable: [] })).toBeUndefined();
+  expect(gaugeSamples(undefined)).toBeUndefined();
 });
