@@ -33,6 +33,7 @@ export interface ExporterRunnerOptions {
   autoContext: () => Promise<string>;
 }
 
+const CATCH_UP_MS = 30_000;
 const SUBJECT_NOT_FOUND = 40401;
 const CONFIG_NOT_FOUND = 40408;
 const MODE_NOT_FOUND = 40409;
@@ -133,8 +134,9 @@ export class ExporterRunner {
   private async export(name: string, status: ExporterStatus, end: number): Promise<void> {
     const info = this.exporters.info(name);
     const destination = this.destination(info);
-    // The state holds at least every record up to `end` once caught up.
-    await this.schemaLog.catchUp();
+    // The state holds at least every record up to `end` once caught up (given longer than a client
+    // write's kafkastore.timeout.ms: nobody waits on this but the exporter).
+    await this.schemaLog.catchUp(Date.now() + CATCH_UP_MS);
     const state = this.schemaLog.state;
     const touched =
       status.offset === 0
