@@ -3,12 +3,14 @@
 // `<alias>.<topic>`, remote topics get the source's partitions and allowed configs (kept in step), a
 // topic created and a partition added mid-run are picked up, offset syncs are written in Kafka's format
 // and point at the same record on both sides, a restarted worker resumes from its offsets, tasks.max
-// spreads the partitions as Kafka does, and with a read_committed source consumer the connector runs
+// spreads the partitions as Kafka does, a task whose offset the source deleted starts over at the source's
+// first offset, and with a read_committed source consumer the connector runs
 // exactly once (in transactions) on a worker with exactly.once.source.support=enabled.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Admin } from "@platformatic/kafka";
 import type { FetchedRecord, ProduceRecord } from "#src/broker/broker.ts";
 import { KafkaBroker } from "#src/broker/kafka/index.ts";
 import { catalog } from "#src/catalog.ts";
@@ -283,20 +285,62 @@ describe("MirrorSourceConnector between two Kafka clusters", () => {
     await connectClient(worker.urls[0]!).waitForState("mm2", "RUNNING", 2);
     await expectReplicated("payments", "primary.payments");
     await expectReplicated("orders", "primary.orders");
+
+    // Records deleted on the source past a stopped task's offset (delete-records, retention): the task
+    // starts over at the source's first offset, as Kafka's consumer resets with auto.offset.reset=earliest.
+    await stopWorker(worker);
+    const before = (await readAll(targetClient, "primary.late-1"))[0]!.map(content);
+    const [, end] = (await sourceClient.produce("late-1", records("l2", 10, 1))).map((p) => p.offset).slice(-2);
+    const admin = new Admin({ clientId: "mirror-test-admin", bootstrapBrokers: [source.bootstrap] });
+    await admin.deleteRecords({
+      topics: [{ name: "late-1", partitions: [{ partition: 0, offset: BigInt(end! - 3) }] }],
+    });
+    await admin.close();
+    const [start] = await sourceClient.startOffsets("late-1");
+    const kept = [];
+    for (let position = start!; position <= end!; ) {
+      const batch = await sourceClient.fetch("late-1", 0, position);
+      kept.push(...batch.map(content));
+      position = batch.at(-1)!.offset + 1;
+    }
+    expect(kept).toHaveLength(4);
+    worker = await startWorker("mirror-a");
+    await connectClient(worker.urls[0]!).waitForState("mm2", "RUNNING", 2);
+    const after = await waitFor(
+      "late-1's remaining records on the target",
+      async () => {
+        const [p0 = []] = await readAll(targetClient, "primary.late-1");
+        return p0.length >= before.length + kept.length ? p0.map(content) : undefined;
+      },
+      { timeoutMs: 60000, intervalMs: 250 },
+    );
+    expect(after).toEqual([...before, ...kept]);
     expect((await connectClient(worker.urls[0]!).delete("/connectors/mm2")).status).toBe(204);
     await stopWorker(worker);
   }, 300_000);
 
   test("exactly once with a read_committed source consumer: no aborted record, target written in transactions", async () => {
     await sourceClient.createTopic({ name: "ledger", partitions: 1, replicationFactor: 1 });
+    // A transactional producer sends at the commit, or once half a megabyte is queued: the aborted
+    // transaction's records are large, so that they reach the log before the abort.
     const txn = await sourceClient.transactionalProducer("ledger-writer");
-    await txn.produce("ledger", records("committed-1", 5, 1));
+    const first = txn.produce("ledger", records("committed-1", 5, 1));
     await txn.commit();
-    await txn.produce("ledger", records("aborted", 4, 1));
+    await first;
+    await txn.produce(
+      "ledger",
+      Array.from({ length: 4 }, (_, i) => ({
+        key: encoder.encode(`aborted-${i}`),
+        value: new Uint8Array(200_000).fill(i),
+        timestamp: EPOCH,
+      })),
+    );
     await txn.abort();
-    await txn.produce("ledger", records("committed-2", 3, 1));
+    const last = txn.produce("ledger", records("committed-2", 3, 1));
     await txn.commit();
+    await last;
     await txn.close();
+    expect((await readAll(sourceClient, "ledger", "read_uncommitted"))[0]).toHaveLength(12);
 
     const worker = await startWorker("mirror-eos", { "exactly.once.source.support": "enabled" });
     const api = connectClient(worker.urls[0]!);
@@ -304,6 +348,7 @@ describe("MirrorSourceConnector between two Kafka clusters", () => {
       "source.cluster.alias": "eos",
       topics: "ledger",
       "exactly.once.support": "required",
+      "offset-syncs.topic.location": "target",
     });
     // Without read_committed the connector cannot promise exactly once, as Kafka's says.
     const refused = await api.put("/connectors/mm2-eos/config", config);
@@ -337,6 +382,22 @@ describe("MirrorSourceConnector between two Kafka clusters", () => {
     expect(dump).toContain("isTransactional: true");
     expect(dump).toContain("endTxnMarker: COMMIT");
     expect(dump).not.toContain("isTransactional: false");
+    // offset-syncs.topic.location=target: the syncs are on the target, named after the source alias. The
+    // first record after the aborted transaction (a gap upstream) is synced at once, to its copy.
+    const syncs = await waitFor(
+      "the offset syncs on the target",
+      async () => {
+        if (!(await targetClient.listTopics()).includes("mm2-offset-syncs.eos.internal")) return undefined;
+        const [p0 = []] = await readAll(targetClient, "mm2-offset-syncs.eos.internal");
+        const decoded = p0.map((r) => decodeOffsetSync(r.key, r.value));
+        return decoded.some((s) => s.upstreamOffset === committed[5]!.offset) ? decoded : undefined;
+      },
+      { timeoutMs: 30000, intervalMs: 250 },
+    );
+    expect(await sourceClient.listTopics()).not.toContain("mm2-offset-syncs.eos.internal");
+    const gapSync = syncs.find((s) => s.upstreamOffset === committed[5]!.offset)!;
+    expect(gapSync.topic).toBe("ledger");
+    expect(content(remote.find((r) => r.offset === gapSync.downstreamOffset)!)).toEqual(content(committed[5]!));
     expect((await api.delete("/connectors/mm2-eos")).status).toBe(204);
     await stopWorker(worker);
   }, 240_000);
