@@ -301,6 +301,27 @@ describe.each(["embedded", "kafka"] as BrokerKind[])("schema exporters on %s", (
     expect(status.offset).toBeGreaterThan(0);
   }, 300_000);
 
+  test("a subject deleted whole, soft then permanently, goes the same way at the destination", async () => {
+    expect((await src.register("orders-temp", ORDER_V1)).status).toBe(200);
+    expect((await src.register("orders-temp", ORDER_V2)).status).toBe(200);
+    expect((await src.put("/config/orders-temp", { compatibility: "NONE" })).status).toBe(200);
+    const selected = async (api: Api, headers: Record<string, string> = {}) =>
+      (await snapshot(api, headers))["orders-temp"];
+    const same = async () => {
+      const want = await selected(src);
+      return JSON.stringify(await selected(dst, auth)) === JSON.stringify(want) && want;
+    };
+    expect(((await waitFor("orders-temp exported", same)) as { live: number[] }).live).toEqual([1, 2]);
+    expect((await src.delete("/subjects/orders-temp")).status).toBe(200);
+    const soft = (await waitFor("soft-deleted at the destination", async () => {
+      const s = (await same()) as { live: number[]; config: unknown } | false;
+      return s && s.live.length === 0 && s;
+    })) as { config: unknown };
+    expect(soft.config).toBeNull();
+    expect((await src.delete("/subjects/orders-temp?permanent=true")).status).toBe(200);
+    await waitFor("gone from the destination", async () => (await selected(dst, auth)) === undefined);
+  }, 120_000);
+
   test("CUSTOM context and subjectRenameFormat name the destination's subjects; reset exports again; NONE keeps a context's subjects and ids", async () => {
     expect(
       (
