@@ -6,6 +6,8 @@ import { ConnectorFormPage } from "./pages/connector-form.tsx";
 import { ConnectorPage } from "./pages/connector.tsx";
 import { ConnectorsPage } from "./pages/connectors.tsx";
 import { DraftPage } from "./pages/draft.tsx";
+import { ExportersPage } from "./pages/exporters.tsx";
+import { MirrorPage } from "./pages/mirror.tsx";
 import { PluginsPage } from "./pages/plugins.tsx";
 import { SchemaIdPage } from "./pages/schema-id.tsx";
 import { SubjectPage } from "./pages/subject.tsx";
@@ -34,6 +36,10 @@ function page(route: Route) {
       return <ConnectorFormPage route={route} />;
     case "plugins":
       return <PluginsPage route={route} />;
+    case "mirror":
+      return <MirrorPage />;
+    case "exporters":
+      return <ExportersPage />;
     case "cluster":
       return <ClusterPage />;
     case "api":
@@ -72,6 +78,8 @@ export function App() {
           {has("registry") && link("subjects", "Subjects")}
           {has("connect") && link("connectors", "Connectors")}
           {has("connect") && link("plugins", "Plugins")}
+          {has("connect") && link("mirror", "Mirror")}
+          {has("registry") && link("exporters", "Exporters")}
           {link("cluster", "Cluster")}
           {has("registry") && (
             <a href={href(["api", "registry"])} class={top === "api" && route.path[1] !== "connect" ? "current" : ""}>

@@ -2,7 +2,7 @@
 // minutes kept (across pages, so a chart does not start empty each time it is opened).
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, baseOf, has } from "./api.ts";
-import { countersFromPrometheus } from "./prometheus.ts";
+import { countersFromPrometheus, parsePrometheus, type PromSample } from "./prometheus.ts";
 import { authorization } from "./token.ts";
 import { readMetrics, seriesOf, type Sample, type Series } from "./rates.ts";
 
@@ -63,4 +63,14 @@ export function useSeries(): Map<string, Series> {
     };
   }, []);
   return seriesOf(samples);
+}
+
+/** Connect's Prometheus /metrics, parsed: the gauges tasks publish (the worker the console reaches). */
+export async function readConnectMetrics(): Promise<PromSample[]> {
+  const response = await fetch(`${baseOf("connect")}/metrics`, {
+    credentials: "same-origin",
+    headers: authorization(),
+  });
+  if (!response.ok) throw new Error(`GET /metrics answered ${response.status}`);
+  return parsePrometheus(await response.text());
 }

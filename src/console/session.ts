@@ -5,6 +5,8 @@ import { api, ApiError, has, type Service } from "./api.ts";
 export interface Permissions {
   user: string | null;
   readOnly: boolean;
+  /** The registry's global config resource (Config:): what the user may do with it; absent on older servers. */
+  config?: "Read" | "Write" | null;
 }
 
 const permissions: Record<Service, Permissions> = {
@@ -19,7 +21,11 @@ export async function loadPermissions(): Promise<void> {
     (["registry", "connect"] as const).filter(has).map(async (service) => {
       try {
         const answer = await api<Partial<Permissions>>(service, PATHS[service]);
-        permissions[service] = { user: answer.user ?? null, readOnly: answer.readOnly === true };
+        permissions[service] = {
+          user: answer.user ?? null,
+          readOnly: answer.readOnly === true,
+          ...(answer.config !== undefined ? { config: answer.config } : {}),
+        };
       } catch (err) {
         // 403 on the question itself: this user may do nothing here beyond what it is refused.
         if (err instanceof ApiError && err.status === 403) permissions[service] = { user: null, readOnly: true };
@@ -30,6 +36,12 @@ export async function loadPermissions(): Promise<void> {
 
 export function canWrite(service: Service): boolean {
   return !permissions[service].readOnly;
+}
+
+/** Whether the user may change the service's own settings (the registry's global config, its exporters). */
+export function canConfigure(service: Service): boolean {
+  const p = permissions[service];
+  return !p.readOnly && (p.config === undefined || p.config === "Write");
 }
 
 export function userName(): string | null {

@@ -57,6 +57,13 @@ export interface TaskTotals {
   lag: number | null;
 }
 
+/** A plugin gauge's series read now (GET /sluice/metrics?gauges=); null where it reads NaN (not known yet). */
+export interface PluginGaugeValue {
+  name: string;
+  labels: Record<string, string>;
+  value: number | null;
+}
+
 type StatusView = {
   name: string;
   connector: { state: string; worker_id: string };
@@ -219,6 +226,22 @@ export class ConnectMetrics {
         series.set(JSON.stringify([task, labels]), { task, labels, read });
       },
     };
+  }
+
+  /** The series of the plugin gauges whose names start with `prefix`, read now (a task thread's by message). */
+  async pluginGauges(prefix: string): Promise<PluginGaugeValue[]> {
+    const reads: Promise<PluginGaugeValue>[] = [];
+    for (const [name, series] of this.pluginSeries) {
+      if (!prefix || !name.startsWith(prefix)) continue;
+      for (const s of series.values())
+        reads.push(
+          Promise.resolve(s.read()).then(
+            (value) => ({ name, labels: { ...s.labels }, value: Number.isFinite(value) ? value : null }),
+            () => ({ name, labels: { ...s.labels }, value: null }),
+          ),
+        );
+    }
+    return Promise.all(reads);
   }
 
   /** Drops a stopped task's series, so tasks that moved to another worker or were deleted do not linger. */

@@ -7,12 +7,13 @@
 // wrote before (so a restart does not move a group backwards) and the offset-syncs topic to its end;
 // it keeps following the offset syncs after that.
 import type { Broker, FetchedRecord, GroupOffset } from "../../broker/broker.ts";
-import { SourceTask } from "../../connect/api/connector.ts";
+import { SourceTask, type RecordMetadata } from "../../connect/api/connector.ts";
 import { Schema } from "../../connect/api/data/index.ts";
 import { sourceRecord, type SourceRecord } from "../../connect/api/records.ts";
 import { logger } from "../../platform/log.ts";
 import { VERSION } from "../../platform/version.ts";
 import { decodeCheckpoint, encodeCheckpoint, type Checkpoint } from "./checkpoint.ts";
+import { MirrorCheckpointMetrics } from "./checkpoint-metrics.ts";
 import { CheckpointConfig, TASK_CONSUMER_GROUPS } from "./checkpoint-config.ts";
 import type { TopicFilter } from "./filters.ts";
 import { waitUnlessStopped } from "./internal-topics.ts";
@@ -104,6 +105,7 @@ export class MirrorCheckpointTask extends SourceTask {
   private following?: Promise<void>;
   private syncTimer?: ReturnType<typeof setInterval>;
   private syncing = false;
+  private metrics: MirrorCheckpointMetrics | undefined;
 
   version(): string {
     return VERSION;
@@ -121,6 +123,11 @@ export class MirrorCheckpointTask extends SourceTask {
     this.intervalMs = Math.max(0, config.intervalMs("emit.checkpoints"));
     this.nextEmit = Date.now() + this.intervalMs; // Kafka's task waits one interval before the first
     this.stopped = false;
+    this.metrics = new MirrorCheckpointMetrics(
+      this.context.metrics,
+      config.sourceClusterAlias,
+      config.targetClusterAlias,
+    );
     // As Kafka's: the stores load in the background, so that a slow cluster does not hold up start().
     this.starting = this.startStores().catch((err: unknown) => {
       log.error({ err: (err as Error).message }, "could not start the checkpoint task's stores");
@@ -301,6 +308,11 @@ export class MirrorCheckpointTask extends SourceTask {
         timestamp,
       });
     });
+  }
+
+  override commitRecord(record: SourceRecord, metadata: RecordMetadata | null): void {
+    const group = (record.sourcePartition as { group?: unknown }).group;
+    if (metadata && typeof group === "string") this.metrics?.written(group);
   }
 
   /** One round of sync.group.offsets: the target's idle groups' offsets, then the commits. */

@@ -12,6 +12,7 @@ import { logger } from "../../platform/log.ts";
 import { VERSION } from "../../platform/version.ts";
 import { encodeOffsetSync, type OffsetSync } from "./offset-sync.ts";
 import { OffsetSyncWriter } from "./offset-sync-writer.ts";
+import { MirrorSourceLag } from "./source-lag.ts";
 import { MirrorSourceMetrics } from "./source-metrics.ts";
 import { MirrorSourceConfig, type TopicPartition } from "./source-config.ts";
 
@@ -43,6 +44,7 @@ export class MirrorSourceTask extends SourceTask {
   private fetch!: ReturnType<typeof consumerTuning>;
   private stopping = false;
   private metrics: MirrorSourceMetrics | undefined;
+  private lag: MirrorSourceLag | undefined;
 
   version(): string {
     return VERSION;
@@ -60,6 +62,9 @@ export class MirrorSourceTask extends SourceTask {
     );
     const partitions = config.taskTopicPartitions;
     this.metrics = new MirrorSourceMetrics(this.context.metrics, config.sourceClusterAlias, config.targetClusterAlias);
+    this.lag = new MirrorSourceLag(this.context.metrics, config.sourceClusterAlias, config.targetClusterAlias, (t) =>
+      config.formatRemoteTopic(t),
+    );
     this.consumer = await config.connectClient("source", ["consumer"], "replication-consumer");
     try {
       if (config.emitOffsetSyncs) {
@@ -81,6 +86,7 @@ export class MirrorSourceTask extends SourceTask {
         );
       }
       await this.seek(partitions);
+      for (const p of this.positions.values()) this.lag.track(p.topic, p.partition, p.offset);
     } catch (err) {
       await this.closeClients();
       throw err;
@@ -122,6 +128,8 @@ export class MirrorSourceTask extends SourceTask {
 
   async poll(): Promise<SourceRecord[] | null> {
     if (this.stopping || !this.consumer) return null;
+    const consumer = this.consumer;
+    void this.lag?.refresh((topic) => consumer.endOffsets(topic));
     const reads = [...this.positions.values()];
     let fetched: FetchedRecord[];
     try {
@@ -191,13 +199,18 @@ export class MirrorSourceTask extends SourceTask {
       "positions out of range on the source cluster; reset per auto.offset.reset",
     );
     await this.reset(outOfRange);
+    for (const tp of outOfRange) {
+      const p = this.positions.get(`${tp.partition}:${tp.topic}`);
+      if (p) this.lag?.track(p.topic, p.partition, p.offset);
+    }
   }
 
   override commitRecord(record: SourceRecord, metadata: RecordMetadata | null): void {
     if (this.stopping || !metadata) return;
     this.metrics?.written(metadata.topic, metadata.partition, record.timestamp ?? Date.now());
-    if (!this.writer) return;
     const partition = record.sourcePartition as { topic: string; partition: number };
+    this.lag?.written(partition.topic, partition.partition, unwrapOffset(record.sourceOffset));
+    if (!this.writer) return;
     this.writer.maybeQueue(partition.topic, partition.partition, unwrapOffset(record.sourceOffset), metadata.offset);
     this.writer.firePending();
   }

@@ -2,16 +2,14 @@
 // records per second and sink lag, a CDC connector's slot lag and snapshot progress, its offsets (edited
 // or reset while it is stopped) and its config.
 import { useState } from "preact/hooks";
-import { api, baseOf, enc } from "../api.ts";
+import { api, enc } from "../api.ts";
 import { CDC_CLASSES, cdcFigures, formatBytes, formatDuration, serverOf } from "../cdc-figures.ts";
 import { actions, ignoredSettings, type ConnectorInfo, type ConnectorStatus } from "../connect-api.ts";
 import { Action, ErrorBox, Loading, Section, Spark, State } from "../components/ui.tsx";
 import { useLoad } from "../load.ts";
-import { useSeries } from "../metrics-feed.ts";
+import { readConnectMetrics, useSeries } from "../metrics-feed.ts";
 import { href, navigate, type Route } from "../router.ts";
-import { parsePrometheus } from "../prometheus.ts";
 import { canWrite } from "../session.ts";
-import { authorization } from "../token.ts";
 
 export function ConnectorPage({ route }: { route: Route }) {
   const name = route.path[1]!;
@@ -238,18 +236,7 @@ function IgnoredSettingsNotice({
 
 /** The slot's WAL retained and the snapshot's progress, from connect's /metrics every 3 s. */
 function ChangeDataCapture({ server }: { server: string | undefined }) {
-  const metrics = useLoad(
-    async () => {
-      const response = await fetch(`${baseOf("connect")}/metrics`, {
-        credentials: "same-origin",
-        headers: authorization(),
-      });
-      if (!response.ok) throw new Error(`GET /metrics answered ${response.status}`);
-      return parsePrometheus(await response.text());
-    },
-    [server],
-    3000,
-  );
+  const metrics = useLoad(readConnectMetrics, [server], 3000);
   if (server === undefined) return null;
   const figures = metrics.data ? cdcFigures(metrics.data, server) : undefined;
   const snapshot = figures?.snapshot?.running || figures?.snapshot?.completed ? figures.snapshot : null;

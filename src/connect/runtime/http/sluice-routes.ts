@@ -5,7 +5,7 @@ import { logger } from "../../../platform/log.ts";
 import { documented } from "../../../platform/openapi.ts";
 import type { ForwardingTls } from "../../../platform/tls.ts";
 import type { Herder } from "../herder/herder.ts";
-import type { TaskTotals } from "../metrics.ts";
+import type { PluginGaugeValue, TaskTotals } from "../metrics.ts";
 import type { ConnectUsers } from "../security.ts";
 
 const log = logger("connect-http");
@@ -37,10 +37,19 @@ const TaskTotalsBody = t.Object({
   lag: t.Union([t.Number(), t.Null()]),
 });
 
+const GaugeBody = t.Object({
+  name: t.String(),
+  labels: t.Record(t.String(), t.String()),
+  value: t.Union([t.Number(), t.Null()]),
+  worker: t.String(),
+});
+
 const MetricsBody = t.Object({
   /** When the counters were read (ms since the epoch): rates are differences over time. */
   time: t.Integer(),
   tasks: t.Array(TaskTotalsBody),
+  /** With ?gauges=<prefix>: the tasks' own gauges of those names, from every worker. */
+  gauges: t.Optional(t.Array(GaugeBody)),
   /** Workers that did not answer: their tasks are missing. */
   unreachable: t.Array(t.String()),
 });
@@ -55,7 +64,9 @@ const IgnoredSetting = t.Object({ name: t.String(), message: t.String() });
 const IgnoredSettingsBody = t.Object({ noEffect: t.Array(IgnoredSetting), unknown: t.Array(IgnoredSetting) });
 
 type WorkerTotals = TaskTotals & { worker: string };
-type MetricsReply = { time: number; tasks: WorkerTotals[]; unreachable: string[] };
+type WorkerGauge = PluginGaugeValue & { worker: string };
+type MetricsReply = { time: number; tasks: WorkerTotals[]; gauges?: WorkerGauge[]; unreachable: string[] };
+type WorkerMetrics = { tasks: WorkerTotals[]; gauges?: WorkerGauge[] };
 
 /** A worker's counters are its own: asking the others is bounded, a slow one is reported unreachable. */
 const PEER_TIMEOUT_MS = 5000;
@@ -67,21 +78,27 @@ export interface SluiceRouteOptions {
 }
 
 export function sluiceRoutes(herder: Herder, options: SluiceRouteOptions) {
-  const own = async (): Promise<WorkerTotals[]> =>
-    (await herder.metrics().taskTotals()).map((totals) => ({ ...totals, worker: herder.workerId }));
+  const own = async (gauges: string | undefined): Promise<WorkerMetrics> => {
+    const worker = herder.workerId;
+    const tasks = (await herder.metrics().taskTotals()).map((totals) => ({ ...totals, worker }));
+    if (!gauges) return { tasks };
+    return { tasks, gauges: (await herder.metrics().pluginGauges(gauges)).map((g) => ({ ...g, worker })) };
+  };
 
   /** Another worker's own counters, asked with the caller's credentials. */
-  const peer = async (url: string, request: Request): Promise<WorkerTotals[]> => {
+  const peer = async (url: string, request: Request, gauges: string | undefined): Promise<WorkerMetrics> => {
     const headers = new Headers();
     const authorization = request.headers.get("authorization");
     if (authorization) headers.set("authorization", authorization);
-    const response = await fetch(`${url}/sluice/metrics?local=true`, {
+    const query = gauges ? `&gauges=${encodeURIComponent(gauges)}` : "";
+    const response = await fetch(`${url}/sluice/metrics?local=true${query}`, {
       headers,
       signal: AbortSignal.timeout(PEER_TIMEOUT_MS),
       ...(options.forwardTls ? { tls: options.forwardTls } : {}),
     });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    return ((await response.json()) as MetricsReply).tasks;
+    const reply = (await response.json()) as MetricsReply;
+    return { tasks: reply.tasks, ...(gauges ? { gauges: reply.gauges ?? [] } : {}) };
   };
 
   return (
@@ -96,36 +113,49 @@ export function sluiceRoutes(herder: Herder, options: SluiceRouteOptions) {
         async ({ query, request }): Promise<MetricsReply> => {
           const time = Date.now();
           // Each worker counts only the tasks it runs: the cluster's figures are every worker's.
-          if (query.local === "true") return { time, tasks: await own(), unreachable: [] };
+          const gauges = query.gauges || undefined;
+          if (query.local === "true") return { time, ...(await own(gauges)), unreachable: [] };
           const others = Object.entries(herder.workerUrls())
             .filter(([id]) => id !== herder.workerId)
             .map(([, url]) => ({ url }));
           const unreachable: string[] = [];
           const answers = await Promise.all(
             others.map((w) =>
-              peer(w.url, request).catch((err: unknown) => {
+              peer(w.url, request, gauges).catch((err: unknown): WorkerMetrics => {
                 log.debug(
                   { worker: w.url, err: err instanceof Error ? err.message : String(err) },
                   "worker did not answer for its metrics",
                 );
                 unreachable.push(w.url);
-                return [];
+                return { tasks: [] };
               }),
             ),
           );
-          const tasks = [...(await own()), ...answers.flat()].sort((a, b) =>
-            a.connector < b.connector ? -1 : a.connector > b.connector ? 1 : a.task - b.task,
-          );
-          return { time, tasks, unreachable: unreachable.sort() };
+          const all = [await own(gauges), ...answers];
+          const tasks = all
+            .flatMap((w) => w.tasks)
+            .sort((a, b) => (a.connector < b.connector ? -1 : a.connector > b.connector ? 1 : a.task - b.task));
+          const reply: MetricsReply = { time, tasks, unreachable: unreachable.sort() };
+          if (gauges) reply.gauges = all.flatMap((w) => w.gauges ?? []);
+          return reply;
         },
         {
           query: t.Object({
             local: t.Optional(
               t.String({ description: '"true": this worker\'s own counters only (how workers ask each other)' }),
             ),
+            gauges: t.Optional(
+              t.String({
+                description:
+                  "a metric name prefix (e.g. sluice_mirror_): the tasks' own gauges of those names too, as `gauges`",
+              }),
+            ),
           }),
           response: MetricsBody,
-          ...documented({ summary: "Each task's record counters and sink lag, from every worker (Sluice's own)" }),
+          ...documented({
+            summary:
+              "Each task's record counters and sink lag, and with gauges= its own gauges, from every worker (Sluice's own)",
+          }),
         },
       )
       // The connector's page shows what the worker warned about when it was created or updated.
