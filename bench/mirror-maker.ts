@@ -17,7 +17,8 @@
 // medians over the rounds. RSS: the worker process's peak (VmHWM) over the run. CPU: its user + system time
 // over the throughput phase. The bench, both brokers and the worker share the machine's cores.
 // Usage: bun bench/mirror-maker.ts [records=500000] [partitions=4] [tasks=1,4] [rounds=2] [lagSeconds=15]
-//        [rate=10000] [timeoutSeconds=600]
+//        [rate=10000] [timeoutSeconds=600] [sides=sluice,kafka]
+// (sides: one of them alone, e.g. for a profile: no ratios then)
 // SLUICE_BIN overrides the Sluice executable (default dist/sluice, built with `bun run build` if missing).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -45,6 +46,7 @@ const rounds = Number(process.argv[5] ?? 2);
 const lagSeconds = Number(process.argv[6] ?? 15);
 const rate = Number(process.argv[7] ?? 10_000);
 const timeoutMs = Number(process.argv[8] ?? 600) * 1000;
+const sides = (process.argv[9] ?? "sluice,kafka").split(",");
 /** Seconds of the lag phase's load before its records count: the connector has just finished a backlog. */
 const WARMUP_S = 3;
 const TOPIC = "bench";
@@ -61,8 +63,11 @@ interface Kind {
   tasks: number;
 }
 const kinds: Kind[] = taskCounts.flatMap((tasks) =>
-  (["sluice", "kafka"] as const).map((side) => ({ key: `${side}-${tasks}`, side, tasks })),
+  (["sluice", "kafka"] as const)
+    .filter((side) => sides.includes(side))
+    .map((side) => ({ key: `${side}-${tasks}`, side, tasks })),
 );
+if (kinds.length === 0) throw new Error("sides: sluice, kafka or both");
 const label = (k: Kind) => `${k.side === "sluice" ? "Sluice" : "Kafka Connect 4.1.1"}, tasks.max=${k.tasks}`;
 
 interface Lag {
@@ -437,8 +442,9 @@ try {
   }
   console.log("");
   for (const tasks of taskCounts) {
-    const s = summary.get(`sluice-${tasks}`)!;
-    const k = summary.get(`kafka-${tasks}`)!;
+    const s = summary.get(`sluice-${tasks}`);
+    const k = summary.get(`kafka-${tasks}`);
+    if (!s || !k) continue;
     const throughput = s.recordsPerSecond / k.recordsPerSecond;
     const rss = s.peakRssMiB / k.peakRssMiB;
     console.log(
