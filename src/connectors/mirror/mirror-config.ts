@@ -44,6 +44,33 @@ export const MIRROR_CLIENT_PREFIXES = [
   "target.admin.",
 ];
 
+/**
+ * Client settings a connector may not give its clusters' clients: where a login's tokens come from is
+ * the worker's to say. A connector created over REST that could point a login at any URL, file or
+ * handler would make the worker fetch or read it (Kafka 4 refuses token endpoint URLs not listed in
+ * org.apache.kafka.sasl.oauthbearer.allowed.urls, empty by default). As connector client overrides.
+ */
+const WORKER_ONLY = [
+  "sasl.oauthbearer.token.endpoint.url",
+  "sasl.login.callback.handler.class",
+  "sasl.oauthbearer.jwt.retriever.class",
+  "sasl.login.class",
+];
+
+/** The MM2 client settings that name a WORKER_ONLY setting, each with why it is refused. */
+export function workerOnlyClientSettings(props: Record<string, string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const key of Object.keys(props)) {
+    const prefix = MIRROR_CLIENT_PREFIXES.find((p) => key.startsWith(p));
+    if (prefix && WORKER_ONLY.includes(key.slice(prefix.length)))
+      out.set(
+        key,
+        `a connector may not choose where its Kafka logins get their tokens (${key.slice(prefix.length)}), which the worker would fetch or read for it; use SASL PLAIN or SCRAM, or TLS client certificates`,
+      );
+  }
+  return out;
+}
+
 /** Kafka's MirrorConnectorConfig, the settings every MM2 connector has. */
 export const mirrorConnectorSettings: Setting[] = [
   { name: "enabled", type: "boolean", default: true, importance: "low", doc: "Whether to replicate source->target." },
@@ -144,6 +171,8 @@ export class MirrorConfig {
     readonly props: Record<string, string>,
   ) {
     this.values = definition.parse(props).values;
+    const [refusedKey, why] = [...workerOnlyClientSettings(props)][0] ?? [];
+    if (refusedKey !== undefined) throw new ConfigError(refusedKey, props[refusedKey]!, why!);
     this.sourceClusterAlias = this.values.string("source.cluster.alias");
     this.targetClusterAlias = this.values.string("target.cluster.alias");
     this.adminTimeoutMs = this.values.int("admin.timeout.ms");

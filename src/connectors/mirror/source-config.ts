@@ -282,6 +282,30 @@ export class MirrorSourceConfig extends MirrorConfig {
   }
 }
 
+/** Java's String.hashCode, over UTF-16 code units. */
+function javaHashCode(text: string): number {
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  return h;
+}
+
+/**
+ * The order in which Java iterates a `new HashMap<>(n)` of these n keys: Kafka's connector deals the
+ * topics in the order of the map its Admin client answers describeTopics with. Keys sharing a bucket
+ * keep the order Kafka's client put them in, which Sluice cannot know: those go by name.
+ */
+export function javaHashMapOrder(keys: string[]): string[] {
+  const n = keys.length;
+  let capacity = 1;
+  while (capacity < n) capacity *= 2; // tableSizeFor(n)
+  while (n > Math.floor(capacity * 0.75)) capacity *= 2; // grown by the puts
+  const bucket = (key: string) => {
+    const h = javaHashCode(key);
+    return (h ^ (h >>> 16)) & (capacity - 1);
+  };
+  return [...keys].sort((a, b) => bucket(a) - bucket(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
 /**
  * Kafka's round robin: partition i of the list goes to task i mod n, with n the smaller of tasks.max
  * and the number of partitions. No partitions: no tasks.

@@ -8,9 +8,10 @@ import { ConnectException, SourceConnector, type ExactlyOnceSupport } from "../.
 import { logger } from "../../platform/log.ts";
 import type { SettingsDefinition } from "../../platform/settings.ts";
 import { VERSION } from "../../platform/version.ts";
-import { mirrorClientProps } from "./mirror-config.ts";
+import { mirrorClientProps, workerOnlyClientSettings } from "./mirror-config.ts";
 import {
   assignTopicPartitions,
+  javaHashMapOrder,
   MirrorSourceConfig,
   mirrorSourceSettings,
   type TopicPartition,
@@ -35,6 +36,7 @@ export class MirrorSourceConnector extends SourceConnector {
   /** Kafka's Scheduler runs one job at a time: jobs queue here. */
   private jobs: Promise<void> = Promise.resolve();
   private stopped = false;
+  private connected: Promise<void> | undefined;
 
   version(): string {
     return VERSION;
@@ -51,15 +53,13 @@ export class MirrorSourceConnector extends SourceConnector {
   async start(props: Record<string, string>): Promise<void> {
     this.settings = new MirrorSourceConfig(props);
     this.stopped = false;
+    this.connected = undefined;
     if (!this.settings.enabled) return;
     const config = this.settings;
     this.sourceAdmin = config.client("source", ["admin"], "replication-source-admin");
     this.targetAdmin = config.client("target", ["admin"], "replication-target-admin");
     // As Kafka's connector: each step is bounded by admin.timeout.ms and a failed one is logged, not fatal
-    // (the periodic refresh tries again).
-    await this.run("connecting to the source and target clusters", async () => {
-      await Promise.all([this.sourceAdmin!.connect(), this.targetAdmin!.connect()]);
-    });
+    // (the periodic refresh tries again, connecting first if the clusters could not be reached yet).
     await this.run("creating the offset-syncs topic", () => this.createOffsetSyncsTopic());
     await this.run("loading initial set of topic-partitions", () => this.loadTopicPartitions());
     await this.run("creating downstream topic-partitions", () => this.computeAndCreateTopicPartitions());
@@ -99,6 +99,7 @@ export class MirrorSourceConnector extends SourceConnector {
   /** Kafka's connector-specific checks: why exactly-once cannot be required, offset-syncs settings without offset syncs. */
   override async validate(props: Record<string, string>): Promise<Map<string, string[]>> {
     const problems = new Map<string, string[]>();
+    for (const [key, why] of workerOnlyClientSettings(props)) problems.set(key, [why]);
     if (props["exactly.once.support"] === "required" && !consumerUsesReadCommitted(props))
       problems.set("exactly.once.support", [
         "MirrorSourceConnector can only provide exactly-once guarantees when its source consumer is configured with isolation.level set to 'read_committed'; otherwise, records from aborted and uncommitted transactions will be replicated from the source cluster to the target cluster.",
@@ -160,6 +161,18 @@ export class MirrorSourceConnector extends SourceConnector {
     return true;
   }
 
+  /** Connects the admin clients, once: again after a failure. */
+  private connectAdmins(): Promise<void> {
+    this.connected ??= Promise.all([this.sourceAdmin!.connect(), this.targetAdmin!.connect()]).then(
+      () => undefined,
+      (err: unknown) => {
+        this.connected = undefined;
+        throw err;
+      },
+    );
+    return this.connected;
+  }
+
   /** One job now, after the ones queued, bounded by admin.timeout.ms; a failure is logged. */
   private run(what: string, job: () => Promise<void>): Promise<void> {
     const timeoutMs = this.settings.adminTimeoutMs;
@@ -170,7 +183,9 @@ export class MirrorSourceConnector extends SourceConnector {
         timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
       });
       try {
-        await Promise.race([job(), timeout]);
+        const work = this.connectAdmins().then(job);
+        work.catch(() => undefined); // one that outlives its timeout fails unobserved
+        await Promise.race([work, timeout]);
       } catch (err) {
         log.error({ err: (err as Error).message, connector: this.settings.props.name }, `${what} failed`);
       } finally {
@@ -216,10 +231,10 @@ export class MirrorSourceConnector extends SourceConnector {
     this.knownTarget = await this.findTargetTopicPartitions();
   }
 
-  /** The source's partitions to replicate, topics by name, partitions in order. */
+  /** The source's partitions to replicate: topics in the order Kafka's connector has them, partitions in order. */
   async findSourceTopicPartitions(): Promise<TopicPartition[]> {
     const admin = this.sourceAdmin!;
-    const topics = (await admin.listTopics()).filter((t) => this.settings.shouldReplicateTopic(t)).sort();
+    const topics = javaHashMapOrder((await admin.listTopics()).filter((t) => this.settings.shouldReplicateTopic(t)));
     return expand(await admin.partitionCounts!(topics), topics);
   }
 

@@ -12,6 +12,7 @@ import { logger } from "../../platform/log.ts";
 import { VERSION } from "../../platform/version.ts";
 import { encodeOffsetSync, type OffsetSync } from "./offset-sync.ts";
 import { OffsetSyncWriter } from "./offset-sync-writer.ts";
+import { MirrorSourceMetrics } from "./source-metrics.ts";
 import { MirrorSourceConfig, type TopicPartition } from "./source-config.ts";
 
 const log = logger("mirror-source-task");
@@ -41,6 +42,7 @@ export class MirrorSourceTask extends SourceTask {
   private readonly positions = new Map<string, PartitionRead>();
   private fetch!: ReturnType<typeof consumerTuning>;
   private stopping = false;
+  private metrics: MirrorSourceMetrics | undefined;
 
   version(): string {
     return VERSION;
@@ -57,6 +59,7 @@ export class MirrorSourceTask extends SourceTask {
       ),
     );
     const partitions = config.taskTopicPartitions;
+    this.metrics = new MirrorSourceMetrics(this.context.metrics, config.sourceClusterAlias, config.targetClusterAlias);
     this.consumer = await config.connectClient("source", ["consumer"], "replication-consumer");
     try {
       if (config.emitOffsetSyncs) {
@@ -134,6 +137,8 @@ export class MirrorSourceTask extends SourceTask {
       // (retention, a recreated topic) is reset as the consumer would.
       log.warn({ err: (err as Error).message }, "Failure during poll.");
       await this.resetOutOfRange().catch(() => undefined);
+      // As long as Kafka's poll would have waited: an unreachable cluster is not asked in a tight loop.
+      await Bun.sleep(Math.min(this.config.pollTimeoutMs, 1000));
       return null;
     }
     if (fetched.length === 0) return null;
@@ -144,6 +149,8 @@ export class MirrorSourceTask extends SourceTask {
       const position = this.positions.get(key);
       if (!position || r.offset < position.offset) continue;
       position.offset = r.offset + 1;
+      const remote = this.config.formatRemoteTopic(r.topic);
+      this.metrics?.read(remote, r.partition, r.timestamp, r.value?.length ?? 0);
       const headers: ConnectHeader[] = Object.entries(r.headers).map(([name, value]) => ({
         key: name,
         schema: Schema.BYTES_SCHEMA,
@@ -153,7 +160,7 @@ export class MirrorSourceTask extends SourceTask {
         sourceRecord({
           sourcePartition: wrapPartition(r, alias),
           sourceOffset: { offset: r.offset },
-          topic: this.config.formatRemoteTopic(r.topic),
+          topic: remote,
           kafkaPartition: r.partition,
           keySchema: Schema.OPTIONAL_BYTES_SCHEMA,
           key: r.key,
@@ -187,7 +194,9 @@ export class MirrorSourceTask extends SourceTask {
   }
 
   override commitRecord(record: SourceRecord, metadata: RecordMetadata | null): void {
-    if (this.stopping || !metadata || !this.writer) return;
+    if (this.stopping || !metadata) return;
+    this.metrics?.written(metadata.topic, metadata.partition, record.timestamp ?? Date.now());
+    if (!this.writer) return;
     const partition = record.sourcePartition as { topic: string; partition: number };
     this.writer.maybeQueue(partition.topic, partition.partition, unwrapOffset(record.sourceOffset), metadata.offset);
     this.writer.firePending();

@@ -53,6 +53,20 @@ describe("MM2 shared settings", () => {
     ).toEqual([]);
   });
 
+  test("a connector may not point its clusters' logins at a token endpoint, file or handler", () => {
+    for (const key of [
+      "source.cluster.sasl.oauthbearer.token.endpoint.url",
+      "target.cluster.sasl.login.callback.handler.class",
+      "source.consumer.sasl.login.class",
+      "admin.sasl.oauthbearer.jwt.retriever.class",
+    ]) {
+      expect(() => new MirrorConfig(definition, { ...base, [key]: "http://169.254.169.254/" })).toThrow(key);
+    }
+    expect(
+      () => new MirrorConfig(definition, { ...base, "source.cluster.sasl.mechanism": "SCRAM-SHA-512" }),
+    ).not.toThrow();
+  });
+
   test("client settings pass through without a warning", () => {
     const { unknown } = definition.parse({
       ...base,

@@ -5,6 +5,7 @@ import {
   assignTopicPartitions,
   decodeTopicPartition,
   encodeTopicPartition,
+  javaHashMapOrder,
   MirrorSourceConfig,
   mirrorSourceSettings,
 } from "#src/connectors/mirror/source-config.ts";
@@ -156,6 +157,14 @@ describe("exactly once and offsets", () => {
     ).toBe(0);
   });
 
+  test("a token endpoint for a cluster's login is a problem of its setting", async () => {
+    const problems = await connector.validate({
+      ...base,
+      "source.cluster.sasl.oauthbearer.token.endpoint.url": "file:///etc/passwd",
+    });
+    expect(problems.get("source.cluster.sasl.oauthbearer.token.endpoint.url")?.[0]).toContain("may not choose");
+  });
+
   test("offset-syncs settings without offset syncs are refused", async () => {
     const problems = await connector.validate({
       ...base,
@@ -177,5 +186,14 @@ describe("exactly once and offsets", () => {
     );
     expect(() => connector.alterOffsets(base, new Map([[ok, { offset: "x" }]]))).toThrow(/must be an integer/);
     expect(() => connector.alterOffsets(base, new Map([[ok, {}]]))).toThrow(/missing the 'offset' key/);
+  });
+});
+
+describe("the order topics are dealt in", () => {
+  test("Java's HashMap iteration order: by bucket of String.hashCode, ties by name", () => {
+    // "orders" and "payments" fall in buckets 2 and 3 of a 4-bucket map; "late-1" shares "orders"'s.
+    expect(javaHashMapOrder(["payments", "orders"])).toEqual(["orders", "payments"]);
+    expect(javaHashMapOrder(["payments", "orders", "late-1"])).toEqual(["late-1", "orders", "payments"]);
+    expect(javaHashMapOrder([])).toEqual([]);
   });
 });
