@@ -27,7 +27,7 @@ import type { FetchedRecord, PartitionRead } from "#src/broker/broker.ts";
 import { KafkaBroker } from "#src/broker/kafka/index.ts";
 import { kafkaConnectClasspath } from "../test/fixtures/kafka-connect.ts";
 import { startKafka } from "../test/fixtures/kafka.ts";
-import { mavenClasspath } from "../test/fixtures/maven.ts";
+import { kafkaMirrorClasspath } from "../test/fixtures/kafka-mirror.ts";
 import { freePort } from "../test/fixtures/wait.ts";
 import { lineText } from "./lib/line-file.ts";
 import {
@@ -51,9 +51,6 @@ const sides = (process.argv[9] ?? "sluice,kafka").split(",");
 const WARMUP_S = 3;
 const TOPIC = "bench";
 const BYTE_ARRAY = "org.apache.kafka.connect.converters.ByteArrayConverter";
-/** Kafka's connect-mirror and connect-mirror-client jars (the side-by-side tests' pom), resolved by Maven once. */
-const kafkaMirrorClasspath = () =>
-  mavenClasspath(join(import.meta.dir, "..", "test", "fixtures", "kafka-mirror", "pom.xml"), "kafka-mirror");
 const work = mkdtempSync(join(tmpdir(), "sluice-bench-mm2-"));
 
 type Side = "sluice" | "kafka";
