@@ -221,7 +221,8 @@ function latestCheckpoints(side: Side, checkpoints: DecodedCheckpoint[]) {
   );
 }
 
-/** The offset syncs that do not hold: the record at the upstream offset is not the one at the downstream offset. */
+/** The offset syncs that do not hold: the record at the upstream offset is not the one at the downstream offset
+ * (told by key, value and timestamp; the records' comparisons cover their headers). */
 async function wrongOffsetSyncs(side: Side, syncs: DecodedOffsetSync[]): Promise<DecodedOffsetSync[]> {
   const wrong: DecodedOffsetSync[] = [];
   for (const topic of new Set(syncs.map((s) => s.topic))) {
@@ -231,7 +232,8 @@ async function wrongOffsetSyncs(side: Side, syncs: DecodedOffsetSync[]): Promise
     for (const s of syncs.filter((s) => s.topic === topic)) {
       const up = at(upstream, s.topicPartition, s.upstreamOffset);
       const down = at(downstream, s.topicPartition, s.downstreamOffset);
-      if (!up || !down || JSON.stringify(content(up)) !== JSON.stringify(content(down))) wrong.push(s);
+      if (!up || !down || up.key !== down.key || up.value !== down.value || up.timestamp !== down.timestamp)
+        wrong.push(s);
     }
   }
   return wrong;
@@ -518,14 +520,25 @@ test("Sluice's MirrorMaker 2 connectors give what Kafka Connect's give", async (
   expect(reference).toBeDefined();
   const b = target!.bootstrap;
   for (const topic of TOPICS) await replicated("sl", topic);
+  // Every comparison runs and each difference is listed, so one run shows all of them.
+  const differences: string[] = [];
+  const compare = (what: string, sluiceHas: unknown, kafkaConnectHas: unknown) => {
+    if (!Bun.deepEquals(sluiceHas, kafkaConnectHas))
+      differences.push(
+        `${what}: Kafka Connect ${JSON.stringify(kafkaConnectHas)}, Sluice ${JSON.stringify(sluiceHas)}`,
+      );
+  };
 
   // Records, byte for byte the same as Kafka Connect's copies, partition for partition.
   for (const topic of TOPICS) {
     const [kc, sl] = await Promise.all([probe!.read(b, remote("kc", topic)), probe!.read(b, remote("sl", topic))]);
-    expect({ topic, records: sl.map((r) => ({ partition: r.partition, offset: r.offset, ...content(r) })) }).toEqual({
-      topic,
-      records: kc.map((r) => ({ partition: r.partition, offset: r.offset, ...content(r) })),
-    });
+    compare(`${topic}: record count`, sl.length, kc.length);
+    const differing = kc.filter((r, i) => !Bun.deepEquals(sl[i], r));
+    for (const r of differing.slice(0, 3)) {
+      const other = sl[kc.indexOf(r)];
+      compare(`${topic}: record ${r.partition}/${r.offset}`, other, r);
+    }
+    if (differing.length > 3) differences.push(`${topic}: ${differing.length - 3} more records differ`);
   }
   await waitFor(
     "the changed retention.ms on Sluice's remote topic",
@@ -533,41 +546,54 @@ test("Sluice's MirrorMaker 2 connectors give what Kafka Connect's give", async (
       (await probe!.describe(b, [remote("sl", "mm-orders")]))[remote("sl", "mm-orders")]!.configs["retention.ms"] ===
       "172800000",
     { timeoutMs: 30_000, intervalMs: 500 },
-  );
+  ).catch((err: Error) => differences.push(err.message));
   const downstream = await expectedDownstream("sl", commits);
   const expected = commits
     .map((c) => ({ ...c, offset: downstream.get(`${c.topic}/${c.partition}`)! }))
     .sort((x, y) => `${x.topic}/${x.partition}`.localeCompare(`${y.topic}/${y.partition}`));
   const state = await checkpointed("sl", expected).catch(async (err: Error) => {
-    // (what Sluice has so far, for the failure message)
-    const now = await mirroredState("sl").catch((e: Error) => e.message);
-    throw new Error(`${err.message}\nSluice's state: ${JSON.stringify(now, null, 1)}`);
+    differences.push(err.message);
+    return mirroredState("sl");
   });
   const ref = reference!;
-  expect(state.topics).toEqual(ref.topics);
-  expect(state.checkpoints).toEqual(ref.checkpoints);
-  expect(state.translated).toEqual(ref.translated);
-  expect(state.targetGroup).toEqual(ref.targetGroup);
-  expect(state.internalTopics).toEqual(ref.internalTopics);
-  expect(await wrongOffsetSyncs("sl", state.offsetSyncRecords)).toEqual([]);
-  await waitFor(
+  compare("remote topics (partitions, configs)", state.topics, ref.topics);
+  compare("newest checkpoints", state.checkpoints, ref.checkpoints);
+  compare("RemoteClusterUtils.translateOffsets", state.translated, ref.translated);
+  compare("target group offsets", state.targetGroup, ref.targetGroup);
+  compare("internal topics", state.internalTopics, ref.internalTopics);
+  compare("offset syncs that do not hold", await wrongOffsetSyncs("sl", state.offsetSyncRecords), []);
+  const syncs = await waitFor(
     "Sluice's newest offset syncs to be Kafka Connect's",
-    async () =>
-      JSON.stringify(latestOffsetSyncs(await probe!.offsetSyncs(source!.bootstrap, offsetSyncsTopic("sl")))) ===
-      JSON.stringify(ref.offsetSyncs),
+    async () => {
+      const latest = latestOffsetSyncs(await probe!.offsetSyncs(source!.bootstrap, offsetSyncsTopic("sl")));
+      return Bun.deepEquals(latest, ref.offsetSyncs) ? latest : undefined;
+    },
     { timeoutMs: 30_000, intervalMs: 500 },
-  );
+  ).catch(async () => latestOffsetSyncs(await probe!.offsetSyncs(source!.bootstrap, offsetSyncsTopic("sl"))));
+  compare("newest offset syncs", syncs, ref.offsetSyncs);
 
   const beats = await waitFor("two heartbeats from sl-src", async () => {
     const hs = (await probe!.heartbeats(b)).filter((h) => h.sourceClusterAlias === "sl-src");
     return hs.length >= 2 ? hs : undefined;
-  });
-  expect(beats.every((h) => h.targetClusterAlias === "sl-tgt" && h.partition === 0)).toBe(true);
-  expect(beats.every((h) => Math.abs(h.heartbeat - h.timestamp) < 60_000)).toBe(true);
+  }).catch((err: Error) => (differences.push(err.message), []));
+  compare(
+    "heartbeats not from sl-src to sl-tgt on partition 0",
+    beats.filter((h) => h.targetClusterAlias !== "sl-tgt" || h.partition !== 0),
+    [],
+  );
+  compare(
+    "heartbeats whose record timestamp is not theirs",
+    beats.filter((h) => Math.abs(h.heartbeat - h.timestamp) >= 60_000),
+    [],
+  );
   const clusters = await probe!.clusters(b, "sl-src");
-  expect(clusters.upstreamClusters).toEqual(["kc-src", "sl-src"]);
-  expect(clusters.checkpointTopics).toEqual([checkpointsTopic("kc"), checkpointsTopic("sl")]);
-  expect(clusters.replicationHops).toBe(1);
+  compare("RemoteClusterUtils.upstreamClusters", clusters.upstreamClusters, ["kc-src", "sl-src"]);
+  compare("RemoteClusterUtils.checkpointTopics", clusters.checkpointTopics, [
+    checkpointsTopic("kc"),
+    checkpointsTopic("sl"),
+  ]);
+  compare("RemoteClusterUtils.replicationHops", clusters.replicationHops, 1);
+  expect(differences).toEqual([]);
 }, 300_000);
 
 test("a Sluice worker killed (-9) mid-replication loses nothing: its restart carries on, in order", async () => {

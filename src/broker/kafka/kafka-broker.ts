@@ -5,6 +5,8 @@
 import {
   Admin,
   ConfigResourceTypes,
+  ConnectionPool,
+  offsetCommitV8,
   ConfigSources,
   IncrementalAlterConfigOperationTypes,
   FindCoordinatorKeyTypes,
@@ -533,19 +535,34 @@ export class KafkaBroker implements Broker {
   }
 
   async alterGroupOffsets(group: string, offsets: GroupOffset[]): Promise<void> {
-    const topics = new Map<string, { partition: number; offset: bigint }[]>();
+    type CommitTopic = Parameters<typeof offsetCommitV8.api.async>[5][number];
+    const topics = new Map<string, CommitTopic>();
     for (const o of offsets) {
-      const list = topics.get(o.topic) ?? [];
-      list.push({ partition: o.partition, offset: BigInt(o.offset) });
-      topics.set(o.topic, list);
+      let topic = topics.get(o.topic);
+      if (!topic) topics.set(o.topic, (topic = { name: o.topic, partitions: [] }));
+      topic.partitions.push({
+        partitionIndex: o.partition,
+        committedOffset: BigInt(o.offset),
+        committedLeaderEpoch: -1,
+        committedMetadata: o.metadata,
+      });
     }
-    // Not `retrying`: a group with members refuses it (UNKNOWN_MEMBER_ID), which waiting does not change.
-    await this.guard(`commit offsets of group ${group}`, () =>
-      this.need(this.admin).alterConsumerGroupOffsets({
-        groupId: group,
-        topics: [...topics].map(([name, partitionOffsets]) => ({ name, partitionOffsets })),
-      }),
-    );
+    // An OffsetCommit of its own, as Kafka's Admin.alterConsumerGroupOffsets sends it (no generation, no
+    // member): the library's call drops the metadata. A coordinator that moved or is loading is asked
+    // again; a group with members refuses it (UNKNOWN_MEMBER_ID, not retriable).
+    await this.retrying(`commit offsets of group ${group}`, async () => {
+      const [coordinator] = await this.need(this.admin).findCoordinator({
+        keyType: FindCoordinatorKeyTypes.GROUP,
+        keys: [group],
+      });
+      if (!coordinator) throw new BrokerError(`no coordinator for group ${group}`, true);
+      const pool = new ConnectionPool(this.clientOptions("admin").clientId, this.connection);
+      try {
+        await offsetCommitV8.api.async(await pool.get(coordinator), group, -1, "", null, [...topics.values()]);
+      } finally {
+        await pool.close().catch(() => undefined);
+      }
+    });
   }
 
   /**

@@ -40,6 +40,28 @@ export function groupPartitions<T>(elements: T[], count: number): T[][] {
   return out;
 }
 
+/** Java's String.hashCode, over UTF-16 code units. */
+function javaHashCode(text: string): number {
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  return h;
+}
+
+/**
+ * The order Java iterates a `new HashSet<>()` of these names in (16 buckets, doubled as it fills past
+ * three quarters): Kafka's connector deals its groups to tasks in that order. Names sharing a bucket keep
+ * the order they were added in (the coordinators' listing, as Kafka's client gets it).
+ */
+export function javaHashSetOrder(names: string[]): string[] {
+  let capacity = 16;
+  while (names.length > capacity * 0.75) capacity *= 2;
+  const bucket = (name: string) => {
+    const h = javaHashCode(name);
+    return (h ^ (h >>> 16)) & (capacity - 1);
+  };
+  return [...names].sort((a, b) => bucket(a) - bucket(b)); // stable: a bucket keeps the names' order
+}
+
 /** The groups to checkpoint: the filter's, with offsets in at least one topic the topic filter takes. */
 export async function findConsumerGroups(
   source: Broker,
@@ -54,7 +76,7 @@ export async function findConsumerGroups(
     const offsets = await source.groupOffsets(group);
     if (offsets.some((o) => topicFilter.shouldReplicateTopic(o.topic))) out.push(group);
   }
-  return out.sort();
+  return javaHashSetOrder(out);
 }
 
 export class MirrorCheckpointConnector extends SourceConnector {

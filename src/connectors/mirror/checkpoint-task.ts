@@ -313,8 +313,15 @@ export class MirrorCheckpointTask extends SourceTask {
       const idle = new Map<string, GroupOffset[]>();
       for (const group of this.groups) {
         try {
-          if ((await target.groupState(group)).toLowerCase() === "empty")
-            idle.set(group, await target.groupOffsets(group));
+          const state = (await target.groupState(group)).toLowerCase();
+          if (state === "empty") idle.set(group, await target.groupOffsets(group));
+          else if (state === "dead") {
+            // Unknown to the classic DescribeGroups: no group at all, or a consumer-protocol (KIP-848)
+            // group, which Kafka's describeConsumerGroups would see. One with offsets is only moved
+            // forward, as an idle one (with members, its commit is refused either way).
+            const offsets = await target.groupOffsets(group);
+            if (offsets.length > 0) idle.set(group, offsets);
+          }
         } catch (err) {
           log.error(
             { group, err: (err as Error).message },

@@ -73,6 +73,21 @@ const common = {
   "value.converter": BYTES,
 };
 
+function checkpointConfig(): Record<string, string> {
+  return {
+    "connector.class": "MirrorCheckpointConnector",
+    ...common,
+    "source.cluster.bootstrap.servers": source.bootstrap,
+    "target.cluster.bootstrap.servers": target.bootstrap,
+    "tasks.max": "2",
+    "emit.checkpoints.interval.seconds": "1",
+    "refresh.groups.interval.seconds": "1",
+    "sync.group.offsets.enabled": "true",
+    "sync.group.offsets.interval.seconds": "1",
+    "checkpoints.topic.replication.factor": "1",
+  };
+}
+
 describe("MM2 heartbeats and checkpoints between two Kafka clusters", () => {
   test("heartbeats, checkpoints Kafka's RemoteClusterUtils reads, and synced target group offsets", async () => {
     const cluster = {
@@ -90,9 +105,9 @@ describe("MM2 heartbeats and checkpoints between two Kafka clusters", () => {
     });
     // The remote topic MirrorSourceConnector would have made (Kafka refuses commits to a missing topic).
     await targetClient.createTopic({ name: "source.orders", partitions: 2, replicationFactor: 1 });
-    await sourceClient.commitOffsets("app", "orders", [
-      { partition: 0, offset: 7 },
-      { partition: 1, offset: 3 },
+    await sourceClient.alterGroupOffsets!("app", [
+      { topic: "orders", partition: 0, offset: 7, metadata: "app-0" },
+      { topic: "orders", partition: 1, offset: 3, metadata: "" },
     ]);
     await sourceClient.commitOffsets("console-consumer-1", "orders", [{ partition: 0, offset: 7 }]);
     await writeSync("orders", 0, 5, 105);
@@ -107,17 +122,7 @@ describe("MM2 heartbeats and checkpoints between two Kafka clusters", () => {
       "heartbeats.topic.replication.factor": "1",
     });
     expect(heartbeat.status).toBe(201);
-    const checkpoint = await api.put("/connectors/mm2-checkpoint/config", {
-      "connector.class": "MirrorCheckpointConnector",
-      ...common,
-      ...cluster,
-      "tasks.max": "2",
-      "emit.checkpoints.interval.seconds": "1",
-      "refresh.groups.interval.seconds": "1",
-      "sync.group.offsets.enabled": "true",
-      "sync.group.offsets.interval.seconds": "1",
-      "checkpoints.topic.replication.factor": "1",
-    });
+    const checkpoint = await api.put("/connectors/mm2-checkpoint/config", checkpointConfig());
     expect(checkpoint.status).toBe(201);
     await api.waitForState("mm2-heartbeat", "RUNNING", 1);
     // One group to checkpoint: one task, whatever tasks.max says.
@@ -157,7 +162,7 @@ describe("MM2 heartbeats and checkpoints between two Kafka clusters", () => {
       partition: 0,
       upstreamOffset: 7,
       downstreamOffset: 106,
-      metadata: "",
+      metadata: "app-0",
     });
     expect(first.get("app/source.orders/1")).toMatchObject({ upstreamOffset: 3, downstreamOffset: 203 });
     expect([...first.keys()].some((k) => k.startsWith("console-consumer"))).toBe(false);
@@ -171,6 +176,9 @@ describe("MM2 heartbeats and checkpoints between two Kafka clusters", () => {
       },
       { timeoutMs: 60000 },
     );
+
+    // With the source commit's metadata, as Kafka's task commits the checkpoint's.
+    expect((await targetClient.groupOffsets!("app")).find((o) => o.partition === 0)?.metadata).toBe("app-0");
 
     // Kafka's own client reads Sluice's checkpoints.
     expect(runMirrorFormatsProbe([["translate-offsets", target.bootstrap, "source", "app"]])).toEqual([
@@ -257,5 +265,69 @@ describe("MM2 heartbeats and checkpoints between two Kafka clusters", () => {
     expect(runMirrorFormatsProbe([["translate-offsets", target.bootstrap, "source", "reader"]])).toEqual([
       "source.events\t0\t20",
     ]);
+  }, 300_000);
+  test("new tasks read their checkpoints back: nothing unchanged is written again", async () => {
+    const api = connectClient(connect!.url);
+    const before = (await targetClient.endOffsets("source.checkpoints.internal"))[0] ?? 0;
+    // A connector made anew: its tasks start from nothing but the checkpoints topic.
+    expect((await api.delete("/connectors/mm2-checkpoint")).status).toBe(204);
+    expect((await api.put("/connectors/mm2-checkpoint/config", checkpointConfig())).status).toBe(201);
+    await api.waitForState("mm2-checkpoint", "RUNNING", 2);
+    await writeSync("orders", 0, 10, 110);
+    await sourceClient.commitOffsets("app", "orders", [{ partition: 0, offset: 11 }]);
+    const after = await waitFor(
+      "the checkpoint of the new position",
+      async () => {
+        const records = (await readAll(targetClient, "source.checkpoints.internal")).filter((r) => r.offset >= before);
+        const decoded = records.map((r) => decodeCheckpoint(r.key, r.value));
+        return decoded.some((c) => c.group === "app" && c.partition === 0 && c.downstreamOffset === 111) && decoded;
+      },
+      { timeoutMs: 60000 },
+    );
+    // Only what moved: without the read-back every partition would be checkpointed again.
+    expect(after.map((c) => `${c.group}/${c.topic}/${c.partition}:${c.downstreamOffset}`)).toEqual([
+      "app/source.orders/0:111",
+    ]);
+  }, 300_000);
+  test("offset-syncs.topic.location=target: the syncs read from the target cluster", async () => {
+    const api = connectClient(connect!.url);
+    await sourceClient.createTopic({ name: "clicks", partitions: 1, replicationFactor: 1 });
+    await sourceClient.produce(
+      "clicks",
+      Array.from({ length: 5 }, (_, i) => ({ key: null, value: new TextEncoder().encode(`c${i}`), partition: 0 })),
+    );
+    await sourceClient.commitOffsets("clicker", "clicks", [{ partition: 0, offset: 5 }]);
+    const onTarget = { "offset-syncs.topic.location": "target" };
+    const created = await api.put("/connectors/mm2-source-t/config", {
+      "connector.class": "org.apache.kafka.connect.mirror.MirrorSourceConnector",
+      ...common,
+      "source.cluster.bootstrap.servers": source.bootstrap,
+      "target.cluster.bootstrap.servers": target.bootstrap,
+      "header.converter": BYTES,
+      topics: "clicks",
+      "offset.lag.max": "0",
+      "replication.factor": "1",
+      "offset-syncs.topic.replication.factor": "1",
+      ...onTarget,
+    });
+    expect(created.status).toBe(201);
+    const checkpoint = await api.put("/connectors/mm2-checkpoint-t/config", {
+      ...checkpointConfig(),
+      groups: "clicker",
+      ...onTarget,
+    });
+    expect(checkpoint.status).toBe(201);
+    await waitFor(
+      "the syncs on the target",
+      async () =>
+        (await targetClient.listTopics()).includes("mm2-offset-syncs.source.internal") &&
+        ((await targetClient.endOffsets("mm2-offset-syncs.source.internal"))[0] ?? 0) > 0,
+      { timeoutMs: 90000 },
+    );
+    await waitFor(
+      "the group's checkpoint",
+      async () => (await latestCheckpoints()).get("clicker/source.clicks/0")?.downstreamOffset === 5,
+      { timeoutMs: 90000 },
+    );
   }, 300_000);
 });

@@ -7,6 +7,7 @@ import { CheckpointConfig } from "#src/connectors/mirror/checkpoint-config.ts";
 import {
   findConsumerGroups,
   groupPartitions,
+  javaHashSetOrder,
   MirrorCheckpointConnector,
 } from "#src/connectors/mirror/checkpoint-connector.ts";
 import { GroupFilter, TopicFilter } from "#src/connectors/mirror/filters.ts";
@@ -33,6 +34,16 @@ const cp = (over: Partial<Checkpoint> = {}): Checkpoint => ({
 });
 
 describe("groups over tasks", () => {
+  test("in the order Kafka's HashSet of them iterates (orders printed by a JVM for these names)", () => {
+    expect(javaHashSetOrder(["late", "app"])).toEqual(["app", "late"]);
+    expect(
+      javaHashSetOrder(["orders-app", "billing", "reader", "audit", "group-1", "group-2", "group-10", "x"]),
+    ).toEqual(["group-10", "orders-app", "reader", "audit", "x", "group-2", "group-1", "billing"]);
+    const twenty = Array.from({ length: 20 }, (_, i) => `g${i}`);
+    expect(javaHashSetOrder(twenty).join(",")).toBe(
+      "g11,g10,g13,g0,g12,g1,g15,g2,g14,g3,g17,g4,g16,g5,g19,g6,g18,g7,g8,g9",
+    );
+  });
   test("contiguous runs, the first ones one longer (Kafka's ConnectorUtils.groupPartitions)", () => {
     expect(groupPartitions(["a", "b", "c", "d", "e"], 3)).toEqual([["a", "b"], ["c", "d"], ["e"]]);
     expect(groupPartitions(["a", "b"], 2)).toEqual([["a"], ["b"]]);
@@ -56,7 +67,7 @@ describe("groups to checkpoint", () => {
       listConsumerGroups: async () => Object.keys(offsets),
       groupOffsets: async (group: string) => offsets[group] ?? [],
     } as unknown as Broker;
-    expect(await findConsumerGroups(source, new GroupFilter(), new TopicFilter())).toEqual(["app", "both"]);
+    expect((await findConsumerGroups(source, new GroupFilter(), new TopicFilter())).sort()).toEqual(["app", "both"]);
     expect(await findConsumerGroups(source, new GroupFilter(["a.*"]), new TopicFilter(["payments"]))).toEqual([]);
   });
 });
