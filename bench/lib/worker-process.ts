@@ -151,8 +151,9 @@ export async function checkNoFailure(base: string): Promise<void> {
   const res = await fetch(`${base}/connectors?expand=status`).catch(() => undefined);
   if (res?.status !== 200) return;
   type State = { state: string; trace?: string };
-  const all = (await res.json()) as Record<string, { status: { connector: State; tasks: State[] } }>;
+  const all = (await res.json()) as Record<string, { status?: { connector: State; tasks: State[] } }>;
   for (const [name, { status }] of Object.entries(all)) {
+    if (!status) continue; // no status yet (a connector just created): the worker leaves it out
     const failed = [status.connector, ...status.tasks].find((s) => s.state === "FAILED");
     if (failed) throw new Error(`${name} FAILED: ${failed.trace?.slice(0, 3000) ?? "(no trace)"}`);
   }
