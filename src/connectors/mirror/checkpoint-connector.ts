@@ -18,6 +18,7 @@ import {
 import { MirrorCheckpointTask } from "./checkpoint-task.ts";
 import type { GroupFilter, TopicFilter } from "./filters.ts";
 import { createSinglePartitionCompactedTopic } from "./internal-topics.ts";
+import { missingClusterAddresses } from "./mirror-config.ts";
 import {
   validateSourcePartitionPartition,
   validateSourcePartitionString,
@@ -193,7 +194,8 @@ export class MirrorCheckpointConnector extends SourceConnector {
 
   /** As Kafka's validate: a config that could never write a checkpoint is refused by name. */
   override async validate(props: Record<string, string>): Promise<Map<string, string[]>> {
-    return new Map(checkpointConfigProblems(props).map(([name, message]) => [name, [message]]));
+    const problems = [...checkpointConfigProblems(props), ...missingClusterAddresses(props, ["source", "target"])];
+    return new Map(problems.map(([name, message]) => [name, [message]]));
   }
 
   /** Offsets are checked as Kafka's connector checks them (null resets anything). */

@@ -11,7 +11,7 @@ import { logger } from "../../platform/log.ts";
 import type { SettingsDefinition } from "../../platform/settings.ts";
 import { VERSION } from "../../platform/version.ts";
 import { createSinglePartitionCompactedTopic, waitUnlessStopped } from "./internal-topics.ts";
-import { MirrorConfig, mirrorSettingsDefinition } from "./mirror-config.ts";
+import { MirrorConfig, missingClusterAddresses, mirrorSettingsDefinition } from "./mirror-config.ts";
 import { validateSourcePartitionString, validateZeroOffset } from "./offset-validation.ts";
 import { StructReader, writeStruct } from "./protocol-struct.ts";
 
@@ -133,6 +133,11 @@ export class MirrorHeartbeatConnector extends SourceConnector {
 
   config(): SettingsDefinition {
     return heartbeatSettings;
+  }
+
+  /** Heartbeats go to the target cluster only: its address is what the connector needs. */
+  override async validate(props: Record<string, string>): Promise<Map<string, string[]>> {
+    return new Map(missingClusterAddresses(props, ["target"]).map(([name, message]) => [name, [message]]));
   }
 
   /** Offsets are checked as Kafka's connector checks them (null resets anything). */

@@ -296,6 +296,20 @@ export function mirrorClientProps(
   return out;
 }
 
+/**
+ * A validation problem for each cluster of `sides` whose clients would have no bootstrap servers. Kafka's
+ * connectors fail at start without them; Sluice refuses such a configuration when it is written.
+ */
+export function missingClusterAddresses(props: Record<string, string>, sides: ClusterSide[]): [string, string][] {
+  return sides
+    .filter((side) =>
+      (["admin", "consumer", "producer"] as const).every(
+        (role) => !mirrorClientProps(props, side, role)["bootstrap.servers"]?.trim(),
+      ),
+    )
+    .map((side) => [`${side}.cluster.bootstrap.servers`, `the ${side} cluster's address is required`]);
+}
+
 /** Kafka's MirrorClientConfig client settings: the connection and its security. */
 function isConnectionSetting(name: string): boolean {
   return (

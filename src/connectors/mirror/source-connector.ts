@@ -8,7 +8,7 @@ import { ConnectException, SourceConnector, type ExactlyOnceSupport } from "../.
 import { logger } from "../../platform/log.ts";
 import type { SettingsDefinition } from "../../platform/settings.ts";
 import { VERSION } from "../../platform/version.ts";
-import { mirrorClientProps, workerOnlyClientSettings } from "./mirror-config.ts";
+import { mirrorClientProps, missingClusterAddresses, workerOnlyClientSettings } from "./mirror-config.ts";
 import {
   assignTopicPartitions,
   javaHashMapOrder,
@@ -100,6 +100,7 @@ export class MirrorSourceConnector extends SourceConnector {
   override async validate(props: Record<string, string>): Promise<Map<string, string[]>> {
     const problems = new Map<string, string[]>();
     for (const [key, why] of workerOnlyClientSettings(props)) problems.set(key, [why]);
+    for (const [key, why] of missingClusterAddresses(props, ["source", "target"])) problems.set(key, [why]);
     if (props["exactly.once.support"] === "required" && !consumerUsesReadCommitted(props))
       problems.set("exactly.once.support", [
         "MirrorSourceConnector can only provide exactly-once guarantees when its source consumer is configured with isolation.level set to 'read_committed'; otherwise, records from aborted and uncommitted transactions will be replicated from the source cluster to the target cluster.",

@@ -148,7 +148,15 @@ describe("settings", () => {
     ).not.toThrow();
   });
   test("validation names those settings, as Kafka's connector does", async () => {
-    const problems = await new MirrorCheckpointConnector().validate({ ...base, "emit.checkpoints.enabled": "false" });
+    const addressed = {
+      ...base,
+      "source.cluster.bootstrap.servers": "east:9092",
+      "target.cluster.bootstrap.servers": "west:9092",
+    };
+    const problems = await new MirrorCheckpointConnector().validate({
+      ...addressed,
+      "emit.checkpoints.enabled": "false",
+    });
     expect(problems).toEqual(
       new Map([
         [
@@ -157,7 +165,7 @@ describe("settings", () => {
         ],
       ]),
     );
-    expect(await new MirrorCheckpointConnector().validate(base)).toEqual(new Map());
+    expect(await new MirrorCheckpointConnector().validate(addressed)).toEqual(new Map());
   });
   test("a disabled connector has no tasks", async () => {
     const connector = new MirrorCheckpointConnector();
