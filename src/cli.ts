@@ -29,6 +29,7 @@ import { BUILTIN_CONVERTERS } from "./connect/converters/index.ts";
 import { registrySettingsDefinition } from "./registry/settings.ts";
 import { builtInExtensionsNamed, DEK_REGISTRY_EXTENSION } from "./registry/unsupported-settings.ts";
 import { startRegistry, type RunningRegistry } from "./registry/server.ts";
+import { nearest } from "./platform/edit-distance.ts";
 import { COMMANDS, commandHelp, HELP, UsageError, usageLine } from "./usage.ts";
 import { COMMIT, VERSION } from "./platform/version.ts";
 
@@ -367,7 +368,8 @@ async function main(argv: string[]): Promise<number> {
       `Connect worker listening on ${connect.urls.join(", ")}, joining group ${values.string("group.id")} (${connect.broker.kind} broker)`,
     );
   } else {
-    console.error(`Unknown command ${command}\n\n${HELP}`);
+    const suggestion = nearest(command, Object.keys(COMMANDS));
+    console.error(`Unknown command ${command}${suggestion ? `; did you mean ${suggestion}?` : ""}\n\n${HELP}`);
     return 2;
   }
 

@@ -46,6 +46,11 @@ describe("dist/sluice", () => {
     expect(run(["--version"]).stdout.toString().trim()).toMatch(/^\d+\.\d+\.\d+ \(commit ([0-9a-f]{12}|unknown)\)$/);
     expect(run(["--help"]).stdout.toString()).toContain("sluice registry");
     expect(run(["nonsense"]).exitCode).not.toBe(0);
+    // A misspelt command says which one was meant.
+    const typo = run(["regsitry"]);
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr.toString()).toStartWith("Unknown command regsitry; did you mean registry?");
+    expect(run(["nonsense"]).stderr.toString()).toStartWith("Unknown command nonsense\n");
   });
 
   test("an invalid setting exits non-zero naming the setting, the value and what is allowed", () => {
