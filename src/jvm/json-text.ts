@@ -427,6 +427,26 @@ export function jsonNestingDepth(text: string, limit = Infinity): number {
   return max;
 }
 
+/**
+ * Why `text` is not one JSON value, in Jackson's words, for a request body JSON.parse refused (its
+ * messages are the JavaScript engine's own).
+ */
+export function jsonSyntaxProblem(text: string): string {
+  try {
+    const read = readJsonText(
+      text,
+      { number: () => null, object: () => null },
+      {
+        trailing: (rest) => new JsonSyntaxError(`Unexpected content after the JSON value: ${rest.slice(0, 20)}`),
+      },
+    );
+    if (read === undefined) return "No content to map due to end-of-input";
+  } catch (err) {
+    if (err instanceof JsonSyntaxError) return err.message;
+  }
+  return "Malformed JSON";
+}
+
 // ---------------------------------------------------------------------------------------------
 // Trees of Maps: Jackson's ObjectNode order (source order, not JS's integer-keys-first)
 

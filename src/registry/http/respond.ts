@@ -1,7 +1,7 @@
 // Confluent's content types and error bodies. One place maps every error to HTTP.
 import { RegistryError, errors } from "../errors.ts";
 import { logger } from "../../platform/log.ts";
-import { jsonNestingDepth, MAX_NESTING_DEPTH } from "../../jvm/json-text.ts";
+import { jsonNestingDepth, jsonSyntaxProblem, MAX_NESTING_DEPTH } from "../../jvm/json-text.ts";
 
 const log = logger("registry-http");
 
@@ -64,7 +64,7 @@ export function errorResponse(error: unknown, type = V1): Response {
 /**
  * Reads a JSON request body as Confluent's Jersey stack does: the three JSON media types and
  * octet-stream (also what a missing Content-Type means) are accepted, others get 415; malformed
- * JSON, or JSON nested deeper than Jackson reads, gets 400 with the parser's message; an empty body 422.
+ * JSON, or JSON nested deeper than Jackson reads, gets 400 with Jackson's message; an empty body 422.
  */
 export async function readJsonBody(request: Request, limit: number): Promise<unknown> {
   const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
@@ -80,9 +80,7 @@ export async function readJsonBody(request: Request, limit: number): Promise<unk
     throw errors.badRequest(`Document nesting depth (${depth}) exceeds the maximum allowed (${MAX_NESTING_DEPTH})`);
   try {
     return JSON.parse(body);
-  } catch (err) {
-    throw errors.badRequest(
-      `Unexpected character in request body: ${err instanceof Error ? err.message : String(err)}`,
-    );
+  } catch {
+    throw errors.badRequest(jsonSyntaxProblem(body));
   }
 }

@@ -100,6 +100,10 @@ describe("connect REST: errors, validation, providers, plugins", () => {
     const malformed = await api.post("/connectors", "{not json");
     expect(malformed.status).toBe(500);
     expect(malformed.body.error_code).toBe(500);
+    // In Jackson's words, not the JavaScript engine's.
+    expect(malformed.body.message).toBe(
+      "Unexpected character ('n' (code 110)): was expecting double-quote to start field name at line 1, column 2",
+    );
     expect((await api.delete("/connectors/dup")).status).toBe(204);
     expect((await api.delete("/connectors/dup")).status).toBe(404);
     expect((await api.get("/nothing")).status).toBe(404);

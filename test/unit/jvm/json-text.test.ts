@@ -4,6 +4,7 @@ import {
   jsonNestingDepth,
   jsonString,
   JsonSyntaxError,
+  jsonSyntaxProblem,
   jsonTreeEquals,
   readJsonText,
   readJsonTree,
@@ -203,5 +204,17 @@ describe("JsonNode.equals on trees", () => {
     expect(equal("[1]", "[1]")).toBe(true);
     expect(equal("1", "1.0")).toBe(false);
     expect(equal('{"n":1.50}', '{"n":1.5}')).toBe(true);
+  });
+});
+
+describe("why a request body is not JSON, in Jackson's words (not the JavaScript engine's)", () => {
+  test("cut short, a bad character, a bad token, trailing content", () => {
+    expect(jsonSyntaxProblem('{"connector.class": ')).toBe("Unexpected end-of-input at line 1, column 21");
+    expect(jsonSyntaxProblem("{not json")).toBe(
+      "Unexpected character ('n' (code 110)): was expecting double-quote to start field name at line 1, column 2",
+    );
+    expect(jsonSyntaxProblem("nope")).toStartWith("Unrecognized token 'nope'");
+    expect(jsonSyntaxProblem('{"a":1} x')).toBe("Unexpected content after the JSON value: x");
+    expect(jsonSyntaxProblem("  ")).toBe("No content to map due to end-of-input");
   });
 });

@@ -1,7 +1,7 @@
 // Request bodies as Kafka Connect's resources receive them: JSON only (anything else is 415), parsed
 // within Jackson's limits and bound to the resource's types. Where Jackson cannot bind a body Kafka
 // answers 500 with Jackson's message; these mirror its first line (Jackson adds a source location).
-import { jsonNestingDepth, MAX_NESTING_DEPTH } from "../../../jvm/json-text.ts";
+import { jsonNestingDepth, jsonSyntaxProblem, MAX_NESTING_DEPTH } from "../../../jvm/json-text.ts";
 import { ConnectRestError } from "../rest-errors.ts";
 import type { OffsetsView } from "../herder/herder.ts";
 
@@ -16,12 +16,9 @@ export function parseJsonBody(text: string): unknown {
   }
   try {
     return JSON.parse(text);
-  } catch (err) {
-    // The message is the parser's own; Kafka's is Jackson's (status and shape are the same).
-    throw new ConnectRestError(
-      500,
-      `Unexpected character: ${err instanceof Error ? err.message : "could not parse the request body"}`,
-    );
+  } catch {
+    // Kafka's status (its exception mapper answers Jackson's parse errors with 500), in Jackson's words.
+    throw new ConnectRestError(500, jsonSyntaxProblem(text));
   }
 }
 
