@@ -48,7 +48,12 @@ const ORDERS_CONFIGS = { "retention.ms": "604800000", "max.message.bytes": "5242
 const COMPACT_CONFIGS = { "cleanup.policy": "compact", "min.compaction.lag.ms": "3600000" };
 const LATE_CONFIGS = { "retention.ms": "3600000" };
 const NOT_SYNCED = ["min.insync.replicas"];
-const T0 = Date.parse("2026-01-01T00:00:00Z");
+/**
+ * The records' timestamps start here: recent, so that no topic's retention (mm-late's hour, mm-orders' days)
+ * deletes them while the test runs (the brokers check retention every five minutes; fixed dates in the past
+ * were deleted by the first check on a slow run).
+ */
+const T0 = Math.floor(Date.now() / 1000) * 1000 - 10 * 60_000;
 
 let source: KafkaCluster | undefined;
 let target: KafkaCluster | undefined;
