@@ -18,7 +18,7 @@ import { KafkaBroker } from "#src/broker/kafka/index.ts";
 import { CONNECT_FILE_JAR } from "../test/fixtures/connect.ts";
 import { startKafka } from "../test/fixtures/kafka.ts";
 import { freePort } from "../test/fixtures/wait.ts";
-import { createConnector, sluiceBinary, startWorkerProcess } from "./lib/worker-process.ts";
+import { cpuSeconds, createConnector, sluiceBinary, startWorkerProcess } from "./lib/worker-process.ts";
 import { standaloneWorkerProperties } from "./lib/worker-properties.ts";
 
 const records = Number(process.argv[2] ?? 1_000_000);
@@ -40,13 +40,6 @@ interface Result {
   source: Phase;
   sink: Phase;
   peakRssMiB: number;
-}
-
-/** User + system CPU time of a process, in seconds (/proc/<pid>/stat, clock ticks of 1/100 s). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Bytes FileStreamSink writes for the numbers 0 … perTask−1 of each of `tasks` tasks ("n\n" each). */

@@ -15,7 +15,7 @@
 // Usage: bun bench/exactly-once.ts [lines=500000] [rounds=3] [timeoutSeconds=600] [runs=all]
 // (runs: a comma-separated subset of sluice-alo, sluice-eos, kafka-alo, kafka-eos)
 // SLUICE_BIN overrides the Sluice executable (default dist/sluice, built with `bun run build` if missing).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { KafkaBroker } from "#src/broker/kafka/index.ts";
@@ -26,6 +26,8 @@ import { freePort } from "../test/fixtures/wait.ts";
 import { lineText, writeLines } from "./lib/line-file.ts";
 import {
   checkNoFailure,
+  cpuSeconds,
+  createConnectorWhenReady,
   KAFKA_CONNECT_JVM_OPTIONS,
   sluiceBinary,
   startWorkerProcess,
@@ -77,29 +79,6 @@ interface Run {
   readerCpuS: number;
   /** Offsets in the partition that hold no record: transaction markers (one per committed transaction). */
   markers: number;
-}
-
-/** User + system time of a process so far, in seconds (/proc/<pid>/stat, clock ticks of 10 ms). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** Creates the connector, retrying while the worker answers that it cannot yet (409 during a rebalance, 5xx). */
-async function create(worker: WorkerProcess, name: string, config: Record<string, string>, deadline: number) {
-  for (;;) {
-    worker.check(deadline);
-    const res = await fetch(`${worker.url}/connectors`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name, config }),
-    });
-    if (res.status === 201) return;
-    const body = await res.text();
-    if (res.status !== 409 && res.status < 500) throw new Error(`creating ${name}: ${res.status} ${body}`);
-    await Bun.sleep(50); // poll interval: the worker's answer decides
-  }
 }
 
 /**
@@ -203,7 +182,7 @@ async function runOnce(kind: Kind, round: number, ctx: { bootstrap: string; brok
     const cpuBefore = cpuSeconds(worker.proc.pid);
     const ownBefore = process.cpuUsage();
     const started = performance.now();
-    await create(
+    await createConnectorWhenReady(
       worker,
       "lines",
       {

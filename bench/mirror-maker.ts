@@ -20,7 +20,7 @@
 //        [rate=10000] [timeoutSeconds=600] [sides=sluice,kafka]
 // (sides: one of them alone, e.g. for a profile: no ratios then)
 // SLUICE_BIN overrides the Sluice executable (default dist/sluice, built with `bun run build` if missing).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FetchedRecord, PartitionRead } from "#src/broker/broker.ts";
@@ -32,6 +32,8 @@ import { freePort } from "../test/fixtures/wait.ts";
 import { lineText } from "./lib/line-file.ts";
 import {
   checkNoFailure,
+  cpuSeconds,
+  createConnectorWhenReady,
   KAFKA_CONNECT_JVM_OPTIONS,
   sluiceBinary,
   startWorkerProcess,
@@ -92,29 +94,6 @@ interface Run {
   /** Peak RSS of the worker over the whole run (with the lag phase), MiB. */
   peakRssMiB: number;
   lag?: Lag;
-}
-
-/** User + system time of a process so far, in seconds (/proc/<pid>/stat, clock ticks of 10 ms). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** Creates the connector, retrying while the worker answers that it cannot yet (409 during a rebalance, 5xx). */
-async function create(worker: WorkerProcess, name: string, config: Record<string, string>, deadline: number) {
-  for (;;) {
-    worker.check(deadline);
-    const res = await fetch(`${worker.url}/connectors`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name, config }),
-    });
-    if (res.status === 201) return;
-    const body = await res.text();
-    if (res.status !== 409 && res.status < 500) throw new Error(`creating ${name}: ${res.status} ${body}`);
-    await Bun.sleep(50); // poll interval: the worker's answer decides
-  }
 }
 
 const encoder = new TextEncoder();
@@ -315,7 +294,7 @@ async function runOnce(
   try {
     const cpuBefore = cpuSeconds(worker.proc.pid);
     const started = performance.now();
-    await create(
+    await createConnectorWhenReady(
       worker,
       "mm2-source",
       {

@@ -130,6 +130,34 @@ export async function startWorkerProcess(
   return { proc, url, restMs: performance.now() - started, started, rss, log, check, stop };
 }
 
+/** User + system CPU time of a process so far, in seconds (/proc/<pid>/stat, clock ticks of 1/100 s). */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Creates the connector, retrying while the worker answers that it cannot yet (409 during a rebalance, 5xx). */
+export async function createConnectorWhenReady(
+  worker: WorkerProcess,
+  name: string,
+  config: Record<string, string>,
+  deadline: number,
+): Promise<void> {
+  for (;;) {
+    worker.check(deadline);
+    const res = await fetch(`${worker.url}/connectors`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name, config }),
+    });
+    if (res.status === 201) return;
+    const body = await res.text();
+    if (res.status !== 409 && res.status < 500) throw new Error(`creating ${name}: ${res.status} ${body}`);
+    await Bun.sleep(50); // poll interval: the worker's answer decides
+  }
+}
+
 /** POSTs a connector; throws with the answer unless it is created. */
 export async function createConnector(base: string, name: string, config: Record<string, string>): Promise<void> {
   const res = await fetch(`${base}/connectors`, {
