@@ -161,6 +161,25 @@ const LINES = [
 /** Source offset after the first line (ASCII, so Kafka's byte skip on restart lands on it too). */
 const AFTER_FIRST_LINE = "plain ascii line\n".length;
 
+/**
+ * A caller's mistake Kafka Connect answers 500 (its generic exception mapper) is Sluice's 400 with the
+ * same message, or 404 for stopping an unknown connector: Kafka's status is mapped to Sluice's so that
+ * everything else still compares.
+ */
+const CALLER_MISTAKES_KAFKA_ANSWERS_500: [RegExp, number][] = [
+  [
+    /^(Cannot deserialize value of type|Cannot construct instance of|Unrecognized field|Unexpected|Illegal character|Document nesting depth|Non-string value found in original settings|Cannot invoke "|org\.apache\.kafka\.connect\.runtime\.rest\.errors\.BadRequestException: |Offsets cannot be modified|Offset objects should|The value for the 'position'|Partition objects|Failed to modify offsets for sink connector)/,
+    400,
+  ],
+  [/^No connector `[^`]*` configured$/, 404],
+];
+
+function sluiceStatusFor(status: number, body: unknown): number {
+  const message = (body as { message?: unknown } | undefined)?.message;
+  if (status !== 500 || typeof message !== "string") return status;
+  return CALLER_MISTAKES_KAFKA_ANSWERS_500.find(([pattern]) => pattern.test(message))?.[1] ?? status;
+}
+
 /** Replaces what legitimately differs between the two workers by placeholders. */
 function normalize(side: Side, value: unknown): unknown {
   if (value === undefined) return undefined;
@@ -233,11 +252,12 @@ async function call(side: Side, method: string, path: string, body?: unknown): P
       decodeURIComponent(change[1]!),
       TARGET_STATES[change[2] as keyof typeof TARGET_STATES],
     );
-  let answer = normalize(side, res.body);
+  const status = side.label === "kafka" ? sluiceStatusFor(res.status, res.body) : res.status;
+  let answer = normalize(side, status === res.status ? res.body : { ...(res.body as object), error_code: status });
   if (method === "GET" && path === "/connectors" && Array.isArray(answer)) answer = [...answer].sort();
   const location = res.headers.get("location");
   return {
-    status: res.status,
+    status,
     body: answer,
     ...(location
       ? {
@@ -736,7 +756,7 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
     await req("DELETE", "/connectors/<p>bad-sink");
   });
 
-  test("unknown connectors and tasks (404, and Kafka's 500 for stop)", async () => {
+  test("unknown connectors and tasks (404; Kafka answers 500 for stop)", async () => {
     for (const [method, path] of [
       ["GET", "/connectors/nope"],
       ["GET", "/connectors/nope/config"],
@@ -796,7 +816,7 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
     await req("GET", "/connectors");
   });
 
-  test("request bodies Jackson cannot bind (500)", async () => {
+  test("request bodies Jackson cannot bind (400; Kafka answers 500)", async () => {
     await req("POST", "/connectors", { name: "<p>x20", config: sinkConfig, initial_state: "SLEEPING" });
     await req("POST", "/connectors", { name: "<p>x21", config: sinkConfig, extra: true });
     await req("PUT", "/connectors/<p>x22/config", [1, 2]);

@@ -96,10 +96,10 @@ describe("connect REST: errors, validation, providers, plugins", () => {
       error_code: 404,
       message: "No status found for task dup-9",
     });
-    // Kafka Connect answers malformed JSON with 500 (the Jackson error goes through its generic mapper).
+    // Malformed JSON is the caller's mistake: 400 (Kafka Connect's generic mapper answers 500).
     const malformed = await api.post("/connectors", "{not json");
-    expect(malformed.status).toBe(500);
-    expect(malformed.body.error_code).toBe(500);
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error_code).toBe(400);
     // In Jackson's words, not the JavaScript engine's.
     expect(malformed.body.message).toBe(
       "Unexpected character ('n' (code 110)): was expecting double-quote to start field name at line 1, column 2",

@@ -64,8 +64,8 @@ export async function writeConnectorOffsets(
     try {
       handled = connector.alterOffsets(worker.resolve(config), byPartition) === true;
     } catch (err) {
-      // A connector refusing the offsets is a server error in Kafka too (its ConnectException).
-      throw new ConnectRestError(500, err instanceof Error ? err.message : String(err));
+      // A connector refusing the offsets: the caller's offsets are wrong (Kafka answers its ConnectException 500).
+      throw new ConnectRestError(400, err instanceof Error ? err.message : String(err));
     }
   }
   const written = () => {
@@ -85,7 +85,7 @@ export async function writeConnectorOffsets(
   for (const { offset } of parsed) {
     // Kafka's admin client refuses negative positions; the request then fails as a whole.
     if (offset !== null && offset < 0)
-      throw new ConnectRestError(500, `Failed to modify offsets for sink connector ${name}`);
+      throw new ConnectRestError(400, `Failed to modify offsets for sink connector ${name}`);
   }
   for (const { topic, partition, offset } of parsed) {
     // A reset (null) goes back to the earliest record, as deleting the group would.

@@ -117,7 +117,7 @@ export class StandaloneHerder extends HerderBase implements Herder {
 
   /** KIP-875 stop: the connector and its tasks shut down, no tasks remain. */
   async stop(name: string): Promise<void> {
-    if (!this.configs.connectors.has(name)) throw new ConnectRestError(500, `No connector \`${name}\` configured`);
+    if (!this.configs.connectors.has(name)) throw new ConnectRestError(404, `No connector \`${name}\` configured`);
     if (this.configs.target(name) === "STOPPED") return;
     this.configs.putTarget(name, "STOPPED");
     await this.stopAll(name);

@@ -188,7 +188,7 @@ export class ConnectorValidator {
   async validOrThrow(config: Record<string, string>): Promise<void> {
     for (const [key, value] of Object.entries(config)) {
       if (value === null)
-        throw new ConnectRestError(500, `Non-string value found in original settings for key ${key}: null`);
+        throw new ConnectRestError(400, `Non-string value found in original settings for key ${key}: null`);
     }
     const infos = await this.validate(config);
     if (infos.error_count > 0) throw connectErrors.badRequest(invalidConfigMessage(infos));

@@ -63,7 +63,7 @@ export function connectorRoutes(herder: Herder) {
         const targets: Record<string, TargetState> = { RUNNING: "STARTED", PAUSED: "PAUSED", STOPPED: "STOPPED" };
         if (initialState && !targets[initialState]) {
           throw new ConnectRestError(
-            500,
+            400,
             `Cannot construct instance of \`org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest$InitialState\`, problem: No enum constant org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest.InitialState.${initialState}`,
           );
         }
@@ -253,7 +253,7 @@ export function connectorRoutes(herder: Herder) {
 function nonNull(config: Record<string, string | null>): Record<string, string> {
   for (const [key, value] of Object.entries(config)) {
     if (value === null)
-      throw new ConnectRestError(500, `Non-string value found in original settings for key ${key}: null`);
+      throw new ConnectRestError(400, `Non-string value found in original settings for key ${key}: null`);
   }
   return config as Record<string, string>;
 }

@@ -1,6 +1,6 @@
 // The connect REST API's OpenAPI document (GET /openapi.json) and the shapes its routes describe
 // themselves with: Kafka Connect 4.1's entities. Request bodies are read by ./request-bodies.ts with
-// Jackson's errors (Kafka answers 500 for a body Jackson cannot bind), so they are documented here
+// Jackson's errors (400 here; Kafka answers 500 for a body Jackson cannot bind), so they are documented here
 // rather than validated by Elysia; query parameters are TypeBox strings the routes validate with.
 import { Type as T } from "@sinclair/typebox";
 import { t } from "elysia";
@@ -128,11 +128,9 @@ export const connectorNotFound = fails("Connector not found");
 
 const COMMON: Record<string, ResponseDoc> = {
   "4XX": fails(
-    "A refused request: 400 bad input, 401 unauthenticated, 404 not found, 405, 409 rebalance in progress or conflict, 415 not JSON",
+    "A refused request: 400 bad input (also a body Jackson cannot bind, where Kafka Connect answers 500), 401 unauthenticated, 404 not found, 405, 409 rebalance in progress or conflict, 415 not JSON",
   ),
-  "5XX": fails(
-    "A failure: 500 (also Kafka Connect's answer to a body Jackson cannot bind, and to a validation that throws)",
-  ),
+  "5XX": fails("A failure on the worker's side: 500"),
 };
 
 /** The document of the routes the connect app serves. */

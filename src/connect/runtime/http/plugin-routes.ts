@@ -72,12 +72,13 @@ export function pluginRoutes(herder: Herder) {
         try {
           return json(await herder.validate(config as Record<string, string>));
         } catch (err) {
-          // Kafka runs validation through a future: its failures come back wrapped, as a 500 naming the exception.
+          // Kafka runs validation through a future: its failures come back wrapped, naming the exception
+          // (Kafka answers 500; Sluice 400, as the request is what is wrong).
           if (err instanceof ConnectRestError && err.status === 400) {
             const cause =
               err instanceof UnknownConnectorClass ? "org.apache.kafka.connect.errors.ConnectException: " : "";
             throw new ConnectRestError(
-              500,
+              400,
               `org.apache.kafka.connect.runtime.rest.errors.BadRequestException: ${cause}${err.message}`,
             );
           }

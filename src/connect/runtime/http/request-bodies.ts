@@ -1,8 +1,9 @@
 // Request bodies as Kafka Connect's resources receive them: JSON only (anything else is 415), parsed
 // within Jackson's limits and bound to the resource's types. Where Jackson cannot bind a body Kafka
-// answers 500 with Jackson's message; these mirror its first line (Jackson adds a source location).
+// answers 500 with Jackson's message; Sluice answers 400, the caller's mistake, with the first line of
+// that message (Jackson adds a source location).
 import { jsonNestingDepth, jsonSyntaxProblem, MAX_NESTING_DEPTH } from "../../../jvm/json-text.ts";
-import { ConnectRestError } from "../rest-errors.ts";
+import { ConnectRestError, connectErrors } from "../rest-errors.ts";
 import type { OffsetsView } from "../herder/herder.ts";
 
 /** A JSON request body; undefined when empty. */
@@ -10,15 +11,15 @@ export function parseJsonBody(text: string): unknown {
   if (text.trim() === "") return undefined;
   if (jsonNestingDepth(text, MAX_NESTING_DEPTH) > MAX_NESTING_DEPTH) {
     throw new ConnectRestError(
-      500,
+      400,
       `Document nesting depth (${MAX_NESTING_DEPTH + 1}) exceeds the maximum allowed (${MAX_NESTING_DEPTH}, from \`StreamReadConstraints.getMaxNestingDepth()\`)`,
     );
   }
   try {
     return JSON.parse(text);
   } catch {
-    // Kafka's status (its exception mapper answers Jackson's parse errors with 500), in Jackson's words.
-    throw new ConnectRestError(500, jsonSyntaxProblem(text));
+    // In Jackson's words (Kafka's exception mapper answers them 500).
+    throw connectErrors.badRequest(jsonSyntaxProblem(text));
   }
 }
 
@@ -63,7 +64,7 @@ const kindOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array"
 const cannotDeserialize = (javaType: string, value: unknown) => {
   const [kind, token] = JACKSON_TOKENS[kindOf(value)] ?? ["Null", "VALUE_NULL"];
   return new ConnectRestError(
-    500,
+    400,
     `Cannot deserialize value of type \`${javaType}\` from ${kind} value (token \`JsonToken.${token}\`)`,
   );
 };
@@ -94,7 +95,7 @@ export function createRequest(body: unknown): {
   for (const key of Object.keys(fields)) {
     if (!CREATE_FIELDS.includes(key)) {
       throw new ConnectRestError(
-        500,
+        400,
         `Unrecognized field "${key}" (class org.apache.kafka.connect.runtime.rest.entities.CreateConnectorRequest), not marked as ignorable (3 known properties: "config", "name", "initial_state"])`,
       );
     }
@@ -129,7 +130,7 @@ export function offsetsRequest(body: unknown): OffsetsView["offsets"] | undefine
   return offsets.map((entry: unknown) => {
     if (entry === null)
       throw new ConnectRestError(
-        500,
+        400,
         'Cannot invoke "org.apache.kafka.connect.runtime.rest.entities.ConnectorOffset.partition()" because "offset" is null',
       );
     if (typeof entry !== "object" || Array.isArray(entry))
@@ -158,7 +159,7 @@ function cannotConstruct(javaType: string, value: unknown): ConnectRestError {
         ? [Number.isInteger(value) ? "int/Int" : "double/Double", `Number value (${value})`]
         : ["boolean/Boolean", `Boolean value (${value})`];
   return new ConnectRestError(
-    500,
+    400,
     `Cannot construct instance of \`${javaType}\` (although at least one Creator exists): no ${kind}-argument constructor/factory method to deserialize from ${argument}`,
   );
 }

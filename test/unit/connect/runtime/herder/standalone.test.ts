@@ -153,7 +153,7 @@ describe("target states", () => {
     await herder.resume("src");
     await settled(herder, "src", "RUNNING 0:RUNNING 1:RUNNING");
     expect(script.connectorStarts).toBe(2);
-    expect(await rejection(herder.stop("nope"))).toEqual({ status: 500, message: "No connector `nope` configured" });
+    expect(await rejection(herder.stop("nope"))).toEqual({ status: 404, message: "No connector `nope` configured" });
   });
 
   test("delete stops it and forgets it", async () => {
