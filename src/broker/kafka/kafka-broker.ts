@@ -405,10 +405,9 @@ export class KafkaBroker implements Broker {
     const { maxRequestSize } = this.producing;
     const items: PlacedRecord[] = [];
     for (const [w, { topic, records }] of writes.entries()) {
+      const highest = records.reduce((max, r) => Math.max(max, r.partition ?? -1), -1);
       const unplaced = records.some((r) => r.partition === undefined);
-      const partitions = unplaced
-        ? ((await producer.metadata({ topics: [topic] })).topics.get(topic)?.partitionsCount ?? 1)
-        : 1;
+      const partitions = unplaced || highest >= 0 ? await partitionsKnown(producer, topic, highest) : 1;
       for (const [i, record] of records.entries()) {
         const size = sizeOf(record);
         // As Kafka's producer refuses it (RecordTooLargeException), before anything of the send is written.
@@ -647,6 +646,31 @@ interface PlacedRecord {
   partition: number;
   record: ProduceRecord;
   size: number;
+}
+
+/** How long a write to a partition this client has not yet seen waits for its metadata (Kafka's max.block.ms is 60 s). */
+const NEW_PARTITION_WAIT_MS = 10000;
+
+/**
+ * The topic's partition count as the producer knows it, refreshed until it includes `partition`: the
+ * library folds a partition beyond its cached count onto one it knows (partition modulo count), so a
+ * write to a partition just added elsewhere would land on the wrong one. Not known within the bound,
+ * the write fails as retriable, as Kafka's producer times out waiting for metadata.
+ */
+async function partitionsKnown(producer: Producer, topic: string, partition: number): Promise<number> {
+  const count = async (forceUpdate: boolean) =>
+    (await producer.metadata({ topics: [topic], forceUpdate })).topics.get(topic)?.partitionsCount ?? 1;
+  let known = await count(false);
+  for (const deadline = Date.now() + NEW_PARTITION_WAIT_MS; partition >= known; ) {
+    if (Date.now() >= deadline)
+      throw new BrokerError(
+        `Partition ${partition} of topic ${topic} with partition count ${known} is not present in metadata after ${NEW_PARTITION_WAIT_MS} ms.`,
+        true,
+      );
+    known = await count(true);
+    if (partition >= known) await Bun.sleep(100); // the brokers learn of new partitions within moments
+  }
+  return known;
 }
 
 async function sendChunk(send: Sender, items: PlacedRecord[]): Promise<RecordPosition[]> {
