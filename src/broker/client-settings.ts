@@ -223,10 +223,14 @@ const producerDeclared: Setting[] = [
     type: "long",
     min: 0,
   }),
-  ignored("max.block.ms", "Sluice's writes do not block on a send buffer or on metadata of their own", {
-    type: "long",
-    min: 0,
-  }),
+  ignored(
+    "max.block.ms",
+    "Sluice's writes do not block on a send buffer; a partition missing from the producer's metadata is waited for up to 10 s, then the write is retried as delivery.timeout.ms allows",
+    {
+      type: "long",
+      min: 0,
+    },
+  ),
   ignored("retries", "a source task retries a write the broker refuses as retriable until delivery.timeout.ms", {
     type: "int",
     min: 0,
