@@ -1,6 +1,7 @@
 // Kafka client security settings by Kafka's names (security.protocol, sasl.*, ssl.*), read once for
 // every Kafka client: the registry's under `kafkastore.`, a connect worker's at its top level. The
 // result is plain data (it travels to task threads); the OAuth logins it describes run in login.ts.
+import { systemProperty } from "../jvm/system-properties.ts";
 import { ConfigError } from "../platform/settings.ts";
 import type { AwsCredentials } from "../platform/aws-sigv4.ts";
 import { clientTls, type ClientTls } from "../platform/tls.ts";
@@ -161,6 +162,37 @@ export function hasSecurityOverride(overrides: Record<string, string>, prefixes:
   return Object.keys(overrides).some((key) =>
     prefixes.some((p) => key.startsWith(p) && isSecuritySetting(key.slice(p.length))),
   );
+}
+
+/**
+ * Where a login gets its tokens is the worker's to say: a connector (created over REST) that could point
+ * its clients' login at any URL, file or handler would make the worker fetch or read it for the connector.
+ */
+export const LOGIN_SOURCE_SETTINGS = [
+  "sasl.oauthbearer.token.endpoint.url",
+  "sasl.login.callback.handler.class",
+  "sasl.oauthbearer.jwt.retriever.class",
+  "sasl.login.class",
+];
+
+/** Kafka 4's allow-list of token endpoints (empty by default), a JVM system property. */
+export const ALLOWED_TOKEN_URLS_PROPERTY = "org.apache.kafka.sasl.oauthbearer.allowed.urls";
+
+/**
+ * Why a connector's own Kafka client may not be given `name` = `value`, or undefined when it may: a token
+ * endpoint listed in ALLOWED_TOKEN_URLS_PROPERTY (in KAFKA_OPTS, as Kafka 4's clients read it) is allowed.
+ */
+export function connectorLoginRefusal(name: string, value: string, env = process.env): string | undefined {
+  if (!LOGIN_SOURCE_SETTINGS.includes(name)) return undefined;
+  const allowed = (systemProperty(ALLOWED_TOKEN_URLS_PROPERTY, env) ?? "")
+    .split(",")
+    .map((url) => url.trim())
+    .filter(Boolean);
+  if (name === "sasl.oauthbearer.token.endpoint.url") {
+    if (allowed.includes(value)) return undefined;
+    return `a connector's Kafka login may use only the token endpoints the worker allows, and ${value} is not one (list it as -D${ALLOWED_TOKEN_URLS_PROPERTY}=… in the worker's KAFKA_OPTS, as Kafka 4 requires)`;
+  }
+  return `a connector may not choose how its Kafka logins get their tokens (${name}): that is the worker's (set it in the worker's config; a connector may name a token endpoint the worker allows in -D${ALLOWED_TOKEN_URLS_PROPERTY}=…)`;
 }
 
 function isSecret(name: string): boolean {

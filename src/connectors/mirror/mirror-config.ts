@@ -5,7 +5,7 @@
 // Sluice's Kafka client produces, consumes and administers at once, so one client per cluster serves
 // every role; the roles must agree on the connection and security settings.
 import type { Broker } from "../../broker/broker.ts";
-import { clientSecurity } from "../../broker/client-security.ts";
+import { clientSecurity, connectorLoginRefusal } from "../../broker/client-security.ts";
 import { adminTuning, consumerTuning, producerTuning, type ClientTuning } from "../../broker/client-settings.ts";
 import { createBroker } from "../../broker/index.ts";
 import {
@@ -44,29 +44,13 @@ export const MIRROR_CLIENT_PREFIXES = [
   "target.admin.",
 ];
 
-/**
- * Client settings a connector may not give its clusters' clients: where a login's tokens come from is
- * the worker's to say. A connector created over REST that could point a login at any URL, file or
- * handler would make the worker fetch or read it (Kafka 4 refuses token endpoint URLs not listed in
- * org.apache.kafka.sasl.oauthbearer.allowed.urls, empty by default). As connector client overrides.
- */
-const WORKER_ONLY = [
-  "sasl.oauthbearer.token.endpoint.url",
-  "sasl.login.callback.handler.class",
-  "sasl.oauthbearer.jwt.retriever.class",
-  "sasl.login.class",
-];
-
-/** The MM2 client settings that name a WORKER_ONLY setting, each with why it is refused. */
-export function workerOnlyClientSettings(props: Record<string, string>): Map<string, string> {
+/** The MM2 client settings a connector may not give its clusters' clients (see connectorLoginRefusal), each with why. */
+export function refusedLoginSettings(props: Record<string, string>): Map<string, string> {
   const out = new Map<string, string>();
-  for (const key of Object.keys(props)) {
+  for (const [key, value] of Object.entries(props)) {
     const prefix = MIRROR_CLIENT_PREFIXES.find((p) => key.startsWith(p));
-    if (prefix && WORKER_ONLY.includes(key.slice(prefix.length)))
-      out.set(
-        key,
-        `a connector may not choose where its Kafka logins get their tokens (${key.slice(prefix.length)}), which the worker would fetch or read for it; use SASL PLAIN or SCRAM, or TLS client certificates`,
-      );
+    const refused = prefix === undefined ? undefined : connectorLoginRefusal(key.slice(prefix.length), value);
+    if (refused) out.set(key, refused);
   }
   return out;
 }
@@ -171,7 +155,7 @@ export class MirrorConfig {
     readonly props: Record<string, string>,
   ) {
     this.values = definition.parse(props).values;
-    const [refusedKey, why] = [...workerOnlyClientSettings(props)][0] ?? [];
+    const [refusedKey, why] = [...refusedLoginSettings(props)][0] ?? [];
     if (refusedKey !== undefined) throw new ConfigError(refusedKey, props[refusedKey]!, why!);
     this.sourceClusterAlias = this.values.string("source.cluster.alias");
     this.targetClusterAlias = this.values.string("target.cluster.alias");

@@ -8,7 +8,7 @@ import { ConnectException, SourceConnector, type ExactlyOnceSupport } from "../.
 import { logger } from "../../platform/log.ts";
 import type { SettingsDefinition } from "../../platform/settings.ts";
 import { VERSION } from "../../platform/version.ts";
-import { mirrorClientProps, missingClusterAddresses, workerOnlyClientSettings } from "./mirror-config.ts";
+import { mirrorClientProps, missingClusterAddresses, refusedLoginSettings } from "./mirror-config.ts";
 import {
   assignTopicPartitions,
   javaHashMapOrder,
@@ -99,7 +99,7 @@ export class MirrorSourceConnector extends SourceConnector {
   /** Kafka's connector-specific checks: why exactly-once cannot be required, offset-syncs settings without offset syncs. */
   override async validate(props: Record<string, string>): Promise<Map<string, string[]>> {
     const problems = new Map<string, string[]>();
-    for (const [key, why] of workerOnlyClientSettings(props)) problems.set(key, [why]);
+    for (const [key, why] of refusedLoginSettings(props)) problems.set(key, [why]);
     for (const [key, why] of missingClusterAddresses(props, ["source", "target"])) problems.set(key, [why]);
     if (props["exactly.once.support"] === "required" && !consumerUsesReadCommitted(props))
       problems.set("exactly.once.support", [

@@ -3,7 +3,12 @@
 // client settings of their own: one client per distinct identity and settings on a thread, shared by
 // the tasks that use it and closed with the last of them. Other connectors' tasks use the worker's client.
 import type { Broker } from "../../../broker/broker.ts";
-import { clientSecurity, overriddenSecurity } from "../../../broker/client-security.ts";
+import {
+  clientSecurity,
+  connectorLoginRefusal,
+  LOGIN_SOURCE_SETTINGS,
+  overriddenSecurity,
+} from "../../../broker/client-security.ts";
 import { clientLevelTuning, taskClientTuning } from "../../../broker/client-settings.ts";
 import { createBroker, type BrokerChoice } from "../../../broker/index.ts";
 import { ConfigError } from "../../../platform/settings.ts";
@@ -11,18 +16,6 @@ import { ConnectException } from "../../api/connector.ts";
 import { overridesNotAllowed, type OverridePolicy } from "./client-overrides.ts";
 
 const OVERRIDES = ["producer.override.", "consumer.override.", "admin.override."];
-/**
- * Where the worker's tokens come from is the worker's to say: a connector (created over REST) that could
- * point its login at any URL, file or credentials handler would make the worker fetch or read it for
- * the connector (Kafka 4 guards the same with org.apache.kafka.sasl.oauthbearer.allowed.urls).
- */
-export const WORKER_ONLY = [
-  "sasl.oauthbearer.token.endpoint.url",
-  "sasl.login.callback.handler.class",
-  "sasl.oauthbearer.jwt.retriever.class",
-  "sasl.login.class",
-];
-
 export interface ClientLease {
   broker: Broker;
   release(): Promise<void>;
@@ -54,14 +47,12 @@ export class ConnectorClients {
       return { broker: this.shared, release: async () => {} };
     const base = this.choice.securitySettings ?? {};
     const securitySettings = overriddenSecurity(base, connectorConfig, OVERRIDES);
-    for (const name of WORKER_ONLY) {
-      if ((securitySettings[name] ?? "") !== (base[name] ?? "")) {
+    for (const name of LOGIN_SOURCE_SETTINGS) {
+      const value = securitySettings[name] ?? "";
+      const refused = value !== (base[name] ?? "") && connectorLoginRefusal(name, value);
+      if (refused) {
         const key = OVERRIDES.map((p) => p + name).find((k) => k in connectorConfig) ?? name;
-        throw new ConfigError(
-          key,
-          connectorConfig[key] ?? "",
-          `a connector may override its Kafka credentials, not ${name}: that is the worker's (set it in the worker's config)`,
-        );
+        throw new ConfigError(key, connectorConfig[key] ?? "", refused);
       }
     }
     const security = clientSecurity(securitySettings);

@@ -2,20 +2,16 @@
 // signal topic, read from signal.kafka.bootstrap.servers with the signal consumer's security settings.
 // It never joins the group: offsets are read and committed as a Java consumer with assign() does.
 import type { TopicReader, TopicReaderOptions } from "../../api/connector.ts";
-import { clientSecurity } from "../../../broker/client-security.ts";
+import { clientSecurity, connectorLoginRefusal } from "../../../broker/client-security.ts";
 import { KafkaBroker } from "../../../broker/kafka/index.ts";
 import { ConfigError } from "../../../platform/settings.ts";
-import { WORKER_ONLY } from "./connector-clients.ts";
 
 export function openTopicReader(options: TopicReaderOptions): TopicReader {
   const { topic, partition, groupId } = options;
-  for (const name of WORKER_ONLY)
-    if (options.security[name] !== undefined)
-      throw new ConfigError(
-        name,
-        options.security[name]!,
-        `a connector may set its own Kafka client's credentials, not ${name}: that is the worker's (set it in the worker's config)`,
-      );
+  for (const [name, value] of Object.entries(options.security)) {
+    const refused = connectorLoginRefusal(name, value);
+    if (refused) throw new ConfigError(name, value, refused);
+  }
   const servers = options.bootstrapServers.map((s) => s.replace(/^[A-Z_]+:\/\//i, "")).filter(Boolean);
   if (servers.length === 0) throw new ConfigError("bootstrap.servers", "", "the Kafka cluster's host:port list");
   const broker = new KafkaBroker({

@@ -162,7 +162,27 @@ describe("exactly once and offsets", () => {
       ...base,
       "source.cluster.sasl.oauthbearer.token.endpoint.url": "file:///etc/passwd",
     });
-    expect(problems.get("source.cluster.sasl.oauthbearer.token.endpoint.url")?.[0]).toContain("may not choose");
+    expect(problems.get("source.cluster.sasl.oauthbearer.token.endpoint.url")?.[0]).toContain(
+      "the token endpoints the worker allows, and file:///etc/passwd is not one",
+    );
+  });
+
+  test("a token endpoint the worker allows in KAFKA_OPTS, as Kafka 4's allow-list, is no problem", async () => {
+    const url = "https://login.example.com/oauth2/token";
+    const before = process.env.KAFKA_OPTS;
+    process.env.KAFKA_OPTS = `-Xmx1g -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=https://other.example.com,${url}`;
+    try {
+      const allowed = await connector.validate({ ...base, "source.cluster.sasl.oauthbearer.token.endpoint.url": url });
+      expect(allowed.has("source.cluster.sasl.oauthbearer.token.endpoint.url")).toBe(false);
+      const handler = await connector.validate({
+        ...base,
+        "source.cluster.sasl.login.callback.handler.class": "com.example.Handler",
+      });
+      expect(handler.get("source.cluster.sasl.login.callback.handler.class")?.[0]).toContain("may not choose");
+    } finally {
+      if (before === undefined) delete process.env.KAFKA_OPTS;
+      else process.env.KAFKA_OPTS = before;
+    }
   });
 
   test("offset-syncs settings without offset syncs are refused", async () => {
