@@ -184,6 +184,8 @@ export const ALLOWED_TOKEN_URLS_PROPERTY = "org.apache.kafka.sasl.oauthbearer.al
  */
 export function connectorLoginRefusal(name: string, value: string, env = process.env): string | undefined {
   if (!LOGIN_SOURCE_SETTINGS.includes(name)) return undefined;
+  // Kafka's own OAuth login reads only the token endpoint, which is judged on its own.
+  if (name === "sasl.login.callback.handler.class" && KAFKA_OAUTH_HANDLERS.includes(value)) return undefined;
   const allowed = (systemProperty(ALLOWED_TOKEN_URLS_PROPERTY, env) ?? "")
     .split(",")
     .map((url) => url.trim())

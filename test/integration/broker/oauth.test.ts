@@ -190,7 +190,7 @@ test("a worker's producer./consumer. security settings are its tasks' client's: 
   expect(refused).not.toContain("wrong-producer-secret");
 }, 30_000);
 
-test("a distributed connect worker (Kafka 4.1's client credential settings) keeps its internal topics and runs connectors, one with its own client credentials (producer.override.)", async () => {
+test("a distributed connect worker (Kafka 4.1's client credential settings) keeps its internal topics and runs connectors, one with its own client credentials (producer.override.), and MirrorMaker 2 with a token endpoint the worker allows", async () => {
   const input = join(dir, "in.txt");
   writeFileSync(input, "a\nb\nc\n");
   const raw: Record<string, string> = {
@@ -209,6 +209,9 @@ test("a distributed connect worker (Kafka 4.1's client credential settings) keep
     "value.converter": "org.apache.kafka.connect.storage.StringConverter",
     ...oauthClient("connect", "connect-secret"),
   };
+  // Set before the worker starts, as a user exports it: its task threads see the environment they start with.
+  const kafkaOpts = process.env.KAFKA_OPTS;
+  process.env.KAFKA_OPTS = `-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=${oidc.tokenUrl}`;
   const connect = await startConnectDistributed({
     settings: workerSettings.parse(raw).values,
     workerConfig: raw,
@@ -287,7 +290,52 @@ test("a distributed connect worker (Kafka 4.1's client credential settings) keep
     expect(failed.trace).toContain("401");
     expect(failed.trace).toContain("invalid_client");
     expect(failed.trace).not.toContain("not-the-secret");
+
+    // MirrorMaker 2 between two OAuth clusters (here the same one, under two aliases): a connector may
+    // name a token endpoint for its clusters' logins only when the worker allows it, as Kafka 4 does.
+    const clusters: Record<string, string> = {};
+    for (const side of ["source", "target"]) {
+      clusters[`${side}.cluster.bootstrap.servers`] = kafka.bootstrap;
+      for (const [key, value] of Object.entries(oauthClient("writer", "writer-secret")))
+        clusters[`${side}.cluster.${key}`] = value;
+    }
+    const mirror = {
+      "connector.class": "org.apache.kafka.connect.mirror.MirrorSourceConnector",
+      "source.cluster.alias": "primary",
+      "target.cluster.alias": "backup",
+      ...clusters,
+      topics: "oauth-lines",
+      "key.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+      "value.converter": "org.apache.kafka.connect.converters.ByteArrayConverter",
+      "replication.factor": "1",
+      "offset-syncs.topic.replication.factor": "1",
+      "sync.topic.acls.enabled": "false",
+    };
+    const elsewhere = `${oidc.tokenUrl}?not-listed`;
+    const refused = await api.put("/connectors/oauth-mirror/config", {
+      ...mirror,
+      "target.cluster.sasl.oauthbearer.token.endpoint.url": elsewhere,
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain(
+      `${elsewhere} is not one (list it as -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls=`,
+    );
+    const accepted = await api.put("/connectors/oauth-mirror/config", mirror);
+    expect(accepted.body).toMatchObject({ name: "oauth-mirror" });
+    const mirrored = await waitFor(
+      "the lines mirrored as primary.oauth-lines",
+      async () => {
+        const records = (await reader.describeTopic("primary.oauth-lines"))
+          ? await reader.fetch("primary.oauth-lines", 0, 0)
+          : [];
+        return records.length === 3 ? records.map((r) => new TextDecoder().decode(r.value!)) : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
+    expect(mirrored).toEqual(["a", "b", "c"]);
   } finally {
+    if (kafkaOpts === undefined) delete process.env.KAFKA_OPTS;
+    else process.env.KAFKA_OPTS = kafkaOpts;
     await reader.close();
     await connect.stop();
   }

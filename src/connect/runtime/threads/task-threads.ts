@@ -84,7 +84,9 @@ class TaskThread {
     private readonly onEnd: () => void,
   ) {
     this.brokerCalls = new BrokerCalls(options.broker);
-    this.worker = new Worker(options.entry);
+    // The environment as it is now (a Bun thread otherwise gets the process's environment at its start):
+    // tasks read KAFKA_OPTS and the env: config provider as the worker's own thread does.
+    this.worker = new Worker(options.entry, { env: process.env as Record<string, string> });
     this.worker.onmessage = (event: MessageEvent<FromThread>) => this.receive(event.data);
     this.worker.onerror = (event) => log.error({ err: event.message }, "task thread error");
     this.worker.addEventListener("close", () => this.end("the task thread exited"));
