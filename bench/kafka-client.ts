@@ -7,6 +7,7 @@
 // side by side before it left: docs/benchmarks.md, "Kafka client".)
 // Usage: bun bench/kafka-client.ts [records=200000] [headers|noheaders]
 import { Producer } from "@platformatic/kafka";
+import type { RecordHeader } from "#src/broker/broker.ts";
 import { KafkaBroker } from "#src/broker/kafka/index.ts";
 import { sharedKafka, stopSharedKafka } from "../test/fixtures/kafka.ts";
 
@@ -28,15 +29,15 @@ const value = Buffer.from(
     payload: { id: 1, payload: "x".repeat(200) },
   }),
 );
-const headers: Record<string, Buffer> | undefined = withHeaders
-  ? {
-      "__debezium.context.connectorLogicalName": Buffer.from("bench"),
-      "__debezium.context.taskId": Buffer.from("0"),
-      "__debezium.context.connectorName": Buffer.from("postgresql"),
-      "__debezium.context.runId": Buffer.from("0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"),
-    }
+const headers: RecordHeader[] | undefined = withHeaders
+  ? [
+      { key: "__debezium.context.connectorLogicalName", value: Buffer.from("bench") },
+      { key: "__debezium.context.taskId", value: Buffer.from("0") },
+      { key: "__debezium.context.connectorName", value: Buffer.from("postgresql") },
+      { key: "__debezium.context.runId", value: Buffer.from("0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b") },
+    ]
   : undefined;
-const bareHeaders = headers && new Map(Object.entries(headers).map(([k, v]) => [Buffer.from(k), v]));
+const bareHeaders = headers && new Map(headers.map(({ key, value }) => [Buffer.from(key), value as Buffer]));
 const key = (i: number) => Buffer.from(`{"id":${i}}`);
 const range = (from: number, to: number) => Array.from({ length: to - from }, (_, j) => from + j);
 

@@ -3,11 +3,17 @@
 
 export type Bytes = Uint8Array;
 
+/** One record header. A record's headers are an ordered list, as in Kafka: a key may repeat, a value may be null. */
+export interface RecordHeader {
+  key: string;
+  value: Bytes | null;
+}
+
 export interface ProduceRecord {
   key: Bytes | null;
   /** null is a tombstone: compaction removes earlier records with the same key. */
   value: Bytes | null;
-  headers?: Record<string, Bytes>;
+  headers?: readonly RecordHeader[];
   /** Target partition; default: hash of the key (murmur2, as Kafka's default partitioner), or 0 without key. */
   partition?: number;
   timestamp?: number;
@@ -25,7 +31,7 @@ export interface FetchedRecord {
   timestamp: number;
   key: Bytes | null;
   value: Bytes | null;
-  headers: Record<string, Bytes>;
+  headers: readonly RecordHeader[];
 }
 
 export interface TopicSpec {

@@ -349,7 +349,7 @@ export class EmbeddedBroker implements Broker {
       group.records.push({
         key: r.key,
         value: r.value,
-        headers: r.headers ?? {},
+        headers: r.headers ?? [],
         timestamp: r.timestamp === undefined ? now : Math.trunc(r.timestamp),
       });
     });

@@ -2,9 +2,12 @@
 // (it carries its own offset), so frames can be copied between files unchanged, e.g. by compaction.
 //
 // body: u8 version=1 | i64 offset | i64 timestamp | i32 keyLen (-1 = null) | key
-//       | i32 valueLen (-1 = null, tombstone) | value | u32 headerCount | (u32 nameLen, name utf8, u32 len, bytes)*
+//       | i32 valueLen (-1 = null, tombstone) | value | u32 headerCount | (u32 nameLen, name utf8, i32 len, bytes)*
+// Headers are kept in order, a name may repeat. A header value's length -1 is null: earlier versions wrote
+// no null header values (and read lengths as unsigned, -1 being far beyond a body's bound), so frames they
+// wrote decode the same.
 import { crc32 } from "node:zlib";
-import type { Bytes } from "../broker.ts";
+import type { Bytes, RecordHeader } from "../broker.ts";
 
 export const FRAME_HEADER_BYTES = 8;
 const VERSION = 1;
@@ -18,7 +21,7 @@ export interface FrameRecord {
   timestamp: number;
   key: Bytes | null;
   value: Bytes | null;
-  headers: Record<string, Bytes>;
+  headers: readonly RecordHeader[];
 }
 
 const utf8 = new TextEncoder();
@@ -37,9 +40,9 @@ function readInt64(view: DataView, at: number): number {
 
 /** Encodes one record as a complete frame (header + body). */
 export function encodeFrame(record: FrameRecord): Uint8Array {
-  const headerEntries = Object.entries(record.headers).map(([name, value]) => [utf8.encode(name), value] as const);
+  const headerEntries = record.headers.map(({ key, value }) => [utf8.encode(key), value] as const);
   let bodyLength = MIN_BODY_BYTES + (record.key?.length ?? 0) + (record.value?.length ?? 0);
-  for (const [name, value] of headerEntries) bodyLength += 8 + name.length + value.length;
+  for (const [name, value] of headerEntries) bodyLength += 8 + name.length + (value?.length ?? 0);
   if (bodyLength > MAX_BODY_BYTES) throw new RangeError(`record of ${bodyLength} bytes exceeds ${MAX_BODY_BYTES}`);
 
   const frame = new Uint8Array(FRAME_HEADER_BYTES + bodyLength);
@@ -129,11 +132,11 @@ export function decodeFrame(buf: Uint8Array, at: number, bodyLength: number): Fr
   const fields = new BodyFields(buf, at + FRAME_HEADER_BYTES, bodyLength);
   const { offset, timestamp, key } = fields;
   const value = fields.bytes(true);
-  const headers: Record<string, Bytes> = {};
+  const headers: RecordHeader[] = [];
   const count = fields.uint32();
   for (let i = 0; i < count; i++) {
-    const name = fromUtf8.decode(fields.bytes(false) ?? new Uint8Array(0));
-    headers[name] = fields.bytes(false) ?? new Uint8Array(0);
+    const key = fromUtf8.decode(fields.bytes(false) ?? new Uint8Array(0));
+    headers.push({ key, value: fields.bytes(true) });
   }
   fields.expectEnd();
   return { offset, timestamp, key, value, headers };

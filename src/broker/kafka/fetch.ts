@@ -9,7 +9,13 @@ import {
   type ConnectionOptions,
   type RecordsBatch,
 } from "@platformatic/kafka";
-import { BrokerError, type Bytes, type FetchedRecord, type FetchOptions, type PartitionRead } from "../broker.ts";
+import {
+  BrokerError,
+  type FetchedRecord,
+  type FetchOptions,
+  type PartitionRead,
+  type RecordHeader,
+} from "../broker.ts";
 
 export const READ_COMMITTED = FetchIsolationLevels.READ_COMMITTED;
 
@@ -223,8 +229,11 @@ function pushBatch(out: FetchedRecord[], topic: string, partition: number, from:
     const offset = firstOffset + r.offsetDelta;
     // Batches may start before the requested offset.
     if (offset < from) continue;
-    const headers: Record<string, Bytes> = {};
-    for (const [k, v] of r.headers) if (k && v && !(k.toString() in headers)) headers[k.toString()] = new Uint8Array(v);
+    // All of them, in order: a key may repeat and a value may be null, as Kafka's headers allow.
+    const headers: RecordHeader[] = r.headers.map(([k, v]) => ({
+      key: k ? k.toString() : "",
+      value: v ? new Uint8Array(v) : null,
+    }));
     out.push({
       topic,
       partition,

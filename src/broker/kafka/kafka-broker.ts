@@ -22,7 +22,6 @@ import {
   BrokerError,
   ProducerFencedError,
   type Broker,
-  type Bytes,
   type FetchedRecord,
   type FetchOptions,
   type GroupMembership,
@@ -30,6 +29,7 @@ import {
   type GroupOptions,
   type PartitionRead,
   type ProduceRecord,
+  type RecordHeader,
   type RecordPosition,
   type TopicConfigChange,
   type TopicConfigEntry,
@@ -615,15 +615,21 @@ function asBuffer(bytes: Uint8Array): Buffer {
 /** Header names as bytes, encoded once: a pipeline writes the same few names on every record. */
 const headerNames = new Map<string, Buffer>();
 
-function headersOf(headers: Record<string, Bytes>): Map<Buffer, Buffer> {
+/**
+ * Headers as the library takes them: a Map it writes entry by entry, in order. A key that repeats needs
+ * its own Buffer, as a Map keeps one entry per key object. A null value the library's record writer
+ * writes as Kafka's null (length -1), though its types say Buffer.
+ */
+function headersOf(headers: readonly RecordHeader[]): Map<Buffer, Buffer> {
   const out = new Map<Buffer, Buffer>();
-  for (const name in headers) {
+  for (const { key: name, value } of headers) {
     let key = headerNames.get(name);
     if (!key) {
       if (headerNames.size >= 1024) headerNames.clear();
       headerNames.set(name, (key = Buffer.from(name)));
     }
-    out.set(key, asBuffer(headers[name]!));
+    if (out.has(key)) key = Buffer.from(name);
+    out.set(key, value === null ? (null as unknown as Buffer) : asBuffer(value));
   }
   return out;
 }
@@ -800,7 +806,7 @@ function fencedOr(transactionalId: string, err: unknown, what: string): BrokerEr
 
 function sizeOf(r: ProduceRecord): number {
   let bytes = 16 + (r.key?.length ?? 0) + (r.value?.length ?? 0);
-  for (const k in r.headers) bytes += k.length + r.headers[k]!.length;
+  for (const h of r.headers ?? []) bytes += h.key.length + (h.value?.length ?? 0);
   return bytes;
 }
 function connectionSecurity(security: ClientSecurity | undefined): Pick<ConnectionOptions, "tls" | "sasl"> {

@@ -3,7 +3,7 @@
 // base64, ...). Kafka reads header bytes back with Values.parseString, inferring a type; Sluice hands
 // sinks the text as an optional string.
 import { valuesToString, Schema } from "../api/data/index.ts";
-import type { HeaderConverter, SchemaAndValue } from "../api/converter.ts";
+import { type HeaderConverter, SchemaAndValue } from "../api/converter.ts";
 
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder();
@@ -19,7 +19,9 @@ export class SimpleHeaderConverter implements HeaderConverter {
   }
 
   toConnectHeader(_topic: string, _headerKey: string, value: Uint8Array | null): SchemaAndValue {
-    return { schema: Schema.OPTIONAL_STRING_SCHEMA, value: value === null ? null : utf8Decoder.decode(value) };
+    // A header without a value has no schema either, as Kafka's converter answers.
+    if (value === null) return SchemaAndValue.NULL;
+    return { schema: Schema.OPTIONAL_STRING_SCHEMA, value: utf8Decoder.decode(value) };
   }
 }
 

@@ -159,11 +159,8 @@ export class MirrorSourceTask extends SourceTask {
       position.offset = r.offset + 1;
       const remote = this.config.formatRemoteTopic(r.topic);
       this.metrics?.read(remote, r.partition, r.timestamp, r.value?.length ?? 0);
-      const headers: ConnectHeader[] = Object.entries(r.headers).map(([name, value]) => ({
-        key: name,
-        schema: Schema.BYTES_SCHEMA,
-        value,
-      }));
+      // One to one, as MirrorSourceTask copies them: in order, repeated keys and null values kept.
+      const headers: ConnectHeader[] = r.headers.map(({ key, value }) => ({ key, schema: Schema.BYTES_SCHEMA, value }));
       records.push(
         sourceRecord({
           sourcePartition: wrapPartition(r, alias),

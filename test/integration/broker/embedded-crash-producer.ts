@@ -29,7 +29,7 @@ if (import.meta.main) {
         batch.map((s) => ({
           key: crashKey(s),
           value: crashValue(s),
-          headers: { seq: new TextEncoder().encode(String(s)) },
+          headers: [{ key: "seq", value: new TextEncoder().encode(String(s)) }],
         })),
       );
       process.stdout.write(positions.map((p, i) => `ack ${p.partition} ${p.offset} ${batch[i]}\n`).join(""));

@@ -68,11 +68,18 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs: number, wha
 const logFile = (dir: string, topic: string, partition = 0) => join(dir, "topics", topic, `${partition}.log`);
 
 describe("EmbeddedBroker produce/fetch", () => {
-  test("round-trips keys, values, headers, tombstones and timestamps", async () => {
+  test("round-trips keys, values, headers (in order, repeated keys, null values), tombstones and timestamps", async () => {
     const broker = await openBroker(await tempDir());
+    const headers = [
+      { key: "a", value: b("x") },
+      { key: "ü-name", value: new Uint8Array([0, 255]) },
+      { key: "a", value: b("y") },
+      { key: "n", value: null },
+      { key: "a", value: null },
+    ];
     expect(await broker.createTopic({ name: "t", partitions: 1, replicationFactor: 1 })).toBe(true);
     const records: ProduceRecord[] = [
-      { key: b("k1"), value: b("v1"), headers: { a: b("x"), "ü-name": new Uint8Array([0, 255]) }, timestamp: 1234 },
+      { key: b("k1"), value: b("v1"), headers, timestamp: 1234 },
       { key: b("k1"), value: null },
       { key: null, value: b("no key") },
       { key: new Uint8Array(0), value: new Uint8Array(0) },
@@ -91,7 +98,7 @@ describe("EmbeddedBroker produce/fetch", () => {
       timestamp: 1234,
       key: b("k1"),
       value: b("v1"),
-      headers: { a: b("x"), "ü-name": new Uint8Array([0, 255]) },
+      headers,
     });
     expect(got[1].value).toBeNull();
     expect(got[1].timestamp).toBeGreaterThanOrEqual(before);
@@ -99,7 +106,7 @@ describe("EmbeddedBroker produce/fetch", () => {
     expect(str(got[2].value)).toBe("no key");
     expect(got[3].key).toEqual(new Uint8Array(0));
     expect(got[3].value).toEqual(new Uint8Array(0));
-    expect(got[4]).toMatchObject({ key: null, value: null, timestamp: -1, headers: {} });
+    expect(got[4]).toMatchObject({ key: null, value: null, timestamp: -1, headers: [] });
 
     expect((await broker.fetch("t", 0, 3)).map((r) => r.offset)).toEqual([3, 4]);
     expect(await broker.fetch("t", 0, 5)).toEqual([]);
@@ -249,7 +256,7 @@ describe("EmbeddedBroker durability", () => {
     await first.connect();
     await first.createTopic({ name: "a", partitions: 2, replicationFactor: 1, config: { "retention.ms": "-1" } });
     for (let i = 0; i < 100; i++)
-      await first.produce("a", [{ key: b(`k${i}`), value: b(`v${i}`), headers: { i: b(String(i)) } }]);
+      await first.produce("a", [{ key: b(`k${i}`), value: b(`v${i}`), headers: [{ key: "i", value: b(String(i)) }] }]);
     const before = [await fetchAll(first, "a", 0), await fetchAll(first, "a", 1)];
     const ends = await first.endOffsets("a");
     await first.close();
@@ -715,7 +722,7 @@ describe("EmbeddedBroker crash safety", () => {
       expect(record).toBeDefined();
       expect(record.value).toEqual(crashValue(ack.seq));
       expect(record.key).toEqual(crashKey(ack.seq));
-      expect(str(record.headers.seq)).toBe(String(ack.seq));
+      expect(record.headers).toEqual([{ key: "seq", value: b(String(ack.seq)) }]);
     }
     // The log accepts appends at the right offsets after the crash.
     const [next] = await broker.produce(CRASH_TOPIC, [{ key: null, value: b("after"), partition: 0 }]);

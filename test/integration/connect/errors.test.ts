@@ -24,7 +24,10 @@ describe("errors.tolerance and the dead letter queue", () => {
         key: null,
         value: encoder.encode("not json at all"),
         partition: 0,
-        headers: { origin: encoder.encode("test") },
+        headers: [
+          { key: "origin", value: encoder.encode("test") },
+          { key: "origin", value: null },
+        ],
       },
       { key: null, value: json("good-2"), partition: 0 },
     ]);
@@ -83,17 +86,19 @@ describe("errors.tolerance and the dead letter queue", () => {
     });
     expect(dlq).toHaveLength(1);
     expect(decoder.decode(dlq[0]!.value!)).toBe("not json at all");
-    const headers = Object.fromEntries(Object.entries(dlq[0]!.headers).map(([k, v]) => [k, decoder.decode(v)]));
-    expect(headers).toMatchObject({
-      origin: "test",
-      "__connect.errors.topic": "mixed",
-      "__connect.errors.partition": "0",
-      "__connect.errors.offset": "1",
-      "__connect.errors.connector.name": "tolerant",
-      "__connect.errors.task.id": "0",
-      "__connect.errors.stage": "VALUE_CONVERTER",
-    });
-    expect(headers["__connect.errors.exception.class.name"]).toBeTruthy();
+    // The record's own headers as read (a repeated key, a null value), then the error context's.
+    const headers = dlq[0]!.headers.map(({ key, value }) => [key, value && decoder.decode(value)]);
+    expect(headers.slice(0, 8)).toEqual([
+      ["origin", "test"],
+      ["origin", null],
+      ["__connect.errors.topic", "mixed"],
+      ["__connect.errors.partition", "0"],
+      ["__connect.errors.offset", "1"],
+      ["__connect.errors.connector.name", "tolerant"],
+      ["__connect.errors.task.id", "0"],
+      ["__connect.errors.stage", "VALUE_CONVERTER"],
+    ]);
+    expect(headers.find(([key]) => key === "__connect.errors.exception.class.name")?.[1]).toBeTruthy();
     expect((await api.get("/connectors/tolerant/status")).body.tasks[0].state).toBe("RUNNING");
   });
 });

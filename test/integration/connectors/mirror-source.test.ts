@@ -92,7 +92,7 @@ const content = (r: FetchedRecord) => ({
   timestamp: r.timestamp,
   key: hex(r.key),
   value: hex(r.value),
-  headers: Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, hex(v)])),
+  headers: r.headers.map(({ key, value }) => [key, hex(value)]),
 });
 
 /** Waits until the remote topic holds as many records per partition as the source topic, then compares them. */
@@ -116,13 +116,25 @@ async function expectReplicated(topic: string, remote: string, timeoutMs = 60000
 /** Timestamps of the test's records: recent, so that no retention.ms below deletes them. */
 const EPOCH = Date.now() - 600_000;
 
-/** Records with keys, several headers (one empty), explicit timestamps, and a tombstone, spread over partitions. */
+/**
+ * Headers of the test's i-th record, as Kafka allows them: several, one empty, one null, a key repeated
+ * (apart from the others).
+ */
+const headersOf = (i: number) => [
+  { key: "trace", value: encoder.encode(`t-${i}`) },
+  { key: "bin", value: new Uint8Array([1, 2, 3, i & 0xff]) },
+  { key: "empty", value: new Uint8Array() },
+  { key: "gone", value: null },
+  { key: "trace", value: encoder.encode(`again-${i}`) },
+];
+
+/** Records with keys, several headers, explicit timestamps, and a tombstone, spread over partitions. */
 function records(prefix: string, count: number, partitions: number): ProduceRecord[] {
   return Array.from({ length: count }, (_, i) => ({
     partition: i % partitions,
     key: i % 7 === 3 ? null : encoder.encode(`${prefix}-key-${i}`),
     value: i % 11 === 5 ? null : new Uint8Array([0, 255, i & 0xff, ...encoder.encode(`${prefix}-${i}`)]),
-    headers: { trace: encoder.encode(`t-${i}`), bin: new Uint8Array([1, 2, 3, i & 0xff]), empty: new Uint8Array() },
+    headers: headersOf(i),
     timestamp: EPOCH + i * 10,
   }));
 }
@@ -182,7 +194,11 @@ describe("MirrorSourceConnector between two Kafka clusters", () => {
     await api.waitForState("mm2", "RUNNING", 2);
 
     // Records byte for byte, in each partition's order; topics outside the filter stay home.
-    await expectReplicated("orders", "primary.orders");
+    const replicated = await expectReplicated("orders", "primary.orders");
+    // Headers one to one: in order, the repeated key twice, the null value null.
+    expect(replicated[1]![0]!.headers.map(({ key, value }) => [key, hex(value)])).toEqual(
+      headersOf(1).map(({ key, value }) => [key, hex(value)]),
+    );
     await expectReplicated("payments", "primary.payments");
     expect(await targetClient.listTopics()).not.toContain("primary.internal-audit");
 

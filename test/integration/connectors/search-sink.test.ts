@@ -207,7 +207,8 @@ describe("Elasticsearch sink into OpenSearch", () => {
     await committed("errant", 2);
     const dead = await worker.connect.broker.fetch(`${topic}-dlq`, 0, 0);
     expect(dead.map((r) => decoder.decode(r.key!))).toEqual(["bad"]);
-    const header = (name: string) => decoder.decode(dead[0]!.headers[`__connect.errors.${name}`]!);
+    const header = (name: string) =>
+      decoder.decode(dead[0]!.headers.find((h) => h.key === `__connect.errors.${name}`)!.value!);
     expect(header("offset")).toBe("1");
     expect(header("stage")).toBe("TASK_PUT");
     expect(header("exception.class.name")).toBe(

@@ -1,7 +1,7 @@
 // A sink's dead letter queue (Kafka's DeadLetterQueueReporter): each record whose failure was
 // tolerated goes, as read (key, value, headers, timestamp), to errors.deadletterqueue.topic.name,
 // with the error context in __connect.errors.* headers when asked for.
-import { encoder, type Broker } from "../../../broker/broker.ts";
+import { encoder, type Broker, type RecordHeader } from "../../../broker/broker.ts";
 import type { ParsedSettings } from "../../../platform/settings.ts";
 import type { ErrorContext, ErrorReporter } from "./tolerance.ts";
 
@@ -48,9 +48,11 @@ export class DeadLetterQueueReporter implements ErrorReporter {
   async report(error: Error, context: ErrorContext): Promise<void> {
     const raw = context.original;
     if (!raw) return; // a failure of no consumed record (a source's): nothing to send
-    const headers: Record<string, Uint8Array> = { ...raw.headers };
+    // The record's own headers as read (repeated keys, null values), the context's added after them.
+    const headers: RecordHeader[] = [...raw.headers];
     if (this.contextHeaders) {
-      const put = (name: string, value: string) => (headers[`${HEADER_PREFIX}${name}`] = encoder.encode(value));
+      const put = (name: string, value: string) =>
+        headers.push({ key: `${HEADER_PREFIX}${name}`, value: encoder.encode(value) });
       put("topic", raw.topic);
       put("partition", String(raw.partition));
       put("offset", String(raw.offset));

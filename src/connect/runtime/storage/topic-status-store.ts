@@ -64,7 +64,7 @@ export class TopicStatusStore implements StatusStore {
 
   private enqueue(records: { key: Uint8Array; value: Uint8Array | null }[]): Promise<void> {
     // This worker's own statuses show at once, even while Kafka is away; reading the topic confirms them.
-    for (const r of records) this.apply({ topic: "", partition: 0, offset: -1, timestamp: 0, headers: {}, ...r });
+    for (const r of records) this.apply({ topic: "", partition: 0, offset: -1, timestamp: 0, headers: [], ...r });
     const write = this.writes.then(() => this.log.send(records)).then(() => undefined);
     this.writes = write.catch((err) =>
       log.warn({ err: err instanceof Error ? err.message : String(err) }, "could not write a status"),

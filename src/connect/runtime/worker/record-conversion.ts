@@ -1,34 +1,29 @@
 // Headers and log descriptions of records, shared by the source and sink runtimes.
-import type { Bytes } from "../../../broker/broker.ts";
+import type { RecordHeader } from "../../../broker/broker.ts";
 import type { HeaderConverter } from "../../api/converter.ts";
 import { javaToString } from "../../api/data/index.ts";
 import type { ConnectHeader, ConnectRecord } from "../../api/records.ts";
 
 /**
- * A record's headers as bytes, through the task's header.converter. A header the converter turns
- * into null is left out: the broker keeps no null header values.
+ * A record's headers as bytes, through the task's header.converter: all of them, in order, a header
+ * the converter turns into null kept with a null value (as Kafka Connect does).
  */
 export function encodeHeaders(
   topic: string,
   headers: readonly ConnectHeader[],
   converter: HeaderConverter,
-): Record<string, Bytes> | undefined {
+): RecordHeader[] | undefined {
   if (headers.length === 0) return undefined;
-  const out: Record<string, Bytes> = {};
-  for (const h of headers) {
-    const bytes = converter.fromConnectHeader(topic, h.key, h.schema, h.value);
-    if (bytes !== null) out[h.key] = bytes;
-  }
-  return out;
+  return headers.map((h) => ({ key: h.key, value: converter.fromConnectHeader(topic, h.key, h.schema, h.value) }));
 }
 
-/** Header bytes as Connect headers, through the task's header.converter. */
+/** Header bytes as Connect headers, through the task's header.converter; a null value goes to it as null. */
 export function decodeHeaders(
   topic: string,
-  headers: Record<string, Bytes>,
+  headers: readonly RecordHeader[],
   converter: HeaderConverter,
 ): ConnectHeader[] {
-  return Object.entries(headers).map(([key, bytes]) => {
+  return headers.map(({ key, value: bytes }) => {
     const { schema, value } = converter.toConnectHeader(topic, key, bytes);
     return { key, schema, value };
   });

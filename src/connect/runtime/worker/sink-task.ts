@@ -141,7 +141,7 @@ export class WorkerSinkTask extends WorkerTask {
       timestamp: record.timestamp ?? Date.now(),
       key: await this.p.keyConverter.fromConnectData(topic, record.keySchema, record.key),
       value: await this.p.valueConverter.fromConnectData(topic, record.valueSchema, record.value),
-      headers: encodeHeaders(topic, record.headers, this.p.headerConverter) ?? {},
+      headers: encodeHeaders(topic, record.headers, this.p.headerConverter) ?? [],
     };
   }
 

@@ -28,7 +28,7 @@ const frames = (first: number, timestamp: number, ...records: [string, string | 
     timestamp,
     key: enc.encode(key),
     value: value === null ? null : enc.encode(value),
-    headers: {},
+    headers: [],
   }));
 
 /** A log file holding `records`, as a segment, with the key table an open partition would have built. */

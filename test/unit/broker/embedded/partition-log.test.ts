@@ -41,7 +41,7 @@ const record = (value: string, key: string | null = null, timestamp = 1000): App
   timestamp,
   key: key === null ? null : enc.encode(key),
   value: enc.encode(value),
-  headers: {},
+  headers: [],
 });
 const view = (records: { offset: number; key: Uint8Array | null; value: Uint8Array | null }[]) =>
   records.map((r) => [
@@ -76,7 +76,7 @@ describe("appends and reads", () => {
     const log = await open(tempDir());
     const big = "x".repeat(10_000);
     await log.append([
-      { timestamp: 42, key: enc.encode("k"), value: enc.encode(big), headers: { h: enc.encode("v") } },
+      { timestamp: 42, key: enc.encode("k"), value: enc.encode(big), headers: [{ key: "h", value: enc.encode("v") }] },
       record(big),
       record(big),
     ]);
@@ -84,7 +84,7 @@ describe("appends and reads", () => {
     expect(rest).toEqual([]);
     expect(first).toMatchObject({ offset: 0, timestamp: 42 });
     expect(dec.decode(first!.key!)).toBe("k");
-    expect(dec.decode(first!.headers.h!)).toBe("v");
+    expect(first!.headers).toEqual([{ key: "h", value: enc.encode("v") }]);
     expect((await log.read(0, 25_000)).map((r) => r.offset)).toEqual([0, 1]);
   });
 

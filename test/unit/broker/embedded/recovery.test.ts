@@ -16,7 +16,12 @@ const record = fc.record({
   timestamp: fc.integer({ min: -1, max: 2 ** 45 }),
   key: fc.option(fc.uint8Array({ maxLength: 40 })),
   value: fc.option(fc.uint8Array({ maxLength: 200 })),
-  headers: fc.dictionary(fc.string({ maxLength: 8 }), fc.uint8Array({ maxLength: 8 }), { maxKeys: 3 }),
+  headers: fc.array(
+    fc.record({ key: fc.string({ maxLength: 8 }), value: fc.option(fc.uint8Array({ maxLength: 8 })) }),
+    {
+      maxLength: 3,
+    },
+  ),
 });
 const startOf = (bytes: Uint8Array) => bytes.subarray(0, FRAME_START_BYTES);
 
@@ -68,7 +73,7 @@ describe("recoverLog", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const logger = pino({ level: "silent" });
   const frames = Array.from({ length: 20 }, (_, offset) =>
-    encodeFrame({ offset, timestamp: 1, key: null, value: new TextEncoder().encode(`value-${offset}`), headers: {} }),
+    encodeFrame({ offset, timestamp: 1, key: null, value: new TextEncoder().encode(`value-${offset}`), headers: [] }),
   );
   const whole = Buffer.concat(frames);
   let n = 0;
@@ -162,7 +167,7 @@ describe("repairPartitionLog", () => {
       timestamp: 1,
       key: null,
       value: new TextEncoder().encode(`v${offset}`.repeat(offset + 1)),
-      headers: {},
+      headers: [],
     }),
   );
   const starts = frames.map((_, i) => frames.slice(0, i).reduce((sum, f) => sum + f.length, 0));

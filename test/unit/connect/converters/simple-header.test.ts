@@ -26,12 +26,12 @@ describe("SimpleHeaderConverter", () => {
     expect(converter.fromConnectHeader("t", "h", null, null)).toBeNull();
   });
 
-  test("reads header bytes back as an optional string", () => {
+  test("reads header bytes back as an optional string, a null value as null without a schema (Kafka's)", () => {
     expect(converter.toConnectHeader("t", "h", new TextEncoder().encode('{"id":10}'))).toEqual({
       schema: Schema.OPTIONAL_STRING_SCHEMA,
       value: '{"id":10}',
     });
-    expect(converter.toConnectHeader("t", "h", null)).toEqual({ schema: Schema.OPTIONAL_STRING_SCHEMA, value: null });
+    expect(converter.toConnectHeader("t", "h", null)).toEqual({ schema: null, value: null });
   });
 
   test("is named by its class or its simple name", () => {

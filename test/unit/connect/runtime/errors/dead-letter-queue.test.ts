@@ -29,7 +29,12 @@ const consumed: FetchedRecord = {
   timestamp: 1_700_000_000_000,
   key: encoder.encode("order-7"),
   value: encoder.encode("{not json"),
-  headers: { origin: encoder.encode("shop") },
+  // As Kafka has them: in order, a key repeated, a value null.
+  headers: [
+    { key: "origin", value: encoder.encode("shop") },
+    { key: "trace", value: null },
+    { key: "origin", value: encoder.encode("app") },
+  ],
 };
 const failure: ErrorContext = {
   stage: "VALUE_CONVERTER",
@@ -37,8 +42,13 @@ const failure: ErrorContext = {
   describe: () => "",
   original: consumed,
 };
-const text = (headers: Record<string, Uint8Array>) =>
-  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, decoder.decode(v)]));
+const text = (headers: FetchedRecord["headers"]) =>
+  headers.map(({ key, value }) => [key, value === null ? null : decoder.decode(value)]);
+const consumedHeaders = [
+  ["origin", "shop"],
+  ["trace", null],
+  ["origin", "app"],
+];
 
 describe("DeadLetterQueueReporter.create", () => {
   test("no reporter, and no topic, without errors.deadletterqueue.topic.name", async () => {
@@ -77,7 +87,7 @@ describe("DeadLetterQueueReporter.create", () => {
 });
 
 describe("DeadLetterQueueReporter.report", () => {
-  test("writes the record as it was read, with its own headers, to partition 0", async () => {
+  test("writes the record as it was read, with its own headers (in order, repeated, null), to partition 0", async () => {
     const b = await broker();
     const reporter = (await DeadLetterQueueReporter.create(
       b,
@@ -97,7 +107,7 @@ describe("DeadLetterQueueReporter.report", () => {
       key: "order-7",
       value: "{not json",
       timestamp: 1_700_000_000_000,
-      headers: { origin: "shop" },
+      headers: consumedHeaders,
     });
   });
 
@@ -112,19 +122,19 @@ describe("DeadLetterQueueReporter.report", () => {
     const error = new SyntaxError("Unexpected character");
     await reporter.report(error, failure);
     const [dead] = await b.fetch("orders-dlq", 0, 0);
-    expect(text(dead!.headers)).toEqual({
-      origin: "shop",
-      "__connect.errors.topic": "orders",
-      "__connect.errors.partition": "2",
-      "__connect.errors.offset": "41",
-      "__connect.errors.connector.name": "orders-sink",
-      "__connect.errors.task.id": "3",
-      "__connect.errors.stage": "VALUE_CONVERTER",
-      "__connect.errors.class.name": "org.apache.kafka.connect.json.JsonConverter",
-      "__connect.errors.exception.class.name": "SyntaxError",
-      "__connect.errors.exception.message": "Unexpected character",
-      "__connect.errors.exception.stacktrace": error.stack!,
-    });
+    expect(text(dead!.headers)).toEqual([
+      ...consumedHeaders,
+      ["__connect.errors.topic", "orders"],
+      ["__connect.errors.partition", "2"],
+      ["__connect.errors.offset", "41"],
+      ["__connect.errors.connector.name", "orders-sink"],
+      ["__connect.errors.task.id", "3"],
+      ["__connect.errors.stage", "VALUE_CONVERTER"],
+      ["__connect.errors.class.name", "org.apache.kafka.connect.json.JsonConverter"],
+      ["__connect.errors.exception.class.name", "SyntaxError"],
+      ["__connect.errors.exception.message", "Unexpected character"],
+      ["__connect.errors.exception.stacktrace", error.stack!],
+    ]);
   });
 
   test("a failure with no consumed record (a source's) writes nothing", async () => {

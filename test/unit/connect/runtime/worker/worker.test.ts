@@ -112,7 +112,7 @@ describe("header.converter", () => {
     });
   const rawHeader = async (broker: EmbeddedBroker, topic: string) => {
     await until(async () => (await broker.endOffsets(topic).catch(() => [0]))[0] === 1, "the record");
-    return new TextDecoder().decode((await broker.fetch(topic, 0, 0))[0]!.headers.h);
+    return new TextDecoder().decode((await broker.fetch(topic, 0, 0))[0]!.headers.find((h) => h.key === "h")!.value!);
   };
 
   test("a source writes headers with SimpleHeaderConverter unless told otherwise", async () => {
@@ -120,6 +120,26 @@ describe("header.converter", () => {
     expect((await startTask({ name: "src", "connector.class": SCRIPTED_SOURCE }))?.state).toBe("RUNNING");
     script.toPoll.push(withHeader("simple"));
     expect(await rawHeader(broker, "simple")).toBe('{"a":1}');
+  });
+
+  test("a source's headers reach the topic all of them, in order: a repeated key twice, a null value null", async () => {
+    const { broker, startTask, script } = await startWorker();
+    expect((await startTask({ name: "src", "connector.class": SCRIPTED_SOURCE }))?.state).toBe("RUNNING");
+    script.toPoll.push({
+      ...withHeader("listed"),
+      headers: [
+        { key: "h", schema: Schema.STRING_SCHEMA, value: "one" },
+        { key: "n", schema: Schema.OPTIONAL_STRING_SCHEMA, value: null },
+        { key: "h", schema: Schema.STRING_SCHEMA, value: "two" },
+      ],
+    });
+    await until(async () => (await broker.endOffsets("listed").catch(() => [0]))[0] === 1, "the record");
+    const [record] = await broker.fetch("listed", 0, 0);
+    expect(record!.headers.map(({ key, value }) => [key, value && new TextDecoder().decode(value)])).toEqual([
+      ["h", "one"],
+      ["n", null],
+      ["h", "two"],
+    ]);
   });
 
   test("a connector's header.converter writes its headers (StringConverter: Java's toString)", async () => {
@@ -136,15 +156,23 @@ describe("header.converter", () => {
       "header.converter": STRING,
       "header.converter.converter.encoding": "UTF-16",
     });
-    await broker.produce("in", [
-      { key: null, value: null, headers: { h: new Uint8Array([0xfe, 0xff, 0x00, 0x68, 0x00, 0xe9]) } },
-    ]);
+    // All of a record's headers, in order: a key repeated, a null value.
+    const headers = [
+      { key: "h", value: new Uint8Array([0xfe, 0xff, 0x00, 0x68, 0x00, 0xe9]) },
+      { key: "n", value: null },
+      { key: "h", value: new Uint8Array([0xfe, 0xff, 0x00, 0x78]) },
+    ];
+    await broker.produce("in", [{ key: null, value: null, headers }]);
     expect(
       (await startTask({ name: "s", "connector.class": RECORDING_SINK, topics: "in", "value.converter": BYTES }))
         ?.state,
     ).toBe("RUNNING");
     await until(() => script.put.length === 1, "the record");
-    expect(script.put[0]!.headers).toEqual([{ key: "h", schema: Schema.OPTIONAL_STRING_SCHEMA, value: "hé" }]);
+    expect(script.put[0]!.headers).toEqual([
+      { key: "h", schema: Schema.OPTIONAL_STRING_SCHEMA, value: "hé" },
+      { key: "n", schema: Schema.OPTIONAL_STRING_SCHEMA, value: null },
+      { key: "h", schema: Schema.OPTIONAL_STRING_SCHEMA, value: "x" },
+    ]);
   });
 
   test("a connector's header.converter wins over the worker's, with its own settings", async () => {
@@ -152,7 +180,9 @@ describe("header.converter", () => {
       "header.converter": STRING,
       "header.converter.converter.encoding": "UTF-16",
     });
-    await broker.produce("in", [{ key: null, value: null, headers: { h: new TextEncoder().encode("hé") } }]);
+    await broker.produce("in", [
+      { key: null, value: null, headers: [{ key: "h", value: new TextEncoder().encode("hé") }] },
+    ]);
     const sink = {
       name: "s",
       "connector.class": RECORDING_SINK,
