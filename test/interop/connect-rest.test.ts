@@ -477,6 +477,8 @@ describe("connect REST: Sluice answers as Apache Kafka Connect 4.1.1 does", () =
         status: r.status,
         keys: Object.keys(r.body as object).sort(),
         types: Object.values(r.body as object).map((v) => typeof v),
+        // Both workers use the same Kafka cluster.
+        kafkaClusterId: (r.body as { kafka_cluster_id: string }).kafka_cluster_id,
       };
     });
     await req("GET", "/connectors");

@@ -124,8 +124,16 @@ function serve(
   security: ReturnType<typeof connectSecurity>,
   options: Pick<ConnectOptions, "settings" | "registryUrl">,
 ): Promise<Listening[]> {
+  // Read once it is needed and then kept, as Kafka Connect reads it at start.
+  let clusterId: Promise<string> | undefined;
   const app = connectApp(herder, {
-    kafkaClusterId: broker.kind === "kafka" ? "kafka" : "embedded",
+    kafkaClusterId: () => {
+      clusterId ??= (broker.clusterId?.() ?? Promise.resolve(broker.kind)).catch((err: unknown) => {
+        clusterId = undefined; // asked again next time
+        throw err;
+      });
+      return clusterId;
+    },
     guard: security.guard,
     users: security.users,
     forwardTls: forwardingTls(security.tls),

@@ -9,7 +9,8 @@ import { HealthBody, ok, ServerInfo } from "./openapi.ts";
 import { json } from "./respond.ts";
 
 export interface AdminRouteOptions {
-  kafkaClusterId: string;
+  /** The Kafka cluster's id, as its brokers report it. */
+  kafkaClusterId: () => Promise<string>;
   /** What GET /metrics exposes. */
   metrics: Registry;
   /** The whole app's OpenAPI document, as JSON text. */
@@ -20,7 +21,7 @@ export function adminRoutes(herder: Herder, options: AdminRouteOptions) {
   return new Elysia()
     .get(
       "/",
-      () => json({ version: VERSION, commit: COMMIT, kafka_cluster_id: options.kafkaClusterId }),
+      async () => json({ version: VERSION, commit: COMMIT, kafka_cluster_id: await options.kafkaClusterId() }),
       documented({
         summary: "The worker's version and Kafka cluster",
         responses: { 200: ok("Server info", ServerInfo) },

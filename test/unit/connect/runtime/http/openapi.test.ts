@@ -8,7 +8,7 @@ import { newRegistry } from "#src/platform/metrics.ts";
 import { undocumentedRoutes } from "../../../platform/openapi-coverage.ts";
 
 const herder = { plugins: () => ({}), metrics: () => ({ trackStates() {}, registry: newRegistry() }) };
-const app = connectApp(herder as never, { kafkaClusterId: "k" });
+const app = connectApp(herder as never, { kafkaClusterId: async () => "k" });
 
 test("every route the connect app registered is in its document, with a summary and responses", () => {
   const doc = connectDocument(app.routes);
