@@ -30,6 +30,7 @@ import { registrySettingsDefinition } from "./registry/settings.ts";
 import { builtInExtensionsNamed, DEK_REGISTRY_EXTENSION } from "./registry/unsupported-settings.ts";
 import { startRegistry, type RunningRegistry } from "./registry/server.ts";
 import { nearest } from "./platform/edit-distance.ts";
+import { hashPassword } from "./hash-password.ts";
 import { COMMANDS, commandHelp, HELP, UsageError, usageLine } from "./usage.ts";
 import { COMMIT, VERSION } from "./platform/version.ts";
 
@@ -199,14 +200,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(`${VERSION} (commit ${COMMIT})`);
     return 0;
   }
-  if (command === "hash-password") {
-    // A hashed password for the users files of both REST APIs: bcrypt, whose text has no comma (the
-    // registry's file separates roles with commas). argon2 hashes and the Jetty forms are accepted too.
-    const [password] = rest;
-    if (!password) throw new UsageError(command, "the password to hash");
-    console.log(await Bun.password.hash(password, { algorithm: "bcrypt" }));
-    return 0;
-  }
+  if (command === "hash-password") return await hashPassword(rest);
   if (command === "config-docs") {
     // Generates the settings tables of docs/configuration.md from the setting declarations.
     console.log(settingsReference(registrySettingsDefinition));

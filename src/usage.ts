@@ -58,7 +58,14 @@ export const COMMANDS: Record<string, Command> = {
     about: ["with Sluice stopped: keep a damaged embedded log beside", "it and rewrite it with every intact record"],
     flags: [],
   },
-  "hash-password": { args: "<password>", about: ["a hashed password for the REST users files"], flags: [] },
+  "hash-password": {
+    args: "",
+    about: [
+      "a hashed password for the REST users files (typed",
+      "at a prompt that does not echo it, or read from stdin)",
+    ],
+    flags: [],
+  },
 };
 
 const ABOUT_COLUMN = 59;

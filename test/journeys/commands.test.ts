@@ -36,7 +36,7 @@ describe("each command's usage", () => {
     ],
     ["connect-distributed", "a worker properties file", "Usage: sluice connect-distributed worker.properties"],
     ["repair-log", "the partition log files to repair", "Usage: sluice repair-log"],
-    ["hash-password", "the password to hash", "Usage: sluice hash-password <password>"],
+    ["hash-password", "the password to hash (typed at the prompt or given on stdin)", "Usage: sluice hash-password"],
   ])(
     "sluice %s without its arguments says it needs %s, with its usage, and exits non-zero",
     (command, needs, usage) => {
@@ -47,6 +47,58 @@ describe("each command's usage", () => {
       expect(exitCode).not.toBe(0);
     },
   );
+});
+
+describe("hash-password keeps the password out of the shell's history", () => {
+  const verifies = (out: string, password: string) => Bun.password.verify(password, out.trim());
+
+  test("read from stdin: the first line is hashed", async () => {
+    const proc = Bun.spawnSync([sluice.bin, "hash-password"], { stdin: Buffer.from("s3cret pass\nignored\n") });
+    expect(proc.exitCode).toBe(0);
+    expect(await verifies(proc.stdout.toString(), "s3cret pass")).toBe(true);
+  });
+
+  test("typed at a terminal's prompt, twice, and never echoed; two that differ hash nothing", async () => {
+    // util-linux's script gives the binary a terminal, as a person's shell does.
+    const typing = async (first: string, again: string) => {
+      const proc = Bun.spawn(["script", "-qec", `${sluice.bin} hash-password`, "/dev/null"], {
+        stdin: "pipe",
+        stdout: "pipe",
+      });
+      let out = "";
+      const reader = proc.stdout.getReader();
+      const until = async (text: string) => {
+        while (!out.includes(text)) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error(`the prompt ${JSON.stringify(text)} never came: ${out}`);
+          out += new TextDecoder().decode(value);
+        }
+      };
+      await until("Password: ");
+      proc.stdin.write(`${first}\r`);
+      await proc.stdin.flush();
+      await until("Again: ");
+      proc.stdin.write(`${again}\r`);
+      await proc.stdin.flush();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) out += new TextDecoder().decode(r.value);
+      return { code: await proc.exited, out };
+    };
+    const same = await typing("typed-pw", "typed-pw");
+    expect(same.code).toBe(0);
+    expect(same.out).not.toContain("typed-pw");
+    expect(await verifies(same.out.split("Again: ")[1]!, "typed-pw")).toBe(true);
+    const differ = await typing("one-pw", "other-pw");
+    expect(differ.code).toBe(1);
+    expect(differ.out).toContain("The passwords differ; nothing hashed.");
+    expect(differ.out).not.toContain("$2b$");
+  });
+
+  test("given as an argument it still works, with a warning about the history", async () => {
+    const { exitCode, stdout, stderr } = sluice.run(["hash-password", "argpw"]);
+    expect(exitCode).toBe(0);
+    expect(stderr).toContain("a password on the command line stays in the shell's history");
+    expect(await verifies(stdout, "argpw")).toBe(true);
+  });
 });
 
 describe("dev's flags", () => {
