@@ -171,6 +171,10 @@ afterAll(async () => {
 }, 120_000);
 
 describe("MirrorSourceConnector between two Kafka clusters", () => {
+  test("clusters without an authorizer have no ACLs to describe: ACL sync (on by default) skips them", async () => {
+    expect(await sourceClient.describeTopicAcls()).toBeNull();
+  });
+
   test("replicates, follows new topics and partitions, syncs configs and offsets, resumes after a restart", async () => {
     await sourceClient.createTopic({
       name: "orders",
