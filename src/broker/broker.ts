@@ -160,6 +160,47 @@ export interface Broker {
   alterTopicConfigs?(changes: Map<string, TopicConfigChange[]>): Promise<Map<string, string>>;
   /** Kafka only (MirrorMaker 2): grows a topic to `total` partitions; false when it already had as many. */
   createPartitions?(topic: string, total: number): Promise<boolean>;
+  /**
+   * Kafka only (MirrorMaker 2): every ACL binding of a topic resource, of any pattern type and principal;
+   * null when the cluster has no authorizer (Kafka's SecurityDisabledException).
+   */
+  describeTopicAcls?(): Promise<TopicAcl[] | null>;
+  /**
+   * Kafka only (MirrorMaker 2): creates topic ACL bindings (one that exists already is no error); those the
+   * broker refused, with its reason.
+   */
+  createTopicAcls?(acls: TopicAcl[]): Promise<{ acl: TopicAcl; reason: string }[]>;
+}
+
+/** Kafka's AclOperation, by its name. */
+export type AclOperation =
+  | "UNKNOWN"
+  | "ALL"
+  | "READ"
+  | "WRITE"
+  | "CREATE"
+  | "DELETE"
+  | "ALTER"
+  | "DESCRIBE"
+  | "CLUSTER_ACTION"
+  | "DESCRIBE_CONFIGS"
+  | "ALTER_CONFIGS"
+  | "IDEMPOTENT_WRITE"
+  | "CREATE_TOKENS"
+  | "DESCRIBE_TOKENS"
+  | "TWO_PHASE_COMMIT";
+
+/** An ACL binding of a topic resource (Kafka's AclBinding with a TOPIC ResourcePattern), Kafka's names for its enums. */
+export interface TopicAcl {
+  /** The resource name: a topic, a prefix (PREFIXED), or `*` (LITERAL: every topic). */
+  topic: string;
+  patternType: "LITERAL" | "PREFIXED" | "UNKNOWN";
+  /** `User:alice`. */
+  principal: string;
+  /** `*` for any host. */
+  host: string;
+  operation: AclOperation;
+  permission: "ALLOW" | "DENY" | "UNKNOWN";
 }
 
 /** A consumer group's committed position in one partition. */

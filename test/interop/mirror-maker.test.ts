@@ -3,14 +3,15 @@
 // two Kafka clusters, over the same source topics: several partitions, keys, headers (duplicate, empty and null
 // ones), binary values, timestamps, a compacted topic with tombstones, a topic whose first records were deleted
 // (delete-records), the source's `heartbeats` topic, a topic created and a partition added mid-run, a topic
-// config changed mid-run, and a consumer group committing on the source. The two use their own aliases (kc-src →
+// config changed mid-run, a consumer group committing on the source, and topic ACLs (both clusters enforce ACLs:
+// the source's ACLs of every kind Kafka's connector tells apart are copied to the target). The two use their own aliases (kc-src →
 // kc-tgt, sl-src → sl-tgt), so their remote topics (kc-src.mm-orders, sl-src.mm-orders), offset-syncs topics
 // (mm2-offset-syncs.kc-tgt.internal on the source) and checkpoints topics (kc-src.checkpoints.internal) do not
 // collide; the heartbeats of both go to the target's one `heartbeats` topic, told apart by their key.
 // Kafka Connect's result is checked against the source (it is the reference), then Sluice's against Kafka
 // Connect's: remote topics (partitions, configs), records byte for byte, offset syncs and checkpoints decoded with
-// Kafka's classes, heartbeats, the target group's synced offsets, and Kafka's RemoteClusterUtils.translateOffsets
-// read from each one's checkpoints. Last, a Sluice worker killed (-9) mid-replication and restarted loses nothing.
+// Kafka's classes, heartbeats, the target group's synced offsets, Kafka's RemoteClusterUtils.translateOffsets
+// read from each one's checkpoints, and the ACLs on the remote topics. Last, a Sluice worker killed (-9) mid-replication and restarted loses nothing.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { ConnectCluster, type Status } from "../fixtures/connect-cluster.ts";
 import { connectClient } from "../fixtures/connect.ts";
@@ -23,6 +24,7 @@ import {
   type DecodedOffsetSync,
   type GroupOffset,
   type MirrorClustersProbe,
+  type ProbeAcl,
   type ProbeProduceRecord,
   type ProbeRecord,
 } from "../fixtures/kafka-mirror.ts";
@@ -48,6 +50,30 @@ const ORDERS_CONFIGS = { "retention.ms": "604800000", "max.message.bytes": "5242
 const COMPACT_CONFIGS = { "cleanup.policy": "compact", "min.compaction.lag.ms": "3600000" };
 const LATE_CONFIGS = { "retention.ms": "3600000" };
 const NOT_SYNCED = ["min.insync.replicas"];
+/** Topic ACLs on the source: of each kind Kafka's connector treats apart, on replicated topics and others. */
+const alice = { patternType: "LITERAL", principal: "User:alice", host: "*", permission: "ALLOW" };
+const SOURCE_ACLS: ProbeAcl[] = [
+  { ...alice, topic: "mm-orders", operation: "READ" },
+  { ...alice, topic: "mm-orders", operation: "ALL" },
+  { ...alice, topic: "mm-orders", operation: "WRITE" },
+  { ...alice, topic: "mm-orders", operation: "READ", permission: "DENY" },
+  { ...alice, topic: "mm-orders", operation: "DESCRIBE", principal: "User:bob", host: "10.0.0.1" },
+  { ...alice, topic: "mm-orders", operation: "ALL", principal: "User:mallory", permission: "DENY" },
+  { ...alice, topic: "mm-", operation: "READ", patternType: "PREFIXED" },
+  { ...alice, topic: "audit", operation: "READ" },
+  { ...alice, topic: "mm-nowhere", operation: "READ", principal: "User:carol" },
+  { ...alice, topic: "heartbeats", operation: "READ" },
+];
+const aclKey = (a: ProbeAcl) =>
+  JSON.stringify([a.topic, a.patternType, a.principal, a.host, a.operation, a.permission]);
+/** The ACLs on a side's remote topics, with its alias left out, in a fixed order. */
+async function remoteAcls(side: Side): Promise<ProbeAcl[]> {
+  return (await probe!.acls(target!.bootstrap))
+    .filter((a) => a.topic.startsWith(`${SIDES[side].source}.`))
+    .map((a) => ({ ...a, topic: unaliased(side, a.topic) }))
+    .sort((x, y) => aclKey(x).localeCompare(aclKey(y)));
+}
+
 /**
  * The records' timestamps start here: recent, so that no topic's retention (mm-late's hour, mm-orders' days)
  * deletes them while the test runs (the brokers check retention every five minutes; fixed dates in the past
@@ -93,7 +119,7 @@ function mirrorConfigs(side: Side): Record<(typeof CONNECTORS)[number], Record<s
       "tasks.max": "2",
       "refresh.topics.interval.seconds": "1",
       "sync.topic.configs.interval.seconds": "1",
-      "sync.topic.acls.enabled": "false",
+      "sync.topic.acls.interval.seconds": "1",
     },
     "mirror-checkpoint": {
       ...common,
@@ -357,12 +383,13 @@ async function seedSource(): Promise<void> {
   );
   await probe!.deleteRecords(a, "mm-trimmed", 0, TRIMMED_START);
   await probe!.writeHeartbeat(a, "origin", "src", T0);
+  await probe!.createAcls(a, SOURCE_ACLS);
 }
 
 beforeAll(async () => {
   // (the probe's JVM compiles it while the brokers start)
   probe = startMirrorClustersProbe();
-  [source, target] = await Promise.all([startKafka(), startKafka()]);
+  [source, target] = await Promise.all([startKafka({ authorizer: true }), startKafka({ authorizer: true })]);
   const workerTopics = {
     "group.id": "connect-kc",
     "config.storage.topic": "connect-kc-configs",
@@ -400,6 +427,7 @@ afterAll(async () => {
 
 let commits: GroupOffset[] = [];
 let reference: Awaited<ReturnType<typeof mirroredState>> | undefined;
+let referenceAcls: ProbeAcl[] | undefined;
 
 test("Kafka Connect's MirrorMaker 2 replicates topics, configs, offsets and heartbeats (the reference)", async () => {
   const [a, b] = [source!.bootstrap, target!.bootstrap];
@@ -518,6 +546,32 @@ test("Kafka Connect's MirrorMaker 2 replicates topics, configs, offsets and hear
   expect(clusters.upstreamClusters).toContain("kc-src");
   expect(clusters.checkpointTopics).toContain(checkpointsTopic("kc"));
   expect(clusters.replicationHops).toBe(1);
+
+  // Topic ACLs: LITERAL ones of replicated topics (the heartbeats topic and one not created included), ALLOW
+  // WRITE left out, ALLOW ALL as READ (once with the READ), DENY ones as they are.
+  const on = (topic: string, over: Partial<ProbeAcl> = {}): ProbeAcl => ({
+    ...alice,
+    topic,
+    operation: "READ",
+    ...over,
+  });
+  const expectedAcls = [
+    on("mm-orders"),
+    on("mm-orders", { permission: "DENY" }),
+    on("mm-orders", { operation: "DESCRIBE", principal: "User:bob", host: "10.0.0.1" }),
+    on("mm-orders", { operation: "ALL", principal: "User:mallory", permission: "DENY" }),
+    on("mm-nowhere", { principal: "User:carol" }),
+    on("heartbeats"),
+  ].sort((x, y) => aclKey(x).localeCompare(aclKey(y)));
+  referenceAcls = await waitFor(
+    "Kafka Connect's topic ACLs on the target",
+    async () => {
+      const acls = await remoteAcls("kc");
+      return Bun.deepEquals(acls, expectedAcls) ? acls : undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 500 },
+  ).catch(async () => remoteAcls("kc"));
+  expect(referenceAcls).toEqual(expectedAcls);
 }, 300_000);
 
 test("Sluice's MirrorMaker 2 connectors give what Kafka Connect's give", async () => {
@@ -599,6 +653,15 @@ test("Sluice's MirrorMaker 2 connectors give what Kafka Connect's give", async (
     checkpointsTopic("sl"),
   ]);
   compare("RemoteClusterUtils.replicationHops", clusters.replicationHops, 1);
+  const acls = await waitFor(
+    "Sluice's topic ACLs to be Kafka Connect's",
+    async () => {
+      const got = await remoteAcls("sl");
+      return Bun.deepEquals(got, referenceAcls) ? got : undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 500 },
+  ).catch(async () => remoteAcls("sl"));
+  compare("topic ACLs on the remote topics", acls, referenceAcls);
   expect(differences).toEqual([]);
 }, 300_000);
 

@@ -3,6 +3,8 @@
 // we need (Fetch to each leader of a partition list, without a consumer group; group membership with
 // other protocol types). This folder is the only importer of the Kafka client.
 import {
+  AclOperations,
+  AclPermissionTypes,
   Admin,
   ConfigResourceTypes,
   ConnectionPool,
@@ -12,6 +14,8 @@ import {
   FindCoordinatorKeyTypes,
   ListOffsetTimestamps,
   Producer,
+  ResourcePatternTypes,
+  ResourceTypes,
   UserError,
   type MessageToProduce,
   type ProduceResult,
@@ -30,6 +34,7 @@ import {
   type PartitionRead,
   type ProduceRecord,
   type RecordHeader,
+  type TopicAcl,
   type RecordPosition,
   type TopicConfigChange,
   type TopicConfigEntry,
@@ -347,6 +352,66 @@ export class KafkaBroker implements Broker {
     });
   }
 
+  async describeTopicAcls(): Promise<TopicAcl[] | null> {
+    return this.guard("describe topic ACLs", async () => {
+      let resources: Awaited<ReturnType<Admin["describeAcls"]>>;
+      try {
+        resources = await this.need(this.admin).describeAcls({
+          filter: {
+            resourceType: ResourceTypes.TOPIC,
+            resourceName: null,
+            resourcePatternType: ResourcePatternTypes.ANY,
+            principal: null,
+            host: null,
+            operation: AclOperations.ANY,
+            permissionType: AclPermissionTypes.ANY,
+          },
+        });
+      } catch (err) {
+        if (kafkaErrorOf(err, ["SECURITY_DISABLED"])) return null;
+        throw err;
+      }
+      return resources.flatMap((r) =>
+        r.acls.map(
+          (a): TopicAcl => ({
+            topic: r.resourceName,
+            patternType: nameOf(ResourcePatternTypes, r.resourcePatternType) as TopicAcl["patternType"],
+            principal: a.principal,
+            host: a.host,
+            operation: nameOf(AclOperations, a.operation) as TopicAcl["operation"],
+            permission: nameOf(AclPermissionTypes, a.permissionType) as TopicAcl["permission"],
+          }),
+        ),
+      );
+    });
+  }
+
+  async createTopicAcls(acls: TopicAcl[]): Promise<{ acl: TopicAcl; reason: string }[]> {
+    const refused: { acl: TopicAcl; reason: string }[] = [];
+    // One request per binding, so that one the broker refuses does not hide the others' answers.
+    for (const acl of acls) {
+      await this.guard(`create an ACL on topic ${acl.topic}`, () =>
+        this.need(this.admin).createAcls({
+          creations: [
+            {
+              resourceType: ResourceTypes.TOPIC,
+              resourceName: acl.topic,
+              resourcePatternType: ResourcePatternTypes[acl.patternType],
+              principal: acl.principal,
+              host: acl.host,
+              operation: AclOperations[acl.operation],
+              permissionType: AclPermissionTypes[acl.permission],
+            },
+          ],
+        }),
+      ).catch((err: BrokerError) => {
+        if (err.retriable) throw err;
+        refused.push({ acl, reason: err.message });
+      });
+    }
+    return refused;
+  }
+
   async produce(topic: string, records: ProduceRecord[]): Promise<RecordPosition[]> {
     return this.guard(`write to ${topic}`, async () => {
       const producer = this.need(this.producer);
@@ -602,6 +667,12 @@ export class KafkaBroker implements Broker {
       );
     }
   }
+}
+
+/** The name of one of the library's enumerations' values (Kafka's enum names); UNKNOWN for one it does not name. */
+function nameOf(enumeration: Record<string, number>, value: number): string {
+  for (const [name, v] of Object.entries(enumeration)) if (v === value) return name;
+  return "UNKNOWN";
 }
 
 /**

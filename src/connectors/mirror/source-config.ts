@@ -1,6 +1,6 @@
 // MirrorSourceConnector's settings (Kafka 4.1's MirrorSourceConfig and its task's), read once for the
 // connector and its tasks.
-import { ignored, refused, type Setting, SettingsDefinition } from "../../platform/settings.ts";
+import { refused, type Setting, SettingsDefinition } from "../../platform/settings.ts";
 import {
   CONFIG_PROPERTIES_EXCLUDE_DEFAULT,
   ConfigPropertyFilter,
@@ -16,8 +16,6 @@ import {
   offsetSyncsTopicLocationSetting,
   type ClusterSide,
 } from "./mirror-config.ts";
-
-const NO_ACLS = "Sluice does not copy topic ACLs to the target cluster; grant access to the remote topics there";
 
 const sourceSettings: Setting[] = [
   {
@@ -95,13 +93,17 @@ const sourceSettings: Setting[] = [
   {
     name: "sync.topic.acls.enabled",
     type: "boolean",
+    default: true,
     importance: "low",
-    doc: NO_ACLS,
-    unsupported: { kind: "ignored", why: NO_ACLS, harmless: ["false"] },
+    doc: "Whether to periodically configure remote topic ACLs to match their corresponding upstream topics.",
   },
-  ignored("sync.topic.acls.interval.seconds", NO_ACLS, {
+  {
+    name: "sync.topic.acls.interval.seconds",
     type: "long",
-  }),
+    default: 600,
+    importance: "low",
+    doc: "Frequency of topic ACL sync.",
+  },
   {
     name: "replication.factor",
     type: "int",
@@ -224,6 +226,12 @@ export class MirrorSourceConfig extends MirrorConfig {
   get syncTopicConfigsIntervalMs(): number {
     return this.values.boolean("sync.topic.configs.enabled")
       ? this.values.int("sync.topic.configs.interval.seconds") * 1000
+      : -1;
+  }
+  /** Negative: off. */
+  get syncTopicAclsIntervalMs(): number {
+    return this.values.boolean("sync.topic.acls.enabled")
+      ? this.values.int("sync.topic.acls.interval.seconds") * 1000
       : -1;
   }
   /** The cluster the offset-syncs topic is on. */

@@ -1,7 +1,8 @@
 // org.apache.kafka.connect.mirror.MirrorSourceConnector (Kafka 4.1): finds the source topics to
 // replicate, creates their remote topics on the target (partitions as the source's, replication.factor,
 // the source's allowed configs), grows them when the source grows, keeps their configs in step, and
-// spreads the partitions over tasks round robin. New topics and partitions are found every
+// spreads the partitions over tasks round robin, and copies the source's topic ACLs (topic-acls.ts) every
+// sync.topic.acls.interval.seconds. New topics and partitions are found every
 // refresh.topics.interval.seconds, and the tasks reconfigured, as Kafka's connector does.
 import type { Broker, TopicConfigChange, TopicConfigEntry } from "../../broker/broker.ts";
 import { ConnectException, SourceConnector, type ExactlyOnceSupport } from "../../connect/api/connector.ts";
@@ -17,6 +18,7 @@ import {
   type TopicPartition,
 } from "./source-config.ts";
 import { MirrorSourceTask } from "./source-task.ts";
+import { targetTopicAcls } from "./topic-acls.ts";
 
 const log = logger("mirror-source");
 
@@ -37,6 +39,8 @@ export class MirrorSourceConnector extends SourceConnector {
   private jobs: Promise<void> = Promise.resolve();
   private stopped = false;
   private connected: Promise<void> | undefined;
+  /** The source said it has no authorizer: said once at info, as Kafka's connector does. */
+  private noAclAuthorizer = false;
 
   version(): string {
     return VERSION;
@@ -66,6 +70,11 @@ export class MirrorSourceConnector extends SourceConnector {
     await this.run("refreshing known target topics", async () => {
       this.knownTarget = await this.findTargetTopicPartitions();
     });
+    const syncAcls = config.syncTopicAclsIntervalMs;
+    if (syncAcls >= 0) {
+      this.schedule("syncing topic ACLs", () => this.syncTopicAcls());
+      this.repeat(syncAcls, "syncing topic ACLs", () => this.syncTopicAcls());
+    }
     const syncConfigs = config.syncTopicConfigsIntervalMs;
     if (syncConfigs >= 0) {
       this.schedule("syncing topic configs", () => this.syncTopicConfigs());
@@ -328,6 +337,30 @@ export class MirrorSourceConnector extends SourceConnector {
         e.source !== "static-broker" &&
         filter.shouldReplicateConfigProperty(e.name),
     );
+  }
+
+  /** The source's topic ACLs that Kafka's connector copies, created on the target (where they exist, nothing changes). */
+  private async syncTopicAcls(): Promise<void> {
+    // (the embedded broker has no authorizer)
+    const acls = this.sourceAdmin!.describeTopicAcls ? await this.sourceAdmin!.describeTopicAcls() : null;
+    if (acls === null) {
+      if (!this.noAclAuthorizer)
+        log.info(
+          { connector: this.settings.props.name },
+          "No ACL authorizer is configured on the source Kafka cluster, so no topic ACL syncing will take place. Consider disabling topic ACL syncing by setting sync.topic.acls.enabled to 'false'.",
+        );
+      this.noAclAuthorizer = true;
+      return;
+    }
+    const bindings = targetTopicAcls(
+      acls,
+      (topic) => this.settings.shouldReplicateTopic(topic),
+      (topic) => this.settings.formatRemoteTopic(topic),
+    );
+    if (bindings.length === 0) return;
+    const refused = await this.targetAdmin!.createTopicAcls!(bindings);
+    for (const { acl, reason } of refused)
+      log.warn({ topic: acl.topic, err: reason }, `Could not sync ACL of topic ${acl.topic}.`);
   }
 
   /** Each replicated topic's allowed configs set on its remote topic; defaults reset to the target's. */

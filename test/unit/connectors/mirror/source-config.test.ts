@@ -28,18 +28,24 @@ describe("MirrorSourceConnector settings", () => {
     expect(config.pollTimeoutMs).toBe(1000);
     expect(config.refreshTopicsIntervalMs).toBe(600000);
     expect(config.syncTopicConfigsIntervalMs).toBe(600000);
+    expect(config.syncTopicAclsIntervalMs).toBe(600000);
     expect(config.emitOffsetSyncs).toBe(true);
     expect(config.offsetSyncsTopicLocation).toBe("source");
   });
 
-  test("switched-off refresh and config sync have negative intervals", () => {
+  test("switched-off refresh, config and ACL sync have negative intervals", () => {
     const config = new MirrorSourceConfig({
       ...base,
       "refresh.topics.enabled": "false",
       "sync.topic.configs.enabled": "false",
+      "sync.topic.acls.enabled": "false",
     });
     expect(config.refreshTopicsIntervalMs).toBeLessThan(0);
     expect(config.syncTopicConfigsIntervalMs).toBeLessThan(0);
+    expect(config.syncTopicAclsIntervalMs).toBeLessThan(0);
+    expect(new MirrorSourceConfig({ ...base, "sync.topic.acls.interval.seconds": "5" }).syncTopicAclsIntervalMs).toBe(
+      5000,
+    );
   });
 
   test("the offset-syncs topic is named after the other cluster", () => {
@@ -52,9 +58,12 @@ describe("MirrorSourceConnector settings", () => {
     );
   });
 
-  test("ACL sync off is accepted quietly; on, it is said to have no effect", () => {
-    expect(mirrorSourceSettings.unsupportedIn({ "sync.topic.acls.enabled": "false" }).ignored).toEqual([]);
-    expect(mirrorSourceSettings.unsupportedIn({ "sync.topic.acls.enabled": "true" }).ignored).toHaveLength(1);
+  test("ACL sync is a setting of its own, on or off; a filter class of its own is refused", () => {
+    for (const value of ["true", "false"])
+      expect(mirrorSourceSettings.unsupportedIn({ "sync.topic.acls.enabled": value })).toMatchObject({
+        ignored: [],
+        refused: [],
+      });
     expect(mirrorSourceSettings.unsupportedIn({ "topic.filter.class": "com.example.Filter" }).refused).toHaveLength(1);
   });
 });
