@@ -85,6 +85,25 @@ export const jsonConverterSettings = new SettingsDefinition([
   },
 ]);
 
+/**
+ * Bytes in Confluent's wire format (magic byte 0, a 4-byte schema id) were written by a serializer of the
+ * schema registry: JsonConverter cannot read them, and the converter that can is named.
+ */
+function confluentFramed(value: Uint8Array): Error | undefined {
+  if (value.length < 5 || value[0] !== 0) return undefined;
+  const id = new DataView(value.buffer, value.byteOffset, value.byteLength).getInt32(1);
+  let converter = "io.confluent.connect.avro.AvroConverter or io.confluent.connect.protobuf.ProtobufConverter";
+  try {
+    JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(value.subarray(5)));
+    converter = "io.confluent.connect.json.JsonSchemaConverter";
+  } catch {
+    // Not JSON after the schema id: Avro or Protobuf (the registry's GET /schemas/ids/{id} says which).
+  }
+  return new Error(
+    `the bytes start with Confluent's magic byte and schema id ${id}: a schema registry serializer wrote them, and JsonConverter cannot read them; use ${converter} with schema.registry.url`,
+  );
+}
+
 const ENVELOPE_ERROR =
   'JsonConverter with schemas.enable requires "schema" and "payload" fields and may not contain additional fields. If you are trying to deserialize plain JSON data, set schemas.enable=false in your converter configuration.';
 
@@ -162,7 +181,7 @@ export class JsonConverter implements Converter, HeaderConverter {
       read = readJson(value);
     } catch (e) {
       throw new DataException("Converting byte[] to Kafka Connect data failed due to serialization error: ", {
-        cause: e,
+        cause: confluentFramed(value) ?? e,
       });
     }
     const { node, text } = read;

@@ -60,6 +60,29 @@ describe("errors.tolerance and the dead letter queue", () => {
     expect(planned.body.tasks[0].state).toBe("RESTARTING");
   });
 
+  test("JsonConverter meeting a schema registry serializer's bytes: the trace says which converter reads them", async () => {
+    const broker = worker.connect.broker;
+    await broker.createTopic({ name: "framed", partitions: 1, replicationFactor: 1 });
+    // Confluent's wire format: magic byte 0, schema id 7, then Avro's encoding of the string "hi".
+    await broker.produce("framed", [{ key: null, value: new Uint8Array([0, 0, 0, 0, 7, 4, 104, 105]), partition: 0 }]);
+    await api.post("/connectors", {
+      name: "framed-json",
+      config: {
+        "connector.class": "FileStreamSink",
+        topics: "framed",
+        file: join(worker.dir, "framed.txt"),
+        "value.converter": "org.apache.kafka.connect.json.JsonConverter",
+      },
+    });
+    const trace: string = await waitFor("the task to fail", async () => {
+      const s = (await api.get("/connectors/framed-json/status")).body;
+      return s?.tasks?.[0]?.state === "FAILED" ? s.tasks[0].trace : undefined;
+    });
+    expect(trace).toContain(
+      "Caused by: Error: the bytes start with Confluent's magic byte and schema id 7: a schema registry serializer wrote them, and JsonConverter cannot read them; use io.confluent.connect.avro.AvroConverter or io.confluent.connect.protobuf.ProtobufConverter with schema.registry.url",
+    );
+  });
+
   test("errors.tolerance=all with a DLQ: good records arrive, the bad one goes to the DLQ with context headers", async () => {
     const out = join(worker.dir, "tolerant.txt");
     await api.post("/connectors", {

@@ -109,8 +109,15 @@ export class RetryWithToleranceOperator {
     if (!this.logErrors && this.tolerateAll) return;
     const detail = this.logMessages ? `, where ${context.describe()}` : "";
     log.error(
-      { task: this.taskId, stage: context.stage, class: context.className, err: error.message },
+      { task: this.taskId, stage: context.stage, class: context.className, err: withCauses(error) },
       `Error encountered in task ${this.taskId}. Executing stage '${context.stage}' with class '${context.className}'${detail}.`,
     );
   }
+}
+
+/** The error's message and its causes', as Kafka's logged trace shows them ("Caused by: …"). */
+function withCauses(error: Error): string {
+  const parts = [error.message.trim()];
+  for (let cause = error.cause; cause instanceof Error; cause = cause.cause) parts.push(`Caused by: ${cause.message}`);
+  return parts.join(" ");
 }

@@ -359,6 +359,25 @@ describe("JsonConverter: JSON → Connect", () => {
     );
   });
 
+  test("bytes in Confluent's wire format: the cause names the schema id and the converter that reads them", () => {
+    const causeOf = (value: Uint8Array) => {
+      try {
+        converter().toConnectData("t", value);
+      } catch (e) {
+        return ((e as Error).cause as Error).message;
+      }
+    };
+    const framed = (id: number, payload: Uint8Array) =>
+      new Uint8Array([0, 0, 0, (id >> 8) & 255, id & 255, ...payload]);
+    expect(causeOf(framed(300, bytes('{"a":1}')))).toContain(
+      "schema id 300: a schema registry serializer wrote them, and JsonConverter cannot read them; use io.confluent.connect.json.JsonSchemaConverter",
+    );
+    expect(causeOf(framed(7, new Uint8Array([4, 104, 105])))).toContain(
+      "use io.confluent.connect.avro.AvroConverter or io.confluent.connect.protobuf.ProtobufConverter",
+    );
+    expect(causeOf(bytes("{"))).not.toContain("magic byte");
+  });
+
   test("schemas read from the same text are cached as one instance", () => {
     const c = converter();
     const json = bytes('{"schema":{"type":"struct","fields":[{"type":"int8","field":"a"}]},"payload":{"a":1}}');
