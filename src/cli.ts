@@ -22,7 +22,7 @@ import { unsupportedSettingsDoc } from "./unsupported-settings-doc.ts";
 
 // Beside this file, in the source tree and in the binary (build.ts bundles it as an entry of its own).
 const TASK_THREAD = new URL("./task-thread.ts", import.meta.url).href;
-import { DEV_CONNECT_DEFAULTS, startConnectDev } from "./connect/runtime/dev.ts";
+import { DEV_CONNECT_DEFAULTS, DEV_REGISTRY_DEFAULTS, startConnectDev } from "./connect/runtime/dev.ts";
 import { startConnectDistributed, startConnectStandalone, type RunningConnect } from "./connect/runtime/server.ts";
 import { workerSettings } from "./connect/runtime/worker/worker-config.ts";
 import { BUILTIN_CONVERTERS } from "./connect/converters/index.ts";
@@ -30,6 +30,7 @@ import { registrySettingsDefinition } from "./registry/settings.ts";
 import { builtInExtensionsNamed, DEK_REGISTRY_EXTENSION } from "./registry/unsupported-settings.ts";
 import { startRegistry, type RunningRegistry } from "./registry/server.ts";
 import { nearest } from "./platform/edit-distance.ts";
+import { isLoopback } from "./platform/listeners.ts";
 import { hashPassword } from "./hash-password.ts";
 import { COMMANDS, commandHelp, HELP, UsageError, usageLine } from "./usage.ts";
 import { COMMIT, VERSION } from "./platform/version.ts";
@@ -283,6 +284,7 @@ async function main(argv: string[]): Promise<number> {
       [],
       "SCHEMA_REGISTRY_",
       settingsFlags(flags, REGISTRY_FLAGS, ["connect-listeners"]),
+      DEV_REGISTRY_DEFAULTS,
     );
     const connectSettings = load(
       workerSettings,
@@ -334,9 +336,13 @@ async function main(argv: string[]): Promise<number> {
     });
     connectUrl = connect.urls[0];
     running.push(connect, { stop: () => broker.close() });
+    const consoleAt = registry.values.boolean("console.enabled") ? `; the console at ${sr.urls[0]}/ui/` : "";
+    const reach = [...sr.urls, ...connect.urls].every(isLoopback)
+      ? " (this machine only: --registry-listeners and --connect-listeners http://0.0.0.0:… open them to the network)"
+      : "";
     log.info(
       { registry: sr.urls, connect: connect.urls, broker: broker.kind },
-      `Schema registry listening on ${sr.urls.join(", ")}; connect worker on ${connect.urls.join(", ")} (${broker.kind} broker)`,
+      `Schema registry listening on ${sr.urls.join(", ")}; connect worker on ${connect.urls.join(", ")} (${broker.kind} broker)${consoleAt}${reach}`,
     );
   } else if (command === "connect-distributed") {
     const [workerFile] = positional;

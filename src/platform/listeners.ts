@@ -157,3 +157,9 @@ export async function listen(
     stop: (force) => server.stop(force),
   };
 }
+
+/** Whether a host (or a URL's host) is this machine's loopback: only this machine reaches it. */
+export function isLoopback(hostOrUrl: string): boolean {
+  const host = URL.canParse(hostOrUrl) ? new URL(hostOrUrl).hostname : hostOrUrl;
+  return host === "localhost" || host === "[::1]" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}

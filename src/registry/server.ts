@@ -1,6 +1,6 @@
 // Wires a running registry: broker → schema log → service → HTTP listeners.
 import { withConsole } from "../console-host/host.ts";
-import { listen, type Listening } from "../platform/listeners.ts";
+import { isLoopback, listen, type Listening } from "../platform/listeners.ts";
 import { corsFromSettings, withCors } from "../platform/cors.ts";
 import { forwardingTls } from "../platform/tls.ts";
 import { hostname } from "node:os";
@@ -256,7 +256,10 @@ function advertisedIdentity(settings: ParsedSettings): Identity {
   const scheme = listener ? listener.protocol.slice(0, -1) : settings.string("inter.instance.protocol");
   return {
     version: 1,
-    host: settings.optionalString("host.name") ?? hostname(),
+    // A registry bound to loopback only is reached there, not at the machine's name.
+    host:
+      settings.optionalString("host.name") ??
+      (listener && isLoopback(listener.hostname) ? listener.hostname : hostname()),
     port: Number(listener?.port || (scheme === "https" ? 443 : 8081)),
     master_eligibility: settings.boolean("leader.eligibility"),
     scheme,

@@ -21,8 +21,10 @@ const log = logger("connect");
 
 /** Worker settings dev starts from (settings files, CONNECT_* and flags override them). */
 export const DEV_CONNECT_DEFAULTS: Record<string, string> = {
-  // On for local development, as Kafka's quickstart turns them on.
+  // On for local development, as Kafka's quickstart turns them on; so this machine only can reach the
+  // worker (its FileStream connectors read and write any file the user can).
   "file.connectors.enable": "true",
+  listeners: "http://127.0.0.1:8083",
   "group.id": "sluice-dev-connect",
   "config.storage.topic": "sluice-dev-connect-configs",
   "offset.storage.topic": "sluice-dev-connect-offsets",
@@ -36,6 +38,9 @@ export const DEV_CONNECT_DEFAULTS: Record<string, string> = {
   // The worker gone is this one, back after a restart or crash: its work is not held for it.
   "scheduled.rebalance.max.delay.ms": "0",
 };
+
+/** The registry of `dev`: on this machine only, as its connect worker. */
+export const DEV_REGISTRY_DEFAULTS: Record<string, string> = { listeners: "http://127.0.0.1:8081" };
 
 export async function startConnectDev(options: ConnectOptions & { broker: Broker }): Promise<RunningConnect> {
   const { settings } = options;

@@ -5,6 +5,7 @@ import { spawn, spawnSync, type Subprocess } from "bun";
 import { root } from "../../fixtures/binary.ts";
 import * as fs from "node:fs";
 import { writeFileSync } from "node:fs";
+import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { sharedKafka } from "../../fixtures/kafka.ts";
 import { CONNECT_FILE_JAR } from "../../fixtures/connect.ts";
@@ -41,6 +42,44 @@ async function startRegistry(
 }
 
 describe("dist/sluice", () => {
+  test("sluice dev as the README starts it: 8081 and 8083 on this machine only, the start line naming the console", async () => {
+    const work = join(dir, "dev-defaults");
+    fs.mkdirSync(work, { recursive: true });
+    const { proc } = await installed.serve(["dev"], {
+      cwd: work,
+      readyUrl: ["http://127.0.0.1:8081/", "http://127.0.0.1:8083/"],
+      log: "dev.log",
+      env: { SLUICE_LOG_LEVEL: "info" },
+    });
+    try {
+      const start = await waitFor("the start line", () =>
+        fs
+          .readFileSync(join(work, "dev.log"), "utf8")
+          .split("\n")
+          .find((l) => l.includes("listening on")),
+      );
+      expect(start).toContain(
+        "Schema registry listening on http://127.0.0.1:8081; connect worker on http://127.0.0.1:8083 (embedded broker); the console at http://127.0.0.1:8081/ui/ (this machine only",
+      );
+      // Not reachable at the machine's other addresses (the FileStream connectors read any file the user can).
+      const external = Object.values(networkInterfaces())
+        .flat()
+        .filter((a) => a && a.family === "IPv4" && !a.internal)
+        .map((a) => a!.address);
+      for (const address of external)
+        for (const port of [8081, 8083])
+          expect(
+            await fetch(`http://${address}:${port}/`).then(
+              () => "answered",
+              () => "refused",
+            ),
+          ).toBe("refused");
+    } finally {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    }
+  });
+
   test("--version, --help, unknown command", () => {
     // The version, and the commit build.ts built it from.
     expect(run(["--version"]).stdout.toString().trim()).toMatch(/^\d+\.\d+\.\d+ \(commit ([0-9a-f]{12}|unknown)\)$/);

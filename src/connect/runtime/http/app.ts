@@ -64,7 +64,12 @@ function refusedEarly(request: Request, resourceMethods: RouteMethods): Response
 /** `guard`: authentication, answering refused requests before any route (../security.ts); `users`: whom it admitted. */
 export function connectApp(
   herder: Herder,
-  info: { kafkaClusterId: () => Promise<string>; guard?: RequestGuard; users?: ConnectUsers; forwardTls?: ForwardingTls },
+  info: {
+    kafkaClusterId: () => Promise<string>;
+    guard?: RequestGuard;
+    users?: ConnectUsers;
+    forwardTls?: ForwardingTls;
+  },
 ) {
   const metrics = herder.metrics();
   metrics.trackStates(herder);
