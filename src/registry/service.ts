@@ -139,8 +139,8 @@ export class RegistryService {
     return this.scopes.setMode(subject, mode, force);
   }
 
-  deleteMode(subject: string): Promise<Mode> {
-    return this.scopes.deleteMode(subject);
+  deleteMode(subject: string | null, recursive = false): Promise<Mode | null> {
+    return this.scopes.deleteMode(subject, recursive);
   }
 
   // ---- deletes and referrers (./deletes.ts) ----

@@ -27,6 +27,7 @@ export const Q = {
   normalize: bool("normalize the schema first"),
   defaultToGlobal: bool("fall back to the global setting"),
   force: bool("set IMPORT mode even when the subject has schemas"),
+  recursive: bool("for the global scope or a context, also delete the mode of each subject under it"),
   verbose: bool("answer the reasons of an incompatibility"),
   latestOnly: bool("only the latest version of each subject"),
   fetchMaxId: bool("also answer the highest id in the id's context"),
