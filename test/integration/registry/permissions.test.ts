@@ -250,3 +250,23 @@ test("data contracts: the metadata lookup and contract config need the subject; 
   expect((await call("orders", "GET", `/schemas/guids/${guid}`)).body).toEqual(denied("Read", `Schema: ${guid}`));
   expect((await call("orders", "GET", `/schemas/guids/${guid}/ids`)).status).toBe(403);
 });
+
+test("a context base URL is judged as the request it stands for: the subject qualified with the context", async () => {
+  const base = "/contexts/.prod/subjects/orders-base/versions";
+  // `orders` may write `orders-base` but not `:.prod:orders-base`, the subject this path names.
+  expect((await call("orders", "POST", base, record("base"))).body).toEqual(
+    denied("Write", "Subject: :.prod:orders-base"),
+  );
+  const registered = await call("prod", "POST", base, record("base"));
+  expect(registered.status).toBe(200);
+  expect((await call("nobody", "GET", "/contexts/.prod/subjects")).body).toEqual([]);
+  expect((await call("prod", "GET", `/contexts/.prod/schemas/ids/${registered.body.id}`)).status).toBe(200);
+  expect((await call("orders", "GET", `/contexts/.prod/schemas/ids/${registered.body.id}`)).status).toBe(403);
+  // /config alone under a context base is the context's config: a subject resource, not Config:.
+  expect((await call("prod", "PUT", "/contexts/.prod/config", { compatibility: "NONE" })).status).toBe(200);
+  expect((await call("orders", "PUT", "/contexts/.prod/config", { compatibility: "NONE" })).body).toEqual(
+    denied("Write", "Subject: :.prod:"),
+  );
+  // Unauthenticated callers learn nothing of a bad context name.
+  expect((await jsonCall(`${registry.url}/contexts/a:b/subjects`, "GET", undefined, {})).status).toBe(401);
+});
