@@ -8,6 +8,7 @@ import {
   DEFAULT_CONTEXT,
   GLOBAL_CONTEXT,
   parseSubject,
+  qualifyWithParent,
   validateSubject,
 } from "./contexts.ts";
 import { errors } from "./errors.ts";
@@ -98,6 +99,18 @@ export class ConfigAndMode {
     const own = this.storedConfig(subject);
     if (!own) return this.scopeConfig(subject) ?? { kept: {} };
     return configInScope(this.storedConfig(null), own);
+  }
+
+  /**
+   * The subject a request naming `subject` is about, by the `alias` of `subject`'s own config (for DEK
+   * routes `aliasForDeks` first), as Confluent's alias filter resolves it: one step, an unqualified
+   * alias in the subject's context. Undefined when `subject` has no alias.
+   */
+  aliasOf(subject: string, forDeks: boolean): string | undefined {
+    const own = this.storedConfig(subject);
+    const forDek = forDeks ? own?.kept.aliasForDeks : undefined;
+    const alias = typeof forDek === "string" && forDek !== "" ? forDek : own?.alias;
+    return alias ? qualifyWithParent(subject, alias) : undefined;
   }
 
   private globalLevel(): CompatibilityLevel {

@@ -131,6 +131,11 @@ export class RegistryService {
     return this.scopes.deleteConfig(subject);
   }
 
+  /** The subject `subject`'s alias config points to (./config-and-mode.ts), if any. */
+  aliasOf(subject: string, forDeks: boolean): string | undefined {
+    return this.scopes.aliasOf(subject, forDeks);
+  }
+
   getMode(subject: string | null, defaultToGlobal: boolean): Mode {
     return this.scopes.getMode(subject, defaultToGlobal);
   }

@@ -100,10 +100,11 @@ export function withContextBase(
   guard?: RequestGuard,
 ): (request: Request) => Response | Promise<Response> {
   return async (request) => {
-    const url = new URL(request.url);
+    // Most requests (every cached read) are not under /contexts/: spare them the URL parsing.
+    if (!request.url.includes(PREFIX)) return next(request);
     let rewritten: URL | undefined;
     try {
-      rewritten = contextBaseUrl(url);
+      rewritten = contextBaseUrl(new URL(request.url));
     } catch (err) {
       // Confluent's filter runs behind authentication: an anonymous caller learns nothing from it.
       const refused = await guard?.(request);

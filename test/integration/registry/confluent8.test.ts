@@ -1,5 +1,6 @@
 // What Confluent 8 clients use of the REST API, over HTTP on the embedded broker: DELETE /mode and its
-// `recursive` flag, and clients whose base URL is a context's (`http://host:8081/contexts/.prod`).
+// `recursive` flag, clients whose base URL is a context's (`http://host:8081/contexts/.prod`), and
+// subject aliases.
 import { describe, expect, test } from "bun:test";
 import { client, registryForTests } from "../../fixtures/registry.ts";
 
@@ -62,5 +63,44 @@ describe("Confluent 8 REST parity", () => {
       error_code: 400,
       message: "Context name 'a:b' cannot contain a colon",
     });
+  });
+
+  test("a subject whose config has an alias is read, registered, looked up and tested as its alias's subject", async () => {
+    const v1 = await reg.api.register("al-orders", record("Orders"));
+    expect((await reg.api.put("/config/al-view", { alias: "al-orders" })).body).toEqual({ alias: "al-orders" });
+    // Reads of the alias are the target's.
+    expect((await reg.api.get("/subjects/al-view/versions")).body).toEqual([1]);
+    expect((await reg.api.get("/subjects/al-view/versions/latest")).body).toMatchObject({
+      subject: "al-orders",
+      id: v1.body.id,
+    });
+    expect((await reg.api.post("/subjects/al-view", { schema: JSON.stringify(record("Orders")) })).body).toMatchObject({
+      subject: "al-orders",
+      version: 1,
+    });
+    expect((await reg.api.get(`/schemas/ids/${v1.body.id}/versions?subject=al-view`)).status).toBe(200);
+    expect(
+      (await reg.api.post("/compatibility/subjects/al-view/versions/latest", { schema: '"string"' })).body,
+    ).toEqual({ is_compatible: false });
+    // A registration under the alias is a version of the target; the alias has none of its own.
+    const v2 = await reg.api.register("al-view", {
+      ...record("Orders"),
+      fields: [...record("Orders").fields, { name: "note", type: "string", default: "" }],
+    });
+    expect(v2.status).toBe(200);
+    expect((await reg.api.get("/subjects/al-orders/versions")).body).toEqual([1, 2]);
+    expect((await reg.api.get("/subjects")).body).not.toContain("al-view");
+    // The alias's own config and mode stay where the alias is set.
+    expect((await reg.api.get("/config/al-view")).body).toEqual({ alias: "al-orders" });
+    // In a context, an unqualified alias is the context's subject, also through a context base URL.
+    await reg.api.register(":.prod:al-orders", record("ProdOrders"));
+    await reg.api.put(`/config/${encodeURIComponent(":.prod:al-view")}`, { alias: "al-orders" });
+    expect((await client(`${reg.sr.url}/contexts/.prod`).get("/subjects/al-view/versions/1")).body).toMatchObject({
+      subject: ":.prod:al-orders",
+      schema: JSON.stringify(record("ProdOrders")),
+    });
+    // Removing the alias ends it.
+    await reg.api.put("/config/al-view", { alias: null });
+    expect((await reg.api.get("/subjects/al-view/versions")).body.error_code).toBe(40401);
   });
 });

@@ -270,3 +270,11 @@ test("a context base URL is judged as the request it stands for: the subject qua
   // Unauthenticated callers learn nothing of a bad context name.
   expect((await jsonCall(`${registry.url}/contexts/a:b/subjects`, "GET", undefined, {})).status).toBe(401);
 });
+
+test("a subject alias is judged as the subject it stands for", async () => {
+  expect((await call("admin", "PUT", "/config/orders-alias", { alias: "payments-value" })).status).toBe(200);
+  expect((await call("orders", "GET", "/subjects/orders-alias/versions")).body).toEqual(
+    denied("Read", "Subject: payments-value"),
+  );
+  expect((await call("reader", "GET", "/subjects/orders-alias/versions")).body).toEqual([1]);
+});
