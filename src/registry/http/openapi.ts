@@ -52,6 +52,7 @@ const contract = {
   ruleSet: T.Optional(T.Object({}, { additionalProperties: true })),
 };
 const typedFields = {
+  guid: T.String({ description: "Confluent 8's GUID of the schema: the MD5 of its text, references and contract" }),
   schemaType: T.Optional(T.String({ description: "absent for AVRO" })),
   references: T.Optional(T.Array(Reference)),
   ...contract,
@@ -64,7 +65,7 @@ export const SchemaBody = T.Object({
   schema: T.String(),
   maxId: T.Optional(T.Integer()),
 });
-export const GuidSchemaBody = T.Object({ guid: T.String(), ...typedFields, schema: T.String() });
+export const GuidSchemaBody = T.Object({ ...typedFields, schema: T.String() });
 export const ContextIds = T.Array(T.Object({ context: T.String(), id: T.Integer() }));
 export const VersionBody = T.Object({
   subject: T.String(),

@@ -1,6 +1,6 @@
 // What Confluent 8 clients use of the REST API, over HTTP on the embedded broker: DELETE /mode and its
 // `recursive` flag, clients whose base URL is a context's (`http://host:8081/contexts/.prod`), and
-// subject aliases.
+// subject aliases, and `guid` in schema bodies.
 import { describe, expect, test } from "bun:test";
 import { client, registryForTests } from "../../fixtures/registry.ts";
 
@@ -102,5 +102,27 @@ describe("Confluent 8 REST parity", () => {
     // Removing the alias ends it.
     await reg.api.put("/config/al-view", { alias: null });
     expect((await reg.api.get("/subjects/al-view/versions")).body.error_code).toBe(40401);
+  });
+
+  test("guid is in the registration reply and every schema body, the same after a restart", async () => {
+    const text = JSON.stringify(record("Guided"));
+    const hex = new Bun.CryptoHasher("md5").update(text).digest("hex");
+    // Confluent's: the MD5 of the schema (here with no references or contract) as a UUID.
+    const guid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    const registered = await reg.api.register("guided-value", text);
+    expect(registered.body).toEqual({ id: expect.any(Number), guid });
+    const id = registered.body.id;
+    const bodies = async () => [
+      (await reg.api.get(`/schemas/ids/${id}`)).body.guid,
+      (await reg.api.get(`/schemas/ids/${id}?subject=guided-value`)).body.guid,
+      (await reg.api.get("/subjects/guided-value/versions/1")).body.guid,
+      (await reg.api.post("/subjects/guided-value", { schema: text })).body.guid,
+      (await reg.api.get("/schemas?subjectPrefix=guided")).body[0].guid,
+      (await reg.api.get(`/schemas/guids/${guid}`)).body.guid,
+      (await reg.api.register("guided-value", text)).body.guid,
+    ];
+    expect(await bodies()).toEqual(Array(7).fill(guid));
+    await reg.restart();
+    expect(await bodies()).toEqual(Array(7).fill(guid));
   });
 });

@@ -94,7 +94,7 @@ test("a reader reads but cannot register, delete or configure", async () => {
 test("a writer of orders-.* registers orders-value but not payments-value", async () => {
   const own = await call("orders", "POST", "/subjects/orders-value/versions", record("orders"));
   expect(own.status).toBe(200);
-  expect(own.body).toEqual({ id: ids["orders-value"] });
+  expect(own.body).toEqual({ guid: expect.any(String), id: ids["orders-value"] });
   const other = await call("orders", "POST", "/subjects/payments-value/versions", record("payments"));
   expect(other.status).toBe(403);
   expect(other.body).toEqual(denied("Write", "Subject: payments-value"));
