@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Deserializer, type SerdeHeader, Serializer } from "#src/serde/index.ts";
 import { client } from "../fixtures/registry.ts";
-import { pythonSerde } from "../fixtures/python.ts";
+import { compileProtoForPython, pythonSerde } from "../fixtures/python.ts";
 import { waitFor } from "../fixtures/wait.ts";
 import { interopWorld, type InteropWorld } from "./interop-helpers.ts";
 
@@ -25,6 +25,22 @@ const values = [
   { id: 2, to: "Oslo" },
 ];
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
+// Two messages: the second's message indexes ([1]: count 1, index 1, as zigzag varints 02 02) go in the header.
+const proto = `syntax = "proto3";
+package parcel;
+
+message Label {
+  string text = 1;
+}
+message Parcel {
+  int64 id = 1;
+  string to = 2;
+}
+`;
+const parcels = [
+  { id: "1", to: "Lyon" },
+  { id: "2", to: "Oslo" },
+];
 
 describe("schema ids in headers with Python confluent-kafka", () => {
   let world: InteropWorld;
@@ -33,15 +49,17 @@ describe("schema ids in headers with Python confluent-kafka", () => {
     world = await interopWorld();
     dir = mkdtempSync(join(tmpdir(), "sluice-interop-headers-"));
     writeFileSync(join(dir, "shipment.avsc"), JSON.stringify(schema));
+    writeFileSync(join(dir, "parcel.proto"), proto);
+    compileProtoForPython(dir, ["parcel.proto"]);
   }, 180_000);
   afterAll(() => world?.stop(), 60_000);
 
-  const py = (mode: string, topic: string, extra: string[] = [], input = "") =>
+  const py = (mode: string, topic: string, extra: string[] = [], input = "", format = "avro") =>
     pythonSerde(
       [
         mode,
         "--format",
-        "avro",
+        format,
         "--bootstrap",
         world.bootstrap,
         "--registry",
@@ -107,5 +125,42 @@ describe("schema ids in headers with Python confluent-kafka", () => {
     expect(out.map((o) => o.value)).toEqual(values);
     const header = await expectedHeader(`${topic}-value`);
     expect(out.map((o) => o.headers)).toEqual(values.map(() => [["__value_schema_id", header]]));
+  }, 120_000);
+
+  test("Protobuf: the message indexes travel in the header, both ways", async () => {
+    const protoArgs = ["--proto-dir", dir, "--proto-module", "parcel_pb2", "--message", "Parcel"];
+    const topic = `hdr-proto-${Date.now()}`;
+    const [out] = (await py(
+      "produce",
+      topic,
+      protoArgs,
+      parcels.map((v) => JSON.stringify(v)).join("\n"),
+      "protobuf",
+    )) as { headers: [string, string][][] }[];
+    const header = `${await expectedHeader(`${topic}-value`)}0202`;
+    expect(out!.headers).toEqual(parcels.map(() => [["__value_schema_id", header]]));
+    const records = await fetchAll(topic, parcels.length);
+    const deserializer = new Deserializer(world.client());
+    expect(await Promise.all(records.map((r) => deserializer.deserialize(topic, r.value, r.headers)))).toEqual(parcels);
+
+    const back = `hdr-proto-back-${Date.now()}`;
+    const serializer = new Serializer(world.client(), {
+      schemaType: "PROTOBUF",
+      schema: proto,
+      messageName: "parcel.Parcel",
+      schemaIdInHeader: true,
+    });
+    const produced = [];
+    for (const v of parcels) {
+      const headers: SerdeHeader[] = [];
+      produced.push({ key: null, value: await serializer.serialize(back, v, headers), headers, partition: 0 });
+    }
+    expect(hex(produced[0]!.headers[0]!.value!)).toBe(`${await expectedHeader(`${back}-value`)}0202`);
+    await world.broker.createTopic({ name: back, partitions: 1, replicationFactor: 1 });
+    await world.broker.produce(back, produced);
+    const read = (await py("consume", back, [...protoArgs, "--count", String(parcels.length)], "", "protobuf")) as {
+      value: unknown;
+    }[];
+    expect(read.map((o) => o.value)).toEqual(parcels);
   }, 120_000);
 });
