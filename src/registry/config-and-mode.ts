@@ -8,6 +8,7 @@ import {
   DEFAULT_CONTEXT,
   GLOBAL_CONTEXT,
   parseSubject,
+  qualifyWithParent,
   validateSubject,
 } from "./contexts.ts";
 import { errors } from "./errors.ts";
@@ -100,6 +101,18 @@ export class ConfigAndMode {
     return configInScope(this.storedConfig(null), own);
   }
 
+  /**
+   * The subject a request naming `subject` is about, by the `alias` of `subject`'s own config (for DEK
+   * routes `aliasForDeks` first), as Confluent's alias filter resolves it: one step, an unqualified
+   * alias in the subject's context. Undefined when `subject` has no alias.
+   */
+  aliasOf(subject: string, forDeks: boolean): string | undefined {
+    const own = this.storedConfig(subject);
+    const forDek = forDeks ? own?.kept.aliasForDeks : undefined;
+    const alias = typeof forDek === "string" && forDek !== "" ? forDek : own?.alias;
+    return alias ? qualifyWithParent(subject, alias) : undefined;
+  }
+
   private globalLevel(): CompatibilityLevel {
     return this.scopeConfig(null)?.compatibilityLevel ?? this.options.defaultCompatibility;
   }
@@ -151,14 +164,30 @@ export class ConfigAndMode {
     });
   }
 
-  async deleteMode(subject: string): Promise<Mode> {
+  /**
+   * DELETE /mode (subject null) and /mode/{subject}: answers the mode deleted, as Confluent 8 does.
+   * The global scope always has one (READWRITE unless set); a subject without its own is 40401
+   * unless `recursive`, which answers no mode. `recursive` on the global scope or a context
+   * (`:.ctx:`) also deletes the mode of every subject under it: Confluent's lookup for the global
+   * scope starts at the empty prefix, so it reaches every context's subjects.
+   */
+  async deleteMode(subject: string | null, recursive = false): Promise<Mode | null> {
+    if (subject === "") subject = null;
     return this.log.exclusive(async () => {
       const current = this.state.modes.get(subject);
-      if (!current) throw errors.subjectNotFound(subject);
-      return {
-        records: [{ keytype: "MODE", subject, value: null, rawKey: current.key }],
-        result: current.value as Mode,
-      };
+      const previous = current ? (current.value as Mode) : subject === null ? "READWRITE" : null;
+      if (previous === null && !recursive) throw errors.subjectNotFound(String(subject));
+      if (!this.options.modeMutability) throw errors.operationNotPermitted("Mode changes are not allowed");
+      const records: RegistryRecord[] = [];
+      if (current) records.push({ keytype: "MODE", subject, value: null, rawKey: current.key });
+      if (recursive && (subject === null || parseSubject(subject).subject === "")) {
+        const prefix = subject ?? "";
+        for (const [key, entry] of this.state.modes) {
+          if (key !== null && key !== subject && key.startsWith(prefix))
+            records.push({ keytype: "MODE", subject: key, value: null, rawKey: entry.key });
+        }
+      }
+      return { records, result: previous };
     });
   }
 

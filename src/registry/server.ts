@@ -14,6 +14,8 @@ import { RegistryCluster, type Identity } from "./cluster.ts";
 import { parseLevel } from "./compatibility.ts";
 import { registryHealth } from "./health.ts";
 import { registryApp } from "./http/app.ts";
+import { withAliases } from "./http/aliases.ts";
+import { withContextBase } from "./http/context-base.ts";
 import { withCachedReads } from "./http/cached-reads.ts";
 import { SchemasById } from "./http/schemas-by-id.ts";
 import { RegistryMetrics } from "./metrics.ts";
@@ -202,7 +204,13 @@ export async function startRegistry(
   });
   const connectSetting = settings.optionalString("console.connect.url");
   const served = withConsole(
-    withCachedReads(metrics.http.instrument(app), { schemasById, guard: security.guard, metrics: metrics.http }),
+    withContextBase(
+      withAliases(
+        withCachedReads(metrics.http.instrument(app), { schemasById, guard: security.guard, metrics: metrics.http }),
+        (subject, forDeks) => service.aliasOf(subject, forDeks),
+      ),
+      security.guard,
+    ),
     {
       enabled: settings.boolean("console.enabled"),
       service: "registry",

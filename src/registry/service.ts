@@ -131,6 +131,11 @@ export class RegistryService {
     return this.scopes.deleteConfig(subject);
   }
 
+  /** The subject `subject`'s alias config points to (./config-and-mode.ts), if any. */
+  aliasOf(subject: string, forDeks: boolean): string | undefined {
+    return this.scopes.aliasOf(subject, forDeks);
+  }
+
   getMode(subject: string | null, defaultToGlobal: boolean): Mode {
     return this.scopes.getMode(subject, defaultToGlobal);
   }
@@ -139,8 +144,8 @@ export class RegistryService {
     return this.scopes.setMode(subject, mode, force);
   }
 
-  deleteMode(subject: string): Promise<Mode> {
-    return this.scopes.deleteMode(subject);
+  deleteMode(subject: string | null, recursive = false): Promise<Mode | null> {
+    return this.scopes.deleteMode(subject, recursive);
   }
 
   // ---- deletes and referrers (./deletes.ts) ----

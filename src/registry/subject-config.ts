@@ -24,7 +24,7 @@ export interface SubjectConfig {
   overrideMetadata?: Metadata;
   defaultRuleSet?: RuleSet;
   overrideRuleSet?: RuleSet;
-  /** Fields Confluent has that Sluice keeps but does not act on (aliasForDeks, validateNewSchemas, compatibilityPolicy). */
+  /** Fields Confluent has that Sluice keeps as they are (aliasForDeks, read by ./config-and-mode.ts; validateNewSchemas, compatibilityPolicy). */
   kept: Record<string, unknown>;
 }
 

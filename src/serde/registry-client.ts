@@ -14,6 +14,8 @@ export interface SchemaText {
   schema: string;
   schemaType: SchemaType;
   references: SchemaReference[];
+  /** Confluent 8's GUID of the schema as registered, when the registry answered one. */
+  guid?: string;
 }
 
 export interface SubjectVersion extends SchemaText {
@@ -27,9 +29,11 @@ export class SchemaRegistryClient {
   private readonly urls: string[];
   private readonly authorization?: string;
   private readonly byId: LruCache<number, SchemaText>;
+  private readonly byGuid: LruCache<string, SchemaText>;
   private readonly idBySchema: LruCache<string, number>;
   private readonly versions: LruCache<string, SubjectVersion>;
   private readonly inFlightIds = new Map<number, Promise<SchemaText>>();
+  private readonly inFlightGuids = new Map<string, Promise<SchemaText>>();
   private readonly inFlightSchemas = new Map<string, Promise<number>>();
   private readonly inFlightVersions = new Map<string, Promise<SubjectVersion>>();
   private readonly tls?: { ca?: string[]; cert?: string; key?: string; checkServerIdentity?: () => undefined };
@@ -41,6 +45,7 @@ export class SchemaRegistryClient {
         : parseSerdeConfig(config as SerdeConfig);
     const capacity = this.settings.int("max.schemas.per.subject");
     this.byId = new LruCache(capacity);
+    this.byGuid = new LruCache(capacity);
     this.idBySchema = new LruCache(capacity);
     this.versions = new LruCache(capacity);
     const parsed = this.settings.list("schema.registry.url").map((u) => new URL(u));
@@ -68,12 +73,12 @@ export class SchemaRegistryClient {
   register(subject: string, schema: SchemaText, normalize = false): Promise<number> {
     const key = `register\u0000${subject}\u0000${normalize}\u0000${schemaKey(schema)}`;
     return this.idBySchema.getOrLoad(key, this.inFlightSchemas, async () => {
-      const body = await this.request<{ id: number }>(
+      const body = await this.request<{ id: number; guid?: string }>(
         "POST",
         `/subjects/${enc(subject)}/versions${normalize ? "?normalize=true" : ""}`,
         requestBody(schema),
       );
-      this.byId.set(body.id, schema);
+      this.byId.set(body.id, body.guid ? { ...schema, guid: body.guid } : schema);
       return body.id;
     });
   }
@@ -92,13 +97,27 @@ export class SchemaRegistryClient {
   }
 
   schemaById(id: number): Promise<SchemaText> {
-    return this.byId.getOrLoad(id, this.inFlightIds, async () => {
-      const body = await this.request<{ schema: string; schemaType?: SchemaType; references?: SchemaReference[] }>(
-        "GET",
-        `/schemas/ids/${id}`,
-      );
-      return { schema: body.schema, schemaType: body.schemaType ?? "AVRO", references: body.references ?? [] };
-    });
+    return this.byId.getOrLoad(id, this.inFlightIds, () => this.schemaAt(`/schemas/ids/${id}`));
+  }
+
+  /** A schema by its GUID (Confluent 8's `/schemas/guids/{guid}`), for schema ids sent in record headers. */
+  schemaByGuid(guid: string): Promise<SchemaText> {
+    return this.byGuid.getOrLoad(guid, this.inFlightGuids, () => this.schemaAt(`/schemas/guids/${enc(guid)}`));
+  }
+
+  private async schemaAt(path: string): Promise<SchemaText> {
+    const body = await this.request<{
+      schema: string;
+      schemaType?: SchemaType;
+      references?: SchemaReference[];
+      guid?: string;
+    }>("GET", path);
+    return {
+      schema: body.schema,
+      schemaType: body.schemaType ?? "AVRO",
+      references: body.references ?? [],
+      ...(body.guid ? { guid: body.guid } : {}),
+    };
   }
 
   /** A subject's version; `latest` is fetched every time it is asked for uncached. */

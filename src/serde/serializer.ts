@@ -5,6 +5,14 @@ import type { Decode, Encode, ValueCodec } from "./codecs/codec.ts";
 import { SerializationException } from "./errors.ts";
 import type { SchemaRegistryClient, SchemaText } from "./registry-client.ts";
 import { parseSchemaText, SchemaIdResolver } from "./schema-id-resolver.ts";
+import {
+  guidHeaderPrefix,
+  lastHeader,
+  readSchemaIdHeader,
+  schemaIdHeaderName,
+  splitForHeader,
+  type SerdeHeader,
+} from "./schema-id-header.ts";
 import { unframe } from "./wire-format.ts";
 import { LruCache } from "../platform/lru.ts";
 
@@ -17,6 +25,12 @@ export interface SerializerOptions {
   messageName?: string;
   /** Serialize keys (subject `<topic>-key`) rather than values. */
   isKey?: boolean;
+  /**
+   * Write the schema's GUID in the record header `__value_schema_id` (`__key_schema_id` for keys), as
+   * Confluent 8's HeaderSchemaIdSerializer, instead of the id in the value's prefix: serialize() then
+   * answers the bare payload and adds the header to the `headers` it is given.
+   */
+  schemaIdInHeader?: boolean;
 }
 
 function codecFor(type: SchemaType): ValueCodec {
@@ -32,6 +46,8 @@ export class Serializer {
   private parsing?: Promise<ParsedSchema>;
   /** Per topic, once its schema id is resolved: the encoder for that id and schema. */
   private readonly encoders = new Map<string, Encode>();
+  /** Per topic, with schemaIdInHeader: the header's magic byte and GUID. */
+  private readonly guidPrefixes = new Map<string, Uint8Array>();
   private lastTopic?: string;
   private lastEncode?: Encode;
 
@@ -53,18 +69,24 @@ export class Serializer {
    * Checks the value against the schema, finds its schema id, and returns the framed bytes. Once a
    * topic's id is known, this is the codec's work plus the 5-byte header: no registry call, no await.
    */
-  serialize(topic: string, value: unknown): Promise<Uint8Array> {
-    if (!this.encoders.has(topic)) return this.resolveAndSerialize(topic, value);
+  serialize(topic: string, value: unknown, headers?: SerdeHeader[]): Promise<Uint8Array> {
+    if (!this.encoders.has(topic)) return this.resolveAndSerialize(topic, value, headers);
     try {
-      return Promise.resolve(this.serializeSync(topic, value));
+      return Promise.resolve(this.serializeSync(topic, value, headers));
     } catch (err) {
       return Promise.reject(err);
     }
   }
 
   /** serialize() for a topic whose schema id is already known (after one serialize()); no promise. */
-  serializeSync(topic: string, value: unknown): Uint8Array {
+  serializeSync(topic: string, value: unknown, headers?: SerdeHeader[]): Uint8Array {
+    if (this.options.schemaIdInHeader) return this.inHeader(topic, this.encoderFor(topic)(value), headers);
     if (topic === this.lastTopic) return this.lastEncode!(value);
+    return this.encoderFor(topic)(value);
+  }
+
+  private encoderFor(topic: string): Encode {
+    if (topic === this.lastTopic) return this.lastEncode!;
     const encode = this.encoders.get(topic);
     if (!encode)
       throw new SerializationException(
@@ -72,10 +94,25 @@ export class Serializer {
       );
     this.lastTopic = topic;
     this.lastEncode = encode;
-    return encode(value);
+    return encode;
   }
 
-  private async resolveAndSerialize(topic: string, value: unknown): Promise<Uint8Array> {
+  /** The framed bytes' schema moved to the header (./schema-id-header.ts): the bare payload. */
+  private inHeader(topic: string, framed: Uint8Array, headers: SerdeHeader[] | undefined): Uint8Array {
+    if (!headers) throw new SerializationException("Missing headers: the schema id goes in a record header");
+    const { header, payload } = splitForHeader(
+      framed,
+      this.guidPrefixes.get(topic)!,
+      this.codec.schemaType === "PROTOBUF",
+    );
+    const name = schemaIdHeaderName(this.options.isKey ?? false);
+    headers.push({ key: name, value: header });
+    return payload;
+  }
+
+  private async resolveAndSerialize(topic: string, value: unknown, headers?: SerdeHeader[]): Promise<Uint8Array> {
+    if (this.options.schemaIdInHeader && !headers)
+      throw new SerializationException("Missing headers: the schema id goes in a record header");
     this.parsing ??= parseSchemaText(this.client, this.text);
     const schema = await this.parsing.catch((err: unknown) => {
       this.parsing = undefined;
@@ -85,8 +122,14 @@ export class Serializer {
     this.codec.encoder(schema, 0, this.options.messageName)(value);
     const subject = this.resolver.subject(topic, () => this.codec.recordName(schema, this.options.messageName));
     const { id, writer } = await this.resolver.resolve(subject, schema, this.text.references);
+    if (this.options.schemaIdInHeader) {
+      // The GUID the registry answered for the id (Confluent 8 registries put it in their replies).
+      const { guid } = await this.client.schemaById(id);
+      if (!guid) throw new SerializationException(`The registry answered no GUID for schema ${id}`);
+      this.guidPrefixes.set(topic, guidHeaderPrefix(guid));
+    }
     this.encoders.set(topic, this.codec.encoder(writer, id, this.options.messageName));
-    return this.serialize(topic, value);
+    return this.serialize(topic, value, headers);
   }
 }
 
@@ -95,12 +138,17 @@ export interface DeserializerOptions {
   readerSchema?: string | object;
   schemaType?: SchemaType;
   references?: SchemaReference[];
+  /** Deserialize keys: their schema id header is `__key_schema_id`. */
+  isKey?: boolean;
 }
 
 export class Deserializer {
   /** Per schema id: the decoder of its writer schema (resolved to the reader schema, if any). */
   private readonly decoders: LruCache<number, Decode>;
   private readonly loading = new Map<number, Promise<Decode>>();
+  /** Per GUID (schema ids sent in headers): the decoder of its writer schema. */
+  private readonly decodersByGuid: LruCache<string, Decode>;
+  private readonly loadingGuids = new Map<string, Promise<Decode>>();
   private readerParsing?: Promise<ParsedSchema>;
   private lastId = -1;
   private lastDecode?: Decode;
@@ -110,11 +158,18 @@ export class Deserializer {
     private readonly options: DeserializerOptions = {},
   ) {
     this.decoders = new LruCache(client.settings.int("max.schemas.per.subject"));
+    this.decodersByGuid = new LruCache(client.settings.int("max.schemas.per.subject"));
   }
 
-  /** Decodes framed bytes; with the writer's schema cached this makes no registry call and no await. */
-  deserialize(topic: string, bytes: Uint8Array | null): Promise<unknown> {
+  /**
+   * Decodes framed bytes; with the writer's schema cached this makes no registry call and no await.
+   * With the record's `headers`, a schema id header (Confluent 8's, ./schema-id-header.ts) names the
+   * schema instead and `bytes` is the bare payload, as Confluent's DualSchemaIdDeserializer reads them.
+   */
+  deserialize(topic: string, bytes: Uint8Array | null, headers?: Iterable<SerdeHeader>): Promise<unknown> {
     if (bytes === null) return Promise.resolve(null);
+    const header = headers && lastHeader(headers, schemaIdHeaderName(this.options.isKey ?? false));
+    if (header) return this.deserializeWithHeader(topic, header, bytes);
     try {
       const { id, offset } = unframe(bytes);
       const decode = this.cachedDecoder(id);
@@ -133,6 +188,18 @@ export class Deserializer {
     return decode(bytes, offset);
   }
 
+  private async deserializeWithHeader(topic: string, header: Uint8Array, payload: Uint8Array): Promise<unknown> {
+    const { id, guid, framed } = readSchemaIdHeader(header, payload);
+    if (id !== undefined) {
+      const cached = this.cachedDecoder(id);
+      return cached ? cached(framed, 5) : this.loadAndDeserialize(topic, id, framed, 5);
+    }
+    const decode = await this.decodersByGuid.getOrLoad(guid!, this.loadingGuids, () =>
+      this.decoderOf(`schema ${guid}`, () => this.client.schemaByGuid(guid!)),
+    );
+    return decode(framed, 5);
+  }
+
   private cachedDecoder(id: number): Decode | undefined {
     // Streams mostly repeat one schema id: skip the LRU bookkeeping for it.
     if (id === this.lastId) return this.lastDecode;
@@ -145,20 +212,21 @@ export class Deserializer {
   }
 
   private async loadAndDeserialize(_topic: string, id: number, bytes: Uint8Array, offset: number): Promise<unknown> {
-    const decode = await this.decoders.getOrLoad(id, this.loading, async () => {
-      let writer: ParsedSchema;
-      try {
-        writer = await parseSchemaText(this.client, await this.client.schemaById(id));
-      } catch (err) {
-        if (err instanceof SerializationException) throw err;
-        throw new SerializationException(
-          `Error retrieving schema ${id} for deserialization: ${(err as Error).message}`,
-          err,
-        );
-      }
-      return codecFor(writer.schemaType).decoder(writer, await this.readerFor(writer));
-    });
+    const decode = await this.decoders.getOrLoad(id, this.loading, () =>
+      this.decoderOf(`schema ${id}`, () => this.client.schemaById(id)),
+    );
     return decode(bytes, offset);
+  }
+
+  private async decoderOf(what: string, fetch: () => Promise<SchemaText>): Promise<Decode> {
+    let writer: ParsedSchema;
+    try {
+      writer = await parseSchemaText(this.client, await fetch());
+    } catch (err) {
+      if (err instanceof SerializationException) throw err;
+      throw new SerializationException(`Error retrieving ${what} for deserialization: ${(err as Error).message}`, err);
+    }
+    return codecFor(writer.schemaType).decoder(writer, await this.readerFor(writer));
   }
 
   /** The reader schema, parsed once (its type defaults to the first writer's). */

@@ -43,7 +43,9 @@ export function contextRoutes(service: RegistryService, options: { access?: Regi
         summary: "Deletes an empty context",
         responses: {
           204: noContent("Deleted"),
+          400: fails("A colon inside the context's name"),
           404: fails("Context not found"),
+          405: fails("The default context: `/contexts/:.:` is the root, as a context base URL"),
           422: fails("The context still has subjects"),
         },
       }),

@@ -1,5 +1,6 @@
-// The bodies the registry answers with, in Confluent's entity shapes (7.x, with 7.4+'s data contracts).
-import { contractJson, type Contract } from "../data-contracts.ts";
+// The bodies the registry answers with, in Confluent's entity shapes (7.x, with 7.4+'s data contracts
+// and 8's `guid`).
+import { contractJson, schemaGuid, type Contract } from "../data-contracts.ts";
 import type { CompatibilityLevel } from "../compatibility.ts";
 import type { Registered } from "../registration.ts";
 import type { SchemaVersion } from "../store/state.ts";
@@ -10,9 +11,14 @@ export class RawJson {
   constructor(readonly body: string) {}
 }
 
-/** schemaType omitted for AVRO; references, metadata and ruleSet only when present. */
-export function typed(v: Pick<SchemaVersion, "schemaType" | "references"> & Contract) {
+/**
+ * Confluent 8's `guid` (the hash of the stored schema, references and contract: the same on every
+ * instance and after restarts, whatever format the body shows the schema in); schemaType omitted for
+ * AVRO; references, metadata and ruleSet only when present.
+ */
+export function typed(v: Pick<SchemaVersion, "schema" | "schemaType" | "references"> & Contract) {
   return {
+    guid: schemaGuid(v.schema, v.references, v),
     ...(v.schemaType !== "AVRO" ? { schemaType: v.schemaType } : {}),
     ...(v.references.length > 0 ? { references: v.references } : {}),
     ...contractJson(v),
@@ -24,11 +30,13 @@ export function versionBody(v: SchemaVersion) {
 }
 
 /**
- * POST /subjects/{s}/versions: the id, and with a data contract the version it was registered as
- * (Confluent 7.5+ answers the schema as stored when the registry filled in its metadata or rules).
+ * POST /subjects/{s}/versions: the id and guid (Confluent 8's header serializers send the guid), and with
+ * a data contract the version it was registered as (Confluent 7.5+ answers the schema as stored when
+ * the registry filled in its metadata or rules).
  */
 export function registeredBody(r: Registered) {
-  if (!r.contract.metadata && !r.contract.ruleSet) return { id: r.id };
+  if (!r.contract.metadata && !r.contract.ruleSet)
+    return { id: r.id, guid: schemaGuid(r.schema, r.references, r.contract) };
   return { id: r.id, version: r.version, ...typed({ ...r, ...r.contract }), schema: r.schema };
 }
 

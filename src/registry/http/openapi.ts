@@ -27,6 +27,7 @@ export const Q = {
   normalize: bool("normalize the schema first"),
   defaultToGlobal: bool("fall back to the global setting"),
   force: bool("set IMPORT mode even when the subject has schemas"),
+  recursive: bool("for the global scope or a context, also delete the mode of each subject under it"),
   verbose: bool("answer the reasons of an incompatibility"),
   latestOnly: bool("only the latest version of each subject"),
   fetchMaxId: bool("also answer the highest id in the id's context"),
@@ -51,6 +52,7 @@ const contract = {
   ruleSet: T.Optional(T.Object({}, { additionalProperties: true })),
 };
 const typedFields = {
+  guid: T.String({ description: "Confluent 8's GUID of the schema: the MD5 of its text, references and contract" }),
   schemaType: T.Optional(T.String({ description: "absent for AVRO" })),
   references: T.Optional(T.Array(Reference)),
   ...contract,
@@ -63,7 +65,7 @@ export const SchemaBody = T.Object({
   schema: T.String(),
   maxId: T.Optional(T.Integer()),
 });
-export const GuidSchemaBody = T.Object({ guid: T.String(), ...typedFields, schema: T.String() });
+export const GuidSchemaBody = T.Object({ ...typedFields, schema: T.String() });
 export const ContextIds = T.Array(T.Object({ context: T.String(), id: T.Integer() }));
 export const VersionBody = T.Object({
   subject: T.String(),

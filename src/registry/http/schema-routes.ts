@@ -120,7 +120,7 @@ export function schemaRoutes(service: RegistryService, options: { schemasById: S
         "/schemas/guids/:guid",
         ({ params, query, request }) => {
           const v = readableByGuid(request, params.guid)[0]!;
-          return { guid: params.guid.toLowerCase(), ...typed(v), schema: service.formattedSchema(v, query.format) };
+          return { ...typed(v), schema: service.formattedSchema(v, query.format) };
         },
         {
           query: t.Object({ format: Q.format }),

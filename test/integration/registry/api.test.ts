@@ -25,14 +25,14 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("registry API on %s", (kind
   test("register, re-register, reuse ids across subjects, new id for a changed schema", async () => {
     const first = await reg.api.register("users-value", user());
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ id: expect.any(Number) });
+    expect(first.body).toEqual({ guid: expect.any(String), id: expect.any(Number) });
     const id1 = first.body.id;
     // Same schema with other whitespace and key order: same id, no new version.
     const spaced = `{ "namespace": "com.example", "name": "User", "type": "record", "fields": [ {"type": "string", "name": "name"} ] }`;
-    expect((await reg.api.register("users-value", spaced)).body).toEqual({ id: id1 });
+    expect((await reg.api.register("users-value", spaced)).body).toEqual({ guid: expect.any(String), id: id1 });
     expect((await reg.api.get("/subjects/users-value/versions")).body).toEqual([1]);
     // Same schema in another subject: same global id, that subject's own version 1.
-    expect((await reg.api.register("other-value", user())).body).toEqual({ id: id1 });
+    expect((await reg.api.register("other-value", user())).body).toEqual({ guid: expect.any(String), id: id1 });
     // A compatible change: new id, version 2.
     const second = await reg.api.register("users-value", user([{ name: "age", type: "int", default: 0 }]));
     expect(second.status).toBe(200);
@@ -42,6 +42,7 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("registry API on %s", (kind
 
     const latest = await reg.api.get("/subjects/users-value/versions/latest");
     expect(latest.body).toEqual({
+      guid: expect.any(String),
       subject: "users-value",
       version: 2,
       id: second.body.id,
@@ -54,6 +55,7 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("registry API on %s", (kind
     );
     const byId = await reg.api.get(`/schemas/ids/${id1}`);
     expect(byId.body).toEqual({
+      guid: expect.any(String),
       schema: '{"type":"record","name":"User","namespace":"com.example","fields":[{"name":"name","type":"string"}]}',
     });
     expect(byId.body.schemaType).toBeUndefined();
@@ -69,7 +71,10 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("registry API on %s", (kind
     expect((await reg.api.get(`/schemas?latestOnly=true`)).body).toHaveLength(2);
     // Primitive schemas take their canonical form.
     const str = await reg.api.register("plain-value", { type: "string" });
-    expect((await reg.api.get(`/schemas/ids/${str.body.id}`)).body).toEqual({ schema: '"string"' });
+    expect((await reg.api.get(`/schemas/ids/${str.body.id}`)).body).toEqual({
+      guid: expect.any(String),
+      schema: '"string"',
+    });
   });
 
   test("lookup under a subject", async () => {
@@ -157,7 +162,7 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("registry API on %s", (kind
       id: 5000,
       version: 7,
     });
-    expect(imported.body).toEqual({ id: 5000 });
+    expect(imported.body).toEqual({ guid: expect.any(String), id: 5000 });
     expect((await reg.api.get("/subjects/import-value/versions")).body).toEqual([7]);
     expect((await reg.api.get("/schemas/ids/5000")).status).toBe(200);
     const noId = await reg.api.register("import-value", '"int"');

@@ -118,7 +118,7 @@ describe("an undecodable subject (item 1)", () => {
     try {
       expect((await snapshot(older.url)).subjects).toEqual(["kept"]);
       const next = await jsonCall(`${older.url}/subjects/new/versions`, "POST", schema("New"), V1);
-      expect(next.body).toEqual({ id: 3 });
+      expect(next.body).toEqual({ guid: expect.any(String), id: 3 });
     } finally {
       await older.stop();
     }
@@ -409,6 +409,7 @@ describe("bad input anywhere gets a 4xx in Confluent's shape (items 12 and 13)",
     const latest = await jsonCall(`${registry.url}/subjects/s/versions/latest`, "GET", undefined, {});
     expect(latest.body).toMatchObject({ subject: "s", id: 1, schema: schema("S").schema });
     expect((await jsonCall(`${registry.url}/schemas/ids/1`, "GET", undefined, {})).body).toEqual({
+      guid: expect.any(String),
       schema: schema("S").schema,
     });
   });

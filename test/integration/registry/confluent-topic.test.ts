@@ -68,10 +68,10 @@ describe("a _schemas topic written by Confluent Schema Registry", () => {
     expect((await api.get("/config/orders-value")).body).toEqual({ compatibilityLevel: "NONE" });
     expect((await api.get("/mode/frozen-value")).body).toEqual({ mode: "READONLY" });
     // The next id continues after Confluent's highest.
-    expect((await api.register("new-value", '"bytes"')).body).toEqual({ id: 24 });
+    expect((await api.register("new-value", '"bytes"')).body).toEqual({ guid: expect.any(String), id: 24 });
     // Re-registering Confluent's schema finds its id.
     const v1 = '{"type":"record","name":"Order","namespace":"shop","fields":[{"name":"id","type":"long"}]}';
-    expect((await api.register("orders-value", v1)).body).toEqual({ id: 21 });
+    expect((await api.register("orders-value", v1)).body).toEqual({ guid: expect.any(String), id: 21 });
   });
 
   test("writes Confluent's record formats, reusing the key bytes it read for tombstones", async () => {

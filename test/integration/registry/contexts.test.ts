@@ -40,6 +40,7 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("contexts on %s", (kind) =>
     expect((await reg.api.register(":.:orders", record("A"))).body.id).toBe(1);
     expect((await reg.api.get(`/subjects/${q(":.:orders")}/versions`)).body).toEqual([1]);
     expect((await reg.api.get(`/subjects/${q(":.prod:orders")}/versions/1`)).body).toEqual({
+      guid: expect.any(String),
       subject: ":.prod:orders",
       version: 1,
       id: 1,
@@ -61,12 +62,14 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("contexts on %s", (kind) =>
     expect((await reg.api.register(":.prod:c", record("C"))).body.id).toBe(3);
     expect((await reg.api.get("/schemas/ids/3")).body).toEqual({ error_code: 40403, message: "Schema 3 not found" });
     expect((await reg.api.get(`/schemas/ids/3?subject=${q(":.prod:c")}`)).body).toEqual({
+      guid: expect.any(String),
       subject: ":.prod:c",
       version: 1,
       schema: C,
     });
     // A context alone: any holder in it.
     expect((await reg.api.get(`/schemas/ids/3?subject=${q(":.prod:")}`)).body).toEqual({
+      guid: expect.any(String),
       subject: ":.prod:c",
       version: 1,
       schema: C,
@@ -75,19 +78,25 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("contexts on %s", (kind) =>
     expect((await reg.api.get(`/schemas/ids/3?subject=${q(":.prod:users")}`)).status).toBe(404);
     // An unqualified subject is tried in each context.
     expect((await reg.api.get("/schemas/ids/3?subject=c")).body).toEqual({
+      guid: expect.any(String),
       subject: ":.prod:c",
       version: 1,
       schema: C,
     });
     // An unqualified subject found nowhere falls back to the default context.
     expect((await reg.api.get("/schemas/ids/2?subject=nothing")).body).toEqual({
+      guid: expect.any(String),
       subject: "users",
       version: 1,
       schema: B,
     });
-    expect((await reg.api.get("/schemas/ids/2")).body).toEqual({ schema: B });
+    expect((await reg.api.get("/schemas/ids/2")).body).toEqual({ guid: expect.any(String), schema: B });
     // fetchMaxId: the highest id of the schema's context.
-    expect((await reg.api.get("/schemas/ids/2?fetchMaxId=true")).body).toEqual({ schema: B, maxId: 2 });
+    expect((await reg.api.get("/schemas/ids/2?fetchMaxId=true")).body).toEqual({
+      guid: expect.any(String),
+      schema: B,
+      maxId: 2,
+    });
     expect((await reg.api.get(`/schemas/ids/1?subject=${q(":.prod:orders")}&fetchMaxId=true`)).body.maxId).toBe(3);
     expect((await reg.api.get(`/schemas/ids/3/schema?subject=${q(":.prod:c")}`)).body).toEqual(record("C"));
   });
@@ -265,6 +274,7 @@ describe("contexts through a follower on kafka", () => {
     const viaLeader = client(leader.url);
     expect((await viaLeader.get("/contexts")).body).toEqual([".", ".fwd"]);
     expect((await viaLeader.get(`/schemas/ids/1?subject=${q(":.fwd:s")}`)).body).toEqual({
+      guid: expect.any(String),
       subject: ":.fwd:s",
       version: 1,
       schema: JSON.stringify(record("F")),

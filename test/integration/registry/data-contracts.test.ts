@@ -71,6 +71,7 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("data contracts on %s", (ki
       ],
     };
     expect(r.body).toEqual({
+      guid: expect.any(String),
       id: expect.any(Number),
       version: 1,
       metadata: storedMetadata,
@@ -79,6 +80,7 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("data contracts on %s", (ki
     });
     const id = r.body.id;
     expect((await reg.api.get("/subjects/people-value/versions/1")).body).toEqual({
+      guid: expect.any(String),
       subject: "people-value",
       version: 1,
       id,
@@ -87,6 +89,7 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("data contracts on %s", (ki
       schema: record("Person", "name", "ssn"),
     });
     expect((await reg.api.get(`/schemas/ids/${id}`)).body).toEqual({
+      guid: expect.any(String),
       metadata: storedMetadata,
       ruleSet: storedRules,
       schema: record("Person", "name", "ssn"),
@@ -127,7 +130,10 @@ describe.each(["kafka", "embedded"] as BrokerKind[])("data contracts on %s", (ki
     // Each id keeps its own contract.
     expect((await reg.api.get(`/schemas/ids/${v1.body.id}`)).body.metadata).toEqual({ properties: { owner: "x" } });
     // A schema without a contract answers the id alone, as before data contracts.
-    expect((await reg.api.register("plain-value", record("Plain", "a"))).body).toEqual({ id: expect.any(Number) });
+    expect((await reg.api.register("plain-value", record("Plain", "a"))).body).toEqual({
+      guid: expect.any(String),
+      id: expect.any(Number),
+    });
   });
 
   test("the latest version with given metadata; 40403 when none has it, 40401 for an unknown subject", async () => {

@@ -437,7 +437,7 @@ describe.each(["embedded", "kafka"] as BrokerKind[])("schema exporters on %s", (
         "content-type": "application/vnd.schemaregistry.v1+json",
       },
     );
-    expect(own.body).toEqual({ id: 1 });
+    expect(own.body).toEqual({ guid: expect.any(String), id: 1 });
     expect((await src.register("clash-filler", ORDER_V1)).status).toBe(200);
     const registered = await src.register("clash-value", REFUND);
     expect(registered.body.id).not.toBe(1);

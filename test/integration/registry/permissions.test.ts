@@ -94,7 +94,7 @@ test("a reader reads but cannot register, delete or configure", async () => {
 test("a writer of orders-.* registers orders-value but not payments-value", async () => {
   const own = await call("orders", "POST", "/subjects/orders-value/versions", record("orders"));
   expect(own.status).toBe(200);
-  expect(own.body).toEqual({ id: ids["orders-value"] });
+  expect(own.body).toEqual({ guid: expect.any(String), id: ids["orders-value"] });
   const other = await call("orders", "POST", "/subjects/payments-value/versions", record("payments"));
   expect(other.status).toBe(403);
   expect(other.body).toEqual(denied("Write", "Subject: payments-value"));
@@ -249,4 +249,32 @@ test("data contracts: the metadata lookup and contract config need the subject; 
   expect((await call("reader", "GET", `/schemas/guids/${guid}`)).body).toEqual({ guid, schema });
   expect((await call("orders", "GET", `/schemas/guids/${guid}`)).body).toEqual(denied("Read", `Schema: ${guid}`));
   expect((await call("orders", "GET", `/schemas/guids/${guid}/ids`)).status).toBe(403);
+});
+
+test("a context base URL is judged as the request it stands for: the subject qualified with the context", async () => {
+  const base = "/contexts/.prod/subjects/orders-base/versions";
+  // `orders` may write `orders-base` but not `:.prod:orders-base`, the subject this path names.
+  expect((await call("orders", "POST", base, record("base"))).body).toEqual(
+    denied("Write", "Subject: :.prod:orders-base"),
+  );
+  const registered = await call("prod", "POST", base, record("base"));
+  expect(registered.status).toBe(200);
+  expect((await call("nobody", "GET", "/contexts/.prod/subjects")).body).toEqual([]);
+  expect((await call("prod", "GET", `/contexts/.prod/schemas/ids/${registered.body.id}`)).status).toBe(200);
+  expect((await call("orders", "GET", `/contexts/.prod/schemas/ids/${registered.body.id}`)).status).toBe(403);
+  // /config alone under a context base is the context's config: a subject resource, not Config:.
+  expect((await call("prod", "PUT", "/contexts/.prod/config", { compatibility: "NONE" })).status).toBe(200);
+  expect((await call("orders", "PUT", "/contexts/.prod/config", { compatibility: "NONE" })).body).toEqual(
+    denied("Write", "Subject: :.prod:"),
+  );
+  // Unauthenticated callers learn nothing of a bad context name.
+  expect((await jsonCall(`${registry.url}/contexts/a:b/subjects`, "GET", undefined, {})).status).toBe(401);
+});
+
+test("a subject alias is judged as the subject it stands for", async () => {
+  expect((await call("admin", "PUT", "/config/orders-alias", { alias: "payments-value" })).status).toBe(200);
+  expect((await call("orders", "GET", "/subjects/orders-alias/versions")).body).toEqual(
+    denied("Read", "Subject: payments-value"),
+  );
+  expect((await call("reader", "GET", "/subjects/orders-alias/versions")).body).toEqual([1]);
 });

@@ -29,7 +29,7 @@ describe("JSON Schema and references", () => {
     const first = await api.register("person-value", person, { schemaType: "JSON" });
     expect(first.status).toBe(200);
     const byId = (await api.get(`/schemas/ids/${first.body.id}`)).body;
-    expect(byId).toEqual({ schemaType: "JSON", schema: JSON.stringify(person) });
+    expect(byId).toEqual({ guid: expect.any(String), schemaType: "JSON", schema: JSON.stringify(person) });
     expect((await api.get("/subjects/person-value/versions/1")).body.schemaType).toBe("JSON");
     // Whitespace does not matter; key order does not matter under normalize.
     expect((await api.register("person-value", JSON.stringify(person, null, 2), { schemaType: "JSON" })).body).toEqual(

@@ -99,7 +99,7 @@ test("HTTPS with a client certificate and the right password", async () => {
     body: { schema: '"string"' },
   });
   expect(registered.status).toBe(200);
-  expect(await registered.json()).toEqual({ id: 1 });
+  expect(await registered.json()).toEqual({ guid: expect.any(String), id: 1 });
   const subjects = await call(required, "/subjects", { cert: client, headers: basic("alice", PASSWORD) });
   expect(await subjects.json()).toEqual(["secure-value"]);
 });

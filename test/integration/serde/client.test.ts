@@ -146,4 +146,55 @@ describe("serde client settings", () => {
     expect(new TextDecoder().decode(jsonBytes.subarray(5))).toBe('{"n":1}');
     expect(await new Deserializer(registry).deserialize("json-read", Uint8Array.from(jsonBytes))).toEqual({ n: 1 });
   });
+
+  test("schema ids in headers: the GUID in __value_schema_id (__key_schema_id), the bare payload, read back by GUID or id", async () => {
+    const registry = new SchemaRegistryClient({ "schema.registry.url": sr.url });
+    const headers: { key: string; value: Uint8Array | null }[] = [];
+    const serializer = new Serializer(registry, { schema: v1, schemaIdInHeader: true });
+    const payload = await serializer.serialize("hdr-events", { a: "x" }, headers);
+    const prefixed = await new Serializer(registry, { schema: v1 }).serialize("hdr-events", { a: "x" });
+    // The value is what follows the prefix; the header is magic byte 1 and the registry's GUID.
+    expect(Buffer.from(payload).toString("hex")).toBe(Buffer.from(prefixed.subarray(5)).toString("hex"));
+    const id = new DataView(prefixed.buffer, prefixed.byteOffset).getInt32(1, false);
+    const { body } = await client(sr.url).get(`/schemas/ids/${id}`);
+    expect(headers.map((h) => h.key)).toEqual(["__value_schema_id"]);
+    expect(Buffer.from(headers[0]!.value!).toString("hex")).toBe(`01${body.guid.replace(/-/g, "")}`);
+    // Synchronously once known, and without headers it is refused as Confluent's serializer refuses it.
+    expect(serializer.serializeSync("hdr-events", { a: "y" }, headers)).toBeInstanceOf(Uint8Array);
+    expect(() => serializer.serializeSync("hdr-events", { a: "y" })).toThrow("Missing headers");
+    expect(headers).toHaveLength(2);
+
+    // The deserializer takes the header when there is one (a fresh client: fetched by GUID), else the prefix.
+    const fresh = new Deserializer(new SchemaRegistryClient({ "schema.registry.url": sr.url }));
+    expect(await fresh.deserialize("hdr-events", payload, headers.slice(0, 1))).toEqual({ a: "x" });
+    expect(await fresh.deserialize("hdr-events", prefixed, [])).toEqual({ a: "x" });
+    // An id header (magic byte 0) names the schema by its id.
+    const idHeader = [{ key: "__value_schema_id", value: prefixed.subarray(0, 5) }];
+    expect(await fresh.deserialize("hdr-events", payload, idHeader)).toEqual({ a: "x" });
+    // Keys use their own header; a value deserializer ignores it.
+    const keyHeaders: { key: string; value: Uint8Array | null }[] = [];
+    const key = await new Serializer(registry, { schema: '"string"', isKey: true, schemaIdInHeader: true }).serialize(
+      "hdr-events",
+      "k1",
+      keyHeaders,
+    );
+    expect(keyHeaders.map((h) => h.key)).toEqual(["__key_schema_id"]);
+    expect(await new Deserializer(registry, { isKey: true }).deserialize("hdr-events", key, keyHeaders)).toBe("k1");
+    await expect(new Deserializer(registry).deserialize("hdr-events", key, keyHeaders)).rejects.toThrow(
+      "Truncated message",
+    );
+
+    // Protobuf: the message indexes go with the GUID in the header.
+    const proto = `syntax = "proto3";\npackage hdr;\nmessage Other { string x = 1; }\nmessage Order { string id = 1; }\n`;
+    const protoHeaders: { key: string; value: Uint8Array | null }[] = [];
+    const order = new Serializer(registry, {
+      schemaType: "PROTOBUF",
+      schema: proto,
+      messageName: "hdr.Order",
+      schemaIdInHeader: true,
+    });
+    const protoPayload = await order.serialize("hdr-orders", { id: "o1" }, protoHeaders);
+    expect([...protoHeaders[0]!.value!.subarray(17)]).toEqual([2, 2]);
+    expect(await fresh.deserialize("hdr-orders", protoPayload, protoHeaders)).toEqual({ id: "o1" });
+  });
 });

@@ -2,6 +2,8 @@
 
 produce: JSON values on stdin (one per line) -> serialized with confluent-kafka's serializer -> Kafka.
 consume: N records from Kafka -> deserialized -> one JSON line each: {"id": schema id, "value": ...}.
+--header-ids: the serializer puts the schema's GUID in the record's header (header_schema_id_serializer);
+produce then prints the header values ({"headers": [hex, ...]}), consume the header each record had.
 """
 import argparse
 import importlib
@@ -27,16 +29,20 @@ def message_class(args):
 
 
 def serializer(args, client):
+    conf = {}
+    if args.header_ids:
+        from confluent_kafka.schema_registry import header_schema_id_serializer
+        conf["schema.id.serializer"] = header_schema_id_serializer
     if args.format == "avro":
         from confluent_kafka.schema_registry.avro import AvroSerializer
-        return AvroSerializer(client, load_schema(args))
+        return AvroSerializer(client, load_schema(args), conf=conf)
     if args.format == "json":
         from confluent_kafka.schema_registry.json_schema import JSONSerializer
-        return JSONSerializer(load_schema(args), client)
+        return JSONSerializer(load_schema(args), client, conf=conf)
     from confluent_kafka.schema_registry.protobuf import ProtobufSerializer
     from google.protobuf.json_format import ParseDict
     cls = message_class(args)
-    inner = ProtobufSerializer(cls, client, {"use.deprecated.format": False})
+    inner = ProtobufSerializer(cls, client, {"use.deprecated.format": False, **conf})
     return lambda value, ctx: inner(ParseDict(value, cls()), ctx)
 
 
@@ -66,6 +72,7 @@ def main():
     p.add_argument("--proto-module")
     p.add_argument("--message")
     p.add_argument("--count", type=int, default=1)
+    p.add_argument("--header-ids", action="store_true")
     args = p.parse_args()
     client = SchemaRegistryClient({"url": args.registry})
     ctx = SerializationContext(args.topic, MessageField.VALUE)
@@ -74,14 +81,20 @@ def main():
         ser = serializer(args, client)
         producer = Producer({"bootstrap.servers": args.bootstrap})
         ids = []
+        headers_out = []
         for line in sys.stdin:
             if line.strip():
-                data = ser(json.loads(line), ctx)
-                ids.append(int.from_bytes(data[1:5], "big"))
-                producer.produce(args.topic, value=data)
+                headers = [] if args.header_ids else None
+                data = ser(json.loads(line), SerializationContext(args.topic, MessageField.VALUE, headers))
+                if args.header_ids:
+                    headers_out.append([[k, v.hex()] for k, v in headers])
+                    producer.produce(args.topic, value=data, headers=headers)
+                else:
+                    ids.append(int.from_bytes(data[1:5], "big"))
+                    producer.produce(args.topic, value=data)
         if producer.flush(30) != 0:
             sys.exit("messages not delivered")
-        print(json.dumps({"ids": ids}))
+        print(json.dumps({"headers": headers_out} if args.header_ids else {"ids": ids}))
         return
 
     de = deserializer(args, client)
@@ -99,8 +112,14 @@ def main():
             sys.exit("timed out waiting for records")
         if msg.error():
             sys.exit(str(msg.error()))
-        value = de(msg.value(), ctx)
-        print(json.dumps({"id": int.from_bytes(msg.value()[1:5], "big"), "value": value}, default=str), flush=True)
+        headers = msg.headers() or []
+        value = de(msg.value(), SerializationContext(args.topic, MessageField.VALUE, headers))
+        out = {"value": value}
+        if args.header_ids:
+            out["headers"] = [[k, v.hex() if v is not None else None] for k, v in headers]
+        else:
+            out["id"] = int.from_bytes(msg.value()[1:5], "big")
+        print(json.dumps(out, default=str), flush=True)
         seen += 1
     consumer.close()
 

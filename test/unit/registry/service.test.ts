@@ -339,5 +339,36 @@ describe("modes", () => {
       "Mode changes are not allowed",
     ]);
     expect(fixed.getMode(null, false)).toBe("READWRITE");
+    // Deletes are mode changes too (42205), after the 40401 of a subject without a mode.
+    expect(await refusal(() => fixed.deleteMode(null))).toEqual([42205, "Mode changes are not allowed"]);
+    expect(await refusal(() => fixed.deleteMode("s"))).toEqual([40401, "Subject 's' not found."]);
+  });
+
+  test("deleting the global mode answers the mode it had (READWRITE when none); recursive reaches subjects", async () => {
+    const service = await registry();
+    // No global mode of its own: Confluent answers the default, never 40401.
+    expect(await service.deleteMode(null)).toBe("READWRITE");
+    await service.setMode(null, "READONLY", false);
+    await service.setMode("a", "IMPORT", false);
+    await service.setMode(":.prod:", "READONLY", false);
+    await service.setMode(":.prod:b", "IMPORT", false);
+    await service.setMode(":.dev:c", "READONLY", false);
+    expect(await service.deleteMode(null)).toBe("READONLY");
+    expect(service.getMode(null, false)).toBe("READWRITE");
+    // Not recursive: the subjects keep theirs.
+    expect(service.getMode("a", false)).toBe("IMPORT");
+
+    // A context: its own mode and, recursive, those of its subjects, not another context's.
+    expect(await service.deleteMode(":.prod:", true)).toBe("READONLY");
+    expect(await refusal(() => service.getMode(":.prod:b", false))).toEqual([40409, expect.any(String)]);
+    expect(service.getMode(":.dev:c", false)).toBe("READONLY");
+    // Recursive with no mode of the scope's own answers none instead of 40401.
+    expect(await service.deleteMode(":.prod:", true)).toBeNull();
+    expect(await refusal(() => service.deleteMode(":.prod:"))).toEqual([40401, "Subject ':.prod:' not found."]);
+
+    // The global scope, recursive: every subject's mode, in every context.
+    expect(await service.deleteMode(null, true)).toBe("READWRITE");
+    expect(await refusal(() => service.getMode("a", false))).toEqual([40409, expect.any(String)]);
+    expect(await refusal(() => service.getMode(":.dev:c", false))).toEqual([40409, expect.any(String)]);
   });
 });
