@@ -31,6 +31,7 @@ import { builtInExtensionsNamed, DEK_REGISTRY_EXTENSION } from "./registry/unsup
 import { startRegistry, type RunningRegistry } from "./registry/server.ts";
 import { nearest } from "./platform/edit-distance.ts";
 import { isLoopback } from "./platform/listeners.ts";
+import { announce, announced, type Service } from "./announced-services.ts";
 import { hashPassword } from "./hash-password.ts";
 import { COMMANDS, commandHelp, HELP, UsageError, usageLine } from "./usage.ts";
 import { COMMIT, VERSION } from "./platform/version.ts";
@@ -237,7 +238,7 @@ async function main(argv: string[]): Promise<number> {
       );
     }
     const sr = await startRegistry(values);
-    running.push(sr);
+    running.push(sr, announce(values.string("data.dir"), "registry", registryProbe(sr.urls[0]!)));
     log.info(
       { urls: sr.urls, broker: sr.broker.kind },
       `Schema registry listening on ${sr.urls.join(", ")} (${sr.broker.kind} broker)`,
@@ -265,7 +266,7 @@ async function main(argv: string[]): Promise<number> {
       catalog,
       taskThreadEntry: TASK_THREAD,
     });
-    running.push(connect);
+    running.push(connect, announce(values.string("data.dir"), "connect", connectProbe(connect.urls[0]!)));
     log.info(
       { urls: connect.urls, broker: connect.broker.kind },
       `Connect worker listening on ${connect.urls.join(", ")} (${connect.broker.kind} broker)`,
@@ -324,7 +325,7 @@ async function main(argv: string[]): Promise<number> {
     // Each service's console shows the other: both are this process's.
     let connectUrl: string | undefined;
     const sr: RunningRegistry = await startRegistry(registry.values, broker, () => connectUrl);
-    running.push(sr);
+    running.push(sr, announce(registry.values.string("data.dir"), "registry", registryProbe(sr.urls[0]!)));
     const connect: RunningConnect = await startConnectDev({
       registryUrl: () => sr.urls[0],
       settings: connectSettings.values,
@@ -335,7 +336,11 @@ async function main(argv: string[]): Promise<number> {
       taskThreadEntry: TASK_THREAD,
     });
     connectUrl = connect.urls[0];
-    running.push(connect, { stop: () => broker.close() });
+    running.push(
+      connect,
+      { stop: () => broker.close() },
+      announce(connectSettings.values.string("data.dir"), "connect", connectProbe(connect.urls[0]!)),
+    );
     const consoleAt = registry.values.boolean("console.enabled") ? `; the console at ${sr.urls[0]}/ui/` : "";
     const reach = [...sr.urls, ...connect.urls].every(isLoopback)
       ? " (this machine only: --registry-listeners and --connect-listeners http://0.0.0.0:… open them to the network)"
@@ -362,7 +367,7 @@ async function main(argv: string[]): Promise<number> {
       catalog,
       taskThreadEntry: TASK_THREAD,
     });
-    running.push(connect);
+    running.push(connect, announce(values.string("data.dir"), "connect", connectProbe(connect.urls[0]!)));
     log.info(
       { urls: connect.urls, group: values.string("group.id"), broker: connect.broker.kind },
       `Connect worker listening on ${connect.urls.join(", ")}, joining group ${values.string("group.id")} (${connect.broker.kind} broker)`,
@@ -388,20 +393,31 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /**
- * Asks the services of this machine, at the listeners their settings (environment included) name,
- * whether they are healthy: the registry's GET /, connect's GET /health.
+ * Asks the services of this machine whether they are healthy (the registry's GET /, connect's GET
+ * /health): those a running sluice recorded in their data dirs (the services its command runs, on the
+ * listeners it was given), else both at the listeners the environment names. Named services are asked
+ * in any case. Data dirs and fallback listeners come from the environment, as the image sets them.
  */
 async function healthcheck(which: string[]): Promise<number> {
-  const services = which.length > 0 ? which : ["registry", "connect"];
-  const probes: Record<string, () => string> = {
-    registry: () =>
-      `${local(load(registrySettingsDefinition, [], "SCHEMA_REGISTRY_", {}).values.list("listeners")[0]!)}/`,
-    connect: () => `${local(load(workerSettings, [], "CONNECT_", {}).values.list("listeners")[0]!)}/health`,
+  for (const service of which)
+    if (service !== "registry" && service !== "connect")
+      throw new ConfigError("healthcheck", service, "registry or connect");
+  const registry = () => load(registrySettingsDefinition, [], "SCHEMA_REGISTRY_", {}).values;
+  const connect = () => load(workerSettings, [], "CONNECT_", {}).values;
+  const recorded = {
+    registry: announced(registry().string("data.dir"), "registry"),
+    connect: announced(connect().string("data.dir"), "connect"),
   };
+  const fallback = {
+    registry: () => registryProbe(registry().list("listeners")[0]!),
+    connect: () => connectProbe(connect().list("listeners")[0]!),
+  };
+  const both: Service[] = ["registry", "connect"];
+  const services =
+    which.length > 0 ? (which as Service[]) : both.some((s) => recorded[s]) ? both.filter((s) => recorded[s]) : both;
   let healthy = true;
   for (const service of services) {
-    const url = probes[service]?.();
-    if (!url) throw new ConfigError("healthcheck", service, "registry or connect");
+    const url = recorded[service] ?? fallback[service]();
     const status = await fetch(url, { signal: AbortSignal.timeout(5000) }).then(
       (r) => r.status,
       () => 0,
@@ -411,6 +427,9 @@ async function healthcheck(which: string[]): Promise<number> {
   }
   return healthy ? 0 : 1;
 }
+
+const registryProbe = (listener: string) => `${local(listener)}/`;
+const connectProbe = (listener: string) => `${local(listener)}/health`;
 
 /** `sluice repair-log`: the recovery that the start-up refusal of a damaged embedded log points to. */
 async function repairLogs(files: string[]): Promise<number> {

@@ -319,4 +319,28 @@ test("the image: the release binary, as a non-root user, serves both APIs and pa
   await proc.exited;
   proc = undefined;
   expect(health()).toBe(1);
+
+  // A container running one service, on listeners its command line gives: its health check asks that
+  // service there, not both services at the image's listeners.
+  const own = `http://127.0.0.1:${freePort()}`;
+  proc = spawn([...d.entrypoint, "registry", "--listeners", own], {
+    cwd: inRoot(imageRoot, d.workdir),
+    env: { ...env, SLUICE_LOG_LEVEL: "warn" },
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  await waitFor(
+    "the registry-only container's health check to pass",
+    () => {
+      if (proc!.exitCode !== null) throw new Error(`sluice exited with ${proc!.exitCode}`);
+      return health() === 0;
+    },
+    { timeoutMs: 30_000, intervalMs: 200 },
+  );
+  const said = spawnSync(d.healthcheck, { cwd: inRoot(imageRoot, d.workdir), env }).stdout.toString();
+  expect(said.trim()).toBe(`registry ${own}/: 200`);
+  proc.kill("SIGTERM");
+  await proc.exited;
+  proc = undefined;
+  expect(health()).toBe(1);
 }, 120_000);
