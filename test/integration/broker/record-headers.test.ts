@@ -1,13 +1,12 @@
 // Record headers as Kafka has them, an ordered list in which a key may repeat and a value may be null, on
 // both brokers: written and read back unchanged, and on Kafka the same list that Python's confluent-kafka
 // (librdkafka) writes and reads.
-import { spawn } from "bun";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { encoder, type Broker, type RecordHeader } from "#src/broker/broker.ts";
 import { KafkaBroker } from "#src/broker/kafka/index.ts";
 import { tempBroker, type TempBroker } from "../../fixtures/embedded-broker.ts";
 import { sharedKafka } from "../../fixtures/kafka.ts";
-import { interopPython } from "../../fixtures/python.ts";
+import { pythonScript } from "../../fixtures/python.ts";
 
 const HEADERS: RecordHeader[] = [
   { key: "a", value: encoder.encode("1") },
@@ -47,18 +46,6 @@ function headersBehaviour(connect: () => Promise<Broker>) {
   }, 30_000);
 
   return () => broker;
-}
-
-/** Runs a Python confluent-kafka script with the bootstrap and topic; its stdout as JSON. */
-async function python(script: string, bootstrap: string, topic: string): Promise<unknown> {
-  const proc = spawn([interopPython(), "-c", script, bootstrap, topic], { stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  if (code !== 0) throw new Error(`the Python script failed (exit ${code}): ${err.slice(-2000)}`);
-  return JSON.parse(out);
 }
 
 const PYTHON_WRITE = `
@@ -102,12 +89,12 @@ describe("Kafka", () => {
   test("confluent-kafka reads the headers Sluice writes as they were written", async () => {
     const topic = await newTopic(broker());
     await broker().produce(topic, [{ key: null, value: encoder.encode("v"), partition: 0, headers: HEADERS }]);
-    expect(await python(PYTHON_READ, (await sharedKafka()).bootstrap, topic)).toEqual(listed(HEADERS));
+    expect(await pythonScript(PYTHON_READ, (await sharedKafka()).bootstrap, topic)).toEqual(listed(HEADERS));
   }, 120_000);
 
   test("Sluice reads the headers confluent-kafka writes as they were written", async () => {
     const topic = await newTopic(broker());
-    await python(PYTHON_WRITE, (await sharedKafka()).bootstrap, topic);
+    await pythonScript(PYTHON_WRITE, (await sharedKafka()).bootstrap, topic);
     const [record] = await broker().fetch(topic, 0, 0, { maxWaitMs: 10_000 });
     expect(listed(record!.headers)).toEqual(listed(HEADERS));
   }, 120_000);

@@ -1,29 +1,16 @@
 // A record's headers through a Sluice worker on Kafka as Kafka Connect keeps them: Python's confluent-kafka
 // writes a record with a repeated header and a null one, a sink cannot convert it, and the dead letter queue
 // gets it with all of its headers, in order, then the __connect.errors.* context; confluent-kafka reads them so.
-import { spawn } from "bun";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { sharedKafka } from "../../fixtures/kafka.ts";
-import { interopPython } from "../../fixtures/python.ts";
+import { pythonScript } from "../../fixtures/python.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
 const RUN = Date.now();
 const TOPIC = `headers-in-${RUN}`;
 const DLQ = `headers-dlq-${RUN}`;
-
-/** Runs a Python confluent-kafka script with the bootstrap and a topic; its stdout as JSON. */
-async function python(script: string, bootstrap: string, topic: string): Promise<unknown> {
-  const proc = spawn([interopPython(), "-c", script, bootstrap, topic], { stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  if (code !== 0) throw new Error(`the Python script failed (exit ${code}): ${err.slice(-2000)}`);
-  return JSON.parse(out);
-}
 
 const WRITE = `
 import json, sys
@@ -60,7 +47,7 @@ afterAll(async () => {
 
 test("the dead letter queue keeps a record's repeated and null headers, in order, before the error context", async () => {
   const { bootstrap } = await sharedKafka();
-  await python(WRITE, bootstrap, TOPIC);
+  await pythonScript(WRITE, bootstrap, TOPIC);
   const api = connectClient(worker.url);
   const created = await api.post("/connectors", {
     name: "headers-sink",
@@ -78,7 +65,7 @@ test("the dead letter queue keeps a record's repeated and null headers, in order
   expect(created.status).toBe(201);
   const headers = await waitFor(
     "the DLQ record",
-    async () => ((await python(READ, bootstrap, DLQ)) as [string, string | null][] | null) ?? undefined,
+    async () => ((await pythonScript(READ, bootstrap, DLQ)) as [string, string | null][] | null) ?? undefined,
     { timeoutMs: 60_000, intervalMs: 500 },
   );
   expect(headers.slice(0, 6)).toEqual([
