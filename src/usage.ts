@@ -9,15 +9,18 @@ interface Command {
   about: string[];
   /** The FLAGS it takes. */
   flags: (keyof typeof FLAGS)[];
+  /** Its own examples in its --help: a listener and a setting of its service. */
+  examples?: { listeners?: string; setting: string };
 }
 
 const FLAGS = {
   "bootstrap-servers":
     "--bootstrap-servers <hosts>   Kafka bootstrap servers; without them the embedded broker is used",
   "data-dir": "--data-dir <dir>              directory of the embedded broker (default ./data)",
-  listeners: "--listeners <urls>            registry: e.g. http://0.0.0.0:8081; connect-standalone: http://:8083",
-  "registry-listeners": "--registry-listeners <urls>   dev: the registry's listeners",
-  "connect-listeners": "--connect-listeners <urls>    dev: the connect worker's listeners",
+  listeners: "--listeners <urls>            registry: e.g. http://0.0.0.0:8081; connect: http://0.0.0.0:8083",
+  "registry-listeners": "--registry-listeners <urls>   dev: the registry's listeners (default http://127.0.0.1:8081)",
+  "connect-listeners":
+    "--connect-listeners <urls>    dev: the connect worker's listeners (default http://127.0.0.1:8083)",
   setting: "--<setting>=<value>           any setting by name, e.g. --kafkastore.topic=_schemas",
 };
 
@@ -33,17 +36,25 @@ export const COMMANDS: Record<string, Command> = {
       "(internal topics, in ./data or on Kafka)",
     ],
     flags: ["bootstrap-servers", "data-dir", "registry-listeners", "connect-listeners", "setting"],
+    examples: { setting: "--kafkastore.topic=_schemas (the registry's) or --offset.flush.interval.ms=10000" },
   },
-  registry: { args: "[schema-registry.properties] [flags]", about: ["the schema registry"], flags: SERVICE_FLAGS },
+  registry: {
+    args: "[schema-registry.properties] [flags]",
+    about: ["the schema registry"],
+    flags: SERVICE_FLAGS,
+    examples: { listeners: "http://0.0.0.0:8081", setting: "--kafkastore.topic=_schemas" },
+  },
   "connect-standalone": {
     args: "worker.properties [connector files…]",
     about: ["a standalone connect worker (Kafka Connect's files)"],
     flags: SERVICE_FLAGS,
+    examples: { listeners: "http://0.0.0.0:8083", setting: "--offset.flush.interval.ms=10000" },
   },
   "connect-distributed": {
     args: "worker.properties",
     about: ["a worker of a distributed connect cluster", "(group.id and the storage topics, on Kafka)"],
     flags: ["bootstrap-servers", "listeners", "setting"],
+    examples: { listeners: "http://0.0.0.0:8083", setting: "--group.id=connect-cluster" },
   },
   healthcheck: {
     args: "[registry|connect]",
@@ -101,11 +112,20 @@ ${ENVIRONMENT}
 /** The line that says how to call a command. */
 export const usageLine = (name: string) => `Usage: sluice ${name} ${COMMANDS[name]!.args}`;
 
-/** `sluice <command> --help`. */
+/** `sluice <command> --help`: its flags with its own examples, and where its settings and console are. */
 export function commandHelp(name: string): string {
-  const { about, flags } = COMMANDS[name]!;
-  const flagLines = flags.length > 0 ? `\n\nFlags:\n${flags.map((f) => `  ${FLAGS[f]}`).join("\n")}` : "";
-  return `${usageLine(name)}\n\n${about.join(" ")}${flagLines}\n`;
+  const { about, flags, examples } = COMMANDS[name]!;
+  const flagText = (f: keyof typeof FLAGS) => {
+    if (f === "listeners" && examples?.listeners) return `--listeners <urls>            e.g. ${examples.listeners}`;
+    if (f === "setting" && examples)
+      return `--<setting>=<value>           any setting by name, e.g. ${examples.setting}`;
+    return FLAGS[f];
+  };
+  const flagLines = flags.length > 0 ? `\n\nFlags:\n${flags.map((f) => `  ${flagText(f)}`).join("\n")}` : "";
+  const more = examples
+    ? "\n\nEvery setting, with its default: `sluice config-docs` (docs/configuration.md in the source). The web console: /ui/ on each listener."
+    : "";
+  return `${usageLine(name)}\n\n${about.join(" ")}${flagLines}${more}\n`;
 }
 
 /** A command called without something it needs; reported with the command's usage line. */

@@ -29,6 +29,23 @@ describe("each command's usage", () => {
   });
 
   test.each([
+    ["registry", "--kafkastore.topic=_schemas", "http://0.0.0.0:8081"],
+    ["connect-standalone", "--offset.flush.interval.ms=10000", "http://0.0.0.0:8083"],
+    ["connect-distributed", "--group.id=connect-cluster", "http://0.0.0.0:8083"],
+  ])(
+    "sluice %s --help shows a setting of its own service (%s), its listener, and where settings and the console are",
+    (command, setting, listener) => {
+      const { stdout } = sluice.run([command, "--help"]);
+      expect(stdout).toContain(`any setting by name, e.g. ${setting}`);
+      expect(stdout).toContain(`--listeners <urls>            e.g. ${listener}`);
+      if (command !== "registry") expect(stdout).not.toContain("kafkastore");
+      expect(stdout).toContain("Every setting, with its default: `sluice config-docs`");
+      expect(stdout).toContain("The web console: /ui/ on each listener.");
+      expect(sluice.run(["config-docs"]).stdout).toContain(setting.slice(2).split("=")[0]!);
+    },
+  );
+
+  test.each([
     [
       "connect-standalone",
       "a worker properties file",
