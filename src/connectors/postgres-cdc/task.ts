@@ -6,6 +6,7 @@ import type { Sql } from "postgres";
 import { SchemaBuilder, Struct } from "../../connect/api/data/index.ts";
 import { logger } from "../../platform/log.ts";
 import { ConnectException, RetriableException, SourceTask } from "../../connect/api/connector.ts";
+import { explained } from "./known-fixes.ts";
 import { sourceRecord, type ConnectHeader, type SourceRecord } from "../../connect/api/records.ts";
 import { VERSION } from "../../platform/version.ts";
 import { blockingSelection, blockingSnapshotOffset } from "./blocking-snapshot.ts";
@@ -211,7 +212,9 @@ export class PostgresCdcTask extends SourceTask {
       { partition: sourcePartition(topicPrefix), offset: () => this.position ?? {} },
       log,
     );
-    await this.open();
+    await this.open().catch((err: unknown) => {
+      throw explained(err);
+    });
     if (this.config.snapshotMode !== "initial_only") {
       // initial_only makes no slot to read.
       this.slotLag = new SlotLag(this.context.metrics, topicPrefix, this.config.slotName, log);
@@ -348,7 +351,7 @@ export class PostgresCdcTask extends SourceTask {
       return records;
     } catch (err) {
       const actionFailed = err instanceof HeartbeatActionFailed;
-      if (!actionFailed && !isConnectionLoss(err)) throw err;
+      if (!actionFailed && !isConnectionLoss(err)) throw explained(err);
       await this.close();
       this.reconnections++;
       const { maxRetries, restartWaitMs } = this.config;
