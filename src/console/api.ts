@@ -41,6 +41,11 @@ export function setConfig(next: ConsoleConfig): void {
   config = next;
 }
 
+/** The page a console opens on: its own service's (connectors on a connect worker's port). */
+export function homeService(): Service {
+  return config.service === "connect" || !has("registry") ? "connect" : "registry";
+}
+
 /** Whether this console can reach the service at all. */
 export function has(service: Service): boolean {
   return config[service] !== null;

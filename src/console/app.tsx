@@ -1,5 +1,5 @@
 // The console's frame: navigation for the services this console reaches, and the page of the route.
-import { has } from "./api.ts";
+import { has, homeService } from "./api.ts";
 import { ApiReferencePage } from "./pages/api-reference.tsx";
 import { ClusterPage } from "./pages/cluster.tsx";
 import { ConnectorFormPage } from "./pages/connector-form.tsx";
@@ -45,13 +45,13 @@ function page(route: Route) {
     case "api":
       return <ApiReferencePage route={route} />;
     default:
-      return has("registry") ? <SubjectsPage route={route} /> : <ConnectorsPage />;
+      return homeService() === "registry" ? <SubjectsPage route={route} /> : <ConnectorsPage />;
   }
 }
 
 export function App() {
   const route = useRoute();
-  const top = route.path[0] ?? (has("registry") ? "subjects" : "connectors");
+  const top = route.path[0] ?? (homeService() === "registry" ? "subjects" : "connectors");
   const link = (path: string, label: string) => (
     <a
       href={href([path])}

@@ -70,6 +70,16 @@ describe("the console of sluice dev", () => {
   test("create a connector from the form, fix its validation error, see its chart move, pause and resume it", () =>
     explained(browser, () => walkConnector(browser, { registry, connect }, screenshots)));
 
+  test("opened from each service's port, the console lands on that service's page", async () => {
+    const page = await browser.page();
+    await explained(page, async () => {
+      await page.goto(`${connect}/ui/`);
+      await page.locator("header a.current", { hasText: "Connectors" }).waitFor();
+      await page.goto(`${registry}/ui/`);
+      await page.locator("header a.current", { hasText: "Subjects" }).waitFor();
+    });
+  });
+
   test("a connector's page names the settings Sluice ignores: a misspelt one with the name it likely means", async () => {
     await call(`${connect}/connectors`, "POST", {
       name: "misspelt",
