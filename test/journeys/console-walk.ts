@@ -102,6 +102,10 @@ export async function walkSubjects(browser: BrowserSession, { registry }: Consol
   // The reason sits under the line it is about: the field whose type changed.
   expect(await noted.textContent()).toContain('"type": "string"');
   expect(await noted.locator(".note").allTextContents()).toContainEqual(expect.stringContaining("TYPE_MISMATCH"));
+  // And what would make it compatible.
+  expect(await page.getByTestId("fixes").textContent()).toContain(
+    "Keep the type the field had (reader type: STRING not compatible with writer type: LONG)",
+  );
   await shoot(page, "draft");
 
   await editor.fill(

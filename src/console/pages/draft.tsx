@@ -5,11 +5,19 @@ import { api, ApiError, enc } from "../api.ts";
 import { Code } from "../components/code.tsx";
 import { ErrorBox } from "../components/ui.tsx";
 import { href, type Route } from "../router.ts";
+import { suggestedFixes } from "../compat-fixes.ts";
 import { formatSchema, placeReasons } from "../schema-text.ts";
 import { canWrite } from "../session.ts";
 import type { SchemaVersion } from "./subject.tsx";
 
-type Checked = { compatible: boolean; notes: Map<number, string[]>; context: string[]; text: string; fresh?: boolean };
+type Checked = {
+  compatible: boolean;
+  notes: Map<number, string[]>;
+  context: string[];
+  text: string;
+  fixes: string[];
+  fresh?: boolean;
+};
 
 export function DraftPage({ route }: { route: Route }) {
   const [subject, setSubject] = useState(route.query.get("subject") ?? "");
@@ -41,11 +49,12 @@ export function DraftPage({ route }: { route: Route }) {
         { method: "POST", body: body() },
       );
       const { lines, context } = placeReasons(answer.messages ?? [], text);
-      setChecked({ compatible: answer.is_compatible, notes: lines, context, text });
+      const fixes = answer.is_compatible ? [] : suggestedFixes(answer.messages ?? []);
+      setChecked({ compatible: answer.is_compatible, notes: lines, context, text, fixes });
     } catch (err) {
       // No version yet: nothing to be compatible with.
       if (err instanceof ApiError && (err.code === 40401 || err.code === 40402))
-        setChecked({ compatible: true, notes: new Map(), context: [], text, fresh: true });
+        setChecked({ compatible: true, notes: new Map(), context: [], text, fixes: [], fresh: true });
       else setError(err);
     }
   };
@@ -120,6 +129,13 @@ export function DraftPage({ route }: { route: Route }) {
               {m}
             </div>
           ))}
+          {checked.fixes.length > 0 && (
+            <ul class="fixes" data-testid="fixes">
+              {checked.fixes.map((f) => (
+                <li key={f}>{f}</li>
+              ))}
+            </ul>
+          )}
           {!checked.compatible && <Code text={checked.text} format={format} notes={checked.notes} />}
           {checked.context.length > 0 && (
             <details>
