@@ -470,9 +470,9 @@ export class KafkaBroker implements Broker {
     const { maxRequestSize } = this.producing;
     const items: PlacedRecord[] = [];
     for (const [w, { topic, records }] of writes.entries()) {
+      // The count places unkeyed records; it must include the highest partition a record names.
       const highest = records.reduce((max, r) => Math.max(max, r.partition ?? -1), -1);
-      const unplaced = records.some((r) => r.partition === undefined);
-      const partitions = unplaced || highest >= 0 ? await partitionsKnown(producer, topic, highest) : 1;
+      const partitions = await partitionsKnown(producer, topic, highest);
       for (const [i, record] of records.entries()) {
         const size = sizeOf(record);
         // As Kafka's producer refuses it (RecordTooLargeException), before anything of the send is written.

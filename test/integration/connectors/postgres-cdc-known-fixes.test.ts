@@ -1,17 +1,25 @@
-// A CDC set-up's first refusals by PostgreSQL, met as a user meets them (a role without the rights the
-// connector needs, a slot another connector reads): the task's trace gives the server's words and the fix.
+// A CDC set-up's first refusals by PostgreSQL, met as a user meets them (dist/sluice dev; a role without
+// the rights the connector needs, a slot another connector reads): the task's trace gives the server's
+// words and the fix.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
+import { connectClient } from "../../fixtures/connect.ts";
 import { cdcConnection, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
+import { freeListener, install, type Install, type SluiceProcess } from "../../fixtures/sluice-process.ts";
 import { waitFor } from "../../fixtures/wait.ts";
 
 let pg: PostgresServer;
-let worker: TestConnect;
+let sluice: Install;
+let dev: SluiceProcess;
+const connect = freeListener();
+const worker = { url: connect };
 const run = Date.now().toString(36);
 
 beforeAll(async () => {
   pg = await startPostgres();
-  worker = await startTestConnect("embedded");
+  sluice = install("sluice-cdc-fixes-");
+  dev = await sluice.serve(["dev", "--registry-listeners", freeListener(), "--connect-listeners", connect], {
+    readyUrl: `${connect}/connectors`,
+  });
   pg.psql(
     `CREATE ROLE fix_repl LOGIN REPLICATION; CREATE ROLE fix_plain LOGIN;
      CREATE TABLE fix_owned (id int PRIMARY KEY); ALTER TABLE fix_owned OWNER TO fix_plain;
@@ -19,8 +27,8 @@ beforeAll(async () => {
   );
 }, 180_000);
 afterAll(async () => {
-  await worker?.stop();
-  removeConnectDir(worker);
+  await dev?.stop();
+  await sluice?.remove();
   await pg?.stop();
 }, 60_000);
 
