@@ -470,7 +470,7 @@ export class KafkaBroker implements Broker {
     const { maxRequestSize } = this.producing;
     const items: PlacedRecord[] = [];
     for (const [w, { topic, records }] of writes.entries()) {
-      // The count places unkeyed records; it must include the highest partition a record names.
+      // The count places records that name no partition; it must include the highest one a record names.
       const highest = records.reduce((max, r) => Math.max(max, r.partition ?? -1), -1);
       const partitions = await partitionsKnown(producer, topic, highest);
       for (const [i, record] of records.entries()) {
