@@ -26,8 +26,10 @@ VOLUME ["/var/lib/sluice"]
 ENV SCHEMA_REGISTRY_LISTENERS=http://0.0.0.0:8081 \
     CONNECT_LISTENERS=http://0.0.0.0:8083 \
     SCHEMA_REGISTRY_DATA_DIR=/var/lib/sluice/data \
-    CONNECT_DATA_DIR=/var/lib/sluice/data
+    CONNECT_DATA_DIR=/var/lib/sluice/data \
+    SLUICE_HEALTH_DIR=/var/lib/sluice/health
 EXPOSE 8081 8083
+# The services the container's command runs record where they answer in SLUICE_HEALTH_DIR; the check asks those.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=10s CMD ["sluice", "healthcheck"]
 ENTRYPOINT ["sluice"]
 CMD ["dev"]

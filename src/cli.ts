@@ -238,7 +238,7 @@ async function main(argv: string[]): Promise<number> {
       );
     }
     const sr = await startRegistry(values);
-    running.push(sr, announce(values.string("data.dir"), "registry", registryProbe(sr.urls[0]!)));
+    running.push(sr, announce("registry", registryProbe(sr.urls[0]!)));
     log.info(
       { urls: sr.urls, broker: sr.broker.kind },
       `Schema registry listening on ${sr.urls.join(", ")} (${sr.broker.kind} broker)`,
@@ -266,7 +266,7 @@ async function main(argv: string[]): Promise<number> {
       catalog,
       taskThreadEntry: TASK_THREAD,
     });
-    running.push(connect, announce(values.string("data.dir"), "connect", connectProbe(connect.urls[0]!)));
+    running.push(connect, announce("connect", connectProbe(connect.urls[0]!)));
     log.info(
       { urls: connect.urls, broker: connect.broker.kind },
       `Connect worker listening on ${connect.urls.join(", ")} (${connect.broker.kind} broker)`,
@@ -325,7 +325,7 @@ async function main(argv: string[]): Promise<number> {
     // Each service's console shows the other: both are this process's.
     let connectUrl: string | undefined;
     const sr: RunningRegistry = await startRegistry(registry.values, broker, () => connectUrl);
-    running.push(sr, announce(registry.values.string("data.dir"), "registry", registryProbe(sr.urls[0]!)));
+    running.push(sr, announce("registry", registryProbe(sr.urls[0]!)));
     const connect: RunningConnect = await startConnectDev({
       registryUrl: () => sr.urls[0],
       settings: connectSettings.values,
@@ -336,11 +336,7 @@ async function main(argv: string[]): Promise<number> {
       taskThreadEntry: TASK_THREAD,
     });
     connectUrl = connect.urls[0];
-    running.push(
-      connect,
-      { stop: () => broker.close() },
-      announce(connectSettings.values.string("data.dir"), "connect", connectProbe(connect.urls[0]!)),
-    );
+    running.push(connect, { stop: () => broker.close() }, announce("connect", connectProbe(connect.urls[0]!)));
     const consoleAt = registry.values.boolean("console.enabled") ? `; the console at ${sr.urls[0]}/ui/` : "";
     const reach = [...sr.urls, ...connect.urls].every(isLoopback)
       ? " (this machine only: --registry-listeners and --connect-listeners http://0.0.0.0:… open them to the network)"
@@ -367,7 +363,7 @@ async function main(argv: string[]): Promise<number> {
       catalog,
       taskThreadEntry: TASK_THREAD,
     });
-    running.push(connect, announce(values.string("data.dir"), "connect", connectProbe(connect.urls[0]!)));
+    running.push(connect, announce("connect", connectProbe(connect.urls[0]!)));
     log.info(
       { urls: connect.urls, group: values.string("group.id"), broker: connect.broker.kind },
       `Connect worker listening on ${connect.urls.join(", ")}, joining group ${values.string("group.id")} (${connect.broker.kind} broker)`,
@@ -394,9 +390,9 @@ async function main(argv: string[]): Promise<number> {
 
 /**
  * Asks the services of this machine whether they are healthy (the registry's GET /, connect's GET
- * /health): those a running sluice recorded in their data dirs (the services its command runs, on the
- * listeners it was given), else both at the listeners the environment names. Named services are asked
- * in any case. Data dirs and fallback listeners come from the environment, as the image sets them.
+ * /health): those a running sluice recorded in SLUICE_HEALTH_DIR (the services its command runs, on
+ * the listeners it was given), else both at the listeners the environment names. Named services are
+ * asked in any case.
  */
 async function healthcheck(which: string[]): Promise<number> {
   for (const service of which)
@@ -404,10 +400,7 @@ async function healthcheck(which: string[]): Promise<number> {
       throw new ConfigError("healthcheck", service, "registry or connect");
   const registry = () => load(registrySettingsDefinition, [], "SCHEMA_REGISTRY_", {}).values;
   const connect = () => load(workerSettings, [], "CONNECT_", {}).values;
-  const recorded = {
-    registry: announced(registry().string("data.dir"), "registry"),
-    connect: announced(connect().string("data.dir"), "connect"),
-  };
+  const recorded = { registry: announced("registry"), connect: announced("connect") };
   const fallback = {
     registry: () => registryProbe(registry().list("listeners")[0]!),
     connect: () => connectProbe(connect().list("listeners")[0]!),
