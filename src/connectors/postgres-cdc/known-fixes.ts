@@ -9,6 +9,12 @@ const FIXES: { pattern: RegExp; fix: (match: RegExpMatchArray) => string }[] = [
       "set publication.autocreate.mode=filtered (a publication of the captured tables only, which their owner may create), or have a superuser create the publication named by publication.name",
   },
   {
+    // CREATE PUBLICATION needs CREATE on the database.
+    pattern: /permission denied for database "?([^"\s]+)"?/,
+    fix: (m) =>
+      `the connector's user needs CREATE on database ${m[1]} to create its publication: GRANT CREATE ON DATABASE ${m[1]} TO <database.user>; or create the publication beforehand and set publication.autocreate.mode=disabled`,
+  },
+  {
     // PostgreSQL 16+ ("permission denied to start WAL sender") and older ("must be superuser or replication role").
     pattern: /permission denied to start WAL sender|must be superuser or replication role to start walsender/,
     fix: () =>

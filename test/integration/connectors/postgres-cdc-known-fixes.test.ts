@@ -56,7 +56,14 @@ async function failedTrace(name: string, config: Record<string, string>): Promis
   );
 }
 
+test("a role that may not create a publication in the database is told to GRANT CREATE", async () => {
+  const trace = await failedTrace(`fix_${run}_db`, { "database.user": "fix_repl" });
+  expect(trace).toContain("permission denied for database postgres");
+  expect(trace).toContain("GRANT CREATE ON DATABASE postgres TO <database.user>;");
+});
+
 test("a role that may not create a publication FOR ALL TABLES is told to set publication.autocreate.mode=filtered", async () => {
+  pg.psql("GRANT CREATE ON DATABASE postgres TO fix_repl, fix_plain");
   const trace = await failedTrace(`fix_${run}_all`, { "database.user": "fix_repl" });
   expect(trace).toContain("must be superuser to create FOR ALL TABLES publication");
   expect(trace).toContain("set publication.autocreate.mode=filtered");

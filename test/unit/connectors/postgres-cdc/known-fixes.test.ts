@@ -5,13 +5,11 @@ import { explained, withKnownFix } from "#src/connectors/postgres-cdc/known-fixe
 test.each([
   ["must be superuser to create FOR ALL TABLES publication", "set publication.autocreate.mode=filtered"],
   ["permission denied to start WAL sender", "ALTER ROLE <database.user> REPLICATION;"],
+  ["permission denied for database postgres", "GRANT CREATE ON DATABASE postgres TO <database.user>;"],
   ["must be superuser or replication role to start walsender", "needs the REPLICATION attribute"],
   ['logical decoding requires "wal_level" >= "logical"', "set wal_level = logical in postgresql.conf"],
   ["logical decoding requires wal_level >= logical", "and restart PostgreSQL"],
-  [
-    'replication slot "orders_slot" is active for PID 4242',
-    "another client (PID 4242) is reading slot orders_slot",
-  ],
+  ['replication slot "orders_slot" is active for PID 4242', "another client (PID 4242) is reading slot orders_slot"],
 ])("%s → the fix", (message, fix) => {
   expect(withKnownFix(message)).toStartWith(message);
   expect(withKnownFix(message)).toContain(fix);
