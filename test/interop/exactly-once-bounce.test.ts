@@ -16,6 +16,7 @@ import { spawn } from "bun";
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Admin, FetchIsolationLevels, ListOffsetTimestamps } from "@platformatic/kafka";
 import postgres from "postgres";
 import { KafkaBroker } from "#src/broker/kafka/index.ts";
 import { ConnectCluster, type Status } from "../fixtures/connect-cluster.ts";
@@ -60,10 +61,16 @@ interface Workers {
   signal(index: number, signal: "SIGSTOP" | "SIGCONT"): void;
   /** The log of the worker's current process. */
   log(index: number): string;
+  /**
+   * Pauses worker `index` (SIGSTOP) while its task of `connector` holds records of a transaction it has
+   * not committed, so that it has writes to be fenced when it resumes.
+   */
+  pauseMidTransaction(index: number, connector: string, topic: string): Promise<unknown>;
 }
 
 let bootstrap = "";
 let broker: KafkaBroker;
+let admin: Admin;
 let pg: PostgresServer;
 const dir = mkdtempSync(join(tmpdir(), "sluice-eos-bounce-"));
 
@@ -71,10 +78,12 @@ beforeAll(async () => {
   bootstrap = (await sharedKafka()).bootstrap;
   broker = new KafkaBroker({ bootstrapServers: [bootstrap], clientId: "eos-bounce-test" });
   await broker.connect();
+  admin = new Admin({ clientId: "eos-bounce-test-admin", bootstrapBrokers: [bootstrap] });
   pg = await startPostgres();
 }, 120_000);
 afterAll(async () => {
   await broker?.close();
+  await admin?.close();
   await pg?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -130,8 +139,33 @@ async function committedPosition(workers: Workers, connector: string, via: numbe
   return offset === "" ? 0 : ((JSON.parse(offset) as { position?: number }).position ?? 0);
 }
 
+/** The end of what read_committed readers see: the last stable offset. */
 async function highWatermark(topic: string): Promise<number> {
   return (await broker.endOffsets(topic))[0] ?? 0;
+}
+
+/** Records a Sluice worker's task of `connector` polled and has not committed yet, by its metrics. */
+async function uncommittedRecords(url: string, connector: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const sample = (name: string) => {
+    const line = text.split("\n").find((l) => l.startsWith(`${name}{`) && l.includes(`connector="${connector}"`));
+    return Number(line?.split(" ").at(-1) ?? 0);
+  };
+  return (
+    sample("sluice_connect_source_records_polled_total") - sample("sluice_connect_source_transaction_size_records_sum")
+  );
+}
+
+/** Whether the topic holds records of a transaction still open: its log ends past its last stable offset. */
+async function openTransaction(topic: string): Promise<boolean> {
+  const end = async (isolationLevel: (typeof FetchIsolationLevels)[keyof typeof FetchIsolationLevels]) => {
+    const [listed] = await admin.listOffsets({
+      topics: [{ name: topic, partitions: [{ partitionIndex: 0, timestamp: ListOffsetTimestamps.LATEST }] }],
+      isolationLevel,
+    });
+    return Number(listed?.partitions[0]?.offset ?? 0);
+  };
+  return (await end(FetchIsolationLevels.READ_UNCOMMITTED)) > (await end(FetchIsolationLevels.READ_COMMITTED));
 }
 
 /** The FileStream source of the file, exactly once. */
@@ -462,7 +496,14 @@ async function zombie(workers: Workers, fencedLog: (log: string, transactionalId
   const input = growingFile(`${workers.label}-zombie`);
   const all = [0, 1, 2];
   try {
-    await createSource(workers, connector, fileSource(input.file, topic), topic);
+    // Transactions of a few seconds: the zombie is paused with records of an open one in Kafka, so that
+    // it has writes to be fenced when it resumes, whether its task or its herder acts first.
+    const config = {
+      ...fileSource(input.file, topic),
+      "transaction.boundary": "interval",
+      "transaction.boundary.interval.ms": "3000",
+    };
+    await createSource(workers, connector, config, topic);
     await waitFor(
       `${workers.label}: the zombie source committing`,
       async () => (await committedPosition(workers, connector, 0)) > 0,
@@ -474,7 +515,7 @@ async function zombie(workers: Workers, fencedLog: (log: string, transactionalId
     });
     const paused = workers.indexOf(status.tasks[0]!.worker_id);
     const others = all.filter((i) => i !== paused);
-    workers.signal(paused, "SIGSTOP");
+    await workers.pauseMidTransaction(paused, connector, topic);
     try {
       // Once the paused worker's session expires, the task starts on another worker and commits there.
       await waitFor(
@@ -547,6 +588,14 @@ describe("Apache Kafka Connect 4.1.1, three distributed workers", () => {
     },
     signal: (i, sig) => connects[i]!.signal(sig),
     log: (i) => connects[i]!.log(),
+    // Kafka Connect's producer sends as the task polls: paused, then asked whether a transaction is open.
+    pauseMidTransaction: (i, _connector, topic) =>
+      waitFor(`kafka-connect: worker ${i} paused with a transaction open`, async () => {
+        connects[i]!.signal("SIGSTOP");
+        if (await openTransaction(topic)) return true;
+        connects[i]!.signal("SIGCONT");
+        return false;
+      }),
   };
 
   beforeAll(async () => {
@@ -591,6 +640,18 @@ describe("Sluice, three distributed dist/sluice workers", () => {
     restart: async (i) => void (await cluster.start(i)),
     signal: (i, sig) => cluster.signal(i, sig),
     log: (i) => cluster.logOf(i),
+    // Sluice's producer sends a transaction's records at its commit: the worker's metrics say what its
+    // task polled and has not committed. Paused once they do; a commit that slipped in between moved the
+    // topic's last stable offset, and the worker goes on until the next try.
+    pauseMidTransaction: (i, connector, topic) =>
+      waitFor(`sluice: worker ${i} paused with a transaction open`, async () => {
+        const stable = await highWatermark(topic);
+        if ((await uncommittedRecords(cluster.workers[i]!.url, connector)) === 0) return false;
+        cluster.signal(i, "SIGSTOP");
+        if ((await highWatermark(topic)) === stable) return true;
+        cluster.signal(i, "SIGCONT");
+        return false;
+      }),
   };
 
   beforeAll(() => cluster.setUp(3), 120_000);
