@@ -33,15 +33,21 @@ const JSON_NODES: JsonShape<JsonNode> = {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** Reads the first JSON value of `bytes` (UTF-8); undefined when there is none (only white space). */
-export function readJson(bytes: Uint8Array): { node: JsonNode | undefined; text: string } {
+/**
+ * Reads the first JSON value of `bytes` (UTF-8); undefined when there is none (only white space).
+ * `whole`: anything but white space after that value is refused too.
+ */
+export function readJson(bytes: Uint8Array, whole = false): { node: JsonNode | undefined; text: string } {
   let text: string;
   try {
     text = utf8.decode(bytes);
   } catch {
     throw new JsonSyntaxError("Invalid UTF-8");
   }
-  return { node: readJsonText(text, JSON_NODES, { leadingZeros: true }), text };
+  const options = whole
+    ? { leadingZeros: true, trailing: () => new JsonSyntaxError("Trailing content") }
+    : { leadingZeros: true };
+  return { node: readJsonText(text, JSON_NODES, options), text };
 }
 
 // ---- JsonNode accessors, with Jackson's answers ----

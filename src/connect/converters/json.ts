@@ -49,7 +49,14 @@ import {
   textValue,
   type JsonNode,
 } from "./json-tree.ts";
-import { base64, jsonNestingDepth, jsonString, MAX_WRITE_NESTING_DEPTH, utf8Bytes } from "../../jvm/json-text.ts";
+import {
+  base64,
+  jsonNestingDepth,
+  jsonString,
+  MAX_NESTING_DEPTH,
+  MAX_WRITE_NESTING_DEPTH,
+  utf8Bytes,
+} from "../../jvm/json-text.ts";
 import { ownEntry } from "../../platform/own.ts";
 
 export const jsonConverterSettings = new SettingsDefinition([
@@ -104,6 +111,11 @@ function confluentFramed(value: Uint8Array): Error | undefined {
   );
 }
 
+/** How JsonConverter's envelope starts, and what follows its schema. */
+const ENVELOPE_TEXT = '{"schema":';
+const ENVELOPE_HEAD = Buffer.from(ENVELOPE_TEXT);
+const ENVELOPE_MID = Buffer.from(',"payload":');
+
 const ENVELOPE_ERROR =
   'JsonConverter with schemas.enable requires "schema" and "payload" fields and may not contain additional fields. If you are trying to deserialize plain JSON data, set schemas.enable=false in your converter configuration.';
 
@@ -140,6 +152,8 @@ export class JsonConverter implements Converter, HeaderConverter {
   private replaceNullWithDefault = true;
   private fromConnectCache = new LruCache<Schema, string>(1000);
   private toConnectCache = new LruCache<string, Schema>(1000);
+  /** Schemas read from envelopes, by the length of their bytes there (see knownEnvelope). */
+  private envelopeSchemas = new LruCache<number, { bytes: Uint8Array; schema: Schema | null }>(1000);
 
   configure(config: ConverterConfig, isKey = false): void {
     const settings = jsonConverterSettings.parse(
@@ -151,6 +165,7 @@ export class JsonConverter implements Converter, HeaderConverter {
     const cacheSize = settings.int("schemas.cache.size");
     this.fromConnectCache = new LruCache(cacheSize);
     this.toConnectCache = new LruCache(cacheSize);
+    this.envelopeSchemas = new LruCache(cacheSize);
   }
 
   config(): SettingsDefinition {
@@ -176,6 +191,8 @@ export class JsonConverter implements Converter, HeaderConverter {
 
   toConnectData(_topic: string, value: Uint8Array | null): SchemaAndValue {
     if (value === null) return SchemaAndValue.NULL;
+    const known = this.schemasEnabled ? this.knownEnvelope(value) : undefined;
+    if (known) return known;
     let read: ReturnType<typeof readJson>;
     try {
       read = readJson(value);
@@ -199,7 +216,44 @@ export class JsonConverter implements Converter, HeaderConverter {
       payload = node.fields.get("payload");
     }
     const schema = this.schemaFromNode(schemaNode, text);
-    return { schema, value: this.toConnect(schema, payload) };
+    const converted = { schema, value: this.toConnect(schema, payload) };
+    if (
+      schemaNode instanceof JsonObject &&
+      schemaNode.start === ENVELOPE_HEAD.length &&
+      text.startsWith(ENVELOPE_TEXT)
+    ) {
+      const bytes = utf8Bytes(text.slice(schemaNode.start, schemaNode.end));
+      this.envelopeSchemas.set(bytes.length, { bytes, schema });
+    }
+    return converted;
+  }
+
+  /**
+   * An envelope as JsonConverter writes it, `{"schema":S,"payload":P}`, whose S is byte for byte a schema
+   * read before: only P is read. What this cannot be sure of (another layout, P not one whole value,
+   * P nested as deep as Jackson's limit) is left to the full read, which answers as before.
+   */
+  private knownEnvelope(value: Uint8Array): SchemaAndValue | undefined {
+    const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    if (bytes[bytes.length - 1] !== 0x7d || !bytes.subarray(0, ENVELOPE_HEAD.length).equals(ENVELOPE_HEAD)) return;
+    const mid = bytes.indexOf(ENVELOPE_MID, ENVELOPE_HEAD.length);
+    if (mid < 0) return;
+    const known = this.envelopeSchemas.get(mid - ENVELOPE_HEAD.length);
+    if (!known || !bytes.subarray(ENVELOPE_HEAD.length, mid).equals(known.bytes)) return;
+    let read: ReturnType<typeof readJson>;
+    try {
+      read = readJson(bytes.subarray(mid + ENVELOPE_MID.length, bytes.length - 1), true);
+    } catch {
+      return;
+    }
+    if (read.node === undefined) return;
+    // One level deeper inside the envelope: at the limit, the full read says so.
+    if (
+      read.text.length >= 2 * (MAX_NESTING_DEPTH - 1) &&
+      jsonNestingDepth(read.text, MAX_NESTING_DEPTH) >= MAX_NESTING_DEPTH
+    )
+      return;
+    return { schema: known.schema, value: this.toConnect(known.schema, read.node) };
   }
 
   fromConnectHeader(topic: string, _headerKey: string, schema: Schema | null, value: unknown): Uint8Array | null {

@@ -389,6 +389,78 @@ describe("JsonConverter: JSON → Connect", () => {
   });
 });
 
+describe("JsonConverter: an envelope whose schema was read before", () => {
+  const S = '{"type":"struct","fields":[{"type":"int8","optional":true,"field":"a"}],"optional":false}';
+  /** The answer (schema and value, or the error's message and cause) of a converter in a given state. */
+  const answer = (c: JsonConverter, json: Uint8Array) => {
+    try {
+      const { schema, value } = c.toConnectData("t", json);
+      return { schema: schema?.toString(), value };
+    } catch (e) {
+      return { error: (e as Error).message, cause: String((e as Error).cause) };
+    }
+  };
+  const documents = [
+    `{"schema":${S},"payload":{"a":1}}`,
+    `{"schema":${S},"payload":{"a":1},"payload":{"a":2}}`,
+    `{"schema":${S},"payload":{"a":1}} `,
+    `{"schema":${S},"payload":{"a":1}}}`,
+    `{"schema":${S},"payload":{"a":1}} {}`,
+    `{"schema":${S},"payload":{"a":"x"}}`,
+    `{"schema":${S},"payload":}`,
+    `{"schema":${S},"payload":{"a":1}`,
+    `{"schema":${S},"payload": {"a": 1} }`,
+    `{"schema":${S},"payload":null}`,
+    `{"schema":${S},"payload":{"a":1},"extra":1}`,
+    `{"schema": ${S},"payload":{"a":1}}`,
+    `{"schema":${S},"payload":{"a":01}}`,
+    `{"schema":${S},"payload":{"a":1}/}`,
+  ];
+
+  test("answers as a converter reading the whole document", () => {
+    for (const doc of documents) {
+      const warmed = converter();
+      warmed.toConnectData("t", bytes(`{"schema":${S},"payload":{"a":7}}`));
+      expect({ doc, ...answer(warmed, bytes(doc)) }).toEqual({ doc, ...answer(converter(), bytes(doc)) });
+    }
+    // Not UTF-8 after a known schema.
+    const invalid = new Uint8Array([...bytes(`{"schema":${S},"payload":{"a":"`), 0xff, ...bytes('"}}')]);
+    const warmed = converter();
+    warmed.toConnectData("t", bytes(`{"schema":${S},"payload":{"a":7}}`));
+    expect(answer(warmed, invalid)).toEqual(answer(converter(), invalid));
+  });
+
+  test("a schema holding the text that follows schemas, and one with non-ASCII text", () => {
+    for (const schema of [
+      '{"type":"int8","optional":false,"parameters":{"a":"b","payload":"c"}}',
+      '{"type":"int8","optional":false,"doc":"Größe ✓"}',
+    ]) {
+      const c = converter();
+      const doc = bytes(`{"schema":${schema},"payload":5}`);
+      const first = c.toConnectData("t", doc);
+      const again = c.toConnectData("t", doc);
+      expect(again.schema).toBe(first.schema!);
+      expect(again.value).toBe(5);
+      expect(answer(c, bytes(`{"schema":${schema},"payload":"x"}`))).toEqual(
+        answer(converter(), bytes(`{"schema":${schema},"payload":"x"}`)),
+      );
+    }
+  });
+
+  test("random schemas and values read twice: the second read equals the first", () => {
+    const c = converter();
+    fc.assert(
+      fc.property(schemaAndValueArbitrary({ finiteFloats: true, defaults: true }), ([schema, value]) => {
+        const json = c.fromConnectData("topic", schema, value);
+        const first = c.toConnectData("topic", json);
+        const second = c.toConnectData("topic", json);
+        return second.schema === first.schema && valuesEqual(second.value, first.value);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
 describe("JsonConverter round trip", () => {
   for (const config of [{}, { "decimal.format": "NUMERIC" }] as Record<string, string>[]) {
     test(`random schemas and values come back equal ${JSON.stringify(config)}`, () => {
