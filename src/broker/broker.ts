@@ -149,8 +149,8 @@ export interface Broker {
   /** The cluster's id (Kafka's, from its metadata; the embedded broker keeps one in its data directory). */
   clusterId?(): Promise<string>;
 
-  /** Kafka only (MirrorMaker 2): the partition count of each topic that exists. */
-  partitionCounts?(topics: string[]): Promise<Map<string, number>>;
+  /** The partition count of each of these topics that exists, asked for all of them at once. */
+  partitionCounts(topics: string[]): Promise<Map<string, number>>;
   /** Kafka only (MirrorMaker 2): every config entry of each topic that exists, with where its value comes from. */
   describeTopicConfigs?(topics: string[]): Promise<Map<string, TopicConfigEntry[]>>;
   /**

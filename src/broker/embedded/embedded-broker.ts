@@ -281,6 +281,16 @@ export class EmbeddedBroker implements Broker {
     return [...this.topics.keys()];
   }
 
+  async partitionCounts(topics: string[]): Promise<Map<string, number>> {
+    this.ensureOpen();
+    const out = new Map<string, number>();
+    for (const name of topics) {
+      const topic = this.topics.get(name);
+      if (topic) out.set(name, topic.description.partitions);
+    }
+    return out;
+  }
+
   async describeTopic(name: string): Promise<TopicDescription | undefined> {
     this.ensureOpen();
     const topic = this.topics.get(name);

@@ -245,7 +245,7 @@ export class MirrorSourceConnector extends SourceConnector {
   async findSourceTopicPartitions(): Promise<TopicPartition[]> {
     const admin = this.sourceAdmin!;
     const topics = javaHashMapOrder((await admin.listTopics()).filter((t) => this.settings.shouldReplicateTopic(t)));
-    return expand(await admin.partitionCounts!(topics), topics);
+    return expand(await admin.partitionCounts(topics), topics);
   }
 
   /** The target's topics that came from this source (the checkpoints topic apart). */
@@ -255,7 +255,7 @@ export class MirrorSourceConnector extends SourceConnector {
     const topics = (await admin.listTopics())
       .filter((t) => policy.topicSource(t) === sourceClusterAlias && t !== checkpointsTopic)
       .sort();
-    return expand(await admin.partitionCounts!(topics), topics);
+    return expand(await admin.partitionCounts(topics), topics);
   }
 
   /** New, deleted or grown source partitions, or remote ones missing: create what is missing and reconfigure the tasks. */

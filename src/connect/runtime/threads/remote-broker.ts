@@ -22,6 +22,7 @@ import type {
 const TASK_CALLS = [
   "createTopic",
   "describeTopic",
+  "partitionCounts",
   "listTopics",
   "produce",
   "endOffsets",
@@ -58,6 +59,9 @@ export class RemoteBroker implements Broker {
   }
   describeTopic(name: string) {
     return this.call("describeTopic", [name]) as Promise<TopicDescription | undefined>;
+  }
+  partitionCounts(topics: string[]) {
+    return this.call("partitionCounts", [topics]) as Promise<Map<string, number>>;
   }
   listTopics() {
     return this.call("listTopics", []) as Promise<string[]>;

@@ -1,5 +1,63 @@
 import { expect, test } from "bun:test";
-import { METADATA_MAX_AGE_MS, metadataMaxAgeMs, taskShare } from "#src/connect/runtime/worker/sink-partitions.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Broker } from "#src/broker/broker.ts";
+import { EmbeddedBroker } from "#src/broker/embedded/embedded-broker.ts";
+import {
+  METADATA_MAX_AGE_MS,
+  metadataMaxAgeMs,
+  sinkPartitions,
+  taskShare,
+} from "#src/connect/runtime/worker/sink-partitions.ts";
+
+test("a sink's partitions: one metadata request for all of its topics; missing ones created, then asked for once", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "sink-partitions-"));
+  const embedded = new EmbeddedBroker({ dataDir: dir });
+  await embedded.connect();
+  try {
+    for (const [name, partitions] of [
+      ["a", 2],
+      ["b", 1],
+      ["c", 3],
+    ] as const)
+      await embedded.createTopic({ name, partitions, replicationFactor: 1 });
+    const calls: string[] = [];
+    const broker = new Proxy(embedded, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          calls.push(String(name));
+          return value.apply(target, args);
+        };
+      },
+    }) as Broker;
+    const names = (tps: { topic: string; partition: number }[]) => tps.map((tp) => `${tp.topic}:${tp.partition}`);
+
+    expect(names(await sinkPartitions(broker, ["c", "x", "a", "b"], "", false))).toEqual([
+      "c:0",
+      "c:1",
+      "c:2",
+      "a:0",
+      "a:1",
+      "b:0",
+    ]);
+    expect(calls).toEqual(["partitionCounts"]);
+
+    calls.length = 0;
+    const created = await sinkPartitions(broker, ["a", "x", "y"], "", true);
+    expect(names(created)).toEqual(["a:0", "a:1", "x:0", "y:0"]);
+    expect(calls).toEqual(["partitionCounts", "createTopic", "createTopic", "partitionCounts"]);
+
+    calls.length = 0;
+    expect(names(await sinkPartitions(broker, [], "^[ab]$", false))).toEqual(["a:0", "a:1", "b:0"]);
+    expect(calls).toEqual(["listTopics", "partitionCounts"]);
+  } finally {
+    await embedded.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
 
 test("metadata.max.age.ms: the connector's consumer.override first, then the worker's consumer. setting, then Kafka's five minutes", () => {
   expect(metadataMaxAgeMs({}, {})).toBe(METADATA_MAX_AGE_MS);
