@@ -59,13 +59,39 @@ export class RetryWithToleranceOperator {
     this.logMessages = settings.boolean("errors.log.include.messages");
   }
 
-  /** Runs `operation`; returns TOLERATED when it failed and the failure is tolerated. */
-  async execute<T>(context: ErrorContext, operation: () => T | Promise<T>): Promise<T | typeof TOLERATED> {
-    const deadline = this.retryTimeoutMs < 0 ? Infinity : Date.now() + this.retryTimeoutMs;
+  /**
+   * Runs `operation`; returns TOLERATED when it failed and the failure is tolerated. What answers at once
+   * (converters and transforms nearly always do) is returned as it is: no promise per record and stage.
+   */
+  execute<T>(context: ErrorContext, operation: () => T | Promise<T>): T | Promise<T | typeof TOLERATED> {
+    const started = Date.now(); // errors.retry.timeout counts from the first attempt, as in Kafka
+    let result: T | Promise<T>;
+    try {
+      result = operation();
+    } catch (err) {
+      return this.retrying(context, operation, started, { thrown: err });
+    }
+    return result instanceof Promise ? this.retrying(context, operation, started, { pending: result }) : result;
+  }
+
+  /** The first attempt's outcome, then retries of retriable failures within errors.retry.timeout. */
+  private async retrying<T>(
+    context: ErrorContext,
+    operation: () => T | Promise<T>,
+    started: number,
+    first: { pending: Promise<T> } | { thrown: unknown },
+  ): Promise<T | typeof TOLERATED> {
+    const deadline = this.retryTimeoutMs < 0 ? Infinity : started + this.retryTimeoutMs;
     let delay = 300;
+    let attempt: (() => T | Promise<T>) | undefined = () => {
+      if ("pending" in first) return first.pending;
+      throw first.thrown;
+    };
     for (;;) {
       try {
-        return await operation();
+        const run = attempt ?? operation;
+        attempt = undefined;
+        return await run();
       } catch (err) {
         const error = err instanceof Error ? err : new Error(String(err));
         if (error instanceof RetriableException && Date.now() + delay < deadline) {

@@ -47,6 +47,23 @@ describe("RetryWithToleranceOperator", () => {
     expect(await errors()).toEqual([]);
   });
 
+  test("what answers at once is handed back as it is, with no promise made for it", () => {
+    const { operator } = withSettings({});
+    const value = { converted: true };
+    expect(operator.execute(context, () => value)).toBe(value);
+    expect(operator.execute(context, async () => value)).toBeInstanceOf(Promise);
+  });
+
+  test("an asynchronous operation's RetriableException is retried too, and its retries are asynchronous", async () => {
+    const { operator } = withSettings({ "errors.retry.timeout": "5000" });
+    let calls = 0;
+    const result = await operator.execute(context, async () => {
+      if (++calls === 1) throw new RetriableException("busy");
+      return "done";
+    });
+    expect([result, calls]).toEqual(["done", 2]);
+  });
+
   test("errors.tolerance=none: the failure becomes 'Tolerance exceeded', caused by it; reporters are not told", async () => {
     const reporter = new RecordingReporter();
     const { operator, errors } = withSettings({}, [reporter]);
