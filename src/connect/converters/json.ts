@@ -111,6 +111,9 @@ function confluentFramed(value: Uint8Array): Error | undefined {
   );
 }
 
+/** Whether JSON text nests deeper than `limit` (a text shorter than two brackets a level cannot). */
+const nestedDeeper = (text: string, limit: number) => text.length > 2 * limit && jsonNestingDepth(text, limit) > limit;
+
 /** How JsonConverter's envelope starts, and what follows its schema. */
 const ENVELOPE_TEXT = '{"schema":';
 const ENVELOPE_HEAD = Buffer.from(ENVELOPE_TEXT);
@@ -152,6 +155,7 @@ export class JsonConverter implements Converter, HeaderConverter {
   private replaceNullWithDefault = true;
   private fromConnectCache = new LruCache<Schema, string>(1000);
   private toConnectCache = new LruCache<string, Schema>(1000);
+  private readonly deepSchemas = new WeakMap<Schema, boolean>();
   /** Schemas read from envelopes, by the length of their bytes there (see knownEnvelope). */
   private envelopeSchemas = new LruCache<number, { bytes: Uint8Array; schema: Schema | null }>(1000);
 
@@ -175,13 +179,14 @@ export class JsonConverter implements Converter, HeaderConverter {
   fromConnectData(_topic: string, schema: Schema | null, value: unknown): Uint8Array | null {
     if (schema === null && (value === null || value === undefined)) return null;
     const payload = this.toJson(schema, value);
-    const json = this.schemasEnabled
-      ? `{"schema":${schema === null ? "null" : this.asJsonSchema(schema)},"payload":${payload}}`
-      : payload;
-    // Jackson refuses to write documents nested deeper than 1000.
+    const schemaJson = !this.schemasEnabled ? undefined : schema === null ? "null" : this.asJsonSchema(schema)!;
+    const json = schemaJson === undefined ? payload : `{"schema":${schemaJson},"payload":${payload}}`;
+    // Jackson refuses to write documents nested deeper than 1000. The envelope adds a level to the deeper
+    // of its two parts; the schema's part is measured once per schema, not in every record.
+    const limit = MAX_WRITE_NESTING_DEPTH - (schemaJson === undefined ? 0 : 1);
     if (
-      json.length > 2 * MAX_WRITE_NESTING_DEPTH &&
-      jsonNestingDepth(json, MAX_WRITE_NESTING_DEPTH) > MAX_WRITE_NESTING_DEPTH
+      nestedDeeper(payload, limit) ||
+      (schema !== null && schemaJson !== undefined && this.deepSchema(schema, schemaJson, limit))
     )
       throw new DataException("Converting Kafka Connect data to byte[] failed due to serialization error: ", {
         cause: new Error(`Document nesting depth exceeds the maximum allowed (${MAX_WRITE_NESTING_DEPTH})`),
@@ -265,6 +270,13 @@ export class JsonConverter implements Converter, HeaderConverter {
   }
 
   close(): void {}
+
+  /** Whether the schema's JSON is nested deeper than `limit`, measured once per schema. */
+  private deepSchema(schema: Schema, json: string, limit: number): boolean {
+    let deep = this.deepSchemas.get(schema);
+    if (deep === undefined) this.deepSchemas.set(schema, (deep = nestedDeeper(json, limit)));
+    return deep;
+  }
 
   /** The schema as JsonConverter writes it into the envelope (JSON text). */
   asJsonSchema(schema: Schema | null): string | null {

@@ -389,6 +389,27 @@ describe("JsonConverter: JSON → Connect", () => {
   });
 });
 
+describe("JsonConverter: Jackson's nesting limit on writing (1000)", () => {
+  const nestedValue = (depth: number): unknown => (depth === 0 ? "x" : [nestedValue(depth - 1)]);
+  const nestedSchema = (depth: number): Schema =>
+    depth === 0 ? Schema.STRING_SCHEMA : SchemaBuilder.array(nestedSchema(depth - 1)).build();
+  const tooDeep = "Converting Kafka Connect data to byte[] failed due to serialization error: ";
+
+  test("the envelope's level counts: a schema whose JSON nests 999 deep fits, 1000 does not; again for the same schema", () => {
+    const c = converter();
+    for (let round = 0; round < 2; round++) {
+      expect(c.fromConnectData("t", nestedSchema(998), nestedValue(998))).not.toBeNull();
+      expect(dataError(() => c.fromConnectData("t", nestedSchema(999), nestedValue(999)))).toBe(tooDeep);
+    }
+  });
+
+  test("without the envelope, a value nested 1000 deep fits and 1001 does not", () => {
+    const c = converter({ "schemas.enable": "false" });
+    expect(c.fromConnectData("t", null, nestedValue(1000))).not.toBeNull();
+    expect(dataError(() => c.fromConnectData("t", null, nestedValue(1001)))).toBe(tooDeep);
+  });
+});
+
 describe("JsonConverter: an envelope whose schema was read before", () => {
   const S = '{"type":"struct","fields":[{"type":"int8","optional":true,"field":"a"}],"optional":false}';
   /** The answer (schema and value, or the error's message and cause) of a converter in a given state. */
