@@ -8,7 +8,8 @@
 // bench/cdc-peers.ts runs the same workload against Debezium and its JDBC sink in Kafka Connect.
 // Usage: bun bench/cdc.ts [rows=1000000] [latencySeconds=20] [changesPerSecond=1000]
 import { connectClient, removeConnectDir, startTestConnect } from "../test/fixtures/connect.ts";
-import { stopSharedKafka } from "../test/fixtures/kafka.ts";
+import { sharedKafka, stopSharedKafka } from "../test/fixtures/kafka.ts";
+import { KafkaBroker } from "#src/broker/kafka/index.ts";
 import { cdcConnection, startPostgres } from "../test/fixtures/postgres.ts";
 import { catchUp, connectTo, copyCeiling, createBenchTable, measureLatency, waitForRows } from "./cdc-workload.ts";
 
@@ -26,6 +27,37 @@ const ceiling = await copyCeiling(pg, rows);
 const worker = await startTestConnect("kafka");
 const api = connectClient(worker.url);
 const prefix = `bench${Date.now()}`;
+
+// 1. The source alone: the snapshot into Kafka, with its own slot and topics, until they hold every row.
+const kafka = new KafkaBroker({ bootstrapServers: [(await sharedKafka()).bootstrap], clientId: "cdc-bench" });
+await kafka.connect();
+const alone = await api.post("/connectors", {
+  name: "source-alone",
+  config: {
+    "connector.class": "PostgresCdc",
+    ...cdcConnection(pg),
+    "topic.prefix": `${prefix}alone`,
+    "slot.name": "bench_alone",
+    "publication.name": "bench_alone",
+    "slot.drop.on.stop": "true",
+    "table.include.list": "public.bench",
+    "publication.autocreate.mode": "filtered",
+  },
+});
+if (alone.status !== 201) throw new Error(`connector creation failed: ${JSON.stringify(alone.body)}`);
+const aloneStart = performance.now();
+const aloneTopic = `${prefix}alone.public.bench`;
+for (;;) {
+  const ends = (await kafka.listTopics()).includes(aloneTopic) ? await kafka.endOffsets(aloneTopic) : [];
+  if (ends.reduce((a, b) => a + b, 0) >= rows) break;
+  await Bun.sleep(20); // poll interval of the measurement
+}
+const aloneSeconds = (performance.now() - aloneStart) / 1000;
+console.log(`Snapshot → Kafka (source alone): ${rows} rows in ${aloneSeconds.toFixed(2)} s = ${Math.round(rows / aloneSeconds)} rows/s`);
+await api.delete("/connectors/source-alone");
+await kafka.close();
+
+// 2. The pipeline.
 const created = await api.post("/connectors", {
   name: "source",
   config: {
