@@ -496,8 +496,8 @@ async function zombie(workers: Workers, fencedLog: (log: string, transactionalId
   const input = growingFile(`${workers.label}-zombie`);
   const all = [0, 1, 2];
   try {
-    // Transactions of a few seconds: the zombie is paused with records of an open one in Kafka, so that
-    // it has writes to be fenced when it resumes, whether its task or its herder acts first.
+    // Transactions of a few seconds: the zombie is paused while one holds records it has not committed,
+    // so that it has writes to be fenced when it resumes, whether its task or its herder acts first.
     const config = {
       ...fileSource(input.file, topic),
       "transaction.boundary": "interval",
