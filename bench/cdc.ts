@@ -53,7 +53,9 @@ for (;;) {
   await Bun.sleep(20); // poll interval of the measurement
 }
 const aloneSeconds = (performance.now() - aloneStart) / 1000;
-console.log(`Snapshot → Kafka (source alone): ${rows} rows in ${aloneSeconds.toFixed(2)} s = ${Math.round(rows / aloneSeconds)} rows/s`);
+console.log(
+  `Snapshot → Kafka (source alone): ${rows} rows in ${aloneSeconds.toFixed(2)} s = ${Math.round(rows / aloneSeconds)} rows/s`,
+);
 await api.delete("/connectors/source-alone");
 await kafka.close();
 
