@@ -152,16 +152,40 @@ export class TransformChain<R extends ConnectRecord = ConnectRecord> {
     return new TransformChain<R>(aliases.map((alias) => buildStage(config, alias, predicateAliases, options)));
   }
 
-  /** The record after every applicable stage, or null when one dropped it. */
-  async apply(record: R): Promise<R | null> {
+  /**
+   * The record after every applicable stage, or null when one dropped it. Synchronous while the stages
+   * answer at once (built-in ones do): a promise per record and stage would cost more than the stage.
+   */
+  apply(record: R): R | null | Promise<R | null> {
+    return this.applyFrom(0, record);
+  }
+
+  private applyFrom(first: number, record: R): R | null | Promise<R | null> {
     let current: R = record;
-    for (const stage of this.stages) {
-      if (stage.predicate !== null && stage.negate === (await stage.predicate.test(current))) continue;
-      const next = (await stage.transform.apply(current)) as R | null;
+    for (let i = first; i < this.stages.length; i++) {
+      const stage = this.stages[i]!;
+      if (stage.predicate !== null) {
+        const matches = stage.predicate.test(current);
+        if (matches instanceof Promise) return this.resumeAfterTest(i, current, matches);
+        if (stage.negate === matches) continue;
+      }
+      const next = stage.transform.apply(current) as R | null | Promise<R | null>;
+      if (next instanceof Promise) return this.resumeAfterApply(i, next);
       if (next === null) return null;
       current = next;
     }
     return current;
+  }
+
+  private async resumeAfterTest(i: number, record: R, matches: Promise<boolean>): Promise<R | null> {
+    const stage = this.stages[i]!;
+    if (stage.negate === (await matches)) return this.applyFrom(i + 1, record);
+    return this.resumeAfterApply(i, stage.transform.apply(record) as R | null | Promise<R | null>);
+  }
+
+  private async resumeAfterApply(i: number, next: R | null | Promise<R | null>): Promise<R | null> {
+    const record = await next;
+    return record === null ? null : this.applyFrom(i + 1, record);
   }
 
   close(): void {

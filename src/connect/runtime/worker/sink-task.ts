@@ -40,7 +40,7 @@ export interface SinkPipeline {
   headerConverter: HeaderConverter;
   /** The converters' class names as configured, for error reports and DLQ headers. */
   converterClasses: { key: string; value: string; header: string };
-  transform: (record: SinkRecord) => Promise<SinkRecord | null>;
+  transform: (record: SinkRecord) => SinkRecord | null | Promise<SinkRecord | null>;
   /** Error tolerance, with the dead letter queue among its reporters when the connector has one. */
   errors: RetryWithToleranceOperator;
   broker: Broker;
@@ -303,20 +303,24 @@ export class WorkerSinkTask extends WorkerTask {
 
   private async convert(raw: FetchedRecord): Promise<SinkRecord | null> {
     const describe = () => `topic '${raw.topic}' partition ${raw.partition} offset ${raw.offset}`;
-    const keyData = await this.p.errors.execute(
+    // Each stage's answer is awaited only when it is a promise (an await per record and stage costs).
+    const maybeKey = this.p.errors.execute(
       { stage: "KEY_CONVERTER", className: this.p.converterClasses.key, describe, original: raw },
       () => this.p.keyConverter.toConnectData(raw.topic, raw.key),
     );
+    const keyData = maybeKey instanceof Promise ? await maybeKey : maybeKey;
     if (keyData === TOLERATED) return null;
-    const valueData = await this.p.errors.execute(
+    const maybeValue = this.p.errors.execute(
       { stage: "VALUE_CONVERTER", className: this.p.converterClasses.value, describe, original: raw },
       () => this.p.valueConverter.toConnectData(raw.topic, raw.value),
     );
+    const valueData = maybeValue instanceof Promise ? await maybeValue : maybeValue;
     if (valueData === TOLERATED) return null;
-    const headers = await this.p.errors.execute(
+    const maybeHeaders = this.p.errors.execute(
       { stage: "HEADER_CONVERTER", className: this.p.converterClasses.header, describe, original: raw },
       () => decodeHeaders(raw.topic, raw.headers, this.p.headerConverter),
     );
+    const headers = maybeHeaders instanceof Promise ? await maybeHeaders : maybeHeaders;
     if (headers === TOLERATED) return null;
     const record: SinkRecord = {
       topic: raw.topic,
@@ -333,10 +337,11 @@ export class WorkerSinkTask extends WorkerTask {
       originalKafkaPartition: raw.partition,
       originalKafkaOffset: raw.offset,
     };
-    const transformed = await this.p.errors.execute(
+    const maybeTransformed = this.p.errors.execute(
       { stage: "TRANSFORMATION", className: "transforms", describe: () => describeRecord(record), original: raw },
       () => this.p.transform(record),
     );
+    const transformed = maybeTransformed instanceof Promise ? await maybeTransformed : maybeTransformed;
     if (transformed === TOLERATED || transformed === null) return null;
     this.originals.set(transformed, raw);
     return transformed;

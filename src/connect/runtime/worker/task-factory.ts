@@ -69,7 +69,7 @@ export async function createTask(env: TaskEnvironment, spec: TaskSpec, onStatus:
   const connector = newConnector(env.plugins, connectorConfig["connector.class"]!);
   const TaskClass = connector.taskClass();
   const chain = TransformChain.fromConfig<ConnectRecord>(connectorConfig, chainLookups(env.plugins));
-  const transform = <R extends ConnectRecord>(record: R) => chain.apply(record) as Promise<R | null>;
+  const transform = <R extends ConnectRecord>(record: R) => chain.apply(record) as R | null | Promise<R | null>;
   const flushIntervalMs = env.settings.int("offset.flush.interval.ms");
   // The worker's client settings with the connector's overrides: what the task does with them itself.
   const clients = taskClientTuning(env.settings.extra, connectorConfig);

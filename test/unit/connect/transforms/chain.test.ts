@@ -154,6 +154,62 @@ describe("TransformChain", () => {
     expect(calls).toBe(0);
   });
 
+  test("synchronous stages answer synchronously; an asynchronous stage or predicate mid-chain hands on to the rest", async () => {
+    const tagging = (tag: string, later: boolean): Transformation => ({
+      configure() {},
+      config: () => new SettingsDefinition([]),
+      apply: (r) => {
+        const out = newRecord(r, { value: `${String(r.value)}${tag}` });
+        return later ? Promise.resolve(out) : out;
+      },
+    });
+    const plugins: Record<string, Transformation> = {
+      "com.example.A": tagging("a", false),
+      "com.example.B": tagging("b", true),
+      "com.example.C": tagging("c", false),
+    };
+    const lookup = (name: string) => (plugins[name] ? () => plugins[name]! : undefined);
+    const chainOf = (aliases: string[], extra: Record<string, string> = {}) =>
+      TransformChain.fromConfig(
+        {
+          transforms: aliases.join(","),
+          ...Object.fromEntries(aliases.map((a) => [`transforms.${a}.type`, `com.example.${a.toUpperCase()}`])),
+          ...extra,
+        },
+        { lookup },
+      );
+    const now = chainOf(["a", "c"]).apply(source({ value: "" }));
+    expect(now).not.toBeInstanceOf(Promise);
+    expect((now as ConnectRecord).value).toBe("ac");
+    const later = chainOf(["a", "b", "c"]).apply(source({ value: "" }));
+    expect(later).toBeInstanceOf(Promise);
+    expect((await later)!.value).toBe("abc");
+    // A predicate that answers later: the stage it gates still runs (or not), then the rest.
+    const slowPredicate = {
+      predicates: "slow",
+      "predicates.slow.type": "com.example.Slow",
+      "transforms.c.predicate": "slow",
+    };
+    for (const matches of [true, false]) {
+      const chain = TransformChain.fromConfig(
+        {
+          transforms: "a,c",
+          "transforms.a.type": "com.example.A",
+          "transforms.c.type": "com.example.C",
+          ...slowPredicate,
+        },
+        {
+          lookup,
+          predicateLookup: (name: string) =>
+            name === "com.example.Slow"
+              ? () => ({ configure() {}, config: () => new SettingsDefinition([]), test: async () => matches })
+              : undefined,
+        },
+      );
+      expect((await chain.apply(source({ value: "" })))!.value).toBe(matches ? "ac" : "a");
+    }
+  });
+
   test("predicates gate transforms; negate inverts them", async () => {
     const config = {
       transforms: "dropTombstones,onlyOrders",
