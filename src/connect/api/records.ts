@@ -56,13 +56,18 @@ export function sourceRecord(fields: {
   timestamp?: number | null;
   headers?: ConnectHeader[];
 }): SourceRecord {
+  // Field by field, not a spread over defaults: this runs once per record, and the spread was a visible
+  // share of a source task's CPU. Every record gets the same fields in the same order (one object shape).
   return {
-    kafkaPartition: null,
-    keySchema: null,
-    key: null,
-    valueSchema: null,
-    timestamp: null,
-    headers: [],
-    ...fields,
+    topic: fields.topic,
+    kafkaPartition: fields.kafkaPartition ?? null,
+    keySchema: fields.keySchema ?? null,
+    key: fields.key ?? null,
+    valueSchema: fields.valueSchema ?? null,
+    value: fields.value,
+    timestamp: fields.timestamp ?? null,
+    headers: fields.headers ?? [],
+    sourcePartition: fields.sourcePartition,
+    sourceOffset: fields.sourceOffset,
   };
 }

@@ -33,6 +33,12 @@ export function unwrapOffset(offset: Readonly<Record<string, unknown>> | null | 
 
 const CLOSE_WAIT_MS = 10000;
 
+interface Route {
+  position: PartitionRead;
+  remote: string;
+  sourcePartition: Record<string, unknown>;
+}
+
 export class MirrorSourceTask extends SourceTask {
   static readonly className = "org.apache.kafka.connect.mirror.MirrorSourceTask";
   private config!: MirrorSourceConfig;
@@ -41,6 +47,7 @@ export class MirrorSourceTask extends SourceTask {
   private writer: OffsetSyncWriter | undefined;
   /** Next offset to read, per partition (`<partition>:<topic>`). */
   private readonly positions = new Map<string, PartitionRead>();
+  private readonly routes = new Map<string, Route>();
   private fetch!: ReturnType<typeof consumerTuning>;
   private stopping = false;
   private metrics: MirrorSourceMetrics | undefined;
@@ -150,22 +157,24 @@ export class MirrorSourceTask extends SourceTask {
       return null;
     }
     if (fetched.length === 0) return null;
-    const alias = this.config.sourceClusterAlias;
     const records: SourceRecord[] = [];
+    // A fetch answers partition by partition: what a record needs of its partition is looked up when the
+    // partition changes, not per record.
+    let current: { topic: string; partition: number; route: Route | undefined } | undefined;
     for (const r of fetched) {
-      const key = `${r.partition}:${r.topic}`;
-      const position = this.positions.get(key);
-      if (!position || r.offset < position.offset) continue;
-      position.offset = r.offset + 1;
-      const remote = this.config.formatRemoteTopic(r.topic);
-      this.metrics?.read(remote, r.partition, r.timestamp, r.value?.length ?? 0);
+      if (current?.partition !== r.partition || current.topic !== r.topic)
+        current = { topic: r.topic, partition: r.partition, route: this.routeOf(r) };
+      const route = current.route;
+      if (!route || r.offset < route.position.offset) continue;
+      route.position.offset = r.offset + 1;
+      this.metrics?.read(route.remote, r.partition, r.timestamp, r.value?.length ?? 0);
       // One to one, as MirrorSourceTask copies them: in order, repeated keys and null values kept.
       const headers: ConnectHeader[] = r.headers.map(({ key, value }) => ({ key, schema: Schema.BYTES_SCHEMA, value }));
       records.push(
         sourceRecord({
-          sourcePartition: wrapPartition(r, alias),
+          sourcePartition: route.sourcePartition,
           sourceOffset: { offset: r.offset },
-          topic: remote,
+          topic: route.remote,
           kafkaPartition: r.partition,
           keySchema: Schema.OPTIONAL_BYTES_SCHEMA,
           key: r.key,
@@ -177,6 +186,23 @@ export class MirrorSourceTask extends SourceTask {
       );
     }
     return records.length > 0 ? records : null;
+  }
+
+  /** A replicated partition's position, remote topic and source partition (one object for all its records). */
+  private routeOf(tp: TopicPartition): Route | undefined {
+    const key = `${tp.partition}:${tp.topic}`;
+    const position = this.positions.get(key);
+    if (!position) return undefined;
+    let route = this.routes.get(key);
+    if (route?.position !== position) {
+      route = {
+        position,
+        remote: this.config.formatRemoteTopic(tp.topic),
+        sourcePartition: wrapPartition(tp, this.config.sourceClusterAlias),
+      };
+      this.routes.set(key, route);
+    }
+    return route;
   }
 
   private async resetOutOfRange(): Promise<void> {
