@@ -72,12 +72,18 @@ export class MirrorSourceTask extends SourceTask {
     this.lag = new MirrorSourceLag(this.context.metrics, config.sourceClusterAlias, config.targetClusterAlias, (t) =>
       config.formatRemoteTopic(t),
     );
-    this.consumer = await config.connectClient("source", ["consumer"], "replication-consumer");
+    // Both clients connect at once: one after the other they held up the task's first records.
+    const side = config.offsetSyncsTopicLocation;
+    const [consumer, syncs] = await Promise.allSettled([
+      config.connectClient("source", ["consumer"], "replication-consumer"),
+      config.emitOffsetSyncs ? config.connectClient(side, ["producer"], `offset-syncs-${side}-producer`) : undefined,
+    ]);
+    if (consumer.status === "fulfilled") this.consumer = consumer.value;
+    if (syncs.status === "fulfilled") this.offsetSyncsProducer = syncs.value;
     try {
-      if (config.emitOffsetSyncs) {
-        const side = config.offsetSyncsTopicLocation;
-        const producer = await config.connectClient(side, ["producer"], `offset-syncs-${side}-producer`);
-        this.offsetSyncsProducer = producer;
+      for (const connected of [consumer, syncs]) if (connected.status === "rejected") throw connected.reason;
+      const producer = this.offsetSyncsProducer;
+      if (producer) {
         const topic = config.offsetSyncsTopic;
         this.writer = new OffsetSyncWriter(
           config.maxOffsetLag,
