@@ -679,7 +679,6 @@ function nameOf(enumeration: Record<string, number>, value: number): string {
  * The bytes as a Buffer (the library wants Buffers). A copy: reading `.buffer` of a small typed array makes
  * the engine move it out of the GC heap, which cost more than copying (measured on the kafkajs path).
  */
-/** The library takes Buffers. (A copy: in Bun a view of a small array's bytes costs more than copying them.) */
 function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
 }
