@@ -163,6 +163,23 @@ describe("sending", () => {
     expect(task.calls).toEqual(["start", "stop"]);
   });
 
+  test("a connector that reuses one source-partition object: the last position per partition is stored, as a copy", async () => {
+    const task = new ScriptedSourceTask();
+    const { worker, log, offsets } = await startSource(task, { flushIntervalMs: 0 });
+    const a = { file: "a" };
+    const b = { file: "b" };
+    const at = (partition: Record<string, unknown>, position: number) =>
+      sourceRecord({ sourcePartition: partition, sourceOffset: { position }, topic: "out", value: String(position) });
+    task.onCommitRecord = (count) => void (count === 5 && worker.stop(5000));
+    task.offer([at(a, 1), at(a, 2), at(b, 10), at(a, 3), at(b, 11)]);
+    await log.reached("UNASSIGNED");
+    a.file = "changed later"; // what was stored is the runtime's own copy
+    expect(offsets.all("src")).toEqual([
+      { partition: { file: "a" }, offset: { position: 3 } },
+      { partition: { file: "b" }, offset: { position: 11 } },
+    ]);
+  });
+
   test("a record the transform drops or whose failure is tolerated is not written, commitRecord gets null, and its offset still advances", async () => {
     const task = new ScriptedSourceTask();
     const { worker, log, broker, offsets } = await startSource(task, {
