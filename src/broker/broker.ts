@@ -9,6 +9,9 @@ export interface RecordHeader {
   value: Bytes | null;
 }
 
+/** The headers of a record without any: one shared list, not one per record. */
+export const NO_HEADERS: readonly RecordHeader[] = Object.freeze([]);
+
 export interface ProduceRecord {
   key: Bytes | null;
   /** null is a tombstone: compaction removes earlier records with the same key. */

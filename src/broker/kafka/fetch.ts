@@ -11,6 +11,7 @@ import {
 } from "@platformatic/kafka";
 import {
   BrokerError,
+  NO_HEADERS,
   type FetchedRecord,
   type FetchOptions,
   type PartitionRead,
@@ -230,10 +231,13 @@ function pushBatch(out: FetchedRecord[], topic: string, partition: number, from:
     // Batches may start before the requested offset.
     if (offset < from) continue;
     // All of them, in order: a key may repeat and a value may be null, as Kafka's headers allow.
-    const headers: RecordHeader[] = r.headers.map(([k, v]) => ({
-      key: k ? k.toString() : "",
-      value: v ? new Uint8Array(v) : null,
-    }));
+    const headers: readonly RecordHeader[] =
+      r.headers.length === 0
+        ? NO_HEADERS
+        : r.headers.map(([k, v]) => ({
+            key: k ? k.toString() : "",
+            value: v ? new Uint8Array(v) : null,
+          }));
     out.push({
       topic,
       partition,

@@ -8,6 +8,9 @@ export interface ConnectHeader {
   readonly value: unknown;
 }
 
+/** The headers of a record without any: one shared list, not one per record. */
+export const NO_CONNECT_HEADERS: readonly ConnectHeader[] = Object.freeze([]);
+
 export interface ConnectRecord {
   readonly topic: string;
   /** null: the producer's partitioner chooses (by key). */
@@ -54,7 +57,7 @@ export function sourceRecord(fields: {
   valueSchema?: Schema | null;
   value: unknown;
   timestamp?: number | null;
-  headers?: ConnectHeader[];
+  headers?: readonly ConnectHeader[];
 }): SourceRecord {
   // Field by field, not a spread over defaults: this runs once per record, and the spread was a visible
   // share of a source task's CPU. Every record gets the same fields in the same order (one object shape).
@@ -66,7 +69,7 @@ export function sourceRecord(fields: {
     valueSchema: fields.valueSchema ?? null,
     value: fields.value,
     timestamp: fields.timestamp ?? null,
-    headers: fields.headers ?? [],
+    headers: fields.headers ?? NO_CONNECT_HEADERS,
     sourcePartition: fields.sourcePartition,
     sourceOffset: fields.sourceOffset,
   };

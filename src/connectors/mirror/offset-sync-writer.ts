@@ -4,6 +4,7 @@
 // otherwise the latest is kept and written at the next offset commit (so a quiet topic is not left
 // behind). At most 10 syncs are in flight; the rest wait, newest per partition.
 import type { OffsetSync } from "./offset-sync.ts";
+import { PartitionTable } from "./partition-table.ts";
 
 const MAX_OUTSTANDING_OFFSET_SYNCS = 10;
 
@@ -37,10 +38,8 @@ class PartitionState {
   }
 }
 
-const keyOf = (topic: string, partition: number) => `${partition}:${topic}`;
-
 export class OffsetSyncWriter {
-  private readonly states = new Map<string, PartitionState>();
+  private readonly states = new PartitionTable<PartitionState>();
   /** Held until the next commit(). */
   private readonly delayed = new Map<string, OffsetSync>();
   /** To be written as soon as fewer than the maximum are in flight. */
@@ -57,9 +56,9 @@ export class OffsetSyncWriter {
 
   /** A record of `topic`/`partition` at `upstream` was written at `downstream` on the target. */
   maybeQueue(topic: string, partition: number, upstream: number, downstream: number): void {
-    const key = keyOf(topic, partition);
-    let state = this.states.get(key);
-    if (!state) this.states.set(key, (state = new PartitionState(this.maxOffsetLag)));
+    const key = this.states.key(topic, partition);
+    let state = this.states.get(topic, partition);
+    if (!state) this.states.set(topic, partition, (state = new PartitionState(this.maxOffsetLag)));
     const sync: OffsetSync = { topic, partition, upstreamOffset: upstream, downstreamOffset: downstream };
     if (state.update(upstream, downstream)) {
       this.delayed.delete(key);

@@ -4,6 +4,7 @@
 // Kafka's MM2 leaves this to its replication consumer's records-lag; Sluice's task publishes both ends,
 // so the lag (end - replicated) can be read per partition and summed per topic.
 import type { PluginMetrics } from "../../connect/api/connector.ts";
+import { PartitionTable } from "./partition-table.ts";
 
 /** How often the source's end offsets are asked: a ListOffsets per topic, cheap, and fresh enough to chart. */
 export const END_OFFSETS_INTERVAL_MS = 5000;
@@ -15,7 +16,7 @@ interface PartitionEnds {
 }
 
 export class MirrorSourceLag {
-  private readonly partitions = new Map<string, PartitionEnds>();
+  private readonly partitions = new PartitionTable<PartitionEnds>();
   private lastRead = 0;
   private reading = false;
 
@@ -29,14 +30,13 @@ export class MirrorSourceLag {
 
   /** A partition the task replicates, from `next` (its start position) on. */
   track(topic: string, partition: number, next: number): void {
-    const key = `${partition}:${topic}`;
-    const known = this.partitions.get(key);
+    const known = this.partitions.get(topic, partition);
     if (known) {
       known.replicated = next;
       return;
     }
     const p: PartitionEnds = { end: -1, replicated: next };
-    this.partitions.set(key, p);
+    this.partitions.set(topic, partition, p);
     const labels = {
       source: this.source,
       target: this.target,
@@ -61,7 +61,7 @@ export class MirrorSourceLag {
 
   /** The target acknowledged the copy of source record `offset`. */
   written(topic: string, partition: number, offset: number): void {
-    const p = this.partitions.get(`${partition}:${topic}`);
+    const p = this.partitions.get(topic, partition);
     if (p && offset + 1 > p.replicated) p.replicated = offset + 1;
   }
 
@@ -73,13 +73,13 @@ export class MirrorSourceLag {
     if (this.reading || now - this.lastRead < END_OFFSETS_INTERVAL_MS || this.partitions.size === 0) return;
     this.reading = true;
     this.lastRead = now;
-    const topics = new Set([...this.partitions.keys()].map((key) => key.slice(key.indexOf(":") + 1)));
+    const topics = new Set([...this.partitions.entries()].map(([key]) => key.slice(key.indexOf(":") + 1)));
     return (async () => {
       try {
         for (const topic of topics) {
           const ends = await endOffsets(topic).catch(() => undefined);
           if (!ends) continue; // kept as last read; the poll reports an unreachable source
-          for (const [key, p] of this.partitions) {
+          for (const [key, p] of this.partitions.entries()) {
             const colon = key.indexOf(":");
             if (key.slice(colon + 1) !== topic) continue;
             const end = ends[Number(key.slice(0, colon))];

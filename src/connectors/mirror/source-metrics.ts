@@ -2,6 +2,7 @@
 // /metrics, per replicated partition (its remote topic): records and bytes replicated, how old the last
 // record was when it was read, and how long it took from its timestamp to the target's acknowledgement.
 import type { PluginMetrics } from "../../connect/api/connector.ts";
+import { PartitionTable } from "./partition-table.ts";
 
 interface PartitionFigures {
   records: number;
@@ -11,7 +12,7 @@ interface PartitionFigures {
 }
 
 export class MirrorSourceMetrics {
-  private readonly partitions = new Map<string, PartitionFigures>();
+  private readonly partitions = new PartitionTable<PartitionFigures>();
 
   constructor(
     private readonly metrics: PluginMetrics | undefined,
@@ -21,11 +22,10 @@ export class MirrorSourceMetrics {
 
   /** Registers a remote topic's partition (once). */
   private figures(topic: string, partition: number): PartitionFigures {
-    const key = `${partition}:${topic}`;
-    let figures = this.partitions.get(key);
+    let figures = this.partitions.get(topic, partition);
     if (figures) return figures;
     const f: PartitionFigures = { records: 0, bytes: 0, recordAgeMs: 0, replicationLatencyMs: 0 };
-    this.partitions.set(key, f);
+    this.partitions.set(topic, partition, f);
     const labels = { source: this.source, target: this.target, topic, partition: String(partition) };
     const gauge = (name: string, help: string, read: () => number) =>
       this.metrics?.gauge(`kafka_connect_mirror_source_${name}`, help, labels, read);

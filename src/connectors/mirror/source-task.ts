@@ -7,7 +7,7 @@ import type { Broker, FetchedRecord, PartitionRead } from "../../broker/broker.t
 import { consumerTuning } from "../../broker/client-settings.ts";
 import { ConnectException, SourceTask, type RecordMetadata } from "../../connect/api/connector.ts";
 import { Schema } from "../../connect/api/data/index.ts";
-import { sourceRecord, type ConnectHeader, type SourceRecord } from "../../connect/api/records.ts";
+import { NO_CONNECT_HEADERS, sourceRecord, type ConnectHeader, type SourceRecord } from "../../connect/api/records.ts";
 import { logger } from "../../platform/log.ts";
 import { VERSION } from "../../platform/version.ts";
 import { encodeOffsetSync, type OffsetSync } from "./offset-sync.ts";
@@ -175,7 +175,10 @@ export class MirrorSourceTask extends SourceTask {
       route.position.offset = r.offset + 1;
       this.metrics?.read(route.remote, r.partition, r.timestamp, r.value?.length ?? 0);
       // One to one, as MirrorSourceTask copies them: in order, repeated keys and null values kept.
-      const headers: ConnectHeader[] = r.headers.map(({ key, value }) => ({ key, schema: Schema.BYTES_SCHEMA, value }));
+      const headers: readonly ConnectHeader[] =
+        r.headers.length === 0
+          ? NO_CONNECT_HEADERS
+          : r.headers.map(({ key, value }) => ({ key, schema: Schema.BYTES_SCHEMA, value }));
       records.push(
         sourceRecord({
           sourcePartition: route.sourcePartition,
