@@ -14,6 +14,7 @@ import { encodeOffsetSync, type OffsetSync } from "./offset-sync.ts";
 import { OffsetSyncWriter } from "./offset-sync-writer.ts";
 import { MirrorSourceLag } from "./source-lag.ts";
 import { MirrorSourceMetrics } from "./source-metrics.ts";
+import { partitionKey } from "./partition-table.ts";
 import { MirrorSourceConfig, type TopicPartition } from "./source-config.ts";
 
 const log = logger("mirror-source-task");
@@ -45,7 +46,7 @@ export class MirrorSourceTask extends SourceTask {
   private consumer: Broker | undefined;
   private offsetSyncsProducer: Broker | undefined;
   private writer: OffsetSyncWriter | undefined;
-  /** Next offset to read, per partition (`<partition>:<topic>`). */
+  /** Next offset to read, per partition (by `partitionKey`). */
   private readonly positions = new Map<string, PartitionRead>();
   private readonly routes = new Map<string, Route>();
   private fetch!: ReturnType<typeof consumerTuning>;
@@ -117,7 +118,7 @@ export class MirrorSourceTask extends SourceTask {
     for (const tp of partitions) {
       const committed = unwrapOffset(this.context.offsetStorageReader.offset(wrapPartition(tp, alias)));
       if (committed < 0) unpositioned.push(tp);
-      else this.positions.set(`${tp.partition}:${tp.topic}`, { ...tp, offset: committed + 1 });
+      else this.positions.set(partitionKey(tp.topic, tp.partition), { ...tp, offset: committed + 1 });
     }
     await this.reset(unpositioned);
   }
@@ -135,7 +136,7 @@ export class MirrorSourceTask extends SourceTask {
     for (const topic of new Set(partitions.map((tp) => tp.topic))) {
       const offsets = latest ? await consumer.endOffsets(topic) : await consumer.startOffsets(topic);
       for (const tp of partitions.filter((p) => p.topic === topic))
-        this.positions.set(`${tp.partition}:${tp.topic}`, { ...tp, offset: offsets[tp.partition] ?? 0 });
+        this.positions.set(partitionKey(tp.topic, tp.partition), { ...tp, offset: offsets[tp.partition] ?? 0 });
     }
   }
 
@@ -199,7 +200,7 @@ export class MirrorSourceTask extends SourceTask {
 
   /** A replicated partition's position, remote topic and source partition (one object for all its records). */
   private routeOf(tp: TopicPartition): Route | undefined {
-    const key = `${tp.partition}:${tp.topic}`;
+    const key = partitionKey(tp.topic, tp.partition);
     const position = this.positions.get(key);
     if (!position) return undefined;
     let route = this.routes.get(key);
@@ -232,7 +233,7 @@ export class MirrorSourceTask extends SourceTask {
     );
     await this.reset(outOfRange);
     for (const tp of outOfRange) {
-      const p = this.positions.get(`${tp.partition}:${tp.topic}`);
+      const p = this.positions.get(partitionKey(tp.topic, tp.partition));
       if (p) this.lag?.track(p.topic, p.partition, p.offset);
     }
   }
