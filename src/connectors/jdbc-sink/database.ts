@@ -6,17 +6,22 @@ import { PLAIN_POSTGRES, withPostgresLibrary } from "../../platform/postgres-tls
 import { handshakeFailure } from "../../platform/server-certificate.ts";
 import { PLAIN_MYSQL, type MySqlTls } from "./connection-tls.ts";
 import type { ConnectionTarget } from "./connection-url.ts";
+import { copyIn } from "./postgres-copy.ts";
 import type { SqlParam } from "./sql-values.ts";
 import type { TableId } from "./statements.ts";
 
 export interface SqlSession {
   execute(sql: string, params: SqlParam[]): Promise<void>;
+  /** PostgreSQL only: `COPY … FROM STDIN` with `data` in COPY's text format. */
+  copyFrom?(statement: string, data: string): Promise<void>;
 }
 
 export interface Database {
   /** Column names of the table as stored, or null when there is no such table. */
   columns(table: TableId): Promise<Set<string> | null>;
   ddl(statement: string): Promise<void>;
+  /** The largest statement the server accepts in bytes (MySQL's max_allowed_packet), or null for no limit that matters. */
+  maxStatementBytes(): Promise<number | null>;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction(work: (session: SqlSession) => Promise<void>): Promise<void>;
   close(): Promise<void>;
@@ -76,12 +81,18 @@ class PostgresDatabase implements Database {
     await (await this.sql).unsafe(statement);
   }
 
+  async maxStatementBytes(): Promise<null> {
+    return null; // a message may hold 1 GB; the 65535 parameters of a statement come first
+  }
+
   async transaction(work: (session: SqlSession) => Promise<void>): Promise<void> {
     await (await this.sql).begin(async (tx) => {
       await work({
         execute: async (text, params) => {
-          await tx.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
+          // Statements without parameters (a COPY run's staging) are not kept as prepared statements.
+          await tx.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: params.length > 0 });
         },
+        copyFrom: (statement, data) => copyIn(tx, statement, data),
       });
     });
   }
@@ -111,6 +122,11 @@ class MySqlDatabase implements Database {
 
   async ddl(statement: string): Promise<void> {
     await (await this.ready).query(statement);
+  }
+
+  async maxStatementBytes(): Promise<number> {
+    const [rows] = await (await this.ready).query<mysql.RowDataPacket[]>("SELECT @@max_allowed_packet AS bytes");
+    return Number(rows[0]?.bytes);
   }
 
   async transaction(work: (session: SqlSession) => Promise<void>): Promise<void> {

@@ -64,12 +64,51 @@ export class SqlBuilder {
       { length: rows },
       (_, r) => `(${columns.map((_, c) => this.dialect.placeholder(r * width + c + 1)).join(",")})`,
     );
-    const insert = `INSERT INTO ${this.table(id)}(${columns.map((c) => this.identifier(c)).join(",")}) VALUES ${tuples.join(",")}`;
-    if (!upsert) return insert;
-    return `${insert} ${this.dialect.upsertClause(
+    const insert = `INSERT INTO ${this.table(id)}(${this.columnList(columns)}) VALUES ${tuples.join(",")}`;
+    return upsert ? `${insert} ${this.upsertClause(keyColumns, nonKeyColumns)}` : insert;
+  }
+
+  private upsertClause(keyColumns: readonly string[], nonKeyColumns: readonly string[]): string {
+    return this.dialect.upsertClause(
       keyColumns.map((c) => this.identifier(c)),
       nonKeyColumns.map((c) => this.identifier(c)),
-    )}`;
+    );
+  }
+
+  private columnList(columns: readonly string[]): string {
+    return columns.map((c) => this.identifier(c)).join(",");
+  }
+
+  /**
+   * PostgreSQL: a temporary table with `columns` of the target's own types, dropped at commit, which a
+   * COPY fills before one INSERT … SELECT or DELETE … USING applies it to the target.
+   */
+  stageTable(stage: string, id: TableId, columns: readonly string[]): string {
+    return `CREATE TEMP TABLE ${stage} ON COMMIT DROP AS SELECT ${this.columnList(columns)} FROM ${this.table(id)} WITH NO DATA`;
+  }
+
+  /** PostgreSQL: `COPY … FROM STDIN` in the text format, into a table (or stage) by name. */
+  copyFrom(table: string, columns: readonly string[]): string {
+    return `COPY ${table}(${this.columnList(columns)}) FROM STDIN`;
+  }
+
+  /** The staged rows inserted into the target; an upsert when `upsert`. */
+  insertFromStage(
+    id: TableId,
+    stage: string,
+    keyColumns: readonly string[],
+    nonKeyColumns: readonly string[],
+    upsert: boolean,
+  ): string {
+    const columns = this.columnList([...keyColumns, ...nonKeyColumns]);
+    const insert = `INSERT INTO ${this.table(id)}(${columns}) SELECT ${columns} FROM ${stage}`;
+    return upsert ? `${insert} ${this.upsertClause(keyColumns, nonKeyColumns)}` : insert;
+  }
+
+  /** The target's rows whose keys are staged, deleted. */
+  deleteFromStage(id: TableId, stage: string, keyColumns: readonly string[]): string {
+    const match = keyColumns.map((c) => `d.${this.identifier(c)} = s.${this.identifier(c)}`).join(" AND ");
+    return `DELETE FROM ${this.table(id)} AS d USING ${stage} AS s WHERE ${match}`;
   }
 
   /** UPDATE by primary key; parameters: the non-key columns, then the key columns. */

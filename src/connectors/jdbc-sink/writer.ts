@@ -2,11 +2,16 @@
 // the same kind (write or delete) and schemas, tables are created/evolved first (DDL outside the
 // transaction, since MySQL commits implicitly on DDL), then every statement runs in a single
 // transaction. When write() resolves the rows are committed, so the offsets of these records are safe.
+// On PostgreSQL a run of at least `copyMinRows` rows goes in bulk: COPY straight into the table for
+// inserts, COPY into a temporary stage then one INSERT … SELECT … ON CONFLICT for upserts and one
+// DELETE … USING for deletes. Smaller runs, MySQL and update mode use multi-row statements, cut at
+// batch.size rows, 65535 parameters and (MySQL) max_allowed_packet bytes.
 import type { Schema } from "../../connect/api/data/index.ts";
 import { ConnectException } from "../../connect/api/connector.ts";
 import type { SinkRecord } from "../../connect/api/records.ts";
 import type { Database, SqlSession } from "./database.ts";
 import { dialectFor } from "./dialects.ts";
+import { copyText } from "./copy-text.ts";
 import { keyValues, nonKeyValues, recordLayout, type RecordLayout } from "./record-fields.ts";
 import type { JdbcSinkConfig } from "./settings.ts";
 import { sqlParam, type SqlParam } from "./sql-values.ts";
@@ -15,6 +20,12 @@ import { TableStructure } from "./table-structure.ts";
 
 /** Both databases cap the number of bound parameters of one statement at 65535. */
 const MAX_PARAMETERS = 65535;
+
+/** Below this many rows a COPY's stage costs more than the statements it replaces. */
+const COPY_MIN_ROWS = 64;
+
+/** Room left in a MySQL packet for the statement's own header and text. */
+const PACKET_MARGIN = 4096;
 
 interface Run {
   table: TableId;
@@ -30,6 +41,19 @@ interface Statement {
   params: SqlParam[];
 }
 
+/** Rows for `COPY … FROM STDIN`, in its text format. */
+interface Copy {
+  copy: string;
+  data: string;
+}
+
+type Step = Statement | Copy;
+
+export interface WriterOptions {
+  /** The fewest rows a PostgreSQL run needs to go through COPY. */
+  copyMinRows?: number;
+}
+
 function sameSchema(a: Schema | null, b: Schema | null): boolean {
   return a === b || (a !== null && b !== null && a.equals(b));
 }
@@ -37,32 +61,50 @@ function sameSchema(a: Schema | null, b: Schema | null): boolean {
 export class JdbcWriter {
   private readonly sql: SqlBuilder;
   private readonly structure: TableStructure;
+  private readonly copyMinRows: number;
+  /** MySQL's max_allowed_packet, asked once. */
+  private statementBytes: Promise<number | null> | undefined;
+  /** Temporary stages made in the current write (they are dropped at its commit). */
+  private stages = 0;
 
   constructor(
     private readonly config: JdbcSinkConfig,
     private readonly db: Database,
+    options: WriterOptions = {},
   ) {
     this.sql = new SqlBuilder(dialectFor(config.target.dialect), config.quoteIdentifiers);
     this.structure = new TableStructure(db, this.sql, config);
+    this.copyMinRows = config.target.dialect === "postgresql" ? (options.copyMinRows ?? COPY_MIN_ROWS) : Infinity;
   }
 
   async write(records: readonly SinkRecord[]): Promise<void> {
     if (records.length === 0) return;
     const runs = this.runs(records);
-    const statements: Statement[] = [];
+    const maxBytes = await this.maxStatementBytes();
+    this.stages = 0;
+    const steps: Step[] = [];
     for (const run of runs) {
       if (run.isDelete) {
         // Nothing to delete from a table that does not exist, and a tombstone never creates one.
-        if (await this.structure.exists(run.table)) statements.push(...this.deletes(run));
+        if (await this.structure.exists(run.table)) steps.push(...this.deletes(run));
       } else {
         await this.structure.ensure(run.table, [...run.layout.keyFields, ...run.layout.nonKeyFields]);
-        statements.push(...this.writes(run));
+        steps.push(...this.writes(run, maxBytes));
       }
     }
     try {
-      await this.db.transaction((session) => executeAll(session, statements));
+      await this.db.transaction((session) => executeAll(session, steps));
     } catch (err) {
       this.structure.forget();
+      throw err;
+    }
+  }
+
+  private async maxStatementBytes(): Promise<number | null> {
+    try {
+      return await (this.statementBytes ??= this.db.maxStatementBytes());
+    } catch (err) {
+      this.statementBytes = undefined; // asked again with the next batch
       throw err;
     }
   }
@@ -132,7 +174,7 @@ export class JdbcWriter {
     return keys;
   }
 
-  private writes(run: Run): Statement[] {
+  private writes(run: Run, maxBytes: number | null): Step[] {
     const nonKeyColumns = run.layout.nonKeyFields.map((f) => f.name);
     if (this.config.insertMode === "update") {
       const keyColumns = this.requireKeys(run, "UPDATE");
@@ -146,36 +188,103 @@ export class JdbcWriter {
     }
     const upsert = this.config.insertMode === "upsert";
     const keyColumns = upsert ? this.requireKeys(run, "UPSERT") : run.layout.keyFields.map((f) => f.name);
+    const rows = run.records.map((record) => {
+      const { keys, values } = this.params(run, record);
+      return [...keys, ...values];
+    });
+    if (rows.length >= this.copyMinRows) {
+      const columns = [...keyColumns, ...nonKeyColumns];
+      if (!upsert) return this.copies(this.sql.table(run.table), columns, rows);
+      // One INSERT … ON CONFLICT may not touch a row twice: the last record of each key is the one that counts.
+      const stage = this.stageName();
+      return [
+        { sql: this.sql.stageTable(stage, run.table, columns), params: [] },
+        ...this.copies(stage, columns, lastOfEachKey(rows, keyColumns.length)),
+        { sql: this.sql.insertFromStage(run.table, stage, keyColumns, nonKeyColumns, true), params: [] },
+      ];
+    }
     const width = keyColumns.length + nonKeyColumns.length;
     const maxRows = Math.max(1, Math.min(this.config.batchSize, Math.floor(MAX_PARAMETERS / width)));
+    const budget = maxBytes === null ? Infinity : maxBytes - PACKET_MARGIN;
     const statements: Statement[] = [];
-    let rows: SqlParam[][] = [];
+    let chunk: SqlParam[][] = [];
+    let chunkBytes = 0;
     let keysInChunk = new Set<string>();
     const emit = () => {
-      if (rows.length === 0) return;
+      if (chunk.length === 0) return;
       statements.push({
-        sql: this.sql.insert(run.table, keyColumns, nonKeyColumns, rows.length, upsert),
-        params: rows.flat(),
+        sql: this.sql.insert(run.table, keyColumns, nonKeyColumns, chunk.length, upsert),
+        params: chunk.flat(),
       });
-      rows = [];
+      chunk = [];
+      chunkBytes = 0;
       keysInChunk = new Set();
     };
-    for (const record of run.records) {
-      const { keys, values } = this.params(run, record);
+    for (const row of rows) {
       // PostgreSQL refuses an upsert touching the same row twice in one statement: start a new one.
-      const identity = upsert ? keyIdentity(keys) : "";
-      if (rows.length >= maxRows || (upsert && keysInChunk.has(identity))) emit();
+      const identity = upsert ? keyIdentity(row.slice(0, keyColumns.length)) : "";
+      const bytes = budget === Infinity ? 0 : boundBytes(row);
+      if (
+        chunk.length >= maxRows ||
+        (upsert && keysInChunk.has(identity)) ||
+        (chunk.length > 0 && chunkBytes + bytes > budget)
+      )
+        emit();
       keysInChunk.add(identity);
-      rows.push([...keys, ...values]);
+      chunk.push(row);
+      chunkBytes += bytes;
     }
     emit();
     return statements;
   }
 
-  private deletes(run: Run): Statement[] {
-    const sql = this.sql.delete(run.table, this.requireKeys(run, "DELETE"));
-    return run.records.map((record) => ({ sql, params: this.params(run, record).keys }));
+  private deletes(run: Run): Step[] {
+    const keyColumns = this.requireKeys(run, "DELETE");
+    const keys = run.records.map((record) => this.params(run, record).keys);
+    if (keys.length >= this.copyMinRows) {
+      const stage = this.stageName();
+      return [
+        { sql: this.sql.stageTable(stage, run.table, keyColumns), params: [] },
+        ...this.copies(stage, keyColumns, keys),
+        { sql: this.sql.deleteFromStage(run.table, stage, keyColumns), params: [] },
+      ];
+    }
+    const sql = this.sql.delete(run.table, keyColumns);
+    return keys.map((params) => ({ sql, params }));
   }
+
+  /** COPYs of batch.size rows each, so that no one document grows without bound. */
+  private copies(table: string, columns: readonly string[], rows: readonly SqlParam[][]): Copy[] {
+    const copy = this.sql.copyFrom(table, columns);
+    const copies: Copy[] = [];
+    for (let i = 0; i < rows.length; i += this.config.batchSize)
+      copies.push({ copy, data: copyText(rows.slice(i, i + this.config.batchSize)) });
+    return copies;
+  }
+
+  private stageName(): string {
+    return `sluice_stage_${++this.stages}`;
+  }
+}
+
+/** Rows whose key columns (the first `keyWidth`) repeat keep only their last occurrence, in order. */
+function lastOfEachKey(rows: readonly SqlParam[][], keyWidth: number): SqlParam[][] {
+  const last = new Map<string, number>();
+  rows.forEach((row, i) => last.set(keyIdentity(row.slice(0, keyWidth)), i));
+  return last.size === rows.length
+    ? [...rows]
+    : rows.filter((row, i) => last.get(keyIdentity(row.slice(0, keyWidth))) === i);
+}
+
+/** What a row's bound values take in a MySQL execute packet, roughly: each value and its length prefix. */
+function boundBytes(row: readonly SqlParam[]): number {
+  let bytes = 0;
+  for (const value of row) {
+    if (typeof value === "string") bytes += Buffer.byteLength(value) + 9;
+    else if (value instanceof Uint8Array) bytes += value.byteLength + 9;
+    else bytes += 9;
+  }
+  return bytes;
 }
 
 function keyIdentity(keys: SqlParam[]): string {
@@ -184,8 +293,20 @@ function keyIdentity(keys: SqlParam[]): string {
 
 /**
  * Issues every statement without waiting for the previous one: both clients send them in order on the
- * transaction's connection (PostgreSQL pipelines them), and the first failure rolls everything back.
+ * transaction's connection (PostgreSQL pipelines them), and the first failure rolls everything back. A
+ * COPY starts once what was sent before it is done.
  */
-async function executeAll(session: SqlSession, statements: readonly Statement[]): Promise<void> {
-  await Promise.all(statements.map((s) => session.execute(s.sql, s.params)));
+async function executeAll(session: SqlSession, steps: readonly Step[]): Promise<void> {
+  let inFlight: Promise<void>[] = [];
+  for (const step of steps) {
+    if ("sql" in step) {
+      inFlight.push(session.execute(step.sql, step.params));
+      continue;
+    }
+    await Promise.all(inFlight);
+    inFlight = [];
+    if (!session.copyFrom) throw new Error("COPY needs a PostgreSQL session");
+    await session.copyFrom(step.copy, step.data);
+  }
+  await Promise.all(inFlight);
 }

@@ -121,3 +121,30 @@ describe("column types (Confluent's dialects)", () => {
     expect(mysqlDialect.columnType(field("c", schema))).toBe(myType);
   });
 });
+
+describe("PostgreSQL bulk writes through a stage", () => {
+  test("the stage takes the target's column types and is dropped at commit", () => {
+    expect(pg.stageTable("sluice_stage_1", tableIdOf("public.orders"), ["id", "name"])).toBe(
+      'CREATE TEMP TABLE sluice_stage_1 ON COMMIT DROP AS SELECT "id","name" FROM "public"."orders" WITH NO DATA',
+    );
+  });
+  test("COPY names its columns", () => {
+    expect(pg.copyFrom('"orders"', ["id", "name"])).toBe('COPY "orders"("id","name") FROM STDIN');
+  });
+  test("staged rows are inserted, or upserted with the dialect's clause", () => {
+    expect(pg.insertFromStage(t, "s1", ["id"], ["name"], false)).toBe(
+      'INSERT INTO "orders"("id","name") SELECT "id","name" FROM s1',
+    );
+    expect(pg.insertFromStage(t, "s1", ["id"], ["name"], true)).toBe(
+      'INSERT INTO "orders"("id","name") SELECT "id","name" FROM s1 ON CONFLICT ("id") DO UPDATE SET "name"=EXCLUDED."name"',
+    );
+    expect(pg.insertFromStage(t, "s1", ["a", "b"], [], true)).toBe(
+      'INSERT INTO "orders"("a","b") SELECT "a","b" FROM s1 ON CONFLICT ("a","b") DO NOTHING',
+    );
+  });
+  test("staged keys delete the rows that have them", () => {
+    expect(pg.deleteFromStage(t, "s2", ["id", "region"])).toBe(
+      'DELETE FROM "orders" AS d USING s2 AS s WHERE d."id" = s."id" AND d."region" = s."region"',
+    );
+  });
+});
