@@ -1,7 +1,9 @@
 // CDC pipeline benchmark: PostgreSQL CDC source (snapshot) → Kafka → JDBC sink into a second database
 // of the same PostgreSQL server, on an in-process standalone worker and a local Kafka broker.
 // 1. Throughput: rows/s from connector creation until the target holds every row, against the ceiling
-//    of `COPY … TO STDOUT` piped into `COPY … FROM STDIN` between the same two databases in the same run.
+//    of `COPY … TO STDOUT` piped into `COPY … FROM STDIN` between the same two databases in the same run:
+//    the source alone (snapshot → Kafka), the sink alone (that topic → a database of its own), and the
+//    pipeline (source → Kafka → sink).
 // 2. Streaming latency: ~1,000 changes/s for ~20 s; each row carries the source's clock_timestamp() at
 //    insert (its transaction commits right after), and the target is polled; latency = first poll that
 //    sees the row − that timestamp (one machine, one clock).
@@ -59,7 +61,36 @@ console.log(
 await api.delete("/connectors/source-alone");
 await kafka.close();
 
-// 2. The pipeline.
+// 2. The sink alone: the topic the source filled, unwrapped, upserted into a database of its own.
+pg.psql("CREATE DATABASE sinkalone");
+const sinkAloneTarget = connectTo(pg, "sinkalone");
+const sinkAlone = await api.post("/connectors", {
+  name: "sink-alone",
+  config: {
+    "connector.class": "JdbcSink",
+    topics: aloneTopic,
+    "connection.url": `jdbc:postgresql://127.0.0.1:${pg.port}/sinkalone`,
+    "connection.user": pg.user,
+    "insert.mode": "upsert",
+    "pk.mode": "record_key",
+    "delete.enabled": "true",
+    "auto.create": "true",
+    "table.name.format": "bench",
+    transforms: "unwrap",
+    "transforms.unwrap.type": "io.debezium.transforms.ExtractNewRecordState",
+  },
+});
+if (sinkAlone.status !== 201) throw new Error(`connector creation failed: ${JSON.stringify(sinkAlone.body)}`);
+const sinkAloneStart = performance.now();
+await waitForRows(sinkAloneTarget, rows);
+const sinkAloneSeconds = (performance.now() - sinkAloneStart) / 1000;
+console.log(
+  `Kafka → JDBC sink (sink alone): ${rows} rows in ${sinkAloneSeconds.toFixed(2)} s = ${Math.round(rows / sinkAloneSeconds)} rows/s, ratio to COPY ${(rows / sinkAloneSeconds / ceiling).toFixed(3)}`,
+);
+await api.delete("/connectors/sink-alone");
+await sinkAloneTarget.end();
+
+// 3. The pipeline.
 const created = await api.post("/connectors", {
   name: "source",
   config: {

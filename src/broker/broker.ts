@@ -117,6 +117,12 @@ export interface Broker {
    * still be left out of one answer (its leader had not answered yet): read it again in the next call.
    */
   fetchMany(reads: PartitionRead[], options?: FetchOptions): Promise<FetchedRecord[]>;
+  /**
+   * Optional: starts now the fetch that a later fetchMany with the same reads and options takes over,
+   * so that the next records travel while the caller works on the last ones (a Java consumer's poll
+   * sends the next round of fetches before it returns). Errors surface in that fetchMany.
+   */
+  prefetch?(reads: PartitionRead[], options?: FetchOptions): void;
 
   /**
    * Opens a transactional producer with Kafka's `transactional.id`. Opening it fences every earlier

@@ -66,6 +66,20 @@ export class LeaderFetcher {
 
   /** The first records any leader answers for the reads, waiting at most maxWaitMs for one. */
   async fetchMany(reads: PartitionRead[], maxWaitMs: number, options: FetchOptions = {}): Promise<FetchedRecord[]> {
+    return this.firstRecords(await this.send(reads, maxWaitMs, options));
+  }
+
+  /**
+   * Sends the fetches a later fetchMany with the same reads and options will take, without waiting for
+   * them: what a caller busy with the last records would ask next is on its way meanwhile. A failure is
+   * left for that fetchMany to meet.
+   */
+  prefetch(reads: PartitionRead[], maxWaitMs: number, options: FetchOptions = {}): void {
+    this.send(reads, maxWaitMs, options).catch(() => {});
+  }
+
+  /** One fetch per leader of the reads, reusing one already on its way. */
+  private async send(reads: PartitionRead[], maxWaitMs: number, options: FetchOptions): Promise<LeaderFetch[]> {
     const shape: FetchShape = {
       maxWaitMs,
       partitionMaxBytes: options.maxBytes ?? PARTITION_MAX_BYTES,
@@ -74,8 +88,7 @@ export class LeaderFetcher {
       isolation: options.isolationLevel === "read_uncommitted" ? FetchIsolationLevels.READ_UNCOMMITTED : READ_COMMITTED,
     };
     const { byLeader, nodes } = await this.readsByLeader(reads);
-    const fetches = [...byLeader].map(([nodeId, mine]) => this.leaderFetch(nodeId, nodes.get(nodeId)!, mine, shape));
-    return this.firstRecords(fetches);
+    return [...byLeader].map(([nodeId, mine]) => this.leaderFetch(nodeId, nodes.get(nodeId)!, mine, shape));
   }
 
   close(): Promise<void>[] {

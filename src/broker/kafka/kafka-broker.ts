@@ -534,6 +534,10 @@ export class KafkaBroker implements Broker {
     );
   }
 
+  prefetch(reads: PartitionRead[], options: FetchOptions = {}): void {
+    if (reads.length > 0) this.fetcher.prefetch(reads, options.maxWaitMs ?? 0, options);
+  }
+
   async committedOffsets(group: string, topic: string): Promise<Map<number, number>> {
     return this.retrying(`read offsets of group ${group}`, async () => {
       const [listed] = await this.need(this.admin).listConsumerGroupOffsets({ groups: [group] });

@@ -143,4 +143,32 @@ describe("Kafka", () => {
       })),
     );
   }, 30_000);
+
+  test("a prefetch is the request the next fetchMany of the same reads takes; one of other reads is not served", async () => {
+    const topic = await newTopic(broker(), 2);
+    await produce(broker(), topic, 0, "a0", "a1");
+    await produce(broker(), topic, 1, "b0");
+    expect(await broker().fetchMany(reads(topic, 0, 0))).toHaveLength(3); // metadata and connections in place
+    let sent = 0;
+    const original = fetchV12.api.async;
+    fetchV12.api.async = (...args) => {
+      sent++;
+      return original(...args);
+    };
+    try {
+      kafka.prefetch(reads(topic, 1, 0), { maxWaitMs: 5_000 });
+      expect(summary(await broker().fetchMany(reads(topic, 1, 0), { maxWaitMs: 5_000 }))).toEqual(["0@1=a1", "1@0=b0"]);
+      expect(sent).toBe(1);
+      // A prefetch from offsets the reader then moved away from: the fetch at the new offsets answers.
+      kafka.prefetch(reads(topic, 2, 1), { maxWaitMs: 200 });
+      expect(summary(await broker().fetchMany(reads(topic, 0, 0), { maxWaitMs: 5_000 }))).toEqual([
+        "0@0=a0",
+        "0@1=a1",
+        "1@0=b0",
+      ]);
+      expect(sent).toBe(3);
+    } finally {
+      fetchV12.api.async = original;
+    }
+  }, 30_000);
 });

@@ -1,7 +1,7 @@
 // Runs a SinkTask: broker → converters → transforms → put. Positions are committed for the group
 // connect-<connector> only after the task flushed (SinkTask.flush/preCommit), so a crash re-delivers
 // what was not flushed and loses nothing.
-import { BrokerError, type Broker, type FetchedRecord } from "../../../broker/broker.ts";
+import { BrokerError, type Broker, type FetchedRecord, type FetchOptions } from "../../../broker/broker.ts";
 import { DEFAULT_READS, type ConsumerTuning } from "../../../broker/client-settings.ts";
 import type { Converter, HeaderConverter } from "../../api/converter.ts";
 import type { TaskMetrics } from "../metrics.ts";
@@ -202,8 +202,7 @@ export class WorkerSinkTask extends WorkerTask {
   protected async iterate(): Promise<void> {
     await this.refresh();
     if (this.buffered.length === 0) {
-      const active = this.assigned.filter((tp) => !this.pausedPartitions.has(key(tp)));
-      this.buffered = await this.fetch(active);
+      this.buffered = await this.fetch(this.activePartitions());
     }
     // Paused while fetching: nothing more is delivered; positions stay, so it is fetched again on resume.
     if (this.isPaused) {
@@ -212,6 +211,7 @@ export class WorkerSinkTask extends WorkerTask {
     }
     const fetched = this.nextPoll();
     this.p.metrics.read(fetched.length);
+    if (this.buffered.length === 0 && fetched.length > 0) this.prefetchAfter(fetched);
     const records: SinkRecord[] = [];
     for (const raw of fetched) {
       const record = await this.convert(raw);
@@ -271,11 +271,41 @@ export class WorkerSinkTask extends WorkerTask {
     return out;
   }
 
-  private async fetch(partitions: TopicPartition[]): Promise<FetchedRecord[]> {
+  /**
+   * The records just taken drained the buffer: the fetch the next iteration will make (from the positions
+   * past them, if put() moves nothing) is sent now, so that it travels while they are converted and put.
+   */
+  private prefetchAfter(fetched: FetchedRecord[]): void {
+    if (!this.p.broker.prefetch) return;
+    const next = new Map<string, number>();
+    for (const record of fetched) next.set(key(record), record.offset + 1);
+    const reads = this.activePartitions().map((tp) => ({
+      topic: tp.topic,
+      partition: tp.partition,
+      offset: next.get(key(tp)) ?? this.positions.get(key(tp))!,
+    }));
+    if (reads.length > 0) this.p.broker.prefetch(reads, this.fetchOptions());
+  }
+
+  private activePartitions(): TopicPartition[] {
+    return this.assigned.filter((tp) => !this.pausedPartitions.has(key(tp)));
+  }
+
+  private fetchOptions(): FetchOptions {
     const { fetchMaxWaitMs, fetchMinBytes, fetchMaxBytes, maxPartitionFetchBytes, isolationLevel } = this.consumer;
+    return {
+      maxWaitMs: fetchMaxWaitMs,
+      minBytes: fetchMinBytes,
+      maxBytes: maxPartitionFetchBytes,
+      totalMaxBytes: fetchMaxBytes,
+      isolationLevel,
+    };
+  }
+
+  private async fetch(partitions: TopicPartition[]): Promise<FetchedRecord[]> {
     if (partitions.length === 0) {
       // Everything paused by the task: wait for a resume or commit (a while even with fetch.max.wait.ms=0).
-      await Bun.sleep(Math.max(fetchMaxWaitMs, 100));
+      await Bun.sleep(Math.max(this.consumer.fetchMaxWaitMs, 100));
       return [];
     }
     try {
@@ -286,13 +316,7 @@ export class WorkerSinkTask extends WorkerTask {
         partition: tp.partition,
         offset: this.positions.get(key(tp))!,
       }));
-      return await this.p.broker.fetchMany(reads, {
-        maxWaitMs: fetchMaxWaitMs,
-        minBytes: fetchMinBytes,
-        maxBytes: maxPartitionFetchBytes,
-        totalMaxBytes: fetchMaxBytes,
-        isolationLevel,
-      });
+      return await this.p.broker.fetchMany(reads, this.fetchOptions());
     } catch (err) {
       if (!(err instanceof BrokerError) || !err.retriable) throw err;
       this.log.warn({ err: err.message }, "cannot read from the broker; retrying");

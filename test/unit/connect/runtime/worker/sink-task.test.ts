@@ -2,7 +2,7 @@
 // positions are committed (only after flush, only what preCommit allows), redelivery after a
 // retriable put, failures, pause and resume, and the SinkTaskContext calls.
 import { afterEach, describe, expect, test } from "bun:test";
-import { decoder, encoder } from "#src/broker/broker.ts";
+import { type Broker, decoder, encoder } from "#src/broker/broker.ts";
 import { taskClientTuning, type ConsumerTuning } from "#src/broker/client-settings.ts";
 import type { EmbeddedBroker } from "#src/broker/embedded/embedded-broker.ts";
 import { RetriableException, SinkTask, type TopicPartition } from "#src/connect/api/connector.ts";
@@ -373,6 +373,22 @@ describe("partitions that change while the task runs (a topic matched later, par
 });
 
 describe("consumer settings", () => {
+  test("the fetch after the last of what was fetched is announced to the broker before that last put()", async () => {
+    const b = await broker("a", "b", "c");
+    const task = new ScriptedSinkTask();
+    const announced: string[] = [];
+    // The embedded broker has no use for it; a broker that has (Kafka) sends the fetch at once.
+    (b as Broker).prefetch = (reads) =>
+      void announced.push(
+        `${reads.map((r) => `${r.partition}@${r.offset}`).join(" ")} after ${task.batches.length} put(s)`,
+      );
+    const { worker, log } = startSink(b, task, { consumer: { maxPollRecords: 2 } });
+    task.onPut = (_, batch) => void (batch === 2 && worker.stop(5000));
+    await log.reached("UNASSIGNED");
+    expect(task.values).toEqual([["a", "b"], ["c"]]);
+    expect(announced[0]).toBe("0@3 after 1 put(s)");
+  });
+
   test("max.poll.records: what one fetch returned goes to put() that many at a time, in order", async () => {
     const b = await broker("a", "b", "c", "d", "e");
     const task = new ScriptedSinkTask();
