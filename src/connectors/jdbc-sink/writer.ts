@@ -2,10 +2,10 @@
 // the same kind (write or delete) and schemas, tables are created/evolved first (DDL outside the
 // transaction, since MySQL commits implicitly on DDL), then every statement runs in a single
 // transaction. When write() resolves the rows are committed, so the offsets of these records are safe.
-// On PostgreSQL a run of at least `copyMinRows` rows goes in bulk: COPY straight into the table for
-// inserts, COPY into a temporary stage then one INSERT … SELECT … ON CONFLICT for upserts and one
-// DELETE … USING for deletes. Smaller runs, MySQL and update mode use multi-row statements, cut at
-// batch.size rows, 65535 parameters and (MySQL) max_allowed_packet bytes.
+// On PostgreSQL a large enough run goes in bulk: COPY straight into the table for inserts, COPY into a
+// temporary stage then one INSERT … SELECT … ON CONFLICT for upserts and one DELETE … USING for
+// deletes. Smaller runs, MySQL and update mode use multi-row statements, cut at batch.size rows, 65535
+// parameters and (MySQL) max_allowed_packet bytes.
 import type { Schema } from "../../connect/api/data/index.ts";
 import { ConnectException } from "../../connect/api/connector.ts";
 import type { SinkRecord } from "../../connect/api/records.ts";
@@ -21,8 +21,11 @@ import { TableStructure } from "./table-structure.ts";
 /** Both databases cap the number of bound parameters of one statement at 65535. */
 const MAX_PARAMETERS = 65535;
 
-/** Below this many rows a COPY's stage costs more than the statements it replaces. */
-const COPY_MIN_ROWS = 64;
+// Where COPY starts to pay, measured with bench/jdbc-writer.ts (docs/benchmarks.md): straight into the
+// table it passes a multi-row INSERT between 64 and 500 rows; through a stage, whose creation and
+// drop cost a few milliseconds per transaction, an upsert needs some thousands of values to gain.
+const COPY_MIN_ROWS = 200;
+const STAGE_MIN_VALUES = 10_000;
 
 /** Room left in a MySQL packet for the statement's own header and text. */
 const PACKET_MARGIN = 4096;
@@ -50,8 +53,8 @@ interface Copy {
 type Step = Statement | Copy;
 
 export interface WriterOptions {
-  /** The fewest rows a PostgreSQL run needs to go through COPY. */
-  copyMinRows?: number;
+  /** Whether PostgreSQL runs go through COPY: by their size (the default), always or never. */
+  copy?: "by-size" | "always" | "never";
 }
 
 function sameSchema(a: Schema | null, b: Schema | null): boolean {
@@ -61,7 +64,7 @@ function sameSchema(a: Schema | null, b: Schema | null): boolean {
 export class JdbcWriter {
   private readonly sql: SqlBuilder;
   private readonly structure: TableStructure;
-  private readonly copyMinRows: number;
+  private readonly copy: "by-size" | "always" | "never";
   /** MySQL's max_allowed_packet, asked once. */
   private statementBytes: Promise<number | null> | undefined;
   /** Temporary stages made in the current write (they are dropped at its commit). */
@@ -74,7 +77,7 @@ export class JdbcWriter {
   ) {
     this.sql = new SqlBuilder(dialectFor(config.target.dialect), config.quoteIdentifiers);
     this.structure = new TableStructure(db, this.sql, config);
-    this.copyMinRows = config.target.dialect === "postgresql" ? (options.copyMinRows ?? COPY_MIN_ROWS) : Infinity;
+    this.copy = config.target.dialect === "postgresql" ? (options.copy ?? "by-size") : "never";
   }
 
   async write(records: readonly SinkRecord[]): Promise<void> {
@@ -192,18 +195,18 @@ export class JdbcWriter {
       const { keys, values } = this.params(run, record);
       return [...keys, ...values];
     });
-    if (rows.length >= this.copyMinRows) {
-      const columns = [...keyColumns, ...nonKeyColumns];
-      if (!upsert) return this.copies(this.sql.table(run.table), columns, rows);
+    const columns = [...keyColumns, ...nonKeyColumns];
+    if (this.copies(rows.length, columns.length, upsert)) {
+      if (!upsert) return this.copyRows(this.sql.table(run.table), columns, rows);
       // One INSERT … ON CONFLICT may not touch a row twice: the last record of each key is the one that counts.
       const stage = this.stageName();
       return [
         { sql: this.sql.stageTable(stage, run.table, columns), params: [] },
-        ...this.copies(stage, columns, lastOfEachKey(rows, keyColumns.length)),
+        ...this.copyRows(stage, columns, lastOfEachKey(rows, keyColumns.length)),
         { sql: this.sql.insertFromStage(run.table, stage, keyColumns, nonKeyColumns, true), params: [] },
       ];
     }
-    const width = keyColumns.length + nonKeyColumns.length;
+    const width = columns.length;
     const maxRows = Math.max(1, Math.min(this.config.batchSize, Math.floor(MAX_PARAMETERS / width)));
     const budget = maxBytes === null ? Infinity : maxBytes - PACKET_MARGIN;
     const statements: Statement[] = [];
@@ -241,11 +244,11 @@ export class JdbcWriter {
   private deletes(run: Run): Step[] {
     const keyColumns = this.requireKeys(run, "DELETE");
     const keys = run.records.map((record) => this.params(run, record).keys);
-    if (keys.length >= this.copyMinRows) {
+    if (this.copies(keys.length, keyColumns.length, true)) {
       const stage = this.stageName();
       return [
         { sql: this.sql.stageTable(stage, run.table, keyColumns), params: [] },
-        ...this.copies(stage, keyColumns, keys),
+        ...this.copyRows(stage, keyColumns, keys),
         { sql: this.sql.deleteFromStage(run.table, stage, keyColumns), params: [] },
       ];
     }
@@ -253,8 +256,14 @@ export class JdbcWriter {
     return keys.map((params) => ({ sql, params }));
   }
 
+  /** Whether a run of `rows` rows of `width` columns goes through COPY (into a stage when `staged`). */
+  private copies(rows: number, width: number, staged: boolean): boolean {
+    if (this.copy !== "by-size") return this.copy === "always";
+    return staged ? rows * width >= STAGE_MIN_VALUES : rows >= COPY_MIN_ROWS;
+  }
+
   /** COPYs of batch.size rows each, so that no one document grows without bound. */
-  private copies(table: string, columns: readonly string[], rows: readonly SqlParam[][]): Copy[] {
+  private copyRows(table: string, columns: readonly string[], rows: readonly SqlParam[][]): Copy[] {
     const copy = this.sql.copyFrom(table, columns);
     const copies: Copy[] = [];
     for (let i = 0; i < rows.length; i += this.config.batchSize)

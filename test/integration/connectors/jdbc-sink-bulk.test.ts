@@ -152,8 +152,8 @@ describe("JDBC sink: PostgreSQL COPY", () => {
     const sample = sampleChanges(seed);
     const settings = { "insert.mode": "upsert", "delete.enabled": "true", "batch.size": "7" };
     const [bulk, statements] = [`copy_${seed}`, `statements_${seed}`];
-    await writeInPuts(writer(settings, { copyMinRows: 1 }), records(bulk, sample), 150);
-    await writeInPuts(writer(settings, { copyMinRows: Infinity }), records(statements, sample), 150);
+    await writeInPuts(writer(settings, { copy: "always" }), records(bulk, sample), 150);
+    await writeInPuts(writer(settings, { copy: "never" }), records(statements, sample), 150);
     const rows = table(statements);
     expect(rows.split("\n").length).toBeGreaterThan(10);
     expect(table(bulk)).toBe(rows);
@@ -163,8 +163,8 @@ describe("JDBC sink: PostgreSQL COPY", () => {
     const sample = sampleChanges(7).filter((c) => !c.tombstone);
     const unique = [...new Map(sample.map((c) => [c.id, c])).values()];
     const settings = { "insert.mode": "insert", "batch.size": "5" };
-    await writer(settings, { copyMinRows: 1 }).write(records("copy_insert", unique));
-    await writer(settings, { copyMinRows: Infinity }).write(records("statements_insert", unique));
+    await writer(settings, { copy: "always" }).write(records("copy_insert", unique));
+    await writer(settings, { copy: "never" }).write(records("statements_insert", unique));
     expect(table("copy_insert")).toBe(table("statements_insert"));
     expect(pg.psql('SELECT count(*) FROM "copy_insert"').trim()).toBe(String(unique.length));
   });
@@ -184,7 +184,7 @@ describe("JDBC sink: PostgreSQL COPY", () => {
         .build();
       const row = (id: number, text: string) =>
         sinkRecord("narrow", id, id, schema, new Struct(schema).put("id", id).put("name", text));
-      const w = writer({ "insert.mode": mode, "table.name.format": name }, { copyMinRows: 1 });
+      const w = writer({ "insert.mode": mode, "table.name.format": name }, { copy: "always" });
       const bad = message.includes("check") ? row(100, "ok") : row(2, "too long");
       await expect(w.write([row(1, "a"), bad, row(3, "c")])).rejects.toThrow(message);
       expect(pg.psql(`SELECT count(*) FROM "${name}"`).trim()).toBe("0");
