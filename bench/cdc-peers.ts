@@ -36,6 +36,7 @@ import {
   copyCeiling,
   createBenchTable,
   measureLatency,
+  upsertSink,
   waitForRows,
   type Check,
   type Latency,
@@ -259,13 +260,7 @@ try {
     },
     sink: (topic, database) => ({
       "connector.class": "io.confluent.connect.jdbc.JdbcSinkConnector",
-      topics: topic,
-      "connection.url": `jdbc:postgresql://127.0.0.1:${pg.port}/${database}`,
-      "connection.user": pg.user,
-      "insert.mode": "upsert",
-      "pk.mode": "record_key",
-      "delete.enabled": "true",
-      "auto.create": "true",
+      ...upsertSink(pg, topic, database),
       "table.name.format": "bench",
     }),
   };

@@ -12,6 +12,19 @@ export type Sql = ReturnType<typeof postgres>;
 export const BENCH_COLUMNS =
   "id bigint PRIMARY KEY, n int NOT NULL, payload text NOT NULL, committed_at float8 NOT NULL";
 
+/** A JDBC sink's settings for upserting `topic` into `database` of `pg` (both Confluent's sink and Sluice's). */
+export function upsertSink(pg: PostgresServer, topic: string, database: string): Record<string, string> {
+  return {
+    topics: topic,
+    "connection.url": `jdbc:postgresql://127.0.0.1:${pg.port}/${database}`,
+    "connection.user": pg.user,
+    "insert.mode": "upsert",
+    "pk.mode": "record_key",
+    "delete.enabled": "true",
+    "auto.create": "true",
+  };
+}
+
 /** One connection to `database` of `pg`. */
 export function connectTo(pg: PostgresServer, database: string): Sql {
   return postgres({ host: "127.0.0.1", port: pg.port, database, username: pg.user, max: 1, onnotice: () => {} });

@@ -13,7 +13,15 @@ import { connectClient, removeConnectDir, startTestConnect } from "../test/fixtu
 import { sharedKafka, stopSharedKafka } from "../test/fixtures/kafka.ts";
 import { KafkaBroker } from "#src/broker/kafka/index.ts";
 import { cdcConnection, startPostgres } from "../test/fixtures/postgres.ts";
-import { catchUp, connectTo, copyCeiling, createBenchTable, measureLatency, waitForRows } from "./cdc-workload.ts";
+import {
+  catchUp,
+  connectTo,
+  copyCeiling,
+  createBenchTable,
+  measureLatency,
+  upsertSink,
+  waitForRows,
+} from "./cdc-workload.ts";
 
 const rows = Number(process.argv[2] ?? 1_000_000);
 const latencySeconds = Number(process.argv[3] ?? 20);
@@ -68,13 +76,7 @@ const sinkAlone = await api.post("/connectors", {
   name: "sink-alone",
   config: {
     "connector.class": "JdbcSink",
-    topics: aloneTopic,
-    "connection.url": `jdbc:postgresql://127.0.0.1:${pg.port}/sinkalone`,
-    "connection.user": pg.user,
-    "insert.mode": "upsert",
-    "pk.mode": "record_key",
-    "delete.enabled": "true",
-    "auto.create": "true",
+    ...upsertSink(pg, aloneTopic, "sinkalone"),
     "table.name.format": "bench",
     transforms: "unwrap",
     "transforms.unwrap.type": "io.debezium.transforms.ExtractNewRecordState",
@@ -110,13 +112,7 @@ const sink = await api.post("/connectors", {
   name: "sink",
   config: {
     "connector.class": "JdbcSink",
-    topics: "bench",
-    "connection.url": `jdbc:postgresql://127.0.0.1:${pg.port}/target`,
-    "connection.user": pg.user,
-    "insert.mode": "upsert",
-    "pk.mode": "record_key",
-    "delete.enabled": "true",
-    "auto.create": "true",
+    ...upsertSink(pg, "bench", "target"),
   },
 });
 if (created.status !== 201 || sink.status !== 201)
