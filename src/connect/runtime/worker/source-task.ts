@@ -1,5 +1,7 @@
-// Runs a SourceTask: poll → transforms → converters → broker. At least once, offsets are committed every
-// offset.flush.interval.ms, and only for records the broker acknowledged. Exactly once (KIP-618), the
+// Runs a SourceTask: poll → transforms → converters → broker. At least once, the task polls on while
+// earlier batches are being written (a bounded number of them, one write at a time per topic, so each
+// partition keeps its order); offsets are committed every offset.flush.interval.ms, only for records the
+// broker acknowledged, in poll order, and a failed write fails the task with nothing past it committed. Exactly once (KIP-618), the
 // records and their offsets are written in one transaction of the task's transactional producer, which
 // ends where transaction.boundary says.
 import {
@@ -27,6 +29,7 @@ import { TOLERATED, type RetryWithToleranceOperator } from "../errors/tolerance.
 import type { StatusListener } from "../status.ts";
 import { WorkerTask } from "./worker-task.ts";
 import { describeRecord, encodeHeaders } from "./record-conversion.ts";
+import { SubmittedBatches } from "./submitted-batches.ts";
 import { openTopicReader } from "./topic-reader.ts";
 import {
   ConnectorTransactionRequests,
@@ -69,6 +72,16 @@ export interface SourcePipeline {
   exactlyOnce?: ExactlyOnceDelivery;
 }
 
+/**
+ * At least once, how far polling runs ahead of the broker's acknowledgements: batches and bytes written
+ * and not yet acknowledged (Kafka's producer buffers up to buffer.memory, 32 MiB, the same way).
+ */
+const MAX_BATCHES_IN_FLIGHT = 4;
+const MAX_BYTES_IN_FLIGHT = 16 * 1024 * 1024;
+
+/** A written batch's source positions, stored once it and every batch before it are acknowledged. */
+type BatchOffsets = { key: string; partition: Record<string, unknown>; offset: Record<string, unknown> }[];
+
 export class WorkerSourceTask extends WorkerTask {
   /** Offsets of acknowledged records, by source partition (JSON), waiting for the next commit. */
   private readonly acknowledged = new Map<
@@ -85,6 +98,11 @@ export class WorkerSourceTask extends WorkerTask {
   /** Exactly once: the open transaction's writes, sent by the producer when it sees fit (at the latest at commit). */
   private inFlight: Promise<void>[] = [];
   private readonly requests?: ConnectorTransactionRequests;
+  /** At least once: batches being written, the last write per topic (the next waits for it), and the first write that failed. */
+  private readonly submitted = new SubmittedBatches<BatchOffsets>();
+  private readonly topicWrites = new Map<string, Promise<boolean>>();
+  private readonly writing = new Set<Promise<void>>();
+  private writeFailure?: { error: unknown };
 
   constructor(
     id: string,
@@ -110,6 +128,7 @@ export class WorkerSourceTask extends WorkerTask {
   }
 
   protected async iterate(): Promise<void> {
+    if (!this.p.exactlyOnce) await this.roomToPoll();
     const polled = (await this.poll()) ?? [];
     this.p.metrics.polled(polled.length);
     const eos = this.p.exactlyOnce;
@@ -145,7 +164,24 @@ export class WorkerSourceTask extends WorkerTask {
     }
   }
 
+  /** Waits while the batches being written are at the bound; a write that failed fails the task here. */
+  private async roomToPoll(): Promise<void> {
+    while (
+      !this.writeFailure &&
+      (this.submitted.inFlight >= MAX_BATCHES_IN_FLIGHT || this.submitted.bytes >= MAX_BYTES_IN_FLIGHT)
+    )
+      await Promise.race(this.writing);
+    if (this.writeFailure) throw this.writeFailure.error;
+  }
+
+  /** Waits for every batch being written to be acknowledged or to fail. */
+  private async writesSettled(): Promise<void> {
+    while (this.writing.size > 0) await Promise.all(this.writing);
+  }
+
   protected async onPause(): Promise<void> {
+    await this.writesSettled();
+    if (this.writeFailure) throw this.writeFailure.error;
     await this.commitOffsets();
   }
 
@@ -154,6 +190,7 @@ export class WorkerSourceTask extends WorkerTask {
     try {
       // At least once, records acknowledged before a failure are still committed: they are in Kafka.
       // Exactly once, a failure aborts the open transaction: its records are polled again after a restart.
+      await this.writesSettled();
       if (!eos || !failed) await this.commitOffsets();
       else await this.discardTransaction().catch((err) => this.logTransactionFailure("abort", err));
     } finally {
@@ -171,6 +208,7 @@ export class WorkerSourceTask extends WorkerTask {
     }
     const out: { record: SourceRecord; produce: ProduceRecord; topic: string }[] = [];
     const skipped: SourceRecord[] = [];
+    let bytes = 0;
     for (const record of records) {
       // Each stage's answer is awaited only when it is a promise: an await per record and stage was a
       // measurable share of a task's CPU.
@@ -219,6 +257,7 @@ export class WorkerSourceTask extends WorkerTask {
         continue;
       }
       const { topic } = transformed;
+      bytes += (key?.length ?? 0) + (value?.length ?? 0);
       const fixed = transformed.kafkaPartition ?? null; // (undefined from a plugin that leaves it out)
       if (fixed === null && !this.partitionCounts.has(topic)) await this.learnPartitions(topic);
       out.push({
@@ -241,27 +280,18 @@ export class WorkerSourceTask extends WorkerTask {
         items.push(item); // (copying the list per record made each batch quadratic)
       else byTopic.set(item.topic, [item]);
     }
-    for (const [topic, items] of byTopic) {
-      if (this.p.exactlyOnce) {
-        this.sendInTransaction(topic, items);
-        continue;
-      }
-      const positions = await this.produceWithRetry(
-        topic,
-        items.map((i) => i.produce),
-      );
-      this.p.metrics.written(items.length);
-      items.forEach((item, i) =>
-        this.committedRecord(item.record, {
-          topic,
-          partition: positions[i]!.partition,
-          offset: positions[i]!.offset,
-        }),
-      );
-    }
     for (const record of skipped) this.committedRecord(record, null);
-    // Source offsets advance in poll order: the last record per source partition carries the position,
-    // so the batch is read from its end and only that record's partition and offset are copied.
+    if (this.p.exactlyOnce) {
+      for (const [topic, items] of byTopic) this.sendInTransaction(topic, items);
+      this.acknowledge(this.positionsOf(records));
+    } else this.write(byTopic, this.positionsOf(records), bytes);
+  }
+
+  /**
+   * Source offsets advance in poll order: the last record per source partition carries the position, so
+   * the batch is read from its end and only that record's partition and offset are copied.
+   */
+  private positionsOf(records: SourceRecord[]): BatchOffsets {
     const lasts = new Map<string, SourceRecord>();
     let previous: SourceRecord["sourcePartition"] | undefined;
     for (let i = records.length - 1; i >= 0; i--) {
@@ -271,8 +301,65 @@ export class WorkerSourceTask extends WorkerTask {
       const key = JSON.stringify(record.sourcePartition);
       if (!lasts.has(key)) lasts.set(key, record);
     }
-    for (const [key, record] of [...lasts].reverse())
-      this.acknowledged.set(key, { partition: { ...record.sourcePartition }, offset: { ...record.sourceOffset } });
+    return [...lasts].reverse().map(([key, record]) => ({
+      key,
+      partition: { ...record.sourcePartition },
+      offset: { ...record.sourceOffset },
+    }));
+  }
+
+  private acknowledge(positions: BatchOffsets): void {
+    for (const { key, partition, offset } of positions) this.acknowledged.set(key, { partition, offset });
+  }
+
+  /**
+   * Writes a batch without waiting for it: one produce per topic, after the topic's previous one (so a
+   * retried write keeps its place). Once every produce of the batch is acknowledged, so are its records
+   * (commitRecord) and, after all earlier batches, its source offsets. The first failure stops later writes.
+   */
+  private write(
+    byTopic: Map<string, { record: SourceRecord; produce: ProduceRecord }[]>,
+    positions: BatchOffsets,
+    bytes: number,
+  ): void {
+    const batch = this.submitted.submit(positions, bytes);
+    const produced = [...byTopic].map(([topic, items]) => {
+      const previous = this.topicWrites.get(topic) ?? Promise.resolve();
+      const sent = previous.then(async () => {
+        if (this.writeFailure) return false;
+        try {
+          const written = await this.produceWithRetry(
+            topic,
+            items.map((i) => i.produce),
+          );
+          this.p.metrics.written(items.length);
+          items.forEach((item, i) =>
+            this.committedRecord(item.record, { topic, partition: written[i]!.partition, offset: written[i]!.offset }),
+          );
+          return true;
+        } catch (error) {
+          // Set before the topic's next write looks; the task is FAILED at once, as its loop may be
+          // waiting in a poll, which then ends it.
+          if (!this.writeFailure) {
+            this.writeFailure = { error };
+            this.fail(error);
+          }
+          return false;
+        }
+      });
+      this.topicWrites.set(topic, sent);
+      void sent.then(() => {
+        if (this.topicWrites.get(topic) === sent) this.topicWrites.delete(topic);
+      });
+      return sent;
+    });
+    // A batch not written whole is never acknowledged: later batches' offsets wait behind it for good.
+    const done = Promise.all(produced).then((written) => {
+      if (written.every(Boolean))
+        for (const positions of this.submitted.acknowledge(batch)) this.acknowledge(positions);
+    });
+    this.writing.add(done);
+    void done.then(() => this.writing.delete(done));
   }
 
   /**

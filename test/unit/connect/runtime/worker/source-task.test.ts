@@ -3,7 +3,7 @@
 // failures, skipped records, pause and resume.
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { decoder, encoder } from "#src/broker/broker.ts";
+import { decoder, encoder, type Broker, type ProduceRecord } from "#src/broker/broker.ts";
 import type { EmbeddedBroker } from "#src/broker/embedded/embedded-broker.ts";
 import { kafkaPartition } from "#src/broker/partitioner.ts";
 import { RetriableException, SourceTask, type RecordMetadata } from "#src/connect/api/connector.ts";
@@ -42,8 +42,11 @@ class ScriptedSourceTask extends SourceTask {
     this.queue.push(...items);
     this.wake?.();
   }
+  /** How many records were acknowledged (commitRecord) when each poll began. */
+  readonly acknowledgedAtPoll: number[] = [];
   async poll() {
     this.polls++;
+    this.acknowledgedAtPoll.push(this.committedRecords.length);
     while (this.queue.length === 0) await new Promise<void>((resolve) => (this.wake = resolve));
     const next = this.queue.shift()!;
     if (next instanceof Error) throw next;
@@ -61,6 +64,12 @@ class ScriptedSourceTask extends SourceTask {
   }
 }
 
+/** Stops the worker; the poll its loop may wait in (it polls on while writes are acknowledged) answers nothing. */
+function stop(worker: WorkerSourceTask, task: ScriptedSourceTask): void {
+  void worker.stop(5000);
+  task.offer([]);
+}
+
 const record = (file: string, position: number, value: string, key: string | null = null) =>
   sourceRecord({ sourcePartition: { file }, sourceOffset: { position }, topic: "out", key, value });
 
@@ -72,6 +81,8 @@ async function startSource(
     transform?: (r: SourceRecord) => SourceRecord | null;
     /** Exactly once, with this transaction.boundary; offsets go to the topic "offsets" in the transactions. */
     boundary?: "poll" | "interval" | "connector";
+    /** Writes to this topic wait until the test opens the gate. */
+    gated?: { topic: string; open: Promise<void> };
   } = {},
 ) {
   const temp = await tempBroker();
@@ -107,7 +118,7 @@ async function startSource(
     converterClasses: { key: "StringConverter", value: "StringConverter", header: "SimpleHeaderConverter" },
     transform: async (r) => (options.transform ? options.transform(r) : r),
     errors: new RetryWithToleranceOperator(settings, "src-0", metrics),
-    broker: temp.broker,
+    broker: options.gated ? gatedBroker(temp.broker, options.gated.topic, options.gated.open) : temp.broker,
     offsets,
     flushIntervalMs: options.flushIntervalMs ?? 60_000,
     metrics,
@@ -118,6 +129,22 @@ async function startSource(
   });
   worker.start();
   return { worker, log, broker: temp.broker, offsets };
+}
+
+/** The broker, with its writes to one topic held until `open` settles: acknowledgements out of order. */
+function gatedBroker(broker: EmbeddedBroker, topic: string, open: Promise<void>): Broker {
+  return new Proxy(broker, {
+    get(target, name, receiver) {
+      if (name !== "produce") {
+        const value = Reflect.get(target, name, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      }
+      return async (to: string, records: ProduceRecord[]) => {
+        if (to === topic) await open;
+        return target.produce(to, records);
+      };
+    },
+  });
 }
 
 async function written(
@@ -137,7 +164,7 @@ describe("sending", () => {
       transform: (r) => newRecord(r, { value: `${String(r.value)}!` }),
     });
     await broker.createTopic({ name: "out", partitions: 3, replicationFactor: 1 });
-    task.onCommitRecord = (count) => void (count === 3 && worker.stop(5000));
+    task.onCommitRecord = (count) => void (count === 3 && stop(worker, task));
     task.offer([record("a", 1, "v1", "k1"), record("a", 2, "v2", "k2"), record("b", 7, "v3", "k1")]);
     await log.reached("UNASSIGNED");
 
@@ -170,7 +197,7 @@ describe("sending", () => {
     const b = { file: "b" };
     const at = (partition: Record<string, unknown>, position: number) =>
       sourceRecord({ sourcePartition: partition, sourceOffset: { position }, topic: "out", value: String(position) });
-    task.onCommitRecord = (count) => void (count === 5 && worker.stop(5000));
+    task.onCommitRecord = (count) => void (count === 5 && stop(worker, task));
     task.offer([at(a, 1), at(a, 2), at(b, 10), at(a, 3), at(b, 11)]);
     await log.reached("UNASSIGNED");
     a.file = "changed later"; // what was stored is the runtime's own copy
@@ -190,14 +217,15 @@ describe("sending", () => {
         return r;
       },
     });
-    task.onCommitRecord = (count) => void (count === 3 && worker.stop(5000));
+    task.onCommitRecord = (count) => void (count === 3 && stop(worker, task));
     task.offer([record("a", 1, "drop"), record("a", 2, "ok"), record("a", 3, "bad")]);
     await log.reached("UNASSIGNED");
     expect(await written(broker, "out")).toEqual([[null, "ok"]]);
+    // As Kafka Connect's: a skipped record at once, a written one once acknowledged.
     expect(task.committedRecords).toEqual([
-      ["ok", { topic: "out", partition: 0, offset: 0 }],
       ["drop", null],
       ["bad", null],
+      ["ok", { topic: "out", partition: 0, offset: 0 }],
     ]);
     expect(offsets.get("src", { file: "a" })).toEqual({ position: 3 });
   });
@@ -242,21 +270,94 @@ describe("poll failures", () => {
   });
 });
 
+describe("polling on while batches are written", () => {
+  const to = (topic: string, position: number, extra: Partial<SourceRecord> = {}) =>
+    sourceRecord({
+      sourcePartition: { file: "a" },
+      sourceOffset: { position },
+      topic,
+      value: String(position),
+      ...extra,
+    });
+
+  test("a later batch acknowledged first: its record is committed at once, the offsets only after the earlier batch", async () => {
+    const task = new ScriptedSourceTask();
+    const gate = Promise.withResolvers<void>();
+    const { worker, log, offsets } = await startSource(task, {
+      flushIntervalMs: 0,
+      gated: { topic: "slow", open: gate.promise },
+    });
+    task.offer([to("slow", 1)], [to("fast", 2)], [to("fast", 3)]);
+    await waitFor("the fast batches acknowledged", () => task.committedRecords.length === 2);
+    expect(task.committedRecords.map(([value]) => value)).toEqual(["2", "3"]);
+    // A round (offset.flush.interval.ms is 0: it commits) while the first batch is still out.
+    task.offer([]);
+    await waitFor("a round after the acknowledgements", () => task.polls === 5);
+    expect(offsets.get("src", { file: "a" })).toBeNull();
+    gate.resolve();
+    await waitFor("the slow batch acknowledged", () => task.committedRecords.length === 3);
+    stop(worker, task);
+    await log.reached("UNASSIGNED");
+    expect(offsets.get("src", { file: "a" })).toEqual({ position: 3 });
+  });
+
+  test("a write that fails mid-pipeline fails the task; nothing past it is written or committed", async () => {
+    const task = new ScriptedSourceTask();
+    const gate = Promise.withResolvers<void>();
+    const { worker, log, broker, offsets } = await startSource(task, {
+      gated: { topic: "out", open: gate.promise },
+    });
+    await broker.createTopic({ name: "out", partitions: 1, replicationFactor: 1 });
+    // The second batch names a partition the topic does not have: the broker refuses it.
+    task.offer([to("out", 1)], [to("out", 2, { kafkaPartition: 5 })], [to("out", 3)], [to("out", 4)]);
+    await waitFor("all four batches polled", () => task.polls === 4);
+    gate.resolve();
+    // FAILED at once, though the loop may be in its next poll, which then ends it.
+    const failed = await log.reached("FAILED");
+    stop(worker, task);
+    await worker.stop(5000);
+    expect(failed.trace).toContain("partition 5 does not exist in topic out");
+    expect((await written(broker, "out")).map(([, value]) => value)).toEqual(["1"]);
+    expect(offsets.get("src", { file: "a" })).toEqual({ position: 1 });
+    expect(task.committedRecords.map(([value]) => value)).toEqual(["1"]);
+  });
+
+  test("polling stops at the bound of batches in flight until one is acknowledged", async () => {
+    const task = new ScriptedSourceTask();
+    const gate = Promise.withResolvers<void>();
+    const { worker, log, offsets } = await startSource(task, { gated: { topic: "out", open: gate.promise } });
+    task.offer(...Array.from({ length: 6 }, (_, i) => [to("out", i + 1)]));
+    await waitFor("the bound reached", () => task.polls === 4);
+    gate.resolve();
+    await waitFor("every batch acknowledged", () => task.committedRecords.length === 6);
+    // The first four polls ran ahead of any acknowledgement; the fifth waited for one.
+    expect(task.acknowledgedAtPoll.slice(0, 5)).toEqual([0, 0, 0, 0, 1]);
+    stop(worker, task);
+    await log.reached("UNASSIGNED");
+    expect(offsets.get("src", { file: "a" })).toEqual({ position: 6 });
+  });
+});
+
 describe("pause and resume", () => {
-  test("a pause stores the acknowledged offsets and polls nothing until resumed", async () => {
+  test("a pause waits for the batches being written, stores their offsets and polls nothing until resumed", async () => {
     const task = new ScriptedSourceTask();
     const { worker, log, offsets } = await startSource(task);
-    task.onCommitRecord = (count) => (count === 1 ? worker.pause() : void worker.stop(5000));
+    task.onCommitRecord = (count) => {
+      if (count === 1) worker.pause(); // while the loop already polls on
+      if (count === 3) stop(worker, task);
+    };
     task.offer([record("a", 1, "v1")]);
+    await waitFor("the second poll", () => task.polls === 2);
+    task.offer([record("a", 2, "v2")]); // the poll under way still counts
     await log.reached("PAUSED");
-    expect(offsets.get("src", { file: "a" })).toEqual({ position: 1 });
-    task.offer([record("a", 2, "v2")]);
+    expect(offsets.get("src", { file: "a" })).toEqual({ position: 2 });
+    task.offer([record("a", 3, "v3")]);
     // Parked until resumed: no poll takes the record.
-    expect(task.polls).toBe(1);
+    expect(task.polls).toBe(2);
     worker.resume();
     await log.reached("UNASSIGNED");
-    expect(task.polls).toBe(2);
-    expect(offsets.get("src", { file: "a" })).toEqual({ position: 2 });
+    expect(task.polls).toBeGreaterThanOrEqual(3);
+    expect(offsets.get("src", { file: "a" })).toEqual({ position: 3 });
     expect(log.states).toEqual(["RUNNING", "PAUSED", "RUNNING", "UNASSIGNED"]);
   });
 });
@@ -272,7 +373,7 @@ describe("exactly once", () => {
     const task = new ScriptedSourceTask();
     const { worker, log, broker } = await startSource(task, { boundary: "poll" });
     await broker.createTopic({ name: "offsets", partitions: 1, replicationFactor: 1 });
-    task.onCommitRecord = (count) => void (count === 3 && worker.stop(5000));
+    task.onCommitRecord = (count) => void (count === 3 && stop(worker, task));
     task.offer([record("a", 1, "v1"), record("a", 2, "v2")], [record("a", 3, "v3")]);
     await log.reached("UNASSIGNED");
     expect(await written(broker, "out")).toEqual([
