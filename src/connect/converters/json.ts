@@ -158,6 +158,8 @@ export class JsonConverter implements Converter, HeaderConverter {
   private readonly deepSchemas = new WeakMap<Schema, boolean>();
   /** Schemas read from envelopes, by the length of their bytes there (see knownEnvelope). */
   private envelopeSchemas = new LruCache<number, { bytes: Uint8Array; schema: Schema | null }>(1000);
+  /** `{"schema":S,"payload":` as bytes, by schema: the part of each written envelope that repeats. */
+  private envelopeHeads = new LruCache<Schema, Buffer>(1000);
 
   configure(config: ConverterConfig, isKey = false): void {
     const settings = jsonConverterSettings.parse(
@@ -170,17 +172,21 @@ export class JsonConverter implements Converter, HeaderConverter {
     this.fromConnectCache = new LruCache(cacheSize);
     this.toConnectCache = new LruCache(cacheSize);
     this.envelopeSchemas = new LruCache(cacheSize);
+    this.envelopeHeads = new LruCache(cacheSize);
   }
 
   config(): SettingsDefinition {
     return jsonConverterSettings;
   }
 
+  /**
+   * The JSON as UTF-8 bytes. With a schema, the envelope's head is the schema's cached bytes and only the
+   * payload is encoded, into the same Buffer (a Buffer, so the Kafka client takes it without a copy).
+   */
   fromConnectData(_topic: string, schema: Schema | null, value: unknown): Uint8Array | null {
     if (schema === null && (value === null || value === undefined)) return null;
     const payload = this.toJson(schema, value);
     const schemaJson = !this.schemasEnabled ? undefined : schema === null ? "null" : this.asJsonSchema(schema)!;
-    const json = schemaJson === undefined ? payload : `{"schema":${schemaJson},"payload":${payload}}`;
     // Jackson refuses to write documents nested deeper than 1000. The envelope adds a level to the deeper
     // of its two parts; the schema's part is measured once per schema, not in every record.
     const limit = MAX_WRITE_NESTING_DEPTH - (schemaJson === undefined ? 0 : 1);
@@ -191,7 +197,16 @@ export class JsonConverter implements Converter, HeaderConverter {
       throw new DataException("Converting Kafka Connect data to byte[] failed due to serialization error: ", {
         cause: new Error(`Document nesting depth exceeds the maximum allowed (${MAX_WRITE_NESTING_DEPTH})`),
       });
-    return utf8Bytes(json);
+    // jsonString leaves no lone surrogate in the text, so Buffer's UTF-8 replaces nothing (as utf8Bytes).
+    if (schemaJson === undefined) return Buffer.from(payload);
+    if (schema === null) return Buffer.from(`{"schema":null,"payload":${payload}}`);
+    let head = this.envelopeHeads.get(schema);
+    if (head === undefined) this.envelopeHeads.set(schema, (head = Buffer.from(`{"schema":${schemaJson},"payload":`)));
+    const bytes = Buffer.allocUnsafe(head.length + Buffer.byteLength(payload) + 1);
+    head.copy(bytes);
+    bytes.write(payload, head.length);
+    bytes[bytes.length - 1] = 0x7d; // }
+    return bytes;
   }
 
   toConnectData(_topic: string, value: Uint8Array | null): SchemaAndValue {

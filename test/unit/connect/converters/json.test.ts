@@ -64,6 +64,26 @@ describe("JsonConverter: Connect → JSON", () => {
     );
   });
 
+  test("envelopes of one schema written again and again: the schema's bytes once, each the same as the whole text encoded", () => {
+    const row = SchemaBuilder.struct()
+      .name("r")
+      .field("id", Schema.INT32_SCHEMA)
+      .field("name", Schema.OPTIONAL_STRING_SCHEMA)
+      .build();
+    const json = converter();
+    const payloadOnly = converter({ "schemas.enable": "false" });
+    const names = ["plain", "ünïcödé", "emoji 😀 and 中文", 'quote " back \\ slash', "", null];
+    names.forEach((name, id) => {
+      const value = new Struct(row).put("id", id).put("name", name);
+      const payload = text(payloadOnly.fromConnectData("t", row, value));
+      const written = json.fromConnectData("t", row, value)!;
+      expect([...written]).toEqual([...bytes(`{"schema":${json.asJsonSchema(row)},"payload":${payload}}`)]);
+    });
+    expect(text(json.fromConnectData("t", row, new Struct(row).put("id", 1).put("name", "ü😀")))).toEndWith(
+      '"payload":{"id":1,"name":"ü\\uD83D\\uDE00"}}',
+    );
+  });
+
   test("doc, parameters and default come last, in that order", () => {
     const s = SchemaBuilder.string()
       .optional()
