@@ -11,7 +11,7 @@ import { tableOfCatalog, type CaptureOptions, type CapturedTable } from "./captu
 import { capturedTables, describeTable, type CatalogTable, type TableName } from "./catalog.ts";
 import { estimateRows } from "./row-estimate.ts";
 import type { SnapshotMarker } from "./envelope.ts";
-import type { Tuple } from "./pgoutput.ts";
+import type { Tuple, TupleValue } from "./pgoutput.ts";
 import { quoteIdentifier } from "./replication-connection.ts";
 import type { EstimatedTable, SnapshotListener } from "./snapshot-progress.ts";
 
@@ -92,10 +92,10 @@ export interface SnapshotInfo {
 }
 
 /**
- * Reads the tables in the exported snapshot (initial_only has none: then in the transaction's own).
- * `onStart` hears the transaction's id before the first row; `listener` hears the tables with their
- * estimated sizes, each row read, each table's end and the snapshot's. The generator must run to its
- * end or be returned, which gives the connection back.
+ * Reads the tables in the exported snapshot (initial_only has none: then in the transaction's own), a
+ * cursor's fetch at a time. `onStart` hears the transaction's id before the first row; `listener` hears
+ * the tables with their estimated sizes, each row read, each table's end and the snapshot's. The
+ * generator must run to its end or be returned, which gives the connection back.
  */
 export async function* snapshotRows(
   sql: Sql,
@@ -105,23 +105,36 @@ export async function* snapshotRows(
   onStart: (info: SnapshotInfo) => void,
   listener: SnapshotListener,
   selection: SnapshotSelection = SNAPSHOT_EVERY_TABLE,
-): AsyncGenerator<SnapshotRow> {
-  let previous: { table: CapturedTable; tuple: Tuple; first: boolean } | null = null;
+): AsyncGenerator<SnapshotRow[]> {
+  // One row of lookahead: a row's marker depends on whether the next one is of the same table, so the
+  // last row of each fetch waits for the next fetch (or the end).
+  let held: { table: CapturedTable; tuple: Tuple; first: boolean } | null = null;
   let firstOverall = true;
-  for await (const { table, tuple } of tableRows(sql, snapshotName, options, fetchSize, onStart, listener, selection)) {
-    // One row of lookahead: a row's marker depends on whether the next one is of the same table.
-    if (previous !== null) {
-      yield {
-        table: previous.table,
-        tuple: previous.tuple,
-        marker: marker(previous.first, previous.table !== table, firstOverall, false),
-      };
-      firstOverall = false;
+  for await (const { table, tuples } of tableRows(
+    sql,
+    snapshotName,
+    options,
+    fetchSize,
+    onStart,
+    listener,
+    selection,
+  )) {
+    const batch: SnapshotRow[] = [];
+    for (const tuple of tuples) {
+      if (held !== null) {
+        batch.push({
+          table: held.table,
+          tuple: held.tuple,
+          marker: marker(held.first, held.table !== table, firstOverall, false),
+        });
+        firstOverall = false;
+      }
+      held = { table, tuple, first: held === null || held.table !== table };
     }
-    previous = { table, tuple, first: previous === null || previous.table !== table };
+    if (batch.length > 0) yield batch;
   }
-  if (previous !== null)
-    yield { table: previous.table, tuple: previous.tuple, marker: marker(previous.first, true, firstOverall, true) };
+  if (held !== null)
+    yield [{ table: held.table, tuple: held.tuple, marker: marker(held.first, true, firstOverall, true) }];
 }
 
 /**
@@ -141,6 +154,7 @@ function marker(
   return "true";
 }
 
+/** The rows of each table, one fetch of the cursor at a time; the next fetch is asked for before a fetch's rows are handed on. */
 async function* tableRows(
   sql: Sql,
   snapshotName: string | null,
@@ -149,8 +163,10 @@ async function* tableRows(
   onStart: (info: SnapshotInfo) => void,
   listener: SnapshotListener,
   selection: SnapshotSelection,
-): AsyncGenerator<{ table: CapturedTable; tuple: Tuple }> {
+): AsyncGenerator<{ table: CapturedTable; tuples: Tuple[] }> {
   const connection = await sql.reserve();
+  // A fetch under way when the reader is returned early: answered before the connection goes back.
+  let fetching: Promise<unknown> | null = null;
   try {
     await connection.unsafe("BEGIN ISOLATION LEVEL REPEATABLE READ");
     // Must be the transaction's first statement: from here on it sees what the slot's start saw.
@@ -180,10 +196,18 @@ async function* tableRows(
       if (query.overridden)
         log.info({ table: qualified, query: query.sql }, `snapshot of ${qualified} with its override query`);
       await connection.unsafe(`DECLARE sluice_snapshot NO SCROLL CURSOR FOR ${query.sql}`);
+      const fetch = () => {
+        const rows = connection.unsafe(`FETCH ${fetchSize} FROM sluice_snapshot`).raw();
+        fetching = rows;
+        return rows;
+      };
       // The tuple keeps the table's positions so rowOf() lines up; columns not read stay null.
       let positions: (number | null)[] | null = null;
-      for (;;) {
-        const rows = await connection.unsafe(`FETCH ${fetchSize} FROM sluice_snapshot`).raw();
+      for (let next = fetch(); ; ) {
+        const rows = await next;
+        fetching = null;
+        // The server reads the next rows while these are decoded and sent on.
+        if (rows.length === fetchSize) next = fetch();
         if (rows.length > 0)
           positions ??= resultPositions(
             name,
@@ -191,16 +215,19 @@ async function* tableRows(
             table,
             rows.columns.map((c) => c.name),
           );
-        for (const raw of rows) {
-          const tuple: Tuple = table.columns.map(() => ({ kind: "null" }) as const);
-          positions!.forEach((position, i) => {
+        const tuples: Tuple[] = new Array(rows.length);
+        for (let r = 0; r < rows.length; r++) {
+          const raw = rows[r]!;
+          const tuple: TupleValue[] = table.columns.map(() => NULL_VALUE);
+          for (let i = 0; i < positions!.length; i++) {
+            const position = positions![i]!;
             const value = raw[i] as Buffer | null;
-            if (position !== null && value !== null)
-              (tuple as Tuple[number][])[position] = { kind: "text", value: value.toString("utf8") };
-          });
+            if (position !== null && value !== null) tuple[position] = { kind: "text", value: value.toString("utf8") };
+          }
+          tuples[r] = tuple;
           listener.row(qualified);
-          yield { table, tuple };
         }
+        if (tuples.length > 0) yield { table, tuples };
         if (rows.length < fetchSize) break;
       }
       await connection.unsafe("CLOSE sluice_snapshot");
@@ -209,6 +236,9 @@ async function* tableRows(
     await connection.unsafe("COMMIT");
     listener.done();
   } finally {
+    await (fetching as Promise<unknown> | null)?.catch(() => undefined);
     connection.release();
   }
 }
+
+const NULL_VALUE: TupleValue = { kind: "null" };

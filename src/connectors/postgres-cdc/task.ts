@@ -59,13 +59,25 @@ const SLOT_BUSY_WAIT_MS = 200;
 const PAUSED_STATUS_INTERVAL_MS = 1000;
 
 interface Snapshot {
-  readonly rows: AsyncGenerator<SnapshotRow>;
+  /** The rows a fetch at a time, and what of the last fetch polls have not taken yet. */
+  readonly rows: AsyncGenerator<SnapshotRow[]>;
+  fetched: SnapshotRow[];
+  taken: number;
   readonly consistentPoint: bigint;
   readonly startedAt: bigint;
   readonly notifier: InitialSnapshotNotifier;
   txId: bigint;
   /** A blocking snapshot: the offset of the last record streamed before it (its records carry that position). */
   readonly blocking?: { readonly streamed: Record<string, unknown>; readonly signal: string };
+}
+
+/** The first row of the snapshot's next fetch, the rest kept for the polls to come; null at the snapshot's end. */
+async function nextFetch(snapshot: Snapshot): Promise<SnapshotRow | null> {
+  const fetched = await snapshot.rows.next();
+  if (fetched.done) return null;
+  snapshot.fetched = fetched.value;
+  snapshot.taken = 1;
+  return fetched.value[0]!;
 }
 
 /**
@@ -496,6 +508,8 @@ export class PostgresCdcTask extends SourceTask {
         bothListeners(this.progress, notifier),
         selection ?? configuredSelection(this.config.snapshotInclude, this.config.snapshotOverrides),
       ),
+      fetched: [],
+      taken: 0,
       consistentPoint,
       startedAt: nowUnixMicros(),
       notifier,
@@ -622,9 +636,10 @@ export class PostgresCdcTask extends SourceTask {
     const blocking = snapshot.blocking;
     if (blocking) await this.signals?.poll(); // a blocking snapshot asked for meanwhile waits for this one to end
     while (records.length < this.config.maxBatchSize) {
-      let next: IteratorResult<SnapshotRow>;
+      let row: SnapshotRow | null;
       try {
-        next = await snapshot.rows.next();
+        row =
+          snapshot.taken < snapshot.fetched.length ? snapshot.fetched[snapshot.taken++]! : await nextFetch(snapshot);
       } catch (err) {
         snapshot.notifier.aborted();
         // The sink channel's TABLE_SCAN_COMPLETED (SQL_EXCEPTION) and ABORTED go out before the task fails.
@@ -633,7 +648,7 @@ export class PostgresCdcTask extends SourceTask {
         this.snapshotFailure = err;
         return records;
       }
-      if (next.done) {
+      if (row === null) {
         this.handOn(records, []);
         this.snapshot = null;
         this.resumeStreaming();
@@ -643,7 +658,7 @@ export class PostgresCdcTask extends SourceTask {
           await this.startStreaming(snapshot.consistentPoint, null, null);
         break;
       }
-      const { table, tuple, marker } = next.value;
+      const { table, tuple, marker } = row;
       const offset = blocking
         ? blockingSnapshotOffset(blocking.streamed, marker === "last")
         : snapshotOffset(snapshot.consistentPoint, snapshot.txId, snapshot.startedAt, marker === "last");

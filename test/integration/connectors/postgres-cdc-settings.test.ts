@@ -5,9 +5,9 @@
 // topic prefix and tables, and its connector and slot are removed after it.
 //
 // Checks that something does NOT arrive rely on order: the connector reads the WAL in order and the
-// worker produces a poll's records topic by topic, each produce awaited, before the next poll. So
-// once a record for a change committed later (a "marker") is in Kafka, every record the connector
-// made for earlier changes is in Kafka too; what is missing then was never made.
+// worker writes each topic's records in poll order. So once a record for a change committed later (a
+// "marker") is in Kafka, every record the connector made for earlier changes of that topic is in Kafka
+// too; what is missing then was never made.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { connectClient, removeConnectDir, startTestConnect, type TestConnect } from "../../fixtures/connect.ts";
 import { cdcConnection, startPostgres, type PostgresServer } from "../../fixtures/postgres.ts";
@@ -165,6 +165,21 @@ describe("PostgreSQL CDC connector settings", () => {
     // Snapshot again (with the row streamed in between), then streaming from the new snapshot on: nothing twice.
     expect(summary(all)).toEqual(["r:1", "r:2", "c:3", "r:1", "r:2", "r:3", "c:4"]);
     expect(all[3]!.value!.payload.source.snapshot).toBe("first");
+  });
+
+  test("snapshot.fetch.size: the snapshot's markers are Debezium's across fetches and tables, also when a table ends on a full fetch", async () => {
+    const name = nameOf("fetch_size");
+    const schema = `fetch_${run}`;
+    // Fetches of 2 rows: a has 4 (its last fetch is full, the next one empty), b has 3.
+    pg.psql(
+      `CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.a (id int PRIMARY KEY); CREATE TABLE ${schema}.b (id int PRIMARY KEY);
+       INSERT INTO ${schema}.a SELECT generate_series(1, 4); INSERT INTO ${schema}.b SELECT generate_series(1, 3)`,
+    );
+    await start(name, { "schema.include.list": schema, "snapshot.fetch.size": "2", "max.batch.size": "3" });
+    const markers = async (table: string, last: string) =>
+      (await eventsUntil(`${name}.${schema}.${table}`, last)).map((e) => e.value!.payload.source.snapshot);
+    expect(await markers("a", "r:4")).toEqual(["first", "true", "true", "last_in_data_collection"]);
+    expect(await markers("b", "r:3")).toEqual(["first_in_data_collection", "true", "last"]);
   });
 
   // In a schema of its own per case, `<schema>.items` matches items only, not items_archive: the
