@@ -319,6 +319,14 @@ export const postgresCdcSettings = new SettingsDefinition(
       doc: "Rows fetched at a time while snapshotting (10240 when not set).",
     },
     {
+      name: "snapshot.max.threads",
+      type: "int",
+      default: 1,
+      min: 1,
+      importance: "medium",
+      doc: "Tables the initial snapshot reads at once, each on a connection of its own in the same snapshot (Debezium's parallel initial snapshot). Their records interleave; each table's stay in order.",
+    },
+    {
       name: "snapshot.include.collection.list",
       type: "list",
       importance: "medium",
@@ -521,6 +529,7 @@ export interface PostgresCdcConfig {
   /** provide.transaction.metadata: the transaction topic's name, null when off. */
   readonly transactionTopic: string | null;
   readonly snapshotFetchSize: number;
+  readonly snapshotMaxThreads: number;
   /** snapshot.include.collection.list: which captured tables the snapshot reads (empty: all). */
   readonly snapshotInclude: readonly RegExp[];
   /** snapshot.select.statement.overrides: the SELECT of a table, by `schema.table`. */
@@ -627,6 +636,7 @@ export function parsePostgresCdcConfig(props: Record<string, string>): PostgresC
       s.optionalString("snapshot.fetch.size") === undefined
         ? DEFAULT_SNAPSHOT_FETCH_SIZE
         : s.int("snapshot.fetch.size"),
+    snapshotMaxThreads: s.int("snapshot.max.threads"),
     snapshotInclude: patterns(s, "snapshot.include.collection.list"),
     snapshotOverrides: selectOverrides(s, props),
     notificationChannels: new Set(channels.filter(isNotificationChannel)),

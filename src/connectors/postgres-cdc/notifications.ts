@@ -97,8 +97,8 @@ export class Notifications {
  */
 export class InitialSnapshotNotifier implements SnapshotListener {
   private names: string[] = [];
-  private current: string | null = null;
-  private rows = 0;
+  /** The tables being read (several with snapshot.max.threads), with the rows read so far. */
+  private readonly reading = new Map<string, number>();
   private finished = false;
 
   constructor(private readonly notifications: Notifications) {}
@@ -116,8 +116,7 @@ export class InitialSnapshotNotifier implements SnapshotListener {
   }
 
   tableStarted(table: string): void {
-    this.current = table;
-    this.rows = 0;
+    this.reading.set(table, 0);
     // Debezium lists the tables here from a java.util.HashSet, in its order.
     this.notifications.emit(INITIAL_SNAPSHOT, "IN_PROGRESS", {
       current_collection_in_progress: table,
@@ -125,16 +124,17 @@ export class InitialSnapshotNotifier implements SnapshotListener {
     });
   }
 
-  row(): void {
-    this.rows++;
+  row(table: string): void {
+    this.reading.set(table, (this.reading.get(table) ?? 0) + 1);
   }
 
   tableDone(table: string): void {
-    this.current = null;
+    const rows = this.reading.get(table) ?? 0;
+    this.reading.delete(table);
     this.notifications.emit(INITIAL_SNAPSHOT, "TABLE_SCAN_COMPLETED", {
       scanned_collection: table,
       data_collections: this.names.join(","),
-      total_rows_scanned: String(this.rows),
+      total_rows_scanned: String(rows),
       status: "SUCCEEDED",
     });
   }
@@ -148,11 +148,12 @@ export class InitialSnapshotNotifier implements SnapshotListener {
   aborted(): void {
     if (this.finished) return;
     this.finished = true;
-    if (this.current !== null)
+    for (const table of this.reading.keys())
       this.notifications.emit(INITIAL_SNAPSHOT, "TABLE_SCAN_COMPLETED", {
-        scanned_collection: this.current,
+        scanned_collection: table,
         status: "SQL_EXCEPTION",
       });
+    this.reading.clear();
     this.notifications.emit(INITIAL_SNAPSHOT, "ABORTED");
   }
 }

@@ -34,7 +34,8 @@ export class SnapshotProgress implements SnapshotListener {
   private completed = false;
   private startedAt = 0;
   private endedAt: number | null = null;
-  private table: { name: string; startedAt: number; loggedAt: number } | null = null;
+  /** The tables being read (several with snapshot.max.threads): when each started and was last logged. */
+  private readonly reading = new Map<string, { startedAt: number; loggedAt: number }>();
 
   constructor(
     private readonly log: Logger,
@@ -87,7 +88,7 @@ export class SnapshotProgress implements SnapshotListener {
     this.completed = false;
     this.startedAt = this.now();
     this.endedAt = null;
-    this.table = null;
+    this.reading.clear();
     const estimated = tables.reduce((sum, t) => sum + (t.estimate ?? 0), 0);
     const unknown = tables.filter((t) => t.estimate === null).length;
     const without = unknown === 0 ? "" : ` (${unknown} without an estimate)`;
@@ -104,20 +105,24 @@ export class SnapshotProgress implements SnapshotListener {
     }
   }
 
-  tableStarted(): void {}
+  tableStarted(table: string): void {
+    const now = this.now();
+    this.reading.set(table, { startedAt: now, loggedAt: now });
+  }
 
   row(table: string): void {
     const rows = (this.scanned.get(table) ?? 0) + 1;
     this.scanned.set(table, rows);
+    const reading = this.reading.get(table);
+    if (reading === undefined) return;
     const now = this.now();
-    if (this.table?.name !== table) this.table = { name: table, startedAt: now, loggedAt: now };
-    else if (now - this.table.loggedAt >= this.intervalMs) {
-      this.table.loggedAt = now;
+    if (now - reading.loggedAt >= this.intervalMs) {
+      reading.loggedAt = now;
       const progress = {
         table,
         rows,
         estimate: this.estimates.get(table) ?? null,
-        elapsedMs: now - this.table.startedAt,
+        elapsedMs: now - reading.startedAt,
         fromSize: this.fromSize.has(table),
       };
       this.log.info(
@@ -129,8 +134,9 @@ export class SnapshotProgress implements SnapshotListener {
 
   tableDone(table: string): void {
     const rows = this.scanned.get(table) ?? 0;
-    const elapsedMs = this.table?.name === table ? this.now() - this.table.startedAt : 0;
-    this.table = null;
+    const started = this.reading.get(table)?.startedAt;
+    const elapsedMs = started === undefined ? 0 : this.now() - started;
+    this.reading.delete(table);
     this.finished.add(table);
     const remainingTables = this.remainingTables();
     this.log.info(

@@ -4,24 +4,21 @@
 // task asks for them, and carry Debezium's `snapshot` markers (first, last, per table). Which tables are
 // read (snapshot.include.collection.list) and with which query (snapshot.select.statement.overrides)
 // is decided by functions a snapshot of other kinds reuses.
-import type { Sql } from "postgres";
+import type { ReservedSql, Sql } from "postgres";
 import { ConnectException } from "../../connect/api/connector.ts";
 import { logger } from "../../platform/log.ts";
 import { tableOfCatalog, type CaptureOptions, type CapturedTable } from "./captured-table.ts";
 import { capturedTables, describeTable, type CatalogTable, type TableName } from "./catalog.ts";
 import { estimateRows } from "./row-estimate.ts";
-import type { SnapshotMarker } from "./envelope.ts";
 import type { Tuple, TupleValue } from "./pgoutput.ts";
 import { quoteIdentifier } from "./replication-connection.ts";
+import { Handover } from "./handover.ts";
+import { SnapshotMarkers, type MarkedRow } from "./snapshot-markers.ts";
 import type { EstimatedTable, SnapshotListener } from "./snapshot-progress.ts";
 
 const log = logger("postgres-cdc");
 
-export interface SnapshotRow {
-  readonly table: CapturedTable;
-  readonly tuple: Tuple;
-  readonly marker: SnapshotMarker;
-}
+export type SnapshotRow = MarkedRow;
 
 /** Which captured tables a snapshot reads, and how (the config's, or a blocking snapshot's signal's). */
 export interface SnapshotSelection {
@@ -93,152 +90,164 @@ export interface SnapshotInfo {
 
 /**
  * Reads the tables in the exported snapshot (initial_only has none: then in the transaction's own), a
- * cursor's fetch at a time. `onStart` hears the transaction's id before the first row; `listener` hears
- * the tables with their estimated sizes, each row read, each table's end and the snapshot's. The
- * generator must run to its end or be returned, which gives the connection back.
+ * cursor's fetch at a time; with `threads` > 1 (snapshot.max.threads), that many tables at once, each on
+ * a connection of its own in the same snapshot. `onStart` hears the transaction's id before the first
+ * row; `listener` hears the tables with their estimated sizes, each row read, each table's end and the
+ * snapshot's. The generator must run to its end or be returned, which gives the connections back.
  */
 export async function* snapshotRows(
   sql: Sql,
   snapshotName: string | null,
   options: CaptureOptions,
-  fetchSize: number,
+  read: { fetchSize: number; threads: number },
   onStart: (info: SnapshotInfo) => void,
   listener: SnapshotListener,
   selection: SnapshotSelection = SNAPSHOT_EVERY_TABLE,
 ): AsyncGenerator<SnapshotRow[]> {
-  // One row of lookahead: a row's marker depends on whether the next one is of the same table, so the
-  // last row of each fetch waits for the next fetch (or the end).
-  let held: { table: CapturedTable; tuple: Tuple; first: boolean } | null = null;
-  let firstOverall = true;
-  for await (const { table, tuples } of tableRows(
-    sql,
-    snapshotName,
-    options,
-    fetchSize,
-    onStart,
-    listener,
-    selection,
-  )) {
-    const batch: SnapshotRow[] = [];
-    for (const tuple of tuples) {
-      if (held !== null) {
-        batch.push({
-          table: held.table,
-          tuple: held.tuple,
-          marker: marker(held.first, held.table !== table, firstOverall, false),
-        });
-        firstOverall = false;
-      }
-      held = { table, tuple, first: held === null || held.table !== table };
-    }
-    if (batch.length > 0) yield batch;
+  const markers = new SnapshotMarkers();
+  for await (const fetched of tableFetches(sql, snapshotName, options, read, onStart, listener, selection)) {
+    const rows =
+      fetched.tuples === null ? markers.tableEnd(fetched.table) : markers.rows(fetched.table, fetched.tuples);
+    if (rows.length > 0) yield rows;
   }
-  if (held !== null)
-    yield [{ table: held.table, tuple: held.tuple, marker: marker(held.first, true, firstOverall, true) }];
+  const last = markers.end();
+  if (last.length > 0) yield last;
 }
 
-/**
- * Debezium's precedence: last of all (Debezium re-marks the record it holds back when the snapshot ends,
- * so a snapshot of one row says "last"), first of all, first of its table, last of its table, else true.
- */
-function marker(
-  firstInTable: boolean,
-  lastInTable: boolean,
-  firstOverall: boolean,
-  lastOverall: boolean,
-): SnapshotMarker {
-  if (lastOverall) return "last";
-  if (firstOverall) return "first";
-  if (firstInTable) return "first_in_data_collection";
-  if (lastInTable) return "last_in_data_collection";
-  return "true";
+/** A fetch of a table's rows, or (tuples null) the table's end. */
+interface TableFetch {
+  table: CapturedTable;
+  tuples: Tuple[] | null;
 }
 
-/** The rows of each table, one fetch of the cursor at a time; the next fetch is asked for before a fetch's rows are handed on. */
-async function* tableRows(
+async function* tableFetches(
   sql: Sql,
   snapshotName: string | null,
   options: CaptureOptions,
-  fetchSize: number,
+  read: { fetchSize: number; threads: number },
   onStart: (info: SnapshotInfo) => void,
   listener: SnapshotListener,
   selection: SnapshotSelection,
-): AsyncGenerator<{ table: CapturedTable; tuples: Tuple[] }> {
-  const connection = await sql.reserve();
-  // A fetch under way when the reader is returned early: answered before the connection goes back.
-  let fetching: Promise<unknown> | null = null;
+): AsyncGenerator<TableFetch> {
+  const connections: ReservedSql[] = [await sql.reserve()];
+  // Each reader hands on one fetch at a time and waits for it to be taken: memory stays at a fetch per reader.
+  const fetches = new Handover<TableFetch>();
+  let readers: Promise<void>[] = [];
   try {
-    await connection.unsafe("BEGIN ISOLATION LEVEL REPEATABLE READ");
-    // Must be the transaction's first statement: from here on it sees what the slot's start saw.
-    if (snapshotName !== null)
-      await connection.unsafe(`SET TRANSACTION SNAPSHOT '${snapshotName.replaceAll("'", "''")}'`);
-    const [{ txid }] = (await connection.unsafe("SELECT txid_current()::text AS txid")) as unknown as [
-      { txid: string },
-    ];
+    const [first] = connections as [ReservedSql];
+    await inSnapshot(first, snapshotName);
+    const [{ txid }] = (await first.unsafe("SELECT txid_current()::text AS txid")) as unknown as [{ txid: string }];
     onStart({ txId: BigInt(txid) });
-    const names = (await capturedTables(connection, options.filters)).filter((name) => selection.includes(name));
+    const names = (await capturedTables(first, options.filters)).filter((name) => selection.includes(name));
     const estimated: EstimatedTable[] = [];
     for (const name of names) {
-      const { rows, basis } = await estimateRows(connection, name);
+      const { rows, basis } = await estimateRows(first, name);
       estimated.push({ name: `${name.schema}.${name.table}`, estimate: rows, basis });
     }
     listener.tables(estimated);
-    for (const name of names) {
-      const qualified = `${name.schema}.${name.table}`;
-      listener.tableStarted(qualified);
-      const catalog = await describeTable(connection, name);
-      const table = tableOfCatalog(name, catalog, options);
-      const query = snapshotQuery(name, table, selection.select(name));
-      if (query === null) {
-        listener.tableDone(qualified);
-        continue;
+    const count = Math.max(1, Math.min(read.threads, names.length));
+    if (count > 1) {
+      // The others see exactly what the first sees: its snapshot, exported while its transaction is open.
+      const [{ exported }] = (await first.unsafe("SELECT pg_export_snapshot() AS exported")) as unknown as [
+        { exported: string },
+      ];
+      for (let i = 1; i < count; i++) {
+        const connection = await sql.reserve();
+        connections.push(connection);
+        await inSnapshot(connection, exported);
       }
-      if (query.overridden)
-        log.info({ table: qualified, query: query.sql }, `snapshot of ${qualified} with its override query`);
-      await connection.unsafe(`DECLARE sluice_snapshot NO SCROLL CURSOR FOR ${query.sql}`);
-      const fetch = () => {
-        const rows = connection.unsafe(`FETCH ${fetchSize} FROM sluice_snapshot`).raw();
-        fetching = rows;
-        return rows;
-      };
-      // The tuple keeps the table's positions so rowOf() lines up; columns not read stay null.
-      let positions: (number | null)[] | null = null;
-      for (let next = fetch(); ; ) {
-        const rows = await next;
-        fetching = null;
-        // The server reads the next rows while these are decoded and sent on.
-        if (rows.length === fetchSize) next = fetch();
-        if (rows.length > 0)
-          positions ??= resultPositions(
-            name,
-            catalog,
-            table,
-            rows.columns.map((c) => c.name),
-          );
-        const tuples: Tuple[] = new Array(rows.length);
-        for (let r = 0; r < rows.length; r++) {
-          const raw = rows[r]!;
-          const tuple: TupleValue[] = table.columns.map(() => NULL_VALUE);
-          for (let i = 0; i < positions!.length; i++) {
-            const position = positions![i]!;
-            const value = raw[i] as Buffer | null;
-            if (position !== null && value !== null) tuple[position] = { kind: "text", value: value.toString("utf8") };
-          }
-          tuples[r] = tuple;
-          listener.row(qualified);
-        }
-        if (tuples.length > 0) yield { table, tuples };
-        if (rows.length < fetchSize) break;
-      }
-      await connection.unsafe("CLOSE sluice_snapshot");
-      listener.tableDone(qualified);
     }
-    await connection.unsafe("COMMIT");
+    const queue = [...names];
+    readers = connections.map(async (connection) => {
+      for (let name = queue.shift(); name !== undefined && !fetches.closed; name = queue.shift())
+        await readTable(connection, name, options, read.fetchSize, listener, selection, fetches);
+      await connection.unsafe("COMMIT");
+    });
+    void Promise.all(readers).then(
+      () => fetches.end(),
+      (err: unknown) => fetches.fail(err),
+    );
+    for (let next = await fetches.take(); next !== null; next = await fetches.take()) yield next;
     listener.done();
   } finally {
-    await (fetching as Promise<unknown> | null)?.catch(() => undefined);
-    connection.release();
+    fetches.close(); // readers stop at their next fetch (answered before their connection goes back)
+    await Promise.allSettled(readers);
+    for (const connection of connections) connection.release();
   }
 }
 
+/** Opens a REPEATABLE READ transaction on the connection, in the exported snapshot when there is one. */
+async function inSnapshot(connection: ReservedSql, snapshotName: string | null): Promise<void> {
+  await connection.unsafe("BEGIN ISOLATION LEVEL REPEATABLE READ");
+  // Must be the transaction's first statement: from here on it sees what the slot's start saw.
+  if (snapshotName !== null)
+    await connection.unsafe(`SET TRANSACTION SNAPSHOT '${snapshotName.replaceAll("'", "''")}'`);
+}
+
+/** One table through a cursor, a fetch at a time; the next fetch is asked for before a fetch's rows are handed on. */
+async function readTable(
+  connection: ReservedSql,
+  name: TableName,
+  options: CaptureOptions,
+  fetchSize: number,
+  listener: SnapshotListener,
+  selection: SnapshotSelection,
+  fetches: Handover<TableFetch>,
+): Promise<void> {
+  const qualified = `${name.schema}.${name.table}`;
+  listener.tableStarted(qualified);
+  const catalog = await describeTable(connection, name);
+  const table = tableOfCatalog(name, catalog, options);
+  const query = snapshotQuery(name, table, selection.select(name));
+  if (query === null) {
+    listener.tableDone(qualified);
+    return;
+  }
+  if (query.overridden)
+    log.info({ table: qualified, query: query.sql }, `snapshot of ${qualified} with its override query`);
+  await connection.unsafe(`DECLARE sluice_snapshot NO SCROLL CURSOR FOR ${query.sql}`);
+  const fetch = () =>
+    connection.unsafe(`FETCH ${fetchSize} FROM sluice_snapshot`).raw() as unknown as Promise<RawFetch>;
+  // The tuple keeps the table's positions so rowOf() lines up; columns not read stay null.
+  let positions: (number | null)[] | null = null;
+  let next: Promise<RawFetch> | null = fetch();
+  try {
+    while (next !== null) {
+      const rows: RawFetch = await next;
+      // The server reads the next rows while these are decoded and sent on.
+      next = rows.length === fetchSize ? fetch() : null;
+      if (rows.length > 0)
+        positions ??= resultPositions(
+          name,
+          catalog,
+          table,
+          rows.columns.map((c) => c.name),
+        );
+      const tuples: Tuple[] = new Array(rows.length);
+      for (let r = 0; r < rows.length; r++) {
+        const raw = rows[r]!;
+        const tuple: TupleValue[] = table.columns.map(() => NULL_VALUE);
+        for (let i = 0; i < positions!.length; i++) {
+          const position = positions![i]!;
+          const value = raw[i]!;
+          if (position !== null && value !== null) tuple[position] = { kind: "text", value: value.toString("utf8") };
+        }
+        tuples[r] = tuple;
+        listener.row(qualified);
+      }
+      if (tuples.length > 0 && !(await fetches.put({ table, tuples }))) return;
+    }
+  } finally {
+    await next?.catch(() => undefined); // a fetch under way is answered before the connection is given back
+  }
+  await connection.unsafe("CLOSE sluice_snapshot");
+  listener.tableDone(qualified);
+  await fetches.put({ table, tuples: null });
+}
+
 const NULL_VALUE: TupleValue = { kind: "null" };
+
+/** A raw fetch: each row's values as bytes (null for SQL NULL), with the result's column names. */
+interface RawFetch extends ReadonlyArray<readonly (Buffer | null)[]> {
+  readonly columns: readonly { name: string }[];
+}

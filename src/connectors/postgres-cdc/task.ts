@@ -282,7 +282,8 @@ export class PostgresCdcTask extends SourceTask {
   /** Connects and resumes from the committed offset (at start, and again after losing the database). */
   private async open(): Promise<void> {
     const config = this.config;
-    const sql = (this.sql = await connectSql(config, 2));
+    // The snapshot's readers (snapshot.max.threads) and one for the catalog and the rest.
+    const sql = (this.sql = await connectSql(config, config.snapshotMaxThreads + 1));
     const storedOffset = this.context.offsetStorageReader.offset(sourcePartition(config.topicPrefix));
     this.position = storedOffset;
     const stored = readOffset(storedOffset);
@@ -500,7 +501,7 @@ export class PostgresCdcTask extends SourceTask {
         this.sql!,
         snapshotName,
         this.captureOptions(),
-        this.config.snapshotFetchSize,
+        { fetchSize: this.config.snapshotFetchSize, threads: this.config.snapshotMaxThreads },
         // A blocking snapshot's records carry the last streamed change's txId, as Debezium's do.
         ({ txId }) => {
           if (!this.snapshot!.blocking) this.snapshot!.txId = txId;

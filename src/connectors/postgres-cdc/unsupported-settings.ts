@@ -98,7 +98,6 @@ export const debeziumUnsupportedSettings: Setting[] = [
       "max.queue.size",
       "max.queue.size.in.bytes",
       "query.fetch.size",
-      "snapshot.max.threads",
       "snapshot.max.threads.multiplier",
       "legacy.snapshot.max.threads",
       "internal.legacy.snapshot.max.threads",

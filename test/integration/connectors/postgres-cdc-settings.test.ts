@@ -182,6 +182,56 @@ describe("PostgreSQL CDC connector settings", () => {
     expect(await markers("b", "r:3")).toEqual(["first_in_data_collection", "true", "last"]);
   });
 
+  test("snapshot.max.threads: tables read at once in one snapshot; each table whole and in order, one first and one last of all", async () => {
+    const name = nameOf("threads");
+    const schema = `threads_${run}`;
+    const tables = ["t1", "t2", "t3"];
+    pg.psql(
+      [`CREATE SCHEMA ${schema}`]
+        .concat(
+          tables.map(
+            (t) =>
+              `CREATE TABLE ${schema}.${t} (id int PRIMARY KEY); INSERT INTO ${schema}.${t} SELECT generate_series(1, 5)`,
+          ),
+        )
+        .join("; "),
+    );
+    const notes = `${name}_notes`;
+    await start(name, {
+      "schema.include.list": schema,
+      "snapshot.max.threads": "3",
+      "snapshot.fetch.size": "2",
+      "max.batch.size": "2",
+      "notification.enabled.channels": "sink",
+      "notification.sink.topic.name": notes,
+    });
+    const markers: string[] = [];
+    for (const t of tables) {
+      const all = await eventsUntil(`${name}.${schema}.${t}`, "r:5");
+      expect(summary(all)).toEqual(["r:1", "r:2", "r:3", "r:4", "r:5"]);
+      const marks = all.map((e) => e.value!.payload.source.snapshot as string);
+      expect(["first", "first_in_data_collection"]).toContain(marks[0]!);
+      expect(marks.slice(1, 4)).toEqual(["true", "true", "true"]);
+      expect(["last", "last_in_data_collection"]).toContain(marks[4]!);
+      markers.push(...marks);
+    }
+    expect(markers.filter((m) => m === "first")).toHaveLength(1);
+    expect(markers.filter((m) => m === "last")).toHaveLength(1);
+    // Read at once: each of the three readers starts its table before any table is done.
+    const types = await waitFor("the snapshot's notifications", async () => {
+      const all = (await events(notes)).map((e) => (e.value!.payload as unknown as { type: string }).type);
+      return all.at(-1) === "COMPLETED" ? all : undefined;
+    });
+    expect(types.slice(0, 5)).toEqual([
+      "STARTED",
+      "DATA_COLLECTIONS_RESOLVED",
+      "IN_PROGRESS",
+      "IN_PROGRESS",
+      "IN_PROGRESS",
+    ]);
+    expect(types.filter((t) => t === "TABLE_SCAN_COMPLETED")).toHaveLength(3);
+  });
+
   // In a schema of its own per case, `<schema>.items` matches items only, not items_archive: the
   // patterns are anchored. The left-out table would come second in the snapshot (name order), and its
   // insert comes first in the WAL, before the captured table's insert that is the marker.

@@ -181,8 +181,8 @@ describe("the initial snapshot's notifications", () => {
       { name: "public.a", estimate: 2 },
     ]);
     notifier.tableStarted("public.a");
-    notifier.row();
-    notifier.row();
+    notifier.row("public.a");
+    notifier.row("public.a");
     notifier.tableDone("public.a");
     notifier.tableStarted("public.b");
     notifier.tableDone("public.b");

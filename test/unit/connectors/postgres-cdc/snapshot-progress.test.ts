@@ -26,6 +26,7 @@ describe("snapshot progress", () => {
       { name: "public.a", estimate: 4 },
       { name: "public.b", estimate: null },
     ]);
+    progress.tableStarted("public.a");
     progress.row("public.a");
     advance(4_999);
     progress.row("public.a");
@@ -34,6 +35,7 @@ describe("snapshot progress", () => {
     advance(1_000);
     progress.row("public.a");
     progress.tableDone("public.a");
+    progress.tableStarted("public.b");
     progress.tableDone("public.b");
     progress.done();
     expect(lines.map((l) => l.msg)).toEqual([
@@ -46,6 +48,32 @@ describe("snapshot progress", () => {
     expect(lines[1]!.fields).toEqual({ table: "public.a", rows: 3, estimate: 4, rowsPerSecond: 1 });
   });
 
+  test("tables read at once (snapshot.max.threads): each its own progress and duration", () => {
+    const { progress, lines, advance } = harness(5_000);
+    progress.tables([
+      { name: "public.a", estimate: 10 },
+      { name: "public.b", estimate: 10 },
+    ]);
+    progress.tableStarted("public.a");
+    advance(1_000);
+    progress.tableStarted("public.b");
+    for (let i = 0; i < 3; i++) {
+      progress.row("public.a");
+      progress.row("public.b");
+      advance(2_000);
+    }
+    progress.row("public.a");
+    progress.tableDone("public.a");
+    progress.row("public.b");
+    progress.tableDone("public.b");
+    expect(lines.slice(1).map((l) => l.msg)).toEqual([
+      "snapshot of public.a: 3 of ~10 rows (30%), 1 rows/s, about 12s left",
+      "snapshot of public.a done: 4 rows in 7s; 1 of 2 table(s) left",
+      "snapshot of public.b: 4 of ~10 rows (40%), 1 rows/s, about 9s left",
+      "snapshot of public.b done: 4 rows in 6s; 0 of 2 table(s) left",
+    ]);
+  });
+
   test("gauges carry Debezium's snapshot figures", () => {
     const { progress, gauge, advance } = harness(5_000);
     expect(gauge("snapshot_running")).toBe(0);
@@ -53,6 +81,7 @@ describe("snapshot progress", () => {
       { name: "public.a", estimate: 2 },
       { name: "public.b", estimate: 0 },
     ]);
+    progress.tableStarted("public.a");
     progress.row("public.a");
     expect(gauge("snapshot_running")).toBe(1);
     expect(gauge("total_table_count")).toBe(2);
