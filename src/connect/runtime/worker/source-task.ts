@@ -1,9 +1,9 @@
 // Runs a SourceTask: poll → transforms → converters → broker. At least once, the task polls on while
 // earlier batches are being written (a bounded number of them, one write at a time per topic, so each
 // partition keeps its order); offsets are committed every offset.flush.interval.ms, only for records the
-// broker acknowledged, in poll order, and a failed write fails the task with nothing past it committed. Exactly once (KIP-618), the
-// records and their offsets are written in one transaction of the task's transactional producer, which
-// ends where transaction.boundary says.
+// broker acknowledged, in poll order, and a failed write fails the task with nothing past it committed.
+// Exactly once (KIP-618), the records and their offsets are written in one transaction of the task's
+// transactional producer, which ends where transaction.boundary says.
 import {
   autoCreatedTopic,
   BrokerError,
