@@ -92,17 +92,10 @@ export class SqlBuilder {
     return `COPY ${table}(${this.columnList(columns)}) FROM STDIN`;
   }
 
-  /** The staged rows inserted into the target; an upsert when `upsert`. */
-  insertFromStage(
-    id: TableId,
-    stage: string,
-    keyColumns: readonly string[],
-    nonKeyColumns: readonly string[],
-    upsert: boolean,
-  ): string {
+  /** The staged rows upserted into the target (inserts COPY straight into the target instead). */
+  upsertFromStage(id: TableId, stage: string, keyColumns: readonly string[], nonKeyColumns: readonly string[]): string {
     const columns = this.columnList([...keyColumns, ...nonKeyColumns]);
-    const insert = `INSERT INTO ${this.table(id)}(${columns}) SELECT ${columns} FROM ${stage}`;
-    return upsert ? `${insert} ${this.upsertClause(keyColumns, nonKeyColumns)}` : insert;
+    return `INSERT INTO ${this.table(id)}(${columns}) SELECT ${columns} FROM ${stage} ${this.upsertClause(keyColumns, nonKeyColumns)}`;
   }
 
   /** The target's rows whose keys are staged, deleted. */

@@ -203,7 +203,7 @@ export class JdbcWriter {
       return [
         { sql: this.sql.stageTable(stage, run.table, columns), params: [] },
         ...this.copyRows(stage, columns, lastOfEachKey(rows, keyColumns.length)),
-        { sql: this.sql.insertFromStage(run.table, stage, keyColumns, nonKeyColumns, true), params: [] },
+        { sql: this.sql.upsertFromStage(run.table, stage, keyColumns, nonKeyColumns), params: [] },
       ];
     }
     const width = columns.length;

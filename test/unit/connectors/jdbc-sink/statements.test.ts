@@ -131,14 +131,11 @@ describe("PostgreSQL bulk writes through a stage", () => {
   test("COPY names its columns", () => {
     expect(pg.copyFrom('"orders"', ["id", "name"])).toBe('COPY "orders"("id","name") FROM STDIN');
   });
-  test("staged rows are inserted, or upserted with the dialect's clause", () => {
-    expect(pg.insertFromStage(t, "s1", ["id"], ["name"], false)).toBe(
-      'INSERT INTO "orders"("id","name") SELECT "id","name" FROM s1',
-    );
-    expect(pg.insertFromStage(t, "s1", ["id"], ["name"], true)).toBe(
+  test("staged rows are upserted with the dialect's clause", () => {
+    expect(pg.upsertFromStage(t, "s1", ["id"], ["name"])).toBe(
       'INSERT INTO "orders"("id","name") SELECT "id","name" FROM s1 ON CONFLICT ("id") DO UPDATE SET "name"=EXCLUDED."name"',
     );
-    expect(pg.insertFromStage(t, "s1", ["a", "b"], [], true)).toBe(
+    expect(pg.upsertFromStage(t, "s1", ["a", "b"], [])).toBe(
       'INSERT INTO "orders"("a","b") SELECT "a","b" FROM s1 ON CONFLICT ("a","b") DO NOTHING',
     );
   });
