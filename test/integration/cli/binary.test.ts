@@ -277,7 +277,8 @@ describe("dist/sluice", () => {
       join(work, "sink.json"),
       JSON.stringify({ name: "sink", config: { "connector.class": "FileStreamSink", file: output, topics: "rows" } }),
     );
-    const start = () =>
+    const log = (run: number, stream = "out") => join(work, `run-${run}.${stream}`);
+    const start = (run: number) =>
       spawn(
         [
           bin,
@@ -288,25 +289,33 @@ describe("dist/sluice", () => {
         ],
         {
           cwd: work,
-          env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "warn" },
-          stdout: "pipe",
-          stderr: "pipe",
+          env: { PATH: process.env.PATH ?? "", HOME: dir, SLUICE_LOG_LEVEL: "info" },
+          stdout: Bun.file(log(run)),
+          stderr: Bun.file(log(run, "err")),
         },
       );
-    const lineCount = () =>
-      fs.existsSync(output) ? fs.readFileSync(output, "utf8").split("\n").filter(Boolean).length : 0;
-    let proc = start();
-    await waitFor("some rows delivered", () => lineCount() > 100 || undefined, { timeoutMs: 30000, intervalMs: 5 });
+    const lines = () => (fs.existsSync(output) ? fs.readFileSync(output, "utf8").split("\n").filter(Boolean) : []);
+    let proc = start(1);
+    await waitFor("some rows delivered", () => lines().length > 100 || undefined, { timeoutMs: 30000, intervalMs: 5 });
     proc.kill("SIGKILL");
     await proc.exited;
     fs.appendFileSync(input, all.slice(10000).join("\n") + "\n");
-    proc = start();
+    proc = start(2);
+    // A timeout says whether rows are lost or late, and what the worker logged.
     await waitFor(
       "every row delivered",
-      () => new Set(fs.readFileSync(output, "utf8").split("\n").filter(Boolean)).size === all.length || undefined,
+      () => {
+        const seen = new Set(lines());
+        const missing = all.filter((row) => !seen.has(row));
+        if (missing.length === 0) return true;
+        throw new Error(`${missing.length} rows missing (${missing[0]} to ${missing.at(-1)})`);
+      },
       { timeoutMs: 60000 },
-    );
-    const got = fs.readFileSync(output, "utf8").split("\n").filter(Boolean) as string[];
+    ).catch((err: Error) => {
+      const logs = [1, 2].flatMap((run) => [log(run), log(run, "err")].map((file) => fs.readFileSync(file, "utf8")));
+      throw new Error([err.message, ...logs].join("\n"));
+    });
+    const got = lines();
     // Nothing lost, order kept; duplicates only from re-delivery after the crash.
     const firstSeen = got.filter((line, i) => got.indexOf(line) === i);
     expect(firstSeen).toEqual(all);
