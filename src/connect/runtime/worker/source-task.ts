@@ -74,10 +74,18 @@ export interface SourcePipeline {
 
 /**
  * At least once, how far polling runs ahead of the broker's acknowledgements: batches and bytes written
- * and not yet acknowledged (Kafka's producer buffers up to buffer.memory, 32 MiB, the same way).
+ * and not yet acknowledged (Kafka's producer buffers up to buffer.memory, 32 MiB, the same way). Many
+ * batches: a connector that polls a hundred small records at a time fills a produce with them.
  */
-const MAX_BATCHES_IN_FLIGHT = 4;
+export const MAX_BATCHES_IN_FLIGHT = 256;
 const MAX_BYTES_IN_FLIGHT = 16 * 1024 * 1024;
+
+/** One produce to a topic: records of one or more batches; those of later batches join until it starts. */
+type TopicWrite = {
+  items: { record: SourceRecord; produce: ProduceRecord }[];
+  started: boolean;
+  sent: Promise<boolean>;
+};
 
 /** A written batch's source positions, stored once it and every batch before it are acknowledged. */
 type BatchOffsets = { key: string; partition: Record<string, unknown>; offset: Record<string, unknown> }[];
@@ -100,7 +108,7 @@ export class WorkerSourceTask extends WorkerTask {
   private readonly requests?: ConnectorTransactionRequests;
   /** At least once: batches being written, the last write per topic (the next waits for it), and the first write that failed. */
   private readonly submitted = new SubmittedBatches<BatchOffsets>();
-  private readonly topicWrites = new Map<string, Promise<boolean>>();
+  private readonly topicWrites = new Map<string, TopicWrite>();
   private readonly writing = new Set<Promise<void>>();
   private writeFailure?: { error: unknown };
 
@@ -313,9 +321,9 @@ export class WorkerSourceTask extends WorkerTask {
   }
 
   /**
-   * Writes a batch without waiting for it: one produce per topic, after the topic's previous one (so a
-   * retried write keeps its place). Once every produce of the batch is acknowledged, so are its records
-   * (commitRecord) and, after all earlier batches, its source offsets. The first failure stops later writes.
+   * Writes a batch without waiting for it: per topic, one produce at a time (so a retried write keeps its
+   * place). Once every topic's part of the batch is acknowledged, so are its records (commitRecord) and,
+   * after all earlier batches, its source offsets. The first failure stops later writes.
    */
   private write(
     byTopic: Map<string, { record: SourceRecord; produce: ProduceRecord }[]>,
@@ -323,36 +331,7 @@ export class WorkerSourceTask extends WorkerTask {
     bytes: number,
   ): void {
     const batch = this.submitted.submit(positions, bytes);
-    const produced = [...byTopic].map(([topic, items]) => {
-      const previous = this.topicWrites.get(topic) ?? Promise.resolve();
-      const sent = previous.then(async () => {
-        if (this.writeFailure) return false;
-        try {
-          const written = await this.produceWithRetry(
-            topic,
-            items.map((i) => i.produce),
-          );
-          this.p.metrics.written(items.length);
-          items.forEach((item, i) =>
-            this.committedRecord(item.record, { topic, partition: written[i]!.partition, offset: written[i]!.offset }),
-          );
-          return true;
-        } catch (error) {
-          // Set before the topic's next write looks; the task is FAILED at once, as its loop may be
-          // waiting in a poll, which then ends it.
-          if (!this.writeFailure) {
-            this.writeFailure = { error };
-            this.fail(error);
-          }
-          return false;
-        }
-      });
-      this.topicWrites.set(topic, sent);
-      void sent.then(() => {
-        if (this.topicWrites.get(topic) === sent) this.topicWrites.delete(topic);
-      });
-      return sent;
-    });
+    const produced = [...byTopic].map(([topic, items]) => this.writeToTopic(topic, items));
     // A batch not written whole is never acknowledged: later batches' offsets wait behind it for good.
     const done = Promise.all(produced).then((written) => {
       if (written.every(Boolean))
@@ -360,6 +339,48 @@ export class WorkerSourceTask extends WorkerTask {
     });
     this.writing.add(done);
     void done.then(() => this.writing.delete(done));
+  }
+
+  /**
+   * Answers whether the records were acknowledged. Records for a topic whose previous produce is under way
+   * join the one queued behind it: as Kafka's producer fills its next batch while a request is in flight,
+   * each round trip carries everything polled meanwhile, not one poll's worth.
+   */
+  private writeToTopic(topic: string, items: { record: SourceRecord; produce: ProduceRecord }[]): Promise<boolean> {
+    const last = this.topicWrites.get(topic);
+    if (last && !last.started) {
+      for (const item of items) last.items.push(item);
+      return last.sent;
+    }
+    const next: TopicWrite = { items, started: false, sent: Promise.resolve(false) };
+    next.sent = (last?.sent ?? Promise.resolve(true)).then(async () => {
+      next.started = true;
+      if (this.writeFailure) return false;
+      try {
+        const written = await this.produceWithRetry(
+          topic,
+          next.items.map((i) => i.produce),
+        );
+        this.p.metrics.written(next.items.length);
+        next.items.forEach((item, i) =>
+          this.committedRecord(item.record, { topic, partition: written[i]!.partition, offset: written[i]!.offset }),
+        );
+        return true;
+      } catch (error) {
+        // Set before the topic's next write looks; the task is FAILED at once, as its loop may be
+        // waiting in a poll, which then ends it.
+        if (!this.writeFailure) {
+          this.writeFailure = { error };
+          this.fail(error);
+        }
+        return false;
+      }
+    });
+    this.topicWrites.set(topic, next);
+    void next.sent.then(() => {
+      if (this.topicWrites.get(topic) === next) this.topicWrites.delete(topic);
+    });
+    return next.sent;
   }
 
   /**

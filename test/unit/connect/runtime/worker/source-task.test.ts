@@ -14,7 +14,7 @@ import { RetryWithToleranceOperator } from "#src/connect/runtime/errors/toleranc
 import { ConnectMetrics } from "#src/connect/runtime/metrics.ts";
 import { FileOffsetStore } from "#src/connect/runtime/storage/offset-store.ts";
 import { sourceConnectorDefinition } from "#src/connect/runtime/worker/connector-config.ts";
-import { WorkerSourceTask } from "#src/connect/runtime/worker/source-task.ts";
+import { MAX_BATCHES_IN_FLIGHT, WorkerSourceTask } from "#src/connect/runtime/worker/source-task.ts";
 import { tempBroker } from "../../../../fixtures/embedded-broker.ts";
 import { captureLogs } from "../../../../fixtures/logs.ts";
 import { waitFor } from "../../../../fixtures/wait.ts";
@@ -83,6 +83,8 @@ async function startSource(
     boundary?: "poll" | "interval" | "connector";
     /** Writes to this topic wait until the test opens the gate. */
     gated?: { topic: string; open: Promise<void> };
+    /** Sees the records of each produce to the gated topic. */
+    onProduce?: (records: ProduceRecord[]) => void;
   } = {},
 ) {
   const temp = await tempBroker();
@@ -118,7 +120,9 @@ async function startSource(
     converterClasses: { key: "StringConverter", value: "StringConverter", header: "SimpleHeaderConverter" },
     transform: async (r) => (options.transform ? options.transform(r) : r),
     errors: new RetryWithToleranceOperator(settings, "src-0", metrics),
-    broker: options.gated ? gatedBroker(temp.broker, options.gated.topic, options.gated.open) : temp.broker,
+    broker: options.gated
+      ? gatedBroker(temp.broker, options.gated.topic, options.gated.open, options.onProduce)
+      : temp.broker,
     offsets,
     flushIntervalMs: options.flushIntervalMs ?? 60_000,
     metrics,
@@ -132,7 +136,12 @@ async function startSource(
 }
 
 /** The broker, with its writes to one topic held until `open` settles: acknowledgements out of order. */
-function gatedBroker(broker: EmbeddedBroker, topic: string, open: Promise<void>): Broker {
+function gatedBroker(
+  broker: EmbeddedBroker,
+  topic: string,
+  open: Promise<void>,
+  onProduce?: (records: ProduceRecord[]) => void,
+): Broker {
   return new Proxy(broker, {
     get(target, name, receiver) {
       if (name !== "produce") {
@@ -140,7 +149,10 @@ function gatedBroker(broker: EmbeddedBroker, topic: string, open: Promise<void>)
         return typeof value === "function" ? value.bind(target) : value;
       }
       return async (to: string, records: ProduceRecord[]) => {
-        if (to === topic) await open;
+        if (to === topic) {
+          onProduce?.(records);
+          await open;
+        }
         return target.produce(to, records);
       };
     },
@@ -310,7 +322,7 @@ describe("polling on while batches are written", () => {
     await broker.createTopic({ name: "out", partitions: 1, replicationFactor: 1 });
     // The second batch names a partition the topic does not have: the broker refuses it.
     task.offer([to("out", 1)], [to("out", 2, { kafkaPartition: 5 })], [to("out", 3)], [to("out", 4)]);
-    await waitFor("all four batches polled", () => task.polls === 4);
+    await waitFor("all four batches polled and sent", () => task.polls === 5); // the fifth waits for an offer
     gate.resolve();
     // FAILED at once, though the loop may be in its next poll, which then ends it.
     const failed = await log.reached("FAILED");
@@ -326,15 +338,39 @@ describe("polling on while batches are written", () => {
     const task = new ScriptedSourceTask();
     const gate = Promise.withResolvers<void>();
     const { worker, log, offsets } = await startSource(task, { gated: { topic: "out", open: gate.promise } });
-    task.offer(...Array.from({ length: 6 }, (_, i) => [to("out", i + 1)]));
-    await waitFor("the bound reached", () => task.polls === 4);
+    const count = MAX_BATCHES_IN_FLIGHT + 2;
+    task.offer(...Array.from({ length: count }, (_, i) => [to("out", i + 1)]));
+    await waitFor("the bound reached", () => task.polls === MAX_BATCHES_IN_FLIGHT);
     gate.resolve();
-    await waitFor("every batch acknowledged", () => task.committedRecords.length === 6);
-    // The first four polls ran ahead of any acknowledgement; the fifth waited for one.
-    expect(task.acknowledgedAtPoll.slice(0, 5)).toEqual([0, 0, 0, 0, 1]);
+    await waitFor("every batch acknowledged", () => task.committedRecords.length === count);
+    // The first polls ran ahead of any acknowledgement up to the bound; the next waited for one.
+    const ahead = task.acknowledgedAtPoll.slice(0, MAX_BATCHES_IN_FLIGHT + 1);
+    expect(ahead.slice(0, -1).every((acknowledged) => acknowledged === 0)).toBe(true);
+    expect(ahead.at(-1)).toBeGreaterThan(0);
     stop(worker, task);
     await log.reached("UNASSIGNED");
-    expect(offsets.get("src", { file: "a" })).toEqual({ position: 6 });
+    expect(offsets.get("src", { file: "a" })).toEqual({ position: count });
+  });
+
+  test("batches polled while a topic's write is under way go out together in its next produce, in order", async () => {
+    const task = new ScriptedSourceTask();
+    const gate = Promise.withResolvers<void>();
+    const produced: number[] = [];
+    const { worker, log, broker, offsets } = await startSource(task, {
+      gated: { topic: "out", open: gate.promise },
+      onProduce: (records) => produced.push(records.length),
+    });
+    task.offer(...Array.from({ length: 5 }, (_, i) => [to("out", i + 1)]));
+    await waitFor("every batch polled and sent", () => task.polls === 6); // the sixth waits for an offer
+    gate.resolve();
+    await waitFor("every batch acknowledged", () => task.committedRecords.length === 5);
+    // The first batch went alone; the four polled while it was out, in one produce.
+    expect(produced).toEqual([1, 4]);
+    expect((await written(broker, "out")).map(([, value]) => value)).toEqual(["1", "2", "3", "4", "5"]);
+    expect(task.committedRecords.map(([value]) => value)).toEqual(["1", "2", "3", "4", "5"]);
+    stop(worker, task);
+    await log.reached("UNASSIGNED");
+    expect(offsets.get("src", { file: "a" })).toEqual({ position: 5 });
   });
 });
 
