@@ -1,13 +1,15 @@
 // Multi-task connect benchmark: a CPU-bound pipeline, SequenceSource (plugins/sequence-source.ts) →
 // a 2-partition Kafka topic → FileStreamSink, on `dist/sluice connect-standalone` (its own process, as in
 // bench/connect.ts), once with tasks.max=1 and once with tasks.max=2 on both connectors. JsonConverter
-// (with schemas) for keys and values: the work per record is conversion and the Kafka client, not I/O.
-// The same number of records either way (with 2 tasks, each task writes half: its key is its task id,
-// and the keys "0" and "1" land in partitions 0 and 1, so each sink task reads one partition).
+// (with schemas) for values, StringConverter for keys: the work per record is conversion and the Kafka
+// client, not I/O. The same number of records either way (with 2 tasks, each task writes half: its key is
+// its task id, and the keys "0" and "1" land in partitions 0 and 1, so each sink task reads one partition;
+// checked. As JsonConverter envelopes both keys fell in partition 0, leaving the second sink task idle.)
 // Two phases per run, each connector alone, so tasks.max=1 is one task on one thread and tasks.max=2 two
 // tasks on two: the source until the topic holds every record (end offsets), then the sink until its file
 // holds every number (then checked: each number exactly once per task). Each phase: records/s and the
-// worker's CPU time over its wall time (how many cores it used); and the worker's peak RSS. The ratio
+// worker's CPU time over its wall time (how many cores it used), the same for the whole machine (with the
+// broker on the same cores, whether two tasks had a second core to run on); and the worker's peak RSS. The ratio
 // 2 tasks / 1 task per connector is the target's figure (≥ 1.7× on 2 cores).
 // Usage: bun bench/connect-tasks.ts [records=1000000] [timeoutSeconds=600]
 // SLUICE_BIN overrides the Sluice executable (default dist/sluice, built with `bun run build` if missing).
@@ -33,6 +35,16 @@ interface Phase {
   recordsPerSecond: number;
   /** CPU seconds of the worker process per wall second, over the phase. */
   cores: number;
+  /** Of the whole machine (worker, broker, this bench): how many cores were busy. */
+  machineCores: number;
+}
+
+/** Seconds of CPU the machine has spent busy (not idle, not waiting for I/O), over all its cores. */
+function machineBusySeconds(): number {
+  const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!.trim().split(/\s+/);
+  const jiffies = fields.map(Number);
+  const total = jiffies.reduce((a, b) => a + b, 0);
+  return (total - jiffies[3]! - jiffies[4]!) / 100;
 }
 
 interface Result {
@@ -78,6 +90,7 @@ async function run(tasks: number, bootstrap: string, admin: KafkaBroker, sluice:
     standaloneWorkerProperties(
       { bootstrap, port, dir, converter: "org.apache.kafka.connect.json.JsonConverter" },
       {
+        "key.converter": "org.apache.kafka.connect.storage.StringConverter",
         // The example plugin, and the FileStream connectors enabled as Kafka's quickstart does.
         "plugin.path": `${join(dir, "plugins")},${join(dir, "libs", CONNECT_FILE_JAR)}`,
         "data.dir": join(dir, "data"),
@@ -101,6 +114,7 @@ async function run(tasks: number, bootstrap: string, admin: KafkaBroker, sluice:
     // Each phase alone, so tasks.max=1 is one task on one thread and tasks.max=2 two tasks on two.
     const phase = async (create: () => Promise<void>, done: () => Promise<boolean>): Promise<Phase> => {
       const cpuBefore = cpuSeconds(worker.proc.pid);
+      const machineBefore = machineBusySeconds();
       const start = performance.now();
       await create();
       while (!(await done())) {
@@ -108,7 +122,12 @@ async function run(tasks: number, bootstrap: string, admin: KafkaBroker, sluice:
         await Bun.sleep(20);
       }
       const seconds = (performance.now() - start) / 1000;
-      return { seconds, recordsPerSecond: total / seconds, cores: (cpuSeconds(worker.proc.pid) - cpuBefore) / seconds };
+      return {
+        seconds,
+        recordsPerSecond: total / seconds,
+        cores: (cpuSeconds(worker.proc.pid) - cpuBefore) / seconds,
+        machineCores: (machineBusySeconds() - machineBefore) / seconds,
+      };
     };
     const source = await phase(
       () =>
@@ -120,6 +139,9 @@ async function run(tasks: number, bootstrap: string, admin: KafkaBroker, sluice:
         }),
       async () => (await admin.endOffsets(topic)).reduce((a, b) => a + b, 0) >= total,
     );
+    const split = await admin.endOffsets(topic);
+    if (tasks === PARTITIONS && split.some((count) => count !== perTask))
+      throw new Error(`each source task's records should fill one partition; the partitions hold ${split.join(", ")}`);
     const sink = await phase(
       () =>
         createConnector(worker.url, "sink", {
@@ -147,22 +169,22 @@ try {
   for (const tasks of [1, 2]) {
     const r = await run(tasks, kafka.bootstrap, admin, sluice);
     const says = (p: Phase) =>
-      `${Math.round(p.recordsPerSecond)} records/s (${p.seconds.toFixed(2)} s, ${p.cores.toFixed(2)} cores)`;
+      `${Math.round(p.recordsPerSecond)} records/s (${p.seconds.toFixed(2)} s, ${p.cores.toFixed(2)} cores, machine ${p.machineCores.toFixed(2)})`;
     console.log(
       `tasks.max=${tasks}: source ${says(r.source)}; sink ${says(r.sink)}; peak RSS ${Math.round(r.peakRssMiB)} MiB`,
     );
     results.push(r);
   }
   const fmt = (n: number) => Math.round(n).toLocaleString("en-US").replace(/,/g, " ");
-  console.log("\n| tasks.max | Connector | Records | Seconds | Records/s | CPU (cores) |");
-  console.log("|---|---|---|---|---|---|");
+  console.log("\n| tasks.max | Connector | Records | Seconds | Records/s | CPU (cores) | Machine busy (cores) |");
+  console.log("|---|---|---|---|---|---|---|");
   for (const r of results) {
     for (const [name, p] of [
       ["SequenceSource", r.source],
       ["FileStreamSink", r.sink],
     ] as const) {
       console.log(
-        `| ${r.tasks} | ${name} | ${fmt(p.recordsPerSecond * p.seconds)} | ${p.seconds.toFixed(2)} | ${fmt(p.recordsPerSecond)} | ${p.cores.toFixed(2)} |`,
+        `| ${r.tasks} | ${name} | ${fmt(p.recordsPerSecond * p.seconds)} | ${p.seconds.toFixed(2)} | ${fmt(p.recordsPerSecond)} | ${p.cores.toFixed(2)} | ${p.machineCores.toFixed(2)} |`,
       );
     }
   }
