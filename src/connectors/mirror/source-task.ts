@@ -50,6 +50,9 @@ export class MirrorSourceTask extends SourceTask {
   private readonly positions = new Map<string, PartitionRead>();
   private readonly routes = new Map<string, Route>();
   private fetch!: ReturnType<typeof consumerTuning>;
+  /** The last fetch's records not yet polled: as Kafka's consumer, a poll answers max.poll.records of them. */
+  private fetched: FetchedRecord[] = [];
+  private nextFetched = 0;
   private stopping = false;
   private metrics: MirrorSourceMetrics | undefined;
   private lag: MirrorSourceLag | undefined;
@@ -144,31 +147,40 @@ export class MirrorSourceTask extends SourceTask {
     if (this.stopping || !this.consumer) return null;
     const consumer = this.consumer;
     void this.lag?.refresh((topic) => consumer.endOffsets(topic));
-    const reads = [...this.positions.values()];
-    let fetched: FetchedRecord[];
-    try {
-      fetched = await this.consumer.fetchMany(reads, {
-        maxWaitMs: this.config.pollTimeoutMs,
-        minBytes: this.fetch.fetchMinBytes,
-        maxBytes: this.fetch.maxPartitionFetchBytes,
-        totalMaxBytes: this.fetch.fetchMaxBytes,
-        isolationLevel: this.fetch.isolationLevel,
-      });
-    } catch (err) {
-      // As Kafka's task: a failed poll is logged and polled again; a position the log no longer has
-      // (retention, a recreated topic) is reset as the consumer would.
-      log.warn({ err: (err as Error).message }, "Failure during poll.");
-      await this.resetOutOfRange().catch(() => undefined);
-      // As long as Kafka's poll would have waited: an unreachable cluster is not asked in a tight loop.
-      await Bun.sleep(Math.min(this.config.pollTimeoutMs, 1000));
-      return null;
+    if (this.nextFetched >= this.fetched.length) {
+      this.fetched = [];
+      this.nextFetched = 0;
+      const reads = [...this.positions.values()];
+      try {
+        this.fetched = await this.consumer.fetchMany(reads, {
+          maxWaitMs: this.config.pollTimeoutMs,
+          minBytes: this.fetch.fetchMinBytes,
+          maxBytes: this.fetch.maxPartitionFetchBytes,
+          totalMaxBytes: this.fetch.fetchMaxBytes,
+          isolationLevel: this.fetch.isolationLevel,
+        });
+      } catch (err) {
+        // As Kafka's task: a failed poll is logged and polled again; a position the log no longer has
+        // (retention, a recreated topic) is reset as the consumer would.
+        log.warn({ err: (err as Error).message }, "Failure during poll.");
+        await this.resetOutOfRange().catch(() => undefined);
+        // As long as Kafka's poll would have waited: an unreachable cluster is not asked in a tight loop.
+        await Bun.sleep(Math.min(this.config.pollTimeoutMs, 1000));
+        return null;
+      }
+      if (this.fetched.length === 0) return null;
     }
-    if (fetched.length === 0) return null;
+    // A poll's records become source records (held until the target acknowledges them) a poll's worth at
+    // a time, not a whole fetch (up to fetch.max.bytes) at once.
+    const start = this.nextFetched;
+    const end = Math.min(this.fetched.length, start + this.fetch.maxPollRecords);
+    this.nextFetched = end;
     const records: SourceRecord[] = [];
     // A fetch answers partition by partition: what a record needs of its partition is looked up when the
     // partition changes, not per record.
     let current: { topic: string; partition: number; route: Route | undefined } | undefined;
-    for (const r of fetched) {
+    for (let i = start; i < end; i++) {
+      const r = this.fetched[i]!;
       if (current?.partition !== r.partition || current.topic !== r.topic)
         current = { topic: r.topic, partition: r.partition, route: this.routeOf(r) };
       const route = current.route;

@@ -17,6 +17,7 @@ import { catalog } from "#src/catalog.ts";
 import { startConnectDistributed, type RunningConnect } from "#src/connect/runtime/server.ts";
 import { workerSettings } from "#src/connect/runtime/worker/worker-config.ts";
 import { decodeOffsetSync, type OffsetSync } from "#src/connectors/mirror/offset-sync.ts";
+import { MirrorSourceTask } from "#src/connectors/mirror/source-task.ts";
 import { connectClient } from "../../fixtures/connect.ts";
 import { dumpLog, startKafka, type KafkaCluster } from "../../fixtures/kafka.ts";
 import { scrape } from "../../fixtures/prometheus.ts";
@@ -421,4 +422,36 @@ describe("MirrorSourceConnector between two Kafka clusters", () => {
     expect((await api.delete("/connectors/mm2-eos")).status).toBe(204);
     await stopWorker(worker);
   }, 240_000);
+  test("a task's poll answers at most the source consumer's max.poll.records of a fetch, in order", async () => {
+    const topic = "polled-in-parts";
+    await sourceClient.createTopic({ name: topic, partitions: 1, replicationFactor: 1 });
+    const count = 1200;
+    await sourceClient.produce(
+      topic,
+      Array.from({ length: count }, (_, i) => ({ key: null, value: encoder.encode(String(i)) })),
+    );
+    const pollAll = async (props: Record<string, string>) => {
+      const task = new MirrorSourceTask();
+      task.initialize({ configs: {}, offsetStorageReader: { offset: () => null } });
+      await task.start({ ...mirrorConfig(props), "task.assigned.partitions": `${topic}-0` });
+      try {
+        const sizes: number[] = [];
+        const values: string[] = [];
+        while (values.length < count) {
+          const polled = (await task.poll()) ?? [];
+          sizes.push(polled.length);
+          for (const r of polled) values.push(new TextDecoder().decode(r.value as Uint8Array));
+        }
+        expect(values).toEqual(Array.from({ length: count }, (_, i) => String(i)));
+        return sizes.filter((n) => n > 0);
+      } finally {
+        await task.stop();
+      }
+    };
+    // Kafka's default, 500; then a source consumer setting of the connector.
+    const byDefault = await pollAll({ "emit.offset-syncs.enabled": "false" });
+    expect(Math.max(...byDefault)).toBe(500);
+    const small = await pollAll({ "emit.offset-syncs.enabled": "false", "source.consumer.max.poll.records": "100" });
+    expect(Math.max(...small)).toBe(100);
+  });
 });
