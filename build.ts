@@ -62,6 +62,8 @@ async function compile(outfile: string, target?: (typeof releaseTargets)[number]
     // the frames would still show the minified identifiers.
     minify: { whitespace: true, syntax: true, identifiers: false },
     sourcemap: "linked",
+    bytecode: true,
+    format: "esm",
     target: "bun",
     // Bun inlines NODE_ENV at build time (from the building shell, else "development"): fixed here so
     // the binary a test run builds (NODE_ENV=test) behaves as the one people run.
