@@ -1,6 +1,7 @@
 // The worker's task threads (main-thread side). Each task runs on one of up to `task.threads` threads
-// (the least busy; a thread starts when needed and ends when its last task stops). Only control,
-// statuses, metrics and offsets cross; on the embedded broker, broker calls too (remote-broker.ts).
+// (the least busy; a thread starts when needed or ahead of a starting connector's tasks, and ends when
+// its last task stops). Only control, statuses, metrics and offsets cross; on the embedded broker,
+// broker calls too (remote-broker.ts).
 // A thread that exits, or does not let its task stop in time, fails the tasks it still held.
 import type { Broker } from "../../../broker/broker.ts";
 import { logger } from "../../../platform/log.ts";
@@ -21,6 +22,8 @@ import { BrokerCalls } from "./remote-broker.ts";
 const log = logger("task threads");
 /** How long past its graceful timeout a stopping task's thread is given to answer before it is ended. */
 const STOP_GRACE_MS = 2000;
+/** How long a thread started ahead of tasks (prepare()) waits for its first one before it ends. */
+const PREPARED_IDLE_MS = 60_000;
 
 /** A task as the worker drives it, wherever it runs. */
 export interface RunningTask {
@@ -37,6 +40,8 @@ export interface TaskThreadsOptions {
   broker: Broker;
   offsets: OffsetStore;
   metrics: ConnectMetrics;
+  /** How long a prepared thread waits for a task (default one minute). */
+  preparedIdleMs?: number;
 }
 
 export interface TaskCallbacks {
@@ -49,13 +54,31 @@ export class TaskThreads {
 
   constructor(private readonly options: TaskThreadsOptions) {}
 
+  /** Threads running (or waiting for tasks). */
+  get size(): number {
+    return this.threads.size;
+  }
+
   start(spec: TaskSpec, offsets: OffsetSnapshot, callbacks: TaskCallbacks): RunningTask {
     let thread = [...this.threads].sort((a, b) => a.size - b.size)[0];
-    if (!thread || (thread.size > 0 && this.threads.size < this.options.max)) {
-      thread = new TaskThread(this.options, () => this.threads.delete(thread!));
-      this.threads.add(thread);
-    }
+    if (!thread || (thread.size > 0 && this.threads.size < this.options.max)) thread = this.newThread();
     return thread.start(spec, offsets, callbacks);
+  }
+
+  /**
+   * Starts a thread ahead of tasks expected soon (a connector starting here), when there is none: a
+   * thread takes ~0.5 s to be ready (its bundle evaluated, its client connected), which the first task
+   * would otherwise wait. Unused, it ends after a while.
+   */
+  prepare(): void {
+    if (this.threads.size > 0) return;
+    this.newThread().endUnlessStartedWithin(this.options.preparedIdleMs ?? PREPARED_IDLE_MS);
+  }
+
+  private newThread(): TaskThread {
+    const thread: TaskThread = new TaskThread(this.options, () => this.threads.delete(thread));
+    this.threads.add(thread);
+    return thread;
   }
 
   /** Ends every thread (after the worker stopped their tasks). */
@@ -78,6 +101,7 @@ class TaskThread {
   private readonly pending = new PendingCalls();
   private readonly brokerCalls: BrokerCalls;
   private ended = false;
+  private idle?: ReturnType<typeof setTimeout>;
 
   constructor(
     private readonly options: TaskThreadsOptions,
@@ -97,7 +121,16 @@ class TaskThread {
     return this.tasks.size;
   }
 
+  /** Ends the thread unless a task started on it within `ms`. */
+  endUnlessStartedWithin(ms: number): void {
+    this.idle = setTimeout(() => {
+      if (this.tasks.size === 0) this.end("");
+    }, ms);
+    this.idle.unref(); // (a process about to exit does not wait for it)
+  }
+
   start(spec: TaskSpec, offsets: OffsetSnapshot, callbacks: TaskCallbacks): RunningTask {
+    clearTimeout(this.idle);
     const id = `${spec.connector}-${spec.index}`;
     this.tasks.set(id, { callbacks, spec, metrics: this.options.metrics.task(spec.connector, spec.index) });
     this.post({ type: "start", task: id, spec, offsets });
@@ -131,6 +164,7 @@ class TaskThread {
   end(reason: string): void {
     if (this.ended) return;
     this.ended = true;
+    clearTimeout(this.idle);
     this.worker.terminate();
     this.pending.failAll(new Error(reason || "task thread ended"));
     void this.brokerCalls.close();

@@ -110,6 +110,7 @@ export class Worker {
     target: "STARTED" | "PAUSED",
     callbacks: ConnectorCallbacks,
   ): Promise<Record<string, string>[]> {
+    this.threads?.prepare(); // its tasks follow, here or on another worker
     const workerId = this.workerId;
     const resolved = new Map<string, string>();
     const setStatus = (state: Status["state"], trace?: string) => {
