@@ -109,7 +109,7 @@ export class WorkerSourceTask extends WorkerTask {
   /** Exactly once: the open transaction's writes, sent by the producer when it sees fit (at the latest at commit). */
   private inFlight: Promise<void>[] = [];
   private readonly requests?: ConnectorTransactionRequests;
-  /** At least once: batches being written, the last write per topic (the next waits for it), and the first write that failed. */
+  /** At least once: batches being written, the last write per topic (later records join it until it starts), and the first write that failed. */
   private readonly submitted = new SubmittedBatches<BatchOffsets>();
   private readonly topicWrites = new Map<string, TopicWrite>();
   private readonly writing = new Set<Promise<void>>();
