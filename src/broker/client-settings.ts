@@ -41,6 +41,8 @@ export interface ProducerTuning extends ConnectionTuning {
   deliveryTimeoutMs: number;
   /** transaction.timeout.ms: how long a transaction may stay open before Kafka aborts it. */
   transactionTimeoutMs: number;
+  /** buffer.memory: how far a source task's writes run ahead of their acknowledgements, in bytes. */
+  bufferMemory?: number;
 }
 
 export interface ConsumerTuning extends ConnectionTuning {
@@ -89,6 +91,9 @@ export const CONNECT_TASK_DEFAULTS: Record<ClientKind, Record<string, string>> =
   consumer: { "enable.auto.commit": "false", "auto.offset.reset": "earliest" },
   admin: {},
 };
+
+/** buffer.memory: Kafka's is 32 MiB of serialized records; Sluice counts the objects holding each record as well. */
+export const BUFFER_MEMORY_DEFAULT = 16 * 1024 * 1024;
 
 const LEVELS = "the Kafka client Sluice uses compresses at each codec's default level";
 const NO_GROUP =
@@ -219,13 +224,17 @@ const producerDeclared: Setting[] = [
     "Sluice's clients write a partition's records of one write as one batch, of up to 512 KiB or max.request.size",
     { type: "int", min: 0, default: 16384 },
   ),
-  ignored("buffer.memory", "Sluice's clients hold the records of one write only; there is no send buffer to size", {
+  {
+    name: "buffer.memory",
     type: "long",
+    default: BUFFER_MEMORY_DEFAULT,
     min: 0,
-  }),
+    importance: "high",
+    doc: "How many bytes of records a source task keeps written and not yet acknowledged (keys, values, and 512 bytes a record for the objects holding it); its polling waits while they are at this bound. Sluice's default is 16 MiB.",
+  },
   ignored(
     "max.block.ms",
-    "Sluice's writes do not block on a send buffer; a partition missing from the producer's metadata is waited for up to 10 s, then the write is retried as delivery.timeout.ms allows",
+    "a source task's polling waits for room under buffer.memory as long as the broker takes; a partition missing from the producer's metadata is waited for up to 10 s, then the write is retried as delivery.timeout.ms allows",
     {
       type: "long",
       min: 0,
@@ -566,6 +575,7 @@ export function producerTuning(props: Record<string, string>): ProducerTuning {
     maxRequestSize: v.get("max.request.size") as number,
     deliveryTimeoutMs: v.get("delivery.timeout.ms") as number,
     transactionTimeoutMs: v.get("transaction.timeout.ms") as number,
+    bufferMemory: v.get("buffer.memory") as number,
   };
 }
 

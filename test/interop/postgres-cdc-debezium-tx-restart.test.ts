@@ -113,13 +113,13 @@ async function restartInTransaction(
   sql: string,
   stopAfter: number,
 ): Promise<Record<Side, Restarted>> {
-  await sides.createBoth(label, (side) => ({
+  await sides.createBoth(label, () => ({
     "table.include.list": tables.map((t) => `public.${t}`).join(","),
     "provide.transaction.metadata": "true",
     "max.batch.size": "50",
-    // Debezium's Connect producer takes records ahead into its buffer (32 MB by default), acknowledged
-    // only as the quota lets them through: kept small, the stop can wait for them all.
-    ...(side === "debezium" ? { "producer.override.buffer.memory": "131072" } : {}),
+    // Both producers take records ahead into their buffers (Kafka's 32 MB, Sluice's 16 MiB by default),
+    // acknowledged only as the quota lets them through: kept small, the stop can wait for them all.
+    "producer.override.buffer.memory": "131072",
   }));
   const topic = (side: Side, name: string) => `${sideName(side, label)}.${name}`;
   const [first] = tables as [string];

@@ -15,7 +15,7 @@ const problem = (kind: "producer" | "consumer" | "admin", props: Record<string, 
   Object.fromEntries(checkClientSettings(kind, props).problems);
 
 describe("producer settings", () => {
-  test("Kafka's defaults: no compression, acks=all, idempotent, 1 MiB requests", () => {
+  test("Kafka's defaults: no compression, acks=all, idempotent, 1 MiB requests; Sluice's 16 MiB buffer.memory", () => {
     expect(producerTuning({})).toEqual({
       compression: "none",
       acks: -1,
@@ -23,7 +23,9 @@ describe("producer settings", () => {
       maxRequestSize: 1048576,
       deliveryTimeoutMs: 120000,
       transactionTimeoutMs: 60000,
+      bufferMemory: 16777216,
     });
+    expect(producerTuning({ "buffer.memory": "131072" }).bufferMemory).toBe(131072);
   });
 
   test("each codec, client.id and request.timeout.ms are taken", () => {
@@ -169,6 +171,7 @@ describe("a Connect task's clients", () => {
       maxRequestSize: 1048576,
       deliveryTimeoutMs: 2147483647,
       transactionTimeoutMs: 60000,
+      bufferMemory: 16777216,
     });
     expect(tuning.consumer.autoOffsetReset).toBe("earliest");
     // Connect's own request timeout (forever) is not the client's: Sluice's 30 s, with the task retrying.

@@ -12,6 +12,7 @@ import {
   type ProduceRecord,
   type TransactionalProducer,
 } from "../../../broker/broker.ts";
+import { BUFFER_MEMORY_DEFAULT } from "../../../broker/client-settings.ts";
 import { kafkaPartition } from "../../../broker/partitioner.ts";
 import type { Converter, HeaderConverter } from "../../api/converter.ts";
 import type { SourceRecord } from "../../api/records.ts";
@@ -67,6 +68,8 @@ export interface SourcePipeline {
   createTopics: boolean;
   /** The producer's delivery.timeout.ms: how long a write the broker refuses as retriable is retried (Kafka Connect's default: forever). */
   deliveryTimeoutMs?: number;
+  /** The producer's buffer.memory: the bound on bytes in flight (default BUFFER_MEMORY_DEFAULT). */
+  bufferMemory?: number;
   /** Topics this connector wrote to (GET /connectors/{c}/topics). */
   onTopic: (topic: string) => void;
   exactlyOnce?: ExactlyOnceDelivery;
@@ -74,13 +77,12 @@ export interface SourcePipeline {
 
 /**
  * At least once, how far polling runs ahead of the broker's acknowledgements: batches and bytes written
- * and not yet acknowledged (Kafka's producer buffers up to buffer.memory, 32 MiB, the same way). Many
+ * and not yet acknowledged (the producer's buffer.memory, as Kafka's producer buffers up to it). Many
  * batches: a connector that polls a hundred small records at a time fills a produce with them. The bytes
  * are what the records hold in memory: keys, values, and the objects around them (the source record, the
  * converted one, the connector's own), measured at ~600 bytes a record with MirrorSourceTask's.
  */
 export const MAX_BATCHES_IN_FLIGHT = 256;
-const MAX_BYTES_IN_FLIGHT = 16 * 1024 * 1024;
 const RECORD_OVERHEAD_BYTES = 512;
 
 /** One produce to a topic: records of one or more batches; those of later batches join until it starts. */
@@ -179,7 +181,8 @@ export class WorkerSourceTask extends WorkerTask {
   private async roomToPoll(): Promise<void> {
     while (
       !this.writeFailure &&
-      (this.submitted.inFlight >= MAX_BATCHES_IN_FLIGHT || this.submitted.bytes >= MAX_BYTES_IN_FLIGHT)
+      (this.submitted.inFlight >= MAX_BATCHES_IN_FLIGHT ||
+        this.submitted.bytes >= (this.p.bufferMemory ?? BUFFER_MEMORY_DEFAULT))
     )
       await Promise.race(this.writing);
     if (this.writeFailure) throw this.writeFailure.error;

@@ -108,6 +108,7 @@ export async function createTask(env: TaskEnvironment, spec: TaskSpec, onStatus:
       pluginMetrics: env.pluginMetrics,
       createTopics: env.settings.boolean("topic.creation.enable"),
       deliveryTimeoutMs: clients.producer.deliveryTimeoutMs,
+      ...(clients.producer.bufferMemory === undefined ? {} : { bufferMemory: clients.producer.bufferMemory }),
     });
   }
   const settings = sinkConnectorDefinition.parse(connectorConfig).values;

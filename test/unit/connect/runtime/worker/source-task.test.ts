@@ -85,6 +85,8 @@ async function startSource(
     gated?: { topic: string; open: Promise<void> };
     /** Sees the records of each produce to the gated topic. */
     onProduce?: (records: ProduceRecord[]) => void;
+    /** The producer's buffer.memory. */
+    bufferMemory?: number;
   } = {},
 ) {
   const temp = await tempBroker();
@@ -130,6 +132,7 @@ async function startSource(
     createTopics: true,
     onTopic: () => {},
     ...(exactlyOnce ? { exactlyOnce } : {}),
+    ...(options.bufferMemory === undefined ? {} : { bufferMemory: options.bufferMemory }),
   });
   worker.start();
   return { worker, log, broker: temp.broker, offsets };
@@ -350,6 +353,19 @@ describe("polling on while batches are written", () => {
     stop(worker, task);
     await log.reached("UNASSIGNED");
     expect(offsets.get("src", { file: "a" })).toEqual({ position: count });
+  });
+
+  test("producer buffer.memory bounds the bytes in flight: with room for one record, each poll waits for the last", async () => {
+    const task = new ScriptedSourceTask();
+    const gate = Promise.withResolvers<void>();
+    const { worker, log } = await startSource(task, { gated: { topic: "out", open: gate.promise }, bufferMemory: 1 });
+    task.offer([to("out", 1)], [to("out", 2)], [to("out", 3)]);
+    await waitFor("the first batch polled", () => task.polls === 1);
+    gate.resolve();
+    await waitFor("every batch acknowledged", () => task.committedRecords.length === 3);
+    expect(task.acknowledgedAtPoll.slice(0, 3)).toEqual([0, 1, 2]);
+    stop(worker, task);
+    await log.reached("UNASSIGNED");
   });
 
   test("batches polled while a topic's write is under way go out together in its next produce, in order", async () => {
