@@ -31,8 +31,9 @@ function typedLines(questions: string[]): Promise<string[]> {
   const lines: string[] = [];
   let text = "";
   let afterReturn = false;
-  process.stderr.write(questions[0]!);
+  // Echo is off before the prompt shows: what is typed as soon as it shows is not echoed.
   stdin.setRawMode(true);
+  process.stderr.write(questions[0]!);
   stdin.resume();
   return new Promise((resolve) => {
     const onData = (chunk: Buffer) => {
