@@ -7,8 +7,7 @@ import type { ParsedSettings } from "../../platform/settings.ts";
 import type { AvroNode } from "../../schema/avro/model.ts";
 import type { AvroParsedSchema } from "../../schema/avro/index.ts";
 import type { ParsedSchema } from "../../schema/format.ts";
-import { avroCodec } from "../../serde/codecs/avro.ts";
-import type { Encoded } from "../../serde/codecs/codec.ts";
+import { avroCodec, frameAvro } from "../../serde/codecs/avro.ts";
 import { SerializationException } from "../../serde/errors.ts";
 import { DataException, type Schema } from "../api/data/index.ts";
 import { AvroData, avroDataOptions, avroDataSettings } from "./avro-data.ts";
@@ -22,7 +21,7 @@ interface AvroReader {
   readonly type: Type;
 }
 
-export class AvroConverter extends RegistryConverter<AvroReader> {
+export class AvroConverter extends RegistryConverter<AvroReader, unknown> {
   static readonly className = "io.confluent.connect.avro.AvroConverter";
   protected readonly schemaType = "AVRO" as const;
   protected readonly formatName = "Avro";
@@ -42,12 +41,13 @@ export class AvroConverter extends RegistryConverter<AvroReader> {
     return this.data.fromConnectSchema(schema);
   }
 
-  protected encode(schema: Schema | null, writer: ParsedSchema, value: unknown): Encoded | null {
-    const root = (writer as AvroParsedSchema).root;
-    const avroValue = this.data.fromConnectData(schema, root, value);
-    if (avroValue === null) return null;
+  protected convert(schema: Schema | null, writer: ParsedSchema, value: unknown): unknown {
+    return this.data.fromConnectData(schema, (writer as AvroParsedSchema).root, value);
+  }
+
+  protected framed(id: number, writer: ParsedSchema, avroValue: unknown): Uint8Array {
     try {
-      return { payload: avscType(root).toBuffer(avroValue) };
+      return frameAvro(avscType((writer as AvroParsedSchema).root), id, avroValue);
     } catch (err) {
       throw new DataException(`Cannot write the value as Avro: ${(err as Error).message}`, { cause: err });
     }

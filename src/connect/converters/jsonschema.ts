@@ -7,8 +7,8 @@ import type { ParsedSchema } from "../../schema/format.ts";
 import { jsonSchemaTitle, type JsonSchemaParsed } from "../../schema/jsonschema/index.ts";
 import { JsonSyntaxError } from "../../jvm/json-text.ts";
 import { readTree } from "../../schema/jsonschema/json.ts";
-import type { Encoded } from "../../serde/codecs/codec.ts";
 import { SerializationException } from "../../serde/errors.ts";
+import { frame } from "../../serde/wire-format.ts";
 import { DataException, type Schema } from "../api/data/index.ts";
 import type { SchemaAndValue } from "../api/converter.ts";
 import { JsonSchemaData, jsonSchemaDataOptions, jsonSchemaDataSettings } from "./jsonschema-data.ts";
@@ -22,7 +22,7 @@ interface JsonSchemaReader {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-export class JsonSchemaConverter extends RegistryConverter<JsonSchemaReader> {
+export class JsonSchemaConverter extends RegistryConverter<JsonSchemaReader, string> {
   static readonly className = "io.confluent.connect.json.JsonSchemaConverter";
   protected readonly schemaType = "JSON" as const;
   protected readonly formatName = "JSON Schema";
@@ -45,9 +45,13 @@ export class JsonSchemaConverter extends RegistryConverter<JsonSchemaReader> {
     return this.data.fromConnectSchema(schema);
   }
 
-  protected encode(schema: Schema | null, _writer: ParsedSchema, value: unknown): Encoded | null {
-    const text = this.data.fromConnectData(schema!, value);
-    return text === null ? null : { payload: text };
+  protected convert(schema: Schema | null, _writer: ParsedSchema, value: unknown): string | null {
+    return this.data.fromConnectData(schema!, value);
+  }
+
+  /** The text is written as UTF-8 straight after the header. */
+  protected framed(id: number, _writer: ParsedSchema, text: string): Uint8Array {
+    return frame(id, text);
   }
 
   protected recordName(schema: ParsedSchema): string | undefined {

@@ -12,7 +12,7 @@ import {
   messageTypes,
   type ProtobufParsedSchema,
 } from "../../schema/protobuf/index.ts";
-import type { Encoded } from "../../serde/codecs/codec.ts";
+import { protobufFramer } from "../../serde/codecs/protobuf.ts";
 import { SerializationException } from "../../serde/errors.ts";
 import type { Schema } from "../api/data/index.ts";
 import type { SchemaAndValue } from "../api/converter.ts";
@@ -21,13 +21,25 @@ import { RegistryConverter, registryConverterSettings } from "./registry-convert
 
 export const protobufConverterSettings = registryConverterSettings(protobufDataSettings);
 
+/** The message a writer schema's values are written as, with a framer per schema id. */
+interface WriterMessage {
+  readonly type: protobuf.Type;
+  readonly prefix: Uint8Array;
+  readonly framers: Map<number, (message: Record<string, unknown>) => Uint8Array>;
+}
+
+interface Converted {
+  readonly to: WriterMessage;
+  readonly message: Record<string, unknown>;
+}
+
 /** A writer schema's message types, each with its Connect schema, by message-index path. */
 interface ProtobufReader {
   readonly parsed: ProtobufParsedSchema;
   readonly byIndexes: Map<string, { type: protobuf.Type; schema: Schema }>;
 }
 
-export class ProtobufConverter extends RegistryConverter<ProtobufReader> {
+export class ProtobufConverter extends RegistryConverter<ProtobufReader, Converted> {
   static readonly className = "io.confluent.connect.protobuf.ProtobufConverter";
   protected readonly schemaType = "PROTOBUF" as const;
   protected readonly formatName = "Protobuf";
@@ -35,6 +47,7 @@ export class ProtobufConverter extends RegistryConverter<ProtobufReader> {
   private data = new ProtobufData();
   /** The root message of each derived schema (what values are written as). */
   private readonly messageNames = new WeakMap<ParsedSchema, string>();
+  private readonly writerMessages = new WeakMap<ParsedSchema, WriterMessage>();
 
   /** The Connect ↔ Protobuf mapping in use (for tests and tools). */
   get protobufData(): ProtobufData {
@@ -53,15 +66,29 @@ export class ProtobufConverter extends RegistryConverter<ProtobufReader> {
     return writer.parsed;
   }
 
-  protected encode(schema: Schema | null, writer: ParsedSchema, value: unknown): Encoded | null {
-    const parsed = writer as ProtobufParsedSchema;
-    // A writer other than the derived schema (use.latest.version) is asked for the same message, else its first.
-    const name = this.messageNames.get(writer) ?? this.messageNameIn(parsed);
-    const indexes = indexesForMessage(parsed, name);
-    const type = messageForIndexes(parsed, indexes);
-    const message = this.data.fromConnectData(schema!, type, value);
-    if (message === null) return null;
-    return { payload: type.encode(message).finish(), prefix: encodeMessageIndexes(indexes) };
+  protected convert(schema: Schema | null, writer: ParsedSchema, value: unknown): Converted | null {
+    const to = this.writerMessage(writer);
+    const message = this.data.fromConnectData(schema!, to.type, value);
+    return message === null ? null : { to, message };
+  }
+
+  protected framed(id: number, _writer: ParsedSchema, { to, message }: Converted): Uint8Array {
+    let framer = to.framers.get(id);
+    if (!framer) to.framers.set(id, (framer = protobufFramer(to.type, id, to.prefix)));
+    return framer(message);
+  }
+
+  private writerMessage(writer: ParsedSchema): WriterMessage {
+    let found = this.writerMessages.get(writer);
+    if (!found) {
+      const parsed = writer as ProtobufParsedSchema;
+      // A writer other than the derived schema (use.latest.version) is asked for the same message, else its first.
+      const name = this.messageNames.get(writer) ?? this.messageNameIn(parsed);
+      const indexes = indexesForMessage(parsed, name);
+      found = { type: messageForIndexes(parsed, indexes), prefix: encodeMessageIndexes(indexes), framers: new Map() };
+      this.writerMessages.set(writer, found);
+    }
+    return found;
   }
 
   protected recordName(schema: ParsedSchema): string | undefined {

@@ -1,18 +1,18 @@
 // What Confluent's three schema registry converters share (AvroConverter, ProtobufConverter,
 // JsonSchemaConverter): the registry client and its settings, the serializers' schema id resolver
 // (subject naming, registering or looking up the schema derived from the Connect schema), the wire
-// format, a cache of what each schema id reads as, and the mapping of failures to Connect's exceptions. Each format supplies the
-// Connect ↔ format mapping. Once an id is known, conversion is synchronous; the first record of a
-// schema waits for the registry (the worker awaits converters).
+// format, a cache of what each schema id reads as, and the mapping of failures to Connect's exceptions.
+// Each format supplies the Connect ↔ format mapping and writes header and payload into one buffer.
+// Once an id is known, conversion is synchronous; the first record of a schema waits for the registry
+// (the worker awaits converters).
 import { SettingsDefinition, type ParsedSettings, type Setting } from "../../platform/settings.ts";
 import type { ParsedSchema, SchemaType } from "../../schema/format.ts";
-import type { Encoded } from "../../serde/codecs/codec.ts";
 import { serdeSettings } from "../../serde/config.ts";
 import { RestClientException, SerializationException } from "../../serde/errors.ts";
 import { LruCache } from "../../platform/lru.ts";
 import { SchemaRegistryClient, type SchemaText } from "../../serde/registry-client.ts";
 import { parseSchemaText, SchemaIdResolver, type ResolvedSchema } from "../../serde/schema-id-resolver.ts";
-import { frame, unframe } from "../../serde/wire-format.ts";
+import { unframe } from "../../serde/wire-format.ts";
 import { DataException, type Schema } from "../api/data/index.ts";
 import { RetriableException } from "../api/connector.ts";
 import { SchemaAndValue, settingStrings, type Converter, type ConverterConfig } from "../api/converter.ts";
@@ -22,7 +22,7 @@ export function registryConverterSettings(dataSettings: readonly Setting[]): Set
   return new SettingsDefinition([...serdeSettings.declared(), ...dataSettings], serdeSettings.passThroughPrefixes);
 }
 
-export abstract class RegistryConverter<Reader> implements Converter {
+export abstract class RegistryConverter<Reader, Converted> implements Converter {
   /** Set by configure(). */
   protected client!: SchemaRegistryClient;
   protected isKey = false;
@@ -39,8 +39,10 @@ export abstract class RegistryConverter<Reader> implements Converter {
   protected abstract configureData(settings: ParsedSettings): void;
   /** The registry schema a Connect schema maps to. */
   protected abstract schemaFor(schema: Schema | null): ParsedSchema;
-  /** The value as a payload of `writer`; null when no record is written (a null value). */
-  protected abstract encode(schema: Schema | null, writer: ParsedSchema, value: unknown): Encoded | null;
+  /** The value in the format's terms for `writer`; null when no record is written (a null value). */
+  protected abstract convert(schema: Schema | null, writer: ParsedSchema, value: unknown): Converted | null;
+  /** The header with schema id `id` and the converted value written as `writer`, in one buffer. */
+  protected abstract framed(id: number, writer: ParsedSchema, converted: Converted): Uint8Array;
   /** Full name for RecordNameStrategy and TopicRecordNameStrategy. */
   protected abstract recordName(schema: ParsedSchema): string | undefined;
   /** What reading with a writer schema needs (its Connect schema, compiled types), built once per id. */
@@ -66,23 +68,25 @@ export abstract class RegistryConverter<Reader> implements Converter {
     value: unknown,
   ): Uint8Array | null | Promise<Uint8Array | null> {
     let derived: ParsedSchema;
-    let encoded: Encoded | null;
+    let converted: Converted | null;
     let subject: string;
     // Schemaless null (a tombstone) is no record, in every format.
     if (schema === null && (value === null || value === undefined)) return null;
     try {
       derived = this.schemaFor(schema);
-      // Converted before any registry call: a bad value never registers a schema.
-      encoded = this.encode(schema, derived, value);
-      if (encoded === null) return null;
+      converted = this.convert(schema, derived, value);
+      if (converted === null) return null;
       subject = this.resolver.subject(topic, () => this.recordName(derived));
       const known = this.resolver.known(subject, derived);
-      if (known) return this.write(known, schema, derived, encoded, value);
+      if (known) return this.write(known, schema, derived, converted, value);
+      // Written once before any registry call: a bad value never registers a schema.
+      this.framed(0, derived, converted);
     } catch (err) {
       throw this.serializeError(topic, err);
     }
+    const written = converted;
     return this.resolver.resolve(subject, derived).then(
-      (known) => this.write(known, schema, derived, encoded, value),
+      (known) => this.write(known, schema, derived, written, value),
       (err: unknown) => {
         throw this.serializeError(topic, err);
       },
@@ -122,12 +126,12 @@ export abstract class RegistryConverter<Reader> implements Converter {
     known: ResolvedSchema,
     schema: Schema | null,
     derived: ParsedSchema,
-    encoded: Encoded,
+    converted: Converted,
     value: unknown,
   ): Uint8Array {
-    const payload = known.writer === derived ? encoded : this.encode(schema, known.writer, value);
-    if (payload === null) throw new DataException("The writer schema gave no payload for a non-null value");
-    return frame(known.id, payload.payload, payload.prefix);
+    const forWriter = known.writer === derived ? converted : this.convert(schema, known.writer, value);
+    if (forWriter === null) throw new DataException("The writer schema gave no payload for a non-null value");
+    return this.framed(known.id, known.writer, forWriter);
   }
 
   private async loadReader(id: number): Promise<Reader> {

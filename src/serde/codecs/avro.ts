@@ -16,6 +16,16 @@ interface PositionalType {
 // copy per record, as avsc's own toBuffer does.
 const scratch = Buffer.alloc(64 * 1024);
 
+/** Header and `value` written as `type`, in one buffer (avsc throws on a value `type` cannot write). */
+export function frameAvro(type: Type, id: number, value: unknown): Buffer {
+  const end = (type as unknown as PositionalType).encode(value, scratch, HEADER);
+  if (end < 0) return frame(id, type.toBuffer(value)) as Buffer; // larger than the scratch buffer
+  writeHeader(scratch, id);
+  const out = Buffer.allocUnsafe(end);
+  scratch.copy(out, 0, 0, end);
+  return out;
+}
+
 function avsc(schema: ParsedSchema): Type {
   return (schema as AvroParsedSchema).avscType;
 }
@@ -38,15 +48,9 @@ export const avroCodec: ValueCodec = {
 
   encoder(schema, id) {
     const type = avsc(schema);
-    const positional = type as unknown as PositionalType;
     return (value) => {
       if (!type.isValid(value)) throw invalid(type, value);
-      const end = positional.encode(value, scratch, HEADER);
-      if (end < 0) return frame(id, type.toBuffer(value)); // larger than the scratch buffer
-      writeHeader(scratch, id);
-      const out = Buffer.allocUnsafe(end);
-      scratch.copy(out, 0, 0, end);
-      return out;
+      return frameAvro(type, id, value);
     };
   },
 

@@ -4,14 +4,6 @@
 // once (runtime types, message indexes, Avro resolvers) is not looked up per record.
 import type { ParsedSchema, SchemaType } from "../../schema/format.ts";
 
-/** A payload for frame(): the Connect converters encode with this shape. */
-export interface Encoded {
-  /** Bytes, or text written as UTF-8 (saves a copy). */
-  payload: Uint8Array | string;
-  /** Bytes between the 5-byte header and the payload (Protobuf's message indexes). */
-  prefix?: Uint8Array;
-}
-
 /** Checks a value against the schema and returns header and payload in one buffer; throws SerializationException on a mismatch. */
 export type Encode = (value: unknown) => Uint8Array;
 /** Decodes what follows the header: `bytes` from `offset`. */

@@ -32,6 +32,23 @@ function byteSwapped(id: number): number {
   return (((id & 0xff) << 24) | ((id & 0xff00) << 8) | ((id >>> 8) & 0xff00) | (id >>> 24)) >>> 0;
 }
 
+/**
+ * Writes framed messages of one type with one id and message-index prefix. The header and prefix go
+ * into protobufjs' writer ahead of the message, so finish() returns the framed bytes with no copy.
+ * Prefix bytes below 0x80 are each their own varint; longer index paths (an index of 64 or more) are
+ * framed by copying instead.
+ */
+export function protobufFramer(type: protobuf.Type, id: number, prefix: Uint8Array): (message: object) => Uint8Array {
+  const prefixBytes = prefix.every((b) => b < 0x80) ? [...prefix] : undefined;
+  if (!prefixBytes) return (message) => frame(id, type.encode(message).finish(), prefix);
+  const idLittleEndian = byteSwapped(id);
+  return (message) => {
+    const writer = protobuf.Writer.create().uint32(MAGIC_BYTE).fixed32(idLittleEndian);
+    for (const b of prefixBytes) writer.uint32(b);
+    return type.encode(message, writer).finish();
+  };
+}
+
 export const protobufCodec: ValueCodec = {
   schemaType: "PROTOBUF",
 
@@ -42,11 +59,7 @@ export const protobufCodec: ValueCodec = {
     /** Keys a value may have: field names as written and protobufjs' camelCase names. */
     const keys = new Set<string>();
     for (const [camel, field] of Object.entries(type.fields)) keys.add(camel).add(field.name);
-    // The header and prefix go into protobufjs' writer ahead of the message, so finish() returns the
-    // framed bytes with no copy. Prefix bytes below 0x80 are each their own varint; longer index
-    // paths (an index of 64 or more) are framed by copying instead.
-    const prefixBytes = prefix.every((b) => b < 0x80) ? [...prefix] : undefined;
-    const idLittleEndian = byteSwapped(id);
+    const write = protobufFramer(type, id, prefix);
     const fail = (problem: string): never => {
       throw new SerializationException(`Error serializing Protobuf message ${fullName}: ${problem}`);
     };
@@ -64,10 +77,7 @@ export const protobufCodec: ValueCodec = {
       }
       const problem = type.verify(message);
       if (problem) fail(problem);
-      if (!prefixBytes) return frame(id, type.encode(message).finish(), prefix);
-      const writer = protobuf.Writer.create().uint32(MAGIC_BYTE).fixed32(idLittleEndian);
-      for (const b of prefixBytes) writer.uint32(b);
-      return type.encode(message, writer).finish();
+      return write(message);
     };
   },
 

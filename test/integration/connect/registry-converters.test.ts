@@ -4,7 +4,8 @@
 // once the schema id is cached, without waiting); bad bytes and registry failures map to Connect's
 // exceptions.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { AvroConverter } from "#src/connect/converters/avro.ts";
+import { AvroConverter, avscType } from "#src/connect/converters/avro.ts";
+import { indexesForMessage, messageForIndexes } from "#src/schema/protobuf/index.ts";
 import type { Converter, ConverterConfig, SchemaAndValue } from "#src/connect/api/converter.ts";
 import { BUILTIN_CONVERTERS } from "#src/connect/converters/index.ts";
 import { JsonSchemaConverter } from "#src/connect/converters/jsonschema.ts";
@@ -295,4 +296,58 @@ test("the worker finds the converters by Confluent's class names", async () => {
     const bytes = (await converter.fromConnectData(t, address, new Struct(address).put("city", "x")))!;
     expect(((await converter.toConnectData(t, bytes)).value as Struct).get("city")).toBe("x");
   }
+});
+
+describe("header and payload are written into one buffer, byte for byte what separate encoding gives", () => {
+  const header = (id: number) => Buffer.from([0, id >>> 24, (id >>> 16) & 0xff, (id >>> 8) & 0xff, id & 0xff]);
+  // A note longer than Avro's 64 KiB scratch buffer takes the copying path.
+  const long = new Struct(order)
+    .put("id", -7n)
+    .put("qty", -1)
+    .put("price", new BigDecimal(-5n, 2))
+    .put("day", new Date(0))
+    .put("note", "ø€𝄞".repeat(10_000))
+    .put("tags", [])
+    .put("counts", new Map())
+    .put("ship", new Struct(address).put("city", ""));
+
+  /** The first record (waiting for the registry) and the next (the id known) give the same bytes. */
+  async function writtenTwice(converter: Converter, t: string, v: Struct): Promise<Buffer> {
+    const first = Buffer.from((await converter.fromConnectData(t, order, v))!);
+    const again = converter.fromConnectData(t, order, v);
+    expect(again).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(again as Uint8Array).equals(first)).toBe(true);
+    return first;
+  }
+
+  test("Avro", async () => {
+    const converter = configured(new AvroConverter());
+    const root = converter.avroData.fromConnectSchema(order).root;
+    for (const v of [value, long]) {
+      const t = topic("avro-framed");
+      const bytes = await writtenTwice(converter, t, v);
+      const payload = avscType(root).toBuffer(converter.avroData.fromConnectData(order, root, v));
+      expect(bytes.equals(Buffer.concat([header(bytes.readInt32BE(1)), payload]))).toBe(true);
+    }
+  });
+
+  test("Protobuf", async () => {
+    const converter = configured(new ProtobufConverter());
+    const { parsed, messageName } = converter.protobufData.fromConnectSchema(order);
+    const type = messageForIndexes(parsed, indexesForMessage(parsed, messageName));
+    for (const v of [value, long]) {
+      const bytes = await writtenTwice(converter, topic("proto-framed"), v);
+      const payload = type.encode(converter.protobufData.fromConnectData(order, type, v)!).finish();
+      expect(bytes.equals(Buffer.concat([header(bytes.readInt32BE(1)), Buffer.from([0]), payload]))).toBe(true);
+    }
+  });
+
+  test("JSON Schema", async () => {
+    const converter = configured(new JsonSchemaConverter());
+    for (const v of [value, long]) {
+      const bytes = await writtenTwice(converter, topic("json-framed"), v);
+      const text = converter.jsonSchemaData.fromConnectData(order, v)!;
+      expect(bytes.equals(Buffer.concat([header(bytes.readInt32BE(1)), Buffer.from(text)]))).toBe(true);
+    }
+  });
 });
