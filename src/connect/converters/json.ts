@@ -149,6 +149,9 @@ const BUILDERS: Record<string, () => SchemaBuilder> = {
   string: SchemaBuilder.string,
 };
 
+/** Room for a payload's UTF-8 (at most 3 bytes per UTF-16 unit). */
+const PAYLOAD_SCRATCH = Buffer.allocUnsafe(64 * 1024);
+
 export class JsonConverter implements Converter, HeaderConverter {
   private schemasEnabled = true;
   private decimalNumeric = false;
@@ -202,9 +205,17 @@ export class JsonConverter implements Converter, HeaderConverter {
     if (schema === null) return Buffer.from(`{"schema":null,"payload":${payload}}`);
     let head = this.envelopeHeads.get(schema);
     if (head === undefined) this.envelopeHeads.set(schema, (head = Buffer.from(`{"schema":${schemaJson},"payload":`)));
-    const bytes = Buffer.allocUnsafe(head.length + Buffer.byteLength(payload) + 1);
+    let bytes: Buffer;
+    if (payload.length * 3 <= PAYLOAD_SCRATCH.length) {
+      // Encoded once into scratch space (no separate pass to measure its UTF-8 length), then copied.
+      const size = PAYLOAD_SCRATCH.write(payload, 0);
+      bytes = Buffer.allocUnsafe(head.length + size + 1);
+      PAYLOAD_SCRATCH.copy(bytes, head.length, 0, size);
+    } else {
+      bytes = Buffer.allocUnsafe(head.length + Buffer.byteLength(payload) + 1);
+      bytes.write(payload, head.length);
+    }
     head.copy(bytes);
-    bytes.write(payload, head.length);
     bytes[bytes.length - 1] = 0x7d; // }
     return bytes;
   }
@@ -358,7 +369,9 @@ export class JsonConverter implements Converter, HeaderConverter {
       case "ARRAY": {
         if (!Array.isArray(value)) throw invalid();
         const elementSchema = schema === null ? null : schema.valueSchema;
-        return `[${value.map((e: unknown) => this.toJson(elementSchema, e)).join(",")}]`;
+        let json = "[";
+        for (let i = 0; i < value.length; i++) json += (i === 0 ? "" : ",") + this.toJson(elementSchema, value[i]);
+        return json + "]";
       }
       case "MAP": {
         if (!(value instanceof Map) && !isPlainObject(value)) throw invalid();
@@ -366,8 +379,14 @@ export class JsonConverter implements Converter, HeaderConverter {
       }
       case "STRUCT": {
         if (!(value instanceof Struct)) throw invalid();
-        if (schema === null || !value.schema.equals(schema)) throw new DataException("Mismatching schema.");
-        return `{${schema.fields.map((f) => `${jsonString(f.name)}:${this.toJson(f.schema, value.getWithoutDefault(f.name))}`).join(",")}}`;
+        if (schema === null || (value.schema !== schema && !value.schema.equals(schema)))
+          throw new DataException("Mismatching schema.");
+        const fields = schema.fields;
+        const names = fieldKeys(schema);
+        let json = "{";
+        for (let i = 0; i < fields.length; i++)
+          json += names[i] + this.toJson(fields[i]!.schema, value.getWithoutDefault(fields[i]!));
+        return json + "}";
       }
       default: {
         const json = primitiveJson(type, value);
@@ -655,6 +674,16 @@ export function primitiveJson(type: Exclude<Type, "ARRAY" | "MAP" | "STRUCT">, v
     case "BYTES":
       return value instanceof Uint8Array ? `"${base64(value)}"` : undefined;
   }
+}
+
+const structKeys = new WeakMap<Schema, readonly string[]>();
+
+/** Each field's `"name":` as written in a struct's JSON (with the comma before all but the first), once per schema. */
+function fieldKeys(schema: Schema): readonly string[] {
+  let keys = structKeys.get(schema);
+  if (!keys)
+    structKeys.set(schema, (keys = schema.fields.map((f, i) => `${i === 0 ? "" : ","}${jsonString(f.name)}:`)));
+  return keys;
 }
 
 function schemalessType(value: unknown): Type {

@@ -28,8 +28,8 @@ export class Struct {
     return value === null && f.schema.defaultValue !== null ? f.schema.defaultValue : value;
   }
 
-  getWithoutDefault(fieldName: string): unknown {
-    return this.values[this.lookupField(fieldName).index];
+  getWithoutDefault(field: string | Field): unknown {
+    return this.values[(typeof field === "string" ? this.lookupField(field) : field).index];
   }
 
   getInt8(fieldName: string): number | null {

@@ -72,7 +72,17 @@ describe("JsonConverter: Connect → JSON", () => {
       .build();
     const json = converter();
     const payloadOnly = converter({ "schemas.enable": "false" });
-    const names = ["plain", "ünïcödé", "emoji 😀 and 中文", 'quote " back \\ slash', "", null];
+    // The last names are longer than the scratch space a payload is encoded in (64 KiB, 3 bytes per unit).
+    const names = [
+      "plain",
+      "ünïcödé",
+      "emoji 😀 and 中文",
+      'quote " back \\ slash',
+      "",
+      null,
+      "中".repeat(21_800),
+      "中".repeat(21_850),
+    ];
     names.forEach((name, id) => {
       const value = new Struct(row).put("id", id).put("name", name);
       const payload = text(payloadOnly.fromConnectData("t", row, value));
