@@ -2,7 +2,7 @@
 // and the envelope {before, after, source, transaction, op, ts_ms, ts_us, ts_ns} around them, with
 // the schema names, versions and field order Debezium uses, so consumers and sinks written for
 // Debezium (ExtractNewRecordState, JDBC sinks, schema-registry subjects) read Sluice's topics as is.
-import { SchemaBuilder, type Schema, Struct } from "../../connect/api/data/index.ts";
+import { type Field, SchemaBuilder, type Schema, Struct } from "../../connect/api/data/index.ts";
 import type { ConnectHeader, SourceRecord } from "../../connect/api/records.ts";
 import { sourceRecord } from "../../connect/api/records.ts";
 
@@ -150,33 +150,37 @@ export interface SourceInfo {
   readonly originLsn?: bigint | null;
 }
 
+/** SOURCE_SCHEMA's fields, looked up once (a record's structs are built field by field). */
+const SOURCE = Object.fromEntries(SOURCE_SCHEMA.fields.map((f) => [f.name, f])) as Record<string, Field>;
+
 export function sourceStruct(info: SourceInfo): Struct {
   const struct = new Struct(SOURCE_SCHEMA)
-    .put("version", info.version)
-    .put("connector", "postgresql")
-    .put("name", info.name)
-    .put("ts_ms", info.timestamp / 1000n)
-    .put("snapshot", info.snapshot ?? null)
-    .put("db", info.db)
-    .put("sequence", sequence(info.lastCommitLsn, info.lsn))
-    .put("ts_us", info.timestamp)
-    .put("ts_ns", info.timestamp * 1000n)
-    .put("schema", info.schema)
-    .put("table", info.table)
-    .put("origin", info.origin ?? null)
-    .put("origin_lsn", info.originLsn ?? null);
+    .put(SOURCE.version!, info.version)
+    .put(SOURCE.connector!, "postgresql")
+    .put(SOURCE.name!, info.name)
+    .put(SOURCE.ts_ms!, info.timestamp / 1000n)
+    .put(SOURCE.snapshot!, info.snapshot ?? null)
+    .put(SOURCE.db!, info.db)
+    .put(SOURCE.sequence!, sequence(info.lastCommitLsn, info.lsn))
+    .put(SOURCE.ts_us!, info.timestamp)
+    .put(SOURCE.ts_ns!, info.timestamp * 1000n)
+    .put(SOURCE.schema!, info.schema)
+    .put(SOURCE.table!, info.table)
+    .put(SOURCE.origin!, info.origin ?? null)
+    .put(SOURCE.origin_lsn!, info.originLsn ?? null);
   // Incremental snapshots read outside any transaction, so Debezium leaves these out there.
   if (info.snapshot !== "incremental")
     struct
-      .put("txId", info.txId)
-      .put("lsn", info.lsn)
-      .put("xmin", info.xmin ?? null);
+      .put(SOURCE.txId!, info.txId)
+      .put(SOURCE.lsn!, info.lsn)
+      .put(SOURCE.xmin!, info.xmin ?? null);
   return struct;
 }
 
 /** The `sequence` field: a JSON array of the last commit LSN and this event's LSN, as decimal strings. */
 export function sequence(lastCommitLsn: bigint | null, lsn: bigint | null): string {
-  return JSON.stringify([lastCommitLsn, lsn].map((v) => (v === null ? null : v.toString())));
+  const text = (v: bigint | null) => (v === null ? "null" : `"${v}"`);
+  return `[${text(lastCommitLsn)},${text(lsn)}]`;
 }
 
 export type Operation = "c" | "u" | "d" | "r" | "t";
@@ -291,6 +295,9 @@ export function changeRecords(schemas: TableSchemas, event: ChangeEvent, options
   return event.op === "d" ? [main, ...tombstone(main)] : [main];
 }
 
+/** Where the envelope schema (built in tableSchemas) has each field. */
+const ENVELOPE = { before: 0, after: 1, source: 2, transaction: 3, op: 4, ts_ms: 5, ts_us: 6, ts_ns: 7 } as const;
+
 function envelopeStruct(schema: Schema, event: ChangeEvent, before: Struct | null, after: Struct | null): Struct {
   const transaction = event.transaction
     ? new Struct(TRANSACTION_SCHEMA)
@@ -298,15 +305,16 @@ function envelopeStruct(schema: Schema, event: ChangeEvent, before: Struct | nul
         .put("total_order", event.transaction.totalOrder)
         .put("data_collection_order", event.transaction.dataCollectionOrder)
     : null;
+  const fields = schema.fields;
   return new Struct(schema)
-    .put("before", before)
-    .put("after", after)
-    .put("source", sourceStruct(event.source))
-    .put("transaction", transaction)
-    .put("op", event.op)
-    .put("ts_ms", event.processedAt / 1000n)
-    .put("ts_us", event.processedAt)
-    .put("ts_ns", event.processedAt * 1000n);
+    .put(fields[ENVELOPE.before]!, before)
+    .put(fields[ENVELOPE.after]!, after)
+    .put(fields[ENVELOPE.source]!, sourceStruct(event.source))
+    .put(fields[ENVELOPE.transaction]!, transaction)
+    .put(fields[ENVELOPE.op]!, event.op)
+    .put(fields[ENVELOPE.ts_ms]!, event.processedAt / 1000n)
+    .put(fields[ENVELOPE.ts_us]!, event.processedAt)
+    .put(fields[ENVELOPE.ts_ns]!, event.processedAt * 1000n);
 }
 
 function rowStruct(schema: Schema, values: Row, mappers?: ReadonlyMap<string, (value: unknown) => unknown>): Struct {

@@ -226,43 +226,54 @@ interface SchemaView {
  * the message names the field, as Struct.put does.
  */
 export function validateValue(schema: Schema, value: unknown, fieldName?: string): void {
-  validateAt(schema, value, fieldName === undefined ? "value" : `field: "${fieldName}"`);
+  validateAt(schema, value, fieldName, "");
 }
 
-function validateAt(schema: SchemaView, value: unknown, location: string): void {
+/**
+ * Where a value is, for messages: `nesting` (the array elements and map keys or values around it) and
+ * the field. Only put together when a value is refused: validating is on every put's path.
+ */
+function location(fieldName: string | undefined, nesting: string): string {
+  return nesting + (fieldName === undefined ? "value" : `field: "${fieldName}"`);
+}
+
+function validateAt(schema: SchemaView, value: unknown, fieldName: string | undefined, nesting: string): void {
   if (value === null || value === undefined) {
     if (!schema.optional)
-      throw new DataException(`Invalid value: null used for required ${location}, schema type: ${schema.type}`);
+      throw new DataException(
+        `Invalid value: null used for required ${location(fieldName, nesting)}, schema type: ${schema.type}`,
+      );
     return;
   }
   if (!hasExpectedClass(schema, value)) {
     const named = schema.name !== null ? ` "${schema.name}"` : "";
     throw new DataException(
-      `Invalid Java object for schema${named} with type ${schema.type}: ${javaClassName(value)} for ${location}`,
+      `Invalid Java object for schema${named} with type ${schema.type}: ${javaClassName(value)} for ${location(fieldName, nesting)}`,
     );
   }
   switch (schema.type) {
     case "STRUCT": {
       const struct = value as Struct;
       // A builder is never equal to a built schema, so (as in Kafka) a builder rejects struct defaults.
-      if (!struct.schema.equals(schema)) throw new DataException("Struct schemas do not match.");
+      if (struct.schema !== schema && !struct.schema.equals(schema))
+        throw new DataException("Struct schemas do not match.");
       struct.validate();
       break;
     }
     case "ARRAY": {
-      const elementLocation = `element of array ${location}`;
-      const elementSchema = schemaDefinedFor(schema.valueSchema, elementLocation);
-      for (const element of value as unknown[]) validateAt(elementSchema, element, elementLocation);
+      const inArray = `element of array ${nesting}`;
+      const elementSchema = schemaDefinedFor(schema.valueSchema, location(fieldName, inArray));
+      for (const element of value as unknown[]) validateAt(elementSchema, element, fieldName, inArray);
       break;
     }
     case "MAP": {
-      const keyLocation = `key of map ${location}`;
-      const valueLocation = `value of map ${location}`;
-      const keySchema = schemaDefinedFor(schema.keySchema, keyLocation);
-      const valueSchema = schemaDefinedFor(schema.valueSchema, valueLocation);
+      const inKey = `key of map ${nesting}`;
+      const inValue = `value of map ${nesting}`;
+      const keySchema = schemaDefinedFor(schema.keySchema, location(fieldName, inKey));
+      const valueSchema = schemaDefinedFor(schema.valueSchema, location(fieldName, inValue));
       for (const [k, v] of mapEntries(value as Map<unknown, unknown> | Record<string, unknown>)) {
-        validateAt(keySchema, k, keyLocation);
-        validateAt(valueSchema, v, valueLocation);
+        validateAt(keySchema, k, fieldName, inKey);
+        validateAt(valueSchema, v, fieldName, inValue);
       }
       break;
     }
@@ -407,7 +418,7 @@ export class SchemaBuilder {
   defaultValue(value: unknown): this {
     checkCanSet("default", this._defaultValue, value);
     try {
-      validateAt(this.view(), value, "value");
+      validateAt(this.view(), value, undefined, "");
     } catch (e) {
       throw new SchemaBuilderException("Invalid default value", { cause: e });
     }
