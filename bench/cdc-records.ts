@@ -1,0 +1,76 @@
+// CPU per CDC record on one thread, no I/O: Debezium's envelope built for a row of the CDC benchmarks'
+// `bench` table (bench/cdc-workload.ts), and its key and value written by JsonConverter with schemas.
+// Each is timed over `records` records, `rounds` times; the best round is printed (the others carry GC
+// and warm-up). Compare builds by running it in each checkout.
+// Usage: bun bench/cdc-records.ts [records=20000] [rounds=15]
+import { Schema } from "#src/connect/api/data/index.ts";
+import { JsonConverter } from "#src/connect/converters/json.ts";
+import { changeRecords, tableSchemas } from "#src/connectors/postgres-cdc/envelope.ts";
+
+const records = Number(process.argv[2] ?? 20_000);
+const rounds = Number(process.argv[3] ?? 15);
+
+const schemas = tableSchemas("bench", "public", "bench", [
+  { name: "id", schema: Schema.INT64_SCHEMA, isKey: true },
+  { name: "n", schema: Schema.INT32_SCHEMA, isKey: false },
+  { name: "payload", schema: Schema.STRING_SCHEMA, isKey: false },
+  { name: "committed_at", schema: Schema.FLOAT64_SCHEMA, isKey: false },
+]);
+const payload = "d41d8cd98f00b204e9800998ecf8427ed41d8cd98f00b204e9800998ecf8427e";
+
+function record(i: number) {
+  const [first] = changeRecords(
+    schemas,
+    {
+      op: "r",
+      before: null,
+      after: { id: BigInt(i), n: i % 1000, payload, committed_at: 0 },
+      source: {
+        version: "3.7.0.Final",
+        name: "bench",
+        db: "postgres",
+        schema: "public",
+        table: "bench",
+        timestamp: 1_732_790_000_000_000n,
+        snapshot: "true",
+        lastCommitLsn: null,
+        lsn: 123_456n,
+        txId: 789n,
+      },
+      processedAt: 1_732_790_000_000_000n,
+    },
+    { sourcePartition: { server: "bench" }, sourceOffset: { lsn: 123_456 }, tombstonesOnDelete: false },
+  );
+  return first!;
+}
+
+/** The best of `rounds` rounds of `run`, in µs per record. */
+function best(run: () => void): number {
+  let fastest = Infinity;
+  for (let r = 0; r < rounds; r++) {
+    const start = performance.now();
+    run();
+    fastest = Math.min(fastest, ((performance.now() - start) * 1000) / records);
+  }
+  return fastest;
+}
+
+const built = Array.from({ length: records }, (_, i) => record(i));
+const keys = new JsonConverter();
+keys.configure({}, true);
+const values = new JsonConverter();
+values.configure({}, false);
+let bytes = 0;
+const envelope = best(() => {
+  for (let i = 0; i < records; i++) record(i);
+});
+const converted = best(() => {
+  for (const r of built) {
+    bytes += keys.fromConnectData(r.topic, r.keySchema, r.key)!.length;
+    bytes += values.fromConnectData(r.topic, r.valueSchema, r.value)!.length;
+  }
+});
+console.log(`Envelope: ${envelope.toFixed(2)} µs per record`);
+console.log(
+  `JsonConverter, key and value: ${converted.toFixed(2)} µs per record (${Math.round(bytes / records / rounds)} bytes)`,
+);
