@@ -7,7 +7,7 @@ import { ConnectDate, Decimal, Time, Timestamp, Type, type Schema, Struct } from
 import { capturesColumn, type CaptureFilters } from "./config.ts";
 import { tableSchemas, type Row, type TableColumn, type TableSchemas } from "./envelope.ts";
 import type { CatalogTable, TableName } from "./catalog.ts";
-import type { RelationMessage, Tuple } from "./pgoutput.ts";
+import { type RelationMessage, type Tuple, UNCHANGED_TOAST } from "./pgoutput.ts";
 import { columnMapping, sourceColumnType, type ColumnMapping, type TypeMappingOptions } from "./column-types.ts";
 import { applyRule, messageKeyColumns, ruleFor, type ColumnRules } from "./column-rules.ts";
 import { logger } from "../../platform/log.ts";
@@ -156,28 +156,21 @@ const UNAVAILABLE_VALUE = "__debezium_unavailable_value";
 /** The row of a tuple as Connect values, by column name. */
 export function rowOf(table: CapturedTable, tuple: Tuple): Row {
   const row: Record<string, unknown> = {};
-  table.columns.forEach((column, i) => {
+  const columns = table.columns;
+  for (let i = 0; i < columns.length; i++) {
+    const column = columns[i];
     const value = tuple[i];
-    if (column === null || value === undefined) return;
-    switch (value.kind) {
-      case "null": {
-        // A key-only old tuple sends the other columns as nulls, NOT NULL ones too: Debezium then
-        // puts the column's default, or without one its converters' fallback (zero, "", false),
-        // where the schema allows no null.
-        const schema = column.mapping.schema;
-        row[column.name] = schema.optional ? null : (schema.defaultValue ?? fallback(schema));
-        break;
-      }
-      case "text":
-        row[column.name] = column.mapping.convert(value.value);
-        break;
-      case "unchanged-toast":
-        row[column.name] = unavailable(column.mapping.schema);
-        break;
-      case "binary":
-        throw new Error("Binary tuple values were not requested");
-    }
-  });
+    if (column === null || column === undefined || value === undefined) continue;
+    if (typeof value === "string") row[column.name] = column.mapping.convert(value);
+    else if (value === null) {
+      // A key-only old tuple sends the other columns as nulls, NOT NULL ones too: Debezium then
+      // puts the column's default, or without one its converters' fallback (zero, "", false),
+      // where the schema allows no null.
+      const schema = column.mapping.schema;
+      row[column.name] = schema.optional ? null : (schema.defaultValue ?? fallback(schema));
+    } else if (value === UNCHANGED_TOAST) row[column.name] = unavailable(column.mapping.schema);
+    else throw new Error("Binary tuple values were not requested");
+  }
   return row;
 }
 

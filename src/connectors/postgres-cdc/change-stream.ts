@@ -375,6 +375,6 @@ function keyTexts(table: CapturedTable, tuple: OldTuple["tuple"]): (string | nul
   const keyNames = table.schemas.keySchema?.fields.map((f) => f.name) ?? [];
   return keyNames.map((name) => {
     const value = tuple[table.columns.findIndex((c) => c?.name === name)];
-    return value?.kind === "text" ? value.value : null;
+    return typeof value === "string" ? value : null;
   });
 }

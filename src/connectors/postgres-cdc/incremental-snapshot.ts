@@ -491,11 +491,10 @@ export class IncrementalSnapshot {
         )
         .raw();
       for (const raw of rows as unknown as (Buffer | null)[][]) {
-        const tuple: Tuple[number][] = table.captured.columns.map(() => ({ kind: "null" }) as const);
+        const tuple = new Array<Tuple[number]>(table.captured.columns.length).fill(null);
         table.positions.forEach((position, i) => {
           const value = raw[i];
-          if (position >= 0 && value !== null && value !== undefined)
-            tuple[position] = { kind: "text", value: value.toString("utf8") };
+          if (position >= 0 && value !== null && value !== undefined) tuple[position] = value.toString("utf8");
         });
         const text = (i: number) => raw[i]?.toString("utf8") ?? null;
         this.window.put(windowKey(table.eventKey.map(text)), { tuple, key: this.keyOf(table, raw) });

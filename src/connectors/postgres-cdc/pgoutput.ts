@@ -5,15 +5,14 @@
 import { pgMicrosToUnixMicros } from "./pg-epoch.ts";
 import { ProtocolError, WireReader } from "./wire-reader.ts";
 
-/** One column of a TupleData. */
-export type TupleValue =
-  | { readonly kind: "null" }
-  /** A TOASTed value the change did not touch: the server does not resend it. */
-  | { readonly kind: "unchanged-toast" }
-  /** The type's text output (the default). */
-  | { readonly kind: "text"; readonly value: string }
-  /** The type's binary send format (only with the `binary` option). */
-  | { readonly kind: "binary"; readonly value: Uint8Array };
+/** A TOASTed value the change did not touch: the server does not resend it. */
+export const UNCHANGED_TOAST: unique symbol = Symbol("unchanged-toast");
+
+/**
+ * One column of a TupleData: null, UNCHANGED_TOAST, the type's text output (the default), or its
+ * binary send format (only with the `binary` option). Plain values, so a row costs no object per column.
+ */
+export type TupleValue = null | typeof UNCHANGED_TOAST | string | Uint8Array;
 
 export type Tuple = readonly TupleValue[];
 
@@ -142,9 +141,12 @@ const UNREQUESTED: Record<string, string> = {
   p: "Stream Prepare",
 };
 
+/** One reader for every message: decoding is synchronous, and the stream is decoded a message at a time. */
+const reader = new WireReader(new Uint8Array(0));
+
 /** Decodes the `data` of one XLogData written by pgoutput. */
 export function decodePgOutput(data: Uint8Array): PgOutputMessage {
-  const reader = new WireReader(data);
+  reader.reset(data);
   const kind = reader.char();
   const message = decodeBody(kind, reader);
   reader.end(`pgoutput message '${kind}'`);
@@ -242,24 +244,24 @@ function decodeRelation(reader: WireReader): RelationMessage {
 
 function decodeTuple(reader: WireReader): Tuple {
   const count = reader.int16();
-  const values: TupleValue[] = [];
+  const values = new Array<TupleValue>(count);
   for (let i = 0; i < count; i++) {
-    const kind = reader.char();
+    const kind = reader.uint8();
     switch (kind) {
-      case "n":
-        values.push({ kind: "null" });
+      case 0x6e: // 'n'
+        values[i] = null;
         break;
-      case "u":
-        values.push({ kind: "unchanged-toast" });
+      case 0x75: // 'u'
+        values[i] = UNCHANGED_TOAST;
         break;
-      case "t":
-        values.push({ kind: "text", value: reader.decode(reader.bytesOf(reader.int32())) });
+      case 0x74: // 't'
+        values[i] = reader.text(reader.int32());
         break;
-      case "b":
-        values.push({ kind: "binary", value: reader.bytesOf(reader.int32()) });
+      case 0x62: // 'b'
+        values[i] = reader.bytesOf(reader.int32());
         break;
       default:
-        throw new ProtocolError(`Unknown tuple column kind '${kind}' in column ${i}`);
+        throw new ProtocolError(`Unknown tuple column kind '${String.fromCharCode(kind)}' in column ${i}`);
     }
   }
   return values;

@@ -27,9 +27,12 @@ export interface PrimaryKeepalive {
 
 export type ReplicationMessage = XLogData | PrimaryKeepalive;
 
+/** One reader for every message (decoding is synchronous). */
+const reader = new WireReader(new Uint8Array(0));
+
 /** Decodes the payload of one CopyData message received during START_REPLICATION. */
 export function decodeReplicationMessage(copyData: Uint8Array): ReplicationMessage {
-  const reader = new WireReader(copyData);
+  reader.reset(copyData);
   const kind = reader.char();
   switch (kind) {
     case "w":

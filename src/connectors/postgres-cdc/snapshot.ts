@@ -226,11 +226,11 @@ async function readTable(
       const tuples: Tuple[] = new Array(rows.length);
       for (let r = 0; r < rows.length; r++) {
         const raw = rows[r]!;
-        const tuple: TupleValue[] = table.columns.map(() => NULL_VALUE);
+        const tuple = new Array<TupleValue>(table.columns.length).fill(null);
         for (let i = 0; i < positions!.length; i++) {
           const position = positions![i]!;
           const value = raw[i]!;
-          if (position !== null && value !== null) tuple[position] = { kind: "text", value: value.toString("utf8") };
+          if (position !== null && value !== null) tuple[position] = value.toString("utf8");
         }
         tuples[r] = tuple;
         listener.row(qualified);
@@ -244,8 +244,6 @@ async function readTable(
   listener.tableDone(qualified);
   await fetches.put({ table, tuples: null });
 }
-
-const NULL_VALUE: TupleValue = { kind: "null" };
 
 /** A raw fetch: each row's values as bytes (null for SQL NULL), with the result's column names. */
 interface RawFetch extends ReadonlyArray<readonly (Buffer | null)[]> {

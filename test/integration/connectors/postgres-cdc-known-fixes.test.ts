@@ -105,4 +105,4 @@ test("a slot another connector reads is named, with the reader's PID", async () 
   );
   const trace = await failedTrace(`${slot}_b`, shared);
   expect(trace).toMatch(new RegExp(`another client \\(PID \\d+\\) is reading slot ${slot}: stop it`));
-});
+}, 90_000); // two connectors start and one fails: over the 5 s default on a loaded machine (seen at 5–10 s)

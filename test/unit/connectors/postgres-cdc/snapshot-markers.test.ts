@@ -7,11 +7,11 @@ import { SnapshotMarkers, type MarkedRow } from "#src/connectors/postgres-cdc/sn
 
 // Only a table's identity matters to the markers.
 const table = (name: string) => ({ name }) as unknown as CapturedTable;
-const tuples = (...ids: number[]): Tuple[] => ids.map((id) => [{ kind: "text", value: String(id) }]);
+const tuples = (...ids: number[]): Tuple[] => ids.map((id) => [String(id)]);
 const summary = (rows: MarkedRow[]) =>
   rows.map((r) => {
     const [value] = r.tuple;
-    return `${(r.table as unknown as { name: string }).name}${value!.kind === "text" ? value!.value : ""}:${r.marker}`;
+    return `${(r.table as unknown as { name: string }).name}${typeof value === "string" ? value : ""}:${r.marker}`;
   });
 
 describe("snapshot markers", () => {
