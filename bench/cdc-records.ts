@@ -1,11 +1,13 @@
-// CPU per CDC record on one thread, no I/O: Debezium's envelope built for a row of the CDC benchmarks'
-// `bench` table (bench/cdc-workload.ts), and its key and value written by JsonConverter with schemas.
+// CPU per CDC record on one thread, no I/O, for a row of the CDC benchmarks' `bench` table
+// (bench/cdc-workload.ts): pgoutput's Insert message of it decoded, Debezium's envelope built, and its
+// key and value written by JsonConverter with schemas.
 // Each is timed over `records` records, `rounds` times; the best round is printed (the others carry GC
 // and warm-up). Compare builds by running it in each checkout.
 // Usage: bun bench/cdc-records.ts [records=20000] [rounds=15]
 import { Schema } from "#src/connect/api/data/index.ts";
 import { JsonConverter } from "#src/connect/converters/json.ts";
 import { changeRecords, tableSchemas } from "#src/connectors/postgres-cdc/envelope.ts";
+import { decodePgOutput } from "#src/connectors/postgres-cdc/pgoutput.ts";
 
 const records = Number(process.argv[2] ?? 20_000);
 const rounds = Number(process.argv[3] ?? 15);
@@ -55,6 +57,26 @@ function best(run: () => void): number {
   return fastest;
 }
 
+/** pgoutput's Insert: 'I', relation id, 'N', column count, then each column as 't', length, text. */
+function insertMessage(i: number): Uint8Array {
+  const columns = [String(i), String(i % 1000), payload, "0"].map((text) => Buffer.from(text));
+  const out = Buffer.alloc(8 + columns.reduce((n, c) => n + 5 + c.length, 0));
+  let at = out.write("I", 0);
+  at = out.writeUInt32BE(16_385, at);
+  at += out.write("N", at);
+  at = out.writeInt16BE(columns.length, at);
+  for (const column of columns) {
+    at += out.write("t", at);
+    at = out.writeInt32BE(column.length, at);
+    at += column.copy(out, at);
+  }
+  return out;
+}
+
+const messages = Array.from({ length: records }, (_, i) => insertMessage(i));
+const decoded = best(() => {
+  for (const message of messages) decodePgOutput(message);
+});
 const built = Array.from({ length: records }, (_, i) => record(i));
 const keys = new JsonConverter();
 keys.configure({}, true);
@@ -70,6 +92,7 @@ const converted = best(() => {
     bytes += values.fromConnectData(r.topic, r.valueSchema, r.value)!.length;
   }
 });
+console.log(`pgoutput Insert decoded: ${decoded.toFixed(2)} µs per record`);
 console.log(`Envelope: ${envelope.toFixed(2)} µs per record`);
 console.log(
   `JsonConverter, key and value: ${converted.toFixed(2)} µs per record (${Math.round(bytes / records / rounds)} bytes)`,
