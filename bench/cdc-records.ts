@@ -1,10 +1,13 @@
 // CPU per CDC record on one thread, no I/O, for a row of the CDC benchmarks' `bench` table
 // (bench/cdc-workload.ts): pgoutput's Insert message of it decoded, Debezium's envelope built, and its
-// key and value written by JsonConverter with schemas.
+// key and value written by JsonConverter with schemas, and as Avro (AvroConverter's work but the
+// registry: AvroData's conversion and avsc's encoding).
 // Each is timed over `records` records, `rounds` times; the best round is printed (the others carry GC
 // and warm-up). Compare builds by running it in each checkout.
 // Usage: bun bench/cdc-records.ts [records=20000] [rounds=15]
 import { Schema } from "#src/connect/api/data/index.ts";
+import { avscType } from "#src/connect/converters/avro.ts";
+import { AvroData } from "#src/connect/converters/avro-data.ts";
 import { JsonConverter } from "#src/connect/converters/json.ts";
 import { changeRecords, tableSchemas } from "#src/connectors/postgres-cdc/envelope.ts";
 import { decodePgOutput } from "#src/connectors/postgres-cdc/pgoutput.ts";
@@ -92,8 +95,25 @@ const converted = best(() => {
     bytes += values.fromConnectData(r.topic, r.valueSchema, r.value)!.length;
   }
 });
+const avro = new AvroData();
+const [keyAvro, valueAvro] = [built[0]!.keySchema, built[0]!.valueSchema].map((schema) => {
+  const root = avro.fromConnectSchema(schema).root;
+  return { schema, root, type: avscType(root) };
+});
+let avroBytes = 0;
+const avroWritten = best(() => {
+  for (const r of built)
+    for (const [side, value] of [
+      [keyAvro!, r.key],
+      [valueAvro!, r.value],
+    ] as const)
+      avroBytes += side.type.toBuffer(avro.fromConnectData(side.schema, side.root, value)).length;
+});
 console.log(`pgoutput Insert decoded: ${decoded.toFixed(2)} µs per record`);
 console.log(`Envelope: ${envelope.toFixed(2)} µs per record`);
 console.log(
   `JsonConverter, key and value: ${converted.toFixed(2)} µs per record (${Math.round(bytes / records / rounds)} bytes)`,
+);
+console.log(
+  `Avro, key and value: ${avroWritten.toFixed(2)} µs per record (${Math.round(avroBytes / records / rounds)} bytes)`,
 );

@@ -7,12 +7,15 @@
 // 2. Streaming latency: ~1,000 changes/s for ~20 s; each row carries the source's clock_timestamp() at
 //    insert (its transaction commits right after), and the target is polled; latency = first poll that
 //    sees the row − that timestamp (one machine, one clock).
+// Keys and values go through JsonConverter with schemas (the worker's default), or with `avro`, through
+// AvroConverter and a schema registry on the same broker (each connector's converter settings).
 // bench/cdc-peers.ts runs the same workload against Debezium and its JDBC sink in Kafka Connect.
-// Usage: bun bench/cdc.ts [rows=1000000] [latencySeconds=20] [changesPerSecond=1000]
+// Usage: bun bench/cdc.ts [rows=1000000] [latencySeconds=20] [changesPerSecond=1000] [json|avro]
 import { connectClient, removeConnectDir, startTestConnect } from "../test/fixtures/connect.ts";
 import { sharedKafka, stopSharedKafka } from "../test/fixtures/kafka.ts";
 import { KafkaBroker } from "#src/broker/kafka/index.ts";
 import { cdcConnection, startPostgres } from "../test/fixtures/postgres.ts";
+import { registryPlace, startTestRegistry } from "../test/fixtures/registry.ts";
 import {
   catchUp,
   connectTo,
@@ -26,6 +29,8 @@ import {
 const rows = Number(process.argv[2] ?? 1_000_000);
 const latencySeconds = Number(process.argv[3] ?? 20);
 const changesPerSecond = Number(process.argv[4] ?? 1000);
+const format = process.argv[5] ?? "json";
+if (format !== "json" && format !== "avro") throw new Error(`converter: json or avro, not ${format}`);
 
 const pg = await startPostgres();
 pg.psql("CREATE DATABASE target");
@@ -35,6 +40,17 @@ await createBenchTable(source, rows);
 const ceiling = await copyCeiling(pg, rows);
 
 const worker = await startTestConnect("kafka");
+const registry = format === "avro" ? await startTestRegistry(await registryPlace("kafka")) : null;
+/** Each connector's converters: the worker's JsonConverter, or AvroConverter through the registry. */
+const converters: Record<string, string> = registry
+  ? Object.fromEntries(
+      ["key", "value"].flatMap((side) => [
+        [`${side}.converter`, "io.confluent.connect.avro.AvroConverter"],
+        [`${side}.converter.schema.registry.url`, registry.url],
+      ]),
+    )
+  : {};
+console.log(`Converters: ${registry ? "AvroConverter through the registry" : "JsonConverter with schemas"}`);
 const api = connectClient(worker.url);
 const prefix = `bench${Date.now()}`;
 
@@ -45,6 +61,7 @@ const alone = await api.post("/connectors", {
   name: "source-alone",
   config: {
     "connector.class": "PostgresCdc",
+    ...converters,
     ...cdcConnection(pg),
     "topic.prefix": `${prefix}alone`,
     "slot.name": "bench_alone",
@@ -76,6 +93,7 @@ const sinkAlone = await api.post("/connectors", {
   name: "sink-alone",
   config: {
     "connector.class": "JdbcSink",
+    ...converters,
     ...upsertSink(pg, aloneTopic, "sinkalone"),
     "table.name.format": "bench",
     transforms: "unwrap",
@@ -97,6 +115,7 @@ const created = await api.post("/connectors", {
   name: "source",
   config: {
     "connector.class": "PostgresCdc",
+    ...converters,
     ...cdcConnection(pg),
     "topic.prefix": prefix,
     "table.include.list": "public.bench",
@@ -112,6 +131,7 @@ const sink = await api.post("/connectors", {
   name: "sink",
   config: {
     "connector.class": "JdbcSink",
+    ...converters,
     ...upsertSink(pg, "bench", "target"),
   },
 });
@@ -133,6 +153,7 @@ console.log(
 );
 
 await worker.stop();
+await registry?.stop();
 removeConnectDir(worker);
 await Promise.all([source.end(), target.end()]);
 await pg.stop();

@@ -221,6 +221,8 @@ export class AvroData {
   private readonly fromConnectCache = new WeakMap<Schema, AvroParsedSchema>();
   private readonly derived: DerivedSchemas<AvroParsedSchema>;
   private readonly toConnectCache = new WeakMap<AvroNode, Map<number, Schema | null>>();
+  private readonly branches = new WeakMap<AvroNode, WeakMap<Schema, { node: AvroNode; key: string }>>();
+  private readonly recordPlans = new WeakMap<RecordNode, WeakMap<Schema, readonly RecordFieldPlan[]>>();
   /** Numbers the generalized union names (connect_union_<n>), for the life of this instance as in Java. */
   private unionIndex = 0;
 
@@ -609,59 +611,49 @@ export class AvroData {
     }
     if (node.type === "union") {
       if (isUnionSchema(schema)) return this.unionStructToAvro(schema, node, value);
-      const branch = branchFor(schema, node, this.scrubFullName(schema.name));
-      return { [branchKey(branch)]: this.toAvroValue(schema, branch, value) };
+      const branch = this.branchOf(schema, node);
+      return { [branch.key]: this.toAvroValue(schema, branch.node, value) };
     }
     const v = logicalToAvro(schema, value);
-    const invalid = (): never => {
-      throw new DataException(`Invalid type for ${schema.type}: ${javaClassName(v)}`);
-    };
-    const expect = (...types: AvroNode["type"][]): void => {
-      if (!types.includes(node.type))
-        throw new DataException(`Cannot write Connect ${schema.type} as Avro ${node.type}`);
-    };
+    // Checked without closures or rest arrays: this runs for every value of every record.
+    if (!AVRO_TYPES_OF[schema.type].includes(node.type))
+      throw new DataException(`Cannot write Connect ${schema.type} as Avro ${node.type}`);
     switch (schema.type) {
       case "INT8":
       case "INT16":
       case "INT32":
-        expect("int");
-        if (!acceptsPlain(schema.type, v)) invalid();
+        if (!acceptsPlain(schema.type, v)) throw invalidType(schema, v);
         return v;
       case "INT64":
-        expect("long");
-        if (!acceptsPlain("INT64", v)) invalid();
-        return BigInt(v as number | bigint);
+        if (typeof v === "bigint") {
+          if (BigInt.asIntN(64, v) !== v) throw invalidType(schema, v);
+          return v;
+        }
+        if (!Number.isSafeInteger(v)) throw invalidType(schema, v);
+        return BigInt(v as number);
       case "FLOAT32":
-        expect("float");
-        if (typeof v !== "number") invalid();
-        return v;
       case "FLOAT64":
-        expect("double");
-        if (typeof v !== "number") invalid();
+        if (typeof v !== "number") throw invalidType(schema, v);
         return v;
       case "BOOLEAN":
-        expect("boolean");
-        if (typeof v !== "boolean") invalid();
+        if (typeof v !== "boolean") throw invalidType(schema, v);
         return v;
       case "STRING":
-        expect("string", "enum");
-        if (typeof v !== "string") invalid();
+        if (typeof v !== "string") throw invalidType(schema, v);
         return v;
       case "BYTES": {
-        expect("bytes", "fixed");
-        if (!(v instanceof Uint8Array)) invalid();
+        if (!(v instanceof Uint8Array)) throw invalidType(schema, v);
         let bytes = v as Uint8Array;
         if (node.type === "fixed" && isDecimalName(schema.name)) bytes = padToFixedSize(bytes, node.size);
         return asBuffer(bytes);
       }
       case "ARRAY": {
-        expect("array");
-        if (!Array.isArray(v)) invalid();
+        if (!Array.isArray(v)) throw invalidType(schema, v);
         const items = (node as { items: AvroNode }).items;
         return (v as unknown[]).map((e) => this.toAvroValue(schema.valueSchema!, items, e));
       }
       case "MAP": {
-        if (!(v instanceof Map) && !isPlainObject(v)) invalid();
+        if (!(v instanceof Map) && !isPlainObject(v)) throw invalidType(schema, v);
         const entries = mapEntries(v as Map<unknown, unknown>);
         if (node.type === "map") {
           const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
@@ -671,7 +663,6 @@ export class AvroData {
           }
           return out;
         }
-        expect("array");
         const [keyNode, valueNode] = mapEntryTypes((node as { items: AvroNode }).items);
         return [...entries].map(([k, e]) => ({
           [KEY_FIELD]: this.toAvroValue(schema.keySchema!, keyNode, k),
@@ -679,34 +670,60 @@ export class AvroData {
         }));
       }
       case "STRUCT": {
-        if (!(v instanceof Struct)) invalid();
-        const struct = v as Struct;
-        if (!struct.schema.equals(schema)) throw new DataException("Mismatching struct schema");
-        expect("record");
-        return this.structToAvro(struct, node as RecordNode);
+        if (!(v instanceof Struct)) throw invalidType(schema, v);
+        if (v.schema !== schema && !v.schema.equals(schema)) throw new DataException("Mismatching struct schema");
+        return this.structToAvro(v, node as RecordNode);
       }
     }
   }
 
-  private structToAvro(struct: Struct, node: RecordNode): Record<string, unknown> {
-    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-    const byAvroName = new Map<string, Field>();
-    for (const field of struct.schema.fields) byAvroName.set(this.scrubName(field.name), field);
-    for (const avroField of node.fields) {
-      const field = byAvroName.get(avroField.name);
-      if (!field) {
-        // Only with a writer schema other than the derived one (use.latest.version).
+  /** The branch of an optional's union a value of `schema` is written as, with its key in avsc's wrapped union; once per pair. */
+  private branchOf(schema: Schema, union: Extract<AvroNode, { type: "union" }>): { node: AvroNode; key: string } {
+    let bySchema = this.branches.get(union);
+    if (!bySchema) this.branches.set(union, (bySchema = new WeakMap()));
+    let found = bySchema.get(schema);
+    if (!found) {
+      const node = branchFor(schema, union, this.scrubFullName(schema.name));
+      bySchema.set(schema, (found = { node, key: branchKey(node) }));
+    }
+    return found;
+  }
+
+  /**
+   * How a struct of `schema` fills record `node`: per Avro field, the Connect field it takes its value
+   * from, or (only with a writer schema other than the derived one: use.latest.version) its default.
+   * Worked out once per pair.
+   */
+  private recordPlan(schema: Schema, node: RecordNode): readonly RecordFieldPlan[] {
+    let bySchema = this.recordPlans.get(node);
+    if (!bySchema) this.recordPlans.set(node, (bySchema = new WeakMap()));
+    let plan = bySchema.get(schema);
+    if (!plan) {
+      const byAvroName = new Map<string, Field>();
+      for (const field of schema.fields) byAvroName.set(this.scrubName(field.name), field);
+      plan = node.fields.map((avroField): RecordFieldPlan => {
+        const field = byAvroName.get(avroField.name);
+        if (field) return { name: avroField.name, type: avroField.type, field };
         if (avroField.defaultValue === undefined)
           throw new DataException(
             `Avro field ${avroField.name} of ${node.name.full} has no Connect field and no default`,
           );
-        out[avroField.name] = jsonToAvro(avroField.type, avroField.defaultValue);
+        return { name: avroField.name, type: avroField.type, field: null, defaultValue: avroField.defaultValue };
+      });
+      bySchema.set(schema, plan);
+    }
+    return plan;
+  }
+
+  private structToAvro(struct: Struct, node: RecordNode): Record<string, unknown> {
+    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    for (const { name, type, field, defaultValue } of this.recordPlan(struct.schema, node)) {
+      if (field === null) {
+        out[name] = jsonToAvro(type, defaultValue!);
         continue;
       }
-      const fieldValue = this.options.ignoreDefaultForNullables
-        ? struct.getWithoutDefault(field.name)
-        : struct.get(field);
-      out[avroField.name] = this.toAvroValue(field.schema, avroField.type, fieldValue);
+      const fieldValue = this.options.ignoreDefaultForNullables ? struct.getWithoutDefault(field) : struct.get(field);
+      out[name] = this.toAvroValue(field.schema, type, fieldValue);
     }
     return out;
   }
@@ -1312,6 +1329,20 @@ const AVRO_TYPES_OF: Readonly<Record<Schema["type"], readonly AvroNode["type"][]
   MAP: ["map", "array"],
   STRUCT: ["record"],
 };
+
+/** One Avro field of a record as a struct fills it (AvroData.recordPlan). */
+interface RecordFieldPlan {
+  readonly name: string;
+  readonly type: AvroNode;
+  /** Null: no Connect field of that name; the field's default is written. */
+  readonly field: Field | null;
+  readonly defaultValue?: JsonValue;
+}
+
+/** Connect's words for a value that is not of its schema's type. */
+function invalidType(schema: Schema, value: unknown): DataException {
+  return new DataException(`Invalid type for ${schema.type}: ${javaClassName(value)}`);
+}
 
 /** The branch of an optional's union that holds the value: the named one of that name, else the first of the right type. */
 function branchFor(schema: Schema, union: Extract<AvroNode, { type: "union" }>, scrubbedName: string | null): AvroNode {
