@@ -1,7 +1,7 @@
 // CPU per CDC record on one thread, no I/O, for a row of the CDC benchmarks' `bench` table
 // (bench/cdc-workload.ts): pgoutput's Insert message of it decoded, Debezium's envelope built, and its
 // key and value written by JsonConverter with schemas, and as Avro (AvroConverter's work but the
-// registry: AvroData's conversion and avsc's encoding).
+// registry: AvroData's conversion and avsc's encoding), then read back (what a sink's converter does).
 // Each is timed over `records` records, `rounds` times; the best round is printed (the others carry GC
 // and warm-up). Compare builds by running it in each checkout.
 // Usage: bun bench/cdc-records.ts [records=20000] [rounds=15]
@@ -109,6 +109,26 @@ const avroWritten = best(() => {
     ] as const)
       avroBytes += side.type.toBuffer(avro.fromConnectData(side.schema, side.root, value)).length;
 });
+const avroEncoded = built.map((r) => ({
+  key: keyAvro!.type.toBuffer(avro.fromConnectData(keyAvro!.schema, keyAvro!.root, r.key)),
+  value: valueAvro!.type.toBuffer(avro.fromConnectData(valueAvro!.schema, valueAvro!.root, r.value)),
+}));
+const jsonEncoded = built.map((r) => ({
+  key: keys.fromConnectData(r.topic, r.keySchema, r.key)!,
+  value: values.fromConnectData(r.topic, r.valueSchema, r.value)!,
+}));
+const avroRead = best(() => {
+  for (const { key, value } of avroEncoded) {
+    avro.toConnectData(keyAvro!.root, keyAvro!.type.fromBuffer(key));
+    avro.toConnectData(valueAvro!.root, valueAvro!.type.fromBuffer(value));
+  }
+});
+const jsonRead = best(() => {
+  for (const { key, value } of jsonEncoded) {
+    keys.toConnectData("bench", key);
+    values.toConnectData("bench", value);
+  }
+});
 console.log(`pgoutput Insert decoded: ${decoded.toFixed(2)} µs per record`);
 console.log(`Envelope: ${envelope.toFixed(2)} µs per record`);
 console.log(
@@ -116,4 +136,7 @@ console.log(
 );
 console.log(
   `Avro, key and value: ${avroWritten.toFixed(2)} µs per record (${Math.round(avroBytes / records / rounds)} bytes)`,
+);
+console.log(
+  `Read back, key and value: JsonConverter ${jsonRead.toFixed(2)} µs, Avro ${avroRead.toFixed(2)} µs per record`,
 );

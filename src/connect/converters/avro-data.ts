@@ -223,6 +223,10 @@ export class AvroData {
   private readonly toConnectCache = new WeakMap<AvroNode, Map<number, Schema | null>>();
   private readonly branches = new WeakMap<AvroNode, WeakMap<Schema, { node: AvroNode; key: string }>>();
   private readonly recordPlans = new WeakMap<RecordNode, WeakMap<Schema, readonly RecordFieldPlan[]>>();
+  private readonly readPlans = new WeakMap<
+    RecordNode,
+    WeakMap<Schema, readonly { field: Field; name: string; type: AvroNode }[]>
+  >();
   /** Numbers the generalized union names (connect_union_<n>), for the life of this instance as in Java. */
   private unionIndex = 0;
 
@@ -1125,6 +1129,24 @@ export class AvroData {
     return { schema, value: this.toConnectValue(schema, avro, value) };
   }
 
+  /** Per field of `schema`, the field of Avro record `node` it is read from; once per pair. */
+  private readPlan(schema: Schema, node: RecordNode): readonly { field: Field; name: string; type: AvroNode }[] {
+    let bySchema = this.readPlans.get(node);
+    if (!bySchema) this.readPlans.set(node, (bySchema = new WeakMap()));
+    let plan = bySchema.get(schema);
+    if (!plan) {
+      const avroFields = fieldsByName(node);
+      plan = schema.fields.map((field) => {
+        const name = this.scrubName(field.name);
+        const avroField = avroFields.get(name);
+        if (!avroField) throw new DataException(`Avro record ${node.name.full} has no field ${name}`);
+        return { field, name, type: avroField.type };
+      });
+      bySchema.set(schema, plan);
+    }
+    return plan;
+  }
+
   /** A value read with `avro` as the Connect value of `schema` (which toConnectSchema derived from it). */
   toConnectValue(schema: Schema, node: AvroNode, value: unknown): unknown {
     if (value === null || value === undefined) {
@@ -1132,8 +1154,9 @@ export class AvroData {
       return null;
     }
     if (node.type === "union") {
-      const [key, inner] = unwrapUnion(value);
-      const index = node.branches.findIndex((b) => branchKey(b) === key);
+      const key = unionKey(value);
+      const inner = (value as Record<string, unknown>)[key];
+      const index = branchIndexes(node).get(key) ?? -1;
       const member = node.branches[index];
       if (!member) throw new DataException(`Avro union has no branch ${key}`);
       if (isUnionSchema(schema) && schema.type === "STRUCT") {
@@ -1187,13 +1210,8 @@ export class AvroData {
         if (node.type !== "record") throw new DataException(`Cannot read Avro ${node.type} as Connect STRUCT`);
         const rec = value as Record<string, unknown>;
         const struct = new Struct(schema);
-        const avroFields = fieldsByName(node);
-        for (const field of schema.fields) {
-          const name = this.scrubName(field.name);
-          const avroField = avroFields.get(name);
-          if (!avroField) throw new DataException(`Avro record ${node.name.full} has no field ${name}`);
-          struct.put(field, this.toConnectValue(field.schema, avroField.type, rec[name]));
-        }
+        for (const { field, name, type } of this.readPlan(schema, node))
+          struct.put(field, this.toConnectValue(field.schema, type, rec[name]));
         converted = struct;
         break;
       }
@@ -1306,6 +1324,38 @@ function stringProp(node: AvroNode, name: string): string | null {
 /** The key avsc uses for a union branch when unions are wrapped. */
 function branchKey(node: AvroNode): string {
   return node.type === "record" || node.type === "enum" || node.type === "fixed" ? node.name.full : node.type;
+}
+
+/** The branch key of a wrapped union value (an object with that one key), without listing its keys. */
+function unionKey(value: unknown): string {
+  if (typeof value === "object" && value !== null) {
+    let found: string | undefined;
+    for (const key in value) {
+      // avsc's wrapped values inherit enumerable methods (unwrap, unwrapped).
+      if (!Object.hasOwn(value, key)) continue;
+      if (found !== undefined) {
+        found = undefined;
+        break;
+      }
+      found = key;
+    }
+    if (found !== undefined) return found;
+  }
+  throw new DataException("Invalid Avro union value");
+}
+
+const unionIndexes = new WeakMap<AvroNode, Map<string, number>>();
+
+/** Each branch's index in a union, by its key in a wrapped union value. */
+function branchIndexes(union: Extract<AvroNode, { type: "union" }>): Map<string, number> {
+  let indexes = unionIndexes.get(union);
+  if (!indexes) {
+    indexes = new Map();
+    for (const [i, branch] of union.branches.entries())
+      if (!indexes.has(branchKey(branch))) indexes.set(branchKey(branch), i);
+    unionIndexes.set(union, indexes);
+  }
+  return indexes;
 }
 
 function unwrapUnion(value: unknown): [string, unknown] {
