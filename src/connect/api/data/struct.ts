@@ -7,6 +7,9 @@ import { mapEntries, validateValue, type Field, type Schema, type Type } from ".
 import { STRUCT_BRAND } from "./struct-brand.ts";
 import { BigDecimal } from "../../../jvm/big-decimal.ts";
 
+/** Values whose contents can change after put() (a struct's fields, an array's or a map's entries). */
+const MUTABLE_TYPES: ReadonlySet<Type> = new Set(["STRUCT", "ARRAY", "MAP"]);
+
 export class Struct {
   get [STRUCT_BRAND](): true {
     return true;
@@ -89,11 +92,18 @@ export class Struct {
     return this;
   }
 
-  /** Throws DataException when a required field without a default is missing or a value is invalid. */
+  /**
+   * Throws DataException when a required field without a default is missing or a value is invalid.
+   * Values only get here through put(), which checked them, so a value that cannot change since
+   * (anything but a struct, array or map) is not checked again: a struct put into a struct costs a
+   * look at its nulls, not a second check of every value.
+   */
   validate(): void {
     for (const field of this.schema.fields) {
       const value = this.values[field.index];
-      if (value === null && (field.schema.optional || field.schema.defaultValue !== null)) continue;
+      if (value === null) {
+        if (field.schema.optional || field.schema.defaultValue !== null) continue;
+      } else if (!MUTABLE_TYPES.has(field.schema.type)) continue;
       validateValue(field.schema, value, field.name);
     }
   }
