@@ -244,6 +244,7 @@ function decodeRelation(reader: WireReader): RelationMessage {
 
 function decodeTuple(reader: WireReader): Tuple {
   const count = reader.int16();
+  if (count < 0) throw new ProtocolError(`Negative column count ${count} in a tuple`);
   const values = new Array<TupleValue>(count);
   for (let i = 0; i < count; i++) {
     const kind = reader.uint8();

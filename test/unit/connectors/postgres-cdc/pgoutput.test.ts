@@ -247,6 +247,9 @@ describe("pgoutput messages", () => {
     expect(() => decodePgOutput(wire().char("I").uint32(1).char("N").int16(1).char("t").int32(-1).build())).toThrow(
       /Negative length/,
     );
+    expect(() => decodePgOutput(wire().char("I").uint32(1).char("N").int16(-1).build())).toThrow(
+      /Negative column count -1/,
+    );
     expect(() => decodePgOutput(wire().char("I").uint32(1).char("N").int16(1).char("z").build())).toThrow(
       /tuple column kind 'z'/,
     );
