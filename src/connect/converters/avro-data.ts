@@ -221,12 +221,12 @@ export class AvroData {
   private readonly fromConnectCache = new WeakMap<Schema, AvroParsedSchema>();
   private readonly derived: DerivedSchemas<AvroParsedSchema>;
   private readonly toConnectCache = new WeakMap<AvroNode, Map<number, Schema | null>>();
-  private readonly branches = new WeakMap<AvroNode, WeakMap<Schema, { node: AvroNode; key: string }>>();
-  private readonly recordPlans = new WeakMap<RecordNode, WeakMap<Schema, readonly RecordFieldPlan[]>>();
-  private readonly readPlans = new WeakMap<
-    RecordNode,
-    WeakMap<Schema, readonly { field: Field; name: string; type: AvroNode }[]>
-  >();
+  private readonly branches = new PairCache((union: AvroNode, schema) => {
+    const node = branchFor(schema, union as Extract<AvroNode, { type: "union" }>, this.scrubFullName(schema.name));
+    return { node, key: branchKey(node) };
+  });
+  private readonly recordPlans = new PairCache((node: RecordNode, schema) => this.makeRecordPlan(schema, node));
+  private readonly readPlans = new PairCache((node: RecordNode, schema) => this.makeReadPlan(schema, node));
   /** Numbers the generalized union names (connect_union_<n>), for the life of this instance as in Java. */
   private unionIndex = 0;
 
@@ -615,7 +615,7 @@ export class AvroData {
     }
     if (node.type === "union") {
       if (isUnionSchema(schema)) return this.unionStructToAvro(schema, node, value);
-      const branch = this.branchOf(schema, node);
+      const branch = this.branches.get(node, schema);
       return { [branch.key]: this.toAvroValue(schema, branch.node, value) };
     }
     const v = logicalToAvro(schema, value);
@@ -682,46 +682,28 @@ export class AvroData {
   }
 
   /** The branch of an optional's union a value of `schema` is written as, with its key in avsc's wrapped union; once per pair. */
-  private branchOf(schema: Schema, union: Extract<AvroNode, { type: "union" }>): { node: AvroNode; key: string } {
-    let bySchema = this.branches.get(union);
-    if (!bySchema) this.branches.set(union, (bySchema = new WeakMap()));
-    let found = bySchema.get(schema);
-    if (!found) {
-      const node = branchFor(schema, union, this.scrubFullName(schema.name));
-      bySchema.set(schema, (found = { node, key: branchKey(node) }));
-    }
-    return found;
-  }
-
   /**
    * How a struct of `schema` fills record `node`: per Avro field, the Connect field it takes its value
    * from, or (only with a writer schema other than the derived one: use.latest.version) its default.
    * Worked out once per pair.
    */
-  private recordPlan(schema: Schema, node: RecordNode): readonly RecordFieldPlan[] {
-    let bySchema = this.recordPlans.get(node);
-    if (!bySchema) this.recordPlans.set(node, (bySchema = new WeakMap()));
-    let plan = bySchema.get(schema);
-    if (!plan) {
-      const byAvroName = new Map<string, Field>();
-      for (const field of schema.fields) byAvroName.set(this.scrubName(field.name), field);
-      plan = node.fields.map((avroField): RecordFieldPlan => {
-        const field = byAvroName.get(avroField.name);
-        if (field) return { name: avroField.name, type: avroField.type, field };
-        if (avroField.defaultValue === undefined)
-          throw new DataException(
-            `Avro field ${avroField.name} of ${node.name.full} has no Connect field and no default`,
-          );
-        return { name: avroField.name, type: avroField.type, field: null, defaultValue: avroField.defaultValue };
-      });
-      bySchema.set(schema, plan);
-    }
-    return plan;
+  private makeRecordPlan(schema: Schema, node: RecordNode): readonly RecordFieldPlan[] {
+    const byAvroName = new Map<string, Field>();
+    for (const field of schema.fields) byAvroName.set(this.scrubName(field.name), field);
+    return node.fields.map((avroField): RecordFieldPlan => {
+      const field = byAvroName.get(avroField.name);
+      if (field) return { name: avroField.name, type: avroField.type, field };
+      if (avroField.defaultValue === undefined)
+        throw new DataException(
+          `Avro field ${avroField.name} of ${node.name.full} has no Connect field and no default`,
+        );
+      return { name: avroField.name, type: avroField.type, field: null, defaultValue: avroField.defaultValue };
+    });
   }
 
   private structToAvro(struct: Struct, node: RecordNode): Record<string, unknown> {
     const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-    for (const { name, type, field, defaultValue } of this.recordPlan(struct.schema, node)) {
+    for (const { name, type, field, defaultValue } of this.recordPlans.get(node, struct.schema)) {
       if (field === null) {
         out[name] = jsonToAvro(type, defaultValue!);
         continue;
@@ -1130,21 +1112,14 @@ export class AvroData {
   }
 
   /** Per field of `schema`, the field of Avro record `node` it is read from; once per pair. */
-  private readPlan(schema: Schema, node: RecordNode): readonly { field: Field; name: string; type: AvroNode }[] {
-    let bySchema = this.readPlans.get(node);
-    if (!bySchema) this.readPlans.set(node, (bySchema = new WeakMap()));
-    let plan = bySchema.get(schema);
-    if (!plan) {
-      const avroFields = fieldsByName(node);
-      plan = schema.fields.map((field) => {
-        const name = this.scrubName(field.name);
-        const avroField = avroFields.get(name);
-        if (!avroField) throw new DataException(`Avro record ${node.name.full} has no field ${name}`);
-        return { field, name, type: avroField.type };
-      });
-      bySchema.set(schema, plan);
-    }
-    return plan;
+  private makeReadPlan(schema: Schema, node: RecordNode): readonly { field: Field; name: string; type: AvroNode }[] {
+    const avroFields = fieldsByName(node);
+    return schema.fields.map((field) => {
+      const name = this.scrubName(field.name);
+      const avroField = avroFields.get(name);
+      if (!avroField) throw new DataException(`Avro record ${node.name.full} has no field ${name}`);
+      return { field, name, type: avroField.type };
+    });
   }
 
   /** A value read with `avro` as the Connect value of `schema` (which toConnectSchema derived from it). */
@@ -1210,7 +1185,7 @@ export class AvroData {
         if (node.type !== "record") throw new DataException(`Cannot read Avro ${node.type} as Connect STRUCT`);
         const rec = value as Record<string, unknown>;
         const struct = new Struct(schema);
-        for (const { field, name, type } of this.readPlan(schema, node))
+        for (const { field, name, type } of this.readPlans.get(node, schema))
           struct.put(field, this.toConnectValue(field.schema, type, rec[name]));
         converted = struct;
         break;
@@ -1379,6 +1354,22 @@ const AVRO_TYPES_OF: Readonly<Record<Schema["type"], readonly AvroNode["type"][]
   MAP: ["map", "array"],
   STRUCT: ["record"],
 };
+
+/** Values worked out once per (Avro node, Connect schema) pair, held as long as both are. */
+class PairCache<N extends AvroNode, V> {
+  private readonly byNode = new WeakMap<N, WeakMap<Schema, V>>();
+
+  /** `make` is given once, not per lookup: lookups are per value of every record. */
+  constructor(private readonly make: (node: N, schema: Schema) => V) {}
+
+  get(node: N, schema: Schema): V {
+    let bySchema = this.byNode.get(node);
+    if (!bySchema) this.byNode.set(node, (bySchema = new WeakMap()));
+    let value = bySchema.get(schema);
+    if (value === undefined) bySchema.set(schema, (value = this.make(node, schema)));
+    return value;
+  }
+}
 
 /** One Avro field of a record as a struct fills it (AvroData.recordPlan). */
 interface RecordFieldPlan {
