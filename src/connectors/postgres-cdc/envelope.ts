@@ -179,9 +179,14 @@ export function sourceStruct(info: SourceInfo): Struct {
 
 /** The `sequence` field: a JSON array of the last commit LSN and this event's LSN, as decimal strings. */
 export function sequence(lastCommitLsn: bigint | null, lsn: bigint | null): string {
+  // A snapshot's rows all share one: written once, not per row.
+  if (lastCommitLsn === lastSequence.lastCommitLsn && lsn === lastSequence.lsn) return lastSequence.text;
   const text = (v: bigint | null) => (v === null ? "null" : `"${v}"`);
-  return `[${text(lastCommitLsn)},${text(lsn)}]`;
+  lastSequence = { lastCommitLsn, lsn, text: `[${text(lastCommitLsn)},${text(lsn)}]` };
+  return lastSequence.text;
 }
+
+let lastSequence = { lastCommitLsn: null as bigint | null, lsn: null as bigint | null, text: "[null,null]" };
 
 export type Operation = "c" | "u" | "d" | "r" | "t";
 

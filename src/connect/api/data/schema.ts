@@ -108,6 +108,9 @@ export function copySchema(schema: Schema, changes: Omit<Partial<SchemaDefinitio
   });
 }
 
+/** Types whose values' contents can change after Struct.put() (a struct's fields, an array's or a map's entries). */
+const MUTABLE_TYPES: ReadonlySet<Type> = new Set(["STRUCT", "ARRAY", "MAP"]);
+
 /** An immutable schema. Most code builds one with SchemaBuilder; this is Kafka's ConnectSchema. */
 export class ConnectSchema {
   readonly type: Type;
@@ -121,6 +124,13 @@ export class ConnectSchema {
   readonly parameters: ReadonlyMap<string, string> | null;
   private readonly _fields: readonly Field[] | null;
   private readonly _fieldsByName: ReadonlyMap<string, Field> | null;
+  /**
+   * What Struct.validate() looks at again, a struct's values having been checked by put(): the fields a
+   * null breaks (required, without a default), and those whose values can change after put (struct,
+   * array, map). Empty for other types.
+   */
+  readonly requiredFields: readonly Field[];
+  readonly mutableFields: readonly Field[];
   private readonly _keySchema: Schema | null;
   private readonly _valueSchema: Schema | null;
 
@@ -135,9 +145,12 @@ export class ConnectSchema {
     if (this.type === "STRUCT") {
       this._fields = Object.freeze([...(definition.fields ?? [])]);
       this._fieldsByName = new Map(this._fields.map((f) => [f.name, f]));
+      this.requiredFields = this._fields.filter((f) => !f.schema.optional && f.schema.defaultValue === null);
+      this.mutableFields = this._fields.filter((f) => MUTABLE_TYPES.has(f.schema.type));
     } else {
       this._fields = null;
       this._fieldsByName = null;
+      this.requiredFields = this.mutableFields = [];
     }
     this._keySchema = definition.keySchema ?? null;
     this._valueSchema = definition.valueSchema ?? null;
@@ -290,6 +303,8 @@ export function mapEntries(value: Map<unknown, unknown> | Record<string, unknown
   return value instanceof Map ? value : Object.entries(value);
 }
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 const INT_RANGES = { INT8: 0x80, INT16: 0x8000, INT32: 0x80000000 } as const;
 
 function hasExpectedClass(schema: SchemaView, value: unknown): boolean {
@@ -308,7 +323,7 @@ export function acceptsPlain(type: Type, value: unknown): boolean {
       return typeof value === "number" && Number.isInteger(value) && value >= -limit && value < limit;
     }
     case "INT64":
-      return typeof value === "bigint" ? BigInt.asIntN(64, value) === value : Number.isSafeInteger(value);
+      return typeof value === "bigint" ? value >= INT64_MIN && value <= INT64_MAX : Number.isSafeInteger(value);
     case "FLOAT32":
     case "FLOAT64":
       return typeof value === "number";

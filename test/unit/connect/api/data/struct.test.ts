@@ -62,6 +62,17 @@ describe("Struct", () => {
     expect(() => new Struct(withRequiredDefault).validate()).not.toThrow();
   });
 
+  test("validate() checks again what can change after put: a map's entries, a nested struct's", () => {
+    const tags: Record<string, unknown> = { a: "b" };
+    const inner = new Struct(person).put("name", "Dan").put("id", 2n).put("tags", tags);
+    const outer = SchemaBuilder.struct().field("person", person).build();
+    const s = new Struct(outer).put("person", inner);
+    tags.c = 3;
+    expect(() => s.validate()).toThrow(DataException);
+    delete tags.c;
+    expect(() => s.validate()).not.toThrow();
+  });
+
   test("only struct schemas", () => {
     expect(() => new Struct(Schema.INT32_SCHEMA)).toThrow(new DataException("Not a struct schema: Schema{INT32}"));
   });
