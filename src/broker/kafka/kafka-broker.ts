@@ -491,7 +491,8 @@ export class KafkaBroker implements Broker {
     // Chunks go out in order, one at a time (the idempotent producer keeps one request in flight).
     for (let start = 0; start < items.length; ) {
       let end = start;
-      for (let bytes = 0; end < items.length && (end === start || bytes < chunkBytes); end++) bytes += items[end]!.size;
+      for (let bytes = 0; end < items.length && (end === start || bytes + items[end]!.size <= chunkBytes); end++)
+        bytes += items[end]!.size;
       const chunk = items.slice(start, end);
       const answered = await sendChunk(send, chunk);
       chunk.forEach((item, i) => (positions[item.write]![item.index] = answered[i]!));
