@@ -13,6 +13,7 @@
 import { mkdir, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type Logger, logger as namedLogger } from "../../platform/log.ts";
+import { nextTurn } from "../../platform/event-loop.ts";
 import {
   autoCreatedTopic,
   type Broker,
@@ -416,7 +417,7 @@ export class EmbeddedBroker implements Broker {
     } else if (found.length === 0) {
       // An empty answer involves no I/O; without a macrotask turn a consumer polling with maxWaitMs 0
       // would spin on microtasks and starve the producers it is waiting for.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
     return found;
   }

@@ -13,6 +13,7 @@ import {
   type TransactionalProducer,
 } from "../../../broker/broker.ts";
 import { BUFFER_MEMORY_DEFAULT } from "../../../broker/client-settings.ts";
+import { nextTurn } from "../../../platform/event-loop.ts";
 import { kafkaPartition } from "../../../broker/partitioner.ts";
 import type { Converter, HeaderConverter } from "../../api/converter.ts";
 import type { SourceRecord } from "../../api/records.ts";
@@ -84,6 +85,8 @@ export interface SourcePipeline {
  */
 export const MAX_BATCHES_IN_FLIGHT = 256;
 const RECORD_OVERHEAD_BYTES = 512;
+/** How long a batch's conversion runs before the event loop gets a turn, while earlier writes are in flight. */
+const CONVERSION_SLICE_MS = 1;
 
 /** One produce to a topic: records of one or more batches; those of later batches join until it starts. */
 type TopicWrite = {
@@ -223,6 +226,7 @@ export class WorkerSourceTask extends WorkerTask {
     const out: { record: SourceRecord; produce: ProduceRecord; topic: string }[] = [];
     const skipped: SourceRecord[] = [];
     let bytes = 0;
+    let slice = performance.now();
     for (const record of records) {
       // Each stage's answer is awaited only when it is a promise: an await per record and stage was a
       // measurable share of a task's CPU.
@@ -271,6 +275,13 @@ export class WorkerSourceTask extends WorkerTask {
         continue;
       }
       const { topic } = transformed;
+      // While earlier writes are in flight, their acknowledgements are taken (and the next produce sent)
+      // between slices of this batch, not after all of it: converting a poll of thousands of records
+      // takes tens of milliseconds, in which the broker would otherwise wait on this task.
+      if (this.writing.size > 0 && performance.now() - slice >= CONVERSION_SLICE_MS) {
+        await nextTurn();
+        slice = performance.now();
+      }
       bytes += (key?.length ?? 0) + (value?.length ?? 0) + RECORD_OVERHEAD_BYTES;
       const fixed = transformed.kafkaPartition ?? null; // (undefined from a plugin that leaves it out)
       if (fixed === null && !this.partitionCounts.has(topic)) await this.learnPartitions(topic);

@@ -3,6 +3,7 @@
 import type { Broker } from "../../../broker/broker.ts";
 import { ConfigProviders, hideResolved, reverseTransform } from "../../../platform/config-providers.ts";
 import { currentLogSettings, logger } from "../../../platform/log.ts";
+import { nextTurn } from "../../../platform/event-loop.ts";
 import { refusalReason, type ParsedSettings } from "../../../platform/settings.ts";
 import { ConnectMetrics } from "../metrics.ts";
 import { ConnectException, type Connector } from "../../api/connector.ts";
@@ -230,7 +231,7 @@ export class Worker {
     };
     // Herders start a connector's tasks one after another, and a start may not wait on any I/O: a turn
     // of the event loop first lets REST requests in between a thousand task starts.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     try {
       const spec: TaskSpec = {
         connector: name,

@@ -388,6 +388,35 @@ describe("polling on while batches are written", () => {
     await log.reached("UNASSIGNED");
     expect(offsets.get("src", { file: "a" })).toEqual({ position: 5 });
   });
+
+  test("a batch that takes long to convert lets an earlier write's acknowledgement in between, not only after it", async () => {
+    const task = new ScriptedSourceTask();
+    const gate = Promise.withResolvers<void>();
+    const acknowledgedWhileConverting: number[] = [];
+    const { worker, log } = await startSource(task, {
+      gated: { topic: "out", open: gate.promise },
+      transform: (r) => {
+        if ((r.sourceOffset as { position: number }).position > 1) {
+          gate.resolve(); // the first batch's write may now be acknowledged
+          // A converter's CPU work, with no await in it: 2 ms a record until the acknowledgement is seen
+          // (up to a second for the whole batch), then none.
+          const until = performance.now() + 2;
+          while (task.committedRecords.length === 0 && performance.now() < until);
+          acknowledgedWhileConverting.push(task.committedRecords.length);
+        }
+        return r;
+      },
+    });
+    task.offer(
+      [to("out", 1)],
+      Array.from({ length: 500 }, (_, i) => to("out", i + 2)),
+    );
+    await waitFor("every record acknowledged", () => task.committedRecords.length === 501);
+    // The second batch's conversion was cut into slices; the first write's answer came in one of them.
+    expect(acknowledgedWhileConverting.at(-1)).toBe(1);
+    stop(worker, task);
+    await log.reached("UNASSIGNED");
+  });
 });
 
 describe("pause and resume", () => {
