@@ -4,6 +4,7 @@
 // and a crash at any point loses no change.
 import type { Sql } from "postgres";
 import { SchemaBuilder, Struct } from "../../connect/api/data/index.ts";
+import { nextTurn } from "../../platform/event-loop.ts";
 import { logger } from "../../platform/log.ts";
 import { ConnectException, RetriableException, SourceTask } from "../../connect/api/connector.ts";
 import { explained } from "./known-fixes.ts";
@@ -57,6 +58,8 @@ const SLOT_BUSY_WAIT_MS = 200;
  * fetch of rows takes long: the walsender ends a connection silent for wal_sender_timeout (60 s by default).
  */
 const PAUSED_STATUS_INTERVAL_MS = 1000;
+/** How long building a snapshot poll's records runs before the event loop gets a turn. */
+const POLL_SLICE_MS = 1;
 
 interface Snapshot {
   /** The rows a fetch at a time, and what of the last fetch polls have not taken yet. */
@@ -636,7 +639,14 @@ export class PostgresCdcTask extends SourceTask {
     const records: SourceRecord[] = [];
     const blocking = snapshot.blocking;
     if (blocking) await this.signals?.poll(); // a blocking snapshot asked for meanwhile waits for this one to end
+    let slice = performance.now();
     while (records.length < this.config.maxBatchSize) {
+      // Building a poll's records takes milliseconds: the worker's writes of earlier polls get their
+      // acknowledgements taken (and their next produce sent) in between, not after.
+      if (performance.now() - slice >= POLL_SLICE_MS) {
+        await nextTurn();
+        slice = performance.now();
+      }
       let row: SnapshotRow | null;
       try {
         row =
