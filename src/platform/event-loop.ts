@@ -8,3 +8,22 @@
 export function nextTurn(): Promise<void> {
   return new Promise<void>((resolve) => setImmediate(resolve));
 }
+
+/**
+ * A long synchronous stretch of work cut into slices of `ms`: `due` tells when one is over (cheap enough
+ * to ask per item, and no await unless it is), `pause()` gives the event loop its turn and starts the next.
+ */
+export class Slices {
+  private start = performance.now();
+
+  constructor(private readonly ms: number) {}
+
+  get due(): boolean {
+    return performance.now() - this.start >= this.ms;
+  }
+
+  async pause(): Promise<void> {
+    await nextTurn();
+    this.start = performance.now();
+  }
+}

@@ -221,6 +221,7 @@ export class AvroData {
   private readonly fromConnectCache = new WeakMap<Schema, AvroParsedSchema>();
   private readonly derived: DerivedSchemas<AvroParsedSchema>;
   private readonly toConnectCache = new WeakMap<AvroNode, Map<number, Schema | null>>();
+  /** The branch of an optional's union a value of `schema` is written as, with its key in avsc's wrapped union. */
   private readonly branches = new PairCache((union: AvroNode, schema) => {
     const node = branchFor(schema, union as Extract<AvroNode, { type: "union" }>, this.scrubFullName(schema.name));
     return { node, key: branchKey(node) };
@@ -681,7 +682,6 @@ export class AvroData {
     }
   }
 
-  /** The branch of an optional's union a value of `schema` is written as, with its key in avsc's wrapped union; once per pair. */
   /**
    * How a struct of `schema` fills record `node`: per Avro field, the Connect field it takes its value
    * from, or (only with a writer schema other than the derived one: use.latest.version) its default.

@@ -4,7 +4,7 @@
 // and a crash at any point loses no change.
 import type { Sql } from "postgres";
 import { SchemaBuilder, Struct } from "../../connect/api/data/index.ts";
-import { nextTurn } from "../../platform/event-loop.ts";
+import { Slices } from "../../platform/event-loop.ts";
 import { logger } from "../../platform/log.ts";
 import { ConnectException, RetriableException, SourceTask } from "../../connect/api/connector.ts";
 import { explained } from "./known-fixes.ts";
@@ -639,14 +639,11 @@ export class PostgresCdcTask extends SourceTask {
     const records: SourceRecord[] = [];
     const blocking = snapshot.blocking;
     if (blocking) await this.signals?.poll(); // a blocking snapshot asked for meanwhile waits for this one to end
-    let slice = performance.now();
+    const slices = new Slices(POLL_SLICE_MS);
     while (records.length < this.config.maxBatchSize) {
       // Building a poll's records takes milliseconds: the worker's writes of earlier polls get their
       // acknowledgements taken (and their next produce sent) in between, not after.
-      if (performance.now() - slice >= POLL_SLICE_MS) {
-        await nextTurn();
-        slice = performance.now();
-      }
+      if (slices.due) await slices.pause();
       let row: SnapshotRow | null;
       try {
         row =

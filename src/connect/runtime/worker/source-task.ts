@@ -13,7 +13,7 @@ import {
   type TransactionalProducer,
 } from "../../../broker/broker.ts";
 import { BUFFER_MEMORY_DEFAULT } from "../../../broker/client-settings.ts";
-import { nextTurn } from "../../../platform/event-loop.ts";
+import { Slices } from "../../../platform/event-loop.ts";
 import { kafkaPartition } from "../../../broker/partitioner.ts";
 import type { Converter, HeaderConverter } from "../../api/converter.ts";
 import type { SourceRecord } from "../../api/records.ts";
@@ -226,7 +226,7 @@ export class WorkerSourceTask extends WorkerTask {
     const out: { record: SourceRecord; produce: ProduceRecord; topic: string }[] = [];
     const skipped: SourceRecord[] = [];
     let bytes = 0;
-    let slice = performance.now();
+    const slices = new Slices(CONVERSION_SLICE_MS);
     for (const record of records) {
       // Each stage's answer is awaited only when it is a promise: an await per record and stage was a
       // measurable share of a task's CPU.
@@ -278,10 +278,7 @@ export class WorkerSourceTask extends WorkerTask {
       // While earlier writes are in flight, their acknowledgements are taken (and the next produce sent)
       // between slices of this batch, not after all of it: converting a poll of thousands of records
       // takes tens of milliseconds, in which the broker would otherwise wait on this task.
-      if (this.writing.size > 0 && performance.now() - slice >= CONVERSION_SLICE_MS) {
-        await nextTurn();
-        slice = performance.now();
-      }
+      if (this.writing.size > 0 && slices.due) await slices.pause();
       bytes += (key?.length ?? 0) + (value?.length ?? 0) + RECORD_OVERHEAD_BYTES;
       const fixed = transformed.kafkaPartition ?? null; // (undefined from a plugin that leaves it out)
       if (fixed === null && !this.partitionCounts.has(topic)) await this.learnPartitions(topic);
