@@ -256,9 +256,10 @@ function pushBatch(out: FetchedRecord[], topic: string, partition: number, from:
       partition,
       offset,
       timestamp: logAppendTime ?? firstTimestamp + Number(r.timestampDelta),
-      // Copies: a slice would keep the whole response's buffer alive as long as the record.
-      key: r.key ? new Uint8Array(r.key) : null,
-      value: r.value ? new Uint8Array(r.value) : null,
+      // Copies: a slice would keep the whole response's buffer alive as long as the record. Buffers, not
+      // plain Uint8Arrays: a converter viewing one as a Buffer would otherwise pay for reading `.buffer`.
+      key: r.key ? Buffer.from(r.key) : null,
+      value: r.value ? Buffer.from(r.value) : null,
       headers,
     });
   }

@@ -21,6 +21,7 @@ import {
   type GroupOptions,
   type JoinResult,
 } from "../broker.ts";
+import { asBuffer } from "../../platform/buffers.ts";
 import { isRetriable, kafkaErrorOf, reasonOf } from "./errors.ts";
 
 /** Where the group's coordinator is (the admin client's FindCoordinator). */
@@ -30,8 +31,6 @@ const REJOIN = ["REBALANCE_IN_PROGRESS"];
 const RESET = ["UNKNOWN_MEMBER_ID", "ILLEGAL_GENERATION", "FENCED_INSTANCE_ID"];
 /** The coordinator moved or is not ready: ask where it is again. */
 const MOVED = ["NOT_COORDINATOR", "COORDINATOR_NOT_AVAILABLE", "COORDINATOR_LOAD_IN_PROGRESS"];
-const buffer = (bytes: Bytes) =>
-  Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 export class PlatformaticGroupMembership implements GroupMembership {
   memberId = "";
@@ -58,7 +57,7 @@ export class PlatformaticGroupMembership implements GroupMembership {
         memberId,
         null,
         protocolType,
-        protocols.map((p) => ({ name: p.name, metadata: buffer(p.metadata) })),
+        protocols.map((p) => ({ name: p.name, metadata: asBuffer(p.metadata) })),
         null,
       );
     let response;
@@ -96,7 +95,7 @@ export class PlatformaticGroupMembership implements GroupMembership {
         null,
         protocolType,
         this.protocol,
-        [...assignments].map(([memberId, bytes]) => ({ memberId, assignment: buffer(bytes) })),
+        [...assignments].map(([memberId, bytes]) => ({ memberId, assignment: asBuffer(bytes) })),
       ),
     );
     return new Uint8Array(response.assignment);

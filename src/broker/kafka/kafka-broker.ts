@@ -47,6 +47,7 @@ import type { ClientSecurity, OAuthLogin } from "../client-security.ts";
 import type { ClientKind, ClientTuning, ProducerTuning } from "../client-settings.ts";
 import { tokenLogin } from "../login.ts";
 import { kafkaPartition } from "../partitioner.ts";
+import { asBuffer } from "../../platform/buffers.ts";
 import { logger as makeLogger, type Logger } from "../../platform/log.ts";
 import { isRetriable, kafkaErrorOf, reasonOf, retryDelayMs } from "./errors.ts";
 import { LeaderFetcher, READ_COMMITTED } from "./fetch.ts";
@@ -678,14 +679,6 @@ export class KafkaBroker implements Broker {
 function nameOf(enumeration: Record<string, number>, value: number): string {
   for (const [name, v] of Object.entries(enumeration)) if (v === value) return name;
   return "UNKNOWN";
-}
-
-/**
- * The bytes as a Buffer (the library wants Buffers). A copy: reading `.buffer` of a small typed array makes
- * the engine move it out of the GC heap, which cost more than copying (measured on the kafkajs path).
- */
-function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
 }
 
 /** Header names as bytes, encoded once: a pipeline writes the same few names on every record. */

@@ -7,6 +7,7 @@
 // (`{branch: value}`), longs as bigint and bytes as Buffer — see avro.ts — and are read back the same
 // way. Quirks of AvroData are kept on purpose (each is noted where it happens).
 import { commonDataSettings, flattenSingletonUnions } from "./data-config.ts";
+import { asBuffer } from "../../platform/buffers.ts";
 import type { ParsedSettings, Setting } from "../../platform/settings.ts";
 import { canonicalString } from "../../schema/avro/canonical.ts";
 import { isJsonObject, JsonNumber, writeJson, type JsonObject, type JsonValue } from "../../schema/avro/json.ts";
@@ -1563,10 +1564,6 @@ function padToFixedSize(unscaled: Uint8Array, size: number): Uint8Array {
   const padded = new Uint8Array(size).fill(unscaled.length > 0 && unscaled[0]! >= 0x80 ? 0xff : 0);
   padded.set(unscaled, size - unscaled.length);
   return padded;
-}
-
-function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** Bytes as an ISO-8859-1 string: how Avro writes bytes defaults in JSON. */

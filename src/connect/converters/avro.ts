@@ -3,6 +3,7 @@
 // Records are written and read with avsc, configured so that every Connect value survives: unions
 // wrapped (the branch is explicit) and longs as bigint (all 64 bits).
 import { Type, types } from "avsc";
+import { asBuffer } from "../../platform/buffers.ts";
 import type { ParsedSettings } from "../../platform/settings.ts";
 import type { AvroNode } from "../../schema/avro/model.ts";
 import type { AvroParsedSchema } from "../../schema/avro/index.ts";
@@ -65,7 +66,7 @@ export class AvroConverter extends RegistryConverter<AvroReader, unknown> {
   }
 
   protected decode(reader: AvroReader, bytes: Uint8Array, offset: number): SchemaAndValue {
-    const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const buffer = asBuffer(bytes);
     let result: { value: unknown; offset: number };
     // Payload problems are the deserializer's (SerializationException, reported with the topic).
     try {

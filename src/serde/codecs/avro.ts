@@ -1,5 +1,6 @@
 // Avro values: avsc checks and encodes; decoding resolves the writer's schema to an optional reader's.
 import type { Type } from "avsc";
+import { asBuffer } from "../../platform/buffers.ts";
 import type { AvroParsedSchema } from "../../schema/avro/index.ts";
 import type { ParsedSchema } from "../../schema/format.ts";
 import { SerializationException } from "../errors.ts";
@@ -69,7 +70,7 @@ export const avroCodec: ValueCodec = {
     }
     return (bytes, offset) => {
       // Decoded in place from `offset`: no copy, no view when the bytes already are a Buffer.
-      const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const buffer = asBuffer(bytes);
       let result: { value: unknown; offset: number };
       try {
         result = readerType.decode(buffer, offset, resolver);
