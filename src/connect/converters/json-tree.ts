@@ -44,11 +44,16 @@ export function readJson(bytes: Uint8Array, whole = false): { node: JsonNode | u
   } catch {
     throw new JsonSyntaxError("Invalid UTF-8");
   }
-  const options = whole
-    ? { leadingZeros: true, trailing: () => new JsonSyntaxError("Trailing content") }
-    : { leadingZeros: true };
-  return { node: readJsonText(text, JSON_NODES, options), text };
+  return { node: readJsonString(text, whole), text };
 }
+
+/** readJson of text already decoded. */
+export function readJsonString(text: string, whole = false): JsonNode | undefined {
+  return readJsonText(text, JSON_NODES, whole ? WHOLE : FIRST);
+}
+
+const FIRST = { leadingZeros: true };
+const WHOLE = { leadingZeros: true, trailing: () => new JsonSyntaxError("Trailing content") };
 
 // ---- JsonNode accessors, with Jackson's answers ----
 
@@ -120,15 +125,24 @@ export function doubleValue(node: JsonNode | undefined): number {
 /** floatValue(): the float nearest to the number's exact value (not to its double). */
 export function floatValue(node: JsonNode | undefined): number {
   const d = doubleValue(node);
+  const rounded = floatOfDouble(d);
+  if (rounded !== undefined) return rounded;
+  // A tie: the exact text decides (anything but a number read as 0, which is no tie).
   const f = Math.fround(d);
-  if (f === d || !Number.isFinite(f) || !(node instanceof JsonNumber)) return f;
-  // Rounding twice (text → double → float) errs only when the double lands exactly between two
-  // floats; then the exact text decides.
   const other = nextFloatToward(f, d);
-  if ((f + other) / 2 !== d) return f;
-  const exact = exactCompare(node.text, d);
+  const exact = exactCompare((node as JsonNumber).text, d);
   if (exact === 0) return f;
   return exact > 0 ? Math.max(f, other) : Math.min(f, other);
+}
+
+/**
+ * The float nearest to a number read as the double `d`, or undefined when only its text can tell: rounding
+ * twice (text → double → float) errs only when the double lands exactly between two floats.
+ */
+export function floatOfDouble(d: number): number | undefined {
+  const f = Math.fround(d);
+  if (f === d || !Number.isFinite(f)) return f;
+  return (f + nextFloatToward(f, d)) / 2 === d ? undefined : f;
 }
 
 const FLOAT_BITS = new DataView(new ArrayBuffer(4));

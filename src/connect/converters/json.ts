@@ -5,6 +5,8 @@
 // records round-trip between Sluice and JVM workers unchanged.
 import { SettingsDefinition } from "../../platform/settings.ts";
 import { decimalFormat } from "./data-config.ts";
+import { asBuffer } from "../../platform/buffers.ts";
+import { readPayload, SLOW } from "./json-payload.ts";
 import { LruCache } from "../../platform/lru.ts";
 import { BigDecimal } from "../../jvm/big-decimal.ts";
 import {
@@ -46,6 +48,7 @@ import {
   longValue,
   nodeType,
   readJson,
+  readJsonString,
   textValue,
   type JsonNode,
 } from "./json-tree.ts";
@@ -160,7 +163,7 @@ export class JsonConverter implements Converter, HeaderConverter {
   private toConnectCache = new LruCache<string, Schema>(1000);
   private readonly deepSchemas = new WeakMap<Schema, boolean>();
   /** Schemas read from envelopes, by the length of their bytes there (see knownEnvelope). */
-  private envelopeSchemas = new LruCache<number, { bytes: Uint8Array; schema: Schema | null }>(1000);
+  private envelopeSchemas = new LruCache<number, { bytes: Buffer; schema: Schema }>(1000);
   /** `{"schema":S,"payload":` as bytes, by schema: the part of each written envelope that repeats. */
   private envelopeHeads = new LruCache<Schema, Buffer>(1000);
 
@@ -249,11 +252,12 @@ export class JsonConverter implements Converter, HeaderConverter {
     const schema = this.schemaFromNode(schemaNode, text);
     const converted = { schema, value: this.toConnect(schema, payload) };
     if (
+      schema !== null &&
       schemaNode instanceof JsonObject &&
       schemaNode.start === ENVELOPE_HEAD.length &&
       text.startsWith(ENVELOPE_TEXT)
     ) {
-      const bytes = utf8Bytes(text.slice(schemaNode.start, schemaNode.end));
+      const bytes = Buffer.from(text.slice(schemaNode.start, schemaNode.end));
       this.envelopeSchemas.set(bytes.length, { bytes, schema });
     }
     return converted;
@@ -265,26 +269,30 @@ export class JsonConverter implements Converter, HeaderConverter {
    * P nested as deep as Jackson's limit) is left to the full read, which answers as before.
    */
   private knownEnvelope(value: Uint8Array): SchemaAndValue | undefined {
-    const bytes = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-    if (bytes[bytes.length - 1] !== 0x7d || !bytes.subarray(0, ENVELOPE_HEAD.length).equals(ENVELOPE_HEAD)) return;
-    const mid = bytes.indexOf(ENVELOPE_MID, ENVELOPE_HEAD.length);
+    // Compared in place: a subarray is an object per record.
+    const bytes = asBuffer(value);
+    const head = ENVELOPE_HEAD.length;
+    if (bytes.length <= head || bytes[bytes.length - 1] !== 0x7d || ENVELOPE_HEAD.compare(bytes, 0, head) !== 0) return;
+    const mid = bytes.indexOf(ENVELOPE_MID, head);
     if (mid < 0) return;
-    const known = this.envelopeSchemas.get(mid - ENVELOPE_HEAD.length);
-    if (!known || !bytes.subarray(ENVELOPE_HEAD.length, mid).equals(known.bytes)) return;
-    let read: ReturnType<typeof readJson>;
+    const known = this.envelopeSchemas.get(mid - head);
+    if (known?.bytes.compare(bytes, head, mid) !== 0) return;
+    // Buffer's decoding replaces bad UTF-8, which the full read refuses.
+    const text = bytes.toString("utf8", mid + ENVELOPE_MID.length, bytes.length - 1);
+    if (text.includes("\uFFFD")) return;
+    // One level deeper inside the envelope: at the limit, the full read says so.
+    if (text.length >= 2 * (MAX_NESTING_DEPTH - 1) && jsonNestingDepth(text, MAX_NESTING_DEPTH) >= MAX_NESTING_DEPTH)
+      return;
+    const fast = readPayload(known.schema, text, this.replaceNullWithDefault);
+    if (fast !== SLOW) return { schema: known.schema, value: fast };
+    let node: JsonNode | undefined;
     try {
-      read = readJson(bytes.subarray(mid + ENVELOPE_MID.length, bytes.length - 1), true);
+      node = readJsonString(text, true);
     } catch {
       return;
     }
-    if (read.node === undefined) return;
-    // One level deeper inside the envelope: at the limit, the full read says so.
-    if (
-      read.text.length >= 2 * (MAX_NESTING_DEPTH - 1) &&
-      jsonNestingDepth(read.text, MAX_NESTING_DEPTH) >= MAX_NESTING_DEPTH
-    )
-      return;
-    return { schema: known.schema, value: this.toConnect(known.schema, read.node) };
+    if (node === undefined) return;
+    return { schema: known.schema, value: this.toConnect(known.schema, node) };
   }
 
   fromConnectHeader(topic: string, _headerKey: string, schema: Schema | null, value: unknown): Uint8Array | null {
