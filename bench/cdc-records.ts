@@ -29,7 +29,7 @@ function record(i: number) {
     {
       op: "r",
       before: null,
-      after: { id: BigInt(i), n: i % 1000, payload, committed_at: 0 },
+      after: [BigInt(i), i % 1000, payload, 0],
       source: {
         version: "3.7.0.Final",
         name: "bench",

@@ -153,22 +153,23 @@ function inSchema(schema: Schema, then: ((value: unknown) => unknown) | undefine
 /** Debezium's stand-in for a TOASTed value an update did not change (the server does not resend it). */
 const UNAVAILABLE_VALUE = "__debezium_unavailable_value";
 
-/** The row of a tuple as Connect values, by column name. */
+/** The row of a tuple as Connect values, in the order of the table's captured columns. */
 export function rowOf(table: CapturedTable, tuple: Tuple): Row {
-  const row: Record<string, unknown> = {};
+  const row: unknown[] = [];
   const columns = table.columns;
   for (let i = 0; i < columns.length; i++) {
     const column = columns[i];
+    if (column === null || column === undefined) continue;
     const value = tuple[i];
-    if (column === null || column === undefined || value === undefined) continue;
-    if (typeof value === "string") row[column.name] = column.mapping.convert(value);
+    if (typeof value === "string") row.push(column.mapping.convert(value));
+    else if (value === undefined) row.push(null);
     else if (value === null) {
       // A key-only old tuple sends the other columns as nulls, NOT NULL ones too: Debezium then
       // puts the column's default, or without one its converters' fallback (zero, "", false),
       // where the schema allows no null.
       const schema = column.mapping.schema;
-      row[column.name] = schema.optional ? null : (schema.defaultValue ?? fallback(schema));
-    } else if (value === UNCHANGED_TOAST) row[column.name] = unavailable(column.mapping.schema);
+      row.push(schema.optional ? null : (schema.defaultValue ?? fallback(schema)));
+    } else if (value === UNCHANGED_TOAST) row.push(unavailable(column.mapping.schema));
     else throw new Error("Binary tuple values were not requested");
   }
   return row;

@@ -300,10 +300,7 @@ export class ChangeStream {
     const signals = this.options.signals;
     const signalled: SourceRecord[] = [];
     if (signals && op === "c" && after !== null && this.isSignalTable(table.schema, table.table)) {
-      const signal = signalOfRow(
-        table.columns.flatMap((c) => (c === null ? [] : [c.name])),
-        after,
-      );
+      const signal = signalOfRow(table.schemas.columns, after);
       if (signal !== null)
         signalled.push(
           ...(await signals.signal(signal, {

@@ -29,8 +29,18 @@ export interface TableSchemas {
   readonly keySchema: Schema | null;
   readonly valueSchema: Schema;
   readonly envelopeSchema: Schema;
-  /** Column rules' value changes, by column name. */
-  readonly valueMappers?: ReadonlyMap<string, (value: unknown) => unknown>;
+  /** The columns' names, in the order a Row holds their values. */
+  readonly columns: readonly string[];
+  /** Where a Row holds each field of the value and of the key, and each value field's column rule change. */
+  readonly valueFields: readonly RowField[];
+  readonly keyFields: readonly RowField[];
+}
+
+/** A field of a row's struct: its position in the Row, and the column rule's change to its value (value only). */
+interface RowField {
+  readonly field: Field;
+  readonly at: number;
+  readonly map?: (value: unknown) => unknown;
 }
 
 /** SnapshotRecord values, lower-cased as Debezium writes them. */
@@ -105,10 +115,9 @@ export function tableSchemas(
   for (const { column } of keyColumns) key.field(column.name, column.schema);
   for (const column of columns)
     if (column.inValue !== false) value.field(column.name, column.valueSchema ?? column.schema);
-  const valueMappers = new Map(
-    columns.flatMap((c) => (c.mapValue && c.inValue !== false ? [[c.name, c.mapValue] as const] : [])),
-  );
   const valueSchema = value.optional().build();
+  const keySchema = keyColumns.length > 0 ? key.build() : null;
+  const at = (name: string) => columns.findIndex((c) => c.name === name);
   const envelopeSchema = SchemaBuilder.struct()
     .name(`${topic}.Envelope`)
     .version(2)
@@ -123,10 +132,16 @@ export function tableSchemas(
     .build();
   return {
     topic,
-    keySchema: keyColumns.length > 0 ? key.build() : null,
+    keySchema,
     valueSchema,
     envelopeSchema,
-    ...(valueMappers.size > 0 ? { valueMappers } : {}),
+    columns: columns.map((c) => c.name),
+    valueFields: valueSchema.fields.map((field) => {
+      const i = at(field.name);
+      const map = columns[i]!.mapValue;
+      return { field, at: i, ...(map ? { map } : {}) };
+    }),
+    keyFields: keySchema === null ? [] : keySchema.fields.map((field) => ({ field, at: at(field.name) })),
   };
 }
 
@@ -190,8 +205,16 @@ let lastSequence = { lastCommitLsn: null as bigint | null, lsn: null as bigint |
 
 export type Operation = "c" | "u" | "d" | "r" | "t";
 
-/** A row as column name → Connect value (columns missing from it are null). */
-export type Row = Readonly<Record<string, unknown>>;
+/**
+ * A row's Connect values in the order of its table's columns (TableSchemas.columns): positions, so that
+ * its structs are filled without looking a column up by name.
+ */
+export type Row = readonly unknown[];
+
+/** The Row of values given by column name (columns left out are null). */
+export function namedRow(schemas: TableSchemas, values: Readonly<Record<string, unknown>>): Row {
+  return schemas.columns.map((name) => values[name] ?? null);
+}
 
 export interface ChangeEvent {
   readonly op: Operation;
@@ -253,9 +276,11 @@ export function contextHeaders(task: TaskContext): ConnectHeader[] {
  */
 export function changeRecords(schemas: TableSchemas, event: ChangeEvent, options: RecordOptions): SourceRecord[] {
   const row = (values: Row | null) =>
-    values === null ? null : rowStruct(schemas.valueSchema, values, schemas.valueMappers);
+    values === null ? null : rowStruct(schemas.valueSchema, schemas.valueFields, values);
   const key = (values: Row | null) =>
-    values === null || schemas.keySchema === null || event.op === "t" ? null : rowStruct(schemas.keySchema, values);
+    values === null || schemas.keySchema === null || event.op === "t"
+      ? null
+      : rowStruct(schemas.keySchema, schemas.keyFields, values);
   const record = (
     op: Operation,
     before: Row | null,
@@ -322,11 +347,10 @@ function envelopeStruct(schema: Schema, event: ChangeEvent, before: Struct | nul
     .put(fields[ENVELOPE.ts_ns]!, event.processedAt * 1000n);
 }
 
-function rowStruct(schema: Schema, values: Row, mappers?: ReadonlyMap<string, (value: unknown) => unknown>): Struct {
+function rowStruct(schema: Schema, fields: readonly RowField[], values: Row): Struct {
   const struct = new Struct(schema);
-  for (const field of schema.fields) {
-    const value = values[field.name] ?? null;
-    const map = mappers?.get(field.name);
+  for (const { field, at, map } of fields) {
+    const value = values[at] ?? null;
     struct.put(field, map ? map(value) : value);
   }
   return struct;

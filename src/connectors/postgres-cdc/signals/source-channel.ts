@@ -7,13 +7,16 @@ import type { Signal, SignalChannel } from "./signal.ts";
 
 const log = logger("postgres-cdc");
 
-/** The signal a row of the signalling table holds; null (with a warning) for one that holds none. */
+/**
+ * The signal a row of the signalling table holds (its values in the order of `columns`); null (with a
+ * warning) for one that holds none.
+ */
 export function signalOfRow(columns: readonly string[], row: Row): Signal | null {
   if (columns.length !== 3) {
     log.warn({ columns }, "the signalling table must have 3 columns (id, type, data); row ignored");
     return null;
   }
-  const [id, type, data] = columns.map((c) => row[c]);
+  const [id, type, data] = row;
   if (typeof id !== "string" || typeof type !== "string") {
     log.warn({ id, type }, "a signal needs a text id and type; row ignored");
     return null;

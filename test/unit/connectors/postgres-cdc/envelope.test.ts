@@ -8,6 +8,8 @@ import {
   sourceStruct,
   tableSchemas,
   type ChangeEvent,
+  namedRow,
+  type TableSchemas,
   type SourceInfo,
 } from "#src/connectors/postgres-cdc/envelope.ts";
 
@@ -32,13 +34,19 @@ const options = {
   sourceOffset: { lsn: 0x16b374d848n.toString() },
   tombstonesOnDelete: true,
 };
-const event = (changes: Partial<ChangeEvent>): ChangeEvent => ({
+type Named = Readonly<Record<string, unknown>>;
+
+/** An event whose rows are given by column name, for the table of `on`. */
+const event = (
+  changes: Omit<Partial<ChangeEvent>, "before" | "after"> & { before?: Named | null; after?: Named | null },
+  on: TableSchemas = schemas,
+): ChangeEvent => ({
   op: "c",
-  before: null,
-  after: null,
   source,
   processedAt: 1_704_164_646_000_001n,
   ...changes,
+  before: changes.before ? namedRow(on, changes.before) : null,
+  after: changes.after ? namedRow(on, changes.after) : null,
 });
 
 describe("Debezium envelope", () => {
@@ -244,7 +252,7 @@ describe("Debezium envelope", () => {
 
   test("a table without a key gives null keys", () => {
     const keyless = tableSchemas("p", "s", "t", [columns[1]]);
-    const [record] = changeRecords(keyless, event({ op: "c", after: { name: "x" } }), options);
+    const [record] = changeRecords(keyless, event({ op: "c", after: { name: "x" } }, keyless), options);
     expect([record.key, record.keySchema]).toEqual([null, null]);
   });
 });

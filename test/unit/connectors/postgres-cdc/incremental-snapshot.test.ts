@@ -141,10 +141,13 @@ describe("the chunk's window", () => {
 
 describe("signals from the signalling table", () => {
   test("a row's three columns are id, type and data, whatever their names", () => {
-    expect(signalOfRow(["k", "t", "d"], { k: "s1", t: "execute-snapshot", d: '{"data-collections":["a.b"]}' })).toEqual(
-      { id: "s1", type: "execute-snapshot", data: { "data-collections": ["a.b"] }, channel: "source" },
-    );
-    expect(signalOfRow(["id", "type", "data"], { id: "s2", type: "pause-snapshot", data: null })).toEqual({
+    expect(signalOfRow(["k", "t", "d"], ["s1", "execute-snapshot", '{"data-collections":["a.b"]}'])).toEqual({
+      id: "s1",
+      type: "execute-snapshot",
+      data: { "data-collections": ["a.b"] },
+      channel: "source",
+    });
+    expect(signalOfRow(["id", "type", "data"], ["s2", "pause-snapshot", null])).toEqual({
       id: "s2",
       type: "pause-snapshot",
       data: null,
@@ -153,8 +156,8 @@ describe("signals from the signalling table", () => {
   });
 
   test("rows that hold no signal are ignored", () => {
-    expect(signalOfRow(["id", "type"], { id: "x", type: "log" })).toBeNull();
-    expect(signalOfRow(["id", "type", "data"], { id: "x", type: "log", data: "{not json" })).toBeNull();
+    expect(signalOfRow(["id", "type"], ["x", "log"])).toBeNull();
+    expect(signalOfRow(["id", "type", "data"], ["x", "log", "{not json"])).toBeNull();
   });
 });
 
