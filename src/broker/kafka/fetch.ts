@@ -258,8 +258,8 @@ function pushBatch(out: FetchedRecord[], topic: string, partition: number, from:
       timestamp: logAppendTime ?? firstTimestamp + Number(r.timestampDelta),
       // Copies: a slice would keep the whole response's buffer alive as long as the record. Buffers, not
       // plain Uint8Arrays: a converter viewing one as a Buffer would otherwise pay for reading `.buffer`.
-      key: r.key ? Buffer.from(r.key) : null,
-      value: r.value ? Buffer.from(r.value) : null,
+      key: r.key ? Buffer.copyBytesFrom(r.key) : null,
+      value: r.value ? Buffer.copyBytesFrom(r.value) : null,
       headers,
     });
   }
