@@ -141,17 +141,19 @@ export class JdbcWriter {
   }
 
   private validate(record: SinkRecord, isDelete: boolean): void {
-    const where = `(topic='${record.topic}',partition=${record.kafkaPartition},offset=${record.kafkaOffset},timestamp=${record.timestamp})`;
+    // Put together only for the message: this runs for every record.
+    const where = () =>
+      `(topic='${record.topic}',partition=${record.kafkaPartition},offset=${record.kafkaOffset},timestamp=${record.timestamp})`;
     if (isDelete) {
       if (!this.config.deleteEnabled)
         throw new ConnectException(
-          `Sink connector is configured with 'delete.enabled=false' and 'pk.mode=${this.config.pkMode}' and therefore requires records with a non-null Struct value and non-null Struct schema, but found record at ${where} with a null value and ${record.valueSchema === null ? "null" : record.valueSchema.type} value schema.`,
+          `Sink connector is configured with 'delete.enabled=false' and 'pk.mode=${this.config.pkMode}' and therefore requires records with a non-null Struct value and non-null Struct schema, but found record at ${where()} with a null value and ${record.valueSchema === null ? "null" : record.valueSchema.type} value schema.`,
         );
       return;
     }
     if (record.valueSchema === null || record.valueSchema.type !== "STRUCT")
       throw new ConnectException(
-        `Sink connector requires records with a non-null Struct value and non-null Struct schema, but found record at ${where} with a ${typeof record.value} value and ${record.valueSchema === null ? "null" : record.valueSchema.type} value schema. Use a converter with schemas (e.g. JsonConverter with schemas.enable=true, or Avro).`,
+        `Sink connector requires records with a non-null Struct value and non-null Struct schema, but found record at ${where()} with a ${typeof record.value} value and ${record.valueSchema === null ? "null" : record.valueSchema.type} value schema. Use a converter with schemas (e.g. JsonConverter with schemas.enable=true, or Avro).`,
       );
   }
 

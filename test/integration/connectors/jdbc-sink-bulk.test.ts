@@ -159,6 +159,21 @@ describe("JDBC sink: PostgreSQL COPY", () => {
     expect(table(bulk)).toBe(rows);
   });
 
+  test("a record without a struct value, and a tombstone without delete.enabled, are refused naming where they are", async () => {
+    const w = writer({}, {});
+    const text = {
+      ...sinkRecord("refused", 7, 1, null, null),
+      valueSchema: SchemaBuilder.string().build(),
+      value: "x",
+    };
+    await expect(w.write([text])).rejects.toThrow(
+      "Sink connector requires records with a non-null Struct value and non-null Struct schema, but found record at (topic='refused',partition=1,offset=7,timestamp=0) with a string value and STRING value schema.",
+    );
+    await expect(w.write([sinkRecord("refused", 8, 1, null, null)])).rejects.toThrow(
+      "Sink connector is configured with 'delete.enabled=false' and 'pk.mode=record_key' and therefore requires records with a non-null Struct value and non-null Struct schema, but found record at (topic='refused',partition=0,offset=8,timestamp=0) with a null value and null value schema.",
+    );
+  });
+
   test("inserts through COPY straight into the table equal inserted statements", async () => {
     const sample = sampleChanges(7).filter((c) => !c.tombstone);
     const unique = [...new Map(sample.map((c) => [c.id, c])).values()];
