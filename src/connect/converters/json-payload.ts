@@ -4,7 +4,7 @@
 // whatever depends on how a number was written (1 or 1.0, -0) or would be refused is left to the full
 // read, which answers as before: `SLOW` says so.
 import { ConnectDate, Decimal, Struct, Time, Timestamp, type Schema } from "../api/data/index.ts";
-import { decodeBase64, floatOfDouble } from "./json-tree.ts";
+import { decodeBase64, floatOfDouble, INT32_MAX, INT32_MIN } from "./json-tree.ts";
 
 export const SLOW = Symbol("slow");
 
@@ -17,9 +17,6 @@ const LONG_NUMBER = /\d[\d.]{15}/;
 const MAX_TEXT = 50_000;
 /** Date, Time and Timestamp refuse a non-integral number (1.0): a point or exponent anywhere, and the full read decides. */
 const NON_INTEGRAL = /[.eE]/;
-
-const INT32_MIN = -2147483648;
-const INT32_MAX = 2147483647;
 
 /**
  * The Connect value of `text` (a whole JSON value, decoded from valid UTF-8, nested less deep than

@@ -71,8 +71,8 @@ export function nodeType(node: JsonNode | undefined): string {
   return Array.isArray(node) ? "ARRAY" : "OBJECT";
 }
 
-const INT32_MIN = -2147483648;
-const INT32_MAX = 2147483647;
+export const INT32_MIN = -2147483648;
+export const INT32_MAX = 2147483647;
 
 /** isInt(): an integral number that fits an int (Jackson's IntNode). */
 export function isInt(node: JsonNode | undefined): boolean {
