@@ -3,20 +3,14 @@
 import {
   ConnectionPool,
   FetchIsolationLevels,
-  fetchV12,
+  type fetchV12,
   type Admin,
   type Broker as KafkaNode,
   type ConnectionOptions,
-  type RecordsBatch,
 } from "@platformatic/kafka";
-import {
-  BrokerError,
-  NO_HEADERS,
-  type FetchedRecord,
-  type FetchOptions,
-  type PartitionRead,
-  type RecordHeader,
-} from "../broker.ts";
+import { BrokerError, type FetchedRecord, type FetchOptions, type PartitionRead } from "../broker.ts";
+import { fetchApi, type FetchResponse } from "./fetch-response.ts";
+import { controlTypeOf, pushRecords } from "./record-batch.ts";
 
 export const READ_COMMITTED = FetchIsolationLevels.READ_COMMITTED;
 
@@ -31,8 +25,7 @@ interface FetchShape {
 /** Kafka's max.partition.fetch.bytes and fetch.max.bytes defaults. */
 const PARTITION_MAX_BYTES = 1048576;
 const FETCH_MAX_BYTES = 52428800;
-/** Record batch attributes (Kafka's RecordBatch): timestamp type, transactional, control. */
-const LOG_APPEND_TIME = 0x08;
+/** Record batch attributes (Kafka's RecordBatch): transactional, control. */
 const TRANSACTIONAL = 0x10;
 const CONTROL = 0x20;
 
@@ -167,7 +160,7 @@ export class LeaderFetcher {
       const connection = await pool.get(node);
       // Fetch v12 names topics (later versions want topic ids); session id 0 with epoch -1 is a full
       // fetch without a fetch session, so concurrent readers of one broker do not disturb each other.
-      const response = await fetchV12.api.async(
+      const response = await fetchApi.async(
         connection,
         shape.maxWaitMs,
         shape.minBytes,
@@ -211,7 +204,7 @@ export class LeaderFetcher {
  * The records of a Fetch response from each read's offset on, as a read_committed consumer sees them:
  * without transaction markers and without the records of aborted transactions.
  */
-function recordsOf(response: fetchV12.FetchResponse, reads: PartitionRead[]): FetchedRecord[] {
+function recordsOf(response: FetchResponse, reads: PartitionRead[]): FetchedRecord[] {
   const records: FetchedRecord[] = [];
   for (const { topicId: topic, partitions } of response.responses) {
     for (const data of partitions) {
@@ -220,47 +213,17 @@ function recordsOf(response: fetchV12.FetchResponse, reads: PartitionRead[]): Fe
       const aborted = [...(data.abortedTransactions ?? [])].sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : 1));
       const abortedProducers = new Set<bigint>();
       for (const batch of data.records ?? []) {
-        while (aborted.length > 0 && aborted[0]!.firstOffset <= batch.firstOffset)
+        while (aborted.length > 0 && Number(aborted[0]!.firstOffset) <= batch.baseOffset)
           abortedProducers.add(aborted.shift()!.producerId);
         if (batch.attributes & CONTROL) {
           // An abort marker (control type 0) ends that producer's aborted transaction.
-          if (batch.records[0]?.key?.readInt16BE(2) === 0) abortedProducers.delete(batch.producerId);
+          if (controlTypeOf(batch) === 0) abortedProducers.delete(batch.producerId);
           continue;
         }
         if (batch.attributes & TRANSACTIONAL && abortedProducers.has(batch.producerId)) continue;
-        pushBatch(records, topic, data.partitionIndex, from, batch);
+        pushRecords(records, topic, data.partitionIndex, from, batch);
       }
     }
   }
   return records;
-}
-
-function pushBatch(out: FetchedRecord[], topic: string, partition: number, from: number, batch: RecordsBatch): void {
-  const firstOffset = Number(batch.firstOffset);
-  const logAppendTime = batch.attributes & LOG_APPEND_TIME ? Number(batch.maxTimestamp) : undefined;
-  const firstTimestamp = Number(batch.firstTimestamp);
-  for (const r of batch.records) {
-    const offset = firstOffset + r.offsetDelta;
-    // Batches may start before the requested offset.
-    if (offset < from) continue;
-    // All of them, in order: a key may repeat and a value may be null, as Kafka's headers allow.
-    const headers: readonly RecordHeader[] =
-      r.headers.length === 0
-        ? NO_HEADERS
-        : r.headers.map(([k, v]) => ({
-            key: k ? k.toString() : "",
-            value: v ? new Uint8Array(v) : null,
-          }));
-    out.push({
-      topic,
-      partition,
-      offset,
-      timestamp: logAppendTime ?? firstTimestamp + Number(r.timestampDelta),
-      // Copies: a slice would keep the whole response's buffer alive as long as the record. Buffers, not
-      // plain Uint8Arrays: a converter viewing one as a Buffer would otherwise pay for reading `.buffer`.
-      key: r.key ? Buffer.copyBytesFrom(r.key) : null,
-      value: r.value ? Buffer.copyBytesFrom(r.value) : null,
-      headers,
-    });
-  }
 }

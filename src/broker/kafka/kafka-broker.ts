@@ -13,7 +13,6 @@ import {
   IncrementalAlterConfigOperationTypes,
   FindCoordinatorKeyTypes,
   ListOffsetTimestamps,
-  Producer,
   ResourcePatternTypes,
   ResourceTypes,
   UserError,
@@ -48,6 +47,7 @@ import type { ClientKind, ClientTuning, ProducerTuning } from "../client-setting
 import { tokenLogin } from "../login.ts";
 import { kafkaPartition } from "../partitioner.ts";
 import { asBuffer } from "../../platform/buffers.ts";
+import { Producer } from "./produce-request.ts";
 import { logger as makeLogger, type Logger } from "../../platform/log.ts";
 import { isRetriable, kafkaErrorOf, reasonOf, retryDelayMs } from "./errors.ts";
 import { LeaderFetcher, READ_COMMITTED } from "./fetch.ts";

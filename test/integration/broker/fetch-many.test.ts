@@ -1,8 +1,9 @@
 // fetchMany on both brokers: several partitions in one call (on Kafka one Fetch request per leader), and
 // a long poll that any of the partitions ends, not only the first.
-import { Admin, fetchV12 } from "@platformatic/kafka";
+import { Admin } from "@platformatic/kafka";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { decoder, encoder, type Broker, type FetchedRecord, type PartitionRead } from "#src/broker/broker.ts";
+import { fetchApi } from "#src/broker/kafka/fetch-response.ts";
 import { KafkaBroker } from "#src/broker/kafka/index.ts";
 import { tempBroker, type TempBroker } from "../../fixtures/embedded-broker.ts";
 import { sharedKafka } from "../../fixtures/kafka.ts";
@@ -120,10 +121,10 @@ describe("Kafka", () => {
       const { host, port } = metadata.brokers.get(p.leader)!;
       leaders.set(`${host}:${port}`, [...(leaders.get(`${host}:${port}`) ?? []), `${topic}-${i}`]);
     });
-    // Count the requests sent through the library's Fetch function (each still goes to Kafka).
+    // Count the requests sent through the Fetch function (each still goes to Kafka).
     const sent: { node: string; partitions: string[]; maxWaitMs: number; minBytes: number }[] = [];
-    const original = fetchV12.api.async;
-    fetchV12.api.async = (connection, maxWaitMs, minBytes, ...rest) => {
+    const original = fetchApi.async;
+    fetchApi.async = (connection, maxWaitMs, minBytes, ...rest) => {
       const partitions = rest[4].flatMap((t) => t.partitions.map((p) => `${t.topicId}-${p.partition}`)).sort();
       sent.push({ node: `${connection.host}:${connection.port}`, partitions, maxWaitMs, minBytes });
       return original(connection, maxWaitMs, minBytes, ...rest);
@@ -132,7 +133,7 @@ describe("Kafka", () => {
       const got = await broker().fetchMany(reads(topic, 0, 0, 0), { maxWaitMs: 5_000 });
       expect(summary(got)).toEqual(["0@0=a0", "2@0=c0"]);
     } finally {
-      fetchV12.api.async = original;
+      fetchApi.async = original;
     }
     expect(sent).toEqual(
       [...leaders].map(([node, partitions]) => ({
@@ -150,8 +151,8 @@ describe("Kafka", () => {
     await produce(broker(), topic, 1, "b0");
     expect(await broker().fetchMany(reads(topic, 0, 0))).toHaveLength(3); // metadata and connections in place
     let sent = 0;
-    const original = fetchV12.api.async;
-    fetchV12.api.async = (...args) => {
+    const original = fetchApi.async;
+    fetchApi.async = (...args) => {
       sent++;
       return original(...args);
     };
@@ -168,7 +169,7 @@ describe("Kafka", () => {
       ]);
       expect(sent).toBe(3);
     } finally {
-      fetchV12.api.async = original;
+      fetchApi.async = original;
     }
   }, 30_000);
 });
