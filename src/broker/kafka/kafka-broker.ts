@@ -759,13 +759,19 @@ async function sendChunk(send: Sender, items: PlacedRecord[]): Promise<RecordPos
       headers: r.headers?.length ? headersOf(r.headers) : undefined, // (no Map for a record without)
     })),
   });
-  // One base offset per topic partition; records of a partition are contiguous in send order.
-  const next = new Map((result.offsets ?? []).map((o) => [`${o.topic}\u0000${o.partition}`, Number(o.offset)]));
+  // One base offset per topic partition; records of a partition are contiguous in send order. (Nested
+  // maps, not a key text per record: this runs once per record written.)
+  const next = new Map<string, Map<number, number>>();
+  for (const o of result.offsets ?? []) {
+    let partitions = next.get(o.topic);
+    if (!partitions) next.set(o.topic, (partitions = new Map()));
+    partitions.set(o.partition, Number(o.offset));
+  }
   return items.map(({ topic, partition }) => {
-    const key = `${topic}\u0000${partition}`;
-    const offset = next.get(key);
+    const partitions = next.get(topic);
+    const offset = partitions?.get(partition);
     if (offset === undefined) throw new BrokerError(`no offset answered for ${topic}-${partition}`, false);
-    next.set(key, offset + 1);
+    partitions!.set(partition, offset + 1);
     return { partition, offset };
   });
 }
@@ -875,7 +881,8 @@ function fencedOr(transactionalId: string, err: unknown, what: string): BrokerEr
 
 function sizeOf(r: ProduceRecord): number {
   let bytes = 16 + (r.key?.length ?? 0) + (r.value?.length ?? 0);
-  for (const h of r.headers ?? []) bytes += h.key.length + (h.value?.length ?? 0);
+  const headers = r.headers;
+  if (headers) for (const h of headers) bytes += h.key.length + (h.value?.length ?? 0);
   return bytes;
 }
 function connectionSecurity(security: ClientSecurity | undefined): Pick<ConnectionOptions, "tls" | "sasl"> {
