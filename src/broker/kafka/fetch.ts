@@ -10,7 +10,7 @@ import {
 } from "@platformatic/kafka";
 import { BrokerError, type FetchedRecord, type FetchOptions, type PartitionRead } from "../broker.ts";
 import { fetchApi, type FetchResponse } from "./fetch-response.ts";
-import { controlTypeOf, pushRecords } from "./record-batch.ts";
+import { CONTROL, controlTypeOf, pushRecords, TRANSACTIONAL } from "./record-batch.ts";
 
 export const READ_COMMITTED = FetchIsolationLevels.READ_COMMITTED;
 
@@ -25,9 +25,6 @@ interface FetchShape {
 /** Kafka's max.partition.fetch.bytes and fetch.max.bytes defaults. */
 const PARTITION_MAX_BYTES = 1048576;
 const FETCH_MAX_BYTES = 52428800;
-/** Record batch attributes (Kafka's RecordBatch): transactional, control. */
-const TRANSACTIONAL = 0x10;
-const CONTROL = 0x20;
 
 /** One Fetch request to a partition leader: what it asked (to reuse it) and, once answered, its records. */
 interface LeaderFetch {

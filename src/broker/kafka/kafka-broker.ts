@@ -47,10 +47,10 @@ import type { ClientKind, ClientTuning, ProducerTuning } from "../client-setting
 import { tokenLogin } from "../login.ts";
 import { kafkaPartition } from "../partitioner.ts";
 import { asBuffer } from "../../platform/buffers.ts";
-import { Producer } from "./produce-request.ts";
 import { logger as makeLogger, type Logger } from "../../platform/log.ts";
 import { isRetriable, kafkaErrorOf, reasonOf, retryDelayMs } from "./errors.ts";
 import { LeaderFetcher, READ_COMMITTED } from "./fetch.ts";
+import { Producer } from "./produce-request.ts";
 import { PlatformaticGroupMembership } from "./group.ts";
 
 const CONFIG_SOURCES: Record<number, TopicConfigEntry["source"]> = {

@@ -1,7 +1,8 @@
-// Kafka's record batch (magic 2, KIP-98's format) written in two passes into one buffer: the sizes first,
-// then the bytes. The Kafka client builds each record with a writer of its own, a small buffer per varint,
-// and joins them again for the CRC; on a produce of small records that was most of the worker's
-// per-record CPU.
+// Kafka's record batch (magic 2, KIP-98's format), written and read by Sluice rather than the Kafka client.
+// Written in two passes into one buffer, the sizes first, then the bytes: the client builds each record
+// with a writer of its own and a small buffer per varint, and joins them again for the CRC. Read from the
+// fetched bytes straight into fetched records: the client makes an object per record and field first.
+// Both were most of a worker's per-record CPU on small records.
 import { compressionsAlgorithmsByBitmask, crc32c, UnsupportedCompressionError } from "@platformatic/kafka";
 import { NO_HEADERS, type FetchedRecord, type RecordHeader } from "../broker.ts";
 
@@ -29,7 +30,11 @@ const BATCH_HEADER_BYTES = 61;
 const CRC_AT = 17;
 const ATTRIBUTES_AT = 21;
 const MAGIC = 2;
-const TRANSACTIONAL = 0x10;
+/** Batch attributes: the compression codec's bits, timestamp type, transactional, control. */
+const COMPRESSION = 0x07;
+const LOG_APPEND_TIME = 0x08;
+export const TRANSACTIONAL = 0x10;
+export const CONTROL = 0x20;
 /** The batch carries no leader epoch of its own: the broker sets it (Kafka's NO_PARTITION_LEADER_EPOCH). */
 const NO_PARTITION_LEADER_EPOCH = -1;
 
@@ -143,8 +148,6 @@ export interface RecordBatch {
   records: Buffer;
 }
 
-const COMPRESSION = 0x07;
-
 /**
  * The whole batches in a fetched partition's records; a batch the broker cut short at the fetch's byte
  * limit is left out, as Kafka's consumer leaves it (it is fetched again from its first offset).
@@ -234,8 +237,6 @@ export function pushRecords(
     });
   }
 }
-
-const LOG_APPEND_TIME = 0x08;
 
 /** A zigzag varint or varlong at the reader's position (any safe integer), moving past it. */
 function readVarint(b: Buffer, reader: { at: number }): number {
