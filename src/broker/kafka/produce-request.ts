@@ -12,23 +12,35 @@ import {
   Writer,
   type API,
   type Callback,
+  type Connection,
   type CreateRecordsBatchOptions,
   type MessageRecord,
 } from "@platformatic/kafka";
+import { promisify } from "node:util";
 import { encodeRecordBatch } from "./record-batch.ts";
 
 type ProduceOptions = Partial<CreateRecordsBatchOptions>;
 type ProduceApi = API<[number | undefined, number | undefined, MessageRecord[], ProduceOptions?], unknown>;
 
 /**
- * Versions 9–11 share one request layout (flexible: compact strings and arrays, tagged fields); a broker
- * that offers none of them, and a compressed produce, keep the client's own request.
+ * Versions 9–11 share one request layout (flexible: compact strings and arrays, tagged fields): per
+ * version, an API that writes Sluice's request, or the client's for a compressed produce (the client
+ * compresses gzip off the thread). A broker that offers none of these versions keeps the client's API.
  */
 const FLEXIBLE_PRODUCE = new Map(
-  [produceV9, produceV10, produceV11].map((v) => [
-    v.api.version,
-    createAPI(v.api.key, v.api.version, createRequest, v.parseResponse) as ProduceApi,
-  ]),
+  [produceV9, produceV10, produceV11].map((v) => {
+    const own = createAPI(v.api.key, v.api.version, createRequest, v.parseResponse) as ProduceApi;
+    const library = v.api as ProduceApi;
+    const api = ((connection: Connection, ...args: unknown[]) => {
+      const options = args[3]; // (the callback, when the options are left out)
+      const compressed =
+        typeof options === "object" &&
+        options !== null &&
+        ((options as ProduceOptions).compression ?? "none") !== "none";
+      (compressed ? library : own)(connection, ...(args as [number, number, MessageRecord[]]));
+    }) as ProduceApi;
+    return [v.api.version, Object.assign(api, { async: promisify(api), key: own.key, version: own.version })];
+  }),
 );
 
 export class Producer extends LibraryProducer {
@@ -39,19 +51,10 @@ export class Producer extends LibraryProducer {
     if (name !== "Produce") return super[kGetApi](name, callback);
     super[kGetApi]<RequestArguments, ResponseType>(name, (error, library) => {
       const own = library && FLEXIBLE_PRODUCE.get(library.version);
-      if (error || !own) return callback(error, library);
-      callback(null, choosing(own, library as unknown as ProduceApi) as unknown as API<RequestArguments, ResponseType>);
+      if (error || !own) callback(error, library);
+      else callback(null, own as unknown as API<RequestArguments, ResponseType>);
     });
   }
-}
-
-/** Sluice's request, or the library's for a compressed produce (it compresses gzip off the thread). */
-function choosing(own: ProduceApi, library: ProduceApi): ProduceApi {
-  const api = ((connection, acks, timeout, messages, options, callback) => {
-    const compressed = options?.compression !== undefined && options.compression !== "none";
-    (compressed ? library : own)(connection, acks, timeout, messages, options, callback);
-  }) as ProduceApi;
-  return Object.assign(api, { async: own.async, key: own.key, version: own.version });
 }
 
 /**
