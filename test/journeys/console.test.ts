@@ -218,7 +218,9 @@ describe("the console of sluice dev", () => {
     await page.locator(".virtual").evaluate((list) => list.scrollTo(0, list.scrollHeight));
     await page.locator(`[data-connector='${connectors.at(-1)}']`).waitFor();
     expect(await page.locator(".vrow").count()).toBeLessThan(40);
-  });
+    // 10,000 registrations took 60-108 s in clean-clone runs on 2 cores, and 9,881 of them had been made
+    // when one run hit the suite's 120 s: this test's budget is its own.
+  }, 300_000);
 });
 
 describe("the console over HTTPS with Basic authentication", () => {
