@@ -26,9 +26,21 @@ export interface BatchWriter {
 
 /** baseOffset … recordCount: the fixed fields before the first record. */
 const BATCH_HEADER_BYTES = 61;
-/** Where the CRC-32C's span starts (attributes) and where the CRC is written. */
-const CRC_AT = 17;
-const ATTRIBUTES_AT = 21;
+/** Where each of the batch's fixed fields starts; the CRC-32C covers everything from the attributes on. */
+const AT = {
+  length: 8,
+  leaderEpoch: 12,
+  magic: 16,
+  crc: 17,
+  attributes: 21,
+  lastOffsetDelta: 23,
+  firstTimestamp: 27,
+  maxTimestamp: 35,
+  producerId: 43,
+  producerEpoch: 51,
+  firstSequence: 53,
+  count: 57,
+} as const;
 const MAGIC = 2;
 /** Batch attributes: the compression codec's bits, timestamp type, transactional, control. */
 const COMPRESSION = 0x07;
@@ -62,17 +74,17 @@ export function encodeRecordBatch(messages: readonly BatchMessage[], writer: Bat
 
   const out = Buffer.allocUnsafe(total);
   out.writeBigInt64BE(0n, 0); // base offset: the broker assigns it
-  out.writeInt32BE(total - 12, 8);
-  out.writeInt32BE(NO_PARTITION_LEADER_EPOCH, 12);
-  out[16] = MAGIC;
-  out.writeInt16BE(writer.transactional ? TRANSACTIONAL : 0, ATTRIBUTES_AT);
-  out.writeInt32BE(count - 1, 23); // last offset delta
-  out.writeBigInt64BE(BigInt(first), 27);
-  out.writeBigInt64BE(BigInt(max), 35);
-  out.writeBigInt64BE(writer.producerId, 43);
-  out.writeInt16BE(writer.producerEpoch, 51);
-  out.writeInt32BE(writer.firstSequence, 53);
-  out.writeInt32BE(count, 57);
+  out.writeInt32BE(total - 12, AT.length);
+  out.writeInt32BE(NO_PARTITION_LEADER_EPOCH, AT.leaderEpoch);
+  out[AT.magic] = MAGIC;
+  out.writeInt16BE(writer.transactional ? TRANSACTIONAL : 0, AT.attributes);
+  out.writeInt32BE(count - 1, AT.lastOffsetDelta);
+  out.writeBigInt64BE(BigInt(first), AT.firstTimestamp);
+  out.writeBigInt64BE(BigInt(max), AT.maxTimestamp);
+  out.writeBigInt64BE(writer.producerId, AT.producerId);
+  out.writeInt16BE(writer.producerEpoch, AT.producerEpoch);
+  out.writeInt32BE(writer.firstSequence, AT.firstSequence);
+  out.writeInt32BE(count, AT.count);
   let at = BATCH_HEADER_BYTES;
   for (let i = 0; i < count; i++) {
     const m = messages[i]!;
@@ -92,7 +104,7 @@ export function encodeRecordBatch(messages: readonly BatchMessage[], writer: Bat
       }
     }
   }
-  out.writeUInt32BE(crc32c(out.subarray(ATTRIBUTES_AT)), CRC_AT);
+  out.writeUInt32BE(crc32c(out.subarray(AT.attributes)), AT.crc);
   return out;
 }
 
@@ -155,9 +167,9 @@ export interface RecordBatch {
 export function readRecordBatches(bytes: Buffer): RecordBatch[] {
   const batches: RecordBatch[] = [];
   for (let at = 0; bytes.length - at >= BATCH_HEADER_BYTES; ) {
-    const end = at + 12 + bytes.readInt32BE(at + 8);
+    const end = at + 12 + bytes.readInt32BE(at + AT.length);
     if (end > bytes.length) break;
-    const attributes = bytes.readInt16BE(at + ATTRIBUTES_AT);
+    const attributes = bytes.readInt16BE(at + AT.attributes);
     let records = bytes.subarray(at + BATCH_HEADER_BYTES, end);
     const codec = attributes & COMPRESSION;
     if (codec !== 0) {
@@ -168,10 +180,10 @@ export function readRecordBatches(bytes: Buffer): RecordBatch[] {
     batches.push({
       baseOffset: Number(bytes.readBigInt64BE(at)),
       attributes,
-      firstTimestamp: Number(bytes.readBigInt64BE(at + 27)),
-      maxTimestamp: Number(bytes.readBigInt64BE(at + 35)),
-      producerId: bytes.readBigInt64BE(at + 43),
-      count: bytes.readInt32BE(at + 57),
+      firstTimestamp: Number(bytes.readBigInt64BE(at + AT.firstTimestamp)),
+      maxTimestamp: Number(bytes.readBigInt64BE(at + AT.maxTimestamp)),
+      producerId: bytes.readBigInt64BE(at + AT.producerId),
+      count: bytes.readInt32BE(at + AT.count),
       records,
     });
     at = end;
