@@ -172,7 +172,9 @@ export class KafkaBroker implements Broker {
   async createTopic(spec: TopicSpec): Promise<boolean> {
     return this.guard(`create topic ${spec.name}`, async () => {
       const admin = this.need(this.admin);
-      const brokers = (await admin.metadata({ topics: [], forceUpdate: true })).brokers.size;
+      // (A factor of 1 cannot be capped: the brokers are not counted for it.)
+      const brokers =
+        spec.replicationFactor > 1 ? (await admin.metadata({ topics: [], forceUpdate: true })).brokers.size : 1;
       // As Confluent and Connect do: the requested replication factor, capped by the live brokers.
       const replicationFactor = Math.min(spec.replicationFactor, Math.max(1, brokers));
       if (replicationFactor < spec.replicationFactor) {
@@ -210,7 +212,9 @@ export class KafkaBroker implements Broker {
   private async leadersElected(topic: string): Promise<void> {
     const admin = this.need(this.admin);
     const deadline = Date.now() + 10000;
-    for (;;) {
+    // Asked again soon, then less often: the leaders are mostly there within tens of milliseconds, and a
+    // connector's start waits on each topic it creates.
+    for (let pause = 5; ; pause = Math.min(pause * 2, 50)) {
       try {
         const partitions =
           (await admin.metadata({ topics: [topic], forceUpdate: true })).topics.get(topic)?.partitions ?? [];
@@ -232,7 +236,7 @@ export class KafkaBroker implements Broker {
         if (Date.now() > deadline) throw err;
       }
       if (Date.now() > deadline) throw new BrokerError(`no leaders for the partitions of the new topic ${topic}`, true);
-      await Bun.sleep(50); // the controller elects them within milliseconds
+      await Bun.sleep(pause);
     }
   }
 
