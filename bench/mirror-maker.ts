@@ -12,7 +12,8 @@
 // 2. Lag (in the runs with the first tasks.max only, after the throughput phase, on the same connector):
 //    `rate` records/s produced to a topic of its own on the source for `lagSeconds` (after `WARMUP_S` not
 //    counted), read on the target by a long-polling reader; lag = the time a record is read on the target −
-//    its timestamp (set when the bench produces it on the source; MM2 keeps it).
+//    its timestamp (set when the bench produces it on the source; MM2 keeps it). Before the first run the same
+//    load is produced and read back on each broker alone: it warms the brokers, and its lag is the floor.
 // The runs alternate (Sluice, Kafka Connect per tasks.max, in reverse order every other round); figures are
 // medians over the rounds. RSS: the worker process's peak (VmHWM) over the run. CPU: its user + system time
 // over the throughput phase. The bench, both brokers and the worker share the machine's cores.
@@ -140,7 +141,7 @@ async function waitReplicated(
     if (total >= records) return { firstMs, doneMs: now - started };
     if (now - lastCheck > 1000) {
       lastCheck = now;
-      worker.check(deadline);
+      worker?.check(deadline);
       await checkNoFailure(worker.url);
     }
     await Bun.sleep(10); // poll interval of the end offsets (a request to the target each time)
@@ -177,7 +178,7 @@ async function measureLag(
   target: KafkaBroker,
   topic: string,
   remote: string,
-  worker: WorkerProcess,
+  worker: WorkerProcess | undefined,
   deadline: number,
 ): Promise<Lag> {
   const reads: PartitionRead[] = Array.from({ length: partitions }, (_, partition) => ({
@@ -228,7 +229,7 @@ async function measureLag(
     }
     if (now - lastCheck > 1000) {
       lastCheck = now;
-      worker.check(deadline);
+      worker?.check(deadline);
       if (!producing && now > end + 60_000)
         throw new Error(`lag phase: ${read} of ${sent} records on the target a minute after the last send`);
     }
@@ -362,6 +363,18 @@ try {
   await fill(source);
   console.log(
     `source: ${records} records of 8 + 100 bytes over ${partitions} partitions (filled in ${((performance.now() - filled) / 1000).toFixed(1)} s); tasks.max ${taskCounts.join(", ")}; ${rounds} rounds; lag at ${rate}/s for ${lagSeconds} s; load average ${load()}`,
+  );
+  // The lag phase with no worker, produced and read back on one broker, one broker after the other. It warms
+  // the JVM brokers and this process's clients, which otherwise are cold in the first run measured alone (the
+  // source's acknowledgements took up to 240 ms there), and gives the floor under both sides' lag.
+  const floors: Lag[] = [];
+  for (const [i, broker] of [source, target].entries()) {
+    const topic = `round-trip-${i}`;
+    await broker.createTopic({ name: topic, partitions, replicationFactor: 1 });
+    floors.push(await measureLag(broker, broker, topic, topic, undefined, Date.now() + timeoutMs));
+  }
+  console.log(
+    `round trip on one broker at ${rate}/s (no worker), p50 / p99 / max: ${floors.map((l) => `${ms(l.p50)} / ${ms(l.p99)} / ${ms(l.max)}`).join(" (source); ")} (target)`,
   );
   const runs: Run[] = [];
   for (let round = 1; round <= rounds; round++) {

@@ -2,7 +2,7 @@
 // `dist/sluice connect-standalone` or the JVM's ConnectStandalone, its log in a file, its peak RSS
 // (VmHWM from /proc/<pid>/status) sampled while it runs, so both sides are measured the same way.
 import { spawn, spawnSync, type Subprocess } from "bun";
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..", "..");
@@ -91,11 +91,10 @@ export async function startWorkerProcess(
   options: { cwd: string; port: number; logFile: string; timeoutMs: number; readyPath?: string },
 ): Promise<WorkerProcess> {
   const started = performance.now();
-  const proc = spawn(command, {
-    cwd: options.cwd,
-    stdout: Bun.file(options.logFile),
-    stderr: Bun.file(options.logFile),
-  });
+  // One descriptor for both streams: two of the file, each writing from its own offset, overwrote each other.
+  const out = openSync(options.logFile, "a");
+  const proc = spawn(command, { cwd: options.cwd, stdout: out, stderr: out });
+  closeSync(out);
   // A worker must not outlive this process (a crashed or interrupted bench).
   const cleanupOnExit = () => proc.kill("SIGKILL");
   process.once("exit", cleanupOnExit);
