@@ -96,6 +96,8 @@ export const CONNECT_TASK_DEFAULTS: Record<ClientKind, Record<string, string>> =
 export const BUFFER_MEMORY_DEFAULT = 16 * 1024 * 1024;
 
 const LEVELS = "the Kafka client Sluice uses compresses at each codec's default level";
+const CHECKED_CRCS =
+  "Sluice checks the CRC-32C of every fetched record batch, as Kafka's consumer does by default (true); false does not turn that off";
 const NO_GROUP =
   "Sluice's sink tasks read the partitions the worker gives them without joining a consumer group (they commit the group's offsets only)";
 const CONNECTIONS = "it tunes the connections of Kafka's Java client; Sluice's client manages its own";
@@ -380,7 +382,10 @@ const consumerDeclared: Setting[] = [
     min: 0,
   }),
   ignored("client.rack", "Sluice reads from partition leaders only, never from a follower in the same rack"),
-  ignored("check.crcs", "the broker checks batches when they are written; Sluice does not check them again"),
+  {
+    ...ignored("check.crcs", CHECKED_CRCS),
+    unsupported: { kind: "ignored", why: CHECKED_CRCS, harmless: ["true"] },
+  },
   ignored("exclude.internal.topics", "a sink task reads the topics its connector names"),
   ignored("allow.auto.create.topics", "a sink connector creates the topics it names that do not exist"),
   ignored("share.acknowledgement.mode", "Sluice's sink tasks are no share consumers"),

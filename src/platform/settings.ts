@@ -248,7 +248,7 @@ export function unsupportedReference(def: SettingsDefinition): string {
       const answer =
         u.kind === "refused"
           ? `refused${u.harmless?.length ? ` (accepted: ${u.harmless.map((h) => (h === "" ? "empty" : `\`${h}\``)).join(", ")})` : ""}`
-          : "no effect (warning)";
+          : `no effect (warning${u.harmless?.length ? `, none for ${u.harmless.map((h) => `\`${h}\``).join(", ")}` : ""})`;
       return `| \`${s.name}\` | ${answer} | ${u.why.replaceAll("|", "\\|")} |`;
     });
   return ["| Setting | Sluice | Why |", "|---|---|---|", ...rows].join("\n");

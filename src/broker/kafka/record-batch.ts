@@ -162,13 +162,22 @@ export interface RecordBatch {
 
 /**
  * The whole batches in a fetched partition's records; a batch the broker cut short at the fetch's byte
- * limit is left out, as Kafka's consumer leaves it (it is fetched again from its first offset).
+ * limit is left out, as Kafka's consumer leaves it (it is fetched again from its first offset). A batch
+ * whose CRC-32C does not match ends them; when it is the first, CorruptBatchError.
  */
 export function readRecordBatches(bytes: Buffer): RecordBatch[] {
   const batches: RecordBatch[] = [];
   for (let at = 0; bytes.length - at >= BATCH_HEADER_BYTES; ) {
     const end = at + 12 + bytes.readInt32BE(at + AT.length);
     if (end > bytes.length) break;
+    // As Kafka's consumer (check.crcs): a batch damaged on disk or on the way is not read. The batches
+    // before it are, and the read from its offset fails.
+    const stored = bytes.readUInt32BE(at + AT.crc);
+    const computed = crc32c(bytes.subarray(at + AT.attributes, end));
+    if (computed !== stored) {
+      if (batches.length > 0) break;
+      throw new CorruptBatchError(Number(bytes.readBigInt64BE(at)), stored, computed);
+    }
     const attributes = bytes.readInt16BE(at + AT.attributes);
     let records = bytes.subarray(at + BATCH_HEADER_BYTES, end);
     const codec = attributes & COMPRESSION;
@@ -189,6 +198,18 @@ export function readRecordBatches(bytes: Buffer): RecordBatch[] {
     at = end;
   }
   return batches;
+}
+
+/** A fetched batch whose CRC-32C does not match its bytes. */
+export class CorruptBatchError extends Error {
+  constructor(
+    readonly baseOffset: number,
+    stored: number,
+    computed: number,
+  ) {
+    super(`Record is corrupt (stored crc = ${stored}, computed crc = ${computed})`);
+    this.name = "CorruptBatchError";
+  }
 }
 
 /** A control batch's type (0 abort, 1 commit): the second int16 of its one record's key. */

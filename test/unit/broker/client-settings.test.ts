@@ -158,6 +158,11 @@ describe("consumer settings", () => {
     expect(checkClientSettings("consumer", { "session.timeout.ms": "30000" }).noEffect.map((u) => u.name)).toEqual([
       "session.timeout.ms",
     ]);
+    // Fetched batches' CRCs are always checked: Kafka's default says what Sluice does, false is warned about.
+    expect(checkClientSettings("consumer", { "check.crcs": "true" }).noEffect).toEqual([]);
+    expect(checkClientSettings("consumer", { "check.crcs": "false" }).noEffect.map((u) => u.name)).toEqual([
+      "check.crcs",
+    ]);
   });
 });
 

@@ -1,7 +1,20 @@
 import { describe, expect, test } from "bun:test";
-import { createRecordsBatch, NumericMap, Reader, readRecordsBatch, type MessageRecord } from "@platformatic/kafka";
+import {
+  crc32c,
+  createRecordsBatch,
+  NumericMap,
+  Reader,
+  readRecordsBatch,
+  type MessageRecord,
+} from "@platformatic/kafka";
 import type { FetchedRecord } from "#src/broker/broker.ts";
-import { controlTypeOf, encodeRecordBatch, pushRecords, readRecordBatches } from "#src/broker/kafka/record-batch.ts";
+import {
+  controlTypeOf,
+  CorruptBatchError,
+  encodeRecordBatch,
+  pushRecords,
+  readRecordBatches,
+} from "#src/broker/kafka/record-batch.ts";
 
 const T0 = 1_764_000_000_000n;
 
@@ -204,9 +217,25 @@ describe("readRecordBatches and pushRecords", () => {
     const bytes = encodeRecordBatch(messages, writer);
     bytes.writeInt16BE(0x08, 21); // as a topic with message.timestamp.type=LogAppendTime stores it
     bytes.writeBigInt64BE(123n, 35);
+    bytes.writeUInt32BE(crc32c(bytes.subarray(21)), 17); // and the broker computes the CRC again
     const out: FetchedRecord[] = [];
     pushRecords(out, "t", 0, 0, readRecordBatches(bytes)[0]!);
     expect(out.map((r) => r.timestamp)).toEqual([123, 123, 123]);
+  });
+
+  test("a batch whose bytes do not match its CRC-32C ends the batches read, and fails a read that starts at it", () => {
+    for (const compression of ["none", "gzip"] as const) {
+      const good = createRecordsBatch(messages, { compression }).buffer;
+      good.writeBigInt64BE(40n, 0); // base offset
+      const damaged = Buffer.concat([good, good]);
+      damaged[good.length + good.length - 3]! ^= 0x01; // one bit of the second batch's last bytes
+      // The batch before it is read; read from the damaged one, the read fails.
+      expect(readRecordBatches(damaged)).toHaveLength(1);
+      const rest = damaged.subarray(good.length);
+      expect(() => readRecordBatches(rest)).toThrow(
+        new CorruptBatchError(40, rest.readUInt32BE(17), crc32c(rest.subarray(21))),
+      );
+    }
   });
 
   test("a control batch's type: 0 for an abort marker, 1 for a commit", () => {
