@@ -382,10 +382,7 @@ const consumerDeclared: Setting[] = [
     min: 0,
   }),
   ignored("client.rack", "Sluice reads from partition leaders only, never from a follower in the same rack"),
-  {
-    ...ignored("check.crcs", CHECKED_CRCS),
-    unsupported: { kind: "ignored", why: CHECKED_CRCS, harmless: ["true"] },
-  },
+  ignored("check.crcs", CHECKED_CRCS, {}, ["true"]),
   ignored("exclude.internal.topics", "a sink task reads the topics its connector names"),
   ignored("allow.auto.create.topics", "a sink connector creates the topics it names that do not exist"),
   ignored("share.acknowledgement.mode", "Sluice's sink tasks are no share consumers"),

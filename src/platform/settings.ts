@@ -215,9 +215,16 @@ export function refused(name: string, why: string, harmless?: string[], more: Pa
   };
 }
 
-/** A declaration of the original's tuning setting that has no effect in Sluice. */
-export function ignored(name: string, why: string, more: Partial<Setting> = {}): Setting {
-  return { name, type: "string", importance: "low", doc: why, ...more, unsupported: { kind: "ignored", why } };
+/** A declaration of the original's tuning setting that has no effect in Sluice (no warning for `harmless`). */
+export function ignored(name: string, why: string, more: Partial<Setting> = {}, harmless?: string[]): Setting {
+  return {
+    name,
+    type: "string",
+    importance: "low",
+    doc: why,
+    ...more,
+    unsupported: { kind: "ignored", why, ...(harmless ? { harmless } : {}) },
+  };
 }
 
 /** Declares each name with the same answer (a family of names is given as `[name, pattern]`). */
