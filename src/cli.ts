@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 // sluice: one binary, several services. Settings come from .properties files, then environment
 // variables (Confluent image style), then command-line flags — later ones win.
+import "./platform/heap-sizing.ts"; // first: a service restarts itself there before anything else is evaluated
 import { readFileSync } from "node:fs";
 import { clientSecurity } from "./broker/client-security.ts";
 import { repairPartitionLog } from "./broker/embedded/index.ts";

@@ -223,3 +223,28 @@ describe("settings", () => {
     );
   }, 90_000);
 });
+
+describe("the JavaScript heaps are sized for the service, not the machine", () => {
+  const environOf = (pid: number) =>
+    Object.fromEntries(
+      readFileSync(`/proc/${pid}/environ`, "utf8")
+        .split("\0")
+        .filter(Boolean)
+        .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
+    );
+
+  test("a service restarts itself once, in the same process, with its heaps sized for at most 2 GiB", async () => {
+    const registry = await sluice.start(["registry", "--listeners", freeListener(), "--data-dir", "heap-data"]);
+    const size = Number(environOf(registry.proc.pid).BUN_JSC_forceRAMSize);
+    expect(size).toBeGreaterThan(0);
+    expect(size).toBeLessThanOrEqual(2 * 1024 ** 3);
+    expect(linesWith(registry.output(), "listening on")).toHaveLength(1);
+  }, 90_000);
+
+  test("a size the environment sets is kept", async () => {
+    const registry = await sluice.start(["registry", "--listeners", freeListener(), "--data-dir", "heap-own"], {
+      BUN_JSC_forceRAMSize: "4294967296",
+    });
+    expect(environOf(registry.proc.pid).BUN_JSC_forceRAMSize).toBe("4294967296");
+  }, 90_000);
+});

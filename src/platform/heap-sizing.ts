@@ -1,0 +1,57 @@
+// How much memory the JavaScript heaps are sized for. JavaScriptCore lets each heap (the main thread's,
+// each task thread's, the schema thread's) grow from what it holds in proportion to the machine's RAM as
+// it reads it (sysinfo, not the container's limit), and reads that once, from BUN_JSC_forceRAMSize, before
+// any code runs. On a 24 GiB machine a MirrorMaker worker's task threads held ~45 MiB each and grew to
+// ~150 MiB before collecting. A service therefore restarts itself once, in the same process (execve), with
+// the heaps sized for at most 2 GiB: what Kafka Connect's scripts give its JVM (-Xmx2G). A value the
+// environment already sets is kept.
+// cli.ts imports this module first, so the restart happens before the other modules are evaluated: after
+// them, it would cost their ~0.1 s twice.
+import { readFileSync } from "node:fs";
+import { totalmem } from "node:os";
+import { isMainThread } from "node:worker_threads";
+
+export const HEAP_RAM_VARIABLE = "BUN_JSC_forceRAMSize";
+export const PLANNED_HEAP_RAM = 2 * 1024 ** 3;
+
+/** The RAM the heaps are sized for: 2 GiB, or less where the machine or its cgroup has less. */
+export function heapRamBytes(machineBytes: number, cgroupLimit: string | undefined): number {
+  const limit = cgroupLimit === undefined ? Number.NaN : Number(cgroupLimit.trim());
+  const bounds = [PLANNED_HEAP_RAM, machineBytes, ...(Number.isSafeInteger(limit) && limit > 0 ? [limit] : [])];
+  return Math.min(...bounds);
+}
+
+/** cgroup v2's memory.max, else v1's limit; undefined outside a cgroup that says ("max" reads as no limit). */
+function cgroupMemoryLimit(): string | undefined {
+  for (const file of ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"]) {
+    try {
+      return readFileSync(file, "utf8");
+    } catch {}
+  }
+  return undefined;
+}
+
+/** The commands that start services (usage.ts); the others end soon and keep the defaults. */
+const SERVICES = new Set(["dev", "registry", "connect-standalone", "connect-distributed"]);
+
+/**
+ * Replaces this process with itself, the heaps sized as above, when it is sluice starting a service and the
+ * variable is not set already (a user's own choice, or this restart's). Does nothing where the runtime
+ * cannot exec.
+ */
+function sizeHeaps(): void {
+  // A compiled binary's argv[1] is its bundled entry, which it runs anyway; from source it is the script.
+  const compiled = process.argv[1]?.startsWith("/$bunfs/") ?? false;
+  const entry = compiled || Bun.main.endsWith("/src/cli.ts");
+  const [command, ...rest] = process.argv.slice(2);
+  if (!entry || !isMainThread || !SERVICES.has(command ?? "") || rest.includes("--help") || rest.includes("-h")) return;
+  if (process.env[HEAP_RAM_VARIABLE] !== undefined || typeof process.execve !== "function") return;
+  const bytes = heapRamBytes(totalmem(), cgroupMemoryLimit());
+  const args = compiled ? process.argv.slice(2) : [...process.execArgv, ...process.argv.slice(1)];
+  process.execve(process.execPath, [process.execPath, ...args], {
+    ...process.env,
+    [HEAP_RAM_VARIABLE]: String(bytes),
+  });
+}
+
+sizeHeaps();
