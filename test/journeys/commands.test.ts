@@ -233,18 +233,22 @@ describe("the JavaScript heaps are sized for the service, not the machine", () =
         .map((entry) => [entry.slice(0, entry.indexOf("=")), entry.slice(entry.indexOf("=") + 1)]),
     );
 
-  test("a service restarts itself once, in the same process, with its heaps sized for at most 2 GiB", async () => {
+  test("a service restarts itself once, in the same process, with its heaps sized for at most 2 GiB, grown by half", async () => {
     const registry = await sluice.start(["registry", "--listeners", freeListener(), "--data-dir", "heap-data"]);
-    const size = Number(environOf(registry.proc.pid).BUN_JSC_forceRAMSize);
+    const environ = environOf(registry.proc.pid);
+    const size = Number(environ.BUN_JSC_forceRAMSize);
     expect(size).toBeGreaterThan(0);
     expect(size).toBeLessThanOrEqual(2 * 1024 ** 3);
+    expect(environ.BUN_JSC_smallHeapGrowthFactor).toBe("1.5");
     expect(linesWith(registry.output(), "listening on")).toHaveLength(1);
   }, 90_000);
 
-  test("a size the environment sets is kept", async () => {
+  test("a value the environment sets is kept", async () => {
     const registry = await sluice.start(["registry", "--listeners", freeListener(), "--data-dir", "heap-own"], {
       BUN_JSC_forceRAMSize: "4294967296",
     });
-    expect(environOf(registry.proc.pid).BUN_JSC_forceRAMSize).toBe("4294967296");
+    const environ = environOf(registry.proc.pid);
+    expect(environ.BUN_JSC_forceRAMSize).toBe("4294967296");
+    expect(environ.BUN_JSC_smallHeapGrowthFactor).toBe("1.5");
   }, 90_000);
 });
