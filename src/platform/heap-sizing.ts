@@ -34,7 +34,10 @@ function cgroupMemoryLimit(): string | undefined {
   return undefined;
 }
 
-/** The commands that start services (usage.ts); the others end soon and keep the defaults. */
+/**
+ * The commands that start services; the others end soon and keep the defaults. Named here, not taken from
+ * usage.ts's COMMANDS: this module runs before any other is evaluated.
+ */
 const SERVICES = new Set(["dev", "registry", "connect-standalone", "connect-distributed"]);
 
 /**
