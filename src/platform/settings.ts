@@ -205,25 +205,28 @@ export class UnsupportedSettingsError extends ConfigError {
 
 /** A declaration of the original's setting that Sluice refuses (unless given one of `harmless`). */
 export function refused(name: string, why: string, harmless?: string[], more: Partial<Setting> = {}): Setting {
-  return {
-    name,
-    type: "string",
-    importance: "low",
-    doc: why,
-    ...more,
-    unsupported: { kind: "refused", why, ...(harmless ? { harmless } : {}) },
-  };
+  return unsupportedSetting("refused", name, why, more, harmless);
 }
 
 /** A declaration of the original's tuning setting that has no effect in Sluice (no warning for `harmless`). */
 export function ignored(name: string, why: string, more: Partial<Setting> = {}, harmless?: string[]): Setting {
+  return unsupportedSetting("ignored", name, why, more, harmless);
+}
+
+function unsupportedSetting(
+  kind: Unsupported["kind"],
+  name: string,
+  why: string,
+  more: Partial<Setting>,
+  harmless: string[] | undefined,
+): Setting {
   return {
     name,
     type: "string",
     importance: "low",
     doc: why,
     ...more,
-    unsupported: { kind: "ignored", why, ...(harmless ? { harmless } : {}) },
+    unsupported: { kind, why, ...(harmless ? { harmless } : {}) },
   };
 }
 
